@@ -1,0 +1,177 @@
+# filterkit: the one build entry point. `make help` lists the targets.
+#
+# Knobs: CC=clang, OPT=-O3, NATIVE=1 (adds -march=native; the default build
+# is portable), WERROR=1 (warnings are errors; CI sets it), SAN=address,undefined
+# (sanitizer build), BUILD=dir (output folder), PREFIX=/usr/local, DESTDIR=.
+
+BUILD   ?= build
+PREFIX  ?= /usr/local
+OPT     ?= -O2
+NATIVE  ?= 0
+WERROR  ?= 0
+SAN     ?=
+
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -I. \
+               -fPIC -fvisibility=hidden -MMD -MP
+ifeq ($(WERROR),1)
+BASE_CFLAGS += -Werror
+endif
+ifeq ($(NATIVE),1)
+BASE_CFLAGS += -march=native
+endif
+ifneq ($(SAN),)
+BASE_CFLAGS += -g -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_LDFLAGS := -fsanitize=$(SAN)
+endif
+ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT) $(CFLAGS)
+ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
+LDLIBS_ALL  = -lm
+
+# ------------------------------------------------------------- modules
+# Each folder is one module and one archive; a module is present once it
+# has sources. No module includes another; all of them need common/.
+MODULES  := common bloom counting cuckoo
+mod_srcs  = $(wildcard $(1)/*.c)
+mod_objs  = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
+PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
+ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
+
+# The all-in-one library: every module plus the name -> ops registry.
+REGISTRY_SRCS := bench/registry.c
+LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
+            $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
+
+# The CLI (bench/, minus the registry). The libbloom baseline adapter is
+# compiled in only when libbloom-dev is installed.
+HAVE_LIBBLOOM := $(shell printf '\#include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
+                   $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1)
+CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(wildcard bench/*.c))
+ifneq ($(HAVE_LIBBLOOM),1)
+CLI_SRCS := $(filter-out bench/baseline_libbloom.c,$(CLI_SRCS))
+else
+CLI_CFLAGS := -DFK_HAVE_LIBBLOOM=1
+CLI_LIBS   := -lbloom
+endif
+CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
+CLI      := $(BUILD)/filterkit
+
+# ---------------------------------------------------------------- tests
+# tests/test_*.c: one program each, linked with the all-in-one archive.
+# tests/link_<module>.c: linked with libfk_<module>.a + libfk_common.a only,
+# which proves that module links alone.
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard tests/link_$(m).c))
+LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
+
+.PHONY: all lib cli tests-build test test-fast bench deps deps-bench install clean help
+
+all: deps lib cli $(BUILD)/filterkit.pc
+
+lib: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/libfilterkit.so
+
+cli: $(if $(CLI_SRCS),$(CLI))
+
+help:
+	@echo "make              build the libraries, the CLI and filterkit.pc into $(BUILD)/"
+	@echo "make test         build and run every test, plain and under ASan+UBSan"
+	@echo "make test-fast    run the tests once, without the sanitizer build"
+	@echo "make bench        run the default benchmark suite, write results/ and plots"
+	@echo "make install      install headers, libraries and filterkit.pc (PREFIX, DESTDIR)"
+	@echo "make deps         install missing Debian packages (as root) or say which"
+	@echo "make clean        remove $(BUILD)/"
+	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir"
+
+# ------------------------------------------------------ Debian packages
+# $(call ensure,package,command that succeeds when it is present)
+define ensure
+	@if ! { $(2); } >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "filterkit: installing missing Debian package $(1)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >/dev/null || \
+	      { echo "filterkit: could not install $(1); run: apt-get install $(1)" >&2; exit 1; }; \
+	  else \
+	    echo "filterkit: missing Debian package $(1); install it with: sudo apt-get install $(1)" >&2; exit 1; \
+	  fi; \
+	fi
+endef
+
+deps:
+	$(call ensure,libxxhash-dev,printf '\#include <xxhash.h>\n' | $(CC) -E -x c - -o /dev/null)
+
+# Optional for the bench: without them it runs with no libbloom baseline / no plots.
+deps-bench: deps
+	-$(call ensure,libbloom-dev,test -f /usr/include/bloom.h)
+	-$(call ensure,gnuplot-nox,command -v gnuplot)
+
+# ---------------------------------------------------------------- rules
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(if $(filter bench/%,$<),$(CLI_CFLAGS)) -c $< -o $@
+
+# Archives are rebuilt from scratch so a deleted source leaves no stale object.
+define archive_rule
+$(BUILD)/libfk_$(1).a: $(call mod_objs,$(1))
+	@rm -f $$@
+	$(AR) rcs $$@ $$^
+endef
+$(foreach m,$(PRESENT),$(eval $(call archive_rule,$(m))))
+
+$(BUILD)/libfilterkit.a: $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/libfilterkit.so: $(LIB_OBJS)
+	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+
+$(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+
+$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)
+
+$(BUILD)/filterkit.pc: Makefile
+	@mkdir -p $(BUILD)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
+	  'Name: filterkit' 'Description: approximate membership filters: Bloom, counting Bloom, cuckoo' \
+	  'Version: 0.1.0' 'Cflags: -I$${includedir}/filterkit' 'Libs: -L$${libdir} -lfilterkit' \
+	  'Libs.private: -lm' > $@
+
+# ---------------------------------------------------------------- tests
+tests-build: deps lib cli $(TEST_BINS) $(LINK_BINS)
+
+# `make test`: everything twice, plain and under AddressSanitizer + UBSan;
+# the runner ends with one line `N passed, N failed`.
+test: deps
+	$(MAKE) --no-print-directory tests-build
+	$(MAKE) --no-print-directory tests-build BUILD=$(BUILD)/san SAN=address,undefined OPT=-O1
+	@tests/run.sh $(BUILD) $(BUILD)/san
+
+test-fast: deps
+	$(MAKE) --no-print-directory tests-build
+	@tests/run.sh $(BUILD)
+
+# --------------------------------------------------------------- bench
+bench: deps-bench
+	$(MAKE) --no-print-directory all
+	@bench/run_default.sh $(BUILD)
+
+# ------------------------------------------------------------- install
+PUBLIC_HEADERS := $(filter-out common/hash.h common/bits.h common/probe.h common/alloc.h, \
+                  $(foreach m,$(PRESENT),$(wildcard $(m)/*.h)))
+install: all
+	@for h in $(PUBLIC_HEADERS); do \
+	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done
+	install -D -m 644 $(BUILD)/libfilterkit.a $(DESTDIR)$(PREFIX)/lib/libfilterkit.a
+	install -D -m 755 $(BUILD)/libfilterkit.so $(DESTDIR)$(PREFIX)/lib/libfilterkit.so
+	@for a in $(ARCHIVES); do install -D -m 644 $$a $(DESTDIR)$(PREFIX)/lib/$$(basename $$a) || exit 1; done
+	install -D -m 644 $(BUILD)/filterkit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/filterkit.pc
+	$(if $(CLI_SRCS),install -D -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/filterkit)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

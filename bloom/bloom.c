@@ -1,0 +1,145 @@
+/* bloom/bloom.c: the standard Bloom filter: create, insert, lookup, stats. */
+#include <stdlib.h>
+#include <string.h>
+#include "bloom_internal.h"
+#include "../common/alloc.h"
+#include "../common/probe.h"
+
+/* --------------------------------------------------------------- create */
+
+fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
+                                double fpr, fk_bloom **out)
+{
+    *out = NULL;
+    if (m == 0 || k == 0 || k > FK_BLOOM_MAX_HASHES || m > UINT64_MAX - 63)
+        return FK_EINVAL;
+    uint64_t words = (m + 63) / 64;
+    if (words > FK_MEMORY_CAP / 8)
+        return FK_EINVAL;
+    fk_bloom *b = calloc(1, sizeof *b);
+    if (!b)
+        return FK_ENOMEM;
+    void *bits;
+    fk_status s = fk_alloc_zeroed(words * 8, &bits);
+    if (s != FK_OK) {
+        free(b);
+        return s;
+    }
+    b->base.ops = &fk_bloom_ops;
+    b->m = m;
+    b->words = words;
+    b->k = k;
+    b->seed = seed;
+    b->capacity = capacity;
+    b->fpr = fpr;
+    b->bits = bits;
+    *out = b;
+    return FK_OK;
+}
+
+fk_status fk_bloom_new(const fk_params *p, fk_bloom **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    fk_status s = fk_params_check(p);
+    if (s != FK_OK)
+        return s;
+    if (p->hashes > FK_BLOOM_MAX_HASHES)
+        return FK_EINVAL;
+    uint64_t m = p->bits ? p->bits : fk_size_bloom_bits(p->capacity, p->fpr);
+    if (m == 0)
+        return FK_EINVAL;
+    uint32_t k = p->hashes ? p->hashes : fk_size_bloom_hashes(m, p->capacity);
+    return fk_bloom_create_exact(m, k, p->seed, p->capacity, p->fpr, out);
+}
+
+void fk_bloom_free(fk_bloom *b)
+{
+    if (!b)
+        return;
+    free(b->bits);
+    free(b);
+}
+
+void fk_bloom_clear(fk_bloom *b)
+{
+    if (!b)
+        return;
+    memset(b->bits, 0, b->words * 8);
+    b->items = 0;
+}
+
+/* ------------------------------------------------------ insert / lookup */
+
+fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
+{
+    if (!b || (!key && len))
+        return FK_EINVAL;
+    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    uint64_t *bits = b->bits;
+    const uint64_t m = b->m;
+    for (uint32_t i = 0; i < b->k; i++)
+        fk_bit_set(bits, fk_probe_next(&pr, m));
+    b->items++;
+    return FK_OK;
+}
+
+bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
+{
+    if (!b || (!key && len))
+        return false;
+    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    const uint64_t *bits = b->bits;
+    const uint64_t m = b->m;
+    for (uint32_t i = 0; i < b->k; i++)
+        if (!fk_bit_get(bits, fk_probe_next(&pr, m)))
+            return false;
+    return true;
+}
+
+fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
+{
+    if (!b || !out || (!key && len))
+        return FK_EINVAL;
+    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    for (uint32_t i = 0; i < b->k; i++)
+        out[i] = fk_probe_next(&pr, b->m);
+    return FK_OK;
+}
+
+/* --------------------------------------------------------------- access */
+
+fk_filter *fk_bloom_as_filter(fk_bloom *b) { return b ? &b->base : NULL; }
+uint64_t fk_bloom_bits(const fk_bloom *b) { return b ? b->m : 0; }
+uint32_t fk_bloom_hashes(const fk_bloom *b) { return b ? b->k : 0; }
+uint64_t fk_bloom_seed(const fk_bloom *b) { return b ? b->seed : 0; }
+
+bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i)
+{
+    return b && i < b->m && fk_bit_get(b->bits, i);
+}
+
+uint64_t fk_bloom_count_set_bits(const fk_bloom *b)
+{
+    if (!b)
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t w = 0; w < b->words; w++)
+        n += fk_popcount64(b->bits[w]);
+    return n;
+}
+
+void fk_bloom_stats(const fk_bloom *b, fk_stats *out)
+{
+    if (!b || !out)
+        return;
+    double fill = (double)fk_bloom_count_set_bits(b) / (double)b->m;
+    memset(out, 0, sizeof *out);
+    out->items = b->items;
+    out->capacity = b->capacity;
+    out->memory_bytes = b->words * 8 + sizeof *b;
+    out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)b->capacity;
+    out->load_factor = fill;
+    out->expected_fpr = fk_theory_bloom_fpr_at_fill(fill, b->k);
+}

@@ -1,0 +1,108 @@
+/* bloom/bloom.h: the standard Bloom filter (Bloom 1970).
+ *
+ * m bits, k probes per key. All k positions derive from one XXH3-128 hash of
+ * the key by enhanced double hashing (Dillinger & Manolios 2004), each
+ * reduced to [0, m) by a multiply-high, so a lookup costs one hash and at
+ * most k memory reads (one cache line each at most), and stops at the first
+ * zero bit. No removes: use counting/ or cuckoo/ for that.
+ *
+ * Link: build/libfk_bloom.a build/libfk_common.a -lm, nothing else.
+ * Thread safety: concurrent contains() calls are safe; anything that writes
+ * needs the caller's lock.
+ *
+ *   fk_params p = fk_params_make(1000000, 0.01);
+ *   fk_bloom *b;
+ *   if (fk_bloom_new(&p, &b) != FK_OK) ...;
+ *   fk_bloom_insert(b, "apple", 5);
+ *   if (fk_bloom_contains(b, "apple", 5)) ...;   // true
+ *   fk_bloom_free(b);
+ */
+#ifndef FK_BLOOM_H
+#define FK_BLOOM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../common/filter.h"
+#include "../common/sizing.h"
+
+typedef struct fk_bloom fk_bloom;
+
+/* The vtable for fk_filter_new(&fk_bloom_ops, ...); name "bloom".
+ * remove is NULL, so fk_filter_remove answers FK_EUNSUPPORTED. */
+FK_API extern const fk_ops fk_bloom_ops;
+
+/* Creates a Bloom filter. Sizing: m = p->bits if nonzero, else
+ * fk_size_bloom_bits(capacity, fpr); k = p->hashes if nonzero, else
+ * fk_size_bloom_hashes(m, capacity). The seed picks the hash function.
+ * Returns FK_OK with a new filter in *out (caller frees with fk_bloom_free);
+ * FK_EINVAL for NULL p or out, bad params (fk_params_check), hashes > 64, or
+ * a size over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL
+ * on error. Cost: O(m/8) bytes allocated and zeroed. */
+FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
+
+/* Releases b. NULL is a no-op. Cost: O(1). */
+FK_API void fk_bloom_free(fk_bloom *b);
+
+/* Sets the key's k bits. Returns FK_OK, or FK_EINVAL for b NULL or key NULL
+ * with len > 0. Never fails for lack of room (the FPR rises instead).
+ * Cost: one hash, k bit writes. */
+FK_API fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len);
+
+/* Returns true when all k bits of the key are set (maybe present), false
+ * when one is clear (definitely absent). b NULL, or key NULL with len > 0,
+ * answers false. Cost: one hash, 1..k bit reads (stops at the first 0). */
+FK_API bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len);
+
+/* Fills *out: items = successful inserts (duplicates count again),
+ * load_factor = set bits / m, expected_fpr = load_factor^k.
+ * No-op for NULL arguments. Cost: O(m/64) (counts the set bits). */
+FK_API void fk_bloom_stats(const fk_bloom *b, fk_stats *out);
+
+/* Clears every bit and the item count. No-op for NULL. Cost: O(m/8). */
+FK_API void fk_bloom_clear(fk_bloom *b);
+
+/* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
+ * by the caller; free it with fk_bloom_free or fk_filter_free, not both). */
+FK_API fk_filter *fk_bloom_as_filter(fk_bloom *b);
+
+/* Geometry: number of bits m, probes k, seed. 0 for NULL. Cost: O(1). */
+FK_API uint64_t fk_bloom_bits(const fk_bloom *b);
+FK_API uint32_t fk_bloom_hashes(const fk_bloom *b);
+FK_API uint64_t fk_bloom_seed(const fk_bloom *b);
+
+/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
+ * probe order; out must hold fk_bloom_hashes(b) entries. Returns FK_OK, or
+ * FK_EINVAL for NULL b/out or key NULL with len > 0. For tracing and tests:
+ * these are exactly the positions insert and contains use. Cost: one hash. */
+FK_API fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len,
+                                    uint64_t *out);
+
+/* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
+FK_API bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i);
+
+/* Number of set bits. 0 for NULL. Cost: O(m/64). */
+FK_API uint64_t fk_bloom_count_set_bits(const fk_bloom *b);
+
+/* Estimate of the number of distinct keys inserted, from the fill
+ * (Swamidass & Baldi 2007): -(m/k) ln(1 - X/m), X = set bits. Unlike
+ * stats.items it ignores duplicates. +inf when every bit is set, 0 for NULL.
+ * Cost: O(m/64). */
+FK_API double fk_bloom_estimate_items(const fk_bloom *b);
+
+/* dst |= src: afterwards dst answers true for every key either filter held.
+ * The two must be compatible: same m, k and seed. Returns FK_OK, or
+ * FK_EINVAL for NULL arguments or incompatible filters (dst unchanged).
+ * dst's item count becomes the sum of both (an upper bound; see
+ * fk_bloom_estimate_items for a distinct-count estimate). dst == src is
+ * allowed (no change). Cost: O(m/64). */
+FK_API fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src);
+
+/* dst &= src: afterwards dst answers true for every key both filters held
+ * (and, as with any Bloom intersection, possibly more false positives than
+ * a filter built from the intersection). Same compatibility rule and
+ * statuses as fk_bloom_union. dst's item count becomes the distinct-count
+ * estimate of the result, rounded. Cost: O(m/64). */
+FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
+
+#endif

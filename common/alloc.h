@@ -1,0 +1,15 @@
+/* common/alloc.h: checked allocation for filter bodies. Internal header. */
+#ifndef FK_ALLOC_H
+#define FK_ALLOC_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include "params.h"
+
+/* Allocates `bytes` zeroed bytes aligned to a 64-byte cache line.
+ * Returns FK_EINVAL when bytes is 0, above FK_MEMORY_CAP or above SIZE_MAX;
+ * FK_ENOMEM when the allocation fails. *out is NULL on error.
+ * Release with free(). */
+fk_status fk_alloc_zeroed(uint64_t bytes, void **out);
+
+#endif

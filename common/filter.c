@@ -1,0 +1,110 @@
+/* common/filter.c: status strings, params helpers and the fk_filter_*
+ * dispatchers. */
+#include <math.h>
+#include <string.h>
+#include "filter.h"
+
+/* ---------------------------------------------------------------- status */
+
+const char *fk_strerror(fk_status s)
+{
+    switch (s) {
+    case FK_OK:           return "success";
+    case FK_EINVAL:       return "invalid argument";
+    case FK_ENOMEM:       return "not enough memory";
+    case FK_EFULL:        return "filter is full; nothing was lost";
+    case FK_ENOTFOUND:    return "key is definitely not in the filter";
+    case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
+    case FK_ECORRUPT:     return "serialized data is corrupt";
+    }
+    return "unknown status";
+}
+
+const char *fk_status_name(fk_status s)
+{
+    switch (s) {
+    case FK_OK:           return "FK_OK";
+    case FK_EINVAL:       return "FK_EINVAL";
+    case FK_ENOMEM:       return "FK_ENOMEM";
+    case FK_EFULL:        return "FK_EFULL";
+    case FK_ENOTFOUND:    return "FK_ENOTFOUND";
+    case FK_EUNSUPPORTED: return "FK_EUNSUPPORTED";
+    case FK_ECORRUPT:     return "FK_ECORRUPT";
+    }
+    return "FK_UNKNOWN";
+}
+
+/* ---------------------------------------------------------------- params */
+
+fk_params fk_params_make(uint64_t capacity, double fpr)
+{
+    fk_params p;
+    memset(&p, 0, sizeof p);
+    p.capacity = capacity;
+    p.fpr = fpr;
+    return p;
+}
+
+fk_status fk_params_check(const fk_params *p)
+{
+    if (!p || p->capacity == 0 || p->reserved != 0)
+        return FK_EINVAL;
+    /* The comparisons are false for NaN, so NaN is rejected too. */
+    if (!(p->fpr > 0.0 && p->fpr < 1.0) || !isfinite(p->fpr))
+        return FK_EINVAL;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------------ dispatchers */
+
+fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out)
+{
+    if (out)
+        *out = NULL;
+    if (!ops || !out || !ops->create)
+        return FK_EINVAL;
+    return ops->create(p, out);
+}
+
+fk_status fk_filter_insert(fk_filter *f, const void *key, size_t len)
+{
+    if (!f)
+        return FK_EINVAL;
+    return f->ops->insert(f, key, len);
+}
+
+bool fk_filter_contains(const fk_filter *f, const void *key, size_t len)
+{
+    if (!f)
+        return false;
+    return f->ops->contains(f, key, len);
+}
+
+fk_status fk_filter_remove(fk_filter *f, const void *key, size_t len)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (!f->ops->remove)
+        return FK_EUNSUPPORTED;
+    return f->ops->remove(f, key, len);
+}
+
+void fk_filter_stats(const fk_filter *f, fk_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (f)
+        f->ops->stats(f, out);
+}
+
+void fk_filter_free(fk_filter *f)
+{
+    if (f)
+        f->ops->destroy(f);
+}
+
+const fk_ops *fk_filter_ops(const fk_filter *f)
+{
+    return f ? f->ops : NULL;
+}

@@ -1,0 +1,45 @@
+/* common/params.h: what a caller asks for (fk_params) and what a filter
+ * reports about itself (fk_stats), plus the validation every kind shares. */
+#ifndef FK_PARAMS_H
+#define FK_PARAMS_H
+
+#include <stdint.h>
+#include "status.h"
+
+/* Largest filter body any kind will allocate: 64 GiB. Requests above it are
+ * FK_EINVAL, so a typo in capacity cannot ask the allocator for petabytes. */
+#define FK_MEMORY_CAP (UINT64_C(1) << 36)
+
+typedef struct {
+    uint64_t capacity;         /* expected number of items, > 0 */
+    double   fpr;              /* target false-positive rate, 0 < fpr < 1 */
+    uint64_t seed;             /* hash seed; same seed => same filter bits */
+    /* Optional knobs; 0 always means "derive from capacity and fpr". A kind
+     * ignores the knobs that are not its own. */
+    uint64_t bits;             /* bloom/counting: number of bits/counters m */
+    uint32_t hashes;           /* bloom/counting: probes per key k (1..64) */
+    uint32_t counter_bits;     /* counting: 4 (default) or 8 */
+    uint32_t fingerprint_bits; /* cuckoo: 4..32 */
+    uint32_t reserved;         /* must be 0 */
+} fk_params;
+
+typedef struct {
+    uint64_t items;          /* successful inserts minus successful removes */
+    uint64_t capacity;       /* items it was sized for */
+    uint64_t memory_bytes;   /* bytes the filter holds, all of it */
+    double   bits_per_item;  /* 8 * memory_bytes / capacity */
+    double   load_factor;    /* cuckoo: occupied slots / slots;
+                                bloom: set bits / bits; counting: nonzero / counters */
+    double   expected_fpr;   /* theory at the current fill */
+} fk_stats;
+
+/* Returns an fk_params with capacity and fpr set and every other field 0
+ * (seed 0, knobs derived). Cost: O(1). */
+FK_API fk_params fk_params_make(uint64_t capacity, double fpr);
+
+/* Checks the fields every kind shares. Returns FK_OK, or FK_EINVAL when p is
+ * NULL, capacity is 0, fpr is NaN, infinite or not in (0,1), or reserved is
+ * nonzero. Kind-specific knobs are checked by the kind. Cost: O(1). */
+FK_API fk_status fk_params_check(const fk_params *p);
+
+#endif

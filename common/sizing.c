@@ -1,0 +1,83 @@
+/* common/sizing.c: the formulas of sizing.h. */
+#include <math.h>
+#include "sizing.h"
+
+/* ------------------------------------------------------------ Bloom */
+
+uint64_t fk_size_bloom_bits(uint64_t n, double p)
+{
+    if (n == 0 || !(p > 0.0 && p < 1.0))
+        return 0;
+    const double ln2 = 0.69314718055994530942;
+    double m = ceil(-(double)n * log(p) / (ln2 * ln2));
+    if (!(m < 18446744073709549568.0)) /* largest double below 2^64 */
+        return 0;
+    return m < 1.0 ? 1 : (uint64_t)m;
+}
+
+uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n)
+{
+    if (m == 0 || n == 0)
+        return 0;
+    double k = round((double)m / (double)n * 0.69314718055994530942);
+    if (k < 1.0)
+        return 1;
+    if (k > FK_BLOOM_MAX_HASHES)
+        return FK_BLOOM_MAX_HASHES;
+    return (uint32_t)k;
+}
+
+double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n)
+{
+    if (m == 0 || k == 0)
+        return 1.0;
+    return pow(-expm1(-(double)k * n / (double)m), (double)k);
+}
+
+double fk_theory_bloom_fpr_at_fill(double fill, uint32_t k)
+{
+    return pow(fill, (double)k);
+}
+
+double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x)
+{
+    if (m == 0 || k == 0)
+        return 0.0;
+    if (x >= m)
+        return INFINITY;
+    return -((double)m / (double)k) * log1p(-(double)x / (double)m);
+}
+
+/* ----------------------------------------------------------- Cuckoo */
+
+uint32_t fk_size_cuckoo_fp_bits(double p)
+{
+    if (!(p > 0.0 && p < 1.0))
+        return 0;
+    for (uint32_t f = 4; f <= 32; f++)
+        if (2.0 * FK_CUCKOO_SLOTS / ldexp(1.0, (int)f) <= p)
+            return f;
+    return 32;
+}
+
+uint64_t fk_size_cuckoo_buckets(uint64_t n)
+{
+    if (n == 0)
+        return 0;
+    /* slots needed = ceil(n / 0.95); buckets = ceil(slots / 4) */
+    double slots = ceil((double)n / FK_CUCKOO_MAX_LOAD);
+    double need = ceil(slots / FK_CUCKOO_SLOTS);
+    if (need > ldexp(1.0, 62))
+        return 0;
+    uint64_t b = 1;
+    while ((double)b < need)
+        b <<= 1;
+    return b;
+}
+
+double fk_theory_cuckoo_fpr(uint32_t f, double load)
+{
+    if (f == 0 || f > 64)
+        return 1.0;
+    return -expm1(2.0 * FK_CUCKOO_SLOTS * load * log1p(-ldexp(1.0, -(int)f)));
+}

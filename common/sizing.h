@@ -1,0 +1,56 @@
+/* common/sizing.h: the sizing formulas and theoretical false-positive rates
+ * of every kind, in one place, public so the bench, the tests and
+ * PAPER_NOTES print theory beside measurement. All functions are pure and
+ * O(1) (or O(k)); none allocates.
+ */
+#ifndef FK_SIZING_H
+#define FK_SIZING_H
+
+#include <stdint.h>
+#include "status.h"
+
+/* ------------------------------------------------------------ Bloom */
+
+/* Bits m for n items at false-positive rate p: ceil(-n ln p / (ln 2)^2).
+ * Returns 0 when n is 0, p is not in (0,1) or NaN, or m would not fit in
+ * uint64_t. */
+FK_API uint64_t fk_size_bloom_bits(uint64_t n, double p);
+
+/* Probes k = round((m/n) ln 2), at least 1 and at most FK_BLOOM_MAX_HASHES.
+ * Returns 0 when m or n is 0. */
+#define FK_BLOOM_MAX_HASHES 64u
+FK_API uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n);
+
+/* Theoretical FPR of a Bloom filter with m bits and k probes holding n
+ * items: (1 - e^{-kn/m})^k. Returns 1.0 for m or k 0. */
+FK_API double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n);
+
+/* FPR of a filter whose fraction `fill` of bits is set: fill^k. */
+FK_API double fk_theory_bloom_fpr_at_fill(double fill, uint32_t k);
+
+/* Estimate of the number of distinct items inserted, from the number of set
+ * bits x (Swamidass & Baldi 2007): -(m/k) ln(1 - x/m). Returns +inf when
+ * every bit is set, 0 for m or k 0. */
+FK_API double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x);
+
+/* ----------------------------------------------------------- Cuckoo */
+
+/* Slots per cuckoo bucket (the paper's b). */
+#define FK_CUCKOO_SLOTS 4u
+/* Highest load a cuckoo table is sized for: 95%. */
+#define FK_CUCKOO_MAX_LOAD 0.95
+
+/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
+ * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
+FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
+
+/* Number of buckets: the smallest power of two holding n items at a load of
+ * at most 95% (and at least 1). Returns 0 when n is 0 or the count would
+ * exceed 2^62. */
+FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
+
+/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
+ * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). */
+FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
+
+#endif

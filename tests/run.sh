@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# tests/run.sh BUILD_DIR...: runs every test program of each build folder
+# (tests/test_* and tests/link_*) and every tests/cli_*.sh script against
+# that folder's CLI, adds up their `N passed, N failed` lines and ends with
+# the total on one line. A program that crashes or prints no such line
+# counts as one failure. Exit status is nonzero on any failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+total_pass=0
+total_fail=0
+export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+run_one() { # label, command...
+    local label=$1; shift
+    local out rc line p f start end
+    start=$(date +%s.%N)
+    out=$("$@" 2>&1); rc=$?
+    end=$(date +%s.%N)
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    if [ -n "$line" ]; then
+        p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
+    else
+        p=0; f=0
+    fi
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    total_pass=$((total_pass + p)); total_fail=$((total_fail + f))
+    if [ "$f" -ne 0 ]; then
+        printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 40
+        printf 'FAIL  %-40s %4d passed, %d failed (exit %d)\n' "$label" "$p" "$f" "$rc"
+    else
+        printf 'ok    %-40s %4d passed  %5.1fs\n' "$label" "$p" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')"
+    fi
+}
+
+for build in "$@"; do
+    for t in "$build"/tests/test_* "$build"/tests/link_*; do
+        [ -x "$t" ] && [ -f "$t" ] || continue
+        case "$t" in *.o|*.d) continue;; esac
+        run_one "$t" "$t"
+    done
+    for s in "$here"/cli_*.sh; do
+        [ -f "$s" ] || continue
+        run_one "$s ($build)" env FK_BUILD="$build" bash "$s"
+    done
+done
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
