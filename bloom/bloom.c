@@ -1,4 +1,5 @@
 /* bloom/bloom.c: the standard Bloom filter: create, insert, lookup, stats. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bloom_internal.h"
@@ -52,6 +53,27 @@ fk_status fk_bloom_new(const fk_params *p, fk_bloom **out)
         return FK_EINVAL;
     uint32_t k = p->hashes ? p->hashes : fk_size_bloom_hashes(m, p->capacity);
     return fk_bloom_create_exact(m, k, p->seed, p->capacity, p->fpr, out);
+}
+
+fk_status fk_bloom_from_bits(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
+                             const uint64_t *words, fk_bloom **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    if (!words || capacity == 0)
+        return FK_EINVAL;
+    fk_bloom *b;
+    fk_status s = fk_bloom_create_exact(m, k, seed, capacity, 0.0, &b);
+    if (s != FK_OK)
+        return s;
+    memcpy(b->bits, words, b->words * 8);
+    if (m & 63) /* keep the promise that bits past m stay 0 */
+        b->bits[b->words - 1] &= (UINT64_C(1) << (m & 63)) - 1;
+    double est = fk_bloom_estimate_items(b);
+    b->items = isfinite(est) ? (uint64_t)llround(est) : capacity;
+    *out = b;
+    return FK_OK;
 }
 
 void fk_bloom_free(fk_bloom *b)
