@@ -85,8 +85,9 @@ FK_API fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
 
 /* Returns true when all k counters of the key are nonzero (maybe present),
  * false when one is zero (definitely absent). c NULL, or key NULL with
- * len > 0, answers false. Cost: one hash, 1..k counter reads (stops at the
- * first zero), as for fk_bloom_contains. */
+ * len > 0, answers false. Cost: one hash, up to k counter reads, taken in
+ * groups of 4 and stopping after the first group that holds a zero, as
+ * fk_bloom_contains does. */
 FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t len);
 
 /* Removes one earlier insertion of key. If the key is definitely absent (one
