@@ -47,7 +47,7 @@
 
 typedef struct fk_counting fk_counting;
 
-/* Counter widths fk_params.counter_bits may ask for (0 means the default). */
+/* The counter width fk_params.counter_bits = 0 selects (8 is the other choice). */
 #define FK_COUNTING_DEFAULT_BITS 4u
 
 /* The vtable for fk_filter_new(&fk_counting_ops, ...); name "counting",
