@@ -125,6 +125,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
     uint32_t left = b->k;
     while (left >= FK_BLOOM_GROUP) {
         uint64_t all = 1;
+#pragma GCC unroll 4
         for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
             uint64_t pos = fk_probe_next(&pr, m);
             all &= bits[pos >> 6] >> (pos & 63);
@@ -134,6 +135,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
         left -= FK_BLOOM_GROUP;
     }
     uint64_t all = 1;
+#pragma GCC unroll 3
     for (uint32_t i = 0; i < left; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
         all &= bits[pos >> 6] >> (pos & 63);
