@@ -118,13 +118,17 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
  * 15/16, so negatives exit predictably after one group. */
 #define FK_COUNTING_GROUP 4u
 
-/* Nonzero test of counter pos without shifting the counter down: mask the
- * byte with 0x0F or 0xF0 (4-bit) or 0xFF (8-bit). -(pos & 1) & 0xFF is 0 or
- * 0xFF, so the mask needs no variable shift and no branch. */
-static inline bool ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t shift)
+/* 1 when counter pos is nonzero, else 0, with no branch and no variable
+ * shift: mask the byte with the counter's own bits (a 2-entry table for
+ * 4-bit counters, 0xFF for bytes); a masked value in 0..0xFF plus 0xFF
+ * carries into bit 8 exactly when it is nonzero. (Arithmetic rather than
+ * bool, which compilers turn back into a branch per probe.) */
+static const uint8_t nibble_mask[2] = { 0x0F, 0xF0 };
+
+static inline uint32_t ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t shift)
 {
-    uint32_t mask = (shift ? 0x0Fu : 0xFFu) ^ ((uint32_t)-(pos & shift) & 0xFFu);
-    return (ctr[pos >> shift] & mask) != 0;
+    uint32_t mask = shift ? nibble_mask[pos & 1] : 0xFFu;
+    return ((ctr[pos >> shift] & mask) + 0xFFu) >> 8;
 }
 
 /* The lookup loop, inlined twice below with shift a constant (1 or 0) so
@@ -134,14 +138,16 @@ static inline bool all_nonzero(const uint8_t *ctr, fk_probe pr, uint64_t m, uint
 {
     uint32_t left = k;
     while (left >= FK_COUNTING_GROUP) {
-        bool all = true;
+        uint32_t all = 1;
+#pragma GCC unroll 4
         for (uint32_t i = 0; i < FK_COUNTING_GROUP; i++)
             all &= ctr_nonzero(ctr, fk_probe_next(&pr, m), shift);
         if (!all)
             return false;
         left -= FK_COUNTING_GROUP;
     }
-    bool all = true;
+    uint32_t all = 1;
+#pragma GCC unroll 3
     for (uint32_t i = 0; i < left; i++)
         all &= ctr_nonzero(ctr, fk_probe_next(&pr, m), shift);
     return all;
