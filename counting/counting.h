@@ -159,11 +159,16 @@ FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
 
 /* --------------------------------------------------------------- export */
 
+/* The Bloom filter type, declared (not defined) here so that this header
+ * need not include bloom/bloom.h; C11 allows the repeated typedef. */
+typedef struct fk_bloom fk_bloom;
+
 /* Number of uint64_t words fk_counting_export_bits writes: ceil(m / 64).
  * 0 for NULL. Cost: O(1). */
 FK_API uint64_t fk_counting_export_words(const fk_counting *c);
 
-/* Writes the filter's Bloom bit array to words[0..nwords-1]: bit i (bit
+/* Writes the filter's Bloom bit array to words[0..W-1], W =
+ * fk_counting_export_words(c) (any words past W are untouched): bit i (bit
  * i % 64 of word i / 64) is set when counter i is nonzero; bits past m are 0.
  * A Bloom filter with these bits and the same m, k and seed answers every
  * lookup exactly as c does. Returns FK_OK; FK_EINVAL for NULL c or words, or
@@ -179,9 +184,8 @@ FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, 
  * FK_EINVAL for NULL c or out; FK_ENOMEM when allocation fails. *out is NULL
  * on error. Defined only in the all-in-one library (libfilterkit, like
  * fk_ops_find), since a module never depends on another: a program that
- * links counting alone can do the same with fk_counting_export_bits and
- * fk_bloom_from_bits. Cost: O(m x counter_bits / 8) time, O(m / 8) bytes. */
-typedef struct fk_bloom fk_bloom;
+ * links the two module archives without libfilterkit does the same with
+ * fk_counting_export_bits and fk_bloom_from_bits. Cost: O(m x counter_bits / 8) time, O(m / 8) bytes. */
 FK_API fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out);
 
 #endif

@@ -320,7 +320,7 @@ TEST(model_based_inserts_and_removes_match_a_multiset)
 
 /* ------------------------------------------------------------ saturation */
 
-/* Fan, Cao, Almeida & Broder (Summary Cache, 2000), section V.C: with k at
+/* Fan, Cao, Almeida & Broder (Summary Cache, IEEE/ACM ToN 2000): with k at
  * its optimum (m/n) ln 2, the chance that any of the m counters reaches 16
  * is at most Pr(max counter >= 16) <= m (e ln 2 / 16)^16 ~ 1.37e-15 x m,
  * which is why 4 bits suffice. So a filter filled to capacity with distinct
