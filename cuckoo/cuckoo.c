@@ -229,6 +229,9 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* ------------------------------------------------------ lookup / remove */
 
+/* flatten: inline the whole lookup, XXH3 included (GCC otherwise calls
+ * XXH3's length dispatcher out of line), about 10% fewer instructions. */
+__attribute__((flatten))
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))

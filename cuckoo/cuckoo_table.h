@@ -38,6 +38,10 @@
 
 typedef unsigned __int128 fk_ctab_u128;
 
+/* The lookup path is a handful of these helpers; force them inline, since
+ * a call per bucket would cost as much as the compare itself. */
+#define FK_CTAB_HOT static inline __attribute__((always_inline))
+
 typedef struct {
     uint8_t *bytes;       /* bucket array, 64-byte aligned, zeroed = all empty */
     uint64_t buckets;     /* a power of two */
@@ -66,7 +70,7 @@ void fk_ctab_clear(fk_ctab *t);
 
 /* ------------------------------------------------- little-endian loads */
 
-static inline uint32_t fk_ctab_load32(const uint8_t *p)
+FK_CTAB_HOT uint32_t fk_ctab_load32(const uint8_t *p)
 {
     uint32_t v;
     memcpy(&v, p, sizeof v);
@@ -76,7 +80,7 @@ static inline uint32_t fk_ctab_load32(const uint8_t *p)
     return v;
 }
 
-static inline uint64_t fk_ctab_load64(const uint8_t *p)
+FK_CTAB_HOT uint64_t fk_ctab_load64(const uint8_t *p)
 {
     uint64_t v;
     memcpy(&v, p, sizeof v);
@@ -86,7 +90,7 @@ static inline uint64_t fk_ctab_load64(const uint8_t *p)
     return v;
 }
 
-static inline void fk_ctab_store64(uint8_t *p, uint64_t v)
+FK_CTAB_HOT void fk_ctab_store64(uint8_t *p, uint64_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
@@ -98,7 +102,7 @@ static inline void fk_ctab_store64(uint8_t *p, uint64_t v)
 
 /* Nonzero iff some field of x is zero; the lowest set bit is the top bit
  * of the lowest zero field. ones/highs as in fk_ctab. */
-static inline uint64_t fk_ctab_zero_fields64(uint64_t x, uint64_t ones, uint64_t highs)
+FK_CTAB_HOT uint64_t fk_ctab_zero_fields64(uint64_t x, uint64_t ones, uint64_t highs)
 {
     return (x - ones) & ~x & highs;
 }
@@ -111,7 +115,7 @@ static inline fk_ctab_u128 fk_ctab_zero_fields128(fk_ctab_u128 x, fk_ctab_u128 o
 
 /* Slot index (0..3) of the field whose top bit is bit `top` (top = j*f + f-1),
  * without a division: count the field boundaries below it. */
-static inline int fk_ctab_slot_of_bit(unsigned top, unsigned f)
+FK_CTAB_HOT int fk_ctab_slot_of_bit(unsigned top, unsigned f)
 {
     return (top >= f) + (top >= 2 * f) + (top >= 3 * f);
 }
@@ -119,14 +123,14 @@ static inline int fk_ctab_slot_of_bit(unsigned top, unsigned f)
 /* ------------------------------------------------ fast-path buckets */
 
 /* f = 8: bucket b is the 32-bit word at byte 4b. */
-static inline uint64_t fk_ctab_match8(const fk_ctab *t, uint64_t b, uint32_t fp)
+FK_CTAB_HOT uint64_t fk_ctab_match8(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     uint32_t x = fk_ctab_load32(t->bytes + 4 * b) ^ (fp * UINT32_C(0x01010101));
     return (uint32_t)((x - UINT32_C(0x01010101)) & ~x & UINT32_C(0x80808080));
 }
 
 /* f = 16: bucket b is the 64-bit word at byte 8b. */
-static inline uint64_t fk_ctab_match16(const fk_ctab *t, uint64_t b, uint32_t fp)
+FK_CTAB_HOT uint64_t fk_ctab_match16(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     const uint64_t ones = UINT64_C(0x0001000100010001);
     uint64_t x = fk_ctab_load64(t->bytes + 8 * b) ^ (fp * ones);
@@ -134,7 +138,7 @@ static inline uint64_t fk_ctab_match16(const fk_ctab *t, uint64_t b, uint32_t fp
 }
 
 /* f = 12: bucket b is the low 48 bits of the 64-bit load at byte 6b. */
-static inline uint64_t fk_ctab_match12(const fk_ctab *t, uint64_t b, uint32_t fp)
+FK_CTAB_HOT uint64_t fk_ctab_match12(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     const uint64_t ones = UINT64_C(0x001001001001);
     uint64_t x = (fk_ctab_load64(t->bytes + 6 * b) & UINT64_C(0xFFFFFFFFFFFF)) ^ (fp * ones);
@@ -145,7 +149,7 @@ static inline uint64_t fk_ctab_match12(const fk_ctab *t, uint64_t b, uint32_t fp
 
 /* f <= 16: the bucket's 4f bits (bit offset 4f*b is a multiple of 4, so
  * the shift is 0 or 4 and 4f + 4 <= 64 bits fit one load). */
-static inline uint64_t fk_ctab_bucket64(const fk_ctab *t, uint64_t b)
+FK_CTAB_HOT uint64_t fk_ctab_bucket64(const fk_ctab *t, uint64_t b)
 {
     uint64_t bit = b * t->bucket_bits;
     return (fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) & t->bucket_mask;
@@ -165,7 +169,7 @@ static inline fk_ctab_u128 fk_ctab_bucket128(const fk_ctab *t, uint64_t b)
 }
 
 /* Other widths up to 16: the zero-field mask of bucket b against fp. */
-static inline uint64_t fk_ctab_match64(const fk_ctab *t, uint64_t b, uint32_t fp)
+FK_CTAB_HOT uint64_t fk_ctab_match64(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     return fk_ctab_zero_fields64(fk_ctab_bucket64(t, b) ^ (fp * t->ones), t->ones, t->highs);
 }
@@ -177,7 +181,7 @@ bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp);
 
 /* Index (0..3) of the lowest slot of bucket b holding fp, or -1. fp = 0
  * finds a free slot. Any width. */
-static inline int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
+FK_CTAB_HOT int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     uint64_t m;
     switch (t->f) {
@@ -201,7 +205,7 @@ static inline int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
 /* True when bucket b1 or b2 holds fp (fp != 0): both buckets are read and
  * compared whole, no per-slot branch; the switch on the width is the same
  * every call, so it predicts perfectly. */
-static inline bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
+FK_CTAB_HOT bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
 {
     switch (t->f) {
     case 8:
@@ -221,7 +225,7 @@ static inline bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint
 
 /* Slot j (0..3) of bucket b: one 64-bit load at the slot's byte, since
  * f + 7 <= 39 bits always fit. */
-static inline uint32_t fk_ctab_get(const fk_ctab *t, uint64_t b, unsigned j)
+FK_CTAB_HOT uint32_t fk_ctab_get(const fk_ctab *t, uint64_t b, unsigned j)
 {
     uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
     return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) & t->fp_mask;
@@ -229,7 +233,7 @@ static inline uint32_t fk_ctab_get(const fk_ctab *t, uint64_t b, unsigned j)
 
 /* Stores v (< 2^f; 0 empties the slot) in slot j of bucket b, leaving
  * every other bit as it was. */
-static inline void fk_ctab_set(fk_ctab *t, uint64_t b, unsigned j, uint32_t v)
+FK_CTAB_HOT void fk_ctab_set(fk_ctab *t, uint64_t b, unsigned j, uint32_t v)
 {
     uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
     uint8_t *p = t->bytes + (bit >> 3);
