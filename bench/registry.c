@@ -2,10 +2,12 @@
  * all-in-one library; the CLI adds external baselines on top of it). */
 #include <string.h>
 #include "../bloom/bloom.h"
+#include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
 
 static const fk_ops *const builtin[] = {
     &fk_bloom_ops,
+    &fk_counting_ops,
     &fk_cuckoo_ops,
 };
 

@@ -202,7 +202,7 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint32_t fp)
     return insert_by_kicking(c, i1, i2, fp);
 }
 
-fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
+FK_HOT fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
@@ -229,10 +229,7 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* ------------------------------------------------------ lookup / remove */
 
-/* flatten: inline the whole lookup, XXH3 included (GCC otherwise calls
- * XXH3's length dispatcher out of line), about 10% fewer instructions. */
-__attribute__((flatten))
-bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
+FK_HOT bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return false;
@@ -241,7 +238,7 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
     return fk_ctab_has2(&c->table, i1, alt_bucket(c, i1, fp), fp);
 }
 
-fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
+FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
