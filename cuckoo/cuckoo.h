@@ -18,8 +18,11 @@
  *
  * Lookup reads the two buckets and compares their four slots at once
  * (word-wide "has a zero field" test; fast paths for f = 8, 12 and 16), no
- * per-slot branches. False-positive rate at load L (occupied / slots) is
- * about 1 - (1 - 2^-f)^(8L) <= 8 / 2^f (fk_theory_cuckoo_fpr).
+ * per-slot branches. With the 64-byte aligned table, an 8- or 16-bit
+ * bucket never straddles a cache line; a 6-byte 12-bit bucket does in 2 of
+ * 32 positions (the cost of packing exactly 4f bits). False-positive rate
+ * at load L (occupied / slots) is about 1 - (1 - 2^-f)^(8L) <= 8 / 2^f
+ * (fk_theory_cuckoo_fpr).
  *
  * Insert places the fingerprint in a free slot of i1 or i2; when both are
  * full it evicts a random slot's fingerprint to that fingerprint's other
@@ -81,7 +84,9 @@ typedef struct fk_cuckoo fk_cuckoo;
 FK_API extern const fk_ops fk_cuckoo_ops;
 
 /* Creates an empty cuckoo filter. Sizing: f = p->fingerprint_bits if
- * nonzero, else fk_size_cuckoo_fp_bits(fpr) (smallest f with 8/2^f <= fpr);
+ * nonzero, else fk_size_cuckoo_fp_bits(fpr) (smallest f with 8/2^f <= fpr,
+ * so 1% gives 10 bits and 0.1% gives 13; at most 32, so targets below
+ * 8/2^32 ~ 1.9e-9 get 32 bits and are not met);
  * buckets = fk_size_cuckoo_buckets(capacity) (smallest power of two holding
  * capacity items at <= 95% load). The seed picks the hash function and
  * seeds the kick PRNG. Knobs of other kinds (bits, hashes, counter_bits)
