@@ -285,7 +285,9 @@ TEST(fpr_at_full_load_is_at_most_the_target)
         CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), i == 0 ? 10 : 13);
         fill_to_load(c, 2.0);
         CHECK(fk_cuckoo_load(c) >= 0.95);
-        uint64_t queries = i == 0 ? 2000000 : 4000000;
+        /* Enough queries that the gap between theory (~0.944e-3) and the
+         * 0.1% target is about 5 standard deviations. */
+        uint64_t queries = i == 0 ? 2000000 : 8000000;
         double measured = measure_fpr(c, queries);
         CHECK_MSG(measured <= targets[i], "target %.4f: measured %.6f at load %.4f", targets[i],
                   measured, fk_cuckoo_load(c));
