@@ -143,14 +143,6 @@ static void print_probes(FILE *out, const uint64_t *pos, uint32_t k)
     fputc('\n', out);
 }
 
-static void print_cells_at(FILE *out, const char *label, const cells *c, const uint64_t *pos,
-                           uint32_t k)
-{
-    fprintf(out, "  %s at probes", label);
-    for (uint32_t i = 0; i < k; i++)
-        fprintf(out, " %u", c->cell(c->f, pos[i]));
-}
-
 /* Why a Bloom filter cannot remove: names each other live key that shares
  * one of pos[0..k) and the shared positions (clearing them would make that
  * key a false negative). */
@@ -191,123 +183,151 @@ static void print_sharers(FILE *out, const cells *c, const fk_trace_truth *t, co
               "  know which bits are safe to clear)\n", out);
 }
 
-static int run(const fk_trace_job *job, cells *c, fk_filter *as_filter, uint32_t counter_max,
-               uint64_t (*saturations)(const void *f))
-{
-    FILE *out = job->out;
-    uint64_t *pos = calloc(2 * (size_t)c->k, sizeof *pos);
-    fk_trace_truth truth;
-    if (!pos || fk_trace_truth_init(&truth, job) != 0) {
-        free(pos);
-        fputs("filterkit trace: out of memory\n", stderr);
-        return 1;
-    }
-    uint64_t *other = pos + c->k;
-    uint32_t *before = calloc(c->k, sizeof *before);
-    int status = before ? 0 : 1;
+/* One trace in progress: the filter, the truth, and scratch arrays. */
+typedef struct {
+    FILE           *out;
+    const cells    *c;
+    fk_filter      *f;                     /* the same filter, generic API */
+    fk_trace_truth  truth;
+    uint64_t       *pos, *other;           /* k positions: this key, another */
+    uint32_t       *before;                /* cells at pos before the step */
+    uint32_t        counter_max;           /* counting: the saturation value */
+} run_state;
 
+/* "  counters at probes 1 0 2 -> 2 1 3" (before and after the step). */
+static void print_transition(const run_state *r)
+{
+    fputs("  counters at probes", r->out);
+    for (uint32_t i = 0; i < r->c->k; i++)
+        fprintf(r->out, " %u", r->before[i]);
+    fputs(" ->", r->out);
+    for (uint32_t i = 0; i < r->c->k; i++)
+        fprintf(r->out, " %u", r->c->cell(r->c->f, r->pos[i]));
+    fputc('\n', r->out);
+}
+
+static void step_insert(run_state *r, const fk_trace_step *st)
+{
+    const cells *c = r->c;
+    uint64_t sat0 = c->counting ? fk_counting_saturations(c->f) : 0;
+    fk_status s = fk_filter_insert(r->f, st->key, st->len);
+    if (s == FK_OK)
+        fk_trace_truth_add(&r->truth, st->key, st->len);
+    if (c->counting) {
+        print_transition(r);
+        fprintf(r->out, "  -> %s", fk_status_name(s));
+        uint64_t sat = fk_counting_saturations(c->f) - sat0;
+        if (sat)
+            fprintf(r->out, "; %llu counter(s) reached %u and saturated: they never move again",
+                    (unsigned long long)sat, r->counter_max);
+        fputc('\n', r->out);
+        return;
+    }
+    uint32_t fresh = 0;
+    for (uint32_t i = 0; i < c->k; i++) {
+        bool dup = false; /* a position probed twice counts once */
+        for (uint32_t j = 0; j < i; j++)
+            dup |= r->pos[j] == r->pos[i];
+        fresh += !dup && !r->before[i];
+    }
+    fprintf(r->out, "  -> %s: %u of its %u bits were 0 and are now set\n", fk_status_name(s),
+            fresh, c->k);
+}
+
+static void step_lookup(run_state *r, const fk_trace_step *st)
+{
+    const cells *c = r->c;
+    fprintf(r->out, "  %s at probes", c->counting ? "counters" : "bits");
+    for (uint32_t i = 0; i < c->k; i++)
+        fprintf(r->out, " %u", r->before[i]);
+    if (fk_filter_contains(r->f, st->key, st->len)) {
+        fputs(" -> maybe present", r->out);
+        if (!fk_trace_truth_has(&r->truth, st->key, st->len))
+            fputs(" (a false positive: this key was never inserted)", r->out);
+    } else {
+        uint32_t i = 0; /* the filter reads the probes in order and stops at a 0 */
+        while (i + 1 < c->k && r->before[i])
+            i++;
+        fprintf(r->out, " -> definitely absent (position %llu is 0: the lookup stops there)",
+                (unsigned long long)r->pos[i]);
+    }
+    fputc('\n', r->out);
+}
+
+static void step_remove(run_state *r, const fk_trace_step *st)
+{
+    fk_status s = fk_filter_remove(r->f, st->key, st->len);
+    if (s == FK_OK)
+        fk_trace_truth_del(&r->truth, st->key, st->len);
+    if (!r->c->counting) {
+        fprintf(r->out, "  -> %s: a Bloom filter cannot remove\n", fk_status_name(s));
+        print_sharers(r->out, r->c, &r->truth, st->key, st->len, r->pos, r->other);
+        return;
+    }
+    print_transition(r);
+    fprintf(r->out, "  -> %s", fk_status_name(s));
+    if (s == FK_ENOTFOUND)
+        fputs(": a counter is 0, so the key is definitely absent; nothing changed", r->out);
+    else if (s == FK_OK)
+        fputs(": each counter went down by one (a saturated one stays)", r->out);
+    fputc('\n', r->out);
+}
+
+static void print_summary(const run_state *r, size_t steps)
+{
+    fk_stats st;
+    fk_filter_stats(r->f, &st);
+    fprintf(r->out, "\nafter %zu steps: %llu items, %s %.3f, fpr now fill^k = %.4g", steps,
+            (unsigned long long)st.items, r->c->counting ? "nonzero counters" : "fill",
+            st.load_factor, st.expected_fpr);
+    if (!r->c->counting)
+        fprintf(r->out, ", distinct items estimated from the fill %.2f",
+                fk_bloom_estimate_items(r->c->f));
+    fputc('\n', r->out);
+}
+
+static int run(const fk_trace_job *job, const cells *c, fk_filter *f, uint32_t counter_max)
+{
+    run_state r = { job->out, c, f, { 0 }, NULL, NULL, NULL, counter_max };
+    r.pos = calloc(2 * (size_t)c->k, sizeof *r.pos);
+    r.before = calloc(c->k, sizeof *r.before);
+    int status = 0;
+    if (!r.pos || !r.before || fk_trace_truth_init(&r.truth, job) != 0) {
+        fputs("filterkit trace: out of memory\n", stderr);
+        status = 1;
+    } else {
+        r.other = r.pos + c->k;
+    }
     for (size_t s = 0; s < job->nsteps && !status; s++) {
         const fk_trace_step *st = &job->steps[s];
-        fk_trace_print_heading(out, st);
+        fk_trace_print_heading(r.out, st);
         fk_hash128 h = fk_hash_key(st->key, st->len, c->seed);
-        fprintf(out, "  hash h1 0x%016llx h2 0x%016llx\n", (unsigned long long)h.lo,
+        fprintf(r.out, "  hash h1 0x%016llx h2 0x%016llx\n", (unsigned long long)h.lo,
                 (unsigned long long)h.hi);
-        if (c->positions(c->f, st->key, st->len, pos) != FK_OK) {
+        if (c->positions(c->f, st->key, st->len, r.pos) != FK_OK) {
             fputs("filterkit trace: could not compute the probe positions\n", stderr);
             status = 1;
             break;
         }
-        print_probes(out, pos, c->k);
+        print_probes(r.out, r.pos, c->k);
         for (uint32_t i = 0; i < c->k; i++)
-            before[i] = c->cell(c->f, pos[i]);
-
-        if (st->op == FK_TRACE_INSERT) {
-            uint64_t sat0 = saturations ? saturations(c->f) : 0;
-            fk_status r = fk_filter_insert(as_filter, st->key, st->len);
-            if (r == FK_OK)
-                fk_trace_truth_add(&truth, st->key, st->len);
-            if (c->counting) {
-                fputs("  counters at probes", out);
-                for (uint32_t i = 0; i < c->k; i++)
-                    fprintf(out, " %u", before[i]);
-                fputs(" ->", out);
-                for (uint32_t i = 0; i < c->k; i++)
-                    fprintf(out, " %u", c->cell(c->f, pos[i]));
-                fprintf(out, "\n  -> %s", fk_status_name(r));
-                uint64_t sat = saturations(c->f) - sat0;
-                if (sat)
-                    fprintf(out, "; %llu counter(s) reached %u and saturated: they never move again",
-                            (unsigned long long)sat, counter_max);
-                fputc('\n', out);
-            } else {
-                uint32_t fresh = 0;
-                for (uint32_t i = 0; i < c->k; i++) {
-                    bool dup = false; /* a position probed twice counts once */
-                    for (uint32_t j = 0; j < i; j++)
-                        dup |= pos[j] == pos[i];
-                    fresh += !dup && !before[i];
-                }
-                fprintf(out, "  -> %s: %u of its %u bits were 0 and are now set\n",
-                        fk_status_name(r), fresh, c->k);
-            }
-        } else if (st->op == FK_TRACE_LOOKUP) {
-            bool hit = fk_filter_contains(as_filter, st->key, st->len);
-            print_cells_at(out, c->counting ? "counters" : "bits", c, pos, c->k);
-            if (hit) {
-                fputs(" -> maybe present", out);
-                if (!fk_trace_truth_has(&truth, st->key, st->len))
-                    fputs(" (a false positive: this key was never inserted)", out);
-            } else {
-                uint32_t i = 0;
-                while (i < c->k && before[i])
-                    i++;
-                fprintf(out, " -> definitely absent (position %llu is 0: the lookup stops there)",
-                        (unsigned long long)pos[i < c->k ? i : 0]);
-            }
-            fputc('\n', out);
-        } else {
-            fk_status r = fk_filter_remove(as_filter, st->key, st->len);
-            if (r == FK_OK)
-                fk_trace_truth_del(&truth, st->key, st->len);
-            if (c->counting) {
-                fputs("  counters at probes", out);
-                for (uint32_t i = 0; i < c->k; i++)
-                    fprintf(out, " %u", before[i]);
-                fputs(" ->", out);
-                for (uint32_t i = 0; i < c->k; i++)
-                    fprintf(out, " %u", c->cell(c->f, pos[i]));
-                fprintf(out, "\n  -> %s", fk_status_name(r));
-                if (r == FK_ENOTFOUND)
-                    fputs(": a counter is 0, so the key is definitely absent; nothing changed", out);
-                else if (r == FK_OK)
-                    fputs(": each counter went down by one (a saturated one stays)", out);
-                fputc('\n', out);
-            } else {
-                fprintf(out, "  -> %s: a Bloom filter cannot remove\n", fk_status_name(r));
-                print_sharers(out, c, &truth, st->key, st->len, pos, other);
-            }
-        }
-        uint64_t nz = count_nonzero(c);
-        fprintf(out, "  %s%s: %llu of %llu %s\n", c->counting ? "counters" : "bits",
-                st->op == FK_TRACE_LOOKUP ? "" : " after",
-                (unsigned long long)nz, (unsigned long long)c->m,
-                c->counting ? "nonzero" : "set");
-        print_array(out, c, pos, c->k);
+            r.before[i] = c->cell(c->f, r.pos[i]);
+        if (st->op == FK_TRACE_INSERT)
+            step_insert(&r, st);
+        else if (st->op == FK_TRACE_LOOKUP)
+            step_lookup(&r, st);
+        else
+            step_remove(&r, st);
+        fprintf(r.out, "  %s%s: %llu of %llu %s\n", c->counting ? "counters" : "bits",
+                st->op == FK_TRACE_LOOKUP ? "" : " after", (unsigned long long)count_nonzero(c),
+                (unsigned long long)c->m, c->counting ? "nonzero" : "set");
+        print_array(r.out, c, r.pos, c->k);
     }
-    if (!status) {
-        fk_stats st;
-        fk_filter_stats(as_filter, &st);
-        fprintf(out, "\nafter %zu steps: %llu items, %s %.3f, fpr now fill^k = %.4g",
-                job->nsteps, (unsigned long long)st.items,
-                c->counting ? "nonzero counters" : "fill", st.load_factor, st.expected_fpr);
-        if (!c->counting)
-            fprintf(out, ", distinct items estimated from the fill %.2f",
-                    fk_bloom_estimate_items(c->f));
-        fputc('\n', out);
-    }
-    free(before);
-    free(pos);
-    fk_trace_truth_free(&truth);
+    if (!status)
+        print_summary(&r, job->nsteps);
+    free(r.before);
+    free(r.pos);
+    fk_trace_truth_free(&r.truth);
     return status;
 }
 
@@ -334,14 +354,9 @@ int fk_trace_bloom(const fk_trace_job *job)
     cells c = { false, b, fk_bloom_bits(b), fk_bloom_hashes(b), fk_bloom_seed(b),
                 bloom_positions, bloom_cell };
     print_header(job->out, &c, &job->params, 1, 1);
-    int status = run(job, &c, fk_bloom_as_filter(b), 1, NULL);
+    int status = run(job, &c, fk_bloom_as_filter(b), 1);
     fk_bloom_free(b);
     return status;
-}
-
-static uint64_t counting_saturations(const void *f)
-{
-    return fk_counting_saturations(f);
 }
 
 int fk_trace_counting(const fk_trace_job *job)
@@ -360,8 +375,7 @@ int fk_trace_counting(const fk_trace_job *job)
                 counting_positions, counting_cell };
     print_header(job->out, &c, &job->params, fk_counting_counter_bits(f),
                  fk_counting_counter_max(f));
-    int status = run(job, &c, fk_counting_as_filter(f), fk_counting_counter_max(f),
-                     counting_saturations);
+    int status = run(job, &c, fk_counting_as_filter(f), fk_counting_counter_max(f));
     fk_counting_free(f);
     return status;
 }

@@ -248,13 +248,15 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     print_fp(out, &t, 0);
     fputs(" = empty slot, * = changed by this step\n", out);
 
-    for (size_t i = 0; i < job->nsteps; i++) {
+    int status = 0;
+    for (size_t i = 0; i < job->nsteps && !status; i++) {
         const fk_trace_step *st = &job->steps[i];
         fk_cuckoo_location loc;
         fk_trace_print_heading(out, st);
         if (fk_cuckoo_locate(c, st->key, st->len, &loc) != FK_OK) {
             fputs("filterkit trace: fk_cuckoo_locate failed\n", stderr);
-            break;
+            status = 1;
+            continue;
         }
         print_location(out, &t, &loc);
         snapshot(&t);
@@ -269,11 +271,12 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     }
     fk_stats stats;
     fk_cuckoo_stats(c, &stats);
-    fprintf(out, "\nafter %zu steps: %llu items, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
-            job->nsteps, (unsigned long long)stats.items, stats.load_factor, stats.expected_fpr);
+    if (!status)
+        fprintf(out, "\nafter %zu steps: %llu items, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
+                job->nsteps, (unsigned long long)stats.items, stats.load_factor, stats.expected_fpr);
     fk_trace_truth_free(&truth);
     free(t.snap);
     free(log);
     fk_cuckoo_free(c);
-    return 0;
+    return status;
 }
