@@ -245,11 +245,10 @@ static void step_lookup(run_state *r, const fk_trace_step *st)
         if (!fk_trace_truth_has(&r->truth, st->key, st->len))
             fputs(" (a false positive: this key was never inserted)", r->out);
     } else {
-        uint32_t i = 0; /* the filter reads the probes in order and stops at a 0 */
+        uint32_t i = 0; /* the first probe that found a 0 */
         while (i + 1 < c->k && r->before[i])
             i++;
-        fprintf(r->out, " -> definitely absent (position %llu is 0: the lookup stops there)",
-                (unsigned long long)r->pos[i]);
+        fprintf(r->out, " -> definitely absent (position %llu is 0)", (unsigned long long)r->pos[i]);
     }
     fputc('\n', r->out);
 }
