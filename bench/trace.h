@@ -69,7 +69,7 @@ void fk_trace_print_heading(FILE *out, const fk_trace_step *s);
 #define FK_TRACE_MAX_CELLS   4096u /* bloom bits / counting counters */
 #define FK_TRACE_MAX_BUCKETS 64u   /* cuckoo buckets */
 /* Kicks printed one per line before the rest are summed up. */
-#define FK_TRACE_MAX_KICK_LINES 40u
+#define FK_TRACE_MAX_KICK_LINES 16u
 
 /* One tracer per kind; each returns the exit status. */
 int fk_trace_bloom(const fk_trace_job *job);
