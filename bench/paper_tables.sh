@@ -262,6 +262,13 @@ if [ "$plots" = 1 ]; then
     mkdir -p plots/ref
     {
         found=0
+        csv1=$(ls results/*.csv 2>/dev/null | head -n 1)
+        if [ -n "$csv1" ]; then
+            pc=$(sed -n 's/^# commit: //p' "$csv1" | head -n 1)
+            pm=$(sed -n 's/^# cpu: //p' "$csv1" | head -n 1)
+            echo "Drawn by \`make bench\` (plots/*.gp over results/*.csv) at commit \`${pc:-unknown}\`, $pm; copied to plots/ref/ by \`bench/paper_tables.sh --plots\`."
+            echo
+        fi
         for png in plots/out/*.png; do
             [ -f "$png" ] || continue
             base=$(basename "$png" .png)
