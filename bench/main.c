@@ -41,6 +41,7 @@ int main(int argc, char **argv)
 {
     fk_runinfo_set_argv(argc, argv);
     if (argc < 2) {
+        fprintf(stderr, "filterkit: missing command\n");
         usage(stderr);
         return 2;
     }

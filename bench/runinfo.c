@@ -63,8 +63,10 @@ void fk_runinfo_fill(fk_runinfo *ri, uint64_t seed)
 {
     memset(ri, 0, sizeof *ri);
     ri->commit = FK_BUILD_COMMIT[0] ? FK_BUILD_COMMIT : "unknown";
-#ifdef __VERSION__
-    ri->cc = FK_BUILD_CC " (" __VERSION__ ")";
+#if defined(__clang__)
+    ri->cc = FK_BUILD_CC " (clang " __clang_version__ ")";
+#elif defined(__GNUC__)
+    ri->cc = FK_BUILD_CC " (gcc " __VERSION__ ")";
 #else
     ri->cc = FK_BUILD_CC;
 #endif

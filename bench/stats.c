@@ -56,7 +56,7 @@ void fk_fpr_interval(fk_fpr_count c, double *lo, double *hi)
     double d = 1 + z * z / n;
     double mid = (p + z * z / (2 * n)) / d;
     double half = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d;
-    *lo = mid - half < 0 ? 0 : mid - half;
+    *lo = mid - half < 0 || c.false_positives == 0 ? 0 : mid - half;
     *hi = mid + half > 1 ? 1 : mid + half;
 }
 
