@@ -39,7 +39,7 @@ PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
 # The all-in-one library: every module plus the name -> ops registry.
-REGISTRY_SRCS := bench/registry.c
+REGISTRY_SRCS := bench/registry.c bench/counting_to_bloom.c
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
@@ -194,8 +194,10 @@ bench: deps-bench
 	@bench/run_default.sh $(BUILD)
 
 # ------------------------------------------------------------- install
-PUBLIC_HEADERS := $(filter-out common/hash.h common/bits.h common/probe.h common/alloc.h, \
-                  $(foreach m,$(PRESENT),$(wildcard $(m)/*.h)))
+# Public: common/ minus its internal helpers, and each module's <module>.h.
+COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h
+PUBLIC_HEADERS  := $(filter-out $(COMMON_INTERNAL),$(wildcard common/*.h)) \
+                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h))
 install: all
 	@for h in $(PUBLIC_HEADERS); do \
 	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done

@@ -2,9 +2,11 @@
  * all-in-one library; the CLI adds external baselines on top of it). */
 #include <string.h>
 #include "../bloom/bloom.h"
+#include "../counting/counting.h"
 
 static const fk_ops *const builtin[] = {
     &fk_bloom_ops,
+    &fk_counting_ops,
 };
 
 const fk_ops *fk_ops_at(size_t i)
