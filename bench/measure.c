@@ -144,7 +144,7 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
     uint8_t buf[FK_STR_MAX];
     for (uint64_t i = 0; i < limit; i++) {
         if ((i & 0xfffff) == 0)
-            fk_progress("%s: filling to the first failure (%llu keys)", cfg->ops->name,
+            fk_progress("%s: filling a spare filter until an insert fails (%llu keys so far)", cfg->ops->name,
                         (unsigned long long)i);
         fk_status s;
         if (i < k->w.pos.count)
