@@ -94,15 +94,18 @@ int fk_cmd_pick(int argc, char **argv)
         return 1;
     }
     n_meas = bk.n;
+    fk_measure_cfg cfg[FK_KINDS_MAX];
+    fk_result rows[FK_KINDS_MAX];
+    fk_status st[FK_KINDS_MAX];
+    for (size_t i = 0; i < nc; i++)
+        cfg[i] = (fk_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0 };
+    fk_measure_kinds(cfg, nc, &bk, rows, st);
     for (size_t i = 0; i < nc; i++) {
-        fk_measure_cfg cfg = { c[i].ops, fpr, (unsigned)repeat, 0 };
-        if (deletes && !(c[i].ops->caps & FK_CAP_REMOVE)) {
-            snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
-            /* still measured, so its memory can be compared */
-        }
-        fk_status s = fk_measure(&cfg, &bk, &c[i].r);
-        if (s != FK_OK) {
-            snprintf(c[i].why_not, sizeof c[i].why_not, "cannot be built at this fpr (%s)", fk_strerror(s));
+        c[i].r = rows[i];
+        if (deletes && !(c[i].ops->caps & FK_CAP_REMOVE))
+            snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes"); /* measured anyway, for memory */
+        if (st[i] != FK_OK) {
+            snprintf(c[i].why_not, sizeof c[i].why_not, "cannot be built at this fpr (%s)", fk_strerror(st[i]));
             continue;
         }
         c[i].measured = 1;

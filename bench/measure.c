@@ -163,99 +163,142 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
     fk_filter_free(f);
 }
 
-fk_status fk_measure(const fk_measure_cfg *cfg, const fk_bench_keys *k, fk_result *r)
+/* Per-kind timings of every repeat, summarized at the end. */
+typedef struct {
+    double   *ins, *rem, *look; /* reps, reps, FK_MIXES * reps */
+    fk_status status;           /* of the first create; not FK_OK = skipped */
+} samples;
+
+/* One repeat of one kind: build (timed inserts), the five lookup mixes, and
+ * on the first repeat the untimed FPR count and the stats; then removes. */
+static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, unsigned rep,
+                            unsigned reps, samples *sm, fk_result *r)
 {
     const fk_ops *ops = cfg->ops;
-    fk_result_init(r);
-    r->kind = ops->name;
-    r->keys = fk_key_type_name(k->w.spec.type);
-    r->n = k->n;
-    r->target_fpr = cfg->fpr;
-    r->seed = k->w.spec.seed;
-    r->repeat = cfg->repeat;
-    r->lookups = k->lookups;
-
     fk_params p = fk_params_make(k->n, cfg->fpr);
     p.seed = k->w.spec.seed;
     const size_t n = (size_t)k->n;
-    const unsigned rounds = insert_rounds(k->n), reps = cfg->repeat ? cfg->repeat : 1;
-    double *t_ins = malloc(reps * sizeof *t_ins);
-    double *t_rem = malloc(reps * sizeof *t_rem);
-    double *t_look = malloc(FK_MIXES * reps * sizeof *t_look);
-    if (!t_ins || !t_rem || !t_look) {
-        free(t_ins), free(t_rem), free(t_look);
-        return FK_ENOMEM;
-    }
+    const unsigned rounds = insert_rounds(k->n);
     insert_fn ins = ops->insert, rem = ops->remove;
     contains_fn has = ops->contains;
-    fk_status status = FK_OK;
 
-    for (unsigned rep = 0; rep < reps; rep++) {
-        fk_progress("%s n=%llu fpr=%g: run %u of %u", ops->name, (unsigned long long)k->n,
-                    cfg->fpr, rep + 1, reps);
-        /* inserts: `rounds` fresh filters, keeping the last */
-        fk_filter *f = NULL;
-        uint64_t total = 0, ns, bad = 0;
+    /* inserts: `rounds` fresh filters, keeping the last */
+    fk_filter *f = NULL;
+    uint64_t total = 0, ns, bad = 0;
+    for (unsigned round = 0; round < rounds; round++) {
+        fk_filter_free(f);
+        fk_status status = fk_filter_new(ops, &p, &f);
+        if (status != FK_OK)
+            return status;
+        bad = run_updates(ins, f, &k->w.pos, 0, n, &ns);
+        total += ns;
+    }
+    sm->ins[rep] = (double)total / ((double)rounds * (double)n);
+    if (rep == 0) {
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        r->insert_failures = bad;
+        r->memory_bytes = st.memory_bytes;
+        r->bits_per_item = 8.0 * (double)st.memory_bytes / (double)k->n;
+        r->load = st.load_factor;
+        r->fpr_theory = st.expected_fpr;
+    }
+
+    for (int m = 0; m < FK_MIXES; m++) {
+        uint64_t hits = run_lookups(has, f, &k->mix[m], &ns);
+        sm->look[m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
+        if (rep == 0 && fk_mix_pct[m] == 100)
+            r->false_negatives = k->mix[m].count - hits;
+    }
+
+    if (rep == 0) { /* the FPR, untimed, over every negative */
+        fk_fpr_count c = { run_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
+        r->false_positives = c.false_positives;
+        r->fpr_negatives = c.negatives;
+        r->fpr_measured = fk_fpr_rate(c);
+        fk_fpr_interval(c, &r->fpr_low, &r->fpr_high);
+    }
+
+    sm->rem[rep] = NAN;
+    if (rem && (ops->caps & FK_CAP_REMOVE)) {
+        total = 0;
         for (unsigned round = 0; round < rounds; round++) {
-            fk_filter_free(f);
-            status = fk_filter_new(ops, &p, &f);
-            if (status != FK_OK)
-                goto out;
-            bad = run_updates(ins, f, &k->w.pos, 0, n, &ns);
+            if (round)
+                run_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
+            bad = run_updates(rem, f, &k->w.pos, 0, n, &ns);
             total += ns;
         }
-        t_ins[rep] = (double)total / ((double)rounds * (double)n);
-        if (rep == 0) {
-            fk_stats st;
-            fk_filter_stats(f, &st);
-            r->insert_failures = bad;
-            r->memory_bytes = st.memory_bytes;
-            r->bits_per_item = 8.0 * (double)st.memory_bytes / (double)k->n;
-            r->load = st.load_factor;
-            r->fpr_theory = st.expected_fpr;
-        }
-
-        for (int m = 0; m < FK_MIXES; m++) {
-            uint64_t hits = run_lookups(has, f, &k->mix[m], &ns);
-            t_look[m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
-            if (rep == 0 && fk_mix_pct[m] == 100)
-                r->false_negatives = k->mix[m].count - hits;
-        }
-
-        if (rep == 0) { /* the FPR, untimed, over every negative */
-            fk_fpr_count c = { run_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
-            r->false_positives = c.false_positives;
-            r->fpr_negatives = c.negatives;
-            r->fpr_measured = fk_fpr_rate(c);
-            fk_fpr_interval(c, &r->fpr_low, &r->fpr_high);
-        }
-
-        t_rem[rep] = NAN;
-        if (rem && (ops->caps & FK_CAP_REMOVE)) {
-            total = 0;
-            for (unsigned round = 0; round < rounds; round++) {
-                if (round)
-                    run_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
-                bad = run_updates(rem, f, &k->w.pos, 0, n, &ns);
-                total += ns;
-            }
-            t_rem[rep] = (double)total / ((double)rounds * (double)n);
-            if (rep == 0)
-                r->remove_failures = bad;
-        }
-        fk_filter_free(f);
+        sm->rem[rep] = (double)total / ((double)rounds * (double)n);
+        if (rep == 0)
+            r->remove_failures = bad;
     }
-    r->insert = fk_summarize(t_ins, reps);
-    r->remove = fk_summarize(t_rem, reps);
-    for (int m = 0; m < FK_MIXES; m++)
-        r->lookup[m] = fk_summarize(t_look + m * reps, reps);
-    if (cfg->fill)
-        fill_to_full(cfg, &p, k, r);
-out:
-    free(t_ins);
-    free(t_rem);
-    free(t_look);
-    return status;
+    fk_filter_free(f);
+    return FK_OK;
+}
+
+void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys *k,
+                      fk_result *rows, fk_status *status)
+{
+    unsigned reps = 1;
+    for (size_t i = 0; i < nk; i++)
+        if (cfgs[i].repeat > reps)
+            reps = cfgs[i].repeat;
+    samples *sm = calloc(nk ? nk : 1, sizeof *sm);
+    for (size_t i = 0; i < nk; i++) {
+        fk_result *r = &rows[i];
+        fk_result_init(r);
+        r->kind = cfgs[i].ops->name;
+        r->keys = fk_key_type_name(k->w.spec.type);
+        r->n = k->n;
+        r->target_fpr = cfgs[i].fpr;
+        r->seed = k->w.spec.seed;
+        r->repeat = reps;
+        r->lookups = k->lookups;
+        status[i] = FK_ENOMEM;
+        if (sm) {
+            sm[i].ins = malloc(reps * sizeof *sm[i].ins);
+            sm[i].rem = malloc(reps * sizeof *sm[i].rem);
+            sm[i].look = malloc(FK_MIXES * reps * sizeof *sm[i].look);
+            if (sm[i].ins && sm[i].rem && sm[i].look)
+                status[i] = FK_OK;
+        }
+    }
+    /* Repeat r of every kind runs before repeat r + 1 of any, so a burst of
+     * load on the machine hits all kinds alike instead of one of them. */
+    for (unsigned rep = 0; rep < reps; rep++)
+        for (size_t i = 0; i < nk; i++) {
+            if (status[i] != FK_OK)
+                continue;
+            fk_progress("%s n=%llu fpr=%g: run %u of %u", cfgs[i].ops->name, (unsigned long long)k->n,
+                        cfgs[i].fpr, rep + 1, reps);
+            status[i] = one_repeat(&cfgs[i], k, rep, reps, &sm[i], &rows[i]);
+        }
+    for (size_t i = 0; i < nk; i++) {
+        if (status[i] == FK_OK) {
+            rows[i].insert = fk_summarize(sm[i].ins, reps);
+            rows[i].remove = fk_summarize(sm[i].rem, reps);
+            for (int m = 0; m < FK_MIXES; m++)
+                rows[i].lookup[m] = fk_summarize(sm[i].look + m * reps, reps);
+            if (cfgs[i].fill) {
+                fk_params p = fk_params_make(k->n, cfgs[i].fpr);
+                p.seed = k->w.spec.seed;
+                fill_to_full(&cfgs[i], &p, k, &rows[i]);
+            }
+        }
+        if (sm) {
+            free(sm[i].ins);
+            free(sm[i].rem);
+            free(sm[i].look);
+        }
+    }
+    free(sm);
+}
+
+fk_status fk_measure(const fk_measure_cfg *cfg, const fk_bench_keys *k, fk_result *r)
+{
+    fk_status s;
+    fk_measure_kinds(cfg, 1, k, r, &s);
+    return s;
 }
 
 /* ------------------------------------------------------------ load sweep */

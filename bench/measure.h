@@ -43,6 +43,13 @@ typedef struct {
  * FK_OK, or the status of a failed create (then r holds only the names). */
 fk_status fk_measure(const fk_measure_cfg *cfg, const fk_bench_keys *keys, fk_result *r);
 
+/* Measures several kinds on the same keys, interleaving their repeats
+ * (repeat 1 of every kind, then repeat 2, ...) so that noise from other
+ * work on the machine spreads over all of them. rows[i] and status[i] as
+ * fk_measure gives them for cfgs[i]. */
+void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys *keys,
+                      fk_result *rows, fk_status *status);
+
 /* The load sweep: fills a filter sized for n step by step to each load in
  * steps[0..nsteps) (ascending, fractions of fk_stats.load_factor), timing
  * the inserts of each segment and lookups (all-negative and all-positive,

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "progress.h"
+#include "kinds.h"
 #include "suite.h"
 
 int fk_rows_push(fk_rows *rs, const fk_result *r)
@@ -44,17 +45,21 @@ int fk_grid_run(const fk_grid *g, fk_rows *out)
             fprintf(stderr, "filterkit %s: note: the key file has only %llu distinct lines; n=%llu\n",
                     g->who, (unsigned long long)keys.n, (unsigned long long)keys.n);
         for (size_t j = 0; j < g->nf; j++) {
-            for (size_t k = 0; k < g->nkinds; k++) {
-                fk_measure_cfg cfg = { g->kinds[k], g->fprs[j], g->repeat, g->fill };
-                fk_result r;
-                fk_status s = fk_measure(&cfg, &keys, &r);
-                if (s != FK_OK) {
+            fk_measure_cfg cfg[FK_KINDS_MAX];
+            fk_result r[FK_KINDS_MAX];
+            fk_status st[FK_KINDS_MAX];
+            size_t nk = g->nkinds < FK_KINDS_MAX ? g->nkinds : FK_KINDS_MAX;
+            for (size_t k = 0; k < nk; k++)
+                cfg[k] = (fk_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
+            fk_measure_kinds(cfg, nk, &keys, r, st);
+            for (size_t k = 0; k < nk; k++) {
+                if (st[k] != FK_OK) {
                     fk_progress_end();
                     fprintf(stderr, "filterkit %s: note: %s at n=%llu fpr=%g: %s; skipped\n", g->who,
-                            g->kinds[k]->name, (unsigned long long)keys.n, g->fprs[j], fk_strerror(s));
+                            g->kinds[k]->name, (unsigned long long)keys.n, g->fprs[j], fk_strerror(st[k]));
                     continue;
                 }
-                if (fk_rows_push(out, &r)) {
+                if (fk_rows_push(out, &r[k])) {
                     fk_bench_keys_free(&keys);
                     fprintf(stderr, "filterkit %s: out of memory\n", g->who);
                     return 1;
