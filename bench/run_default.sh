@@ -34,7 +34,7 @@ step "sweep: fpr from 10% to 0.01% at n = 1M"
 if "$fk" sweep --vary load --help >/dev/null 2>&1 && "$fk" bench --filters cuckoo --help >/dev/null 2>&1 &&
    "$fk" bench --filters cuckoo --n 1000 --repeat 1 --lookups 1000 --no-fill --out - >/dev/null 2>&1; then
     step "sweep: cuckoo load from 10% to 95% (sized for n = 1M)"
-    "$fk" sweep --vary load --n 1M --fpr 0.1% --repeat 3 --out "$out"
+    "$fk" sweep --vary load --n 1M --fpr 0.1% --repeat 5 --out "$out"
 else
     step "sweep: load skipped: no cuckoo kind is registered in this build"
 fi

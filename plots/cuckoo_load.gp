@@ -12,15 +12,17 @@ n = real(first(file, 'n', ''))
 fpr = real(first(file, 'target_fpr', ''))
 set title sprintf("Cuckoo filter as it fills: sized for n = %s at fpr %s, u64 keys", nlabel(n), pct(fpr))
 set xlabel "load factor (occupied slots / slots)"
-set ylabel "ns per operation (median)"
+set ylabel "ns per operation, median (log scale)"
 set y2label "false-positive rate (log scale)"
 set xrange [0:1]
-set yrange [0:*]
+set logscale y
+set yrange [5:*]
 set logscale y2
 set format y2 "%.0e"
 set y2tics
 set ytics nomirror
-set key top left
+set key outside bottom center horizontal maxrows 2
+set bmargin 7
 PLOT = "plot sel(file, 'load,insert_ns', '') u 1:2 w lp pt 7 lw 2 lc rgb '#d62728' t 'insert ns', \
             sel(file, 'load,lookup100_ns', '') u 1:2 w lp pt 5 lw 2 lc rgb '#ff7f0e' t 'lookup ns, present', \
             sel(file, 'load,lookup0_ns', '') u 1:2 w lp pt 4 lw 2 dt 2 lc rgb '#ff7f0e' t 'lookup ns, absent', \

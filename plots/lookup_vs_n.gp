@@ -12,6 +12,7 @@ set ylabel "ns per lookup (median)"
 set logscale x
 set xtics ("10⁴" 1e4, "10⁵" 1e5, "10⁶" 1e6, "10⁷" 1e7, "10⁸" 1e8)
 set yrange [0:*]
+set offsets graph 0.03, graph 0.03, 0, 0
 set key top left
 PLOT = "plot for [k in kinds] sel(file, 'n,lookup100_ns', 'kind='.k) u 1:2 w lp pt 7 lw 2 lc rgb kcolor(k) t k.' present', \
             for [k in kinds] sel(file, 'n,lookup0_ns', 'kind='.k) u 1:2 w lp pt 6 lw 2 dt 2 lc rgb kcolor(k) t k.' absent'"

@@ -128,6 +128,18 @@ if "$fk" bench --filters bloom --n 5000 --repeat 1 --lookups 5000 --no-fill --fo
      >"$tmp/stdout.csv" 2>/dev/null && grep -q '^kind,keys,n,' "$tmp/stdout.csv"; then ok
 else bad "--format csv --out -"; fi
 
+# --- sweeps: fpr series rows, and the load sweep when a cuckoo kind exists
+if "$fk" sweep --vary fpr --filters bloom --n 5000 --fpr 0.1,0.01 --repeat 1 --lookups 5000 --out "$tmp/res" \
+     >/dev/null 2>&1 && [ "$(grep -c '^bloom,' "$tmp/res/sweep-fpr-u64.csv")" -eq 2 ]; then ok
+else bad "sweep --vary fpr"; fi
+if "$fk" bench --filters cuckoo --help >/dev/null 2>&1 && "$fk" --help >/dev/null &&
+   "$fk" bench --filters cuckoo --n 1000 --repeat 1 --lookups 1000 --no-fill --out - >/dev/null 2>&1; then
+    if "$fk" sweep --vary load --n 5000 --repeat 1 --lookups 5000 --out "$tmp/res" >"$tmp/out" 2>&1 &&
+       [ "$(grep -c '^cuckoo,' "$tmp/res/sweep-load-u64.csv")" -eq 10 ] &&
+       grep -q '^load_target\|,load_target,' "$tmp/res/sweep-load-u64.csv"; then ok
+    else bad "sweep --vary load: $(head -c 300 "$tmp/out")"; fi
+fi
+
 # --- pick
 if "$fk" pick --n 20000 --fpr 0.01 --repeat 1 >"$tmp/pick" 2>&1 && grep -q '^recommend: ' "$tmp/pick"; then ok
 else bad "pick: $(cat "$tmp/pick")"; fi
