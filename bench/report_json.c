@@ -1,6 +1,7 @@
 /* bench/report_json.c: JSON output. */
 #include <inttypes.h>
 #include <math.h>
+#include <string.h>
 #include "report.h"
 
 static void json_string(FILE *to, const char *s)
@@ -27,7 +28,7 @@ void fk_report_json(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk
         fprintf(to, "%s\n    ", i ? "," : "");
         json_string(to, name);
         fprintf(to, ": ");
-        if (i == 5) /* the seed is a number */
+        if (strcmp(name, "seed") == 0) /* a number, not a string */
             fprintf(to, "%s", value);
         else
             json_string(to, value);
