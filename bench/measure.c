@@ -157,6 +157,9 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
             r->load_at_full = st.load_factor;
             r->items_at_full = st.items;
             r->bits_per_item_at_full = st.items ? 8.0 * (double)st.memory_bytes / (double)st.items : NAN;
+            uint64_t ns; /* the FPR of the full filter, untimed, on the same negatives */
+            fk_fpr_count c = { run_lookups(cfg->ops->contains, f, &k->w.neg, &ns), k->w.neg.count };
+            r->fpr_at_full = fk_fpr_rate(c);
             break;
         }
     }

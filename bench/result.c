@@ -37,6 +37,7 @@ static const fk_column bench_cols[] = {
     F(load_at_full, "load factor when a separate instance, sized for n and filled with fresh keys, first answered FK_EFULL; empty for kinds that never fill up (tried up to 2.2n + 64 keys) or when filling was skipped"),
     U(items_at_full, "items held at that first failure"),
     F(bits_per_item_at_full, "8 * memory_bytes / items_at_full: the memory per item of a filter filled to its first failure"),
+    F(fpr_at_full, "false-positive rate of that full instance, measured on the same fpr_negatives keys"),
     T("insert", insert, "insert of n keys into an empty filter"),
     T("lookup0", lookup[0], "lookup, mix of 0% inserted keys (all negative)"),
     T("lookup25", lookup[1], "lookup, mix of 25% inserted keys"),

@@ -36,6 +36,7 @@ typedef struct {
     double      load_at_full;   /* NaN when no FK_EFULL was seen */
     uint64_t    items_at_full;
     double      bits_per_item_at_full;
+    double      fpr_at_full;    /* measured FPR of that full instance */
 
     fk_summary  insert;         /* ns per insert */
     fk_summary  lookup[FK_MIXES]; /* ns per lookup, per mix */
