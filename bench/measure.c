@@ -1,85 +1,17 @@
-/* bench/measure.c: the timed loops and what is measured around them. */
+/* bench/measure.c: one parameter set: the keys, and per kind the timed
+ * builds, lookups and removes (loops.h), the FPR count and the fill to the
+ * first failed insert. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "loops.h"
 #include "measure.h"
 #include "progress.h"
 #include "timing.h"
 
 /* Lookup answers end up here, so no lookup can be optimized away. */
-static volatile uint64_t fk_sink;
-
-typedef fk_status (*insert_fn)(fk_filter *, const void *, size_t);
-typedef bool (*contains_fn)(const fk_filter *, const void *, size_t);
-
-/* ------------------------------------------------------- timed loops */
-
-/* Calls op on keys [from, to) of ks; returns how many did not answer
- * FK_OK and stores the elapsed ns in *ns. (insert and remove share it.) */
-static uint64_t run_updates(insert_fn op, fk_filter *f, const fk_keyset *ks, size_t from,
-                            size_t to, uint64_t *ns)
-{
-    const uint8_t *p = ks->bytes;
-    uint64_t bad = 0;
-    uint64_t t0 = fk_now_ns();
-    if (!ks->off) {
-        const size_t w = ks->width;
-        for (size_t i = from; i < to; i++)
-            bad += op(f, p + i * w, w) != FK_OK;
-    } else {
-        const uint64_t *off = ks->off;
-        for (size_t i = from; i < to; i++)
-            bad += op(f, p + off[i], (size_t)(off[i + 1] - off[i])) != FK_OK;
-    }
-    *ns = fk_now_ns() - t0;
-    return bad;
-}
-
-/* Like run_updates but stops at the first insert that fails; returns the
- * index of that key (to when all succeeded). */
-static size_t run_inserts_until_fail(insert_fn op, fk_filter *f, const fk_keyset *ks,
-                                     size_t from, size_t to, uint64_t *ns)
-{
-    const uint8_t *p = ks->bytes;
-    size_t i = from;
-    uint64_t t0 = fk_now_ns();
-    if (!ks->off) {
-        const size_t w = ks->width;
-        for (; i < to; i++)
-            if (op(f, p + i * w, w) != FK_OK)
-                break;
-    } else {
-        const uint64_t *off = ks->off;
-        for (; i < to; i++)
-            if (op(f, p + off[i], (size_t)(off[i + 1] - off[i])) != FK_OK)
-                break;
-    }
-    *ns = fk_now_ns() - t0;
-    return i;
-}
-
-/* Looks up every key of ks; returns the number of "maybe present"
- * answers and stores the elapsed ns in *ns. */
-static uint64_t run_lookups(contains_fn has, const fk_filter *f, const fk_keyset *ks, uint64_t *ns)
-{
-    const uint8_t *p = ks->bytes;
-    const size_t n = ks->count;
-    uint64_t hits = 0;
-    uint64_t t0 = fk_now_ns();
-    if (!ks->off) {
-        const size_t w = ks->width;
-        for (size_t i = 0; i < n; i++)
-            hits += has(f, p + i * w, w);
-    } else {
-        const uint64_t *off = ks->off;
-        for (size_t i = 0; i < n; i++)
-            hits += has(f, p + off[i], (size_t)(off[i + 1] - off[i]));
-    }
-    *ns = fk_now_ns() - t0;
-    fk_sink += hits;
-    return hits;
-}
+volatile uint64_t fk_sink;
 
 /* ------------------------------------------------------------- keys */
 
@@ -139,7 +71,7 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
     fk_filter *f;
     if (fk_filter_new(cfg->ops, p, &f) != FK_OK)
         return;
-    insert_fn ins = cfg->ops->insert;
+    fk_update_fn ins = cfg->ops->insert;
     uint64_t limit = k->n * 22 / 10 + 64;
     uint8_t buf[FK_STR_MAX];
     for (uint64_t i = 0; i < limit; i++) {
@@ -158,7 +90,8 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
             r->items_at_full = st.items;
             r->bits_per_item_at_full = st.items ? 8.0 * (double)st.memory_bytes / (double)st.items : NAN;
             uint64_t ns; /* the FPR of the full filter, untimed, on the same negatives */
-            fk_fpr_count c = { run_lookups(cfg->ops->contains, f, &k->w.neg, &ns), k->w.neg.count };
+            fk_fpr_count c = { fk_time_lookups(cfg->ops->contains, f, &k->w.neg, &ns),
+                               k->w.neg.count };
             r->fpr_at_full = fk_fpr_rate(c);
             break;
         }
@@ -182,8 +115,8 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
     p.seed = k->w.spec.seed;
     const size_t n = (size_t)k->n;
     const unsigned rounds = insert_rounds(k->n);
-    insert_fn ins = ops->insert, rem = ops->remove;
-    contains_fn has = ops->contains;
+    fk_update_fn ins = ops->insert, rem = ops->remove;
+    fk_contains_fn has = ops->contains;
 
     /* inserts: `rounds` fresh filters, keeping the last */
     fk_filter *f = NULL;
@@ -193,7 +126,7 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
         fk_status status = fk_filter_new(ops, &p, &f);
         if (status != FK_OK)
             return status;
-        bad = run_updates(ins, f, &k->w.pos, 0, n, &ns);
+        bad = fk_time_updates(ins, f, &k->w.pos, 0, n, &ns);
         total += ns;
     }
     sm->ins[rep] = (double)total / ((double)rounds * (double)n);
@@ -208,14 +141,14 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
     }
 
     for (int m = 0; m < FK_MIXES; m++) {
-        uint64_t hits = run_lookups(has, f, &k->mix[m], &ns);
+        uint64_t hits = fk_time_lookups(has, f, &k->mix[m], &ns);
         sm->look[m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
         if (rep == 0 && fk_mix_pct[m] == 100)
             r->false_negatives = k->mix[m].count - hits;
     }
 
     if (rep == 0) { /* the FPR, untimed, over every negative */
-        fk_fpr_count c = { run_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
+        fk_fpr_count c = { fk_time_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
         r->false_positives = c.false_positives;
         r->fpr_negatives = c.negatives;
         r->fpr_measured = fk_fpr_rate(c);
@@ -227,8 +160,8 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
         total = 0;
         for (unsigned round = 0; round < rounds; round++) {
             if (round)
-                run_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
-            bad = run_updates(rem, f, &k->w.pos, 0, n, &ns);
+                fk_time_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
+            bad = fk_time_updates(rem, f, &k->w.pos, 0, n, &ns);
             total += ns;
         }
         sm->rem[rep] = (double)total / ((double)rounds * (double)n);
@@ -302,128 +235,4 @@ fk_status fk_measure(const fk_measure_cfg *cfg, const fk_bench_keys *k, fk_resul
     fk_status s;
     fk_measure_kinds(cfg, 1, k, r, &s);
     return s;
-}
-
-/* ------------------------------------------------------------ load sweep */
-
-/* Slots of a filter sized for p, read from the load factor after one
- * insert (exact for a kind whose load is occupied / slots). 0 if unknown. */
-static uint64_t probe_slots(const fk_ops *ops, const fk_params *p)
-{
-    fk_filter *f;
-    if (fk_filter_new(ops, p, &f) != FK_OK)
-        return 0;
-    uint64_t key = 0x1234567;
-    fk_stats st;
-    uint64_t slots = 0;
-    if (fk_filter_insert(f, &key, sizeof key) == FK_OK) {
-        fk_filter_stats(f, &st);
-        if (st.load_factor > 0)
-            slots = (uint64_t)llround(1.0 / st.load_factor);
-    }
-    fk_filter_free(f);
-    return slots;
-}
-
-fk_status fk_measure_load(const fk_ops *ops, const fk_keyspec *spec, uint64_t n, double fpr,
-                          const double *steps, size_t nsteps, unsigned repeat,
-                          uint64_t lookups, fk_result *rows)
-{
-    fk_params p = fk_params_make(n, fpr);
-    p.seed = spec->seed;
-    const unsigned reps = repeat ? repeat : 1;
-    for (size_t s = 0; s < nsteps; s++) {
-        fk_result_init(&rows[s]);
-        rows[s].kind = ops->name;
-        rows[s].keys = fk_key_type_name(spec->type);
-        rows[s].n = n;
-        rows[s].target_fpr = fpr;
-        rows[s].seed = spec->seed;
-        rows[s].repeat = reps;
-        rows[s].load_target = steps[s];
-    }
-    uint64_t slots = probe_slots(ops, &p);
-    if (!slots)
-        slots = n; /* unknown: treat the load as items / n */
-    uint64_t maxitems = (uint64_t)ceil(steps[nsteps - 1] * (double)slots) + 1;
-    if (!lookups)
-        lookups = fk_fpr_negatives_for(fpr);
-    fk_workload w;
-    char err[200];
-    if (fk_workload_make(spec, (size_t)maxitems, (size_t)lookups, &w, err, sizeof err))
-        return FK_ENOMEM;
-    size_t npos = w.pos.count;
-    double *t = malloc(3 * nsteps * reps * sizeof *t); /* insert, lookup0, lookup100 */
-    fk_keyset negmix, posmix;
-    size_t dummy;
-    if (!t || fk_workload_mix(&w, npos, 0, (size_t)lookups, spec->seed, &negmix, &dummy)) {
-        free(t);
-        fk_workload_free(&w);
-        return FK_ENOMEM;
-    }
-    for (size_t i = 0; i < 3 * nsteps * reps; i++)
-        t[i] = NAN;
-#define T_AT(kind, s, rep) t[((kind) * nsteps + (s)) * reps + (rep)]
-    fk_status status = FK_OK;
-    for (unsigned rep = 0; rep < reps && status == FK_OK; rep++) {
-        fk_filter *f;
-        status = fk_filter_new(ops, &p, &f);
-        if (status != FK_OK)
-            break;
-        size_t items = 0;
-        for (size_t s = 0; s < nsteps; s++) {
-            fk_progress("%s load sweep: run %u of %u, load %.2f", ops->name, rep + 1, reps, steps[s]);
-            size_t target = (size_t)ceil(steps[s] * (double)slots);
-            if (target <= items)
-                target = items + 1;
-            if (target > npos)
-                target = npos;
-            uint64_t ns;
-            size_t reached = run_inserts_until_fail(ops->insert, f, &w.pos, items, target, &ns);
-            int failed = reached < target;
-            T_AT(0, s, rep) = fk_ns_per_op(0, ns, reached - items + (size_t)failed);
-            items = reached;
-            if (items == 0)
-                break;
-            if (fk_workload_mix(&w, items, 100, (size_t)lookups, spec->seed + s, &posmix, &dummy)) {
-                status = FK_ENOMEM;
-                break;
-            }
-            uint64_t neg_hits = run_lookups(ops->contains, f, &negmix, &ns);
-            T_AT(1, s, rep) = fk_ns_per_op(0, ns, negmix.count);
-            uint64_t pos_hits = run_lookups(ops->contains, f, &posmix, &ns);
-            T_AT(2, s, rep) = fk_ns_per_op(0, ns, posmix.count);
-            fk_keyset_free(&posmix);
-            if (rep == 0) {
-                fk_stats st;
-                fk_filter_stats(f, &st);
-                fk_result *r = &rows[s];
-                r->lookups = lookups;
-                r->load = st.load_factor;
-                r->items = st.items;
-                r->memory_bytes = st.memory_bytes;
-                r->bits_per_item = st.items ? 8.0 * (double)st.memory_bytes / (double)st.items : NAN;
-                r->fpr_theory = st.expected_fpr;
-                fk_fpr_count c = { neg_hits, negmix.count };
-                r->fpr_measured = fk_fpr_rate(c);
-                fk_fpr_interval(c, &r->fpr_low, &r->fpr_high);
-                r->fpr_negatives = c.negatives;
-                r->false_negatives = lookups - pos_hits;
-                r->insert_failures = (uint64_t)failed;
-            }
-            if (failed)
-                break;
-        }
-        fk_filter_free(f);
-    }
-    for (size_t s = 0; s < nsteps; s++) {
-        rows[s].insert = fk_summarize(&T_AT(0, s, 0), reps);
-        rows[s].lookup[0] = fk_summarize(&T_AT(1, s, 0), reps);
-        rows[s].lookup[4] = fk_summarize(&T_AT(2, s, 0), reps);
-    }
-#undef T_AT
-    fk_keyset_free(&negmix);
-    free(t);
-    fk_workload_free(&w);
-    return status;
 }

@@ -1,11 +1,10 @@
 /* bench/workload.c: key generation, file keys and lookup mixes. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
+#include "workload_internal.h"
 #include "rng.h"
-#include "../common/hash.h"
 
 /* ------------------------------------------------------------ key sets */
 
@@ -20,7 +19,7 @@ void fk_keyset_free(fk_keyset *s)
 
 /* Room for count keys of at most maxlen bytes each (fixed width when
  * fixed is nonzero). Returns 0 or -1. */
-static int keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
+int fk_keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
 {
     memset(s, 0, sizeof *s);
     size_t n = count ? count : 1;
@@ -44,7 +43,7 @@ static int keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
 
 /* Appends one key to a set made by keyset_alloc (variable-width sets only
  * need the offset bookkeeping). */
-static void keyset_push(fk_keyset *s, const void *key, size_t len)
+void fk_keyset_push(fk_keyset *s, const void *key, size_t len)
 {
     uint8_t *dst = s->off ? s->bytes + s->off[s->count] : s->bytes + s->count * s->width;
     if (len)
@@ -55,7 +54,7 @@ static void keyset_push(fk_keyset *s, const void *key, size_t len)
 }
 
 /* Gives back the unused tail of a variable-width set's byte array. */
-static void keyset_shrink(fk_keyset *s)
+void fk_keyset_shrink(fk_keyset *s)
 {
     if (!s->off || !s->count)
         return;
@@ -75,7 +74,7 @@ static uint64_t gen_word(uint64_t seed, uint64_t j)
 
 /* Generated string key j: the unique word, then random bytes up to a random
  * length in [FK_STR_MIN, FK_STR_MAX]. Returns the length. */
-static size_t gen_string(uint64_t seed, uint64_t j, uint8_t *buf)
+size_t fk_gen_string(uint64_t seed, uint64_t j, uint8_t *buf)
 {
     uint64_t w = gen_word(seed, j);
     memcpy(buf, &w, 8);
@@ -96,208 +95,23 @@ static size_t gen_key(fk_key_type t, uint64_t seed, uint64_t j, uint8_t *buf)
         memcpy(buf, &w, 8);
         return 8;
     }
-    return gen_string(seed, j, buf); /* str, and file keys beyond the file */
+    return fk_gen_string(seed, j, buf); /* str, and file keys beyond the file */
 }
 
 static int make_generated(const fk_keyspec *spec, size_t npos, size_t nneg, fk_workload *w)
 {
     int fixed = spec->type == FK_KEYS_U64;
     size_t maxlen = fixed ? 8 : FK_STR_MAX;
-    if (keyset_alloc(&w->pos, npos, maxlen, fixed) || keyset_alloc(&w->neg, nneg, maxlen, fixed))
+    if (fk_keyset_alloc(&w->pos, npos, maxlen, fixed) || fk_keyset_alloc(&w->neg, nneg, maxlen, fixed))
         return -1;
     uint8_t buf[FK_STR_MAX];
     for (size_t i = 0; i < npos; i++)
-        keyset_push(&w->pos, buf, gen_key(spec->type, spec->seed, 2 * (uint64_t)i, buf));
+        fk_keyset_push(&w->pos, buf, gen_key(spec->type, spec->seed, 2 * (uint64_t)i, buf));
     for (size_t i = 0; i < nneg; i++)
-        keyset_push(&w->neg, buf, gen_key(spec->type, spec->seed, 2 * (uint64_t)i + 1, buf));
-    keyset_shrink(&w->pos);
-    keyset_shrink(&w->neg);
+        fk_keyset_push(&w->neg, buf, gen_key(spec->type, spec->seed, 2 * (uint64_t)i + 1, buf));
+    fk_keyset_shrink(&w->pos);
+    fk_keyset_shrink(&w->neg);
     return 0;
-}
-
-/* ------------------------------------------------------------ file keys */
-
-typedef struct {
-    uint64_t h;
-    size_t   idx; /* line number */
-} line_ref;
-
-static int cmp_line_ref(const void *a, const void *b)
-{
-    const line_ref *x = a, *y = b;
-    if (x->h != y->h)
-        return x->h < y->h ? -1 : 1;
-    return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-typedef struct {
-    char   *text;
-    size_t *start; /* count + 1 entries; line i is text[start[i] .. end) */
-    size_t *len;
-    size_t  count;
-} lines;
-
-static uint64_t line_hash(const void *p, size_t n) { return fk_hash_key(p, n, 0).lo; }
-
-static int read_lines(const char *path, lines *L, char *err, size_t errlen)
-{
-    memset(L, 0, sizeof *L);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "cannot open key file '%s': %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, used = 0;
-    L->text = malloc(cap);
-    for (;;) {
-        if (!L->text) {
-            fclose(f);
-            snprintf(err, errlen, "out of memory reading '%s'", path);
-            return -1;
-        }
-        used += fread(L->text + used, 1, cap - used, f);
-        if (used < cap)
-            break;
-        cap *= 2;
-        char *t = realloc(L->text, cap);
-        if (!t)
-            free(L->text);
-        L->text = t;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        snprintf(err, errlen, "error reading '%s'", path);
-        return -1;
-    }
-    size_t nl = 1;
-    for (size_t i = 0; i < used; i++)
-        nl += L->text[i] == '\n';
-    L->start = malloc(nl * sizeof *L->start);
-    L->len = malloc(nl * sizeof *L->len);
-    if (!L->start || !L->len) {
-        snprintf(err, errlen, "out of memory reading '%s'", path);
-        return -1;
-    }
-    size_t s = 0;
-    for (size_t i = 0; i <= used; i++) {
-        if (i < used && L->text[i] != '\n')
-            continue;
-        if (i == used && s == used)
-            break; /* no empty last line after a final newline */
-        size_t e = i;
-        if (e > s && L->text[e - 1] == '\r')
-            e--;
-        L->start[L->count] = s;
-        L->len[L->count] = e - s;
-        L->count++;
-        s = i + 1;
-    }
-    return 0;
-}
-
-static void free_lines(lines *L)
-{
-    free(L->text);
-    free(L->start);
-    free(L->len);
-}
-
-/* Is (p, n) among the sorted positive refs? */
-static int in_positives(const lines *L, const line_ref *set, size_t count, const void *p, size_t n)
-{
-    uint64_t h = line_hash(p, n);
-    size_t lo = 0, hi = count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (set[mid].h < h)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (; lo < count && set[lo].h == h; lo++)
-        if (L->len[set[lo].idx] == n && memcmp(L->text + L->start[set[lo].idx], p, n) == 0)
-            return 1;
-    return 0;
-}
-
-static int make_from_file(const fk_keyspec *spec, size_t npos, size_t nneg, fk_workload *w,
-                          char *err, size_t errlen)
-{
-    lines L;
-    if (read_lines(spec->path, &L, err, errlen)) {
-        free_lines(&L);
-        return -1;
-    }
-    int rc = -1;
-    line_ref *refs = malloc((L.count ? L.count : 1) * sizeof *refs);
-    unsigned char *dup = calloc(L.count ? L.count : 1, 1);
-    unsigned char *chosen = calloc(L.count ? L.count : 1, 1);
-    line_ref *posset = malloc((L.count ? L.count : 1) * sizeof *posset);
-    if (!refs || !dup || !chosen || !posset)
-        goto out;
-    for (size_t i = 0; i < L.count; i++) {
-        refs[i].h = line_hash(L.text + L.start[i], L.len[i]);
-        refs[i].idx = i;
-    }
-    qsort(refs, L.count, sizeof *refs, cmp_line_ref);
-    /* Within a run of equal hashes, a line equal to an earlier one is a duplicate. */
-    for (size_t a = 0; a < L.count;) {
-        size_t b = a;
-        while (b < L.count && refs[b].h == refs[a].h)
-            b++;
-        for (size_t i = a; i < b; i++)
-            for (size_t k = a; k < i && !dup[refs[i].idx]; k++)
-                if (!dup[refs[k].idx] && L.len[refs[i].idx] == L.len[refs[k].idx] &&
-                    memcmp(L.text + L.start[refs[i].idx], L.text + L.start[refs[k].idx],
-                           L.len[refs[i].idx]) == 0)
-                    dup[refs[i].idx] = 1;
-        a = b;
-    }
-    size_t maxlen = 1;
-    for (size_t i = 0; i < L.count; i++)
-        if (L.len[i] > maxlen)
-            maxlen = L.len[i];
-    if (maxlen < FK_STR_MAX)
-        maxlen = FK_STR_MAX;
-    if (keyset_alloc(&w->pos, npos < L.count ? npos : L.count, maxlen, 0) ||
-        keyset_alloc(&w->neg, nneg, maxlen, 0))
-        goto out;
-    size_t npicked = 0;
-    for (size_t i = 0; i < L.count && w->pos.count < npos; i++) {
-        if (dup[i])
-            continue;
-        chosen[i] = 1;
-        keyset_push(&w->pos, L.text + L.start[i], L.len[i]);
-        posset[npicked].h = line_hash(L.text + L.start[i], L.len[i]);
-        posset[npicked++].idx = i;
-    }
-    if (w->pos.count == 0) {
-        snprintf(err, errlen, "key file '%s' has no lines", spec->path);
-        goto out;
-    }
-    qsort(posset, npicked, sizeof *posset, cmp_line_ref);
-    for (size_t i = 0; i < L.count && w->neg.count < nneg; i++)
-        if (!dup[i] && !chosen[i])
-            keyset_push(&w->neg, L.text + L.start[i], L.len[i]);
-    uint8_t buf[FK_STR_MAX];
-    for (uint64_t j = 1; w->neg.count < nneg; j += 2) {
-        size_t n = gen_string(spec->seed, j, buf);
-        if (!in_positives(&L, posset, npicked, buf, n))
-            keyset_push(&w->neg, buf, n);
-    }
-    keyset_shrink(&w->pos);
-    keyset_shrink(&w->neg);
-    rc = 0;
-out:
-    if (rc && !err[0])
-        snprintf(err, errlen, "out of memory loading keys from '%s'", spec->path);
-    free(refs);
-    free(dup);
-    free(chosen);
-    free(posset);
-    free_lines(&L);
-    return rc;
 }
 
 /* ------------------------------------------------------------ workloads */
@@ -330,7 +144,7 @@ int fk_workload_make(const fk_keyspec *spec, size_t npos, size_t nneg,
     w->spec = *spec;
     if (errlen)
         err[0] = 0;
-    int rc = spec->type == FK_KEYS_FILE ? make_from_file(spec, npos, nneg, w, err, errlen)
+    int rc = spec->type == FK_KEYS_FILE ? fk_workload_from_file(spec, npos, nneg, w, err, errlen)
                                         : make_generated(spec, npos, nneg, w);
     if (rc) {
         if (errlen && !err[0])
@@ -379,7 +193,7 @@ int fk_workload_mix(const fk_workload *w, size_t avail, unsigned pct, size_t cou
             if (fk_key_len(&w->neg, i) > maxlen)
                 maxlen = fk_key_len(&w->neg, i);
     }
-    if (keyset_alloc(out, count, maxlen, !(w->pos.off || w->neg.off)))
+    if (fk_keyset_alloc(out, count, maxlen, !(w->pos.off || w->neg.off)))
         return -1;
     unsigned char *is_pos = malloc(count ? count : 1);
     if (!is_pos) {
@@ -400,16 +214,16 @@ int fk_workload_mix(const fk_workload *w, size_t avail, unsigned pct, size_t cou
     for (size_t i = 0; i < count; i++) {
         if (is_pos[i]) {
             size_t k = (size_t)fk_rng_below(&r, avail);
-            keyset_push(out, fk_key_ptr(&w->pos, k), fk_key_len(&w->pos, k));
+            fk_keyset_push(out, fk_key_ptr(&w->pos, k), fk_key_len(&w->pos, k));
         } else {
             /* negatives walk the pool from a random start, wrapping */
-            keyset_push(out, fk_key_ptr(&w->neg, next_neg), fk_key_len(&w->neg, next_neg));
+            fk_keyset_push(out, fk_key_ptr(&w->neg, next_neg), fk_key_len(&w->neg, next_neg));
             if (++next_neg == w->neg.count)
                 next_neg = 0;
         }
     }
     free(is_pos);
-    keyset_shrink(out);
+    fk_keyset_shrink(out);
     *npos_out = npos;
     return 0;
 }
