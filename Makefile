@@ -116,7 +116,7 @@ define ensure
 endef
 
 deps:
-	$(call ensure,libxxhash-dev,printf '\#include <xxhash.h>\n' | $(CC) -E -x c - -o /dev/null)
+	$(call ensure,libxxhash-dev,printf '$(HASH)include <xxhash.h>\n' | $(CC) -E -x c - -o /dev/null)
 
 # Optional for the bench: without them it runs with no libbloom baseline / no plots.
 deps-bench: deps
