@@ -11,15 +11,13 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
-#include "trace.h"
-
-static const char theory_usage[] =
-    "usage: filterkit theory [--table k|estimate|union|counters] [--n N] [--fpr P]\n"
-    "                        [--negatives M] [--seed S]\n";
+#include "args.h"
+#include "cmd.h"
 
 static uint64_t mix(uint64_t z)
 {
@@ -208,58 +206,33 @@ static int table_counters(const setup *s)
     return 0;
 }
 
-static int bad_arg(const char *what, const char *arg)
-{
-    fprintf(stderr, "filterkit theory: %s '%s'\n", what, arg);
-    fputs(theory_usage, stderr);
-    return 2;
-}
-
 int fk_cmd_theory(int argc, char **argv)
 {
     setup s = { 1000000, 1000000, 1, 0.01 };
     const char *only = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            fputs(theory_usage, stdout);
-            fputs("\nBuilds filters of n 8-byte keys and prints, as Markdown tables, each formula of\n"
-                  "PAPER_NOTES.md that `filterkit bench` does not cover next to what the filter\n"
-                  "does: FPR and fill for k around the optimum, the item estimate from the\n"
-                  "fill, union and intersection, counter maxima vs the Fan et al. bound.\n"
-                  "  --table T      print only table T (default: all four)\n"
-                  "  --n N          keys inserted (default 1000000)\n"
-                  "  --fpr P        target false-positive rate for the sizing (default 0.01)\n"
-                  "  --negatives M  never-inserted keys per measured fpr (default 1000000)\n"
-                  "  --seed S       key and hash seed (default 1)\n", stdout);
-            return 0;
-        }
-        if (i + 1 >= argc)
-            return bad_arg("option needs a value or is unknown:", a);
-        const char *v = argv[++i];
-        char *end;
-        if (!strcmp(a, "--table")) {
-            if (strcmp(v, "k") && strcmp(v, "estimate") && strcmp(v, "union") && strcmp(v, "counters"))
-                return bad_arg("--table: expected k, estimate, union or counters, got", v);
-            only = v;
-            continue;
-        }
-        if (!strcmp(a, "--fpr")) {
-            s.fpr = strtod(v, &end);
-            if (end == v || *end || !(s.fpr > 0 && s.fpr < 1))
-                return bad_arg("--fpr: expected a rate in (0,1), got", v);
-            continue;
-        }
-        uint64_t *dst = !strcmp(a, "--n") ? &s.n : !strcmp(a, "--negatives") ? &s.negatives :
-                        !strcmp(a, "--seed") ? &s.seed : NULL;
-        if (!dst)
-            return bad_arg("unknown option", a);
-        if (*v < '0' || *v > '9')
-            return bad_arg("expected a number, got", v);
-        *dst = strtoull(v, &end, 10);
-        if (*end || (dst != &s.seed && (*dst < 4 || *dst > 100000000)))
-            return bad_arg("expected a count in 4..1e8, got", v);
-    }
+    const fk_opt opts[] = {
+        { "table", FK_OPT_CHOICE, &only, "k|estimate|union|counters", "print only this table (default: all four)" },
+        { "n", FK_OPT_COUNT, &s.n, "N", "keys inserted (default 1000000; 4 to 1e8)" },
+        { "fpr", FK_OPT_FPR, &s.fpr, "P", "target false-positive rate of the sizing (default 0.01)" },
+        { "negatives", FK_OPT_COUNT, &s.negatives, "M", "never-inserted keys per measured fpr (default 1000000)" },
+        { "seed", FK_OPT_U64, &s.seed, "S", "seed of the keys and of the hash (default 1)" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fk_cmd_spec spec = {
+        "theory", "[--table k|estimate|union|counters] [--n N] [--fpr P] [--negatives M] [--seed S]",
+        "Builds filters of n 8-byte keys and prints, as Markdown tables, each formula of\n"
+        "PAPER_NOTES.md that `filterkit bench` does not cover next to what the filter\n"
+        "does: FPR and fill for k around the optimum, the item estimate from the fill,\n"
+        "union and intersection, counter maxima against the Fan et al. bound.",
+        opts,
+    };
+    int rc = fk_args_parse(&spec, argc, argv);
+    if (rc)
+        return rc == FK_ARGS_HELP ? 0 : 2;
+    if (s.n < 4 || s.n > 100000000)
+        return fk_args_fail(&spec, "--n: expected 4 to 1e8 keys");
+    if (s.negatives > 100000000)
+        return fk_args_fail(&spec, "--negatives: expected at most 1e8 keys");
     printf("filterkit theory: n = %llu, target fpr %g, %llu negatives per fpr, seed %llu\n",
            (unsigned long long)s.n, s.fpr, (unsigned long long)s.negatives,
            (unsigned long long)s.seed);
@@ -270,7 +243,7 @@ int fk_cmd_theory(int argc, char **argv)
         { "k", table_k }, { "estimate", table_estimate }, { "union", table_union },
         { "counters", table_counters },
     };
-    int rc = 0;
+    rc = 0;
     for (size_t t = 0; t < sizeof tables / sizeof tables[0] && !rc; t++)
         if (!only || !strcmp(only, tables[t].name))
             rc = tables[t].run(&s);

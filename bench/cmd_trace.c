@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmd.h"
 #include "trace.h"
 
 static const char usage_line[] =

@@ -21,10 +21,7 @@
 #include <stdio.h>
 #include "../common/params.h"
 
-/* The subcommand: argv[0] is "trace". Prints on stdout; returns the exit
- * status (0 done, 1 a library call failed, 2 bad arguments, after a one-line
- * error and the usage on stderr). */
-int fk_cmd_trace(int argc, char **argv);
+/* The subcommand itself, fk_cmd_trace, is declared in bench/cmd.h. */
 
 /* ------------------------------------------ shared by bench/trace_*.c */
 
