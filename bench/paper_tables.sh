@@ -116,15 +116,15 @@ run sweep-fpr "${sweep_args[@]}"
 
 {
     source_line "${sweep_args[@]}"
-    echo "| target ε | f = ⌈log2(8/ε)⌉ | bound 2b/2^f | fpr theory at its load | fpr measured [95% interval] | load at n | bits/item theory at first failure (log2(1/ε)+3)/α | measured f/α at first failure |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| target ε | f = ⌈log2(8/ε)⌉ | bound 2b/2^f | fpr theory at its load | fpr measured [95% interval] | load at n | fpr measured, full table | bits/item theory at first failure (log2(1/ε)+3)/α | measured f/α at first failure |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     csv "$tmp/sweep-fpr" '
         v("kind") == "cuckoo" {
             p = v("target_fpr"); f = ceil(log2(8 / p) - 1e-9); if (f < 4) f = 4
             a = v("load_at_full")
             th = (a == "") ? "-" : sprintf("%.2f", (log2(1 / p) + 3) / a)
-            printf "| %s | %d | %s | %s | %s [%s, %s] | %.3f | %s | %s |\n", pct(p), f, pct(8 / 2 ^ f), pct(v("fpr_theory")),
-                   pct(v("fpr_measured")), pct(v("fpr_low")), pct(v("fpr_high")), v("load"), th, g(v("bits_per_item_at_full"))
+            printf "| %s | %d | %s | %s | %s [%s, %s] | %.3f | %s | %s | %s |\n", pct(p), f, pct(8 / 2 ^ f), pct(v("fpr_theory")),
+                   pct(v("fpr_measured")), pct(v("fpr_low")), pct(v("fpr_high")), v("load"), pct(v("fpr_at_full")), th, g(v("bits_per_item_at_full"))
         }'
     echo
     echo "The theory column uses the measured load α at the first failure; f/α is what a full table spends per item."
@@ -132,12 +132,12 @@ run sweep-fpr "${sweep_args[@]}"
 
 {
     source_line "${sweep_args[@]}"
-    echo "| target ε | bloom theory 1.44·log2(1/ε) | bloom measured | cuckoo theory (log2(1/ε)+3)/0.95 | cuckoo measured, sized for n | cuckoo measured, full table | fewer bits per item (full table) | bloom fpr measured | cuckoo fpr measured |"
+    echo "| target ε | bloom theory 1.44·log2(1/ε) | bloom measured | cuckoo theory (log2(1/ε)+3)/0.95 | cuckoo measured, sized for n | cuckoo measured, full table | fewer bits per item (full table) | bloom fpr measured | cuckoo fpr measured, full table |"
     echo "|---|---|---|---|---|---|---|---|---|"
     csv "$tmp/sweep-fpr" '
         { p = v("target_fpr"); key = p
           if (v("kind") == "bloom") { bb[key] = v("bits_per_item"); bf[key] = v("fpr_measured") }
-          if (v("kind") == "cuckoo") { cb[key] = v("bits_per_item"); cf[key] = v("bits_per_item_at_full"); cp[key] = v("fpr_measured") }
+          if (v("kind") == "cuckoo") { cb[key] = v("bits_per_item"); cf[key] = v("bits_per_item_at_full"); cp[key] = v("fpr_at_full") }
           if (!(key in seen)) { seen[key] = 1; order[++n] = key } }
         END {
             for (i = 1; i <= n; i++) {
