@@ -2,6 +2,7 @@
 # bench/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
+#                         [--only run,theory,sweep,load,memory,speed,pick,trace,plots]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -13,23 +14,31 @@
 # computed here from the formula named in the column heading.
 # --plots copies the reference plots drawn by `make bench` (plots/out/*.png)
 # into plots/ref/ and writes the plots block; --quick uses smaller n for a
-# fast check of the script itself (do not commit its output).
+# fast check of the script itself (do not commit its output); --only
+# regenerates just the named groups of blocks and leaves the others as they are.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/build"
 update=""
 plots=0
 quick=0
+only=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --build) build=$2; shift 2 ;;
         --update) update=$2; shift 2 ;;
         --plots) plots=1; shift ;;
         --quick) quick=1; shift ;;
-        -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --only) only=",$2,"; shift 2 ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "paper_tables.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
+# want GROUP: is this group of blocks to be generated? (--only, --plots)
+want() {
+    if [ -n "$only" ]; then case "$only" in *",$1,"*) return 0 ;; *) return 1 ;; esac; fi
+    [ "$1" != plots ] || [ "$plots" = 1 ]
+}
 fk="$build/filterkit"
 [ -x "$fk" ] || { echo "paper_tables.sh: no $fk; run make first" >&2; exit 1; }
 cd "$root"
@@ -81,14 +90,15 @@ section() { # NAME: stdin -> $tmp/section.NAME
 }
 
 # --------------------------------------------------------------- run block
-{
-    echo "**The run behind every generated block:** commit \`$commit\`; $cpu, $cores cores online;"
+if want run; then {
+    echo "**The machine behind the generated blocks** (each block names its own command and commit; this line was written at commit \`$commit\`): $cpu, $cores cores online;"
     echo "$(uname -sm); caches as lscpu reports them: $(lscpu 2>/dev/null | awk -F: '/^L[23] cache/ { gsub(/^ +/, "", $2); printf "%s%s %s", sep, $1, $2; sep = ", " }');"
     echo "compiler: $cc_version; the default portable build (\`make\`, -O2)."
     echo "Regenerate with \`bench/paper_tables.sh --update PAPER_NOTES.md\` (after \`make\`)."
-} | section run
+} | section run; fi
 
 # --------------------------------------------- theory: k, estimate, union, counters
+if want theory; then
 for t in k estimate union counters; do
     run "theory-$t" theory --table "$t" --n "$N"
 done
@@ -96,8 +106,10 @@ for t in k:bloom-k estimate:bloom-estimate union:bloom-union counters:counting-c
     name=${t#*:}; table=${t%%:*}
     { source_line theory --table "$table" --n "$N"; grep -v '^filterkit theory:' "$tmp/theory-$table" | sed '/^### /d' | sed '/./,$!d'; } | section "$name"
 done
+fi
 
 # --------------------------------------------------- fpr sweep: bloom, cuckoo
+if want sweep; then
 sweep_args=(sweep --vary fpr --filters bloom,cuckoo --n "$N" --repeat 1 --format csv --out -)
 run sweep-fpr "${sweep_args[@]}"
 
@@ -150,8 +162,10 @@ run sweep-fpr "${sweep_args[@]}"
     echo
     echo "\"Sized for n\" is the table \`fk_cuckoo_new\` builds for n = $N items (buckets rounded up to a power of two); \"full table\" is the same table filled to its first failed insert."
 } | section crossover
+fi
 
 # --------------------------------------------------- cuckoo load at the first failure
+if want load; then
 load_args=(bench --filters cuckoo --n "$NS" --fpr 0.1% --repeat 1 --format csv --out -)
 run cuckoo-load "${load_args[@]}"
 {
@@ -163,8 +177,10 @@ run cuckoo-load "${load_args[@]}"
             printf "| %d | %.3f | %s | %s | %s |\n", v("n"), v("load"), g(v("load_at_full")), v("items_at_full"), g(v("bits_per_item_at_full"))
         }'
 } | section cuckoo-load
+fi
 
 # --------------------------------------------------- counting: memory and speed
+if want memory; then
 mem_args=(bench --filters bloom,counting,cuckoo --n "$N" --fpr 1% --repeat 3 --format csv --out -)
 run counting-memory "${mem_args[@]}"
 {
@@ -177,8 +193,10 @@ run counting-memory "${mem_args[@]}"
           rest[NR] = sprintf("| %s | %s | %s | %s | %s |", pct(v("fpr_measured")), g(v("insert_ns")), g(v("lookup0_ns")), g(v("lookup100_ns")), g(v("remove_ns"))) }
         END { for (i = 2; i <= NR; i++) printf "| %s | %.2f | %.2f %s\n", kind[i], bpi[i], mem[i] / base, rest[i] }'
 } | section counting-memory
+fi
 
 # --------------------------------------------------- speed in and out of cache
+if want speed; then
 speed_args=(bench --n "$N,$NBIG" --fpr 1%,0.1% --repeat 3 --no-fill --format csv --out -)
 run speed "${speed_args[@]}"
 {
@@ -205,9 +223,10 @@ run speed "${speed_args[@]}"
                      g(v("insert_ns")), g(v("lookup0_ns")), g(v("lookup50_ns")), g(v("lookup100_ns")) }'
     fi
 } | section speed
+fi
 
 # --------------------------------------------------- pick
-{
+if want pick; then {
     echo "What \`filterkit pick\` answered for each case, at $stamp (it measures every kind briefly, drops those that cannot meet a constraint, then takes the cheapest per operation at a 90% read ratio, and among kinds within 1.25x of that cost, the smallest):"
     echo
     echo "| command | recommends | parameters | why not the others |"
@@ -234,7 +253,7 @@ run speed "${speed_args[@]}"
     echo '```text'
     printf '%s\n' "$out"
     echo '```'
-} | section pick
+} | section pick; fi
 
 # --------------------------------------------------- traces
 trace_block() { # NAME SUMMARY ARGS...
@@ -250,15 +269,17 @@ trace_block() { # NAME SUMMARY ARGS...
         echo "</details>"
     } | section "$name"
 }
+if want trace; then
 trace_block trace-bloom "filterkit trace bloom: three inserts; lookups: a key that is present, one that is definitely absent, a false positive; a refused remove" \
     trace bloom --capacity 3 --fpr 0.1 apple banana cherry --lookup apple kiwi pecan --remove banana
 trace_block trace-counting "filterkit trace counting: a key inserted twice, lookups, three removes of it (the third finds it absent)" \
     trace counting --capacity 3 --fpr 0.1 apple banana apple --lookup apple kiwi --remove apple apple apple
 trace_block trace-cuckoo "filterkit trace cuckoo: a tiny table filled past its capacity (kicks, then FK_EFULL), two lookups, two removes" \
     trace cuckoo --capacity 8 --fp-bits 8 apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine olive papaya quince raspberry strawberry --lookup apple zucchini --remove banana zucchini
+fi
 
 # --------------------------------------------------- plots
-if [ "$plots" = 1 ]; then
+if want plots; then
     mkdir -p plots/ref
     {
         found=0
