@@ -156,27 +156,26 @@ static void print_sharers(FILE *out, const cells *c, const fk_trace_truth *t, co
             continue;
         if (c->positions(c->f, st->key, st->len, other) != FK_OK)
             continue;
-        bool first = true;
+        uint32_t nshared = 0; /* distinct positions of pos that st also uses */
         for (uint32_t i = 0; i < c->k; i++) {
             bool shared = false, seen = false;
             for (uint32_t j = 0; j < c->k; j++)
                 shared |= pos[i] == other[j];
             for (uint32_t j = 0; j < i; j++)
                 seen |= pos[j] == pos[i];
-            if (!shared || seen)
-                continue;
-            if (first) {
-                fputs(any ? "" : "  clearing its bits would break other keys:\n", out);
-                fputs("    ", out);
-                fk_trace_print_key(out, st->key, st->len);
-                fputs(" also needs position", out);
-            }
-            fprintf(out, "%s %llu", first ? "" : ",", (unsigned long long)pos[i]);
-            first = false;
-            any = true;
+            if (shared && !seen)
+                other[nshared++] = pos[i]; /* other[] is free again from here */
         }
-        if (!first)
-            fputs(" (it would turn into a false negative)\n", out);
+        if (!nshared)
+            continue;
+        fputs(any ? "" : "  clearing its bits would break other keys:\n", out);
+        fputs("    ", out);
+        fk_trace_print_key(out, st->key, st->len);
+        fprintf(out, " also needs position%s", nshared > 1 ? "s" : "");
+        for (uint32_t i = 0; i < nshared; i++)
+            fprintf(out, "%s %llu", i ? "," : "", (unsigned long long)other[i]);
+        fputs(" (it would turn into a false negative)\n", out);
+        any = true;
     }
     if (!any)
         fputs("  (no other key shares its bits yet, but nothing records that: the filter cannot\n"
@@ -230,8 +229,8 @@ static void step_insert(run_state *r, const fk_trace_step *st)
             dup |= r->pos[j] == r->pos[i];
         fresh += !dup && !r->before[i];
     }
-    fprintf(r->out, "  -> %s: %u of its %u bits were 0 and are now set\n", fk_status_name(s),
-            fresh, c->k);
+    fprintf(r->out, "  -> %s: %u new bit%s set (%u of its %u were already 1)\n", fk_status_name(s),
+            fresh, fresh == 1 ? "" : "s", c->k - fresh, c->k);
 }
 
 static void step_lookup(run_state *r, const fk_trace_step *st)
