@@ -275,7 +275,7 @@ static void print_summary(const run_state *r, size_t steps)
 {
     fk_stats st;
     fk_filter_stats(r->f, &st);
-    fprintf(r->out, "\nafter %zu steps: %llu items, %s %.3f, fpr now fill^k = %.4g", steps,
+    fprintf(r->out, "\nafter %zu steps: items held %llu, %s %.3f, fpr now fill^k = %.4g", steps,
             (unsigned long long)st.items, r->c->counting ? "nonzero counters" : "fill",
             st.load_factor, st.expected_fpr);
     if (!r->c->counting)

@@ -272,7 +272,7 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     fk_stats stats;
     fk_cuckoo_stats(c, &stats);
     if (!status)
-        fprintf(out, "\nafter %zu steps: %llu items, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
+        fprintf(out, "\nafter %zu steps: items held %llu, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
                 job->nsteps, (unsigned long long)stats.items, stats.load_factor, stats.expected_fpr);
     fk_trace_truth_free(&truth);
     free(t.snap);
