@@ -274,6 +274,8 @@ trace_block trace-bloom "filterkit trace bloom: three inserts; lookups: a key th
     trace bloom --capacity 3 --fpr 0.1 apple banana cherry --lookup apple kiwi pecan --remove banana
 trace_block trace-counting "filterkit trace counting: a key inserted twice, lookups, three removes of it (the third finds it absent)" \
     trace counting --capacity 3 --fpr 0.1 apple banana apple --lookup apple kiwi --remove apple apple apple
+trace_block trace-saturation "filterkit trace counting: one key inserted 16 times saturates its 4-bit counters, which removes no longer lower" \
+    trace counting --capacity 2 --fpr 0.3 hot hot hot hot hot hot hot hot hot hot hot hot hot hot hot hot --remove hot hot
 trace_block trace-cuckoo "filterkit trace cuckoo: a tiny table filled past its capacity (kicks, then FK_EFULL), two lookups, two removes" \
     trace cuckoo --capacity 8 --fp-bits 8 apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine olive papaya quince raspberry strawberry --lookup apple zucchini --remove banana zucchini
 fi
