@@ -266,8 +266,16 @@ static void step_remove(run_state *r, const fk_trace_step *st)
     fprintf(r->out, "  -> %s", fk_status_name(s));
     if (s == FK_ENOTFOUND)
         fputs(": a counter is 0, so the key is definitely absent; nothing changed", r->out);
-    else if (s == FK_OK)
-        fputs(": each counter went down by one (a saturated one stays)", r->out);
+    else if (s == FK_OK) {
+        uint32_t stuck = 0;
+        for (uint32_t i = 0; i < r->c->k; i++)
+            stuck += r->before[i] == r->counter_max;
+        if (stuck)
+            fprintf(r->out, ": the counters went down by one, except %u saturated one(s), which stay at %u",
+                    stuck, r->counter_max);
+        else
+            fputs(": each of its counters went down by one", r->out);
+    }
     fputc('\n', r->out);
 }
 
