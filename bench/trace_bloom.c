@@ -270,8 +270,11 @@ static void step_remove(run_state *r, const fk_trace_step *st)
         uint32_t stuck = 0;
         for (uint32_t i = 0; i < r->c->k; i++)
             stuck += r->before[i] == r->counter_max;
-        if (stuck)
-            fprintf(r->out, ": the counters went down by one, except %u saturated one(s), which stay at %u",
+        if (stuck == r->c->k)
+            fprintf(r->out, ": all its counters are saturated and stay at %u; nothing went down",
+                    r->counter_max);
+        else if (stuck)
+            fprintf(r->out, ": its counters went down by one, except %u saturated one(s) at %u",
                     stuck, r->counter_max);
         else
             fputs(": each of its counters went down by one", r->out);
