@@ -1,7 +1,6 @@
 /* bench/cmd_trace.c: `filterkit trace`: argument parsing and the helpers the
  * per-kind tracers share (bench/trace_bloom.c, bench/trace_cuckoo.c). */
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

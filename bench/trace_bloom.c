@@ -5,7 +5,6 @@
  * accessors. Positions come from fk_bloom_positions / fk_counting_positions
  * and cells are read back with fk_bloom_get_bit / fk_counting_get_counter:
  * the trace prints the filter's real state, it recomputes nothing. */
-#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
