@@ -82,6 +82,41 @@ static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
     return 0;
 }
 
+/* Stores the value of option --opt (one of the names in fk_cmd_trace) in p.
+ * Returns 0, or 2 after a one-line error and the usage on stderr. */
+static int set_option(fk_params *p, const char *opt, const char *v)
+{
+    int err;
+    const char *want;
+    if (strcmp(opt, "capacity") == 0) {
+        err = parse_u64(v, &p->capacity) || p->capacity == 0;
+        want = "a whole number >= 1";
+    } else if (strcmp(opt, "fpr") == 0) {
+        err = parse_fpr(v, &p->fpr);
+        want = "a rate in (0,1), like 0.05 or 5%";
+    } else if (strcmp(opt, "seed") == 0) {
+        err = parse_u64(v, &p->seed);
+        want = "a whole number";
+    } else if (strcmp(opt, "bits") == 0) {
+        err = parse_u64(v, &p->bits) || p->bits == 0 || p->bits > FK_TRACE_MAX_CELLS;
+        want = "1..4096: traces are for tiny filters";
+    } else if (strcmp(opt, "hashes") == 0) {
+        err = parse_u32(v, 1, 64, &p->hashes);
+        want = "1..64";
+    } else if (strcmp(opt, "counter-bits") == 0) {
+        err = parse_u32(v, 4, 8, &p->counter_bits) || (p->counter_bits != 4 && p->counter_bits != 8);
+        want = "4 or 8";
+    } else {
+        err = parse_u32(v, 4, 32, &p->fingerprint_bits);
+        want = "4..32";
+    }
+    if (!err)
+        return 0;
+    fprintf(stderr, "filterkit trace: --%s: bad value '%s' (%s)\n", opt, v, want);
+    fputs(usage_line, stderr);
+    return 2;
+}
+
 int fk_cmd_trace(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -148,33 +183,7 @@ int fk_cmd_trace(int argc, char **argv)
             status = bad("option '%s' needs a value", a);
             break;
         }
-        int err;
-        if (strcmp(opt, "capacity") == 0)
-            err = parse_u64(v, &p.capacity) || p.capacity == 0;
-        else if (strcmp(opt, "fpr") == 0)
-            err = parse_fpr(v, &p.fpr);
-        else if (strcmp(opt, "seed") == 0)
-            err = parse_u64(v, &p.seed);
-        else if (strcmp(opt, "bits") == 0)
-            err = parse_u64(v, &p.bits) || p.bits == 0 || p.bits > FK_TRACE_MAX_CELLS;
-        else if (strcmp(opt, "hashes") == 0)
-            err = parse_u32(v, 1, 64, &p.hashes);
-        else if (strcmp(opt, "counter-bits") == 0)
-            err = parse_u32(v, 4, 8, &p.counter_bits) ||
-                  (p.counter_bits != 4 && p.counter_bits != 8);
-        else
-            err = parse_u32(v, 4, 32, &p.fingerprint_bits);
-        if (err) {
-            fprintf(stderr, "filterkit trace: --%s: bad value '%s'%s\n", opt, v,
-                    strcmp(opt, "bits") == 0 ? " (1..4096: traces are for tiny filters)" :
-                    strcmp(opt, "hashes") == 0 ? " (1..64)" :
-                    strcmp(opt, "counter-bits") == 0 ? " (4 or 8)" :
-                    strcmp(opt, "fp-bits") == 0 ? " (4..32)" :
-                    strcmp(opt, "fpr") == 0 ? " (a rate in (0,1), like 0.05 or 5%)" :
-                    " (a positive integer)");
-            fputs(usage_line, stderr);
-            status = 2;
-        }
+        status = set_option(&p, opt, v);
     }
     if (!status && n == 0)
         status = bad("%s", "no keys given");
