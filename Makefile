@@ -160,7 +160,7 @@ bench: deps-bench
 	@bench/run_default.sh $(BUILD)
 
 # ------------------------------------------------------------- install
-PUBLIC_HEADERS := $(filter-out common/hash.h common/bits.h common/probe.h common/alloc.h, \
+PUBLIC_HEADERS := $(filter-out common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h, \
                   $(foreach m,$(PRESENT),$(wildcard $(m)/*.h)))
 install: all
 	@for h in $(PUBLIC_HEADERS); do \
