@@ -160,8 +160,11 @@ bench: deps-bench
 	@bench/run_default.sh $(BUILD)
 
 # ------------------------------------------------------------- install
-PUBLIC_HEADERS := $(filter-out common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h, \
-                  $(foreach m,$(PRESENT),$(wildcard $(m)/*.h)))
+# Public: common/ minus its internal helpers, and each module's <module>.h
+# (plus <module>_serial.h, its save/load API).
+COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h
+PUBLIC_HEADERS  := $(filter-out $(COMMON_INTERNAL),$(wildcard common/*.h)) \
+                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h $(m)/$(m)_serial.h))
 install: all
 	@for h in $(PUBLIC_HEADERS); do \
 	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done

@@ -72,7 +72,7 @@ void fk_bloom_clear(fk_bloom *b)
 
 /* ------------------------------------------------------ insert / lookup */
 
-fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
+FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
 {
     if (!b || (!key && len))
         return FK_EINVAL;
@@ -85,17 +85,38 @@ fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
     return FK_OK;
 }
 
-bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
+/* Probes are tested in groups of FK_BLOOM_GROUP without branches, and the
+ * lookup exits after the first group holding a zero bit. A per-probe exit
+ * mispredicts on almost every negative lookup (the zero bit's position is
+ * random); a group of 4 at a fill of 1/2 holds a zero with probability
+ * 15/16, so a stream of negatives exits predictably after one group, and a
+ * stream of positives runs on predictably with its loads in flight. */
+#define FK_BLOOM_GROUP 4u
+
+FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 {
     if (!b || (!key && len))
         return false;
     fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
     const uint64_t *bits = b->bits;
     const uint64_t m = b->m;
-    for (uint32_t i = 0; i < b->k; i++)
-        if (!fk_bit_get(bits, fk_probe_next(&pr, m)))
+    uint32_t left = b->k;
+    while (left >= FK_BLOOM_GROUP) {
+        uint64_t all = 1;
+        for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
+            uint64_t pos = fk_probe_next(&pr, m);
+            all &= bits[pos >> 6] >> (pos & 63);
+        }
+        if (!(all & 1))
             return false;
-    return true;
+        left -= FK_BLOOM_GROUP;
+    }
+    uint64_t all = 1;
+    for (uint32_t i = 0; i < left; i++) {
+        uint64_t pos = fk_probe_next(&pr, m);
+        all &= bits[pos >> 6] >> (pos & 63);
+    }
+    return all & 1;
 }
 
 fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)

@@ -17,6 +17,15 @@
  * how keys map to bits, slots or fingerprints. */
 #define FK_HASH_SCHEME_XXH3_128 1u
 
+/* Marks a hot per-key entry point: `flatten` inlines the hash into it
+ * (xxHash's public XXH3 entry is too large for the inliner to take on its
+ * own, and the call plus length dispatch cost as much as the hashing). */
+#if defined(__GNUC__) || defined(__clang__)
+#define FK_HOT __attribute__((flatten))
+#else
+#define FK_HOT
+#endif
+
 typedef struct {
     uint64_t lo; /* first 64 bits: bloom h1, cuckoo bucket index */
     uint64_t hi; /* second 64 bits: bloom h2, cuckoo fingerprint */
