@@ -154,6 +154,47 @@ test-fast: deps
 	$(MAKE) --no-print-directory tests-build
 	@tests/run.sh $(BUILD)
 
+# ---------------------------------------------------------------- fuzz
+# `make fuzz`: builds tests/fuzz/fuzz_*.c with clang's libFuzzer under
+# ASan + UBSan and runs each for FUZZ_SECONDS (-j2 runs two at a time).
+# Seeds come from tests/fuzz/corpus/<name>/ (read only); new inputs, logs
+# and crash files go to $(BUILD)/fuzz/.
+FUZZ_SECONDS  ?= 30
+FUZZ_CC       ?= clang
+FUZZ_BUILD    := $(BUILD)/fuzz
+FUZZ_NAMES    := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRCS := $(foreach m,$(PRESENT),$(call mod_srcs,$(m))) $(REGISTRY_SRCS)
+FUZZ_CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Wall -Wextra -Werror -g -O1 \
+                 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+.PHONY: fuzz fuzz-build deps-fuzz
+fuzz: deps-fuzz
+	$(MAKE) --no-print-directory $(addprefix fuzz-run-,$(FUZZ_NAMES))
+	@echo "fuzz: $(FUZZ_NAMES): $(FUZZ_SECONDS)s each, no failure"
+
+fuzz-build: deps-fuzz $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_NAMES))
+
+deps-fuzz:
+	$(call ensure,clang,command -v $(FUZZ_CC))
+	$(call ensure,libclang-rt-14-dev,printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' | \
+	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard common/*.h $(addsuffix /*.h,$(PRESENT)))
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lm
+
+# One run: prints the executions and new coverage; on failure the log tail.
+fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
+	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/crashes
+	@echo "fuzz: $* for $(FUZZ_SECONDS)s"
+	@ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	  $< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/$*- $(FUZZ_BUILD)/corpus/$* \
+	  $(wildcard tests/fuzz/corpus/$*) $(if $(filter load,$*),tests/golden) >$(FUZZ_BUILD)/$*.log 2>&1 || \
+	  { tail -n 40 $(FUZZ_BUILD)/$*.log; echo "fuzz: $* FAILED (log: $(FUZZ_BUILD)/$*.log)"; exit 1; }
+	@echo "fuzz: $*: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_BUILD)/$*.log)," \
+	  "$$(grep -o 'cov: [0-9]* ft: [0-9]*' $(FUZZ_BUILD)/$*.log | tail -n 1)"
+
 # --------------------------------------------------------------- bench
 bench: deps-bench
 	$(MAKE) --no-print-directory all

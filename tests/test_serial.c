@@ -4,7 +4,8 @@
  * Golden files: tests/golden/<kind>.fk pin the format. After a deliberate
  * format change (with a version bump), rewrite them with
  *   FK_REGEN_GOLDEN=1 build/tests/test_serial
- * run from the repository root, and commit the new files.
+ * run from the repository root, and commit the new files (this also writes
+ * the load fuzzer's seeds, tests/fuzz/corpus/load/<kind>-*.fk).
  */
 #include <math.h>
 #include <stdio.h>
@@ -520,6 +521,33 @@ TEST(null_and_bad_arguments)
 
 static char golden_dir[512];
 
+static void write_file(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    CHECK_MSG(fp && fwrite(buf, 1, len, fp) == len && fclose(fp) == 0, "writing %s", path);
+    printf("wrote %s (%zu bytes)\n", path, len);
+}
+
+/* Seeds for the load fuzzer (tests/fuzz/corpus/load/): valid small files of
+ * each kind, written together with the golden files. */
+static void write_fuzz_seeds(const fk_ops *ops)
+{
+    char path[700];
+    size_t len;
+    uint8_t *buf = small_file(ops, &len);
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s-small.fk", golden_dir, ops->name);
+    if (buf)
+        write_file(path, buf, len);
+    free(buf);
+    fk_filter *f = make(ops, 1, 0.5, 0);
+    buf = f ? save(f, &len) : NULL;
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s-empty.fk", golden_dir, ops->name);
+    if (buf)
+        write_file(path, buf, len);
+    free(buf);
+    fk_filter_free(f);
+}
+
 /* The pinned filter of each kind: explicit sizes so no floating-point sizing
  * is involved; every kind ignores the knobs that are not its own. */
 static fk_filter *golden_filter(const fk_ops *ops)
@@ -572,9 +600,8 @@ TEST(golden_files_pin_the_format)
         size_t len = 0;
         uint8_t *mine = f ? save(f, &len) : NULL;
         if (regen && mine) {
-            FILE *fp = fopen(path, "wb");
-            CHECK_MSG(fp && fwrite(mine, 1, len, fp) == len && fclose(fp) == 0, "writing %s", path);
-            printf("wrote %s (%zu bytes)\n", path, len);
+            write_file(path, mine, len);
+            write_fuzz_seeds(ops);
         }
         size_t glen = 0;
         uint8_t *golden = read_whole(path, &glen);
