@@ -37,7 +37,7 @@ PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
 # The all-in-one library: every module plus the name -> ops registry.
-REGISTRY_SRCS := bench/registry.c
+REGISTRY_SRCS := bench/registry.c bench/counting_to_bloom.c
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 

@@ -4,9 +4,11 @@
 #include <string.h>
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
+#include "../counting/counting.h"
 
 static const fk_ops *const builtin[] = {
     &fk_bloom_ops,
+    &fk_counting_ops,
 };
 
 const fk_ops *fk_ops_at(size_t i)

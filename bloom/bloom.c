@@ -1,4 +1,5 @@
 /* bloom/bloom.c: the standard Bloom filter: create, insert, lookup, stats. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bloom_internal.h"
@@ -54,6 +55,27 @@ fk_status fk_bloom_new(const fk_params *p, fk_bloom **out)
     return fk_bloom_create_exact(m, k, p->seed, p->capacity, p->fpr, out);
 }
 
+fk_status fk_bloom_from_bits(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
+                             const uint64_t *words, fk_bloom **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    if (!words || capacity == 0)
+        return FK_EINVAL;
+    fk_bloom *b;
+    fk_status s = fk_bloom_create_exact(m, k, seed, capacity, 0.0, &b);
+    if (s != FK_OK)
+        return s;
+    memcpy(b->bits, words, b->words * 8);
+    if (m & 63) /* keep the promise that bits past m stay 0 */
+        b->bits[b->words - 1] &= (UINT64_C(1) << (m & 63)) - 1;
+    double est = fk_bloom_estimate_items(b);
+    b->items = isfinite(est) ? (uint64_t)llround(est) : capacity;
+    *out = b;
+    return FK_OK;
+}
+
 void fk_bloom_free(fk_bloom *b)
 {
     if (!b)
@@ -103,6 +125,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
     uint32_t left = b->k;
     while (left >= FK_BLOOM_GROUP) {
         uint64_t all = 1;
+#pragma GCC unroll 4
         for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
             uint64_t pos = fk_probe_next(&pr, m);
             all &= bits[pos >> 6] >> (pos & 63);
@@ -112,6 +135,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
         left -= FK_BLOOM_GROUP;
     }
     uint64_t all = 1;
+#pragma GCC unroll 3
     for (uint32_t i = 0; i < left; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
         all &= bits[pos >> 6] >> (pos & 63);

@@ -1,0 +1,191 @@
+/* counting/counting.h: the counting Bloom filter (Fan, Cao, Almeida &
+ * Broder, "Summary Cache", 2000): a Bloom filter whose m bits are small
+ * counters, so keys can be removed.
+ *
+ * Sizing and probing are exactly the Bloom filter's (common/sizing.h,
+ * common/probe.h): m counters, k probes per key from one XXH3-128 hash, so a
+ * key touches the same k positions in an fk_counting and in an fk_bloom of
+ * the same m, k and seed, and the false-positive rate is the same. Counters
+ * are 4 bits (two per byte) by default, or 8 bits with counter_bits = 8; the
+ * price of removes is counter_bits times the Bloom filter's memory.
+ *
+ * Saturation: a counter that reaches its maximum (15, or 255) stays there
+ * for ever; it is never incremented or decremented again. So a hot key can
+ * never make another key's counter wrap to 0 (no false negative from
+ * overflow); the cost is that such a position is never freed. Fan et al.
+ * bound the chance that any counter reaches 16 with 4-bit counters, at the
+ * optimal k, by m (e ln 2 / 16)^16 ~ 1.37e-15 x m; saturation events are
+ * counted (fk_counting_saturations) so a caller can see when it happens.
+ *
+ * Caveat, as in every counting filter: removing a key that was never
+ * inserted but happens to look present (a false positive) decrements
+ * counters that belong to other keys and can cause false negatives for
+ * them. Remove only keys you inserted.
+ *
+ * Link: build/libfk_counting.a build/libfk_common.a -lm, nothing else
+ * (fk_counting_to_bloom alone lives in the all-in-one libfilterkit).
+ * Thread safety: concurrent contains()/count() calls are safe; anything that
+ * writes needs the caller's lock.
+ *
+ *   fk_params p = fk_params_make(1000000, 0.01);
+ *   fk_counting *c;
+ *   if (fk_counting_new(&p, &c) != FK_OK) ...;
+ *   fk_counting_insert(c, "apple", 5);
+ *   fk_counting_contains(c, "apple", 5);       // true
+ *   fk_counting_remove(c, "apple", 5);         // FK_OK
+ *   fk_counting_remove(c, "pear", 4);          // FK_ENOTFOUND (most likely)
+ *   fk_counting_free(c);
+ */
+#ifndef FK_COUNTING_H
+#define FK_COUNTING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../common/filter.h"
+#include "../common/sizing.h"
+
+typedef struct fk_counting fk_counting;
+
+/* The counter width fk_params.counter_bits = 0 selects (8 is the other choice). */
+#define FK_COUNTING_DEFAULT_BITS 4u
+
+/* The vtable for fk_filter_new(&fk_counting_ops, ...); name "counting",
+ * caps FK_CAP_REMOVE | FK_CAP_COUNT. */
+FK_API extern const fk_ops fk_counting_ops;
+
+/* ------------------------------------------------------------ lifecycle */
+
+/* Creates a counting Bloom filter. Sizing is the Bloom filter's:
+ * m = p->bits if nonzero, else fk_size_bloom_bits(capacity, fpr) counters;
+ * k = p->hashes if nonzero, else fk_size_bloom_hashes(m, capacity).
+ * counter_bits: 0 or 4 gives 4-bit counters, 8 gives byte counters.
+ * Returns FK_OK with a new filter in *out (caller frees with
+ * fk_counting_free); FK_EINVAL for NULL p or out, bad params
+ * (fk_params_check), hashes > 64, counter_bits not in {0, 4, 8}, or a
+ * counter array over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is
+ * NULL on error. Cost: m x counter_bits / 8 bytes allocated and zeroed. */
+FK_API fk_status fk_counting_new(const fk_params *p, fk_counting **out);
+
+/* Releases c. NULL is a no-op. Cost: O(1). */
+FK_API void fk_counting_free(fk_counting *c);
+
+/* Zeroes every counter, the item count and the saturation count.
+ * No-op for NULL. Cost: O(m x counter_bits / 8). */
+FK_API void fk_counting_clear(fk_counting *c);
+
+/* ----------------------------------------------------- insert / lookup */
+
+/* Increments the key's k counters (a counter at its maximum stays there;
+ * each counter that reaches the maximum adds one to the saturation count).
+ * Inserting a key again counts it again. Returns FK_OK, or FK_EINVAL for c
+ * NULL or key NULL with len > 0. Never fails for lack of room (the FPR
+ * rises instead). Cost: one hash, k counter updates. */
+FK_API fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len);
+
+/* Returns true when all k counters of the key are nonzero (maybe present),
+ * false when one is zero (definitely absent). c NULL, or key NULL with
+ * len > 0, answers false. Cost: one hash, up to k counter reads, taken in
+ * groups of 4 and stopping after the first group that holds a zero, as
+ * fk_bloom_contains does. */
+FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t len);
+
+/* Removes one earlier insertion of key. If the key is definitely absent (one
+ * of its counters is zero, or too small for the key's own repeated probe
+ * positions) returns FK_ENOTFOUND and changes nothing. Otherwise decrements
+ * each of the k counters that is not saturated and returns FK_OK; the item
+ * count drops by one (never below 0). FK_EINVAL for c NULL or key NULL with
+ * len > 0 (nothing changed).
+ * Caveat: removing a key that was never inserted but looks present can
+ * cause false negatives for other keys (see the top of this header).
+ * Cost: one hash, k counter reads and up to k writes. */
+FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
+
+/* Returns the smallest of the key's k counters: an upper bound on how many
+ * times the key is present (inserts minus removes), exact unless other keys
+ * share all its positions; 0 means definitely absent. A saturated minimum
+ * answers the maximum (15 or 255), meaning "at least that many".
+ * 0 for c NULL or key NULL with len > 0. Cost: one hash, k counter reads. */
+FK_API uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len);
+
+/* ---------------------------------------------------------------- stats */
+
+/* Fills *out: items = successful inserts minus successful removes;
+ * capacity; memory_bytes = counter array + struct; bits_per_item =
+ * 8 x memory_bytes / capacity; load_factor = nonzero counters / m;
+ * expected_fpr = load_factor^k (the Bloom formula at the current fill).
+ * No-op for NULL arguments. Cost: O(m x counter_bits / 64) (word-wide scan
+ * of the counters). */
+FK_API void fk_counting_stats(const fk_counting *c, fk_stats *out);
+
+/* Number of times a counter reached its maximum and saturated (each
+ * counter at most once, as saturated counters never move again). 0 for
+ * NULL. Cost: O(1). */
+FK_API uint64_t fk_counting_saturations(const fk_counting *c);
+
+/* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
+FK_API uint64_t fk_counting_count_nonzero(const fk_counting *c);
+
+/* --------------------------------------------------------------- access */
+
+/* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
+ * by the caller; free it with fk_counting_free or fk_filter_free, not
+ * both). NULL for NULL. Cost: O(1). */
+FK_API fk_filter *fk_counting_as_filter(fk_counting *c);
+
+/* Geometry: counters m, probes k, counter width (4 or 8), seed, and the
+ * capacity it was sized for. 0 for NULL. Cost: O(1). */
+FK_API uint64_t fk_counting_bits(const fk_counting *c);
+FK_API uint32_t fk_counting_hashes(const fk_counting *c);
+FK_API uint32_t fk_counting_counter_bits(const fk_counting *c);
+FK_API uint64_t fk_counting_seed(const fk_counting *c);
+FK_API uint64_t fk_counting_capacity(const fk_counting *c);
+
+/* Largest value a counter holds (15 or 255): the saturation point.
+ * 0 for NULL. Cost: O(1). */
+FK_API uint32_t fk_counting_counter_max(const fk_counting *c);
+
+/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
+ * probe order; out must hold fk_counting_hashes(c) entries. These are
+ * exactly the positions insert, contains and remove use, and the same as
+ * fk_bloom_positions for a Bloom filter of equal m, k and seed. Returns
+ * FK_OK, or FK_EINVAL for NULL c/out or key NULL with len > 0.
+ * For tracing and tests. Cost: one hash. */
+FK_API fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t len,
+                                       uint64_t *out);
+
+/* Returns counter i (0 when c is NULL or i >= m). Cost: O(1). */
+FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
+
+/* --------------------------------------------------------------- export */
+
+/* The Bloom filter type, declared (not defined) here so that this header
+ * need not include bloom/bloom.h; C11 allows the repeated typedef. */
+typedef struct fk_bloom fk_bloom;
+
+/* Number of uint64_t words fk_counting_export_bits writes: ceil(m / 64).
+ * 0 for NULL. Cost: O(1). */
+FK_API uint64_t fk_counting_export_words(const fk_counting *c);
+
+/* Writes the filter's Bloom bit array to words[0..W-1], W =
+ * fk_counting_export_words(c) (any words past W are untouched): bit i (bit
+ * i % 64 of word i / 64) is set when counter i is nonzero; bits past m are 0.
+ * A Bloom filter with these bits and the same m, k and seed answers every
+ * lookup exactly as c does. Returns FK_OK; FK_EINVAL for NULL c or words, or
+ * nwords < fk_counting_export_words(c) (words untouched). The caller owns
+ * words. Cost: O(m x counter_bits / 64) plus O(nonzero counters). */
+FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords);
+
+/* Builds a plain Bloom filter that answers exactly as c does (counter > 0
+ * -> bit set), counter_bits times smaller: build with removes, ship a Bloom
+ * filter. The result has c's m, k, seed and capacity; its item count is the
+ * distinct-key estimate of its fill (see fk_bloom_from_bits). Returns FK_OK
+ * with a new filter in *out (the caller frees it with fk_bloom_free);
+ * FK_EINVAL for NULL c or out; FK_ENOMEM when allocation fails. *out is NULL
+ * on error. Defined only in the all-in-one library (libfilterkit, like
+ * fk_ops_find), since a module never depends on another: a program that
+ * links the two module archives without libfilterkit does the same with
+ * fk_counting_export_bits and fk_bloom_from_bits. Cost: O(m x counter_bits / 8) time, O(m / 8) bytes. */
+FK_API fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out);
+
+#endif
