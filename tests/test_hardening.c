@@ -18,6 +18,8 @@
 #include "../common/serial.h"
 #include "../bloom/bloom.h"
 #include "../bloom/bloom_serial.h"
+#include "../counting/counting.h"
+#include "../counting/counting_serial.h"
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 {
@@ -375,6 +377,119 @@ TEST(bloom_direct_api_bad_arguments)
     fk_bloom_free(b);
 }
 
+/* ---------------------------------------------------------- counting */
+
+TEST(counting_direct_api_bad_arguments)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    fk_counting *c = (fk_counting *)POISON;
+    CHECK_STATUS(fk_counting_new(NULL, &c), FK_EINVAL);
+    CHECK(c == NULL);
+    CHECK_STATUS(fk_counting_new(&p, NULL), FK_EINVAL);
+    static const uint32_t bad_widths[] = { 1, 2, 3, 5, 7, 16, 32, UINT32_MAX };
+    for (size_t i = 0; i < sizeof bad_widths / sizeof bad_widths[0]; i++) {
+        p.counter_bits = bad_widths[i];
+        c = (fk_counting *)POISON;
+        CHECK_STATUS(fk_counting_new(&p, &c), FK_EINVAL);
+        CHECK(c == NULL);
+    }
+    p.counter_bits = 8;
+    p.bits = FK_MEMORY_CAP + 1; /* one byte counter over the cap */
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_EINVAL);
+    p.counter_bits = 4;
+    p.bits = FK_MEMORY_CAP * 2 + 2; /* one nibble pair over */
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_EINVAL);
+    p.bits = 1;
+    p.hashes = FK_BLOOM_MAX_HASHES + 1;
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_EINVAL);
+    p.hashes = FK_BLOOM_MAX_HASHES; /* one counter, 64 probes on it */
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+    if (c) {
+        for (int i = 0; i < 3; i++)
+            CHECK_STATUS(fk_counting_insert(c, "a", 1), FK_OK);
+        CHECK(fk_counting_contains(c, "zzz", 3));
+        CHECK_STATUS(fk_counting_remove(c, "a", 1), FK_OK);
+        fk_counting_free(c);
+    }
+    p = fk_params_make(100, 0.01);
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+    if (!c)
+        return;
+    CHECK_STATUS(fk_counting_insert(NULL, "k", 1), FK_EINVAL);
+    CHECK_STATUS(fk_counting_insert(c, NULL, 1), FK_EINVAL);
+    CHECK_STATUS(fk_counting_insert(c, NULL, 0), FK_OK);
+    CHECK(fk_counting_contains(c, POISON, 0));
+    CHECK(!fk_counting_contains(NULL, "k", 1));
+    CHECK(!fk_counting_contains(c, NULL, 1));
+    CHECK_STATUS(fk_counting_remove(NULL, "k", 1), FK_EINVAL);
+    CHECK_STATUS(fk_counting_remove(c, NULL, 1), FK_EINVAL);
+    CHECK_EQ_U64(fk_counting_count(NULL, "k", 1), 0);
+    CHECK_EQ_U64(fk_counting_count(c, NULL, 1), 0);
+    CHECK(fk_counting_count(c, NULL, 0) >= 1);
+    CHECK_STATUS(fk_counting_remove(c, NULL, 0), FK_OK);
+    CHECK_STATUS(fk_counting_remove(c, "", 0), FK_ENOTFOUND);
+    fk_stats st;
+    fk_counting_stats(NULL, &st);
+    fk_counting_stats(c, NULL);
+    fk_counting_clear(NULL);
+    fk_counting_free(NULL);
+    CHECK(fk_counting_as_filter(NULL) == NULL);
+    CHECK_EQ_U64(fk_counting_saturations(NULL), 0);
+    CHECK_EQ_U64(fk_counting_count_nonzero(NULL), 0);
+    CHECK_EQ_U64(fk_counting_bits(NULL), 0);
+    CHECK_EQ_U64(fk_counting_hashes(NULL), 0);
+    CHECK_EQ_U64(fk_counting_counter_bits(NULL), 0);
+    CHECK_EQ_U64(fk_counting_seed(NULL), 0);
+    CHECK_EQ_U64(fk_counting_capacity(NULL), 0);
+    CHECK_EQ_U64(fk_counting_counter_max(NULL), 0);
+    uint64_t pos[FK_BLOOM_MAX_HASHES];
+    CHECK_STATUS(fk_counting_positions(NULL, "k", 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_counting_positions(c, "k", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_positions(c, NULL, 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_counting_positions(c, NULL, 0, pos), FK_OK);
+    CHECK_EQ_U64(fk_counting_get_counter(NULL, 0), 0);
+    CHECK_EQ_U64(fk_counting_get_counter(c, fk_counting_bits(c)), 0);
+    CHECK_EQ_U64(fk_counting_get_counter(c, UINT64_MAX), 0);
+    CHECK_EQ_U64(fk_counting_export_words(NULL), 0);
+    uint64_t words[64];
+    uint64_t nw = fk_counting_export_words(c);
+    CHECK(nw > 0 && nw <= 64);
+    CHECK_STATUS(fk_counting_export_bits(NULL, words, 64), FK_EINVAL);
+    CHECK_STATUS(fk_counting_export_bits(c, NULL, 64), FK_EINVAL);
+    CHECK_STATUS(fk_counting_export_bits(c, words, (size_t)nw - 1), FK_EINVAL);
+    CHECK_STATUS(fk_counting_export_bits(c, words, (size_t)nw), FK_OK);
+    fk_bloom *b = (fk_bloom *)POISON;
+    CHECK_STATUS(fk_counting_to_bloom(NULL, &b), FK_EINVAL);
+    CHECK(b == NULL);
+    CHECK_STATUS(fk_counting_to_bloom(c, NULL), FK_EINVAL);
+
+    uint64_t n = 0;
+    uint8_t buf[4096];
+    fk_counting *l = (fk_counting *)POISON;
+    CHECK_STATUS(fk_counting_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_STATUS(fk_counting_serialized_size(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_save(NULL, buf, sizeof buf, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_save(c, NULL, sizeof buf, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_save(c, buf, 3, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_save_file(NULL, stdout), FK_EINVAL);
+    CHECK_STATUS(fk_counting_save_file(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_load(buf, 0, &l), FK_ECORRUPT);
+    CHECK(l == NULL);
+    CHECK_STATUS(fk_counting_load(NULL, 10, &l), FK_EINVAL);
+    CHECK_STATUS(fk_counting_load(buf, 10, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_load_file(NULL, &l), FK_EINVAL);
+    CHECK_STATUS(fk_counting_load_file(stdin, NULL), FK_EINVAL);
+    /* a Bloom file is not a counting file */
+    fk_bloom *bf = NULL;
+    size_t w = 0;
+    CHECK_STATUS(fk_bloom_new(&p, &bf), FK_OK);
+    CHECK_STATUS(fk_bloom_save(bf, buf, sizeof buf, &w), FK_OK);
+    CHECK_STATUS(fk_counting_load(buf, w, &l), FK_ECORRUPT);
+    CHECK(l == NULL);
+    fk_bloom_free(bf);
+    fk_counting_free(c);
+}
+
 int main(void)
 {
     RUN(capacity_one_works);
@@ -384,5 +499,6 @@ int main(void)
     RUN(null_and_empty_keys_through_the_vtable);
     RUN(save_and_load_misuse_through_the_vtable);
     RUN(bloom_direct_api_bad_arguments);
+    RUN(counting_direct_api_bad_arguments);
     return check_report();
 }

@@ -15,6 +15,8 @@
 #include "../common/serial.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../counting/counting.h"
+#include "../counting/counting_serial.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -374,6 +376,63 @@ TEST(bloom_bits_past_m_must_be_clear)
     fk_filter_free(f);
 }
 
+/* Saturations are recounted on load; both widths; padding must be clear. */
+TEST(counting_saturation_width_and_padding)
+{
+    for (uint32_t width = 4; width <= 8; width += 4) {
+        fk_params p = fk_params_make(10, 0.1);
+        p.bits = 101; /* odd, and not a multiple of 64 / width */
+        p.counter_bits = width;
+        fk_counting *c = NULL;
+        CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+        if (!c)
+            continue;
+        for (int i = 0; i < 300; i++)
+            fk_counting_insert(c, "hot", 3);
+        fk_counting_insert(c, "cold", 4);
+        CHECK(fk_counting_saturations(c) > 0);
+        uint64_t n = 0;
+        CHECK_STATUS(fk_counting_serialized_size(c, &n), FK_OK);
+        CHECK_EQ_U64(n, 128 + (101 * width + 63) / 64 * 8);
+        uint8_t buf[512];
+        size_t len = 0;
+        CHECK_STATUS(fk_counting_save(c, buf, sizeof buf, &len), FK_OK);
+        fk_counting *d = NULL;
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
+        if (d) {
+            CHECK_EQ_U64(fk_counting_saturations(d), fk_counting_saturations(c));
+            CHECK_EQ_U64(fk_counting_count(d, "hot", 3), fk_counting_count(c, "hot", 3));
+            CHECK_EQ_U64(fk_counting_count(d, "cold", 4), fk_counting_count(c, "cold", 4));
+            CHECK_EQ_U64(fk_counting_counter_bits(d), width);
+            CHECK_STATUS(fk_counting_remove(d, "cold", 4), FK_OK);
+            CHECK_STATUS(fk_counting_remove(c, "cold", 4), FK_OK);
+            CHECK(same_bytes(fk_counting_as_filter(c), fk_counting_as_filter(d)));
+        }
+        fk_counting_free(d);
+        /* counter 101 (the first past m) set: corrupt; counter 100: fine */
+        uint64_t bit = 101 * width;
+        buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        CHECK(d == NULL);
+        buf[120 + bit / 8] &= (uint8_t)~(1u << (bit & 7));
+        buf[120 + len - 128 - 1] |= 0x80; /* the very last padding bit */
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        buf[120 + len - 128 - 1] &= 0x7F;
+        bit = 100 * width;
+        buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
+        fk_counting_free(d);
+        /* width 5 is no width */
+        fk_le_put64(buf + 64, 5);
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        fk_counting_free(c);
+    }
+}
+
 TEST(file_round_trip_and_trailing_bytes)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
@@ -644,6 +703,7 @@ int main(void)
     RUN(newer_version_is_unsupported_older_is_corrupt);
     RUN(sealed_nonsense_is_corrupt);
     RUN(bloom_bits_past_m_must_be_clear);
+    RUN(counting_saturation_width_and_padding);
     RUN(file_round_trip_and_trailing_bytes);
     RUN(short_file_with_huge_claim_is_corrupt);
     RUN(null_and_bad_arguments);
