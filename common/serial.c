@@ -152,6 +152,22 @@ static void get_head(const uint8_t *p, fk_serial_head *h)
     h->payload_len = fk_le_get64(p + OFF_PAYLOAD_LEN);
 }
 
+fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head *out)
+{
+    if (!buf || !out)
+        return FK_EINVAL;
+    memset(out, 0, sizeof *out);
+    if (len < PREFIX_BYTES)
+        return FK_ECORRUPT;
+    fk_status s = check_prefix(buf);
+    if (s != FK_OK)
+        return s;
+    if (len < FK_SERIAL_HEADER_BYTES)
+        return FK_ECORRUPT;
+    get_head(buf, out);
+    return FK_OK;
+}
+
 /* Validates a decoded header's fields and picks its kind into *ops_io
  * (given, or found by lookup). Allocates nothing. */
 static fk_status check_head(const fk_serial_head *h, const fk_ops **ops_io,

@@ -145,6 +145,14 @@ FK_API fk_status fk_filter_load_file(const fk_ops *ops, FILE *fp, fk_filter **ou
 FK_API fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out);
 FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
 
+/* Decodes the header of a saved filter (the first bytes of buf, len bytes
+ * available) into *out, for tools that describe a file: checks only the
+ * magic, the version and that the header is complete -- not the checksum,
+ * the kind or its parameters (fk_filter_load checks those). Returns FK_OK;
+ * FK_EINVAL for buf or out NULL; FK_EUNSUPPORTED for a newer version;
+ * FK_ECORRUPT otherwise. Cost: O(1). */
+FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head *out);
+
 /* ---------------------------------------- for the registry (internal) */
 
 /* The loaders behind the four above: the kind is ops when ops is not NULL,

@@ -571,6 +571,18 @@ TEST(null_and_bad_arguments)
     CHECK_STATUS(fk_filter_save(f, buf, sizeof buf, &w), FK_EUNSUPPORTED);
     CHECK_STATUS(fk_filter_save_file(f, stdout), FK_EUNSUPPORTED);
     f->ops = real;
+    fk_serial_head h;
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_OK);
+    CHECK_STATUS(fk_serial_read_head(NULL, 200, &h), FK_EINVAL);
+    CHECK_STATUS(fk_serial_read_head(buf, (size_t)n, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_serial_read_head(buf, 119, &h), FK_ECORRUPT);
+    CHECK_STATUS(fk_serial_read_head(buf, 120, &h), FK_OK);
+    CHECK_EQ_U64(h.kind_id, FK_KIND_BLOOM);
+    CHECK_EQ_U64(h.capacity, 100);
+    CHECK(h.fpr == 0.01);
+    CHECK_EQ_U64(h.payload_len, n - 128);
+    buf[0] ^= 1;
+    CHECK_STATUS(fk_serial_read_head(buf, (size_t)n, &h), FK_ECORRUPT);
     CHECK(strcmp(fk_status_name(FK_EIO), "FK_EIO") == 0);
     CHECK(strcmp(fk_strerror(FK_EIO), "unknown status") != 0);
     fk_filter_free(f);
