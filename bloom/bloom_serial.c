@@ -79,7 +79,7 @@ fk_status fk_bloom_save_file(const fk_bloom *b, FILE *fp)
     return fk_filter_save_file(b ? &b->base : NULL, fp);
 }
 
-fk_status fk_bloom_load(const void *buf, size_t len, fk_bloom **out)
+fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out)
 {
     fk_filter *f = NULL;
     fk_status s = fk_filter_load(&fk_bloom_ops, buf, len, out ? &f : NULL);
@@ -88,7 +88,7 @@ fk_status fk_bloom_load(const void *buf, size_t len, fk_bloom **out)
     return s;
 }
 
-fk_status fk_bloom_load_file(FILE *fp, fk_bloom **out)
+fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out)
 {
     fk_filter *f = NULL;
     fk_status s = fk_filter_load_file(&fk_bloom_ops, fp, out ? &f : NULL);

@@ -4,7 +4,7 @@
  * the layout of the Bloom payload is in bloom/bloom_serial.c.
  *
  *   uint64_t n; fk_bloom_serialized_size(b, &n);
- *   fk_bloom_save(b, buf, n, NULL);  ...  fk_bloom_load(buf, n, &copy);
+ *   fk_bloom_save(b, buf, n, NULL);  ...  fk_bloom_from_bytes(buf, n, &copy);
  */
 #ifndef FK_BLOOM_SERIAL_H
 #define FK_BLOOM_SERIAL_H
@@ -31,10 +31,10 @@ FK_API fk_status fk_bloom_save_file(const fk_bloom *b, FILE *fp);
  * NULL or buf NULL with len > 0; FK_EUNSUPPORTED for a newer format version;
  * FK_ECORRUPT for bad bytes or another kind's file; FK_ENOMEM. *out is NULL
  * on error. Cost: O(len). */
-FK_API fk_status fk_bloom_load(const void *buf, size_t len, fk_bloom **out);
+FK_API fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out);
 
-/* As fk_bloom_load, reading fp from its position to its end; adds FK_EIO
+/* As fk_bloom_from_bytes, reading fp from its position to its end; adds FK_EIO
  * for read errors. Cost: O(size). */
-FK_API fk_status fk_bloom_load_file(FILE *fp, fk_bloom **out);
+FK_API fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out);
 
 #endif

@@ -110,7 +110,7 @@ fk_status fk_counting_save_file(const fk_counting *c, FILE *fp)
     return fk_filter_save_file(c ? &c->base : NULL, fp);
 }
 
-fk_status fk_counting_load(const void *buf, size_t len, fk_counting **out)
+fk_status fk_counting_from_bytes(const void *buf, size_t len, fk_counting **out)
 {
     fk_filter *f = NULL;
     fk_status s = fk_filter_load(&fk_counting_ops, buf, len, out ? &f : NULL);
@@ -119,7 +119,7 @@ fk_status fk_counting_load(const void *buf, size_t len, fk_counting **out)
     return s;
 }
 
-fk_status fk_counting_load_file(FILE *fp, fk_counting **out)
+fk_status fk_counting_from_file(FILE *fp, fk_counting **out)
 {
     fk_filter *f = NULL;
     fk_status s = fk_filter_load_file(&fk_counting_ops, fp, out ? &f : NULL);

@@ -5,7 +5,7 @@
  * counting/counting_serial.c.
  *
  *   uint64_t n; fk_counting_serialized_size(c, &n);
- *   fk_counting_save(c, buf, n, NULL);  ...  fk_counting_load(buf, n, &copy);
+ *   fk_counting_save(c, buf, n, NULL);  ...  fk_counting_from_bytes(buf, n, &copy);
  */
 #ifndef FK_COUNTING_SERIAL_H
 #define FK_COUNTING_SERIAL_H
@@ -34,10 +34,10 @@ FK_API fk_status fk_counting_save_file(const fk_counting *c, FILE *fp);
  * FK_ECORRUPT for bad bytes or another kind's file; FK_ENOMEM. *out is NULL
  * on error. The saturation count is recounted from the counters.
  * Cost: O(len). */
-FK_API fk_status fk_counting_load(const void *buf, size_t len, fk_counting **out);
+FK_API fk_status fk_counting_from_bytes(const void *buf, size_t len, fk_counting **out);
 
-/* As fk_counting_load, reading fp from its position to its end; adds FK_EIO
+/* As fk_counting_from_bytes, reading fp from its position to its end; adds FK_EIO
  * for read errors. Cost: O(size). */
-FK_API fk_status fk_counting_load_file(FILE *fp, fk_counting **out);
+FK_API fk_status fk_counting_from_file(FILE *fp, fk_counting **out);
 
 #endif

@@ -398,7 +398,7 @@ TEST(counting_saturation_width_and_padding)
         size_t len = 0;
         CHECK_STATUS(fk_counting_save(c, buf, sizeof buf, &len), FK_OK);
         fk_counting *d = NULL;
-        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
         if (d) {
             CHECK_EQ_U64(fk_counting_saturations(d), fk_counting_saturations(c));
             CHECK_EQ_U64(fk_counting_count(d, "hot", 3), fk_counting_count(c, "hot", 3));
@@ -413,22 +413,22 @@ TEST(counting_saturation_width_and_padding)
         uint64_t bit = 101 * width;
         buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
         CHECK(d == NULL);
         buf[120 + bit / 8] &= (uint8_t)~(1u << (bit & 7));
         buf[120 + len - 128 - 1] |= 0x80; /* the very last padding bit */
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
         buf[120 + len - 128 - 1] &= 0x7F;
         bit = 100 * width;
         buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
         fk_counting_free(d);
         /* width 5 is no width */
         fk_le_put64(buf + 64, 5);
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
         fk_counting_free(c);
     }
 }
