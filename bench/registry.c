@@ -5,10 +5,12 @@
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../counting/counting.h"
+#include "../cuckoo/cuckoo.h"
 
 static const fk_ops *const builtin[] = {
     &fk_bloom_ops,
     &fk_counting_ops,
+    &fk_cuckoo_ops,
 };
 
 const fk_ops *fk_ops_at(size_t i)

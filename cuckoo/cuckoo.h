@@ -1,0 +1,214 @@
+/* cuckoo/cuckoo.h: the cuckoo filter (Fan, Andersen, Kaminsky &
+ * Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014).
+ *
+ * A power-of-two table of buckets with FK_CUCKOO_SLOTS = 4 slots each holds
+ * f-bit fingerprints of the keys, packed (a bucket is 4f bits, so a filter
+ * at load L costs f / L bits per item). From the key's one XXH3-128 hash:
+ * the bucket i1 = low half & mask, the fingerprint = f bits of the high
+ * half (nonzero, see below); a key's second bucket is
+ * i2 = i1 XOR (fk_mix64(fp) & mask), computed from i1 and the fingerprint
+ * alone, so a stored fingerprint can move to its other bucket without the
+ * key (partial-key cuckoo hashing), and i2's alternate is i1 again.
+ *
+ * Fingerprint 0 marks an empty slot. When the low f bits of the high half
+ * are 0, the next f bits are taken, and so on through the high half and
+ * then the low half's top 32 bits; only if all of those are 0 (odds about
+ * 2^-96) is the fingerprint 1. So fingerprints are uniform over 1..2^f-1
+ * with no value favoured.
+ *
+ * Lookup reads the two buckets and compares their four slots at once
+ * (word-wide "has a zero field" test; fast paths for f = 8, 12 and 16), no
+ * per-slot branches. With the 64-byte aligned table, an 8- or 16-bit
+ * bucket never straddles a cache line; a 6-byte 12-bit bucket does in 2 of
+ * 32 positions (the cost of packing exactly 4f bits). False-positive rate
+ * at load L (occupied / slots) is about 1 - (1 - 2^-f)^(8L) <= 8 / 2^f
+ * (fk_theory_cuckoo_fpr).
+ *
+ * Insert places the fingerprint in a free slot of i1 or i2; when both are
+ * full it evicts a random slot's fingerprint to that fingerprint's other
+ * bucket, and repeats, up to FK_CUCKOO_MAX_KICKS evictions. If the limit is
+ * hit, every eviction is undone in reverse, so the table is exactly as
+ * before and the insert returns FK_EFULL: nothing is ever lost, and every
+ * FK_OK insert is found afterwards until removed. A filter sized for n
+ * items holds them at a load of at most 95%, which 4-slot buckets reach
+ * (the first failure typically comes near 95-96% load for large tables;
+ * small tables may fail a little earlier).
+ *
+ * Caveats (inherent to cuckoo filters):
+ *  - Removing a key that was never inserted can delete the fingerprint of
+ *    another key with the same fingerprint and buckets, which then becomes
+ *    a false negative. Only remove keys you inserted.
+ *  - A key has only 8 slots (2 buckets x 4), so inserting the same key more
+ *    than 8 times fails with FK_EFULL (more than 4 times in the rare case,
+ *    probability 1/buckets, that both its buckets are the same bucket). Use
+ *    fk_cuckoo_insert_unique for set semantics.
+ *  - Items do not enlarge the table: past capacity, inserts start failing
+ *    with FK_EFULL (never silently).
+ *
+ * Random choices come from a small PRNG in the filter seeded from
+ * params.seed (never rand()), so runs are repeatable.
+ *
+ * Link: build/libfk_cuckoo.a build/libfk_common.a -lm, nothing else.
+ * Thread safety: concurrent contains() calls are safe; anything that writes
+ * (insert, remove, clear, set_observer) needs the caller's lock.
+ *
+ *   fk_params p = fk_params_make(1000000, 0.001);
+ *   fk_cuckoo *c;
+ *   if (fk_cuckoo_new(&p, &c) != FK_OK) ...;
+ *   if (fk_cuckoo_insert(c, "apple", 5) == FK_EFULL) ...;   // table full
+ *   if (fk_cuckoo_contains(c, "apple", 5)) ...;             // true
+ *   fk_cuckoo_remove(c, "apple", 5);                        // FK_OK
+ *   fk_cuckoo_free(c);
+ */
+#ifndef FK_CUCKOO_H
+#define FK_CUCKOO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "../common/filter.h"
+#include "../common/sizing.h"
+
+typedef struct fk_cuckoo fk_cuckoo;
+
+/* Evictions one insert may make before it gives up with FK_EFULL (the
+ * reference implementation's limit). */
+#define FK_CUCKOO_MAX_KICKS 500u
+
+/* Fingerprint widths accepted in fk_params.fingerprint_bits (0 = derive). */
+#define FK_CUCKOO_MIN_FP_BITS 4u
+#define FK_CUCKOO_MAX_FP_BITS 32u
+
+/* The vtable for fk_filter_new(&fk_cuckoo_ops, ...); name "cuckoo",
+ * caps FK_CAP_REMOVE. */
+FK_API extern const fk_ops fk_cuckoo_ops;
+
+/* Creates an empty cuckoo filter. Sizing: f = p->fingerprint_bits if
+ * nonzero, else fk_size_cuckoo_fp_bits(fpr) (smallest f with 8/2^f <= fpr,
+ * so 1% gives 10 bits and 0.1% gives 13; at most 32, so targets below
+ * 8/2^32 ~ 1.9e-9 get 32 bits and are not met);
+ * buckets = fk_size_cuckoo_buckets(capacity) (smallest power of two holding
+ * capacity items at <= 95% load). The seed picks the hash function and
+ * seeds the kick PRNG. Knobs of other kinds (bits, hashes, counter_bits)
+ * are ignored.
+ * Returns FK_OK with a new filter in *out (caller frees with
+ * fk_cuckoo_free); FK_EINVAL for NULL p or out, bad params
+ * (fk_params_check), fingerprint_bits not 0 and not in 4..32, or a size over
+ * FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on error.
+ * Cost: O(buckets * f / 2) bytes allocated and zeroed. */
+FK_API fk_status fk_cuckoo_new(const fk_params *p, fk_cuckoo **out);
+
+/* Releases c. NULL is a no-op. Cost: O(1). */
+FK_API void fk_cuckoo_free(fk_cuckoo *c);
+
+/* Adds one copy of key's fingerprint. Returns FK_OK (the key is found
+ * from now on, until one remove per insert); FK_EFULL when no place was
+ * found within FK_CUCKOO_MAX_KICKS evictions, or the key already fills
+ * its 8 slots (the filter is then exactly as before the call); FK_EINVAL
+ * for c NULL or key NULL with len > 0.
+ * Cost: one hash and two bucket reads when a candidate bucket has room;
+ * otherwise up to FK_CUCKOO_MAX_KICKS evictions (each one fingerprint hash
+ * and one bucket read), and as many again to undo them on FK_EFULL. */
+FK_API fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len);
+
+/* Inserts key only if fk_cuckoo_contains would answer false (set
+ * semantics; a false positive means a new key is not stored, as for any
+ * filter, and it is then found anyway). Returns FK_OK whether it stored a
+ * copy or not, and sets *added (if added is not NULL) to true when it did;
+ * FK_EFULL and FK_EINVAL as fk_cuckoo_insert (*added false).
+ * Cost: one lookup plus, when absent, one insert (one hash in all). */
+FK_API fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len,
+                                         bool *added);
+
+/* Returns true when either of key's buckets holds its fingerprint (maybe
+ * present), false when neither does (definitely absent). c NULL, or key
+ * NULL with len > 0, answers false.
+ * Cost: one hash, one fingerprint mix, two bucket reads (at most two cache
+ * lines for f = 8 or 16), no branch on slot contents. */
+FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
+
+/* Deletes one copy of key's fingerprint from its first bucket, else its
+ * second. Returns FK_OK; FK_ENOTFOUND when neither holds it (nothing
+ * changed); FK_EINVAL for c NULL or key NULL with len > 0. Removing a key
+ * that was never inserted may delete another key's fingerprint (see the
+ * caveats above). Cost: one hash, two bucket reads, one slot write. */
+FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
+
+/* Empties the filter (keeps its size, seed and observer; the kick PRNG is
+ * reseeded, so a cleared filter replays like a new one). No-op for NULL.
+ * Cost: O(size). */
+FK_API void fk_cuckoo_clear(fk_cuckoo *c);
+
+/* Fills *out: items = occupied slots (successful inserts minus successful
+ * removes), capacity as sized, memory_bytes = the bucket array (packed
+ * buckets, 16-byte pad, rounded to 64 bytes) plus the struct,
+ * bits_per_item = 8 * memory_bytes / capacity, load_factor = items / slots,
+ * expected_fpr = fk_theory_cuckoo_fpr(f, load_factor). No-op for NULL
+ * arguments. Cost: O(1). */
+FK_API void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
+
+/* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
+ * by the caller; free it with fk_cuckoo_free or fk_filter_free, not both).
+ * NULL for NULL. */
+FK_API fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c);
+
+/* Geometry and counters. 0 for NULL. Cost: O(1).
+ * fingerprint_bits: f; buckets: number of buckets (a power of two);
+ * slots: buckets * 4; seed: the params seed; items: occupied slots;
+ * load: items / slots (0.0 for NULL); kicks: evictions made by all inserts
+ * so far, including those undone by a failed insert. */
+FK_API uint32_t fk_cuckoo_fingerprint_bits(const fk_cuckoo *c);
+FK_API uint64_t fk_cuckoo_buckets(const fk_cuckoo *c);
+FK_API uint64_t fk_cuckoo_slots(const fk_cuckoo *c);
+FK_API uint64_t fk_cuckoo_seed(const fk_cuckoo *c);
+FK_API uint64_t fk_cuckoo_items(const fk_cuckoo *c);
+FK_API double   fk_cuckoo_load(const fk_cuckoo *c);
+FK_API uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
+
+/* ------------------------------------------------- tracing / teaching */
+
+/* Where a key lives: exactly what insert, contains and remove compute. */
+typedef struct {
+    uint64_t hash_lo;     /* the key's XXH3-128 hash, low half (gives i1) */
+    uint64_t hash_hi;     /* high half (gives the fingerprint) */
+    uint32_t fingerprint; /* nonzero, < 2^f */
+    uint64_t i1;          /* first bucket */
+    uint64_t i2;          /* second bucket: i1 ^ (fk_mix64(fp) & mask); may equal i1 */
+} fk_cuckoo_location;
+
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL c/out or key
+ * NULL with len > 0. Cost: one hash. */
+FK_API fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
+                                  fk_cuckoo_location *out);
+
+/* The other bucket of a fingerprint stored in `bucket`:
+ * bucket ^ (fk_mix64(fp) & mask); applying it twice gives bucket back.
+ * Returns 0 for NULL c; bucket is taken modulo the bucket count. O(1). */
+FK_API uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
+
+/* The fingerprint in slot `slot` (0..3) of bucket `bucket`; 0 when the
+ * slot is empty, or for NULL c or out-of-range arguments. Cost: O(1). */
+FK_API uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot);
+
+/* One eviction during an insert: the fingerprint that was in slot `slot`
+ * of bucket `from` was displaced and is heading to its other bucket `to`
+ * (to == fk_cuckoo_alt_bucket(c, from, fingerprint)). `kick` counts the
+ * evictions of the current insert from 1. If that insert then fails with
+ * FK_EFULL, all its evictions are undone (no further events). */
+typedef struct {
+    uint64_t from;
+    uint64_t to;
+    uint32_t slot;
+    uint32_t fingerprint;
+    uint32_t kick;
+} fk_cuckoo_kick_event;
+
+typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
+
+/* Registers fn to be called (with ctx) for every eviction; fn NULL (the
+ * default) turns it off. The callback must not modify the filter. The
+ * library itself never prints. No-op for NULL c. Cost: O(1); a set
+ * observer adds one call per eviction, nothing to lookups. */
+FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
+
+#endif

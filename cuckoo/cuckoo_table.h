@@ -1,0 +1,246 @@
+/* cuckoo/cuckoo_table.h: bucket storage of the cuckoo filter (internal).
+ *
+ * A table of `buckets` buckets, each FK_CUCKOO_SLOTS = 4 slots of f-bit
+ * fingerprints, packed: bucket b occupies bits [4f*b, 4f*(b+1)) of a
+ * little-endian byte array, slot j the f bits starting at 4f*b + f*j.
+ * A slot holding 0 is empty. This file knows nothing of keys, hashing or
+ * kicks (that policy lives in cuckoo.c); it reads, writes and finds
+ * fingerprints in one bucket.
+ *
+ * Finding a fingerprint compares all four slots at once with the "has a
+ * zero field" trick: x = bucket ^ (fp * L) has a zero field exactly where a
+ * slot equals fp, and (x - L) & ~x & H is nonzero iff some field of x is
+ * zero, its lowest set bit marking the lowest such field exactly (L = 1 in
+ * every field, H = the top bit of every field). Fast paths:
+ *   f = 8:  a bucket is one aligned 32-bit word;
+ *   f = 16: a bucket is one aligned 64-bit word;
+ *   f = 12: a bucket is 48 bits at byte 6b, read with one 64-bit load.
+ * Other widths use the same trick on the bucket's 4f bits read at byte
+ * (4f*b)/8 with a shift of 0 or 4 (64-bit for f <= 16, 128-bit above).
+ * With 64-byte aligned storage, 8- and 16-bit buckets never straddle a
+ * cache line; a 6-byte 12-bit bucket straddles one in 2 of 32 positions,
+ * the price of keeping exactly 4f bits per bucket (padding to 8 bytes
+ * would cost a third more memory).
+ *
+ * The array carries FK_CTAB_PAD bytes past the last bucket so every wide
+ * load and read-modify-write stays inside the allocation.
+ */
+#ifndef FK_CUCKOO_TABLE_H
+#define FK_CUCKOO_TABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include "../common/sizing.h"
+
+/* Bytes of slack after the last bucket: the widest load is 16 bytes. */
+#define FK_CTAB_PAD 16u
+
+typedef unsigned __int128 fk_ctab_u128;
+
+/* The lookup path is a handful of these helpers; force them inline, since
+ * a call per bucket would cost as much as the compare itself. */
+#define FK_CTAB_HOT static inline __attribute__((always_inline))
+
+typedef struct {
+    uint8_t *bytes;       /* bucket array, 64-byte aligned, zeroed = all empty */
+    uint64_t buckets;     /* a power of two */
+    uint64_t alloc_bytes; /* bytes allocated (packed buckets + pad, rounded to 64) */
+    uint32_t f;           /* fingerprint bits, 4..32 */
+    uint32_t fp_mask;     /* (1 << f) - 1 */
+    uint32_t bucket_bits; /* 4f */
+    uint64_t ones;        /* f <= 16: 1 in the low bit of each of the 4 fields */
+    uint64_t highs;       /* f <= 16: the top bit of each field */
+    uint64_t bucket_mask; /* f <= 16: the low 4f bits */
+    fk_ctab_u128 ones128; /* f > 16: as ones, 128 bits wide */
+    fk_ctab_u128 highs128;
+} fk_ctab;
+
+/* Allocates an all-empty table of `buckets` buckets of f-bit slots.
+ * Returns FK_OK; FK_EINVAL when f is outside 4..32, buckets is 0, or the
+ * size overflows or exceeds FK_MEMORY_CAP; FK_ENOMEM. On error t->bytes is
+ * NULL. Cost: O(size) to zero the array. */
+fk_status fk_ctab_alloc(fk_ctab *t, uint64_t buckets, uint32_t f);
+
+/* Releases the array (t itself belongs to the caller). NULL-safe. */
+void fk_ctab_release(fk_ctab *t);
+
+/* Empties every slot. Cost: O(size). */
+void fk_ctab_clear(fk_ctab *t);
+
+/* ------------------------------------------------- little-endian loads */
+
+FK_CTAB_HOT uint32_t fk_ctab_load32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+FK_CTAB_HOT uint64_t fk_ctab_load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+FK_CTAB_HOT void fk_ctab_store64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, sizeof v);
+}
+
+/* -------------------------------------------------- zero-field search */
+
+/* Nonzero iff some field of x is zero; the lowest set bit is the top bit
+ * of the lowest zero field. ones/highs as in fk_ctab. */
+FK_CTAB_HOT uint64_t fk_ctab_zero_fields64(uint64_t x, uint64_t ones, uint64_t highs)
+{
+    return (x - ones) & ~x & highs;
+}
+
+static inline fk_ctab_u128 fk_ctab_zero_fields128(fk_ctab_u128 x, fk_ctab_u128 ones,
+                                                  fk_ctab_u128 highs)
+{
+    return (x - ones) & ~x & highs;
+}
+
+/* Slot index (0..3) of the field whose top bit is bit `top` (top = j*f + f-1),
+ * without a division: count the field boundaries below it. */
+FK_CTAB_HOT int fk_ctab_slot_of_bit(unsigned top, unsigned f)
+{
+    return (top >= f) + (top >= 2 * f) + (top >= 3 * f);
+}
+
+/* ------------------------------------------------ fast-path buckets */
+
+/* f = 8: bucket b is the 32-bit word at byte 4b. */
+FK_CTAB_HOT uint64_t fk_ctab_match8(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    uint32_t x = fk_ctab_load32(t->bytes + 4 * b) ^ (fp * UINT32_C(0x01010101));
+    return (uint32_t)((x - UINT32_C(0x01010101)) & ~x & UINT32_C(0x80808080));
+}
+
+/* f = 16: bucket b is the 64-bit word at byte 8b. */
+FK_CTAB_HOT uint64_t fk_ctab_match16(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    const uint64_t ones = UINT64_C(0x0001000100010001);
+    uint64_t x = fk_ctab_load64(t->bytes + 8 * b) ^ (fp * ones);
+    return fk_ctab_zero_fields64(x, ones, ones << 15);
+}
+
+/* f = 12: bucket b is the low 48 bits of the 64-bit load at byte 6b. */
+FK_CTAB_HOT uint64_t fk_ctab_match12(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    const uint64_t ones = UINT64_C(0x001001001001);
+    uint64_t x = (fk_ctab_load64(t->bytes + 6 * b) & UINT64_C(0xFFFFFFFFFFFF)) ^ (fp * ones);
+    return fk_ctab_zero_fields64(x, ones, ones << 11);
+}
+
+/* -------------------------------------------------- generic buckets */
+
+/* f <= 16: the bucket's 4f bits (bit offset 4f*b is a multiple of 4, so
+ * the shift is 0 or 4 and 4f + 4 <= 64 bits fit one load). */
+FK_CTAB_HOT uint64_t fk_ctab_bucket64(const fk_ctab *t, uint64_t b)
+{
+    uint64_t bit = b * t->bucket_bits;
+    return (fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) & t->bucket_mask;
+}
+
+/* 16 < f <= 32: the bucket's 4f bits from a 128-bit load (shift 0 or 4;
+ * 4f + 4 <= 128 whenever the shift is 4, since f is then odd). */
+static inline fk_ctab_u128 fk_ctab_bucket128(const fk_ctab *t, uint64_t b)
+{
+    uint64_t bit = b * t->bucket_bits;
+    const uint8_t *p = t->bytes + (bit >> 3);
+    fk_ctab_u128 v = ((fk_ctab_u128)fk_ctab_load64(p + 8) << 64) | fk_ctab_load64(p);
+    v >>= (bit & 7);
+    if (t->bucket_bits < 128)
+        v &= ((fk_ctab_u128)1 << t->bucket_bits) - 1;
+    return v;
+}
+
+/* Other widths up to 16: the zero-field mask of bucket b against fp. */
+FK_CTAB_HOT uint64_t fk_ctab_match64(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    return fk_ctab_zero_fields64(fk_ctab_bucket64(t, b) ^ (fp * t->ones), t->ones, t->highs);
+}
+
+/* Widths 17..32 (128-bit buckets), out of line so the inline paths stay
+ * small: same results as fk_ctab_find / fk_ctab_has2 below. */
+int  fk_ctab_find128(const fk_ctab *t, uint64_t b, uint32_t fp);
+bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp);
+
+/* Index (0..3) of the lowest slot of bucket b holding fp, or -1. fp = 0
+ * finds a free slot. Any width. */
+FK_CTAB_HOT int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    uint64_t m;
+    switch (t->f) {
+    case 8:
+        m = fk_ctab_match8(t, b, fp);
+        return m ? (int)(__builtin_ctzll(m) >> 3) : -1;
+    case 12:
+        m = fk_ctab_match12(t, b, fp);
+        return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), 12) : -1;
+    case 16:
+        m = fk_ctab_match16(t, b, fp);
+        return m ? (int)(__builtin_ctzll(m) >> 4) : -1;
+    default:
+        if (t->f > 16)
+            return fk_ctab_find128(t, b, fp);
+        m = fk_ctab_match64(t, b, fp);
+        return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), t->f) : -1;
+    }
+}
+
+/* True when bucket b1 or b2 holds fp (fp != 0): both buckets are read and
+ * compared whole, no per-slot branch; the switch on the width is the same
+ * every call, so it predicts perfectly. */
+FK_CTAB_HOT bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
+{
+    switch (t->f) {
+    case 8:
+        return (fk_ctab_match8(t, b1, fp) | fk_ctab_match8(t, b2, fp)) != 0;
+    case 12:
+        return (fk_ctab_match12(t, b1, fp) | fk_ctab_match12(t, b2, fp)) != 0;
+    case 16:
+        return (fk_ctab_match16(t, b1, fp) | fk_ctab_match16(t, b2, fp)) != 0;
+    default:
+        if (t->f > 16)
+            return fk_ctab_has2_128(t, b1, b2, fp);
+        return (fk_ctab_match64(t, b1, fp) | fk_ctab_match64(t, b2, fp)) != 0;
+    }
+}
+
+/* ------------------------------------------------------ single slots */
+
+/* Slot j (0..3) of bucket b: one 64-bit load at the slot's byte, since
+ * f + 7 <= 39 bits always fit. */
+FK_CTAB_HOT uint32_t fk_ctab_get(const fk_ctab *t, uint64_t b, unsigned j)
+{
+    uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
+    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) & t->fp_mask;
+}
+
+/* Stores v (< 2^f; 0 empties the slot) in slot j of bucket b, leaving
+ * every other bit as it was. */
+FK_CTAB_HOT void fk_ctab_set(fk_ctab *t, uint64_t b, unsigned j, uint32_t v)
+{
+    uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
+    uint8_t *p = t->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t w = fk_ctab_load64(p);
+    w = (w & ~((uint64_t)t->fp_mask << sh)) | ((uint64_t)v << sh);
+    fk_ctab_store64(p, w);
+}
+
+#endif

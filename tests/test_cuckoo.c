@@ -1,0 +1,770 @@
+/* tests/test_cuckoo.c: the cuckoo filter: bucket storage at every width,
+ * fill to the first FK_EFULL (load, nothing lost, undo exactness), FPR
+ * against theory, model-based sequences against an exact multiset, the
+ * alternate-bucket involution, fingerprint 0, duplicates, params, tracing. */
+#include <math.h>
+#include <stdlib.h>
+#include "check.h"
+#include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_table.h"
+
+/* ------------------------------------------------------------- helpers */
+
+/* A filter of exactly `slots` slots (a power of two >= 4): capacity 95% of
+ * the slots sizes to exactly slots / 4 buckets. */
+static fk_cuckoo *make_slots(uint64_t slots, uint32_t f, uint64_t seed)
+{
+    fk_params p = fk_params_make((uint64_t)((double)slots * FK_CUCKOO_MAX_LOAD), 0.01);
+    p.fingerprint_bits = f;
+    p.seed = seed;
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (c)
+        CHECK_EQ_U64(fk_cuckoo_slots(c), slots);
+    return c;
+}
+
+/* Number of occupied slots, counted from the table itself. */
+static uint64_t count_occupied(const fk_cuckoo *c)
+{
+    uint64_t n = 0;
+    for (uint64_t b = 0; b < fk_cuckoo_buckets(c); b++)
+        for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
+            n += fk_cuckoo_slot(c, b, s) != 0;
+    return n;
+}
+
+/* Copies every slot into a new array (caller frees). */
+static uint32_t *snapshot(const fk_cuckoo *c)
+{
+    uint64_t n = fk_cuckoo_slots(c);
+    uint32_t *s = malloc(n * sizeof *s);
+    for (uint64_t i = 0; s && i < n; i++)
+        s[i] = fk_cuckoo_slot(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS));
+    return s;
+}
+
+static bool same_as(const fk_cuckoo *c, const uint32_t *snap)
+{
+    for (uint64_t i = 0; i < fk_cuckoo_slots(c); i++)
+        if (snap[i] != fk_cuckoo_slot(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS)))
+            return false;
+    return true;
+}
+
+/* Inserts keys from the stream `key_seed` until the first FK_EFULL;
+ * returns how many went in with FK_OK. */
+static uint64_t fill_to_failure(fk_cuckoo *c, uint64_t key_seed)
+{
+    uint64_t rng = key_seed, n = 0, key;
+    for (;;) {
+        key = check_rng(&rng);
+        fk_status s = fk_cuckoo_insert(c, &key, sizeof key);
+        if (s != FK_OK) {
+            CHECK_STATUS(s, FK_EFULL);
+            return n;
+        }
+        n++;
+    }
+}
+
+/* How many of the first n keys of stream key_seed the filter misses. */
+static uint64_t count_missing(const fk_cuckoo *c, uint64_t key_seed, uint64_t n)
+{
+    uint64_t rng = key_seed, miss = 0, key;
+    for (uint64_t i = 0; i < n; i++) {
+        key = check_rng(&rng);
+        miss += !fk_cuckoo_contains(c, &key, sizeof key);
+    }
+    return miss;
+}
+
+/* Fills a 2^lg-slot, f-bit filter to its first failure and checks that
+ * nothing was lost. Returns the load at the failure. */
+static double fill_and_verify(unsigned lg, uint32_t f, uint64_t seed)
+{
+    fk_cuckoo *c = make_slots(UINT64_C(1) << lg, f, seed);
+    if (!c)
+        return 0.0;
+    uint64_t key_seed = 1000 + seed * 7919 + lg * 31 + f;
+    uint64_t n = fill_to_failure(c, key_seed);
+    CHECK_EQ_U64(fk_cuckoo_items(c), n);
+    CHECK_EQ_U64(count_occupied(c), n);
+    CHECK_MSG(count_missing(c, key_seed, n) == 0, "2^%u slots, f=%u: items lost", lg, f);
+    double load = fk_cuckoo_load(c);
+    fk_cuckoo_free(c);
+    return load;
+}
+
+/* --------------------------------------------------------- bucket table */
+
+/* Every width 4..32: random writes mirrored in a plain array; every read
+ * and every find (fingerprint or free slot) agrees with the mirror, so the
+ * packed layout, the fast paths and the word-wide compares are exact. */
+TEST(table_matches_a_plain_array_at_every_width)
+{
+    enum { BUCKETS = 16, ROUNDS = 3000 };
+    uint64_t rng = 11;
+    for (uint32_t f = 4; f <= 32; f++) {
+        fk_ctab t;
+        CHECK_STATUS(fk_ctab_alloc(&t, BUCKETS, f), FK_OK);
+        uint32_t mirror[BUCKETS][FK_CUCKOO_SLOTS] = { { 0 } };
+        int bad = 0;
+        for (int r = 0; r < ROUNDS; r++) {
+            uint64_t x = check_rng(&rng);
+            uint64_t b = x % BUCKETS;
+            unsigned s = (unsigned)((x >> 8) & 3);
+            /* Small values half the time, so fingerprints repeat. */
+            uint32_t v = (uint32_t)(x >> 16) & t.fp_mask;
+            if ((x >> 60) & 1)
+                v &= 3;
+            fk_ctab_set(&t, b, s, v);
+            mirror[b][s] = v;
+            uint32_t probe = (uint32_t)check_rng(&rng) & t.fp_mask;
+            if ((r & 1) == 0)
+                probe &= 3;
+            for (uint64_t q = 0; q < BUCKETS; q++) {
+                int want = -1;
+                for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
+                    bad += fk_ctab_get(&t, q, j) != mirror[q][j];
+                    if (want < 0 && mirror[q][j] == probe)
+                        want = (int)j;
+                }
+                bad += fk_ctab_find(&t, q, probe) != want;
+                uint64_t q2 = (q + 5) % BUCKETS;
+                bool in2 = want >= 0 || fk_ctab_find(&t, q2, probe) >= 0;
+                if (probe != 0)
+                    bad += fk_ctab_has2(&t, q, q2, probe) != in2;
+            }
+        }
+        CHECK_MSG(bad == 0, "f=%u: %d mismatches against the mirror", f, bad);
+        fk_ctab_release(&t);
+    }
+}
+
+/* ------------------------------------------------------ fill to failure */
+
+TEST(small_and_mid_tables_fill_past_90_percent_losing_nothing)
+{
+    static const uint32_t widths[] = { 8, 12, 16, 5, 13, 32 };
+    for (unsigned lg = 10; lg <= 18; lg += 2)
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+            if (lg == 18 && widths[w] != 12)
+                continue; /* keep the time down; 2^18 at 12 bits is enough */
+            double load = fill_and_verify(lg, widths[w], lg);
+            CHECK_MSG(load >= 0.90, "2^%u slots, f=%u: first failure at load %.4f", lg,
+                      widths[w], load);
+        }
+}
+
+TEST(mean_load_at_first_failure_is_at_least_95_percent_at_2_20_slots)
+{
+    static const struct { uint32_t f; int seeds; } runs[] = { { 12, 4 }, { 8, 2 }, { 16, 2 } };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        double sum = 0.0;
+        for (int s = 0; s < runs[r].seeds; s++)
+            sum += fill_and_verify(20, runs[r].f, (uint64_t)s + 1);
+        double mean = sum / runs[r].seeds;
+        CHECK_MSG(mean >= 0.95, "f=%u: mean load at first failure %.4f", runs[r].f, mean);
+    }
+}
+
+TEST(a_2_22_slot_table_fills_past_95_percent_once)
+{
+    double load = fill_and_verify(22, 12, 99);
+    CHECK_MSG(load >= 0.95, "2^22 slots: first failure at load %.4f", load);
+}
+
+/* A failed insert undoes its whole kick chain: the table is bit-for-bit
+ * what it was, items unchanged, and every earlier key still found. */
+TEST(efull_leaves_the_table_exactly_as_it_was)
+{
+    fk_cuckoo *c = make_slots(1024, 12, 5);
+    if (!c)
+        return;
+    uint64_t n = fill_to_failure(c, 77);
+    uint32_t *snap = snapshot(c);
+    uint64_t rng = 555, key, failures = 0;
+    for (int i = 0; i < 300; i++) {
+        key = check_rng(&rng);
+        uint64_t before = fk_cuckoo_items(c);
+        fk_status s = fk_cuckoo_insert(c, &key, sizeof key);
+        if (s == FK_EFULL) {
+            failures++;
+            CHECK_EQ_U64(fk_cuckoo_items(c), before);
+            CHECK(same_as(c, snap));
+        } else {
+            CHECK_STATUS(s, FK_OK); /* another walk may find room */
+            CHECK(fk_cuckoo_contains(c, &key, sizeof key));
+            free(snap);
+            snap = snapshot(c);
+        }
+    }
+    CHECK(failures > 250);
+    CHECK_EQ_U64(count_missing(c, 77, n), 0);
+    free(snap);
+    fk_cuckoo_free(c);
+}
+
+/* -------------------------------------------------------- false positives */
+
+/* The expected FPR at load L for fingerprints uniform over the 2^f - 1
+ * nonzero values. A negative key matches when some stored key has its
+ * fingerprint and its bucket pair; there are about Poisson(8L / (2^f - 1))
+ * of those, so P(match) = 1 - exp(-8L / (2^f - 1)). For f >= 8 this agrees
+ * with fk_theory_cuckoo_fpr's 1 - (1 - 2^-f)^(8L) to well under the
+ * binomial noise; at f = 5 the two differ by about 1% relative. */
+static double fpr_nonzero(uint32_t f, double load)
+{
+    return -expm1(-2.0 * FK_CUCKOO_SLOTS * load / (ldexp(1.0, (int)f) - 1.0));
+}
+
+/* Queries n keys never inserted; returns the fraction answered true. */
+static double measure_fpr(const fk_cuckoo *c, uint64_t n)
+{
+    uint64_t rng = UINT64_C(0xdeadbeef), hits = 0, key;
+    for (uint64_t i = 0; i < n; i++) {
+        key = check_rng(&rng) | (UINT64_C(1) << 63); /* inserted keys have bit 63 clear */
+        hits += fk_cuckoo_contains(c, &key, sizeof key);
+    }
+    return (double)hits / (double)n;
+}
+
+/* Inserts keys with bit 63 clear until the load reaches `load` or the
+ * first failure. */
+static void fill_to_load(fk_cuckoo *c, double load)
+{
+    uint64_t rng = 4242, key;
+    while (fk_cuckoo_load(c) < load) {
+        key = check_rng(&rng) & ~(UINT64_C(1) << 63);
+        if (fk_cuckoo_insert(c, &key, sizeof key) != FK_OK)
+            break;
+    }
+}
+
+static bool within_binomial(double measured, double p, uint64_t n)
+{
+    double sd = sqrt(p * (1.0 - p) / (double)n);
+    return fabs(measured - p) <= 5.0 * sd + 3.0 / (double)n;
+}
+
+TEST(measured_fpr_matches_theory_at_the_measured_load)
+{
+    static const uint32_t widths[] = { 5, 8, 12, 13, 16, 32 };
+    const uint64_t queries = 1000000;
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        fk_cuckoo *c = make_slots(1 << 16, widths[w], 3);
+        if (!c)
+            continue;
+        fill_to_load(c, 0.5);
+        double load = fk_cuckoo_load(c);
+        double measured = measure_fpr(c, queries);
+        double expect = fpr_nonzero(widths[w], load);
+        CHECK_MSG(within_binomial(measured, expect, queries),
+                  "f=%u load %.3f: measured %.6f, expected %.6f", widths[w], load, measured,
+                  expect);
+        fk_stats st;
+        fk_cuckoo_stats(c, &st);
+        CHECK(st.expected_fpr == fk_theory_cuckoo_fpr(widths[w], load));
+        fk_cuckoo_free(c);
+    }
+}
+
+/* Sized by fpr alone and filled to the first failure (~96% load), the
+ * measured FPR is still at most the target. */
+TEST(fpr_at_full_load_is_at_most_the_target)
+{
+    static const double targets[] = { 0.01, 0.001 };
+    for (size_t i = 0; i < 2; i++) {
+        fk_params p = fk_params_make(62000, targets[i]); /* 2^14 buckets */
+        p.seed = 8;
+        fk_cuckoo *c = NULL;
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+        if (!c)
+            continue;
+        CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), i == 0 ? 10 : 13);
+        fill_to_load(c, 2.0);
+        CHECK(fk_cuckoo_load(c) >= 0.95);
+        /* Enough queries that the gap between theory (~0.944e-3) and the
+         * 0.1% target is about 5 standard deviations. */
+        uint64_t queries = i == 0 ? 2000000 : 8000000;
+        double measured = measure_fpr(c, queries);
+        CHECK_MSG(measured <= targets[i], "target %.4f: measured %.6f at load %.4f", targets[i],
+                  measured, fk_cuckoo_load(c));
+        CHECK(within_binomial(measured, fpr_nonzero(fk_cuckoo_fingerprint_bits(c),
+                                                    fk_cuckoo_load(c)), queries));
+        fk_cuckoo_free(c);
+    }
+}
+
+/* ------------------------------------------------------------ model test */
+
+/* Random inserts, removes and lookups over a small key universe (so keys
+ * repeat and buckets fill), against an exact multiset: no false negative
+ * ever, remove succeeds for every present key, FK_EFULL only when both of
+ * the key's buckets were full and then with nothing changed, items always
+ * equal to the multiset's size. Absent keys are removed only when the
+ * filter says they are absent (removing a false positive would delete
+ * another key's copy: the documented caveat). */
+static void run_model(uint32_t f, uint64_t slots, uint64_t seed, int ops)
+{
+    enum { KEYS = 700 };
+    fk_cuckoo *c = make_slots(slots, f, seed);
+    if (!c)
+        return;
+    uint32_t count[KEYS] = { 0 };
+    uint64_t total = 0, rng = seed * 1315423911u + f, efull = 0, fneg = 0, bad = 0;
+    for (int op = 0; op < ops; op++) {
+        uint64_t x = check_rng(&rng);
+        uint64_t k = (x >> 8) % KEYS;
+        uint64_t key = k * UINT64_C(0x9E3779B97F4A7C15) + seed;
+        unsigned what = (unsigned)(x % 100);
+        if (what < 50) {
+            fk_cuckoo_location loc;
+            fk_cuckoo_locate(c, &key, sizeof key, &loc);
+            bool both_full = true;
+            for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
+                both_full &= fk_cuckoo_slot(c, loc.i1, s) != 0 &&
+                             fk_cuckoo_slot(c, loc.i2, s) != 0;
+            uint32_t *snap = both_full ? snapshot(c) : NULL;
+            fk_status s = fk_cuckoo_insert(c, &key, sizeof key);
+            if (s == FK_OK) {
+                count[k]++;
+                total++;
+            } else {
+                efull++;
+                bad += s != FK_EFULL || !both_full || (snap && !same_as(c, snap));
+            }
+            free(snap);
+        } else if (what < 80) {
+            if (count[k] > 0) {
+                bad += fk_cuckoo_remove(c, &key, sizeof key) != FK_OK;
+                count[k]--;
+                total--;
+            } else if (!fk_cuckoo_contains(c, &key, sizeof key)) {
+                bad += fk_cuckoo_remove(c, &key, sizeof key) != FK_ENOTFOUND;
+            }
+        } else {
+            fneg += count[k] > 0 && !fk_cuckoo_contains(c, &key, sizeof key);
+        }
+        bad += fk_cuckoo_items(c) != total;
+        if (op % 1000 == 999)
+            for (uint64_t j = 0; j < KEYS; j++) {
+                uint64_t kj = j * UINT64_C(0x9E3779B97F4A7C15) + seed;
+                fneg += count[j] > 0 && !fk_cuckoo_contains(c, &kj, sizeof kj);
+            }
+    }
+    CHECK_MSG(fneg == 0, "f=%u: %" PRIu64 " false negatives", f, fneg);
+    CHECK_MSG(bad == 0, "f=%u: %" PRIu64 " model mismatches", f, bad);
+    CHECK_EQ_U64(count_occupied(c), total);
+    /* A small table with 700 keys must have filled up at some point. */
+    if (slots <= 512)
+        CHECK_MSG(efull > 0, "f=%u: the table never filled", f);
+    fk_cuckoo_free(c);
+}
+
+TEST(model_based_sequences_match_an_exact_multiset)
+{
+    static const uint32_t widths[] = { 4, 5, 8, 12, 13, 16, 17, 24, 31, 32 };
+    for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+        run_model(widths[w], 512, 1, 20000);  /* crowded: kicks and EFULL */
+        run_model(widths[w], 4096, 2, 20000); /* roomy */
+    }
+}
+
+/* ---------------------------------------------- involution, fingerprints */
+
+TEST(alt_bucket_is_an_involution_exhaustively_for_small_tables)
+{
+    static const uint32_t widths[] = { 4, 8, 12 };
+    for (uint64_t buckets = 1; buckets <= 256; buckets *= 2)
+        for (size_t w = 0; w < 3; w++) {
+            fk_cuckoo *c = make_slots(buckets * 4, widths[w], buckets);
+            if (!c)
+                continue;
+            uint64_t bad = 0;
+            uint32_t top = (uint32_t)1 << widths[w];
+            for (uint64_t b = 0; b < buckets; b++)
+                for (uint32_t fp = 1; fp < top; fp++) {
+                    uint64_t a = fk_cuckoo_alt_bucket(c, b, fp);
+                    bad += a >= buckets || fk_cuckoo_alt_bucket(c, a, fp) != b;
+                }
+            CHECK_MSG(bad == 0, "%" PRIu64 " buckets, f=%u: %" PRIu64 " failures", buckets,
+                      widths[w], bad);
+            fk_cuckoo_free(c);
+        }
+}
+
+/* The location reported is the one used: a key inserted alone in an empty
+ * filter lands in i1 (which has room), i2 = alt(i1, fp), and the buckets
+ * spread over the whole table. */
+TEST(locate_reports_the_buckets_insert_uses)
+{
+    fk_cuckoo *c = make_slots(1 << 12, 12, 4);
+    if (!c)
+        return;
+    uint64_t rng = 9, key, used_i2_differs = 0;
+    uint64_t max_i1 = 0, max_i2 = 0;
+    for (int i = 0; i < 2000; i++) {
+        key = check_rng(&rng);
+        fk_cuckoo_location loc;
+        CHECK_STATUS(fk_cuckoo_locate(c, &key, sizeof key, &loc), FK_OK);
+        CHECK(loc.i2 == fk_cuckoo_alt_bucket(c, loc.i1, loc.fingerprint));
+        used_i2_differs += loc.i1 != loc.i2;
+        max_i1 = loc.i1 > max_i1 ? loc.i1 : max_i1;
+        max_i2 = loc.i2 > max_i2 ? loc.i2 : max_i2;
+        if (i < 20) {
+            CHECK_STATUS(fk_cuckoo_insert(c, &key, sizeof key), FK_OK);
+            bool in_i1 = false;
+            for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
+                in_i1 |= fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
+            CHECK(in_i1);
+        }
+    }
+    CHECK(used_i2_differs > 1990);
+    CHECK(max_i1 >= 1000 && max_i2 >= 1000);
+    fk_cuckoo_free(c);
+}
+
+/* Fingerprint 0 means "empty": a computed 0 is redrawn from other hash
+ * bits, never stored, and no value (1 in particular) is favoured. */
+TEST(fingerprint_zero_is_never_produced_and_values_are_unbiased)
+{
+    fk_cuckoo *c = make_slots(1 << 12, 4, 6);
+    if (!c)
+        return;
+    enum { N = 240000 };
+    uint64_t hist[16] = { 0 }, redrawn = 0, rng = 31, key;
+    for (int i = 0; i < N; i++) {
+        key = check_rng(&rng);
+        fk_cuckoo_location loc;
+        fk_cuckoo_locate(c, &key, sizeof key, &loc);
+        hist[loc.fingerprint & 15]++;
+        CHECK(loc.fingerprint > 0 && loc.fingerprint < 16);
+        redrawn += (loc.hash_hi & 15) == 0;
+    }
+    CHECK_EQ_U64(hist[0], 0);
+    CHECK(redrawn > N / 20); /* about 1/16 needed a redraw */
+    /* Each of the 15 values about N/15 = 16000 (sd ~ 124). */
+    for (int v = 1; v < 16; v++)
+        CHECK_MSG(hist[v] > 15300 && hist[v] < 16700, "fingerprint %d: %" PRIu64 " of %d", v,
+                  hist[v], N);
+    /* Filled, the table's nonzero slots are exactly the items. */
+    fill_to_failure(c, 12);
+    CHECK_EQ_U64(count_occupied(c), fk_cuckoo_items(c));
+    fk_cuckoo_free(c);
+}
+
+/* ------------------------------------------------------------ duplicates */
+
+TEST(the_same_key_fits_8_times_then_efull)
+{
+    fk_cuckoo *c = make_slots(1 << 12, 12, 2);
+    if (!c)
+        return;
+    uint64_t key = 0;
+    fk_cuckoo_location loc;
+    do {
+        key++;
+        fk_cuckoo_locate(c, &key, sizeof key, &loc);
+    } while (loc.i1 == loc.i2);
+    for (int i = 0; i < 8; i++)
+        CHECK_STATUS(fk_cuckoo_insert(c, &key, sizeof key), FK_OK);
+    uint32_t *snap = snapshot(c);
+    CHECK_STATUS(fk_cuckoo_insert(c, &key, sizeof key), FK_EFULL);
+    CHECK(snap && same_as(c, snap));
+    CHECK_EQ_U64(fk_cuckoo_items(c), 8);
+    CHECK(fk_cuckoo_contains(c, &key, sizeof key));
+    for (int i = 0; i < 8; i++)
+        CHECK_STATUS(fk_cuckoo_remove(c, &key, sizeof key), FK_OK);
+    CHECK_STATUS(fk_cuckoo_remove(c, &key, sizeof key), FK_ENOTFOUND);
+    CHECK(!fk_cuckoo_contains(c, &key, sizeof key));
+    CHECK_EQ_U64(fk_cuckoo_items(c), 0);
+    free(snap);
+    fk_cuckoo_free(c);
+
+    /* One bucket: both candidates coincide, so only 4 copies fit. */
+    c = make_slots(4, 12, 2);
+    if (!c)
+        return;
+    CHECK_EQ_U64(fk_cuckoo_buckets(c), 1);
+    for (int i = 0; i < 4; i++)
+        CHECK_STATUS(fk_cuckoo_insert(c, "k", 1), FK_OK);
+    CHECK_STATUS(fk_cuckoo_insert(c, "k", 1), FK_EFULL);
+    CHECK_EQ_U64(fk_cuckoo_items(c), 4);
+    fk_cuckoo_free(c);
+}
+
+TEST(insert_unique_stores_one_copy)
+{
+    fk_params p = fk_params_make(100, 0.001);
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    bool added = false;
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, "pear", 4, &added), FK_OK);
+    CHECK(added);
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, "pear", 4, &added), FK_OK);
+    CHECK(!added);
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, "pear", 4, NULL), FK_OK);
+    CHECK_EQ_U64(fk_cuckoo_items(c), 1);
+    CHECK_STATUS(fk_cuckoo_remove(c, "pear", 4), FK_OK);
+    CHECK(!fk_cuckoo_contains(c, "pear", 4));
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, NULL, 3, &added), FK_EINVAL);
+    CHECK(!added);
+    CHECK_STATUS(fk_cuckoo_insert_unique(NULL, "x", 1, &added), FK_EINVAL);
+    fk_cuckoo_free(c);
+}
+
+/* ------------------------------------------------------ params and keys */
+
+TEST(bad_params_are_einval)
+{
+    fk_cuckoo *c = (fk_cuckoo *)&c; /* must be reset to NULL */
+    fk_params p = fk_params_make(1000, 0.01);
+    CHECK_STATUS(fk_cuckoo_new(NULL, &c), FK_EINVAL);
+    CHECK(c == NULL);
+    CHECK_STATUS(fk_cuckoo_new(&p, NULL), FK_EINVAL);
+
+    static const double bad_fpr[] = { 0.0, 1.0, -0.1, 1.5, NAN, INFINITY };
+    for (size_t i = 0; i < sizeof bad_fpr / sizeof bad_fpr[0]; i++) {
+        p = fk_params_make(1000, bad_fpr[i]);
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+        CHECK(c == NULL);
+    }
+    p = fk_params_make(0, 0.01);
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+    p = fk_params_make(1000, 0.01);
+    p.reserved = 1;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+
+    static const uint32_t bad_f[] = { 1, 2, 3, 33, 64, 1000 };
+    for (size_t i = 0; i < sizeof bad_f / sizeof bad_f[0]; i++) {
+        p = fk_params_make(1000, 0.01);
+        p.fingerprint_bits = bad_f[i];
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+    }
+    for (uint32_t f = 4; f <= 32; f += 28) {
+        p = fk_params_make(1000, 0.01);
+        p.fingerprint_bits = f;
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+        CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), f);
+        fk_cuckoo_free(c);
+    }
+    /* Over the memory cap, or too many buckets to count. */
+    p = fk_params_make(UINT64_C(1) << 40, 0.01);
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+    p = fk_params_make(UINT64_MAX, 0.01);
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+    CHECK(c == NULL);
+    /* Knobs of other kinds are ignored. */
+    p = fk_params_make(1000, 0.01);
+    p.bits = 12345;
+    p.hashes = 99;
+    p.counter_bits = 3;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    fk_cuckoo_free(c);
+}
+
+TEST(null_and_empty_keys)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    CHECK_STATUS(fk_cuckoo_insert(c, NULL, 1), FK_EINVAL);
+    CHECK(!fk_cuckoo_contains(c, NULL, 1));
+    CHECK_STATUS(fk_cuckoo_remove(c, NULL, 1), FK_EINVAL);
+    fk_cuckoo_location loc;
+    CHECK_STATUS(fk_cuckoo_locate(c, NULL, 1, &loc), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_locate(c, "a", 1, NULL), FK_EINVAL);
+    CHECK_EQ_U64(fk_cuckoo_items(c), 0);
+    /* The empty key is a key like any other, NULL pointer or not. */
+    CHECK(!fk_cuckoo_contains(c, NULL, 0));
+    CHECK_STATUS(fk_cuckoo_insert(c, NULL, 0), FK_OK);
+    CHECK(fk_cuckoo_contains(c, NULL, 0));
+    CHECK(fk_cuckoo_contains(c, "", 0));
+    CHECK_STATUS(fk_cuckoo_remove(c, "", 0), FK_OK);
+    CHECK_STATUS(fk_cuckoo_remove(c, NULL, 0), FK_ENOTFOUND);
+    /* NULL filter. */
+    CHECK_STATUS(fk_cuckoo_insert(NULL, "a", 1), FK_EINVAL);
+    CHECK(!fk_cuckoo_contains(NULL, "a", 1));
+    CHECK_STATUS(fk_cuckoo_remove(NULL, "a", 1), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_locate(NULL, "a", 1, &loc), FK_EINVAL);
+    CHECK(fk_cuckoo_as_filter(NULL) == NULL);
+    CHECK_EQ_U64(fk_cuckoo_buckets(NULL) + fk_cuckoo_slots(NULL) + fk_cuckoo_items(NULL) +
+                 fk_cuckoo_seed(NULL) + fk_cuckoo_kicks(NULL) + fk_cuckoo_fingerprint_bits(NULL) +
+                 fk_cuckoo_slot(NULL, 0, 0) + fk_cuckoo_alt_bucket(NULL, 1, 1), 0);
+    CHECK(fk_cuckoo_load(NULL) == 0.0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, fk_cuckoo_buckets(c), 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
+    fk_stats st;
+    fk_cuckoo_stats(NULL, &st);
+    fk_cuckoo_stats(c, NULL);
+    fk_cuckoo_set_observer(NULL, NULL, NULL);
+    fk_cuckoo_clear(NULL);
+    fk_cuckoo_free(NULL);
+    fk_cuckoo_free(c);
+}
+
+/* --------------------------------------------------------- sizing, stats */
+
+TEST(sizing_follows_the_fpr_and_the_95_percent_rule)
+{
+    static const uint64_t caps[] = { 1, 3, 4, 100, 1000, 3891, 3892, 1000000 };
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        fk_params p = fk_params_make(caps[i], 0.001);
+        fk_cuckoo *c = NULL;
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+        if (!c)
+            continue;
+        uint64_t b = fk_cuckoo_buckets(c);
+        CHECK(b && (b & (b - 1)) == 0);
+        CHECK((double)caps[i] <= 0.95 * (double)(b * 4));
+        CHECK(b == 1 || (double)caps[i] > 0.95 * (double)(b * 2));
+        CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), 13);
+        fk_cuckoo_free(c);
+    }
+    CHECK_EQ_U64(fk_size_cuckoo_fp_bits(0.01), 10);
+    CHECK_EQ_U64(fk_size_cuckoo_fp_bits(0.001), 13);
+    CHECK_EQ_U64(fk_size_cuckoo_fp_bits(0.5), 4);
+}
+
+TEST(stats_report_true_memory_load_and_theory)
+{
+    fk_params p = fk_params_make(10000, 0.01);
+    p.fingerprint_bits = 12;
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (!c)
+        return;
+    for (uint64_t k = 0; k < 5000; k++)
+        CHECK_STATUS(fk_cuckoo_insert(c, &k, sizeof k), FK_OK);
+    uint64_t k = 7;
+    CHECK_STATUS(fk_cuckoo_remove(c, &k, sizeof k), FK_OK);
+    fk_stats st;
+    fk_cuckoo_stats(c, &st);
+    uint64_t packed = fk_cuckoo_buckets(c) * 4 * 12 / 8;
+    CHECK_EQ_U64(st.items, 4999);
+    CHECK_EQ_U64(st.capacity, 10000);
+    CHECK(st.memory_bytes >= packed + sizeof(void *) && st.memory_bytes <= packed + 1024);
+    CHECK(st.bits_per_item == 8.0 * (double)st.memory_bytes / 10000.0);
+    CHECK(st.load_factor == 4999.0 / (double)fk_cuckoo_slots(c));
+    CHECK(st.load_factor == fk_cuckoo_load(c));
+    CHECK(st.expected_fpr == fk_theory_cuckoo_fpr(12, st.load_factor));
+    CHECK(st.expected_fpr > 0.0 && st.expected_fpr < 8.0 / 4096.0);
+    fk_cuckoo_clear(c);
+    CHECK_EQ_U64(fk_cuckoo_items(c), 0);
+    CHECK_EQ_U64(count_occupied(c), 0);
+    CHECK(!fk_cuckoo_contains(c, &k, sizeof k));
+    fk_cuckoo_free(c);
+}
+
+TEST(same_seed_same_table_and_clear_replays)
+{
+    fk_cuckoo *a = make_slots(1024, 8, 17), *b = make_slots(1024, 8, 17),
+              *d = make_slots(1024, 8, 18);
+    if (!a || !b || !d)
+        return;
+    fill_to_failure(a, 3);
+    fill_to_failure(b, 3);
+    fill_to_failure(d, 3);
+    uint32_t *sa = snapshot(a);
+    CHECK(same_as(b, sa));
+    CHECK(!same_as(d, sa));
+    fk_cuckoo_clear(b);
+    fill_to_failure(b, 3);
+    CHECK(same_as(b, sa));
+    CHECK_EQ_U64(fk_cuckoo_seed(a), 17);
+    free(sa);
+    fk_cuckoo_free(a);
+    fk_cuckoo_free(b);
+    fk_cuckoo_free(d);
+}
+
+/* ------------------------------------------------------ tracing, vtable */
+
+typedef struct {
+    const fk_cuckoo *c;
+    uint64_t events, bad;
+    uint32_t last_kick;
+} kick_log;
+
+static void on_kick(void *ctx, const fk_cuckoo_kick_event *ev)
+{
+    kick_log *log = ctx;
+    log->events++;
+    log->bad += ev->fingerprint == 0 || ev->slot >= FK_CUCKOO_SLOTS ||
+                ev->from >= fk_cuckoo_buckets(log->c) ||
+                ev->to != fk_cuckoo_alt_bucket(log->c, ev->from, ev->fingerprint) ||
+                ev->kick == 0 || ev->kick > FK_CUCKOO_MAX_KICKS ||
+                (ev->kick != 1 && ev->kick != log->last_kick + 1);
+    log->last_kick = ev->kick;
+}
+
+TEST(observer_sees_every_kick)
+{
+    fk_cuckoo *c = make_slots(1024, 12, 21);
+    if (!c)
+        return;
+    kick_log log = { c, 0, 0, 0 };
+    fk_cuckoo_set_observer(c, on_kick, &log);
+    fill_to_failure(c, 8);
+    CHECK(log.events > 0);
+    CHECK_EQ_U64(log.events, fk_cuckoo_kicks(c));
+    CHECK_EQ_U64(log.bad, 0);
+    fk_cuckoo_set_observer(c, NULL, &log);
+    uint64_t before = log.events;
+    uint64_t key = 12345;
+    fk_cuckoo_insert(c, &key, sizeof key);
+    CHECK_EQ_U64(log.events, before);
+    fk_cuckoo_free(c);
+}
+
+TEST(vtable_drives_the_same_filter)
+{
+    const fk_ops *ops = fk_ops_find("cuckoo");
+    CHECK(ops == &fk_cuckoo_ops);
+    CHECK(ops && (ops->caps & FK_CAP_REMOVE) && ops->remove != NULL);
+    fk_params p = fk_params_make(1000, 0.01);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_cuckoo_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    CHECK(fk_filter_ops(f) == &fk_cuckoo_ops);
+    CHECK_STATUS(fk_filter_insert(f, "plum", 4), FK_OK);
+    CHECK(fk_filter_contains(f, "plum", 4));
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(st.items, 1);
+    CHECK_STATUS(fk_filter_remove(f, "plum", 4), FK_OK);
+    CHECK_STATUS(fk_filter_remove(f, "plum", 4), FK_ENOTFOUND);
+    CHECK(!fk_filter_contains(f, "plum", 4));
+    fk_filter_free(f);
+    p.fingerprint_bits = 2;
+    CHECK_STATUS(fk_filter_new(&fk_cuckoo_ops, &p, &f), FK_EINVAL);
+    CHECK(f == NULL);
+}
+
+int main(void)
+{
+    RUN(table_matches_a_plain_array_at_every_width);
+    RUN(small_and_mid_tables_fill_past_90_percent_losing_nothing);
+    RUN(mean_load_at_first_failure_is_at_least_95_percent_at_2_20_slots);
+    RUN(a_2_22_slot_table_fills_past_95_percent_once);
+    RUN(efull_leaves_the_table_exactly_as_it_was);
+    RUN(measured_fpr_matches_theory_at_the_measured_load);
+    RUN(fpr_at_full_load_is_at_most_the_target);
+    RUN(model_based_sequences_match_an_exact_multiset);
+    RUN(alt_bucket_is_an_involution_exhaustively_for_small_tables);
+    RUN(locate_reports_the_buckets_insert_uses);
+    RUN(fingerprint_zero_is_never_produced_and_values_are_unbiased);
+    RUN(the_same_key_fits_8_times_then_efull);
+    RUN(insert_unique_stores_one_copy);
+    RUN(bad_params_are_einval);
+    RUN(null_and_empty_keys);
+    RUN(sizing_follows_the_fpr_and_the_95_percent_rule);
+    RUN(stats_report_true_memory_load_and_theory);
+    RUN(same_seed_same_table_and_clear_replays);
+    RUN(observer_sees_every_kick);
+    RUN(vtable_drives_the_same_filter);
+    return check_report();
+}
