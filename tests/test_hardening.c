@@ -20,6 +20,8 @@
 #include "../bloom/bloom_serial.h"
 #include "../counting/counting.h"
 #include "../counting/counting_serial.h"
+#include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_serial.h"
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 {
@@ -490,6 +492,122 @@ TEST(counting_direct_api_bad_arguments)
     fk_counting_free(c);
 }
 
+/* ------------------------------------------------------------ cuckoo */
+
+static void count_kick(void *ctx, const fk_cuckoo_kick_event *ev)
+{
+    (void)ev;
+    ++*(int *)ctx;
+}
+
+TEST(cuckoo_direct_api_bad_arguments)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    fk_cuckoo *c = (fk_cuckoo *)POISON;
+    CHECK_STATUS(fk_cuckoo_new(NULL, &c), FK_EINVAL);
+    CHECK(c == NULL);
+    CHECK_STATUS(fk_cuckoo_new(&p, NULL), FK_EINVAL);
+    static const uint32_t bad_f[] = { 1, 2, 3, 33, 64, UINT32_MAX };
+    for (size_t i = 0; i < sizeof bad_f / sizeof bad_f[0]; i++) {
+        p.fingerprint_bits = bad_f[i];
+        c = (fk_cuckoo *)POISON;
+        CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_EINVAL);
+        CHECK(c == NULL);
+    }
+    /* capacity 1 with 4-bit fingerprints: one bucket, and the key's 8 slots
+     * (4 when both its buckets are the one bucket) run out */
+    p = fk_params_make(1, 0.5);
+    p.fingerprint_bits = 4;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (c) {
+        CHECK_EQ_U64(fk_cuckoo_buckets(c), 1);
+        int ok = 0;
+        fk_status s = FK_OK;
+        for (int i = 0; i < 10 && s == FK_OK; i++)
+            ok += (s = fk_cuckoo_insert(c, "a", 1)) == FK_OK;
+        CHECK_STATUS(s, FK_EFULL);
+        CHECK(ok == 4);
+        CHECK(fk_cuckoo_contains(c, "a", 1));
+        CHECK_EQ_U64(fk_cuckoo_items(c), 4);
+        fk_cuckoo_free(c);
+    }
+    p = fk_params_make(100, 0.01);
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (!c)
+        return;
+    bool added = true;
+    CHECK_STATUS(fk_cuckoo_insert(NULL, "k", 1), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_insert(c, NULL, 1), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_insert_unique(NULL, "k", 1, &added), FK_EINVAL);
+    CHECK(!added);
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, NULL, 1, &added), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, NULL, 0, NULL), FK_OK);
+    CHECK_STATUS(fk_cuckoo_insert_unique(c, POISON, 0, &added), FK_OK);
+    CHECK(!added); /* the empty key is already in */
+    CHECK(fk_cuckoo_contains(c, POISON, 0));
+    CHECK(!fk_cuckoo_contains(NULL, "k", 1));
+    CHECK(!fk_cuckoo_contains(c, NULL, 1));
+    CHECK_STATUS(fk_cuckoo_remove(NULL, "k", 1), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_remove(c, NULL, 1), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_remove(c, NULL, 0), FK_OK);
+    CHECK_STATUS(fk_cuckoo_remove(c, "", 0), FK_ENOTFOUND);
+    fk_cuckoo_clear(NULL);
+    fk_stats st;
+    fk_cuckoo_stats(NULL, &st);
+    fk_cuckoo_stats(c, NULL);
+    CHECK(fk_cuckoo_as_filter(NULL) == NULL);
+    CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(NULL), 0);
+    CHECK_EQ_U64(fk_cuckoo_buckets(NULL), 0);
+    CHECK_EQ_U64(fk_cuckoo_slots(NULL), 0);
+    CHECK_EQ_U64(fk_cuckoo_seed(NULL), 0);
+    CHECK_EQ_U64(fk_cuckoo_items(NULL), 0);
+    CHECK(fk_cuckoo_load(NULL) == 0.0);
+    CHECK_EQ_U64(fk_cuckoo_kicks(NULL), 0);
+    fk_cuckoo_location loc;
+    CHECK_STATUS(fk_cuckoo_locate(NULL, "k", 1, &loc), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_locate(c, "k", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_locate(c, NULL, 1, &loc), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_locate(c, NULL, 0, &loc), FK_OK);
+    CHECK_EQ_U64(fk_cuckoo_alt_bucket(NULL, 0, 1), 0);
+    CHECK(fk_cuckoo_alt_bucket(c, UINT64_MAX, UINT32_MAX) < fk_cuckoo_buckets(c));
+    CHECK_EQ_U64(fk_cuckoo_slot(NULL, 0, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, fk_cuckoo_buckets(c), 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, UINT64_MAX, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, UINT32_MAX), 0);
+    fk_cuckoo_set_observer(NULL, count_kick, NULL);
+    int kicks = 0;
+    fk_cuckoo_set_observer(c, count_kick, &kicks);
+    for (uint64_t k = 0; k < 200; k++)
+        (void)fk_cuckoo_insert(c, &k, sizeof k); /* past capacity: kicks, then FK_EFULL */
+    CHECK(kicks > 0);
+    fk_cuckoo_set_observer(c, NULL, NULL);
+
+    uint64_t n = 0;
+    uint8_t buf[4096];
+    fk_cuckoo *l = (fk_cuckoo *)POISON;
+    CHECK_STATUS(fk_cuckoo_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_serialized_size(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_save(NULL, buf, sizeof buf, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_save(c, NULL, sizeof buf, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_save(c, buf, 3, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_save_file(NULL, stdout), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_save_file(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_from_bytes(buf, 0, &l), FK_ECORRUPT);
+    CHECK(l == NULL);
+    CHECK_STATUS(fk_cuckoo_from_bytes(NULL, 10, &l), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_from_bytes(buf, 10, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_from_file(NULL, &l), FK_EINVAL);
+    CHECK_STATUS(fk_cuckoo_from_file(stdin, NULL), FK_EINVAL);
+    size_t w = 0;
+    CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &w), FK_OK);
+    CHECK_STATUS(fk_cuckoo_from_bytes(buf, w, &l), FK_OK);
+    CHECK(l && fk_cuckoo_kicks(l) == fk_cuckoo_kicks(c));
+    fk_cuckoo_free(l);
+    fk_cuckoo_free(NULL);
+    fk_cuckoo_free(c);
+}
+
 int main(void)
 {
     RUN(capacity_one_works);
@@ -500,5 +618,6 @@ int main(void)
     RUN(save_and_load_misuse_through_the_vtable);
     RUN(bloom_direct_api_bad_arguments);
     RUN(counting_direct_api_bad_arguments);
+    RUN(cuckoo_direct_api_bad_arguments);
     return check_report();
 }

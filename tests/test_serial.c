@@ -17,6 +17,8 @@
 #include "../common/hash.h"
 #include "../counting/counting.h"
 #include "../counting/counting_serial.h"
+#include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_serial.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -433,6 +435,76 @@ TEST(counting_saturation_width_and_padding)
     }
 }
 
+/* The cuckoo header must agree with its table; the PRNG state carries over. */
+TEST(cuckoo_items_geometry_and_prng)
+{
+    fk_params p = fk_params_make(200, 0.01);
+    p.seed = 5;
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (!c)
+        return;
+    for (uint64_t k = 0; k < 400; k++) /* to the first failures: kicks happen */
+        (void)fk_cuckoo_insert(c, &k, sizeof k);
+    CHECK(fk_cuckoo_kicks(c) > 0);
+    uint8_t buf[4096];
+    size_t len = 0;
+    CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
+    CHECK_EQ_U64(len, 128 + fk_cuckoo_buckets(c) * 4 * fk_cuckoo_fingerprint_bits(c) / 8);
+    fk_cuckoo *d = NULL;
+    CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+    if (d) {
+        CHECK_EQ_U64(fk_cuckoo_kicks(d), fk_cuckoo_kicks(c));
+        CHECK_EQ_U64(fk_cuckoo_items(d), fk_cuckoo_items(c));
+        /* the same evictions from here on: free some room, refill, compare */
+        for (uint64_t k = 0; k < 400; k += 3) {
+            fk_cuckoo_remove(c, &k, sizeof k);
+            fk_cuckoo_remove(d, &k, sizeof k);
+        }
+        for (uint64_t k = 1000; k < 1400; k++)
+            CHECK(fk_cuckoo_insert(c, &k, sizeof k) == fk_cuckoo_insert(d, &k, sizeof k));
+        CHECK(same_bytes(fk_cuckoo_as_filter(c), fk_cuckoo_as_filter(d)));
+        fk_cuckoo_free(d);
+    }
+    struct { size_t off; uint64_t value; const char *what; } edits[] = {
+        { 40, fk_cuckoo_items(c) + 1, "items one more than occupied" },
+        { 40, fk_cuckoo_items(c) - 1, "items one less than occupied" },
+        { 48, fk_cuckoo_buckets(c) - 1, "buckets not a power of two" },
+        { 48, 0, "no buckets" },
+        { 56, 3, "3-bit fingerprints" },
+        { 56, 33, "33-bit fingerprints" },
+    };
+    uint8_t bad[sizeof buf];
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        memcpy(bad, buf, len);
+        fk_le_put64(bad + edits[e].off, edits[e].value);
+        reseal(bad, len);
+        CHECK_MSG(fk_cuckoo_from_bytes(bad, len, &d) == FK_ECORRUPT && d == NULL, "%s",
+                  edits[e].what);
+    }
+    fk_cuckoo_free(c);
+    /* one bucket of 5-bit fingerprints: 20 bits, so 4 padding bits */
+    p = fk_params_make(1, 0.5);
+    p.fingerprint_bits = 5;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (c) {
+        CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
+        CHECK_EQ_U64(len, 128 + 3);
+        buf[120 + 2] |= 0x10; /* bit 20: padding */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        buf[120 + 2] = 0x08;  /* bit 19: slot 3, fingerprint 16, but items says 0 */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        fk_le_put64(buf + 40, 1); /* now items agrees */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+        CHECK(d && fk_cuckoo_slot(d, 0, 3) == 16);
+        fk_cuckoo_free(d);
+        fk_cuckoo_free(c);
+    }
+}
+
 TEST(file_round_trip_and_trailing_bytes)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
@@ -716,6 +788,7 @@ int main(void)
     RUN(sealed_nonsense_is_corrupt);
     RUN(bloom_bits_past_m_must_be_clear);
     RUN(counting_saturation_width_and_padding);
+    RUN(cuckoo_items_geometry_and_prng);
     RUN(file_round_trip_and_trailing_bytes);
     RUN(short_file_with_huge_claim_is_corrupt);
     RUN(null_and_bad_arguments);
