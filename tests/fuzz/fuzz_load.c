@@ -15,7 +15,8 @@
 #include "../../common/endian.h"
 #include "../../common/hash.h"
 
-#define REQUIRE(c) do { if (!(c)) { fprintf(stderr, "fuzz_load: %s failed\n", #c); abort(); } } while (0)
+#define REQUIRE(c) \
+    do { if (!(c)) { fprintf(stderr, "fuzz_load: %s failed\n", #c); abort(); } } while (0)
 
 static void try_load(const uint8_t *data, size_t size)
 {

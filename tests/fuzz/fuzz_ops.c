@@ -12,7 +12,8 @@
 #include <string.h>
 #include "../../common/serial.h"
 
-#define REQUIRE(c) do { if (!(c)) { fprintf(stderr, "fuzz_ops: %s failed\n", #c); abort(); } } while (0)
+#define REQUIRE(c) \
+    do { if (!(c)) { fprintf(stderr, "fuzz_ops: %s failed\n", #c); abort(); } } while (0)
 
 #define KEYS 65536u
 static uint32_t model[KEYS];   /* successful inserts - removes, per key */
