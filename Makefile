@@ -77,6 +77,7 @@ help:
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
+	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install headers, libraries and filterkit.pc (PREFIX, DESTDIR)"
 	@echo "make deps         install missing Debian packages (as root) or say which"
 	@echo "make clean        remove $(BUILD)/"
