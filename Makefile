@@ -4,6 +4,8 @@
 # is portable), WERROR=1 (warnings are errors; CI sets it), SAN=address,undefined
 # (sanitizer build), BUILD=dir (output folder), PREFIX=/usr/local, DESTDIR=.
 
+.DEFAULT_GOAL := all
+
 BUILD   ?= build
 PREFIX  ?= /usr/local
 OPT     ?= -O2
@@ -43,7 +45,10 @@ LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
 
 # The CLI (bench/, minus the registry). The libbloom baseline adapter is
 # compiled in only when libbloom-dev is installed.
-HAVE_LIBBLOOM := $(shell printf '\#include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
+# ($(HASH): a literal '#' that reads the same in every GNU make version;
+# make 4.3 passes '\#' inside $(shell ...) through with its backslash.)
+HASH := \#
+HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
                    $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1)
 CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(wildcard bench/*.c))
 ifneq ($(HAVE_LIBBLOOM),1)
@@ -54,6 +59,20 @@ CLI_LIBS   := -lbloom
 endif
 CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
 CLI      := $(BUILD)/filterkit
+# The CLI minus main(), as an archive the tests/test_bench_*.c programs link.
+BENCH_LIB := $(BUILD)/libfk_bench.a
+BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/main.o,$(CLI_OBJS))
+
+# Build facts every result file records (compiled into bench/runinfo.c only;
+# the stamp changes when they do, so a new commit rebuilds just that file).
+FK_GIT_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
+                   { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
+RUNINFO_CFLAGS := $(filter-out -MMD -MP -I.,$(ALL_CFLAGS)) $(CLI_CFLAGS)
+RUNINFO_FACTS := $(FK_GIT_COMMIT) | $(CC) | $(RUNINFO_CFLAGS) | $(NATIVE)
+RUNINFO_STAMP := $(BUILD)/runinfo.stamp
+$(BUILD)/bench/runinfo.o: CLI_CFLAGS += -DFK_BUILD_COMMIT='"$(FK_GIT_COMMIT)"' -DFK_BUILD_CC='"$(CC)"' \
+    -DFK_BUILD_CFLAGS='"$(RUNINFO_CFLAGS)"' -DFK_BUILD_NATIVE=$(NATIVE)
+$(BUILD)/bench/runinfo.o: $(RUNINFO_STAMP)
 
 # ---------------------------------------------------------------- tests
 # tests/test_*.c: one program each, linked with the all-in-one archive.
@@ -98,7 +117,7 @@ define ensure
 endef
 
 deps:
-	$(call ensure,libxxhash-dev,printf '\#include <xxhash.h>\n' | $(CC) -E -x c - -o /dev/null)
+	$(call ensure,libxxhash-dev,printf '$(HASH)include <xxhash.h>\n' | $(CC) -E -x c - -o /dev/null)
 
 # Optional for the bench: without them it runs with no libbloom baseline / no plots.
 deps-bench: deps
@@ -130,6 +149,21 @@ $(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+
+# tests/test_bench_*.c test the CLI's parts, so they also link libfk_bench.a.
+$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(BUILD)/libfilterkit.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+$(BENCH_LIB): $(BENCH_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(RUNINFO_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(RUNINFO_FACTS)' | cmp -s - $@ || echo '$(RUNINFO_FACTS)' > $@
+
+.PHONY: FORCE
+FORCE:
 
 $(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)

@@ -1,0 +1,14 @@
+/* bench/cmd.h: the subcommands of the filterkit CLI. Each lives in its own
+ * bench/cmd_<name>.c and is listed once in the table in bench/main.c.
+ * A subcommand gets argv with argv[0] = its own name and returns the exit
+ * status: 0 done, 1 the work failed (message on stderr), 2 bad usage
+ * (one-line error and the usage on stderr, see fk_args_parse). */
+#ifndef FK_BENCH_CMD_H
+#define FK_BENCH_CMD_H
+
+int fk_cmd_bench(int argc, char **argv);
+int fk_cmd_sweep(int argc, char **argv);
+int fk_cmd_pick(int argc, char **argv);
+int fk_cmd_columns(int argc, char **argv);
+
+#endif

@@ -1,0 +1,71 @@
+/* bench/main.c: `filterkit COMMAND [options]`, git-style. To add a
+ * subcommand, write bench/cmd_<name>.c, declare it in bench/cmd.h and add
+ * one line to the table below. */
+#include <stdio.h>
+#include <string.h>
+#include "cmd.h"
+#include "runinfo.h"
+
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help; /* one line */
+} command;
+
+static const command commands[] = {
+    { "bench",   fk_cmd_bench,   "measure every filter at one parameter set: memory, FPR, ns per operation" },
+    { "sweep",   fk_cmd_sweep,   "measure a series: --vary n, fpr or load (the data behind the plots)" },
+    { "pick",    fk_cmd_pick,    "recommend a filter for --n and --fpr (and --deletes, --memory, --read-ratio)" },
+    { "columns", fk_cmd_columns, "list the CSV/JSON columns and what each one means" },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void usage(FILE *to)
+{
+    fprintf(to, "usage: filterkit COMMAND [options]\n"
+                "       filterkit help [COMMAND]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fprintf(to, "\n'filterkit COMMAND --help' describes a command's options.\n");
+}
+
+static const command *find(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    fk_runinfo_set_argv(argc, argv);
+    if (argc < 2) {
+        fprintf(stderr, "filterkit: missing command\n");
+        usage(stderr);
+        return 2;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
+        (strcmp(name, "help") == 0 && argc == 2)) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(name, "help") == 0) {
+        const command *c = find(argv[2]);
+        if (!c || argc > 3) {
+            fprintf(stderr, "filterkit help: unknown command '%s'\n", argv[2]);
+            usage(stderr);
+            return 2;
+        }
+        char *help_argv[] = { argv[2], "--help", NULL };
+        return c->run(2, help_argv);
+    }
+    const command *c = find(name);
+    if (!c) {
+        fprintf(stderr, "filterkit: unknown %s '%s'\n", name[0] == '-' ? "option" : "command", name);
+        usage(stderr);
+        return 2;
+    }
+    return c->run(argc - 1, argv + 1);
+}
