@@ -191,7 +191,7 @@ test-fast: deps
 
 # ---------------------------------------------------------------- fuzz
 # `make fuzz`: builds tests/fuzz/fuzz_*.c with clang's libFuzzer under
-# ASan + UBSan and runs each for FUZZ_SECONDS (-j2 runs two at a time).
+# ASan + UBSan and runs each for FUZZ_SECONDS (-j3 runs all three at once).
 # Seeds come from tests/fuzz/corpus/<name>/ (read only); new inputs, logs
 # and crash files go to $(BUILD)/fuzz/.
 FUZZ_SECONDS  ?= 30
@@ -214,16 +214,21 @@ deps-fuzz:
 	$(call ensure,libclang-rt-14-dev,printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' | \
 	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
 
+# The CLI's argument parser lives in bench/, outside the library.
+FUZZ_CLI_SRCS := bench/args.c bench/operands.c
+$(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
+$(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(wildcard bench/*.h)
+
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard common/*.h $(addsuffix /*.h,$(PRESENT)))
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_EXTRA_SRCS) -lm
 
 # One run: prints the executions and new coverage; on failure the log tail.
 fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
 	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/crashes
 	@echo "fuzz: $* for $(FUZZ_SECONDS)s"
 	@ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
-	  $< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  $< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(if $(filter cli_args,$*),-close_fd_mask=3) \
 	  -artifact_prefix=$(FUZZ_BUILD)/crashes/$*- $(FUZZ_BUILD)/corpus/$* \
 	  $(wildcard tests/fuzz/corpus/$*) $(if $(filter load,$*),tests/golden) >$(FUZZ_BUILD)/$*.log 2>&1 || \
 	  { tail -n 40 $(FUZZ_BUILD)/$*.log; echo "fuzz: $* FAILED (log: $(FUZZ_BUILD)/$*.log)"; exit 1; }
