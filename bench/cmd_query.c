@@ -14,7 +14,7 @@ int fk_cmd_query(int argc, char **argv)
     int count = 0, invert = 0;
     const fk_opt opts[] = {
         { "count", FK_OPT_FLAG, &count, NULL, "-c: print only the number of matching lines" },
-        { "invert", FK_OPT_FLAG, &invert, NULL, "-v: match the lines that are definitely NOT in the filter" },
+        { "invert", FK_OPT_FLAG, &invert, NULL, "-v: match the lines definitely NOT in it" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fk_cmd_spec spec = {
