@@ -16,12 +16,19 @@
 #include <unistd.h>
 #include "check.h"
 #include "../common/serial.h"
+#include "../common/sizing.h"
 #include "../bloom/bloom.h"
 #include "../bloom/bloom_serial.h"
 #include "../counting/counting.h"
 #include "../counting/counting_serial.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_serial.h"
+
+/* Under AddressSanitizer a failed huge allocation must come back as NULL
+ * (-> FK_ENOMEM), as it does without ASan; tests/run.sh sets this too, this
+ * makes the binary behave the same when run by hand. */
+__attribute__((visibility("default"), used)) const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 {
@@ -36,6 +43,59 @@ static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 /* A pointer that must never be read: a bad-argument path that touched it
  * would fault (or trip ASan). */
 #define POISON ((fk_filter *)(uintptr_t)0x10)
+
+/* ------------------------------------------------------------ common */
+
+TEST(common_functions_at_their_edges)
+{
+    /* statuses: every name is distinct and nothing is NULL, also out of range */
+    for (int a = -1; a <= FK_EIO + 1; a++) {
+        CHECK(fk_strerror((fk_status)a) != NULL);
+        CHECK(fk_status_name((fk_status)a) != NULL);
+        for (int b = FK_OK; b < a && a <= FK_EIO; b++)
+            CHECK(strcmp(fk_status_name((fk_status)a), fk_status_name((fk_status)b)) != 0);
+    }
+    CHECK(strcmp(fk_status_name((fk_status)(FK_EIO + 1)), "FK_UNKNOWN") == 0);
+    CHECK_STATUS(fk_params_check(NULL), FK_EINVAL);
+    static const double weird[] = { NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0, 2.0,
+                                    1e-320, 1e-12, 0.999999 };
+    static const uint64_t sizes[] = { 0, 1, 2, UINT64_C(1) << 32, UINT64_MAX / 2, UINT64_MAX };
+    for (size_t i = 0; i < sizeof weird / sizeof weird[0]; i++) {
+        double p = weird[i];
+        bool valid = p > 0.0 && p < 1.0;
+        for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+            uint64_t m = fk_size_bloom_bits(sizes[j], p);
+            CHECK(valid && sizes[j] ? true : m == 0); /* 0 for what cannot be sized */
+            uint64_t b = fk_size_cuckoo_buckets(sizes[j]);
+            CHECK(b == 0 || (b & (b - 1)) == 0);
+            if (p >= 0.0) { /* p as an item count n >= 0, +inf included */
+                double fpr = fk_theory_bloom_fpr(sizes[j], 7, p);
+                CHECK(fpr >= 0.0 && fpr <= 1.0);
+            }
+            double items = fk_theory_bloom_items(sizes[j], 7, sizes[j] / 2);
+            CHECK(items >= 0.0);
+        }
+        uint32_t f = fk_size_cuckoo_fp_bits(p);
+        CHECK(valid ? f >= 4 && f <= 32 : f == 0);
+        double c = fk_theory_cuckoo_fpr(f, p);
+        CHECK(isnan(c) || (c >= 0.0 && c <= 1.0) || !valid);
+        (void)fk_theory_bloom_fpr_at_fill(p, 3);
+    }
+    CHECK_EQ_U64(fk_size_bloom_hashes(0, 10), 0);
+    CHECK_EQ_U64(fk_size_bloom_hashes(10, 0), 0);
+    CHECK_EQ_U64(fk_size_bloom_hashes(UINT64_MAX, 1), FK_BLOOM_MAX_HASHES);
+    CHECK_EQ_U64(fk_size_bloom_hashes(1, UINT64_MAX), 1);
+    CHECK(fk_theory_bloom_fpr(0, 3, 10) == 1.0);
+    CHECK(fk_theory_bloom_fpr(100, 0, 10) == 1.0);
+    CHECK(fk_theory_bloom_items(0, 3, 5) == 0.0);
+    CHECK(isinf(fk_theory_bloom_items(100, 3, 100)));
+    CHECK(isinf(fk_theory_bloom_items(100, 3, UINT64_MAX)));
+    CHECK(fk_ops_find(NULL) == NULL);
+    CHECK(fk_ops_find("") == NULL);
+    CHECK(fk_ops_at(SIZE_MAX) == NULL);
+    CHECK(fk_ops_find_kind_id(0) == NULL);
+    CHECK(fk_ops_find_kind_id(UINT32_MAX) == NULL);
+}
 
 /* ------------------------------------------------- every kind, generic */
 
@@ -610,6 +670,7 @@ TEST(cuckoo_direct_api_bad_arguments)
 
 int main(void)
 {
+    RUN(common_functions_at_their_edges);
     RUN(capacity_one_works);
     RUN(fpr_at_the_edges_works);
     RUN(fpr_and_capacity_outside_the_domain_are_einval);
