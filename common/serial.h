@@ -136,7 +136,9 @@ FK_API fk_status fk_filter_load(const fk_ops *ops, const void *buf, size_t len, 
  * stream must hold exactly one saved filter. The header is read and
  * validated before anything is allocated. Returns the statuses of
  * fk_filter_load (a short read is FK_ECORRUPT), plus FK_EIO when reading
- * fails. Cost: O(size); holds the record in one temporary buffer. */
+ * fails. Cost: O(size); holds the record in one temporary buffer that grows
+ * as bytes arrive, so a short file claiming a huge payload costs at most
+ * about twice its real size. */
 FK_API fk_status fk_filter_load_file(const fk_ops *ops, FILE *fp, fk_filter **out);
 
 /* As fk_filter_load / fk_filter_load_file, for any built-in kind: the kind
