@@ -17,6 +17,9 @@ static const command commands[] = {
     { "sweep",   fk_cmd_sweep,   "measure a series: --vary n, fpr or load (the data behind the plots)" },
     { "pick",    fk_cmd_pick,    "recommend a filter for --n and --fpr (and --deletes, --memory, --read-ratio)" },
     { "columns", fk_cmd_columns, "list the CSV/JSON columns and what each one means" },
+    { "build",   fk_cmd_build,   "build a filter from the lines of stdin and save it to stdout" },
+    { "query",   fk_cmd_query,   "print the lines of stdin that may be in a saved filter (-c: count)" },
+    { "info",    fk_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
