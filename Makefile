@@ -96,6 +96,7 @@ help:
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
+	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install headers, libraries and filterkit.pc (PREFIX, DESTDIR)"
 	@echo "make deps         install missing Debian packages (as root) or say which"
 	@echo "make clean        remove $(BUILD)/"
@@ -188,16 +189,63 @@ test-fast: deps
 	$(MAKE) --no-print-directory tests-build
 	@tests/run.sh $(BUILD)
 
+# ---------------------------------------------------------------- fuzz
+# `make fuzz`: builds tests/fuzz/fuzz_*.c with clang's libFuzzer under
+# ASan + UBSan and runs each for FUZZ_SECONDS (-j3 runs all three at once).
+# Seeds come from tests/fuzz/corpus/<name>/ (read only); new inputs, logs
+# and crash files go to $(BUILD)/fuzz/.
+FUZZ_SECONDS  ?= 30
+FUZZ_CC       ?= clang
+FUZZ_BUILD    := $(BUILD)/fuzz
+FUZZ_NAMES    := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_SRCS := $(foreach m,$(PRESENT),$(call mod_srcs,$(m))) $(REGISTRY_SRCS)
+FUZZ_CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Wall -Wextra -Werror -g -O1 \
+                 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+.PHONY: fuzz fuzz-build deps-fuzz
+fuzz: deps-fuzz
+	$(MAKE) --no-print-directory $(addprefix fuzz-run-,$(FUZZ_NAMES))
+	@echo "fuzz: $(FUZZ_NAMES): $(FUZZ_SECONDS)s each, no failure"
+
+fuzz-build: deps-fuzz $(patsubst %,$(FUZZ_BUILD)/fuzz_%,$(FUZZ_NAMES))
+
+deps-fuzz:
+	$(call ensure,clang,command -v $(FUZZ_CC))
+	$(call ensure,libclang-rt-14-dev,printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' | \
+	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
+
+# The CLI's argument parser lives in bench/, outside the library.
+FUZZ_CLI_SRCS := bench/args.c bench/operands.c
+$(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
+$(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(wildcard bench/*.h)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard common/*.h $(addsuffix /*.h,$(PRESENT)))
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_EXTRA_SRCS) -lm
+
+# One run: prints the executions and new coverage; on failure the log tail.
+fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
+	@mkdir -p $(FUZZ_BUILD)/corpus/$* $(FUZZ_BUILD)/crashes
+	@echo "fuzz: $* for $(FUZZ_SECONDS)s"
+	@ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1 \
+	  $< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(if $(filter cli_args,$*),-close_fd_mask=3) \
+	  -artifact_prefix=$(FUZZ_BUILD)/crashes/$*- $(FUZZ_BUILD)/corpus/$* \
+	  $(wildcard tests/fuzz/corpus/$*) $(if $(filter load,$*),tests/golden) >$(FUZZ_BUILD)/$*.log 2>&1 || \
+	  { tail -n 40 $(FUZZ_BUILD)/$*.log; echo "fuzz: $* FAILED (log: $(FUZZ_BUILD)/$*.log)"; exit 1; }
+	@echo "fuzz: $*: $$(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $(FUZZ_BUILD)/$*.log)," \
+	  "$$(grep -o 'cov: [0-9]* ft: [0-9]*' $(FUZZ_BUILD)/$*.log | tail -n 1)"
+
 # --------------------------------------------------------------- bench
 bench: deps-bench
 	$(MAKE) --no-print-directory all
 	@bench/run_default.sh $(BUILD)
 
 # ------------------------------------------------------------- install
-# Public: common/ minus its internal helpers, and each module's <module>.h.
-COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h
+# Public: common/ minus its internal helpers, and each module's <module>.h
+# (plus <module>_serial.h, its save/load API).
+COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h
 PUBLIC_HEADERS  := $(filter-out $(COMMON_INTERNAL),$(wildcard common/*.h)) \
-                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h))
+                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h $(m)/$(m)_serial.h))
 install: all
 	@for h in $(PUBLIC_HEADERS); do \
 	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done

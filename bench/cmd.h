@@ -12,5 +12,8 @@ int fk_cmd_pick(int argc, char **argv);
 int fk_cmd_columns(int argc, char **argv);
 int fk_cmd_trace(int argc, char **argv);
 int fk_cmd_theory(int argc, char **argv);
+int fk_cmd_build(int argc, char **argv); /* build a saved filter from lines */
+int fk_cmd_query(int argc, char **argv); /* look lines up in a saved filter */
+int fk_cmd_info(int argc, char **argv);  /* describe a saved filter */
 
 #endif

@@ -19,6 +19,9 @@ static const command commands[] = {
     { "columns", fk_cmd_columns, "list the CSV/JSON columns and what each one means" },
     { "trace",   fk_cmd_trace,   "show each step of a tiny filter: hash, probes or buckets and kicks, its array" },
     { "theory",  fk_cmd_theory,  "formula beside measurement: optimal k, item estimate, union, counter bound" },
+    { "build",   fk_cmd_build,   "build a filter from the lines of stdin and save it to stdout" },
+    { "query",   fk_cmd_query,   "print the lines of stdin that may be in a saved filter (-c: count)" },
+    { "info",    fk_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 

@@ -1,7 +1,9 @@
 /* bench/registry.c: name -> ops for the built-in kinds (part of the
- * all-in-one library; the CLI adds external baselines on top of it). */
+ * all-in-one library; the CLI adds external baselines on top of it), and the
+ * kind-id lookup that lets a saved filter of any kind be loaded. */
 #include <string.h>
 #include "../bloom/bloom.h"
+#include "../common/serial.h"
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
 
@@ -24,4 +26,24 @@ const fk_ops *fk_ops_find(const char *name)
         if (strcmp(fk_ops_at(i)->name, name) == 0)
             return fk_ops_at(i);
     return NULL;
+}
+
+const fk_ops *fk_ops_find_kind_id(uint32_t kind_id)
+{
+    if (kind_id == 0)
+        return NULL;
+    for (size_t i = 0; fk_ops_at(i); i++)
+        if (fk_ops_at(i)->kind_id == kind_id)
+            return fk_ops_at(i);
+    return NULL;
+}
+
+fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out)
+{
+    return fk_serial_load(NULL, fk_ops_find_kind_id, buf, len, out);
+}
+
+fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out)
+{
+    return fk_serial_load_file(NULL, fk_ops_find_kind_id, fp, out);
 }

@@ -43,15 +43,11 @@ fk_status fk_bloom_new(const fk_params *p, fk_bloom **out)
     if (!out)
         return FK_EINVAL;
     *out = NULL;
-    fk_status s = fk_params_check(p);
+    uint64_t m;
+    uint32_t k;
+    fk_status s = fk_size_bloom_geometry(p, &m, &k);
     if (s != FK_OK)
         return s;
-    if (p->hashes > FK_BLOOM_MAX_HASHES)
-        return FK_EINVAL;
-    uint64_t m = p->bits ? p->bits : fk_size_bloom_bits(p->capacity, p->fpr);
-    if (m == 0)
-        return FK_EINVAL;
-    uint32_t k = p->hashes ? p->hashes : fk_size_bloom_hashes(m, p->capacity);
     return fk_bloom_create_exact(m, k, p->seed, p->capacity, p->fpr, out);
 }
 

@@ -16,6 +16,8 @@
  *   fk_bloom_insert(b, "apple", 5);
  *   if (fk_bloom_contains(b, "apple", 5)) ...;   // true
  *   fk_bloom_free(b);
+ *
+ * Saving and loading: bloom/bloom_serial.h.
  */
 #ifndef FK_BLOOM_H
 #define FK_BLOOM_H

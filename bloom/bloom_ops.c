@@ -1,5 +1,6 @@
 /* bloom/bloom_ops.c: the Bloom filter behind the fk_ops vtable. */
 #include "bloom_internal.h"
+#include "../common/serial.h"
 
 static fk_status ops_create(const fk_params *p, fk_filter **out)
 {
@@ -29,11 +30,16 @@ static void ops_stats(const fk_filter *f, fk_stats *out)
 const fk_ops fk_bloom_ops = {
     .name = "bloom",
     .summary = "standard Bloom filter: m bits, k probes from one hash; no removes",
-    .caps = 0,
+    .caps = FK_CAP_SERIALIZE,
     .create = ops_create,
     .destroy = ops_destroy,
     .insert = ops_insert,
     .contains = ops_contains,
     .stats = ops_stats,
     .remove = NULL,
+    .kind_id = FK_KIND_BLOOM,
+    .save_head = fk_bloom_save_head,
+    .save_payload = fk_bloom_save_payload,
+    .check_head = fk_bloom_check_head,
+    .load = fk_bloom_load_payload,
 };

@@ -16,6 +16,7 @@ const char *fk_strerror(fk_status s)
     case FK_ENOTFOUND:    return "key is definitely not in the filter";
     case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
     case FK_ECORRUPT:     return "serialized data is corrupt";
+    case FK_EIO:          return "reading or writing the file failed";
     }
     return "unknown status";
 }
@@ -30,6 +31,7 @@ const char *fk_status_name(fk_status s)
     case FK_ENOTFOUND:    return "FK_ENOTFOUND";
     case FK_EUNSUPPORTED: return "FK_EUNSUPPORTED";
     case FK_ECORRUPT:     return "FK_ECORRUPT";
+    case FK_EIO:          return "FK_EIO";
     }
     return "FK_UNKNOWN";
 }

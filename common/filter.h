@@ -20,6 +20,7 @@
 
 typedef struct fk_ops fk_ops;
 typedef struct fk_filter fk_filter;
+typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
 
 /* Capability flags in fk_ops.caps. */
 #define FK_CAP_REMOVE    (1u << 0) /* remove() is implemented */
@@ -43,6 +44,14 @@ struct fk_ops {
 
     /* Optional (NULL when the kind cannot do it). */
     fk_status (*remove)(fk_filter *f, const void *key, size_t len);
+
+    /* Serialization (optional; a kind sets all of these and FK_CAP_SERIALIZE,
+     * or none). The file format and each hook's contract are in serial.h. */
+    uint32_t  kind_id; /* FK_KIND_*: the kind's number in the file header */
+    void      (*save_head)(const fk_filter *f, fk_serial_head *h);
+    void      (*save_payload)(const fk_filter *f, uint8_t *dst);
+    fk_status (*check_head)(const fk_serial_head *h);
+    fk_status (*load)(const fk_serial_head *h, const uint8_t *payload, fk_filter **out);
 };
 
 /* The header every filter object starts with. Kinds embed it as their first
@@ -95,5 +104,10 @@ FK_API const fk_ops *fk_ops_find(const char *name);
 /* Registry listing: returns the i-th built-in kind, or NULL when i is past
  * the end (iterate from 0 until NULL). All-in-one library only. */
 FK_API const fk_ops *fk_ops_at(size_t i);
+
+/* Registry by file kind id (fk_ops.kind_id, FK_KIND_* in serial.h): returns
+ * the built-in kind that serializes under that id, or NULL for 0 or an
+ * unknown id. All-in-one library only. Cost: O(number of kinds). */
+FK_API const fk_ops *fk_ops_find_kind_id(uint32_t kind_id);
 
 #endif

@@ -27,10 +27,26 @@ uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n)
     return (uint32_t)k;
 }
 
+fk_status fk_size_bloom_geometry(const fk_params *p, uint64_t *m, uint32_t *k)
+{
+    fk_status s = fk_params_check(p);
+    if (s != FK_OK)
+        return s;
+    if (p->hashes > FK_BLOOM_MAX_HASHES)
+        return FK_EINVAL;
+    *m = p->bits ? p->bits : fk_size_bloom_bits(p->capacity, p->fpr);
+    if (*m == 0)
+        return FK_EINVAL;
+    *k = p->hashes ? p->hashes : fk_size_bloom_hashes(*m, p->capacity);
+    return FK_OK;
+}
+
 double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n)
 {
     if (m == 0 || k == 0)
         return 1.0;
+    if (!(n > 0.0)) /* empty (or a nonsense negative count, or NaN) */
+        return 0.0;
     return pow(-expm1(-(double)k * n / (double)m), (double)k);
 }
 

@@ -23,7 +23,8 @@ typedef enum {
     FK_ENOTFOUND,    /* remove of a key that is definitely absent; nothing changed */
     FK_EUNSUPPORTED, /* the kind cannot do this (e.g. remove on a Bloom filter),
                         or a serialized format version newer than this library */
-    FK_ECORRUPT      /* deserialization of bad bytes */
+    FK_ECORRUPT,     /* deserialization of bad bytes */
+    FK_EIO           /* reading or writing the caller's FILE * failed */
 } fk_status;
 
 /* Returns a static, human-readable English sentence for s ("not enough

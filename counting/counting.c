@@ -47,18 +47,14 @@ fk_status fk_counting_new(const fk_params *p, fk_counting **out)
     if (!out)
         return FK_EINVAL;
     *out = NULL;
-    fk_status s = fk_params_check(p);
+    uint64_t m;
+    uint32_t k;
+    fk_status s = fk_size_bloom_geometry(p, &m, &k);
     if (s != FK_OK)
         return s;
-    if (p->hashes > FK_BLOOM_MAX_HASHES)
-        return FK_EINVAL;
     uint32_t width = p->counter_bits ? p->counter_bits : FK_COUNTING_DEFAULT_BITS;
     if (width != 4 && width != 8)
         return FK_EINVAL;
-    uint64_t m = p->bits ? p->bits : fk_size_bloom_bits(p->capacity, p->fpr);
-    if (m == 0)
-        return FK_EINVAL;
-    uint32_t k = p->hashes ? p->hashes : fk_size_bloom_hashes(m, p->capacity);
     return fk_counting_create_exact(m, k, width, p->seed, p->capacity, p->fpr, out);
 }
 

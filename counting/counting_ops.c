@@ -1,6 +1,7 @@
 /* counting/counting_ops.c: the counting Bloom filter behind the fk_ops
  * vtable. */
 #include "counting_internal.h"
+#include "../common/serial.h"
 
 static fk_status ops_create(const fk_params *p, fk_filter **out)
 {
@@ -35,11 +36,16 @@ static void ops_stats(const fk_filter *f, fk_stats *out)
 const fk_ops fk_counting_ops = {
     .name = "counting",
     .summary = "counting Bloom filter: m saturating 4- or 8-bit counters, k probes; removes",
-    .caps = FK_CAP_REMOVE | FK_CAP_COUNT,
+    .caps = FK_CAP_REMOVE | FK_CAP_COUNT | FK_CAP_SERIALIZE,
     .create = ops_create,
     .destroy = ops_destroy,
     .insert = ops_insert,
     .contains = ops_contains,
     .stats = ops_stats,
     .remove = ops_remove,
+    .kind_id = FK_KIND_COUNTING,
+    .save_head = fk_counting_save_head,
+    .save_payload = fk_counting_save_payload,
+    .check_head = fk_counting_check_head,
+    .load = fk_counting_load_payload,
 };

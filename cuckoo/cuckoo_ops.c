@@ -1,5 +1,6 @@
 /* cuckoo/cuckoo_ops.c: the cuckoo filter behind the fk_ops vtable. */
 #include "cuckoo_internal.h"
+#include "../common/serial.h"
 
 static fk_status ops_create(const fk_params *p, fk_filter **out)
 {
@@ -34,11 +35,16 @@ static void ops_stats(const fk_filter *f, fk_stats *out)
 const fk_ops fk_cuckoo_ops = {
     .name = "cuckoo",
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
-    .caps = FK_CAP_REMOVE,
+    .caps = FK_CAP_REMOVE | FK_CAP_SERIALIZE,
     .create = ops_create,
     .destroy = ops_destroy,
     .insert = ops_insert,
     .contains = ops_contains,
     .stats = ops_stats,
     .remove = ops_remove,
+    .kind_id = FK_KIND_CUCKOO,
+    .save_head = fk_cuckoo_save_head,
+    .save_payload = fk_cuckoo_save_payload,
+    .check_head = fk_cuckoo_check_head,
+    .load = fk_cuckoo_load_payload,
 };

@@ -681,7 +681,7 @@ TEST(stats_clear_and_vtable)
 
     const fk_ops *ops = fk_ops_find("counting");
     CHECK(ops == &fk_counting_ops);
-    CHECK(ops->caps == (FK_CAP_REMOVE | FK_CAP_COUNT));
+    CHECK(ops->caps == (FK_CAP_REMOVE | FK_CAP_COUNT | FK_CAP_SERIALIZE));
     CHECK(ops->remove != NULL);
     fk_params p = fk_params_make(1000, 0.01);
     fk_filter *f;

@@ -1,0 +1,98 @@
+/* bloom/bloom_serial.c: the Bloom filter's part of the saved format.
+ *
+ * Kind parameters: param[0] = m (bits), param[1] = k (probes); the rest 0.
+ * Payload: the ceil(m/64) words of the bit array, each as a little-endian
+ * u64 (bit i of the filter is bit i%64 of word i/64); the bits past m are 0.
+ * The header's items is the insert count.
+ */
+#include "bloom_internal.h"
+#include "bloom_serial.h"
+#include "../common/endian.h"
+
+enum { P_BITS, P_HASHES, P_USED };
+
+void fk_bloom_save_head(const fk_filter *f, fk_serial_head *h)
+{
+    const fk_bloom *b = (const fk_bloom *)f;
+    h->seed = b->seed;
+    h->capacity = b->capacity;
+    h->fpr = b->fpr;
+    h->items = b->items;
+    h->param[P_BITS] = b->m;
+    h->param[P_HASHES] = b->k;
+    h->payload_len = b->words * 8;
+}
+
+void fk_bloom_save_payload(const fk_filter *f, uint8_t *dst)
+{
+    const fk_bloom *b = (const fk_bloom *)f;
+    fk_le_put64_array(dst, b->bits, (size_t)b->words);
+}
+
+fk_status fk_bloom_check_head(const fk_serial_head *h)
+{
+    for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
+        if (h->param[i] != 0)
+            return FK_ECORRUPT;
+    uint64_t m = h->param[P_BITS], k = h->param[P_HASHES];
+    if (m == 0 || m > FK_MEMORY_CAP * 8 || k == 0 || k > FK_BLOOM_MAX_HASHES)
+        return FK_ECORRUPT;
+    if (h->payload_len != (m + 63) / 64 * 8)
+        return FK_ECORRUPT;
+    return FK_OK;
+}
+
+fk_status fk_bloom_load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
+{
+    fk_bloom *b = NULL;
+    *out = NULL;
+    fk_status s = fk_bloom_create_exact(h->param[P_BITS], (uint32_t)h->param[P_HASHES], h->seed,
+                                        h->capacity, h->fpr, &b);
+    if (s != FK_OK)
+        return s == FK_EINVAL ? FK_ECORRUPT : s;
+    fk_le_get64_array(b->bits, payload, (size_t)b->words);
+    /* Bits past m must be clear, or the loaded filter would count them. */
+    unsigned tail = (unsigned)(b->m & 63);
+    if (tail && (b->bits[b->words - 1] >> tail) != 0) {
+        fk_bloom_free(b);
+        return FK_ECORRUPT;
+    }
+    b->items = h->items;
+    *out = &b->base;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------- direct API */
+
+fk_status fk_bloom_serialized_size(const fk_bloom *b, uint64_t *out)
+{
+    return fk_filter_serialized_size(b ? &b->base : NULL, out);
+}
+
+fk_status fk_bloom_save(const fk_bloom *b, void *buf, size_t cap, size_t *written)
+{
+    return fk_filter_save(b ? &b->base : NULL, buf, cap, written);
+}
+
+fk_status fk_bloom_save_file(const fk_bloom *b, FILE *fp)
+{
+    return fk_filter_save_file(b ? &b->base : NULL, fp);
+}
+
+fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out)
+{
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_load(&fk_bloom_ops, buf, len, out ? &f : NULL);
+    if (out)
+        *out = (fk_bloom *)f;
+    return s;
+}
+
+fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out)
+{
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_load_file(&fk_bloom_ops, fp, out ? &f : NULL);
+    if (out)
+        *out = (fk_bloom *)f;
+    return s;
+}

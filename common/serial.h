@@ -1,0 +1,168 @@
+/* common/serial.h: saving filters to bytes and loading them back.
+ *
+ * Any kind whose fk_ops has FK_CAP_SERIALIZE can be written to a buffer or
+ * to a FILE * the caller opened, and read back on any machine: the format is
+ * little-endian, written field by field (never a struct dump), so the reader
+ * depends neither on the host's byte order nor on alignment. The library
+ * opens no files itself.
+ *
+ *   uint64_t n;  fk_filter_serialized_size(f, &n);
+ *   void *buf = malloc(n);  fk_filter_save(f, buf, n, NULL);
+ *   fk_filter *g;  fk_filter_load(&fk_bloom_ops, buf, n, &g);  // or
+ *   fk_filter_load_any(buf, n, &g);          // all-in-one library only
+ *
+ * ## File format (version 1)
+ *
+ * All integers little-endian; offsets in bytes.
+ *
+ *   off  size  field
+ *     0     8  magic 89 46 4B 46 0D 0A 1A 0A ("\x89FKF\r\n\x1a\n": the high
+ *              byte and CR/LF catch 7-bit and text-mode transfers, as in PNG)
+ *     8     2  format version (1)
+ *    10     2  the version's complement (0xFFFE): a damaged version field
+ *              reads as corrupt, never as "newer"
+ *    12     2  kind id (FK_KIND_*: 1 bloom, 2 counting, 3 cuckoo)
+ *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
+ *    16     8  seed
+ *    24     8  capacity (items the filter was sized for, > 0)
+ *    32     8  target false-positive rate, IEEE-754 binary64 bits, in (0,1)
+ *    40     8  item count (stats.items)
+ *    48    64  8 kind parameters, u64 each (meaning per kind, see the kind's
+ *              *_serial.c; unused ones are 0)
+ *   112     8  payload length L in bytes
+ *   120     L  payload (the kind's body, see the kind's *_serial.c)
+ * 120+L     8  XXH64 (seed 0) of bytes [0, 120+L)
+ *
+ * Total 128 + L bytes; a saved filter is one such record and nothing else.
+ * Any change to the layout or to how keys map to bits bumps the version.
+ *
+ * Loading validates before allocating: the magic, the version (newer than
+ * FK_SERIAL_VERSION -> FK_EUNSUPPORTED), the exact total length, the
+ * checksum, the kind, the hashing scheme, capacity and fpr, every kind
+ * parameter's range, that the payload length is exactly what the parameters
+ * imply, and FK_MEMORY_CAP. Only then is the filter allocated; the payload's
+ * content is checked as it is read (e.g. unused bits are zero). Any mismatch
+ * is FK_ECORRUPT and leaves nothing allocated.
+ */
+#ifndef FK_SERIAL_H
+#define FK_SERIAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "filter.h"
+
+#define FK_SERIAL_VERSION       1u
+#define FK_SERIAL_MAGIC         "\x89" "FKF\r\n\x1a\n"
+#define FK_SERIAL_MAGIC_BYTES   8u
+#define FK_SERIAL_HEADER_BYTES  120u /* everything before the payload */
+#define FK_SERIAL_TRAILER_BYTES 8u   /* the checksum */
+#define FK_SERIAL_PARAMS        8u   /* kind parameter slots */
+
+/* Kind ids in the file header (fk_ops.kind_id). Never reuse a number. */
+#define FK_KIND_BLOOM    1u
+#define FK_KIND_COUNTING 2u
+#define FK_KIND_CUCKOO   3u
+
+/* The header of a saved filter, decoded (an in-memory view only; it is
+ * never written as a struct). */
+struct fk_serial_head {
+    uint32_t version;
+    uint32_t kind_id;
+    uint32_t hash_scheme;
+    uint64_t seed;
+    uint64_t capacity;
+    double   fpr;
+    uint64_t items;
+    uint64_t param[FK_SERIAL_PARAMS];
+    uint64_t payload_len;
+};
+
+/* ------------------------------------------------- the kind's hooks
+ * (fk_ops slots; called only by the functions below, never by users)
+ *
+ * save_head(f, h): fills seed, capacity, fpr, items, param[] and
+ *   payload_len (h arrives zeroed; version, kind and scheme are filled by
+ *   the caller).
+ * save_payload(f, dst): writes exactly h->payload_len bytes at dst.
+ * check_head(h): h's common fields are already valid (capacity > 0, fpr in
+ *   (0,1), kind and scheme match). Checks every param[] range, that unused
+ *   params are 0, that payload_len is exactly what the params imply and
+ *   that the filter fits FK_MEMORY_CAP. Returns FK_OK or FK_ECORRUPT. Must
+ *   not allocate.
+ * load(h, payload, out): h passed check_head; payload holds h->payload_len
+ *   bytes. Builds the filter, checking the payload's content. Returns FK_OK,
+ *   FK_ECORRUPT (nothing leaked, *out NULL) or FK_ENOMEM.
+ */
+
+/* ------------------------------------------------------------ saving */
+
+/* Stores in *out the number of bytes fk_filter_save writes for f.
+ * Returns FK_OK; FK_EINVAL for f or out NULL; FK_EUNSUPPORTED when f's kind
+ * cannot serialize. Cost: O(1). */
+FK_API fk_status fk_filter_serialized_size(const fk_filter *f, uint64_t *out);
+
+/* Writes f into buf (cap bytes available) in the format above and, when
+ * written is not NULL, stores the byte count there. Returns FK_OK;
+ * FK_EINVAL for f NULL, buf NULL, or cap smaller than
+ * fk_filter_serialized_size (nothing written); FK_EUNSUPPORTED when f's kind
+ * cannot serialize. The bytes depend only on the filter's content, never on
+ * the host. Cost: O(size of the filter). */
+FK_API fk_status fk_filter_save(const fk_filter *f, void *buf, size_t cap, size_t *written);
+
+/* Writes f to fp (opened for writing in binary mode by the caller, who also
+ * closes it) at its current position, then flushes it. Returns FK_OK;
+ * FK_EINVAL for NULL arguments; FK_EUNSUPPORTED as fk_filter_save;
+ * FK_ENOMEM when the staging buffer cannot be allocated; FK_EIO when a
+ * write or the flush fails (the stream holds a partial record).
+ * Cost: O(size); stages the record in one temporary buffer of that size. */
+FK_API fk_status fk_filter_save_file(const fk_filter *f, FILE *fp);
+
+/* ----------------------------------------------------------- loading */
+
+/* Builds a filter of kind ops from the len bytes at buf, which must hold
+ * exactly one saved filter (trailing bytes are corruption). Returns FK_OK
+ * with a new filter in *out (the caller frees it with fk_filter_free);
+ * FK_EINVAL for ops or out NULL, or buf NULL with len > 0;
+ * FK_EUNSUPPORTED when ops cannot serialize or the format version is newer
+ * than FK_SERIAL_VERSION; FK_ECORRUPT for anything else wrong with the bytes
+ * (including a file of another kind); FK_ENOMEM when allocation fails.
+ * *out is NULL on error and nothing is leaked. buf needs no alignment.
+ * Cost: O(len): one checksum pass and one copy. */
+FK_API fk_status fk_filter_load(const fk_ops *ops, const void *buf, size_t len, fk_filter **out);
+
+/* As fk_filter_load, reading from fp (opened for reading in binary mode by
+ * the caller, who closes it) from its current position to its end: the
+ * stream must hold exactly one saved filter. The header is read and
+ * validated before anything is allocated. Returns the statuses of
+ * fk_filter_load (a short read is FK_ECORRUPT), plus FK_EIO when reading
+ * fails. Cost: O(size); holds the record in one temporary buffer that grows
+ * as bytes arrive, so a short file claiming a huge payload costs at most
+ * about twice its real size. */
+FK_API fk_status fk_filter_load_file(const fk_ops *ops, FILE *fp, fk_filter **out);
+
+/* As fk_filter_load / fk_filter_load_file, for any built-in kind: the kind
+ * comes from the header's kind id (fk_ops_find_kind_id). An unknown kind id
+ * is FK_ECORRUPT. All-in-one library (libfilterkit) only. */
+FK_API fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out);
+FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
+
+/* Decodes the header of a saved filter (the first bytes of buf, len bytes
+ * available) into *out, for tools that describe a file: checks only the
+ * magic, the version and that the header is complete -- not the checksum,
+ * the kind or its parameters (fk_filter_load checks those). Returns FK_OK;
+ * FK_EINVAL for buf or out NULL; FK_EUNSUPPORTED for a newer version;
+ * FK_ECORRUPT otherwise. Cost: O(1). */
+FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head *out);
+
+/* ---------------------------------------- for the registry (internal) */
+
+/* The loaders behind the four above: the kind is ops when ops is not NULL,
+ * else lookup(kind id). Not part of the public API. */
+typedef const fk_ops *(*fk_serial_lookup)(uint32_t kind_id);
+fk_status fk_serial_load(const fk_ops *ops, fk_serial_lookup lookup,
+                         const void *buf, size_t len, fk_filter **out);
+fk_status fk_serial_load_file(const fk_ops *ops, fk_serial_lookup lookup,
+                              FILE *fp, fk_filter **out);
+
+#endif

@@ -1,0 +1,137 @@
+/* cuckoo/cuckoo_serial.c: the cuckoo filter's part of the saved format
+ * (framing: common/serial.h).
+ *
+ * Kind parameters: param[0] = buckets (a power of two), param[1] = f
+ * (fingerprint bits, 4..32), param[2] = evictions so far, param[3] = the
+ * kick PRNG's state; the rest 0. With the PRNG state a loaded filter makes
+ * the same random choices as the saved one would have, so both keep
+ * evolving identically.
+ * Payload: the packed bucket array exactly as cuckoo_table.h lays it out,
+ * ceil(buckets * 4f / 8) bytes (bucket b at bits [4f*b, 4f*(b+1)) of the
+ * little-endian byte string, slot j at 4f*b + f*j; 0 = empty slot), any
+ * bits past the last bucket 0. The header's items must equal the number of
+ * occupied slots. There is no stash: a failed insert is undone, so the
+ * table is the whole state. The kick observer is not saved.
+ */
+#include <stdlib.h>
+#include "cuckoo_internal.h"
+#include "cuckoo_serial.h"
+#include "../common/bits.h"
+
+enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_USED };
+
+void fk_cuckoo_save_head(const fk_filter *f, fk_serial_head *h)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    h->seed = c->seed;
+    h->capacity = c->capacity;
+    h->fpr = c->fpr;
+    h->items = c->items;
+    h->param[P_BUCKETS] = c->table.buckets;
+    h->param[P_FP_BITS] = c->table.f;
+    h->param[P_KICKS] = c->kicks;
+    h->param[P_RNG] = c->rng;
+    h->payload_len = (c->table.buckets * c->table.bucket_bits + 7) / 8;
+}
+
+void fk_cuckoo_save_payload(const fk_filter *f, uint8_t *dst)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    memcpy(dst, c->table.bytes, (size_t)((c->table.buckets * c->table.bucket_bits + 7) / 8));
+}
+
+fk_status fk_cuckoo_check_head(const fk_serial_head *h)
+{
+    for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
+        if (h->param[i] != 0)
+            return FK_ECORRUPT;
+    uint64_t b = h->param[P_BUCKETS], f = h->param[P_FP_BITS];
+    if (b == 0 || (b & (b - 1)) != 0 || f < FK_CUCKOO_MIN_FP_BITS || f > FK_CUCKOO_MAX_FP_BITS)
+        return FK_ECORRUPT;
+    if (b > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * f)) /* also keeps b * 4f from overflowing */
+        return FK_ECORRUPT;
+    if (h->payload_len != (b * FK_CUCKOO_SLOTS * f + 7) / 8)
+        return FK_ECORRUPT;
+    if (h->items > b * FK_CUCKOO_SLOTS)
+        return FK_ECORRUPT;
+    return FK_OK;
+}
+
+/* Occupied slots of one bucket: a field is nonzero when adding
+ * (2^(f-1) - 1) to its low f-1 bits carries into its top bit, or the top
+ * bit is already set; no carry crosses into the next field. */
+static unsigned occupied64(uint64_t x, uint64_t ones, uint64_t highs)
+{
+    return fk_popcount64((((x & ~highs) + (highs - ones)) | x) & highs);
+}
+
+static unsigned occupied128(fk_ctab_u128 x, fk_ctab_u128 ones, fk_ctab_u128 highs)
+{
+    fk_ctab_u128 y = (((x & ~highs) + (highs - ones)) | x) & highs;
+    return fk_popcount64((uint64_t)y) + fk_popcount64((uint64_t)(y >> 64));
+}
+
+fk_status fk_cuckoo_load_payload(const fk_serial_head *h, const uint8_t *payload,
+                                 fk_filter **out)
+{
+    fk_cuckoo *c = NULL;
+    *out = NULL;
+    fk_status s = fk_cuckoo_create_exact(h->param[P_BUCKETS], (uint32_t)h->param[P_FP_BITS],
+                                         h->seed, h->capacity, h->fpr, &c);
+    if (s != FK_OK)
+        return s == FK_EINVAL ? FK_ECORRUPT : s;
+    fk_ctab *t = &c->table;
+    uint64_t bits = t->buckets * t->bucket_bits;
+    memcpy(t->bytes, payload, (size_t)h->payload_len);
+    /* Bits past the last bucket must be 0 (only when 4f * buckets is odd
+     * in nibbles: one bucket of odd f). */
+    bool clean = (bits & 7) == 0 || (t->bytes[bits / 8] >> (bits & 7)) == 0;
+    uint64_t occupied = 0;
+    for (uint64_t b = 0; clean && b < t->buckets; b++)
+        occupied += t->f <= 16 ? occupied64(fk_ctab_bucket64(t, b), t->ones, t->highs)
+                               : occupied128(fk_ctab_bucket128(t, b), t->ones128, t->highs128);
+    if (!clean || occupied != h->items) {
+        fk_cuckoo_free(c);
+        return FK_ECORRUPT;
+    }
+    c->items = h->items;
+    c->kicks = h->param[P_KICKS];
+    c->rng = h->param[P_RNG];
+    *out = &c->base;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------- direct API */
+
+fk_status fk_cuckoo_serialized_size(const fk_cuckoo *c, uint64_t *out)
+{
+    return fk_filter_serialized_size(c ? &c->base : NULL, out);
+}
+
+fk_status fk_cuckoo_save(const fk_cuckoo *c, void *buf, size_t cap, size_t *written)
+{
+    return fk_filter_save(c ? &c->base : NULL, buf, cap, written);
+}
+
+fk_status fk_cuckoo_save_file(const fk_cuckoo *c, FILE *fp)
+{
+    return fk_filter_save_file(c ? &c->base : NULL, fp);
+}
+
+fk_status fk_cuckoo_from_bytes(const void *buf, size_t len, fk_cuckoo **out)
+{
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_load(&fk_cuckoo_ops, buf, len, out ? &f : NULL);
+    if (out)
+        *out = (fk_cuckoo *)f;
+    return s;
+}
+
+fk_status fk_cuckoo_from_file(FILE *fp, fk_cuckoo **out)
+{
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_load_file(&fk_cuckoo_ops, fp, out ? &f : NULL);
+    if (out)
+        *out = (fk_cuckoo *)f;
+    return s;
+}

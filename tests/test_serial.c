@@ -1,0 +1,798 @@
+/* tests/test_serial.c: save/load of every kind that serializes (through the
+ * vtable, so a new kind is covered once it sets FK_CAP_SERIALIZE).
+ *
+ * Golden files: tests/golden/<kind>.fk pin the format. After a deliberate
+ * format change (with a version bump), rewrite them with
+ *   FK_REGEN_GOLDEN=1 build/tests/test_serial
+ * run from the repository root, and commit the new files (this also writes
+ * the load fuzzer's seeds, tests/fuzz/corpus/load/<kind>-*.fk).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "../common/serial.h"
+#include "../common/endian.h"
+#include "../common/hash.h"
+#include "../counting/counting.h"
+#include "../counting/counting_serial.h"
+#include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_serial.h"
+
+/* -------------------------------------------------------------- helpers */
+
+static bool serializes(const fk_ops *ops) { return (ops->caps & FK_CAP_SERIALIZE) != 0; }
+
+static void key_of(uint64_t v, uint8_t out[8]) { fk_le_put64(out, v); }
+
+/* Fills a filter with n keys drawn from seed; kinds that remove drop every
+ * tenth of them again, so counters and stashes are exercised too. */
+static void fill(fk_filter *f, uint64_t seed, uint64_t n)
+{
+    uint64_t st = seed;
+    uint8_t k[8];
+    for (uint64_t i = 0; i < n; i++) {
+        key_of(check_rng(&st), k);
+        fk_filter_insert(f, k, sizeof k);
+    }
+    if (!fk_filter_ops(f)->remove)
+        return;
+    st = seed;
+    for (uint64_t i = 0; i < n; i++) {
+        key_of(check_rng(&st), k);
+        if (i % 10 == 0)
+            fk_filter_remove(f, k, sizeof k);
+    }
+}
+
+static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr, uint64_t seed)
+{
+    fk_params p = fk_params_make(capacity, fpr);
+    p.seed = seed;
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_OK);
+    return f;
+}
+
+/* Saves f into a new buffer (caller frees); NULL on failure. */
+static uint8_t *save(const fk_filter *f, size_t *len)
+{
+    uint64_t n = 0;
+    *len = 0;
+    if (!CHECK(fk_filter_serialized_size(f, &n) == FK_OK))
+        return NULL;
+    uint8_t *buf = malloc(n);
+    size_t w = 0;
+    if (!CHECK(buf) || !CHECK(fk_filter_save(f, buf, n, &w) == FK_OK) || !CHECK(w == n)) {
+        free(buf);
+        return NULL;
+    }
+    *len = w;
+    return buf;
+}
+
+/* Loads through the given ops, the registry and a FILE; all three must
+ * agree on the status. Returns the status; *out only for FK_OK. */
+static fk_status load_all_ways(const fk_ops *ops, const uint8_t *buf, size_t len, fk_filter **out)
+{
+    fk_filter *a = NULL, *b = NULL, *c = NULL;
+    fk_status sa = fk_filter_load(ops, buf, len, &a);
+    fk_status sb = fk_filter_load_any(buf, len, &b);
+    FILE *fp = fmemopen((void *)(len ? buf : (const uint8_t *)""), len ? len : 1, "rb");
+    fk_status sc = FK_EIO;
+    if (fp) {
+        if (len == 0)
+            fgetc(fp); /* fmemopen cannot open an empty buffer: consume it */
+        sc = fk_filter_load_file(ops, fp, &c);
+        fclose(fp);
+    }
+    CHECK_MSG(sa == sb && sa == sc, "buffer %s, any %s, file %s", fk_status_name(sa),
+              fk_status_name(sb), fk_status_name(sc));
+    CHECK((sa == FK_OK) == (a != NULL));
+    fk_filter_free(b);
+    fk_filter_free(c);
+    *out = a;
+    return sa;
+}
+
+static uint64_t mismatches(const fk_filter *x, const fk_filter *y, uint64_t seed, uint64_t probes)
+{
+    uint64_t st = seed, bad = 0;
+    uint8_t k[8];
+    for (uint64_t i = 0; i < probes; i++) {
+        key_of(check_rng(&st), k);
+        bad += fk_filter_contains(x, k, sizeof k) != fk_filter_contains(y, k, sizeof k);
+    }
+    return bad;
+}
+
+static bool same_bytes(const fk_filter *x, const fk_filter *y)
+{
+    size_t nx, ny;
+    uint8_t *bx = save(x, &nx), *by = save(y, &ny);
+    bool same = bx && by && nx == ny && memcmp(bx, by, nx) == 0;
+    free(bx);
+    free(by);
+    return same;
+}
+
+/* Rewrites the checksum after a deliberate edit, so the test reaches the
+ * checks that come after it. */
+static void reseal(uint8_t *buf, size_t len)
+{
+    fk_le_put64(buf + len - 8, XXH64(buf, len - 8, 0));
+}
+
+/* -------------------------------------------------------------- tests */
+
+TEST(every_serializing_kind_has_a_unique_kind_id)
+{
+    int n = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        CHECK_MSG(serializes(ops), "built-in kind %s cannot be saved", ops->name);
+        if (!serializes(ops))
+            continue;
+        n++;
+        CHECK(ops->kind_id != 0);
+        CHECK(fk_ops_find_kind_id(ops->kind_id) == ops);
+        CHECK(ops->save_head && ops->save_payload && ops->check_head && ops->load);
+    }
+    CHECK(n >= 3);
+    CHECK(fk_ops_find_kind_id(0) == NULL);
+    CHECK(fk_ops_find_kind_id(0xFFFF) == NULL);
+    CHECK(fk_ops_find("bloom")->kind_id == FK_KIND_BLOOM);
+}
+
+/* A reloaded filter answers exactly as the saved one over 1M probes, has the
+ * same figures, re-saves to the same bytes, and keeps evolving identically. */
+TEST(reload_answers_identically)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!serializes(ops))
+            continue;
+        fk_filter *f = make(ops, 100000, 0.01, 42);
+        if (!f)
+            continue;
+        fill(f, 7, 100000);
+        size_t len;
+        uint8_t *buf = save(f, &len);
+        fk_filter *g = NULL;
+        if (buf)
+            CHECK_STATUS(load_all_ways(ops, buf, len, &g), FK_OK);
+        if (g) {
+            CHECK(fk_filter_ops(g) == ops);
+            CHECK_EQ_U64(mismatches(f, g, 7, 100000), 0);   /* the inserted keys */
+            CHECK_EQ_U64(mismatches(f, g, 99, 1000000), 0); /* mostly absent ones */
+            fk_stats a, b;
+            fk_filter_stats(f, &a);
+            fk_filter_stats(g, &b);
+            CHECK_EQ_U64(a.items, b.items);
+            CHECK_EQ_U64(a.capacity, b.capacity);
+            CHECK_EQ_U64(a.memory_bytes, b.memory_bytes);
+            CHECK(a.load_factor == b.load_factor);
+            CHECK(a.expected_fpr == b.expected_fpr);
+            CHECK(same_bytes(f, g));
+            /* Keep inserting (and removing) into both: still identical. */
+            fill(f, 1234, 20000);
+            fill(g, 1234, 20000);
+            CHECK(same_bytes(f, g));
+            CHECK_EQ_U64(mismatches(f, g, 5, 100000), 0);
+        }
+        free(buf);
+        fk_filter_free(f);
+        fk_filter_free(g);
+    }
+}
+
+/* A small saved file of each kind, damaged at every byte. */
+static uint8_t *small_file(const fk_ops *ops, size_t *len)
+{
+    fk_filter *f = make(ops, 40, 0.05, 3);
+    if (!f)
+        return NULL;
+    fill(f, 11, 30);
+    uint8_t *buf = save(f, len);
+    fk_filter_free(f);
+    return buf;
+}
+
+TEST(truncating_at_every_byte_is_corrupt)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len;
+        uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
+        if (!buf)
+            continue;
+        CHECK(len < 4096);
+        for (size_t n = 0; n < len; n++) {
+            fk_filter *g = NULL;
+            CHECK_MSG(load_all_ways(ops, buf, n, &g) == FK_ECORRUPT, "%s cut at %zu", ops->name, n);
+            fk_filter_free(g);
+        }
+        free(buf);
+    }
+}
+
+TEST(flipping_any_bit_is_corrupt)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len;
+        uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
+        if (!buf)
+            continue;
+        for (size_t at = 0; at < len; at++) {
+            for (unsigned bit = 0; bit < 8; bit++) {
+                buf[at] ^= (uint8_t)(1u << bit);
+                fk_filter *g = NULL;
+                CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_ECORRUPT, "%s byte %zu bit %u",
+                          ops->name, at, bit);
+                fk_filter_free(g);
+                buf[at] ^= (uint8_t)(1u << bit);
+            }
+            /* whole-byte patterns too */
+            uint8_t keep = buf[at];
+            for (unsigned pat = 0; pat < 3; pat++) {
+                buf[at] = pat == 0 ? 0x00 : pat == 1 ? 0xFF : (uint8_t)~keep;
+                if (buf[at] == keep)
+                    continue;
+                fk_filter *g = NULL;
+                CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_ECORRUPT, "%s byte %zu = %02x",
+                          ops->name, at, buf[at]);
+                fk_filter_free(g);
+            }
+            buf[at] = keep;
+        }
+        fk_filter *g = NULL;
+        CHECK_STATUS(load_all_ways(ops, buf, len, &g), FK_OK); /* restored intact */
+        fk_filter_free(g);
+        free(buf);
+    }
+}
+
+TEST(extending_at_every_byte_is_corrupt)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len;
+        uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
+        if (!buf)
+            continue;
+        uint8_t *big = malloc(len + 1);
+        static const uint8_t extra[] = { 0x00, 0xA5, 0x01 };
+        for (size_t at = 0; big && at <= len; at++) {
+            for (size_t e = 0; e < sizeof extra; e++) {
+                memcpy(big, buf, at);
+                big[at] = extra[e];
+                memcpy(big + at + 1, buf + at, len - at);
+                fk_filter *g = NULL;
+                CHECK_MSG(load_all_ways(ops, big, len + 1, &g) == FK_ECORRUPT,
+                          "%s: %02x inserted at %zu", ops->name, extra[e], at);
+                fk_filter_free(g);
+            }
+        }
+        free(big);
+        free(buf);
+    }
+}
+
+TEST(newer_version_is_unsupported_older_is_corrupt)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len;
+        uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
+        if (!buf)
+            continue;
+        CHECK_EQ_U64(fk_le_get16(buf + 8), FK_SERIAL_VERSION);
+        fk_filter *g = NULL;
+        for (unsigned v = FK_SERIAL_VERSION + 1; v < 0x10000; v = v * 3 + 1) {
+            fk_le_put16(buf + 8, (uint16_t)v);
+            fk_le_put16(buf + 10, (uint16_t)~v);
+            CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_EUNSUPPORTED, "version %u", v);
+            reseal(buf, len); /* a valid checksum changes nothing */
+            CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_EUNSUPPORTED, "version %u", v);
+        }
+        /* a newer version is recognised even in a short file */
+        CHECK_STATUS(fk_filter_load(ops, buf, 12, &g), FK_EUNSUPPORTED);
+        fk_le_put16(buf + 8, 0);
+        fk_le_put16(buf + 10, 0xFFFF);
+        reseal(buf, len);
+        CHECK_STATUS(load_all_ways(ops, buf, len, &g), FK_ECORRUPT);
+        free(buf);
+    }
+}
+
+/* Header fields that pass the checksum (resealed) but make no sense. */
+TEST(sealed_nonsense_is_corrupt)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len;
+        uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
+        if (!buf)
+            continue;
+        uint8_t *bad = malloc(len);
+        /* Parameter slots mean different things per kind: those edits are
+         * for bloom (m, k), whose ranges this test knows. */
+        bool bloom = ops->kind_id == FK_KIND_BLOOM;
+        struct { size_t off; unsigned width; uint64_t value; const char *what; } edits[] = {
+            { 12, 2, 0, "kind 0" },
+            { 12, 2, 0x7777, "unknown kind" },
+            { 12, 2, ops->kind_id == 1 ? 2 : 1, "another kind" },
+            { 14, 2, 0, "hash scheme 0" },
+            { 14, 2, 2, "hash scheme 2" },
+            { 24, 8, 0, "capacity 0" },
+            { 32, 8, 0, "fpr 0" },
+            { 32, 8, 0x3FF0000000000000u, "fpr 1" },
+            { 32, 8, 0x7FF8000000000000u, "fpr NaN" },
+            { 32, 8, 0xBF847AE147AE147Bu, "fpr -0.01" },
+            { bloom ? 48 : 104, 8, bloom ? 0 : 1, "param 0 zero" },
+            { bloom ? 48 : 104, 8, bloom ? UINT64_MAX : 1, "param 0 huge" },
+            { bloom ? 56 : 104, 8, bloom ? 0 : 1, "param 1 zero" },
+            { bloom ? 56 : 104, 8, bloom ? UINT64_MAX : 1, "param 1 huge" },
+            { 104, 8, 1, "last param set" },
+            { bloom ? 64 : 104, 8, 1, "third param set" },
+            { 112, 8, 0, "payload length 0" },
+            { 112, 8, FK_MEMORY_CAP, "payload length at the cap" },
+        };
+        for (size_t e = 0; bad && e < sizeof edits / sizeof edits[0]; e++) {
+            memcpy(bad, buf, len);
+            for (unsigned b = 0; b < edits[e].width; b++)
+                bad[edits[e].off + b] = (uint8_t)(edits[e].value >> (8 * b));
+            reseal(bad, len);
+            fk_filter *g = NULL;
+            CHECK_MSG(load_all_ways(ops, bad, len, &g) == FK_ECORRUPT, "%s: %s", ops->name,
+                      edits[e].what);
+            fk_filter_free(g);
+        }
+        free(bad);
+        free(buf);
+    }
+}
+
+TEST(bloom_bits_past_m_must_be_clear)
+{
+    fk_params p = fk_params_make(10, 0.1);
+    p.bits = 100; /* two words, 28 spare bits */
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(fk_ops_find("bloom"), &p, &f), FK_OK);
+    size_t len;
+    uint8_t *buf = f ? save(f, &len) : NULL;
+    if (buf) {
+        CHECK_EQ_U64(len, 128 + 16);
+        buf[120 + 15] |= 0x80; /* bit 127 */
+        reseal(buf, len);
+        fk_filter *g = NULL;
+        CHECK_STATUS(load_all_ways(fk_ops_find("bloom"), buf, len, &g), FK_ECORRUPT);
+        buf[120 + 15] &= 0x7F;
+        buf[120 + 12] |= 0x08; /* bit 99: the last real one */
+        reseal(buf, len);
+        CHECK_STATUS(load_all_ways(fk_ops_find("bloom"), buf, len, &g), FK_OK);
+        fk_filter_free(g);
+    }
+    free(buf);
+    fk_filter_free(f);
+}
+
+/* Saturations are recounted on load; both widths; padding must be clear. */
+TEST(counting_saturation_width_and_padding)
+{
+    for (uint32_t width = 4; width <= 8; width += 4) {
+        fk_params p = fk_params_make(10, 0.1);
+        p.bits = 101; /* odd, and not a multiple of 64 / width */
+        p.counter_bits = width;
+        fk_counting *c = NULL;
+        CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+        if (!c)
+            continue;
+        for (int i = 0; i < 300; i++)
+            fk_counting_insert(c, "hot", 3);
+        fk_counting_insert(c, "cold", 4);
+        CHECK(fk_counting_saturations(c) > 0);
+        uint64_t n = 0;
+        CHECK_STATUS(fk_counting_serialized_size(c, &n), FK_OK);
+        CHECK_EQ_U64(n, 128 + (101 * width + 63) / 64 * 8);
+        uint8_t buf[512];
+        size_t len = 0;
+        CHECK_STATUS(fk_counting_save(c, buf, sizeof buf, &len), FK_OK);
+        fk_counting *d = NULL;
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
+        if (d) {
+            CHECK_EQ_U64(fk_counting_saturations(d), fk_counting_saturations(c));
+            CHECK_EQ_U64(fk_counting_count(d, "hot", 3), fk_counting_count(c, "hot", 3));
+            CHECK_EQ_U64(fk_counting_count(d, "cold", 4), fk_counting_count(c, "cold", 4));
+            CHECK_EQ_U64(fk_counting_counter_bits(d), width);
+            CHECK_STATUS(fk_counting_remove(d, "cold", 4), FK_OK);
+            CHECK_STATUS(fk_counting_remove(c, "cold", 4), FK_OK);
+            CHECK(same_bytes(fk_counting_as_filter(c), fk_counting_as_filter(d)));
+        }
+        fk_counting_free(d);
+        /* counter 101 (the first past m) set: corrupt; counter 100: fine */
+        uint64_t bit = 101 * width;
+        buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK(d == NULL);
+        buf[120 + bit / 8] &= (uint8_t)~(1u << (bit & 7));
+        buf[120 + len - 128 - 1] |= 0x80; /* the very last padding bit */
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        buf[120 + len - 128 - 1] &= 0x7F;
+        bit = 100 * width;
+        buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
+        fk_counting_free(d);
+        /* width 5 is no width */
+        fk_le_put64(buf + 64, 5);
+        reseal(buf, len);
+        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        fk_counting_free(c);
+    }
+}
+
+/* The cuckoo header must agree with its table; the PRNG state carries over. */
+TEST(cuckoo_items_geometry_and_prng)
+{
+    fk_params p = fk_params_make(200, 0.01);
+    p.seed = 5;
+    fk_cuckoo *c = NULL;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (!c)
+        return;
+    for (uint64_t k = 0; k < 400; k++) /* to the first failures: kicks happen */
+        (void)fk_cuckoo_insert(c, &k, sizeof k);
+    CHECK(fk_cuckoo_kicks(c) > 0);
+    uint8_t buf[4096];
+    size_t len = 0;
+    CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
+    CHECK_EQ_U64(len, 128 + fk_cuckoo_buckets(c) * 4 * fk_cuckoo_fingerprint_bits(c) / 8);
+    fk_cuckoo *d = NULL;
+    CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+    if (d) {
+        CHECK_EQ_U64(fk_cuckoo_kicks(d), fk_cuckoo_kicks(c));
+        CHECK_EQ_U64(fk_cuckoo_items(d), fk_cuckoo_items(c));
+        /* the same evictions from here on: free some room, refill, compare */
+        for (uint64_t k = 0; k < 400; k += 3) {
+            fk_cuckoo_remove(c, &k, sizeof k);
+            fk_cuckoo_remove(d, &k, sizeof k);
+        }
+        for (uint64_t k = 1000; k < 1400; k++)
+            CHECK(fk_cuckoo_insert(c, &k, sizeof k) == fk_cuckoo_insert(d, &k, sizeof k));
+        CHECK(same_bytes(fk_cuckoo_as_filter(c), fk_cuckoo_as_filter(d)));
+        fk_cuckoo_free(d);
+    }
+    struct { size_t off; uint64_t value; const char *what; } edits[] = {
+        { 40, fk_cuckoo_items(c) + 1, "items one more than occupied" },
+        { 40, fk_cuckoo_items(c) - 1, "items one less than occupied" },
+        { 48, fk_cuckoo_buckets(c) - 1, "buckets not a power of two" },
+        { 48, 0, "no buckets" },
+        { 56, 3, "3-bit fingerprints" },
+        { 56, 33, "33-bit fingerprints" },
+    };
+    uint8_t bad[sizeof buf];
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        memcpy(bad, buf, len);
+        fk_le_put64(bad + edits[e].off, edits[e].value);
+        reseal(bad, len);
+        CHECK_MSG(fk_cuckoo_from_bytes(bad, len, &d) == FK_ECORRUPT && d == NULL, "%s",
+                  edits[e].what);
+    }
+    fk_cuckoo_free(c);
+    /* one bucket of 5-bit fingerprints: 20 bits, so 4 padding bits */
+    p = fk_params_make(1, 0.5);
+    p.fingerprint_bits = 5;
+    CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
+    if (c) {
+        CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
+        CHECK_EQ_U64(len, 128 + 3);
+        buf[120 + 2] |= 0x10; /* bit 20: padding */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        buf[120 + 2] = 0x08;  /* bit 19: slot 3, fingerprint 16, but items says 0 */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        fk_le_put64(buf + 40, 1); /* now items agrees */
+        reseal(buf, len);
+        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+        CHECK(d && fk_cuckoo_slot(d, 0, 3) == 16);
+        fk_cuckoo_free(d);
+        fk_cuckoo_free(c);
+    }
+}
+
+TEST(file_round_trip_and_trailing_bytes)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!serializes(ops))
+            continue;
+        fk_filter *f = make(ops, 5000, 0.01, 9);
+        if (!f)
+            continue;
+        fill(f, 21, 4000);
+        FILE *fp = tmpfile();
+        if (!CHECK(fp)) {
+            fk_filter_free(f);
+            continue;
+        }
+        CHECK_STATUS(fk_filter_save_file(f, fp), FK_OK);
+        rewind(fp);
+        fk_filter *g = NULL, *h = NULL;
+        CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_OK);
+        rewind(fp);
+        CHECK_STATUS(fk_filter_load_file_any(fp, &h), FK_OK);
+        CHECK(g && h && same_bytes(f, g) && same_bytes(f, h));
+        CHECK(g && mismatches(f, g, 21, 4000) == 0);
+        fk_filter_free(g);
+        fk_filter_free(h);
+        /* one more byte at the end */
+        fputc(0, fp);
+        rewind(fp);
+        CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_ECORRUPT);
+        CHECK(g == NULL);
+        /* two records back to back are not one filter either */
+        rewind(fp);
+        CHECK_STATUS(fk_filter_save_file(f, fp), FK_OK);
+        CHECK_STATUS(fk_filter_save_file(f, fp), FK_OK);
+        rewind(fp);
+        CHECK_STATUS(fk_filter_load_file_any(fp, &g), FK_ECORRUPT);
+        fclose(fp);
+        /* an empty stream */
+        fp = tmpfile();
+        if (fp) {
+            CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_ECORRUPT);
+            fclose(fp);
+        }
+        /* a stream opened for writing only: reading fails */
+        fp = fopen("/dev/null", "wb");
+        if (fp) {
+            CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_EIO);
+            fclose(fp);
+        }
+        /* a stream opened for reading only: writing fails */
+        fp = fopen("/dev/null", "rb");
+        if (fp) {
+            CHECK_STATUS(fk_filter_save_file(f, fp), FK_EIO);
+            fclose(fp);
+        }
+        fk_filter_free(f);
+    }
+}
+
+/* A header claiming a payload at the memory cap, in a file that ends right
+ * after it: rejected without allocating anything like the claim (under
+ * ASan with allocator_may_return_null this would show as FK_ENOMEM). */
+TEST(short_file_with_huge_claim_is_corrupt)
+{
+    const fk_ops *ops = fk_ops_find("bloom");
+    fk_params p = fk_params_make(10, 0.1);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_OK);
+    size_t len;
+    uint8_t *buf = f ? save(f, &len) : NULL;
+    if (buf) {
+        fk_le_put64(buf + 48, FK_MEMORY_CAP * 8);      /* m at the cap */
+        fk_le_put64(buf + 112, FK_MEMORY_CAP);         /* matching payload */
+        fk_filter *g = NULL;
+        FILE *fp = fmemopen(buf, len, "rb");
+        if (CHECK(fp)) {
+            CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_ECORRUPT);
+            fclose(fp);
+        }
+        CHECK_STATUS(fk_filter_load(ops, buf, len, &g), FK_ECORRUPT);
+        fk_le_put64(buf + 48, FK_MEMORY_CAP * 8 + 64); /* over the cap */
+        fk_le_put64(buf + 112, FK_MEMORY_CAP + 8);
+        fp = fmemopen(buf, len, "rb");
+        if (CHECK(fp)) {
+            CHECK_STATUS(fk_filter_load_file(ops, fp, &g), FK_ECORRUPT);
+            fclose(fp);
+        }
+    }
+    free(buf);
+    fk_filter_free(f);
+}
+
+TEST(null_and_bad_arguments)
+{
+    const fk_ops *ops = fk_ops_find("bloom");
+    fk_params p = fk_params_make(100, 0.01);
+    fk_filter *f = NULL, *g = (fk_filter *)&p;
+    CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_OK);
+    uint64_t n = 1;
+    uint8_t buf[512];
+    size_t w = 7;
+    CHECK_STATUS(fk_filter_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_EQ_U64(n, 0);
+    CHECK_STATUS(fk_filter_serialized_size(f, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_save(NULL, buf, sizeof buf, &w), FK_EINVAL);
+    CHECK_EQ_U64(w, 0);
+    CHECK_STATUS(fk_filter_save(f, NULL, sizeof buf, &w), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_OK);
+    CHECK_STATUS(fk_filter_save(f, buf, (size_t)n - 1, &w), FK_EINVAL);
+    CHECK_STATUS(fk_filter_save(f, buf, 0, &w), FK_EINVAL);
+    CHECK_STATUS(fk_filter_save(f, buf, sizeof buf, NULL), FK_OK);
+    CHECK_STATUS(fk_filter_save_file(NULL, stdout), FK_EINVAL);
+    CHECK_STATUS(fk_filter_save_file(f, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load(NULL, buf, (size_t)n, &g), FK_EINVAL);
+    CHECK(g == NULL);
+    g = (fk_filter *)&p;
+    CHECK_STATUS(fk_filter_load(ops, NULL, (size_t)n, &g), FK_EINVAL);
+    CHECK(g == NULL);
+    CHECK_STATUS(fk_filter_load(ops, buf, (size_t)n, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load(ops, NULL, 0, &g), FK_ECORRUPT);
+    CHECK_STATUS(fk_filter_load_any(NULL, 5, &g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_any(buf, (size_t)n, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_file(NULL, stdin, &g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_file(ops, NULL, &g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_file(ops, stdin, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_file_any(NULL, &g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_load_file_any(stdin, NULL), FK_EINVAL);
+    /* a kind without serialization */
+    fk_ops plain = *ops;
+    plain.caps &= ~FK_CAP_SERIALIZE;
+    CHECK_STATUS(fk_filter_load(&plain, buf, (size_t)n, &g), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_load_file(&plain, stdin, &g), FK_EUNSUPPORTED);
+    const fk_ops *real = f->ops;
+    f->ops = &plain;
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_save(f, buf, sizeof buf, &w), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_save_file(f, stdout), FK_EUNSUPPORTED);
+    f->ops = real;
+    fk_serial_head h;
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_OK);
+    CHECK_STATUS(fk_serial_read_head(NULL, 200, &h), FK_EINVAL);
+    CHECK_STATUS(fk_serial_read_head(buf, (size_t)n, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_serial_read_head(buf, 119, &h), FK_ECORRUPT);
+    CHECK_STATUS(fk_serial_read_head(buf, 120, &h), FK_OK);
+    CHECK_EQ_U64(h.kind_id, FK_KIND_BLOOM);
+    CHECK_EQ_U64(h.capacity, 100);
+    CHECK(h.fpr == 0.01);
+    CHECK_EQ_U64(h.payload_len, n - 128);
+    buf[0] ^= 1;
+    CHECK_STATUS(fk_serial_read_head(buf, (size_t)n, &h), FK_ECORRUPT);
+    CHECK(strcmp(fk_status_name(FK_EIO), "FK_EIO") == 0);
+    CHECK(strcmp(fk_strerror(FK_EIO), "unknown status") != 0);
+    fk_filter_free(f);
+}
+
+/* ------------------------------------------------------------- golden */
+
+static char golden_dir[512];
+
+static void write_file(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    CHECK_MSG(fp && fwrite(buf, 1, len, fp) == len && fclose(fp) == 0, "writing %s", path);
+    printf("wrote %s (%zu bytes)\n", path, len);
+}
+
+/* Seeds for the load fuzzer (tests/fuzz/corpus/load/): valid small files of
+ * each kind, written together with the golden files. */
+static void write_fuzz_seeds(const fk_ops *ops)
+{
+    char path[700];
+    size_t len;
+    uint8_t *buf = small_file(ops, &len);
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s-small.fk", golden_dir, ops->name);
+    if (buf)
+        write_file(path, buf, len);
+    free(buf);
+    fk_filter *f = make(ops, 1, 0.5, 0);
+    buf = f ? save(f, &len) : NULL;
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s-empty.fk", golden_dir, ops->name);
+    if (buf)
+        write_file(path, buf, len);
+    free(buf);
+    fk_filter_free(f);
+}
+
+/* The pinned filter of each kind: explicit sizes so no floating-point sizing
+ * is involved; every kind ignores the knobs that are not its own. */
+static fk_filter *golden_filter(const fk_ops *ops)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    p.seed = UINT64_C(0x5EED5EED12345678);
+    p.bits = 2048;
+    p.hashes = 5;
+    p.counter_bits = 4;
+    p.fingerprint_bits = 12;
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_OK);
+    if (!f)
+        return NULL;
+    char key[32];
+    for (int i = 0; i < 80; i++) {
+        int n = snprintf(key, sizeof key, "key-%d", i);
+        CHECK_STATUS(fk_filter_insert(f, key, (size_t)n), FK_OK);
+    }
+    CHECK_STATUS(fk_filter_insert(f, NULL, 0), FK_OK); /* the empty key */
+    if (ops->remove)
+        for (int i = 0; i < 10; i++) {
+            int n = snprintf(key, sizeof key, "key-%d", i);
+            CHECK_STATUS(fk_filter_remove(f, key, (size_t)n), FK_OK);
+        }
+    return f;
+}
+
+static uint8_t *read_whole(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    uint8_t *buf = malloc(1 << 16);
+    *len = buf ? fread(buf, 1, 1 << 16, fp) : 0;
+    fclose(fp);
+    return buf;
+}
+
+TEST(golden_files_pin_the_format)
+{
+    bool regen = getenv("FK_REGEN_GOLDEN") != NULL;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!serializes(ops))
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s.fk", golden_dir, ops->name);
+        fk_filter *f = golden_filter(ops);
+        size_t len = 0;
+        uint8_t *mine = f ? save(f, &len) : NULL;
+        if (regen && mine) {
+            write_file(path, mine, len);
+            write_fuzz_seeds(ops);
+        }
+        size_t glen = 0;
+        uint8_t *golden = read_whole(path, &glen);
+        CHECK_MSG(golden != NULL, "missing %s (regenerate: FK_REGEN_GOLDEN=1 %s)", path,
+                  "build/tests/test_serial");
+        if (golden && mine) {
+            CHECK_MSG(glen == len && memcmp(golden, mine, len) == 0,
+                      "%s differs from a fresh save: the format changed", path);
+            fk_filter *g = NULL;
+            CHECK_STATUS(load_all_ways(ops, golden, glen, &g), FK_OK);
+            char key[32];
+            for (int k = 10; g && k < 80; k++) {
+                int n = snprintf(key, sizeof key, "key-%d", k);
+                CHECK(fk_filter_contains(g, key, (size_t)n));
+            }
+            CHECK(g && fk_filter_contains(g, NULL, 0));
+            CHECK(g && mismatches(f, g, 77, 100000) == 0);
+            fk_stats st;
+            fk_filter_stats(g, &st);
+            CHECK_EQ_U64(st.items, ops->remove ? 71 : 81);
+            fk_filter_free(g);
+        }
+        free(golden);
+        free(mine);
+        fk_filter_free(f);
+    }
+}
+
+int main(void)
+{
+    /* The golden files sit next to this source: tests/golden/ from the
+     * repository root, where `make test` runs. */
+    const char *src = __FILE__, *slash = strrchr(src, '/');
+    snprintf(golden_dir, sizeof golden_dir, "%.*sgolden", slash ? (int)(slash - src + 1) : 0, src);
+    RUN(every_serializing_kind_has_a_unique_kind_id);
+    RUN(reload_answers_identically);
+    RUN(truncating_at_every_byte_is_corrupt);
+    RUN(flipping_any_bit_is_corrupt);
+    RUN(extending_at_every_byte_is_corrupt);
+    RUN(newer_version_is_unsupported_older_is_corrupt);
+    RUN(sealed_nonsense_is_corrupt);
+    RUN(bloom_bits_past_m_must_be_clear);
+    RUN(counting_saturation_width_and_padding);
+    RUN(cuckoo_items_geometry_and_prng);
+    RUN(file_round_trip_and_trailing_bytes);
+    RUN(short_file_with_huge_claim_is_corrupt);
+    RUN(null_and_bad_arguments);
+    RUN(golden_files_pin_the_format);
+    return check_report();
+}
