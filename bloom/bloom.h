@@ -1,8 +1,8 @@
 /* bloom/bloom.h: the standard Bloom filter (Bloom 1970).
  *
  * m bits, k probes per key. All k positions derive from one XXH3-128 hash of
- * the key by enhanced double hashing (Dillinger & Manolios 2004), each
- * reduced to [0, m) by a multiply-high, so a lookup costs one hash and at
+ * the key by double hashing over 64-bit integers (Kirsch & Mitzenmacher
+ * 2006; see common/probe.h), each reduced to [0, m) by a multiply-high, so a lookup costs one hash and at
  * most k memory reads (one cache line each at most), and stops at the first
  * zero bit. No removes: use counting/ or cuckoo/ for that.
  *

@@ -1,12 +1,20 @@
 /* common/probe.h: the probe sequence shared by the Bloom and counting
  * filters (internal header), so both set the same positions for a key.
  *
- * Enhanced double hashing (Dillinger & Manolios 2004): from the two 64-bit
- * halves of the key's one hash, probe i is x_i = h1 + i*h2 + (i^3 - i)/6
- * (mod 2^64), computed incrementally as x += y; y += i. The cubic term
- * breaks the "same h1, same h2 => all k probes collide" weakness of plain
- * Kirsch-Mitzenmacher double hashing. Each x_i is mapped to [0, m) with the
- * multiply-high reduction, so there is no division in the loop.
+ * Double hashing (Kirsch & Mitzenmacher 2006) over 64-bit integers: from the
+ * two 64-bit halves h1, h2 of the key's one hash, probe i is the value
+ * x_i = h1 + i*h2 (mod 2^64), mapped to [0, m) by its high bits with the
+ * multiply-high reduction (no division).
+ *
+ * Why not the enhanced variant (Dillinger & Manolios 2004)? Its cubic term
+ * fixes what arithmetic modulo m does to plain double hashing (a step
+ * h2 = 0 mod m, short cycles, shifted progressions shared by other keys).
+ * Here the arithmetic is modulo 2^64 and each position covers ~2^64/m
+ * values, so those cases need (j - i)*h2 to land within 2^64/m of a
+ * multiple of 2^64 (odds ~k/m per key, no more than two random probes
+ * colliding), and a cubic term below 4*10^4 almost never moves a position
+ * anyway. PAPER_NOTES.md ("Why two hashes are enough") has the argument and
+ * the measured FPR at every k.
  */
 #ifndef FK_PROBE_H
 #define FK_PROBE_H
@@ -17,13 +25,12 @@
 
 typedef struct {
     uint64_t x; /* current 64-bit probe value */
-    uint64_t y; /* current stride */
-    uint64_t i; /* probes taken so far */
+    uint64_t y; /* stride h2 */
 } fk_probe;
 
 static inline fk_probe fk_probe_start(fk_hash128 h)
 {
-    fk_probe p = { h.lo, h.hi, 0 };
+    fk_probe p = { h.lo, h.hi };
     return p;
 }
 
@@ -31,9 +38,7 @@ static inline fk_probe fk_probe_start(fk_hash128 h)
 static inline uint64_t fk_probe_next(fk_probe *p, uint64_t m)
 {
     uint64_t pos = fk_reduce(p->x, m);
-    p->i++;
     p->x += p->y;
-    p->y += p->i;
     return pos;
 }
 
