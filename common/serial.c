@@ -11,7 +11,7 @@
 enum {
     OFF_MAGIC = 0,
     OFF_VERSION = 8,
-    OFF_VERSION_NOT = 10,
+    OFF_VERSION_CHECK = 10,
     OFF_KIND = 12,
     OFF_SCHEME = 14,
     OFF_SEED = 16,
@@ -56,7 +56,7 @@ static void put_head(uint8_t *p, const fk_serial_head *h)
 {
     memcpy(p + OFF_MAGIC, FK_SERIAL_MAGIC, FK_SERIAL_MAGIC_BYTES);
     fk_le_put16(p + OFF_VERSION, (uint16_t)h->version);
-    fk_le_put16(p + OFF_VERSION_NOT, (uint16_t)~h->version);
+    fk_le_put16(p + OFF_VERSION_CHECK, (uint16_t)(h->version ^ FK_SERIAL_VERSION_CHECK));
     fk_le_put16(p + OFF_KIND, (uint16_t)h->kind_id);
     fk_le_put16(p + OFF_SCHEME, (uint16_t)h->hash_scheme);
     fk_le_put64(p + OFF_SEED, h->seed);
@@ -131,8 +131,8 @@ static fk_status check_prefix(const uint8_t *p)
     if (memcmp(p + OFF_MAGIC, FK_SERIAL_MAGIC, FK_SERIAL_MAGIC_BYTES) != 0)
         return FK_ECORRUPT;
     uint16_t v = fk_le_get16(p + OFF_VERSION);
-    uint16_t v_not = (uint16_t)(v ^ 0xFFFFu);
-    if (fk_le_get16(p + OFF_VERSION_NOT) != v_not || v == 0)
+    uint16_t check = (uint16_t)(v ^ FK_SERIAL_VERSION_CHECK);
+    if (fk_le_get16(p + OFF_VERSION_CHECK) != check || v == 0)
         return FK_ECORRUPT;
     return v > FK_SERIAL_VERSION ? FK_EUNSUPPORTED : FK_OK;
 }

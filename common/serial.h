@@ -19,8 +19,9 @@
  *     0     8  magic 89 46 4B 46 0D 0A 1A 0A ("\x89FKF\r\n\x1a\n": the high
  *              byte and CR/LF catch 7-bit and text-mode transfers, as in PNG)
  *     8     2  format version (1)
- *    10     2  the version's complement (0xFFFE): a damaged version field
- *              reads as corrupt, never as "newer"
+ *    10     2  version XOR FK_SERIAL_VERSION_CHECK (0x5AA4 for version 1):
+ *              a damaged, shifted or truncated version field reads as
+ *              corrupt, never as "newer"
  *    12     2  kind id (FK_KIND_*: 1 bloom, 2 counting, 3 cuckoo)
  *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
  *    16     8  seed
@@ -53,6 +54,13 @@
 #include "filter.h"
 
 #define FK_SERIAL_VERSION       1u
+/* The version's check word is version ^ this. Not a plain complement: with
+ * ~version, inserting 0xFF before the version field shifts it into another
+ * valid (version, ~version) pair (0x01FF) and reads as "newer". This
+ * constant was chosen so that no single inserted, deleted or replaced byte
+ * in the first 12 bytes of a version-1 file forms a valid newer pair
+ * (checked exhaustively; tests/test_serial.c inserts every byte value). */
+#define FK_SERIAL_VERSION_CHECK 0x5AA5u
 #define FK_SERIAL_MAGIC         "\x89" "FKF\r\n\x1a\n"
 #define FK_SERIAL_MAGIC_BYTES   8u
 #define FK_SERIAL_HEADER_BYTES  120u /* everything before the payload */

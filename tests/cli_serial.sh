@@ -125,9 +125,9 @@ expect 1 info "$tmp/flip.fk"
 { cat "$tmp/seen.fk"; printf 'x'; } >"$tmp/long.fk"
 expect 1 info "$tmp/long.fk"               # trailing byte
 expect 1 info "$tmp"                       # a directory
-# a newer format version: the version field and its complement
+# a newer format version: the version field and its check word (v ^ 0x5AA5)
 cp "$tmp/seen.fk" "$tmp/v2.fk"
-printf '\x02\x00\xfd\xff' | dd of="$tmp/v2.fk" bs=1 seek=8 conv=notrunc 2>/dev/null
+printf '\x02\x00\xa7\x5a' | dd of="$tmp/v2.fk" bs=1 seek=8 conv=notrunc 2>/dev/null
 expect 1 info "$tmp/v2.fk"
 check "newer version: says so" grep -q 'not supported' "$tmp/err"
 
