@@ -63,8 +63,9 @@ static unsigned insert_rounds(uint64_t n)
     return want < 1 ? 1 : want > 64 ? 64 : (unsigned)want;
 }
 
-/* Fills a fresh filter with positive keys (stored, then generated) until
- * the first insert that does not answer FK_OK, for at most 2.2n + 64 keys. */
+/* Fills a fresh filter of a bounded kind (FK_CAP_BOUNDED) with positive
+ * keys (stored, then generated) until the first insert that does not answer
+ * FK_OK, for at most 2.2n + 64 keys. */
 static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk_bench_keys *k,
                          fk_result *r)
 {
@@ -215,7 +216,8 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
             rows[i].remove = fk_summarize(sm[i].rem, reps);
             for (int m = 0; m < FK_MIXES; m++)
                 rows[i].lookup[m] = fk_summarize(sm[i].look + m * reps, reps);
-            if (cfgs[i].fill) {
+            /* only a kind with a hard capacity has a first failed insert */
+            if (cfgs[i].fill && (cfgs[i].ops->caps & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);
                 p.seed = k->w.spec.seed;
                 fill_to_full(&cfgs[i], &p, k, &rows[i]);

@@ -51,8 +51,8 @@ static const fk_column bench_cols[] = {
       "remove)"),
     F(load_at_full,
       "load factor when a separate instance, sized for n and filled with fresh keys, "
-      "first answered FK_EFULL; empty for kinds that never fill up (tried up to 2.2n "
-      "+ 64 keys) or when filling was skipped"),
+      "first answered FK_EFULL (kinds with FK_CAP_BOUNDED; tried up to 2.2n + 64 keys); "
+      "empty for kinds that never fill up or when filling was skipped"),
     U(items_at_full, "items held at that first failure"),
     F(bits_per_item_at_full,
       "8 * memory_bytes / items_at_full: the memory per item of a filter filled to "

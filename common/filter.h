@@ -26,6 +26,9 @@ typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
 #define FK_CAP_REMOVE    (1u << 0) /* remove() is implemented */
 #define FK_CAP_COUNT     (1u << 1) /* the kind can estimate multiplicities */
 #define FK_CAP_SERIALIZE (1u << 2) /* save/load are implemented */
+#define FK_CAP_BOUNDED   (1u << 3) /* insert can answer FK_EFULL: the kind has a
+                                      hard capacity (without it, inserts past
+                                      capacity succeed and the FPR rises) */
 
 /* The vtable. Tables are static const and built with designated
  * initializers, so new optional slots can be appended without touching

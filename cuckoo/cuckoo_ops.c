@@ -35,7 +35,7 @@ static void ops_stats(const fk_filter *f, fk_stats *out)
 const fk_ops fk_cuckoo_ops = {
     .name = "cuckoo",
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
-    .caps = FK_CAP_REMOVE | FK_CAP_SERIALIZE,
+    .caps = FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_BOUNDED,
     .create = ops_create,
     .destroy = ops_destroy,
     .insert = ops_insert,

@@ -275,6 +275,37 @@ TEST(remove_works_or_is_unsupported)
     fk_filter_free(f);
 }
 
+/* Without FK_CAP_BOUNDED a kind promises that inserts never run out of
+ * room; with it, filling far past capacity must end in FK_EFULL, never in
+ * silently lost items. */
+TEST(bounded_kinds_say_full_and_others_never_do)
+{
+    const uint64_t n = 1000;
+    fk_filter *f = make(n, 0.01, 9);
+    if (!f)
+        return;
+    uint64_t ok = 0, full = 0, i;
+    for (i = 0; i < 4 * n && !full; i++) {
+        uint64_t k = keys_positive(i);
+        fk_status s = fk_filter_insert(f, &k, sizeof k);
+        ok += s == FK_OK;
+        full += s == FK_EFULL;
+    }
+    if (kind->caps & FK_CAP_BOUNDED) {
+        CHECK_MSG(full == 1, "%s: bounded, yet 4x capacity fit", kind->name);
+        uint64_t missing = 0;
+        for (uint64_t j = 0; j < i - 1; j++) {
+            uint64_t k = keys_positive(j);
+            missing += !fk_filter_contains(f, &k, sizeof k);
+        }
+        CHECK_MSG(missing == 0, "%s: %llu items lost on the way to FK_EFULL", kind->name,
+                  (unsigned long long)missing);
+    } else {
+        CHECK_MSG(full == 0 && ok == 4 * n, "%s: not bounded, yet an insert failed", kind->name);
+    }
+    fk_filter_free(f);
+}
+
 TEST(vtable_is_complete)
 {
     CHECK(kind->name && kind->summary && kind->create && kind->destroy && kind->insert &&
@@ -306,6 +337,7 @@ int main(void)
         RUN(bits_per_item_match_the_theory);
         RUN(same_seed_same_answers_other_seed_other_false_positives);
         RUN(remove_works_or_is_unsupported);
+        RUN(bounded_kinds_say_full_and_others_never_do);
     }
     return check_report();
 }
