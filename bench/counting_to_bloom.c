@@ -22,7 +22,8 @@ fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out)
     fk_status s = fk_counting_export_bits(c, words, (size_t)nwords);
     if (s == FK_OK)
         s = fk_bloom_from_bits(fk_counting_bits(c), fk_counting_hashes(c), fk_counting_seed(c),
-                               fk_counting_capacity(c), words, out);
+                               fk_counting_capacity(c), fk_counting_target_fpr(c),
+                               fk_counting_items(c), words, out);
     free(words);
     return s;
 }

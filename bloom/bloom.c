@@ -1,5 +1,4 @@
 /* bloom/bloom.c: the standard Bloom filter: create, insert, lookup, stats. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bloom_internal.h"
@@ -52,22 +51,21 @@ fk_status fk_bloom_new(const fk_params *p, fk_bloom **out)
 }
 
 fk_status fk_bloom_from_bits(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
-                             const uint64_t *words, fk_bloom **out)
+                             double fpr, uint64_t items, const uint64_t *words, fk_bloom **out)
 {
     if (!out)
         return FK_EINVAL;
     *out = NULL;
-    if (!words || capacity == 0)
+    if (!words || capacity == 0 || !(fpr > 0.0 && fpr < 1.0))
         return FK_EINVAL;
     fk_bloom *b;
-    fk_status s = fk_bloom_create_exact(m, k, seed, capacity, 0.0, &b);
+    fk_status s = fk_bloom_create_exact(m, k, seed, capacity, fpr, &b);
     if (s != FK_OK)
         return s;
     memcpy(b->bits, words, b->words * 8);
     if (m & 63) /* keep the promise that bits past m stay 0 */
         b->bits[b->words - 1] &= (UINT64_C(1) << (m & 63)) - 1;
-    double est = fk_bloom_estimate_items(b);
-    b->items = isfinite(est) ? (uint64_t)llround(est) : capacity;
+    b->items = items;
     *out = b;
     return FK_OK;
 }

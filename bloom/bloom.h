@@ -47,16 +47,17 @@ FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
  * copied from words[0..ceil(m/64)-1] (bit i = bit i % 64 of word i / 64;
  * bits past m are ignored and stay 0), e.g. from
  * fk_counting_export_bits. seed must be the seed that set those bits;
- * capacity is recorded for the stats. The bits alone cannot say how many
- * inserts made them, so the item count is the distinct-key estimate of the
- * fill (fk_bloom_estimate_items, rounded), or capacity when every bit is set
- * (the estimate is infinite). Returns FK_OK with a new filter in *out (the
+ * capacity, fpr (the target it was sized for) and items (inserts minus
+ * removes so far) are recorded for the stats and for saving, since the bits
+ * alone cannot tell them. Returns FK_OK with a new filter in *out (the
  * caller frees it with fk_bloom_free; words stays the caller's); FK_EINVAL
- * for NULL words or out, m 0, k not in 1..64, capacity 0, or a size over
- * FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on error.
+ * for NULL words or out, m 0, k not in 1..64, capacity 0, fpr not in (0,1),
+ * or a size over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is
+ * NULL on error.
  * Cost: O(m/8) bytes allocated and copied. */
 FK_API fk_status fk_bloom_from_bits(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
-                                    const uint64_t *words, fk_bloom **out);
+                                    double fpr, uint64_t items, const uint64_t *words,
+                                    fk_bloom **out);
 
 /* Releases b. NULL is a no-op. Cost: O(1). */
 FK_API void fk_bloom_free(fk_bloom *b);

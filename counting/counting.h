@@ -133,13 +133,16 @@ FK_API uint64_t fk_counting_count_nonzero(const fk_counting *c);
  * both). NULL for NULL. Cost: O(1). */
 FK_API fk_filter *fk_counting_as_filter(fk_counting *c);
 
-/* Geometry: counters m, probes k, counter width (4 or 8), seed, and the
- * capacity it was sized for. 0 for NULL. Cost: O(1). */
+/* Geometry: counters m, probes k, counter width (4 or 8), seed, the
+ * capacity and target fpr it was sized for, and items (inserts minus
+ * removes, as in fk_stats). 0 for NULL. Cost: O(1). */
 FK_API uint64_t fk_counting_bits(const fk_counting *c);
 FK_API uint32_t fk_counting_hashes(const fk_counting *c);
 FK_API uint32_t fk_counting_counter_bits(const fk_counting *c);
 FK_API uint64_t fk_counting_seed(const fk_counting *c);
 FK_API uint64_t fk_counting_capacity(const fk_counting *c);
+FK_API double   fk_counting_target_fpr(const fk_counting *c);
+FK_API uint64_t fk_counting_items(const fk_counting *c);
 
 /* Largest value a counter holds (15 or 255): the saturation point.
  * 0 for NULL. Cost: O(1). */
@@ -178,8 +181,8 @@ FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, 
 
 /* Builds a plain Bloom filter that answers exactly as c does (counter > 0
  * -> bit set), counter_bits times smaller: build with removes, ship a Bloom
- * filter. The result has c's m, k, seed and capacity; its item count is the
- * distinct-key estimate of its fill (see fk_bloom_from_bits). Returns FK_OK
+ * filter. The result has c's m, k, seed, capacity, target fpr and item
+ * count, and saves and loads like any Bloom filter. Returns FK_OK
  * with a new filter in *out (the caller frees it with fk_bloom_free);
  * FK_EINVAL for NULL c or out; FK_ENOMEM when allocation fails. *out is NULL
  * on error. Defined only in the all-in-one library (libfilterkit, like

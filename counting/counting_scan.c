@@ -65,6 +65,8 @@ uint32_t fk_counting_counter_bits(const fk_counting *c) { return c ? c->width : 
 uint32_t fk_counting_counter_max(const fk_counting *c) { return c ? c->max : 0; }
 uint64_t fk_counting_seed(const fk_counting *c) { return c ? c->seed : 0; }
 uint64_t fk_counting_capacity(const fk_counting *c) { return c ? c->capacity : 0; }
+double fk_counting_target_fpr(const fk_counting *c) { return c ? c->fpr : 0.0; }
+uint64_t fk_counting_items(const fk_counting *c) { return c ? c->items : 0; }
 uint64_t fk_counting_saturations(const fk_counting *c) { return c ? c->saturations : 0; }
 
 uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)

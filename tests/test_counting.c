@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_serial.h"
 #include "../counting/counting.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -603,8 +604,16 @@ TEST(to_bloom_answers_identically_on_1m_probes)
         fk_bloom_stats(b, &sb);
         CHECK(sb.memory_bytes * (widths[w] - 1) < sc.memory_bytes); /* ~counter_bits x smaller */
         CHECK(sb.load_factor == sc.load_factor);
-        /* items: the distinct-key estimate, close to what is left (N - N/3) */
+        /* items: carried over from the counting filter (what is left, N - N/3) */
         CHECK(fabs((double)sb.items - (double)sc.items) < 0.02 * (double)sc.items);
+        /* the exported filter is a whole Bloom filter: it saves and loads */
+        static uint8_t saved[1 << 20];
+        size_t len = 0;
+        fk_bloom *l = NULL;
+        CHECK_STATUS(fk_bloom_save(b, saved, sizeof saved, &len), FK_OK);
+        CHECK_STATUS(fk_bloom_from_bytes(saved, len, &l), FK_OK);
+        CHECK(l && fk_bloom_count_set_bits(l) == fk_bloom_count_set_bits(b));
+        fk_bloom_free(l);
         fk_bloom_free(b);
         fk_counting_free(c);
     }
@@ -638,18 +647,20 @@ TEST(export_bits_checks_its_buffer)
     /* fk_bloom_from_bits: its own argument checks, and bits past m dropped. */
     fk_bloom *b = (fk_bloom *)&b;
     uint64_t ones[3] = { UINT64_MAX, UINT64_MAX, UINT64_MAX };
-    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, NULL, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.01, 10, NULL, &b), FK_EINVAL);
     CHECK(b == NULL);
-    CHECK_STATUS(fk_bloom_from_bits(0, 3, 0, 10, ones, &b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_from_bits(130, 0, 0, 10, ones, &b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_from_bits(130, 65, 0, 10, ones, &b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 0, ones, &b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, ones, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, ones, &b), FK_OK);
+    CHECK_STATUS(fk_bloom_from_bits(0, 3, 0, 10, 0.01, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 0, 0, 10, 0.01, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 65, 0, 10, 0.01, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 0, 0.01, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.01, 10, ones, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.0, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 1.0, 10, ones, &b), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.01, 10, ones, &b), FK_OK);
     CHECK_EQ_U64(fk_bloom_count_set_bits(b), 130);
     fk_stats st;
     fk_bloom_stats(b, &st);
-    CHECK_EQ_U64(st.items, 10); /* every bit set: the capacity */
+    CHECK_EQ_U64(st.items, 10); /* as given */
     fk_bloom_free(b);
 }
 
