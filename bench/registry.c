@@ -12,19 +12,20 @@ static const fk_ops *const builtin[] = {
     &fk_counting_ops,
     &fk_cuckoo_ops,
 };
+#define BUILTIN_COUNT (sizeof builtin / sizeof builtin[0])
 
 const fk_ops *fk_ops_at(size_t i)
 {
-    return i < sizeof builtin / sizeof builtin[0] ? builtin[i] : NULL;
+    return i < BUILTIN_COUNT ? builtin[i] : NULL;
 }
 
 const fk_ops *fk_ops_find(const char *name)
 {
     if (!name)
         return NULL;
-    for (size_t i = 0; fk_ops_at(i); i++)
-        if (strcmp(fk_ops_at(i)->name, name) == 0)
-            return fk_ops_at(i);
+    for (size_t i = 0; i < BUILTIN_COUNT; i++)
+        if (strcmp(builtin[i]->name, name) == 0)
+            return builtin[i];
     return NULL;
 }
 
@@ -32,9 +33,9 @@ const fk_ops *fk_ops_find_kind_id(uint32_t kind_id)
 {
     if (kind_id == 0)
         return NULL;
-    for (size_t i = 0; fk_ops_at(i); i++)
-        if (fk_ops_at(i)->kind_id == kind_id)
-            return fk_ops_at(i);
+    for (size_t i = 0; i < BUILTIN_COUNT; i++)
+        if (builtin[i]->kind_id == kind_id)
+            return builtin[i];
     return NULL;
 }
 
