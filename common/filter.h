@@ -29,6 +29,9 @@ typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
 #define FK_CAP_BOUNDED   (1u << 3) /* insert can answer FK_EFULL: the kind has a
                                       hard capacity (without it, inserts past
                                       capacity succeed and the FPR rises) */
+#define FK_CAP_GROWS     (1u << 4) /* the filter grows instead of answering
+                                      FK_EFULL (the scalable kinds): it needs
+                                      no capacity up front */
 
 /* The vtable. Tables are static const and built with designated
  * initializers, so new optional slots can be appended without touching

@@ -20,6 +20,12 @@ typedef struct {
     uint32_t hashes;           /* bloom/counting: probes per key k (1..64) */
     uint32_t counter_bits;     /* counting: 4 (default) or 8 */
     uint32_t fingerprint_bits; /* cuckoo: 4..32 */
+    uint32_t growth;           /* scalable: each new sub-filter holds `growth`
+                                  times the previous one's capacity */
+    double   max_load;         /* cuckoo: the load the table is sized for, in
+                                  (0, 1]; trades memory for insert speed */
+    double   tightening;       /* scalable: each new sub-filter's fpr is the
+                                  previous one's times this, in (0, 1) */
     uint32_t reserved;         /* must be 0 */
 } fk_params;
 

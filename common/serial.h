@@ -71,6 +71,8 @@
 #define FK_KIND_BLOOM    1u
 #define FK_KIND_COUNTING 2u
 #define FK_KIND_CUCKOO   3u
+/* Reserved for kinds in progress: 4 blocked, 5 scalable (any inner kind),
+ * 0x7F00..0x7FFF test-only kinds that never ship. */
 
 /* The header of a saved filter, decoded (an in-memory view only; it is
  * never written as a struct). */

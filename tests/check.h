@@ -10,6 +10,20 @@
 #ifndef FK_TESTS_CHECK_H
 #define FK_TESTS_CHECK_H
 
+/* FK_TEST_SANITIZED is 1 in ASan/TSan builds, which run 5-20x slower: heavy
+ * tests scale their trial counts with FK_TEST_SCALE(plain, sanitized). */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FK_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define FK_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef FK_TEST_SANITIZED
+#define FK_TEST_SANITIZED 0
+#endif
+#define FK_TEST_SCALE(plain, sanitized) (FK_TEST_SANITIZED ? (sanitized) : (plain))
+
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
