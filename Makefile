@@ -2,18 +2,48 @@
 #
 # Knobs: CC=clang, OPT=-O3, NATIVE=1 (adds -march=native; the default build
 # is portable), WERROR=1 (warnings are errors; CI sets it), SAN=address,undefined
-# (sanitizer build), BUILD=dir (output folder), PREFIX=/usr/local, DESTDIR=.
+# (sanitizer build), BUILD=dir (output folder), CFLAGS/LDFLAGS (added last).
+# Install: PREFIX=/usr/local, DESTDIR=, LIBDIR, INCLUDEDIR, BINDIR, MANDIR,
+# PKGCONFIGDIR.
+#
+# Every object, archive and program depends on a stamp named after the
+# configuration that built it (compiler, every flag, optional dependencies
+# found), so changing any of them rebuilds everything it affects, in any
+# order of commands.
 
 .DEFAULT_GOAL := all
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+BINDIR       ?= $(PREFIX)/bin
+MANDIR       ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 OPT     ?= -O2
 NATIVE  ?= 0
 WERROR  ?= 0
 SAN     ?=
 
-BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -I. \
+# ($(HASH): a literal '#' that reads the same in every GNU make version;
+# make 4.3 passes '\#' inside $(shell ...) through with its backslash.)
+HASH := \#
+
+# ------------------------------------------------------------- version
+# common/version.h is the one place the version lives.
+version_field = $(shell sed -n 's/^$(HASH)define FK_VERSION_$(1) *\([0-9][0-9]*\).*/\1/p' common/version.h)
+VERSION_MAJOR := $(call version_field,MAJOR)
+VERSION_MINOR := $(call version_field,MINOR)
+VERSION_PATCH := $(call version_field,PATCH)
+VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
+SHLIB_DEV     := libfilterkit.so
+SHLIB_SONAME  := $(SHLIB_DEV).$(VERSION_MAJOR)
+SHLIB_REAL    := $(SHLIB_DEV).$(VERSION)
+
+# --------------------------------------------------------------- flags
+WARN_CFLAGS := -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wshadow \
+               -Wcast-qual -Wundef
+BASE_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN_CFLAGS) -I. \
                -fPIC -fvisibility=hidden -MMD -MP
 ifeq ($(WERROR),1)
 BASE_CFLAGS += -Werror
@@ -25,34 +55,37 @@ ifneq ($(SAN),)
 BASE_CFLAGS += -g -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=$(SAN)
 endif
-ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT) $(CFLAGS)
+ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL  = -lm
 
 # ------------------------------------------------------------- modules
-# Each folder is one module and one archive; a module is present once it
-# has sources. No module includes another; all of them need common/.
+# Each library folder is one module and one archive; a module is present
+# once it has sources, and every .c in it (sub-folders too) is part of it.
+# No module includes another; all of them need common/.
 MODULES  := common bloom counting cuckoo
-mod_srcs  = $(wildcard $(1)/*.c)
+find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
+$(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
+mod_srcs  = $(SRCS_$(1))
 mod_objs  = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
 PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
-# The all-in-one library: every module plus the name -> ops registry.
-REGISTRY_SRCS := bench/registry.c bench/counting_to_bloom.c
+# The all-in-one library: every module plus the name -> ops registry
+# (wherever it lives: a registry/ folder, bench/registry/, or the two files).
+REGISTRY_SRCS := $(sort $(SRCS_registry) $(filter bench/registry/%,$(SRCS_bench)) \
+                   $(wildcard bench/registry.c bench/counting_to_bloom.c))
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
-# The CLI (bench/, minus the registry). The libbloom baseline adapter is
-# compiled in only when libbloom-dev is installed.
-# ($(HASH): a literal '#' that reads the same in every GNU make version;
-# make 4.3 passes '\#' inside $(shell ...) through with its backslash.)
-HASH := \#
+# The CLI: every .c under bench/ but the registry. The libbloom baseline
+# adapter is compiled in only when libbloom-dev is installed. (Set
+# HAVE_LIBBLOOM=0 on the command line to leave it out by hand.)
 HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
-                   $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1)
-CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(wildcard bench/*.c))
+                   $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1 || echo 0)
+CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(SRCS_bench))
 ifneq ($(HAVE_LIBBLOOM),1)
-CLI_SRCS := $(filter-out bench/baseline_libbloom.c,$(CLI_SRCS))
+CLI_SRCS := $(filter-out %/baseline_libbloom.c,$(CLI_SRCS))
 else
 CLI_CFLAGS := -DFK_HAVE_LIBBLOOM=1
 CLI_LIBS   := -lbloom
@@ -63,16 +96,55 @@ CLI      := $(BUILD)/filterkit
 BENCH_LIB := $(BUILD)/libfk_bench.a
 BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/main.o,$(CLI_OBJS))
 
+# Public headers: every header of a library module but the internal ones
+# (named *_internal.h, or listed here). tests/cli_install.sh compiles each
+# installed one alone, as C and as C++, so one that needs an internal
+# header fails there.
+INTERNAL_HEADERS := common/hash.h common/bits.h common/probe.h common/alloc.h \
+                    common/endian.h cuckoo/cuckoo_table.h
+PUBLIC_HEADERS   := $(filter-out $(INTERNAL_HEADERS) %_internal.h, \
+                      $(sort $(foreach m,$(PRESENT),$(shell find $(m) -name '*.h'))))
+
+# ------------------------------------------------- configuration stamps
+# The stamp's name is a checksum of everything that shapes an object; its
+# rule deletes the other configurations' stamps, so switching back to an
+# earlier configuration rebuilds too. No side effect at parse time: `make -q`
+# and `make -n` tell the truth.
+stamp_id = $(shell printf '%s' '$(subst ','\'',$(1))' | cksum | cut -d' ' -f1)
+CC_VERSION := $(shell $(CC) -dumpfullversion -dumpversion 2>/dev/null | head -n 1)
+CONFIG := CC=$(CC) $(CC_VERSION) | CFLAGS=$(ALL_CFLAGS) | CLI_CFLAGS=$(CLI_CFLAGS) | \
+          LDFLAGS=$(ALL_LDFLAGS) $(LDLIBS_ALL) $(CLI_LIBS) | AR=$(AR) | NATIVE=$(NATIVE) | \
+          SAN=$(SAN) | libbloom=$(HAVE_LIBBLOOM) | version=$(VERSION)
+CONFIG_STAMP := $(BUILD)/config-$(call stamp_id,$(CONFIG)).stamp
+
 # Build facts every result file records (compiled into bench/runinfo.c only;
-# the stamp changes when they do, so a new commit rebuilds just that file).
+# its own stamp changes with the commit, so a new commit rebuilds just it).
 FK_GIT_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
                    { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
 RUNINFO_CFLAGS := $(filter-out -MMD -MP -I.,$(ALL_CFLAGS)) $(CLI_CFLAGS)
-RUNINFO_FACTS := $(FK_GIT_COMMIT) | $(CC) | $(RUNINFO_CFLAGS) | $(NATIVE)
-RUNINFO_STAMP := $(BUILD)/runinfo.stamp
+COMMIT_STAMP := $(BUILD)/commit-$(call stamp_id,$(FK_GIT_COMMIT)).stamp
 $(BUILD)/bench/runinfo.o: CLI_CFLAGS += -DFK_BUILD_COMMIT='"$(FK_GIT_COMMIT)"' -DFK_BUILD_CC='"$(CC)"' \
     -DFK_BUILD_CFLAGS='"$(RUNINFO_CFLAGS)"' -DFK_BUILD_NATIVE=$(NATIVE)
-$(BUILD)/bench/runinfo.o: $(RUNINFO_STAMP)
+$(BUILD)/bench/runinfo.o: $(COMMIT_STAMP)
+
+# $(call stamp_rule,stamp,prefix,text): writes $(BUILD)/prefix-<id>.stamp
+define stamp_rule
+$(1):
+	@mkdir -p $(BUILD)
+	@rm -f $(BUILD)/$(2)-*.stamp
+	@printf '%s\n' '$(subst ','\'',$(3))' > $$@
+endef
+$(eval $(call stamp_rule,$(CONFIG_STAMP),config,$(CONFIG)))
+$(eval $(call stamp_rule,$(COMMIT_STAMP),commit,$(FK_GIT_COMMIT)))
+
+# The one line `make`, `make test` and `make bench` start with.
+HAVE_GNUPLOT := $(if $(shell command -v gnuplot 2>/dev/null),yes,no)
+CONFIG_LINE := filterkit $(VERSION): libbloom baseline $(if $(filter 1,$(HAVE_LIBBLOOM)),yes,no), \
+               gnuplot $(HAVE_GNUPLOT), $(if $(filter 1,$(NATIVE)),native (-march=native),portable), \
+               $(CC) $(OPT)$(if $(SAN), SAN=$(SAN)), into $(BUILD)/
+ifeq ($(SAY_CONFIG),1)
+$(info $(CONFIG_LINE))
+endif
 
 # ---------------------------------------------------------------- tests
 # tests/test_*.c: one program each, linked with the all-in-one archive.
@@ -83,24 +155,44 @@ TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard tests/link_$(m).c))
 LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
 
-.PHONY: all lib cli tests-build test test-fast bench deps deps-bench install clean help
+.PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
+        deps deps-bench deps-test config clean help
 
-all: deps lib cli $(BUILD)/filterkit.pc
+# `make`, `make test`, `make bench` first install what is missing (deps*),
+# then build in a second make that sees what they installed.
+all: deps
+	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 
-lib: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/libfilterkit.so
+build: lib cli
+
+lib: static shared
+
+static: $(ARCHIVES) $(BUILD)/libfilterkit.a
+
+shared: $(BUILD)/$(SHLIB_REAL) $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV)
 
 cli: $(if $(CLI_SRCS),$(CLI))
 
+config:
+	@echo '$(CONFIG_LINE)'
+
 help:
-	@echo "make              build the libraries, the CLI and filterkit.pc into $(BUILD)/"
+	@echo "make              build the libraries and the CLI into $(BUILD)/"
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
+	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
-	@echo "make install      install headers, libraries and filterkit.pc (PREFIX, DESTDIR)"
+	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin"
+	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
+	@echo "make lib | static | shared | cli    build one part (no package install)"
+	@echo "make config       print which optional parts this build has"
 	@echo "make deps         install missing Debian packages (as root) or say which"
 	@echo "make clean        remove $(BUILD)/"
-	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir"
+	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
+	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
+	@echo "         BINDIR=$(BINDIR) MANDIR=$(MANDIR) PKGCONFIGDIR=$(PKGCONFIGDIR)"
+	@echo "version $(VERSION) (common/version.h)"
 
 # ------------------------------------------------------ Debian packages
 # $(call ensure,package,command that succeeds when it is present)
@@ -124,8 +216,18 @@ deps-bench: deps
 	-$(call ensure,libbloom-dev,test -f /usr/include/bloom.h)
 	-$(call ensure,gnuplot-nox,command -v gnuplot)
 
+# What the install and man page tests use (all three are on a stock Debian
+# developer machine; optional: the tests skip what is missing).
+deps-test: deps
+	-$(call ensure,g++,command -v g++)
+	-$(call ensure,pkg-config,command -v pkg-config)
+	-$(call ensure,groff-base,command -v groff)
+
 # ---------------------------------------------------------------- rules
-$(BUILD)/%.o: %.c
+# Keep the test objects (make would delete them as intermediates).
+.SECONDARY: $(addsuffix .o,$(TEST_BINS) $(LINK_BINS))
+
+$(BUILD)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(if $(filter bench/%,$<),$(CLI_CFLAGS)) -c $< -o $@
 
@@ -133,60 +235,49 @@ $(BUILD)/%.o: %.c
 define archive_rule
 $(BUILD)/libfk_$(1).a: $(call mod_objs,$(1))
 	@rm -f $$@
-	$(AR) rcs $$@ $$^
+	$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach m,$(PRESENT),$(eval $(call archive_rule,$(m))))
 
 $(BUILD)/libfilterkit.a: $(LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
 
-$(BUILD)/libfilterkit.so: $(LIB_OBJS)
-	$(CC) -shared $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS_ALL)
+$(BUILD)/$(SHLIB_REAL): $(LIB_OBJS) $(CONFIG_STAMP)
+	$(CC) -shared -Wl,-soname,$(SHLIB_SONAME) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LDLIBS_ALL)
 
-$(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a
+$(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV): $(BUILD)/$(SHLIB_REAL)
+	ln -sf $(SHLIB_REAL) $@
+
+$(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # tests/test_bench_*.c test the CLI's parts, so they also link libfk_bench.a.
-$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(BUILD)/libfilterkit.a
+$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
 
 $(BENCH_LIB): $(BENCH_LIB_OBJS)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(AR) rcs $@ $(filter %.o,$^)
 
-$(RUNINFO_STAMP): FORCE
-	@mkdir -p $(dir $@)
-	@echo '$(RUNINFO_FACTS)' | cmp -s - $@ || echo '$(RUNINFO_FACTS)' > $@
-
-.PHONY: FORCE
-FORCE:
-
-$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a
+$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)
 
-$(BUILD)/filterkit.pc: Makefile
-	@mkdir -p $(BUILD)
-	@printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$${prefix}/include' 'libdir=$${prefix}/lib' '' \
-	  'Name: filterkit' 'Description: approximate membership filters: Bloom, counting Bloom, cuckoo' \
-	  'Version: 0.1.0' 'Cflags: -I$${includedir}/filterkit' 'Libs: -L$${libdir} -lfilterkit' \
-	  'Libs.private: -lm' > $@
-
 # ---------------------------------------------------------------- tests
-tests-build: deps lib cli $(TEST_BINS) $(LINK_BINS)
+tests-build: lib cli $(TEST_BINS) $(LINK_BINS)
 
 # `make test`: everything twice, plain and under AddressSanitizer + UBSan;
 # the runner ends with one line `N passed, N failed`.
-test: deps
-	$(MAKE) --no-print-directory tests-build
-	$(MAKE) --no-print-directory tests-build BUILD=$(BUILD)/san SAN=address,undefined OPT=-O1
+test: deps-test
+	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
+	@$(MAKE) --no-print-directory tests-build BUILD=$(BUILD)/san SAN=address,undefined OPT=-O1
 	@tests/run.sh $(BUILD) $(BUILD)/san
 
-test-fast: deps
-	$(MAKE) --no-print-directory tests-build
+test-fast: deps-test
+	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@tests/run.sh $(BUILD)
 
 # ---------------------------------------------------------------- fuzz
@@ -215,11 +306,11 @@ deps-fuzz:
 	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
 
 # The CLI's argument parser lives in bench/, outside the library.
-FUZZ_CLI_SRCS := bench/args.c bench/operands.c
+FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c,$(CLI_SRCS))
 $(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
-$(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(wildcard bench/*.h)
+$(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(shell find bench -name '*.h')
 
-$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(wildcard common/*.h $(addsuffix /*.h,$(PRESENT)))
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(shell find $(PRESENT) -name '*.h')
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_LIB_SRCS) $(FUZZ_EXTRA_SRCS) -lm
 
@@ -237,23 +328,75 @@ fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
 
 # --------------------------------------------------------------- bench
 bench: deps-bench
-	$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 	@bench/run_default.sh $(BUILD)
 
+# A smoke run of every kind (the libbloom baseline too, when installed).
+bench-quick: deps-bench
+	@$(MAKE) --no-print-directory build SAY_CONFIG=1
+	$(CLI) bench --n 100000 --repeat 1 --out -
+
 # ------------------------------------------------------------- install
-# Public: common/ minus its internal helpers, and each module's <module>.h
-# (plus <module>_serial.h, its save/load API).
-COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h
-PUBLIC_HEADERS  := $(filter-out $(COMMON_INTERNAL),$(wildcard common/*.h)) \
-                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h $(m)/$(m)_serial.h))
-install: all
+# Never installs packages: it copies files, and builds what is missing with
+# the same knobs (pass the BUILD, SAN, ... the build used).
+.PHONY: install install-headers install-static install-shared install-pc install-man install-bin \
+        uninstall uninstall-headers uninstall-static uninstall-shared uninstall-pc uninstall-man uninstall-bin
+install: install-headers install-static install-shared install-pc install-man install-bin
+
+install-headers:
 	@for h in $(PUBLIC_HEADERS); do \
-	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done
-	install -D -m 644 $(BUILD)/libfilterkit.a $(DESTDIR)$(PREFIX)/lib/libfilterkit.a
-	install -D -m 755 $(BUILD)/libfilterkit.so $(DESTDIR)$(PREFIX)/lib/libfilterkit.so
-	@for a in $(ARCHIVES); do install -D -m 644 $$a $(DESTDIR)$(PREFIX)/lib/$$(basename $$a) || exit 1; done
-	install -D -m 644 $(BUILD)/filterkit.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/filterkit.pc
-	$(if $(CLI_SRCS),install -D -m 755 $(CLI) $(DESTDIR)$(PREFIX)/bin/filterkit)
+	  install -D -m 644 $$h $(DESTDIR)$(INCLUDEDIR)/filterkit/$$h || exit 1; done
+	@echo "installed $(words $(PUBLIC_HEADERS)) headers under $(DESTDIR)$(INCLUDEDIR)/filterkit/"
+
+install-static: static
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 644 $(BUILD)/libfilterkit.a $(ARCHIVES) $(DESTDIR)$(LIBDIR)/
+
+install-shared: shared
+	install -d $(DESTDIR)$(LIBDIR)
+	install -m 755 $(BUILD)/$(SHLIB_REAL) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SHLIB_REAL) $(DESTDIR)$(LIBDIR)/$(SHLIB_SONAME)
+	ln -sf $(SHLIB_REAL) $(DESTDIR)$(LIBDIR)/$(SHLIB_DEV)
+
+# The .pc says where this very command puts things: paths under PREFIX are
+# written relative to ${prefix}, others as given.
+pc_path = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+install-pc: filterkit.pc.in common/version.h
+	install -d $(DESTDIR)$(PKGCONFIGDIR)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(call pc_path,$(LIBDIR))|' \
+	    -e 's|@INCLUDEDIR@|$(call pc_path,$(INCLUDEDIR))|' -e 's|@VERSION@|$(VERSION)|' \
+	    filterkit.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/filterkit.pc
+	@chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/filterkit.pc
+
+install-man:
+	install -D -m 644 filterkit.1 $(DESTDIR)$(MANDIR)/man1/filterkit.1
+
+install-bin: cli
+	$(if $(CLI_SRCS),install -D -m 755 $(CLI) $(DESTDIR)$(BINDIR)/filterkit)
+
+uninstall: uninstall-headers uninstall-static uninstall-shared uninstall-pc uninstall-man uninstall-bin
+
+# Removes the headers this tree would install, then the folders left empty.
+uninstall-headers:
+	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/filterkit/,$(PUBLIC_HEADERS))
+	@printf '%s\n' $(sort $(dir $(PUBLIC_HEADERS))) | sort -r | while read -r d; do \
+	  rmdir "$(DESTDIR)$(INCLUDEDIR)/filterkit/$$d" 2>/dev/null; done; \
+	  rmdir "$(DESTDIR)$(INCLUDEDIR)/filterkit" 2>/dev/null; true
+
+uninstall-static:
+	rm -f $(DESTDIR)$(LIBDIR)/libfilterkit.a $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(ARCHIVES)))
+
+uninstall-shared:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(SHLIB_REAL) $(SHLIB_SONAME) $(SHLIB_DEV))
+
+uninstall-pc:
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/filterkit.pc
+
+uninstall-man:
+	rm -f $(DESTDIR)$(MANDIR)/man1/filterkit.1
+
+uninstall-bin:
+	rm -f $(DESTDIR)$(BINDIR)/filterkit
 
 clean:
 	rm -rf $(BUILD)

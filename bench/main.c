@@ -3,6 +3,7 @@
  * one line to the table below. */
 #include <stdio.h>
 #include <string.h>
+#include "../common/version.h"
 #include "cmd.h"
 #include "runinfo.h"
 
@@ -28,7 +29,8 @@ static const command commands[] = {
 static void usage(FILE *to)
 {
     fprintf(to, "usage: filterkit COMMAND [options]\n"
-                "       filterkit help [COMMAND]\n\ncommands:\n");
+                "       filterkit help [COMMAND]\n"
+                "       filterkit --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(to, "\n'filterkit COMMAND --help' describes a command's options.\n");
@@ -51,6 +53,14 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *name = argv[1];
+    if (strcmp(name, "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "filterkit: --version takes no argument\n");
+            return 2;
+        }
+        printf("filterkit %s\n", fk_version());
+        return 0;
+    }
     if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
         (strcmp(name, "help") == 0 && argc == 2)) {
         usage(stdout);

@@ -22,6 +22,10 @@
 #ifndef FK_BLOOM_H
 #define FK_BLOOM_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -122,5 +126,9 @@ FK_API fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src);
  * statuses as fk_bloom_union. dst's item count becomes the distinct-count
  * estimate of the result, rounded. Cost: O(m/64). */
 FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

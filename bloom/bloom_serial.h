@@ -9,6 +9,10 @@
 #ifndef FK_BLOOM_SERIAL_H
 #define FK_BLOOM_SERIAL_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdio.h>
 #include "bloom.h"
 #include "../common/serial.h"
@@ -36,5 +40,9 @@ FK_API fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out
 /* As fk_bloom_from_bytes, reading fp from its position to its end; adds FK_EIO
  * for read errors. Cost: O(size). */
 FK_API fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -12,11 +12,16 @@
 #ifndef FK_FILTER_H
 #define FK_FILTER_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "status.h"
 #include "params.h"
+#include "version.h"
 
 typedef struct fk_ops fk_ops;
 typedef struct fk_filter fk_filter;
@@ -115,5 +120,9 @@ FK_API const fk_ops *fk_ops_at(size_t i);
  * the built-in kind that serializes under that id, or NULL for 0 or an
  * unknown id. All-in-one library only. Cost: O(number of kinds). */
 FK_API const fk_ops *fk_ops_find_kind_id(uint32_t kind_id);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

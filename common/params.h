@@ -3,6 +3,10 @@
 #ifndef FK_PARAMS_H
 #define FK_PARAMS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdint.h>
 #include "status.h"
 
@@ -47,5 +51,9 @@ FK_API fk_params fk_params_make(uint64_t capacity, double fpr);
  * NULL, capacity is 0, fpr is NaN, infinite or not in (0,1), or reserved is
  * nonzero. Kind-specific knobs are checked by the kind. Cost: O(1). */
 FK_API fk_status fk_params_check(const fk_params *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -48,6 +48,10 @@
 #ifndef FK_SERIAL_H
 #define FK_SERIAL_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -174,5 +178,9 @@ fk_status fk_serial_load(const fk_ops *ops, fk_serial_lookup lookup,
                          const void *buf, size_t len, fk_filter **out);
 fk_status fk_serial_load_file(const fk_ops *ops, fk_serial_lookup lookup,
                               FILE *fp, fk_filter **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

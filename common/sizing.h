@@ -6,6 +6,10 @@
 #ifndef FK_SIZING_H
 #define FK_SIZING_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdint.h>
 #include "status.h"
 #include "params.h"
@@ -61,5 +65,9 @@ FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
 /* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
  * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). */
 FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

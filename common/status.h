@@ -6,6 +6,10 @@
 #ifndef FK_STATUS_H
 #define FK_STATUS_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Symbols meant for users carry FK_API so the shared library exports them
  * while everything else stays hidden (-fvisibility=hidden). */
 #if defined(__GNUC__) || defined(__clang__)
@@ -35,5 +39,9 @@ FK_API const char *fk_strerror(fk_status s);
 /* Returns the constant's own name ("FK_EFULL"), or "FK_UNKNOWN". Never NULL.
  * Cost: O(1). */
 FK_API const char *fk_status_name(fk_status s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -39,6 +39,10 @@
 #ifndef FK_COUNTING_H
 #define FK_COUNTING_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -190,5 +194,9 @@ FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, 
  * links the two module archives without libfilterkit does the same with
  * fk_counting_export_bits and fk_bloom_from_bits. Cost: O(m x counter_bits / 8) time, O(m / 8) bytes. */
 FK_API fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

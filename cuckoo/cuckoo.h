@@ -63,6 +63,10 @@
 #ifndef FK_CUCKOO_H
 #define FK_CUCKOO_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -210,5 +214,9 @@ typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
  * library itself never prints. No-op for NULL c. Cost: O(1); a set
  * observer adds one call per eviction, nothing to lookups. */
 FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

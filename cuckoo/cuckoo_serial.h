@@ -10,6 +10,10 @@
 #ifndef FK_CUCKOO_SERIAL_H
 #define FK_CUCKOO_SERIAL_H
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #include <stdio.h>
 #include "cuckoo.h"
 #include "../common/serial.h"
@@ -39,5 +43,9 @@ FK_API fk_status fk_cuckoo_from_bytes(const void *buf, size_t len, fk_cuckoo **o
 /* As fk_cuckoo_from_bytes, reading fp from its position to its end; adds FK_EIO
  * for read errors. Cost: O(size). */
 FK_API fk_status fk_cuckoo_from_file(FILE *fp, fk_cuckoo **out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# tests/cli_install.sh: what a new user does first. Compiles and runs the
-# README's C example exactly as written, linked with the Bloom module and
-# common/ only; then `make install` into a scratch DESTDIR and builds the
-# same program against the installed headers through pkg-config, checking
-# that only public headers were installed. FK_BUILD=<build dir>.
+# tests/cli_install.sh: what a new user and a packager do first. Compiles and
+# runs the README's C example exactly as written, with cc and with g++,
+# linked with the Bloom module and common/ only; checks the shared library's
+# SONAME; then `make install PREFIX=/usr DESTDIR=...` (with an apt-get on
+# PATH that must not be called), builds the example through pkg-config in C
+# (static) and C++ (shared), compiles every installed header alone as C and
+# as C++, checks that the .pc, fk_version() and `filterkit --version` agree,
+# and that `make uninstall` leaves no file behind. FK_BUILD=<build dir>.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="$root/${FK_BUILD:-build}"
@@ -17,55 +20,157 @@ check() { local what=$1; shift; if "$@"; then ok; else ko "$what"; fi; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc=${CC:-cc}
+cxx=g++
+have_cxx=1
+command -v $cxx >/dev/null 2>&1 || { have_cxx=0; echo "note: no g++ here: C++ checks skipped"; }
 # a sanitizer build's archives need the sanitizer runtime at link time
 san=""
 make_san=()
 case "$build" in
     */san) san="-fsanitize=address,undefined"; make_san=(SAN=address,undefined OPT=-O1);;
 esac
+version=$("$build/filterkit" --version | sed 's/^filterkit //')
+check "filterkit --version prints a version ($version)" \
+    grep -qE '^[0-9]+\.[0-9]+\.[0-9]+$' <<<"$version"
+major=${version%%.*}
 
-# 1. The README example, verbatim (the first ```c block).
+# 1. The README example, verbatim (the first ```c block), in-tree.
 awk '/^```c$/{on=1; next} /^```$/{if (on) exit} on' "$root/README.md" > "$tmp/app.c"
 check "README has a C example" test -s "$tmp/app.c"
 check "README example builds with libfk_bloom.a + libfk_common.a only" \
     $cc -std=c11 $san -I"$root" "$tmp/app.c" "$build/libfk_bloom.a" "$build/libfk_common.a" \
         -lm -o "$tmp/app"
 check "README example runs and finds its key" "$tmp/app"
-
-# 2. make install into a scratch root, then build against what it installed.
-dest="$tmp/root"
-if make -s -C "$root" install BUILD="$build" "${make_san[@]}" PREFIX=/usr DESTDIR="$dest" \
-        >"$tmp/install.log" 2>&1; then
-    ok
-else
-    ko "make install"; cat "$tmp/install.log"
+if [ $have_cxx = 1 ]; then
+    cp "$tmp/app.c" "$tmp/app_cxx.cpp"
+    check "README example builds as C++ with g++ (extern \"C\" headers)" \
+        $cxx $san -I"$root" "$tmp/app_cxx.cpp" "$build/libfk_bloom.a" "$build/libfk_common.a" \
+            -lm -o "$tmp/app_cxx"
+    check "the C++ build runs and finds its key" "$tmp/app_cxx"
 fi
+
+# 2. The shared library: versioned file, SONAME, the two symlinks.
+soname() { readelf -d "$1" 2>/dev/null | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p'; }
+check "build/libfilterkit.so.$version exists" test -f "$build/libfilterkit.so.$version"
+check "its SONAME is libfilterkit.so.$major ($(soname "$build/libfilterkit.so.$version"))" \
+    test "$(soname "$build/libfilterkit.so.$version")" = "libfilterkit.so.$major"
+check "build/libfilterkit.so.$major links to it" \
+    test "$(readlink "$build/libfilterkit.so.$major")" = "libfilterkit.so.$version"
+check "build/libfilterkit.so links to it" \
+    test "$(readlink "$build/libfilterkit.so")" = "libfilterkit.so.$version"
+
+# 3. make install into a scratch root. An apt-get earlier on PATH records
+# any call: installing must copy files, never install packages.
+dest="$tmp/root"
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\necho "$0 $*" >> "%s/apt-called"\nexit 1\n' "$tmp" > "$tmp/bin/apt-get"
+chmod +x "$tmp/bin/apt-get"
+mk() { PATH="$tmp/bin:$PATH" make -s -C "$root" BUILD="$build" "${make_san[@]}" PREFIX=/usr DESTDIR="$dest" "$@"; }
+if mk install >"$tmp/install.log" 2>&1; then ok; else ko "make install"; cat "$tmp/install.log"; fi
+check "make install ran no apt-get ($(cat "$tmp/apt-called" 2>/dev/null))" test ! -e "$tmp/apt-called"
 inc="$dest/usr/include/filterkit"
 for h in common/filter.h common/status.h common/params.h common/sizing.h common/serial.h \
-         bloom/bloom.h counting/counting.h cuckoo/cuckoo.h; do
+         common/version.h bloom/bloom.h counting/counting.h cuckoo/cuckoo.h; do
     check "installed $h" test -f "$inc/$h"
 done
 leaked=$(cd "$inc" 2>/dev/null && ls */*_internal.h common/hash.h common/bits.h common/probe.h \
-         common/alloc.h 2>/dev/null)
+         common/alloc.h common/endian.h cuckoo/cuckoo_table.h 2>/dev/null)
 check "no internal header installed (found: $leaked)" test -z "$leaked"
-for lib in libfilterkit.a libfilterkit.so libfk_common.a libfk_bloom.a libfk_counting.a \
-           libfk_cuckoo.a pkgconfig/filterkit.pc; do
-    check "installed lib/$lib" test -f "$dest/usr/lib/$lib"
+lib="$dest/usr/lib"
+for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_counting.a libfk_cuckoo.a \
+         "libfilterkit.so.$version" pkgconfig/filterkit.pc; do
+    check "installed lib/$f" test -f "$lib/$f"
 done
-sed 's|#include "bloom/bloom.h".*|#include <bloom/bloom.h>|' "$tmp/app.c" > "$tmp/app2.c"
-pc="$dest/usr/lib/pkgconfig/filterkit.pc"
+check "installed lib/libfilterkit.so.$major -> libfilterkit.so.$version" \
+    test "$(readlink "$lib/libfilterkit.so.$major")" = "libfilterkit.so.$version"
+check "installed lib/libfilterkit.so -> libfilterkit.so.$version" \
+    test "$(readlink "$lib/libfilterkit.so")" = "libfilterkit.so.$version"
+check "installed SONAME libfilterkit.so.$major" \
+    test "$(soname "$lib/libfilterkit.so.$version")" = "libfilterkit.so.$major"
+check "installed man page share/man/man1/filterkit.1" test -f "$dest/usr/share/man/man1/filterkit.1"
+check "installed bin/filterkit" test -x "$dest/usr/bin/filterkit"
+
+# 4. The .pc names this command's PREFIX and the library's version.
+pc="$lib/pkgconfig/filterkit.pc"
+check "filterkit.pc says prefix=/usr ($(grep '^prefix=' "$pc"))" grep -qx 'prefix=/usr' "$pc"
+check "filterkit.pc says Version: $version ($(grep '^Version:' "$pc"))" grep -qx "Version: $version" "$pc"
+pkgconf() { PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_LIBDIR=/nonexistent \
+            pkg-config "$@"; }
 if command -v pkg-config >/dev/null 2>&1; then
-    flags=$(PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$dest/usr/lib/pkgconfig" \
-            pkg-config --cflags filterkit 2>/dev/null)
-else # no pkg-config here: read the .pc's Cflags the way it would
-    flags=$(sed -n 's/^Cflags: //p' "$pc" | sed "s|\${includedir}|$dest/usr/include|")
+    cflags=$(echo $(pkgconf --cflags filterkit))
+    libs=$(echo $(pkgconf --libs filterkit))
+    check "pkg-config --modversion filterkit = $version" test "$(pkgconf --modversion filterkit)" = "$version"
+else # no pkg-config here: read the .pc the way it would
+    echo "note: no pkg-config here: reading filterkit.pc by hand"
+    cflags="-I$inc"
+    libs="-L$lib -lfilterkit"
 fi
-flags=$(echo $flags) # pkg-config pads with a space
-check "filterkit.pc gives the include flags ($flags)" test "$flags" = "-I$inc"
+check "filterkit.pc gives the include flags ($cflags)" test "$cflags" = "-I$inc"
+check "filterkit.pc gives the link flags ($libs)" test "$libs" = "-L$lib -lfilterkit"
+
+# 5. The README example against the installed tree: C with the static
+# archive, C++ with the shared library (run through its SONAME).
+sed 's|#include "bloom/bloom.h".*|#include <bloom/bloom.h>|' "$tmp/app.c" > "$tmp/app2.c"
 # shellcheck disable=SC2086
-check "an app builds against the installed headers and archive" \
-    $cc -std=c11 $san $flags "$tmp/app2.c" "$dest/usr/lib/libfilterkit.a" -lm -o "$tmp/app2"
-check "that app runs" "$tmp/app2"
+check "the example builds as C against the installed headers and libfilterkit.a" \
+    $cc -std=c11 $san $cflags "$tmp/app2.c" "$lib/libfilterkit.a" -lm -o "$tmp/app2"
+check "that C app runs" "$tmp/app2"
+cat > "$tmp/version.c" <<'EOF'
+#include <stdio.h>
+#include <string.h>
+#include <bloom/bloom.h>
+int main(void) { /* the version this was compiled with, then the library's */
+    printf("%s %s\n", FK_VERSION_STRING, fk_version());
+    return strcmp(FK_VERSION_STRING, fk_version()) != 0 || fk_version_number() != FK_VERSION_NUMBER;
+}
+EOF
+# shellcheck disable=SC2086
+check "a program using fk_version() links with the shared library" \
+    $cc -std=c11 $san $cflags "$tmp/version.c" $libs -o "$tmp/version"
+got=$(LD_LIBRARY_PATH="$lib" "$tmp/version")
+check "fk_version() = FK_VERSION_STRING = filterkit --version = .pc Version ($got)" \
+    test "$got" = "$version $version"
+check "it needs libfilterkit.so.$major" \
+    grep -q "Shared library: \[libfilterkit.so.$major\]" <<<"$(readelf -d "$tmp/version")"
+if [ $have_cxx = 1 ]; then
+    cp "$tmp/app2.c" "$tmp/app2.cpp"
+    # shellcheck disable=SC2086
+    check "the example builds as C++ with g++ through pkg-config (shared)" \
+        $cxx $san $cflags "$tmp/app2.cpp" $libs -o "$tmp/app2_cxx"
+    check "that C++ app runs against the installed libfilterkit.so.$major" \
+        env LD_LIBRARY_PATH="$lib" "$tmp/app2_cxx"
+fi
+
+# 6. Every installed header compiles alone, as C11 and as C++, pedantic,
+# with only the installed tree on the include path.
+nh=0
+while IFS= read -r h; do
+    nh=$((nh + 1))
+    printf '#include <%s>\n' "$h" > "$tmp/one.c"
+    $cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
+        { ko "installed $h compiles alone as C"; cat "$tmp/one.log"; continue; }
+    if [ $have_cxx = 1 ]; then
+        $cxx -x c++ -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
+            { ko "installed $h compiles alone as C++"; cat "$tmp/one.log"; continue; }
+    fi
+    ok
+done < <(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort)
+check "headers checked alone ($nh)" test "$nh" -ge 12
+
+# 7. Other directories: the .pc follows LIBDIR and INCLUDEDIR.
+dest2="$tmp/root2"
+PATH="$tmp/bin:$PATH" make -s -C "$root" install-pc PREFIX=/opt/fk LIBDIR=/opt/fk/lib64 \
+    INCLUDEDIR=/srv/inc DESTDIR="$dest2" >/dev/null 2>&1
+pc2="$dest2/opt/fk/lib64/pkgconfig/filterkit.pc"
+check "install-pc LIBDIR=/opt/fk/lib64 writes libdir=\${prefix}/lib64" grep -qx 'libdir=${prefix}/lib64' "$pc2"
+check "install-pc INCLUDEDIR=/srv/inc writes includedir=/srv/inc" grep -qx 'includedir=/srv/inc' "$pc2"
+
+# 8. make uninstall with the same variables removes every file it installed.
+if mk uninstall >"$tmp/uninstall.log" 2>&1; then ok; else ko "make uninstall"; cat "$tmp/uninstall.log"; fi
+left=$(cd "$dest" && find . ! -type d | sort)
+check "make uninstall left no file (left: $(echo $left))" test -z "$left"
+check "make uninstall removed include/filterkit/" test ! -e "$inc"
+check "make uninstall ran no apt-get" test ! -e "$tmp/apt-called"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -79,7 +79,7 @@ static fk_status load_all_ways(const fk_ops *ops, const uint8_t *buf, size_t len
     fk_filter *a = NULL, *b = NULL, *c = NULL;
     fk_status sa = fk_filter_load(ops, buf, len, &a);
     fk_status sb = fk_filter_load_any(buf, len, &b);
-    FILE *fp = fmemopen((void *)(len ? buf : (const uint8_t *)""), len ? len : 1, "rb");
+    FILE *fp = fmemopen((void *)(uintptr_t)(len ? buf : (const uint8_t *)""), len ? len : 1, "rb");
     fk_status sc = FK_EIO;
     if (fp) {
         if (len == 0)
