@@ -39,7 +39,7 @@ PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
 # The all-in-one library: every module plus the name -> ops registry.
-REGISTRY_SRCS := bench/registry.c bench/counting_to_bloom.c
+REGISTRY_SRCS := $(wildcard bench/registry/*.c)
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
@@ -245,7 +245,8 @@ bench: deps-bench
 # (plus <module>_serial.h, its save/load API).
 COMMON_INTERNAL := common/hash.h common/bits.h common/probe.h common/alloc.h common/endian.h
 PUBLIC_HEADERS  := $(filter-out $(COMMON_INTERNAL),$(wildcard common/*.h)) \
-                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h $(m)/$(m)_serial.h))
+                   $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard $(m)/$(m).h $(m)/$(m)_serial.h)) \
+                   $(wildcard bench/registry/*.h)
 install: all
 	@for h in $(PUBLIC_HEADERS); do \
 	  install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/filterkit/$$h || exit 1; done

@@ -7,7 +7,7 @@
 #include <string.h>
 #include "check.h"
 #include "keys.h"
-#include "../common/filter.h"
+#include "../common/serial.h"
 
 static const fk_ops *kind; /* the kind under test, for messages */
 
@@ -56,6 +56,13 @@ TEST(bad_params_rejected_with_null_out)
         fk_status s = fk_filter_new(kind, &bad[i], &f);
         CHECK_MSG(s == FK_EINVAL, "%s: bad params #%d gave %s", kind->name, i, fk_status_name(s));
         CHECK_MSG(f == NULL, "%s: bad params #%d left *out set", kind->name, i);
+        fk_sizing sz;
+        s = fk_ops_size(kind, &bad[i], &sz);
+        CHECK_MSG(s == FK_EINVAL || (s == FK_EUNSUPPORTED && !FK_OPS_HAS(kind, FK_OPS_V2, size)),
+                  "%s: bad params #%d sized: %s", kind->name, i, fk_status_name(s));
+        double fpr = 1.0;
+        s = fk_ops_expected_fpr(kind, &bad[i], 10.0, &fpr);
+        CHECK_MSG(s != FK_OK && fpr == 0.0, "%s: bad params #%d have a theory", kind->name, i);
     }
     fk_filter *f = (fk_filter *)&ok;
     CHECK_STATUS(fk_filter_new(kind, NULL, &f), FK_EINVAL);
@@ -145,6 +152,21 @@ static void check_fpr_at(double fpr, uint64_t n, uint64_t negatives)
     }
     double measured = (double)fp / (double)negatives;
     CHECK_MSG(measured <= 1.5 * fpr, "%s: target %g, measured %.5g", kind->name, fpr, measured);
+    /* The kind's theory (fk_ops_expected_fpr) predicts it: within 25% plus
+     * six standard deviations of the binomial count. */
+    fk_params p = fk_params_make(n, fpr);
+    p.seed = 3;
+    double theory = -1.0;
+    fk_status s = fk_ops_expected_fpr(kind, &p, (double)n, &theory);
+    if (s == FK_OK) {
+        double slack = 0.25 * theory + 6.0 * sqrt(theory / (double)negatives);
+        CHECK_MSG(fabs(measured - theory) <= slack, "%s: theory %.5g, measured %.5g", kind->name,
+                  theory, measured);
+        CHECK_STATUS(fk_ops_expected_fpr(kind, &p, 0.0, &theory), FK_OK);
+        CHECK_MSG(theory == 0.0, "%s: an empty filter has false positives in theory", kind->name);
+    } else {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+    }
     CHECK_MSG(fp > 0, "%s: no false positive at all in %llu negatives: is contains() real?",
               kind->name, (unsigned long long)negatives);
     fk_filter_free(f);
@@ -153,33 +175,34 @@ static void check_fpr_at(double fpr, uint64_t n, uint64_t negatives)
 TEST(fpr_at_most_1_5x_target_at_1_percent) { check_fpr_at(0.01, 100000, 1000000); }
 TEST(fpr_at_most_1_5x_target_at_0_1_percent) { check_fpr_at(0.001, 100000, 2000000); }
 
-/* Expected bits per item for the kinds we know; others are not checked. */
-static double expected_bits_per_item(double fpr, double *tolerance)
+/* The kind's own sizing (fk_ops_size) is what fk_filter_new builds: the
+ * same memory to the byte, for tiny, middling and large filters. */
+TEST(sizing_is_what_create_builds)
 {
-    *tolerance = 0.06;
-    if (strcmp(kind->name, "bloom") == 0)
-        return 1.44 * log2(1.0 / fpr);
-    if (strcmp(kind->name, "counting") == 0) /* 4-bit counters by default */
-        return 4 * 1.44 * log2(1.0 / fpr);
-    return 0.0;
-}
-
-TEST(bits_per_item_match_the_theory)
-{
-    const double fprs[] = { 0.01, 0.001 };
-    for (int i = 0; i < 2; i++) {
-        double tol;
-        double want = expected_bits_per_item(fprs[i], &tol);
-        if (want == 0.0)
-            return;
-        fk_filter *f = make(1000000, fprs[i], 0);
-        if (!f)
-            return;
-        fk_stats st;
-        fk_filter_stats(f, &st);
-        CHECK_MSG(fabs(st.bits_per_item - want) <= tol * want, "%s at %g: %.3f bits/item vs %.3f",
-                  kind->name, fprs[i], st.bits_per_item, want);
-        fk_filter_free(f);
+    const uint64_t ns[] = { 1, 1000, 1000000 };
+    const double fprs[] = { 0.1, 0.01, 0.001 };
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            fk_params p = fk_params_make(ns[i], fprs[j]);
+            fk_sizing sz;
+            fk_status s = fk_ops_size(kind, &p, &sz);
+            if (s == FK_EUNSUPPORTED) { /* only a table without the slot may say so */
+                CHECK(!FK_OPS_HAS(kind, FK_OPS_V2, size));
+                CHECK_EQ_U64(sz.memory_bytes, 0);
+                return;
+            }
+            CHECK_STATUS(s, FK_OK);
+            CHECK_MSG(sz.geometry[0] != 0, "%s: no geometry", kind->name);
+            fk_filter *f = make(ns[i], fprs[j], 0);
+            if (!f)
+                continue;
+            fk_stats st;
+            fk_filter_stats(f, &st);
+            CHECK_MSG(st.memory_bytes == sz.memory_bytes, "%s n=%llu fpr=%g: sized %llu, built %llu",
+                      kind->name, (unsigned long long)ns[i], fprs[j],
+                      (unsigned long long)sz.memory_bytes, (unsigned long long)st.memory_bytes);
+            fk_filter_free(f);
+        }
     }
 }
 
@@ -227,7 +250,7 @@ TEST(remove_works_or_is_unsupported)
         return;
     insert_u64(f, 0, n);
     uint64_t k0 = keys_positive(0);
-    if (!(kind->caps & FK_CAP_REMOVE)) {
+    if (!(fk_ops_caps(kind) & FK_CAP_REMOVE)) {
         CHECK(kind->remove == NULL);
         CHECK_STATUS(fk_filter_remove(f, &k0, sizeof k0), FK_EUNSUPPORTED);
         CHECK(fk_filter_contains(f, &k0, sizeof k0));
@@ -291,7 +314,7 @@ TEST(bounded_kinds_say_full_and_others_never_do)
         ok += s == FK_OK;
         full += s == FK_EFULL;
     }
-    if (kind->caps & FK_CAP_BOUNDED) {
+    if (fk_ops_caps(kind) & FK_CAP_BOUNDED) {
         CHECK_MSG(full == 1, "%s: bounded, yet 4x capacity fit", kind->name);
         uint64_t missing = 0;
         for (uint64_t j = 0; j < i - 1; j++) {
@@ -308,10 +331,14 @@ TEST(bounded_kinds_say_full_and_others_never_do)
 
 TEST(vtable_is_complete)
 {
-    CHECK(kind->name && kind->summary && kind->create && kind->destroy && kind->insert &&
-          kind->contains && kind->stats);
+    CHECK_STATUS(fk_ops_check(kind), FK_OK);
+    CHECK(kind->version >= FK_OPS_V1 && kind->summary);
     CHECK(fk_ops_find(kind->name) == kind);
-    CHECK(!!(kind->caps & FK_CAP_REMOVE) == (kind->remove != NULL));
+    /* derived flags are the slots' business, never stored */
+    CHECK_MSG((kind->caps & FK_CAP_DERIVED) == 0, "%s stores a derived FK_CAP_ flag", kind->name);
+    CHECK(!!(fk_ops_caps(kind) & FK_CAP_REMOVE) == (kind->remove != NULL));
+    CHECK(!!(fk_ops_caps(kind) & FK_CAP_SERIALIZE) == (kind->serial != NULL));
+    CHECK(!kind->serial || fk_ops_find_kind_id(kind->serial->kind_id) == kind);
 }
 
 TEST(registry_finds_the_built_in_kinds)
@@ -334,7 +361,7 @@ int main(void)
         RUN(no_false_negatives_on_real_world_strings);
         RUN(fpr_at_most_1_5x_target_at_1_percent);
         RUN(fpr_at_most_1_5x_target_at_0_1_percent);
-        RUN(bits_per_item_match_the_theory);
+        RUN(sizing_is_what_create_builds);
         RUN(same_seed_same_answers_other_seed_other_false_positives);
         RUN(remove_works_or_is_unsupported);
         RUN(bounded_kinds_say_full_and_others_never_do);
