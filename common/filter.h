@@ -8,6 +8,15 @@
  *
  * Keys are byte strings (pointer + length). A zero-length key is a valid key
  * (its pointer may be NULL); a NULL pointer with len > 0 is FK_EINVAL.
+ *
+ * A kind tells what it can do only through its table: whether it removes
+ * or saves (the slots; fk_ops_caps), its sizing (fk_ops_size) and theory
+ * (fk_ops_expected_fpr). Callers never compare kind names. Adding a kind:
+ * CONTRIBUTING.md.
+ *
+ * Thread safety: the fk_ops_* calls read only the table and may run
+ * concurrently; a filter follows its kind's rules (concurrent lookups are
+ * safe, writes need the caller's lock).
  */
 #ifndef FK_FILTER_H
 #define FK_FILTER_H
