@@ -14,7 +14,7 @@ static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
     return s;
 }
 
-static fk_status size(const fk_params *p, fk_sizing *out)
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t m;
     uint32_t k;
@@ -22,19 +22,10 @@ static fk_status size(const fk_params *p, fk_sizing *out)
     if (s != FK_OK)
         return s;
     out->memory_bytes = (m + 63) / 64 * 8 + sizeof(fk_bloom);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
     snprintf(out->geometry, sizeof out->geometry, "m = %llu bits, k = %u probes",
              (unsigned long long)m, k);
     return FK_OK;
-}
-
-static fk_status expected_fpr(const fk_params *p, double items, double *out)
-{
-    uint64_t m;
-    uint32_t k;
-    fk_status s = geometry(p, &m, &k);
-    if (s == FK_OK)
-        *out = fk_theory_bloom_fpr(m, k, items);
-    return s;
 }
 
 const fk_ops fk_bloom_ops = {
@@ -44,5 +35,4 @@ const fk_ops fk_bloom_ops = {
     FK_OPS_FORWARD_SLOTS(fk_bloom),
     .serial = &fk_bloom_serial_ops,
     .size = size,
-    .expected_fpr = expected_fpr,
 };

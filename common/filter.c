@@ -79,32 +79,35 @@ unsigned fk_ops_caps(const fk_ops *ops)
            (ops->serial ? FK_CAP_SERIALIZE : 0u);
 }
 
-fk_status fk_ops_size(const fk_ops *ops, const fk_params *p, fk_sizing *out)
+/* Asks the kind's size slot; *out zeroed on error. */
+static fk_status size_at(const fk_ops *ops, const fk_params *p, double items, fk_sizing *out)
 {
-    if (out)
-        memset(out, 0, sizeof *out);
-    if (!p || !out || fk_ops_check(ops) != FK_OK)
+    memset(out, 0, sizeof *out);
+    if (!p || !(items >= 0.0) || fk_ops_check(ops) != FK_OK)
         return FK_EINVAL;
     if (!FK_OPS_HAS(ops, FK_OPS_V2, size))
         return FK_EUNSUPPORTED;
-    fk_status s = ops->size(p, out);
+    fk_status s = ops->size(p, items, out);
     if (s != FK_OK)
         memset(out, 0, sizeof *out);
     out->geometry[sizeof out->geometry - 1] = 0;
     return s;
 }
 
+fk_status fk_ops_size(const fk_ops *ops, const fk_params *p, fk_sizing *out)
+{
+    if (!out)
+        return FK_EINVAL;
+    return size_at(ops, p, p ? (double)p->capacity : 0.0, out);
+}
+
 fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, double items, double *out)
 {
-    if (out)
-        *out = 0.0;
-    if (!p || !out || !(items >= 0.0) || fk_ops_check(ops) != FK_OK)
+    if (!out)
         return FK_EINVAL;
-    if (!FK_OPS_HAS(ops, FK_OPS_V2, expected_fpr))
-        return FK_EUNSUPPORTED;
-    fk_status s = ops->expected_fpr(p, items, out);
-    if (s != FK_OK)
-        *out = 0.0;
+    fk_sizing sz;
+    fk_status s = size_at(ops, p, items, &sz);
+    *out = sz.expected_fpr;
     return s;
 }
 

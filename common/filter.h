@@ -46,11 +46,14 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
                                       no capacity up front */
 #define FK_CAP_DERIVED   (FK_CAP_REMOVE | FK_CAP_SERIALIZE)
 
-/* What a kind would build for given params, without building it (RocksDB's
- * CalculateSpace): fk_ops_size fills it. */
+/* What a kind would build for given params, without building it, and what
+ * theory expects of it (RocksDB's CalculateSpace and EstimatedFpRate):
+ * fk_ops_size fills it. */
 typedef struct {
     uint64_t memory_bytes; /* fk_stats.memory_bytes of a new filter made from
                               these params, all of it (table and struct) */
+    double   expected_fpr; /* theoretical false-positive rate once it holds
+                              the asked number of distinct items, in [0, 1] */
     char     geometry[96]; /* the derived shape in words, NUL-terminated:
                               "m = 9585059 bits, k = 7 probes" */
 } fk_sizing;
@@ -65,9 +68,9 @@ typedef struct {
  * before it). Callers go through fk_filter_* / fk_ops_*, which check.
  *
  *   version 1 (FK_OPS_V1): name .. serial (the core every kind has)
- *   version 2 (FK_OPS_V2): size, expected_fpr (the kind's own sizing and
- *                          theory; fk_ops_size answers FK_EUNSUPPORTED
- *                          for a version-1 table)
+ *   version 2 (FK_OPS_V2): size (the kind's own sizing and theory;
+ *                          fk_ops_size answers FK_EUNSUPPORTED for a
+ *                          version-1 table)
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
@@ -97,13 +100,10 @@ struct fk_ops {
     const fk_serial_ops *serial;
 
     /* ---- version 2 (optional) */
-    /* The geometry and fk_stats.memory_bytes that create(p) would give.
-     * Returns FK_OK, or FK_EINVAL exactly when create(p) would. O(1). */
-    fk_status (*size)(const fk_params *p, fk_sizing *out);
-    /* Theory (RocksDB's EstimatedFpRate): the expected false-positive rate
-     * of a filter made from p after `items` distinct inserts, in [0, 1].
-     * Returns FK_OK, or FK_EINVAL when size(p) would. O(1). */
-    fk_status (*expected_fpr)(const fk_params *p, double items, double *out);
+    /* Fills *out for a filter that create(p) would make, holding `items`
+     * distinct keys (items >= 0; the caller checks). Returns FK_OK, or
+     * FK_EINVAL exactly when create(p) would. O(1), allocates nothing. */
+    fk_status (*size)(const fk_params *p, double items, fk_sizing *out);
 
     /* Slots appended later go below, under FK_OPS_V3 and so on. */
 };
@@ -169,17 +169,17 @@ FK_API fk_status fk_ops_check(const fk_ops *ops);
  * FK_CAP_REMOVE and FK_CAP_SERIALIZE. 0 for NULL. Cost: O(1). */
 FK_API unsigned fk_ops_caps(const fk_ops *ops);
 
-/* Fills *out with what fk_filter_new(ops, p) would build. Returns FK_OK;
- * FK_EINVAL for NULL arguments, a table failing fk_ops_check, or params the
- * kind rejects; FK_EUNSUPPORTED when the kind cannot say (no size slot, or
- * a table older than FK_OPS_V2). *out is zeroed on error. Cost: O(1). */
+/* Fills *out with what fk_filter_new(ops, p) would build, its theory taken
+ * at p->capacity items. Returns FK_OK; FK_EINVAL for NULL arguments, a
+ * table failing fk_ops_check, or params the kind rejects; FK_EUNSUPPORTED
+ * when the kind cannot say (no size slot, or a table older than
+ * FK_OPS_V2). *out is zeroed on error. Cost: O(1). */
 FK_API fk_status fk_ops_size(const fk_ops *ops, const fk_params *p, fk_sizing *out);
 
 /* Stores in *out the theoretical false-positive rate of a filter of kind
  * ops made from p holding `items` distinct keys. Returns FK_OK;
  * FK_EINVAL for NULL arguments, items negative or NaN, or params the kind
- * rejects; FK_EUNSUPPORTED when the kind has no theory slot (or a table
- * older than FK_OPS_V2). *out is 0 on error. Cost: O(1). */
+ * rejects; FK_EUNSUPPORTED as fk_ops_size. *out is 0 on error. Cost: O(1). */
 FK_API fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, double items,
                                      double *out);
 

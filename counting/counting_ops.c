@@ -20,7 +20,9 @@ static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t
     return FK_OK;
 }
 
-static fk_status size(const fk_params *p, fk_sizing *out)
+/* A counter is nonzero exactly when the Bloom filter's bit would be set,
+ * so the theory is the Bloom filter's (saturation only ever keeps ones). */
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t m;
     uint32_t k, width;
@@ -28,21 +30,10 @@ static fk_status size(const fk_params *p, fk_sizing *out)
     if (s != FK_OK)
         return s;
     out->memory_bytes = (m * width + 63) / 64 * 8 + sizeof(fk_counting);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
     snprintf(out->geometry, sizeof out->geometry, "m = %llu %u-bit counters, k = %u probes",
              (unsigned long long)m, width, k);
     return FK_OK;
-}
-
-/* A counter is nonzero exactly when the Bloom filter's bit would be set,
- * so the theory is the Bloom filter's (saturation only ever adds ones). */
-static fk_status expected_fpr(const fk_params *p, double items, double *out)
-{
-    uint64_t m;
-    uint32_t k, width;
-    fk_status s = geometry(p, &m, &k, &width);
-    if (s == FK_OK)
-        *out = fk_theory_bloom_fpr(m, k, items);
-    return s;
 }
 
 const fk_ops fk_counting_ops = {
@@ -54,5 +45,4 @@ const fk_ops fk_counting_ops = {
     .remove = fk_counting_fwd_remove,
     .serial = &fk_counting_serial_ops,
     .size = size,
-    .expected_fpr = expected_fpr,
 };

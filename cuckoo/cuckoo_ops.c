@@ -24,7 +24,7 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
     return FK_OK;
 }
 
-static fk_status size(const fk_params *p, fk_sizing *out)
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t buckets;
     uint32_t f;
@@ -33,22 +33,13 @@ static fk_status size(const fk_params *p, fk_sizing *out)
         return s;
     /* cuckoo_table.c holds the packed buckets plus a pad, in whole lines */
     uint64_t packed = (buckets * FK_CUCKOO_SLOTS * f + 7) / 8;
+    double slots = (double)(buckets * FK_CUCKOO_SLOTS);
     out->memory_bytes = ((packed + FK_CTAB_PAD + 63) & ~UINT64_C(63)) + sizeof(fk_cuckoo);
+    out->expected_fpr = fk_theory_cuckoo_fpr(f, items / slots);
     snprintf(out->geometry, sizeof out->geometry,
              "%u-bit fingerprints, %llu buckets x %u slots (%.0f%% full at capacity)", f,
-             (unsigned long long)buckets, FK_CUCKOO_SLOTS,
-             100.0 * (double)p->capacity / (double)(buckets * FK_CUCKOO_SLOTS));
+             (unsigned long long)buckets, FK_CUCKOO_SLOTS, 100.0 * (double)p->capacity / slots);
     return FK_OK;
-}
-
-static fk_status expected_fpr(const fk_params *p, double items, double *out)
-{
-    uint64_t buckets;
-    uint32_t f;
-    fk_status s = geometry(p, &buckets, &f);
-    if (s == FK_OK)
-        *out = fk_theory_cuckoo_fpr(f, items / (double)(buckets * FK_CUCKOO_SLOTS));
-    return s;
 }
 
 const fk_ops fk_cuckoo_ops = {
@@ -60,5 +51,4 @@ const fk_ops fk_cuckoo_ops = {
     .remove = fk_cuckoo_fwd_remove,
     .serial = &fk_cuckoo_serial_ops,
     .size = size,
-    .expected_fpr = expected_fpr,
 };

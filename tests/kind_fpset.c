@@ -159,7 +159,7 @@ static void fpset_stats(const fpset *s, fk_stats *out)
 FK_OPS_FORWARD(fpset, fpset)
 FK_OPS_FORWARD_REMOVE(fpset, fpset)
 
-static fk_status fpset_size(const fk_params *p, fk_sizing *out)
+static fk_status fpset_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t slots;
     uint32_t f;
@@ -167,19 +167,10 @@ static fk_status fpset_size(const fk_params *p, fk_sizing *out)
     if (s != FK_OK)
         return s;
     out->memory_bytes = slots * 8 + sizeof(fpset);
+    out->expected_fpr = fpset_theory(f, items);
     snprintf(out->geometry, sizeof out->geometry, "%u-bit fingerprints in %llu slots", f,
              (unsigned long long)slots);
     return FK_OK;
-}
-
-static fk_status fpset_expected_fpr(const fk_params *p, double items, double *out)
-{
-    uint64_t slots;
-    uint32_t f;
-    fk_status s = fpset_geometry(p, &slots, &f);
-    if (s == FK_OK)
-        *out = fpset_theory(f, items);
-    return s;
 }
 
 /* ------------------------------------------------------------ saving
@@ -254,5 +245,4 @@ const fk_ops fk_test_fpset_ops = {
     .remove = fpset_fwd_remove,
     .serial = &fpset_serial_ops,
     .size = fpset_size,
-    .expected_fpr = fpset_expected_fpr,
 };
