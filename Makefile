@@ -71,10 +71,10 @@ mod_objs  = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
 PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
-# The all-in-one library: every module plus the name -> ops registry
-# (wherever it lives: a registry/ folder, bench/registry/, or the two files).
-REGISTRY_SRCS := $(sort $(SRCS_registry) $(filter bench/registry/%,$(SRCS_bench)) \
-                   $(wildcard bench/registry.c bench/counting_to_bloom.c))
+# The all-in-one library: every module plus the registry of kinds
+# (bench/registry/: library code, see its README).
+REGISTRY_DIR  := bench/registry
+REGISTRY_SRCS := $(sort $(wildcard $(REGISTRY_DIR)/*.c))
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
@@ -103,7 +103,8 @@ BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/main.o,$(CLI_OBJS))
 INTERNAL_HEADERS := common/hash.h common/bits.h common/probe.h common/alloc.h \
                     common/endian.h cuckoo/cuckoo_table.h
 PUBLIC_HEADERS   := $(filter-out $(INTERNAL_HEADERS) %_internal.h, \
-                      $(sort $(foreach m,$(PRESENT),$(shell find $(m) -name '*.h'))))
+                      $(sort $(foreach m,$(PRESENT),$(shell find $(m) -name '*.h')))) \
+                    $(wildcard $(REGISTRY_DIR)/*.h)
 
 # ------------------------------------------------- configuration stamps
 # The stamp's name is a checksum of everything that shapes an object; its
@@ -379,9 +380,8 @@ uninstall: uninstall-headers uninstall-static uninstall-shared uninstall-pc unin
 # Removes the headers this tree would install, then the folders left empty.
 uninstall-headers:
 	rm -f $(addprefix $(DESTDIR)$(INCLUDEDIR)/filterkit/,$(PUBLIC_HEADERS))
-	@printf '%s\n' $(sort $(dir $(PUBLIC_HEADERS))) | sort -r | while read -r d; do \
-	  rmdir "$(DESTDIR)$(INCLUDEDIR)/filterkit/$$d" 2>/dev/null; done; \
-	  rmdir "$(DESTDIR)$(INCLUDEDIR)/filterkit" 2>/dev/null; true
+	@[ ! -d "$(DESTDIR)$(INCLUDEDIR)/filterkit" ] || \
+	  find "$(DESTDIR)$(INCLUDEDIR)/filterkit" -depth -type d -empty -delete
 
 uninstall-static:
 	rm -f $(DESTDIR)$(LIBDIR)/libfilterkit.a $(addprefix $(DESTDIR)$(LIBDIR)/,$(notdir $(ARCHIVES)))

@@ -86,9 +86,9 @@ static void lb_stats(const fk_filter *f, fk_stats *out)
 const char *fk_libbloom_version(void) { return bloom_version(); }
 
 const fk_ops fk_libbloom_ops = {
+    .version = FK_OPS_VERSION,
     .name = "libbloom",
     .summary = "baseline: libbloom 1.6 (Debian libbloom-dev), measured through the same vtable",
-    .caps = 0,
     .create = lb_create,
     .destroy = lb_destroy,
     .insert = lb_insert,

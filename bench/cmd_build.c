@@ -15,7 +15,7 @@ static void saveable_kinds(char *buf, size_t len)
     buf[0] = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
-        if (!(ops->caps & FK_CAP_SERIALIZE))
+        if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
             continue;
         size_t used = strlen(buf);
         snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
@@ -51,7 +51,7 @@ int fk_cmd_build(int argc, char **argv)
     if (!kind)
         return fk_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
     const fk_ops *ops = fk_ops_find(kind);
-    if (!ops || !(ops->caps & FK_CAP_SERIALIZE))
+    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
         return fk_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind,
                             kinds);
     if (fpr == 0)

@@ -7,24 +7,6 @@
 #include "filterfile.h"
 #include "operands.h"
 
-/* What each kind's header parameters mean (see the kind's *_serial.c). */
-static const struct {
-    uint32_t    kind_id;
-    const char *names[FK_SERIAL_PARAMS];
-} param_names[] = {
-    { FK_KIND_BLOOM, { "bits (m)", "hashes (k)" } },
-    { FK_KIND_COUNTING, { "counters (m)", "hashes (k)", "counter bits" } },
-    { FK_KIND_CUCKOO, { "buckets", "fp bits (f)", "kicks so far", "kick rng state" } },
-};
-
-static const char *param_name(uint32_t kind_id, unsigned i)
-{
-    for (size_t k = 0; k < sizeof param_names / sizeof param_names[0]; k++)
-        if (param_names[k].kind_id == kind_id)
-            return param_names[k].names[i];
-    return NULL;
-}
-
 int fk_cmd_info(int argc, char **argv)
 {
     const fk_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
@@ -54,7 +36,8 @@ int fk_cmd_info(int argc, char **argv)
     printf("memory bytes:    %llu\n", (unsigned long long)st.memory_bytes);
     printf("seed:            %llu\n", (unsigned long long)h.seed);
     for (unsigned i = 0; i < FK_SERIAL_PARAMS; i++) {
-        const char *name = param_name(h.kind_id, i);
+        /* what the kind says each header parameter means */
+        const char *name = fk_filter_ops(f)->serial->param_names[i];
         char label[48];
         if (name)
             snprintf(label, sizeof label, "%s:", name);

@@ -102,7 +102,7 @@ int fk_cmd_pick(int argc, char **argv)
     fk_measure_kinds(cfg, nc, &bk, rows, st);
     for (size_t i = 0; i < nc; i++) {
         c[i].r = rows[i];
-        if (deletes && !(c[i].ops->caps & FK_CAP_REMOVE))
+        if (deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE))
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes"); /* measured anyway, for memory */
         if (st[i] != FK_OK) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "cannot be built at this fpr (%s)", fk_strerror(st[i]));
@@ -155,7 +155,7 @@ int fk_cmd_pick(int argc, char **argv)
     if (!best) {
         const candidate *smallest = NULL;
         for (size_t i = 0; i < nc; i++)
-            if (c[i].measured && (!deletes || (c[i].ops->caps & FK_CAP_REMOVE)) &&
+            if (c[i].measured && (!deletes || (fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) &&
                 (!smallest || c[i].memory < smallest->memory))
                 smallest = &c[i];
         fprintf(stderr, "filterkit pick: no filter meets these constraints.\n");

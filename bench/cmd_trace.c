@@ -6,6 +6,28 @@
 #include <string.h>
 #include "cmd.h"
 #include "trace.h"
+#include "../bloom/bloom.h"
+#include "../counting/counting.h"
+#include "../cuckoo/cuckoo.h"
+
+/* The kinds that can be traced, keyed by their ops (the registry resolves
+ * the name): a kind without an entry here is not traceable. */
+static const struct {
+    const fk_ops *ops;
+    int (*trace)(const fk_trace_job *job);
+} tracers[] = {
+    { &fk_bloom_ops, fk_trace_bloom },
+    { &fk_counting_ops, fk_trace_counting },
+    { &fk_cuckoo_ops, fk_trace_cuckoo },
+};
+
+static int (*tracer_of(const fk_ops *ops))(const fk_trace_job *)
+{
+    for (size_t i = 0; ops && i < sizeof tracers / sizeof tracers[0]; i++)
+        if (tracers[i].ops == ops)
+            return tracers[i].trace;
+    return NULL;
+}
 
 static const char usage_line[] =
     "usage: filterkit trace bloom|counting|cuckoo [OPTIONS] [--insert] KEY... "
@@ -131,10 +153,7 @@ int fk_cmd_trace(int argc, char **argv)
     if (argc < 2)
         return bad("%s", "which filter? bloom, counting or cuckoo");
     const char *kind = argv[1];
-    int (*tracer)(const fk_trace_job *) =
-        strcmp(kind, "bloom") == 0    ? fk_trace_bloom :
-        strcmp(kind, "counting") == 0 ? fk_trace_counting :
-        strcmp(kind, "cuckoo") == 0   ? fk_trace_cuckoo : NULL;
+    int (*tracer)(const fk_trace_job *) = tracer_of(fk_ops_find(kind));
     if (!tracer)
         return bad("unknown filter '%s' (bloom, counting or cuckoo)", kind);
 

@@ -157,7 +157,7 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
     }
 
     sm->rem[rep] = NAN;
-    if (rem && (ops->caps & FK_CAP_REMOVE)) {
+    if (rem && (fk_ops_caps(ops) & FK_CAP_REMOVE)) {
         total = 0;
         for (unsigned round = 0; round < rounds; round++) {
             if (round)
@@ -217,7 +217,7 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
             for (int m = 0; m < FK_MIXES; m++)
                 rows[i].lookup[m] = fk_summarize(sm[i].look + m * reps, reps);
             /* only a kind with a hard capacity has a first failed insert */
-            if (cfgs[i].fill && (cfgs[i].ops->caps & FK_CAP_BOUNDED)) {
+            if (cfgs[i].fill && (fk_ops_caps(cfgs[i].ops) & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);
                 p.seed = k->w.spec.seed;
                 fill_to_full(&cfgs[i], &p, k, &rows[i]);

@@ -1,6 +1,7 @@
-/* bench/memory_model.h: a kind's memory at any n from the sizing functions
- * of common/sizing.h, so `pick` can answer for n = 1e9 after measuring at
- * 2M. Kinds it has no formula for are scaled linearly from a measurement. */
+/* bench/memory_model.h: a kind's memory at any n, as the kind itself
+ * answers it (fk_ops_size), so `pick` can answer for n = 1e9 after
+ * measuring at 2M. Kinds that cannot say are scaled linearly from a
+ * measurement. */
 #ifndef FK_BENCH_MEMORY_MODEL_H
 #define FK_BENCH_MEMORY_MODEL_H
 
@@ -8,9 +9,9 @@
 #include <stdint.h>
 #include "../common/filter.h"
 
-/* Bytes of the kind's table(s) at (n, fpr) by formula, without headers;
- * 0 when the kind has no formula here. When desc is not NULL, writes the
- * derived parameters ("m = 9585059 bits, k = 7") into it. */
+/* Bytes a filter of the kind holds at (n, fpr), from fk_ops_size; 0 when
+ * the kind cannot say. When desc is not NULL, writes the derived
+ * parameters ("m = 9585059 bits, k = 7 probes") into it ("" when unknown). */
 uint64_t fk_model_bytes(const fk_ops *ops, uint64_t n, double fpr, char *desc, size_t len);
 
 /* Memory at n, extrapolated from a measurement of `measured` bytes at

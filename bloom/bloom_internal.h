@@ -22,12 +22,8 @@ struct fk_bloom {
 fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
                                 double fpr, fk_bloom **out);
 
-/* The serialization hooks of fk_bloom_ops (bloom_serial.c; contracts in
+/* The saving hooks of fk_bloom_ops (bloom_serial.c; contracts in
  * common/serial.h). */
-void      fk_bloom_save_head(const fk_filter *f, fk_serial_head *h);
-void      fk_bloom_save_payload(const fk_filter *f, uint8_t *dst);
-fk_status fk_bloom_check_head(const fk_serial_head *h);
-fk_status fk_bloom_load_payload(const fk_serial_head *h, const uint8_t *payload,
-                                fk_filter **out);
+extern const fk_serial_ops fk_bloom_serial_ops;
 
 #endif

@@ -1,45 +1,38 @@
-/* bloom/bloom_ops.c: the Bloom filter behind the fk_ops vtable. */
+/* bloom/bloom_ops.c: the Bloom filter behind the fk_ops vtable: the slots
+ * forward to the direct API; sizing and theory answer for the kind. */
+#include <stdio.h>
 #include "bloom_internal.h"
-#include "../common/serial.h"
 
-static fk_status ops_create(const fk_params *p, fk_filter **out)
+FK_OPS_FORWARD(fk_bloom, fk_bloom)
+
+/* The m and k that fk_bloom_new would use, with its limits. */
+static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
 {
-    fk_bloom *b = NULL;
-    fk_status s = fk_bloom_new(p, &b);
-    *out = b ? &b->base : NULL;
+    fk_status s = fk_size_bloom_geometry(p, m, k);
+    if (s == FK_OK && (*m > UINT64_MAX - 63 || (*m + 63) / 64 > FK_MEMORY_CAP / 8))
+        s = FK_EINVAL;
     return s;
 }
 
-static void ops_destroy(fk_filter *f) { fk_bloom_free((fk_bloom *)f); }
-
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
-    return fk_bloom_insert((fk_bloom *)f, key, len);
-}
-
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
-{
-    return fk_bloom_contains((const fk_bloom *)f, key, len);
-}
-
-static void ops_stats(const fk_filter *f, fk_stats *out)
-{
-    fk_bloom_stats((const fk_bloom *)f, out);
+    uint64_t m;
+    uint32_t k;
+    fk_status s = geometry(p, &m, &k);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = (m + 63) / 64 * 8 + sizeof(fk_bloom);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
+    snprintf(out->geometry, sizeof out->geometry, "m = %llu bits, k = %u probes",
+             (unsigned long long)m, k);
+    return FK_OK;
 }
 
 const fk_ops fk_bloom_ops = {
+    .version = FK_OPS_VERSION,
     .name = "bloom",
     .summary = "standard Bloom filter: m bits, k probes from one hash; no removes",
-    .caps = FK_CAP_SERIALIZE,
-    .create = ops_create,
-    .destroy = ops_destroy,
-    .insert = ops_insert,
-    .contains = ops_contains,
-    .stats = ops_stats,
-    .remove = NULL,
-    .kind_id = FK_KIND_BLOOM,
-    .save_head = fk_bloom_save_head,
-    .save_payload = fk_bloom_save_payload,
-    .check_head = fk_bloom_check_head,
-    .load = fk_bloom_load_payload,
+    FK_OPS_FORWARD_SLOTS(fk_bloom),
+    .serial = &fk_bloom_serial_ops,
+    .size = size,
 };

@@ -11,7 +11,7 @@
 
 enum { P_BITS, P_HASHES, P_USED };
 
-void fk_bloom_save_head(const fk_filter *f, fk_serial_head *h)
+static void save_head(const fk_filter *f, fk_serial_head *h)
 {
     const fk_bloom *b = (const fk_bloom *)f;
     h->seed = b->seed;
@@ -23,13 +23,13 @@ void fk_bloom_save_head(const fk_filter *f, fk_serial_head *h)
     h->payload_len = b->words * 8;
 }
 
-void fk_bloom_save_payload(const fk_filter *f, uint8_t *dst)
+static void save_payload(const fk_filter *f, uint8_t *dst)
 {
     const fk_bloom *b = (const fk_bloom *)f;
     fk_le_put64_array(dst, b->bits, (size_t)b->words);
 }
 
-fk_status fk_bloom_check_head(const fk_serial_head *h)
+static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
         if (h->param[i] != 0)
@@ -42,7 +42,7 @@ fk_status fk_bloom_check_head(const fk_serial_head *h)
     return FK_OK;
 }
 
-fk_status fk_bloom_load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
+static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
 {
     fk_bloom *b = NULL;
     *out = NULL;
@@ -62,37 +62,13 @@ fk_status fk_bloom_load_payload(const fk_serial_head *h, const uint8_t *payload,
     return FK_OK;
 }
 
-/* ------------------------------------------------------- direct API */
+const fk_serial_ops fk_bloom_serial_ops = {
+    .kind_id = FK_KIND_BLOOM,
+    .param_names = { "bits (m)", "hashes (k)" },
+    .save_head = save_head,
+    .save_payload = save_payload,
+    .check_head = check_head,
+    .load = load_payload,
+};
 
-fk_status fk_bloom_serialized_size(const fk_bloom *b, uint64_t *out)
-{
-    return fk_filter_serialized_size(b ? &b->base : NULL, out);
-}
-
-fk_status fk_bloom_save(const fk_bloom *b, void *buf, size_t cap, size_t *written)
-{
-    return fk_filter_save(b ? &b->base : NULL, buf, cap, written);
-}
-
-fk_status fk_bloom_save_file(const fk_bloom *b, FILE *fp)
-{
-    return fk_filter_save_file(b ? &b->base : NULL, fp);
-}
-
-fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load(&fk_bloom_ops, buf, len, out ? &f : NULL);
-    if (out)
-        *out = (fk_bloom *)f;
-    return s;
-}
-
-fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load_file(&fk_bloom_ops, fp, out ? &f : NULL);
-    if (out)
-        *out = (fk_bloom *)f;
-    return s;
-}
+FK_SERIAL_DIRECT_DEFINE(fk_bloom, fk_bloom, fk_bloom_ops)

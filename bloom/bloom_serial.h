@@ -17,29 +17,15 @@ extern "C" {
 #include "bloom.h"
 #include "../common/serial.h"
 
-/* Bytes fk_bloom_save writes: 128 + 8 * ceil(m/64). FK_OK, or FK_EINVAL for
- * NULL arguments. Cost: O(1). */
-FK_API fk_status fk_bloom_serialized_size(const fk_bloom *b, uint64_t *out);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_BLOOM 1u
 
-/* Writes b to buf (cap bytes); *written (optional) gets the byte count.
- * FK_OK; FK_EINVAL for NULL b/buf or cap too small (nothing written).
- * Cost: O(m/8). */
-FK_API fk_status fk_bloom_save(const fk_bloom *b, void *buf, size_t cap, size_t *written);
-
-/* Writes b to fp and flushes it. FK_OK; FK_EINVAL for NULL arguments;
- * FK_ENOMEM (staging buffer); FK_EIO when writing fails. Cost: O(m/8). */
-FK_API fk_status fk_bloom_save_file(const fk_bloom *b, FILE *fp);
-
-/* Builds a Bloom filter from exactly one saved Bloom filter in buf[0..len).
- * FK_OK with *out owned by the caller (fk_bloom_free); FK_EINVAL for out
- * NULL or buf NULL with len > 0; FK_EUNSUPPORTED for a newer format version;
- * FK_ECORRUPT for bad bytes or another kind's file; FK_ENOMEM. *out is NULL
- * on error. Cost: O(len). */
-FK_API fk_status fk_bloom_from_bytes(const void *buf, size_t len, fk_bloom **out);
-
-/* As fk_bloom_from_bytes, reading fp from its position to its end; adds FK_EIO
- * for read errors. Cost: O(size). */
-FK_API fk_status fk_bloom_from_file(FILE *fp, fk_bloom **out);
+/* fk_bloom_serialized_size, fk_bloom_save, fk_bloom_save_file, fk_bloom_from_bytes,
+ * fk_bloom_from_file: the five calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
+ * has their contracts), typed for fk_bloom.
+ * Bytes a saved Bloom filter takes: 128 + 8 * ceil(m/64). Saving and
+ * loading cost O(m/8). */
+FK_SERIAL_DIRECT_DECLARE(fk_bloom, fk_bloom);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
  * dispatchers. */
 #include <string.h>
 #include "filter.h"
+#include "serial.h"
 
 /* ---------------------------------------------------------------- status */
 
@@ -56,13 +57,67 @@ fk_status fk_params_check(const fk_params *p)
     return FK_OK;
 }
 
+/* --------------------------------------------------- asking the kind */
+
+fk_status fk_ops_check(const fk_ops *ops)
+{
+    if (!ops || ops->version < FK_OPS_V1 || !ops->name || !ops->name[0])
+        return FK_EINVAL;
+    if (!ops->create || !ops->destroy || !ops->insert || !ops->contains || !ops->stats)
+        return FK_EINVAL;
+    const fk_serial_ops *s = ops->serial;
+    if (s && (!s->kind_id || !s->save_head || !s->save_payload || !s->check_head || !s->load))
+        return FK_EINVAL;
+    return FK_OK;
+}
+
+unsigned fk_ops_caps(const fk_ops *ops)
+{
+    if (!ops)
+        return 0;
+    return (ops->caps & ~FK_CAP_DERIVED) | (ops->remove ? FK_CAP_REMOVE : 0u) |
+           (ops->serial ? FK_CAP_SERIALIZE : 0u);
+}
+
+/* Asks the kind's size slot; *out zeroed on error. */
+static fk_status size_at(const fk_ops *ops, const fk_params *p, double items, fk_sizing *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!p || !(items >= 0.0) || fk_ops_check(ops) != FK_OK)
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(ops, FK_OPS_V2, size))
+        return FK_EUNSUPPORTED;
+    fk_status s = ops->size(p, items, out);
+    if (s != FK_OK)
+        memset(out, 0, sizeof *out);
+    out->geometry[sizeof out->geometry - 1] = 0;
+    return s;
+}
+
+fk_status fk_ops_size(const fk_ops *ops, const fk_params *p, fk_sizing *out)
+{
+    if (!out)
+        return FK_EINVAL;
+    return size_at(ops, p, p ? (double)p->capacity : 0.0, out);
+}
+
+fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, double items, double *out)
+{
+    if (!out)
+        return FK_EINVAL;
+    fk_sizing sz;
+    fk_status s = size_at(ops, p, items, &sz);
+    *out = sz.expected_fpr;
+    return s;
+}
+
 /* ------------------------------------------------------------ dispatchers */
 
 fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out)
 {
     if (out)
         *out = NULL;
-    if (!ops || !out || !ops->create)
+    if (!out || fk_ops_check(ops) != FK_OK)
         return FK_EINVAL;
     return ops->create(p, out);
 }

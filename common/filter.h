@@ -8,6 +8,15 @@
  *
  * Keys are byte strings (pointer + length). A zero-length key is a valid key
  * (its pointer may be NULL); a NULL pointer with len > 0 is FK_EINVAL.
+ *
+ * A kind tells what it can do only through its table: whether it removes
+ * or saves (the slots; fk_ops_caps), its sizing (fk_ops_size) and theory
+ * (fk_ops_expected_fpr). Callers never compare kind names. Adding a kind:
+ * CONTRIBUTING.md.
+ *
+ * Thread safety: the fk_ops_* calls read only the table and may run
+ * concurrently; a filter follows its kind's rules (concurrent lookups are
+ * safe, writes need the caller's lock).
  */
 #ifndef FK_FILTER_H
 #define FK_FILTER_H
@@ -26,27 +35,64 @@ extern "C" {
 typedef struct fk_ops fk_ops;
 typedef struct fk_filter fk_filter;
 typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
+typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
 
-/* Capability flags in fk_ops.caps. */
-#define FK_CAP_REMOVE    (1u << 0) /* remove() is implemented */
+/* Capability flags, as fk_ops_caps answers them. A kind stores in
+ * fk_ops.caps only what no slot can tell (COUNT, BOUNDED, GROWS); REMOVE
+ * and SERIALIZE are derived from the slots, never stored twice. */
+#define FK_CAP_REMOVE    (1u << 0) /* derived: the remove slot is set */
 #define FK_CAP_COUNT     (1u << 1) /* the kind can estimate multiplicities */
-#define FK_CAP_SERIALIZE (1u << 2) /* save/load are implemented */
+#define FK_CAP_SERIALIZE (1u << 2) /* derived: the serial slot is set */
 #define FK_CAP_BOUNDED   (1u << 3) /* insert can answer FK_EFULL: the kind has a
                                       hard capacity (without it, inserts past
                                       capacity succeed and the FPR rises) */
 #define FK_CAP_GROWS     (1u << 4) /* the filter grows instead of answering
                                       FK_EFULL (the scalable kinds): it needs
                                       no capacity up front */
+#define FK_CAP_DERIVED   (FK_CAP_REMOVE | FK_CAP_SERIALIZE)
 
-/* The vtable. Tables are static const and built with designated
- * initializers, so new optional slots can be appended without touching
- * existing kinds (a missing slot is NULL = unsupported). */
+/* What a kind would build for given params, without building it, and what
+ * theory expects of it (RocksDB's CalculateSpace and EstimatedFpRate):
+ * fk_ops_size fills it. */
+typedef struct {
+    uint64_t memory_bytes; /* fk_stats.memory_bytes of a new filter made from
+                              these params, all of it (table and struct) */
+    double   expected_fpr; /* theoretical false-positive rate once it holds
+                              the asked number of distinct items, in [0, 1] */
+    char     geometry[96]; /* the derived shape in words, NUL-terminated:
+                              "m = 9585059 bits, k = 7 probes" */
+} fk_sizing;
+
+/* ------------------------------------------------------------ the vtable
+ *
+ * Versioned for binary compatibility, as SQLite's sqlite3_io_methods
+ * (iVersion): tables compiled into programs outlive the library they were
+ * built against, so slots are only ever appended, each new group under a
+ * new version number, and the library reads a slot only when
+ * ops->version says the table has it (a shorter, older table simply ends
+ * before it). Callers go through fk_filter_* / fk_ops_*, which check.
+ *
+ *   version 1 (FK_OPS_V1): name .. serial (the core every kind has)
+ *   version 2 (FK_OPS_V2): size (the kind's own sizing and theory;
+ *                          fk_ops_size answers FK_EUNSUPPORTED for a
+ *                          version-1 table)
+ *
+ * Tables are static const and built with designated initializers; a slot
+ * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
+ */
+#define FK_OPS_V1      1u
+#define FK_OPS_V2      2u
+#define FK_OPS_VERSION FK_OPS_V2 /* the newest layout, declared below */
+
 struct fk_ops {
+    /* ---- version 1 */
+    unsigned    version; /* FK_OPS_V1.., first so that every layout has it */
     const char *name;    /* "bloom", "counting", "cuckoo", "libbloom", ... */
     const char *summary; /* one line describing the kind, for --help */
-    unsigned    caps;    /* FK_CAP_* */
+    unsigned    caps;    /* FK_CAP_COUNT | FK_CAP_BOUNDED | FK_CAP_GROWS */
 
-    /* Required. Same contract as fk_filter_new / _free / _insert / ... */
+    /* Required (fk_filter_new answers FK_EINVAL without them). Same
+     * contract as fk_filter_new / _free / _insert / _contains / _stats. */
     fk_status (*create)(const fk_params *p, fk_filter **out);
     void      (*destroy)(fk_filter *f);
     fk_status (*insert)(fk_filter *f, const void *key, size_t len);
@@ -55,15 +101,21 @@ struct fk_ops {
 
     /* Optional (NULL when the kind cannot do it). */
     fk_status (*remove)(fk_filter *f, const void *key, size_t len);
+    /* Saving and loading: the kind's file id and hooks (serial.h). */
+    const fk_serial_ops *serial;
 
-    /* Serialization (optional; a kind sets all of these and FK_CAP_SERIALIZE,
-     * or none). The file format and each hook's contract are in serial.h. */
-    uint32_t  kind_id; /* FK_KIND_*: the kind's number in the file header */
-    void      (*save_head)(const fk_filter *f, fk_serial_head *h);
-    void      (*save_payload)(const fk_filter *f, uint8_t *dst);
-    fk_status (*check_head)(const fk_serial_head *h);
-    fk_status (*load)(const fk_serial_head *h, const uint8_t *payload, fk_filter **out);
+    /* ---- version 2 (optional) */
+    /* Fills *out for a filter that create(p) would make, holding `items`
+     * distinct keys (items >= 0; the caller checks). Returns FK_OK, or
+     * FK_EINVAL exactly when create(p) would. O(1), allocates nothing. */
+    fk_status (*size)(const fk_params *p, double items, fk_sizing *out);
+
+    /* Slots appended later go below, under FK_OPS_V3 and so on. */
 };
+
+/* True when ops has slot `member` set and is new enough to have it. */
+#define FK_OPS_HAS(ops, version_needed, member) \
+    ((ops)->version >= (version_needed) && (ops)->member != NULL)
 
 /* The header every filter object starts with. Kinds embed it as their first
  * member, so a pointer to the kind's struct is a pointer to its fk_filter. */
@@ -71,10 +123,78 @@ struct fk_filter {
     const fk_ops *ops;
 };
 
+/* For kind authors, SQLite's IOMETHODS habit: FK_OPS_FORWARD(T, prefix)
+ * defines the static slot functions prefix_fwd_create, _destroy, _insert,
+ * _contains and _stats, which forward to the kind's direct API prefix_new,
+ * _free, _insert, _contains and _stats on a struct T whose first member is
+ * `fk_filter base`; FK_OPS_FORWARD_REMOVE adds prefix_fwd_remove.
+ * FK_OPS_FORWARD_SLOTS(prefix) names the first five in a table:
+ *   FK_OPS_FORWARD(fk_bloom, fk_bloom)
+ *   const fk_ops fk_bloom_ops = { .version = FK_OPS_VERSION, .name = "bloom",
+ *                                 FK_OPS_FORWARD_SLOTS(fk_bloom), ... }; */
+#define FK_OPS_FORWARD(T, prefix)                                                   \
+    static fk_status prefix##_fwd_create(const fk_params *p, fk_filter **out)      \
+    {                                                                               \
+        T *made = NULL;                                                             \
+        fk_status s = prefix##_new(p, &made);                                       \
+        *out = made ? &made->base : NULL;                                           \
+        return s;                                                                   \
+    }                                                                               \
+    static void prefix##_fwd_destroy(fk_filter *f) { prefix##_free((T *)f); }       \
+    static fk_status prefix##_fwd_insert(fk_filter *f, const void *key, size_t len) \
+    {                                                                               \
+        return prefix##_insert((T *)f, key, len);                                   \
+    }                                                                               \
+    static bool prefix##_fwd_contains(const fk_filter *f, const void *key, size_t len) \
+    {                                                                               \
+        return prefix##_contains((const T *)f, key, len);                           \
+    }                                                                               \
+    static void prefix##_fwd_stats(const fk_filter *f, fk_stats *out)               \
+    {                                                                               \
+        prefix##_stats((const T *)f, out);                                          \
+    }
+#define FK_OPS_FORWARD_REMOVE(T, prefix)                                            \
+    static fk_status prefix##_fwd_remove(fk_filter *f, const void *key, size_t len) \
+    {                                                                               \
+        return prefix##_remove((T *)f, key, len);                                   \
+    }
+#define FK_OPS_FORWARD_SLOTS(prefix)                                       \
+    .create = prefix##_fwd_create, .destroy = prefix##_fwd_destroy,        \
+    .insert = prefix##_fwd_insert, .contains = prefix##_fwd_contains,      \
+    .stats = prefix##_fwd_stats
+
+/* --------------------------------------------------- asking the kind */
+
+/* Checks that ops can be used: version at least FK_OPS_V1, a nonempty name,
+ * the required slots set, and a serial table, when present, complete (see
+ * serial.h). Returns FK_OK or FK_EINVAL (also for NULL). Cost: O(1). */
+FK_API fk_status fk_ops_check(const fk_ops *ops);
+
+/* Returns the kind's FK_CAP_* flags: its stored caps plus the derived
+ * FK_CAP_REMOVE and FK_CAP_SERIALIZE. 0 for NULL. Cost: O(1). */
+FK_API unsigned fk_ops_caps(const fk_ops *ops);
+
+/* Fills *out with what fk_filter_new(ops, p) would build, its theory taken
+ * at p->capacity items. Returns FK_OK; FK_EINVAL for NULL arguments, a
+ * table failing fk_ops_check, or params the kind rejects; FK_EUNSUPPORTED
+ * when the kind cannot say (no size slot, or a table older than
+ * FK_OPS_V2). *out is zeroed on error. Cost: O(1). */
+FK_API fk_status fk_ops_size(const fk_ops *ops, const fk_params *p, fk_sizing *out);
+
+/* Stores in *out the theoretical false-positive rate of a filter of kind
+ * ops made from p holding `items` distinct keys. Returns FK_OK;
+ * FK_EINVAL for NULL arguments, items negative or NaN, or params the kind
+ * rejects; FK_EUNSUPPORTED as fk_ops_size. *out is 0 on error. Cost: O(1). */
+FK_API fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, double items,
+                                     double *out);
+
+/* ------------------------------------------------------- dispatchers */
+
 /* Creates a filter of the kind `ops` sized by p.
  * Returns FK_OK and stores a new filter in *out (the caller owns it and
- * releases it with fk_filter_free); FK_EINVAL for NULL ops/p/out or bad
- * params (see fk_params_check and each kind's header); FK_ENOMEM when the
+ * releases it with fk_filter_free); FK_EINVAL for NULL ops/p/out, a table
+ * that fails fk_ops_check (a required slot missing), or bad params (see
+ * fk_params_check and each kind's header); FK_ENOMEM when the
  * allocation fails. On any error *out is set to NULL (when out is not NULL).
  * Cost: O(size of the filter) to allocate and zero it. */
 FK_API fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out);
@@ -107,18 +227,20 @@ FK_API void fk_filter_free(fk_filter *f);
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
 
-/* Registry, defined only in the all-in-one library (libfilterkit): returns
- * the ops of the built-in kind called name ("bloom", "counting", "cuckoo"),
- * or NULL for an unknown name or NULL. Cost: O(number of kinds). */
+/* The registry (bench/registry/), defined only in the all-in-one library
+ * libfilterkit: the built-in kinds plus those added with fk_ops_register.
+ * Returns the ops of the kind called name, or NULL for an unknown name or
+ * NULL. Cost: O(number of kinds). */
 FK_API const fk_ops *fk_ops_find(const char *name);
 
-/* Registry listing: returns the i-th built-in kind, or NULL when i is past
- * the end (iterate from 0 until NULL). All-in-one library only. */
+/* Registry listing: returns the i-th kind (built-ins first, then registered
+ * ones in order), or NULL when i is past the end (iterate from 0 until
+ * NULL). All-in-one library only. Cost: O(1). */
 FK_API const fk_ops *fk_ops_at(size_t i);
 
-/* Registry by file kind id (fk_ops.kind_id, FK_KIND_* in serial.h): returns
- * the built-in kind that serializes under that id, or NULL for 0 or an
- * unknown id. All-in-one library only. Cost: O(number of kinds). */
+/* Registry by file kind id (fk_serial_ops.kind_id): returns the kind that
+ * serializes under that id, or NULL for 0 or an unknown id. All-in-one
+ * library only. Cost: O(number of kinds). */
 FK_API const fk_ops *fk_ops_find_kind_id(uint32_t kind_id);
 
 #ifdef __cplusplus

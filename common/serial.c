@@ -33,8 +33,7 @@ _Static_assert(OFF_PAYLOAD_LEN + 8 == FK_SERIAL_HEADER_BYTES, "header layout");
 
 static bool can_serialize(const fk_ops *ops)
 {
-    return ops && (ops->caps & FK_CAP_SERIALIZE) && ops->kind_id && ops->save_head &&
-           ops->save_payload && ops->check_head && ops->load;
+    return fk_ops_check(ops) == FK_OK && ops->serial;
 }
 
 /* ------------------------------------------------------------ saving */
@@ -45,9 +44,9 @@ static bool head_of(const fk_filter *f, fk_serial_head *h)
     if (!can_serialize(f->ops))
         return false;
     memset(h, 0, sizeof *h);
-    f->ops->save_head(f, h);
+    f->ops->serial->save_head(f, h);
     h->version = FK_SERIAL_VERSION;
-    h->kind_id = f->ops->kind_id;
+    h->kind_id = f->ops->serial->kind_id;
     h->hash_scheme = FK_HASH_SCHEME_XXH3_128;
     return true;
 }
@@ -95,7 +94,7 @@ fk_status fk_filter_save(const fk_filter *f, void *buf, size_t cap, size_t *writ
     uint8_t *p = buf;
     size_t body = OFF_PAYLOAD + (size_t)h.payload_len;
     put_head(p, &h);
-    f->ops->save_payload(f, p + OFF_PAYLOAD);
+    f->ops->serial->save_payload(f, p + OFF_PAYLOAD);
     fk_le_put64(p + body, fk_checksum64(p, body, CHECKSUM_SEED));
     if (written)
         *written = body + FK_SERIAL_TRAILER_BYTES;
@@ -174,7 +173,7 @@ static fk_status check_head(const fk_serial_head *h, const fk_ops **ops_io,
                             fk_serial_lookup lookup)
 {
     const fk_ops *ops = *ops_io ? *ops_io : lookup ? lookup(h->kind_id) : NULL;
-    if (!ops || h->kind_id != ops->kind_id || !can_serialize(ops))
+    if (!can_serialize(ops) || h->kind_id != ops->serial->kind_id)
         return FK_ECORRUPT;
     if (h->hash_scheme != FK_HASH_SCHEME_XXH3_128)
         return FK_ECORRUPT;
@@ -182,7 +181,7 @@ static fk_status check_head(const fk_serial_head *h, const fk_ops **ops_io,
         return FK_ECORRUPT;
     if (h->payload_len > FK_MEMORY_CAP)
         return FK_ECORRUPT;
-    if (ops->check_head(h) != FK_OK)
+    if (ops->serial->check_head(h) != FK_OK)
         return FK_ECORRUPT;
     *ops_io = ops;
     return FK_OK;
@@ -215,7 +214,7 @@ fk_status fk_serial_load(const fk_ops *ops, fk_serial_lookup lookup,
     s = check_head(&h, &ops, lookup);
     if (s != FK_OK)
         return s;
-    s = ops->load(&h, p + OFF_PAYLOAD, out);
+    s = ops->serial->load(&h, p + OFF_PAYLOAD, out);
     if (s != FK_OK)
         *out = NULL;
     return s;

@@ -1,6 +1,6 @@
 /* common/serial.h: saving filters to bytes and loading them back.
  *
- * Any kind whose fk_ops has FK_CAP_SERIALIZE can be written to a buffer or
+ * Any kind whose fk_ops has a serial table (FK_CAP_SERIALIZE) can be written to a buffer or
  * to a FILE * the caller opened, and read back on any machine: the format is
  * little-endian, written field by field (never a struct dump), so the reader
  * depends neither on the host's byte order nor on alignment. The library
@@ -22,7 +22,8 @@
  *    10     2  version XOR FK_SERIAL_VERSION_CHECK (0x5AA4 for version 1):
  *              a damaged, shifted or truncated version field reads as
  *              corrupt, never as "newer"
- *    12     2  kind id (FK_KIND_*: 1 bloom, 2 counting, 3 cuckoo)
+ *    12     2  kind id (fk_serial_ops.kind_id: each kind owns its
+ *              number; bench/registry/README.md lists them)
  *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
  *    16     8  seed
  *    24     8  capacity (items the filter was sized for, > 0)
@@ -71,13 +72,6 @@ extern "C" {
 #define FK_SERIAL_TRAILER_BYTES 8u   /* the checksum */
 #define FK_SERIAL_PARAMS        8u   /* kind parameter slots */
 
-/* Kind ids in the file header (fk_ops.kind_id). Never reuse a number. */
-#define FK_KIND_BLOOM    1u
-#define FK_KIND_COUNTING 2u
-#define FK_KIND_CUCKOO   3u
-/* Reserved for kinds in progress: 4 blocked, 5 scalable (any inner kind),
- * 0x7F00..0x7FFF test-only kinds that never ship. */
-
 /* The header of a saved filter, decoded (an in-memory view only; it is
  * never written as a struct). */
 struct fk_serial_head {
@@ -93,21 +87,33 @@ struct fk_serial_head {
 };
 
 /* ------------------------------------------------- the kind's hooks
- * (fk_ops slots; called only by the functions below, never by users)
+ * (fk_ops.serial; called only by the functions below, never by users)
  *
- * save_head(f, h): fills seed, capacity, fpr, items, param[] and
- *   payload_len (h arrives zeroed; version, kind and scheme are filled by
- *   the caller).
- * save_payload(f, dst): writes exactly h->payload_len bytes at dst.
- * check_head(h): h's common fields are already valid (capacity > 0, fpr in
- *   (0,1), kind and scheme match). Checks every param[] range, that unused
- *   params are 0, that payload_len is exactly what the params imply and
- *   that the filter fits FK_MEMORY_CAP. Returns FK_OK or FK_ECORRUPT. Must
- *   not allocate.
- * load(h, payload, out): h passed check_head; payload holds h->payload_len
- *   bytes. Builds the filter, checking the payload's content. Returns FK_OK,
- *   FK_ECORRUPT (nothing leaked, *out NULL) or FK_ENOMEM.
- */
+ * A kind that saves points fk_ops.serial at one static const table;
+ * fk_ops_check rejects a table with a hook or the kind id missing. */
+struct fk_serial_ops {
+    /* The kind's number in the file header, nonzero and never reused; the
+     * kind defines it in its own header (FK_KIND_BLOOM in bloom_serial.h). */
+    uint32_t kind_id;
+    /* What param[i] means, for tools that describe a file (`filterkit
+     * info`); NULL past the last used one. */
+    const char *param_names[FK_SERIAL_PARAMS];
+    /* Fills seed, capacity, fpr, items, param[] and payload_len (h arrives
+     * zeroed; version, kind and scheme are filled by the caller). */
+    void (*save_head)(const fk_filter *f, fk_serial_head *h);
+    /* Writes exactly h->payload_len bytes at dst. */
+    void (*save_payload)(const fk_filter *f, uint8_t *dst);
+    /* h's common fields are already valid (capacity > 0, fpr in (0,1), kind
+     * and scheme match). Checks every param[] range, that unused params are
+     * 0, that payload_len is exactly what the params imply and that the
+     * filter fits FK_MEMORY_CAP. Returns FK_OK or FK_ECORRUPT. Must not
+     * allocate. */
+    fk_status (*check_head)(const fk_serial_head *h);
+    /* h passed check_head; payload holds h->payload_len bytes. Builds the
+     * filter, checking the payload's content. Returns FK_OK, FK_ECORRUPT
+     * (nothing leaked, *out NULL) or FK_ENOMEM. */
+    fk_status (*load)(const fk_serial_head *h, const uint8_t *payload, fk_filter **out);
+};
 
 /* ------------------------------------------------------------ saving */
 
@@ -168,6 +174,63 @@ FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
  * FK_EINVAL for buf or out NULL; FK_EUNSUPPORTED for a newer version;
  * FK_ECORRUPT otherwise. Cost: O(1). */
 FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head *out);
+
+/* ------------------------------------- a kind's direct save/load API
+ *
+ * Each kind T with ops table OPS offers, under its own prefix, the five
+ * calls above typed for T (bloom/bloom_serial.h: fk_bloom_save, ...).
+ * FK_SERIAL_DIRECT_DECLARE(T, prefix) declares them and
+ * FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS) defines them as forwards, so
+ * every kind's are the same calls with the same contracts:
+ *
+ *   prefix_serialized_size(const T *x, uint64_t *out)
+ *       as fk_filter_serialized_size (x NULL: FK_EINVAL)
+ *   prefix_save(const T *x, void *buf, size_t cap, size_t *written)
+ *       as fk_filter_save
+ *   prefix_save_file(const T *x, FILE *fp)
+ *       as fk_filter_save_file
+ *   prefix_from_bytes(const void *buf, size_t len, T **out)
+ *       as fk_filter_load(&OPS, ...): another kind's file is FK_ECORRUPT
+ *   prefix_from_file(FILE *fp, T **out)
+ *       as fk_filter_load_file(&OPS, ...)
+ *
+ * T's first member must be `fk_filter base`. */
+#define FK_SERIAL_DIRECT_DECLARE(T, prefix)                                               \
+    FK_API fk_status prefix##_serialized_size(const T *x, uint64_t *out);                 \
+    FK_API fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written);   \
+    FK_API fk_status prefix##_save_file(const T *x, FILE *fp);                            \
+    FK_API fk_status prefix##_from_bytes(const void *buf, size_t len, T **out);           \
+    FK_API fk_status prefix##_from_file(FILE *fp, T **out)
+
+#define FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS)                                           \
+    fk_status prefix##_serialized_size(const T *x, uint64_t *out)                         \
+    {                                                                                     \
+        return fk_filter_serialized_size(x ? &x->base : NULL, out);                       \
+    }                                                                                     \
+    fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written)           \
+    {                                                                                     \
+        return fk_filter_save(x ? &x->base : NULL, buf, cap, written);                    \
+    }                                                                                     \
+    fk_status prefix##_save_file(const T *x, FILE *fp)                                    \
+    {                                                                                     \
+        return fk_filter_save_file(x ? &x->base : NULL, fp);                              \
+    }                                                                                     \
+    fk_status prefix##_from_bytes(const void *buf, size_t len, T **out)                   \
+    {                                                                                     \
+        fk_filter *f = NULL;                                                              \
+        fk_status s = fk_filter_load(&(OPS), buf, len, out ? &f : NULL);                  \
+        if (out)                                                                          \
+            *out = (T *)f;                                                                \
+        return s;                                                                         \
+    }                                                                                     \
+    fk_status prefix##_from_file(FILE *fp, T **out)                                       \
+    {                                                                                     \
+        fk_filter *f = NULL;                                                              \
+        fk_status s = fk_filter_load_file(&(OPS), fp, out ? &f : NULL);                   \
+        if (out)                                                                          \
+            *out = (T *)f;                                                                \
+        return s;                                                                         \
+    }
 
 /* ---------------------------------------- for the registry (internal) */
 

@@ -23,7 +23,8 @@
  * them. Remove only keys you inserted.
  *
  * Link: build/libfk_counting.a build/libfk_common.a -lm, nothing else
- * (fk_counting_to_bloom alone lives in the all-in-one libfilterkit).
+ * (fk_counting_to_bloom, in the all-in-one libfilterkit, is declared in
+ * bench/registry/registry.h).
  * Thread safety: concurrent contains()/count() calls are safe; anything that
  * writes needs the caller's lock.
  *
@@ -166,10 +167,6 @@ FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
 
 /* --------------------------------------------------------------- export */
 
-/* The Bloom filter type, declared (not defined) here so that this header
- * need not include bloom/bloom.h; C11 allows the repeated typedef. */
-typedef struct fk_bloom fk_bloom;
-
 /* Number of uint64_t words fk_counting_export_bits writes: ceil(m / 64).
  * 0 for NULL. Cost: O(1). */
 FK_API uint64_t fk_counting_export_words(const fk_counting *c);
@@ -182,18 +179,6 @@ FK_API uint64_t fk_counting_export_words(const fk_counting *c);
  * nwords < fk_counting_export_words(c) (words untouched). The caller owns
  * words. Cost: O(m x counter_bits / 64) plus O(nonzero counters). */
 FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords);
-
-/* Builds a plain Bloom filter that answers exactly as c does (counter > 0
- * -> bit set), counter_bits times smaller: build with removes, ship a Bloom
- * filter. The result has c's m, k, seed, capacity, target fpr and item
- * count, and saves and loads like any Bloom filter. Returns FK_OK
- * with a new filter in *out (the caller frees it with fk_bloom_free);
- * FK_EINVAL for NULL c or out; FK_ENOMEM when allocation fails. *out is NULL
- * on error. Defined only in the all-in-one library (libfilterkit, like
- * fk_ops_find), since a module never depends on another: a program that
- * links the two module archives without libfilterkit does the same with
- * fk_counting_export_bits and fk_bloom_from_bits. Cost: O(m x counter_bits / 8) time, O(m / 8) bytes. */
-FK_API fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out);
 
 #ifdef __cplusplus
 }

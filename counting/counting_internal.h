@@ -103,12 +103,8 @@ static inline uint64_t fk_ctr_nonzero_flags(uint64_t w, uint32_t width)
 fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint64_t seed,
                                    uint64_t capacity, double fpr, fk_counting **out);
 
-/* The serialization hooks of fk_counting_ops (counting_serial.c; contracts
- * in common/serial.h). */
-void      fk_counting_save_head(const fk_filter *f, fk_serial_head *h);
-void      fk_counting_save_payload(const fk_filter *f, uint8_t *dst);
-fk_status fk_counting_check_head(const fk_serial_head *h);
-fk_status fk_counting_load_payload(const fk_serial_head *h, const uint8_t *payload,
-                                   fk_filter **out);
+/* The saving hooks of fk_counting_ops (counting_serial.c; contracts in
+ * common/serial.h). */
+extern const fk_serial_ops fk_counting_serial_ops;
 
 #endif

@@ -1,51 +1,48 @@
 /* counting/counting_ops.c: the counting Bloom filter behind the fk_ops
- * vtable. */
+ * vtable: the slots forward to the direct API; sizing and theory answer
+ * for the kind. */
+#include <stdio.h>
 #include "counting_internal.h"
-#include "../common/serial.h"
 
-static fk_status ops_create(const fk_params *p, fk_filter **out)
+FK_OPS_FORWARD(fk_counting, fk_counting)
+FK_OPS_FORWARD_REMOVE(fk_counting, fk_counting)
+
+/* The m, k and counter width that fk_counting_new would use, with its
+ * limits. */
+static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t *width)
 {
-    fk_counting *c = NULL;
-    fk_status s = fk_counting_new(p, &c);
-    *out = c ? &c->base : NULL;
-    return s;
+    fk_status s = fk_size_bloom_geometry(p, m, k);
+    if (s != FK_OK)
+        return s;
+    *width = p->counter_bits ? p->counter_bits : FK_COUNTING_DEFAULT_BITS;
+    if ((*width != 4 && *width != 8) || *m > FK_MEMORY_CAP / *width * 8)
+        return FK_EINVAL;
+    return FK_OK;
 }
 
-static void ops_destroy(fk_filter *f) { fk_counting_free((fk_counting *)f); }
-
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
+/* A counter is nonzero exactly when the Bloom filter's bit would be set,
+ * so the theory is the Bloom filter's (saturation only ever keeps ones). */
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
-    return fk_counting_insert((fk_counting *)f, key, len);
-}
-
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
-{
-    return fk_counting_contains((const fk_counting *)f, key, len);
-}
-
-static fk_status ops_remove(fk_filter *f, const void *key, size_t len)
-{
-    return fk_counting_remove((fk_counting *)f, key, len);
-}
-
-static void ops_stats(const fk_filter *f, fk_stats *out)
-{
-    fk_counting_stats((const fk_counting *)f, out);
+    uint64_t m;
+    uint32_t k, width;
+    fk_status s = geometry(p, &m, &k, &width);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = (m * width + 63) / 64 * 8 + sizeof(fk_counting);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
+    snprintf(out->geometry, sizeof out->geometry, "m = %llu %u-bit counters, k = %u probes",
+             (unsigned long long)m, width, k);
+    return FK_OK;
 }
 
 const fk_ops fk_counting_ops = {
+    .version = FK_OPS_VERSION,
     .name = "counting",
     .summary = "counting Bloom filter: m saturating 4- or 8-bit counters, k probes; removes",
-    .caps = FK_CAP_REMOVE | FK_CAP_COUNT | FK_CAP_SERIALIZE,
-    .create = ops_create,
-    .destroy = ops_destroy,
-    .insert = ops_insert,
-    .contains = ops_contains,
-    .stats = ops_stats,
-    .remove = ops_remove,
-    .kind_id = FK_KIND_COUNTING,
-    .save_head = fk_counting_save_head,
-    .save_payload = fk_counting_save_payload,
-    .check_head = fk_counting_check_head,
-    .load = fk_counting_load_payload,
+    .caps = FK_CAP_COUNT,
+    FK_OPS_FORWARD_SLOTS(fk_counting),
+    .remove = fk_counting_fwd_remove,
+    .serial = &fk_counting_serial_ops,
+    .size = size,
 };

@@ -16,7 +16,7 @@
 
 enum { P_COUNTERS, P_HASHES, P_WIDTH, P_USED };
 
-void fk_counting_save_head(const fk_filter *f, fk_serial_head *h)
+static void save_head(const fk_filter *f, fk_serial_head *h)
 {
     const fk_counting *c = (const fk_counting *)f;
     h->seed = c->seed;
@@ -29,13 +29,13 @@ void fk_counting_save_head(const fk_filter *f, fk_serial_head *h)
     h->payload_len = c->bytes;
 }
 
-void fk_counting_save_payload(const fk_filter *f, uint8_t *dst)
+static void save_payload(const fk_filter *f, uint8_t *dst)
 {
     const fk_counting *c = (const fk_counting *)f;
     memcpy(dst, c->ctr, (size_t)c->bytes); /* bytes: the same on every host */
 }
 
-fk_status fk_counting_check_head(const fk_serial_head *h)
+static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
         if (h->param[i] != 0)
@@ -62,8 +62,7 @@ static unsigned saturated_in(uint64_t w, uint32_t width)
     return fk_popcount64(w & UINT64_C(0x0101010101010101));
 }
 
-fk_status fk_counting_load_payload(const fk_serial_head *h, const uint8_t *payload,
-                                   fk_filter **out)
+static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
 {
     fk_counting *c = NULL;
     *out = NULL;
@@ -93,37 +92,13 @@ fk_status fk_counting_load_payload(const fk_serial_head *h, const uint8_t *paylo
     return FK_OK;
 }
 
-/* ------------------------------------------------------- direct API */
+const fk_serial_ops fk_counting_serial_ops = {
+    .kind_id = FK_KIND_COUNTING,
+    .param_names = { "counters (m)", "hashes (k)", "counter bits" },
+    .save_head = save_head,
+    .save_payload = save_payload,
+    .check_head = check_head,
+    .load = load_payload,
+};
 
-fk_status fk_counting_serialized_size(const fk_counting *c, uint64_t *out)
-{
-    return fk_filter_serialized_size(c ? &c->base : NULL, out);
-}
-
-fk_status fk_counting_save(const fk_counting *c, void *buf, size_t cap, size_t *written)
-{
-    return fk_filter_save(c ? &c->base : NULL, buf, cap, written);
-}
-
-fk_status fk_counting_save_file(const fk_counting *c, FILE *fp)
-{
-    return fk_filter_save_file(c ? &c->base : NULL, fp);
-}
-
-fk_status fk_counting_from_bytes(const void *buf, size_t len, fk_counting **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load(&fk_counting_ops, buf, len, out ? &f : NULL);
-    if (out)
-        *out = (fk_counting *)f;
-    return s;
-}
-
-fk_status fk_counting_from_file(FILE *fp, fk_counting **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load_file(&fk_counting_ops, fp, out ? &f : NULL);
-    if (out)
-        *out = (fk_counting *)f;
-    return s;
-}
+FK_SERIAL_DIRECT_DEFINE(fk_counting, fk_counting, fk_counting_ops)

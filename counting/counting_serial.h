@@ -18,31 +18,16 @@ extern "C" {
 #include "counting.h"
 #include "../common/serial.h"
 
-/* Bytes fk_counting_save writes: 128 + 8 * ceil(m * counter_bits / 64).
- * FK_OK, or FK_EINVAL for NULL arguments. Cost: O(1). */
-FK_API fk_status fk_counting_serialized_size(const fk_counting *c, uint64_t *out);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_COUNTING 2u
 
-/* Writes c to buf (cap bytes); *written (optional) gets the byte count.
- * FK_OK; FK_EINVAL for NULL c/buf or cap too small (nothing written).
- * Cost: O(m * counter_bits / 8). */
-FK_API fk_status fk_counting_save(const fk_counting *c, void *buf, size_t cap, size_t *written);
-
-/* Writes c to fp and flushes it. FK_OK; FK_EINVAL for NULL arguments;
- * FK_ENOMEM (staging buffer); FK_EIO when writing fails.
- * Cost: O(m * counter_bits / 8). */
-FK_API fk_status fk_counting_save_file(const fk_counting *c, FILE *fp);
-
-/* Builds a counting filter from exactly one saved counting filter in
- * buf[0..len). FK_OK with *out owned by the caller (fk_counting_free); FK_EINVAL for out
- * NULL or buf NULL with len > 0; FK_EUNSUPPORTED for a newer format version;
- * FK_ECORRUPT for bad bytes or another kind's file; FK_ENOMEM. *out is NULL
- * on error. The saturation count is recounted from the counters.
- * Cost: O(len). */
-FK_API fk_status fk_counting_from_bytes(const void *buf, size_t len, fk_counting **out);
-
-/* As fk_counting_from_bytes, reading fp from its position to its end; adds FK_EIO
- * for read errors. Cost: O(size). */
-FK_API fk_status fk_counting_from_file(FILE *fp, fk_counting **out);
+/* fk_counting_serialized_size, fk_counting_save, fk_counting_save_file, fk_counting_from_bytes,
+ * fk_counting_from_file: the five calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
+ * has their contracts), typed for fk_counting.
+ * Bytes a saved counting filter takes: 128 + 8 * ceil(m * counter_bits /
+ * 64). Saving and loading cost O(m * counter_bits / 8). On load the
+ * saturation count is recounted from the counters. */
+FK_SERIAL_DIRECT_DECLARE(fk_counting, fk_counting);
 
 #ifdef __cplusplus
 }

@@ -25,12 +25,8 @@ struct fk_cuckoo {
 fk_status fk_cuckoo_create_exact(uint64_t buckets, uint32_t f, uint64_t seed,
                                  uint64_t capacity, double fpr, fk_cuckoo **out);
 
-/* The serialization hooks of fk_cuckoo_ops (cuckoo_serial.c; contracts in
+/* The saving hooks of fk_cuckoo_ops (cuckoo_serial.c; contracts in
  * common/serial.h). */
-void      fk_cuckoo_save_head(const fk_filter *f, fk_serial_head *h);
-void      fk_cuckoo_save_payload(const fk_filter *f, uint8_t *dst);
-fk_status fk_cuckoo_check_head(const fk_serial_head *h);
-fk_status fk_cuckoo_load_payload(const fk_serial_head *h, const uint8_t *payload,
-                                 fk_filter **out);
+extern const fk_serial_ops fk_cuckoo_serial_ops;
 
 #endif

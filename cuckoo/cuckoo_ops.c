@@ -1,50 +1,54 @@
-/* cuckoo/cuckoo_ops.c: the cuckoo filter behind the fk_ops vtable. */
+/* cuckoo/cuckoo_ops.c: the cuckoo filter behind the fk_ops vtable: the
+ * slots forward to the direct API; sizing and theory answer for the kind. */
+#include <stdio.h>
 #include "cuckoo_internal.h"
-#include "../common/serial.h"
 
-static fk_status ops_create(const fk_params *p, fk_filter **out)
+FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
+FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
+
+/* The buckets and fingerprint width that fk_cuckoo_new would use, with its
+ * limits (cuckoo_table.c: the packed array must fit FK_MEMORY_CAP). */
+static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 {
-    fk_cuckoo *c = NULL;
-    fk_status s = fk_cuckoo_new(p, &c);
-    *out = c ? &c->base : NULL;
-    return s;
+    fk_status s = fk_params_check(p);
+    if (s != FK_OK)
+        return s;
+    *f = p->fingerprint_bits;
+    if (*f != 0 && (*f < FK_CUCKOO_MIN_FP_BITS || *f > FK_CUCKOO_MAX_FP_BITS))
+        return FK_EINVAL;
+    if (*f == 0)
+        *f = fk_size_cuckoo_fp_bits(p->fpr);
+    *buckets = fk_size_cuckoo_buckets(p->capacity);
+    if (*f == 0 || *buckets == 0 || *buckets > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * *f))
+        return FK_EINVAL;
+    return FK_OK;
 }
 
-static void ops_destroy(fk_filter *f) { fk_cuckoo_free((fk_cuckoo *)f); }
-
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
-    return fk_cuckoo_insert((fk_cuckoo *)f, key, len);
-}
-
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
-{
-    return fk_cuckoo_contains((const fk_cuckoo *)f, key, len);
-}
-
-static fk_status ops_remove(fk_filter *f, const void *key, size_t len)
-{
-    return fk_cuckoo_remove((fk_cuckoo *)f, key, len);
-}
-
-static void ops_stats(const fk_filter *f, fk_stats *out)
-{
-    fk_cuckoo_stats((const fk_cuckoo *)f, out);
+    uint64_t buckets;
+    uint32_t f;
+    fk_status s = geometry(p, &buckets, &f);
+    if (s != FK_OK)
+        return s;
+    /* cuckoo_table.c holds the packed buckets plus a pad, in whole lines */
+    uint64_t packed = (buckets * FK_CUCKOO_SLOTS * f + 7) / 8;
+    double slots = (double)(buckets * FK_CUCKOO_SLOTS);
+    out->memory_bytes = ((packed + FK_CTAB_PAD + 63) & ~UINT64_C(63)) + sizeof(fk_cuckoo);
+    out->expected_fpr = fk_theory_cuckoo_fpr(f, items / slots);
+    snprintf(out->geometry, sizeof out->geometry,
+             "%u-bit fingerprints, %llu buckets x %u slots (%.0f%% full at capacity)", f,
+             (unsigned long long)buckets, FK_CUCKOO_SLOTS, 100.0 * (double)p->capacity / slots);
+    return FK_OK;
 }
 
 const fk_ops fk_cuckoo_ops = {
+    .version = FK_OPS_VERSION,
     .name = "cuckoo",
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
-    .caps = FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_BOUNDED,
-    .create = ops_create,
-    .destroy = ops_destroy,
-    .insert = ops_insert,
-    .contains = ops_contains,
-    .stats = ops_stats,
-    .remove = ops_remove,
-    .kind_id = FK_KIND_CUCKOO,
-    .save_head = fk_cuckoo_save_head,
-    .save_payload = fk_cuckoo_save_payload,
-    .check_head = fk_cuckoo_check_head,
-    .load = fk_cuckoo_load_payload,
+    .caps = FK_CAP_BOUNDED,
+    FK_OPS_FORWARD_SLOTS(fk_cuckoo),
+    .remove = fk_cuckoo_fwd_remove,
+    .serial = &fk_cuckoo_serial_ops,
+    .size = size,
 };

@@ -20,7 +20,7 @@
 
 enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_USED };
 
-void fk_cuckoo_save_head(const fk_filter *f, fk_serial_head *h)
+static void save_head(const fk_filter *f, fk_serial_head *h)
 {
     const fk_cuckoo *c = (const fk_cuckoo *)f;
     h->seed = c->seed;
@@ -34,13 +34,13 @@ void fk_cuckoo_save_head(const fk_filter *f, fk_serial_head *h)
     h->payload_len = (c->table.buckets * c->table.bucket_bits + 7) / 8;
 }
 
-void fk_cuckoo_save_payload(const fk_filter *f, uint8_t *dst)
+static void save_payload(const fk_filter *f, uint8_t *dst)
 {
     const fk_cuckoo *c = (const fk_cuckoo *)f;
     memcpy(dst, c->table.bytes, (size_t)((c->table.buckets * c->table.bucket_bits + 7) / 8));
 }
 
-fk_status fk_cuckoo_check_head(const fk_serial_head *h)
+static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
         if (h->param[i] != 0)
@@ -71,8 +71,7 @@ static unsigned occupied128(fk_ctab_u128 x, fk_ctab_u128 ones, fk_ctab_u128 high
     return fk_popcount64((uint64_t)y) + fk_popcount64((uint64_t)(y >> 64));
 }
 
-fk_status fk_cuckoo_load_payload(const fk_serial_head *h, const uint8_t *payload,
-                                 fk_filter **out)
+static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
 {
     fk_cuckoo *c = NULL;
     *out = NULL;
@@ -101,37 +100,13 @@ fk_status fk_cuckoo_load_payload(const fk_serial_head *h, const uint8_t *payload
     return FK_OK;
 }
 
-/* ------------------------------------------------------- direct API */
+const fk_serial_ops fk_cuckoo_serial_ops = {
+    .kind_id = FK_KIND_CUCKOO,
+    .param_names = { "buckets", "fp bits (f)", "kicks so far", "kick rng state" },
+    .save_head = save_head,
+    .save_payload = save_payload,
+    .check_head = check_head,
+    .load = load_payload,
+};
 
-fk_status fk_cuckoo_serialized_size(const fk_cuckoo *c, uint64_t *out)
-{
-    return fk_filter_serialized_size(c ? &c->base : NULL, out);
-}
-
-fk_status fk_cuckoo_save(const fk_cuckoo *c, void *buf, size_t cap, size_t *written)
-{
-    return fk_filter_save(c ? &c->base : NULL, buf, cap, written);
-}
-
-fk_status fk_cuckoo_save_file(const fk_cuckoo *c, FILE *fp)
-{
-    return fk_filter_save_file(c ? &c->base : NULL, fp);
-}
-
-fk_status fk_cuckoo_from_bytes(const void *buf, size_t len, fk_cuckoo **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load(&fk_cuckoo_ops, buf, len, out ? &f : NULL);
-    if (out)
-        *out = (fk_cuckoo *)f;
-    return s;
-}
-
-fk_status fk_cuckoo_from_file(FILE *fp, fk_cuckoo **out)
-{
-    fk_filter *f = NULL;
-    fk_status s = fk_filter_load_file(&fk_cuckoo_ops, fp, out ? &f : NULL);
-    if (out)
-        *out = (fk_cuckoo *)f;
-    return s;
-}
+FK_SERIAL_DIRECT_DEFINE(fk_cuckoo, fk_cuckoo, fk_cuckoo_ops)

@@ -18,31 +18,16 @@ extern "C" {
 #include "cuckoo.h"
 #include "../common/serial.h"
 
-/* Bytes fk_cuckoo_save writes: 128 + ceil(buckets * 4f / 8).
- * FK_OK, or FK_EINVAL for NULL arguments. Cost: O(1). */
-FK_API fk_status fk_cuckoo_serialized_size(const fk_cuckoo *c, uint64_t *out);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_CUCKOO 3u
 
-/* Writes c to buf (cap bytes); *written (optional) gets the byte count.
- * FK_OK; FK_EINVAL for NULL c/buf or cap too small (nothing written).
- * Cost: O(buckets * f / 2). */
-FK_API fk_status fk_cuckoo_save(const fk_cuckoo *c, void *buf, size_t cap, size_t *written);
-
-/* Writes c to fp and flushes it. FK_OK; FK_EINVAL for NULL arguments;
- * FK_ENOMEM (staging buffer); FK_EIO when writing fails.
- * Cost: O(buckets * f / 2). */
-FK_API fk_status fk_cuckoo_save_file(const fk_cuckoo *c, FILE *fp);
-
-/* Builds a cuckoo filter from exactly one saved cuckoo filter in
- * buf[0..len). FK_OK with *out owned by the caller (fk_cuckoo_free); FK_EINVAL for out
- * NULL or buf NULL with len > 0; FK_EUNSUPPORTED for a newer format version;
- * FK_ECORRUPT for bad bytes or another kind's file; FK_ENOMEM. *out is NULL
- * on error. The kick PRNG state is restored, so inserts continue as they would have.
- * Cost: O(len). */
-FK_API fk_status fk_cuckoo_from_bytes(const void *buf, size_t len, fk_cuckoo **out);
-
-/* As fk_cuckoo_from_bytes, reading fp from its position to its end; adds FK_EIO
- * for read errors. Cost: O(size). */
-FK_API fk_status fk_cuckoo_from_file(FILE *fp, fk_cuckoo **out);
+/* fk_cuckoo_serialized_size, fk_cuckoo_save, fk_cuckoo_save_file, fk_cuckoo_from_bytes,
+ * fk_cuckoo_from_file: the five calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
+ * has their contracts), typed for fk_cuckoo.
+ * Bytes a saved cuckoo filter takes: 128 + ceil(buckets * 4f / 8).
+ * Saving and loading cost O(buckets * f / 2). On load the kick PRNG state
+ * is restored, so inserts continue as they would have. */
+FK_SERIAL_DIRECT_DECLARE(fk_cuckoo, fk_cuckoo);
 
 #ifdef __cplusplus
 }

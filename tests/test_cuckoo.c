@@ -723,7 +723,7 @@ TEST(vtable_drives_the_same_filter)
 {
     const fk_ops *ops = fk_ops_find("cuckoo");
     CHECK(ops == &fk_cuckoo_ops);
-    CHECK(ops && (ops->caps & FK_CAP_REMOVE) && ops->remove != NULL);
+    CHECK(ops && (fk_ops_caps(ops) & FK_CAP_REMOVE) && ops->remove != NULL);
     fk_params p = fk_params_make(1000, 0.01);
     fk_filter *f = NULL;
     CHECK_STATUS(fk_filter_new(&fk_cuckoo_ops, &p, &f), FK_OK);

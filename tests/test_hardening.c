@@ -23,6 +23,7 @@
 #include "../counting/counting_serial.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_serial.h"
+#include "../bench/registry/registry.h"
 
 /* Under AddressSanitizer a failed huge allocation must come back as NULL
  * (-> FK_ENOMEM), as it does without ASan; tests/run.sh sets this too, this
@@ -296,7 +297,7 @@ TEST(save_and_load_misuse_through_the_vtable)
             continue;
         uint64_t n = 0;
         fk_status s = fk_filter_serialized_size(f, &n);
-        if (!(ops->caps & FK_CAP_SERIALIZE)) {
+        if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE)) {
             CHECK_STATUS(s, FK_EUNSUPPORTED);
             fk_filter_free(f);
             continue;

@@ -15,6 +15,7 @@
 #include "../common/serial.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../bloom/bloom_serial.h"
 #include "../counting/counting.h"
 #include "../counting/counting_serial.h"
 #include "../cuckoo/cuckoo.h"
@@ -22,7 +23,7 @@
 
 /* -------------------------------------------------------------- helpers */
 
-static bool serializes(const fk_ops *ops) { return (ops->caps & FK_CAP_SERIALIZE) != 0; }
+static bool serializes(const fk_ops *ops) { return (fk_ops_caps(ops) & FK_CAP_SERIALIZE) != 0; }
 
 static void key_of(uint64_t v, uint8_t out[8]) { fk_le_put64(out, v); }
 
@@ -135,14 +136,15 @@ TEST(every_serializing_kind_has_a_unique_kind_id)
         if (!serializes(ops))
             continue;
         n++;
-        CHECK(ops->kind_id != 0);
-        CHECK(fk_ops_find_kind_id(ops->kind_id) == ops);
-        CHECK(ops->save_head && ops->save_payload && ops->check_head && ops->load);
+        const fk_serial_ops *so = ops->serial;
+        CHECK(so->kind_id != 0);
+        CHECK(fk_ops_find_kind_id(so->kind_id) == ops);
+        CHECK(so->save_head && so->save_payload && so->check_head && so->load);
     }
     CHECK(n >= 3);
     CHECK(fk_ops_find_kind_id(0) == NULL);
     CHECK(fk_ops_find_kind_id(0xFFFF) == NULL);
-    CHECK(fk_ops_find("bloom")->kind_id == FK_KIND_BLOOM);
+    CHECK(fk_ops_find("bloom")->serial->kind_id == FK_KIND_BLOOM);
 }
 
 /* A reloaded filter answers exactly as the saved one over 1M probes, has the
@@ -324,11 +326,11 @@ TEST(sealed_nonsense_is_corrupt)
         uint8_t *bad = malloc(len);
         /* Parameter slots mean different things per kind: those edits are
          * for bloom (m, k), whose ranges this test knows. */
-        bool bloom = ops->kind_id == FK_KIND_BLOOM;
+        bool bloom = ops->serial->kind_id == FK_KIND_BLOOM;
         struct { size_t off; unsigned width; uint64_t value; const char *what; } edits[] = {
             { 12, 2, 0, "kind 0" },
             { 12, 2, 0x7777, "unknown kind" },
-            { 12, 2, ops->kind_id == 1 ? 2 : 1, "another kind" },
+            { 12, 2, ops->serial->kind_id == 1 ? 2 : 1, "another kind" },
             { 14, 2, 0, "hash scheme 0" },
             { 14, 2, 2, "hash scheme 2" },
             { 24, 8, 0, "capacity 0" },
@@ -640,7 +642,7 @@ TEST(null_and_bad_arguments)
     CHECK_STATUS(fk_filter_load_file_any(stdin, NULL), FK_EINVAL);
     /* a kind without serialization */
     fk_ops plain = *ops;
-    plain.caps &= ~FK_CAP_SERIALIZE;
+    plain.serial = NULL;
     CHECK_STATUS(fk_filter_load(&plain, buf, (size_t)n, &g), FK_EUNSUPPORTED);
     CHECK_STATUS(fk_filter_load_file(&plain, stdin, &g), FK_EUNSUPPORTED);
     const fk_ops *real = f->ops;

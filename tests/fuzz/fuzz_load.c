@@ -39,7 +39,7 @@ static void try_load(const uint8_t *data, size_t size)
     /* Each kind's own loader: the same, or FK_ECORRUPT for another kind. */
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
-        if (!(ops->caps & FK_CAP_SERIALIZE))
+        if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
             continue;
         fk_filter *g = NULL;
         fk_status sk = fk_filter_load(ops, data, size, &g);

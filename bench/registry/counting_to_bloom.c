@@ -1,10 +1,10 @@
-/* bench/counting_to_bloom.c: fk_counting_to_bloom, the one call that needs
- * both the counting and the Bloom module. It lives in the all-in-one
- * library (like the registry) so that neither module includes the other:
- * counting exports its bit array, bloom builds a filter from raw bits. */
+/* bench/registry/counting_to_bloom.c: fk_counting_to_bloom, the one call
+ * that needs both the counting and the Bloom module. It lives in the
+ * all-in-one library (like the registry) so that neither module includes
+ * the other: counting exports its bit array, bloom builds a filter from
+ * raw bits. */
 #include <stdlib.h>
-#include "../bloom/bloom.h"
-#include "../counting/counting.h"
+#include "registry.h"
 
 fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out)
 {

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# tests/cli_exports.sh: the shared library exports exactly the documented
+# API. Installs the public headers into a scratch root, lists every
+# declaration they mark FK_API (read after the preprocessor, so macros
+# such as FK_SERIAL_DIRECT_DECLARE count), and compares that list with
+# `nm -D --defined-only` of libfilterkit.so: nothing undocumented leaks,
+# nothing documented is missing, and every export has the fk_ prefix.
+# FK_BUILD=<build dir>.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+build="$root/${FK_BUILD:-build}"
+case "${FK_BUILD:-build}" in /*) build=$FK_BUILD;; esac
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok; else ko "$what"; fi; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc=${CC:-cc}
+make_san=()
+case "$build" in */san) make_san=(SAN=address,undefined OPT=-O1);; esac
+
+if ! make -s -C "$root" install BUILD="$build" "${make_san[@]}" PREFIX=/usr DESTDIR="$tmp/root" \
+        >"$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"
+    ko "make install"
+    echo "$pass passed, $fail failed"
+    exit 1
+fi
+inc="$tmp/root/usr/include/filterkit"
+headers=$(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort)
+check "public headers were installed" test -n "$headers"
+
+# Every declaration marked FK_API, after preprocessing: the name before the
+# first '(' (a function) or the last word (an object).
+for h in $headers; do printf '#include <%s>\n' "$h"; done > "$tmp/all.c"
+check "the public headers preprocess together" \
+    $cc -std=c11 -E -P -I"$inc" "$tmp/all.c" -o "$tmp/all.i"
+tr '\n' ' ' < "$tmp/all.i" | tr ';' '\n' | grep 'visibility("default")' |
+    sed 's/.*visibility("default")))//' |
+    sed -E 's/\(.*//; s/.*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*$/\1/' |
+    sort -u > "$tmp/declared"
+check "the headers declare an API" test -s "$tmp/declared"
+
+so=$(ls "$build"/libfilterkit.so* 2>/dev/null | head -n 1)
+check "libfilterkit.so is built" test -n "$so"
+nm -D --defined-only "${so:-/dev/null}" 2>/dev/null | awk '{print $NF}' |
+    grep -v -x -E '_init|_fini|_edata|_end|__bss_start' | sort -u > "$tmp/exported"
+check "the library exports symbols" test -s "$tmp/exported"
+
+undocumented=$(comm -13 "$tmp/declared" "$tmp/exported" | tr '\n' ' ')
+missing=$(comm -23 "$tmp/declared" "$tmp/exported" | tr '\n' ' ')
+unprefixed=$(grep -v '^fk_' "$tmp/exported" | tr '\n' ' ')
+check "every export is declared FK_API in a public header (undocumented: $undocumented)" \
+    test -z "$undocumented"
+check "every FK_API declaration is exported (missing: $missing)" test -z "$missing"
+check "every export starts with fk_ (found: $unprefixed)" test -z "$unprefixed"
+check "the list holds the core calls" grep -q -x -e fk_filter_new "$tmp/exported"
+check "the list holds macro-declared calls" grep -q -x -e fk_bloom_from_bytes "$tmp/exported"
+check "the list holds the ops tables" grep -q -x -e fk_cuckoo_ops "$tmp/exported"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
