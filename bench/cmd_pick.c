@@ -9,6 +9,7 @@
 #include "memory_model.h"
 #include "progress.h"
 #include "suite.h"
+#include "units.h"
 
 /* Timings are measured at no more than this many items (memory is
  * extrapolated exactly), so a pick takes seconds, not minutes. */
@@ -36,29 +37,13 @@ typedef struct {
     char          params[160];
 } candidate;
 
-static void human_bytes(uint64_t b, char *buf, size_t len)
-{
-    if (b == FK_MODEL_TOO_BIG) {
-        snprintf(buf, len, "more than 16 EiB");
-        return;
-    }
-    const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-    double v = (double)b;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, unit[u]);
-}
-
 /* Rules c out when its memory or theory at n do not fit; returns whether
  * it did (c->why_not then says why). */
 static int judge(candidate *c, double fpr, uint64_t budget)
 {
     char need[32], have[32];
-    human_bytes(c->memory, need, sizeof need);
-    human_bytes(budget, have, sizeof have);
+    fk_human_bytes(c->memory, need, sizeof need);
+    fk_human_bytes(budget, have, sizeof have);
     if (c->memory > FK_MEMORY_CAP)
         snprintf(c->why_not, sizeof c->why_not, "needs %s, over filterkit's 64 GiB cap "
                  "(its constructor refuses it)", need);
@@ -187,7 +172,7 @@ int fk_cmd_pick(int argc, char **argv)
 
     char budget[32] = "any";
     if (memory)
-        human_bytes(memory, budget, sizeof budget);
+        fk_human_bytes(memory, budget, sizeof budget);
     printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s, memory budget: %s, read ratio %.2f\n",
            (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no", budget, read_ratio);
     if (nmeas)
@@ -206,8 +191,8 @@ int fk_cmd_pick(int argc, char **argv)
         fprintf(stderr, "filterkit pick: no filter meets these constraints.\n");
         if (smallest && memory) {
             char need[32], floor_b[32];
-            human_bytes(smallest->memory, need, sizeof need);
-            human_bytes((uint64_t)ceil((double)n * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
+            fk_human_bytes(smallest->memory, need, sizeof need);
+            fk_human_bytes((uint64_t)ceil((double)n * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
             fprintf(stderr, "  the smallest%s is %s with %s, over the %s budget (no filter can go below"
                             " n*log2(1/fpr) = %s at this fpr)\n", deletes ? " with deletes" : "",
                     smallest->ops->name, need, budget, floor_b);
@@ -218,7 +203,7 @@ int fk_cmd_pick(int argc, char **argv)
     }
 
     char mem[32];
-    human_bytes(best->memory, mem, sizeof mem);
+    fk_human_bytes(best->memory, mem, sizeof mem);
     printf("recommend: %s\n", best->ops->name);
     printf("  parameters: fk_params_make(%llu, %g) with fk_%s_ops%s%s\n", (unsigned long long)n, fpr,
            best->ops->name, best->params[0] ? ": " : "", best->params);

@@ -172,6 +172,24 @@ int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
     return why ? fail(cmd, path, msg) : 0;
 }
 
+/* What each kind's header parameters mean (see the kind's *_serial.c). */
+static const struct {
+    uint32_t    kind_id;
+    const char *names[FK_SERIAL_PARAMS];
+} param_names[] = {
+    { FK_KIND_BLOOM, { "bits (m)", "hashes (k)" } },
+    { FK_KIND_COUNTING, { "counters (m)", "hashes (k)", "counter bits" } },
+    { FK_KIND_CUCKOO, { "buckets", "fp bits (f)", "kicks so far", "kick rng state" } },
+};
+
+const char *fk_filterfile_param_name(uint32_t kind_id, unsigned i)
+{
+    for (size_t k = 0; k < sizeof param_names / sizeof param_names[0]; k++)
+        if (param_names[k].kind_id == kind_id)
+            return param_names[k].names[i];
+    return NULL;
+}
+
 void fk_filterfile_kinds(char *buf, size_t len)
 {
     buf[0] = 0;

@@ -29,4 +29,8 @@ int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
 /* The kinds that can be saved, comma-separated, for messages. */
 void fk_filterfile_kinds(char *buf, size_t len);
 
+/* What header parameter i of the kind with file id kind_id means ("bits
+ * (m)"), or NULL when it has no name here (unused, or an unknown kind). */
+const char *fk_filterfile_param_name(uint32_t kind_id, unsigned i);
+
 #endif

@@ -25,6 +25,8 @@ static const command commands[] = {
     { "info",    fk_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
     { "add",     fk_cmd_add,     "insert the lines of stdin into a saved filter (file replaced atomically)" },
     { "remove",  fk_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
+    { "merge",   fk_cmd_merge,   "write the union of two compatible saved filters to stdout" },
+    { "dedup",   fk_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
