@@ -13,9 +13,26 @@
  * number in [0, 2^64). */
 typedef struct { const char *suffix; double factor; } suffix_t;
 
+/* strtod, limited to plain decimal text: digits, '.', an exponent. strtod
+ * alone also takes leading blanks, signs, hex floats ("0x1p-3"), inf and
+ * nan. A subnormal result (1e-320) is kept, not refused as a range error.
+ * Returns 0 with the value and *end past the number, or -1. */
+static int parse_decimal(const char *s, double *v, char **end)
+{
+    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+        return -1;
+    errno = 0;
+    *v = strtod(s, end);
+    if (*end == s || strspn(s, "0123456789.eE+-") < (size_t)(*end - s))
+        return -1;
+    if (errno == ERANGE && !(*v != 0 && isfinite(*v)))
+        return -1; /* overflow, or underflow to 0 */
+    return isfinite(*v) ? 0 : -1;
+}
+
 static int parse_scaled(const char *s, const suffix_t *suffixes, uint64_t *out)
 {
-    if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+    if (!s || *s < '0' || *s > '9')
         return -1;
     char *end;
     errno = 0;
@@ -25,8 +42,8 @@ static int parse_scaled(const char *s, const suffix_t *suffixes, uint64_t *out)
         *out = (uint64_t)whole;
         return 0;
     }
-    double v = strtod(s, &end);
-    if (end == s || errno || !isfinite(v))
+    double v;
+    if (parse_decimal(s, &v, &end))
         return -1;
     double factor = 1;
     if (*end) {
@@ -67,12 +84,9 @@ int fk_parse_bytes(const char *s, uint64_t *out)
 /* A double, optionally written as a percentage ("1%"). */
 static int parse_rate(const char *s, double *out)
 {
-    if (!s || !*s || *s == ' ')
-        return -1;
     char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !isfinite(v))
+    double v;
+    if (parse_decimal(s, &v, &end))
         return -1;
     if (*end == '%') {
         v /= 100;
@@ -169,7 +183,7 @@ static int parse_list(const char *v, int rates, void *dst)
         if (rates) {
             if (fk_parse_fpr(item, &dl->v[n]))
                 return -1;
-        } else if (fk_parse_u64(item, &ul->v[n]) || ul->v[n] == 0) {
+        } else if (fk_parse_u64(item, &ul->v[n]) || ul->v[n] == 0 || ul->v[n] > FK_COUNT_MAX) {
             return -1;
         }
         n++;
@@ -193,15 +207,26 @@ static int store(const fk_cmd_spec *spec, const fk_opt *o, const char *v)
         *(int *)o->dst = 1;
         return 0;
     case FK_OPT_U64:
+        if (fk_parse_u64(v, &u))
+            return fk_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6 or 10M, got '%s'",
+                                o->name, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
     case FK_OPT_COUNT:
-        if (fk_parse_u64(v, &u) || (o->type == FK_OPT_COUNT && u == 0))
-            return fk_args_fail(spec, "--%s: expected a %s integer, got '%s'", o->name,
-                                o->type == FK_OPT_COUNT ? "positive" : "non-negative", v);
+        if (fk_parse_u64(v, &u) || u == 0 || u > FK_COUNT_MAX)
+            return fk_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6 or 10M, got '%s'",
+                                o->name, (unsigned long long)FK_COUNT_MAX, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
+    case FK_OPT_REPEAT:
+        if (fk_parse_u64(v, &u) || u == 0 || u > FK_REPEAT_MAX)
+            return fk_args_fail(spec, "--%s: expected an integer in [1, %llu], got '%s'", o->name,
+                                (unsigned long long)FK_REPEAT_MAX, v);
         *(uint64_t *)o->dst = u;
         return 0;
     case FK_OPT_BYTES:
         if (fk_parse_bytes(v, &u))
-            return fk_args_fail(spec, "--%s: expected a size in bytes (e.g. 1048576, 64M, 2GiB), got '%s'",
+            return fk_args_fail(spec, "--%s: expected a size in [1, 2^64-1] bytes (e.g. 1048576, 64M, 2GiB), got '%s'",
                                 o->name, v);
         *(uint64_t *)o->dst = u;
         return 0;
@@ -224,13 +249,13 @@ static int store(const fk_cmd_spec *spec, const fk_opt *o, const char *v)
         return 0;
     case FK_OPT_COUNT_LIST:
         if (parse_list(v, 0, o->dst))
-            return fk_args_fail(spec, "--%s: expected positive integers separated by commas, got '%s'",
-                                o->name, v);
+            return fk_args_fail(spec, "--%s: expected integers in [1, 2^48] separated by commas (at most %d), got '%s'",
+                                o->name, FK_LIST_MAX, v);
         return 0;
     case FK_OPT_FPR_LIST:
         if (parse_list(v, 1, o->dst))
-            return fk_args_fail(spec, "--%s: expected rates in (0,1) separated by commas, got '%s'",
-                                o->name, v);
+            return fk_args_fail(spec, "--%s: expected rates in (0,1) separated by commas (at most %d), got '%s'",
+                                o->name, FK_LIST_MAX, v);
         return 0;
     case FK_OPT_CHOICE:
         if (!choice_ok(o->arg, v))

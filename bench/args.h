@@ -11,18 +11,28 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* Numbers are decimal: digits, '.', an exponent (1e6); no sign, no hex, no
+ * inf or nan. Each type's range is named in its error message. */
 typedef enum {
     FK_OPT_FLAG,      /* int: set to 1 when present; takes no value */
-    FK_OPT_U64,       /* uint64_t: 0, 42, 1e6, 10M (k/M/G = x1000) */
-    FK_OPT_COUNT,     /* uint64_t like FK_OPT_U64 but > 0 */
-    FK_OPT_FPR,       /* double in (0,1): 0.01 or 1% */
+    FK_OPT_U64,       /* uint64_t in [0, 2^64-1]: 0, 42, 1e6, 10M (k/M/G = x1000) */
+    FK_OPT_COUNT,     /* uint64_t like FK_OPT_U64, in [1, FK_COUNT_MAX] */
+    FK_OPT_FPR,       /* double in (0,1): 0.01 or 1%; as small as 4.9e-324 */
     FK_OPT_RATIO,     /* double in [0,1]: 0.9 or 90% */
-    FK_OPT_BYTES,     /* uint64_t > 0: 1048576, 64K, 16M, 2G, 1GiB (x1024) */
+    FK_OPT_BYTES,     /* uint64_t in [1, 2^64-1]: 1048576, 64K, 16M, 2G, 1GiB (x1024) */
     FK_OPT_STR,       /* const char *: the argument itself */
-    FK_OPT_COUNT_LIST,/* fk_u64_list: comma-separated counts */
+    FK_OPT_COUNT_LIST,/* fk_u64_list: comma-separated counts, each as FK_OPT_COUNT */
     FK_OPT_FPR_LIST,  /* fk_double_list: comma-separated rates */
-    FK_OPT_CHOICE     /* const char *: one of the '|'-separated words in arg */
+    FK_OPT_CHOICE,    /* const char *: one of the '|'-separated words in arg */
+    FK_OPT_REPEAT     /* uint64_t in [1, FK_REPEAT_MAX]: timed runs per figure */
 } fk_opt_type;
+
+/* Largest count (items, capacity, lookups): 2^48, far above what fits in
+ * FK_MEMORY_CAP (64 GiB holds at most about 2^42 items of any kind), so
+ * no size computed from it can overflow 64 bits. */
+#define FK_COUNT_MAX (UINT64_C(1) << 48)
+/* Most timed runs per figure (--repeat). */
+#define FK_REPEAT_MAX UINT64_C(1000)
 
 #define FK_LIST_MAX 32
 typedef struct { uint64_t v[FK_LIST_MAX]; size_t n; } fk_u64_list;
@@ -61,7 +71,8 @@ __attribute__((format(printf, 2, 3)))
 int fk_args_fail(const fk_cmd_spec *spec, const char *fmt, ...);
 
 /* Single-value parsers (also used by tests). Each returns 0 and stores the
- * value, or -1 for text that is not such a value. */
+ * value, or -1 for text that is not such a value (fk_parse_u64: any value
+ * in [0, 2^64-1]; the count range is checked by the option types). */
 int fk_parse_u64(const char *s, uint64_t *out);
 int fk_parse_fpr(const char *s, double *out);
 int fk_parse_ratio(const char *s, double *out);

@@ -15,5 +15,9 @@ int fk_cmd_theory(int argc, char **argv);
 int fk_cmd_build(int argc, char **argv); /* build a saved filter from lines */
 int fk_cmd_query(int argc, char **argv); /* look lines up in a saved filter */
 int fk_cmd_info(int argc, char **argv);  /* describe a saved filter */
+int fk_cmd_add(int argc, char **argv);   /* insert lines into a saved filter */
+int fk_cmd_remove(int argc, char **argv);/* remove lines from a saved filter */
+int fk_cmd_merge(int argc, char **argv);  /* union of two saved filters */
+int fk_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
 
 #endif

@@ -14,12 +14,14 @@ int fk_cmd_bench(int argc, char **argv)
     fk_double_list fprs = { { 0.01 }, 1 };
     uint64_t repeat = 5, seed = 1, lookups = 0;
     int no_fill = 0;
+    int binary_lines = 0;
     const fk_opt opts[] = {
         { "filters", FK_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all (default: all)" },
         { "n", FK_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FK_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
         { "keys", FK_OPT_STR, &keys, "u64|str|FILE", "8-byte integers, 8..64-byte strings, or a file's lines" },
-        { "repeat", FK_OPT_COUNT, &repeat, "R", "timed runs per figure; the median is reported (default: 5)" },
+        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
+        { "repeat", FK_OPT_REPEAT, &repeat, "R", "timed runs per figure; the median is reported (default: 5)" },
         { "seed", FK_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "lookups", FK_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: n clamped to [2^20, 2^21])" },
         { "no-fill", FK_OPT_FLAG, &no_fill, NULL, "skip filling a separate instance to its first failed insert" },
@@ -46,7 +48,7 @@ int fk_cmd_bench(int argc, char **argv)
     char err[512];
     if (fk_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
         return fk_args_fail(&spec, "--filters: %s", err);
-    fk_keyspec ks = { FK_KEYS_U64, NULL, seed };
+    fk_keyspec ks = { FK_KEYS_U64, NULL, seed, binary_lines };
     if (fk_keyspec_parse(keys, &ks))
         return fk_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;

@@ -23,6 +23,7 @@ int fk_cmd_sweep(int argc, char **argv)
     fk_double_list fprs = { { 0 }, 0 };
     uint64_t repeat = 3, seed = 1, lookups = 0;
     int large = 0, no_fill = 0;
+    int binary_lines = 0;
     const fk_opt opts[] = {
         { "vary", FK_OPT_CHOICE, &vary, "n|fpr|load", "what the series varies (required)" },
         { "filters", FK_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo)" },
@@ -30,7 +31,8 @@ int fk_cmd_sweep(int argc, char **argv)
         { "fpr", FK_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
         { "large", FK_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
         { "keys", FK_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench (default: u64)" },
-        { "repeat", FK_OPT_COUNT, &repeat, "R", "timed runs per figure (default: 3)" },
+        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
+        { "repeat", FK_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
         { "seed", FK_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "lookups", FK_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: automatic)" },
         { "no-fill", FK_OPT_FLAG, &no_fill, NULL, "--vary fpr: skip filling to the first failed insert" },
@@ -69,7 +71,7 @@ int fk_cmd_sweep(int argc, char **argv)
     if (fk_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
         return fk_args_fail(&spec, "--filters: %s%s", err,
                             load && !fk_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
-    fk_keyspec ks = { FK_KEYS_U64, NULL, seed };
+    fk_keyspec ks = { FK_KEYS_U64, NULL, seed, binary_lines };
     if (fk_keyspec_parse(keys, &ks))
         return fk_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "args.h"
 #include "cmd.h"
 #include "trace.h"
 #include "../bloom/bloom.h"
@@ -75,26 +76,6 @@ static int parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-/* A rate in (0,1): "0.05" or "5%". */
-static int parse_fpr(const char *s, double *out)
-{
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno)
-        return -1;
-    if (*end == '%') {
-        v /= 100.0;
-        end++;
-    }
-    if (*end || !(v > 0.0 && v < 1.0))
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
     uint64_t v;
@@ -114,7 +95,7 @@ static int set_option(fk_params *p, const char *opt, const char *v)
         err = parse_u64(v, &p->capacity) || p->capacity == 0;
         want = "a whole number >= 1";
     } else if (strcmp(opt, "fpr") == 0) {
-        err = parse_fpr(v, &p->fpr);
+        err = fk_parse_fpr(v, &p->fpr); /* the rule of every option (args.h) */
         want = "a rate in (0,1), like 0.05 or 5%";
     } else if (strcmp(opt, "seed") == 0) {
         err = parse_u64(v, &p->seed);

@@ -1,6 +1,7 @@
 /* bench/main.c: `filterkit COMMAND [options]`, git-style. To add a
  * subcommand, write bench/cmd_<name>.c, declare it in bench/cmd.h and add
  * one line to the table below. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "../common/version.h"
@@ -23,6 +24,10 @@ static const command commands[] = {
     { "build",   fk_cmd_build,   "build a filter from the lines of stdin and save it to stdout" },
     { "query",   fk_cmd_query,   "print the lines of stdin that may be in a saved filter (-c: count)" },
     { "info",    fk_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
+    { "add",     fk_cmd_add,     "insert the lines of stdin into a saved filter (file replaced atomically)" },
+    { "remove",  fk_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
+    { "merge",   fk_cmd_merge,   "write the union of two compatible saved filters to stdout" },
+    { "dedup",   fk_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -44,7 +49,24 @@ static const command *find(const char *name)
     return NULL;
 }
 
-int main(int argc, char **argv)
+/* Every command's output is checked here once: a full disk or a closed
+ * pipe must not pass for success (`filterkit info f.fk > /dev/full`). */
+static int finish(const char *name, int rc)
+{
+    int failed = fflush(stdout) != 0 || ferror(stdout);
+    int err = errno;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        err = errno;
+    }
+    if (failed && rc == 0) {
+        fprintf(stderr, "filterkit %s: writing to stdout: %s\n", name, strerror(err ? err : EIO));
+        return 1;
+    }
+    return rc;
+}
+
+static int run(int argc, char **argv)
 {
     fk_runinfo_set_argv(argc, argv);
     if (argc < 2) {
@@ -68,9 +90,14 @@ int main(int argc, char **argv)
     }
     if (strcmp(name, "help") == 0) {
         const command *c = find(argv[2]);
-        if (!c || argc > 3) {
+        if (!c) {
             fprintf(stderr, "filterkit help: unknown command '%s'\n", argv[2]);
             usage(stderr);
+            return 2;
+        }
+        if (argc > 3) {
+            fprintf(stderr, "filterkit help: unexpected argument '%s' (usage: filterkit help [COMMAND])\n",
+                    argv[3]);
             return 2;
         }
         char *help_argv[] = { argv[2], "--help", NULL };
@@ -83,4 +110,10 @@ int main(int argc, char **argv)
         return 2;
     }
     return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    return finish(argc > 1 ? argv[1] : "", rc);
 }

@@ -143,7 +143,7 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
 
     for (int m = 0; m < FK_MIXES; m++) {
         uint64_t hits = fk_time_lookups(has, f, &k->mix[m], &ns);
-        sm->look[m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
+        sm->look[(size_t)m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
         if (rep == 0 && fk_mix_pct[m] == 100)
             r->false_negatives = k->mix[m].count - hits;
     }
@@ -192,10 +192,11 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
         r->repeat = reps;
         r->lookups = k->lookups;
         status[i] = FK_ENOMEM;
-        if (sm) {
-            sm[i].ins = malloc(reps * sizeof *sm[i].ins);
-            sm[i].rem = malloc(reps * sizeof *sm[i].rem);
-            sm[i].look = malloc(FK_MIXES * reps * sizeof *sm[i].look);
+        if (sm) { /* reps is at most FK_REPEAT_MAX, but sized in size_t all the same */
+            size_t per = (size_t)reps;
+            sm[i].ins = calloc(per, sizeof *sm[i].ins);
+            sm[i].rem = calloc(per, sizeof *sm[i].rem);
+            sm[i].look = per <= SIZE_MAX / FK_MIXES ? calloc((size_t)FK_MIXES * per, sizeof *sm[i].look) : NULL;
             if (sm[i].ins && sm[i].rem && sm[i].look)
                 status[i] = FK_OK;
         }
@@ -215,7 +216,7 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
             rows[i].insert = fk_summarize(sm[i].ins, reps);
             rows[i].remove = fk_summarize(sm[i].rem, reps);
             for (int m = 0; m < FK_MIXES; m++)
-                rows[i].lookup[m] = fk_summarize(sm[i].look + m * reps, reps);
+                rows[i].lookup[m] = fk_summarize(sm[i].look + (size_t)m * reps, reps);
             /* only a kind with a hard capacity has a first failed insert */
             if (cfgs[i].fill && (fk_ops_caps(cfgs[i].ops) & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);

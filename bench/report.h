@@ -21,6 +21,10 @@ void fk_report_csv(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk_
 
 /* JSON: {"run": {...run info...}, "results": [{column: value, ...}, ...]}
  * (null = not measured). */
+/* Writes s as a JSON string: quoted, with '"', '\\' and control bytes
+ * escaped (other bytes as they are). */
+void fk_json_string(FILE *to, const char *s);
+
 void fk_report_json(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk_result *rows, size_t n);
 
 /* Writes DIR/STEM.csv and DIR/STEM.json (creating DIR), and names each

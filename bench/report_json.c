@@ -4,7 +4,7 @@
 #include <string.h>
 #include "report.h"
 
-static void json_string(FILE *to, const char *s)
+void fk_json_string(FILE *to, const char *s)
 {
     fputc('"', to);
     for (; *s; s++) {
@@ -26,12 +26,12 @@ void fk_report_json(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk
     fprintf(to, "{\n  \"run\": {");
     for (int i = 0; fk_runinfo_field(ri, i, &name, value, sizeof value); i++) {
         fprintf(to, "%s\n    ", i ? "," : "");
-        json_string(to, name);
+        fk_json_string(to, name);
         fprintf(to, ": ");
         if (strcmp(name, "seed") == 0) /* a number, not a string */
             fprintf(to, "%s", value);
         else
-            json_string(to, value);
+            fk_json_string(to, value);
     }
     fprintf(to, "\n  },\n  \"results\": [");
     for (size_t r = 0; r < n; r++) {
@@ -40,10 +40,10 @@ void fk_report_json(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk
             const fk_column *col = &s->cols[c];
             const char *at = (const char *)&rows[r] + col->offset;
             fprintf(to, "%s", c ? ", " : "");
-            json_string(to, col->name);
+            fk_json_string(to, col->name);
             fputs(": ", to);
             if (col->type == FK_COL_STR) {
-                json_string(to, *(const char *const *)(const void *)at);
+                fk_json_string(to, *(const char *const *)(const void *)at);
             } else if (col->type == FK_COL_U64) {
                 fprintf(to, "%" PRIu64, *(const uint64_t *)(const void *)at);
             } else {

@@ -49,6 +49,7 @@ typedef struct {
     fk_key_type type;
     const char *path;  /* FK_KEYS_FILE: the file, one key per line */
     uint64_t    seed;  /* picks every generated key and every mix */
+    int         binary_lines; /* FK_KEYS_FILE: keep a '\r' before '\n' (keylines.h) */
 } fk_keyspec;
 
 /* Parses "u64", "str" or a file path into spec->type/path (a name that is

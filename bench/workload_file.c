@@ -1,4 +1,5 @@
-/* bench/workload_file.c: keys from the lines of a file: the first npos
+/* bench/workload_file.c: keys from the lines of a file (the line rule of
+ * keylines.h, as for every command): the first npos
  * distinct lines are the positives; the negatives are the other lines, then
  * generated strings checked against the positives (sorted 64-bit hashes,
  * bytes compared on a hash match). */
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "workload.h"
+#include "keylines.h"
 #include "workload_internal.h"
 #include "../common/hash.h"
 
@@ -32,7 +34,7 @@ typedef struct {
 
 static uint64_t line_hash(const void *p, size_t n) { return fk_hash_key(p, n, 0).lo; }
 
-static int read_lines(const char *path, lines *L, char *err, size_t errlen)
+static int read_lines(const char *path, int binary_lines, lines *L, char *err, size_t errlen)
 {
     memset(L, 0, sizeof *L);
     FILE *f = fopen(path, "rb");
@@ -78,11 +80,8 @@ static int read_lines(const char *path, lines *L, char *err, size_t errlen)
             continue;
         if (i == used && s == used)
             break; /* no empty last line after a final newline */
-        size_t e = i;
-        if (e > s && L->text[e - 1] == '\r')
-            e--;
         L->start[L->count] = s;
-        L->len[L->count] = e - s;
+        L->len[L->count] = fk_line_key_len(L->text + s, i - s, binary_lines);
         L->count++;
         s = i + 1;
     }
@@ -118,7 +117,7 @@ int fk_workload_from_file(const fk_keyspec *spec, size_t npos, size_t nneg, fk_w
                           char *err, size_t errlen)
 {
     lines L;
-    if (read_lines(spec->path, &L, err, errlen)) {
+    if (read_lines(spec->path, spec->binary_lines, &L, err, errlen)) {
         free_lines(&L);
         return -1;
     }

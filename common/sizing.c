@@ -50,9 +50,15 @@ double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n)
     return pow(-expm1(-(double)k * n / (double)m), (double)k);
 }
 
+/* A fraction clamped to [0, 1]; NaN reads as 0 (nothing known to be set). */
+static double unit_interval(double x)
+{
+    return x > 1.0 ? 1.0 : x > 0.0 ? x : 0.0;
+}
+
 double fk_theory_bloom_fpr_at_fill(double fill, uint32_t k)
 {
-    return pow(fill, (double)k);
+    return pow(unit_interval(fill), (double)k);
 }
 
 double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x)
@@ -95,5 +101,5 @@ double fk_theory_cuckoo_fpr(uint32_t f, double load)
 {
     if (f == 0 || f > 64)
         return 1.0;
-    return -expm1(2.0 * FK_CUCKOO_SLOTS * load * log1p(-ldexp(1.0, -(int)f)));
+    return -expm1(2.0 * FK_CUCKOO_SLOTS * unit_interval(load) * log1p(-ldexp(1.0, -(int)f)));
 }

@@ -38,7 +38,8 @@ FK_API fk_status fk_size_bloom_geometry(const fk_params *p, uint64_t *m, uint32_
  * items: (1 - e^{-kn/m})^k. Returns 1.0 for m or k 0, 0.0 for n <= 0 or NaN. */
 FK_API double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n);
 
-/* FPR of a filter whose fraction `fill` of bits is set: fill^k. */
+/* FPR of a filter whose fraction `fill` of bits is set: fill^k. fill is
+ * clamped to [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]. */
 FK_API double fk_theory_bloom_fpr_at_fill(double fill, uint32_t k);
 
 /* Estimate of the number of distinct items inserted, from the number of set
@@ -63,7 +64,9 @@ FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
 FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
 
 /* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
- * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). */
+ * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
+ * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
+ * 64 gives 1.0. */
 FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
 
 #ifdef __cplusplus

@@ -112,7 +112,7 @@ TEST(option_table_parsing)
 TEST(a_small_measurement_through_the_vtable)
 {
     const fk_ops *ops = fk_ops_find("bloom");
-    fk_keyspec spec = { FK_KEYS_U64, NULL, 1 };
+    fk_keyspec spec = { FK_KEYS_U64, NULL, 1, 0 };
     fk_bench_keys k;
     char err[200];
     CHECK(fk_bench_keys_make(&spec, 20000, 0.01, 20000, &k, err, sizeof err) == 0);

@@ -55,7 +55,7 @@ static int in_refs(const kref *r, size_t n, const void *p, size_t len)
 
 static fk_workload make(fk_key_type t, size_t npos, size_t nneg, uint64_t seed)
 {
-    fk_keyspec spec = { t, NULL, seed };
+    fk_keyspec spec = { t, NULL, seed, 0 };
     fk_workload w;
     char err[200];
     int rc = fk_workload_make(&spec, npos, nneg, &w, err, sizeof err);
@@ -179,7 +179,7 @@ TEST(file_keys_are_first_distinct_lines_and_negatives_avoid_them)
     FILE *f = fdopen(fd, "w");
     fputs("apple\nbanana\napple\r\ncherry\n\ndate\nelder\n", f); /* a dup, a CRLF, an empty line */
     fclose(f);
-    fk_keyspec spec;
+    fk_keyspec spec = { FK_KEYS_U64, NULL, 0, 0 };
     CHECK(fk_keyspec_parse(path, &spec) == 0 && spec.type == FK_KEYS_FILE);
     spec.seed = 1;
     fk_workload w;

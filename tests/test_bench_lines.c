@@ -1,0 +1,207 @@
+/* tests/test_bench_lines.c: the CLI's input rules and guards -- the one
+ * line reader (CRLF rule, last line, long lines), the exact set of seen
+ * lines behind `build`/`add`/`remove`, the option ranges, the memory model
+ * that must saturate instead of wrapping, and the theory functions' input
+ * ranges. Links libfk_bench.a. */
+#include <math.h>
+#include <stdlib.h>
+#include "check.h"
+#include "../bench/args.h"
+#include "../bench/keylines.h"
+#include "../bench/lineset.h"
+#include "../bench/memory_model.h"
+#include "../common/sizing.h"
+
+/* The keys the reader gives for `text`, joined by '|'. */
+static void keys_of(const char *text, size_t len, int binary, char *out, size_t cap)
+{
+    FILE *fp = tmpfile();
+    fwrite(text, 1, len, fp);
+    rewind(fp);
+    fk_linereader r;
+    out[0] = 0;
+    if (fk_linereader_init(&r, fp, binary) == 0) {
+        const char *k;
+        size_t n;
+        while (fk_linereader_next(&r, &k, &n) == 1) {
+            size_t used = strlen(out);
+            snprintf(out + used, cap - used, "%s%.*s", used || r.lines > 1 ? "|" : "", (int)n, k);
+        }
+        fk_linereader_free(&r);
+    }
+    fclose(fp);
+}
+
+TEST(one_crlf_rule)
+{
+    char got[256];
+    const char text[] = "a\r\nb\nc\r\r\n\r\n\nlast\r";
+    keys_of(text, sizeof text - 1, 0, got, sizeof got);
+    CHECK_MSG(strcmp(got, "a|b|c\r|||last") == 0, "got '%s'", got);
+    keys_of(text, sizeof text - 1, 1, got, sizeof got);
+    CHECK_MSG(strcmp(got, "a\r|b|c\r\r|\r||last\r") == 0, "got '%s'", got);
+    keys_of("", 0, 0, got, sizeof got);
+    CHECK(strcmp(got, "") == 0);
+    CHECK_EQ_U64(fk_line_key_len("x\r", 2, 0), 1);
+    CHECK_EQ_U64(fk_line_key_len("x\r", 2, 1), 2);
+    CHECK_EQ_U64(fk_line_key_len("", 0, 0), 0);
+}
+
+TEST(lines_longer_than_the_buffer_arrive_whole)
+{
+    /* lines of 1, 100000 and 300000 bytes (the buffer starts at 64 KiB) */
+    size_t lens[] = { 1, 100000, 300000, 7 };
+    size_t total = 0;
+    for (size_t i = 0; i < 4; i++)
+        total += lens[i] + 1;
+    char *text = malloc(total);
+    size_t at = 0;
+    for (size_t i = 0; i < 4; i++) {
+        memset(text + at, 'a' + (int)i, lens[i]);
+        at += lens[i];
+        text[at++] = '\n';
+    }
+    FILE *fp = tmpfile();
+    fwrite(text, 1, total, fp);
+    rewind(fp);
+    fk_linereader r;
+    CHECK(fk_linereader_init(&r, fp, 0) == 0);
+    const char *k;
+    size_t n;
+    for (size_t i = 0; i < 4; i++) {
+        CHECK(fk_linereader_next(&r, &k, &n) == 1);
+        CHECK_EQ_U64(n, lens[i]);
+        CHECK(n == lens[i] && k[0] == 'a' + (int)i && k[n - 1] == 'a' + (int)i);
+    }
+    CHECK(fk_linereader_next(&r, &k, &n) == 0);
+    CHECK_EQ_U64(r.lines, 4);
+    CHECK_EQ_U64(r.bytes, total);
+    fk_linereader_free(&r);
+    fclose(fp);
+    free(text);
+}
+
+TEST(lineset_is_exact)
+{
+    fk_lineset s;
+    CHECK(fk_lineset_init(&s, 0) == 0); /* grows from its smallest size */
+    const uint64_t n = FK_TEST_SCALE(200000, 50000);
+    char key[32];
+    uint64_t fresh = 0, again = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        int len = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+        fresh += fk_lineset_add(&s, key, (size_t)len) == 1;
+    }
+    for (uint64_t i = 0; i < n; i += 3) {
+        int len = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
+        again += fk_lineset_add(&s, key, (size_t)len) == 0;
+    }
+    CHECK_EQ_U64(fresh, n);
+    CHECK_EQ_U64(again, (n + 2) / 3);
+    CHECK_EQ_U64(s.count, n);
+    CHECK(fk_lineset_add(&s, "", 0) == 1 && fk_lineset_add(&s, NULL, 0) == 0);
+    CHECK(s.count <= s.nslots / 4 * 3 + 1);
+    fk_lineset_free(&s);
+}
+
+/* Parses one option value through a spec, as a subcommand does. */
+static int parse_one(fk_opt_type type, const char *value, uint64_t *u, double *d)
+{
+    const fk_opt opts[] = {
+        { "x", type, type == FK_OPT_FPR ? (void *)d : (void *)u, "X", "x" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fk_cmd_spec spec = { "test", "", NULL, opts };
+    char arg0[] = "test", arg1[] = "--x", arg2[128];
+    snprintf(arg2, sizeof arg2, "%s", value);
+    char *argv[] = { arg0, arg1, arg2, NULL };
+    return fk_args_parse(&spec, 3, argv);
+}
+
+TEST(numeric_options_have_named_ranges)
+{
+    uint64_t u = 0;
+    double d = 0;
+    fputs("(the next lines of 'filterkit test' errors are expected)\n", stderr);
+    CHECK(parse_one(FK_OPT_REPEAT, "1000", &u, &d) == FK_ARGS_OK && u == 1000);
+    CHECK(parse_one(FK_OPT_REPEAT, "1001", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_REPEAT, "858993460", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_REPEAT, "4294967297", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_REPEAT, "0", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_COUNT, "281474976710656", &u, &d) == FK_ARGS_OK && u == FK_COUNT_MAX);
+    CHECK(parse_one(FK_OPT_COUNT, "281474976710657", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_COUNT, "9223372036854775808", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FK_OPT_U64, "18446744073709551615", &u, &d) == FK_ARGS_OK && u == UINT64_MAX);
+    CHECK(parse_one(FK_OPT_U64, "18446744073709551616", &u, &d) == FK_ARGS_BAD);
+    /* decimal only: no hex, no inf/nan, no sign, no blanks */
+    static const char *not_rates[] = { "0x1p-3", "0x.1", "inf", "nan", "-0.1", "+0.1", " 0.1",
+                                       "\t0.1", "1e-400", "0", "1", "1e", "0.1 ", "" };
+    for (size_t i = 0; i < sizeof not_rates / sizeof not_rates[0]; i++)
+        CHECK_MSG(fk_parse_fpr(not_rates[i], &d) == -1, "'%s' read as a rate", not_rates[i]);
+    static const char *not_counts[] = { "0x10", "inf", "1e400", "-1", "+1", " 1", "1.5", "1e-3" };
+    for (size_t i = 0; i < sizeof not_counts / sizeof not_counts[0]; i++)
+        CHECK_MSG(fk_parse_u64(not_counts[i], &u) == -1, "'%s' read as a count", not_counts[i]);
+    /* a subnormal rate is a rate */
+    CHECK(fk_parse_fpr("1e-320", &d) == 0 && d > 0 && d < 1e-300);
+    CHECK(fk_parse_fpr(".5%", &d) == 0 && d == 0.005);
+    CHECK(fk_parse_u64("1e6", &u) == 0 && u == 1000000);
+    CHECK(fk_parse_u64("10M", &u) == 0 && u == 10000000);
+}
+
+TEST(memory_model_saturates)
+{
+    const fk_ops *bloom = fk_ops_find("bloom"), *cuckoo = fk_ops_find("cuckoo");
+    CHECK(fk_model_bytes(bloom, UINT64_C(1) << 63, 1e-300, NULL, 0) == FK_MODEL_TOO_BIG);
+    CHECK(fk_model_bytes(fk_ops_find("counting"), UINT64_C(1) << 62, 1e-3, NULL, 0) == FK_MODEL_TOO_BIG);
+    int exact;
+    CHECK(fk_model_extrapolate(bloom, 1e-300, 1000, 200000, UINT64_C(1) << 63, &exact) == FK_MODEL_TOO_BIG);
+    /* no formula (NULL ops): linear, saturated rather than wrapped */
+    CHECK(fk_model_extrapolate(NULL, 0.01, 1, UINT64_MAX / 2, 4, &exact) == FK_MODEL_TOO_BIG);
+    CHECK(fk_model_bytes(cuckoo, 1000, 0.01, NULL, 0) > 0);
+}
+
+TEST(model_theory_at_n)
+{
+    const fk_ops *bloom = fk_ops_find("bloom"), *cuckoo = fk_ops_find("cuckoo");
+    /* a 32-bit fingerprint cannot reach 1e-14: pick must never offer it */
+    CHECK(fk_model_fpr(cuckoo, 1000000, 1e-14, NAN) > 1e-10);
+    CHECK(fk_model_fpr(cuckoo, 1000000, 0.01, NAN) <= 0.01);
+    /* Bloom sizing lands within pick's 5% slack of the target at every
+     * scale (k is rounded to a whole number) until k hits its cap of 64 */
+    static const double rates[] = { 0.5, 0.3, 0.1, 0.05, 0.01, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12 };
+    static const uint64_t ns[] = { 1, 7, 100, 12345, 1000000, UINT64_C(1000000000) };
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+        for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
+            double t = fk_model_fpr(bloom, ns[j], rates[i], NAN);
+            CHECK_MSG(t <= rates[i] * 1.05, "bloom n=%llu fpr=%g: theory %g", (unsigned long long)ns[j],
+                      rates[i], t);
+        }
+    CHECK(fk_model_fpr(bloom, 1000, 1e-300, NAN) > 1e-100); /* k capped at 64 */
+}
+
+TEST(theory_input_ranges)
+{
+    static const double loads[] = { -1.0, -INFINITY, NAN, 0.0, 0.5, 1.0, 2.0, INFINITY };
+    for (size_t i = 0; i < sizeof loads / sizeof loads[0]; i++) {
+        double c = fk_theory_cuckoo_fpr(8, loads[i]);
+        CHECK_MSG(c >= 0.0 && c <= 1.0, "cuckoo fpr at load %g: %g", loads[i], c);
+        double b = fk_theory_bloom_fpr_at_fill(loads[i], 3);
+        CHECK_MSG(b >= 0.0 && b <= 1.0, "bloom fpr at fill %g: %g", loads[i], b);
+    }
+    CHECK(fk_theory_cuckoo_fpr(8, -1) == 0.0);
+    CHECK(fk_theory_cuckoo_fpr(8, 2.0) == fk_theory_cuckoo_fpr(8, 1.0));
+    CHECK(fk_theory_bloom_fpr_at_fill(-0.5, 3) == 0.0);
+    CHECK(fk_theory_bloom_fpr_at_fill(1.5, 3) == 1.0);
+}
+
+int main(void)
+{
+    RUN(one_crlf_rule);
+    RUN(lines_longer_than_the_buffer_arrive_whole);
+    RUN(lineset_is_exact);
+    RUN(numeric_options_have_named_ranges);
+    RUN(memory_model_saturates);
+    RUN(model_theory_at_n);
+    RUN(theory_input_ranges);
+    return check_report();
+}
