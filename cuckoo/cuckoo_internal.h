@@ -4,12 +4,13 @@
 #define FK_CUCKOO_INTERNAL_H
 
 #include "cuckoo.h"
+#include "cuckoo_hash.h"
 #include "cuckoo_table.h"
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
-    uint64_t  mask;        /* buckets - 1 */
+    fk_cmap   map;         /* key -> fingerprint and buckets (cuckoo_hash.h) */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */
     double    fpr;         /* target it was sized for */
@@ -20,10 +21,16 @@ struct fk_cuckoo {
     void     *observer_ctx;
 };
 
-/* Builds an empty filter of exactly `buckets` buckets (a power of two) and
- * f-bit fingerprints (no sizing). The allocation rules of fk_cuckoo_new. */
-fk_status fk_cuckoo_create_exact(uint64_t buckets, uint32_t f, uint64_t seed,
+/* Builds an empty filter of exactly `buckets` buckets and f-bit
+ * fingerprints (no sizing) under hash scheme `scheme` (cuckoo_hash.h):
+ * blocks, any buckets >= 1; or legacy, buckets a power of two. FK_EINVAL
+ * for any other geometry; otherwise the allocation rules of fk_cuckoo_new. */
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed,
                                  uint64_t capacity, double fpr, fk_cuckoo **out);
+
+/* True when the geometry is one fk_cuckoo_create_exact accepts (the
+ * fingerprint width aside). Cost: O(1). */
+bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets);
 
 /* The serialization hooks of fk_cuckoo_ops (cuckoo_serial.c; contracts in
  * common/serial.h). */
