@@ -17,6 +17,11 @@ static inline fk_cplace place(const fk_cuckoo *c, const void *key, size_t len)
     return fk_cmap_place(&c->map, key, len, c->seed);
 }
 
+uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(key, len, seed);
+}
+
 static inline uint64_t alt_bucket(const fk_cuckoo *c, uint64_t b, uint32_t fp)
 {
     return fk_cmap_alt(&c->map, b, fp);
@@ -38,6 +43,8 @@ static inline uint64_t rng_start(uint64_t seed)
 }
 
 /* --------------------------------------------------------------- create */
+
+static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f); /* lookup section */
 
 bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
 {
@@ -66,6 +73,7 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, 
     c->map.f = f;
     c->map.fp_mask = c->table.fp_mask;
     c->map.mask = buckets - 1;
+    c->lookup = lookup_for(scheme, f);
     c->seed = seed;
     c->capacity = capacity;
     c->fpr = fpr;
@@ -207,12 +215,49 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* ------------------------------------------------------ lookup / remove */
 
-FK_HOT bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
+/* Any scheme and width (wider fingerprints, loaded legacy filters, keys
+ * longer than 16 bytes). */
+__attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, const void *key, size_t len)
+{
+    fk_cplace k = place(c, key, len);
+    return fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
+}
+
+/* Lookups, one per width 4..16 under the blocks scheme, with the width a
+ * constant (field masks and bucket offsets folded), chosen
+ * once at creation so a lookup makes no test of the width or scheme. Keys
+ * over 16 bytes go to lookup_any (a tail call), so this path calls
+ * nothing and needs no saved registers. */
+#define FK_CUCKOO_LOOKUP_W(F)                                                          \
+    FK_HOT static bool lookup_w##F(const fk_cuckoo *c, const void *key, size_t len)    \
+    {                                                                                  \
+        if (__builtin_expect(len > 16, 0))                                             \
+            return lookup_any(c, key, len);                                            \
+        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
+        return (fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                            \
+                fk_ctab_match_w(&c->table, k.i2, k.fp, F)) != 0;                       \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_W)
+#undef FK_CUCKOO_LOOKUP_W
+
+static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f)
+{
+    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
+        return lookup_any;
+    switch (f) {
+#define FK_CUCKOO_LOOKUP_CASE(F) case F: return lookup_w##F;
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_CASE)
+#undef FK_CUCKOO_LOOKUP_CASE
+    default:
+        return lookup_any;
+    }
+}
+
+bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return false;
-    fk_cplace k = place(c, key, len);
-    return fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
+    return c->lookup(c, key, len);
 }
 
 FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)

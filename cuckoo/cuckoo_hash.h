@@ -70,6 +70,20 @@ static inline uint64_t fk_cmap_add_mod(uint64_t a, uint64_t b, uint64_t n)
     return r >= n ? r - n : r;
 }
 
+/* XXH3-64 of keys longer than 16 bytes, out of line (cuckoo.c): the hot
+ * paths inline only the short-key code, which keeps their registers (and
+ * the pushes and pops that save them) few. Same value as
+ * XXH3_64bits_withSeed. */
+uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed);
+
+/* XXH3-64 of the key, seeded. */
+static inline uint64_t fk_cmap_hash(const void *key, size_t len, uint64_t seed)
+{
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, seed);
+    return fk_cmap_hash_long(key, len, seed);
+}
+
 /* x XOR (d masked to x's block): stays in x's block of 0..n-1. */
 static inline uint64_t fk_cmap_flip(uint64_t x, uint64_t d, uint64_t n)
 {
@@ -85,7 +99,7 @@ static inline uint64_t fk_cmap_flip(uint64_t x, uint64_t d, uint64_t n)
 static inline fk_cplace fk_cmap_place(const fk_cmap *m, const void *key, size_t len,
                                       uint64_t seed)
 {
-    uint64_t h = XXH3_64bits_withSeed(key, len, seed);
+    uint64_t h = fk_cmap_hash(key, len, seed);
     const uint64_t n = m->buckets;
     fk_cplace p;
     p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * m->fp_mask) >> 32) + 1;

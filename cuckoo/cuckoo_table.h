@@ -122,15 +122,20 @@ FK_CTAB_HOT int fk_ctab_slot_of_bit(unsigned top, unsigned f)
 /* The zero-field mask of bucket b against fp, for a width F (4..16) known
  * at compile time: the bucket's 4F bits come from one 64-bit load at byte
  * 4F*b/8 (shift 0 for even F, 0 or 4 for odd F; 4F + 4 <= 64), and every
- * constant (field ones, top bits, bucket mask) folds into the code. F = 8
- * and 16 read aligned words that never straddle a cache line. */
-FK_CTAB_HOT uint64_t fk_ctab_match_w(const uint8_t *bytes, uint64_t b, uint32_t fp,
+ * constant (field ones, top bits) folds into the code. The bits above the
+ * bucket need no mask: the subtraction borrows only upwards and H keeps
+ * only the bucket's own fields. F = 8 and 16 read aligned words that never
+ * straddle a cache line. */
+FK_CTAB_HOT uint64_t fk_ctab_match_w(const fk_ctab *t, uint64_t b, uint32_t fp,
                                      const unsigned F)
 {
     const uint64_t ones = 1 | UINT64_C(1) << F | UINT64_C(1) << (2 * F) | UINT64_C(1) << (3 * F);
-    const uint64_t mask = F < 16 ? (UINT64_C(1) << (4 * F)) - 1 : UINT64_MAX;
-    const uint64_t bit = b * (4 * F);
-    uint64_t x = ((fk_ctab_load64(bytes + (bit >> 3)) >> (bit & 7)) & mask) ^ (fp * ones);
+    /* bit 4F*b is byte F*b/2, nibble (F*b) & 1 = b & 1 when F is odd */
+    const uint64_t byte = (F & 1) ? (b * F) >> 1 : b * (F / 2);
+    const unsigned shift = (F & 1) ? (unsigned)(b & 1) << 2 : 0;
+    /* fp * t->ones (== fp * ones, read from memory): one multiply, where a
+     * folded sparse constant becomes a longer shift-and-add chain */
+    uint64_t x = (fk_ctab_load64(t->bytes + byte) >> shift) ^ (fp * t->ones);
     return fk_ctab_zero_fields64(x, ones, ones << (F - 1));
 }
 
@@ -175,7 +180,7 @@ FK_CTAB_HOT int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
     switch (t->f) {
 #define FK_CTAB_FIND_CASE(F)                                                        \
     case F:                                                                         \
-        m = fk_ctab_match_w(t->bytes, b, fp, F);                                    \
+        m = fk_ctab_match_w(t, b, fp, F);                                    \
         return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
         FK_CTAB_EACH_WIDTH(FK_CTAB_FIND_CASE)
 #undef FK_CTAB_FIND_CASE
@@ -191,8 +196,7 @@ FK_CTAB_HOT bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32
     switch (t->f) {
 #define FK_CTAB_HAS2_CASE(F)                                                        \
     case F:                                                                         \
-        return (fk_ctab_match_w(t->bytes, b1, fp, F) |                              \
-                fk_ctab_match_w(t->bytes, b2, fp, F)) != 0;
+        return (fk_ctab_match_w(t, b1, fp, F) | fk_ctab_match_w(t, b2, fp, F)) != 0;
         FK_CTAB_EACH_WIDTH(FK_CTAB_HAS2_CASE)
 #undef FK_CTAB_HAS2_CASE
     default:
