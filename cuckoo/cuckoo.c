@@ -45,6 +45,7 @@ static inline uint64_t rng_start(uint64_t seed)
 /* --------------------------------------------------------------- create */
 
 static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f); /* lookup section */
+static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f); /* insert section */
 
 bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
 {
@@ -74,6 +75,7 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, 
     c->map.fp_mask = c->table.fp_mask;
     c->map.mask = buckets - 1;
     c->lookup = lookup_for(scheme, f);
+    c->insert = insert_for(scheme, f);
     c->seed = seed;
     c->capacity = capacity;
     c->fpr = fpr;
@@ -190,12 +192,58 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32
     return insert_by_kicking(c, i1, i2, fp);
 }
 
-FK_HOT fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
+/* Any scheme and width (wider fingerprints, loaded legacy filters, keys
+ * longer than 16 bytes). */
+__attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const void *key,
+                                                             size_t len)
+{
+    fk_cplace k = place(c, key, len);
+    return insert_fp(c, k.i1, k.i2, k.fp);
+}
+
+/* Inserts, one per width 4..16 under the blocks scheme (as the lookups
+ * below): the free-slot search of both buckets and the slot write with the
+ * width a constant; a key whose buckets are both full goes to the
+ * out-of-line kick loop. */
+#define FK_CUCKOO_INSERT_W(F)                                                          \
+    FK_HOT static fk_status insert_w##F(fk_cuckoo *c, const void *key, size_t len)     \
+    {                                                                                  \
+        if (__builtin_expect(len > 16, 0))                                             \
+            return insert_any(c, key, len);                                            \
+        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
+        uint64_t b = k.i1, free = fk_ctab_match_w(&c->table, b, 0, F);                 \
+        if (!free) {                                                                   \
+            b = k.i2;                                                                  \
+            free = fk_ctab_match_w(&c->table, b, 0, F);                                \
+            if (!free)                                                                 \
+                return insert_by_kicking(c, k.i1, k.i2, k.fp);                         \
+        }                                                                              \
+        unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F); \
+        fk_ctab_set_w(&c->table, b, j, k.fp, F);                                       \
+        c->items++;                                                                    \
+        return FK_OK;                                                                  \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_W)
+#undef FK_CUCKOO_INSERT_W
+
+static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f)
+{
+    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
+        return insert_any;
+    switch (f) {
+#define FK_CUCKOO_INSERT_CASE(F) case F: return insert_w##F;
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_CASE)
+#undef FK_CUCKOO_INSERT_CASE
+    default:
+        return insert_any;
+    }
+}
+
+fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
-    fk_cplace k = place(c, key, len);
-    return insert_fp(c, k.i1, k.i2, k.fp);
+    return c->insert(c, key, len);
 }
 
 fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, bool *added)

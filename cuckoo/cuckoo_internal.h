@@ -7,14 +7,17 @@
 #include "cuckoo_hash.h"
 #include "cuckoo_table.h"
 
-/* A lookup specialised for the filter's scheme and width (cuckoo.c). */
+/* A lookup and an insert specialised for the filter's scheme and width
+ * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
+typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
     fk_cmap   map;         /* key -> fingerprint and buckets (cuckoo_hash.h) */
     fk_cuckoo_lookup_fn lookup; /* fk_cuckoo_contains' body, chosen at creation */
+    fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */
     double    fpr;         /* target it was sized for */

@@ -226,4 +226,15 @@ FK_CTAB_HOT void fk_ctab_set(fk_ctab *t, uint64_t b, unsigned j, uint32_t v)
     fk_ctab_store64(p, w);
 }
 
+/* fk_ctab_set for a width F (4..16) known at compile time. */
+FK_CTAB_HOT void fk_ctab_set_w(fk_ctab *t, uint64_t b, unsigned j, uint32_t v, const unsigned F)
+{
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    uint8_t *p = t->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t w = fk_ctab_load64(p);
+    w = (w & ~(((UINT64_C(1) << F) - 1) << sh)) | ((uint64_t)v << sh);
+    fk_ctab_store64(p, w);
+}
+
 #endif

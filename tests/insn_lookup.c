@@ -1,10 +1,12 @@
-/* tests/insn_lookup.c: the loop whose instructions tests/insn_count.sh
- * counts with callgrind: one lookup per key through the kind's fk_ops
- * (an indirect call, as the bench makes), 8-byte keys, a filter sized for
- * n and holding n keys. Only lookup_loop is counted (--toggle-collect), so
- * Ir / lookups is the cost of one lookup, loop included.
+/* tests/insn_lookup.c: the loops whose instructions tests/insn_count.sh
+ * counts with callgrind: one call per key through the kind's fk_ops (an
+ * indirect call, as the bench makes), 8-byte keys, a filter sized for n.
+ * insert_loop inserts n keys; lookup_loop then looks up those n and n
+ * absent ones. callgrind counts one of them (--toggle-collect), so
+ * Ir / calls is the cost of one call, loop included.
  *
- *   usage: insn_lookup KIND N FPR   (prints the number of lookups made) */
+ *   usage: insn_lookup KIND N FPR
+ *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
 #include <stdio.h>
 #include <stdlib.h>
 #include "../common/filter.h"
@@ -29,6 +31,18 @@ __attribute__((noinline)) static uint64_t lookup_loop(contains_fn has, const fk_
     return hits;
 }
 
+typedef fk_status (*insert_fn)(fk_filter *, const void *, size_t);
+
+/* Not inlined, for the same reason; returns the number of failed inserts. */
+__attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
+                                                    const uint64_t *keys, size_t n)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += add(f, &keys[i], sizeof keys[i]) != FK_OK;
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -47,11 +61,10 @@ int main(int argc, char **argv)
     uint64_t s = 42;
     for (size_t i = 0; i < 2 * n; i++) /* first n inserted, the rest absent */
         keys[i] = splitmix(&s);
-    for (size_t i = 0; i < n; i++)
-        if (fk_filter_insert(f, &keys[i], sizeof keys[i]) != FK_OK)
-            return 1;
+    if (insert_loop(ops->insert, f, keys, n) != 0)
+        return 1;
     uint64_t hits = lookup_loop(ops->contains, f, keys, 2 * n);
-    printf("%zu lookups, %llu hits\n", 2 * n, (unsigned long long)hits);
+    printf("%zu lookups, %llu hits, %zu inserts\n", 2 * n, (unsigned long long)hits, n);
     fk_filter_free(f);
     free(keys);
     return 0;
