@@ -101,7 +101,6 @@ static bool changed_slot(const table *t, bool filled, uint64_t *b_out, unsigned 
 
 static void print_location(FILE *out, const table *t, const fk_cuckoo_location *loc)
 {
-    uint64_t mixed = fk_cuckoo_alt_bucket(t->c, 0, loc->fingerprint); /* mix64(fp) & mask */
     fprintf(out, "  hash lo 0x%016llx hi 0x%016llx\n", (unsigned long long)loc->hash_lo,
             (unsigned long long)loc->hash_hi);
     fputs("  fingerprint 0x", out);
@@ -109,9 +108,8 @@ static void print_location(FILE *out, const table *t, const fk_cuckoo_location *
     fputc('\n', out);
     fprintf(out, "  i1 %llu\n", (unsigned long long)loc->i1);
     fprintf(out, "  i2 %llu\n", (unsigned long long)loc->i2);
-    fprintf(out, "  (i2 = i1 XOR (mix64(fp) & %llu) = %llu XOR %llu; and i2 XOR %llu = %llu = i1 again)\n",
-            (unsigned long long)(t->buckets - 1), (unsigned long long)loc->i1,
-            (unsigned long long)mixed, (unsigned long long)mixed,
+    fprintf(out, "  (i2 = alt(i1, fp): i1 XOR a hash of fp inside one power-of-two block of the"
+                 " table; alt(i2, fp) = %llu = i1 again)\n",
             (unsigned long long)fk_cuckoo_alt_bucket(t->c, loc->i2, loc->fingerprint));
 }
 
@@ -238,12 +236,15 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     uint32_t f = fk_cuckoo_fingerprint_bits(c);
     fprintf(out, "cuckoo filter: %llu buckets x %u slots, f = %u-bit fingerprints, seed %llu\n",
             (unsigned long long)t.buckets, FK_CUCKOO_SLOTS, f, (unsigned long long)fk_cuckoo_seed(c));
-    fprintf(out, "  sized for %llu items at <= 95%% load; fpr bound 2b/2^f = %.4g, at 95%% load %.4g\n",
-            (unsigned long long)job->params.capacity, 2.0 * FK_CUCKOO_SLOTS / (double)(1ull << f),
-            fk_theory_cuckoo_fpr(f, 0.95));
-    fprintf(out, "  each key: one XXH3-128 hash = (lo, hi); fingerprint = f bits of hi (never 0:\n"
-                 "  0 marks an empty slot); i1 = lo & %llu; i2 = i1 XOR (mix64(fp) & %llu)\n",
-            (unsigned long long)(t.buckets - 1), (unsigned long long)(t.buckets - 1));
+    fprintf(out, "  sized for %llu items at <= %.0f%% load; fpr bound 2b/2^f = %.4g, at that load %.4g\n",
+            (unsigned long long)job->params.capacity, 100.0 * FK_CUCKOO_MAX_LOAD,
+            2.0 * FK_CUCKOO_SLOTS / (double)(1ull << f),
+            fk_theory_cuckoo_fpr(f, FK_CUCKOO_MAX_LOAD));
+    fputs("  each key: one XXH3-64 hash (lo; hi unused); fingerprint from its low 32 bits,\n"
+          "  never 0 (0 marks an empty slot); i1 from the whole hash (multiply-high), and\n"
+          "  i2 = alt(i1, fp): i1 XOR a hash of fp, inside the power-of-two block of the\n"
+          "  table (its blocks are the binary digits of the bucket count) that holds i1\n"
+          "  once the table is rotated by a per-fingerprint offset\n", out);
     fputs("  table: fingerprints in hex, ", out);
     print_fp(out, &t, 0);
     fputs(" = empty slot, * = changed by this step\n", out);

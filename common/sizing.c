@@ -82,19 +82,24 @@ uint32_t fk_size_cuckoo_fp_bits(double p)
     return 32;
 }
 
+fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets)
+{
+    if (max_load == 0.0)
+        max_load = FK_CUCKOO_MAX_LOAD;
+    if (n == 0 || !buckets || !(max_load > 0.0 && max_load <= 1.0))
+        return FK_EINVAL;
+    /* slots needed = ceil(n / load); buckets = ceil(slots / 4) */
+    double need = ceil(ceil((double)n / max_load) / FK_CUCKOO_SLOTS);
+    if (need > ldexp(1.0, 62))
+        return FK_EINVAL;
+    *buckets = (uint64_t)need;
+    return FK_OK;
+}
+
 uint64_t fk_size_cuckoo_buckets(uint64_t n)
 {
-    if (n == 0)
-        return 0;
-    /* slots needed = ceil(n / 0.95); buckets = ceil(slots / 4) */
-    double slots = ceil((double)n / FK_CUCKOO_MAX_LOAD);
-    double need = ceil(slots / FK_CUCKOO_SLOTS);
-    if (need > ldexp(1.0, 62))
-        return 0;
-    uint64_t b = 1;
-    while ((double)b < need)
-        b <<= 1;
-    return b;
+    uint64_t b;
+    return fk_size_cuckoo_table(n, 0.0, &b) == FK_OK ? b : 0;
 }
 
 double fk_theory_cuckoo_fpr(uint32_t f, double load)

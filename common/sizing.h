@@ -51,16 +51,24 @@ FK_API double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x);
 
 /* Slots per cuckoo bucket (the paper's b). */
 #define FK_CUCKOO_SLOTS 4u
-/* Highest load a cuckoo table is sized for: 95%. */
-#define FK_CUCKOO_MAX_LOAD 0.95
+/* The load a cuckoo table is sized for by default (fk_params.max_load 0):
+ * low enough that a filter sized for n accepts its n inserts (the first
+ * failure comes near 95.5-96% in large tables, earlier in small ones). */
+#define FK_CUCKOO_MAX_LOAD 0.94
 
 /* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
  * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
 FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
 
-/* Number of buckets: the smallest power of two holding n items at a load of
- * at most 95% (and at least 1). Returns 0 when n is 0 or the count would
- * exceed 2^62. */
+/* Buckets of a cuckoo table for n items at a load of at most max_load
+ * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): the fewest that hold n, i.e.
+ * ceil(ceil(n / max_load) / 4), any count (no power-of-two rounding).
+ * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
+ * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
+FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
+
+/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
+ * 0 or the count would exceed 2^62. */
 FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
 
 /* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`

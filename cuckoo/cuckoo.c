@@ -8,50 +8,23 @@
 
 /* ---------------------------------------------------- key -> buckets */
 
-/* Called only when the low f bits of the high half are 0 (odds 2^-f):
- * take the next f-bit field of the high half, then of the low half's top
- * 32 bits (the bucket index uses its low bits); each field is independent
- * and uniform, so the result is uniform over the nonzero values. 1 only
- * if every field is 0. */
-__attribute__((noinline, cold))
-static uint32_t fingerprint_redraw(fk_hash128 h, uint32_t f, uint32_t fp_mask)
+/* The key's fingerprint and buckets under the filter's scheme (the legacy
+ * one only for filters loaded from old files; the test predicts well). */
+static inline fk_cplace place(const fk_cuckoo *c, const void *key, size_t len)
 {
-    const uint64_t halves[2] = { h.hi >> f, h.lo >> 32 };
-    const uint32_t widths[2] = { 64 - f, 32 };
-    for (int i = 0; i < 2; i++) {
-        uint64_t x = halves[i];
-        for (uint32_t left = widths[i]; left >= f; left -= f, x >>= f)
-            if ((uint32_t)x & fp_mask)
-                return (uint32_t)x & fp_mask;
-    }
-    return 1;
+    if (__builtin_expect(c->map.scheme == FK_CUCKOO_SCHEME_LEGACY, 0))
+        return fk_cmap_place_legacy(&c->map, key, len, c->seed);
+    return fk_cmap_place(&c->map, key, len, c->seed);
 }
 
-static inline uint32_t fingerprint_of(fk_hash128 h, const fk_ctab *t)
+uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed)
 {
-    uint32_t fp = (uint32_t)h.hi & t->fp_mask;
-    if (__builtin_expect(fp == 0, 0))
-        fp = fingerprint_redraw(h, t->f, t->fp_mask);
-    return fp;
+    return XXH3_64bits_withSeed(key, len, seed);
 }
 
-/* The other bucket of fingerprint fp stored in bucket b. XOR with a value
- * that depends on fp alone makes it an involution: alt(alt(b)) == b. The
- * murmur3 finalizer mixes every bit of fp into the low bits we keep. */
 static inline uint64_t alt_bucket(const fk_cuckoo *c, uint64_t b, uint32_t fp)
 {
-    return (b ^ fk_mix64(fp)) & c->mask;
-}
-
-/* The key's first bucket and fingerprint, from its one hash. */
-static inline uint64_t locate(const fk_cuckoo *c, const void *key, size_t len, uint32_t *fp,
-                              fk_hash128 *hash)
-{
-    fk_hash128 h = fk_hash_key(key, len, c->seed);
-    *fp = fingerprint_of(h, &c->table);
-    if (hash)
-        *hash = h;
-    return h.lo & c->mask;
+    return fk_cmap_alt(&c->map, b, fp);
 }
 
 /* splitmix64 step: the kick PRNG. */
@@ -71,11 +44,21 @@ static inline uint64_t rng_start(uint64_t seed)
 
 /* --------------------------------------------------------------- create */
 
-fk_status fk_cuckoo_create_exact(uint64_t buckets, uint32_t f, uint64_t seed,
-                                 uint64_t capacity, double fpr, fk_cuckoo **out)
+static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f); /* lookup section */
+static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f); /* insert section */
+
+bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
+{
+    if (scheme == FK_CUCKOO_SCHEME_LEGACY)
+        return buckets != 0 && (buckets & (buckets - 1)) == 0;
+    return scheme == FK_CUCKOO_SCHEME_BLOCKS && buckets != 0;
+}
+
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed, uint64_t capacity, double fpr,
+                                 fk_cuckoo **out)
 {
     *out = NULL;
-    if (buckets == 0 || (buckets & (buckets - 1)) != 0)
+    if (!fk_cuckoo_geometry_ok(scheme, buckets))
         return FK_EINVAL;
     fk_cuckoo *c = calloc(1, sizeof *c);
     if (!c)
@@ -86,7 +69,13 @@ fk_status fk_cuckoo_create_exact(uint64_t buckets, uint32_t f, uint64_t seed,
         return s;
     }
     c->base.ops = &fk_cuckoo_ops;
-    c->mask = buckets - 1;
+    c->map.buckets = buckets;
+    c->map.scheme = scheme;
+    c->map.f = f;
+    c->map.fp_mask = c->table.fp_mask;
+    c->map.mask = buckets - 1;
+    c->lookup = lookup_for(scheme, f);
+    c->insert = insert_for(scheme, f);
     c->seed = seed;
     c->capacity = capacity;
     c->fpr = fpr;
@@ -108,10 +97,12 @@ fk_status fk_cuckoo_new(const fk_params *p, fk_cuckoo **out)
         return FK_EINVAL;
     if (f == 0)
         f = fk_size_cuckoo_fp_bits(p->fpr);
-    uint64_t buckets = fk_size_cuckoo_buckets(p->capacity);
-    if (f == 0 || buckets == 0)
+    uint64_t buckets;
+    s = fk_size_cuckoo_table(p->capacity, p->max_load, &buckets);
+    if (s != FK_OK || f == 0)
         return FK_EINVAL;
-    return fk_cuckoo_create_exact(buckets, f, p->seed, p->capacity, p->fpr, out);
+    return fk_cuckoo_create_exact(FK_CUCKOO_SCHEME_BLOCKS, buckets, f, p->seed, p->capacity,
+                                  p->fpr, out);
 }
 
 void fk_cuckoo_free(fk_cuckoo *c)
@@ -183,7 +174,7 @@ static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint3
     return FK_EFULL; /* hand == fp again: the new key was never stored */
 }
 
-static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint32_t fp)
+static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp)
 {
     fk_ctab *t = &c->table;
     int j = fk_ctab_find(t, i1, 0);
@@ -192,7 +183,6 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint32_t fp)
         c->items++;
         return FK_OK;
     }
-    uint64_t i2 = alt_bucket(c, i1, fp);
     j = fk_ctab_find(t, i2, 0);
     if (j >= 0) {
         fk_ctab_set(t, i2, (unsigned)j, fp);
@@ -202,13 +192,58 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint32_t fp)
     return insert_by_kicking(c, i1, i2, fp);
 }
 
-FK_HOT fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
+/* Any scheme and width (wider fingerprints, loaded legacy filters, keys
+ * longer than 16 bytes). */
+__attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const void *key,
+                                                             size_t len)
+{
+    fk_cplace k = place(c, key, len);
+    return insert_fp(c, k.i1, k.i2, k.fp);
+}
+
+/* Inserts, one per width 4..16 under the blocks scheme (as the lookups
+ * below): the free-slot search of both buckets and the slot write with the
+ * width a constant; a key whose buckets are both full goes to the
+ * out-of-line kick loop. */
+#define FK_CUCKOO_INSERT_W(F)                                                          \
+    FK_HOT static fk_status insert_w##F(fk_cuckoo *c, const void *key, size_t len)     \
+    {                                                                                  \
+        if (__builtin_expect(len > 16, 0))                                             \
+            return insert_any(c, key, len);                                            \
+        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
+        uint64_t b = k.i1, free = fk_ctab_match_w(&c->table, b, 0, F);                 \
+        if (!free) {                                                                   \
+            b = k.i2;                                                                  \
+            free = fk_ctab_match_w(&c->table, b, 0, F);                                \
+            if (!free)                                                                 \
+                return insert_by_kicking(c, k.i1, k.i2, k.fp);                         \
+        }                                                                              \
+        unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F); \
+        fk_ctab_set_w(&c->table, b, j, k.fp, F);                                       \
+        c->items++;                                                                    \
+        return FK_OK;                                                                  \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_W)
+#undef FK_CUCKOO_INSERT_W
+
+static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f)
+{
+    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
+        return insert_any;
+    switch (f) {
+#define FK_CUCKOO_INSERT_CASE(F) case F: return insert_w##F;
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_CASE)
+#undef FK_CUCKOO_INSERT_CASE
+    default:
+        return insert_any;
+    }
+}
+
+fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
-    uint32_t fp;
-    uint64_t i1 = locate(c, key, len, &fp, NULL);
-    return insert_fp(c, i1, fp);
+    return c->insert(c, key, len);
 }
 
 fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, bool *added)
@@ -217,11 +252,10 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
         *added = false;
     if (!c || (!key && len))
         return FK_EINVAL;
-    uint32_t fp;
-    uint64_t i1 = locate(c, key, len, &fp, NULL);
-    if (fk_ctab_has2(&c->table, i1, alt_bucket(c, i1, fp), fp))
+    fk_cplace k = place(c, key, len);
+    if (fk_ctab_has2(&c->table, k.i1, k.i2, k.fp))
         return FK_OK;
-    fk_status s = insert_fp(c, i1, fp);
+    fk_status s = insert_fp(c, k.i1, k.i2, k.fp);
     if (added)
         *added = s == FK_OK;
     return s;
@@ -229,25 +263,61 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* ------------------------------------------------------ lookup / remove */
 
-FK_HOT bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
+/* Any scheme and width (wider fingerprints, loaded legacy filters, keys
+ * longer than 16 bytes). */
+__attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, const void *key, size_t len)
+{
+    fk_cplace k = place(c, key, len);
+    return fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
+}
+
+/* Lookups, one per width 4..16 under the blocks scheme, with the width a
+ * constant (field masks and bucket offsets folded), chosen
+ * once at creation so a lookup makes no test of the width or scheme. Keys
+ * over 16 bytes go to lookup_any (a tail call), so this path calls
+ * nothing and needs no saved registers. */
+#define FK_CUCKOO_LOOKUP_W(F)                                                          \
+    FK_HOT static bool lookup_w##F(const fk_cuckoo *c, const void *key, size_t len)    \
+    {                                                                                  \
+        if (__builtin_expect(len > 16, 0))                                             \
+            return lookup_any(c, key, len);                                            \
+        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
+        return (fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                            \
+                fk_ctab_match_w(&c->table, k.i2, k.fp, F)) != 0;                       \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_W)
+#undef FK_CUCKOO_LOOKUP_W
+
+static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f)
+{
+    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
+        return lookup_any;
+    switch (f) {
+#define FK_CUCKOO_LOOKUP_CASE(F) case F: return lookup_w##F;
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_CASE)
+#undef FK_CUCKOO_LOOKUP_CASE
+    default:
+        return lookup_any;
+    }
+}
+
+bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return false;
-    uint32_t fp;
-    uint64_t i1 = locate(c, key, len, &fp, NULL);
-    return fk_ctab_has2(&c->table, i1, alt_bucket(c, i1, fp), fp);
+    return c->lookup(c, key, len);
 }
 
 FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
-    uint32_t fp;
-    uint64_t b = locate(c, key, len, &fp, NULL);
-    int j = fk_ctab_find(&c->table, b, fp);
+    fk_cplace k = place(c, key, len);
+    uint64_t b = k.i1;
+    int j = fk_ctab_find(&c->table, b, k.fp);
     if (j < 0) {
-        b = alt_bucket(c, b, fp);
-        j = fk_ctab_find(&c->table, b, fp);
+        b = k.i2;
+        j = fk_ctab_find(&c->table, b, k.fp);
         if (j < 0)
             return FK_ENOTFOUND;
     }
@@ -291,20 +361,20 @@ fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
 {
     if (!c || !out || (!key && len))
         return FK_EINVAL;
-    fk_hash128 h;
-    uint32_t fp;
-    uint64_t i1 = locate(c, key, len, &fp, &h);
-    out->hash_lo = h.lo;
-    out->hash_hi = h.hi;
-    out->fingerprint = fp;
-    out->i1 = i1;
-    out->i2 = alt_bucket(c, i1, fp);
+    fk_cplace k = place(c, key, len);
+    out->hash_lo = k.hash_lo;
+    out->hash_hi = k.hash_hi;
+    out->fingerprint = k.fp;
+    out->i1 = k.i1;
+    out->i2 = k.i2;
     return FK_OK;
 }
 
 uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp)
 {
-    return c ? alt_bucket(c, bucket, fp) : 0;
+    if (!c)
+        return 0;
+    return alt_bucket(c, bucket % c->table.buckets, fp & c->table.fp_mask); /* not a hot path */
 }
 
 uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot)

@@ -1,28 +1,30 @@
 /* cuckoo/cuckoo.h: the cuckoo filter (Fan, Andersen, Kaminsky &
  * Mitzenmacher, "Cuckoo Filter: Practically Better Than Bloom", CoNEXT 2014).
  *
- * A power-of-two table of buckets with FK_CUCKOO_SLOTS = 4 slots each holds
- * f-bit fingerprints of the keys, packed (a bucket is 4f bits, so a filter
- * at load L costs f / L bits per item). From the key's one XXH3-128 hash:
- * the bucket i1 = low half & mask, the fingerprint = f bits of the high
- * half (nonzero, see below); a key's second bucket is
- * i2 = i1 XOR (fk_mix64(fp) & mask), computed from i1 and the fingerprint
- * alone, so a stored fingerprint can move to its other bucket without the
- * key (partial-key cuckoo hashing), and i2's alternate is i1 again.
- *
- * Fingerprint 0 marks an empty slot. When the low f bits of the high half
- * are 0, the next f bits are taken, and so on through the high half and
- * then the low half's top 32 bits; only if all of those are 0 (odds about
- * 2^-96) is the fingerprint 1. So fingerprints are uniform over 1..2^f-1
- * with no value favoured.
+ * A table of any number N of buckets with FK_CUCKOO_SLOTS = 4 slots each
+ * holds f-bit fingerprints of the keys, packed (a bucket is 4f bits, so a
+ * filter at load L costs f / L bits per item). From the key's one XXH3-64
+ * hash h: the fingerprint fp = ((h mod 2^32) * (2^f - 1) >> 32) + 1
+ * (uniform over 1..2^f-1; 0 marks an empty slot), and two buckets i1, i2
+ * such that a fingerprint stored in either finds the other from the bucket
+ * and the fingerprint alone (partial-key cuckoo hashing). The second bucket
+ * is the first XOR a hash of fp, kept inside a power-of-two block of the
+ * table: 0..N-1 splits into the aligned blocks of N's binary digits, whose
+ * frame each fingerprint sees rotated by its own offset (details and
+ * why: cuckoo_hash.h and PAPER_NOTES). fk_cuckoo_alt_bucket applied twice
+ * gives the bucket back.
  *
  * Lookup reads the two buckets and compares their four slots at once
- * (word-wide "has a zero field" test; fast paths for f = 8, 12 and 16), no
- * per-slot branches. With the 64-byte aligned table, an 8- or 16-bit
- * bucket never straddles a cache line; a 6-byte 12-bit bucket does in 2 of
- * 32 positions (the cost of packing exactly 4f bits). False-positive rate
- * at load L (occupied / slots) is about 1 - (1 - 2^-f)^(8L) <= 8 / 2^f
- * (fk_theory_cuckoo_fpr).
+ * (word-wide "has a zero field" test, a path with its constants folded in
+ * for each width 4..16), no per-slot branches. With the 64-byte aligned
+ * table, an 8- or 16-bit bucket never straddles a cache line; a 6-byte
+ * 12-bit bucket does in 2 of 32 positions (the cost of packing exactly 4f
+ * bits). False-positive rate at load L (occupied / slots) is about
+ * 1 - (1 - 2^-f)^(8L) <= 8 / 2^f (fk_theory_cuckoo_fpr).
+ *
+ * Filters loaded from files saved before this scheme (power-of-two tables,
+ * XXH3-128, i2 = i1 XOR (fk_mix64(fp) & (N - 1))) keep that mapping and
+ * answer exactly as they did; new filters never use it.
  *
  * Insert places the fingerprint in a free slot of i1 or i2; when both are
  * full it evicts a random slot's fingerprint to that fingerprint's other
@@ -30,9 +32,9 @@
  * hit, every eviction is undone in reverse, so the table is exactly as
  * before and the insert returns FK_EFULL: nothing is ever lost, and every
  * FK_OK insert is found afterwards until removed. A filter sized for n
- * items holds them at a load of at most 95%, which 4-slot buckets reach
- * (the first failure typically comes near 95-96% load for large tables;
- * small tables may fail a little earlier).
+ * items holds them at a load of at most FK_CUCKOO_MAX_LOAD (94%) by
+ * default; the first failure comes near 96% load (measured in
+ * PAPER_NOTES), so n inserts succeed.
  *
  * Caveats (inherent to cuckoo filters):
  *  - Removing a key that was never inserted can delete the fingerprint of
@@ -90,15 +92,19 @@ FK_API extern const fk_ops fk_cuckoo_ops;
 /* Creates an empty cuckoo filter. Sizing: f = p->fingerprint_bits if
  * nonzero, else fk_size_cuckoo_fp_bits(fpr) (smallest f with 8/2^f <= fpr,
  * so 1% gives 10 bits and 0.1% gives 13; at most 32, so targets below
- * 8/2^32 ~ 1.9e-9 get 32 bits and are not met);
- * buckets = fk_size_cuckoo_buckets(capacity) (smallest power of two holding
- * capacity items at <= 95% load). The seed picks the hash function and
- * seeds the kick PRNG. Knobs of other kinds (bits, hashes, counter_bits)
- * are ignored.
+ * 8/2^32 ~ 1.9e-9 get 32 bits and are not met); buckets =
+ * fk_size_cuckoo_table(capacity, p->max_load): the fewest that hold
+ * capacity items at p->max_load (0 = FK_CUCKOO_MAX_LOAD, 94%), any count.
+ * A higher max_load saves memory and makes the last inserts slower (more
+ * evictions) or, near 0.96 and above, fail; a lower one buys faster
+ * inserts with memory. The seed picks the hash function and seeds the
+ * kick PRNG. Knobs of other kinds (bits, hashes, counter_bits, growth,
+ * tightening) are ignored.
  * Returns FK_OK with a new filter in *out (caller frees with
  * fk_cuckoo_free); FK_EINVAL for NULL p or out, bad params
- * (fk_params_check), fingerprint_bits not 0 and not in 4..32, or a size over
- * FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on error.
+ * (fk_params_check), fingerprint_bits not 0 and not in 4..32, max_load not
+ * 0 and not in (0, 1] (NaN included), or a size over FK_MEMORY_CAP;
+ * FK_ENOMEM when allocation fails. *out is NULL on error.
  * Cost: O(buckets * f / 2) bytes allocated and zeroed. */
 FK_API fk_status fk_cuckoo_new(const fk_params *p, fk_cuckoo **out);
 
@@ -127,8 +133,10 @@ FK_API fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t l
 /* Returns true when either of key's buckets holds its fingerprint (maybe
  * present), false when neither does (definitely absent). c NULL, or key
  * NULL with len > 0, answers false.
- * Cost: one hash, one fingerprint mix, two bucket reads (at most two cache
- * lines for f = 8 or 16), no branch on slot contents. */
+ * Cost: one hash, a few multiplies, two bucket reads (at most two cache
+ * lines for f = 8 or 16), no branch on slot contents; about 106
+ * instructions for an 8-byte key at f = 10, call included
+ * (tests/insn_count.sh). */
 FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
 
 /* Deletes one copy of key's fingerprint from its first bucket, else its
@@ -157,7 +165,8 @@ FK_API void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
 FK_API fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c);
 
 /* Geometry and counters. 0 for NULL. Cost: O(1).
- * fingerprint_bits: f; buckets: number of buckets (a power of two);
+ * fingerprint_bits: f; buckets: number of buckets (any count; a power of
+ * two for filters loaded from legacy files);
  * slots: buckets * 4; seed: the params seed; items: occupied slots;
  * load: items / slots (0.0 for NULL); kicks: evictions made by all inserts
  * so far, including those undone by a failed insert. */
@@ -173,11 +182,14 @@ FK_API uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
 
 /* Where a key lives: exactly what insert, contains and remove compute. */
 typedef struct {
-    uint64_t hash_lo;     /* the key's XXH3-128 hash, low half (gives i1) */
-    uint64_t hash_hi;     /* high half (gives the fingerprint) */
+    uint64_t hash_lo;     /* the key's XXH3-64 hash (legacy filters: the low
+                             half of its XXH3-128 hash, which gives i1) */
+    uint64_t hash_hi;     /* 0 (legacy filters: the high half, which gives
+                             the fingerprint) */
     uint32_t fingerprint; /* nonzero, < 2^f */
     uint64_t i1;          /* first bucket */
-    uint64_t i2;          /* second bucket: i1 ^ (fk_mix64(fp) & mask); may equal i1 */
+    uint64_t i2;          /* second bucket: fk_cuckoo_alt_bucket(c, i1,
+                             fingerprint); may equal i1 */
 } fk_cuckoo_location;
 
 /* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL c/out or key
@@ -185,9 +197,9 @@ typedef struct {
 FK_API fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
                                   fk_cuckoo_location *out);
 
-/* The other bucket of a fingerprint stored in `bucket`:
- * bucket ^ (fk_mix64(fp) & mask); applying it twice gives bucket back.
- * Returns 0 for NULL c; bucket is taken modulo the bucket count. O(1). */
+/* The other bucket of a fingerprint stored in `bucket` (the mapping in
+ * cuckoo_hash.h); applying it twice gives bucket back. Returns 0 for NULL
+ * c; bucket is taken modulo the bucket count, fp modulo 2^f. O(1). */
 FK_API uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
 
 /* The fingerprint in slot `slot` (0..3) of bucket `bucket`; 0 when the

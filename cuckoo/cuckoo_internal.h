@@ -4,12 +4,20 @@
 #define FK_CUCKOO_INTERNAL_H
 
 #include "cuckoo.h"
+#include "cuckoo_hash.h"
 #include "cuckoo_table.h"
+
+/* A lookup and an insert specialised for the filter's scheme and width
+ * (cuckoo.c). */
+typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
+typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
-    uint64_t  mask;        /* buckets - 1 */
+    fk_cmap   map;         /* key -> fingerprint and buckets (cuckoo_hash.h) */
+    fk_cuckoo_lookup_fn lookup; /* fk_cuckoo_contains' body, chosen at creation */
+    fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */
     double    fpr;         /* target it was sized for */
@@ -20,10 +28,16 @@ struct fk_cuckoo {
     void     *observer_ctx;
 };
 
-/* Builds an empty filter of exactly `buckets` buckets (a power of two) and
- * f-bit fingerprints (no sizing). The allocation rules of fk_cuckoo_new. */
-fk_status fk_cuckoo_create_exact(uint64_t buckets, uint32_t f, uint64_t seed,
+/* Builds an empty filter of exactly `buckets` buckets and f-bit
+ * fingerprints (no sizing) under hash scheme `scheme` (cuckoo_hash.h):
+ * blocks, any buckets >= 1; or legacy, buckets a power of two. FK_EINVAL
+ * for any other geometry; otherwise the allocation rules of fk_cuckoo_new. */
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed,
                                  uint64_t capacity, double fpr, fk_cuckoo **out);
+
+/* True when the geometry is one fk_cuckoo_create_exact accepts (the
+ * fingerprint width aside). Cost: O(1). */
+bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets);
 
 /* The saving hooks of fk_cuckoo_ops (cuckoo_serial.c; contracts in
  * common/serial.h). */

@@ -1,11 +1,15 @@
 /* cuckoo/cuckoo_serial.c: the cuckoo filter's part of the saved format
  * (framing: common/serial.h).
  *
- * Kind parameters: param[0] = buckets (a power of two), param[1] = f
- * (fingerprint bits, 4..32), param[2] = evictions so far, param[3] = the
- * kick PRNG's state; the rest 0. With the PRNG state a loaded filter makes
- * the same random choices as the saved one would have, so both keep
- * evolving identically.
+ * Kind parameters: param[0] = buckets, param[1] = f (fingerprint bits,
+ * 4..32), param[2] = evictions so far, param[3] = the kick PRNG's state,
+ * param[4] = the hash scheme (FK_CUCKOO_SCHEME_*, cuckoo_hash.h); the
+ * rest 0.
+ *   scheme 0 (legacy: every file saved before scheme 1 existed, when
+ *     param 4 was always 0): buckets a power of two;
+ *   scheme 1 (blocks): any buckets >= 1.
+ * With the PRNG state a loaded filter makes the same random choices as the
+ * saved one would have, so both keep evolving identically.
  * Payload: the packed bucket array exactly as cuckoo_table.h lays it out,
  * ceil(buckets * 4f / 8) bytes (bucket b at bits [4f*b, 4f*(b+1)) of the
  * little-endian byte string, slot j at 4f*b + f*j; 0 = empty slot), any
@@ -18,7 +22,7 @@
 #include "cuckoo_serial.h"
 #include "../common/bits.h"
 
-enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_USED };
+enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_SCHEME, P_USED };
 
 static void save_head(const fk_filter *f, fk_serial_head *h)
 {
@@ -31,6 +35,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->param[P_FP_BITS] = c->table.f;
     h->param[P_KICKS] = c->kicks;
     h->param[P_RNG] = c->rng;
+    h->param[P_SCHEME] = c->map.scheme;
     h->payload_len = (c->table.buckets * c->table.bucket_bits + 7) / 8;
 }
 
@@ -46,7 +51,9 @@ static fk_status check_head(const fk_serial_head *h)
         if (h->param[i] != 0)
             return FK_ECORRUPT;
     uint64_t b = h->param[P_BUCKETS], f = h->param[P_FP_BITS];
-    if (b == 0 || (b & (b - 1)) != 0 || f < FK_CUCKOO_MIN_FP_BITS || f > FK_CUCKOO_MAX_FP_BITS)
+    uint64_t scheme = h->param[P_SCHEME];
+    if (scheme > UINT32_MAX || !fk_cuckoo_geometry_ok((uint32_t)scheme, b) ||
+        f < FK_CUCKOO_MIN_FP_BITS || f > FK_CUCKOO_MAX_FP_BITS)
         return FK_ECORRUPT;
     if (b > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * f)) /* also keeps b * 4f from overflowing */
         return FK_ECORRUPT;
@@ -75,8 +82,9 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 {
     fk_cuckoo *c = NULL;
     *out = NULL;
-    fk_status s = fk_cuckoo_create_exact(h->param[P_BUCKETS], (uint32_t)h->param[P_FP_BITS],
-                                         h->seed, h->capacity, h->fpr, &c);
+    fk_status s = fk_cuckoo_create_exact((uint32_t)h->param[P_SCHEME], h->param[P_BUCKETS],
+                                         (uint32_t)h->param[P_FP_BITS], h->seed, h->capacity,
+                                         h->fpr, &c);
     if (s != FK_OK)
         return s == FK_EINVAL ? FK_ECORRUPT : s;
     fk_ctab *t = &c->table;

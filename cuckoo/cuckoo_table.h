@@ -11,12 +11,9 @@
  * zero field" trick: x = bucket ^ (fp * L) has a zero field exactly where a
  * slot equals fp, and (x - L) & ~x & H is nonzero iff some field of x is
  * zero, its lowest set bit marking the lowest such field exactly (L = 1 in
- * every field, H = the top bit of every field). Fast paths:
- *   f = 8:  a bucket is one aligned 32-bit word;
- *   f = 16: a bucket is one aligned 64-bit word;
- *   f = 12: a bucket is 48 bits at byte 6b, read with one 64-bit load.
- * Other widths use the same trick on the bucket's 4f bits read at byte
- * (4f*b)/8 with a shift of 0 or 4 (64-bit for f <= 16, 128-bit above).
+ * every field, H = the top bit of every field). Every width 4..16 has its
+ * own inlined path with its constants folded in (one 64-bit load per
+ * bucket); 17..32 use the same trick on 128 bits, out of line.
  * With 64-byte aligned storage, 8- and 16-bit buckets never straddle a
  * cache line; a 6-byte 12-bit bucket straddles one in 2 of 32 positions,
  * the price of keeping exactly 4f bits per bucket (padding to 8 bytes
@@ -44,7 +41,7 @@ typedef unsigned __int128 fk_ctab_u128;
 
 typedef struct {
     uint8_t *bytes;       /* bucket array, 64-byte aligned, zeroed = all empty */
-    uint64_t buckets;     /* a power of two */
+    uint64_t buckets;     /* any count >= 1 */
     uint64_t alloc_bytes; /* bytes allocated (packed buckets + pad, rounded to 64) */
     uint32_t f;           /* fingerprint bits, 4..32 */
     uint32_t fp_mask;     /* (1 << f) - 1 */
@@ -120,29 +117,26 @@ FK_CTAB_HOT int fk_ctab_slot_of_bit(unsigned top, unsigned f)
     return (top >= f) + (top >= 2 * f) + (top >= 3 * f);
 }
 
-/* ------------------------------------------------ fast-path buckets */
+/* ------------------------------------------------ word-wide buckets */
 
-/* f = 8: bucket b is the 32-bit word at byte 4b. */
-FK_CTAB_HOT uint64_t fk_ctab_match8(const fk_ctab *t, uint64_t b, uint32_t fp)
+/* The zero-field mask of bucket b against fp, for a width F (4..16) known
+ * at compile time: the bucket's 4F bits come from one 64-bit load at byte
+ * 4F*b/8 (shift 0 for even F, 0 or 4 for odd F; 4F + 4 <= 64), and every
+ * constant (field ones, top bits) folds into the code. The bits above the
+ * bucket need no mask: the subtraction borrows only upwards and H keeps
+ * only the bucket's own fields. F = 8 and 16 read aligned words that never
+ * straddle a cache line. */
+FK_CTAB_HOT uint64_t fk_ctab_match_w(const fk_ctab *t, uint64_t b, uint32_t fp,
+                                     const unsigned F)
 {
-    uint32_t x = fk_ctab_load32(t->bytes + 4 * b) ^ (fp * UINT32_C(0x01010101));
-    return (uint32_t)((x - UINT32_C(0x01010101)) & ~x & UINT32_C(0x80808080));
-}
-
-/* f = 16: bucket b is the 64-bit word at byte 8b. */
-FK_CTAB_HOT uint64_t fk_ctab_match16(const fk_ctab *t, uint64_t b, uint32_t fp)
-{
-    const uint64_t ones = UINT64_C(0x0001000100010001);
-    uint64_t x = fk_ctab_load64(t->bytes + 8 * b) ^ (fp * ones);
-    return fk_ctab_zero_fields64(x, ones, ones << 15);
-}
-
-/* f = 12: bucket b is the low 48 bits of the 64-bit load at byte 6b. */
-FK_CTAB_HOT uint64_t fk_ctab_match12(const fk_ctab *t, uint64_t b, uint32_t fp)
-{
-    const uint64_t ones = UINT64_C(0x001001001001);
-    uint64_t x = (fk_ctab_load64(t->bytes + 6 * b) & UINT64_C(0xFFFFFFFFFFFF)) ^ (fp * ones);
-    return fk_ctab_zero_fields64(x, ones, ones << 11);
+    const uint64_t ones = 1 | UINT64_C(1) << F | UINT64_C(1) << (2 * F) | UINT64_C(1) << (3 * F);
+    /* bit 4F*b is byte F*b/2, nibble (F*b) & 1 = b & 1 when F is odd */
+    const uint64_t byte = (F & 1) ? (b * F) >> 1 : b * (F / 2);
+    const unsigned shift = (F & 1) ? (unsigned)(b & 1) << 2 : 0;
+    /* fp * t->ones (== fp * ones, read from memory): one multiply, where a
+     * folded sparse constant becomes a longer shift-and-add chain */
+    uint64_t x = (fk_ctab_load64(t->bytes + byte) >> shift) ^ (fp * t->ones);
+    return fk_ctab_zero_fields64(x, ones, ones << (F - 1));
 }
 
 /* -------------------------------------------------- generic buckets */
@@ -168,16 +162,15 @@ static inline fk_ctab_u128 fk_ctab_bucket128(const fk_ctab *t, uint64_t b)
     return v;
 }
 
-/* Other widths up to 16: the zero-field mask of bucket b against fp. */
-FK_CTAB_HOT uint64_t fk_ctab_match64(const fk_ctab *t, uint64_t b, uint32_t fp)
-{
-    return fk_ctab_zero_fields64(fk_ctab_bucket64(t, b) ^ (fp * t->ones), t->ones, t->highs);
-}
-
 /* Widths 17..32 (128-bit buckets), out of line so the inline paths stay
  * small: same results as fk_ctab_find / fk_ctab_has2 below. */
 int  fk_ctab_find128(const fk_ctab *t, uint64_t b, uint32_t fp);
 bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp);
+
+/* One case per width 4..16, each with the width as a constant; the switch
+ * is the same every call, so its jump predicts perfectly. */
+#define FK_CTAB_EACH_WIDTH(X) \
+    X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 
 /* Index (0..3) of the lowest slot of bucket b holding fp, or -1. fp = 0
  * finds a free slot. Any width. */
@@ -185,39 +178,29 @@ FK_CTAB_HOT int fk_ctab_find(const fk_ctab *t, uint64_t b, uint32_t fp)
 {
     uint64_t m;
     switch (t->f) {
-    case 8:
-        m = fk_ctab_match8(t, b, fp);
-        return m ? (int)(__builtin_ctzll(m) >> 3) : -1;
-    case 12:
-        m = fk_ctab_match12(t, b, fp);
-        return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), 12) : -1;
-    case 16:
-        m = fk_ctab_match16(t, b, fp);
-        return m ? (int)(__builtin_ctzll(m) >> 4) : -1;
+#define FK_CTAB_FIND_CASE(F)                                                        \
+    case F:                                                                         \
+        m = fk_ctab_match_w(t, b, fp, F);                                    \
+        return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
+        FK_CTAB_EACH_WIDTH(FK_CTAB_FIND_CASE)
+#undef FK_CTAB_FIND_CASE
     default:
-        if (t->f > 16)
-            return fk_ctab_find128(t, b, fp);
-        m = fk_ctab_match64(t, b, fp);
-        return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), t->f) : -1;
+        return fk_ctab_find128(t, b, fp);
     }
 }
 
 /* True when bucket b1 or b2 holds fp (fp != 0): both buckets are read and
- * compared whole, no per-slot branch; the switch on the width is the same
- * every call, so it predicts perfectly. */
+ * compared whole, no per-slot branch. */
 FK_CTAB_HOT bool fk_ctab_has2(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
 {
     switch (t->f) {
-    case 8:
-        return (fk_ctab_match8(t, b1, fp) | fk_ctab_match8(t, b2, fp)) != 0;
-    case 12:
-        return (fk_ctab_match12(t, b1, fp) | fk_ctab_match12(t, b2, fp)) != 0;
-    case 16:
-        return (fk_ctab_match16(t, b1, fp) | fk_ctab_match16(t, b2, fp)) != 0;
+#define FK_CTAB_HAS2_CASE(F)                                                        \
+    case F:                                                                         \
+        return (fk_ctab_match_w(t, b1, fp, F) | fk_ctab_match_w(t, b2, fp, F)) != 0;
+        FK_CTAB_EACH_WIDTH(FK_CTAB_HAS2_CASE)
+#undef FK_CTAB_HAS2_CASE
     default:
-        if (t->f > 16)
-            return fk_ctab_has2_128(t, b1, b2, fp);
-        return (fk_ctab_match64(t, b1, fp) | fk_ctab_match64(t, b2, fp)) != 0;
+        return fk_ctab_has2_128(t, b1, b2, fp);
     }
 }
 
@@ -240,6 +223,17 @@ FK_CTAB_HOT void fk_ctab_set(fk_ctab *t, uint64_t b, unsigned j, uint32_t v)
     unsigned sh = (unsigned)(bit & 7);
     uint64_t w = fk_ctab_load64(p);
     w = (w & ~((uint64_t)t->fp_mask << sh)) | ((uint64_t)v << sh);
+    fk_ctab_store64(p, w);
+}
+
+/* fk_ctab_set for a width F (4..16) known at compile time. */
+FK_CTAB_HOT void fk_ctab_set_w(fk_ctab *t, uint64_t b, unsigned j, uint32_t v, const unsigned F)
+{
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    uint8_t *p = t->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t w = fk_ctab_load64(p);
+    w = (w & ~(((UINT64_C(1) << F) - 1) << sh)) | ((uint64_t)v << sh);
     fk_ctab_store64(p, w);
 }
 

@@ -1,0 +1,162 @@
+/* cuckoo/cuckoo_hash.h: how a key maps to a fingerprint and two buckets,
+ * and how a stored fingerprint finds its other bucket (internal).
+ *
+ * Two schemes, named by an id in the saved file (cuckoo_serial.c):
+ *
+ * FK_CUCKOO_SCHEME_BLOCKS (every new filter): any number of buckets N >= 1.
+ * Split 0..N-1 into the aligned power-of-two blocks of N's binary digits
+ * (N = 13 = 8 + 4 + 1: blocks [0,8), [8,12), [12,13)); a position x lies
+ * in the block of size 2^e where e is the highest bit in which x differs
+ * from N. XOR with anything below 2^e keeps x in its block and below N,
+ * and the block of the result is the same, so "XOR within the block" is an
+ * involution on 0..N-1 for any N. Over that frame, one XXH3-64 hash h:
+ *   fingerprint fp = (((h mod 2^32) * (2^f - 1)) >> 32) + 1, uniform over
+ *                    1..2^f-1 with no branch (0 marks an empty slot);
+ *   g  = fp * K (K odd);  d = g (the XOR offset, masked to the block);
+ *   s  = (g * N) >> 64, the fingerprint's rotation of the frame;
+ *   x1 = (h * N) >> 64 (multiply-high: uniform over 0..N-1, no division);
+ *   x2 = x1 XOR (d & (block size of x1 - 1));
+ *   i1 = (x1 + s) mod N,  i2 = (x2 + s) mod N.
+ * A bucket b's other bucket: x = (b - s) mod N, then the same XOR and
+ * rotation back. The rotation spreads each fingerprint's blocks over the
+ * table, so the few keys that land in a small block (a low binary digit of
+ * N) share their buckets with keys of wide blocks that can move away; the
+ * largest block holds at least half the table. PAPER_NOTES has the loads.
+ *
+ * FK_CUCKOO_SCHEME_LEGACY (files saved before the blocks scheme): N a
+ * power of two, one XXH3-128 hash (lo, hi), i1 = lo & (N - 1), fp = the
+ * first nonzero f-bit field of hi (then of lo's top 32 bits), and
+ * i2 = i1 XOR (fk_mix64(fp) & (N - 1)). Kept so old files answer exactly
+ * as before; new filters never use it.
+ */
+#ifndef FK_CUCKOO_HASH_H
+#define FK_CUCKOO_HASH_H
+
+#include <stdint.h>
+#include "../common/hash.h"
+
+/* Hash scheme ids (param 4 of a saved cuckoo filter). Never reuse one. */
+#define FK_CUCKOO_SCHEME_LEGACY 0u /* XXH3-128, power-of-two table */
+#define FK_CUCKOO_SCHEME_BLOCKS 1u /* XXH3-64, any table size */
+
+/* The fingerprint multiplier K: 2^64 / golden ratio, odd. */
+#define FK_CUCKOO_FP_MUL UINT64_C(0x9e3779b97f4a7c15)
+
+/* The mapping's constants, fixed when the filter is made. */
+typedef struct {
+    uint64_t buckets;   /* N */
+    uint64_t mask;      /* legacy: N - 1 */
+    uint32_t fp_mask;   /* 2^f - 1 */
+    uint32_t f;
+    uint32_t scheme;    /* FK_CUCKOO_SCHEME_* */
+} fk_cmap;
+
+/* A key's place: its fingerprint and both buckets (i2 may equal i1). */
+typedef struct {
+    uint64_t i1, i2;
+    uint32_t fp;
+    uint64_t hash_lo, hash_hi; /* the raw hash, for tracing (hi 0 when windowed) */
+} fk_cplace;
+
+static inline uint64_t fk_cmap_mulhi(uint64_t a, uint64_t b)
+{
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+/* (a + b) mod n for a, b < n, without a division. */
+static inline uint64_t fk_cmap_add_mod(uint64_t a, uint64_t b, uint64_t n)
+{
+    uint64_t r = a + b;
+    return r >= n ? r - n : r;
+}
+
+/* XXH3-64 of keys longer than 16 bytes, out of line (cuckoo.c): the hot
+ * paths inline only the short-key code, which keeps their registers (and
+ * the pushes and pops that save them) few. Same value as
+ * XXH3_64bits_withSeed. */
+uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed);
+
+/* XXH3-64 of the key, seeded. */
+static inline uint64_t fk_cmap_hash(const void *key, size_t len, uint64_t seed)
+{
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, seed);
+    return fk_cmap_hash_long(key, len, seed);
+}
+
+/* x XOR (d masked to x's block): stays in x's block of 0..n-1. */
+static inline uint64_t fk_cmap_flip(uint64_t x, uint64_t d, uint64_t n)
+{
+    /* block size 2^e, e = the top bit of x ^ n (x < n, so x ^ n != 0) */
+    uint64_t below = (UINT64_MAX >> __builtin_clzll(x ^ n)) >> 1;
+    return x ^ (d & below);
+}
+
+/* ------------------------------------------------------ blocks scheme */
+
+/* A key's fingerprint and buckets under the blocks scheme: one XXH3-64,
+ * four multiplies, no data-dependent branch. */
+static inline fk_cplace fk_cmap_place(const fk_cmap *m, const void *key, size_t len,
+                                      uint64_t seed)
+{
+    uint64_t h = fk_cmap_hash(key, len, seed);
+    const uint64_t n = m->buckets;
+    fk_cplace p;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * m->fp_mask) >> 32) + 1;
+    uint64_t g = (uint64_t)p.fp * FK_CUCKOO_FP_MUL;
+    uint64_t s = fk_cmap_mulhi(g, n);
+    uint64_t x1 = fk_cmap_mulhi(h, n);
+    p.i1 = fk_cmap_add_mod(x1, s, n);
+    p.i2 = fk_cmap_add_mod(fk_cmap_flip(x1, g, n), s, n);
+    p.hash_lo = h;
+    p.hash_hi = 0;
+    return p;
+}
+
+/* The other bucket of fingerprint fp stored in bucket b (b < N). */
+static inline uint64_t fk_cmap_alt(const fk_cmap *m, uint64_t b, uint32_t fp)
+{
+    if (m->scheme == FK_CUCKOO_SCHEME_LEGACY)
+        return (b ^ fk_mix64(fp)) & m->mask;
+    const uint64_t n = m->buckets;
+    uint64_t g = (uint64_t)fp * FK_CUCKOO_FP_MUL;
+    uint64_t s = fk_cmap_mulhi(g, n);
+    uint64_t x = b >= s ? b - s : b + (n - s);
+    return fk_cmap_add_mod(fk_cmap_flip(x, g, n), s, n);
+}
+
+/* --------------------------------------------------------- legacy */
+
+/* Called only when the low f bits of hi are 0 (odds 2^-f): the next f-bit
+ * field of hi, then of lo's top 32 bits; 1 only if every field is 0. */
+__attribute__((noinline, cold))
+static uint32_t fk_cmap_legacy_redraw(fk_hash128 h, uint32_t f, uint32_t fp_mask)
+{
+    const uint64_t halves[2] = { h.hi >> f, h.lo >> 32 };
+    const uint32_t widths[2] = { 64 - f, 32 };
+    for (int i = 0; i < 2; i++) {
+        uint64_t x = halves[i];
+        for (uint32_t left = widths[i]; left >= f; left -= f, x >>= f)
+            if ((uint32_t)x & fp_mask)
+                return (uint32_t)x & fp_mask;
+    }
+    return 1;
+}
+
+/* A key's fingerprint and buckets under the legacy scheme. */
+static inline fk_cplace fk_cmap_place_legacy(const fk_cmap *m, const void *key, size_t len,
+                                             uint64_t seed)
+{
+    fk_hash128 h = fk_hash_key(key, len, seed);
+    fk_cplace p;
+    p.fp = (uint32_t)h.hi & m->fp_mask;
+    if (__builtin_expect(p.fp == 0, 0))
+        p.fp = fk_cmap_legacy_redraw(h, m->f, m->fp_mask);
+    p.i1 = h.lo & m->mask;
+    p.i2 = fk_cmap_alt(m, p.i1, p.fp);
+    p.hash_lo = h.lo;
+    p.hash_hi = h.hi;
+    return p;
+}
+
+#endif

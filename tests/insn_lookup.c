@@ -1,0 +1,71 @@
+/* tests/insn_lookup.c: the loops whose instructions tests/insn_count.sh
+ * counts with callgrind: one call per key through the kind's fk_ops (an
+ * indirect call, as the bench makes), 8-byte keys, a filter sized for n.
+ * insert_loop inserts n keys; lookup_loop then looks up those n and n
+ * absent ones. callgrind counts one of them (--toggle-collect), so
+ * Ir / calls is the cost of one call, loop included.
+ *
+ *   usage: insn_lookup KIND N FPR
+ *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
+#include <stdio.h>
+#include <stdlib.h>
+#include "../common/filter.h"
+
+typedef bool (*contains_fn)(const fk_filter *, const void *, size_t);
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* Not inlined: callgrind counts this function and what it calls. */
+__attribute__((noinline)) static uint64_t lookup_loop(contains_fn has, const fk_filter *f,
+                                                      const uint64_t *keys, size_t n)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += has(f, &keys[i], sizeof keys[i]);
+    return hits;
+}
+
+typedef fk_status (*insert_fn)(fk_filter *, const void *, size_t);
+
+/* Not inlined, for the same reason; returns the number of failed inserts. */
+__attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
+                                                    const uint64_t *keys, size_t n)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += add(f, &keys[i], sizeof keys[i]) != FK_OK;
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fputs("usage: insn_lookup KIND N FPR\n", stderr);
+        return 2;
+    }
+    const fk_ops *ops = fk_ops_find(argv[1]);
+    size_t n = (size_t)strtoull(argv[2], NULL, 10);
+    fk_params p = fk_params_make(n, strtod(argv[3], NULL));
+    fk_filter *f = NULL;
+    uint64_t *keys = malloc(2 * n * sizeof *keys);
+    if (!ops || !keys || fk_filter_new(ops, &p, &f) != FK_OK) {
+        fputs("insn_lookup: bad kind or params\n", stderr);
+        return 1;
+    }
+    uint64_t s = 42;
+    for (size_t i = 0; i < 2 * n; i++) /* first n inserted, the rest absent */
+        keys[i] = splitmix(&s);
+    if (insert_loop(ops->insert, f, keys, n) != 0)
+        return 1;
+    uint64_t hits = lookup_loop(ops->contains, f, keys, 2 * n);
+    printf("%zu lookups, %llu hits, %zu inserts\n", 2 * n, (unsigned long long)hits, n);
+    fk_filter_free(f);
+    free(keys);
+    return 0;
+}
