@@ -64,7 +64,7 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 
 const fk_serial_ops fk_bloom_serial_ops = {
     .kind_id = FK_KIND_BLOOM,
-    .param_names = { "bits (m)", "hashes (k)" },
+    .param_names = { [P_BITS] = "bits (m)", [P_HASHES] = "hashes (k)" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,

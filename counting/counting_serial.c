@@ -94,7 +94,8 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 
 const fk_serial_ops fk_counting_serial_ops = {
     .kind_id = FK_KIND_COUNTING,
-    .param_names = { "counters (m)", "hashes (k)", "counter bits" },
+    .param_names = { [P_COUNTERS] = "counters (m)", [P_HASHES] = "hashes (k)",
+                     [P_WIDTH] = "counter bits" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,
