@@ -401,4 +401,5 @@ uninstall-bin:
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The header dependencies -MMD wrote for this folder's objects.
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

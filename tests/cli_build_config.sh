@@ -5,8 +5,8 @@
 # runs) it checks the orders that once broke:
 #   - the CLI built while libbloom was "missing" (HAVE_LIBBLOOM=0, as under
 #     `make test` before `make bench` installs it), then built again: it
-#     would rebuild; where libbloom-dev is installed, the CLI of FK_BUILD
-#     runs the baseline;
+#     would rebuild; the CLI of FK_BUILD has the baseline exactly when its
+#     configuration stamp says libbloom was found;
 #   - `make` then `make NATIVE=1` would recompile every object, runinfo.o
 #     (the CSV header) saying native;
 #   - `make lib` then SAN=address,undefined, CC=clang, OPT, CFLAGS, WERROR:
@@ -66,16 +66,18 @@ check "make -q and -n changed nothing: still nothing to do" mk -q lib cli HAVE_L
 n=$(mk -s -n lib cli NATIVE=1 HAVE_LIBBLOOM=0 | grep -c -- '-DFK_BUILD_NATIVE=1 .*runinfo\.c' || true)
 check "NATIVE=1 would recompile runinfo.o saying native (the CSV header)" test "$n" -eq 1
 
-# 3. Where libbloom-dev is installed, the CLI that `make test` built in
-# FK_BUILD (in whatever order the packages came) has the baseline.
-case "$(mk -s config)" in
-    *"libbloom baseline yes"*)
-        fk="$root/${FK_BUILD:-build}/filterkit"
-        case "${FK_BUILD:-build}" in /*) fk=$FK_BUILD/filterkit;; esac
-        "$fk" bench --filters bloom,libbloom --n 20000 --lookups 20000 --repeat 1 --no-fill \
-            --out - >"$tmp/bench" 2>&1
-        check "libbloom is installed, and the bench has a libbloom row" grep -q '^ *libbloom ' "$tmp/bench";;
-    *)  echo "note: libbloom-dev is not installed: the baseline itself not run";;
+# 3. The CLI that `make test` built in FK_BUILD has the libbloom baseline
+# exactly when its configuration stamp says libbloom was found.
+fkb="$root/${FK_BUILD:-build}"
+case "${FK_BUILD:-build}" in /*) fkb=$FK_BUILD;; esac
+stamp=$(cat "$fkb"/config-*.stamp 2>/dev/null)
+check "FK_BUILD has one configuration stamp" test "$(ls "$fkb"/config-*.stamp 2>/dev/null | wc -l)" -eq 1
+"$fkb/filterkit" bench --filters bloom,libbloom --n 20000 --lookups 20000 --repeat 1 --no-fill \
+    --out - >"$tmp/bench" 2>&1
+case "$stamp" in
+    *"libbloom=1"*) check "built with libbloom: the bench has a libbloom row" grep -q '^ *libbloom ' "$tmp/bench";;
+    *)  check "built without libbloom: the bench has no libbloom row" test "$(grep -c '^ *libbloom ' "$tmp/bench")" -eq 0
+        echo "note: $fkb was built without libbloom";;
 esac
 
 echo "$pass passed, $fail failed"

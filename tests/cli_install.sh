@@ -167,6 +167,29 @@ while IFS= read -r h; do
 done < <(cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort)
 check "headers checked alone ($nh)" test "$nh" -ge 12
 
+# 6b. Every symbol the installed shared library exports is declared in an
+# installed header with C linkage: a C++ program including all of them
+# takes each one's address and links (a missing extern "C" would leave a
+# mangled, undefined reference).
+if [ $have_cxx = 1 ]; then
+    syms=$(nm -D --defined-only "$lib/libfilterkit.so.$version" | awk '$3 ~ /^fk_/ {print $3}' | sort)
+    check "the shared library exports fk_* symbols ($(wc -w <<<"$syms"))" test -n "$syms"
+    { (cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort | sed 's/.*/#include <&>/')
+      echo 'static const void *const exported[] = {'
+      sed 's/.*/    (const void *)\&&,/' <<<"$syms"
+      echo '};'
+      echo 'int main() { for (const void *p : exported) if (!p) return 1; return 0; }'
+    } > "$tmp/every_symbol.cpp"
+    # shellcheck disable=SC2086
+    if $cxx $san $cflags "$tmp/every_symbol.cpp" $libs -o "$tmp/every_symbol" 2>"$tmp/every.log"; then
+        ok
+    else
+        ko "every exported symbol is declared extern \"C\" in an installed header:"
+        grep -E 'error|undefined reference' "$tmp/every.log" | head -n 10
+    fi
+    check "and that C++ program runs" env LD_LIBRARY_PATH="$lib" "$tmp/every_symbol"
+fi
+
 # 7. Other directories: the .pc follows LIBDIR and INCLUDEDIR.
 dest2="$tmp/root2"
 PATH="$tmp/bin:$PATH" make -s -C "$root" install-pc PREFIX=/opt/fk LIBDIR=/opt/fk/lib64 \
