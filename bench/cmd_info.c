@@ -14,7 +14,8 @@ static const struct {
 } param_names[] = {
     { FK_KIND_BLOOM, { "bits (m)", "hashes (k)" } },
     { FK_KIND_COUNTING, { "counters (m)", "hashes (k)", "counter bits" } },
-    { FK_KIND_CUCKOO, { "buckets", "fp bits (f)", "kicks so far", "kick rng state" } },
+    { FK_KIND_CUCKOO,
+      { "buckets", "fp bits (f)", "kicks so far", "kick rng state", "cuckoo scheme" } },
 };
 
 static const char *param_name(uint32_t kind_id, unsigned i)
