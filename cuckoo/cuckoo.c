@@ -44,8 +44,7 @@ static inline uint64_t rng_start(uint64_t seed)
 
 /* --------------------------------------------------------------- create */
 
-static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f); /* lookup section */
-static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f); /* insert section */
+static void choose_paths(fk_cuckoo *c); /* after the insert and lookup paths */
 
 bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
 {
@@ -54,7 +53,8 @@ bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
     return scheme == FK_CUCKOO_SCHEME_BLOCKS && buckets != 0;
 }
 
-fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed, uint64_t capacity, double fpr,
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed,
+                                 uint64_t capacity, double fpr,
                                  fk_cuckoo **out)
 {
     *out = NULL;
@@ -74,8 +74,7 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, 
     c->map.f = f;
     c->map.fp_mask = c->table.fp_mask;
     c->map.mask = buckets - 1;
-    c->lookup = lookup_for(scheme, f);
-    c->insert = insert_for(scheme, f);
+    choose_paths(c);
     c->seed = seed;
     c->capacity = capacity;
     c->fpr = fpr;
@@ -226,19 +225,6 @@ __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const
 FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_W)
 #undef FK_CUCKOO_INSERT_W
 
-static fk_cuckoo_insert_fn insert_for(uint32_t scheme, uint32_t f)
-{
-    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
-        return insert_any;
-    switch (f) {
-#define FK_CUCKOO_INSERT_CASE(F) case F: return insert_w##F;
-        FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_CASE)
-#undef FK_CUCKOO_INSERT_CASE
-    default:
-        return insert_any;
-    }
-}
-
 fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
@@ -265,15 +251,16 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* Any scheme and width (wider fingerprints, loaded legacy filters, keys
  * longer than 16 bytes). */
-__attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, const void *key, size_t len)
+__attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, const void *key,
+                                                        size_t len)
 {
     fk_cplace k = place(c, key, len);
     return fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
 }
 
 /* Lookups, one per width 4..16 under the blocks scheme, with the width a
- * constant (field masks and bucket offsets folded), chosen
- * once at creation so a lookup makes no test of the width or scheme. Keys
+ * constant (field masks and bucket offsets folded), chosen once at
+ * creation (choose_paths) so a lookup tests neither width nor scheme. Keys
  * over 16 bytes go to lookup_any (a tail call), so this path calls
  * nothing and needs no saved registers. */
 #define FK_CUCKOO_LOOKUP_W(F)                                                          \
@@ -288,16 +275,23 @@ __attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, cons
 FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_W)
 #undef FK_CUCKOO_LOOKUP_W
 
-static fk_cuckoo_lookup_fn lookup_for(uint32_t scheme, uint32_t f)
+/* Points c's insert and lookup at the paths for its scheme and width. */
+static void choose_paths(fk_cuckoo *c)
 {
-    if (scheme != FK_CUCKOO_SCHEME_BLOCKS)
-        return lookup_any;
-    switch (f) {
-#define FK_CUCKOO_LOOKUP_CASE(F) case F: return lookup_w##F;
-        FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_CASE)
-#undef FK_CUCKOO_LOOKUP_CASE
+    c->insert = insert_any;
+    c->lookup = lookup_any;
+    if (c->map.scheme != FK_CUCKOO_SCHEME_BLOCKS)
+        return;
+    switch (c->table.f) {
+#define FK_CUCKOO_PATHS_CASE(F)                                                        \
+    case F:                                                                            \
+        c->insert = insert_w##F;                                                       \
+        c->lookup = lookup_w##F;                                                       \
+        break;
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
+#undef FK_CUCKOO_PATHS_CASE
     default:
-        return lookup_any;
+        break; /* wider fingerprints: the generic paths */
     }
 }
 

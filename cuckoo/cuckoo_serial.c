@@ -111,7 +111,8 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 const fk_serial_ops fk_cuckoo_serial_ops = {
     .kind_id = FK_KIND_CUCKOO,
     .param_names = { [P_BUCKETS] = "buckets", [P_FP_BITS] = "fp bits (f)",
-                     [P_KICKS] = "kicks so far", [P_RNG] = "kick rng state" },
+                     [P_KICKS] = "kicks so far", [P_RNG] = "kick rng state",
+                     [P_SCHEME] = "cuckoo scheme" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,
