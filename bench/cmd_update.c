@@ -50,7 +50,7 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
     fk_stats st;
     fk_filter_stats(f, &st);
     fk_feed_counts c;
-    fk_status s = fk_feed_lines(f, op, &r, 0, spec->name, &c);
+    fk_status s = fk_feed_lines(f, op, &r, 0, 0, spec->name, &c);
     fk_linereader_free(&r);
     if (s == FK_EFULL)
         fprintf(stderr, "filterkit add: %s: the %s filter is full after adding %llu keys; the file is "

@@ -57,6 +57,10 @@ for kind in counting cuckoo; do
     check "$kind: absent keys counted ($out)" \
         test "$out" = "removed 0, definitely absent $nabsent, repeated lines 0"
     check "$kind: and nothing changed" grep -q '^items: *10000$' <("$fk" info "$f")
+    # --unique-input keeps no line set and, on unique lines, builds the same bytes
+    "$fk" build --kind "$kind" --fpr 0.05 <"$tmp/all" >"$tmp/set.fk"
+    "$fk" build --kind "$kind" --fpr 0.05 --unique-input <"$tmp/all" >"$tmp/unique.fk"
+    check "$kind: --unique-input builds the same filter" cmp -s "$tmp/set.fk" "$tmp/unique.fk"
     # add: the removed half comes back
     check "$kind: add" "$fk" add "$f" <"$tmp/first"
     check "$kind: items after add" grep -q '^items: *20000$' <("$fk" info "$f")
