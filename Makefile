@@ -96,6 +96,7 @@ help:
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
+	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install headers, libraries and filterkit.pc (PREFIX, DESTDIR)"
 	@echo "make deps         install missing Debian packages (as root) or say which"
@@ -239,6 +240,13 @@ fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
 bench: deps-bench
 	$(MAKE) --no-print-directory all
 	@bench/run_default.sh $(BUILD)
+
+# `make plots`: redraws plots/out/ from the CSVs already in results/ without
+# running the bench (bench/plots.sh: a failed plot leaves no empty image and
+# says why).
+.PHONY: plots
+plots:
+	@bench/plots.sh results plots/out
 
 # ------------------------------------------------------------- install
 # Public: common/ minus its internal helpers, and each module's <module>.h
