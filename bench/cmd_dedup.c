@@ -91,8 +91,11 @@ int fk_cmd_dedup(int argc, char **argv)
     fk_status s = FK_OK;
     fk_progress_begin();
     while (!ferror(stdout) && (got = fk_linereader_next(&r, &key, &len)) == 1) {
-        if ((r.lines & 0xffff) == 0)
-            fk_progress("dedup: %llu lines, %llu new", (unsigned long long)r.lines, (unsigned long long)fresh);
+        if ((r.lines & 0xffff) == 0) {
+            char at[64];
+            fk_linereader_progress(&r, at, sizeof at);
+            fk_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
+        }
         if (fk_filter_contains(f, key, len))
             continue;
         if ((s = fk_filter_insert(f, key, len)) != FK_OK)

@@ -28,8 +28,11 @@ fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t 
     int got;
     while ((got = fk_linereader_next(r, &key, &len)) == 1) {
         c->lines++;
-        if ((c->lines & PROGRESS_EVERY) == 0)
-            fk_progress("%s: %llu lines", progress, (unsigned long long)c->lines);
+        if ((c->lines & PROGRESS_EVERY) == 0) {
+            char at[64];
+            fk_linereader_progress(r, at, sizeof at);
+            fk_progress("%s: %s", progress, at);
+        }
         int fresh = exact ? fk_lineset_add(&seen, key, len)
                   : unique_input || !fk_filter_contains(f, key, len);
         if (fresh < 0) {
