@@ -84,6 +84,8 @@ int fk_cmd_dedup(int argc, char **argv)
         fk_filter_free(f);
         return 1;
     }
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
     const char *key;
     size_t len;
     int got = 0;
@@ -114,6 +116,9 @@ int fk_cmd_dedup(int argc, char **argv)
                 (unsigned long long)fresh);
     else if (s != FK_OK)
         fprintf(stderr, "filterkit dedup: %s: insert failed: %s; the file is unchanged\n", path, fk_strerror(s));
+    else if (fk_filter_stats(f, &after), after.items < before.items)
+        fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)before.items);
     else if (fflush(stdout) != 0 || ferror(stdout))
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
     else if (fk_filterfile_save(spec.name, path, f) == 0)

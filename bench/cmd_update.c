@@ -62,6 +62,14 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
     else if (s != FK_OK)
         fprintf(stderr, "filterkit %s: %s: %s failed after %llu keys: %s; the file is unchanged\n",
                 spec->name, path, spec->name, (unsigned long long)c.done, fk_strerror(s));
+    fk_stats after;
+    fk_filter_stats(f, &after);
+    if (s == FK_OK && op == FK_FEED_INSERT && after.items < st.items) {
+        /* a loaded count near 2^64 would wrap on the kind's increment */
+        fprintf(stderr, "filterkit add: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)st.items);
+        s = FK_EINVAL;
+    }
     if (s == FK_OK && op == FK_FEED_INSERT && !(ops->caps & FK_CAP_GROWS) &&
         (double)(st.items + c.done) > 1.1 * (double)st.capacity)
         fprintf(stderr, "filterkit add: %s: warning: it now holds %llu items for a capacity of %llu "
