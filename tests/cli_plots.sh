@@ -6,17 +6,7 @@
 #  - no CSVs: exit 1 with a message, no image;
 #  - CSVs for only some plots: those are drawn, the others fail by name with
 #    gnuplot's reason, exit 1, and no 0-byte image is left anywhere.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+. "$(dirname "$0")/lib_cli.sh"
 case "$build" in */san) echo "0 passed, 0 failed"; exit 0;; esac
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "cli_plots.sh: no gnuplot; skipped"
@@ -42,5 +32,4 @@ check "no 0-byte image" test -z "$(find "$tmp/out" -type f -size 0)"
 check "no scratch folder left" test -z "$(find "$tmp/out" -name '.drawing-*')"
 check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep -c -v '^[14]_')" -eq 0
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -11,19 +11,7 @@
 #  - add then query finds the new keys; a failed add leaves the file as it was
 #    (a full cuckoo table; a file size limit standing in for a full disk), and
 #    no temporary file is left behind; the file keeps its permissions.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 seq 1 20000 | sed 's/^/key-/' >"$tmp/all"
 head -n 10000 "$tmp/all" >"$tmp/first"
@@ -108,5 +96,4 @@ check "remove with two files exits 2" test $? -eq 2
 "$fk" add "$tmp/missing.fk" </dev/null >/dev/null 2>&1
 check "add to a missing file exits 1" test $? -eq 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
