@@ -116,7 +116,9 @@ static int parse_one(fk_opt_type type, const char *value, uint64_t *u, double *d
         { NULL, 0, NULL, NULL, NULL },
     };
     const fk_cmd_spec spec = { "test", "", NULL, opts };
-    char arg0[] = "test", arg1[] = "--x", *argv[] = { arg0, arg1, (char *)value, NULL };
+    char arg0[] = "test", arg1[] = "--x", arg2[64];
+    snprintf(arg2, sizeof arg2, "%s", value);
+    char *argv[] = { arg0, arg1, arg2, NULL };
     return fk_args_parse(&spec, 3, argv);
 }
 
