@@ -70,6 +70,8 @@ int fk_cmd_dedup(int argc, char **argv)
     int rc = fk_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
         return rc == FK_ARGS_HELP ? 0 : 2;
+    if (fk_filterfile_can_save(spec.name, path) != 0)
+        return 1;
     fk_filter *f = NULL;
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)

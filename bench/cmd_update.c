@@ -41,6 +41,10 @@ static int update(const char *name, const char *about, fk_feed_op op, int argc, 
     fk_filter *f = NULL;
     if (fk_filterfile_load(spec->name, path, &f, NULL, NULL) != 0)
         return 1;
+    if (fk_filterfile_can_save(spec->name, path) != 0) {
+        fk_filter_free(f);
+        return 1;
+    }
     const fk_ops *ops = fk_filter_ops(f);
     if (op == FK_FEED_REMOVE && !(ops->caps & FK_CAP_REMOVE)) {
         char kinds[200];

@@ -31,6 +31,9 @@ done
 check "dedup without a filter or --kind: exit 2" test $? -eq 2
 check "dedup says how to create one" grep -q -- '--kind' "$tmp/err"
 check "and creates nothing" test ! -e "$tmp/new.fk"
+"$fk" dedup --kind bloom --fpr 0.01 --capacity 100 "$tmp/no/such/dir.fk" <"$tmp/day1" >"$tmp/out" 2>"$tmp/err"
+check "dedup into a missing folder: exit 1 before any work" test $? -eq 1 -a ! -s "$tmp/out"
+check "missing folder: says so" grep -q 'folder does not exist' "$tmp/err"
 "$fk" dedup --kind cuckoo --fpr 0.01 --capacity 50 "$tmp/small.fk" </dev/null
 cp "$tmp/small.fk" "$tmp/small.orig"
 "$fk" dedup "$tmp/small.fk" <"$tmp/day1" >/dev/null 2>"$tmp/err"
