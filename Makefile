@@ -183,6 +183,7 @@ help:
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
+	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin"
 	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
@@ -336,6 +337,13 @@ bench: deps-bench
 bench-quick: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 	$(CLI) bench --n 100000 --repeat 1 --out -
+
+# `make plots`: redraws plots/out/ from the CSVs already in results/ without
+# running the bench (bench/plots.sh: a failed plot leaves no empty image and
+# says why).
+.PHONY: plots
+plots:
+	@bench/plots.sh results plots/out
 
 # ------------------------------------------------------------- install
 # Never installs packages: it copies files, and builds what is missing with

@@ -57,17 +57,18 @@ int fk_cmd_build(int argc, char **argv)
     const char *kind = NULL;
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
-    int binary_lines = 0;
+    int binary_lines = 0, unique_input = 0;
     const fk_opt opts[] = {
         { "kind", FK_OPT_STR, &kind, "K", "filter kind: bloom, counting, cuckoo (required)" },
         { "fpr", FK_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
         { "capacity", FK_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
         { "seed", FK_OPT_U64, &seed, "S", "hash seed (default: 0)" },
         { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { "unique-input", FK_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fk_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--binary-lines] < keys > FILTER",
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--binary-lines] [--unique-input] < keys > FILTER",
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
@@ -78,6 +79,8 @@ int fk_cmd_build(int argc, char **argv)
         "bytes of memory per distinct line while building), so removing each key\n"
         "once later leaves no false negatives; for other kinds a line the filter\n"
         "already answers 'maybe present' to is skipped (it would set no new bit).\n"
+        "--unique-input vouches that no line repeats (sort -u output): no line set is\n"
+        "kept, and a repeated line would be inserted twice.\n"
         "With --capacity N (or a growing kind) the input is streamed: memory is the\n"
         "filter plus a 64 KiB line buffer (plus the line set above). Without it the\n"
         "capacity is the line count: a regular file is read twice, a pipe is held\n"
@@ -131,7 +134,7 @@ int fk_cmd_build(int argc, char **argv)
         return 1;
     }
     fk_feed_counts c;
-    s = fk_feed_lines(f, FK_FEED_INSERT, &r, size_for, "build", &c);
+    s = fk_feed_lines(f, FK_FEED_INSERT, &r, size_for, unique_input, "build", &c);
     fk_linereader_free(&r);
     if (s == FK_EFULL)
         fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "

@@ -70,6 +70,8 @@ int fk_cmd_dedup(int argc, char **argv)
     int rc = fk_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
         return rc == FK_ARGS_HELP ? 0 : 2;
+    if (fk_filterfile_can_save(spec.name, path) != 0)
+        return 1;
     fk_filter *f = NULL;
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)
@@ -84,6 +86,8 @@ int fk_cmd_dedup(int argc, char **argv)
         fk_filter_free(f);
         return 1;
     }
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
     const char *key;
     size_t len;
     int got = 0;
@@ -91,8 +95,11 @@ int fk_cmd_dedup(int argc, char **argv)
     fk_status s = FK_OK;
     fk_progress_begin();
     while (!ferror(stdout) && (got = fk_linereader_next(&r, &key, &len)) == 1) {
-        if ((r.lines & 0xffff) == 0)
-            fk_progress("dedup: %llu lines, %llu new", (unsigned long long)r.lines, (unsigned long long)fresh);
+        if ((r.lines & 0xffff) == 0) {
+            char at[64];
+            fk_linereader_progress(&r, at, sizeof at);
+            fk_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
+        }
         if (fk_filter_contains(f, key, len))
             continue;
         if ((s = fk_filter_insert(f, key, len)) != FK_OK)
@@ -111,6 +118,9 @@ int fk_cmd_dedup(int argc, char **argv)
                 (unsigned long long)fresh);
     else if (s != FK_OK)
         fprintf(stderr, "filterkit dedup: %s: insert failed: %s; the file is unchanged\n", path, fk_strerror(s));
+    else if (fk_filter_stats(f, &after), after.items < before.items)
+        fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)before.items);
     else if (fflush(stdout) != 0 || ferror(stdout))
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
     else if (fk_filterfile_save(spec.name, path, f) == 0)

@@ -164,8 +164,10 @@ int fk_cmd_info(int argc, char **argv)
     add(fs, &n, "capacity", F_U64)->u = st.capacity;
     add(fs, &n, "items", F_U64)->u = st.items;
     if (ops == &fk_bloom_ops) {
-        x = add(fs, &n, "estimated items", F_DOUBLE);
-        x->d = round(fk_bloom_estimate_items((const fk_bloom *)f));
+        double est = round(fk_bloom_estimate_items((const fk_bloom *)f));
+        x = add(fs, &n, "estimated items", isfinite(est) ? F_U64 : F_DOUBLE); /* inf: every bit set */
+        x->u = isfinite(est) ? (uint64_t)est : 0;
+        x->d = est;
         x->note = "(distinct keys, from the set bits)";
     }
     x = add(fs, &n, "bits per item", F_DOUBLE);

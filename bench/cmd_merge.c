@@ -94,6 +94,11 @@ int fk_cmd_merge(int argc, char **argv)
                 ops->name);
     } else if (incompatible(&h[0], &h[1], why, sizeof why)) {
         fprintf(stderr, "filterkit merge: %s and %s cannot be merged: %s\n", path[0], path[1], why);
+    } else if (h[0].items > UINT64_MAX - h[1].items) {
+        /* the union's item count is the sum; it must not wrap */
+        fprintf(stderr, "filterkit merge: %s and %s cannot be merged: their item counts (%llu and %llu) "
+                "add up past 2^64-1\n", path[0], path[1], (unsigned long long)h[0].items,
+                (unsigned long long)h[1].items);
     } else {
         fk_status s = unite(f[0], f[1]);
         if (s == FK_OK)

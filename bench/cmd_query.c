@@ -56,9 +56,11 @@ int fk_cmd_query(int argc, char **argv)
     fk_progress_begin();
     /* stops early when stdout fails (the exit status comes from main) */
     while (!ferror(stdout) && (got = fk_linereader_next(&r, &key, &len)) == 1) {
-        if ((r.lines & 0xffff) == 0)
-            fk_progress("query: %llu lines, %llu matched", (unsigned long long)r.lines,
-                        (unsigned long long)matched);
+        if ((r.lines & 0xffff) == 0) {
+            char at[64];
+            fk_linereader_progress(&r, at, sizeof at);
+            fk_progress("query: %s, %llu matched", at, (unsigned long long)matched);
+        }
         if (fk_filter_contains(f, key, len) == !invert) {
             matched++;
             if (!count) {

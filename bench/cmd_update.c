@@ -22,8 +22,17 @@ static void removing_kinds(char *buf, size_t len)
     }
 }
 
-static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv, int *binary_lines)
+/* add and remove: the same options, operand and steps; name and about
+ * differ. */
+static int update(const char *name, const char *about, fk_feed_op op, int argc, char **argv)
 {
+    int binary_lines = 0;
+    const fk_opt opts[] = {
+        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fk_cmd_spec cmd_spec = { name, "[--binary-lines] FILTER < keys", about, opts };
+    const fk_cmd_spec *spec = &cmd_spec;
     const char *path = NULL;
     int rc = fk_args_parse_operands(spec, NULL, argc, argv, &path, 1,
                                     "FILTER (a file written by 'filterkit build')");
@@ -32,6 +41,10 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
     fk_filter *f = NULL;
     if (fk_filterfile_load(spec->name, path, &f, NULL, NULL) != 0)
         return 1;
+    if (fk_filterfile_can_save(spec->name, path) != 0) {
+        fk_filter_free(f);
+        return 1;
+    }
     const fk_ops *ops = fk_filter_ops(f);
     if (op == FK_FEED_REMOVE && !(fk_ops_caps(ops) & FK_CAP_REMOVE)) {
         char kinds[200];
@@ -42,7 +55,7 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
         return 1;
     }
     fk_linereader r;
-    if (fk_linereader_init(&r, stdin, *binary_lines) != 0) {
+    if (fk_linereader_init(&r, stdin, binary_lines) != 0) {
         fprintf(stderr, "filterkit %s: out of memory\n", spec->name);
         fk_filter_free(f);
         return 1;
@@ -50,7 +63,7 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
     fk_stats st;
     fk_filter_stats(f, &st);
     fk_feed_counts c;
-    fk_status s = fk_feed_lines(f, op, &r, 0, spec->name, &c);
+    fk_status s = fk_feed_lines(f, op, &r, 0, 0, spec->name, &c);
     fk_linereader_free(&r);
     if (s == FK_EFULL)
         fprintf(stderr, "filterkit add: %s: the %s filter is full after adding %llu keys; the file is "
@@ -62,6 +75,14 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
     else if (s != FK_OK)
         fprintf(stderr, "filterkit %s: %s: %s failed after %llu keys: %s; the file is unchanged\n",
                 spec->name, path, spec->name, (unsigned long long)c.done, fk_strerror(s));
+    fk_stats after;
+    fk_filter_stats(f, &after);
+    if (s == FK_OK && op == FK_FEED_INSERT && after.items < st.items) {
+        /* a loaded count near 2^64 would wrap on the kind's increment */
+        fprintf(stderr, "filterkit add: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)st.items);
+        s = FK_EINVAL;
+    }
     if (s == FK_OK && op == FK_FEED_INSERT && !(fk_ops_caps(ops) & FK_CAP_GROWS) &&
         (double)(st.items + c.done) > 1.1 * (double)st.capacity)
         fprintf(stderr, "filterkit add: %s: warning: it now holds %llu items for a capacity of %llu "
@@ -80,42 +101,26 @@ static int update(const fk_cmd_spec *spec, fk_feed_op op, int argc, char **argv,
 
 int fk_cmd_add(int argc, char **argv)
 {
-    int binary_lines = 0;
-    const fk_opt opts[] = {
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
-        { NULL, 0, NULL, NULL, NULL },
-    };
-    const fk_cmd_spec spec = {
-        "add", "[--binary-lines] FILTER < keys",
-        "Inserts the key of each line of stdin into the saved FILTER and replaces the\n"
-        "file atomically (a temporary file in the same folder, renamed over it once\n"
-        "complete; on any failure, such as a full disk or a full cuckoo table, the\n"
-        "file is left as it was). Lines and duplicates follow the rules of 'filterkit\n"
-        "build': each distinct line of this input is inserted once (a key already in\n"
-        "FILTER from before is inserted again into a counting or cuckoo filter, and\n"
-        "one 'remove' then takes away one of the two).",
-        opts,
-    };
-    return update(&spec, FK_FEED_INSERT, argc, argv, &binary_lines);
+    return update("add",
+                  "Inserts the key of each line of stdin into the saved FILTER and replaces the\n"
+                  "file atomically (a temporary file in the same folder, renamed over it once\n"
+                  "complete; on any failure, such as a full disk or a full cuckoo table, the\n"
+                  "file is left as it was). Lines and duplicates follow the rules of 'filterkit\n"
+                  "build': each distinct line of this input is inserted once (a key already in\n"
+                  "FILTER from before is inserted again into a counting or cuckoo filter, and\n"
+                  "one 'remove' then takes away one of the two).",
+                  FK_FEED_INSERT, argc, argv);
 }
 
 int fk_cmd_remove(int argc, char **argv)
 {
-    int binary_lines = 0;
-    const fk_opt opts[] = {
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
-        { NULL, 0, NULL, NULL, NULL },
-    };
-    const fk_cmd_spec spec = {
-        "remove", "[--binary-lines] FILTER < keys",
-        "Removes the key of each distinct line of stdin from the saved FILTER (a kind\n"
-        "that can remove: counting, cuckoo), replaces the file atomically as 'add'\n"
-        "does, and prints one line: how many keys were removed, how many were\n"
-        "definitely absent (nothing changed for those) and how many lines repeated an\n"
-        "earlier one (removed once). Remove only keys that were added: removing a\n"
-        "key that was never added but answers 'maybe present' (a false positive)\n"
-        "takes away another key's trace and can make that key read as absent.",
-        opts,
-    };
-    return update(&spec, FK_FEED_REMOVE, argc, argv, &binary_lines);
+    return update("remove",
+                  "Removes the key of each distinct line of stdin from the saved FILTER (a kind\n"
+                  "that can remove: counting, cuckoo), replaces the file atomically as 'add'\n"
+                  "does, and prints one line: how many keys were removed, how many were\n"
+                  "definitely absent (nothing changed for those) and how many lines repeated an\n"
+                  "earlier one (removed once). Remove only keys that were added: removing a\n"
+                  "key that was never added but answers 'maybe present' (a false positive)\n"
+                  "takes away another key's trace and can make that key read as absent.",
+                  FK_FEED_REMOVE, argc, argv);
 }

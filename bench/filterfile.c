@@ -101,20 +101,40 @@ int fk_filterfile_load(const char *cmd, const char *path, fk_filter **out,
     return 0;
 }
 
+/* The folder holding path, into dir ("." for a bare name). Returns 0, or
+ * -1 when it does not fit. */
+static int folder_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else if ((size_t)(slash - path) < len)
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+    else
+        return -1;
+    return 0;
+}
+
+int fk_filterfile_can_save(const char *cmd, const char *path)
+{
+    char dir[4096];
+    if (folder_of(path, dir, sizeof dir) != 0 || access(dir, W_OK | X_OK) == 0)
+        return 0; /* (a path too long to check is left to the save) */
+    char msg[256];
+    snprintf(msg, sizeof msg, "cannot be saved there (nothing done): %s",
+             errno == ENOENT ? "its folder does not exist" : strerror(errno));
+    return fail(cmd, path, msg);
+}
+
 /* fsyncs the folder holding path, so the rename itself is durable; best
  * effort (some file systems refuse fsync on a folder), as the new file is
  * already in place. */
 static void sync_folder(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[4096];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else if ((size_t)(slash - path) < sizeof dir)
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    else
+    if (folder_of(path, dir, sizeof dir) != 0)
         return;
     int fd = open(dir, O_RDONLY);
     if (fd >= 0) {
@@ -132,9 +152,11 @@ int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
     snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        int err = errno;
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot create a temporary file beside it (the file is unchanged): %s",
+                 errno == ENOENT ? "its folder does not exist" : strerror(errno));
         free(tmp);
-        return fail(cmd, path, err == ENOENT ? "its folder does not exist" : strerror(err));
+        return fail(cmd, path, msg);
     }
     struct stat st;
     mode_t mode;

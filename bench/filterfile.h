@@ -26,6 +26,12 @@ int fk_filterfile_load(const char *cmd, const char *path, fk_filter **out,
  * or -1 after printing why. */
 int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
 
+/* Checks, before any work, that a file at path could be saved by
+ * fk_filterfile_save (its folder exists and is writable), so that add,
+ * remove and dedup fail at once rather than after reading all their input.
+ * Returns 0, or -1 after printing why. */
+int fk_filterfile_can_save(const char *cmd, const char *path);
+
 /* The kinds that can be saved, comma-separated, for messages. */
 void fk_filterfile_kinds(char *buf, size_t len);
 

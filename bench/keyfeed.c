@@ -5,18 +5,19 @@
 #include "lineset.h"
 #include "progress.h"
 
-/* The set of seen lines starts no larger than this, however large the
- * expected count, and grows as distinct lines arrive. */
-#define PRESIZE_MAX (UINT64_C(1) << 20)
+/* The set of seen lines is sized for the expected count up front (no
+ * doubling, whose old and new tables would briefly coexist), but for no
+ * more lines than this (1.4 GB), and grows past it as lines arrive. */
+#define PRESIZE_MAX (UINT64_C(1) << 26)
 /* Lines between two looks at the progress clock. */
 #define PROGRESS_EVERY 0xffffu
 
 fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t expected,
-                        const char *progress, fk_feed_counts *c)
+                        int unique_input, const char *progress, fk_feed_counts *c)
 {
     memset(c, 0, sizeof *c);
     const fk_ops *ops = fk_filter_ops(f);
-    int exact = op == FK_FEED_REMOVE || (fk_ops_caps(ops) & FK_CAP_REMOVE);
+    int exact = !unique_input && (op == FK_FEED_REMOVE || (fk_ops_caps(ops) & FK_CAP_REMOVE));
     fk_lineset seen;
     if (exact && fk_lineset_init(&seen, expected < PRESIZE_MAX ? expected : PRESIZE_MAX) != 0)
         return FK_ENOMEM;
@@ -27,9 +28,13 @@ fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t 
     int got;
     while ((got = fk_linereader_next(r, &key, &len)) == 1) {
         c->lines++;
-        if ((c->lines & PROGRESS_EVERY) == 0)
-            fk_progress("%s: %llu lines", progress, (unsigned long long)c->lines);
-        int fresh = exact ? fk_lineset_add(&seen, key, len) : !fk_filter_contains(f, key, len);
+        if ((c->lines & PROGRESS_EVERY) == 0) {
+            char at[64];
+            fk_linereader_progress(r, at, sizeof at);
+            fk_progress("%s: %s", progress, at);
+        }
+        int fresh = exact ? fk_lineset_add(&seen, key, len)
+                  : unique_input || !fk_filter_contains(f, key, len);
         if (fresh < 0) {
             s = FK_ENOMEM;
             break;

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "keylines.h"
 
@@ -48,7 +49,20 @@ int fk_linereader_init(fk_linereader *r, FILE *fp, int binary_lines)
         return -1;
     }
     r->cap = CHUNK;
+    struct stat st;
+    off_t at = lseek(fileno(fp), 0, SEEK_CUR);
+    if (fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode) && at >= 0 && st.st_size > at)
+        r->total = (uint64_t)(st.st_size - at);
     return 0;
+}
+
+void fk_linereader_progress(const fk_linereader *r, char *buf, size_t len)
+{
+    if (r->total)
+        snprintf(buf, len, "%llu lines (%.0f%%)", (unsigned long long)r->lines,
+                 100.0 * (double)r->bytes / (double)r->total);
+    else
+        snprintf(buf, len, "%llu lines", (unsigned long long)r->lines);
 }
 
 int fk_linereader_init_mem(fk_linereader *r, char *data, size_t len, int binary_lines)

@@ -36,6 +36,7 @@ typedef struct {
     int      eof, binary_lines;
     uint64_t lines;           /* keys returned so far */
     uint64_t bytes;           /* bytes consumed so far */
+    uint64_t total;           /* bytes to read when known (a regular file), else 0 */
 } fk_linereader;
 
 /* Starts reading fp. Returns 0, or -1 when the buffer cannot be allocated
@@ -58,6 +59,10 @@ int fk_linereader_init_mem(fk_linereader *r, char *data, size_t len, int binary_
  * Returns 0, or -1 when memory runs out or reading fails (errno says which;
  * *data is then NULL). */
 int fk_read_all(FILE *fp, char **data, size_t *len);
+
+/* Writes "1234567 lines" plus " (42%)" when the input size is known,
+ * for progress lines. */
+void fk_linereader_progress(const fk_linereader *r, char *buf, size_t len);
 
 /* Describes a reader failure for a message: strerror(err), with the limit
  * named for EOVERFLOW. */

@@ -30,6 +30,11 @@ int fk_bench_keys_make(const fk_keyspec *spec, uint64_t n, double min_fpr, uint6
     uint64_t nneg = fk_fpr_negatives_for(min_fpr);
     if (nneg < lookups)
         nneg = lookups;
+    if (n > SIZE_MAX || nneg > SIZE_MAX || lookups > SIZE_MAX) { /* 32-bit hosts */
+        snprintf(err, errlen, "%llu + %llu keys do not fit this machine's address space",
+                 (unsigned long long)n, (unsigned long long)nneg);
+        return -1;
+    }
     if (fk_workload_make(spec, (size_t)n, (size_t)nneg, &k->w, err, errlen))
         return -1;
     k->n = k->w.pos.count;

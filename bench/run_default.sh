@@ -40,15 +40,7 @@ else
 fi
 
 step "plots"
-if command -v gnuplot >/dev/null 2>&1; then
-    mkdir -p "$root/plots/out"
-    for gp in "$root"/plots/*.gp; do
-        gnuplot -e "results='$out'; outdir='$root/plots/out'; plotdir='$root/plots'" "$gp" ||
-            echo "run_default.sh: $(basename "$gp") failed" >&2
-    done
-else
-    echo "gnuplot is not installed: no plots drawn (apt-get install gnuplot-nox, then make bench)"
-fi
+"$root/bench/plots.sh" "$out" "$root/plots/out" || true # says what failed
 
 step "summary (ns per operation; x lb = throughput relative to libbloom, >1 = faster)"
 cat "$summary"

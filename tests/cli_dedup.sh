@@ -10,19 +10,7 @@
 #    a union exit 1 naming the reason;
 #  - build --capacity warns when the input exceeds it by more than 10%, and
 #    no progress line reaches a file or a pipe.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 seq 1 6000 | sed 's/^/u/' >"$tmp/day1"
 seq 4001 10000 | sed 's/^/u/' >"$tmp/day2"
@@ -43,6 +31,9 @@ done
 check "dedup without a filter or --kind: exit 2" test $? -eq 2
 check "dedup says how to create one" grep -q -- '--kind' "$tmp/err"
 check "and creates nothing" test ! -e "$tmp/new.fk"
+"$fk" dedup --kind bloom --fpr 0.01 --capacity 100 "$tmp/no/such/dir.fk" <"$tmp/day1" >"$tmp/out" 2>"$tmp/err"
+check "dedup into a missing folder: exit 1 before any work" test $? -eq 1 -a ! -s "$tmp/out"
+check "missing folder: says so" grep -q 'folder does not exist' "$tmp/err"
 "$fk" dedup --kind cuckoo --fpr 0.01 --capacity 50 "$tmp/small.fk" </dev/null
 cp "$tmp/small.fk" "$tmp/small.orig"
 "$fk" dedup "$tmp/small.fk" <"$tmp/day1" >/dev/null 2>"$tmp/err"
@@ -86,5 +77,4 @@ check "no warning at 5% over" test ! -s "$tmp/err"
 seq 1 300000 | "$fk" build --kind counting --fpr 0.01 2>"$tmp/err" | cat >/dev/null
 check "no progress line on a file" test ! -s "$tmp/err"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -13,19 +13,7 @@
 #  - one CRLF rule: build, query and bench --keys give the same keys for a
 #    CRLF and an LF file; --binary-lines keeps the CR;
 #  - `help build extra` blames the extra argument.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 sanitized=0
 case "$build" in */san) sanitized=1;; esac
 
@@ -155,5 +143,4 @@ check "bench --keys: CRLF and LF give the same keys" cmp -s <(bench_cols "$tmp/c
 check "bench --keys --binary-lines keeps the CR" \
     test "$(cmp -s <(bench_cols "$tmp/crlf" --binary-lines) <(bench_cols "$tmp/lf"); echo $?)" -eq 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

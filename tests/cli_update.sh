@@ -11,19 +11,7 @@
 #  - add then query finds the new keys; a failed add leaves the file as it was
 #    (a full cuckoo table; a file size limit standing in for a full disk), and
 #    no temporary file is left behind; the file keeps its permissions.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
-}
+. "$(dirname "$0")/lib_cli.sh"
 
 seq 1 20000 | sed 's/^/key-/' >"$tmp/all"
 head -n 10000 "$tmp/all" >"$tmp/first"
@@ -57,6 +45,10 @@ for kind in counting cuckoo; do
     check "$kind: absent keys counted ($out)" \
         test "$out" = "removed 0, definitely absent $nabsent, repeated lines 0"
     check "$kind: and nothing changed" grep -q '^items: *10000$' <("$fk" info "$f")
+    # --unique-input keeps no line set and, on unique lines, builds the same bytes
+    "$fk" build --kind "$kind" --fpr 0.05 <"$tmp/all" >"$tmp/set.fk"
+    "$fk" build --kind "$kind" --fpr 0.05 --unique-input <"$tmp/all" >"$tmp/unique.fk"
+    check "$kind: --unique-input builds the same filter" cmp -s "$tmp/set.fk" "$tmp/unique.fk"
     # add: the removed half comes back
     check "$kind: add" "$fk" add "$f" <"$tmp/first"
     check "$kind: items after add" grep -q '^items: *20000$' <("$fk" info "$f")
@@ -104,5 +96,4 @@ check "remove with two files exits 2" test $? -eq 2
 "$fk" add "$tmp/missing.fk" </dev/null >/dev/null 2>&1
 check "add to a missing file exits 1" test $? -eq 1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

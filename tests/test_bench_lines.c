@@ -6,10 +6,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include "check.h"
+#include <unistd.h>
 #include "../bench/args.h"
+#include "../bench/cmd.h"
 #include "../bench/keylines.h"
 #include "../bench/lineset.h"
 #include "../bench/memory_model.h"
+#include "../bloom/bloom.h"
+#include "../common/serial.h"
 #include "../common/sizing.h"
 
 /* The keys the reader gives for `text`, joined by '|'. */
@@ -112,7 +116,7 @@ static int parse_one(fk_opt_type type, const char *value, uint64_t *u, double *d
         { NULL, 0, NULL, NULL, NULL },
     };
     const fk_cmd_spec spec = { "test", "", NULL, opts };
-    char arg0[] = "test", arg1[] = "--x", arg2[128];
+    char arg0[] = "test", arg1[] = "--x", arg2[64];
     snprintf(arg2, sizeof arg2, "%s", value);
     char *argv[] = { arg0, arg1, arg2, NULL };
     return fk_args_parse(&spec, 3, argv);
@@ -194,6 +198,72 @@ TEST(theory_input_ranges)
     CHECK(fk_theory_bloom_fpr_at_fill(1.5, 3) == 1.0);
 }
 
+/* Saves a 100-bit Bloom filter whose header says `items` into path. */
+static int save_bloom_with_items(const char *path, uint64_t items)
+{
+    uint64_t words[2] = { 0, 0 };
+    fk_bloom *b;
+    if (fk_bloom_from_bits(100, 3, 0, 100, 0.01, items, words, &b) != FK_OK)
+        return -1;
+    FILE *fp = fopen(path, "wb");
+    fk_status s = fp ? fk_filter_save_file((fk_filter *)b, fp) : FK_EIO;
+    if (fp)
+        fclose(fp);
+    fk_bloom_free(b);
+    return s == FK_OK ? 0 : -1;
+}
+
+static int same_file(const char *a, const char *b)
+{
+    FILE *x = fopen(a, "rb"), *y = fopen(b, "rb");
+    int same = x && y;
+    for (int c; same && (c = fgetc(x)) == fgetc(y);)
+        if (c == EOF)
+            break;
+    same = same && feof(x) && feof(y);
+    if (x)
+        fclose(x);
+    if (y)
+        fclose(y);
+    return same;
+}
+
+/* A loaded item count at 2^64-1 (a crafted or merged file) must not wrap
+ * to 0 on add, dedup or merge: each refuses and leaves the file alone. */
+TEST(item_counts_never_wrap)
+{
+    char dir[] = "/tmp/fk_test_countsXXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char full[64], orig[64], one[64], keys[64];
+    snprintf(full, sizeof full, "%s/full.fk", dir);
+    snprintf(orig, sizeof orig, "%s/orig.fk", dir);
+    snprintf(one, sizeof one, "%s/one.fk", dir);
+    snprintf(keys, sizeof keys, "%s/keys", dir);
+    CHECK(save_bloom_with_items(full, UINT64_MAX) == 0 && save_bloom_with_items(orig, UINT64_MAX) == 0);
+    CHECK(save_bloom_with_items(one, 1) == 0);
+    FILE *k = fopen(keys, "w");
+    fputs("new\n", k);
+    fclose(k);
+    fputs("(the next lines of 'filterkit' errors are expected)\n", stderr);
+    char a0[] = "add", a1[] = "dedup", a2[] = "merge";
+    char *add_argv[] = { a0, full, NULL }, *dedup_argv[] = { a1, full, NULL };
+    CHECK(freopen(keys, "r", stdin) != NULL);
+    CHECK(fk_cmd_add(2, add_argv) == 1);
+    CHECK(same_file(full, orig));
+    CHECK(freopen(keys, "r", stdin) != NULL);
+    if (!isatty(STDOUT_FILENO)) { /* dedup prints the new line; merge refuses a terminal */
+        CHECK(fk_cmd_dedup(2, dedup_argv) == 1);
+        CHECK(same_file(full, orig));
+        char *merge_argv[] = { a2, full, one, NULL };
+        CHECK(fk_cmd_merge(3, merge_argv) == 1);
+    }
+    unlink(full);
+    unlink(orig);
+    unlink(one);
+    unlink(keys);
+    rmdir(dir);
+}
+
 int main(void)
 {
     RUN(one_crlf_rule);
@@ -203,5 +273,6 @@ int main(void)
     RUN(memory_model_saturates);
     RUN(model_theory_at_n);
     RUN(theory_input_ranges);
+    RUN(item_counts_never_wrap);
     return check_report();
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# tests/cli_plots.sh: bench/plots.sh (`make plots`) redraws from CSVs alone.
+# Run by tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`.
+# Needs gnuplot (skipped, counted as passed, without it) and runs for the
+# plain build only (it tests the script, not the binary).
+#  - no CSVs: exit 1 with a message, no image;
+#  - CSVs for only some plots: those are drawn, the others fail by name with
+#    gnuplot's reason, exit 1, and no 0-byte image is left anywhere.
+. "$(dirname "$0")/lib_cli.sh"
+case "$build" in */san) echo "0 passed, 0 failed"; exit 0;; esac
+if ! command -v gnuplot >/dev/null 2>&1; then
+    echo "cli_plots.sh: no gnuplot; skipped"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
+
+mkdir -p "$tmp/none"
+"$root/bench/plots.sh" "$tmp/none" "$tmp/out0" 2>"$tmp/err"
+check "no CSVs: exit 1" test $? -eq 1
+check "no CSVs: says so" grep -q 'no CSV files' "$tmp/err"
+check "no CSVs: no image" test -z "$(ls "$tmp/out0" 2>/dev/null)"
+
+# only the fpr sweep: plot 1 is drawn; the bench-based plots fail (no
+# bench-u64.csv), plots that need other sweeps say what they miss
+"$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --filters bloom,cuckoo --repeat 1 --lookups 2000 \
+    --out "$tmp/res" >/dev/null 2>&1
+"$root/bench/plots.sh" "$tmp/res" "$tmp/out" >"$tmp/log" 2>"$tmp/err"
+check "some plots fail: exit 1" test $? -eq 1
+check "plot 1 drawn" test -s "$tmp/out/1_fpr_vs_bits.png" -a -s "$tmp/out/1_fpr_vs_bits.svg"
+check "a failed plot is named with a reason" grep -q 'lookup_vs_n failed, nothing written: .*sweep-n-u64.csv' "$tmp/err"
+check "no 0-byte image" test -z "$(find "$tmp/out" -type f -size 0)"
+check "no scratch folder left" test -z "$(find "$tmp/out" -name '.drawing-*')"
+check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep -c -v '^[14]_')" -eq 0
+
+finish
