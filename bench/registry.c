@@ -2,6 +2,7 @@
  * all-in-one library; the CLI adds external baselines on top of it), and the
  * kind-id lookup that lets a saved filter of any kind be loaded. */
 #include <string.h>
+#include "../bloom/blocked.h"
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../counting/counting.h"
@@ -9,6 +10,7 @@
 
 static const fk_ops *const builtin[] = {
     &fk_bloom_ops,
+    &fk_blocked_ops,
     &fk_counting_ops,
     &fk_cuckoo_ops,
 };

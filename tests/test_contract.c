@@ -161,6 +161,10 @@ static double expected_bits_per_item(double fpr, double *tolerance)
         return 1.44 * log2(1.0 / fpr);
     if (strcmp(kind->name, "counting") == 0) /* 4-bit counters by default */
         return 4 * 1.44 * log2(1.0 / fpr);
+    if (strcmp(kind->name, "blocked") == 0) { /* the Parquet spec's table */
+        *tolerance = 0.03;
+        return fpr == 0.01 ? 10.5 : fpr == 0.001 ? 16.9 : 0.0;
+    }
     return 0.0;
 }
 
