@@ -8,14 +8,15 @@
 #include "trace.h"
 
 static const char usage_line[] =
-    "usage: filterkit trace bloom|counting|cuckoo [OPTIONS] [--insert] KEY... "
+    "usage: filterkit trace bloom|blocked|counting|cuckoo [OPTIONS] [--insert] KEY... "
     "[--lookup KEY...] [--remove KEY...]\n";
 
 static const char usage_more[] =
     "\n"
     "Builds one tiny filter and shows each step: the key's hash, its probe\n"
     "positions (bloom, counting) or its fingerprint, buckets i1 and i2 and\n"
-    "every kick (cuckoo), and the filter's array after the step.\n"
+    "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
+    "key's block, the bit in each of its eight words, and the block after it.\n"
     "Keys are inserted, in order, until --lookup or --remove switches what\n"
     "happens to the keys after it (--insert switches back; -- ends options).\n"
     "\n"
@@ -129,14 +130,15 @@ int fk_cmd_trace(int argc, char **argv)
         }
     }
     if (argc < 2)
-        return bad("%s", "which filter? bloom, counting or cuckoo");
+        return bad("%s", "which filter? bloom, blocked, counting or cuckoo");
     const char *kind = argv[1];
     int (*tracer)(const fk_trace_job *) =
         strcmp(kind, "bloom") == 0    ? fk_trace_bloom :
+        strcmp(kind, "blocked") == 0  ? fk_trace_blocked :
         strcmp(kind, "counting") == 0 ? fk_trace_counting :
         strcmp(kind, "cuckoo") == 0   ? fk_trace_cuckoo : NULL;
     if (!tracer)
-        return bad("unknown filter '%s' (bloom, counting or cuckoo)", kind);
+        return bad("unknown filter '%s' (bloom, blocked, counting or cuckoo)", kind);
 
     fk_params p = fk_params_make(8, 0.05);
     fk_trace_step *steps = calloc((size_t)argc, sizeof *steps);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "memory_model.h"
+#include "../bloom/blocked.h"
 #include "../common/sizing.h"
 
 /* 4-bit counters unless the kind says otherwise (counting/ default). */
@@ -27,6 +28,15 @@ uint64_t fk_model_bytes(const fk_ops *ops, uint64_t n, double fpr, char *desc, s
             snprintf(desc, len, "m = %llu %u-bit counters, k = %u probes", (unsigned long long)m,
                      COUNTING_BITS, k);
         return (m * COUNTING_BITS + 63) / 64 * 8;
+    }
+    if (strcmp(name, "blocked") == 0) {
+        uint64_t blocks = fk_size_blocked_blocks(n, fpr);
+        if (!blocks)
+            return 0;
+        if (desc)
+            snprintf(desc, len, "%llu blocks of %u bits (%.2f keys per block)",
+                     (unsigned long long)blocks, FK_BLOCKED_BLOCK_BITS, (double)n / (double)blocks);
+        return blocks * FK_BLOCKED_BLOCK_BYTES;
     }
     if (strcmp(name, "cuckoo") == 0) {
         uint64_t buckets = fk_size_cuckoo_buckets(n);

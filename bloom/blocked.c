@@ -66,12 +66,10 @@ fk_status fk_blocked_new(const fk_params *p, fk_blocked **out)
     if (!out)
         return FK_EINVAL;
     *out = NULL;
-    if (fk_params_check(p) != FK_OK)
-        return FK_EINVAL;
-    uint64_t blocks = p->bits ? p->bits / FK_BLOCKED_BLOCK_BITS + ((p->bits & (FK_BLOCKED_BLOCK_BITS - 1)) != 0)
-                              : fk_size_blocked_blocks(p->capacity, p->fpr);
-    if (blocks == 0)
-        return FK_EINVAL;
+    uint64_t blocks;
+    fk_status s = fk_blocked_geometry(p, &blocks);
+    if (s != FK_OK)
+        return s;
     return fk_blocked_create_exact(blocks, p->seed, p->capacity, p->fpr, out);
 }
 

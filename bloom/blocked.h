@@ -76,10 +76,16 @@ FK_API uint64_t fk_size_blocked_blocks(uint64_t n, double p);
  * set, 0 for blocks 0. */
 FK_API double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
 
+/* The block count fk_blocked_new uses for p: ceil(p->bits / 256) when
+ * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). Returns
+ * FK_OK with *blocks set; FK_EINVAL for NULL arguments, p failing
+ * fk_params_check, or a count that cannot be sized (0 or over 2^32). The
+ * memory cap is the allocator's to check. Cost: that of the sizing. */
+FK_API fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks);
+
 /* ------------------------------------------------------------ the filter */
 
-/* Creates a blocked filter. Sizing: blocks = ceil(p->bits / 256) when
- * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). p->hashes
+/* Creates a blocked filter of fk_blocked_geometry(p) blocks. p->hashes
  * is ignored (a key always sets 8 bits). The seed picks the hash.
  * Returns FK_OK with a new filter in *out (caller frees with
  * fk_blocked_free); FK_EINVAL for NULL p or out, bad params

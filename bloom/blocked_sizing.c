@@ -71,3 +71,19 @@ double fk_theory_blocked_items(uint64_t blocks, uint64_t x)
         return INFINITY;
     return (double)blocks * log1p(-fill) / log1p(-1.0 / FK_BLOCKED_WORD_BITS);
 }
+
+fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks)
+{
+    if (!blocks)
+        return FK_EINVAL;
+    *blocks = 0;
+    if (fk_params_check(p) != FK_OK)
+        return FK_EINVAL;
+    uint64_t count = p->bits ? p->bits / FK_BLOCKED_BLOCK_BITS +
+                                   ((p->bits & (FK_BLOCKED_BLOCK_BITS - 1)) != 0)
+                             : fk_size_blocked_blocks(p->capacity, p->fpr);
+    if (count == 0 || count > (UINT64_C(1) << 32))
+        return FK_EINVAL;
+    *blocks = count;
+    return FK_OK;
+}

@@ -241,6 +241,18 @@ TEST(fpr_formula_edges_and_a_hand_value)
     CHECK_EQ_U64(fk_size_blocked_blocks(1, 0.5), 1);
     /* a target below the floor is sized at the floor load */
     CHECK_EQ_U64(fk_size_blocked_blocks(1000, 1e-300), (uint64_t)(1000 / FK_BLOCKED_MIN_LOAD));
+    uint64_t blocks = 99;
+    fk_params p = fk_params_make(1000, 0.01);
+    CHECK_STATUS(fk_blocked_geometry(&p, &blocks), FK_OK);
+    CHECK_EQ_U64(blocks, fk_size_blocked_blocks(1000, 0.01));
+    p.bits = 257;
+    CHECK_STATUS(fk_blocked_geometry(&p, &blocks), FK_OK);
+    CHECK_EQ_U64(blocks, 2);
+    p.bits = UINT64_MAX; /* 2^56 blocks: past the 32-bit block index */
+    CHECK_STATUS(fk_blocked_geometry(&p, &blocks), FK_EINVAL);
+    CHECK_EQ_U64(blocks, 0);
+    CHECK_STATUS(fk_blocked_geometry(NULL, &blocks), FK_EINVAL);
+    CHECK_STATUS(fk_blocked_geometry(&p, NULL), FK_EINVAL);
     CHECK(isinf(fk_theory_blocked_items(1, 256)));
     CHECK(fk_theory_blocked_items(0, 5) == 0.0);
 }
