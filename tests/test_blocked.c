@@ -5,10 +5,11 @@
  *
  * Also the driver of the instruction count (not a test):
  *   valgrind --tool=callgrind --toggle-collect=lookup_loop \
- *       build/tests/test_blocked --lookup-loop 1000000 absent|present
- * builds a filter for 1M 8-byte keys at 1%, then looks up 1M keys through
- * the vtable's contains pointer, one call per key, as the bench's loop
- * does; instructions per lookup = callgrind's total / 1M. */
+ *       build/tests/test_blocked --lookup-loop 1000000 absent|present [KIND]
+ * builds a filter of KIND (default blocked) for 1M 8-byte keys at 1%, then
+ * looks up 1M keys through the vtable's contains pointer, one call per key,
+ * as the bench's loop does; instructions per lookup = callgrind's total /
+ * 1M. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,31 +520,40 @@ __attribute__((noinline)) uint64_t lookup_loop(bool (*has)(const fk_filter *, co
     return hits;
 }
 
-static int lookup_driver(uint64_t n, bool present)
+/* Builds a filter of `kind` (a registry name) for n keys at 1%, then
+ * times nothing: callgrind counts lookup_loop. */
+static int lookup_driver(const char *kind, uint64_t n, bool present)
 {
-    fk_blocked *b = make(n, 0.01, 0);
-    uint64_t *keys = malloc(n * sizeof *keys);
-    if (!b || !keys)
+    const fk_ops *ops = fk_ops_find(kind);
+    fk_params p = fk_params_make(n ? n : 1, 0.01);
+    fk_filter *f = NULL;
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    if (!ops || !keys || fk_filter_new(ops, &p, &f) != FK_OK) {
+        fprintf(stderr, "lookup driver: cannot build a '%s' filter of %llu keys\n", kind,
+                (unsigned long long)n);
+        free(keys);
         return 1;
+    }
     for (uint64_t i = 0; i < n; i++) {
         keys[i] = present ? keys_positive(i) : keys_negative(i);
         uint64_t k = keys_positive(i);
-        fk_blocked_insert(b, &k, sizeof k);
+        fk_filter_insert(f, &k, sizeof k);
     }
-    sink = lookup_loop(fk_blocked_ops.contains, fk_blocked_as_filter(b), keys, (size_t)n);
-    printf("%llu lookups (%s keys, path %s), %llu answered maybe\n", (unsigned long long)n,
-           present ? "present" : "absent",
-           fk_blocked_get_path(b) == FK_BLOCKED_PATH_AVX2 ? "avx2" : "scalar",
-           (unsigned long long)sink);
+    sink = lookup_loop(ops->contains, f, keys, (size_t)n);
+    printf("%s: %llu lookups of %s keys, %llu answered maybe%s\n", kind, (unsigned long long)n,
+           present ? "present" : "absent", (unsigned long long)sink,
+           ops != &fk_blocked_ops ? ""
+           : fk_blocked_get_path((const fk_blocked *)f) == FK_BLOCKED_PATH_AVX2 ? " (avx2 path)"
+                                                                               : " (scalar path)");
     free(keys);
-    fk_blocked_free(b);
+    fk_filter_free(f);
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--lookup-loop") == 0)
-        return lookup_driver(strtoull(argv[2], NULL, 10),
+        return lookup_driver(argc >= 5 ? argv[4] : "blocked", strtoull(argv[2], NULL, 10),
                              argc < 4 || strcmp(argv[3], "absent") != 0);
     RUN(key_mapping_follows_the_parquet_spec);
     RUN(scalar_and_avx2_paths_set_and_test_the_same_bits);
