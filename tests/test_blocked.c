@@ -34,6 +34,26 @@ static fk_blocked *make(uint64_t n, double fpr, uint64_t seed)
     return b;
 }
 
+/* Inserts keys_positive(from .. to-1). */
+static void insert_range(fk_blocked *b, uint64_t from, uint64_t to)
+{
+    for (uint64_t i = from; i < to; i++) {
+        uint64_t k = keys_positive(i);
+        fk_blocked_insert(b, &k, sizeof k);
+    }
+}
+
+/* How many of keys_positive(from .. to-1) b answers absent. */
+static uint64_t count_missing(const fk_blocked *b, uint64_t from, uint64_t to)
+{
+    uint64_t missing = 0;
+    for (uint64_t i = from; i < to; i++) {
+        uint64_t k = keys_positive(i);
+        missing += !fk_blocked_contains(b, &k, sizeof k);
+    }
+    return missing;
+}
+
 static bool has_avx2(void)
 {
     static int noted;
@@ -100,11 +120,8 @@ TEST(scalar_and_avx2_paths_set_and_test_the_same_bits)
     CHECK_STATUS(fk_blocked_set_path(v, FK_BLOCKED_PATH_AVX2), FK_OK);
     CHECK(fk_blocked_get_path(s) == FK_BLOCKED_PATH_SCALAR);
     CHECK(fk_blocked_get_path(v) == FK_BLOCKED_PATH_AVX2);
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = keys_positive(i);
-        fk_blocked_insert(s, &k, sizeof k);
-        fk_blocked_insert(v, &k, sizeof k);
-    }
+    insert_range(s, 0, n);
+    insert_range(v, 0, n);
     uint64_t differ = 0;
     for (uint64_t blk = 0; blk < fk_blocked_blocks(s); blk++)
         for (unsigned w = 0; w < 8; w++)
@@ -156,15 +173,8 @@ TEST(no_false_negatives_over_ten_million_keys_both_paths)
         if (!b)
             return;
         CHECK_STATUS(fk_blocked_set_path(b, p[j]), FK_OK);
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t k = keys_positive(i);
-            fk_blocked_insert(b, &k, sizeof k);
-        }
-        uint64_t missing = 0;
-        for (uint64_t i = 0; i < n; i++) {
-            uint64_t k = keys_positive(i);
-            missing += !fk_blocked_contains(b, &k, sizeof k);
-        }
+        insert_range(b, 0, n);
+        uint64_t missing = count_missing(b, 0, n);
         CHECK_MSG(missing == 0, "path %d: %llu false negatives of %llu", (int)p[j],
                   (unsigned long long)missing, (unsigned long long)n);
         fk_blocked_free(b);
@@ -267,10 +277,7 @@ static void check_fpr(double target)
     fk_blocked *b = make(n, target, 21);
     if (!b)
         return;
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = keys_positive(i);
-        fk_blocked_insert(b, &k, sizeof k);
-    }
+    insert_range(b, 0, n);
     uint64_t fp = 0;
     for (uint64_t i = 0; i < probes; i++) {
         uint64_t k = keys_negative(i);
@@ -329,11 +336,8 @@ TEST(item_estimate_tracks_distinct_keys)
     fk_blocked *b = make(n, 0.01, 1);
     if (!b)
         return;
-    for (uint64_t i = 0; i < n; i++) {
-        uint64_t k = keys_positive(i);
-        fk_blocked_insert(b, &k, sizeof k);
-        fk_blocked_insert(b, &k, sizeof k); /* duplicates do not move it */
-    }
+    insert_range(b, 0, n);
+    insert_range(b, 0, n); /* duplicates do not move it */
     double est = fk_blocked_estimate_items(b);
     CHECK_MSG(fabs(est - (double)n) < 0.03 * (double)n, "estimate %.0f for %llu", est,
               (unsigned long long)n);
@@ -350,11 +354,8 @@ TEST(union_and_intersection_of_compatible_filters)
     if (!a || !b || !other_seed || !other_size)
         goto out;
     /* a holds [0, 2n), b holds [n, 3n): the intersection is [n, 2n) */
-    for (uint64_t i = 0; i < 2 * n; i++) {
-        uint64_t ka = keys_positive(i), kb = keys_positive(n + i);
-        fk_blocked_insert(a, &ka, sizeof ka);
-        fk_blocked_insert(b, &kb, sizeof kb);
-    }
+    insert_range(a, 0, 2 * n);
+    insert_range(b, n, 3 * n);
     uint64_t bits_a = fk_blocked_count_set_bits(a);
     CHECK_STATUS(fk_blocked_union(a, other_seed), FK_EINVAL);
     CHECK_STATUS(fk_blocked_union(a, other_size), FK_EINVAL);
@@ -376,17 +377,9 @@ TEST(union_and_intersection_of_compatible_filters)
     CHECK_STATUS(fk_blocked_union(u, b), FK_OK);
     CHECK_STATUS(fk_blocked_union(x, a), FK_OK);
     CHECK_STATUS(fk_blocked_intersect(x, b), FK_OK);
-    uint64_t miss_u = 0, miss_x = 0, x_outside = 0;
-    for (uint64_t i = 0; i < 3 * n; i++) {
-        uint64_t k = keys_positive(i);
-        miss_u += !fk_blocked_contains(u, &k, sizeof k);
-        if (i >= n && i < 2 * n)
-            miss_x += !fk_blocked_contains(x, &k, sizeof k);
-        else
-            x_outside += fk_blocked_contains(x, &k, sizeof k);
-    }
-    CHECK_EQ_U64(miss_u, 0);
-    CHECK_EQ_U64(miss_x, 0);
+    CHECK_EQ_U64(count_missing(u, 0, 3 * n), 0);
+    CHECK_EQ_U64(count_missing(x, n, 2 * n), 0);
+    uint64_t x_outside = 2 * n - count_missing(x, 0, n) - count_missing(x, 2 * n, 3 * n);
     CHECK_MSG(x_outside < n / 2, "intersection still answers %llu of %llu keys outside it",
               (unsigned long long)x_outside, (unsigned long long)(2 * n));
     fk_stats su, sx;
@@ -460,10 +453,7 @@ TEST(save_and_load_through_the_direct_api)
     fk_blocked *b = make(3000, 0.001, 0xABCDEF);
     if (!b)
         return;
-    for (uint64_t i = 0; i < 3000; i++) {
-        uint64_t k = keys_positive(i);
-        fk_blocked_insert(b, &k, sizeof k);
-    }
+    insert_range(b, 0, 3000);
     uint64_t size = 0;
     CHECK_STATUS(fk_blocked_serialized_size(b, &size), FK_OK);
     CHECK_EQ_U64(size, 128 + 32 * fk_blocked_blocks(b));
