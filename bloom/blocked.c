@@ -195,7 +195,8 @@ void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
     memset(out, 0, sizeof *out);
     out->items = b->items;
     out->capacity = b->capacity;
-    out->memory_bytes = b->blocks * FK_BLOCKED_BLOCK_BYTES + sizeof *b;
+    /* the allocator rounds the blocks up to whole 64-byte lines */
+    out->memory_bytes = (b->blocks * FK_BLOCKED_BLOCK_BYTES + 63) / 64 * 64 + sizeof *b;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)b->capacity;
     out->load_factor = (double)fk_blocked_count_set_bits(b) /
                        ((double)b->blocks * FK_BLOCKED_BLOCK_BITS);

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../bloom/blocked.h"
+#include "../bloom/blocked_internal.h" /* the array, for the alignment check */
 #include "../bloom/blocked_serial.h"
 
 /* The salts as printed in the Parquet split-block Bloom filter spec,
@@ -143,6 +144,20 @@ TEST(scalar_and_avx2_paths_set_and_test_the_same_bits)
 out:
     fk_blocked_free(s);
     fk_blocked_free(v);
+}
+
+/* 64-byte aligned blocks of 32 bytes: none straddles a cache line, and the
+ * AVX2 path's aligned loads are legal. */
+TEST(blocks_sit_inside_cache_lines)
+{
+    for (uint64_t n = 1; n < 5000; n = n * 3 + 1) {
+        fk_blocked *b = make(n, 0.01, 0);
+        if (!b)
+            return;
+        CHECK_EQ_U64((uintptr_t)b->words % 64, 0);
+        CHECK_EQ_U64(sizeof b->words[0] * FK_BLOCKED_WORDS, FK_BLOCKED_BLOCK_BYTES);
+        fk_blocked_free(b);
+    }
 }
 
 TEST(path_switching_and_its_errors)
@@ -547,6 +562,7 @@ int main(int argc, char **argv)
                              argc < 4 || strcmp(argv[3], "absent") != 0);
     RUN(key_mapping_follows_the_parquet_spec);
     RUN(scalar_and_avx2_paths_set_and_test_the_same_bits);
+    RUN(blocks_sit_inside_cache_lines);
     RUN(path_switching_and_its_errors);
     RUN(no_false_negatives_over_ten_million_keys_both_paths);
     RUN(no_false_negatives_on_file_paths_both_paths);
