@@ -93,42 +93,53 @@ void fk_blocked_clear(fk_blocked *b)
 
 static inline void set_scalar(fk_blocked *b, uint64_t h)
 {
-    uint32_t *block = fk_blocked_block_ptr(b, h), mask[FK_BLOCKED_WORDS];
-    fk_blocked_masks((uint32_t)h, mask);
+    uint32_t *block = fk_blocked_block_ptr(b, h);
+#pragma GCC unroll 8
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        block[i] |= mask[i];
+        block[i] |= UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
     b->items++;
 }
 
-/* Branch-free: gathers the missing bits of all eight words, tests once. */
+/* Branch-free: ANDs the key's bit of every word into bit 0, tests once. */
 static inline bool test_scalar(const fk_blocked *b, uint64_t h)
 {
     const uint32_t *block = fk_blocked_block_ptr(b, h);
-    uint32_t mask[FK_BLOCKED_WORDS], missing = 0;
-    fk_blocked_masks((uint32_t)h, mask);
+    uint32_t all = 1;
+#pragma GCC unroll 8
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        missing |= mask[i] & ~block[i];
-    return missing == 0;
+        all &= block[i] >> fk_blocked_bit((uint32_t)h, i);
+    return all & 1;
 }
 
-/* Out of line, so the dispatchers below stay a test and a jump. Keys of
- * 8 bytes take their own lane (see fk_blocked_hash). */
-FK_HOT __attribute__((noinline)) static fk_status insert_scalar(fk_blocked *b, const void *key,
-                                                               size_t len)
+/* Keys of any length but 8 (see fk_blocked_hash). */
+FK_HOT __attribute__((noinline)) static fk_status insert_scalar_any(fk_blocked *b, const void *key,
+                                                                   size_t len)
 {
     if (!key && len)
         return FK_EINVAL;
-    set_scalar(b, len == 8 ? fk_blocked_hash(key, 8, b->seed) : fk_blocked_hash(key, len, b->seed));
+    set_scalar(b, fk_blocked_hash(key, len, b->seed));
     return FK_OK;
 }
 
-FK_HOT __attribute__((noinline)) static bool contains_scalar(const fk_blocked *b, const void *key,
-                                                            size_t len)
+FK_HOT __attribute__((noinline)) static bool contains_scalar_any(const fk_blocked *b,
+                                                                const void *key, size_t len)
 {
-    if (!key && len)
-        return false;
-    return test_scalar(b, len == 8 ? fk_blocked_hash(key, 8, b->seed)
-                                   : fk_blocked_hash(key, len, b->seed));
+    return (key || !len) && test_scalar(b, fk_blocked_hash(key, len, b->seed));
+}
+
+FK_HOT static fk_status insert_scalar(fk_blocked *b, const void *key, size_t len)
+{
+    if (len != 8 || !key)
+        return insert_scalar_any(b, key, len);
+    set_scalar(b, fk_blocked_hash(key, 8, b->seed));
+    return FK_OK;
+}
+
+FK_HOT static bool contains_scalar(const fk_blocked *b, const void *key, size_t len)
+{
+    if (len != 8 || !key)
+        return contains_scalar_any(b, key, len);
+    return test_scalar(b, fk_blocked_hash(key, 8, b->seed));
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -152,12 +163,10 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
     if (!b || !out || (!key && len))
         return FK_EINVAL;
     uint64_t h = fk_blocked_hash(key, len, b->seed);
-    uint32_t mask[FK_BLOCKED_WORDS];
-    fk_blocked_masks((uint32_t)h, mask);
     out->hash = h;
     out->block = fk_blocked_block_of(h, b->blocks);
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        out->bit[i] = (uint8_t)__builtin_ctz(mask[i]);
+        out->bit[i] = (uint8_t)fk_blocked_bit((uint32_t)h, i);
     return FK_OK;
 }
 

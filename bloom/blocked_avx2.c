@@ -10,7 +10,7 @@
 
 #define FK_AVX2 __attribute__((target("avx2")))
 
-/* The eight masks 1 << ((low32 * salt[i]) >> 27), as fk_blocked_masks. */
+/* The eight masks 1 << fk_blocked_bit(low32, i), at once. */
 FK_AVX2 static inline __m256i masks(uint32_t low32)
 {
     const __m256i salt = _mm256_setr_epi32(FK_BLOCKED_SALTS);

@@ -56,12 +56,11 @@ static inline uint32_t *fk_blocked_block_ptr(const fk_blocked *b, uint64_t hash)
     return b->words + fk_blocked_block_of(hash, b->blocks) * FK_BLOCKED_WORDS;
 }
 
-/* The portable path: the bit of word i is the top 5 bits of low32 * salt[i]. */
-static inline void fk_blocked_masks(uint32_t low32, uint32_t mask[FK_BLOCKED_WORDS])
+/* The bit a key sets in word i: the top 5 bits of low32 * salt[i]. */
+static inline unsigned fk_blocked_bit(uint32_t low32, unsigned i)
 {
     static const uint32_t salt[FK_BLOCKED_WORDS] = { FK_BLOCKED_SALTS };
-    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        mask[i] = UINT32_C(1) << ((low32 * salt[i]) >> 27);
+    return (low32 * salt[i]) >> 27;
 }
 
 /* The AVX2 path (blocked_avx2.c): insert and contains whole, hash

@@ -5,8 +5,9 @@
  *
  * Also the driver of the instruction count (not a test):
  *   valgrind --tool=callgrind --toggle-collect=lookup_loop \
- *       build/tests/test_blocked --lookup-loop 1000000 absent|present [KIND]
- * builds a filter of KIND (default blocked) for 1M 8-byte keys at 1%, then
+ *       build/tests/test_blocked --lookup-loop 1000000 absent|present [KIND [scalar]]
+ * builds a filter of KIND (default blocked; `scalar` forces blocked's
+ * portable path) for 1M 8-byte keys at 1%, then
  * looks up 1M keys through the vtable's contains pointer, one call per key,
  * as the bench's loop does; instructions per lookup = callgrind's total /
  * 1M. */
@@ -527,7 +528,7 @@ __attribute__((noinline)) uint64_t lookup_loop(bool (*has)(const fk_filter *, co
 
 /* Builds a filter of `kind` (a registry name) for n keys at 1%, then
  * times nothing: callgrind counts lookup_loop. */
-static int lookup_driver(const char *kind, uint64_t n, bool present)
+static int lookup_driver(const char *kind, uint64_t n, bool present, bool scalar)
 {
     const fk_ops *ops = fk_ops_find(kind);
     fk_params p = fk_params_make(n ? n : 1, 0.01);
@@ -539,6 +540,8 @@ static int lookup_driver(const char *kind, uint64_t n, bool present)
         free(keys);
         return 1;
     }
+    if (scalar && ops == &fk_blocked_ops)
+        fk_blocked_set_path((fk_blocked *)f, FK_BLOCKED_PATH_SCALAR);
     for (uint64_t i = 0; i < n; i++) {
         keys[i] = present ? keys_positive(i) : keys_negative(i);
         uint64_t k = keys_positive(i);
@@ -559,7 +562,8 @@ int main(int argc, char **argv)
 {
     if (argc >= 3 && strcmp(argv[1], "--lookup-loop") == 0)
         return lookup_driver(argc >= 5 ? argv[4] : "blocked", strtoull(argv[2], NULL, 10),
-                             argc < 4 || strcmp(argv[3], "absent") != 0);
+                             argc < 4 || strcmp(argv[3], "absent") != 0,
+                             argc >= 6 && strcmp(argv[5], "scalar") == 0);
     RUN(key_mapping_follows_the_parquet_spec);
     RUN(scalar_and_avx2_paths_set_and_test_the_same_bits);
     RUN(blocks_sit_inside_cache_lines);
