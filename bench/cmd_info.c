@@ -2,6 +2,7 @@
  * kind, geometry, sizes, fill and expected false-positive rate. */
 #include <stdio.h>
 #include <string.h>
+#include "../bloom/blocked_serial.h"
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
@@ -15,6 +16,7 @@ static const struct {
     { FK_KIND_BLOOM, { "bits (m)", "hashes (k)" } },
     { FK_KIND_COUNTING, { "counters (m)", "hashes (k)", "counter bits" } },
     { FK_KIND_CUCKOO, { "buckets", "fp bits (f)", "kicks so far", "kick rng state" } },
+    { FK_KIND_BLOCKED, { "blocks", "bits per block" } },
 };
 
 static const char *param_name(uint32_t kind_id, unsigned i)

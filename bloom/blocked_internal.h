@@ -5,13 +5,9 @@
 #define FK_BLOCKED_INTERNAL_H
 
 #include "blocked.h"
+#include "blocked_serial.h"
 #include "../common/hash.h"
 #include "../common/serial.h"
-
-/* Its id in saved files (reserved in common/serial.h). */
-#ifndef FK_KIND_BLOCKED
-#define FK_KIND_BLOCKED 4u
-#endif
 
 /* The AVX2 path exists where the compiler can target it and ask the CPU. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))

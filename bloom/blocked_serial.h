@@ -13,6 +13,11 @@
 #include "blocked.h"
 #include "../common/serial.h"
 
+/* The kind's id in saved files (reserved for it in common/serial.h). */
+#ifndef FK_KIND_BLOCKED
+#define FK_KIND_BLOCKED 4u
+#endif
+
 /* Bytes fk_blocked_save writes: 128 + 32 * blocks. FK_OK, or FK_EINVAL for
  * NULL arguments. Cost: O(1). */
 FK_API fk_status fk_blocked_serialized_size(const fk_blocked *b, uint64_t *out);
