@@ -127,7 +127,7 @@ FK_API uint64_t fk_blocked_seed(const fk_blocked *b);
 /* Where a key lives: the block and the bit (0..31) in each of its words. */
 typedef struct {
     uint64_t hash;                    /* the key's XXH3-64 */
-    uint64_t block;                   /* fk_reduce32(hash >> 32, blocks) */
+    uint64_t block;                   /* ((hash >> 32) * blocks) >> 32 */
     uint8_t  bit[FK_BLOCKED_WORDS];   /* (low32 * salt[i]) >> 27 */
 } fk_blocked_probe;
 
