@@ -7,6 +7,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "trace.h"
+#include "../bloom/blocked.h"
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
@@ -18,6 +19,7 @@ static const struct {
     int (*trace)(const fk_trace_job *job);
 } tracers[] = {
     { &fk_bloom_ops, fk_trace_bloom },
+    { &fk_blocked_ops, fk_trace_blocked },
     { &fk_counting_ops, fk_trace_counting },
     { &fk_cuckoo_ops, fk_trace_cuckoo },
 };
@@ -31,14 +33,15 @@ static int (*tracer_of(const fk_ops *ops))(const fk_trace_job *)
 }
 
 static const char usage_line[] =
-    "usage: filterkit trace bloom|counting|cuckoo [OPTIONS] [--insert] KEY... "
+    "usage: filterkit trace bloom|blocked|counting|cuckoo [OPTIONS] [--insert] KEY... "
     "[--lookup KEY...] [--remove KEY...]\n";
 
 static const char usage_more[] =
     "\n"
     "Builds one tiny filter and shows each step: the key's hash, its probe\n"
     "positions (bloom, counting) or its fingerprint, buckets i1 and i2 and\n"
-    "every kick (cuckoo), and the filter's array after the step.\n"
+    "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
+    "key's block, the bit in each of its eight words, and the block after it.\n"
     "Keys are inserted, in order, until --lookup or --remove switches what\n"
     "happens to the keys after it (--insert switches back; -- ends options).\n"
     "\n"
@@ -132,11 +135,11 @@ int fk_cmd_trace(int argc, char **argv)
         }
     }
     if (argc < 2)
-        return bad("%s", "which filter? bloom, counting or cuckoo");
+        return bad("%s", "which filter? bloom, blocked, counting or cuckoo");
     const char *kind = argv[1];
     int (*tracer)(const fk_trace_job *) = tracer_of(fk_ops_find(kind));
     if (!tracer)
-        return bad("unknown filter '%s' (bloom, counting or cuckoo)", kind);
+        return bad("unknown filter '%s' (bloom, blocked, counting or cuckoo)", kind);
 
     fk_params p = fk_params_make(8, 0.05);
     fk_trace_step *steps = calloc((size_t)argc, sizeof *steps);

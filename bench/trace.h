@@ -70,6 +70,7 @@ void fk_trace_print_heading(FILE *out, const fk_trace_step *s);
 
 /* One tracer per kind; each returns the exit status. */
 int fk_trace_bloom(const fk_trace_job *job);
+int fk_trace_blocked(const fk_trace_job *job);
 int fk_trace_counting(const fk_trace_job *job);
 int fk_trace_cuckoo(const fk_trace_job *job);
 

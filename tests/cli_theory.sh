@@ -53,6 +53,13 @@ if section "Counting" | awk -F'|' '
     /^\| 4 \| [0-9]+ \|/ { found = 1; if ($5 + 0 >= 15 || $7 + 0 != 0 || $10 + 0 < 3.99 || $10 + 0 > 4.01) bad++ }
     END { exit !(found && !bad) }'; then ok; else ko "counter table off"; fi
 
+# blocked: four targets, each sized to its Poisson-averaged theory (not the
+# naive one), and measured within 25% of it at n = 20000.
+if section "Blocked" | awk -F'|' '
+    { rows++; tgt = $2 + 0; th = $7 + 0; me = $8 + 0
+      if (th > tgt || th < 0.8 * tgt || me < 0.75 * th || me > 1.25 * th || $6 + 0 >= th) bad++ }
+    END { exit !(rows == 4 && !bad) }'; then ok; else ko "blocked table off"; fi
+
 rm -f /tmp/fk_theory_err.$$
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

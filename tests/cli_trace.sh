@@ -25,7 +25,8 @@ for args in "" "bogus apple" "bloom" "bloom --frobnicate apple" "bloom --capacit
             "bloom --fpr abc apple" "bloom --hashes 0 apple" "bloom --hashes 65 apple" \
             "bloom --bits 100000 apple" "counting --counter-bits 5 apple" \
             "cuckoo --fp-bits 3 apple" "cuckoo --fp-bits 33 apple" "bloom --seed x apple" \
-            "bloom --capacity 100000 apple" "cuckoo --capacity 100000 apple"; do
+            "bloom --capacity 100000 apple" "cuckoo --capacity 100000 apple" \
+            "blocked --capacity 100000 apple"; do
     # shellcheck disable=SC2086
     expect 2 $args
     if head -n 1 /tmp/fk_trace_err.$$ | grep -q '^filterkit trace: '; then ok; else ko "no one-line error for: $args"; fi
@@ -50,6 +51,15 @@ expect 0 cuckoo --capacity 8 --fp-bits 8 a b c d e f g h i j k l m n o p q r s t
 for word in 'fingerprint 0x' 'i1 ' 'i2 ' 'table after:' 'kick 1: 0x' 'definitely absent'; do
     if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "cuckoo trace lacks: $word"; fi
 done
+expect 0 blocked --bits 1024 apple banana --lookup apple kiwi --remove apple
+for word in 'blocked Bloom filter: 4 blocks' 'lookup "kiwi"' 'FK_EUNSUPPORTED' '    word 7  '; do
+    if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "blocked trace lacks: $word"; fi
+done
+# After each insert, word i of the printed block has the key's bit i set.
+if awk '/^insert / { ins = 1; next } /^(lookup|remove) / { ins = 0; next }
+        /^  hash 0x.*bits/ { for (i = 0; i < 8; i++) bit[i] = $(NF - 7 + i) }
+        ins && /^    word [0-7]  / { w = $2; n++; if (substr($3, bit[w] + 1, 1) != "1" || $5 != bit[w]) bad++ }
+        END { exit !(n == 16 && !bad) }' /tmp/fk_trace_out.$$; then ok; else ko "blocked trace: a key bit is not set"; fi
 # Zero-length and non-ASCII keys are valid keys, printed escaped.
 expect 0 cuckoo "" "$(printf 'caf\303\251')"
 if grep -qF 'insert "caf\xc3\xa9"' /tmp/fk_trace_out.$$ && grep -qF 'insert ""' /tmp/fk_trace_out.$$; then ok; else ko "keys not escaped"; fi

@@ -9,7 +9,8 @@
 #define BUILTIN_KINDS(X) \
     X(fk_bloom_ops)      \
     X(fk_counting_ops)   \
-    X(fk_cuckoo_ops)
+    X(fk_cuckoo_ops)     \
+    X(fk_blocked_ops) /* after the first three: fuzz seeds name kinds by index */
 
 #define DECLARE_OPS(ops) extern const fk_ops ops;
 BUILTIN_KINDS(DECLARE_OPS)

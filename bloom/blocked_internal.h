@@ -1,0 +1,80 @@
+/* bloom/blocked_internal.h: the blocked filter's layout and key mapping,
+ * shared by the files of its kind (core, AVX2 path, sizing, set
+ * operations, serialization). Not installed. */
+#ifndef FK_BLOCKED_INTERNAL_H
+#define FK_BLOCKED_INTERNAL_H
+
+#include "blocked.h"
+#include "blocked_serial.h"
+#include "../common/hash.h"
+#include "../common/serial.h"
+
+/* The AVX2 path exists where the compiler can target it and ask the CPU. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define FK_BLOCKED_HAVE_AVX2 1
+#else
+#define FK_BLOCKED_HAVE_AVX2 0
+#endif
+
+struct fk_blocked {
+    fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
+    uint32_t *words;     /* blocks x 8 words, 64-byte aligned: no block straddles a line */
+    uint64_t  blocks;    /* 1 .. 2^32 */
+    uint64_t  seed;
+    uint64_t  capacity;  /* items it was sized for */
+    double    fpr;       /* target it was sized for */
+    uint64_t  items;     /* successful inserts */
+    fk_blocked_path path;
+};
+
+/* The eight odd salts of the Parquet split-block specification. */
+#define FK_BLOCKED_SALTS 0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, \
+                         0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u
+
+/* The key's one hash (XXH3-64). The low 32 bits choose the bits, the high
+ * 32 the block. Each path gives 8-byte keys (integers, the common case) a
+ * lane of its own where the length is a constant: the compiler drops
+ * XXH3's length dispatch, and the lane needs no stack frame for the code of
+ * the other lengths, which is one jump away. */
+static inline uint64_t fk_blocked_hash(const void *key, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(key, len, seed);
+}
+
+/* Block index in [0, blocks): multiply-high of the hash's high 32 bits. */
+static inline uint64_t fk_blocked_block_of(uint64_t hash, uint64_t blocks)
+{
+    return ((hash >> 32) * blocks) >> 32;
+}
+
+static inline uint32_t *fk_blocked_block_ptr(const fk_blocked *b, uint64_t hash)
+{
+    return b->words + fk_blocked_block_of(hash, b->blocks) * FK_BLOCKED_WORDS;
+}
+
+/* The bit a key sets in word i: the top 5 bits of low32 * salt[i]. */
+static inline unsigned fk_blocked_bit(uint32_t low32, unsigned i)
+{
+    static const uint32_t salt[FK_BLOCKED_WORDS] = { FK_BLOCKED_SALTS };
+    return (low32 * salt[i]) >> 27;
+}
+
+/* The AVX2 path (blocked_avx2.c): insert and contains whole, hash
+ * included, compiled for AVX2 (so no call sits between the hash and the
+ * probe). b is not NULL; the key checks are theirs. Call only when
+ * fk_blocked_avx2_available(). */
+#if FK_BLOCKED_HAVE_AVX2
+fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
+bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
+#endif
+
+/* Builds an empty filter of exactly `blocks` blocks (no sizing).
+ * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */
+fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capacity, double fpr,
+                                  fk_blocked **out);
+
+/* The saving hooks of fk_blocked_ops (blocked_serial.c; contracts in
+ * common/serial.h). */
+extern const fk_serial_ops fk_blocked_serial_ops;
+
+#endif
