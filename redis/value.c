@@ -109,7 +109,9 @@ static fk_status load_record(const uint8_t *buf, size_t len, uint64_t max_bytes,
     fk_status s = fk_serial_read_head(buf, len, &h);
     if (s != FK_OK)
         return s == FK_EINVAL ? FK_ECORRUPT : s;
-    if (h.payload_len > max_bytes)
+    /* a length that does not match the bytes is damage, not a big filter */
+    uint64_t framing = FK_SERIAL_HEADER_BYTES + FK_SERIAL_TRAILER_BYTES;
+    if (h.payload_len > max_bytes && len >= framing && h.payload_len == len - framing)
         return FK_EINVAL;
     return fk_filter_load_any(buf, len, out);
 }
