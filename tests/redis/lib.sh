@@ -71,12 +71,12 @@ start_server() {
     mkdir -p "$dir"
     for try in $(seq 1 30); do
         port=$((20000 + (RANDOM * 32768 + RANDOM) % 30000))
-        redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --logfile "$dir/log" \
+        ${REDIS_WRAP:-} redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --logfile "$dir/log" \
             --save '' --appendonly no --enable-debug-command local \
             --loadmodule "$module" "$@" >/dev/null 2>&1 &
         pid=$!
         local up=0
-        for _ in $(seq 1 50); do
+        for _ in $(seq 1 ${REDIS_START_TRIES:-50}); do
             if ! kill -0 "$pid" 2>/dev/null; then break; fi
             if [ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ]; then
                 up=1; break
@@ -96,6 +96,9 @@ start_server() {
     tail -n 20 "$dir/log" >&2
     return 1
 }
+
+# (REDIS_WRAP: a command to run the server under, e.g. valgrind, with
+# REDIS_START_TRIES tenths of a second to come up.)
 
 # stop_server NAME: SHUTDOWN NOSAVE... unless the caller passed SAVE.
 stop_server() {
