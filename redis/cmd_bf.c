@@ -24,6 +24,8 @@ static const char *bf_create(RedisModuleKey *key, RedisModuleString *name, const
                              fkr_value **out)
 {
     const fk_ops *grows = o->nonscaling ? NULL : fk_ops_find("scalable-bloom");
+    if (grows && !(grows->caps & FK_CAP_SERIALIZE))
+        grows = NULL; /* a value Redis cannot persist is no value */
     const fk_ops *ops = grows ? grows : fk_ops_find("bloom");
     if (!ops)
         return "ERR no bloom kind is registered";

