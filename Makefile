@@ -279,3 +279,6 @@ deps-redis:
 ifeq ($(HAVE_REDIS),1)
 tests-build: $(REDIS_MODULE)
 endif
+# The module's value decoder, fuzzed like the library's loader (make fuzz).
+$(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
+$(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
