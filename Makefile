@@ -409,5 +409,28 @@ uninstall-bin:
 clean:
 	rm -rf $(BUILD)
 
+# ============================================================ redis module
+# (issue 18) `make redis` builds $(BUILD)/filterkit-redis.so, a Redis 7.0
+# module over the all-in-one library (redis/; no Redis header needed).
+# `make test` builds it too when redis-server is installed, and
+# tests/cli_redis.sh runs it on real servers; `make deps-redis` installs
+# redis-server and redis-tools.
+REDIS_MODULE := $(BUILD)/filterkit-redis.so
+REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
+HAVE_REDIS   := $(shell command -v redis-server >/dev/null 2>&1 && echo 1)
+.PHONY: redis deps-redis
+redis: deps $(REDIS_MODULE)
+$(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(REDIS_OBJS) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+deps-redis:
+	$(call ensure,redis-server,command -v redis-server)
+	$(call ensure,redis-tools,command -v redis-cli)
+ifeq ($(HAVE_REDIS),1)
+tests-build: $(REDIS_MODULE)
+endif
+# The module's value decoder, fuzzed like the library's loader (make fuzz).
+$(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
+$(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
+
 # The header dependencies -MMD wrote for this folder's objects.
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

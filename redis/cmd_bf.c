@@ -1,0 +1,311 @@
+/* redis/cmd_bf.c: the RedisBloom Bloom filter commands (BF.*), same
+ * arguments and replies as RedisBloom, over a filterkit "scalable-bloom"
+ * filter when that kind is registered (else a "bloom" filter that refuses
+ * items past its capacity, as RedisBloom's NONSCALING filters do). */
+#include "commands.h"
+
+#include <string.h>
+
+#define BF_FULL "ERR non scaling filter is full"
+#define BF_MAX_EXPANSION (1LL << 20)
+
+typedef struct {
+    double    error_rate;
+    long long capacity;
+    long long expansion;
+    int       nonscaling;
+} bf_opts;
+
+static const bf_opts bf_defaults = { FKR_BF_ERROR, FKR_BF_CAPACITY, FKR_BF_EXPANSION, 0 };
+
+/* Creates an empty Bloom value for key (open for writing) and stores it.
+ * Returns NULL, or the error text to reply. */
+static const char *bf_create(RedisModuleKey *key, RedisModuleString *name, const bf_opts *o,
+                             fkr_value **out)
+{
+    const fk_ops *grows = o->nonscaling ? NULL : fk_ops_find("scalable-bloom");
+    if (grows && !(fk_ops_caps(grows) & FK_CAP_SERIALIZE))
+        grows = NULL; /* a value Redis cannot persist is no value */
+    const fk_ops *ops = grows ? grows : fk_ops_find("bloom");
+    if (!ops)
+        return "ERR no bloom kind is registered";
+    fk_params p = fk_params_make((uint64_t)o->capacity, o->error_rate);
+    p.seed = fkr_key_seed(name);
+    if (grows)
+        p.growth = (uint32_t)o->expansion;
+    fk_filter *f;
+    const char *err = fkr_new_filter(ops, &p, &f);
+    if (err)
+        return err;
+    fkr_value *v = fkr_value_wrap(f, FKR_FAMILY_BF, (uint64_t)o->capacity);
+    if (!v)
+        return "ERR FK_ENOMEM: not enough memory";
+    v->expansion = o->nonscaling ? 0 : (uint32_t)o->expansion;
+    v->flags = o->nonscaling ? FKR_FLAG_NONSCALING : 0;
+    fkr_set(key, v);
+    *out = v;
+    return NULL;
+}
+
+/* BF.RESERVE key error_rate capacity [EXPANSION n] [NONSCALING] */
+int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 4 || argc > 7)
+        return rm_WrongArity(ctx);
+    bf_opts o = bf_defaults;
+    if (rm_StringToDouble(argv[2], &o.error_rate) != RM_OK)
+        return rm_ReplyWithError(ctx, "ERR bad error rate");
+    if (!(o.error_rate > 0.0 && o.error_rate < 1.0))
+        return rm_ReplyWithError(ctx, "ERR (0 < error rate range < 1) ");
+    if (rm_StringToLongLong(argv[3], &o.capacity) != RM_OK)
+        return rm_ReplyWithError(ctx, "ERR bad capacity");
+    if (o.capacity <= 0)
+        return rm_ReplyWithError(ctx, "ERR (capacity should be larger than 0)");
+    int expansion_given = 0;
+    for (int i = 4; i < argc; i++) {
+        if (fkr_arg_is(argv[i], "NONSCALING")) {
+            o.nonscaling = 1;
+        } else if (fkr_arg_is(argv[i], "EXPANSION")) {
+            if (++i == argc)
+                return rm_ReplyWithError(ctx, "ERR no expansion");
+            if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR bad expansion");
+            if (o.expansion < 1 || o.expansion > BF_MAX_EXPANSION)
+                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 1048576");
+            expansion_given = 1;
+        } else {
+            return rm_ReplyWithError(ctx, "ERR unknown argument");
+        }
+    }
+    if (o.nonscaling && expansion_given)
+        return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
+
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
+    if (st != FKR_KEY_EMPTY) {
+        rm_CloseKey(key);
+        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
+    }
+    const char *err = bf_create(key, argv[1], &o, &v);
+    rm_CloseKey(key);
+    if (err)
+        return rm_ReplyWithError(ctx, err);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}
+
+/* Adds items to the filter at name, creating it with o unless nocreate.
+ * multi: reply an array (stopping at the first "full" error, whose error
+ * is the array's last element, as RedisBloom does). */
+static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleString **items,
+                     int nitems, const bf_opts *o, int nocreate, int multi)
+{
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, name, RM_READ | RM_WRITE, FKR_FAMILY_BF, &key, &v);
+    if (st == FKR_KEY_EMPTY && !nocreate) {
+        const char *err = bf_create(key, name, o, &v);
+        if (err) {
+            rm_CloseKey(key);
+            return rm_ReplyWithError(ctx, err);
+        }
+    } else if (st != FKR_KEY_FOUND) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, RM_POSTPONED_ARRAY_LEN);
+    long done = 0;
+    for (int i = 0; i < nitems; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(items[i], &len);
+        done++;
+        if (fk_filter_contains(v->filter, s, len)) {
+            rm_ReplyWithLongLong(ctx, 0);
+            continue;
+        }
+        fk_status rc = fkr_at_capacity(v) ? FK_EFULL : fk_filter_insert(v->filter, s, len);
+        if (rc == FK_OK) {
+            rm_ReplyWithLongLong(ctx, 1);
+            fkr_value_changed(v, 1);
+            continue;
+        }
+        if (rc == FK_EFULL)
+            rm_ReplyWithError(ctx, BF_FULL);
+        else
+            fkr_reply_status(ctx, rc);
+        break;
+    }
+    if (multi)
+        rm_ReplySetArrayLength(ctx, done);
+    fkr_value_refresh(v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return RM_OK;
+}
+
+/* BF.ADD key item */
+int fkr_bf_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return bf_insert(ctx, argv[1], argv + 2, 1, &bf_defaults, 0, 0);
+}
+
+/* BF.MADD key item [item ...] */
+int fkr_bf_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3)
+        return rm_WrongArity(ctx);
+    return bf_insert(ctx, argv[1], argv + 2, argc - 2, &bf_defaults, 0, 1);
+}
+
+/* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION n] [NOCREATE] [NONSCALING]
+ *           ITEMS item [item ...] */
+int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 4)
+        return rm_WrongArity(ctx);
+    bf_opts o = bf_defaults;
+    int nocreate = 0, items = -1;
+    for (int i = 2; i < argc && items < 0; i++) {
+        if (fkr_arg_is(argv[i], "ITEMS")) {
+            items = i + 1;
+        } else if (fkr_arg_is(argv[i], "NOCREATE")) {
+            nocreate = 1;
+        } else if (fkr_arg_is(argv[i], "NONSCALING")) {
+            o.nonscaling = 1;
+        } else if (fkr_arg_is(argv[i], "CAPACITY") || fkr_arg_is(argv[i], "ERROR") ||
+                   fkr_arg_is(argv[i], "EXPANSION")) {
+            if (i + 1 == argc)
+                return rm_WrongArity(ctx);
+            RedisModuleString *word = argv[i++];
+            if (fkr_arg_is(word, "ERROR")) {
+                if (rm_StringToDouble(argv[i], &o.error_rate) != RM_OK)
+                    return rm_ReplyWithError(ctx, "ERR Bad error rate");
+            } else if (fkr_arg_is(word, "CAPACITY")) {
+                if (rm_StringToLongLong(argv[i], &o.capacity) != RM_OK)
+                    return rm_ReplyWithError(ctx, "ERR Bad capacity");
+            } else if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK) {
+                return rm_ReplyWithError(ctx, "ERR Bad expansion");
+            }
+        } else {
+            return rm_ReplyWithError(ctx, "ERR Unknown argument received");
+        }
+    }
+    if (items < 0 || items == argc)
+        return rm_WrongArity(ctx);
+    if (!(o.error_rate > 0.0 && o.error_rate < 1.0) || o.capacity < 1 || o.expansion < 1 ||
+        o.expansion > BF_MAX_EXPANSION)
+        return rm_ReplyWithError(ctx, "ERR Bad argument received");
+    return bf_insert(ctx, argv[1], argv + items, argc - items, &o, nocreate, 1);
+}
+
+/* BF.EXISTS key item / BF.MEXISTS key item [item ...]: a missing key holds
+ * nothing (0). */
+static int bf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int multi)
+{
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
+    if (st == FKR_KEY_WRONGTYPE) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, argc - 2);
+    for (int i = 2; i < argc; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(argv[i], &len);
+        rm_ReplyWithLongLong(ctx, v && fk_filter_contains(v->filter, s, len));
+    }
+    rm_CloseKey(key);
+    return RM_OK;
+}
+
+int fkr_bf_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return bf_check(ctx, argv, argc, 0);
+}
+
+int fkr_bf_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3)
+        return rm_WrongArity(ctx);
+    return bf_check(ctx, argv, argc, 1);
+}
+
+/* Sub-filters a growing filter of total capacity `total` holds, given its
+ * first capacity and growth (the chain c, c*g, c*g^2, ...). */
+static long long bf_filters(const fkr_value *v, uint64_t total)
+{
+    if (!(fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_GROWS) || v->capacity == 0)
+        return 1;
+    double cur = (double)v->capacity, sum = cur;
+    long long n = 1;
+    while (sum < (double)total && n < 64) {
+        cur *= v->expansion > 1 ? v->expansion : 1;
+        sum += cur;
+        n++;
+    }
+    return n;
+}
+
+/* BF.INFO key [CAPACITY | SIZE | FILTERS | ITEMS | EXPANSION] */
+int fkr_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2 && argc != 3)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
+    rm_CloseKey(key); /* v stays valid: nothing runs in between */
+    if (st != FKR_KEY_FOUND)
+        return fkr_reply_state(ctx, st);
+    /* only a growing kind's capacity changes (its stats may cost a scan) */
+    fk_stats s = { .capacity = v->capacity };
+    if (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_GROWS)
+        fk_filter_stats(v->filter, &s);
+    uint64_t capacity = s.capacity > v->capacity ? s.capacity : v->capacity;
+    static const char *const names[] = { "Capacity", "Size", "Number of filters",
+                                         "Number of items inserted", "Expansion rate" };
+    static const char *const fields[] = { "CAPACITY", "SIZE", "FILTERS", "ITEMS", "EXPANSION" };
+    long long values[] = { (long long)capacity, (long long)fkr_value_memory(v),
+                           bf_filters(v, s.capacity), (long long)v->items, v->expansion };
+    int nonscaling = (v->flags & FKR_FLAG_NONSCALING) != 0;
+    if (argc == 3) {
+        for (int i = 0; i < 5; i++) {
+            if (!fkr_arg_is(argv[2], fields[i]))
+                continue;
+            rm_ReplyWithArray(ctx, 1);
+            return i == 4 && nonscaling ? rm_ReplyWithNull(ctx) : rm_ReplyWithLongLong(ctx, values[i]);
+        }
+        return rm_ReplyWithError(ctx, "ERR Invalid information value");
+    }
+    rm_ReplyWithArray(ctx, 10);
+    for (int i = 0; i < 5; i++) {
+        rm_ReplyWithSimpleString(ctx, names[i]);
+        if (i == 4 && nonscaling)
+            rm_ReplyWithNull(ctx);
+        else
+            rm_ReplyWithLongLong(ctx, values[i]);
+    }
+    return RM_OK;
+}
+
+/* BF.CARD key: items added (0 for a missing key). */
+int fkr_bf_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
+    rm_CloseKey(key);
+    if (st == FKR_KEY_WRONGTYPE)
+        return fkr_reply_state(ctx, st);
+    return rm_ReplyWithLongLong(ctx, v ? (long long)v->items : 0);
+}

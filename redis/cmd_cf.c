@@ -1,0 +1,292 @@
+/* redis/cmd_cf.c: the RedisBloom cuckoo filter commands (CF.*), same
+ * arguments and replies as RedisBloom, over a filterkit "cuckoo" filter
+ * (or "scalable-cuckoo" when that kind is registered and EXPANSION > 0).
+ * filterkit's cuckoo buckets always hold 4 fingerprints and kick at most
+ * FK_CUCKOO_MAX_KICKS times: BUCKETSIZE and MAXITERATIONS are checked as
+ * RedisBloom checks them and kept, CF.INFO reports what the filter uses. */
+#include "commands.h"
+
+#include "../cuckoo/cuckoo.h"
+
+#define CF_FULL "ERR Filter is full"
+
+typedef struct {
+    long long capacity, bucket_size, max_iterations, expansion;
+} cf_opts;
+
+static const cf_opts cf_defaults = { FKR_CF_CAPACITY, FKR_CF_BUCKETSIZE, FKR_CF_MAXITER,
+                                     FKR_CF_EXPANSION };
+
+static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const cf_opts *o,
+                             fkr_value **out)
+{
+    const fk_ops *grows = o->expansion > 0 ? fk_ops_find("scalable-cuckoo") : NULL;
+    if (grows && !(fk_ops_caps(grows) & FK_CAP_SERIALIZE))
+        grows = NULL; /* a value Redis cannot persist is no value */
+    const fk_ops *ops = grows ? grows : fk_ops_find("cuckoo");
+    if (!ops)
+        return "ERR no cuckoo kind is registered";
+    fk_params p = fk_params_make((uint64_t)o->capacity, FKR_CF_ERROR);
+    p.seed = fkr_key_seed(name);
+    if (grows)
+        p.growth = (uint32_t)o->expansion;
+    fk_filter *f;
+    const char *err = fkr_new_filter(ops, &p, &f);
+    if (err)
+        return err;
+    fkr_value *v = fkr_value_wrap(f, FKR_FAMILY_CF, (uint64_t)o->capacity);
+    if (!v)
+        return "ERR FK_ENOMEM: not enough memory";
+    v->expansion = (uint32_t)o->expansion;
+    v->bucket_size = (uint32_t)o->bucket_size;
+    v->max_iterations = (uint32_t)o->max_iterations;
+    v->flags = grows ? 0 : FKR_FLAG_NONSCALING;
+    fkr_set(key, v);
+    *out = v;
+    return NULL;
+}
+
+/* CF.RESERVE key capacity [BUCKETSIZE b] [MAXITERATIONS m] [EXPANSION e] */
+int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3 || argc % 2 == 0)
+        return rm_WrongArity(ctx);
+    cf_opts o = cf_defaults;
+    if (rm_StringToLongLong(argv[2], &o.capacity) != RM_OK)
+        return rm_ReplyWithError(ctx, "ERR Bad capacity");
+    for (int i = 3; i < argc; i += 2) {
+        if (fkr_arg_is(argv[i], "BUCKETSIZE")) {
+            if (rm_StringToLongLong(argv[i + 1], &o.bucket_size) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR Couldn't parse BUCKETSIZE");
+            if (o.bucket_size <= 0 || o.bucket_size > 255)
+                return rm_ReplyWithError(ctx, "ERR BUCKETSIZE parameter needs to be a positive integer (at most 255)");
+        } else if (fkr_arg_is(argv[i], "MAXITERATIONS")) {
+            if (rm_StringToLongLong(argv[i + 1], &o.max_iterations) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR Couldn't parse MAXITERATIONS");
+            if (o.max_iterations <= 0 || o.max_iterations > 65535)
+                return rm_ReplyWithError(ctx, "ERR MAXITERATIONS parameter needs to be a positive integer (at most 65535)");
+        } else if (fkr_arg_is(argv[i], "EXPANSION")) {
+            if (rm_StringToLongLong(argv[i + 1], &o.expansion) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR Couldn't parse EXPANSION");
+            if (o.expansion < 0 || o.expansion > 32768)
+                return rm_ReplyWithError(ctx, "ERR EXPANSION parameter needs to be a non-negative integer (at most 32768)");
+        } else {
+            return rm_ReplyWithError(ctx, "ERR unknown argument");
+        }
+    }
+    if (o.capacity < o.bucket_size * 2)
+        return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
+
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
+    if (st != FKR_KEY_EMPTY) {
+        rm_CloseKey(key);
+        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
+    }
+    const char *err = cf_create(key, argv[1], &o, &v);
+    rm_CloseKey(key);
+    if (err)
+        return rm_ReplyWithError(ctx, err);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}
+
+/* Adds items (nx: only those not already present). Single: 1 / 0 or the
+ * "Filter is full" error; multi: an array of 1 / 0 / -1 (full). */
+static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleString **items,
+                     int nitems, long long capacity, int nocreate, int nx, int multi)
+{
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, name, RM_READ | RM_WRITE, FKR_FAMILY_CF, &key, &v);
+    if (st == FKR_KEY_EMPTY && !nocreate) {
+        cf_opts o = cf_defaults;
+        o.capacity = capacity;
+        const char *err = cf_create(key, name, &o, &v);
+        if (err) {
+            rm_CloseKey(key);
+            return rm_ReplyWithError(ctx, err);
+        }
+    } else if (st != FKR_KEY_FOUND) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, nitems);
+    for (int i = 0; i < nitems; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(items[i], &len);
+        if (nx && fk_filter_contains(v->filter, s, len)) {
+            rm_ReplyWithLongLong(ctx, 0);
+            continue;
+        }
+        fk_status rc = fk_filter_insert(v->filter, s, len);
+        fkr_value_changed(v, rc == FK_OK);
+        if (rc == FK_OK)
+            rm_ReplyWithLongLong(ctx, 1);
+        else if (rc == FK_EFULL && multi)
+            rm_ReplyWithLongLong(ctx, -1);
+        else if (rc == FK_EFULL)
+            rm_ReplyWithError(ctx, CF_FULL);
+        else
+            fkr_reply_status(ctx, rc);
+    }
+    fkr_value_refresh(v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return RM_OK;
+}
+
+/* CF.ADD key item / CF.ADDNX key item */
+int fkr_cf_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return cf_insert(ctx, argv[1], argv + 2, 1, FKR_CF_CAPACITY, 0, 0, 0);
+}
+
+int fkr_cf_addnx(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return cf_insert(ctx, argv[1], argv + 2, 1, FKR_CF_CAPACITY, 0, 1, 0);
+}
+
+/* CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...] */
+static int cf_insert_cmd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int nx)
+{
+    if (argc < 4)
+        return rm_WrongArity(ctx);
+    long long capacity = FKR_CF_CAPACITY;
+    int nocreate = 0, items = -1;
+    for (int i = 2; i < argc && items < 0; i++) {
+        if (fkr_arg_is(argv[i], "ITEMS")) {
+            items = i + 1;
+        } else if (fkr_arg_is(argv[i], "NOCREATE")) {
+            nocreate = 1;
+        } else if (fkr_arg_is(argv[i], "CAPACITY")) {
+            if (++i == argc)
+                return rm_WrongArity(ctx);
+            if (rm_StringToLongLong(argv[i], &capacity) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR Bad capacity");
+            if (capacity < 2 * FKR_CF_BUCKETSIZE)
+                return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
+        } else {
+            return rm_ReplyWithError(ctx, "ERR Unknown argument received");
+        }
+    }
+    if (items < 0 || items == argc)
+        return rm_WrongArity(ctx);
+    return cf_insert(ctx, argv[1], argv + items, argc - items, capacity, nocreate, nx, 1);
+}
+
+int fkr_cf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    return cf_insert_cmd(ctx, argv, argc, 0);
+}
+
+int fkr_cf_insertnx(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    return cf_insert_cmd(ctx, argv, argc, 1);
+}
+
+/* CF.EXISTS / CF.MEXISTS / CF.COUNT: a missing key holds nothing (0). */
+static int cf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int multi, int count)
+{
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
+    if (st == FKR_KEY_WRONGTYPE) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, argc - 2);
+    for (int i = 2; i < argc; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(argv[i], &len);
+        long long r = !v ? 0 : count ? fkr_count(v, s, len) : fk_filter_contains(v->filter, s, len);
+        rm_ReplyWithLongLong(ctx, r);
+    }
+    rm_CloseKey(key);
+    return RM_OK;
+}
+
+int fkr_cf_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return cf_check(ctx, argv, argc, 0, 0);
+}
+
+int fkr_cf_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3)
+        return rm_WrongArity(ctx);
+    return cf_check(ctx, argv, argc, 1, 0);
+}
+
+int fkr_cf_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return cf_check(ctx, argv, argc, 0, 1);
+}
+
+/* CF.DEL key item: 1 deleted, 0 not there; "Not found" for a missing key. */
+int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ | RM_WRITE, FKR_FAMILY_CF, &key, &v);
+    if (st != FKR_KEY_FOUND) {
+        rm_CloseKey(key);
+        return rm_ReplyWithError(ctx, st == FKR_KEY_EMPTY ? "ERR Not found" : RM_ERRORMSG_WRONGTYPE);
+    }
+    size_t len;
+    const char *s = rm_StringPtrLen(argv[2], &len);
+    fk_status rc = fk_filter_remove(v->filter, s, len);
+    if (rc == FK_OK) {
+        v->deleted++;
+        fkr_value_changed(v, -1);
+    }
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    if (rc == FK_OK)
+        return rm_ReplyWithLongLong(ctx, 1);
+    return rc == FK_ENOTFOUND ? rm_ReplyWithLongLong(ctx, 0) : fkr_reply_status(ctx, rc);
+}
+
+/* CF.INFO key */
+int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
+    rm_CloseKey(key);
+    if (st != FKR_KEY_FOUND)
+        return fkr_reply_state(ctx, st);
+    long long buckets = 0, bucket_size = v->bucket_size, max_iter = v->max_iterations;
+    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
+        const fk_cuckoo *c = (const fk_cuckoo *)(const void *)v->filter;
+        buckets = (long long)fk_cuckoo_buckets(c);
+        bucket_size = buckets ? (long long)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c)) : 0;
+        max_iter = FK_CUCKOO_MAX_KICKS;
+    }
+    const char *names[] = { "Size", "Number of buckets", "Number of filters",
+                            "Number of items inserted", "Number of items deleted",
+                            "Bucket size", "Expansion rate", "Max iteration" };
+    long long values[] = { (long long)fkr_value_memory(v), buckets, 1, (long long)v->items,
+                           (long long)v->deleted, bucket_size, v->expansion, max_iter };
+    rm_ReplyWithArray(ctx, 16);
+    for (int i = 0; i < 8; i++) {
+        rm_ReplyWithSimpleString(ctx, names[i]);
+        rm_ReplyWithLongLong(ctx, values[i]);
+    }
+    return RM_OK;
+}

@@ -1,0 +1,295 @@
+/* redis/cmd_fk.c: filterkit's own commands (FK.*): any registered kind,
+ * the library's own semantics, and FK.DUMP / FK.LOAD in filterkit's
+ * portable file format (what `filterkit build` writes and `filterkit
+ * query` reads). FK.* commands work on every filterkit key, whichever
+ * family made it. */
+#include "commands.h"
+
+#include <stdlib.h>
+#include "../common/serial.h"
+
+/* FK.RESERVE key KIND fpr capacity [GROWTH s] */
+int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 5 && argc != 7)
+        return rm_WrongArity(ctx);
+    size_t n;
+    const char *name = rm_StringPtrLen(argv[2], &n);
+    const fk_ops *ops = fk_ops_find(name);
+    if (!ops)
+        return rm_ReplyWithError(ctx, "ERR unknown kind (FK.KINDS lists them)");
+    if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
+        return rm_ReplyWithError(ctx, "ERR FK_EUNSUPPORTED: this kind cannot be saved, so it cannot live in Redis");
+    double fpr;
+    long long capacity, growth = 0;
+    if (fkr_arg_rate(argv[3], &fpr) != RM_OK)
+        return rm_ReplyWithError(ctx, "ERR fpr must be a number in (0, 1)");
+    if (fkr_arg_int(argv[4], 1, INT64_MAX, &capacity) != RM_OK)
+        return rm_ReplyWithError(ctx, "ERR capacity must be a positive integer");
+    if (argc == 7) {
+        if (!fkr_arg_is(argv[5], "GROWTH"))
+            return rm_ReplyWithError(ctx, "ERR syntax error");
+        if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
+            return rm_ReplyWithError(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
+        if (fkr_arg_int(argv[6], 1, UINT32_MAX, &growth) != RM_OK)
+            return rm_ReplyWithError(ctx, "ERR GROWTH must be a positive integer");
+    }
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
+    if (st != FKR_KEY_EMPTY) {
+        rm_CloseKey(key);
+        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
+    }
+    fk_params p = fk_params_make((uint64_t)capacity, fpr);
+    p.seed = fkr_key_seed(argv[1]);
+    p.growth = (uint32_t)growth;
+    fk_filter *f;
+    const char *err = fkr_new_filter(ops, &p, &f);
+    if (!err && !(v = fkr_value_wrap(f, FKR_FAMILY_FK, (uint64_t)capacity)))
+        err = "ERR FK_ENOMEM: not enough memory";
+    if (err) {
+        rm_CloseKey(key);
+        return rm_ReplyWithError(ctx, err);
+    }
+    v->expansion = (uint32_t)growth;
+    fkr_set(key, v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}
+
+/* Opens name (any family): its value, or NULL with *st saying why. */
+static fkr_value *fk_value(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                           RedisModuleKey **key, fkr_key_state *st)
+{
+    fkr_value *v;
+    *st = fkr_open(ctx, name, mode, key, &v);
+    return v;
+}
+
+/* FK.ADD key item / FK.MADD key item [item ...]: 1 per stored item, or the
+ * library's status as an error ("ERR FK_EFULL: ..."); MADD carries on. */
+static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int multi)
+{
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
+    if (!v) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, argc - 2);
+    for (int i = 2; i < argc; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(argv[i], &len);
+        fk_status rc = fk_filter_insert(v->filter, s, len);
+        fkr_value_changed(v, rc == FK_OK);
+        if (rc == FK_OK)
+            rm_ReplyWithLongLong(ctx, 1);
+        else
+            fkr_reply_status(ctx, rc);
+    }
+    fkr_value_refresh(v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return RM_OK;
+}
+
+int fkr_fk_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return fk_insert(ctx, argv, argc, 0);
+}
+
+int fkr_fk_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3)
+        return rm_WrongArity(ctx);
+    return fk_insert(ctx, argv, argc, 1);
+}
+
+/* FK.EXISTS / FK.MEXISTS / FK.COUNT: a missing key holds nothing (0). */
+static int fk_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int multi, int count)
+{
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
+    if (st == FKR_KEY_WRONGTYPE) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, argc - 2);
+    for (int i = 2; i < argc; i++) {
+        size_t len;
+        const char *s = rm_StringPtrLen(argv[i], &len);
+        long long r = !v ? 0 : count ? fkr_count(v, s, len) : fk_filter_contains(v->filter, s, len);
+        rm_ReplyWithLongLong(ctx, r);
+    }
+    rm_CloseKey(key);
+    return RM_OK;
+}
+
+int fkr_fk_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return fk_check(ctx, argv, argc, 0, 0);
+}
+
+int fkr_fk_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc < 3)
+        return rm_WrongArity(ctx);
+    return fk_check(ctx, argv, argc, 1, 0);
+}
+
+int fkr_fk_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    return fk_check(ctx, argv, argc, 0, 1);
+}
+
+/* FK.DEL key item: 1 removed, 0 definitely absent; FK_EUNSUPPORTED for
+ * kinds without removes. */
+int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
+    if (!v) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    size_t len;
+    const char *s = rm_StringPtrLen(argv[2], &len);
+    fk_status rc = fk_filter_remove(v->filter, s, len);
+    if (rc == FK_OK) {
+        v->deleted++;
+        fkr_value_changed(v, -1);
+    }
+    rm_CloseKey(key);
+    if (rc == FK_OK || rc == FK_ENOTFOUND) {
+        rm_ReplicateVerbatim(ctx);
+        return rm_ReplyWithLongLong(ctx, rc == FK_OK);
+    }
+    return fkr_reply_status(ctx, rc);
+}
+
+static const char *family_name(const fkr_value *v)
+{
+    static const char *const names[FKR_FAMILY_COUNT] = { "fk", "bf", "cf" };
+    return names[v->family];
+}
+
+/* FK.INFO key: field / value pairs. */
+int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
+    rm_CloseKey(key);
+    if (!v)
+        return fkr_reply_state(ctx, st);
+    fk_stats s;
+    fk_filter_stats(v->filter, &s);
+    uint64_t saved = 0;
+    fk_filter_serialized_size(v->filter, &saved);
+    rm_ReplyWithArray(ctx, 20);
+    rm_ReplyWithSimpleString(ctx, "kind");
+    rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
+    rm_ReplyWithSimpleString(ctx, "family");
+    rm_ReplyWithSimpleString(ctx, family_name(v));
+    rm_ReplyWithSimpleString(ctx, "capacity");
+    rm_ReplyWithLongLong(ctx, (long long)s.capacity);
+    rm_ReplyWithSimpleString(ctx, "items");
+    rm_ReplyWithLongLong(ctx, (long long)s.items);
+    rm_ReplyWithSimpleString(ctx, "memory_bytes");
+    rm_ReplyWithLongLong(ctx, (long long)s.memory_bytes);
+    rm_ReplyWithSimpleString(ctx, "bits_per_item");
+    rm_ReplyWithDouble(ctx, s.bits_per_item);
+    rm_ReplyWithSimpleString(ctx, "load_factor");
+    rm_ReplyWithDouble(ctx, s.load_factor);
+    rm_ReplyWithSimpleString(ctx, "expected_fpr");
+    rm_ReplyWithDouble(ctx, s.expected_fpr);
+    rm_ReplyWithSimpleString(ctx, "serialized_bytes");
+    rm_ReplyWithLongLong(ctx, (long long)saved);
+    rm_ReplyWithSimpleString(ctx, "growth");
+    rm_ReplyWithLongLong(ctx, v->expansion);
+    return RM_OK;
+}
+
+/* FK.DUMP key: the filter in filterkit's file format; nil when missing. */
+int fkr_fk_dump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
+    rm_CloseKey(key);
+    if (!v)
+        return st == FKR_KEY_EMPTY ? rm_ReplyWithNull(ctx) : fkr_reply_state(ctx, st);
+    uint64_t n;
+    fk_status s = fk_filter_serialized_size(v->filter, &n);
+    if (s != FK_OK)
+        return fkr_reply_status(ctx, s);
+    char *buf = n <= SIZE_MAX ? malloc((size_t)n) : NULL;
+    if (!buf)
+        return fkr_reply_status(ctx, FK_ENOMEM);
+    s = fk_filter_save(v->filter, buf, (size_t)n, NULL);
+    if (s == FK_OK)
+        rm_ReplyWithStringBuffer(ctx, buf, (size_t)n);
+    free(buf);
+    return s == FK_OK ? RM_OK : fkr_reply_status(ctx, s);
+}
+
+/* FK.LOAD key bytes: a filterkit file (family FK) or a value record as AOF
+ * rewrite writes it. Replaces a filterkit key; damage leaves it untouched. */
+int fkr_fk_load(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
+    if (st == FKR_KEY_WRONGTYPE) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    size_t len;
+    const char *bytes = rm_StringPtrLen(argv[2], &len);
+    fkr_value *v;
+    fk_status s = fkr_value_decode(bytes, len, fkr_max_bytes, &v);
+    if (s != FK_OK) {
+        rm_CloseKey(key);
+        return fkr_reply_status(ctx, s);
+    }
+    fkr_set(key, v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}
+
+/* FK.KINDS: the registered kind names. */
+int fkr_fk_kinds(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    (void)argv;
+    if (argc != 1)
+        return rm_WrongArity(ctx);
+    long n = 0;
+    while (fk_ops_at((size_t)n))
+        n++;
+    rm_ReplyWithArray(ctx, n);
+    for (long i = 0; i < n; i++)
+        rm_ReplyWithSimpleString(ctx, fk_ops_at((size_t)i)->name);
+    return RM_OK;
+}

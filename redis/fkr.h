@@ -1,0 +1,89 @@
+/* redis/fkr.h: what the command files share: the data type, the module's
+ * settings, key lookup, argument parsing, replies and filter creation. */
+#ifndef FKR_FKR_H
+#define FKR_FKR_H
+
+#include <stdint.h>
+#include "../common/filter.h"
+#include "rm_api.h"
+#include "value.h"
+
+/* The data type (set at load) and the largest filter body one key may
+ * hold (module argument MAXBYTES; FKR_DEFAULT_MAX_BYTES otherwise).
+ * Filter bodies come from malloc, outside Redis's maxmemory accounting,
+ * so this cap is what keeps one command from taking the machine. */
+#define FKR_DEFAULT_MAX_BYTES (UINT64_C(1) << 30)
+extern RedisModuleType *fkr_type;
+extern uint64_t fkr_max_bytes;
+
+/* RedisBloom's defaults and limits. */
+#define FKR_BF_ERROR        0.01
+#define FKR_BF_CAPACITY     100
+#define FKR_BF_EXPANSION    2
+#define FKR_CF_CAPACITY     1024
+#define FKR_CF_BUCKETSIZE   2
+#define FKR_CF_MAXITER      20
+#define FKR_CF_EXPANSION    1
+#define FKR_CF_ERROR        0.01 /* fingerprint width: 10 bits */
+
+/* ------------------------------------------------------------ keys */
+
+typedef enum { FKR_KEY_EMPTY, FKR_KEY_FOUND, FKR_KEY_WRONGTYPE } fkr_key_state;
+
+/* Opens name with mode (RM_READ or RM_READ | RM_WRITE); stores the key in
+ * *key (close it with rm_CloseKey, even on EMPTY / WRONGTYPE) and, when it
+ * holds a filterkit value, that value in *v (else NULL). */
+fkr_key_state fkr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                       RedisModuleKey **key, fkr_value **v);
+
+/* As fkr_open, and FOUND only when the value's family is `family`
+ * (RedisBloom keeps Bloom and cuckoo filters apart: BF.* on a CF key is
+ * WRONGTYPE). */
+fkr_key_state fkr_open_family(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                              fkr_family family, RedisModuleKey **key, fkr_value **v);
+
+/* -------------------------------------------------------- arguments */
+
+/* 1 when arg equals word, ignoring ASCII case. */
+int fkr_arg_is(const RedisModuleString *arg, const char *word);
+
+/* A rate in (0,1): RM_OK or RM_ERR (not a number, NaN, out of range). */
+int fkr_arg_rate(const RedisModuleString *arg, double *out);
+
+/* An integer in [lo, hi]: RM_OK or RM_ERR. */
+int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long long *out);
+
+/* ----------------------------------------------------------- replies */
+
+/* Replies "ERR FK_XXX: <sentence>" for s. */
+int fkr_reply_status(RedisModuleCtx *ctx, fk_status s);
+
+/* Replies with a key-state error: "ERR not found" or WRONGTYPE. */
+int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st);
+
+/* ---------------------------------------------------------- filters */
+
+/* The seed a new filter for key gets: a hash of the key's name, so a
+ * replica (which runs the same command on the same key) builds the same
+ * filter bit for bit. */
+uint64_t fkr_key_seed(const RedisModuleString *key);
+
+/* Creates a filter of kind ops with params p, first refusing (without
+ * allocating more than a small probe) anything whose body would exceed
+ * fkr_max_bytes. Returns NULL and stores the filter in *out, or returns
+ * the error text to reply (*out NULL). */
+const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
+
+/* A BF/CF value that may not grow past its capacity and has reached it:
+ * the kind does not grow by itself, and the value is NONSCALING or no
+ * growing kind is registered. */
+int fkr_at_capacity(const fkr_value *v);
+
+/* How many times key was added (CF.COUNT / FK.COUNT): exact fingerprint
+ * matches for a cuckoo filter, else 1 when contained, 0 otherwise. */
+long long fkr_count(const fkr_value *v, const char *key, size_t len);
+
+/* Stores v under key (open for writing), replacing what was there. */
+void fkr_set(RedisModuleKey *key, fkr_value *v);
+
+#endif

@@ -1,0 +1,97 @@
+/* redis/module.c: the entry point of filterkit-redis.so.
+ *
+ *   redis-server --loadmodule build/filterkit-redis.so [MAXBYTES n]
+ *
+ * Registers the "filterkit" data type and the BF.*, CF.* and FK.*
+ * commands. MAXBYTES caps one filter's body (default 1 GiB); a RESERVE
+ * or FK.LOAD above it is an error and allocates nothing.
+ */
+#include "commands.h"
+#include "type.h"
+
+#define FKR_MODULE_NAME    "filterkit"
+#define FKR_MODULE_VERSION 1
+
+typedef struct {
+    const char *name;
+    rm_cmd_fn   fn;
+    const char *flags;
+    int         firstkey; /* 1 for every keyed command, 0 for FK.KINDS */
+} command;
+
+/* Writes that may allocate are "deny-oom"; O(1)-per-key work is "fast". */
+static const command commands[] = {
+    { "BF.RESERVE",  fkr_bf_reserve,  "write deny-oom",      1 },
+    { "BF.ADD",      fkr_bf_add,      "write deny-oom fast", 1 },
+    { "BF.MADD",     fkr_bf_madd,     "write deny-oom",      1 },
+    { "BF.INSERT",   fkr_bf_insert,   "write deny-oom",      1 },
+    { "BF.EXISTS",   fkr_bf_exists,   "readonly fast",      1 },
+    { "BF.MEXISTS",  fkr_bf_mexists,  "readonly fast",      1 },
+    { "BF.INFO",     fkr_bf_info,     "readonly fast",      1 },
+    { "BF.CARD",     fkr_bf_card,     "readonly fast",      1 },
+    { "CF.RESERVE",  fkr_cf_reserve,  "write deny-oom",      1 },
+    { "CF.ADD",      fkr_cf_add,      "write deny-oom fast", 1 },
+    { "CF.ADDNX",    fkr_cf_addnx,    "write deny-oom fast", 1 },
+    { "CF.INSERT",   fkr_cf_insert,   "write deny-oom",      1 },
+    { "CF.INSERTNX", fkr_cf_insertnx, "write deny-oom",      1 },
+    { "CF.EXISTS",   fkr_cf_exists,   "readonly fast",      1 },
+    { "CF.MEXISTS",  fkr_cf_mexists,  "readonly fast",      1 },
+    { "CF.DEL",      fkr_cf_del,      "write fast",         1 },
+    { "CF.COUNT",    fkr_cf_count,    "readonly fast",      1 },
+    { "CF.INFO",     fkr_cf_info,     "readonly fast",      1 },
+    { "FK.RESERVE",  fkr_fk_reserve,  "write deny-oom",      1 },
+    { "FK.ADD",      fkr_fk_add,      "write deny-oom fast", 1 },
+    { "FK.MADD",     fkr_fk_madd,     "write deny-oom",      1 },
+    { "FK.EXISTS",   fkr_fk_exists,   "readonly fast",      1 },
+    { "FK.MEXISTS",  fkr_fk_mexists,  "readonly fast",      1 },
+    { "FK.DEL",      fkr_fk_del,      "write fast",         1 },
+    { "FK.COUNT",    fkr_fk_count,    "readonly fast",      1 },
+    { "FK.INFO",     fkr_fk_info,     "readonly",           1 }, /* stats may scan */
+    { "FK.DUMP",     fkr_fk_dump,     "readonly",           1 },
+    { "FK.LOAD",     fkr_fk_load,     "write deny-oom",      1 },
+    { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0 },
+};
+
+/* Module arguments: MAXBYTES n. */
+static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    for (int i = 0; i < argc; i++) {
+        long long n;
+        if (fkr_arg_is(argv[i], "MAXBYTES") && i + 1 < argc &&
+            fkr_arg_int(argv[i + 1], 1, (long long)FK_MEMORY_CAP, &n) == RM_OK) {
+            fkr_max_bytes = (uint64_t)n;
+            i++;
+        } else {
+            rm_Log(ctx, "warning", "filterkit: bad module argument (expected: MAXBYTES 1..%llu)",
+                   (unsigned long long)FK_MEMORY_CAP);
+            return RM_ERR;
+        }
+    }
+    return RM_OK;
+}
+
+/* The entry point Redis looks up by name (the module API's contract). */
+__attribute__((visibility("default")))
+int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+
+__attribute__((visibility("default")))
+int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (rm_api_init(ctx) != RM_OK)
+        return RM_ERR; /* a server without the Redis 7.0 module API */
+    if (rm_IsModuleNameBusy(FKR_MODULE_NAME))
+        return RM_ERR;
+    rm_SetModuleAttribs(ctx, FKR_MODULE_NAME, FKR_MODULE_VERSION, RM_APIVER_1);
+    if (parse_args(ctx, argv, argc) != RM_OK)
+        return RM_ERR;
+    rm_SetModuleOptions(ctx, RM_OPTIONS_HANDLE_IO_ERRORS);
+    if (fkr_type_register(ctx) != RM_OK)
+        return RM_ERR;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const command *c = &commands[i];
+        if (rm_CreateCommand(ctx, c->name, c->fn, c->flags, c->firstkey, c->firstkey,
+                             c->firstkey) != RM_OK)
+            return RM_ERR;
+    }
+    return RM_OK;
+}

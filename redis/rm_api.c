@@ -1,0 +1,70 @@
+/* redis/rm_api.c: resolves the Redis module API by name (see rm_api.h). */
+#include "rm_api.h"
+
+#include <string.h>
+
+/* The storage for each pointer: one line per function of rm_api.h. */
+void (*rm_SetModuleAttribs)(RedisModuleCtx *, const char *, int, int);
+int (*rm_IsModuleNameBusy)(const char *);
+void (*rm_SetModuleOptions)(RedisModuleCtx *, int);
+int (*rm_CreateCommand)(RedisModuleCtx *, const char *, rm_cmd_fn, const char *, int, int, int);
+RedisModuleType *(*rm_CreateDataType)(RedisModuleCtx *, const char *, int, rm_type_methods *);
+void (*rm_Log)(RedisModuleCtx *, const char *, const char *, ...);
+void (*rm_LogIOError)(RedisModuleIO *, const char *, const char *, ...);
+RedisModuleKey *(*rm_OpenKey)(RedisModuleCtx *, RedisModuleString *, int);
+void (*rm_CloseKey)(RedisModuleKey *);
+int (*rm_KeyType)(RedisModuleKey *);
+RedisModuleType *(*rm_ModuleTypeGetType)(RedisModuleKey *);
+void *(*rm_ModuleTypeGetValue)(RedisModuleKey *);
+int (*rm_ModuleTypeSetValue)(RedisModuleKey *, RedisModuleType *, void *);
+int (*rm_WrongArity)(RedisModuleCtx *);
+int (*rm_ReplyWithError)(RedisModuleCtx *, const char *);
+int (*rm_ReplyWithSimpleString)(RedisModuleCtx *, const char *);
+int (*rm_ReplyWithLongLong)(RedisModuleCtx *, long long);
+int (*rm_ReplyWithDouble)(RedisModuleCtx *, double);
+int (*rm_ReplyWithArray)(RedisModuleCtx *, long);
+void (*rm_ReplySetArrayLength)(RedisModuleCtx *, long);
+int (*rm_ReplyWithStringBuffer)(RedisModuleCtx *, const char *, size_t);
+int (*rm_ReplyWithNull)(RedisModuleCtx *);
+int (*rm_ReplicateVerbatim)(RedisModuleCtx *);
+const char *(*rm_StringPtrLen)(const RedisModuleString *, size_t *);
+int (*rm_StringToLongLong)(const RedisModuleString *, long long *);
+int (*rm_StringToDouble)(const RedisModuleString *, double *);
+void (*rm_SaveUnsigned)(RedisModuleIO *, uint64_t);
+uint64_t (*rm_LoadUnsigned)(RedisModuleIO *);
+void (*rm_SaveStringBuffer)(RedisModuleIO *, const char *, size_t);
+char *(*rm_LoadStringBuffer)(RedisModuleIO *, size_t *);
+int (*rm_IsIOError)(RedisModuleIO *);
+void (*rm_EmitAOF)(RedisModuleIO *, const char *, const char *, ...);
+void (*rm_DigestAddStringBuffer)(RedisModuleDigest *, const char *, size_t);
+void (*rm_DigestEndSequence)(RedisModuleDigest *);
+void (*rm_Free)(void *);
+
+/* Name -> where its address goes. */
+#define ENTRY(name) { "RedisModule_" #name, (void **)&rm_##name }
+static const struct { const char *name; void **slot; } wanted[] = {
+    ENTRY(SetModuleAttribs), ENTRY(IsModuleNameBusy), ENTRY(SetModuleOptions),
+    ENTRY(CreateCommand), ENTRY(CreateDataType), ENTRY(Log), ENTRY(LogIOError),
+    ENTRY(OpenKey), ENTRY(CloseKey), ENTRY(KeyType), ENTRY(ModuleTypeGetType),
+    ENTRY(ModuleTypeGetValue), ENTRY(ModuleTypeSetValue), ENTRY(WrongArity),
+    ENTRY(ReplyWithError), ENTRY(ReplyWithSimpleString), ENTRY(ReplyWithLongLong),
+    ENTRY(ReplyWithDouble), ENTRY(ReplyWithArray), ENTRY(ReplySetArrayLength), ENTRY(ReplyWithStringBuffer),
+    ENTRY(ReplyWithNull), ENTRY(ReplicateVerbatim), ENTRY(StringPtrLen),
+    ENTRY(StringToLongLong), ENTRY(StringToDouble), ENTRY(SaveUnsigned),
+    ENTRY(LoadUnsigned), ENTRY(SaveStringBuffer), ENTRY(LoadStringBuffer),
+    ENTRY(IsIOError), ENTRY(EmitAOF), ENTRY(DigestAddStringBuffer),
+    ENTRY(DigestEndSequence), ENTRY(Free),
+};
+
+int rm_api_init(RedisModuleCtx *ctx)
+{
+    /* The documented ABI: the context's first word is RedisModule_GetApi. */
+    int (*get_api)(const char *, void *);
+    void *first = *(void **)ctx;
+    _Static_assert(sizeof first == sizeof get_api, "function and data pointers differ in size");
+    memcpy(&get_api, &first, sizeof get_api);
+    for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
+        if (get_api(wanted[i].name, wanted[i].slot) != RM_OK || *wanted[i].slot == NULL)
+            return RM_ERR;
+    return RM_OK;
+}

@@ -1,0 +1,114 @@
+/* redis/rm_api.h: the part of the Redis module API (Redis 7.0, API
+ * version 1) this module uses, declared from the documented API reference
+ * (https://redis.io/docs/reference/modules/modules-api-ref/).
+ *
+ * Why not Redis's own header: it ships in no Debian binary package, and
+ * fetching the `redis` source package at build time needs deb-src lines and
+ * network. The module ABI is stable and documented: the server passes a
+ * context whose first word is the address of RedisModule_GetApi, and every
+ * other function is looked up by its name through it. So this file names
+ * only the opaque types, constants, callback shapes and functions we call;
+ * rm_api_init() resolves them once at load time and refuses to load if
+ * any is missing (a server older than 7.0).
+ *
+ * Functions are reached through rm_* pointers (rm_ReplyWithError is the
+ * server's RedisModule_ReplyWithError).
+ */
+#ifndef FKR_RM_API_H
+#define FKR_RM_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Opaque server objects. */
+typedef struct RedisModuleCtx RedisModuleCtx;
+typedef struct RedisModuleString RedisModuleString;
+typedef struct RedisModuleKey RedisModuleKey;
+typedef struct RedisModuleType RedisModuleType;
+typedef struct RedisModuleIO RedisModuleIO;
+typedef struct RedisModuleDigest RedisModuleDigest;
+typedef struct RedisModuleDefragCtx RedisModuleDefragCtx;
+
+/* Documented constants. */
+#define RM_OK  0
+#define RM_ERR 1
+#define RM_APIVER_1 1
+#define RM_READ  (1 << 0)
+#define RM_WRITE (1 << 1)
+#define RM_KEYTYPE_EMPTY  0
+#define RM_KEYTYPE_MODULE 6
+#define RM_POSTPONED_ARRAY_LEN (-1L)
+#define RM_OPTIONS_HANDLE_IO_ERRORS (1 << 0)
+#define RM_ERRORMSG_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
+
+typedef int (*rm_cmd_fn)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+
+/* RedisModuleTypeMethods, method-table version 3 (Redis >= 6.2): the
+ * server reads the slots up to `defrag` and no further. */
+#define RM_TYPE_METHOD_VERSION 3
+typedef struct {
+    uint64_t version;
+    void *(*rdb_load)(RedisModuleIO *rdb, int encver);
+    void (*rdb_save)(RedisModuleIO *rdb, void *value);
+    void (*aof_rewrite)(RedisModuleIO *aof, RedisModuleString *key, void *value);
+    size_t (*mem_usage)(const void *value);
+    void (*digest)(RedisModuleDigest *digest, void *value);
+    void (*free)(void *value);
+    int (*aux_load)(RedisModuleIO *rdb, int encver, int when);
+    void (*aux_save)(RedisModuleIO *rdb, int when);
+    int aux_save_triggers;
+    size_t (*free_effort)(RedisModuleString *key, const void *value);
+    void (*unlink)(RedisModuleString *key, const void *value);
+    void *(*copy)(RedisModuleString *fromkey, RedisModuleString *tokey, const void *value);
+    int (*defrag)(RedisModuleDefragCtx *ctx, RedisModuleString *key, void **value);
+} rm_type_methods;
+
+/* The functions (see the API reference for each). */
+extern void (*rm_SetModuleAttribs)(RedisModuleCtx *ctx, const char *name, int ver, int apiver);
+extern int (*rm_IsModuleNameBusy)(const char *name);
+extern void (*rm_SetModuleOptions)(RedisModuleCtx *ctx, int options);
+extern int (*rm_CreateCommand)(RedisModuleCtx *ctx, const char *name, rm_cmd_fn fn,
+                               const char *flags, int firstkey, int lastkey, int keystep);
+extern RedisModuleType *(*rm_CreateDataType)(RedisModuleCtx *ctx, const char *name, int encver,
+                                             rm_type_methods *methods);
+extern void (*rm_Log)(RedisModuleCtx *ctx, const char *level, const char *fmt, ...);
+extern void (*rm_LogIOError)(RedisModuleIO *io, const char *level, const char *fmt, ...);
+
+extern RedisModuleKey *(*rm_OpenKey)(RedisModuleCtx *ctx, RedisModuleString *name, int mode);
+extern void (*rm_CloseKey)(RedisModuleKey *key);
+extern int (*rm_KeyType)(RedisModuleKey *key);
+extern RedisModuleType *(*rm_ModuleTypeGetType)(RedisModuleKey *key);
+extern void *(*rm_ModuleTypeGetValue)(RedisModuleKey *key);
+extern int (*rm_ModuleTypeSetValue)(RedisModuleKey *key, RedisModuleType *mt, void *value);
+
+extern int (*rm_WrongArity)(RedisModuleCtx *ctx);
+extern int (*rm_ReplyWithError)(RedisModuleCtx *ctx, const char *err);
+extern int (*rm_ReplyWithSimpleString)(RedisModuleCtx *ctx, const char *msg);
+extern int (*rm_ReplyWithLongLong)(RedisModuleCtx *ctx, long long ll);
+extern int (*rm_ReplyWithDouble)(RedisModuleCtx *ctx, double d);
+extern int (*rm_ReplyWithArray)(RedisModuleCtx *ctx, long len);
+extern void (*rm_ReplySetArrayLength)(RedisModuleCtx *ctx, long len);
+extern int (*rm_ReplyWithStringBuffer)(RedisModuleCtx *ctx, const char *buf, size_t len);
+extern int (*rm_ReplyWithNull)(RedisModuleCtx *ctx);
+extern int (*rm_ReplicateVerbatim)(RedisModuleCtx *ctx);
+
+extern const char *(*rm_StringPtrLen)(const RedisModuleString *s, size_t *len);
+extern int (*rm_StringToLongLong)(const RedisModuleString *s, long long *ll);
+extern int (*rm_StringToDouble)(const RedisModuleString *s, double *d);
+
+extern void (*rm_SaveUnsigned)(RedisModuleIO *io, uint64_t value);
+extern uint64_t (*rm_LoadUnsigned)(RedisModuleIO *io);
+extern void (*rm_SaveStringBuffer)(RedisModuleIO *io, const char *str, size_t len);
+extern char *(*rm_LoadStringBuffer)(RedisModuleIO *io, size_t *len);
+extern int (*rm_IsIOError)(RedisModuleIO *io);
+extern void (*rm_EmitAOF)(RedisModuleIO *io, const char *cmd, const char *fmt, ...);
+extern void (*rm_DigestAddStringBuffer)(RedisModuleDigest *md, const char *ele, size_t len);
+extern void (*rm_DigestEndSequence)(RedisModuleDigest *md);
+extern void (*rm_Free)(void *ptr);
+
+/* Resolves every function above through the context's RedisModule_GetApi.
+ * Returns RM_OK, or RM_ERR when one is missing (nothing else is touched).
+ * Call once, first thing in RedisModule_OnLoad. */
+int rm_api_init(RedisModuleCtx *ctx);
+
+#endif

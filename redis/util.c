@@ -1,0 +1,171 @@
+/* redis/util.c: key lookup, arguments, replies and filter creation shared
+ * by the command files (see fkr.h). */
+#include "fkr.h"
+
+#include <stdio.h>
+#include <string.h>
+#include "../cuckoo/cuckoo.h"
+
+RedisModuleType *fkr_type;
+uint64_t fkr_max_bytes = FKR_DEFAULT_MAX_BYTES;
+
+/* ------------------------------------------------------------ keys */
+
+fkr_key_state fkr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                       RedisModuleKey **key, fkr_value **v)
+{
+    *key = rm_OpenKey(ctx, name, mode);
+    *v = NULL;
+    int type = rm_KeyType(*key);
+    if (type == RM_KEYTYPE_EMPTY)
+        return FKR_KEY_EMPTY;
+    if (type != RM_KEYTYPE_MODULE || rm_ModuleTypeGetType(*key) != fkr_type)
+        return FKR_KEY_WRONGTYPE;
+    *v = rm_ModuleTypeGetValue(*key);
+    return FKR_KEY_FOUND;
+}
+
+fkr_key_state fkr_open_family(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
+                              fkr_family family, RedisModuleKey **key, fkr_value **v)
+{
+    fkr_key_state st = fkr_open(ctx, name, mode, key, v);
+    if (st == FKR_KEY_FOUND && (*v)->family != family) {
+        *v = NULL;
+        return FKR_KEY_WRONGTYPE;
+    }
+    return st;
+}
+
+void fkr_set(RedisModuleKey *key, fkr_value *v)
+{
+    rm_ModuleTypeSetValue(key, fkr_type, v);
+}
+
+/* -------------------------------------------------------- arguments */
+
+int fkr_arg_is(const RedisModuleString *arg, const char *word)
+{
+    size_t n, w = strlen(word);
+    const char *s = rm_StringPtrLen(arg, &n);
+    if (n != w)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char a = (unsigned char)s[i], b = (unsigned char)word[i];
+        if (a >= 'a' && a <= 'z')
+            a = (unsigned char)(a - 'a' + 'A');
+        if (b >= 'a' && b <= 'z')
+            b = (unsigned char)(b - 'a' + 'A');
+        if (a != b)
+            return 0;
+    }
+    return 1;
+}
+
+int fkr_arg_rate(const RedisModuleString *arg, double *out)
+{
+    double d;
+    if (rm_StringToDouble(arg, &d) != RM_OK || !(d > 0.0 && d < 1.0))
+        return RM_ERR;
+    *out = d;
+    return RM_OK;
+}
+
+int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long long *out)
+{
+    long long v;
+    if (rm_StringToLongLong(arg, &v) != RM_OK || v < lo || v > hi)
+        return RM_ERR;
+    *out = v;
+    return RM_OK;
+}
+
+/* ----------------------------------------------------------- replies */
+
+int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
+{
+    char msg[160];
+    snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
+    return rm_ReplyWithError(ctx, msg);
+}
+
+int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st)
+{
+    return rm_ReplyWithError(ctx, st == FKR_KEY_WRONGTYPE ? RM_ERRORMSG_WRONGTYPE : "ERR not found");
+}
+
+/* ---------------------------------------------------------- filters */
+
+uint64_t fkr_key_seed(const RedisModuleString *key)
+{
+    size_t n;
+    const unsigned char *s = (const unsigned char *)rm_StringPtrLen(key, &n);
+    uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a: tiny, and only for a seed */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ s[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+/* Filters this small are built without a size probe. */
+#define PROBE_CAPACITY 65536u
+
+const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out)
+{
+    static char msg[200];
+    *out = NULL;
+    if (p->capacity > PROBE_CAPACITY) {
+        /* Every kind's size is linear in capacity (plus rounding of at most
+         * 2x for power-of-two tables): measure a small one and scale. */
+        fk_params small = *p;
+        small.capacity = PROBE_CAPACITY;
+        fk_filter *probe;
+        fk_status s = fk_filter_new(ops, &small, &probe);
+        if (s != FK_OK) {
+            snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
+            return msg;
+        }
+        fk_stats st;
+        fk_filter_stats(probe, &st);
+        fk_filter_free(probe);
+        double need = (double)st.memory_bytes * ((double)p->capacity / PROBE_CAPACITY);
+        if (need > (double)fkr_max_bytes) {
+            snprintf(msg, sizeof msg,
+                     "ERR capacity too large: the filter would need about %.0f bytes, over the "
+                     "module's limit of %llu (MAXBYTES)", need, (unsigned long long)fkr_max_bytes);
+            return msg;
+        }
+    }
+    fk_status s = fk_filter_new(ops, p, out);
+    if (s != FK_OK) {
+        snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
+        return msg;
+    }
+    return NULL;
+}
+
+int fkr_at_capacity(const fkr_value *v)
+{
+    const fk_ops *ops = fk_filter_ops(v->filter);
+    if (v->family == FKR_FAMILY_FK || (fk_ops_caps(ops) & (FK_CAP_GROWS | FK_CAP_BOUNDED)))
+        return 0; /* FK keeps the library's semantics; bounded kinds say FK_EFULL */
+    return v->items >= v->capacity;
+}
+
+long long fkr_count(const fkr_value *v, const char *key, size_t len)
+{
+    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
+        /* every filter begins with its fk_filter header: this is the fk_cuckoo */
+        const fk_cuckoo *c = (const fk_cuckoo *)(const void *)v->filter;
+        fk_cuckoo_location loc;
+        if (fk_cuckoo_locate(c, key, len, &loc) != FK_OK)
+            return 0;
+        unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
+        long long n = 0;
+        for (unsigned s = 0; s < per_bucket; s++) {
+            n += fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
+            if (loc.i2 != loc.i1)
+                n += fk_cuckoo_slot(c, loc.i2, s) == loc.fingerprint;
+        }
+        return n;
+    }
+    return fk_filter_contains(v->filter, key, len) ? 1 : 0;
+}
