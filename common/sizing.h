@@ -53,7 +53,8 @@ FK_API double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x);
 #define FK_CUCKOO_SLOTS 4u
 /* The load a cuckoo table is sized for by default (fk_params.max_load 0):
  * low enough that a filter sized for n accepts its n inserts (the first
- * failure comes near 95.5-96% in large tables, earlier in small ones). */
+ * failure comes near 97%, PAPER_NOTES §3) and its last inserts stay
+ * cheap. */
 #define FK_CUCKOO_MAX_LOAD 0.94
 
 /* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).

@@ -131,8 +131,9 @@ static inline void notify(fk_cuckoo *c, uint64_t from, unsigned slot, uint32_t f
     c->observer(c->observer_ctx, &ev);
 }
 
-/* Both buckets are full: evict random slots along a random walk until a
- * displaced fingerprint finds a free slot in its other bucket. The trail
+/* Both buckets are full: evict slots along a random walk until a displaced
+ * fingerprint finds a free slot in its other bucket, preferring at each
+ * step a slot whose fingerprint can move at once. The trail
  * of (bucket, slot) pairs lets a failed walk be undone exactly, in reverse,
  * so FK_EFULL leaves every slot as it was. */
 __attribute__((noinline))
@@ -146,6 +147,14 @@ static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint3
 
     for (uint32_t k = 0; k < FK_CUCKOO_MAX_KICKS; k++) {
         unsigned s = (unsigned)(rng_next(&c->rng) >> 62);
+        /* Look one step ahead: prefer a slot whose fingerprint has room in
+         * its other bucket (the four reads are independent, so their
+         * cache misses overlap), which ends most walks at the first step. */
+        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++)
+            if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0) {
+                s = j;
+                break;
+            }
         uint32_t victim = fk_ctab_get(t, b, s);
         fk_ctab_set(t, b, s, hand);
         trail[k] = b << 2 | s;

@@ -55,7 +55,7 @@ typedef struct {
 typedef struct {
     uint64_t i1, i2;
     uint32_t fp;
-    uint64_t hash_lo, hash_hi; /* the raw hash, for tracing (hi 0 when windowed) */
+    uint64_t hash_lo, hash_hi; /* the raw hash, for tracing (hi 0 under the blocks scheme) */
 } fk_cplace;
 
 static inline uint64_t fk_cmap_mulhi(uint64_t a, uint64_t b)

@@ -11,8 +11,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -o "$tmp/cuckoo_load" tests/cuckoo_load.c "$build/libfk_cuckoo.a" \
     "$build/libfk_common.a" -lm
-echo "| n sized for | f | buckets | load at n | mean load at first FK_EFULL | min | seeds accepting n | keys lost |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| n sized for | f | buckets | load at n | evictions per insert to n | mean load at first FK_EFULL | min | seeds accepting n | keys lost |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for n in $(echo "$ns" | tr ',' ' '); do
     for f in $(echo "$fs" | tr ',' ' '); do
         "$tmp/cuckoo_load" "$n" "$f" "$seeds" "$max_load"

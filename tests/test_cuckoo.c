@@ -333,7 +333,7 @@ TEST(measured_fpr_matches_theory_at_the_measured_load)
     }
 }
 
-/* Sized by fpr alone and filled to the first failure (~96% load), the
+/* Sized by fpr alone and filled to the first failure (~97% load), the
  * measured FPR is still at most the target. */
 TEST(fpr_at_full_load_is_at_most_the_target)
 {
