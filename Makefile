@@ -282,3 +282,4 @@ endif
 # The module's value decoder, fuzzed like the library's loader (make fuzz).
 $(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
 $(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
+# ======================================================== end redis module
