@@ -431,6 +431,7 @@ endif
 # The module's value decoder, fuzzed like the library's loader (make fuzz).
 $(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
 $(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
+# ======================================================== end redis module
 
 # The header dependencies -MMD wrote for this folder's objects.
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
