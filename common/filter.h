@@ -76,13 +76,22 @@ typedef struct {
  *   version 2 (FK_OPS_V2): size (the kind's own sizing and theory;
  *                          fk_ops_size answers FK_EUNSUPPORTED for a
  *                          version-1 table)
+ *   version 3 (FK_OPS_V3): contains_many .. remove_many (batches; without
+ *                          them fk_filter_*_many loop over the single-key
+ *                          slots, same answers)
+ *   version 4 (FK_OPS_V4): insert_concurrent, remove_concurrent (writers
+ *                          that may run together; without them the
+ *                          fk_filter_*_concurrent calls answer
+ *                          FK_EUNSUPPORTED)
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
  */
 #define FK_OPS_V1      1u
 #define FK_OPS_V2      2u
-#define FK_OPS_VERSION FK_OPS_V2 /* the newest layout, declared below */
+#define FK_OPS_V3      3u
+#define FK_OPS_V4      4u
+#define FK_OPS_VERSION FK_OPS_V4 /* the newest layout, declared below */
 
 struct fk_ops {
     /* ---- version 1 */
@@ -110,7 +119,26 @@ struct fk_ops {
      * FK_EINVAL exactly when create(p) would. O(1), allocates nothing. */
     fk_status (*size)(const fk_params *p, double items, fk_sizing *out);
 
-    /* Slots appended later go below, under FK_OPS_V3 and so on. */
+    /* ---- version 3 (optional): batches, same contracts as
+     * fk_filter_contains_many .. fk_filter_remove_many below, which have
+     * already checked the arguments (f, and keys/lens/out when n > 0, are
+     * valid; every key NULL with len > 0 was refused before the call). */
+    void      (*contains_many)(const fk_filter *f, size_t n, const void *const keys[],
+                               const size_t lens[], bool out[]);
+    fk_status (*insert_many)(fk_filter *f, size_t n, const void *const keys[],
+                             const size_t lens[], size_t *done);
+    void      (*contains_many_u64)(const fk_filter *f, size_t n, const uint64_t keys[],
+                                   bool out[]);
+    fk_status (*insert_many_u64)(fk_filter *f, size_t n, const uint64_t keys[], size_t *done);
+    fk_status (*remove_many)(fk_filter *f, size_t n, const void *const keys[],
+                             const size_t lens[], size_t *done);
+
+    /* ---- version 4 (optional): writers that may run together, same
+     * contracts as fk_filter_insert_concurrent / _remove_concurrent. */
+    fk_status (*insert_concurrent)(fk_filter *f, const void *key, size_t len);
+    fk_status (*remove_concurrent)(fk_filter *f, const void *key, size_t len);
+
+    /* Slots appended later go below, under FK_OPS_V5 and so on. */
 };
 
 /* True when ops has slot `member` set and is new enough to have it. */
@@ -223,6 +251,67 @@ FK_API void fk_filter_stats(const fk_filter *f, fk_stats *out);
 
 /* Releases f and everything it owns. NULL is a no-op. Cost: O(1). */
 FK_API void fk_filter_free(fk_filter *f);
+
+/* ------------------------------------------------------------ batches
+ *
+ * Many keys per call: a kind with the version-3 slots hashes a window of
+ * keys, prefetches every cache line they will touch, then probes, so the
+ * memory latencies overlap; a kind without them (or a table older than
+ * FK_OPS_V3) is served by a loop over its single-key slots. Either way the
+ * answers are exactly those of the single-key calls, key by key, in order.
+ * n == 0 is a no-op. Thread safety: as the single-key call each one
+ * repeats (contains_many may run with other lookups; the writers need the
+ * caller's lock, as insert does). */
+
+/* out[i] = fk_filter_contains(f, keys[i], lens[i]) for i < n. f NULL, or
+ * keys/lens NULL with n > 0, answers false for every key (out[] is filled
+ * when out is not NULL); a key NULL with lens[i] > 0 answers false. Cost:
+ * n hashes + probes, the memory accesses of a window overlapped. */
+FK_API void fk_filter_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], bool out[]);
+
+/* Inserts keys[0..n) in order; stops at the first status other than FK_OK
+ * and returns it; *done (if not NULL) = how many were inserted. Nothing is
+ * lost: keys before *done are in, the failing key and those after it are
+ * not. Returns FK_OK; FK_EINVAL for f NULL, keys/lens NULL with n > 0, or a
+ * key NULL with len > 0 (*done = its index); FK_EFULL as fk_filter_insert.
+ * Cost: as n inserts, memory accesses overlapped. */
+FK_API fk_status fk_filter_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+
+/* The same for 64-bit integer keys, each hashed as its 8 little-endian
+ * bytes: answers are identical to fk_filter_contains(f, &le_bytes, 8) and
+ * fk_filter_insert(f, &le_bytes, 8). NULL rules as above (keys NULL with
+ * n > 0: all false / FK_EINVAL). */
+FK_API void fk_filter_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                        bool out[]);
+FK_API fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done);
+
+/* Removes keys[0..n) in order, as fk_filter_remove each; stops at the first
+ * status other than FK_OK (FK_ENOTFOUND included) and returns it; *done (if
+ * not NULL) = how many were removed. FK_EUNSUPPORTED (nothing done) when
+ * the kind cannot remove; FK_EINVAL as fk_filter_insert_many. */
+FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+
+/* ------------------------------------------------- concurrent writers
+ *
+ * Safe to call from many threads at once on the same filter, together with
+ * any number of fk_filter_contains / fk_filter_contains_many calls. A key
+ * whose concurrent insert has returned FK_OK is found by every lookup that
+ * starts later, in any thread. Never mix these with the plain writers
+ * (insert, remove, the batches) on one filter at the same time: the plain
+ * writers stay the fastest single-writer path. What each kind does (atomic
+ * OR, compare-and-swap, striped locks) is in its header. */
+
+/* Returns as fk_filter_insert; FK_EUNSUPPORTED when the kind has no
+ * concurrent insert (a table older than FK_OPS_V4 included). */
+FK_API fk_status fk_filter_insert_concurrent(fk_filter *f, const void *key, size_t len);
+
+/* Returns as fk_filter_remove; FK_EUNSUPPORTED when the kind has no
+ * concurrent remove. */
+FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size_t len);
 
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
