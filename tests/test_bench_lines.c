@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include "check.h"
 #include <unistd.h>
-#include "../bench/args.h"
-#include "../bench/cmd.h"
-#include "../bench/keylines.h"
-#include "../bench/lineset.h"
-#include "../bench/memory_model.h"
+#include "../bench/cli/args.h"
+#include "../bench/cli/cmd.h"
+#include "../bench/keys/keylines.h"
+#include "../bench/keys/lineset.h"
+#include "../bench/measure/memory_model.h"
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../common/sizing.h"

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "../bench/cmd.h"
-#include "../bench/memory_model.h"
+#include "../bench/cli/cmd.h"
+#include "../bench/measure/memory_model.h"
 #include "../bench/registry/registry.h"
 #include "kind_fpset.c"
 

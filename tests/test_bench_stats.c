@@ -3,9 +3,9 @@
  * small end-to-end measurement through the vtable. Links libfk_bench.a. */
 #include <math.h>
 #include "check.h"
-#include "../bench/args.h"
-#include "../bench/measure.h"
-#include "../bench/stats.h"
+#include "../bench/cli/args.h"
+#include "../bench/measure/measure.h"
+#include "../bench/report/stats.h"
 
 TEST(median_of_odd_and_even_counts)
 {

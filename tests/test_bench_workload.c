@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "../bench/workload.h"
+#include "../bench/keys/workload.h"
 
 /* Keys as (pointer, length) for sorting. */
 typedef struct { const uint8_t *p; size_t n; int side; } kref;

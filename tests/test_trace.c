@@ -15,7 +15,7 @@
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
 #include "../common/probe.h"
-#include "../bench/trace.h"
+#include "../bench/trace/trace.h"
 
 static char cli[4096];
 

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_cli_args.c: libFuzzer target: the CLI's argument parsing
- * (bench/args.c, bench/operands.c) on arbitrary argument vectors.
+ * (bench/cli/args.c, bench/cli/operands.c) on arbitrary argument vectors.
  *
  * Input: the arguments, separated by NUL bytes. They are parsed against a
  * table holding every option type, as --long options and as operands with
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../bench/args.h"
-#include "../../bench/operands.h"
+#include "../../bench/cli/args.h"
+#include "../../bench/cli/operands.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_cli_args: %s failed\n", #c); abort(); } } while (0)
