@@ -37,7 +37,7 @@ static fk_status lb_create(const fk_params *p, fk_filter **out)
         free(f);
         return p->capacity < 1000 ? FK_EINVAL : FK_ENOMEM;
     }
-    f->base.ops = &fk_libbloom_ops;
+    f->base.ops = &fkc_libbloom_ops;
     f->capacity = p->capacity;
     *out = &f->base;
     return FK_OK;
@@ -83,9 +83,9 @@ static void lb_stats(const fk_filter *f, fk_stats *out)
     out->expected_fpr = fk_theory_bloom_fpr(m, k, (double)l->items);
 }
 
-const char *fk_libbloom_version(void) { return bloom_version(); }
+const char *fkc_libbloom_version(void) { return bloom_version(); }
 
-const fk_ops fk_libbloom_ops = {
+const fk_ops fkc_libbloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "libbloom",
     .summary = "baseline: libbloom 1.6 (Debian libbloom-dev), measured through the same vtable",

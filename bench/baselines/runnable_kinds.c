@@ -5,7 +5,7 @@
 
 static const fk_ops *const baselines[] = {
 #ifdef FK_HAVE_LIBBLOOM
-    &fk_libbloom_ops,
+    &fkc_libbloom_ops,
 #endif
     NULL
 };
@@ -18,7 +18,7 @@ static size_t builtin_count(void)
     return n;
 }
 
-const fk_ops *fk_kind_at(size_t i)
+const fk_ops *fkc_kind_at(size_t i)
 {
     size_t nb = builtin_count();
     if (i < nb)
@@ -29,15 +29,15 @@ const fk_ops *fk_kind_at(size_t i)
     return NULL;
 }
 
-const fk_ops *fk_kind_find(const char *name)
+const fk_ops *fkc_kind_find(const char *name)
 {
-    for (size_t i = 0; name && fk_kind_at(i); i++)
-        if (strcmp(fk_kind_at(i)->name, name) == 0)
-            return fk_kind_at(i);
+    for (size_t i = 0; name && fkc_kind_at(i); i++)
+        if (strcmp(fkc_kind_at(i)->name, name) == 0)
+            return fkc_kind_at(i);
     return NULL;
 }
 
-int fk_kind_is_baseline(const fk_ops *ops)
+int fkc_kind_is_baseline(const fk_ops *ops)
 {
     for (size_t i = 0; baselines[i]; i++)
         if (baselines[i] == ops)
@@ -45,7 +45,7 @@ int fk_kind_is_baseline(const fk_ops *ops)
     return 0;
 }
 
-int fk_kind_known_missing(const char *name)
+int fkc_kind_known_missing(const char *name)
 {
 #ifdef FK_HAVE_LIBBLOOM
     (void)name;
@@ -55,24 +55,24 @@ int fk_kind_known_missing(const char *name)
 #endif
 }
 
-void fk_kinds_names(char *buf, size_t len)
+void fkc_kinds_names(char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = 0;
-    for (size_t i = 0; fk_kind_at(i) && at < len; i++) {
-        int w = snprintf(buf + at, len - at, "%s%s", i ? "," : "", fk_kind_at(i)->name);
+    for (size_t i = 0; fkc_kind_at(i) && at < len; i++) {
+        int w = snprintf(buf + at, len - at, "%s%s", i ? "," : "", fkc_kind_at(i)->name);
         if (w < 0)
             break;
         at += (size_t)w;
     }
 }
 
-int fk_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, size_t errlen)
+int fkc_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, size_t errlen)
 {
     *n = 0;
     if (!list || strcmp(list, "all") == 0) {
-        for (size_t i = 0; fk_kind_at(i) && *n < FK_KINDS_MAX; i++)
-            out[(*n)++] = fk_kind_at(i);
+        for (size_t i = 0; fkc_kind_at(i) && *n < FKC_KINDS_MAX; i++)
+            out[(*n)++] = fkc_kind_at(i);
         return 0;
     }
     char name[64];
@@ -85,11 +85,11 @@ int fk_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, s
         }
         memcpy(name, p, len);
         name[len] = 0;
-        const fk_ops *ops = fk_kind_find(name);
+        const fk_ops *ops = fkc_kind_find(name);
         if (!ops) {
             char names[256];
-            fk_kinds_names(names, sizeof names);
-            if (fk_kind_known_missing(name))
+            fkc_kinds_names(names, sizeof names);
+            if (fkc_kind_known_missing(name))
                 snprintf(err, errlen, "'%s' is not built in (install libbloom-dev and rebuild); available: %s",
                          name, names);
             else
@@ -100,7 +100,7 @@ int fk_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, s
         for (size_t i = 0; i < *n; i++)
             dup |= out[i] == ops;
         if (!dup) {
-            if (*n == FK_KINDS_MAX) {
+            if (*n == FKC_KINDS_MAX) {
                 snprintf(err, errlen, "too many filters in '%s'", list);
                 return -1;
             }

@@ -70,9 +70,9 @@ static const suffix_t byte_suffixes[] = {
     { "k", 1024.0 }, { "B", 1.0 }, { NULL, 0 }
 };
 
-int fk_parse_u64(const char *s, uint64_t *out) { return parse_scaled(s, count_suffixes, out); }
+int fkc_parse_u64(const char *s, uint64_t *out) { return parse_scaled(s, count_suffixes, out); }
 
-int fk_parse_bytes(const char *s, uint64_t *out)
+int fkc_parse_bytes(const char *s, uint64_t *out)
 {
     uint64_t v;
     if (parse_scaled(s, byte_suffixes, &v) || v == 0)
@@ -98,7 +98,7 @@ static int parse_rate(const char *s, double *out)
     return 0;
 }
 
-int fk_parse_fpr(const char *s, double *out)
+int fkc_parse_fpr(const char *s, double *out)
 {
     double v;
     if (parse_rate(s, &v) || !(v > 0 && v < 1))
@@ -107,7 +107,7 @@ int fk_parse_fpr(const char *s, double *out)
     return 0;
 }
 
-int fk_parse_ratio(const char *s, double *out)
+int fkc_parse_ratio(const char *s, double *out)
 {
     double v;
     if (parse_rate(s, &v) || !(v >= 0 && v <= 1))
@@ -118,7 +118,7 @@ int fk_parse_ratio(const char *s, double *out)
 
 /* ------------------------------------------------------------- usage */
 
-void fk_args_usage(const fk_cmd_spec *spec, FILE *to, int full)
+void fkc_args_usage(const fkc_cmd_spec *spec, FILE *to, int full)
 {
     fprintf(to, "usage: filterkit %s %s\n", spec->name, spec->synopsis);
     if (!full) {
@@ -128,9 +128,9 @@ void fk_args_usage(const fk_cmd_spec *spec, FILE *to, int full)
     if (spec->about)
         fprintf(to, "\n%s\n", spec->about);
     fprintf(to, "\noptions:\n");
-    for (const fk_opt *o = spec->opts; o && o->name; o++) {
+    for (const fkc_opt *o = spec->opts; o && o->name; o++) {
         char left[64];
-        if (o->type == FK_OPT_FLAG)
+        if (o->type == FKC_OPT_FLAG)
             snprintf(left, sizeof left, "--%s", o->name);
         else
             snprintf(left, sizeof left, "--%s %s", o->name, o->arg ? o->arg : "X");
@@ -139,7 +139,7 @@ void fk_args_usage(const fk_cmd_spec *spec, FILE *to, int full)
     fprintf(to, "  %-26s %s\n", "-h, --help", "show this help");
 }
 
-int fk_args_fail(const fk_cmd_spec *spec, const char *fmt, ...)
+int fkc_args_fail(const fkc_cmd_spec *spec, const char *fmt, ...)
 {
     fprintf(stderr, "filterkit %s: ", spec->name);
     va_list ap;
@@ -147,8 +147,8 @@ int fk_args_fail(const fk_cmd_spec *spec, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    fk_args_usage(spec, stderr, 0);
-    return FK_ARGS_BAD;
+    fkc_args_usage(spec, stderr, 0);
+    return FKC_ARGS_BAD;
 }
 
 /* ------------------------------------------------------------ parsing */
@@ -169,21 +169,21 @@ static int choice_ok(const char *choices, const char *v)
 /* Splits a comma list and parses each item with one of the parsers. */
 static int parse_list(const char *v, int rates, void *dst)
 {
-    fk_u64_list *ul = dst;
-    fk_double_list *dl = dst;
+    fkc_u64_list *ul = dst;
+    fkc_double_list *dl = dst;
     size_t n = 0;
     char item[64];
     for (const char *p = v;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
-        if (len == 0 || len >= sizeof item || n == FK_LIST_MAX)
+        if (len == 0 || len >= sizeof item || n == FKC_LIST_MAX)
             return -1;
         memcpy(item, p, len);
         item[len] = 0;
         if (rates) {
-            if (fk_parse_fpr(item, &dl->v[n]))
+            if (fkc_parse_fpr(item, &dl->v[n]))
                 return -1;
-        } else if (fk_parse_u64(item, &ul->v[n]) || ul->v[n] == 0 || ul->v[n] > FK_COUNT_MAX) {
+        } else if (fkc_parse_u64(item, &ul->v[n]) || ul->v[n] == 0 || ul->v[n] > FKC_COUNT_MAX) {
             return -1;
         }
         n++;
@@ -198,106 +198,106 @@ static int parse_list(const char *v, int rates, void *dst)
     return 0;
 }
 
-static int store(const fk_cmd_spec *spec, const fk_opt *o, const char *v)
+static int store(const fkc_cmd_spec *spec, const fkc_opt *o, const char *v)
 {
     uint64_t u;
     double d;
     switch (o->type) {
-    case FK_OPT_FLAG:
+    case FKC_OPT_FLAG:
         *(int *)o->dst = 1;
         return 0;
-    case FK_OPT_U64:
-        if (fk_parse_u64(v, &u))
-            return fk_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6 or 10M, got '%s'",
+    case FKC_OPT_U64:
+        if (fkc_parse_u64(v, &u))
+            return fkc_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6 or 10M, got '%s'",
                                 o->name, v);
         *(uint64_t *)o->dst = u;
         return 0;
-    case FK_OPT_COUNT:
-        if (fk_parse_u64(v, &u) || u == 0 || u > FK_COUNT_MAX)
-            return fk_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6 or 10M, got '%s'",
-                                o->name, (unsigned long long)FK_COUNT_MAX, v);
+    case FKC_OPT_COUNT:
+        if (fkc_parse_u64(v, &u) || u == 0 || u > FKC_COUNT_MAX)
+            return fkc_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6 or 10M, got '%s'",
+                                o->name, (unsigned long long)FKC_COUNT_MAX, v);
         *(uint64_t *)o->dst = u;
         return 0;
-    case FK_OPT_REPEAT:
-        if (fk_parse_u64(v, &u) || u == 0 || u > FK_REPEAT_MAX)
-            return fk_args_fail(spec, "--%s: expected an integer in [1, %llu], got '%s'", o->name,
-                                (unsigned long long)FK_REPEAT_MAX, v);
+    case FKC_OPT_REPEAT:
+        if (fkc_parse_u64(v, &u) || u == 0 || u > FKC_REPEAT_MAX)
+            return fkc_args_fail(spec, "--%s: expected an integer in [1, %llu], got '%s'", o->name,
+                                (unsigned long long)FKC_REPEAT_MAX, v);
         *(uint64_t *)o->dst = u;
         return 0;
-    case FK_OPT_BYTES:
-        if (fk_parse_bytes(v, &u))
-            return fk_args_fail(spec, "--%s: expected a size in [1, 2^64-1] bytes (e.g. 1048576, 64M, 2GiB), got '%s'",
+    case FKC_OPT_BYTES:
+        if (fkc_parse_bytes(v, &u))
+            return fkc_args_fail(spec, "--%s: expected a size in [1, 2^64-1] bytes (e.g. 1048576, 64M, 2GiB), got '%s'",
                                 o->name, v);
         *(uint64_t *)o->dst = u;
         return 0;
-    case FK_OPT_FPR:
-        if (fk_parse_fpr(v, &d))
-            return fk_args_fail(spec, "--%s: expected a rate in (0,1) such as 0.01 or 1%%, got '%s'",
-                                o->name, v);
-        *(double *)o->dst = d;
-        return 0;
-    case FK_OPT_RATIO:
-        if (fk_parse_ratio(v, &d))
-            return fk_args_fail(spec, "--%s: expected a fraction in [0,1] such as 0.9 or 90%%, got '%s'",
+    case FKC_OPT_FPR:
+        if (fkc_parse_fpr(v, &d))
+            return fkc_args_fail(spec, "--%s: expected a rate in (0,1) such as 0.01 or 1%%, got '%s'",
                                 o->name, v);
         *(double *)o->dst = d;
         return 0;
-    case FK_OPT_STR:
+    case FKC_OPT_RATIO:
+        if (fkc_parse_ratio(v, &d))
+            return fkc_args_fail(spec, "--%s: expected a fraction in [0,1] such as 0.9 or 90%%, got '%s'",
+                                o->name, v);
+        *(double *)o->dst = d;
+        return 0;
+    case FKC_OPT_STR:
         if (!*v)
-            return fk_args_fail(spec, "--%s: empty value", o->name);
+            return fkc_args_fail(spec, "--%s: empty value", o->name);
         *(const char **)o->dst = v;
         return 0;
-    case FK_OPT_COUNT_LIST:
+    case FKC_OPT_COUNT_LIST:
         if (parse_list(v, 0, o->dst))
-            return fk_args_fail(spec, "--%s: expected integers in [1, 2^48] separated by commas (at most %d), got '%s'",
-                                o->name, FK_LIST_MAX, v);
+            return fkc_args_fail(spec, "--%s: expected integers in [1, 2^48] separated by commas (at most %d), got '%s'",
+                                o->name, FKC_LIST_MAX, v);
         return 0;
-    case FK_OPT_FPR_LIST:
+    case FKC_OPT_FPR_LIST:
         if (parse_list(v, 1, o->dst))
-            return fk_args_fail(spec, "--%s: expected rates in (0,1) separated by commas (at most %d), got '%s'",
-                                o->name, FK_LIST_MAX, v);
+            return fkc_args_fail(spec, "--%s: expected rates in (0,1) separated by commas (at most %d), got '%s'",
+                                o->name, FKC_LIST_MAX, v);
         return 0;
-    case FK_OPT_CHOICE:
+    case FKC_OPT_CHOICE:
         if (!choice_ok(o->arg, v))
-            return fk_args_fail(spec, "--%s: expected one of %s, got '%s'", o->name, o->arg, v);
+            return fkc_args_fail(spec, "--%s: expected one of %s, got '%s'", o->name, o->arg, v);
         *(const char **)o->dst = v;
         return 0;
     }
-    return fk_args_fail(spec, "--%s: internal error (unknown option type)", o->name);
+    return fkc_args_fail(spec, "--%s: internal error (unknown option type)", o->name);
 }
 
-int fk_args_parse(const fk_cmd_spec *spec, int argc, char **argv)
+int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fk_args_usage(spec, stdout, 1);
-            return FK_ARGS_HELP;
+            fkc_args_usage(spec, stdout, 1);
+            return FKC_ARGS_HELP;
         }
         if (strncmp(a, "--", 2) != 0 || a[2] == 0)
-            return fk_args_fail(spec, "unexpected argument '%s'", a);
+            return fkc_args_fail(spec, "unexpected argument '%s'", a);
         const char *name = a + 2;
         const char *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
-        const fk_opt *o = spec->opts;
+        const fkc_opt *o = spec->opts;
         while (o && o->name && !(strlen(o->name) == len && strncmp(o->name, name, len) == 0))
             o++;
         if (!o || !o->name)
-            return fk_args_fail(spec, "unknown option '--%.*s'", (int)len, name);
+            return fkc_args_fail(spec, "unknown option '--%.*s'", (int)len, name);
         const char *v = NULL;
-        if (o->type == FK_OPT_FLAG) {
+        if (o->type == FKC_OPT_FLAG) {
             if (eq)
-                return fk_args_fail(spec, "option '--%s' takes no value", o->name);
+                return fkc_args_fail(spec, "option '--%s' takes no value", o->name);
         } else if (eq) {
             v = eq + 1;
         } else if (i + 1 < argc) {
             v = argv[++i];
         } else {
-            return fk_args_fail(spec, "option '--%s' needs a value (%s)", o->name,
+            return fkc_args_fail(spec, "option '--%s' needs a value (%s)", o->name,
                                 o->arg ? o->arg : "X");
         }
         if (store(spec, o, v))
-            return FK_ARGS_BAD;
+            return FKC_ARGS_BAD;
     }
-    return FK_ARGS_OK;
+    return FKC_ARGS_OK;
 }

@@ -20,7 +20,7 @@
  * its beginning again -- by seeking back when stdin is a regular file
  * (nothing held in memory), else by holding the whole input. Returns 0, or
  * -1 with errno. */
-static int count_then_rewind(fk_linereader *r, int binary_lines, uint64_t *lines)
+static int count_then_rewind(fkc_linereader *r, int binary_lines, uint64_t *lines)
 {
     int fd = fileno(stdin);
     struct stat st;
@@ -29,21 +29,21 @@ static int count_then_rewind(fk_linereader *r, int binary_lines, uint64_t *lines
     size_t len;
     int got;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0) {
-        if (fk_linereader_init(r, stdin, binary_lines) != 0)
+        if (fkc_linereader_init(r, stdin, binary_lines) != 0)
             return -1;
-        while ((got = fk_linereader_next(r, &key, &len)) == 1)
+        while ((got = fkc_linereader_next(r, &key, &len)) == 1)
             ;
         *lines = r->lines;
-        fk_linereader_free(r);
+        fkc_linereader_free(r);
         if (got < 0 || lseek(fd, start, SEEK_SET) != start)
             return -1;
-        return fk_linereader_init(r, stdin, binary_lines);
+        return fkc_linereader_init(r, stdin, binary_lines);
     }
     char *data;
     size_t size;
-    if (fk_read_all(stdin, &data, &size) != 0)
+    if (fkc_read_all(stdin, &data, &size) != 0)
         return -1;
-    fk_linereader_init_mem(r, data, size, binary_lines);
+    fkc_linereader_init_mem(r, data, size, binary_lines);
     *lines = 0;
     for (const char *p = data, *end = data + size; p < end; ++*lines) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -52,22 +52,22 @@ static int count_then_rewind(fk_linereader *r, int binary_lines, uint64_t *lines
     return 0;
 }
 
-int fk_cmd_build(int argc, char **argv)
+int fkc_cmd_build(int argc, char **argv)
 {
     const char *kind = NULL;
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0, unique_input = 0;
-    const fk_opt opts[] = {
-        { "kind", FK_OPT_STR, &kind, "K", "filter kind: bloom, counting, cuckoo (required)" },
-        { "fpr", FK_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
-        { "capacity", FK_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
-        { "seed", FK_OPT_U64, &seed, "S", "hash seed (default: 0)" },
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
-        { "unique-input", FK_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
+    const fkc_opt opts[] = {
+        { "kind", FKC_OPT_STR, &kind, "K", "filter kind: bloom, counting, cuckoo (required)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
+        { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "build", "--kind K --fpr P [--capacity N] [--seed S] [--binary-lines] [--unique-input] < keys > FILTER",
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
@@ -90,37 +90,37 @@ int fk_cmd_build(int argc, char **argv)
         "it with 'filterkit add' and 'filterkit remove'.",
         opts,
     };
-    int rc = fk_args_parse(&spec, argc, argv);
+    int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     char kinds[200];
-    fk_filterfile_kinds(kinds, sizeof kinds);
+    fkc_filterfile_kinds(kinds, sizeof kinds);
     if (!kind)
-        return fk_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
+        return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
     const fk_ops *ops = fk_ops_find(kind);
     if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-        return fk_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind,
+        return fkc_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind,
                             kinds);
     if (fpr == 0)
-        return fk_args_fail(&spec, "missing --fpr P");
+        return fkc_args_fail(&spec, "missing --fpr P");
     if (isatty(STDOUT_FILENO))
-        return fk_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
+        return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
 
-    fk_linereader r;
+    fkc_linereader r;
     uint64_t size_for = capacity;
     int ok;
     if (!size_for && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
         size_for = GROWING_START_CAPACITY;
-        ok = fk_linereader_init(&r, stdin, binary_lines) == 0;
+        ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
     } else if (!size_for) {
         ok = count_then_rewind(&r, binary_lines, &size_for) == 0;
         if (!size_for)
             size_for = 1;
     } else {
-        ok = fk_linereader_init(&r, stdin, binary_lines) == 0;
+        ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
     }
     if (!ok) {
-        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fk_linereader_error(errno));
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(errno));
         return 1;
     }
     fk_params p = fk_params_make(size_for, fpr);
@@ -130,17 +130,17 @@ int fk_cmd_build(int argc, char **argv)
     if (s != FK_OK) {
         fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s\n",
                 ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
-        fk_linereader_free(&r);
+        fkc_linereader_free(&r);
         return 1;
     }
-    fk_feed_counts c;
-    s = fk_feed_lines(f, FK_FEED_INSERT, &r, size_for, unique_input, "build", &c);
-    fk_linereader_free(&r);
+    fkc_feed_counts c;
+    s = fkc_feed_lines(f, FKC_FEED_INSERT, &r, size_for, unique_input, "build", &c);
+    fkc_linereader_free(&r);
     if (s == FK_EFULL)
         fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "
                 "give a larger --capacity\n", ops->name, (unsigned long long)c.done);
     else if (s == FK_EIO)
-        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fk_linereader_error(c.read_err));
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(c.read_err));
     else if (s != FK_OK)
         fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
                 (unsigned long long)c.done, fk_strerror(s));

@@ -5,7 +5,7 @@
 #include "cmd.h"
 #include "../report/result.h"
 
-static void list(const char *heading, const fk_schema *s)
+static void list(const char *heading, const fkc_schema *s)
 {
     printf("%s\n\n| column | meaning |\n|---|---|\n", heading);
     for (size_t i = 0; i < s->n; i++)
@@ -13,17 +13,17 @@ static void list(const char *heading, const fk_schema *s)
     printf("\n");
 }
 
-int fk_cmd_columns(int argc, char **argv)
+int fkc_cmd_columns(int argc, char **argv)
 {
-    const fk_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
-    const fk_cmd_spec spec = {
+    const fkc_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
+    const fkc_cmd_spec spec = {
         "columns", "", "Prints, as Markdown tables, every column of the CSV and JSON files.", opts,
     };
-    int rc = fk_args_parse(&spec, argc, argv);
+    int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     list("`bench`, `sweep --vary n`, `sweep --vary fpr` (files bench-*.csv, sweep-n-*.csv, sweep-fpr-*.csv):",
-         &fk_schema_bench);
-    list("`sweep --vary load` (files sweep-load-*.csv):", &fk_schema_load);
+         &fkc_schema_bench);
+    list("`sweep --vary load` (files sweep-load-*.csv):", &fkc_schema_load);
     return 0;
 }

@@ -15,19 +15,19 @@
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */
-static int create(const fk_cmd_spec *spec, const char *kind, double fpr, uint64_t capacity,
+static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64_t capacity,
                   uint64_t seed, fk_filter **out)
 {
     char kinds[200];
-    fk_filterfile_kinds(kinds, sizeof kinds);
+    fkc_filterfile_kinds(kinds, sizeof kinds);
     if (!kind || fpr == 0)
-        return fk_args_fail(spec, "FILTER does not exist: give --kind K --fpr P --capacity N to create it "
+        return fkc_args_fail(spec, "FILTER does not exist: give --kind K --fpr P --capacity N to create it "
                             "(kinds: %s)", kinds);
     const fk_ops *ops = fk_ops_find(kind);
     if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-        return fk_args_fail(spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind, kinds);
+        return fkc_args_fail(spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind, kinds);
     if (!capacity && !(fk_ops_caps(ops) & FK_CAP_GROWS))
-        return fk_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
+        return fkc_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
     fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
     p.seed = seed;
     fk_status s = fk_filter_new(ops, &p, out);
@@ -39,21 +39,21 @@ static int create(const fk_cmd_spec *spec, const char *kind, double fpr, uint64_
     return 0;
 }
 
-int fk_cmd_dedup(int argc, char **argv)
+int fkc_cmd_dedup(int argc, char **argv)
 {
     const char *kind = NULL;
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
-    const fk_opt opts[] = {
-        { "kind", FK_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
-        { "fpr", FK_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
-        { "capacity", FK_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
-        { "seed", FK_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+    const fkc_opt opts[] = {
+        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
+        { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "dedup", "[--binary-lines] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
         "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
         "input, adds it, and at the end saves FILTER atomically (as 'filterkit add'):\n"
@@ -67,21 +67,21 @@ int fk_cmd_dedup(int argc, char **argv)
         opts,
     };
     const char *path = NULL;
-    int rc = fk_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
+    int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
-    if (fk_filterfile_can_save(spec.name, path) != 0)
+        return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (fkc_filterfile_can_save(spec.name, path) != 0)
         return 1;
     fk_filter *f = NULL;
     struct stat st;
     if (stat(path, &st) != 0 && errno == ENOENT)
         rc = create(&spec, kind, fpr, capacity, seed, &f);
     else
-        rc = fk_filterfile_load(spec.name, path, &f, NULL, NULL) != 0;
+        rc = fkc_filterfile_load(spec.name, path, &f, NULL, NULL) != 0;
     if (rc)
         return rc;
-    fk_linereader r;
-    if (fk_linereader_init(&r, stdin, binary_lines) != 0) {
+    fkc_linereader r;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
         fprintf(stderr, "filterkit dedup: out of memory\n");
         fk_filter_free(f);
         return 1;
@@ -93,12 +93,12 @@ int fk_cmd_dedup(int argc, char **argv)
     int got = 0;
     uint64_t fresh = 0;
     fk_status s = FK_OK;
-    fk_progress_begin();
-    while (!ferror(stdout) && (got = fk_linereader_next(&r, &key, &len)) == 1) {
+    fkc_progress_begin();
+    while (!ferror(stdout) && (got = fkc_linereader_next(&r, &key, &len)) == 1) {
         if ((r.lines & 0xffff) == 0) {
             char at[64];
-            fk_linereader_progress(&r, at, sizeof at);
-            fk_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
+            fkc_linereader_progress(&r, at, sizeof at);
+            fkc_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
         }
         if (fk_filter_contains(f, key, len))
             continue;
@@ -108,10 +108,10 @@ int fk_cmd_dedup(int argc, char **argv)
         fwrite(key, 1, len, stdout);
         putchar('\n');
     }
-    fk_progress_end();
+    fkc_progress_end();
     rc = 1;
     if (got < 0)
-        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fk_linereader_error(errno), path);
+        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(errno), path);
     else if (s == FK_EFULL)
         fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; the file is "
                 "unchanged (build it again with a larger --capacity)\n", path, fk_filter_ops(f)->name,
@@ -123,9 +123,9 @@ int fk_cmd_dedup(int argc, char **argv)
                 "unchanged\n", path, (unsigned long long)before.items);
     else if (fflush(stdout) != 0 || ferror(stdout))
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
-    else if (fk_filterfile_save(spec.name, path, f) == 0)
+    else if (fkc_filterfile_save(spec.name, path, f) == 0)
         rc = 0;
-    fk_linereader_free(&r);
+    fkc_linereader_free(&r);
     fk_filter_free(f);
     return rc;
 }

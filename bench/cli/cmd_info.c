@@ -63,7 +63,7 @@ static void print_text(const field *fs, size_t n)
             printf("%llu", (unsigned long long)f->u);
             break;
         case F_BYTES:
-            fk_human_bytes(f->u, human, sizeof human);
+            fkc_human_bytes(f->u, human, sizeof human);
             printf("%s (%llu bytes)", human, (unsigned long long)f->u);
             break;
         case F_DOUBLE:
@@ -96,10 +96,10 @@ static void print_json(const field *fs, size_t n)
     for (size_t i = 0; i < n; i++) {
         const field *f = &fs[i];
         printf("%s\n  ", i ? "," : "");
-        fk_json_string(stdout, f->key);
+        fkc_json_string(stdout, f->key);
         printf(": ");
         if (f->type == F_STR)
-            fk_json_string(stdout, f->s);
+            fkc_json_string(stdout, f->s);
         else if (f->type == F_DOUBLE && !isfinite(f->d))
             printf("null");
         else if (f->type == F_DOUBLE)
@@ -110,14 +110,14 @@ static void print_json(const field *fs, size_t n)
     printf("\n}\n");
 }
 
-int fk_cmd_info(int argc, char **argv)
+int fkc_cmd_info(int argc, char **argv)
 {
     int json = 0;
-    const fk_opt opts[] = {
-        { "json", FK_OPT_FLAG, &json, NULL, "print one JSON object (the same fields, sizes in bytes)" },
+    const fkc_opt opts[] = {
+        { "json", FKC_OPT_FLAG, &json, NULL, "print one JSON object (the same fields, sizes in bytes)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "info", "[--json] FILTER",
         "Describes a saved filter (a file written by 'filterkit build'): its kind,\n"
         "parameters, sizes, fill and the false-positive rate expected at that fill;\n"
@@ -127,13 +127,13 @@ int fk_cmd_info(int argc, char **argv)
         opts,
     };
     const char *path = NULL;
-    int rc = fk_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
+    int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     fk_filter *f = NULL;
     fk_serial_head h;
     uint64_t bytes = 0;
-    if (fk_filterfile_load(spec.name, path, &f, &h, &bytes) != 0)
+    if (fkc_filterfile_load(spec.name, path, &f, &h, &bytes) != 0)
         return 1;
     fk_stats st;
     fk_filter_stats(f, &st);
@@ -151,7 +151,7 @@ int fk_cmd_info(int argc, char **argv)
     add(fs, &n, "memory bytes", F_BYTES)->u = st.memory_bytes;
     add(fs, &n, "seed", F_U64)->u = h.seed;
     for (unsigned i = 0; i < FK_SERIAL_PARAMS; i++) {
-        const char *name = fk_filterfile_param_name(h.kind_id, i);
+        const char *name = fkc_filterfile_param_name(h.kind_id, i);
         char label[40];
         if (name)
             snprintf(label, sizeof label, "%s", name);

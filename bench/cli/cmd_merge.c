@@ -44,7 +44,7 @@ static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b
     }
     for (unsigned i = 0; i < FK_SERIAL_PARAMS; i++)
         if (a->param[i] != b->param[i]) {
-            const char *name = fk_filterfile_param_name(a->kind_id, i);
+            const char *name = fkc_filterfile_param_name(a->kind_id, i);
             char label[48];
             if (name)
                 snprintf(label, sizeof label, "%s", name);
@@ -57,10 +57,10 @@ static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b
     return NULL;
 }
 
-int fk_cmd_merge(int argc, char **argv)
+int fkc_cmd_merge(int argc, char **argv)
 {
-    const fk_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
-    const fk_cmd_spec spec = {
+    const fkc_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
+    const fkc_cmd_spec spec = {
         "merge", "A.fk B.fk > C.fk",
         "Writes to stdout, saved, the union of two saved filters: a filter that\n"
         "answers 'maybe present' for every key either one held, as if built from both\n"
@@ -71,16 +71,16 @@ int fk_cmd_merge(int argc, char **argv)
         opts,
     };
     const char *path[2] = { NULL, NULL };
-    int rc = fk_args_parse_operands(&spec, NULL, argc, argv, path, 2, "A.fk B.fk (two saved filters)");
+    int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, path, 2, "A.fk B.fk (two saved filters)");
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     if (isatty(STDOUT_FILENO))
-        return fk_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
+        return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
     fk_filter *f[2] = { NULL, NULL };
     fk_serial_head h[2];
     rc = 1;
-    if (fk_filterfile_load(spec.name, path[0], &f[0], &h[0], NULL) != 0 ||
-        fk_filterfile_load(spec.name, path[1], &f[1], &h[1], NULL) != 0)
+    if (fkc_filterfile_load(spec.name, path[0], &f[0], &h[0], NULL) != 0 ||
+        fkc_filterfile_load(spec.name, path[1], &f[1], &h[1], NULL) != 0)
         goto out;
     const fk_ops *ops = fk_filter_ops(f[0]);
     union_fn unite = union_of(ops);

@@ -26,7 +26,7 @@
 
 typedef struct {
     const fk_ops *ops;
-    fk_result     r;
+    fkc_result     r;
     int           measured;   /* timed (cost and r are set) */
     int           sized;      /* memory and theory are known */
     uint64_t      memory;     /* at the full n */
@@ -42,8 +42,8 @@ typedef struct {
 static int judge(candidate *c, double fpr, uint64_t budget)
 {
     char need[32], have[32];
-    fk_human_bytes(c->memory, need, sizeof need);
-    fk_human_bytes(budget, have, sizeof have);
+    fkc_human_bytes(c->memory, need, sizeof need);
+    fkc_human_bytes(budget, have, sizeof have);
     if (c->memory > FK_MEMORY_CAP)
         snprintf(c->why_not, sizeof c->why_not, "needs %s, over filterkit's 64 GiB cap "
                  "(its constructor refuses it)", need);
@@ -55,26 +55,26 @@ static int judge(candidate *c, double fpr, uint64_t budget)
     return c->why_not[0] != 0;
 }
 
-int fk_cmd_pick(int argc, char **argv)
+int fkc_cmd_pick(int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9;
     int deletes = 0;
     const char *keys = "u64";
     int binary_lines = 0;
-    const fk_opt opts[] = {
-        { "n", FK_OPT_COUNT, &n, "N", "items the filter must hold (required)" },
-        { "fpr", FK_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate (required)" },
-        { "deletes", FK_OPT_FLAG, &deletes, NULL, "items must be removable" },
-        { "memory", FK_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
-        { "read-ratio", FK_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
-        { "keys", FK_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
-        { "repeat", FK_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
-        { "seed", FK_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
+    const fkc_opt opts[] = {
+        { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold (required)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate (required)" },
+        { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
+        { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
+        { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
+        { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "pick", "--n N --fpr P [--deletes] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
@@ -82,60 +82,60 @@ int fk_cmd_pick(int argc, char **argv)
         "Exit status 1 when no filter meets the constraints.",
         opts,
     };
-    int rc = fk_args_parse(&spec, argc, argv);
+    int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     if (!n)
-        return fk_args_fail(&spec, "missing --n N");
+        return fkc_args_fail(&spec, "missing --n N");
     if (fpr == 0)
-        return fk_args_fail(&spec, "missing --fpr P");
-    fk_keyspec ks = { FK_KEYS_U64, NULL, seed, binary_lines };
-    if (fk_keyspec_parse(keys, &ks))
-        return fk_args_fail(&spec, "--keys: expected u64, str or a file name");
+        return fkc_args_fail(&spec, "missing --fpr P");
+    fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
+    if (fkc_keyspec_parse(keys, &ks))
+        return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
 
-    candidate c[FK_KINDS_MAX];
+    candidate c[FKC_KINDS_MAX];
     size_t nc = 0;
-    for (size_t i = 0; fk_ops_at(i) && nc < FK_KINDS_MAX; i++) {
+    for (size_t i = 0; fk_ops_at(i) && nc < FKC_KINDS_MAX; i++) {
         memset(&c[nc], 0, sizeof c[nc]);
         c[nc++].ops = fk_ops_at(i);
     }
     /* What the formulas rule out needs no measurement: too big for the
      * constructor or the budget, or a theory above the target at n. */
     size_t nmeas = 0;
-    fk_measure_cfg cfg[FK_KINDS_MAX];
-    size_t which[FK_KINDS_MAX];
+    fkc_measure_cfg cfg[FKC_KINDS_MAX];
+    size_t which[FKC_KINDS_MAX];
     for (size_t i = 0; i < nc; i++) {
         if (deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
             continue;
         }
-        c[i].memory = fk_model_bytes(c[i].ops, n, fpr, c[i].params, sizeof c[i].params);
+        c[i].memory = fkc_model_bytes(c[i].ops, n, fpr, c[i].params, sizeof c[i].params);
         if (c[i].memory) {
             c[i].sized = 1;
-            c[i].theory = fk_model_fpr(c[i].ops, n, fpr, NAN);
+            c[i].theory = fkc_model_fpr(c[i].ops, n, fpr, NAN);
             judge(&c[i], fpr, memory);
         }
         if (!c[i].why_not[0]) {
-            cfg[nmeas] = (fk_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0 };
+            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0 };
             which[nmeas++] = i;
         }
     }
     uint64_t n_meas = n < PICK_MAX_MEASURED ? n : PICK_MAX_MEASURED;
     if (nmeas) {
-        fk_bench_keys bk;
+        fkc_bench_keys bk;
         char err[256];
-        fk_progress_begin();
-        fk_progress("pick: generating %llu keys", (unsigned long long)n_meas);
-        if (fk_bench_keys_make(&ks, n_meas, fpr, 0, &bk, err, sizeof err)) {
-            fk_progress_end();
+        fkc_progress_begin();
+        fkc_progress("pick: generating %llu keys", (unsigned long long)n_meas);
+        if (fkc_bench_keys_make(&ks, n_meas, fpr, 0, &bk, err, sizeof err)) {
+            fkc_progress_end();
             fprintf(stderr, "filterkit pick: %s\n", err);
             return 1;
         }
         n_meas = bk.n;
-        fk_result rows[FK_KINDS_MAX];
-        fk_status st[FK_KINDS_MAX];
-        fk_measure_kinds(cfg, nmeas, &bk, rows, st);
+        fkc_result rows[FKC_KINDS_MAX];
+        fk_status st[FKC_KINDS_MAX];
+        fkc_measure_kinds(cfg, nmeas, &bk, rows, st);
         for (size_t j = 0; j < nmeas; j++) {
             candidate *x = &c[which[j]];
             x->r = rows[j];
@@ -144,8 +144,8 @@ int fk_cmd_pick(int argc, char **argv)
                 continue;
             }
             x->measured = x->sized = 1;
-            x->memory = fk_model_extrapolate(x->ops, fpr, n_meas, x->r.memory_bytes, n, &x->exact);
-            x->theory = fk_model_fpr(x->ops, n, fpr, x->r.fpr_theory);
+            x->memory = fkc_model_extrapolate(x->ops, fpr, n_meas, x->r.memory_bytes, n, &x->exact);
+            x->theory = fkc_model_fpr(x->ops, n, fpr, x->r.fpr_theory);
             x->cost = read_ratio * x->r.lookup[2].median + (1 - read_ratio) * x->r.insert.median;
             if (x->r.insert_failures)
                 snprintf(x->why_not, sizeof x->why_not, "%llu of %llu inserts failed at this size",
@@ -154,8 +154,8 @@ int fk_cmd_pick(int argc, char **argv)
                 snprintf(x->why_not, sizeof x->why_not, "measured fpr %.3g%% is above the %.3g%% asked",
                          100 * x->r.fpr_measured, 100 * fpr);
         }
-        fk_bench_keys_free(&bk);
-        fk_progress_end();
+        fkc_bench_keys_free(&bk);
+        fkc_progress_end();
     }
 
     /* the fastest feasible, then the smallest of those nearly as fast */
@@ -172,12 +172,12 @@ int fk_cmd_pick(int argc, char **argv)
 
     char budget[32] = "any";
     if (memory)
-        fk_human_bytes(memory, budget, sizeof budget);
+        fkc_human_bytes(memory, budget, sizeof budget);
     printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s, memory budget: %s, read ratio %.2f\n",
            (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no", budget, read_ratio);
     if (nmeas)
         printf("(timed at n=%llu with %s keys, median of %llu runs%s)\n\n", (unsigned long long)n_meas,
-               fk_key_type_name(ks.type), (unsigned long long)repeat,
+               fkc_key_type_name(ks.type), (unsigned long long)repeat,
                n_meas < n ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
     else
         printf("(nothing timed: the sizing formulas rule every kind out)\n\n");
@@ -191,8 +191,8 @@ int fk_cmd_pick(int argc, char **argv)
         fprintf(stderr, "filterkit pick: no filter meets these constraints.\n");
         if (smallest && memory) {
             char need[32], floor_b[32];
-            fk_human_bytes(smallest->memory, need, sizeof need);
-            fk_human_bytes((uint64_t)ceil((double)n * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
+            fkc_human_bytes(smallest->memory, need, sizeof need);
+            fkc_human_bytes((uint64_t)ceil((double)n * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
             fprintf(stderr, "  the smallest%s is %s with %s, over the %s budget (no filter can go below"
                             " n*log2(1/fpr) = %s at this fpr)\n", deletes ? " with deletes" : "",
                     smallest->ops->name, need, budget, floor_b);
@@ -203,7 +203,7 @@ int fk_cmd_pick(int argc, char **argv)
     }
 
     char mem[32];
-    fk_human_bytes(best->memory, mem, sizeof mem);
+    fkc_human_bytes(best->memory, mem, sizeof mem);
     printf("recommend: %s\n", best->ops->name);
     printf("  parameters: fk_params_make(%llu, %g) with fk_%s_ops%s%s\n", (unsigned long long)n, fpr,
            best->ops->name, best->params[0] ? ": " : "", best->params);

@@ -12,16 +12,16 @@
 #include "operands.h"
 #include "../clock/progress.h"
 
-int fk_cmd_query(int argc, char **argv)
+int fkc_cmd_query(int argc, char **argv)
 {
     int count = 0, invert = 0, binary_lines = 0;
-    const fk_opt opts[] = {
-        { "count", FK_OPT_FLAG, &count, NULL, "-c: print only the number of matching lines" },
-        { "invert", FK_OPT_FLAG, &invert, NULL, "-v: match the lines definitely NOT in it" },
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+    const fkc_opt opts[] = {
+        { "count", FKC_OPT_FLAG, &count, NULL, "-c: print only the number of matching lines" },
+        { "invert", FKC_OPT_FLAG, &invert, NULL, "-v: match the lines definitely NOT in it" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "query", "[-c] [-v] FILTER < keys",
         "Reads one key per line from stdin and prints each line whose key may be in\n"
         "FILTER (a file written by 'filterkit build'); false positives are possible,\n"
@@ -34,17 +34,17 @@ int fk_cmd_query(int argc, char **argv)
         "--binary-lines; a printed line is the key plus '\\n'.",
         opts,
     };
-    static const fk_short_flag shorts[] = { { 'c', "count" }, { 'v', "invert" }, { 0, NULL } };
+    static const fkc_short_flag shorts[] = { { 'c', "count" }, { 'v', "invert" }, { 0, NULL } };
     const char *path = NULL;
-    int rc = fk_args_parse_operands(&spec, shorts, argc, argv, &path, 1,
+    int rc = fkc_args_parse_operands(&spec, shorts, argc, argv, &path, 1,
                                     "FILTER (a file written by 'filterkit build')");
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     fk_filter *f = NULL;
-    if (fk_filterfile_load(spec.name, path, &f, NULL, NULL) != 0)
+    if (fkc_filterfile_load(spec.name, path, &f, NULL, NULL) != 0)
         return 1;
-    fk_linereader r;
-    if (fk_linereader_init(&r, stdin, binary_lines) != 0) {
+    fkc_linereader r;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
         fk_filter_free(f);
         fprintf(stderr, "filterkit query: out of memory\n");
         return 1;
@@ -53,13 +53,13 @@ int fk_cmd_query(int argc, char **argv)
     size_t len;
     int got = 0;
     uint64_t matched = 0;
-    fk_progress_begin();
+    fkc_progress_begin();
     /* stops early when stdout fails (the exit status comes from main) */
-    while (!ferror(stdout) && (got = fk_linereader_next(&r, &key, &len)) == 1) {
+    while (!ferror(stdout) && (got = fkc_linereader_next(&r, &key, &len)) == 1) {
         if ((r.lines & 0xffff) == 0) {
             char at[64];
-            fk_linereader_progress(&r, at, sizeof at);
-            fk_progress("query: %s, %llu matched", at, (unsigned long long)matched);
+            fkc_linereader_progress(&r, at, sizeof at);
+            fkc_progress("query: %s, %llu matched", at, (unsigned long long)matched);
         }
         if (fk_filter_contains(f, key, len) == !invert) {
             matched++;
@@ -69,11 +69,11 @@ int fk_cmd_query(int argc, char **argv)
             }
         }
     }
-    fk_progress_end();
+    fkc_progress_end();
     int failed = got < 0;
     if (failed)
-        fprintf(stderr, "filterkit query: reading keys from stdin: %s\n", fk_linereader_error(errno));
-    fk_linereader_free(&r);
+        fprintf(stderr, "filterkit query: reading keys from stdin: %s\n", fkc_linereader_error(errno));
+    fkc_linereader_free(&r);
     fk_filter_free(f);
     if (count && !failed)
         printf("%llu\n", (unsigned long long)matched);

@@ -15,33 +15,33 @@ static const double series_fpr[] = { 0.1, 0.03, 0.01, 0.003, 0.001, 0.0003, 0.00
 static const double series_load[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-int fk_cmd_sweep(int argc, char **argv)
+int fkc_cmd_sweep(int argc, char **argv)
 {
     const char *vary = NULL, *filters = NULL, *keys = "u64", *format = "table", *out = "results",
                *name = NULL;
-    fk_u64_list ns = { { 0 }, 0 };
-    fk_double_list fprs = { { 0 }, 0 };
+    fkc_u64_list ns = { { 0 }, 0 };
+    fkc_double_list fprs = { { 0 }, 0 };
     uint64_t repeat = 3, seed = 1, lookups = 0;
     int large = 0, no_fill = 0;
     int binary_lines = 0;
-    const fk_opt opts[] = {
-        { "vary", FK_OPT_CHOICE, &vary, "n|fpr|load", "what the series varies (required)" },
-        { "filters", FK_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo)" },
-        { "n", FK_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
-        { "fpr", FK_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
-        { "large", FK_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
-        { "keys", FK_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench (default: u64)" },
-        { "binary-lines", FK_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
-        { "repeat", FK_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
-        { "seed", FK_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
-        { "lookups", FK_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: automatic)" },
-        { "no-fill", FK_OPT_FLAG, &no_fill, NULL, "--vary fpr: skip filling to the first failed insert" },
-        { "format", FK_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
-        { "out", FK_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
-        { "name", FK_OPT_STR, &name, "STEM", "file name stem (default: sweep-VARY-KEYS)" },
+    const fkc_opt opts[] = {
+        { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load", "what the series varies (required)" },
+        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo)" },
+        { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
+        { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
+        { "large", FKC_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench (default: u64)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
+        { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
+        { "lookups", FKC_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: automatic)" },
+        { "no-fill", FKC_OPT_FLAG, &no_fill, NULL, "--vary fpr: skip filling to the first failed insert" },
+        { "format", FKC_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
+        { "out", FKC_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
+        { "name", FKC_OPT_STR, &name, "STEM", "file name stem (default: sweep-VARY-KEYS)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "sweep", "--vary n|fpr|load [--filters LIST] [--n N] [--fpr P] [--large] [--keys u64|str|FILE] "
                  "[--repeat R] [--format table|csv|json] [--out DIR]",
         "Series for the plots. --vary n: n from 1e4 to 1e7 (1e8 with --large) at one fpr,\n"
@@ -50,30 +50,30 @@ int fk_cmd_sweep(int argc, char **argv)
         "each step and lookups and FPR at each load.",
         opts,
     };
-    int rc = fk_args_parse(&spec, argc, argv);
+    int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     if (!vary)
-        return fk_args_fail(&spec, "missing --vary n|fpr|load");
+        return fkc_args_fail(&spec, "missing --vary n|fpr|load");
     if (strcmp(vary, "n") != 0 && ns.n > 1)
-        return fk_args_fail(&spec, "--n: one value only unless --vary n");
+        return fkc_args_fail(&spec, "--n: one value only unless --vary n");
     if (strcmp(vary, "fpr") != 0 && fprs.n > 1)
-        return fk_args_fail(&spec, "--fpr: one value only unless --vary fpr");
+        return fkc_args_fail(&spec, "--fpr: one value only unless --vary fpr");
     if (large && strcmp(vary, "n") != 0)
-        return fk_args_fail(&spec, "--large only applies to --vary n");
+        return fkc_args_fail(&spec, "--large only applies to --vary n");
 
     int load = strcmp(vary, "load") == 0;
     if (!filters)
         filters = load ? "cuckoo" : "all";
-    const fk_ops *kinds[FK_KINDS_MAX];
+    const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
-    if (fk_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
-        return fk_args_fail(&spec, "--filters: %s%s", err,
-                            load && !fk_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
-    fk_keyspec ks = { FK_KEYS_U64, NULL, seed, binary_lines };
-    if (fk_keyspec_parse(keys, &ks))
-        return fk_args_fail(&spec, "--keys: expected u64, str or a file name");
+    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
+        return fkc_args_fail(&spec, "--filters: %s%s", err,
+                            load && !fkc_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
+    fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
+    if (fkc_keyspec_parse(keys, &ks))
+        return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
 
     if (strcmp(vary, "n") == 0 && ns.n == 0) {
@@ -91,36 +91,36 @@ int fk_cmd_sweep(int argc, char **argv)
         fprs.n = 1;
     }
 
-    fk_rows rows = { 0 };
+    fkc_rows rows = { 0 };
     char title[256], stem[128];
-    snprintf(stem, sizeof stem, "sweep-%s-%s", vary, fk_key_type_name(ks.type));
+    snprintf(stem, sizeof stem, "sweep-%s-%s", vary, fkc_key_type_name(ks.type));
     snprintf(title, sizeof title, "filterkit sweep --vary %s: keys=%s, repeat=%llu, seed=%llu%s", vary,
-             fk_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
+             fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
              load ? "" : " (ns per operation)");
     if (load) {
-        fk_progress_begin();
+        fkc_progress_begin();
         for (size_t k = 0; k < nkinds && rc == 0; k++) {
-            fk_result r[COUNT(series_load)];
-            fk_status s = fk_measure_load(kinds[k], &ks, ns.v[0], fprs.v[0], series_load,
+            fkc_result r[COUNT(series_load)];
+            fk_status s = fkc_measure_load(kinds[k], &ks, ns.v[0], fprs.v[0], series_load,
                                           COUNT(series_load), (unsigned)repeat, lookups, r);
             if (s != FK_OK) {
                 fprintf(stderr, "filterkit sweep: %s: %s\n", kinds[k]->name, fk_strerror(s));
                 rc = 1;
             }
             for (size_t i = 0; i < COUNT(series_load) && rc == 0; i++)
-                if (fk_rows_push(&rows, &r[i]))
+                if (fkc_rows_push(&rows, &r[i]))
                     rc = 1;
         }
-        fk_progress_end();
+        fkc_progress_end();
     } else {
-        fk_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups,
+        fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups,
                       strcmp(vary, "fpr") == 0 && !no_fill, "sweep" };
-        rc = fk_grid_run(&g, &rows);
+        rc = fkc_grid_run(&g, &rows);
         if (rc == 0)
-            fk_results_ratios(rows.rows, rows.n);
+            fkc_results_ratios(rows.rows, rows.n);
     }
     if (rc == 0)
-        rc = fk_emit(format, title, load, rows.rows, rows.n, out, name ? name : stem, seed);
-    fk_rows_free(&rows);
+        rc = fkc_emit(format, title, load, rows.rows, rows.n, out, name ? name : stem, seed);
+    fkc_rows_free(&rows);
     return rc;
 }

@@ -234,19 +234,19 @@ static int table_counters(const setup *s)
     return 0;
 }
 
-int fk_cmd_theory(int argc, char **argv)
+int fkc_cmd_theory(int argc, char **argv)
 {
     setup s = { 1000000, 1000000, 1, 0.01 };
     const char *only = NULL;
-    const fk_opt opts[] = {
-        { "table", FK_OPT_CHOICE, &only, "k|estimate|union|counters|blocked", "print only this table (default: all five)" },
-        { "n", FK_OPT_COUNT, &s.n, "N", "keys inserted (default 1000000; 4 to 1e8)" },
-        { "fpr", FK_OPT_FPR, &s.fpr, "P", "target false-positive rate of the sizing (default 0.01)" },
-        { "negatives", FK_OPT_COUNT, &s.negatives, "M", "never-inserted keys per measured fpr (default 1000000)" },
-        { "seed", FK_OPT_U64, &s.seed, "S", "seed of the keys and of the hash (default 1)" },
+    const fkc_opt opts[] = {
+        { "table", FKC_OPT_CHOICE, &only, "k|estimate|union|counters|blocked", "print only this table (default: all five)" },
+        { "n", FKC_OPT_COUNT, &s.n, "N", "keys inserted (default 1000000; 4 to 1e8)" },
+        { "fpr", FKC_OPT_FPR, &s.fpr, "P", "target false-positive rate of the sizing (default 0.01)" },
+        { "negatives", FKC_OPT_COUNT, &s.negatives, "M", "never-inserted keys per measured fpr (default 1000000)" },
+        { "seed", FKC_OPT_U64, &s.seed, "S", "seed of the keys and of the hash (default 1)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = {
+    const fkc_cmd_spec spec = {
         "theory", "[--table k|estimate|union|counters|blocked] [--n N] [--fpr P] [--negatives M] [--seed S]",
         "Builds filters of n 8-byte keys and prints, as Markdown tables, each formula of\n"
         "PAPER_NOTES.md that `filterkit bench` does not cover next to what the filter\n"
@@ -255,13 +255,13 @@ int fk_cmd_theory(int argc, char **argv)
         "blocked filter's Poisson-averaged FPR against its measured one.",
         opts,
     };
-    int rc = fk_args_parse(&spec, argc, argv);
+    int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
-        return rc == FK_ARGS_HELP ? 0 : 2;
+        return rc == FKC_ARGS_HELP ? 0 : 2;
     if (s.n < 4 || s.n > 100000000)
-        return fk_args_fail(&spec, "--n: expected 4 to 1e8 keys");
+        return fkc_args_fail(&spec, "--n: expected 4 to 1e8 keys");
     if (s.negatives > 100000000)
-        return fk_args_fail(&spec, "--negatives: expected at most 1e8 keys");
+        return fkc_args_fail(&spec, "--negatives: expected at most 1e8 keys");
     printf("filterkit theory: n = %llu, target fpr %g, %llu negatives per fpr, seed %llu\n",
            (unsigned long long)s.n, s.fpr, (unsigned long long)s.negatives,
            (unsigned long long)s.seed);

@@ -16,15 +16,15 @@
  * the name): a kind without an entry here is not traceable. */
 static const struct {
     const fk_ops *ops;
-    int (*trace)(const fk_trace_job *job);
+    int (*trace)(const fkc_trace_job *job);
 } tracers[] = {
-    { &fk_bloom_ops, fk_trace_bloom },
-    { &fk_blocked_ops, fk_trace_blocked },
-    { &fk_counting_ops, fk_trace_counting },
-    { &fk_cuckoo_ops, fk_trace_cuckoo },
+    { &fk_bloom_ops, fkc_trace_bloom },
+    { &fk_blocked_ops, fkc_trace_blocked },
+    { &fk_counting_ops, fkc_trace_counting },
+    { &fk_cuckoo_ops, fkc_trace_cuckoo },
 };
 
-static int (*tracer_of(const fk_ops *ops))(const fk_trace_job *)
+static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
 {
     for (size_t i = 0; ops && i < sizeof tracers / sizeof tracers[0]; i++)
         if (tracers[i].ops == ops)
@@ -88,7 +88,7 @@ static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
     return 0;
 }
 
-/* Stores the value of option --opt (one of the names in fk_cmd_trace) in p.
+/* Stores the value of option --opt (one of the names in fkc_cmd_trace) in p.
  * Returns 0, or 2 after a one-line error and the usage on stderr. */
 static int set_option(fk_params *p, const char *opt, const char *v)
 {
@@ -98,13 +98,13 @@ static int set_option(fk_params *p, const char *opt, const char *v)
         err = parse_u64(v, &p->capacity) || p->capacity == 0;
         want = "a whole number >= 1";
     } else if (strcmp(opt, "fpr") == 0) {
-        err = fk_parse_fpr(v, &p->fpr); /* the rule of every option (args.h) */
+        err = fkc_parse_fpr(v, &p->fpr); /* the rule of every option (args.h) */
         want = "a rate in (0,1), like 0.05 or 5%";
     } else if (strcmp(opt, "seed") == 0) {
         err = parse_u64(v, &p->seed);
         want = "a whole number";
     } else if (strcmp(opt, "bits") == 0) {
-        err = parse_u64(v, &p->bits) || p->bits == 0 || p->bits > FK_TRACE_MAX_CELLS;
+        err = parse_u64(v, &p->bits) || p->bits == 0 || p->bits > FKC_TRACE_MAX_CELLS;
         want = "1..4096: traces are for tiny filters";
     } else if (strcmp(opt, "hashes") == 0) {
         err = parse_u32(v, 1, 64, &p->hashes);
@@ -123,7 +123,7 @@ static int set_option(fk_params *p, const char *opt, const char *v)
     return 2;
 }
 
-int fk_cmd_trace(int argc, char **argv)
+int fkc_cmd_trace(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
@@ -137,18 +137,18 @@ int fk_cmd_trace(int argc, char **argv)
     if (argc < 2)
         return bad("%s", "which filter? bloom, blocked, counting or cuckoo");
     const char *kind = argv[1];
-    int (*tracer)(const fk_trace_job *) = tracer_of(fk_ops_find(kind));
+    int (*tracer)(const fkc_trace_job *) = tracer_of(fk_ops_find(kind));
     if (!tracer)
         return bad("unknown filter '%s' (bloom, blocked, counting or cuckoo)", kind);
 
     fk_params p = fk_params_make(8, 0.05);
-    fk_trace_step *steps = calloc((size_t)argc, sizeof *steps);
+    fkc_trace_step *steps = calloc((size_t)argc, sizeof *steps);
     if (!steps) {
         fputs("filterkit trace: out of memory\n", stderr);
         return 1;
     }
     size_t n = 0;
-    fk_trace_op mode = FK_TRACE_INSERT;
+    fkc_trace_op mode = FKC_TRACE_INSERT;
     int options_done = 0, status = 0;
     for (int i = 2; i < argc && !status; i++) {
         const char *a = argv[i];
@@ -163,9 +163,9 @@ int fk_cmd_trace(int argc, char **argv)
             options_done = 1;
             continue;
         }
-        if (strcmp(a, "--insert") == 0) { mode = FK_TRACE_INSERT; continue; }
-        if (strcmp(a, "--lookup") == 0) { mode = FK_TRACE_LOOKUP; continue; }
-        if (strcmp(a, "--remove") == 0) { mode = FK_TRACE_REMOVE; continue; }
+        if (strcmp(a, "--insert") == 0) { mode = FKC_TRACE_INSERT; continue; }
+        if (strcmp(a, "--lookup") == 0) { mode = FKC_TRACE_LOOKUP; continue; }
+        if (strcmp(a, "--remove") == 0) { mode = FKC_TRACE_REMOVE; continue; }
 
         /* Options with a value: "--name value" or "--name=value". */
         const char *name = a + 2, *eq = strchr(name, '=');
@@ -191,7 +191,7 @@ int fk_cmd_trace(int argc, char **argv)
     if (!status && n == 0)
         status = bad("%s", "no keys given");
     if (!status) {
-        fk_trace_job job = { p, steps, n, stdout };
+        fkc_trace_job job = { p, steps, n, stdout };
         status = tracer(&job);
         fflush(stdout);
     }
@@ -201,7 +201,7 @@ int fk_cmd_trace(int argc, char **argv)
 
 /* -------------------------------------------------------- shared helpers */
 
-void fk_trace_print_key(FILE *out, const char *key, size_t len)
+void fkc_trace_print_key(FILE *out, const char *key, size_t len)
 {
     fputc('"', out);
     for (size_t i = 0; i < len; i++) {
@@ -216,15 +216,15 @@ void fk_trace_print_key(FILE *out, const char *key, size_t len)
     fputc('"', out);
 }
 
-void fk_trace_print_heading(FILE *out, const fk_trace_step *s)
+void fkc_trace_print_heading(FILE *out, const fkc_trace_step *s)
 {
     static const char *const verb[] = { "insert", "lookup", "remove" };
     fprintf(out, "\n%s ", verb[s->op]);
-    fk_trace_print_key(out, s->key, s->len);
+    fkc_trace_print_key(out, s->key, s->len);
     fputc('\n', out);
 }
 
-static size_t truth_index(const fk_trace_truth *t, const char *key, size_t len)
+static size_t truth_index(const fkc_trace_truth *t, const char *key, size_t len)
 {
     for (size_t i = 0; i < t->n; i++)
         if (t->steps[i].len == len && memcmp(t->steps[i].key, key, len) == 0)
@@ -232,7 +232,7 @@ static size_t truth_index(const fk_trace_truth *t, const char *key, size_t len)
     return t->n;
 }
 
-int fk_trace_truth_init(fk_trace_truth *t, const fk_trace_job *job)
+int fkc_trace_truth_init(fkc_trace_truth *t, const fkc_trace_job *job)
 {
     t->steps = job->steps;
     t->n = job->nsteps;
@@ -240,27 +240,27 @@ int fk_trace_truth_init(fk_trace_truth *t, const fk_trace_job *job)
     return t->count ? 0 : -1;
 }
 
-void fk_trace_truth_free(fk_trace_truth *t)
+void fkc_trace_truth_free(fkc_trace_truth *t)
 {
     free(t->count);
     t->count = NULL;
 }
 
-void fk_trace_truth_add(fk_trace_truth *t, const char *key, size_t len)
+void fkc_trace_truth_add(fkc_trace_truth *t, const char *key, size_t len)
 {
     size_t i = truth_index(t, key, len);
     if (i < t->n)
         t->count[i]++;
 }
 
-void fk_trace_truth_del(fk_trace_truth *t, const char *key, size_t len)
+void fkc_trace_truth_del(fkc_trace_truth *t, const char *key, size_t len)
 {
     size_t i = truth_index(t, key, len);
     if (i < t->n && t->count[i])
         t->count[i]--;
 }
 
-size_t fk_trace_truth_has(const fk_trace_truth *t, const char *key, size_t len)
+size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len)
 {
     size_t i = truth_index(t, key, len);
     return i < t->n ? t->count[i] : 0;

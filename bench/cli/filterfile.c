@@ -60,7 +60,7 @@ static fk_status load_rest(FILE *fp, const uint8_t *head, const fk_serial_head *
     return s;
 }
 
-int fk_filterfile_load(const char *cmd, const char *path, fk_filter **out,
+int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
                        fk_serial_head *head, uint64_t *bytes)
 {
     *out = NULL;
@@ -117,7 +117,7 @@ static int folder_of(const char *path, char *dir, size_t len)
     return 0;
 }
 
-int fk_filterfile_can_save(const char *cmd, const char *path)
+int fkc_filterfile_can_save(const char *cmd, const char *path)
 {
     char dir[4096];
     if (folder_of(path, dir, sizeof dir) != 0 || access(dir, W_OK | X_OK) == 0)
@@ -143,7 +143,7 @@ static void sync_folder(const char *path)
     }
 }
 
-int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
+int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
@@ -194,14 +194,14 @@ int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
     return why ? fail(cmd, path, msg) : 0;
 }
 
-const char *fk_filterfile_param_name(uint32_t kind_id, unsigned i)
+const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i)
 {
     /* what the kind itself says each header parameter means */
     const fk_ops *ops = fk_ops_find_kind_id(kind_id);
     return ops && ops->serial && i < FK_SERIAL_PARAMS ? ops->serial->param_names[i] : NULL;
 }
 
-void fk_filterfile_kinds(char *buf, size_t len)
+void fkc_filterfile_kinds(char *buf, size_t len)
 {
     buf[0] = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {

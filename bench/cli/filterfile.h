@@ -1,8 +1,8 @@
 /* bench/cli/filterfile.h: saved filters named on the command line: opening one
  * (query, info, add, remove, merge, dedup) and replacing one atomically
  * (add, remove, dedup). Messages go to stderr as "filterkit CMD: PATH: why". */
-#ifndef FK_BENCH_FILTERFILE_H
-#define FK_BENCH_FILTERFILE_H
+#ifndef FKC_BENCH_FILTERFILE_H
+#define FKC_BENCH_FILTERFILE_H
 
 #include <stdint.h>
 #include "../../common/serial.h"
@@ -15,7 +15,7 @@
  * and bytes, when not NULL, receive the decoded header and the file size.
  * Returns 0; on failure prints "filterkit CMD: PATH: reason" and returns -1
  * (*out NULL). */
-int fk_filterfile_load(const char *cmd, const char *path, fk_filter **out,
+int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
                        fk_serial_head *head, uint64_t *bytes);
 
 /* Replaces (or creates) the file at path with f, saved, atomically: writes
@@ -24,19 +24,19 @@ int fk_filterfile_load(const char *cmd, const char *path, fk_filter **out,
  * path and fsyncs the folder. Any failure (a full disk, a write error)
  * removes the temporary file and leaves the old file as it was. Returns 0,
  * or -1 after printing why. */
-int fk_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
+int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
 
 /* Checks, before any work, that a file at path could be saved by
- * fk_filterfile_save (its folder exists and is writable), so that add,
+ * fkc_filterfile_save (its folder exists and is writable), so that add,
  * remove and dedup fail at once rather than after reading all their input.
  * Returns 0, or -1 after printing why. */
-int fk_filterfile_can_save(const char *cmd, const char *path);
+int fkc_filterfile_can_save(const char *cmd, const char *path);
 
 /* The kinds that can be saved, comma-separated, for messages. */
-void fk_filterfile_kinds(char *buf, size_t len);
+void fkc_filterfile_kinds(char *buf, size_t len);
 
 /* What header parameter i of the kind with file id kind_id means ("bits
  * (m)"), or NULL when it has no name here (unused, or an unknown kind). */
-const char *fk_filterfile_param_name(uint32_t kind_id, unsigned i);
+const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i);
 
 #endif

@@ -15,19 +15,19 @@ typedef struct {
 } command;
 
 static const command commands[] = {
-    { "bench",   fk_cmd_bench,   "measure every filter at one parameter set: memory, FPR, ns per operation" },
-    { "sweep",   fk_cmd_sweep,   "measure a series: --vary n, fpr or load (the data behind the plots)" },
-    { "pick",    fk_cmd_pick,    "recommend a filter for --n and --fpr (and --deletes, --memory, --read-ratio)" },
-    { "columns", fk_cmd_columns, "list the CSV/JSON columns and what each one means" },
-    { "trace",   fk_cmd_trace,   "show each step of a tiny filter: hash, probes or buckets and kicks, its array" },
-    { "theory",  fk_cmd_theory,  "formula beside measurement: optimal k, item estimate, union, counter bound" },
-    { "build",   fk_cmd_build,   "build a filter from the lines of stdin and save it to stdout" },
-    { "query",   fk_cmd_query,   "print the lines of stdin that may be in a saved filter (-c: count)" },
-    { "info",    fk_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
-    { "add",     fk_cmd_add,     "insert the lines of stdin into a saved filter (file replaced atomically)" },
-    { "remove",  fk_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
-    { "merge",   fk_cmd_merge,   "write the union of two compatible saved filters to stdout" },
-    { "dedup",   fk_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
+    { "bench",   fkc_cmd_bench,   "measure every filter at one parameter set: memory, FPR, ns per operation" },
+    { "sweep",   fkc_cmd_sweep,   "measure a series: --vary n, fpr or load (the data behind the plots)" },
+    { "pick",    fkc_cmd_pick,    "recommend a filter for --n and --fpr (and --deletes, --memory, --read-ratio)" },
+    { "columns", fkc_cmd_columns, "list the CSV/JSON columns and what each one means" },
+    { "trace",   fkc_cmd_trace,   "show each step of a tiny filter: hash, probes or buckets and kicks, its array" },
+    { "theory",  fkc_cmd_theory,  "formula beside measurement: optimal k, item estimate, union, counter bound" },
+    { "build",   fkc_cmd_build,   "build a filter from the lines of stdin and save it to stdout" },
+    { "query",   fkc_cmd_query,   "print the lines of stdin that may be in a saved filter (-c: count)" },
+    { "info",    fkc_cmd_info,    "describe a saved filter: kind, sizes, load, expected FPR" },
+    { "add",     fkc_cmd_add,     "insert the lines of stdin into a saved filter (file replaced atomically)" },
+    { "remove",  fkc_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
+    { "merge",   fkc_cmd_merge,   "write the union of two compatible saved filters to stdout" },
+    { "dedup",   fkc_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
@@ -68,7 +68,7 @@ static int finish(const char *name, int rc)
 
 static int run(int argc, char **argv)
 {
-    fk_runinfo_set_argv(argc, argv);
+    fkc_runinfo_set_argv(argc, argv);
     if (argc < 2) {
         fprintf(stderr, "filterkit: missing command\n");
         usage(stderr);

@@ -1,8 +1,8 @@
 /* bench/cli/operands.h: operands (file names) and one-letter flags for the
- * subcommands that take them (query, info), on top of fk_args_parse, which
+ * subcommands that take them (query, info), on top of fkc_args_parse, which
  * knows only --long options. */
-#ifndef FK_BENCH_OPERANDS_H
-#define FK_BENCH_OPERANDS_H
+#ifndef FKC_BENCH_OPERANDS_H
+#define FKC_BENCH_OPERANDS_H
 
 #include "args.h"
 
@@ -10,14 +10,14 @@
 typedef struct {
     char        letter;
     const char *name;
-} fk_short_flag;
+} fkc_short_flag;
 
-/* Parses argv like fk_args_parse, also accepting one-letter flags from
+/* Parses argv like fkc_args_parse, also accepting one-letter flags from
  * shorts (terminated by letter 0; "-cv" combines them) and operands: the
  * arguments that are not options (or all after "--") are stored in
- * operand[0..]; exactly `want` of them are required. Returns FK_ARGS_OK,
- * FK_ARGS_HELP (help printed) or FK_ARGS_BAD (error and usage printed). */
-int fk_args_parse_operands(const fk_cmd_spec *spec, const fk_short_flag *shorts, int argc,
+ * operand[0..]; exactly `want` of them are required. Returns FKC_ARGS_OK,
+ * FKC_ARGS_HELP (help printed) or FKC_ARGS_BAD (error and usage printed). */
+int fkc_args_parse_operands(const fkc_cmd_spec *spec, const fkc_short_flag *shorts, int argc,
                            char **argv, const char **operand, int want, const char *what);
 
 #endif

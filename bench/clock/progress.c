@@ -9,18 +9,18 @@ static uint64_t started;
 static int shown;     /* a line is on the terminal */
 static int tty = -1;  /* isatty(2), asked once */
 
-void fk_progress_begin(void)
+void fkc_progress_begin(void)
 {
     if (tty < 0)
         tty = isatty(2);
-    started = fk_now_ns();
+    started = fkc_now_ns();
 }
 
-void fk_progress(const char *fmt, ...)
+void fkc_progress(const char *fmt, ...)
 {
     if (tty < 0)
-        fk_progress_begin();
-    if (!tty || fk_seconds(started, fk_now_ns()) < 1.0)
+        fkc_progress_begin();
+    if (!tty || fkc_seconds(started, fkc_now_ns()) < 1.0)
         return;
     char line[100];
     va_list ap;
@@ -32,7 +32,7 @@ void fk_progress(const char *fmt, ...)
     shown = 1;
 }
 
-void fk_progress_end(void)
+void fkc_progress_end(void)
 {
     if (shown)
         fputs("\r\033[K", stderr);

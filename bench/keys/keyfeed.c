@@ -12,28 +12,28 @@
 /* Lines between two looks at the progress clock. */
 #define PROGRESS_EVERY 0xffffu
 
-fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t expected,
-                        int unique_input, const char *progress, fk_feed_counts *c)
+fk_status fkc_feed_lines(fk_filter *f, fkc_feed_op op, fkc_linereader *r, uint64_t expected,
+                        int unique_input, const char *progress, fkc_feed_counts *c)
 {
     memset(c, 0, sizeof *c);
     const fk_ops *ops = fk_filter_ops(f);
-    int exact = !unique_input && (op == FK_FEED_REMOVE || (fk_ops_caps(ops) & FK_CAP_REMOVE));
-    fk_lineset seen;
-    if (exact && fk_lineset_init(&seen, expected < PRESIZE_MAX ? expected : PRESIZE_MAX) != 0)
+    int exact = !unique_input && (op == FKC_FEED_REMOVE || (fk_ops_caps(ops) & FK_CAP_REMOVE));
+    fkc_lineset seen;
+    if (exact && fkc_lineset_init(&seen, expected < PRESIZE_MAX ? expected : PRESIZE_MAX) != 0)
         return FK_ENOMEM;
-    fk_progress_begin();
+    fkc_progress_begin();
     fk_status s = FK_OK;
     const char *key;
     size_t len;
     int got;
-    while ((got = fk_linereader_next(r, &key, &len)) == 1) {
+    while ((got = fkc_linereader_next(r, &key, &len)) == 1) {
         c->lines++;
         if ((c->lines & PROGRESS_EVERY) == 0) {
             char at[64];
-            fk_linereader_progress(r, at, sizeof at);
-            fk_progress("%s: %s", progress, at);
+            fkc_linereader_progress(r, at, sizeof at);
+            fkc_progress("%s: %s", progress, at);
         }
-        int fresh = exact ? fk_lineset_add(&seen, key, len)
+        int fresh = exact ? fkc_lineset_add(&seen, key, len)
                   : unique_input || !fk_filter_contains(f, key, len);
         if (fresh < 0) {
             s = FK_ENOMEM;
@@ -43,8 +43,8 @@ fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t 
             c->repeats++;
             continue;
         }
-        s = op == FK_FEED_INSERT ? fk_filter_insert(f, key, len) : fk_filter_remove(f, key, len);
-        if (s == FK_ENOTFOUND && op == FK_FEED_REMOVE) {
+        s = op == FKC_FEED_INSERT ? fk_filter_insert(f, key, len) : fk_filter_remove(f, key, len);
+        if (s == FK_ENOTFOUND && op == FKC_FEED_REMOVE) {
             c->absent++;
             s = FK_OK;
             continue;
@@ -57,8 +57,8 @@ fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t 
         c->read_err = errno;
         s = FK_EIO;
     }
-    fk_progress_end();
+    fkc_progress_end();
     if (exact)
-        fk_lineset_free(&seen);
+        fkc_lineset_free(&seen);
     return s;
 }

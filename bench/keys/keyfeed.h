@@ -12,8 +12,8 @@
  * Removes: each distinct line is removed once.
  * With unique_input the caller vouches that no line repeats (sort -u):
  * every line is inserted or removed, and no set is kept. */
-#ifndef FK_BENCH_KEYFEED_H
-#define FK_BENCH_KEYFEED_H
+#ifndef FKC_BENCH_KEYFEED_H
+#define FKC_BENCH_KEYFEED_H
 
 #include <stdint.h>
 #include "keylines.h"
@@ -26,9 +26,9 @@ typedef struct {
                           kind without removes, already "maybe present") */
     uint64_t absent;   /* removes that answered FK_ENOTFOUND (definitely absent) */
     int      read_err; /* errno of a failed read (status FK_EIO) */
-} fk_feed_counts;
+} fkc_feed_counts;
 
-typedef enum { FK_FEED_INSERT, FK_FEED_REMOVE } fk_feed_op;
+typedef enum { FKC_FEED_INSERT, FKC_FEED_REMOVE } fkc_feed_op;
 
 /* Reads every line of r and inserts (or removes) its key in f, as above.
  * expected sizes the set of seen lines up front (0: it grows from small;
@@ -37,7 +37,7 @@ typedef enum { FK_FEED_INSERT, FK_FEED_REMOVE } fk_feed_op;
  * FK_EIO when reading fails (c->read_err says why); FK_ENOMEM when the set
  * cannot grow; else the first failing insert's or remove's status
  * (FK_EFULL, FK_EUNSUPPORTED, ...), with c counting what was done before it. */
-fk_status fk_feed_lines(fk_filter *f, fk_feed_op op, fk_linereader *r, uint64_t expected,
-                        int unique_input, const char *progress, fk_feed_counts *c);
+fk_status fkc_feed_lines(fk_filter *f, fkc_feed_op op, fkc_linereader *r, uint64_t expected,
+                        int unique_input, const char *progress, fkc_feed_counts *c);
 
 #endif

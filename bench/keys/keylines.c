@@ -8,7 +8,7 @@
 
 #define CHUNK ((size_t)1 << 16)
 
-int fk_read_all(FILE *fp, char **data, size_t *len)
+int fkc_read_all(FILE *fp, char **data, size_t *len)
 {
     char *buf = NULL;
     size_t have = 0, cap = 0;
@@ -38,7 +38,7 @@ int fk_read_all(FILE *fp, char **data, size_t *len)
     return 0;
 }
 
-int fk_linereader_init(fk_linereader *r, FILE *fp, int binary_lines)
+int fkc_linereader_init(fkc_linereader *r, FILE *fp, int binary_lines)
 {
     memset(r, 0, sizeof *r);
     r->fp = fp;
@@ -56,7 +56,7 @@ int fk_linereader_init(fk_linereader *r, FILE *fp, int binary_lines)
     return 0;
 }
 
-void fk_linereader_progress(const fk_linereader *r, char *buf, size_t len)
+void fkc_linereader_progress(const fkc_linereader *r, char *buf, size_t len)
 {
     if (r->total)
         snprintf(buf, len, "%llu lines (%.0f%%)", (unsigned long long)r->lines,
@@ -65,7 +65,7 @@ void fk_linereader_progress(const fk_linereader *r, char *buf, size_t len)
         snprintf(buf, len, "%llu lines", (unsigned long long)r->lines);
 }
 
-int fk_linereader_init_mem(fk_linereader *r, char *data, size_t len, int binary_lines)
+int fkc_linereader_init_mem(fkc_linereader *r, char *data, size_t len, int binary_lines)
 {
     memset(r, 0, sizeof *r);
     r->binary_lines = binary_lines;
@@ -75,7 +75,7 @@ int fk_linereader_init_mem(fk_linereader *r, char *data, size_t len, int binary_
     return 0;
 }
 
-void fk_linereader_free(fk_linereader *r)
+void fkc_linereader_free(fkc_linereader *r)
 {
     free(r->buf);
     memset(r, 0, sizeof *r);
@@ -83,7 +83,7 @@ void fk_linereader_free(fk_linereader *r)
 
 /* Makes room after the unread bytes: moves them to the front, or doubles
  * the buffer when they fill it (a line longer than the buffer). */
-static int make_room(fk_linereader *r)
+static int make_room(fkc_linereader *r)
 {
     if (r->start > 0) {
         memmove(r->buf, r->buf + r->start, r->end - r->start);
@@ -92,7 +92,7 @@ static int make_room(fk_linereader *r)
         if (r->end < r->cap)
             return 0;
     }
-    if (r->cap >= FK_LINE_MAX) {
+    if (r->cap >= FKC_LINE_MAX) {
         errno = EOVERFLOW;
         return -1;
     }
@@ -109,7 +109,7 @@ static int make_room(fk_linereader *r)
 /* Reads what is available into the free space: read(2) on a descriptor,
  * so a pipe's lines are handled as they arrive instead of after 64 KiB;
  * fread on a stream without one (fmemopen). *got 0 is the end. */
-static int fill(fk_linereader *r, size_t *got)
+static int fill(fkc_linereader *r, size_t *got)
 {
     int fd = fileno(r->fp);
     if (fd < 0) {
@@ -131,7 +131,7 @@ static int fill(fk_linereader *r, size_t *got)
     }
 }
 
-int fk_linereader_next(fk_linereader *r, const char **key, size_t *len)
+int fkc_linereader_next(fkc_linereader *r, const char **key, size_t *len)
 {
     size_t scanned = r->start; /* bytes before this have no '\n' */
     for (;;) {
@@ -143,7 +143,7 @@ int fk_linereader_next(fk_linereader *r, const char **key, size_t *len)
             r->bytes += n + (nl != NULL);
             r->lines++;
             *key = line;
-            *len = fk_line_key_len(line, n, r->binary_lines);
+            *len = fkc_line_key_len(line, n, r->binary_lines);
             return 1;
         }
         if (r->eof)
@@ -160,9 +160,9 @@ int fk_linereader_next(fk_linereader *r, const char **key, size_t *len)
     }
 }
 
-const char *fk_linereader_error(int err)
+const char *fkc_linereader_error(int err)
 {
     if (err == EOVERFLOW)
-        return "a line is longer than 64 MiB (FK_LINE_MAX)";
+        return "a line is longer than 64 MiB (FKC_LINE_MAX)";
     return strerror(err);
 }

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "keyset.h"
 
-void fk_keyset_free(fk_keyset *s)
+void fkc_keyset_free(fkc_keyset *s)
 {
     if (!s)
         return;
@@ -14,7 +14,7 @@ void fk_keyset_free(fk_keyset *s)
 
 /* Room for count keys of at most maxlen bytes each (fixed width when
  * fixed is nonzero). Returns 0 or -1. */
-int fk_keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
+int fkc_keyset_alloc(fkc_keyset *s, size_t count, size_t maxlen, int fixed)
 {
     memset(s, 0, sizeof *s);
     size_t n = count ? count : 1;
@@ -28,7 +28,7 @@ int fk_keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
     } else {
         s->off = malloc((n + 1) * sizeof *s->off);
         if (!s->off) {
-            fk_keyset_free(s);
+            fkc_keyset_free(s);
             return -1;
         }
         s->off[0] = 0;
@@ -38,7 +38,7 @@ int fk_keyset_alloc(fk_keyset *s, size_t count, size_t maxlen, int fixed)
 
 /* Appends one key to a set made by keyset_alloc (variable-width sets only
  * need the offset bookkeeping). */
-void fk_keyset_push(fk_keyset *s, const void *key, size_t len)
+void fkc_keyset_push(fkc_keyset *s, const void *key, size_t len)
 {
     uint8_t *dst = s->off ? s->bytes + s->off[s->count] : s->bytes + s->count * s->width;
     if (len)
@@ -49,7 +49,7 @@ void fk_keyset_push(fk_keyset *s, const void *key, size_t len)
 }
 
 /* Gives back the unused tail of a variable-width set's byte array. */
-void fk_keyset_shrink(fk_keyset *s)
+void fkc_keyset_shrink(fkc_keyset *s)
 {
     if (!s->off || !s->count)
         return;

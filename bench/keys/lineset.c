@@ -34,7 +34,7 @@ static void place(uint64_t *slot, size_t nslots, uint64_t lo, uint64_t hi)
     slot[2 * i + 1] = hi;
 }
 
-static int alloc_slots(fk_lineset *s, size_t nslots)
+static int alloc_slots(fkc_lineset *s, size_t nslots)
 {
     uint64_t *slot = nslots ? calloc(nslots, 2 * sizeof *slot) : NULL;
     if (!slot)
@@ -48,13 +48,13 @@ static int alloc_slots(fk_lineset *s, size_t nslots)
     return 0;
 }
 
-int fk_lineset_init(fk_lineset *s, uint64_t expected)
+int fkc_lineset_init(fkc_lineset *s, uint64_t expected)
 {
     memset(s, 0, sizeof *s);
     return alloc_slots(s, slots_for(expected));
 }
 
-int fk_lineset_add(fk_lineset *s, const void *line, size_t len)
+int fkc_lineset_add(fkc_lineset *s, const void *line, size_t len)
 {
     fk_hash128 h = fk_hash_key(line, len, LINESET_SEED);
     if (!(h.lo | h.hi)) {
@@ -85,7 +85,7 @@ int fk_lineset_add(fk_lineset *s, const void *line, size_t len)
     return 1;
 }
 
-void fk_lineset_free(fk_lineset *s)
+void fkc_lineset_free(fkc_lineset *s)
 {
     free(s->slot);
     memset(s, 0, sizeof *s);

@@ -5,8 +5,8 @@
  * take away another key. Two different lines share a 128-bit hash with
  * probability about d^2 / 2^129 for d distinct lines (below 1e-25 for a
  * billion lines). */
-#ifndef FK_BENCH_LINESET_H
-#define FK_BENCH_LINESET_H
+#ifndef FKC_BENCH_LINESET_H
+#define FKC_BENCH_LINESET_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,18 +16,18 @@ typedef struct {
     size_t    nslots;
     size_t    count;    /* distinct lines held */
     int       has_zero; /* the line whose hash is (0, 0) was seen */
-} fk_lineset;
+} fkc_lineset;
 
 /* Makes an empty set with room for `expected` lines before it first grows
  * (0: a small default). Returns 0, or -1 when memory runs out. Cost:
  * about 21 bytes per expected line (16-byte slots, at most 3/4 full). */
-int fk_lineset_init(fk_lineset *s, uint64_t expected);
+int fkc_lineset_init(fkc_lineset *s, uint64_t expected);
 
 /* Adds the line's hash. Returns 1 when it was not there (new line), 0 when
  * it was, -1 when the set could not grow (nothing added). Cost: one hash of
  * the line plus expected O(1) probes; O(count) when the set doubles. */
-int fk_lineset_add(fk_lineset *s, const void *line, size_t len);
+int fkc_lineset_add(fkc_lineset *s, const void *line, size_t len);
 
-void fk_lineset_free(fk_lineset *s);
+void fkc_lineset_free(fkc_lineset *s);
 
 #endif

@@ -10,55 +10,55 @@
  * negatives are the file's other lines plus generated strings, each checked
  * against the positives.
  */
-#ifndef FK_BENCH_WORKLOAD_H
-#define FK_BENCH_WORKLOAD_H
+#ifndef FKC_BENCH_WORKLOAD_H
+#define FKC_BENCH_WORKLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "keygen.h"
 #include "keyset.h"
 
-typedef enum { FK_KEYS_U64, FK_KEYS_STR, FK_KEYS_FILE } fk_key_type;
+typedef enum { FKC_KEYS_U64, FKC_KEYS_STR, FKC_KEYS_FILE } fkc_key_type;
 
 typedef struct {
-    fk_key_type type;
-    const char *path;  /* FK_KEYS_FILE: the file, one key per line */
+    fkc_key_type type;
+    const char *path;  /* FKC_KEYS_FILE: the file, one key per line */
     uint64_t    seed;  /* picks every generated key and every mix */
-    int         binary_lines; /* FK_KEYS_FILE: keep a '\r' before '\n' (keylines.h) */
-} fk_keyspec;
+    int         binary_lines; /* FKC_KEYS_FILE: keep a '\r' before '\n' (keylines.h) */
+} fkc_keyspec;
 
 /* Parses "u64", "str" or a file path into spec->type/path (a name that is
  * neither is taken as a path). Returns 0, or -1 for an empty string. */
-int fk_keyspec_parse(const char *text, fk_keyspec *spec);
+int fkc_keyspec_parse(const char *text, fkc_keyspec *spec);
 
 /* "u64", "str" or "file". */
-const char *fk_key_type_name(fk_key_type t);
+const char *fkc_key_type_name(fkc_key_type t);
 
 typedef struct {
-    fk_keyspec spec;
-    fk_keyset  pos;   /* keys to insert, distinct */
-    fk_keyset  neg;   /* keys never inserted, distinct, disjoint from pos */
-} fk_workload;
+    fkc_keyspec spec;
+    fkc_keyset  pos;   /* keys to insert, distinct */
+    fkc_keyset  neg;   /* keys never inserted, distinct, disjoint from pos */
+} fkc_workload;
 
 /* Builds npos positives and nneg negatives. For a file, pos holds the first
  * npos distinct lines (fewer if the file has fewer; check pos.count). On
  * failure returns -1 and writes a one-line reason into err. */
-int fk_workload_make(const fk_keyspec *spec, size_t npos, size_t nneg,
-                     fk_workload *w, char *err, size_t errlen);
+int fkc_workload_make(const fkc_keyspec *spec, size_t npos, size_t nneg,
+                     fkc_workload *w, char *err, size_t errlen);
 
-void fk_workload_free(fk_workload *w);
+void fkc_workload_free(fkc_workload *w);
 
-/* Writes positive key i into buf (FK_STR_MAX bytes) and returns its length:
+/* Writes positive key i into buf (FKC_STR_MAX bytes) and returns its length:
  * for i < pos.count the stored key, beyond that further generated keys that
  * continue the positive sequence (distinct from each other and from neg for
  * u64 and str). Used to fill a filter past n without storing the keys. */
-size_t fk_workload_pos_key(const fk_workload *w, size_t i, uint8_t *buf);
+size_t fkc_workload_pos_key(const fkc_workload *w, size_t i, uint8_t *buf);
 
 /* Builds `count` lookup keys of which round(count * pct / 100) are drawn
  * from the first `avail` positives and the rest from the negatives, in a
  * random order picked by seed. Returns 0, or -1 when out of memory or a
  * source is empty. The number of positives is stored in *npos_out. */
-int fk_workload_mix(const fk_workload *w, size_t avail, unsigned pct, size_t count,
-                    uint64_t seed, fk_keyset *out, size_t *npos_out);
+int fkc_workload_mix(const fkc_workload *w, size_t avail, unsigned pct, size_t count,
+                    uint64_t seed, fkc_keyset *out, size_t *npos_out);
 
 #endif

@@ -83,7 +83,7 @@ static int read_lines(const char *path, int binary_lines, lines *L, char *err, s
         if (i == used && s == used)
             break; /* no empty last line after a final newline */
         L->start[L->count] = s;
-        L->len[L->count] = fk_line_key_len(L->text + s, i - s, binary_lines);
+        L->len[L->count] = fkc_line_key_len(L->text + s, i - s, binary_lines);
         L->count++;
         s = i + 1;
     }
@@ -115,7 +115,7 @@ static int in_positives(const lines *L, const line_ref *set, size_t count, const
     return 0;
 }
 
-int fk_workload_from_file(const fk_keyspec *spec, size_t npos, size_t nneg, fk_workload *w,
+int fkc_workload_from_file(const fkc_keyspec *spec, size_t npos, size_t nneg, fkc_workload *w,
                           char *err, size_t errlen)
 {
     lines L;
@@ -152,17 +152,17 @@ int fk_workload_from_file(const fk_keyspec *spec, size_t npos, size_t nneg, fk_w
     for (size_t i = 0; i < L.count; i++)
         if (L.len[i] > maxlen)
             maxlen = L.len[i];
-    if (maxlen < FK_STR_MAX)
-        maxlen = FK_STR_MAX;
-    if (fk_keyset_alloc(&w->pos, npos < L.count ? npos : L.count, maxlen, 0) ||
-        fk_keyset_alloc(&w->neg, nneg, maxlen, 0))
+    if (maxlen < FKC_STR_MAX)
+        maxlen = FKC_STR_MAX;
+    if (fkc_keyset_alloc(&w->pos, npos < L.count ? npos : L.count, maxlen, 0) ||
+        fkc_keyset_alloc(&w->neg, nneg, maxlen, 0))
         goto out;
     size_t npicked = 0;
     for (size_t i = 0; i < L.count && w->pos.count < npos; i++) {
         if (dup[i])
             continue;
         chosen[i] = 1;
-        fk_keyset_push(&w->pos, L.text + L.start[i], L.len[i]);
+        fkc_keyset_push(&w->pos, L.text + L.start[i], L.len[i]);
         posset[npicked].h = line_hash(L.text + L.start[i], L.len[i]);
         posset[npicked++].idx = i;
     }
@@ -173,15 +173,15 @@ int fk_workload_from_file(const fk_keyspec *spec, size_t npos, size_t nneg, fk_w
     qsort(posset, npicked, sizeof *posset, cmp_line_ref);
     for (size_t i = 0; i < L.count && w->neg.count < nneg; i++)
         if (!dup[i] && !chosen[i])
-            fk_keyset_push(&w->neg, L.text + L.start[i], L.len[i]);
-    uint8_t buf[FK_STR_MAX];
+            fkc_keyset_push(&w->neg, L.text + L.start[i], L.len[i]);
+    uint8_t buf[FKC_STR_MAX];
     for (uint64_t j = 1; w->neg.count < nneg; j += 2) {
-        size_t n = fk_gen_string(spec->seed, j, buf);
+        size_t n = fkc_gen_string(spec->seed, j, buf);
         if (!in_positives(&L, posset, npicked, buf, n))
-            fk_keyset_push(&w->neg, buf, n);
+            fkc_keyset_push(&w->neg, buf, n);
     }
-    fk_keyset_shrink(&w->pos);
-    fk_keyset_shrink(&w->neg);
+    fkc_keyset_shrink(&w->pos);
+    fkc_keyset_shrink(&w->neg);
     rc = 0;
 out:
     if (rc && !err[0])

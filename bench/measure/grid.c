@@ -5,11 +5,11 @@
 #include "../baselines/runnable_kinds.h"
 #include "grid.h"
 
-int fk_rows_push(fk_rows *rs, const fk_result *r)
+int fkc_rows_push(fkc_rows *rs, const fkc_result *r)
 {
     if (rs->n == rs->cap) {
         size_t cap = rs->cap ? 2 * rs->cap : 16;
-        fk_result *p = realloc(rs->rows, cap * sizeof *p);
+        fkc_result *p = realloc(rs->rows, cap * sizeof *p);
         if (!p)
             return -1;
         rs->rows = p;
@@ -19,25 +19,25 @@ int fk_rows_push(fk_rows *rs, const fk_result *r)
     return 0;
 }
 
-void fk_rows_free(fk_rows *rs)
+void fkc_rows_free(fkc_rows *rs)
 {
     free(rs->rows);
     memset(rs, 0, sizeof *rs);
 }
 
-int fk_grid_run(const fk_grid *g, fk_rows *out)
+int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
 {
     double min_fpr = 1;
     for (size_t j = 0; j < g->nf; j++)
         if (g->fprs[j] < min_fpr)
             min_fpr = g->fprs[j];
-    fk_progress_begin();
+    fkc_progress_begin();
     for (size_t i = 0; i < g->nn; i++) {
-        fk_bench_keys keys;
+        fkc_bench_keys keys;
         char err[256];
-        fk_progress("%s: generating keys for n=%llu", g->who, (unsigned long long)g->ns[i]);
-        if (fk_bench_keys_make(&g->keys, g->ns[i], min_fpr, g->lookups, &keys, err, sizeof err)) {
-            fk_progress_end();
+        fkc_progress("%s: generating keys for n=%llu", g->who, (unsigned long long)g->ns[i]);
+        if (fkc_bench_keys_make(&g->keys, g->ns[i], min_fpr, g->lookups, &keys, err, sizeof err)) {
+            fkc_progress_end();
             fprintf(stderr, "filterkit %s: %s\n", g->who, err);
             return 1;
         }
@@ -45,49 +45,49 @@ int fk_grid_run(const fk_grid *g, fk_rows *out)
             fprintf(stderr, "filterkit %s: note: the key file has only %llu distinct lines; n=%llu\n",
                     g->who, (unsigned long long)keys.n, (unsigned long long)keys.n);
         for (size_t j = 0; j < g->nf; j++) {
-            fk_measure_cfg cfg[FK_KINDS_MAX];
-            fk_result r[FK_KINDS_MAX];
-            fk_status st[FK_KINDS_MAX];
-            size_t nk = g->nkinds < FK_KINDS_MAX ? g->nkinds : FK_KINDS_MAX;
+            fkc_measure_cfg cfg[FKC_KINDS_MAX];
+            fkc_result r[FKC_KINDS_MAX];
+            fk_status st[FKC_KINDS_MAX];
+            size_t nk = g->nkinds < FKC_KINDS_MAX ? g->nkinds : FKC_KINDS_MAX;
             for (size_t k = 0; k < nk; k++)
-                cfg[k] = (fk_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
-            fk_measure_kinds(cfg, nk, &keys, r, st);
+                cfg[k] = (fkc_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
+            fkc_measure_kinds(cfg, nk, &keys, r, st);
             for (size_t k = 0; k < nk; k++) {
                 if (st[k] != FK_OK) {
-                    fk_progress_end();
+                    fkc_progress_end();
                     fprintf(stderr, "filterkit %s: note: %s at n=%llu fpr=%g: %s; skipped\n", g->who,
                             g->kinds[k]->name, (unsigned long long)keys.n, g->fprs[j], fk_strerror(st[k]));
                     continue;
                 }
-                if (fk_rows_push(out, &r[k])) {
-                    fk_bench_keys_free(&keys);
+                if (fkc_rows_push(out, &r[k])) {
+                    fkc_bench_keys_free(&keys);
                     fprintf(stderr, "filterkit %s: out of memory\n", g->who);
                     return 1;
                 }
             }
         }
-        fk_bench_keys_free(&keys);
+        fkc_bench_keys_free(&keys);
     }
-    fk_progress_end();
+    fkc_progress_end();
     return 0;
 }
 
-int fk_emit(const char *format, const char *title, int load, const fk_result *rows, size_t n,
+int fkc_emit(const char *format, const char *title, int load, const fkc_result *rows, size_t n,
             const char *dir, const char *stem, uint64_t seed)
 {
-    fk_runinfo ri;
-    fk_runinfo_fill(&ri, seed);
-    const fk_schema *schema = load ? &fk_schema_load : &fk_schema_bench;
+    fkc_runinfo ri;
+    fkc_runinfo_fill(&ri, seed);
+    const fkc_schema *schema = load ? &fkc_schema_load : &fkc_schema_bench;
     if (strcmp(format, "csv") == 0)
-        fk_report_csv(stdout, &ri, schema, rows, n);
+        fkc_report_csv(stdout, &ri, schema, rows, n);
     else if (strcmp(format, "json") == 0)
-        fk_report_json(stdout, &ri, schema, rows, n);
+        fkc_report_json(stdout, &ri, schema, rows, n);
     else if (load)
-        fk_report_table_load(stdout, title, rows, n);
+        fkc_report_table_load(stdout, title, rows, n);
     else
-        fk_report_table(stdout, title, rows, n);
+        fkc_report_table(stdout, title, rows, n);
     fflush(stdout);
     if (strcmp(dir, "-") == 0)
         return 0;
-    return fk_report_files(dir, stem, &ri, schema, rows, n) ? 1 : 0;
+    return fkc_report_files(dir, stem, &ri, schema, rows, n) ? 1 : 0;
 }

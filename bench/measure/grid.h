@@ -1,7 +1,7 @@
 /* bench/measure/grid.h: runs a grid of measurements (kinds x n x fpr) and prints
  * or writes the rows; shared by `bench`, `sweep` and `pick`. */
-#ifndef FK_BENCH_GRID_H
-#define FK_BENCH_GRID_H
+#ifndef FKC_BENCH_GRID_H
+#define FKC_BENCH_GRID_H
 
 #include <stddef.h>
 #include "measure.h"
@@ -9,18 +9,18 @@
 
 /* A growing array of result rows. */
 typedef struct {
-    fk_result *rows;
+    fkc_result *rows;
     size_t     n, cap;
-} fk_rows;
+} fkc_rows;
 
 /* Appends a row; returns 0 or -1 when out of memory. */
-int fk_rows_push(fk_rows *rs, const fk_result *r);
-void fk_rows_free(fk_rows *rs);
+int fkc_rows_push(fkc_rows *rs, const fkc_result *r);
+void fkc_rows_free(fkc_rows *rs);
 
 typedef struct {
     const fk_ops *const *kinds;
     size_t        nkinds;
-    fk_keyspec    keys;
+    fkc_keyspec    keys;
     const uint64_t *ns;
     size_t        nn;
     const double *fprs;
@@ -29,18 +29,18 @@ typedef struct {
     uint64_t      lookups; /* 0 = automatic */
     int           fill;
     const char   *who;     /* "bench", "sweep": prefix of messages */
-} fk_grid;
+} fkc_grid;
 
 /* Measures every kind at every (n, fpr), appending one row each. A kind
  * that cannot be created at a point (e.g. libbloom below 1000 items) is
  * skipped with a note on stderr. Returns 0, or 1 after printing why the
  * keys could not be made. */
-int fk_grid_run(const fk_grid *g, fk_rows *out);
+int fkc_grid_run(const fkc_grid *g, fkc_rows *out);
 
 /* Prints rows on stdout in `format` (table, csv or json) and, unless dir is
  * "-", writes DIR/STEM.csv and .json. load selects the load-sweep schema.
  * Returns 0, or 1 when a file could not be written. */
-int fk_emit(const char *format, const char *title, int load, const fk_result *rows, size_t n,
+int fkc_emit(const char *format, const char *title, int load, const fkc_result *rows, size_t n,
             const char *dir, const char *stem, uint64_t seed);
 
 #endif

@@ -11,23 +11,23 @@
 #include "../clock/timing.h"
 
 /* Lookup answers end up here, so no lookup can be optimized away. */
-volatile uint64_t fk_sink;
+volatile uint64_t fkc_sink;
 
 /* ------------------------------------------------------------- keys */
 
-uint64_t fk_default_lookups(uint64_t n)
+uint64_t fkc_default_lookups(uint64_t n)
 {
     const uint64_t lo = UINT64_C(1) << 20, hi = UINT64_C(1) << 21;
     return n < lo ? lo : n > hi ? hi : n;
 }
 
-int fk_bench_keys_make(const fk_keyspec *spec, uint64_t n, double min_fpr, uint64_t lookups,
-                       fk_bench_keys *k, char *err, size_t errlen)
+int fkc_bench_keys_make(const fkc_keyspec *spec, uint64_t n, double min_fpr, uint64_t lookups,
+                       fkc_bench_keys *k, char *err, size_t errlen)
 {
     memset(k, 0, sizeof *k);
     if (!lookups)
-        lookups = fk_default_lookups(n);
-    uint64_t nneg = fk_fpr_negatives_for(min_fpr);
+        lookups = fkc_default_lookups(n);
+    uint64_t nneg = fkc_fpr_negatives_for(min_fpr);
     if (nneg < lookups)
         nneg = lookups;
     if (n > SIZE_MAX || nneg > SIZE_MAX || lookups > SIZE_MAX) { /* 32-bit hosts */
@@ -35,27 +35,27 @@ int fk_bench_keys_make(const fk_keyspec *spec, uint64_t n, double min_fpr, uint6
                  (unsigned long long)n, (unsigned long long)nneg);
         return -1;
     }
-    if (fk_workload_make(spec, (size_t)n, (size_t)nneg, &k->w, err, errlen))
+    if (fkc_workload_make(spec, (size_t)n, (size_t)nneg, &k->w, err, errlen))
         return -1;
     k->n = k->w.pos.count;
     k->lookups = lookups;
-    for (int m = 0; m < FK_MIXES; m++) {
+    for (int m = 0; m < FKC_MIXES; m++) {
         size_t npos;
-        if (fk_workload_mix(&k->w, k->w.pos.count, fk_mix_pct[m], (size_t)lookups,
+        if (fkc_workload_mix(&k->w, k->w.pos.count, fkc_mix_pct[m], (size_t)lookups,
                             spec->seed + (uint64_t)m, &k->mix[m], &npos)) {
             snprintf(err, errlen, "out of memory building the lookup mixes");
-            fk_bench_keys_free(k);
+            fkc_bench_keys_free(k);
             return -1;
         }
     }
     return 0;
 }
 
-void fk_bench_keys_free(fk_bench_keys *k)
+void fkc_bench_keys_free(fkc_bench_keys *k)
 {
-    fk_workload_free(&k->w);
-    for (int m = 0; m < FK_MIXES; m++)
-        fk_keyset_free(&k->mix[m]);
+    fkc_workload_free(&k->w);
+    for (int m = 0; m < FKC_MIXES; m++)
+        fkc_keyset_free(&k->mix[m]);
 }
 
 /* ------------------------------------------------------ one kind, one n */
@@ -71,24 +71,24 @@ static unsigned insert_rounds(uint64_t n)
 /* Fills a fresh filter of a bounded kind (FK_CAP_BOUNDED) with positive
  * keys (stored, then generated) until the first insert that does not answer
  * FK_OK, for at most 2.2n + 64 keys. */
-static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk_bench_keys *k,
-                         fk_result *r)
+static void fill_to_full(const fkc_measure_cfg *cfg, const fk_params *p, const fkc_bench_keys *k,
+                         fkc_result *r)
 {
     fk_filter *f;
     if (fk_filter_new(cfg->ops, p, &f) != FK_OK)
         return;
-    fk_update_fn ins = cfg->ops->insert;
+    fkc_update_fn ins = cfg->ops->insert;
     uint64_t limit = k->n * 22 / 10 + 64;
-    uint8_t buf[FK_STR_MAX];
+    uint8_t buf[FKC_STR_MAX];
     for (uint64_t i = 0; i < limit; i++) {
         if ((i & 0xfffff) == 0)
-            fk_progress("%s: filling a spare filter until an insert fails (%llu keys so far)", cfg->ops->name,
+            fkc_progress("%s: filling a spare filter until an insert fails (%llu keys so far)", cfg->ops->name,
                         (unsigned long long)i);
         fk_status s;
         if (i < k->w.pos.count)
-            s = ins(f, fk_key_ptr(&k->w.pos, i), fk_key_len(&k->w.pos, i));
+            s = ins(f, fkc_key_ptr(&k->w.pos, i), fkc_key_len(&k->w.pos, i));
         else
-            s = ins(f, buf, fk_workload_pos_key(&k->w, (size_t)i, buf));
+            s = ins(f, buf, fkc_workload_pos_key(&k->w, (size_t)i, buf));
         if (s != FK_OK) {
             fk_stats st;
             fk_filter_stats(f, &st);
@@ -96,9 +96,9 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
             r->items_at_full = st.items;
             r->bits_per_item_at_full = st.items ? 8.0 * (double)st.memory_bytes / (double)st.items : NAN;
             uint64_t ns; /* the FPR of the full filter, untimed, on the same negatives */
-            fk_fpr_count c = { fk_time_lookups(cfg->ops->contains, f, &k->w.neg, &ns),
+            fkc_fpr_count c = { fkc_time_lookups(cfg->ops->contains, f, &k->w.neg, &ns),
                                k->w.neg.count };
-            r->fpr_at_full = fk_fpr_rate(c);
+            r->fpr_at_full = fkc_fpr_rate(c);
             break;
         }
     }
@@ -107,22 +107,22 @@ static void fill_to_full(const fk_measure_cfg *cfg, const fk_params *p, const fk
 
 /* Per-kind timings of every repeat, summarized at the end. */
 typedef struct {
-    double   *ins, *rem, *look; /* reps, reps, FK_MIXES * reps */
+    double   *ins, *rem, *look; /* reps, reps, FKC_MIXES * reps */
     fk_status status;           /* of the first create; not FK_OK = skipped */
 } samples;
 
 /* One repeat of one kind: build (timed inserts), the five lookup mixes, and
  * on the first repeat the untimed FPR count and the stats; then removes. */
-static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, unsigned rep,
-                            unsigned reps, samples *sm, fk_result *r)
+static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, unsigned rep,
+                            unsigned reps, samples *sm, fkc_result *r)
 {
     const fk_ops *ops = cfg->ops;
     fk_params p = fk_params_make(k->n, cfg->fpr);
     p.seed = k->w.spec.seed;
     const size_t n = (size_t)k->n;
     const unsigned rounds = insert_rounds(k->n);
-    fk_update_fn ins = ops->insert, rem = ops->remove;
-    fk_contains_fn has = ops->contains;
+    fkc_update_fn ins = ops->insert, rem = ops->remove;
+    fkc_contains_fn has = ops->contains;
 
     /* inserts: `rounds` fresh filters, keeping the last */
     fk_filter *f = NULL;
@@ -132,7 +132,7 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
         fk_status status = fk_filter_new(ops, &p, &f);
         if (status != FK_OK)
             return status;
-        bad = fk_time_updates(ins, f, &k->w.pos, 0, n, &ns);
+        bad = fkc_time_updates(ins, f, &k->w.pos, 0, n, &ns);
         total += ns;
     }
     sm->ins[rep] = (double)total / ((double)rounds * (double)n);
@@ -146,19 +146,19 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
         r->fpr_theory = st.expected_fpr;
     }
 
-    for (int m = 0; m < FK_MIXES; m++) {
-        uint64_t hits = fk_time_lookups(has, f, &k->mix[m], &ns);
-        sm->look[(size_t)m * reps + rep] = fk_ns_per_op(0, ns, k->mix[m].count);
-        if (rep == 0 && fk_mix_pct[m] == 100)
+    for (int m = 0; m < FKC_MIXES; m++) {
+        uint64_t hits = fkc_time_lookups(has, f, &k->mix[m], &ns);
+        sm->look[(size_t)m * reps + rep] = fkc_ns_per_op(0, ns, k->mix[m].count);
+        if (rep == 0 && fkc_mix_pct[m] == 100)
             r->false_negatives = k->mix[m].count - hits;
     }
 
     if (rep == 0) { /* the FPR, untimed, over every negative */
-        fk_fpr_count c = { fk_time_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
+        fkc_fpr_count c = { fkc_time_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
         r->false_positives = c.false_positives;
         r->fpr_negatives = c.negatives;
-        r->fpr_measured = fk_fpr_rate(c);
-        fk_fpr_interval(c, &r->fpr_low, &r->fpr_high);
+        r->fpr_measured = fkc_fpr_rate(c);
+        fkc_fpr_interval(c, &r->fpr_low, &r->fpr_high);
     }
 
     sm->rem[rep] = NAN;
@@ -166,8 +166,8 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
         total = 0;
         for (unsigned round = 0; round < rounds; round++) {
             if (round)
-                fk_time_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
-            bad = fk_time_updates(rem, f, &k->w.pos, 0, n, &ns);
+                fkc_time_updates(ins, f, &k->w.pos, 0, n, &ns); /* refill, untimed */
+            bad = fkc_time_updates(rem, f, &k->w.pos, 0, n, &ns);
             total += ns;
         }
         sm->rem[rep] = (double)total / ((double)rounds * (double)n);
@@ -178,8 +178,8 @@ static fk_status one_repeat(const fk_measure_cfg *cfg, const fk_bench_keys *k, u
     return FK_OK;
 }
 
-void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys *k,
-                      fk_result *rows, fk_status *status)
+void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_keys *k,
+                      fkc_result *rows, fk_status *status)
 {
     unsigned reps = 1;
     for (size_t i = 0; i < nk; i++)
@@ -187,21 +187,21 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
             reps = cfgs[i].repeat;
     samples *sm = calloc(nk ? nk : 1, sizeof *sm);
     for (size_t i = 0; i < nk; i++) {
-        fk_result *r = &rows[i];
-        fk_result_init(r);
+        fkc_result *r = &rows[i];
+        fkc_result_init(r);
         r->kind = cfgs[i].ops->name;
-        r->keys = fk_key_type_name(k->w.spec.type);
+        r->keys = fkc_key_type_name(k->w.spec.type);
         r->n = k->n;
         r->target_fpr = cfgs[i].fpr;
         r->seed = k->w.spec.seed;
         r->repeat = reps;
         r->lookups = k->lookups;
         status[i] = FK_ENOMEM;
-        if (sm) { /* reps is at most FK_REPEAT_MAX, but sized in size_t all the same */
+        if (sm) { /* reps is at most FKC_REPEAT_MAX, but sized in size_t all the same */
             size_t per = (size_t)reps;
             sm[i].ins = calloc(per, sizeof *sm[i].ins);
             sm[i].rem = calloc(per, sizeof *sm[i].rem);
-            sm[i].look = per <= SIZE_MAX / FK_MIXES ? calloc((size_t)FK_MIXES * per, sizeof *sm[i].look) : NULL;
+            sm[i].look = per <= SIZE_MAX / FKC_MIXES ? calloc((size_t)FKC_MIXES * per, sizeof *sm[i].look) : NULL;
             if (sm[i].ins && sm[i].rem && sm[i].look)
                 status[i] = FK_OK;
         }
@@ -212,16 +212,16 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
         for (size_t i = 0; i < nk; i++) {
             if (status[i] != FK_OK)
                 continue;
-            fk_progress("%s n=%llu fpr=%g: run %u of %u", cfgs[i].ops->name, (unsigned long long)k->n,
+            fkc_progress("%s n=%llu fpr=%g: run %u of %u", cfgs[i].ops->name, (unsigned long long)k->n,
                         cfgs[i].fpr, rep + 1, reps);
             status[i] = one_repeat(&cfgs[i], k, rep, reps, &sm[i], &rows[i]);
         }
     for (size_t i = 0; i < nk; i++) {
         if (status[i] == FK_OK) {
-            rows[i].insert = fk_summarize(sm[i].ins, reps);
-            rows[i].remove = fk_summarize(sm[i].rem, reps);
-            for (int m = 0; m < FK_MIXES; m++)
-                rows[i].lookup[m] = fk_summarize(sm[i].look + (size_t)m * reps, reps);
+            rows[i].insert = fkc_summarize(sm[i].ins, reps);
+            rows[i].remove = fkc_summarize(sm[i].rem, reps);
+            for (int m = 0; m < FKC_MIXES; m++)
+                rows[i].lookup[m] = fkc_summarize(sm[i].look + (size_t)m * reps, reps);
             /* only a kind with a hard capacity has a first failed insert */
             if (cfgs[i].fill && (fk_ops_caps(cfgs[i].ops) & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);
@@ -238,9 +238,9 @@ void fk_measure_kinds(const fk_measure_cfg *cfgs, size_t nk, const fk_bench_keys
     free(sm);
 }
 
-fk_status fk_measure(const fk_measure_cfg *cfg, const fk_bench_keys *k, fk_result *r)
+fk_status fkc_measure(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fkc_result *r)
 {
     fk_status s;
-    fk_measure_kinds(cfg, 1, k, r, &s);
+    fkc_measure_kinds(cfg, 1, k, r, &s);
     return s;
 }

@@ -1,4 +1,4 @@
-/* bench/measure/measure_load.c: the load sweep (fk_measure_load in measure.h): a
+/* bench/measure/measure_load.c: the load sweep (fkc_measure_load in measure.h): a
  * filter filled step by step, timed at each load. */
 #include <math.h>
 #include <stdlib.h>
@@ -25,17 +25,17 @@ static uint64_t probe_slots(const fk_ops *ops, const fk_params *p)
     return slots;
 }
 
-fk_status fk_measure_load(const fk_ops *ops, const fk_keyspec *spec, uint64_t n, double fpr,
+fk_status fkc_measure_load(const fk_ops *ops, const fkc_keyspec *spec, uint64_t n, double fpr,
                           const double *steps, size_t nsteps, unsigned repeat,
-                          uint64_t lookups, fk_result *rows)
+                          uint64_t lookups, fkc_result *rows)
 {
     fk_params p = fk_params_make(n, fpr);
     p.seed = spec->seed;
     const unsigned reps = repeat ? repeat : 1;
     for (size_t s = 0; s < nsteps; s++) {
-        fk_result_init(&rows[s]);
+        fkc_result_init(&rows[s]);
         rows[s].kind = ops->name;
-        rows[s].keys = fk_key_type_name(spec->type);
+        rows[s].keys = fkc_key_type_name(spec->type);
         rows[s].n = n;
         rows[s].target_fpr = fpr;
         rows[s].seed = spec->seed;
@@ -47,18 +47,18 @@ fk_status fk_measure_load(const fk_ops *ops, const fk_keyspec *spec, uint64_t n,
         slots = n; /* unknown: treat the load as items / n */
     uint64_t maxitems = (uint64_t)ceil(steps[nsteps - 1] * (double)slots) + 1;
     if (!lookups)
-        lookups = fk_fpr_negatives_for(fpr);
-    fk_workload w;
+        lookups = fkc_fpr_negatives_for(fpr);
+    fkc_workload w;
     char err[200];
-    if (fk_workload_make(spec, (size_t)maxitems, (size_t)lookups, &w, err, sizeof err))
+    if (fkc_workload_make(spec, (size_t)maxitems, (size_t)lookups, &w, err, sizeof err))
         return FK_ENOMEM;
     size_t npos = w.pos.count;
     double *t = malloc(3 * nsteps * reps * sizeof *t); /* insert, lookup0, lookup100 */
-    fk_keyset negmix, posmix;
+    fkc_keyset negmix, posmix;
     size_t dummy;
-    if (!t || fk_workload_mix(&w, npos, 0, (size_t)lookups, spec->seed, &negmix, &dummy)) {
+    if (!t || fkc_workload_mix(&w, npos, 0, (size_t)lookups, spec->seed, &negmix, &dummy)) {
         free(t);
-        fk_workload_free(&w);
+        fkc_workload_free(&w);
         return FK_ENOMEM;
     }
     for (size_t i = 0; i < 3 * nsteps * reps; i++)
@@ -72,41 +72,41 @@ fk_status fk_measure_load(const fk_ops *ops, const fk_keyspec *spec, uint64_t n,
             break;
         size_t items = 0;
         for (size_t s = 0; s < nsteps; s++) {
-            fk_progress("%s load sweep: run %u of %u, load %.2f", ops->name, rep + 1, reps, steps[s]);
+            fkc_progress("%s load sweep: run %u of %u, load %.2f", ops->name, rep + 1, reps, steps[s]);
             size_t target = (size_t)ceil(steps[s] * (double)slots);
             if (target <= items)
                 target = items + 1;
             if (target > npos)
                 target = npos;
             uint64_t ns;
-            size_t reached = fk_time_inserts_until_fail(ops->insert, f, &w.pos, items, target, &ns);
+            size_t reached = fkc_time_inserts_until_fail(ops->insert, f, &w.pos, items, target, &ns);
             int failed = reached < target;
-            T_AT(0, s, rep) = fk_ns_per_op(0, ns, reached - items + (size_t)failed);
+            T_AT(0, s, rep) = fkc_ns_per_op(0, ns, reached - items + (size_t)failed);
             items = reached;
             if (items == 0)
                 break;
-            if (fk_workload_mix(&w, items, 100, (size_t)lookups, spec->seed + s, &posmix, &dummy)) {
+            if (fkc_workload_mix(&w, items, 100, (size_t)lookups, spec->seed + s, &posmix, &dummy)) {
                 status = FK_ENOMEM;
                 break;
             }
-            uint64_t neg_hits = fk_time_lookups(ops->contains, f, &negmix, &ns);
-            T_AT(1, s, rep) = fk_ns_per_op(0, ns, negmix.count);
-            uint64_t pos_hits = fk_time_lookups(ops->contains, f, &posmix, &ns);
-            T_AT(2, s, rep) = fk_ns_per_op(0, ns, posmix.count);
-            fk_keyset_free(&posmix);
+            uint64_t neg_hits = fkc_time_lookups(ops->contains, f, &negmix, &ns);
+            T_AT(1, s, rep) = fkc_ns_per_op(0, ns, negmix.count);
+            uint64_t pos_hits = fkc_time_lookups(ops->contains, f, &posmix, &ns);
+            T_AT(2, s, rep) = fkc_ns_per_op(0, ns, posmix.count);
+            fkc_keyset_free(&posmix);
             if (rep == 0) {
                 fk_stats st;
                 fk_filter_stats(f, &st);
-                fk_result *r = &rows[s];
+                fkc_result *r = &rows[s];
                 r->lookups = lookups;
                 r->load = st.load_factor;
                 r->items = st.items;
                 r->memory_bytes = st.memory_bytes;
                 r->bits_per_item = st.items ? 8.0 * (double)st.memory_bytes / (double)st.items : NAN;
                 r->fpr_theory = st.expected_fpr;
-                fk_fpr_count c = { neg_hits, negmix.count };
-                r->fpr_measured = fk_fpr_rate(c);
-                fk_fpr_interval(c, &r->fpr_low, &r->fpr_high);
+                fkc_fpr_count c = { neg_hits, negmix.count };
+                r->fpr_measured = fkc_fpr_rate(c);
+                fkc_fpr_interval(c, &r->fpr_low, &r->fpr_high);
                 r->fpr_negatives = c.negatives;
                 r->false_negatives = lookups - pos_hits;
                 r->insert_failures = (uint64_t)failed;
@@ -117,13 +117,13 @@ fk_status fk_measure_load(const fk_ops *ops, const fk_keyspec *spec, uint64_t n,
         fk_filter_free(f);
     }
     for (size_t s = 0; s < nsteps; s++) {
-        rows[s].insert = fk_summarize(&T_AT(0, s, 0), reps);
-        rows[s].lookup[0] = fk_summarize(&T_AT(1, s, 0), reps);
-        rows[s].lookup[4] = fk_summarize(&T_AT(2, s, 0), reps);
+        rows[s].insert = fkc_summarize(&T_AT(0, s, 0), reps);
+        rows[s].lookup[0] = fkc_summarize(&T_AT(1, s, 0), reps);
+        rows[s].lookup[4] = fkc_summarize(&T_AT(2, s, 0), reps);
     }
 #undef T_AT
-    fk_keyset_free(&negmix);
+    fkc_keyset_free(&negmix);
     free(t);
-    fk_workload_free(&w);
+    fkc_workload_free(&w);
     return status;
 }

@@ -6,18 +6,18 @@
 #include <sys/stat.h>
 #include "report.h"
 
-void fk_report_cell(const fk_column *c, const fk_result *r, char *buf, size_t len)
+void fkc_report_cell(const fkc_column *c, const fkc_result *r, char *buf, size_t len)
 {
     const char *at = (const char *)r + c->offset;
     double d;
     switch (c->type) {
-    case FK_COL_STR:
+    case FKC_COL_STR:
         snprintf(buf, len, "%s", *(const char *const *)(const void *)at);
         return;
-    case FK_COL_U64:
+    case FKC_COL_U64:
         snprintf(buf, len, "%" PRIu64, *(const uint64_t *)(const void *)at);
         return;
-    case FK_COL_F:
+    case FKC_COL_F:
         d = *(const double *)(const void *)at;
         if (isnan(d) || isinf(d))
             buf[0] = 0;
@@ -28,12 +28,12 @@ void fk_report_cell(const fk_column *c, const fk_result *r, char *buf, size_t le
     buf[0] = 0;
 }
 
-void fk_report_csv(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk_result *rows, size_t n)
+void fkc_report_csv(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const fkc_result *rows, size_t n)
 {
     const char *name;
     char value[2048];
     fprintf(to, "# filterkit results; columns are documented in README.md (Bench output columns)\n");
-    for (int i = 0; fk_runinfo_field(ri, i, &name, value, sizeof value); i++) {
+    for (int i = 0; fkc_runinfo_field(ri, i, &name, value, sizeof value); i++) {
         for (char *p = value; *p; p++)
             if (*p == '\n')
                 *p = ' ';
@@ -45,7 +45,7 @@ void fk_report_csv(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk_
     for (size_t i = 0; i < n; i++) {
         for (size_t c = 0; c < s->n; c++) {
             char cell[64];
-            fk_report_cell(&s->cols[c], &rows[i], cell, sizeof cell);
+            fkc_report_cell(&s->cols[c], &rows[i], cell, sizeof cell);
             fprintf(to, "%s%s", c ? "," : "", cell);
         }
         fputc('\n', to);
@@ -72,8 +72,8 @@ static int make_dirs(const char *dir)
     return 0;
 }
 
-int fk_report_files(const char *dir, const char *stem, const fk_runinfo *ri, const fk_schema *s,
-                    const fk_result *rows, size_t n)
+int fkc_report_files(const char *dir, const char *stem, const fkc_runinfo *ri, const fkc_schema *s,
+                    const fkc_result *rows, size_t n)
 {
     if (make_dirs(dir)) {
         fprintf(stderr, "filterkit: cannot create '%s': %s\n", dir, strerror(errno));
@@ -88,9 +88,9 @@ int fk_report_files(const char *dir, const char *stem, const fk_runinfo *ri, con
             return -1;
         }
         if (json)
-            fk_report_json(f, ri, s, rows, n);
+            fkc_report_json(f, ri, s, rows, n);
         else
-            fk_report_csv(f, ri, s, rows, n);
+            fkc_report_csv(f, ri, s, rows, n);
         if (fclose(f) != 0) {
             fprintf(stderr, "filterkit: error writing '%s'\n", path);
             return -1;

@@ -4,7 +4,7 @@
 #include <string.h>
 #include "report.h"
 
-void fk_json_string(FILE *to, const char *s)
+void fkc_json_string(FILE *to, const char *s)
 {
     fputc('"', to);
     for (; *s; s++) {
@@ -19,32 +19,32 @@ void fk_json_string(FILE *to, const char *s)
     fputc('"', to);
 }
 
-void fk_report_json(FILE *to, const fk_runinfo *ri, const fk_schema *s, const fk_result *rows, size_t n)
+void fkc_report_json(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const fkc_result *rows, size_t n)
 {
     const char *name;
     char value[2048];
     fprintf(to, "{\n  \"run\": {");
-    for (int i = 0; fk_runinfo_field(ri, i, &name, value, sizeof value); i++) {
+    for (int i = 0; fkc_runinfo_field(ri, i, &name, value, sizeof value); i++) {
         fprintf(to, "%s\n    ", i ? "," : "");
-        fk_json_string(to, name);
+        fkc_json_string(to, name);
         fprintf(to, ": ");
         if (strcmp(name, "seed") == 0) /* a number, not a string */
             fprintf(to, "%s", value);
         else
-            fk_json_string(to, value);
+            fkc_json_string(to, value);
     }
     fprintf(to, "\n  },\n  \"results\": [");
     for (size_t r = 0; r < n; r++) {
         fprintf(to, "%s\n    {", r ? "," : "");
         for (size_t c = 0; c < s->n; c++) {
-            const fk_column *col = &s->cols[c];
+            const fkc_column *col = &s->cols[c];
             const char *at = (const char *)&rows[r] + col->offset;
             fprintf(to, "%s", c ? ", " : "");
-            fk_json_string(to, col->name);
+            fkc_json_string(to, col->name);
             fputs(": ", to);
-            if (col->type == FK_COL_STR) {
-                fk_json_string(to, *(const char *const *)(const void *)at);
-            } else if (col->type == FK_COL_U64) {
+            if (col->type == FKC_COL_STR) {
+                fkc_json_string(to, *(const char *const *)(const void *)at);
+            } else if (col->type == FKC_COL_U64) {
                 fprintf(to, "%" PRIu64, *(const uint64_t *)(const void *)at);
             } else {
                 double d = *(const double *)(const void *)at;

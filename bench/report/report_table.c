@@ -37,7 +37,7 @@ static void count(FILE *to, int width, uint64_t n)
     fprintf(to, " %*s", width, buf);
 }
 
-void fk_report_table(FILE *to, const char *title, const fk_result *rows, size_t n)
+void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
     int lb = 0;
     for (size_t i = 0; i < n; i++)
@@ -56,7 +56,7 @@ void fk_report_table(FILE *to, const char *title, const fk_result *rows, size_t 
         fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
     fputc('\n', to);
     for (size_t i = 0; i < n; i++) {
-        const fk_result *r = &rows[i];
+        const fkc_result *r = &rows[i];
         fprintf(to, "%-9s %5s", r->kind, r->keys);
         count(to, 4, r->n);
         pct(to, 6, r->target_fpr);
@@ -66,7 +66,7 @@ void fk_report_table(FILE *to, const char *title, const fk_result *rows, size_t 
         cell(to, 5, " %*.2f", r->load);
         cell(to, 5, " %*.2f", r->load_at_full);
         cell(to, 6, " %*.1f", r->insert.median);
-        for (int m = 0; m < FK_MIXES; m++)
+        for (int m = 0; m < FKC_MIXES; m++)
             cell(to, 6, " %*.1f", r->lookup[m].median);
         cell(to, 6, " %*.1f", r->remove.median);
         if (lb) {
@@ -85,7 +85,7 @@ void fk_report_table(FILE *to, const char *title, const fk_result *rows, size_t 
             lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "");
 }
 
-void fk_report_table_load(FILE *to, const char *title, const fk_result *rows, size_t n)
+void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
     if (title)
         fprintf(to, "%s\n", title);
@@ -94,7 +94,7 @@ void fk_report_table_load(FILE *to, const char *title, const fk_result *rows, si
     fprintf(to, "%-9s %6s %6s %9s %7s %7s %7s %7s %8s %8s\n", "", "load", "", "", "", "ns", "neg",
             "pos", "measurd", "theory");
     for (size_t i = 0; i < n; i++) {
-        const fk_result *r = &rows[i];
+        const fkc_result *r = &rows[i];
         fprintf(to, "%-9s", r->kind);
         cell(to, 6, " %*.2f", r->load_target);
         cell(to, 6, " %*.3f", r->load);

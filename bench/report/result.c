@@ -4,17 +4,17 @@
 #include <string.h>
 #include "result.h"
 
-const unsigned fk_mix_pct[FK_MIXES] = { 0, 25, 50, 75, 100 };
+const unsigned fkc_mix_pct[FKC_MIXES] = { 0, 25, 50, 75, 100 };
 
-#define S(f, doc) { #f, FK_COL_STR, offsetof(fk_result, f), doc }
-#define U(f, doc) { #f, FK_COL_U64, offsetof(fk_result, f), doc }
-#define F(f, doc) { #f, FK_COL_F, offsetof(fk_result, f), doc }
+#define S(f, doc) { #f, FKC_COL_STR, offsetof(fkc_result, f), doc }
+#define U(f, doc) { #f, FKC_COL_U64, offsetof(fkc_result, f), doc }
+#define F(f, doc) { #f, FKC_COL_F, offsetof(fkc_result, f), doc }
 #define T(name, f, what) \
-    { name "_ns", FK_COL_F, offsetof(fk_result, f.median), "median ns per " what " over the repeats" }, \
-    { name "_ns_min", FK_COL_F, offsetof(fk_result, f.min), "fastest repeat, ns per " what }, \
-    { name "_ns_max", FK_COL_F, offsetof(fk_result, f.max), "slowest repeat, ns per " what }
+    { name "_ns", FKC_COL_F, offsetof(fkc_result, f.median), "median ns per " what " over the repeats" }, \
+    { name "_ns_min", FKC_COL_F, offsetof(fkc_result, f.min), "fastest repeat, ns per " what }, \
+    { name "_ns_max", FKC_COL_F, offsetof(fkc_result, f.max), "slowest repeat, ns per " what }
 
-static const fk_column bench_cols[] = {
+static const fkc_column bench_cols[] = {
     S(kind, "filter kind: bloom, counting, cuckoo, or a baseline such as libbloom"),
     S(keys,
       "key type: u64 (8-byte random integers), str (random 8..64-byte strings) or "
@@ -78,7 +78,7 @@ static const fk_column bench_cols[] = {
       "lookup100_ns)"),
 };
 
-static const fk_column load_cols[] = {
+static const fkc_column load_cols[] = {
     S(kind, "filter kind"),
     S(keys, "key type: u64, str or file"),
     U(n, "items the filter was sized for (the table holds more slots: a power of two of buckets)"),
@@ -101,27 +101,27 @@ static const fk_column load_cols[] = {
     U(false_negatives, "inserted keys that answered 'absent' (must be 0)"),
 };
 
-const fk_schema fk_schema_bench = { bench_cols, sizeof bench_cols / sizeof bench_cols[0] };
-const fk_schema fk_schema_load = { load_cols, sizeof load_cols / sizeof load_cols[0] };
+const fkc_schema fkc_schema_bench = { bench_cols, sizeof bench_cols / sizeof bench_cols[0] };
+const fkc_schema fkc_schema_load = { load_cols, sizeof load_cols / sizeof load_cols[0] };
 
-void fk_result_init(fk_result *r)
+void fkc_result_init(fkc_result *r)
 {
     memset(r, 0, sizeof *r);
     /* every double field starts as NaN = "not measured" */
-    for (size_t i = 0; i < fk_schema_bench.n; i++)
-        if (bench_cols[i].type == FK_COL_F)
+    for (size_t i = 0; i < fkc_schema_bench.n; i++)
+        if (bench_cols[i].type == FKC_COL_F)
             *(double *)((char *)r + bench_cols[i].offset) = NAN;
-    for (size_t i = 0; i < fk_schema_load.n; i++)
-        if (load_cols[i].type == FK_COL_F)
+    for (size_t i = 0; i < fkc_schema_load.n; i++)
+        if (load_cols[i].type == FKC_COL_F)
             *(double *)((char *)r + load_cols[i].offset) = NAN;
 }
 
 static double ratio(double base, double x) { return base / x; }
 
-void fk_results_ratios(fk_result *rows, size_t n)
+void fkc_results_ratios(fkc_result *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        const fk_result *lb = NULL;
+        const fkc_result *lb = NULL;
         for (size_t j = 0; j < n && !lb; j++)
             if (strcmp(rows[j].kind, "libbloom") == 0 && rows[j].n == rows[i].n &&
                 rows[j].target_fpr == rows[i].target_fpr && strcmp(rows[j].keys, rows[i].keys) == 0)

@@ -1,16 +1,16 @@
 /* bench/report/result.h: one row of results (one filter at one parameter set, or
  * one load step of a load sweep) and the column lists the CSV and JSON
  * writers print, each column with the sentence that documents it. */
-#ifndef FK_BENCH_RESULT_H
-#define FK_BENCH_RESULT_H
+#ifndef FKC_BENCH_RESULT_H
+#define FKC_BENCH_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "stats.h"
 
 /* Lookup mixes, by share of keys that were inserted. */
-#define FK_MIXES 5
-extern const unsigned fk_mix_pct[FK_MIXES]; /* 0, 25, 50, 75, 100 */
+#define FKC_MIXES 5
+extern const unsigned fkc_mix_pct[FKC_MIXES]; /* 0, 25, 50, 75, 100 */
 
 typedef struct {
     const char *kind;           /* filter name (static) */
@@ -38,9 +38,9 @@ typedef struct {
     double      bits_per_item_at_full;
     double      fpr_at_full;    /* measured FPR of that full instance */
 
-    fk_summary  insert;         /* ns per insert */
-    fk_summary  lookup[FK_MIXES]; /* ns per lookup, per mix */
-    fk_summary  remove;         /* ns per remove; NaN when unsupported */
+    fkc_summary  insert;         /* ns per insert */
+    fkc_summary  lookup[FKC_MIXES]; /* ns per lookup, per mix */
+    fkc_summary  remove;         /* ns per remove; NaN when unsupported */
 
     double      x_lb_insert;    /* libbloom ns / this ns (throughput ratio), NaN when none */
     double      x_lb_lookup0;
@@ -48,32 +48,32 @@ typedef struct {
 
     double      load_target;    /* load sweep: the step aimed at */
     uint64_t    items;          /* load sweep: items held at the step */
-} fk_result;
+} fkc_result;
 
-typedef enum { FK_COL_STR, FK_COL_U64, FK_COL_F } fk_col_type;
+typedef enum { FKC_COL_STR, FKC_COL_U64, FKC_COL_F } fkc_col_type;
 
 typedef struct {
     const char *name;
-    fk_col_type type;
-    size_t      offset;  /* into fk_result */
+    fkc_col_type type;
+    size_t      offset;  /* into fkc_result */
     const char *doc;
-} fk_column;
+} fkc_column;
 
 typedef struct {
-    const fk_column *cols;
+    const fkc_column *cols;
     size_t           n;
-} fk_schema;
+} fkc_schema;
 
 /* Columns of bench, sweep --vary n and sweep --vary fpr. */
-extern const fk_schema fk_schema_bench;
+extern const fkc_schema fkc_schema_bench;
 /* Columns of sweep --vary load. */
-extern const fk_schema fk_schema_load;
+extern const fkc_schema fkc_schema_load;
 
 /* Fills x_lb_* of every row from the libbloom row with the same n,
  * target_fpr and keys (NaN when there is none). */
-void fk_results_ratios(fk_result *rows, size_t n);
+void fkc_results_ratios(fkc_result *rows, size_t n);
 
 /* Initializes a row: every double NaN, every count 0. */
-void fk_result_init(fk_result *r);
+void fkc_result_init(fkc_result *r);
 
 #endif

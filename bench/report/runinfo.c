@@ -23,7 +23,7 @@
 
 static char command_line[2048];
 
-void fk_runinfo_set_argv(int argc, char **argv)
+void fkc_runinfo_set_argv(int argc, char **argv)
 {
     size_t at = 0;
     command_line[0] = 0;
@@ -59,7 +59,7 @@ static void read_cpu_model(char *out, size_t len)
     fclose(f);
 }
 
-void fk_runinfo_fill(fk_runinfo *ri, uint64_t seed)
+void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed)
 {
     memset(ri, 0, sizeof *ri);
     ri->commit = FK_BUILD_COMMIT[0] ? FK_BUILD_COMMIT : "unknown";
@@ -73,7 +73,7 @@ void fk_runinfo_fill(fk_runinfo *ri, uint64_t seed)
     ri->cflags = FK_BUILD_CFLAGS;
     ri->build = FK_BUILD_NATIVE ? "native (-march=native)" : "portable";
 #ifdef FK_HAVE_LIBBLOOM
-    ri->libbloom = fk_libbloom_version();
+    ri->libbloom = fkc_libbloom_version();
 #else
     ri->libbloom = "not built (libbloom-dev missing at build time)";
 #endif
@@ -86,7 +86,7 @@ void fk_runinfo_fill(fk_runinfo *ri, uint64_t seed)
     ri->seed = seed;
 }
 
-int fk_runinfo_field(const fk_runinfo *ri, int i, const char **name, char *value, unsigned len)
+int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len)
 {
     switch (i) {
     case 0: *name = "commit";   snprintf(value, len, "%s", ri->commit); return 1;

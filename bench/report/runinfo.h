@@ -1,8 +1,8 @@
 /* bench/report/runinfo.h: what a result file records about how it was made:
  * commit, compiler and flags, native or portable build (all passed in by
  * the Makefile as FK_BUILD_* defines), CPU model, seed, command line, date. */
-#ifndef FK_BENCH_RUNINFO_H
-#define FK_BENCH_RUNINFO_H
+#ifndef FKC_BENCH_RUNINFO_H
+#define FKC_BENCH_RUNINFO_H
 
 #include <stdint.h>
 
@@ -16,16 +16,16 @@ typedef struct {
     char        date[40];  /* UTC, ISO 8601 */
     char        command[2048];
     uint64_t    seed;
-} fk_runinfo;
+} fkc_runinfo;
 
 /* Remembers the whole command line (called once by main). */
-void fk_runinfo_set_argv(int argc, char **argv);
+void fkc_runinfo_set_argv(int argc, char **argv);
 
 /* Fills *ri for a run with this seed. */
-void fk_runinfo_fill(fk_runinfo *ri, uint64_t seed);
+void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed);
 
 /* A name/value view of *ri, for the writers: returns the i-th field's
  * name and value, or 0 past the end. */
-int fk_runinfo_field(const fk_runinfo *ri, int i, const char **name, char *value, unsigned len);
+int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len);
 
 #endif

@@ -24,9 +24,9 @@ static size_t sorted_finite(const double *v, size_t n, double **out)
     return k;
 }
 
-fk_summary fk_summarize(const double *v, size_t n)
+fkc_summary fkc_summarize(const double *v, size_t n)
 {
-    fk_summary s = { NAN, NAN, NAN };
+    fkc_summary s = { NAN, NAN, NAN };
     double *w;
     size_t k = sorted_finite(v, n, &w);
     if (k) {
@@ -38,14 +38,14 @@ fk_summary fk_summarize(const double *v, size_t n)
     return s;
 }
 
-double fk_median(const double *v, size_t n) { return fk_summarize(v, n).median; }
+double fkc_median(const double *v, size_t n) { return fkc_summarize(v, n).median; }
 
-double fk_fpr_rate(fk_fpr_count c)
+double fkc_fpr_rate(fkc_fpr_count c)
 {
     return c.negatives ? (double)c.false_positives / (double)c.negatives : NAN;
 }
 
-void fk_fpr_interval(fk_fpr_count c, double *lo, double *hi)
+void fkc_fpr_interval(fkc_fpr_count c, double *lo, double *hi)
 {
     if (!c.negatives) {
         *lo = *hi = NAN;
@@ -60,14 +60,14 @@ void fk_fpr_interval(fk_fpr_count c, double *lo, double *hi)
     *hi = mid + half > 1 ? 1 : mid + half;
 }
 
-uint64_t fk_fpr_negatives_for(double fpr)
+uint64_t fkc_fpr_negatives_for(double fpr)
 {
     if (!(fpr > 0))
-        return FK_FPR_NEG_CAP;
+        return FKC_FPR_NEG_CAP;
     double want = ceil(100.0 / fpr);
-    if (want < (double)FK_FPR_NEG_MIN)
-        return FK_FPR_NEG_MIN;
-    if (want > (double)FK_FPR_NEG_CAP)
-        return FK_FPR_NEG_CAP;
+    if (want < (double)FKC_FPR_NEG_MIN)
+        return FKC_FPR_NEG_MIN;
+    if (want > (double)FKC_FPR_NEG_CAP)
+        return FKC_FPR_NEG_CAP;
     return (uint64_t)want;
 }

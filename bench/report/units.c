@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include "units.h"
 
-void fk_human_bytes(uint64_t b, char *buf, size_t len)
+void fkc_human_bytes(uint64_t b, char *buf, size_t len)
 {
     static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
     if (b == UINT64_MAX) {

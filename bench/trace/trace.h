@@ -14,64 +14,64 @@
  *     <offset>  <one char per bit/counter>   the array (bloom/counting)
  *     bucket B: FP FP FP FP              the table (cuckoo), -- = empty
  */
-#ifndef FK_BENCH_TRACE_H
-#define FK_BENCH_TRACE_H
+#ifndef FKC_BENCH_TRACE_H
+#define FKC_BENCH_TRACE_H
 
 #include <stddef.h>
 #include <stdio.h>
 #include "../../common/params.h"
 
-/* The subcommand itself, fk_cmd_trace, is declared in bench/cli/cmd.h. */
+/* The subcommand itself, fkc_cmd_trace, is declared in bench/cli/cmd.h. */
 
 /* ------------------------------------------ shared by bench/trace_*.c */
 
-typedef enum { FK_TRACE_INSERT, FK_TRACE_LOOKUP, FK_TRACE_REMOVE } fk_trace_op;
+typedef enum { FKC_TRACE_INSERT, FKC_TRACE_LOOKUP, FKC_TRACE_REMOVE } fkc_trace_op;
 
 typedef struct {
-    fk_trace_op op;
+    fkc_trace_op op;
     const char *key; /* from argv */
     size_t      len;
-} fk_trace_step;
+} fkc_trace_step;
 
 /* What the trace should do, after argument parsing. */
 typedef struct {
     fk_params            params;
-    const fk_trace_step *steps;
+    const fkc_trace_step *steps;
     size_t               nsteps;
     FILE                *out;
-} fk_trace_job;
+} fkc_trace_job;
 
 /* The keys inserted and not yet removed, so a lookup can be labelled a false
  * positive. Backed by the job's steps (at most nsteps distinct keys). */
 typedef struct {
-    const fk_trace_step *steps;
+    const fkc_trace_step *steps;
     size_t              *count; /* count[i]: copies of steps[i].key held */
     size_t               n;
-} fk_trace_truth;
+} fkc_trace_truth;
 
-int    fk_trace_truth_init(fk_trace_truth *t, const fk_trace_job *job);
-void   fk_trace_truth_free(fk_trace_truth *t);
-void   fk_trace_truth_add(fk_trace_truth *t, const char *key, size_t len);
-void   fk_trace_truth_del(fk_trace_truth *t, const char *key, size_t len);
-size_t fk_trace_truth_has(const fk_trace_truth *t, const char *key, size_t len);
+int    fkc_trace_truth_init(fkc_trace_truth *t, const fkc_trace_job *job);
+void   fkc_trace_truth_free(fkc_trace_truth *t);
+void   fkc_trace_truth_add(fkc_trace_truth *t, const char *key, size_t len);
+void   fkc_trace_truth_del(fkc_trace_truth *t, const char *key, size_t len);
+size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len);
 
 /* Prints key in double quotes, escaping quotes, backslashes and bytes
  * outside printable ASCII as \xHH. */
-void fk_trace_print_key(FILE *out, const char *key, size_t len);
+void fkc_trace_print_key(FILE *out, const char *key, size_t len);
 
 /* Prints the step's heading line: `insert "apple"`. */
-void fk_trace_print_heading(FILE *out, const fk_trace_step *s);
+void fkc_trace_print_heading(FILE *out, const fkc_trace_step *s);
 
 /* The largest filters a trace will draw. */
-#define FK_TRACE_MAX_CELLS   4096u /* bloom bits / counting counters */
-#define FK_TRACE_MAX_BUCKETS 64u   /* cuckoo buckets */
+#define FKC_TRACE_MAX_CELLS   4096u /* bloom bits / counting counters */
+#define FKC_TRACE_MAX_BUCKETS 64u   /* cuckoo buckets */
 /* Kicks printed one per line before the rest are summed up. */
-#define FK_TRACE_MAX_KICK_LINES 16u
+#define FKC_TRACE_MAX_KICK_LINES 16u
 
 /* One tracer per kind; each returns the exit status. */
-int fk_trace_bloom(const fk_trace_job *job);
-int fk_trace_blocked(const fk_trace_job *job);
-int fk_trace_counting(const fk_trace_job *job);
-int fk_trace_cuckoo(const fk_trace_job *job);
+int fkc_trace_bloom(const fkc_trace_job *job);
+int fkc_trace_blocked(const fkc_trace_job *job);
+int fkc_trace_counting(const fkc_trace_job *job);
+int fkc_trace_cuckoo(const fkc_trace_job *job);
 
 #endif

@@ -49,24 +49,24 @@ static void print_header(FILE *out, const fk_blocked *b, const fk_params *p)
     fprintf(out, "  words: bit 0 first; . = 0, 1 = set; `bit N` is the key's bit in that word\n");
 }
 
-static void step(FILE *out, fk_blocked *b, const fk_trace_step *st, fk_trace_truth *truth,
+static void step(FILE *out, fk_blocked *b, const fkc_trace_step *st, fkc_trace_truth *truth,
                  const fk_blocked_probe *pr)
 {
     unsigned before = 0; /* of the key's 8 bits, how many were already set */
     for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
         before += (fk_blocked_get_word(b, pr->block, w) >> pr->bit[w]) & 1;
     fk_filter *f = fk_blocked_as_filter(b);
-    if (st->op == FK_TRACE_INSERT) {
+    if (st->op == FKC_TRACE_INSERT) {
         fk_status s = fk_filter_insert(f, st->key, st->len);
         if (s == FK_OK)
-            fk_trace_truth_add(truth, st->key, st->len);
+            fkc_trace_truth_add(truth, st->key, st->len);
         fprintf(out, "  -> %s: %u new bit%s set (%u of its 8 were already 1)\n",
                 fk_status_name(s), 8 - before, 8 - before == 1 ? "" : "s", before);
-    } else if (st->op == FK_TRACE_LOOKUP) {
+    } else if (st->op == FKC_TRACE_LOOKUP) {
         fprintf(out, "  %u of its 8 bits set", before);
         if (fk_filter_contains(f, st->key, st->len)) {
             fputs(" -> maybe present", out);
-            if (!fk_trace_truth_has(truth, st->key, st->len))
+            if (!fkc_trace_truth_has(truth, st->key, st->len))
                 fputs(" (a false positive: this key was never inserted)", out);
         } else {
             unsigned w = 0; /* the first word whose bit is 0 */
@@ -82,16 +82,16 @@ static void step(FILE *out, fk_blocked *b, const fk_trace_step *st, fk_trace_tru
     print_block(out, b, pr);
 }
 
-int fk_trace_blocked(const fk_trace_job *job)
+int fkc_trace_blocked(const fkc_trace_job *job)
 {
     /* sized before anything is allocated, as fk_blocked_new will */
     const fk_params *p = &job->params;
     uint64_t blocks = 0;
     if (fk_blocked_geometry(p, &blocks) != FK_OK ||
-        blocks > FK_TRACE_MAX_CELLS / FK_BLOCKED_BLOCK_BITS) {
+        blocks > FKC_TRACE_MAX_CELLS / FK_BLOCKED_BLOCK_BITS) {
         fprintf(stderr, "filterkit trace: the filter would have %llu blocks of %u bits; traces draw "
                         "at most %u bits (lower --capacity or raise --fpr)\n",
-                (unsigned long long)blocks, FK_BLOCKED_BLOCK_BITS, FK_TRACE_MAX_CELLS);
+                (unsigned long long)blocks, FK_BLOCKED_BLOCK_BITS, FKC_TRACE_MAX_CELLS);
         return 2;
     }
     fk_blocked *b;
@@ -100,17 +100,17 @@ int fk_trace_blocked(const fk_trace_job *job)
         fprintf(stderr, "filterkit trace: fk_blocked_new: %s\n", fk_strerror(r));
         return 1;
     }
-    fk_trace_truth truth;
-    if (fk_trace_truth_init(&truth, job) != 0) {
+    fkc_trace_truth truth;
+    if (fkc_trace_truth_init(&truth, job) != 0) {
         fputs("filterkit trace: out of memory\n", stderr);
         fk_blocked_free(b);
         return 1;
     }
     print_header(job->out, b, &job->params);
     for (size_t s = 0; s < job->nsteps; s++) {
-        const fk_trace_step *st = &job->steps[s];
+        const fkc_trace_step *st = &job->steps[s];
         fk_blocked_probe pr;
-        fk_trace_print_heading(job->out, st);
+        fkc_trace_print_heading(job->out, st);
         fk_blocked_locate(b, st->key, st->len, &pr); /* cannot fail: b and key are set */
         fprintf(job->out, "  hash 0x%016llx: block %llu, bits", (unsigned long long)pr.hash,
                 (unsigned long long)pr.block);
@@ -126,7 +126,7 @@ int fk_trace_blocked(const fk_trace_job *job)
             job->nsteps, (unsigned long long)st.items, st.load_factor,
             (double)st.items / (double)fk_blocked_blocks(b), st.expected_fpr,
             fk_blocked_estimate_items(b));
-    fk_trace_truth_free(&truth);
+    fkc_trace_truth_free(&truth);
     fk_blocked_free(b);
     return 0;
 }

@@ -145,12 +145,12 @@ static void print_probes(FILE *out, const uint64_t *pos, uint32_t k)
 /* Why a Bloom filter cannot remove: names each other live key that shares
  * one of pos[0..k) and the shared positions (clearing them would make that
  * key a false negative). */
-static void print_sharers(FILE *out, const cells *c, const fk_trace_truth *t, const char *key,
+static void print_sharers(FILE *out, const cells *c, const fkc_trace_truth *t, const char *key,
                           size_t len, const uint64_t *pos, uint64_t *other)
 {
     bool any = false;
     for (size_t s = 0; s < t->n; s++) {
-        const fk_trace_step *st = &t->steps[s];
+        const fkc_trace_step *st = &t->steps[s];
         if (!t->count[s] || (st->len == len && memcmp(st->key, key, len) == 0))
             continue;
         if (c->positions(c->f, st->key, st->len, other) != FK_OK)
@@ -169,7 +169,7 @@ static void print_sharers(FILE *out, const cells *c, const fk_trace_truth *t, co
             continue;
         fputs(any ? "" : "  clearing its bits would break other keys:\n", out);
         fputs("    ", out);
-        fk_trace_print_key(out, st->key, st->len);
+        fkc_trace_print_key(out, st->key, st->len);
         fprintf(out, " also needs position%s", nshared > 1 ? "s" : "");
         for (uint32_t i = 0; i < nshared; i++)
             fprintf(out, "%s %llu", i ? "," : "", (unsigned long long)other[i]);
@@ -186,7 +186,7 @@ typedef struct {
     FILE           *out;
     const cells    *c;
     fk_filter      *f;                     /* the same filter, generic API */
-    fk_trace_truth  truth;
+    fkc_trace_truth  truth;
     uint64_t       *pos, *other;           /* k positions: this key, another */
     uint32_t       *before;                /* cells at pos before the step */
     uint32_t        counter_max;           /* counting: the saturation value */
@@ -204,13 +204,13 @@ static void print_transition(const run_state *r)
     fputc('\n', r->out);
 }
 
-static void step_insert(run_state *r, const fk_trace_step *st)
+static void step_insert(run_state *r, const fkc_trace_step *st)
 {
     const cells *c = r->c;
     uint64_t sat0 = c->counting ? fk_counting_saturations(c->f) : 0;
     fk_status s = fk_filter_insert(r->f, st->key, st->len);
     if (s == FK_OK)
-        fk_trace_truth_add(&r->truth, st->key, st->len);
+        fkc_trace_truth_add(&r->truth, st->key, st->len);
     if (c->counting) {
         print_transition(r);
         fprintf(r->out, "  -> %s", fk_status_name(s));
@@ -232,7 +232,7 @@ static void step_insert(run_state *r, const fk_trace_step *st)
             fresh, fresh == 1 ? "" : "s", c->k - fresh, c->k);
 }
 
-static void step_lookup(run_state *r, const fk_trace_step *st)
+static void step_lookup(run_state *r, const fkc_trace_step *st)
 {
     const cells *c = r->c;
     fprintf(r->out, "  %s at probes", c->counting ? "counters" : "bits");
@@ -240,7 +240,7 @@ static void step_lookup(run_state *r, const fk_trace_step *st)
         fprintf(r->out, " %u", r->before[i]);
     if (fk_filter_contains(r->f, st->key, st->len)) {
         fputs(" -> maybe present", r->out);
-        if (!fk_trace_truth_has(&r->truth, st->key, st->len))
+        if (!fkc_trace_truth_has(&r->truth, st->key, st->len))
             fputs(" (a false positive: this key was never inserted)", r->out);
     } else {
         uint32_t i = 0; /* the first probe that found a 0 */
@@ -251,11 +251,11 @@ static void step_lookup(run_state *r, const fk_trace_step *st)
     fputc('\n', r->out);
 }
 
-static void step_remove(run_state *r, const fk_trace_step *st)
+static void step_remove(run_state *r, const fkc_trace_step *st)
 {
     fk_status s = fk_filter_remove(r->f, st->key, st->len);
     if (s == FK_OK)
-        fk_trace_truth_del(&r->truth, st->key, st->len);
+        fkc_trace_truth_del(&r->truth, st->key, st->len);
     if (!r->c->counting) {
         fprintf(r->out, "  -> %s: a Bloom filter cannot remove\n", fk_status_name(s));
         print_sharers(r->out, r->c, &r->truth, st->key, st->len, r->pos, r->other);
@@ -294,21 +294,21 @@ static void print_summary(const run_state *r, size_t steps)
     fputc('\n', r->out);
 }
 
-static int run(const fk_trace_job *job, const cells *c, fk_filter *f, uint32_t counter_max)
+static int run(const fkc_trace_job *job, const cells *c, fk_filter *f, uint32_t counter_max)
 {
     run_state r = { job->out, c, f, { 0 }, NULL, NULL, NULL, counter_max };
     r.pos = calloc(2 * (size_t)c->k, sizeof *r.pos);
     r.before = calloc(c->k, sizeof *r.before);
     int status = 0;
-    if (!r.pos || !r.before || fk_trace_truth_init(&r.truth, job) != 0) {
+    if (!r.pos || !r.before || fkc_trace_truth_init(&r.truth, job) != 0) {
         fputs("filterkit trace: out of memory\n", stderr);
         status = 1;
     } else {
         r.other = r.pos + c->k;
     }
     for (size_t s = 0; s < job->nsteps && !status; s++) {
-        const fk_trace_step *st = &job->steps[s];
-        fk_trace_print_heading(r.out, st);
+        const fkc_trace_step *st = &job->steps[s];
+        fkc_trace_print_heading(r.out, st);
         fk_hash128 h = fk_hash_key(st->key, st->len, c->seed);
         fprintf(r.out, "  hash h1 0x%016llx h2 0x%016llx\n", (unsigned long long)h.lo,
                 (unsigned long long)h.hi);
@@ -320,14 +320,14 @@ static int run(const fk_trace_job *job, const cells *c, fk_filter *f, uint32_t c
         print_probes(r.out, r.pos, c->k);
         for (uint32_t i = 0; i < c->k; i++)
             r.before[i] = c->cell(c->f, r.pos[i]);
-        if (st->op == FK_TRACE_INSERT)
+        if (st->op == FKC_TRACE_INSERT)
             step_insert(&r, st);
-        else if (st->op == FK_TRACE_LOOKUP)
+        else if (st->op == FKC_TRACE_LOOKUP)
             step_lookup(&r, st);
         else
             step_remove(&r, st);
         fprintf(r.out, "  %s%s: %llu of %llu %s\n", c->counting ? "counters" : "bits",
-                st->op == FK_TRACE_LOOKUP ? "" : " after", (unsigned long long)count_nonzero(c),
+                st->op == FKC_TRACE_LOOKUP ? "" : " after", (unsigned long long)count_nonzero(c),
                 (unsigned long long)c->m, c->counting ? "nonzero" : "set");
         print_array(r.out, c, r.pos, c->k);
     }
@@ -335,7 +335,7 @@ static int run(const fk_trace_job *job, const cells *c, fk_filter *f, uint32_t c
         print_summary(&r, job->nsteps);
     free(r.before);
     free(r.pos);
-    fk_trace_truth_free(&r.truth);
+    fkc_trace_truth_free(&r.truth);
     return status;
 }
 
@@ -343,15 +343,15 @@ static int too_big(uint64_t m)
 {
     fprintf(stderr, "filterkit trace: the filter would have %llu cells; traces draw at most %u "
                     "(lower --capacity or raise --fpr)\n",
-            (unsigned long long)m, FK_TRACE_MAX_CELLS);
+            (unsigned long long)m, FKC_TRACE_MAX_CELLS);
     return 2;
 }
 
-int fk_trace_bloom(const fk_trace_job *job)
+int fkc_trace_bloom(const fkc_trace_job *job)
 {
     uint64_t m = job->params.bits ? job->params.bits
                                   : fk_size_bloom_bits(job->params.capacity, job->params.fpr);
-    if (m > FK_TRACE_MAX_CELLS)
+    if (m > FKC_TRACE_MAX_CELLS)
         return too_big(m);
     fk_bloom *b;
     fk_status r = fk_bloom_new(&job->params, &b);
@@ -367,11 +367,11 @@ int fk_trace_bloom(const fk_trace_job *job)
     return status;
 }
 
-int fk_trace_counting(const fk_trace_job *job)
+int fkc_trace_counting(const fkc_trace_job *job)
 {
     uint64_t m = job->params.bits ? job->params.bits
                                   : fk_size_bloom_bits(job->params.capacity, job->params.fpr);
-    if (m > FK_TRACE_MAX_CELLS)
+    if (m > FKC_TRACE_MAX_CELLS)
         return too_big(m);
     fk_counting *f;
     fk_status r = fk_counting_new(&job->params, &f);

@@ -11,14 +11,14 @@
 #include "trace.h"
 
 typedef struct {
-    fk_cuckoo_kick_event ev[FK_TRACE_MAX_KICK_LINES];
+    fk_cuckoo_kick_event ev[FKC_TRACE_MAX_KICK_LINES];
     uint32_t             n; /* kicks seen in the current insert */
 } kick_log;
 
 static void on_kick(void *ctx, const fk_cuckoo_kick_event *ev)
 {
     kick_log *log = ctx;
-    if (log->n < FK_TRACE_MAX_KICK_LINES)
+    if (log->n < FKC_TRACE_MAX_KICK_LINES)
         log->ev[log->n] = *ev;
     log->n++;
 }
@@ -113,8 +113,8 @@ static void print_location(FILE *out, const table *t, const fk_cuckoo_location *
             (unsigned long long)fk_cuckoo_alt_bucket(t->c, loc->i2, loc->fingerprint));
 }
 
-static void trace_insert(FILE *out, table *t, kick_log *log, const fk_trace_step *st,
-                         const fk_cuckoo_location *loc, fk_trace_truth *truth)
+static void trace_insert(FILE *out, table *t, kick_log *log, const fkc_trace_step *st,
+                         const fk_cuckoo_location *loc, fkc_trace_truth *truth)
 {
     unsigned f1 = free_slots(t, loc->i1), f2 = free_slots(t, loc->i2);
     if (f1)
@@ -130,7 +130,7 @@ static void trace_insert(FILE *out, table *t, kick_log *log, const fk_trace_step
                 (unsigned long long)loc->i1, (unsigned long long)loc->i2);
     log->n = 0;
     fk_status r = fk_cuckoo_insert(t->c, st->key, st->len);
-    uint32_t shown = log->n < FK_TRACE_MAX_KICK_LINES ? log->n : FK_TRACE_MAX_KICK_LINES;
+    uint32_t shown = log->n < FKC_TRACE_MAX_KICK_LINES ? log->n : FKC_TRACE_MAX_KICK_LINES;
     for (uint32_t i = 0; i < shown; i++) {
         const fk_cuckoo_kick_event *ev = &log->ev[i];
         fprintf(out, "  kick %u: 0x", ev->kick);
@@ -143,7 +143,7 @@ static void trace_insert(FILE *out, table *t, kick_log *log, const fk_trace_step
     uint64_t b;
     unsigned s;
     if (r == FK_OK) {
-        fk_trace_truth_add(truth, st->key, st->len);
+        fkc_trace_truth_add(truth, st->key, st->len);
         fprintf(out, "  -> FK_OK");
         if (changed_slot(t, true, &b, &s)) {
             fputs(": 0x", out);
@@ -161,8 +161,8 @@ static void trace_insert(FILE *out, table *t, kick_log *log, const fk_trace_step
     }
 }
 
-static void trace_lookup(FILE *out, const table *t, const fk_trace_step *st,
-                         const fk_cuckoo_location *loc, const fk_trace_truth *truth)
+static void trace_lookup(FILE *out, const table *t, const fkc_trace_step *st,
+                         const fk_cuckoo_location *loc, const fkc_trace_truth *truth)
 {
     print_bucket(out, t, loc->i1, false);
     if (loc->i2 != loc->i1)
@@ -172,7 +172,7 @@ static void trace_lookup(FILE *out, const table *t, const fk_trace_step *st,
         fputs("  -> maybe present: 0x", out);
         print_fp(out, t, loc->fingerprint);
         fputs(" is in one of its buckets", out);
-        if (!fk_trace_truth_has(truth, st->key, st->len))
+        if (!fkc_trace_truth_has(truth, st->key, st->len))
             fputs(" (a false positive: this key was never inserted)", out);
     } else {
         fputs("  -> definitely absent: 0x", out);
@@ -182,15 +182,15 @@ static void trace_lookup(FILE *out, const table *t, const fk_trace_step *st,
     fputc('\n', out);
 }
 
-static void trace_remove(FILE *out, table *t, const fk_trace_step *st, fk_trace_truth *truth)
+static void trace_remove(FILE *out, table *t, const fkc_trace_step *st, fkc_trace_truth *truth)
 {
-    bool was_inserted = fk_trace_truth_has(truth, st->key, st->len) > 0;
+    bool was_inserted = fkc_trace_truth_has(truth, st->key, st->len) > 0;
     fk_status r = fk_cuckoo_remove(t->c, st->key, st->len);
     uint64_t b;
     unsigned s;
     fprintf(out, "  -> %s", fk_status_name(r));
     if (r == FK_OK) {
-        fk_trace_truth_del(truth, st->key, st->len);
+        fkc_trace_truth_del(truth, st->key, st->len);
         if (changed_slot(t, false, &b, &s))
             fprintf(out, ": cleared slot %u of bucket %llu", s, (unsigned long long)b);
         if (!was_inserted)
@@ -202,14 +202,14 @@ static void trace_remove(FILE *out, table *t, const fk_trace_step *st, fk_trace_
     fputc('\n', out);
 }
 
-int fk_trace_cuckoo(const fk_trace_job *job)
+int fkc_trace_cuckoo(const fkc_trace_job *job)
 {
     FILE *out = job->out;
     uint64_t nb = fk_size_cuckoo_buckets(job->params.capacity);
-    if (nb == 0 || nb > FK_TRACE_MAX_BUCKETS) {
+    if (nb == 0 || nb > FKC_TRACE_MAX_BUCKETS) {
         fprintf(stderr, "filterkit trace: the filter would have %llu buckets; traces draw at most "
                         "%u (lower --capacity)\n",
-                (unsigned long long)nb, FK_TRACE_MAX_BUCKETS);
+                (unsigned long long)nb, FKC_TRACE_MAX_BUCKETS);
         return 2;
     }
     fk_cuckoo *c;
@@ -222,9 +222,9 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     for (uint64_t x = t.buckets - 1; x >= 10; x /= 10)
         t.idx_digits++;
     kick_log *log = calloc(1, sizeof *log);
-    fk_trace_truth truth;
+    fkc_trace_truth truth;
     t.snap = calloc((size_t)t.buckets * FK_CUCKOO_SLOTS, sizeof *t.snap);
-    if (!log || !t.snap || fk_trace_truth_init(&truth, job) != 0) {
+    if (!log || !t.snap || fkc_trace_truth_init(&truth, job) != 0) {
         free(log);
         free(t.snap);
         fk_cuckoo_free(c);
@@ -251,9 +251,9 @@ int fk_trace_cuckoo(const fk_trace_job *job)
 
     int status = 0;
     for (size_t i = 0; i < job->nsteps && !status; i++) {
-        const fk_trace_step *st = &job->steps[i];
+        const fkc_trace_step *st = &job->steps[i];
         fk_cuckoo_location loc;
-        fk_trace_print_heading(out, st);
+        fkc_trace_print_heading(out, st);
         if (fk_cuckoo_locate(c, st->key, st->len, &loc) != FK_OK) {
             fputs("filterkit trace: fk_cuckoo_locate failed\n", stderr);
             status = 1;
@@ -261,13 +261,13 @@ int fk_trace_cuckoo(const fk_trace_job *job)
         }
         print_location(out, &t, &loc);
         snapshot(&t);
-        if (st->op == FK_TRACE_INSERT)
+        if (st->op == FKC_TRACE_INSERT)
             trace_insert(out, &t, log, st, &loc, &truth);
-        else if (st->op == FK_TRACE_LOOKUP)
+        else if (st->op == FKC_TRACE_LOOKUP)
             trace_lookup(out, &t, st, &loc, &truth);
         else
             trace_remove(out, &t, st, &truth);
-        if (st->op != FK_TRACE_LOOKUP)
+        if (st->op != FKC_TRACE_LOOKUP)
             print_table(out, &t);
     }
     fk_stats stats;
@@ -275,7 +275,7 @@ int fk_trace_cuckoo(const fk_trace_job *job)
     if (!status)
         fprintf(out, "\nafter %zu steps: items held %llu, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
                 job->nsteps, (unsigned long long)stats.items, stats.load_factor, stats.expected_fpr);
-    fk_trace_truth_free(&truth);
+    fkc_trace_truth_free(&truth);
     free(t.snap);
     free(log);
     fk_cuckoo_free(c);
