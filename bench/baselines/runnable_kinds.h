@@ -1,7 +1,7 @@
-/* bench/baselines/runnable_kinds.h: the filters a benchmark can run: every built-in kind of
- * the registry (fk_ops_at), then the external baselines compiled into this
- * CLI (libbloom when libbloom-dev was present at build time). All of them
- * are driven through the same fk_ops vtable. */
+/* bench/baselines/runnable_kinds.h: the filters a benchmark can run: every
+ * built-in kind of the library's registry (fk_ops_at), then the external
+ * baselines compiled into this CLI (libbloom when libbloom-dev was present
+ * at build time). All of them are driven through the same fk_ops vtable. */
 #ifndef FKC_BENCH_RUNNABLE_KINDS_H
 #define FKC_BENCH_RUNNABLE_KINDS_H
 
