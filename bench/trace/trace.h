@@ -23,7 +23,7 @@
 
 /* The subcommand itself, fkc_cmd_trace, is declared in bench/cli/cmd.h. */
 
-/* ------------------------------------------ shared by bench/trace_*.c */
+/* ------------------------------------------ shared by bench/trace/trace_*.c */
 
 typedef enum { FKC_TRACE_INSERT, FKC_TRACE_LOOKUP, FKC_TRACE_REMOVE } fkc_trace_op;
 
