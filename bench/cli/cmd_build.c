@@ -59,7 +59,7 @@ int fkc_cmd_build(int argc, char **argv)
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0, unique_input = 0;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_STR, &kind, "K", "filter kind: bloom, counting, cuckoo (required)" },
+        { "kind", FKC_OPT_STR, &kind, "K", "filter kind (required; 'filterkit help' lists them)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
         { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },

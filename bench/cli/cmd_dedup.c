@@ -46,7 +46,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
+        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind ('filterkit help' lists them)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },

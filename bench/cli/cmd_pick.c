@@ -205,7 +205,7 @@ int fkc_cmd_pick(int argc, char **argv)
     char mem[32];
     fkc_human_bytes(best->memory, mem, sizeof mem);
     printf("recommend: %s\n", best->ops->name);
-    printf("  parameters: fk_params_make(%llu, %g) with fk_%s_ops%s%s\n", (unsigned long long)n, fpr,
+    printf("  parameters: fk_params_make(%llu, %g) with fk_ops_find(\"%s\")%s%s\n", (unsigned long long)n, fpr,
            best->ops->name, best->params[0] ? ": " : "", best->params);
     printf("  memory:     %s%s (%.2f bits per item)\n", best->exact ? "" : "~", mem,
            8.0 * (double)best->memory / (double)n);

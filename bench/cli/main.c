@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "../../common/version.h"
+#include "../../common/filter.h"
 #include "cmd.h"
 #include "../report/runinfo.h"
 
@@ -38,6 +38,11 @@ static void usage(FILE *to)
                 "       filterkit --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
+    /* the kinds come from the registry, so a new kind shows up here unasked */
+    fprintf(to, "\nfilter kinds (--kind, --filters):\n");
+    for (size_t i = 0; fk_ops_at(i); i++)
+        fprintf(to, "  %-16s %s\n", fk_ops_at(i)->name,
+                fk_ops_at(i)->summary ? fk_ops_at(i)->summary : "");
     fprintf(to, "\n'filterkit COMMAND --help' describes a command's options.\n");
 }
 

@@ -15,7 +15,7 @@ const unsigned fkc_mix_pct[FKC_MIXES] = { 0, 25, 50, 75, 100 };
     { name "_ns_max", FKC_COL_F, offsetof(fkc_result, f.max), "slowest repeat, ns per " what }
 
 static const fkc_column bench_cols[] = {
-    S(kind, "filter kind: bloom, counting, cuckoo, or a baseline such as libbloom"),
+    S(kind, "filter kind (a registered kind, or a baseline such as libbloom)"),
     S(keys,
       "key type: u64 (8-byte random integers), str (random 8..64-byte strings) or "
       "file (lines of a file)"),
