@@ -1,11 +1,12 @@
-/* bench/measure/grid.h: runs a grid of measurements (kinds x n x fpr) and prints
- * or writes the rows; shared by `bench`, `sweep` and `pick`. */
+/* bench/measure/grid.h: runs a grid of measurements (kinds x n x fpr) into
+ * rows, shared by `bench`, `sweep` and `pick` (report/emit.h prints them). */
 #ifndef FKC_BENCH_GRID_H
 #define FKC_BENCH_GRID_H
 
 #include <stddef.h>
 #include "measure.h"
 #include "../report/report.h"
+#include "../report/emit.h"
 
 /* A growing array of result rows. */
 typedef struct {
@@ -36,11 +37,5 @@ typedef struct {
  * skipped with a note on stderr. Returns 0, or 1 after printing why the
  * keys could not be made. */
 int fkc_grid_run(const fkc_grid *g, fkc_rows *out);
-
-/* Prints rows on stdout in `format` (table, csv or json) and, unless dir is
- * "-", writes DIR/STEM.csv and .json. load selects the load-sweep schema.
- * Returns 0, or 1 when a file could not be written. */
-int fkc_emit(const char *format, const char *title, int load, const fkc_result *rows, size_t n,
-            const char *dir, const char *stem, uint64_t seed);
 
 #endif
