@@ -403,8 +403,10 @@ fi
 start_server r || exit 1
 R=r
 rc $R REPLICAOF 127.0.0.1 "$port_p" >/dev/null
-for _ in $(seq 1 100); do
-    rc $R INFO replication | grep -q '^master_link_status:up' && break
+# up to 60 s: on a loaded machine the first full sync can take a while
+for _ in $(seq 1 600); do
+    rc $R INFO replication | grep -q '^master_link_status:up' &&
+        rc $R INFO replication | grep -q '^master_sync_in_progress:0' && break
     sleep 0.1
 done
 # writes streamed after the initial sync: replicated verbatim, and the
@@ -417,7 +419,7 @@ done
     echo "FK.MADD rfk $(seq 1 700 | sed 's/^/r-/' | tr '\n' ' ')"
     echo "FK.DEL rfk r-5"
 } | rc $P >/dev/null
-expect "WAIT" "1" $P WAIT 1 5000
+expect "WAIT" "1" $P WAIT 1 30000
 probe_all $P >"$tmp/master"
 probe_all $R >"$tmp/replica"
 check "replica holds byte-identical filters" cmp -s "$tmp/master" "$tmp/replica"
