@@ -162,6 +162,26 @@ void fk_scalable_destroy(fk_filter *f)
 
 /* ------------------------------------------------------------- insert */
 
+/* A bounded link refusing a key while under half full is not full: the
+ * key's own slots are (a cuckoo link holds at most 8 copies of one key).
+ * Growing for it would add a link per 8 copies, each s times larger, so
+ * the copy goes into an older link with room, or is refused. */
+static fk_status insert_copy(fk_scalable *c, const void *key, size_t len)
+{
+    for (size_t i = c->count - 1; i-- > 0;) {
+        fk_scalable_link *l = &c->link[i];
+        fk_status s = c->inner->insert(l->filter, key, len);
+        if (s == FK_EFULL)
+            continue;
+        if (s == FK_OK) {
+            l->items++;
+            c->items++;
+        }
+        return s;
+    }
+    return FK_EFULL;
+}
+
 fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
 {
     fk_scalable *c = (fk_scalable *)f;
@@ -174,6 +194,8 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
     }
     fk_scalable_link *l = &c->link[c->count - 1];
     fk_status s = c->inner->insert(l->filter, key, len);
+    if (s == FK_EFULL && l->items < l->capacity / 2)
+        return insert_copy(c, key, len);
     if (s == FK_EFULL) {
         /* Bounded kinds: nothing was lost; the key goes into a new link
          * (a fresh link always has room for one key). */

@@ -16,7 +16,12 @@
  * (Bloom-like: inserts past capacity would succeed and raise its FPR) is
  * full once it holds its capacity; a bounded one (cuckoo) when it first
  * answers FK_EFULL, and the key then goes into the new link: nothing is
- * lost and insert never answers FK_EFULL. Lookups ask the newest link
+ * lost and insert never answers FK_EFULL for want of room. (One exception:
+ * a bounded link refusing a key while under half full is not full, the
+ * key's own slots are -- a cuckoo link holds at most 8 copies of a key --
+ * so the copy goes into an older link with room, and FK_EFULL, nothing
+ * changed, answers a key already holding all its slots in every link;
+ * growing for it would add a link, s times larger, per 8 copies.) Lookups ask the newest link
  * first (it holds most of the keys). Removes (inner kinds that remove)
  * take the key out of the newest link that holds it.
  *
