@@ -1,6 +1,7 @@
 /* common/scalable.c: the growing filter: a chain of links of one inner
  * kind, each `growth` times larger and `tightening` times stricter than the
  * one before (scalable.h has the contract). Needs nothing but fk_ops. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,7 +263,7 @@ void fk_scalable_stats(const fk_filter *f, fk_stats *out)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     memset(out, 0, sizeof *out);
-    double none = 1.0, load = 0.0;
+    double log_none = 0.0, load = 0.0; /* log P(no link answers yes) */
     uint64_t capacity = 0, memory = 0;
     for (size_t i = 0; i < c->count; i++) {
         fk_stats st;
@@ -271,14 +272,14 @@ void fk_scalable_stats(const fk_filter *f, fk_stats *out)
         capacity += c->link[i].capacity;
         memory += st.memory_bytes;
         load += st.load_factor * (double)st.memory_bytes;
-        none *= 1.0 - st.expected_fpr;
+        log_none += log1p(-st.expected_fpr);
     }
     out->items = c->items;
     out->capacity = capacity;
     out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)capacity;
     out->load_factor = memory ? load / (double)memory : 0.0; /* memory-weighted */
-    out->expected_fpr = 1.0 - none;
+    out->expected_fpr = -expm1(log_none); /* 1 - prod(1 - e_i), exact for tiny e_i */
 }
 
 fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,
@@ -298,19 +299,19 @@ fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items
     if (s != FK_OK)
         return s;
     /* The chain's theory: links filled in order, each to its capacity. */
-    double left = items, none = 1.0;
+    double left = items, log_none = 0.0;
     for (unsigned i = 0; i < FK_SCALABLE_MAX_LINKS && left > 0.0; i++) {
         double here = left < (double)q.capacity ? left : (double)q.capacity, e;
         if (fk_ops_expected_fpr(inner, &q, here, &e) != FK_OK)
             break;
-        none *= 1.0 - e;
+        log_none += log1p(-e);
         left -= here;
         if (left > 0.0 && fk_scalable_next_params(&model, &q, &q) != FK_OK)
             break;
     }
     out->memory_bytes = first.memory_bytes + sizeof model +
                         fk_scalable_slots(1) * sizeof(fk_scalable_link);
-    out->expected_fpr = items > 0.0 ? 1.0 - none : 0.0;
+    out->expected_fpr = items > 0.0 ? -expm1(log_none) : 0.0;
     snprintf(out->geometry, sizeof out->geometry, "s %u, r %.2g; %.60s", growth, r,
              first.geometry);
     return FK_OK;
