@@ -23,7 +23,13 @@
  * changed, answers a key already holding all its slots in every link;
  * growing for it would add a link, s times larger, per 8 copies.) Lookups ask the newest link
  * first (it holds most of the keys). Removes (inner kinds that remove)
- * take the key out of the newest link that holds it.
+ * take the key out of the newest link that answers yes for it. When that
+ * yes is a false positive of a newer link than the key's own (a rate
+ * under that link's fpr, so under the target per remove), the copy
+ * removed belongs to another key, which then reads as absent, and the
+ * key stays: a chain of deletable filters adds this small risk to the
+ * usual one of removing keys never inserted. Newest first keeps it
+ * lowest, as most keys live in the newest links.
  *
  * Defaults (0 in fk_params): growth s = FK_SCALABLE_DEFAULT_GROWTH (2) and
  * tightening r = FK_SCALABLE_DEFAULT_TIGHTENING (0.9), chosen by the
