@@ -56,7 +56,8 @@ int fkc_cmd_bench(int argc, char **argv)
         fprintf(stderr, "filterkit bench: note: the libbloom baseline is not built in "
                         "(install libbloom-dev and rebuild); running without it\n");
 
-    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill, "bench" };
+    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill, "bench",
+                   NULL, 0 };
     fkc_rows rows = { 0 };
     rc = fkc_grid_run(&g, &rows);
     if (rc == 0) {
