@@ -287,7 +287,7 @@ echo "paper_tables.sh: ${gm_args[*]}" >&2
 FK_BUILD="$build" "${gm_args[@]}"
 {
     printf 'Measured by `%s` at %s.\n\n' "bench/scripts/growth_memory.sh" "$stamp"
-    echo "| kind | s | r | target | growth | keys | links | bits/item | theory (Bloom) | fixed filter bits/item | ratio | worst ratio up to here |"
+    echo "| kind | s | r | target | growth | keys | links | bits/item | theory (Bloom) | fixed filter bits/item | ratio | worst sampled ratio up to here |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
     csv "$tmp/growth-memory.csv" '
         { key = v("kind") "," v("s") "," v("r") "," v("target_fpr"); ratio = v("bits_per_item") / v("fixed_bits_per_item")
