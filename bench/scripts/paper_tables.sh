@@ -368,7 +368,11 @@ run growth-sweep2 "${gs_args2[@]}"
         rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
         wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tmp/time.txt")
         found=$("$fk" query -c "$tmp/f.fk" <"$tmp/lines.txt")
-        printf '| `filterkit %s` | %s | %s | %s | %s of %s |\n' "$cmd" "${wall:--}" "${rss:+$((rss / 1024)) MiB}" \
+        case "$cmd" in
+            cat*) shown="cat lines \\| filterkit ${cmd#cat lines | }" ;;
+            *) shown="filterkit $cmd" ;;
+        esac
+        printf '| `%s` | %s | %s | %s | %s of %s |\n' "$shown" "${wall:--}" "${rss:+$((rss / 1024)) MiB}" \
             "$(($(stat -c %s "$tmp/f.fk") / 1024 / 1024)) MiB" "$found" "$lines"
     done
     rm -f "$tmp/lines.txt"
