@@ -297,6 +297,44 @@ TEST(generic_wrapper_over_any_kind)
     CHECK_STATUS(fk_scalable_knobs(NULL, NULL, NULL), FK_EINVAL);
 }
 
+/* The batch calls (the generic fallbacks: the growing kinds have no batch
+ * slots) insert through growth and answer exactly as the single calls. */
+TEST(batches_grow_and_answer_as_single_calls)
+{
+    enum { N = 20000 };
+    static uint64_t keys[2 * N];
+    static uint8_t le[2 * N][8]; /* each key as the 8 little-endian bytes _u64 hashes */
+    static bool many[2 * N];
+    static const void *ptrs[2 * N];
+    static size_t lens[2 * N];
+    for (uint64_t i = 0; i < 2 * N; i++) {
+        keys[i] = i < N ? keys_positive(i) : keys_negative(i);
+        for (int b = 0; b < 8; b++)
+            le[i][b] = (uint8_t)(keys[i] >> (8 * b));
+        ptrs[i] = le[i];
+        lens[i] = 8;
+    }
+    const fk_ops *kinds[] = { &fk_scalable_bloom_ops, &fk_scalable_cuckoo_ops };
+    for (size_t n = 0; n < 2; n++) {
+        fk_filter *f = make(kinds[n], 100, 0.01, 5);
+        if (!f)
+            continue;
+        size_t done = 0;
+        CHECK_STATUS(fk_filter_insert_many_u64(f, N, keys, &done), FK_OK);
+        CHECK_EQ_U64(done, N);
+        CHECK(fk_scalable_links(f) >= 7);
+        fk_filter_contains_many(f, 2 * N, ptrs, lens, many);
+        uint64_t differ = 0, missing = 0;
+        for (uint64_t i = 0; i < 2 * N; i++) {
+            differ += many[i] != fk_filter_contains(f, le[i], 8);
+            missing += i < N && !many[i];
+        }
+        CHECK_EQ_U64(differ, 0);
+        CHECK_EQ_U64(missing, 0);
+        fk_filter_free(f);
+    }
+}
+
 /* ------------------------------------------------------------- params */
 
 TEST(bad_params_are_einval)
@@ -448,6 +486,7 @@ int main(void)
     RUN(bad_params_are_einval);
     RUN(chain_shape_follows_growth_and_tightening);
     RUN(generic_wrapper_over_any_kind);
+    RUN(batches_grow_and_answer_as_single_calls);
     RUN(memory_cap_refuses_the_next_link_and_changes_nothing);
     RUN(saved_chain_round_trips_and_keeps_its_inner_kind);
     RUN(model_sequence_through_growth_with_removes);
