@@ -16,6 +16,8 @@ fk_status fk_scalable_knobs_check(const fk_params *p, uint32_t *growth, double *
     double r = p->tightening == 0.0 ? FK_SCALABLE_DEFAULT_TIGHTENING : p->tightening;
     if (!(r > 0.0 && r < 1.0))
         return FK_EINVAL; /* NaN fails too */
+    if (p->growth > FK_SCALABLE_MAX_GROWTH)
+        return FK_EINVAL;
     *growth = p->growth ? p->growth : FK_SCALABLE_DEFAULT_GROWTH;
     *tightening = r;
     return FK_OK;

@@ -59,6 +59,10 @@ extern "C" {
 
 #define FK_SCALABLE_DEFAULT_GROWTH     2u
 #define FK_SCALABLE_DEFAULT_TIGHTENING 0.9
+/* Largest growth: a saved chain's next link is at most this many times
+ * its newest one, so a small file cannot ask for a huge allocation on its
+ * next insert. */
+#define FK_SCALABLE_MAX_GROWTH         65536u
 /* Most links a chain holds: past it inserts answer FK_EINVAL (reached only
  * with growth 1; with growth >= 2 FK_MEMORY_CAP comes first). */
 #define FK_SCALABLE_MAX_LINKS          65536u
@@ -73,7 +77,7 @@ extern "C" {
  * Returns FK_OK with the new filter in *out (the caller frees it with
  * fk_filter_free); FK_EINVAL for NULL arguments, an inner table failing
  * fk_ops_check or with FK_CAP_GROWS, params failing fk_params_check,
- * tightening NaN or not in (0, 1), a first link the inner kind refuses, or
+ * growth over FK_SCALABLE_MAX_GROWTH, tightening NaN or not in (0, 1), a first link the inner kind refuses, or
  * one over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on
  * error. The filter's kind is a generic table named "scalable" that cannot
  * be saved (no kind id binds its inner kind); the registered kinds

@@ -80,7 +80,7 @@ fk_status fk_scalable_check_head(const fk_ops *inner, const fk_serial_head *h)
     double r = tightening_of(h);
     uint64_t links = h->param[P_LINKS];
     if (h->param[P_INNER] != inner->serial->kind_id || h->param[P_GROWTH] == 0 ||
-        h->param[P_GROWTH] > UINT32_MAX || !(r > 0.0 && r < 1.0) || links == 0 ||
+        h->param[P_GROWTH] > FK_SCALABLE_MAX_GROWTH || !(r > 0.0 && r < 1.0) || links == 0 ||
         links > FK_SCALABLE_MAX_LINKS || h->param[P_NEWEST_FULL] > 1)
         return FK_ECORRUPT;
     if (!(h->fpr > 0.0 && h->fpr < 1.0) || h->capacity == 0 || !(h->fpr * (1.0 - r) > 0.0))

@@ -368,6 +368,9 @@ TEST(bad_params_are_einval)
     CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
     fk_sizing sz;
     CHECK_STATUS(fk_ops_size(&fk_scalable_bloom_ops, &q, &sz), FK_EINVAL);
+    q = p;
+    q.growth = FK_SCALABLE_MAX_GROWTH + 1;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
     /* growth 1 is a chain of equal links (RedisBloom's EXPANSION 1) */
     q = p;
     q.growth = 1;
@@ -380,26 +383,27 @@ TEST(bad_params_are_einval)
  * cuckoo fingerprint past 32 bits). */
 TEST(memory_cap_refuses_the_next_link_and_changes_nothing)
 {
-    fk_params p = fk_params_make(1000, 0.01);
-    p.growth = UINT32_MAX; /* link 1 would hold 4.3e12 keys: > 64 GiB */
+    const uint64_t c0 = UINT64_C(1) << 20;
+    fk_params p = fk_params_make(c0, 0.01);
+    p.growth = FK_SCALABLE_MAX_GROWTH; /* link 1 would hold 2^36 keys: 82 GB > 64 GiB */
     fk_filter *f = NULL;
     CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &p, &f), FK_OK);
     if (!f)
         return;
-    for (uint64_t i = 0; i < 1000; i++) {
+    for (uint64_t i = 0; i < c0; i++) {
         uint64_t k = keys_positive(i);
         CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
     }
     fk_stats before, after;
     fk_filter_stats(f, &before);
-    uint64_t k = keys_positive(1000);
+    uint64_t k = keys_positive(c0);
     CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_EINVAL);
     CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_EINVAL);
     fk_filter_stats(f, &after);
     CHECK(memcmp(&before, &after, sizeof before) == 0);
     CHECK_EQ_U64(fk_scalable_links(f), 1);
     uint64_t missing = 0;
-    for (uint64_t i = 0; i < 1000; i++) {
+    for (uint64_t i = 0; i < c0; i++) {
         uint64_t key = keys_positive(i);
         missing += !fk_filter_contains(f, &key, sizeof key);
     }
