@@ -172,7 +172,7 @@ fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head *out)
 static fk_status check_head(const fk_serial_head *h, const fk_ops **ops_io,
                             fk_serial_lookup lookup)
 {
-    const fk_ops *ops = *ops_io ? *ops_io : lookup ? lookup(h->kind_id) : NULL;
+    const fk_ops *ops = *ops_io ? *ops_io : lookup ? lookup(h) : NULL;
     if (!can_serialize(ops) || h->kind_id != ops->serial->kind_id)
         return FK_ECORRUPT;
     if (h->hash_scheme != FK_HASH_SCHEME_XXH3_128)

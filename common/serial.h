@@ -235,8 +235,9 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
 /* ---------------------------------------- for the registry (internal) */
 
 /* The loaders behind the four above: the kind is ops when ops is not NULL,
- * else lookup(kind id). Not part of the public API. */
-typedef const fk_ops *(*fk_serial_lookup)(uint32_t kind_id);
+ * else lookup(decoded header) (the header's fields not yet validated).
+ * Not part of the public API. */
+typedef const fk_ops *(*fk_serial_lookup)(const fk_serial_head *h);
 fk_status fk_serial_load(const fk_ops *ops, fk_serial_lookup lookup,
                          const void *buf, size_t len, fk_filter **out);
 fk_status fk_serial_load_file(const fk_ops *ops, fk_serial_lookup lookup,

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "../common/scalable.h"
+
 #define BF_FULL "ERR non scaling filter is full"
 #define BF_MAX_EXPANSION (1LL << 20)
 
@@ -242,6 +244,9 @@ int fkr_bf_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
  * first capacity and growth (the chain c, c*g, c*g^2, ...). */
 static long long bf_filters(const fkr_value *v, uint64_t total)
 {
+    size_t links = fk_scalable_links(v->filter);
+    if (links)
+        return (long long)links; /* the chain says */
     if (!(fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_GROWS) || v->capacity == 0)
         return 1;
     double cur = (double)v->capacity, sum = cur;

@@ -6,6 +6,7 @@
  * RedisBloom checks them and kept, CF.INFO reports what the filter uses. */
 #include "commands.h"
 
+#include "../common/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 #define CF_FULL "ERR Filter is full"
@@ -281,7 +282,9 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     const char *names[] = { "Size", "Number of buckets", "Number of filters",
                             "Number of items inserted", "Number of items deleted",
                             "Bucket size", "Expansion rate", "Max iteration" };
-    long long values[] = { (long long)fkr_value_memory(v), buckets, 1, (long long)v->items,
+    size_t links = fk_scalable_links(v->filter);
+    long long filters = links ? (long long)links : 1;
+    long long values[] = { (long long)fkr_value_memory(v), buckets, filters, (long long)v->items,
                            (long long)v->deleted, bucket_size, v->expansion, max_iter };
     rm_ReplyWithArray(ctx, 16);
     for (int i = 0; i < 8; i++) {

@@ -5,7 +5,8 @@
  * absent ones. callgrind counts one of them (--toggle-collect), so
  * Ir / calls is the cost of one call, loop included.
  *
- *   usage: insn_lookup KIND N FPR
+ *   usage: insn_lookup KIND N FPR [CAPACITY]
+ *   (CAPACITY, default N: a growing kind starts there and grows to N)
  *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,13 +46,13 @@ __attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fputs("usage: insn_lookup KIND N FPR\n", stderr);
+    if (argc != 4 && argc != 5) {
+        fputs("usage: insn_lookup KIND N FPR [CAPACITY]\n", stderr);
         return 2;
     }
     const fk_ops *ops = fk_ops_find(argv[1]);
     size_t n = (size_t)strtoull(argv[2], NULL, 10);
-    fk_params p = fk_params_make(n, strtod(argv[3], NULL));
+    fk_params p = fk_params_make(argc == 5 ? strtoull(argv[4], NULL, 10) : n, strtod(argv[3], NULL));
     fk_filter *f = NULL;
     uint64_t *keys = malloc(2 * n * sizeof *keys);
     if (!ops || !keys || fk_filter_new(ops, &p, &f) != FK_OK) {

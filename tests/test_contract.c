@@ -342,7 +342,8 @@ TEST(vtable_is_complete)
     CHECK_MSG((kind->caps & FK_CAP_DERIVED) == 0, "%s stores a derived FK_CAP_ flag", kind->name);
     CHECK(!!(fk_ops_caps(kind) & FK_CAP_REMOVE) == (kind->remove != NULL));
     CHECK(!!(fk_ops_caps(kind) & FK_CAP_SERIALIZE) == (kind->serial != NULL));
-    CHECK(!kind->serial || fk_ops_find_kind_id(kind->serial->kind_id) == kind);
+    /* kinds may share a file id (told apart by the header: test_serial) */
+    CHECK(!kind->serial || fk_ops_find_kind_id(kind->serial->kind_id) != NULL);
 }
 
 TEST(registry_finds_the_built_in_kinds)

@@ -71,8 +71,11 @@ int fkc_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, 
 {
     *n = 0;
     if (!list || strcmp(list, "all") == 0) {
+        /* every kind but the growing ones: sized for n they are their inner
+         * kind at a tenth of the fpr; sweep --vary growth shows them grow */
         for (size_t i = 0; fkc_kind_at(i) && *n < FKC_KINDS_MAX; i++)
-            out[(*n)++] = fkc_kind_at(i);
+            if (!(fk_ops_caps(fkc_kind_at(i)) & FK_CAP_GROWS))
+                out[(*n)++] = fkc_kind_at(i);
         return 0;
     }
     char name[64];

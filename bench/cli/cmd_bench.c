@@ -16,7 +16,7 @@ int fkc_cmd_bench(int argc, char **argv)
     int no_fill = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
-        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all (default: all)" },
+        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "8-byte integers, 8..64-byte strings, or a file's lines" },
@@ -56,7 +56,8 @@ int fkc_cmd_bench(int argc, char **argv)
         fprintf(stderr, "filterkit bench: note: the libbloom baseline is not built in "
                         "(install libbloom-dev and rebuild); running without it\n");
 
-    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill, "bench" };
+    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill, "bench",
+                   NULL, 0 };
     fkc_rows rows = { 0 };
     rc = fkc_grid_run(&g, &rows);
     if (rc == 0) {

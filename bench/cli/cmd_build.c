@@ -56,19 +56,22 @@ int fkc_cmd_build(int argc, char **argv)
 {
     const char *kind = NULL;
     double fpr = 0;
-    uint64_t capacity = 0, seed = 0;
+    uint64_t capacity = 0, seed = 0, growth = 0;
+    double tightening = 0;
     int binary_lines = 0, unique_input = 0;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_STR, &kind, "K", "filter kind (required; 'filterkit help' lists them)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
         { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
+        { "growth", FKC_OPT_COUNT, &growth, "S", "growing kinds: each sub-filter S times the previous one's capacity (default 2)" },
+        { "tightening", FKC_OPT_FPR, &tightening, "R", "growing kinds: each sub-filter's fpr R times the previous one's (default 0.9)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--binary-lines] [--unique-input] < keys > FILTER",
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] < keys > FILTER",
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
@@ -103,6 +106,10 @@ int fkc_cmd_build(int argc, char **argv)
                             kinds);
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
+    if ((growth || tightening != 0) && !(fk_ops_caps(ops) & FK_CAP_GROWS))
+        return fkc_args_fail(&spec, "--growth and --tightening apply to the growing kinds (scalable-*)");
+    if (growth > UINT32_MAX)
+        return fkc_args_fail(&spec, "--growth: at most %lu", (unsigned long)UINT32_MAX);
     if (isatty(STDOUT_FILENO))
         return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
 
@@ -125,6 +132,8 @@ int fkc_cmd_build(int argc, char **argv)
     }
     fk_params p = fk_params_make(size_for, fpr);
     p.seed = seed;
+    p.growth = (uint32_t)growth;
+    p.tightening = tightening;
     fk_filter *f = NULL;
     fk_status s = fk_filter_new(ops, &p, &f);
     if (s != FK_OK) {

@@ -12,6 +12,7 @@
 #include "../report/report.h"
 #include "../report/units.h"
 #include "../../bloom/bloom.h"
+#include "../../common/scalable.h"
 
 /* One line of the description: its text label, its JSON key, and a value
  * of one of three types. */
@@ -26,7 +27,7 @@ typedef struct {
     const char *note; /* text form only, after the value */
 } field;
 
-#define MAX_FIELDS (16 + FK_SERIAL_PARAMS)
+#define MAX_FIELDS (18 + FK_SERIAL_PARAMS)
 
 /* "fp bits (f)" -> "fp_bits": the label up to " (", spaces as '_'. */
 static void json_key(const char *label, char *key, size_t len)
@@ -90,7 +91,45 @@ static void print_shortest(double d)
     printf("%s", buf);
 }
 
-static void print_json(const field *fs, size_t n)
+/* A growing filter's links, oldest first, one line (text) or one object
+ * (JSON) each. */
+static void print_chain_text(const fk_filter *f)
+{
+    size_t links = fk_scalable_links(f);
+    printf("chain:           %zu links of %s, newest last (takes the inserts)\n", links,
+           fk_scalable_inner(f)->name);
+    for (size_t i = 0; i < links; i++) {
+        fk_stats ls;
+        double target = 0;
+        char human[32];
+        fk_scalable_link_stats(f, i, &ls, &target);
+        fkc_human_bytes(ls.memory_bytes, human, sizeof human);
+        printf("  link %-3zu capacity %llu, items %llu, %s, sized for fpr %.4g, expected %.4g\n",
+               i, (unsigned long long)ls.capacity, (unsigned long long)ls.items, human, target,
+               ls.expected_fpr);
+    }
+}
+
+static void print_chain_json(const fk_filter *f)
+{
+    size_t links = fk_scalable_links(f);
+    printf(",\n  \"chain\": [");
+    for (size_t i = 0; i < links; i++) {
+        fk_stats ls;
+        double target = 0;
+        fk_scalable_link_stats(f, i, &ls, &target);
+        printf("%s\n    {\"capacity\": %llu, \"items\": %llu, \"memory_bytes\": %llu, "
+               "\"target_fpr\": ", i ? "," : "", (unsigned long long)ls.capacity,
+               (unsigned long long)ls.items, (unsigned long long)ls.memory_bytes);
+        print_shortest(target);
+        printf(", \"expected_fpr\": ");
+        print_shortest(ls.expected_fpr);
+        printf("}");
+    }
+    printf("\n  ]");
+}
+
+static void print_json(const field *fs, size_t n, const fk_filter *filter)
 {
     printf("{");
     for (size_t i = 0; i < n; i++) {
@@ -107,6 +146,8 @@ static void print_json(const field *fs, size_t n)
         else
             printf("%llu", (unsigned long long)f->u);
     }
+    if (fk_scalable_links(filter))
+        print_chain_json(filter);
     printf("\n}\n");
 }
 
@@ -121,7 +162,8 @@ int fkc_cmd_info(int argc, char **argv)
         "info", "[--json] FILTER",
         "Describes a saved filter (a file written by 'filterkit build'): its kind,\n"
         "parameters, sizes, fill and the false-positive rate expected at that fill;\n"
-        "for a Bloom filter also the distinct items estimated from its set bits.\n"
+        "for a Bloom filter also the distinct items estimated from its set bits; for\n"
+        "a growing kind (scalable-*) each link of its chain.\n"
         "The header is checked first, so a file that is not a filter fails at once.\n"
         "Exit status 1 when the file is not a valid filter.",
         opts,
@@ -161,6 +203,12 @@ int fkc_cmd_info(int argc, char **argv)
             continue;
         add(fs, &n, label, F_U64)->u = h.param[i];
     }
+    uint32_t growth;
+    double tightening;
+    if (fk_scalable_knobs(f, &growth, &tightening) == FK_OK) {
+        add(fs, &n, "inner kind", F_STR)->s = fk_scalable_inner(f)->name;
+        add(fs, &n, "tightening", F_DOUBLE)->d = tightening;
+    }
     add(fs, &n, "capacity", F_U64)->u = st.capacity;
     add(fs, &n, "items", F_U64)->u = st.items;
     if (ops == &fk_bloom_ops) {
@@ -178,10 +226,13 @@ int fkc_cmd_info(int argc, char **argv)
     x = add(fs, &n, "expected fpr", F_DOUBLE);
     x->d = st.expected_fpr;
     x->note = "(at the current load)";
-    if (json)
-        print_json(fs, n);
-    else
+    if (json) {
+        print_json(fs, n, f);
+    } else {
         print_text(fs, n);
+        if (fk_scalable_links(f))
+            print_chain_text(f);
+    }
     fk_filter_free(f);
     return 0;
 }

@@ -110,6 +110,12 @@ int fkc_cmd_pick(int argc, char **argv)
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
             continue;
         }
+        if (fk_ops_caps(c[i].ops) & FK_CAP_GROWS) {
+            snprintf(c[i].why_not, sizeof c[i].why_not,
+                     "grows when n is unknown; with n known its inner kind sized for n "
+                     "needs less memory and one lookup instead of one per sub-filter");
+            continue;
+        }
         c[i].memory = fkc_model_bytes(c[i].ops, n, fpr, c[i].params, sizeof c[i].params);
         if (c[i].memory) {
             c[i].sized = 1;
@@ -117,7 +123,7 @@ int fkc_cmd_pick(int argc, char **argv)
             judge(&c[i], fpr, memory);
         }
         if (!c[i].why_not[0]) {
-            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0 };
+            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0, 0 };
             which[nmeas++] = i;
         }
     }

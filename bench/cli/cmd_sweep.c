@@ -13,6 +13,10 @@ static const uint64_t series_n[] = { 10000, 30000, 100000, 300000, 1000000, 3000
 #define SERIES_N_NORMAL 7 /* up to 1e7; --large adds 3e7 and 1e8 */
 static const double series_fpr[] = { 0.1, 0.03, 0.01, 0.003, 0.001, 0.0003, 0.0001 };
 static const double series_load[] = { 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95 };
+/* --vary growth: a growing kind starts at n / growth; the fixed kinds run
+ * once, sized for n, beside them */
+static const uint64_t series_growth[] = { 1, 10, 1000 };
+#define GROWTH_FILTERS "scalable-bloom,bloom,scalable-blocked,blocked,scalable-cuckoo,cuckoo"
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 int fkc_cmd_sweep(int argc, char **argv)
@@ -25,8 +29,8 @@ int fkc_cmd_sweep(int argc, char **argv)
     int large = 0, no_fill = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
-        { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load", "what the series varies (required)" },
-        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo)" },
+        { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load|growth", "what the series varies (required)" },
+        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo; for growth: the growing kinds and their inner kinds)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
         { "large", FKC_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
@@ -42,19 +46,21 @@ int fkc_cmd_sweep(int argc, char **argv)
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "sweep", "--vary n|fpr|load [--filters LIST] [--n N] [--fpr P] [--large] [--keys u64|str|FILE] "
+        "sweep", "--vary n|fpr|load|growth [--filters LIST] [--n N] [--fpr P] [--large] [--keys u64|str|FILE] "
                  "[--repeat R] [--format table|csv|json] [--out DIR]",
         "Series for the plots. --vary n: n from 1e4 to 1e7 (1e8 with --large) at one fpr,\n"
         "crossing the cache levels. --vary fpr: fpr from 10% to 0.01% at one n. --vary load:\n"
         "a cuckoo filter filled step by step from 10% to 95% load, timing the inserts of\n"
-        "each step and lookups and FPR at each load.",
+        "each step and lookups and FPR at each load. --vary growth: each growing kind\n"
+        "(scalable-*) starts at capacity n/1, n/10 and n/1000 and grows to n keys, beside\n"
+        "the fixed kinds sized for n (column growth).",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
     if (!vary)
-        return fkc_args_fail(&spec, "missing --vary n|fpr|load");
+        return fkc_args_fail(&spec, "missing --vary n|fpr|load|growth");
     if (strcmp(vary, "n") != 0 && ns.n > 1)
         return fkc_args_fail(&spec, "--n: one value only unless --vary n");
     if (strcmp(vary, "fpr") != 0 && fprs.n > 1)
@@ -63,8 +69,9 @@ int fkc_cmd_sweep(int argc, char **argv)
         return fkc_args_fail(&spec, "--large only applies to --vary n");
 
     int load = strcmp(vary, "load") == 0;
+    int growing = strcmp(vary, "growth") == 0;
     if (!filters)
-        filters = load ? "cuckoo" : "all";
+        filters = load ? "cuckoo" : growing ? GROWTH_FILTERS : "all";
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
@@ -114,7 +121,8 @@ int fkc_cmd_sweep(int argc, char **argv)
         fkc_progress_end();
     } else {
         fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups,
-                      strcmp(vary, "fpr") == 0 && !no_fill, "sweep" };
+                      strcmp(vary, "fpr") == 0 && !no_fill, "sweep",
+                      growing ? series_growth : NULL, growing ? COUNT(series_growth) : 0 };
         rc = fkc_grid_run(&g, &rows);
         if (rc == 0)
             fkc_results_ratios(rows.rows, rows.n);

@@ -44,19 +44,26 @@ int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
         if (keys.n < g->ns[i])
             fprintf(stderr, "filterkit %s: note: the key file has only %llu distinct lines; n=%llu\n",
                     g->who, (unsigned long long)keys.n, (unsigned long long)keys.n);
-        for (size_t j = 0; j < g->nf; j++) {
+        size_t ng = g->growths && g->ng ? g->ng : 1;
+        for (size_t j = 0; j < g->nf * ng; j++) {
             fkc_measure_cfg cfg[FKC_KINDS_MAX];
             fkc_result r[FKC_KINDS_MAX];
             fk_status st[FKC_KINDS_MAX];
-            size_t nk = g->nkinds < FKC_KINDS_MAX ? g->nkinds : FKC_KINDS_MAX;
+            const fk_ops *run[FKC_KINDS_MAX];
+            double fpr = g->fprs[j / ng];
+            uint64_t growth = g->growths && g->ng ? g->growths[j % ng] : 1;
+            size_t nk = 0;
+            for (size_t k = 0; k < g->nkinds && nk < FKC_KINDS_MAX; k++)
+                if (j % ng == 0 || (fk_ops_caps(g->kinds[k]) & FK_CAP_GROWS))
+                    run[nk++] = g->kinds[k];
             for (size_t k = 0; k < nk; k++)
-                cfg[k] = (fkc_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
+                cfg[k] = (fkc_measure_cfg){ run[k], fpr, g->repeat, g->fill, growth };
             fkc_measure_kinds(cfg, nk, &keys, r, st);
             for (size_t k = 0; k < nk; k++) {
                 if (st[k] != FK_OK) {
                     fkc_progress_end();
                     fprintf(stderr, "filterkit %s: note: %s at n=%llu fpr=%g: %s; skipped\n", g->who,
-                            g->kinds[k]->name, (unsigned long long)keys.n, g->fprs[j], fk_strerror(st[k]));
+                            run[k]->name, (unsigned long long)keys.n, fpr, fk_strerror(st[k]));
                     continue;
                 }
                 if (fkc_rows_push(out, &r[k])) {

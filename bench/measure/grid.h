@@ -30,6 +30,10 @@ typedef struct {
     uint64_t      lookups; /* 0 = automatic */
     int           fill;
     const char   *who;     /* "bench", "sweep": prefix of messages */
+    const uint64_t *growths; /* growing kinds start at n / growth, one row per
+                                growth (NULL: growth 1 only); the other kinds
+                                run once, at the first growth */
+    size_t        ng;
 } fkc_grid;
 
 /* Measures every kind at every (n, fpr), appending one row each. A kind

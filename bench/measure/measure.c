@@ -119,6 +119,8 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
     const fk_ops *ops = cfg->ops;
     fk_params p = fk_params_make(k->n, cfg->fpr);
     p.seed = k->w.spec.seed;
+    if (cfg->growth > 1 && (fk_ops_caps(ops) & FK_CAP_GROWS))
+        p.capacity = k->n / cfg->growth ? k->n / cfg->growth : 1;
     const size_t n = (size_t)k->n;
     const unsigned rounds = insert_rounds(k->n);
     fkc_update_fn ins = ops->insert, rem = ops->remove;
@@ -196,6 +198,7 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
         r->seed = k->w.spec.seed;
         r->repeat = reps;
         r->lookups = k->lookups;
+        r->growth = cfgs[i].growth > 1 && (fk_ops_caps(cfgs[i].ops) & FK_CAP_GROWS) ? cfgs[i].growth : 1;
         status[i] = FK_ENOMEM;
         if (sm) { /* reps is at most FKC_REPEAT_MAX, but sized in size_t all the same */
             size_t per = (size_t)reps;

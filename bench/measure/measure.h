@@ -37,6 +37,8 @@ typedef struct {
     double        fpr;
     unsigned      repeat;
     int           fill;   /* also fill a separate instance to its first FK_EFULL */
+    uint64_t      growth; /* a growing kind (FK_CAP_GROWS) starts at capacity n / growth
+                             and grows to n; 0 or 1: sized for n, as every other kind */
 } fkc_measure_cfg;
 
 /* Measures cfg->ops at (keys->n, cfg->fpr) into *r (see fkc_result). Returns

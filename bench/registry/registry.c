@@ -10,7 +10,10 @@
     X(fk_bloom_ops)      \
     X(fk_counting_ops)   \
     X(fk_cuckoo_ops)     \
-    X(fk_blocked_ops) /* after the first three: fuzz seeds name kinds by index */
+    X(fk_blocked_ops) /* after the first three: fuzz seeds name kinds by index */ \
+    X(fk_scalable_bloom_ops)   /* growing kinds: scalable_kinds.c */           \
+    X(fk_scalable_blocked_ops)                                                 \
+    X(fk_scalable_cuckoo_ops)
 
 #define DECLARE_OPS(ops) extern const fk_ops ops;
 BUILTIN_KINDS(DECLARE_OPS)
@@ -62,12 +65,27 @@ fk_status fk_ops_register(const fk_ops *ops)
     return FK_OK;
 }
 
+/* The kind that loads a file with header h: the one with its kind id, or,
+ * when kinds share an id (the growing kinds: one id, the inner kind in a
+ * parameter), the first whose check_head accepts h. */
+static const fk_ops *kind_of_head(const fk_serial_head *h)
+{
+    const fk_ops *first = fk_ops_find_kind_id(h->kind_id), *ops;
+    if (!first)
+        return NULL;
+    for (size_t i = 0; (ops = fk_ops_at(i)) != NULL; i++)
+        if (ops != first && ops->serial && ops->serial->kind_id == h->kind_id &&
+            ops->serial->check_head(h) == FK_OK)
+            return ops;
+    return first;
+}
+
 fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out)
 {
-    return fk_serial_load(NULL, fk_ops_find_kind_id, buf, len, out);
+    return fk_serial_load(NULL, kind_of_head, buf, len, out);
 }
 
 fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out)
 {
-    return fk_serial_load_file(NULL, fk_ops_find_kind_id, fp, out);
+    return fk_serial_load_file(NULL, kind_of_head, fp, out);
 }

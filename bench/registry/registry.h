@@ -15,6 +15,13 @@
 extern "C" {
 #endif
 
+/* The growing kinds (scalable_kinds.c): chains of bloom, blocked and
+ * cuckoo filters (common/scalable.h), registered as "scalable-bloom",
+ * "scalable-blocked" and "scalable-cuckoo". */
+FK_API extern const fk_ops fk_scalable_bloom_ops;
+FK_API extern const fk_ops fk_scalable_blocked_ops;
+FK_API extern const fk_ops fk_scalable_cuckoo_ops;
+
 /* Most kinds fk_ops_register accepts, beyond the built-in ones. */
 #define FK_REGISTRY_EXTRA_MAX 16u
 

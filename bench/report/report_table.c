@@ -39,25 +39,38 @@ static void count(FILE *to, int width, uint64_t n)
 
 void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
-    int lb = 0;
-    for (size_t i = 0; i < n; i++)
+    int lb = 0, grows = 0, w = 9; /* w: the filter column fits the longest name */
+    for (size_t i = 0; i < n; i++) {
         lb |= !isnan(rows[i].x_lb_insert);
+        grows |= rows[i].growth > 1;
+        if (strlen(rows[i].kind) > (size_t)w)
+            w = (int)strlen(rows[i].kind);
+    }
     if (title)
         fprintf(to, "%s\n", title);
-    fprintf(to, "%-9s %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
-            "filter", "keys", "n", "fpr", "bits/it", "fpr", "fpr", "load", "full", "insert",
+    fprintf(to, "%-*s", w, "filter");
+    if (grows)
+        fprintf(to, " %5s", "grown");
+    fprintf(to, " %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
+            "keys", "n", "fpr", "bits/it", "fpr", "fpr", "load", "full", "insert",
             "look", "look", "look", "look", "look", "remove");
     if (lb)
         fprintf(to, " %6s %6s %6s", "insert", "neg", "pos");
-    fprintf(to, "\n%-9s %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
-            "", "", "", "target", "", "measurd", "theory", "", "load", "ns", "0%", "25%", "50%",
+    fprintf(to, "\n%-*s", w, "");
+    if (grows)
+        fprintf(to, " %5s", "x");
+    fprintf(to, " %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
+            "", "", "target", "", "measurd", "theory", "", "load", "ns", "0%", "25%", "50%",
             "75%", "100%", "ns");
     if (lb)
         fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
     fputc('\n', to);
     for (size_t i = 0; i < n; i++) {
         const fkc_result *r = &rows[i];
-        fprintf(to, "%-9s %5s", r->kind, r->keys);
+        fprintf(to, "%-*s", w, r->kind);
+        if (grows)
+            count(to, 5, r->growth ? r->growth : 1);
+        fprintf(to, " %5s", r->keys);
         count(to, 4, r->n);
         pct(to, 6, r->target_fpr);
         cell(to, 7, " %*.2f", r->bits_per_item);
@@ -81,8 +94,9 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
         fputc('\n', to);
     }
     fprintf(to, "ns = median ns per operation over the repeats; look N%% = lookups with N%% inserted keys;"
-                " full load = load at the first failed insert%s\n",
-            lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "");
+                " full load = load at the first failed insert%s%s\n",
+            lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "",
+            grows ? "; grown x = n / the capacity it started at" : "");
 }
 
 void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, size_t n)

@@ -76,6 +76,9 @@ static const fkc_column bench_cols[] = {
     F(x_lb_lookup100,
       "positive-lookup throughput relative to libbloom (libbloom lookup100_ns / "
       "lookup100_ns)"),
+    U(growth,
+      "n / the capacity the filter was made with: 1, except for a growing kind "
+      "(scalable-*) in sweep --vary growth, which starts at n / growth and grows"),
 };
 
 static const fkc_column load_cols[] = {

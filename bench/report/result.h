@@ -48,6 +48,8 @@ typedef struct {
 
     double      load_target;    /* load sweep: the step aimed at */
     uint64_t    items;          /* load sweep: items held at the step */
+    uint64_t    growth;         /* n / the capacity asked for (1 unless a growing
+                                   kind started smaller: sweep --vary growth) */
 } fkc_result;
 
 typedef enum { FKC_COL_STR, FKC_COL_U64, FKC_COL_F } fkc_col_type;

@@ -2,7 +2,7 @@
 # bench/scripts/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/scripts/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
-#                         [--only run,theory,sweep,load,memory,speed,pick,trace,plots]
+#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,plots]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -278,6 +278,105 @@ trace_block trace-saturation "filterkit trace counting: one key inserted 16 time
     trace counting --capacity 2 --fpr 0.3 hot hot hot hot hot hot hot hot hot hot hot hot hot hot hot hot --remove hot hot
 trace_block trace-cuckoo "filterkit trace cuckoo: a tiny table filled past its capacity (kicks, then FK_EFULL), two lookups, two removes" \
     trace cuckoo --capacity 8 --fp-bits 8 apple banana cherry date elder fig grape honeydew kiwi lemon mango nectarine olive papaya quince raspberry strawberry --lookup apple zucchini --remove banana zucchini
+fi
+
+# --------------------------------------------------- growing filters
+if want growth; then
+gm_args=(bench/scripts/growth_memory.sh "$tmp/growth-memory.csv")
+echo "paper_tables.sh: ${gm_args[*]}" >&2
+FK_BUILD="$build" "${gm_args[@]}"
+{
+    printf 'Measured by `%s` at %s.\n\n' "bench/scripts/growth_memory.sh" "$stamp"
+    echo "| kind | s | r | target | growth | keys | links | bits/item | theory (Bloom) | fixed filter bits/item | ratio | worst sampled ratio up to here |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    csv "$tmp/growth-memory.csv" '
+        { key = v("kind") "," v("s") "," v("r") "," v("target_fpr"); ratio = v("bits_per_item") / v("fixed_bits_per_item")
+          if (!(key in worst) || ratio > worst[key]) worst[key] = ratio }
+        v("growth") == 1000 || v("growth") == 511 {
+            printf "| %s | %s | %s | %s | %sx | %s | %s | %.2f | %s | %.2f | **%.2fx** | %.2fx |\n", v("kind"), v("s"), v("r"), pct(v("target_fpr")),
+                   v("growth"), v("items"), v("links"), v("bits_per_item"), v("theory_bits_per_item") == "" ? "-" : sprintf("%.2f", v("theory_bits_per_item")),
+                   v("fixed_bits_per_item"), ratio, worst[key] }'
+} | section growth-memory
+
+gs_args=(sweep --vary growth --n "$N" --fpr 1% --repeat 3 --format csv --out -)
+run growth-sweep "${gs_args[@]}"
+gs_args2=(sweep --vary growth --n "$N" --fpr 0.1% --repeat 3 --format csv --out -)
+run growth-sweep2 "${gs_args2[@]}"
+{
+    printf 'Measured by `build/filterkit %s` and `build/filterkit %s` at %s; "x fixed" = this kind / its inner kind sized for n in the same run.\n\n' \
+        "${gs_args[*]}" "${gs_args2[*]}" "$stamp"
+    echo "| kind | target | grown | bits/item | x fixed | fpr measured | fpr theory | insert ns | x fixed | lookup ns, absent | x fixed | lookup ns, present | x fixed | failed removes |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    cat "$tmp/growth-sweep" <(grep -v '^kind,' "$tmp/growth-sweep2" | grep -v '^#') | csv /dev/stdin '
+        { k = v("kind"); t = v("target_fpr"); inner = k; sub(/^scalable-/, "", inner) }
+        v("growth") == 1 && k == inner { fb[k, t] = v("bits_per_item"); fi[k, t] = v("insert_ns"); f0[k, t] = v("lookup0_ns"); f1[k, t] = v("lookup100_ns") }
+        { row[++nr] = $0; kk[nr] = k; tt[nr] = t; ii[nr] = inner }
+        END {
+            for (j = 1; j <= nr; j++) {
+                $0 = row[j]; k = kk[j]; t = tt[j]; in_ = ii[j]
+                printf "| %s | %s | %sx | %.2f | %s | %s | %s | %.1f | %s | %.1f | %s | %.1f | %s | %s |\n", k, pct(t), v("growth"), v("bits_per_item"),
+                       k == in_ ? "" : sprintf("%.2f", v("bits_per_item") / fb[in_, t]), pct(v("fpr_measured")), pct(v("fpr_theory")),
+                       v("insert_ns"), k == in_ ? "" : sprintf("%.2f", v("insert_ns") / fi[in_, t]),
+                       v("lookup0_ns"), k == in_ ? "" : sprintf("%.2f", v("lookup0_ns") / f0[in_, t]),
+                       v("lookup100_ns"), k == in_ ? "" : sprintf("%.2f", v("lookup100_ns") / f1[in_, t]), v("remove_failures") }
+        }'
+} | section growth-speed
+
+{
+    if command -v valgrind >/dev/null 2>&1; then
+        echo "Instructions per lookup (half present, half absent keys, one call through fk_ops each), counted by callgrind, $stamp; links as \`filterkit info\` reports them for the same shape:"
+        echo
+        echo "| command | links | instructions per lookup | x the fixed filter |"
+        echo "|---|---|---|---|"
+        for kind in bloom cuckoo; do
+            base=""
+            for cap in "$N" $((N / 2)) $((N / 8)) $((N / 64)) $((N / 1000)); do
+                if [ -z "$base" ]; then
+                    args=("$kind" "$N" 0.01 lookup)
+                    out=$(BUILD="$build" sh tests/insn_count.sh "${args[@]}")
+                    base=$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per lookup/\1/')
+                    printf '| `tests/insn_count.sh %s` | 1 (fixed) | %s | 1 |\n' "${args[*]}" "$base"
+                fi
+                args=("scalable-$kind" "$N" 0.01 lookup "$cap")
+                echo "paper_tables.sh: tests/insn_count.sh ${args[*]}" >&2
+                out=$(BUILD="$build" sh tests/insn_count.sh "${args[@]}")
+                per=$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per lookup/\1/')
+                seq 1 "$N" | "$fk" build --kind "scalable-$kind" --fpr 0.01 --capacity "$cap" --unique-input >"$tmp/links.fk"
+                links=$("$fk" info --json "$tmp/links.fk" | sed -n 's/^  "links": \([0-9]*\),$/\1/p')
+                printf '| `tests/insn_count.sh %s` | %s | %s | %.2f |\n' "${args[*]}" "$links" "$per" "$(awk -v a="$per" -v b="$base" 'BEGIN { print a / b }')"
+            done
+        done
+    else
+        echo "(valgrind is not installed: no instruction counts)"
+    fi
+} | section growth-insn
+
+{
+    lines=$((N * 5))
+    seq 1 "$lines" | sed 's/^/user-/' >"$tmp/lines.txt"
+    echo "Streaming \`build\` without \`--capacity\` on $lines lines (\`seq 1 $lines | sed 's/^/user-/'\`), $stamp; resident memory as \`/usr/bin/time -v\` reports it:"
+    echo
+    echo "| command | wall s | max RSS | output file | query finds |"
+    echo "|---|---|---|---|---|"
+    for cmd in "build --kind scalable-bloom --fpr 0.001 < lines" "build --kind bloom --fpr 0.001 < lines" "cat lines | build --kind scalable-bloom --fpr 0.001" "cat lines | build --kind bloom --fpr 0.001"; do
+        kind=$(printf '%s\n' "$cmd" | sed 's/.*--kind \([a-z-]*\).*/\1/')
+        if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -v); else timer=(); fi
+        case "$cmd" in
+            cat*) cat "$tmp/lines.txt" | "${timer[@]}" "$fk" build --kind "$kind" --fpr 0.001 >"$tmp/f.fk" 2>"$tmp/time.txt" ;;
+            *) "${timer[@]}" "$fk" build --kind "$kind" --fpr 0.001 <"$tmp/lines.txt" >"$tmp/f.fk" 2>"$tmp/time.txt" ;;
+        esac
+        rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tmp/time.txt")
+        wall=$(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$tmp/time.txt")
+        found=$("$fk" query -c "$tmp/f.fk" <"$tmp/lines.txt")
+        case "$cmd" in
+            cat*) shown="cat lines \\| filterkit ${cmd#cat lines | }" ;;
+            *) shown="filterkit $cmd" ;;
+        esac
+        printf '| `%s` | %s | %s | %s | %s of %s |\n' "$shown" "${wall:--}" "${rss:+$((rss / 1024)) MiB}" \
+            "$(($(stat -c %s "$tmp/f.fk") / 1024 / 1024)) MiB" "$found" "$lines"
+    done
+    rm -f "$tmp/lines.txt"
+} | section growth-stream
 fi
 
 # --------------------------------------------------- plots

@@ -3,7 +3,8 @@
 # by `make bench`. Uses BUILD_DIR/filterkit for everything:
 #   - every filter at n = 1M and 10M, fpr 1% and 0.1%, 8-byte integer keys;
 #   - every filter at 1M, 1% with 8..64-byte string keys;
-#   - the sweeps behind the plots: n (1e4..1e7), fpr (10%..0.01%), cuckoo load;
+#   - the sweeps behind the plots: n (1e4..1e7), fpr (10%..0.01%), cuckoo load,
+#     growth (the growing kinds; and their memory as they grow);
 # writes CSV/JSON into OUT_DIR (default results/), draws plots/out/*.png|svg
 # when gnuplot is installed, and ends with the summary table and the list of
 # files written. Sized to finish in under 5 minutes on 2 cores.
@@ -38,6 +39,12 @@ if "$fk" sweep --vary load --help >/dev/null 2>&1 && "$fk" bench --filters cucko
 else
     step "sweep: load skipped: no cuckoo kind is registered in this build"
 fi
+
+step "sweep: growing kinds from n/1, n/10, n/1000 to n = 1M, beside the fixed ones"
+"$fk" sweep --vary growth --n 1M --repeat 1 --out "$out"
+
+step "growing kinds: bits per item as they grow (bench/scripts/growth_memory.sh)"
+FK_BUILD="$build" "$root/bench/scripts/growth_memory.sh" "$out/growth-memory.csv"
 
 step "plots"
 "$root/bench/scripts/plots.sh" "$out" "$root/plots/out" || true # says what failed

@@ -6,7 +6,13 @@
  * Properties: no crash, leak or UB; statuses are the documented ones; no
  * false negatives (a key inserted with FK_OK and not removed is found, also
  * after FK_EFULL and after a save/load round trip); removing a definitely
- * absent key is FK_ENOTFOUND; items == successful inserts - removes. */
+ * absent key is FK_ENOTFOUND; items == successful inserts - removes.
+ * One exception: a growing kind that removes (a chain of cuckoo filters)
+ * takes a removed key's copy from the newest sub-filter answering yes, which
+ * may be another key's copy when a newer sub-filter's yes is a false
+ * positive (common/scalable.h); after its first remove the run stops
+ * checking for false negatives (tests/test_scalable.c checks removes
+ * through growth at an fpr where that cannot happen in its seeded run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +26,7 @@ static uint32_t model[KEYS];   /* successful inserts - removes, per key */
 static uint8_t  seen[KEYS];    /* 1 once a key was inserted in this run */
 static uint16_t touched[KEYS]; /* the keys with seen set, to reset them */
 static size_t ntouched;
+static int lossy; /* a growing kind removed a key: false negatives possible */
 
 static const double fprs[8] = { 0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-12, 0.999999 };
 
@@ -33,7 +40,7 @@ static size_t key_bytes(uint16_t id, uint8_t out[2])
 static void check_all(const fk_filter *f)
 {
     uint8_t k[2];
-    for (size_t i = 0; i < ntouched; i++)
+    for (size_t i = 0; i < ntouched && !lossy; i++)
         if (model[touched[i]])
             REQUIRE(fk_filter_contains(f, k, key_bytes(touched[i], k)));
 }
@@ -75,6 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < ntouched; i++)
         model[touched[i]] = seen[touched[i]] = 0;
     ntouched = 0;
+    lossy = 0;
     uint64_t items = 0;
     uint8_t k[2];
     for (size_t at = 5; at + 3 <= size; at += 3) {
@@ -99,10 +107,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case 1: /* remove, only of keys that are in, or definitely out */
             if (model[id]) {
                 s = fk_filter_remove(f, k, len);
-                REQUIRE(ops->remove ? s == FK_OK : s == FK_EUNSUPPORTED);
+                REQUIRE(ops->remove ? s == FK_OK || (lossy && s == FK_ENOTFOUND)
+                                    : s == FK_EUNSUPPORTED);
                 if (s == FK_OK) {
                     model[id]--;
                     items--;
+                    lossy |= (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
                 }
             } else if (!fk_filter_contains(f, k, len)) {
                 s = fk_filter_remove(f, k, len);
@@ -110,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             break;
         case 2: /* lookup */
-            if (model[id])
+            if (model[id] && !lossy)
                 REQUIRE(fk_filter_contains(f, k, len));
             else
                 (void)fk_filter_contains(f, k, len);

@@ -1,0 +1,66 @@
+/* bench/registry/scalable_kinds.c: the registered growing kinds, each a
+ * small fk_ops table binding the wrapper (common/scalable.h) to one inner
+ * kind. They live here, beside the registry, because they name kinds;
+ * the wrapper itself knows none. All three save under FK_KIND_SCALABLE,
+ * told apart by the inner kind's id (kind parameter 0). */
+#include "registry.h"
+#include "../../common/scalable.h"
+
+extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
+
+/* The slots that bind table VAR to inner kind INNER. */
+#define SCALABLE_BINDING(VAR, INNER)                                                   \
+    extern const fk_ops VAR;                                                           \
+    static fk_status VAR##_create(const fk_params *p, fk_filter **out)                 \
+    {                                                                                  \
+        return fk_scalable_new_as(&VAR, &INNER, p, out);                               \
+    }                                                                                  \
+    static fk_status VAR##_size(const fk_params *p, double items, fk_sizing *out)      \
+    {                                                                                  \
+        return fk_scalable_size(&INNER, p, items, out);                                \
+    }                                                                                  \
+    static fk_status VAR##_check_head(const fk_serial_head *h)                         \
+    {                                                                                  \
+        return fk_scalable_check_head(&INNER, h);                                      \
+    }                                                                                  \
+    static fk_status VAR##_load(const fk_serial_head *h, const uint8_t *payload,       \
+                                fk_filter **out)                                       \
+    {                                                                                  \
+        return fk_scalable_load(&VAR, &INNER, h, payload, out);                        \
+    }                                                                                  \
+    static const fk_serial_ops VAR##_serial = {                                        \
+        .kind_id = FK_KIND_SCALABLE,                                                   \
+        .param_names = FK_SCALABLE_PARAM_NAMES,                                        \
+        .save_head = fk_scalable_save_head,                                            \
+        .save_payload = fk_scalable_save_payload,                                      \
+        .check_head = VAR##_check_head,                                                \
+        .load = VAR##_load,                                                            \
+    };
+
+#define SCALABLE_SLOTS(VAR)                                                            \
+    .version = FK_OPS_VERSION, .caps = FK_CAP_GROWS, .create = VAR##_create,           \
+    .destroy = fk_scalable_destroy, .insert = fk_scalable_insert,                      \
+    .contains = fk_scalable_contains, .stats = fk_scalable_stats,                      \
+    .serial = &VAR##_serial, .size = VAR##_size
+
+SCALABLE_BINDING(fk_scalable_bloom_ops, fk_bloom_ops)
+const fk_ops fk_scalable_bloom_ops = {
+    SCALABLE_SLOTS(fk_scalable_bloom_ops),
+    .name = "scalable-bloom",
+    .summary = "growing chain of Bloom filters (x2 capacity, x0.9 fpr each); no capacity to guess",
+};
+
+SCALABLE_BINDING(fk_scalable_blocked_ops, fk_blocked_ops)
+const fk_ops fk_scalable_blocked_ops = {
+    SCALABLE_SLOTS(fk_scalable_blocked_ops),
+    .name = "scalable-blocked",
+    .summary = "growing chain of blocked Bloom filters (x2 capacity, x0.9 fpr each)",
+};
+
+SCALABLE_BINDING(fk_scalable_cuckoo_ops, fk_cuckoo_ops)
+const fk_ops fk_scalable_cuckoo_ops = {
+    SCALABLE_SLOTS(fk_scalable_cuckoo_ops),
+    .name = "scalable-cuckoo",
+    .summary = "growing chain of cuckoo filters (x2 capacity, x0.9 fpr each); removes",
+    .remove = fk_scalable_remove,
+};

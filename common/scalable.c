@@ -1,0 +1,400 @@
+/* common/scalable.c: the growing filter: a chain of links of one inner
+ * kind, each `growth` times larger and `tightening` times stricter than the
+ * one before (scalable.h has the contract). Needs nothing but fk_ops. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "scalable_internal.h"
+
+/* ------------------------------------------------------------- params */
+
+fk_status fk_scalable_knobs_check(const fk_params *p, uint32_t *growth, double *tightening)
+{
+    if (fk_params_check(p) != FK_OK)
+        return FK_EINVAL;
+    double r = p->tightening == 0.0 ? FK_SCALABLE_DEFAULT_TIGHTENING : p->tightening;
+    if (!(r > 0.0 && r < 1.0))
+        return FK_EINVAL; /* NaN fails too */
+    if (p->growth > FK_SCALABLE_MAX_GROWTH)
+        return FK_EINVAL;
+    *growth = p->growth ? p->growth : FK_SCALABLE_DEFAULT_GROWTH;
+    *tightening = r;
+    return FK_OK;
+}
+
+/* Link 0's params: the caller's, with fpr e0 = target * (1 - r), so that
+ * the sum of e0 r^i stays below the target, and the knobs each link
+ * derives for itself cleared. */
+static fk_params first_params(const fk_params *p, double r)
+{
+    fk_params q = *p;
+    q.fpr = p->fpr * (1.0 - r);
+    q.bits = 0;
+    q.hashes = 0;
+    q.fingerprint_bits = 0;
+    q.growth = 0;
+    q.tightening = 0.0;
+    return q;
+}
+
+fk_status fk_scalable_next_params(const fk_scalable *c, const fk_params *prev, fk_params *next)
+{
+    *next = *prev;
+    if (prev->capacity > UINT64_MAX / c->growth)
+        return FK_EINVAL;
+    next->capacity = prev->capacity * c->growth;
+    next->fpr = prev->fpr * c->tightening;
+    return next->fpr > 0.0 ? FK_OK : FK_EINVAL;
+}
+
+/* ------------------------------------------------------------- object */
+
+bool fk_scalable_is(const fk_filter *f)
+{
+    return f && f->ops->stats == fk_scalable_stats;
+}
+
+fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
+                               uint32_t growth, double tightening, size_t slots)
+{
+    fk_scalable *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->link = calloc(slots, sizeof *c->link);
+    if (!c->link) {
+        free(c);
+        return NULL;
+    }
+    c->base.ops = outer;
+    c->inner = inner;
+    c->first = first_params(p, tightening);
+    c->target = p->fpr;
+    c->growth = growth;
+    c->tightening = tightening;
+    c->bounded = (fk_ops_caps(inner) & FK_CAP_BOUNDED) != 0;
+    c->slots = slots;
+    return c;
+}
+
+/* The memory a link made from q will hold: the size slot when the kind
+ * has one, else 0 (the link is then measured once made). */
+static uint64_t predicted_memory(const fk_ops *inner, const fk_params *q)
+{
+    fk_sizing sz;
+    return fk_ops_size(inner, q, &sz) == FK_OK ? sz.memory_bytes : 0;
+}
+
+/* Appends a link made from q. On any failure the chain is unchanged. */
+static fk_status add_link(fk_scalable *c, const fk_params *q)
+{
+    if (c->count == FK_SCALABLE_MAX_LINKS)
+        return FK_EINVAL;
+    uint64_t cap_left = FK_MEMORY_CAP - c->link_memory;
+    if (predicted_memory(c->inner, q) > cap_left)
+        return FK_EINVAL;
+    if (c->count == c->slots) {
+        size_t grown = fk_scalable_slots(c->count + 1);
+        fk_scalable_link *l = realloc(c->link, grown * sizeof *l);
+        if (!l)
+            return FK_ENOMEM;
+        memset(l + c->slots, 0, (grown - c->slots) * sizeof *l);
+        c->link = l;
+        c->slots = grown;
+    }
+    fk_filter *f = NULL;
+    fk_status s = c->inner->create(q, &f);
+    if (s != FK_OK)
+        return s == FK_ENOMEM ? FK_ENOMEM : FK_EINVAL;
+    fk_stats st;
+    memset(&st, 0, sizeof st);
+    c->inner->stats(f, &st);
+    if (st.memory_bytes > cap_left) {
+        c->inner->destroy(f);
+        return FK_EINVAL;
+    }
+    c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, 0 };
+    c->link_memory += st.memory_bytes;
+    c->newest_full = false;
+    return FK_OK;
+}
+
+/* Opens the link after the newest. */
+static fk_status grow(fk_scalable *c)
+{
+    const fk_scalable_link *last = &c->link[c->count - 1];
+    fk_params prev = c->first, next;
+    prev.capacity = last->capacity;
+    prev.fpr = last->fpr;
+    fk_status s = fk_scalable_next_params(c, &prev, &next);
+    return s == FK_OK ? add_link(c, &next) : s;
+}
+
+fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
+                             fk_filter **out)
+{
+    if (out)
+        *out = NULL;
+    uint32_t growth;
+    double r;
+    if (!out || fk_ops_check(outer) != FK_OK || fk_ops_check(inner) != FK_OK ||
+        (fk_ops_caps(inner) & FK_CAP_GROWS) || fk_scalable_knobs_check(p, &growth, &r) != FK_OK)
+        return FK_EINVAL;
+    fk_scalable *c = fk_scalable_alloc(outer, inner, p, growth, r, fk_scalable_slots(1));
+    if (!c)
+        return FK_ENOMEM;
+    fk_status s = add_link(c, &c->first);
+    if (s != FK_OK) {
+        fk_scalable_destroy(&c->base);
+        return s;
+    }
+    *out = &c->base;
+    return FK_OK;
+}
+
+void fk_scalable_destroy(fk_filter *f)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->count; i++)
+        c->inner->destroy(c->link[i].filter);
+    free(c->link);
+    free(c);
+}
+
+/* ------------------------------------------------------------- insert */
+
+/* A bounded link refusing a key while under half full is not full: the
+ * key's own slots are (a cuckoo link holds at most 8 copies of one key).
+ * Growing for it would add a link per 8 copies, each s times larger, so
+ * the copy goes into an older link with room, or is refused. */
+static fk_status insert_copy(fk_scalable *c, const void *key, size_t len)
+{
+    for (size_t i = c->count - 1; i-- > 0;) {
+        fk_scalable_link *l = &c->link[i];
+        fk_status s = c->inner->insert(l->filter, key, len);
+        if (s == FK_EFULL)
+            continue;
+        if (s == FK_OK) {
+            l->items++;
+            c->items++;
+        }
+        return s;
+    }
+    return FK_EFULL;
+}
+
+fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!key && len)
+        return FK_EINVAL;
+    if (c->newest_full) {
+        fk_status s = grow(c);
+        if (s != FK_OK)
+            return s;
+    }
+    fk_scalable_link *l = &c->link[c->count - 1];
+    fk_status s = c->inner->insert(l->filter, key, len);
+    if (s == FK_EFULL && l->items < l->capacity / 2)
+        return insert_copy(c, key, len);
+    if (s == FK_EFULL) {
+        /* Bounded kinds: nothing was lost; the key goes into a new link
+         * (a fresh link always has room for one key). */
+        c->newest_full = true;
+        s = grow(c);
+        if (s != FK_OK)
+            return s;
+        l = &c->link[c->count - 1];
+        s = c->inner->insert(l->filter, key, len);
+        if (s == FK_EFULL)
+            s = FK_EINVAL; /* an inner kind that refuses an empty table's first key */
+    }
+    if (s != FK_OK)
+        return s;
+    l->items++;
+    c->items++;
+    if (!c->bounded && l->items >= l->capacity)
+        c->newest_full = true;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------------- lookup */
+
+bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    if (!key && len)
+        return false;
+    /* newest first: it holds the most keys (about 1 - 1/s of them) */
+    for (size_t i = c->count; i-- > 0;)
+        if (c->inner->contains(c->link[i].filter, key, len))
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------- remove */
+
+fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!key && len)
+        return FK_EINVAL;
+    if (!c->inner->remove)
+        return FK_EUNSUPPORTED;
+    for (size_t i = c->count; i-- > 0;) {
+        fk_scalable_link *l = &c->link[i];
+        if (!c->inner->contains(l->filter, key, len))
+            continue;
+        fk_status s = c->inner->remove(l->filter, key, len);
+        if (s == FK_ENOTFOUND)
+            continue;
+        if (s != FK_OK)
+            return s;
+        l->items--;
+        c->items--;
+        return FK_OK;
+    }
+    return FK_ENOTFOUND;
+}
+
+/* -------------------------------------------------------------- stats */
+
+void fk_scalable_stats(const fk_filter *f, fk_stats *out)
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    memset(out, 0, sizeof *out);
+    double log_none = 0.0, load = 0.0; /* log P(no link answers yes) */
+    uint64_t capacity = 0, memory = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        fk_stats st;
+        memset(&st, 0, sizeof st);
+        c->inner->stats(c->link[i].filter, &st);
+        capacity += c->link[i].capacity;
+        memory += st.memory_bytes;
+        load += st.load_factor * (double)st.memory_bytes;
+        log_none += log1p(-st.expected_fpr);
+    }
+    out->items = c->items;
+    out->capacity = capacity;
+    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link;
+    out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)capacity;
+    out->load_factor = memory ? load / (double)memory : 0.0; /* memory-weighted */
+    out->expected_fpr = -expm1(log_none); /* 1 - prod(1 - e_i), exact for tiny e_i */
+}
+
+fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,
+                           fk_sizing *out)
+{
+    uint32_t growth;
+    double r;
+    if (fk_ops_check(inner) != FK_OK || fk_scalable_knobs_check(p, &growth, &r) != FK_OK)
+        return FK_EINVAL;
+    fk_scalable model; /* only growth and tightening are read */
+    memset(&model, 0, sizeof model);
+    model.growth = growth;
+    model.tightening = r;
+    fk_params q = first_params(p, r);
+    fk_sizing first;
+    fk_status s = fk_ops_size(inner, &q, &first);
+    if (s != FK_OK)
+        return s;
+    /* The chain's theory: links filled in order, each to its capacity. */
+    double left = items, log_none = 0.0;
+    for (unsigned i = 0; i < FK_SCALABLE_MAX_LINKS && left > 0.0; i++) {
+        double here = left < (double)q.capacity ? left : (double)q.capacity, e;
+        if (fk_ops_expected_fpr(inner, &q, here, &e) != FK_OK)
+            break;
+        log_none += log1p(-e);
+        left -= here;
+        if (left > 0.0 && fk_scalable_next_params(&model, &q, &q) != FK_OK)
+            break;
+    }
+    out->memory_bytes = first.memory_bytes + sizeof model +
+                        fk_scalable_slots(1) * sizeof(fk_scalable_link);
+    out->expected_fpr = items > 0.0 ? -expm1(log_none) : 0.0;
+    snprintf(out->geometry, sizeof out->geometry, "s %u, r %.2g; %.60s", growth, r,
+             first.geometry);
+    return FK_OK;
+}
+
+/* ------------------------------------------------- the generic tables */
+
+static fk_status generic_create(const fk_params *p, fk_filter **out)
+{
+    (void)p;
+    if (out)
+        *out = NULL;
+    return FK_EINVAL; /* made by fk_scalable_new, which knows the inner kind */
+}
+
+static const fk_ops generic_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "scalable",
+    .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved",
+    .caps = FK_CAP_GROWS,
+    .create = generic_create,
+    .destroy = fk_scalable_destroy,
+    .insert = fk_scalable_insert,
+    .contains = fk_scalable_contains,
+    .stats = fk_scalable_stats,
+};
+
+static const fk_ops generic_remove_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "scalable",
+    .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved",
+    .caps = FK_CAP_GROWS,
+    .create = generic_create,
+    .destroy = fk_scalable_destroy,
+    .insert = fk_scalable_insert,
+    .contains = fk_scalable_contains,
+    .stats = fk_scalable_stats,
+    .remove = fk_scalable_remove,
+};
+
+fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out)
+{
+    const fk_ops *outer = fk_ops_caps(inner) & FK_CAP_REMOVE ? &generic_remove_ops : &generic_ops;
+    return fk_scalable_new_as(outer, inner, p, out);
+}
+
+/* ------------------------------------------------------- inspection */
+
+size_t fk_scalable_links(const fk_filter *f)
+{
+    return fk_scalable_is(f) ? ((const fk_scalable *)f)->count : 0;
+}
+
+fk_status fk_scalable_link_stats(const fk_filter *f, size_t i, fk_stats *out, double *target)
+{
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (target)
+        *target = 0.0;
+    if (!out || i >= fk_scalable_links(f))
+        return FK_EINVAL;
+    const fk_scalable *c = (const fk_scalable *)f;
+    c->inner->stats(c->link[i].filter, out);
+    if (target)
+        *target = c->link[i].fpr;
+    return FK_OK;
+}
+
+const fk_ops *fk_scalable_inner(const fk_filter *f)
+{
+    return fk_scalable_is(f) ? ((const fk_scalable *)f)->inner : NULL;
+}
+
+fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tightening)
+{
+    if (!fk_scalable_is(f))
+        return FK_EINVAL;
+    const fk_scalable *c = (const fk_scalable *)f;
+    if (growth)
+        *growth = c->growth;
+    if (tightening)
+        *tightening = c->tightening;
+    return FK_OK;
+}

@@ -1,0 +1,140 @@
+/* common/scalable.h: growing ("scalable") filters: a chain of sub-filters
+ * ("links") of any kind, so that no capacity has to be guessed up front
+ * and the false-positive rate still holds (Almeida, Baquero, Preguica &
+ * Hutchison, "Scalable Bloom Filters", Information Processing Letters
+ * 101(6), 2007).
+ *
+ * Link 0 is made from the caller's params with capacity c0 = p->capacity
+ * and fpr e0 = p->fpr * (1 - r); link i holds c0 * s^i items at fpr
+ * e0 * r^i, where s = p->growth and r = p->tightening. A false positive of
+ * the chain is a false positive of some link, so its rate is at most
+ * sum_i e0 r^i < e0 / (1 - r) = p->fpr, however many links there are
+ * (PAPER_NOTES.md, "Growing filters", has the derivation and the
+ * measurements).
+ *
+ * Inserts go to the newest link. A link of a kind without FK_CAP_BOUNDED
+ * (Bloom-like: inserts past capacity would succeed and raise its FPR) is
+ * full once it holds its capacity; a bounded one (cuckoo) when it first
+ * answers FK_EFULL, and the key then goes into the new link: nothing is
+ * lost and insert never answers FK_EFULL for want of room. (One exception:
+ * a bounded link refusing a key while under half full is not full, the
+ * key's own slots are -- a cuckoo link holds at most 8 copies of a key --
+ * so the copy goes into an older link with room, and FK_EFULL, nothing
+ * changed, answers a key already holding all its slots in every link;
+ * growing for it would add a link, s times larger, per 8 copies.) Lookups ask the newest link
+ * first (it holds most of the keys). Removes (inner kinds that remove)
+ * take the key out of the newest link that answers yes for it. When that
+ * yes is a false positive of a newer link than the key's own (a rate
+ * under that link's fpr, so under the target per remove), the copy
+ * removed belongs to another key, which then reads as absent, and the
+ * key stays: a chain of deletable filters adds this small risk to the
+ * usual one of removing keys never inserted. Newest first keeps it
+ * lowest, as most keys live in the newest links.
+ *
+ * Defaults (0 in fk_params): growth s = FK_SCALABLE_DEFAULT_GROWTH (2) and
+ * tightening r = FK_SCALABLE_DEFAULT_TIGHTENING (0.9), chosen by the
+ * measurement in PAPER_NOTES.md: at 1000x growth they cost about 1.5x the
+ * memory of a fixed filter sized for the final count (r = 0.5, as
+ * RedisBloom, costs about 2x; s = 4 about 1.9x and half the links).
+ * The knobs bits, hashes and fingerprint_bits are ignored: each link
+ * derives its own from its capacity and fpr.
+ *
+ * Thread safety: as the inner kind's: lookups may run concurrently with
+ * each other; every writer (insert, remove) needs the caller's lock, also
+ * against lookups, since an insert may add a link. The concurrent writers
+ * (fk_filter_insert_concurrent) answer FK_EUNSUPPORTED; the batches fall
+ * back to loops over the single-key calls.
+ */
+#ifndef FK_SCALABLE_H
+#define FK_SCALABLE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stddef.h>
+#include <stdint.h>
+#include "filter.h"
+#include "serial.h"
+
+#define FK_SCALABLE_DEFAULT_GROWTH     2u
+#define FK_SCALABLE_DEFAULT_TIGHTENING 0.9
+/* Largest growth: a saved chain's next link is at most this many times
+ * its newest one, so a small file cannot ask for a huge allocation on its
+ * next insert. */
+#define FK_SCALABLE_MAX_GROWTH         65536u
+/* Most links a chain holds: past it inserts answer FK_EINVAL (reached only
+ * with growth 1; with growth >= 2 FK_MEMORY_CAP comes first). */
+#define FK_SCALABLE_MAX_LINKS          65536u
+/* File kind id of a saved chain, whatever its inner kind (the inner kind's
+ * own id is kind parameter 0; bench/registry/README.md lists the ids). */
+#define FK_KIND_SCALABLE               5u
+
+/* Creates an empty growing filter of links of kind `inner` (any kind that
+ * passes fk_ops_check and is not itself growing), its first link made
+ * now. p->capacity is the first link's capacity, p->fpr the target for
+ * the whole chain, p->growth and p->tightening as above (0: default).
+ * Returns FK_OK with the new filter in *out (the caller frees it with
+ * fk_filter_free); FK_EINVAL for NULL arguments, an inner table failing
+ * fk_ops_check or with FK_CAP_GROWS, params failing fk_params_check,
+ * growth over FK_SCALABLE_MAX_GROWTH, tightening NaN or not in (0, 1), a first link the inner kind refuses, or
+ * one over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on
+ * error. The filter's kind is a generic table named "scalable" that cannot
+ * be saved (no kind id binds its inner kind); the registered kinds
+ * "scalable-bloom", "scalable-blocked" and "scalable-cuckoo" are the same
+ * chains and can be saved. Cost: the first link's creation. */
+FK_API fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out);
+
+/* Returns the number of links of f (>= 1), or 0 when f is NULL or not a
+ * growing filter made by this wrapper. Cost: O(1). */
+FK_API size_t fk_scalable_links(const fk_filter *f);
+
+/* Fills *out with the stats of link i of f (0 is the oldest, links - 1 the
+ * newest, the one taking inserts) and, when target is not NULL, stores
+ * there the fpr that link was sized for. Returns FK_OK; FK_EINVAL for f or
+ * out NULL, f not a growing filter, or i past the last link (*out zeroed,
+ * *target 0). Cost: the inner kind's stats (O(1) or a scan of that link). */
+FK_API fk_status fk_scalable_link_stats(const fk_filter *f, size_t i, fk_stats *out,
+                                        double *target);
+
+/* Returns the inner kind of f, or NULL when f is NULL or not a growing
+ * filter. Cost: O(1). */
+FK_API const fk_ops *fk_scalable_inner(const fk_filter *f);
+
+/* Stores in *growth and *tightening (either may be NULL) the values f
+ * uses, defaults resolved. Returns FK_OK, or FK_EINVAL when f is NULL or
+ * not a growing filter (nothing stored). Cost: O(1). */
+FK_API fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tightening);
+
+/* --------------------- binding the wrapper to a kind (registry, internal)
+ *
+ * The registered kinds (bench/registry/scalable_kinds.c) are small fk_ops
+ * tables whose slots call these with their own table (`outer`, stored as
+ * the filter's ops) and their inner kind's. Not part of the public API. */
+fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
+                             fk_filter **out);
+void      fk_scalable_destroy(fk_filter *f);
+fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
+bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
+fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
+void      fk_scalable_stats(const fk_filter *f, fk_stats *out);
+/* The size slot: the filter create(p) makes (its first link) and the
+ * chain's theory once it holds `items` keys (links filled in order). */
+fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,
+                           fk_sizing *out);
+/* The serial hooks (format: common/scalable_serial.c). check_head and
+ * load also check that the saved chain's inner kind is `inner`. */
+void      fk_scalable_save_head(const fk_filter *f, fk_serial_head *h);
+void      fk_scalable_save_payload(const fk_filter *f, uint8_t *dst);
+fk_status fk_scalable_check_head(const fk_ops *inner, const fk_serial_head *h);
+fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_serial_head *h,
+                           const uint8_t *payload, fk_filter **out);
+#define FK_SCALABLE_PARAM_NAMES                                                   \
+    { "inner kind id", "growth (s)", "tightening (r), f64 bits", "links",         \
+      "newest link full (0/1)" }
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

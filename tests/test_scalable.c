@@ -1,0 +1,500 @@
+/* tests/test_scalable.c: the growing filters (common/scalable.h): zero
+ * insert failures and zero false negatives through 1000x growth, the
+ * measured FPR within a binomial bound of the target, removes through
+ * growth against an exact multiset, the chain's shape and saved form, bad
+ * params and the memory cap. The big runs are scaled down under ASan. */
+#include <math.h>
+#include <stdlib.h>
+#include "check.h"
+#include "keys.h"
+#include "../common/filter.h"
+#include "../common/scalable.h"
+#include "../common/serial.h"
+#include "../bench/registry/registry.h"
+
+static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr, uint64_t seed)
+{
+    fk_params p = fk_params_make(capacity, fpr);
+    p.seed = seed;
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_new(ops, &p, &f);
+    CHECK_MSG(s == FK_OK, "%s: new(%llu, %g) = %s", ops->name, (unsigned long long)capacity, fpr,
+              fk_status_name(s));
+    return f;
+}
+
+/* Largest count of false positives out of n trials at rate p that is
+ * still consistent with p: mean + 5 standard deviations (a fixed seed, so
+ * the test is deterministic; a rate above p by that margin is a defect). */
+static uint64_t binomial_ceiling(uint64_t n, double p)
+{
+    double mean = (double)n * p;
+    return (uint64_t)(mean + 5.0 * sqrt(mean * (1.0 - p)) + 1.0);
+}
+
+/* Grows kind from `capacity` to `n` keys: every insert FK_OK, every key
+ * found, the FPR over `probes` negatives at most the target. */
+static void grow_and_check(const fk_ops *ops, uint64_t capacity, uint64_t n, double fpr,
+                           uint64_t probes)
+{
+    fk_filter *f = make(ops, capacity, fpr, 7);
+    if (!f)
+        return;
+    uint64_t failed = 0, missing = 0, false_pos = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = keys_positive(i);
+        failed += fk_filter_insert(f, &k, sizeof k) != FK_OK;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t k = keys_positive(i);
+        missing += !fk_filter_contains(f, &k, sizeof k);
+    }
+    for (uint64_t j = 0; j < probes; j++) {
+        uint64_t k = keys_negative(j);
+        false_pos += fk_filter_contains(f, &k, sizeof k);
+    }
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    uint64_t ceiling = binomial_ceiling(probes, fpr);
+    CHECK_MSG(failed == 0, "%s %llu->%llu: %llu inserts failed", ops->name,
+              (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)failed);
+    CHECK_MSG(missing == 0, "%s %llu->%llu: %llu false negatives", ops->name,
+              (unsigned long long)capacity, (unsigned long long)n, (unsigned long long)missing);
+    CHECK_MSG(false_pos <= ceiling, "%s fpr %g: %llu false positives of %llu (ceiling %llu)",
+              ops->name, fpr, (unsigned long long)false_pos, (unsigned long long)probes,
+              (unsigned long long)ceiling);
+    CHECK_EQ_U64(st.items, n);
+    CHECK_MSG(st.expected_fpr <= fpr, "%s: compound expected fpr %g over target %g", ops->name,
+              st.expected_fpr, fpr);
+    CHECK(fk_scalable_links(f) > 1);
+    fk_filter_free(f);
+}
+
+TEST(thousandfold_growth_holds_the_target)
+{
+    const uint64_t start = FK_TEST_SCALE(1000, 100), n = FK_TEST_SCALE(1000000, 100000);
+    const uint64_t probes = FK_TEST_SCALE(1000000, 100000);
+    const char *kinds[] = { "scalable-bloom", "scalable-cuckoo", "scalable-blocked" };
+    const double fprs[] = { 0.01, 0.001 };
+    for (size_t k = 0; k < 3; k++)
+        for (size_t i = 0; i < 2; i++)
+            grow_and_check(fk_ops_find(kinds[k]), start, n, fprs[i], probes);
+}
+
+/* Capacity 10^4 to 10^7: the plain build only (about 10 s of the run;
+ * ASan would make it minutes). */
+TEST(growth_to_ten_million)
+{
+    if (FK_TEST_SANITIZED)
+        return;
+    const char *kinds[] = { "scalable-bloom", "scalable-cuckoo" };
+    const double fprs[] = { 0.01, 0.001 };
+    for (size_t k = 0; k < 2; k++)
+        for (size_t i = 0; i < 2; i++)
+            grow_and_check(fk_ops_find(kinds[k]), 10000, 10000000, fprs[i], 1000000);
+}
+
+/* ------------------------------------------------------ model sequence */
+
+static uint64_t rng_state = UINT64_C(0x9E3779B97F4A7C15);
+static uint64_t rng_next(void)
+{
+    rng_state += UINT64_C(0x9E3779B97F4A7C15);
+    return keys_mix(rng_state);
+}
+
+/* Reloads f from its saved bytes (the chain must survive a round trip at
+ * any point of its life), or keeps it when saving fails (reported). */
+static fk_filter *round_trip(fk_filter *f)
+{
+    uint64_t n = 0;
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_OK);
+    uint8_t *buf = malloc((size_t)n);
+    if (!buf)
+        return f;
+    size_t len = 0;
+    fk_filter *g = NULL;
+    CHECK_STATUS(fk_filter_save(f, buf, (size_t)n, &len), FK_OK);
+    CHECK_STATUS(fk_filter_load_any(buf, len, &g), FK_OK);
+    free(buf);
+    if (!g)
+        return f;
+    CHECK(fk_filter_ops(g) == fk_filter_ops(f));
+    CHECK_EQ_U64(fk_scalable_links(g), fk_scalable_links(f));
+    fk_filter_free(f);
+    return g;
+}
+
+/* Random inserts, removes and lookups on scalable-cuckoo against an exact
+ * multiset, from capacity 64 through several links: every present key is
+ * found, every remove of a present key succeeds, removes of absent keys
+ * answer FK_ENOTFOUND, and items matches. The fpr is 1e-6 so that a remove
+ * taking a colliding fingerprint of another key from a newer link (the
+ * one way a chain of deletable filters can lose a key; expected
+ * ops x 1e-6 times) stays out of a deterministic run. */
+TEST(model_sequence_through_growth_with_removes)
+{
+    enum { POOL = 6000 };
+    const unsigned ops_count = FK_TEST_SCALE(300000, 60000);
+    static uint32_t copies[POOL];
+    memset(copies, 0, sizeof copies);
+    fk_filter *f = make(&fk_scalable_cuckoo_ops, 64, 1e-6, 3);
+    if (!f)
+        return;
+    uint64_t present = 0, bad_insert = 0, bad_remove = 0, bad_absent = 0, missing = 0;
+    for (unsigned step = 0; step < ops_count; step++) {
+        uint64_t r = rng_next();
+        uint64_t i = (r >> 8) % POOL;
+        uint64_t k = keys_positive(i);
+        switch (r & 7) {
+        case 0: case 1: case 2: case 3: /* insert; the pool grows as the run goes */
+            /* at most 3 copies of a key: a link holds at most 8 copies of
+             * one key (its two buckets), so every 8 more open a link */
+            i = (r >> 8) % (200 + (POOL - 200) * (uint64_t)step / ops_count);
+            k = keys_positive(i);
+            if (copies[i] >= 3)
+                break;
+            if (fk_filter_insert(f, &k, sizeof k) == FK_OK) {
+                copies[i]++;
+                present++;
+            } else {
+                bad_insert++;
+            }
+            break;
+        case 4: case 5: { /* remove */
+            fk_status s = fk_filter_remove(f, &k, sizeof k);
+            if (copies[i]) {
+                bad_remove += s != FK_OK;
+                if (s == FK_OK) {
+                    copies[i]--;
+                    present--;
+                }
+            } else {
+                bad_absent += s != FK_ENOTFOUND;
+            }
+            break;
+        }
+        default: /* lookup */
+            if (copies[i])
+                missing += !fk_filter_contains(f, &k, sizeof k);
+            break;
+        }
+        if (step % (ops_count / 4) == ops_count / 8)
+            f = round_trip(f);
+    }
+    for (uint64_t i = 0; i < POOL; i++) {
+        uint64_t k = keys_positive(i);
+        if (copies[i])
+            missing += !fk_filter_contains(f, &k, sizeof k);
+    }
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(bad_insert, 0);
+    CHECK_EQ_U64(bad_remove, 0);
+    CHECK_EQ_U64(bad_absent, 0);
+    CHECK_EQ_U64(missing, 0);
+    CHECK_EQ_U64(st.items, present);
+    CHECK_MSG(fk_scalable_links(f) >= 4, "only %zu links: the run did not grow the chain",
+              fk_scalable_links(f));
+    fk_filter_free(f);
+}
+
+/* ---------------------------------------------------------- the chain */
+
+/* A Bloom chain fills link i to exactly c0 s^i before opening the next;
+ * each link is sized for e0 r^i; the compound figures add up. */
+TEST(chain_shape_follows_growth_and_tightening)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    p.growth = 3;
+    p.tightening = 0.5;
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    uint32_t s = 0;
+    double r = 0;
+    CHECK_STATUS(fk_scalable_knobs(f, &s, &r), FK_OK);
+    CHECK(s == 3 && r == 0.5);
+    uint64_t inserted = 0;
+    for (; inserted < 100 + 300 + 900; inserted++) {
+        CHECK_EQ_U64(fk_scalable_links(f), inserted <= 100 ? 1 : inserted <= 400 ? 2 : 3);
+        uint64_t k = keys_positive(inserted);
+        CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+    }
+    CHECK_EQ_U64(fk_scalable_links(f), 3); /* the next link opens at the next insert */
+    uint64_t k = keys_positive(inserted);
+    CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+    CHECK_EQ_U64(fk_scalable_links(f), 4);
+    fk_stats st, ls;
+    fk_filter_stats(f, &st);
+    uint64_t memory = 0, items = 0, cap = 100;
+    double e = 0.01 * 0.5, none = 1.0, target = 0;
+    for (size_t i = 0; i < 4; i++, cap *= 3, e *= 0.5) {
+        CHECK_STATUS(fk_scalable_link_stats(f, i, &ls, &target), FK_OK);
+        CHECK_EQ_U64(ls.capacity, cap);
+        CHECK_MSG(target == e, "link %zu sized for %g, not %g", i, target, e);
+        memory += ls.memory_bytes;
+        items += ls.items;
+        none *= 1.0 - ls.expected_fpr;
+    }
+    CHECK_STATUS(fk_scalable_link_stats(f, 4, &ls, &target), FK_EINVAL);
+    CHECK(target == 0.0 && ls.items == 0);
+    CHECK_EQ_U64(items, st.items);
+    CHECK_EQ_U64(st.capacity, 100 + 300 + 900 + 2700);
+    CHECK(st.memory_bytes > memory && st.memory_bytes < memory + 4096);
+    CHECK(fabs(st.expected_fpr - (1.0 - none)) < 1e-12);
+    CHECK(st.expected_fpr < 0.01);
+    CHECK(fk_scalable_inner(f) == &fk_bloom_ops);
+    fk_filter_free(f);
+}
+
+/* fk_scalable_new over any kind: counting (removes, not registered as a
+ * growing kind) grows and removes, and cannot be saved; over bloom it
+ * answers FK_EUNSUPPORTED to a remove. */
+TEST(generic_wrapper_over_any_kind)
+{
+    fk_params p = fk_params_make(50, 0.01);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_scalable_new(&fk_counting_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    CHECK(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_GROWS);
+    CHECK(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_REMOVE);
+    for (uint64_t i = 0; i < 1000; i++) {
+        uint64_t k = keys_positive(i);
+        CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+    }
+    CHECK(fk_scalable_links(f) >= 5);
+    for (uint64_t i = 0; i < 1000; i += 2) {
+        uint64_t k = keys_positive(i);
+        CHECK_STATUS(fk_filter_remove(f, &k, sizeof k), FK_OK);
+    }
+    uint64_t missing = 0;
+    for (uint64_t i = 1; i < 1000; i += 2) {
+        uint64_t k = keys_positive(i);
+        missing += !fk_filter_contains(f, &k, sizeof k);
+    }
+    CHECK_EQ_U64(missing, 0);
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(st.items, 500);
+    uint64_t n = 0;
+    CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_EUNSUPPORTED);
+    fk_filter_free(f);
+
+    CHECK_STATUS(fk_scalable_new(&fk_bloom_ops, &p, &f), FK_OK);
+    CHECK(!(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_REMOVE));
+    CHECK_STATUS(fk_filter_remove(f, "a", 1), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_insert(f, NULL, 1), FK_EINVAL);
+    CHECK(!fk_filter_contains(f, NULL, 1));
+    CHECK_STATUS(fk_filter_insert(f, NULL, 0), FK_OK); /* the empty key is a key */
+    CHECK(fk_filter_contains(f, NULL, 0));
+    CHECK_STATUS(fk_filter_insert_concurrent(f, "a", 1), FK_EUNSUPPORTED);
+    fk_filter_free(f);
+    CHECK(fk_scalable_links(NULL) == 0);
+    CHECK(fk_scalable_inner(NULL) == NULL);
+    CHECK_STATUS(fk_scalable_knobs(NULL, NULL, NULL), FK_EINVAL);
+}
+
+/* The batch calls (the generic fallbacks: the growing kinds have no batch
+ * slots) insert through growth and answer exactly as the single calls. */
+TEST(batches_grow_and_answer_as_single_calls)
+{
+    enum { N = 20000 };
+    static uint64_t keys[2 * N];
+    static uint8_t le[2 * N][8]; /* each key as the 8 little-endian bytes _u64 hashes */
+    static bool many[2 * N];
+    static const void *ptrs[2 * N];
+    static size_t lens[2 * N];
+    for (uint64_t i = 0; i < 2 * N; i++) {
+        keys[i] = i < N ? keys_positive(i) : keys_negative(i);
+        for (int b = 0; b < 8; b++)
+            le[i][b] = (uint8_t)(keys[i] >> (8 * b));
+        ptrs[i] = le[i];
+        lens[i] = 8;
+    }
+    const fk_ops *kinds[] = { &fk_scalable_bloom_ops, &fk_scalable_cuckoo_ops };
+    for (size_t n = 0; n < 2; n++) {
+        fk_filter *f = make(kinds[n], 100, 0.01, 5);
+        if (!f)
+            continue;
+        size_t done = 0;
+        CHECK_STATUS(fk_filter_insert_many_u64(f, N, keys, &done), FK_OK);
+        CHECK_EQ_U64(done, N);
+        CHECK(fk_scalable_links(f) >= 7);
+        fk_filter_contains_many(f, 2 * N, ptrs, lens, many);
+        uint64_t differ = 0, missing = 0;
+        for (uint64_t i = 0; i < 2 * N; i++) {
+            differ += many[i] != fk_filter_contains(f, le[i], 8);
+            missing += i < N && !many[i];
+        }
+        CHECK_EQ_U64(differ, 0);
+        CHECK_EQ_U64(missing, 0);
+        fk_filter_free(f);
+    }
+}
+
+/* ------------------------------------------------------------- params */
+
+TEST(bad_params_are_einval)
+{
+    fk_filter *f = (fk_filter *)&f;
+    fk_params p = fk_params_make(1000, 0.01);
+    CHECK_STATUS(fk_scalable_new(NULL, &p, &f), FK_EINVAL);
+    CHECK(f == NULL);
+    CHECK_STATUS(fk_scalable_new(&fk_bloom_ops, NULL, &f), FK_EINVAL);
+    CHECK_STATUS(fk_scalable_new(&fk_bloom_ops, &p, NULL), FK_EINVAL);
+    /* a growing kind cannot be the inner kind */
+    CHECK_STATUS(fk_scalable_new(&fk_scalable_bloom_ops, &p, &f), FK_EINVAL);
+    const double bad_r[] = { 1.0, -0.5, 1.5, NAN, INFINITY, -1e-300 };
+    for (size_t i = 0; i < sizeof bad_r / sizeof bad_r[0]; i++) {
+        fk_params q = p;
+        q.tightening = bad_r[i];
+        CHECK_MSG(fk_filter_new(&fk_scalable_cuckoo_ops, &q, &f) == FK_EINVAL && !f,
+                  "tightening %g accepted", bad_r[i]);
+    }
+    const double bad_fpr[] = { 0.0, 1.0, -0.1, NAN, INFINITY };
+    for (size_t i = 0; i < sizeof bad_fpr / sizeof bad_fpr[0]; i++) {
+        fk_params q = p;
+        q.fpr = bad_fpr[i];
+        CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
+    }
+    fk_params q = p;
+    q.capacity = 0;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
+    q = p;
+    q.reserved = 1;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
+    fk_sizing sz;
+    CHECK_STATUS(fk_ops_size(&fk_scalable_bloom_ops, &q, &sz), FK_EINVAL);
+    q = p;
+    q.growth = FK_SCALABLE_MAX_GROWTH + 1;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_EINVAL);
+    /* growth 1 is a chain of equal links (RedisBloom's EXPANSION 1) */
+    q = p;
+    q.growth = 1;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &q, &f), FK_OK);
+    fk_filter_free(f);
+}
+
+/* A link over FK_MEMORY_CAP is refused with FK_EINVAL before anything is
+ * allocated, the chain unchanged; so is a link the inner kind refuses (a
+ * cuckoo fingerprint past 32 bits). */
+TEST(memory_cap_refuses_the_next_link_and_changes_nothing)
+{
+    const uint64_t c0 = UINT64_C(1) << 20;
+    fk_params p = fk_params_make(c0, 0.01);
+    p.growth = FK_SCALABLE_MAX_GROWTH; /* link 1 would hold 2^36 keys: 82 GB > 64 GiB */
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_scalable_bloom_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    for (uint64_t i = 0; i < c0; i++) {
+        uint64_t k = keys_positive(i);
+        CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+    }
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
+    uint64_t k = keys_positive(c0);
+    CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_EINVAL);
+    CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_EINVAL);
+    fk_filter_stats(f, &after);
+    CHECK(memcmp(&before, &after, sizeof before) == 0);
+    CHECK_EQ_U64(fk_scalable_links(f), 1);
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < c0; i++) {
+        uint64_t key = keys_positive(i);
+        missing += !fk_filter_contains(f, &key, sizeof key);
+    }
+    CHECK_EQ_U64(missing, 0);
+    fk_filter_free(f);
+
+    p = fk_params_make(8, 0.01);
+    p.tightening = 1e-100; /* link 3's fpr, 1e-302 x 1e-100, underflows to 0 */
+    CHECK_STATUS(fk_filter_new(&fk_scalable_cuckoo_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    fk_status s = FK_OK;
+    uint64_t i = 0;
+    for (; i < 100000 && s == FK_OK; i++) {
+        k = keys_positive(i);
+        s = fk_filter_insert(f, &k, sizeof k);
+    }
+    CHECK_STATUS(s, FK_EINVAL);
+    CHECK(fk_scalable_links(f) >= 2 && fk_scalable_links(f) <= 4);
+    missing = 0;
+    for (uint64_t j = 0; j + 1 < i; j++) {
+        uint64_t key = keys_positive(j);
+        missing += !fk_filter_contains(f, &key, sizeof key);
+    }
+    CHECK_EQ_U64(missing, 0);
+    fk_filter_stats(f, &after);
+    CHECK_EQ_U64(after.items, i - 1);
+    fk_filter_free(f);
+}
+
+/* ----------------------------------------------------------- saving */
+
+/* A grown chain reloads (through its own table and through load_any) as
+ * the same kind, answers identically and re-saves to the same bytes;
+ * another growing kind's table refuses it. */
+TEST(saved_chain_round_trips_and_keeps_its_inner_kind)
+{
+    const fk_ops *kinds[] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
+                              &fk_scalable_cuckoo_ops };
+    for (size_t n = 0; n < 3; n++) {
+        fk_filter *f = make(kinds[n], 200, 0.01, 11);
+        if (!f)
+            continue;
+        for (uint64_t i = 0; i < 5000; i++) {
+            uint64_t k = keys_positive(i);
+            CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+        }
+        uint64_t size = 0;
+        CHECK_STATUS(fk_filter_serialized_size(f, &size), FK_OK);
+        uint8_t *a = malloc((size_t)size), *b = malloc((size_t)size);
+        size_t len = 0, len2 = 0;
+        CHECK_STATUS(fk_filter_save(f, a, (size_t)size, &len), FK_OK);
+        fk_filter *g = NULL;
+        CHECK_STATUS(fk_filter_load_any(a, len, &g), FK_OK);
+        if (g) {
+            CHECK(fk_filter_ops(g) == kinds[n]);
+            CHECK_STATUS(fk_filter_save(g, b, (size_t)size, &len2), FK_OK);
+            CHECK(len == len2 && memcmp(a, b, len) == 0);
+            uint64_t differ = 0;
+            for (uint64_t j = 0; j < 100000; j++) {
+                uint64_t k = keys_mix(j + 77);
+                differ += fk_filter_contains(f, &k, sizeof k) != fk_filter_contains(g, &k, sizeof k);
+            }
+            CHECK_EQ_U64(differ, 0);
+            fk_stats sf, sg;
+            fk_filter_stats(f, &sf);
+            fk_filter_stats(g, &sg);
+            CHECK(memcmp(&sf, &sg, sizeof sf) == 0);
+            fk_filter_free(g);
+        }
+        for (size_t m = 0; m < 3; m++) {
+            g = NULL;
+            CHECK_STATUS(fk_filter_load(kinds[m], a, len, &g), m == n ? FK_OK : FK_ECORRUPT);
+            fk_filter_free(g);
+        }
+        free(a);
+        free(b);
+        fk_filter_free(f);
+    }
+}
+
+int main(void)
+{
+    RUN(bad_params_are_einval);
+    RUN(chain_shape_follows_growth_and_tightening);
+    RUN(generic_wrapper_over_any_kind);
+    RUN(batches_grow_and_answer_as_single_calls);
+    RUN(memory_cap_refuses_the_next_link_and_changes_nothing);
+    RUN(saved_chain_round_trips_and_keeps_its_inner_kind);
+    RUN(model_sequence_through_growth_with_removes);
+    RUN(thousandfold_growth_holds_the_target);
+    RUN(growth_to_ten_million);
+    return check_report();
+}
