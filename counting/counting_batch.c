@@ -1,0 +1,202 @@
+/* counting/counting_batch.c: the counting filter's batches
+ * (common/pipeline.h): hash a window of keys, prefetch the lines of their
+ * k counters, then add, test or take them (counting_internal.h's
+ * fk_counting_*_probes, the single-key calls' own code) while the next
+ * window's lines arrive. */
+#include <string.h>
+#include "counting_internal.h"
+#include "../common/pipeline.h"
+
+/* What a pipeline does to each key. */
+typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
+
+/* The probes of key i: bytes, or the 8 little-endian bytes of ints[i]
+ * (callers pass ints or keys NULL as a constant). */
+static inline fk_probe probe_of(const fk_counting *c, const void *const keys[],
+                                const size_t lens[], const uint64_t ints[], size_t i)
+{
+    if (ints) {
+        uint8_t le[8];
+        fk_batch_le8(le, ints[i]);
+        return fk_probe_start(fk_hash_key(le, sizeof le, c->seed));
+    }
+    return fk_probe_start(fk_hash_key(keys[i], lens[i], c->seed));
+}
+
+/* Hashes keys [start, start + span) into pr[] and prefetches the lines of
+ * their k counters (for writing unless op is DO_TEST). A lookup that
+ * succeeds reads all k, so all k are asked for. */
+static inline void hash_window(const fk_counting *c, fk_probe pr[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, batch_op op)
+{
+    for (size_t j = 0; j < span; j++) {
+        pr[j] = probe_of(c, keys, lens, ints, start + j);
+        fk_probe walk = pr[j];
+        for (uint32_t i = 0; i < c->k; i++) {
+            const uint8_t *line = c->ctr + (fk_probe_next(&walk, c->m) >> c->shift);
+            if (op == DO_TEST)
+                FK_PREFETCH_READ(line);
+            else
+                FK_PREFETCH_WRITE(line);
+        }
+    }
+}
+
+/* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
+ * stops at the first key whose status is not FK_OK (only DO_TAKE has one)
+ * and stores in *done how many were done. */
+static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
+                            const void *const keys[], const size_t lens[], const uint64_t ints[],
+                            bool out[], batch_op op, size_t *done)
+{
+    fk_probe pr[2][FK_BATCH_WINDOW];
+    unsigned cur = 0;
+    if (n > 0)
+        hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), op);
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(c, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), op);
+        size_t span = fk_batch_span(start, n);
+        for (size_t j = 0; j < span; j++) {
+            if (op == DO_TEST) {
+                out[start + j] = fk_counting_test_probes(c, pr[cur][j]);
+            } else if (op == DO_ADD) {
+                fk_counting_add_probes(wc, pr[cur][j]);
+            } else {
+                fk_status s = fk_counting_remove_probes(wc, pr[cur][j]);
+                if (s != FK_OK) {
+                    *done = start + j;
+                    return s;
+                }
+            }
+        }
+    }
+    *done = n;
+    return FK_OK;
+}
+
+/* ------------------------------------------- pipelines, one per key form */
+
+FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    size_t did;
+    run(NULL, f, n, keys, lens, NULL, out, DO_TEST, &did);
+}
+
+FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT static fk_status remove_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+}
+
+FK_HOT static void contains_ints(const fk_counting *c, size_t n, const uint64_t keys[],
+                                 bool out[])
+{
+    size_t did;
+    run(NULL, c, n, NULL, NULL, keys, out, DO_TEST, &did);
+}
+
+FK_HOT static void insert_ints(fk_counting *c, size_t n, const uint64_t keys[])
+{
+    size_t did;
+    run(c, c, n, NULL, NULL, keys, NULL, DO_ADD, &did);
+}
+
+/* ------------------------------------------------------- the direct API */
+
+void fk_counting_contains_many(const fk_counting *c, size_t n, const void *const keys[],
+                               const size_t lens[], bool out[])
+{
+    fk_batch_lookup(c, n, keys, lens, out, contains_bytes);
+}
+
+fk_status fk_counting_insert_many(fk_counting *c, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, insert_bytes);
+}
+
+fk_status fk_counting_remove_many(fk_counting *c, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, remove_bytes);
+}
+
+void fk_counting_contains_many_u64(const fk_counting *c, size_t n, const uint64_t keys[],
+                                   bool out[])
+{
+    if (!out || n == 0)
+        return;
+    if (!c || !keys) {
+        memset(out, 0, n * sizeof out[0]);
+        return;
+    }
+    contains_ints(c, n, keys, out);
+}
+
+fk_status fk_counting_insert_many_u64(fk_counting *c, size_t n, const uint64_t keys[],
+                                      size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!c || (n > 0 && !keys))
+        return FK_EINVAL;
+    insert_ints(c, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}
+
+/* ---------------------------------- the fk_ops slots (counting_ops.c)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key. */
+
+void fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                   const size_t lens[], bool out[])
+{
+    contains_bytes(f, n, keys, lens, out);
+}
+
+fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = insert_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = remove_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                       bool out[])
+{
+    contains_ints((const fk_counting *)f, n, keys, out);
+}
+
+fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                          size_t *done)
+{
+    insert_ints((fk_counting *)f, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}
