@@ -20,13 +20,17 @@ static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], co
     return fk_blocked_hash(keys[i], lens[i], b->seed);
 }
 
-/* Hashes keys [start, start + span) into h[] and prefetches their blocks. */
+/* Hashes keys [start, start + span) into h[] and prefetches their blocks
+ * (not for a table that stays in cache). */
 static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *const keys[],
                                const size_t lens[], const uint64_t ints[], size_t start,
                                size_t span, bool write)
 {
+    const bool prefetch = fk_batch_prefetches(b->blocks * FK_BLOCKED_BLOCK_BYTES);
     for (size_t j = 0; j < span; j++) {
         h[j] = hash_of(b, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
         const uint32_t *block = fk_blocked_block_ptr(b, h[j]);
         if (write)
             FK_PREFETCH_WRITE(block);

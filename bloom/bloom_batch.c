@@ -39,21 +39,34 @@ static inline void hash_window(const fk_bloom *b, fk_probe pr[], const void *con
     }
 }
 
-/* A lookup that fails stops after its first group of probes (most
- * negatives), one that succeeds reads all k: prefetch all k lines, which
- * costs the negatives only bandwidth, not latency. */
+/* Lines prefetched per key: none for a table that stays in cache; for a
+ * lookup, those of its first group of probes (most negative lookups stop
+ * there; asking for all k measured slower at 10^8 keys, the extra lines
+ * crowding out the next keys' first ones); for an insert all k. */
+static inline uint32_t lookup_lines(const fk_bloom *b)
+{
+    if (!fk_batch_prefetches(b->words * 8))
+        return 0;
+    return b->k < FK_BLOOM_GROUP ? b->k : FK_BLOOM_GROUP;
+}
+
+static inline uint32_t insert_lines(const fk_bloom *b)
+{
+    return fk_batch_prefetches(b->words * 8) ? b->k : 0;
+}
+
 static inline void lookup_run(const fk_bloom *b, size_t n, const void *const keys[],
                               const size_t lens[], const uint64_t ints[], bool out[])
 {
     fk_probe pr[2][FK_BATCH_WINDOW];
     unsigned cur = 0;
     if (n > 0)
-        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), b->k, false);
+        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), lookup_lines(b), false);
     for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
         size_t next = start + FK_BATCH_WINDOW;
         if (next < n)
-            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), b->k,
-                        false);
+            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n),
+                        lookup_lines(b), false);
         size_t span = fk_batch_span(start, n);
         for (size_t j = 0; j < span; j++)
             out[start + j] = fk_bloom_test_probes(b, pr[cur][j]);
@@ -67,12 +80,12 @@ static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
     fk_probe pr[2][FK_BATCH_WINDOW];
     unsigned cur = 0;
     if (n > 0)
-        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), b->k, true);
+        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), insert_lines(b), true);
     for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
         size_t next = start + FK_BATCH_WINDOW;
         if (next < n)
-            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), b->k,
-                        true);
+            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n),
+                        insert_lines(b), true);
         size_t span = fk_batch_span(start, n);
         for (size_t j = 0; j < span; j++)
             fk_bloom_set_probes(b, pr[cur][j]);

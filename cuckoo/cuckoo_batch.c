@@ -25,13 +25,17 @@ static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
 }
 
 /* Places keys [start, start + span) into k[] and prefetches both buckets
- * of each (for writing unless op is DO_TEST). */
+ * of each (for writing unless op is DO_TEST; none for a table that stays
+ * in cache). */
 static inline void place_window(const fk_cuckoo *c, fk_cplace k[], const void *const keys[],
                                 const size_t lens[], const uint64_t ints[], size_t start,
                                 size_t span, batch_op op)
 {
+    const bool prefetch = fk_batch_prefetches(c->table.alloc_bytes);
     for (size_t j = 0; j < span; j++) {
         k[j] = place_of(c, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
         const uint8_t *b1 = fk_ctab_bucket_addr(&c->table, k[j].i1);
         const uint8_t *b2 = fk_ctab_bucket_addr(&c->table, k[j].i2);
         if (op == DO_TEST) {
