@@ -48,6 +48,90 @@ static inline void place_window(const fk_cuckoo *c, fk_cplace k[], const void *c
     }
 }
 
+/* ------------------------------------ one window, the width a constant
+ *
+ * As the single-key paths do (cuckoo.c), widths 4..16 get their own loops
+ * with the width folded in, chosen once per window; wider fingerprints go
+ * through the generic table calls. Same slots, same answers. */
+
+#define LOOKUP_WINDOW_W(F)                                                                \
+    static void lookup_window_w##F(const fk_ctab *t, const fk_cplace k[], size_t span,    \
+                                   bool out[])                                            \
+    {                                                                                     \
+        for (size_t j = 0; j < span; j++)                                                 \
+            out[j] = (fk_ctab_match_w(t, k[j].i1, k[j].fp, F) |                           \
+                      fk_ctab_match_w(t, k[j].i2, k[j].fp, F)) != 0;                      \
+    }
+FK_CTAB_EACH_WIDTH(LOOKUP_WINDOW_W)
+#undef LOOKUP_WINDOW_W
+
+/* Inserts in order until one answers other than FK_OK (stored in *s);
+ * returns how many went in. A key whose buckets are both full takes the
+ * single-key path (fk_cuckoo_insert_placed), which kicks. */
+#define INSERT_WINDOW_W(F)                                                                \
+    static size_t insert_window_w##F(fk_cuckoo *c, const fk_cplace k[], size_t span,      \
+                                     fk_status *s)                                        \
+    {                                                                                     \
+        fk_ctab *t = &c->table;                                                           \
+        for (size_t j = 0; j < span; j++) {                                               \
+            uint64_t b = k[j].i1, free = fk_ctab_match_w(t, b, 0, F);                     \
+            if (!free) {                                                                  \
+                b = k[j].i2;                                                              \
+                free = fk_ctab_match_w(t, b, 0, F);                                       \
+            }                                                                             \
+            if (!free) {                                                                  \
+                if ((*s = fk_cuckoo_insert_placed(c, k[j])) != FK_OK)                     \
+                    return j;                                                             \
+                continue;                                                                 \
+            }                                                                             \
+            unsigned slot = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F); \
+            fk_ctab_set_w(t, b, slot, k[j].fp, F);                                        \
+            c->items++;                                                                   \
+        }                                                                                 \
+        return span;                                                                      \
+    }
+FK_CTAB_EACH_WIDTH(INSERT_WINDOW_W)
+#undef INSERT_WINDOW_W
+
+static void lookup_window(const fk_ctab *t, const fk_cplace k[], size_t span, bool out[])
+{
+    switch (t->f) {
+#define CASE_W(F)                                                                         \
+    case F:                                                                               \
+        lookup_window_w##F(t, k, span, out);                                              \
+        return;
+        FK_CTAB_EACH_WIDTH(CASE_W)
+#undef CASE_W
+    default:
+        for (size_t j = 0; j < span; j++)
+            out[j] = fk_ctab_has2(t, k[j].i1, k[j].i2, k[j].fp);
+    }
+}
+
+/* Writes one window in order (inserts, or removes when take); returns how
+ * many were done, with *s the status of the one that stopped it. */
+static size_t write_window(fk_cuckoo *c, const fk_cplace k[], size_t span, bool take,
+                           fk_status *s)
+{
+    *s = FK_OK;
+    if (!take) {
+        switch (c->table.f) {
+#define CASE_W(F)                                                                         \
+    case F:                                                                               \
+        return insert_window_w##F(c, k, span, s);
+            FK_CTAB_EACH_WIDTH(CASE_W)
+#undef CASE_W
+        default:
+            break;
+        }
+    }
+    for (size_t j = 0; j < span; j++)
+        if ((*s = take ? fk_cuckoo_remove_placed(c, k[j]) : fk_cuckoo_insert_placed(c, k[j])) !=
+            FK_OK)
+            return j;
+    return span;
+}
+
 /* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
  * stops at the first key whose status is not FK_OK and stores in *done
  * how many were done. */
@@ -64,18 +148,15 @@ static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const v
         if (next < n)
             place_window(c, k[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), op);
         size_t span = fk_batch_span(start, n);
-        for (size_t j = 0; j < span; j++) {
-            const fk_cplace *p = &k[cur][j];
-            if (op == DO_TEST) {
-                out[start + j] = fk_ctab_has2(&c->table, p->i1, p->i2, p->fp);
-                continue;
-            }
-            fk_status s = op == DO_ADD ? fk_cuckoo_insert_placed(wc, *p)
-                                       : fk_cuckoo_remove_placed(wc, *p);
-            if (s != FK_OK) {
-                *done = start + j;
-                return s;
-            }
+        if (op == DO_TEST) {
+            lookup_window(&c->table, k[cur], span, out + start);
+            continue;
+        }
+        fk_status s;
+        size_t did = write_window(wc, k[cur], span, op == DO_TAKE, &s);
+        if (s != FK_OK) {
+            *done = start + did;
+            return s;
         }
     }
     *done = n;
