@@ -39,38 +39,89 @@ static inline void hash_window(const fk_bloom *b, fk_probe pr[], const void *con
     }
 }
 
-/* Lines prefetched per key: none for a table that stays in cache; for a
- * lookup, those of its first group of probes (most negative lookups stop
- * there; asking for all k measured slower at 10^8 keys, the extra lines
- * crowding out the next keys' first ones); for an insert all k. */
-static inline uint32_t lookup_lines(const fk_bloom *b)
-{
-    if (!fk_batch_prefetches(b->words * 8))
-        return 0;
-    return b->k < FK_BLOOM_GROUP ? b->k : FK_BLOOM_GROUP;
-}
-
+/* Lines prefetched per key for an insert: all k, none for a table that
+ * stays in cache. */
 static inline uint32_t insert_lines(const fk_bloom *b)
 {
     return fk_batch_prefetches(b->words * 8) ? b->k : 0;
 }
 
+/* The AND of the next `count` probes' bits (bit 0 of the result),
+ * advancing *pr: how fk_bloom_test_probes reads them, in any grouping, since
+ * a key is "maybe present" exactly when all k bits are set. */
+static inline uint64_t test_next(const fk_bloom *b, fk_probe *pr, uint32_t count)
+{
+    uint64_t all = 1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t pos = fk_probe_next(pr, b->m);
+        all &= b->bits[pos >> 6] >> (pos & 63);
+    }
+    return all & 1;
+}
+
+static inline void prefetch_next(const fk_bloom *b, fk_probe pr, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        FK_PREFETCH_READ(b->bits + (fk_probe_next(&pr, b->m) >> 6));
+}
+
+/* Lookups of a table out of cache, in three stages a window apart: hash
+ * window w + 1 and prefetch the lines of its first group of probes; test
+ * window w's first group, and for the keys that pass it (all positives, a
+ * few negatives) prefetch the lines of the other k - g probes; test those
+ * for window w - 1. Most negatives end at the first group without asking
+ * for lines they will not read, and positives still wait only once. */
+static inline void lookup_staged(const fk_bloom *b, size_t n, const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], bool out[])
+{
+    const uint32_t g = b->k < FK_BLOOM_GROUP ? b->k : FK_BLOOM_GROUP, rest = b->k - g;
+    fk_probe pr[3][FK_BATCH_WINDOW];
+    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
+    hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, false);
+    for (size_t w = 0;; w++) {
+        size_t start = w * FK_BATCH_WINDOW;
+        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
+        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
+        if (start >= n && nprev == 0)
+            break;
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(b, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
+                        false);
+        npend[w & 1] = 0;
+        if (start < n) {
+            fk_probe *cur = pr[w % 3];
+            size_t span = fk_batch_span(start, n);
+            for (size_t j = 0; j < span; j++) {
+                bool first = test_next(b, &cur[j], g);
+                out[start + j] = first;
+                if (first && rest) {
+                    prefetch_next(b, cur[j], rest);
+                    pend_cur[npend[w & 1]++] = (unsigned)j;
+                }
+            }
+        }
+        if (nprev) {
+            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
+            size_t prev_start = start - FK_BATCH_WINDOW;
+            for (unsigned i = 0; i < nprev; i++) {
+                unsigned j = pend_prev[i];
+                out[prev_start + j] = test_next(b, &prev[j], rest);
+            }
+        }
+    }
+}
+
 static inline void lookup_run(const fk_bloom *b, size_t n, const void *const keys[],
                               const size_t lens[], const uint64_t ints[], bool out[])
 {
-    fk_probe pr[2][FK_BATCH_WINDOW];
-    unsigned cur = 0;
-    if (n > 0)
-        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), lookup_lines(b), false);
-    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n),
-                        lookup_lines(b), false);
-        size_t span = fk_batch_span(start, n);
-        for (size_t j = 0; j < span; j++)
-            out[start + j] = fk_bloom_test_probes(b, pr[cur][j]);
+    if (n > 0 && fk_batch_prefetches(b->words * 8)) {
+        lookup_staged(b, n, keys, lens, ints, out);
+        return;
     }
+    /* in cache: no prefetching, just the hash inlined and no call per key */
+    for (size_t i = 0; i < n; i++)
+        out[i] = fk_bloom_test_probes(b, probe_of(b, keys, lens, ints, i));
 }
 
 /* Inserts never fail: every key goes in. */

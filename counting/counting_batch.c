@@ -24,14 +24,11 @@ static inline fk_probe probe_of(const fk_counting *c, const void *const keys[],
 }
 
 /* Hashes keys [start, start + span) into pr[] and prefetches the lines of
- * their k counters (for writing unless op is DO_TEST; none for a table
- * that stays in cache). A lookup that succeeds reads all k, so all k are
- * asked for (measured at 10^7 keys: twice as fast as without). */
+ * their first `lines` counters (for writing unless op is DO_TEST). */
 static inline void hash_window(const fk_counting *c, fk_probe pr[], const void *const keys[],
                                const size_t lens[], const uint64_t ints[], size_t start,
-                               size_t span, batch_op op)
+                               size_t span, uint32_t lines, batch_op op)
 {
-    const uint32_t lines = fk_batch_prefetches(c->bytes) ? c->k : 0;
     for (size_t j = 0; j < span; j++) {
         pr[j] = probe_of(c, keys, lens, ints, start + j);
         fk_probe walk = pr[j];
@@ -45,6 +42,67 @@ static inline void hash_window(const fk_counting *c, fk_probe pr[], const void *
     }
 }
 
+/* 1 when the next `count` counters are all nonzero, advancing *pr: the
+ * answer fk_counting_test_probes gives, in any grouping. */
+static inline uint32_t test_next(const fk_counting *c, fk_probe *pr, uint32_t count)
+{
+    uint32_t all = 1;
+    for (uint32_t i = 0; i < count; i++)
+        all &= fk_ctr_nonzero(c->ctr, fk_probe_next(pr, c->m), c->shift);
+    return all;
+}
+
+static inline void prefetch_next(const fk_counting *c, fk_probe pr, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        FK_PREFETCH_READ(c->ctr + (fk_probe_next(&pr, c->m) >> c->shift));
+}
+
+/* Lookups of a table out of cache, in three stages a window apart, as the
+ * Bloom filter's (bloom/bloom_batch.c): hash window w + 1 and prefetch its
+ * first group's lines; test window w's first group and prefetch the other
+ * lines of the keys that pass; test those for window w - 1. */
+static inline void lookup_staged(const fk_counting *c, size_t n, const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], bool out[])
+{
+    const uint32_t g = c->k < FK_COUNTING_GROUP ? c->k : FK_COUNTING_GROUP, rest = c->k - g;
+    fk_probe pr[3][FK_BATCH_WINDOW];
+    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
+    hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, DO_TEST);
+    for (size_t w = 0;; w++) {
+        size_t start = w * FK_BATCH_WINDOW;
+        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
+        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
+        if (start >= n && nprev == 0)
+            break;
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(c, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
+                        DO_TEST);
+        npend[w & 1] = 0;
+        if (start < n) {
+            fk_probe *cur = pr[w % 3];
+            size_t span = fk_batch_span(start, n);
+            for (size_t j = 0; j < span; j++) {
+                bool first = test_next(c, &cur[j], g);
+                out[start + j] = first;
+                if (first && rest) {
+                    prefetch_next(c, cur[j], rest);
+                    pend_cur[npend[w & 1]++] = (unsigned)j;
+                }
+            }
+        }
+        if (nprev) {
+            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
+            size_t prev_start = start - FK_BATCH_WINDOW;
+            for (unsigned i = 0; i < nprev; i++) {
+                unsigned j = pend_prev[i];
+                out[prev_start + j] = test_next(c, &prev[j], rest);
+            }
+        }
+    }
+}
+
 /* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
  * stops at the first key whose status is not FK_OK (only DO_TAKE has one)
  * and stores in *done how many were done. */
@@ -52,19 +110,30 @@ static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
                             const void *const keys[], const size_t lens[], const uint64_t ints[],
                             bool out[], batch_op op, size_t *done)
 {
+    const bool prefetch = fk_batch_prefetches(c->bytes);
+    if (op == DO_TEST) {
+        if (n > 0 && prefetch)
+            lookup_staged(c, n, keys, lens, ints, out);
+        else /* in cache: the hash inlined and no call per key */
+            for (size_t i = 0; i < n; i++)
+                out[i] = fk_counting_test_probes(c, probe_of(c, keys, lens, ints, i));
+        *done = n;
+        return FK_OK;
+    }
+    /* writers touch all k counters: prefetch all k lines */
+    const uint32_t lines = prefetch ? c->k : 0;
     fk_probe pr[2][FK_BATCH_WINDOW];
     unsigned cur = 0;
     if (n > 0)
-        hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), op);
+        hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), lines, op);
     for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
         size_t next = start + FK_BATCH_WINDOW;
         if (next < n)
-            hash_window(c, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), op);
+            hash_window(c, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), lines,
+                        op);
         size_t span = fk_batch_span(start, n);
         for (size_t j = 0; j < span; j++) {
-            if (op == DO_TEST) {
-                out[start + j] = fk_counting_test_probes(c, pr[cur][j]);
-            } else if (op == DO_ADD) {
+            if (op == DO_ADD) {
                 fk_counting_add_probes(wc, pr[cur][j]);
             } else {
                 fk_status s = fk_counting_remove_probes(wc, pr[cur][j]);

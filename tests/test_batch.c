@@ -193,16 +193,17 @@ static void check_lookups(const fk_filter *f, const keyset *probe, uint64_t *rng
               probe->n);
 }
 
-static void bytes_equivalence(const fk_ops *ops)
+/* n keys into filters sized for `capacity` (above n: a table large enough
+ * that the pipelines prefetch, common/pipeline.h). */
+static void bytes_equivalence_sized(const fk_ops *ops, size_t n, uint64_t capacity)
 {
-    size_t n = n_keys();
     keyset ins = insert_set(n), probe = keyset_make(2 * n, 2);
     /* probe: the inserted keys, then as many absent ones */
     for (size_t i = 0; i < n && probe.n; i++) {
         probe.ptr[i] = ins.ptr[i];
         probe.lens[i] = ins.lens[i];
     }
-    fk_filter *a = make(ops, n, 7), *b = make(ops, n, 7);
+    fk_filter *a = make(ops, capacity, 7), *b = make(ops, capacity, 7);
     uint64_t rng = 99;
     if (a && b && ins.n && probe.n) {
         fk_status sa, sb;
@@ -210,6 +211,7 @@ static void bytes_equivalence(const fk_ops *ops)
         CHECK_MSG(da == db && sa == sb, "%s: single stopped at %zu (%s), batched at %zu (%s)",
                   ops->name, da, fk_strerror(sa), db, fk_strerror(sb));
         CHECK_MSG(da > n / 2, "%s: only %zu of %zu inserted", ops->name, da, n);
+        CHECK_MSG(da == n || capacity == n, "%s: %zu of %zu into a roomy filter", ops->name, da, n);
         CHECK_MSG(same_filter(a, b, &probe), "%s: batched inserts built another filter",
                   ops->name);
         check_lookups(b, &probe, &rng);
@@ -230,12 +232,24 @@ static void bytes_equivalence(const fk_ops *ops)
     keyset_free(&probe);
 }
 
-static void u64_equivalence(const fk_ops *ops)
+static void bytes_equivalence(const fk_ops *ops)
 {
-    size_t n = n_keys();
+    bytes_equivalence_sized(ops, n_keys(), n_keys());
+}
+
+/* 8M items of room: every built-in kind's table is over 8 MiB. */
+#define ROOMY_CAPACITY (UINT64_C(8) << 20)
+
+static void bytes_equivalence_roomy(const fk_ops *ops)
+{
+    bytes_equivalence_sized(ops, FK_TEST_SCALE(200000, 20000), ROOMY_CAPACITY);
+}
+
+static void u64_equivalence_sized(const fk_ops *ops, size_t n, uint64_t capacity)
+{
     uint64_t *keys = malloc(2 * n * sizeof *keys);
     bool *out = malloc(2 * n);
-    fk_filter *a = make(ops, n, 11), *b = make(ops, n, 11);
+    fk_filter *a = make(ops, capacity, 11), *b = make(ops, capacity, 11);
     if (keys && out && a && b) {
         for (size_t i = 0; i < n; i++) {
             keys[i] = keys_positive(i);
@@ -288,6 +302,16 @@ static void u64_equivalence(const fk_ops *ops)
     free(out);
     fk_filter_free(a);
     fk_filter_free(b);
+}
+
+static void u64_equivalence(const fk_ops *ops)
+{
+    u64_equivalence_sized(ops, n_keys(), n_keys());
+}
+
+static void u64_equivalence_roomy(const fk_ops *ops)
+{
+    u64_equivalence_sized(ops, FK_TEST_SCALE(200000, 20000), ROOMY_CAPACITY);
 }
 
 /* Removes every other inserted key and some absent ones, single and
@@ -364,6 +388,14 @@ TEST(contains_and_insert_many_equal_single_calls_every_kind)
 TEST(u64_forms_equal_8_byte_little_endian_single_calls)
 {
     for_each_kind(u64_equivalence, false);
+}
+
+/* The same on tables large enough that the pipelines prefetch (and the
+ * Bloom kinds' lookups run in stages). */
+TEST(large_tables_take_the_prefetching_pipelines_with_the_same_answers)
+{
+    for_each_kind(bytes_equivalence_roomy, false);
+    for_each_kind(u64_equivalence_roomy, false);
 }
 
 TEST(remove_many_equals_single_removes_every_deletable_kind)
@@ -602,6 +634,90 @@ TEST(direct_forms_blocked) { DIRECT_FORMS(fk_blocked, fk_blocked, fk_blocked_new
 TEST(direct_forms_counting) { DIRECT_FORMS(fk_counting, fk_counting, fk_counting_new); }
 TEST(direct_forms_cuckoo) { DIRECT_FORMS(fk_cuckoo, fk_cuckoo, fk_cuckoo_new); }
 
+/* Half-full tables over 8 MiB with k = 8: lookups run in stages (first
+ * group, then the other probes a window later), and about 1/16 of absent
+ * keys pass the first group, so a stage that skipped or repeated a probe
+ * would change answers here. */
+static size_t dense_keys(void) { return FK_TEST_SCALE(1000000, 50000); }
+
+static size_t compare_u64_lookups(const char *what, bool (*one)(const void *, const void *, size_t),
+                                  void (*many)(const void *, size_t, const uint64_t *, bool *),
+                                  const void *f)
+{
+    size_t n = dense_keys(), wrong = 0, hits = 0;
+    uint64_t *keys = malloc(n * sizeof *keys);
+    bool *out = malloc(n);
+    if (keys && out) {
+        for (size_t i = 0; i < n; i++)
+            keys[i] = keys_negative(i);
+        many(f, n, keys, out);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t le[8];
+            fk_le_put64(le, keys[i]);
+            bool single = one(f, le, 8);
+            wrong += out[i] != single;
+            hits += single;
+        }
+    }
+    CHECK_MSG(wrong == 0, "%s: %zu staged answers differ", what, wrong);
+    free(keys);
+    free(out);
+    return hits;
+}
+
+static bool bloom_one(const void *f, const void *k, size_t len) { return fk_bloom_contains(f, k, len); }
+static void bloom_many(const void *f, size_t n, const uint64_t *k, bool *o)
+{
+    fk_bloom_contains_many_u64(f, n, k, o);
+}
+static bool counting_one(const void *f, const void *k, size_t len)
+{
+    return fk_counting_contains(f, k, len);
+}
+static void counting_many(const void *f, size_t n, const uint64_t *k, bool *o)
+{
+    fk_counting_contains_many_u64(f, n, k, o);
+}
+
+TEST(dense_large_tables_stage_their_lookups_exactly)
+{
+    /* bloom: 2^26 bits (8 MiB), every other bit set at random */
+    const uint64_t m = UINT64_C(1) << 26;
+    uint64_t *words = malloc(m / 8), rng = 77;
+    fk_bloom *b = NULL;
+    if (words) {
+        for (uint64_t w = 0; w < m / 64; w++)
+            words[w] = check_rng(&rng);
+        CHECK_STATUS(fk_bloom_from_bits(m, 8, 3, 1000000, 0.01, 0, words, &b), FK_OK);
+    }
+    free(words);
+    if (b) {
+        size_t hits = compare_u64_lookups("bloom", bloom_one, bloom_many, b);
+        CHECK_MSG(hits > dense_keys() / 1000, "bloom: %zu of %zu absent keys passed: not dense",
+                  hits, dense_keys());
+    }
+    fk_bloom_free(b);
+
+    /* counting: 2^24 4-bit counters (8 MiB), k = 8, filled to about half */
+    fk_params p = fk_params_make(1500000, 0.01);
+    p.bits = UINT64_C(1) << 24;
+    p.hashes = 8;
+    fk_counting *c = NULL;
+    CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+    size_t fill = FK_TEST_SCALE(1450000, 150000);
+    uint64_t *ins = malloc(fill * sizeof *ins);
+    if (c && ins) {
+        for (size_t i = 0; i < fill; i++)
+            ins[i] = keys_positive(i);
+        CHECK_STATUS(fk_counting_insert_many_u64(c, fill, ins, NULL), FK_OK);
+        size_t hits = compare_u64_lookups("counting", counting_one, counting_many, c);
+        CHECK_MSG(hits > dense_keys() / 1000 || FK_TEST_SANITIZED,
+                  "counting: %zu of %zu absent keys passed: not dense", hits, dense_keys());
+    }
+    free(ins);
+    fk_counting_free(c);
+}
+
 /* The direct removes: as single removes, stopping at the first absent key. */
 TEST(direct_remove_many)
 {
@@ -685,6 +801,7 @@ int main(void)
     }
     RUN(contains_and_insert_many_equal_single_calls_every_kind);
     RUN(u64_forms_equal_8_byte_little_endian_single_calls);
+    RUN(large_tables_take_the_prefetching_pipelines_with_the_same_answers);
     RUN(remove_many_equals_single_removes_every_deletable_kind);
     RUN(insert_many_stops_at_efull_with_nothing_lost);
     RUN(null_key_in_the_middle);
@@ -694,6 +811,7 @@ int main(void)
     RUN(direct_forms_counting);
     RUN(direct_forms_cuckoo);
     RUN(direct_remove_many);
+    RUN(dense_large_tables_stage_their_lookups_exactly);
     RUN(blocked_batches_on_both_paths);
     return check_report();
 }
