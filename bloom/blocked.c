@@ -92,47 +92,27 @@ void fk_blocked_clear(fk_blocked *b)
 
 /* ------------------------------------------------- the portable path */
 
-static inline void set_scalar(fk_blocked *b, uint64_t h)
-{
-    uint32_t *block = fk_blocked_block_ptr(b, h);
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        block[i] |= UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
-    b->items++;
-}
-
-/* Branch-free: ANDs the key's bit of every word into bit 0, tests once. */
-static inline bool test_scalar(const fk_blocked *b, uint64_t h)
-{
-    const uint32_t *block = fk_blocked_block_ptr(b, h);
-    uint32_t all = 1;
-#pragma GCC unroll 8
-    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        all &= block[i] >> fk_blocked_bit((uint32_t)h, i);
-    return all & 1;
-}
-
 /* Keys of any length but 8 (see fk_blocked_hash). */
 FK_HOT __attribute__((noinline)) static fk_status insert_scalar_any(fk_blocked *b, const void *key,
                                                                    size_t len)
 {
     if (!key && len)
         return FK_EINVAL;
-    set_scalar(b, fk_blocked_hash(key, len, b->seed));
+    fk_blocked_set_scalar(b, fk_blocked_hash(key, len, b->seed));
     return FK_OK;
 }
 
 FK_HOT __attribute__((noinline)) static bool contains_scalar_any(const fk_blocked *b,
                                                                 const void *key, size_t len)
 {
-    return (key || !len) && test_scalar(b, fk_blocked_hash(key, len, b->seed));
+    return (key || !len) && fk_blocked_test_scalar(b, fk_blocked_hash(key, len, b->seed));
 }
 
 FK_HOT static fk_status insert_scalar(fk_blocked *b, const void *key, size_t len)
 {
     if (len != 8 || !key)
         return insert_scalar_any(b, key, len);
-    set_scalar(b, fk_blocked_hash(key, 8, b->seed));
+    fk_blocked_set_scalar(b, fk_blocked_hash(key, 8, b->seed));
     return FK_OK;
 }
 
@@ -140,7 +120,7 @@ FK_HOT static bool contains_scalar(const fk_blocked *b, const void *key, size_t 
 {
     if (len != 8 || !key)
         return contains_scalar_any(b, key, len);
-    return test_scalar(b, fk_blocked_hash(key, 8, b->seed));
+    return fk_blocked_test_scalar(b, fk_blocked_hash(key, 8, b->seed));
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -277,5 +257,9 @@ const fk_ops fk_blocked_ops = {
     .stats = ops_stats,
     .serial = &fk_blocked_serial_ops,
     .size = ops_size,
+    .contains_many = fk_blocked_ops_contains_many,
+    .insert_many = fk_blocked_ops_insert_many,
+    .contains_many_u64 = fk_blocked_ops_contains_many_u64,
+    .insert_many_u64 = fk_blocked_ops_insert_many_u64,
 };
 

@@ -62,4 +62,17 @@ FK_HOT FK_AVX2 bool fk_blocked_contains_avx2(const fk_blocked *b, const void *ke
         return contains_any(b, key, len);
     return test(b, fk_blocked_hash(key, 8, b->seed));
 }
+
+FK_AVX2 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[],
+                                         bool out[])
+{
+    for (size_t j = 0; j < n; j++)
+        out[j] = test(b, h[j]);
+}
+
+FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[])
+{
+    for (size_t j = 0; j < n; j++)
+        set(b, h[j]);
+}
 #endif

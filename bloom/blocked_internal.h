@@ -59,6 +59,28 @@ static inline unsigned fk_blocked_bit(uint32_t low32, unsigned i)
     return (low32 * salt[i]) >> 27;
 }
 
+/* The portable path's set and test of a hashed key (blocked.c's single-key
+ * calls and blocked_batch.c's pipeline both run these). */
+static inline void fk_blocked_set_scalar(fk_blocked *b, uint64_t h)
+{
+    uint32_t *block = fk_blocked_block_ptr(b, h);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        block[i] |= UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
+    b->items++;
+}
+
+/* Branch-free: ANDs the key's bit of every word into bit 0, tests once. */
+static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
+{
+    const uint32_t *block = fk_blocked_block_ptr(b, h);
+    uint32_t all = 1;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        all &= block[i] >> fk_blocked_bit((uint32_t)h, i);
+    return all & 1;
+}
+
 /* The AVX2 path (blocked_avx2.c): insert and contains whole, hash
  * included, compiled for AVX2 (so no call sits between the hash and the
  * probe). b is not NULL; the key checks are theirs. Call only when
@@ -66,7 +88,21 @@ static inline unsigned fk_blocked_bit(uint32_t low32, unsigned i)
 #if FK_BLOCKED_HAVE_AVX2
 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
+/* The same on keys already hashed (fk_blocked_hash), for the batches:
+ * out[j] = the test of h[j]; the sets in order. */
+void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[], bool out[]);
+void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[]);
 #endif
+
+/* The fk_ops batch slots (blocked_batch.c), for blocked.c's table. */
+void      fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], bool out[]);
+fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done);
+void      fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                           bool out[]);
+fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                         size_t *done);
 
 /* Builds an empty filter of exactly `blocks` blocks (no sizing).
  * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */

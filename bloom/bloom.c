@@ -3,7 +3,6 @@
 #include <string.h>
 #include "bloom_internal.h"
 #include "../common/alloc.h"
-#include "../common/probe.h"
 
 /* --------------------------------------------------------------- create */
 
@@ -92,49 +91,16 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
 {
     if (!b || (!key && len))
         return FK_EINVAL;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
-    uint64_t *bits = b->bits;
-    const uint64_t m = b->m;
-    for (uint32_t i = 0; i < b->k; i++)
-        fk_bit_set(bits, fk_probe_next(&pr, m));
-    b->items++;
+    fk_bloom_set_probes(b, fk_probe_start(fk_hash_key(key, len, b->seed)));
     return FK_OK;
 }
 
-/* Probes are tested in groups of FK_BLOOM_GROUP without branches, and the
- * lookup exits after the first group holding a zero bit. A per-probe exit
- * mispredicts on almost every negative lookup (the zero bit's position is
- * random); a group of 4 at a fill of 1/2 holds a zero with probability
- * 15/16, so a stream of negatives exits predictably after one group, and a
- * stream of positives runs on predictably with its loads in flight. */
-#define FK_BLOOM_GROUP 4u
-
+/* (fk_bloom_test_probes: groups of probes, see bloom_internal.h) */
 FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 {
     if (!b || (!key && len))
         return false;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
-    const uint64_t *bits = b->bits;
-    const uint64_t m = b->m;
-    uint32_t left = b->k;
-    while (left >= FK_BLOOM_GROUP) {
-        uint64_t all = 1;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
-            uint64_t pos = fk_probe_next(&pr, m);
-            all &= bits[pos >> 6] >> (pos & 63);
-        }
-        if (!(all & 1))
-            return false;
-        left -= FK_BLOOM_GROUP;
-    }
-    uint64_t all = 1;
-#pragma GCC unroll 3
-    for (uint32_t i = 0; i < left; i++) {
-        uint64_t pos = fk_probe_next(&pr, m);
-        all &= bits[pos >> 6] >> (pos & 63);
-    }
-    return all & 1;
+    return fk_bloom_test_probes(b, fk_probe_start(fk_hash_key(key, len, b->seed)));
 }
 
 fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)

@@ -127,6 +127,40 @@ FK_API fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src);
  * estimate of the result, rounded. Cost: O(m/64). */
 FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
 
+/* ------------------------------------------------------------ batches
+ *
+ * Many keys per call, answers identical to the single-key calls key by key
+ * (the contracts of fk_filter_contains_many .. _insert_many_u64 in
+ * common/filter.h): the keys are hashed a window at a time and the lines
+ * of their k probes prefetched a window ahead, so the memory latencies of
+ * up to two windows of keys overlap. Thread safety as the single-key calls:
+ * contains_many may run with other lookups; insert_many needs the caller's
+ * lock. */
+
+/* out[i] = fk_bloom_contains(b, keys[i], lens[i]) for i < n. n == 0 or out
+ * NULL: no-op. b NULL, or keys/lens NULL with n > 0, answers false for
+ * every key; a key NULL with lens[i] > 0 answers false.
+ * Cost: n hashes, at most n*k bit reads, k prefetches per key. */
+FK_API void fk_bloom_contains_many(const fk_bloom *b, size_t n, const void *const keys[],
+                                   const size_t lens[], bool out[]);
+
+/* Inserts keys[0..n) in order, as fk_bloom_insert each. Returns FK_OK
+ * (*done = n); FK_EINVAL for b NULL or keys/lens NULL with n > 0 (*done =
+ * 0, nothing inserted), or a key NULL with len > 0 (*done = its index: the
+ * keys before it are in, it and those after are not). done may be NULL.
+ * Cost: n hashes, n*k bit writes, k prefetches per key. */
+FK_API fk_status fk_bloom_insert_many(fk_bloom *b, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done);
+
+/* The same for 64-bit integer keys, each hashed as its 8 little-endian
+ * bytes: out[i] = fk_bloom_contains(b, le8(keys[i]), 8), and the insert
+ * sets exactly the bits fk_bloom_insert(b, le8(keys[i]), 8) would. NULL
+ * rules as above (keys NULL with n > 0: all false / FK_EINVAL). */
+FK_API void fk_bloom_contains_many_u64(const fk_bloom *b, size_t n, const uint64_t keys[],
+                                       bool out[]);
+FK_API fk_status fk_bloom_insert_many_u64(fk_bloom *b, size_t n, const uint64_t keys[],
+                                          size_t *done);
+
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #define FK_BLOOM_INTERNAL_H
 
 #include "bloom.h"
+#include "../common/probe.h"
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
@@ -21,6 +22,64 @@ struct fk_bloom {
  * Validates ranges; the allocation rules of fk_bloom_new. */
 fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
                                 double fpr, fk_bloom **out);
+
+/* ------------------------------------------- a key's bits from its hash
+ *
+ * The one place that says which bits a key sets and tests, given its probe
+ * sequence (fk_probe_start of its hash): the single-key calls (bloom.c) and
+ * the batch pipeline (bloom_batch.c) both run these. */
+
+static inline void fk_bloom_set_probes(fk_bloom *b, fk_probe pr)
+{
+    uint64_t *bits = b->bits;
+    const uint64_t m = b->m;
+    for (uint32_t i = 0; i < b->k; i++)
+        fk_bit_set(bits, fk_probe_next(&pr, m));
+    b->items++;
+}
+
+/* Probes are tested in groups of FK_BLOOM_GROUP without branches, and the
+ * lookup exits after the first group holding a zero bit. A per-probe exit
+ * mispredicts on almost every negative lookup (the zero bit's position is
+ * random); a group of 4 at a fill of 1/2 holds a zero with probability
+ * 15/16, so a stream of negatives exits predictably after one group, and a
+ * stream of positives runs on predictably with its loads in flight. */
+#define FK_BLOOM_GROUP 4u
+
+static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
+{
+    const uint64_t *bits = b->bits;
+    const uint64_t m = b->m;
+    uint32_t left = b->k;
+    while (left >= FK_BLOOM_GROUP) {
+        uint64_t all = 1;
+#pragma GCC unroll 4
+        for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
+            uint64_t pos = fk_probe_next(&pr, m);
+            all &= bits[pos >> 6] >> (pos & 63);
+        }
+        if (!(all & 1))
+            return false;
+        left -= FK_BLOOM_GROUP;
+    }
+    uint64_t all = 1;
+#pragma GCC unroll 3
+    for (uint32_t i = 0; i < left; i++) {
+        uint64_t pos = fk_probe_next(&pr, m);
+        all &= bits[pos >> 6] >> (pos & 63);
+    }
+    return all & 1;
+}
+
+/* The fk_ops batch slots (bloom_batch.c), for bloom_ops.c's table. */
+void      fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], bool out[]);
+fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                   const size_t lens[], size_t *done);
+void      fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                         bool out[]);
+fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                       size_t *done);
 
 /* The saving hooks of fk_bloom_ops (bloom_serial.c; contracts in
  * common/serial.h). */

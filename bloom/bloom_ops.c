@@ -35,4 +35,8 @@ const fk_ops fk_bloom_ops = {
     FK_OPS_FORWARD_SLOTS(fk_bloom),
     .serial = &fk_bloom_serial_ops,
     .size = size,
+    .contains_many = fk_bloom_ops_contains_many,
+    .insert_many = fk_bloom_ops_insert_many,
+    .contains_many_u64 = fk_bloom_ops_contains_many_u64,
+    .insert_many_u64 = fk_bloom_ops_insert_many_u64,
 };

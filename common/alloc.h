@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include "params.h"
 
-/* Allocates `bytes` zeroed bytes aligned to a 64-byte cache line.
+/* Allocates `bytes` zeroed bytes aligned to a 64-byte cache line (from
+ * 4 MiB up: to 2 MiB, with huge pages asked for; see alloc.c).
  * Returns FK_EINVAL when bytes is 0, above FK_MEMORY_CAP or above SIZE_MAX;
  * FK_ENOMEM when the allocation fails. *out is NULL on error.
  * Release with free(). */

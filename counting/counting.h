@@ -180,6 +180,49 @@ FK_API uint64_t fk_counting_export_words(const fk_counting *c);
  * words. Cost: O(m x counter_bits / 64) plus O(nonzero counters). */
 FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords);
 
+/* ------------------------------------------------------------ batches
+ *
+ * Many keys per call, answers and counters identical to the single-key
+ * calls key by key (the contracts of fk_filter_contains_many ..
+ * _remove_many in common/filter.h): the keys are hashed a window at a time
+ * and the lines of their k counters prefetched a window ahead, so the
+ * memory latencies of up to two windows of keys overlap. Thread safety as
+ * the single-key calls: contains_many may run with other lookups; the
+ * writers need the caller's lock. */
+
+/* out[i] = fk_counting_contains(c, keys[i], lens[i]) for i < n. n == 0 or
+ * out NULL: no-op. c NULL, or keys/lens NULL with n > 0, answers false for
+ * every key; a key NULL with lens[i] > 0 answers false.
+ * Cost: n hashes, at most n*k counter reads, k prefetches per key. */
+FK_API void fk_counting_contains_many(const fk_counting *c, size_t n, const void *const keys[],
+                                      const size_t lens[], bool out[]);
+
+/* Inserts keys[0..n) in order, as fk_counting_insert each. Returns FK_OK
+ * (*done = n); FK_EINVAL for c NULL or keys/lens NULL with n > 0 (*done =
+ * 0, nothing inserted), or a key NULL with len > 0 (*done = its index: the
+ * keys before it are in, it and those after are not). done may be NULL.
+ * Cost: n hashes, n*k counter updates, k prefetches per key. */
+FK_API fk_status fk_counting_insert_many(fk_counting *c, size_t n, const void *const keys[],
+                                         const size_t lens[], size_t *done);
+
+/* Removes keys[0..n) in order, as fk_counting_remove each; stops at the
+ * first key definitely absent and returns FK_ENOTFOUND (*done = its index:
+ * the keys before it are removed, it and those after are untouched).
+ * FK_OK (*done = n); FK_EINVAL as fk_counting_insert_many. The warning of
+ * fk_counting_remove holds for each key. Cost: as n removes, k prefetches
+ * per key. */
+FK_API fk_status fk_counting_remove_many(fk_counting *c, size_t n, const void *const keys[],
+                                         const size_t lens[], size_t *done);
+
+/* The same for 64-bit integer keys, each hashed as its 8 little-endian
+ * bytes: out[i] = fk_counting_contains(c, le8(keys[i]), 8), and the insert
+ * adds exactly what fk_counting_insert(c, le8(keys[i]), 8) would. NULL
+ * rules as above (keys NULL with n > 0: all false / FK_EINVAL). */
+FK_API void fk_counting_contains_many_u64(const fk_counting *c, size_t n, const uint64_t keys[],
+                                          bool out[]);
+FK_API fk_status fk_counting_insert_many_u64(fk_counting *c, size_t n, const uint64_t keys[],
+                                             size_t *done);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "counting.h"
+#include "../common/probe.h"
 
 /* Counter i lives in byte i >> shift, at bit offset (i & shift) * 4, where
  * shift is 1 for 4-bit counters (two per byte) and 0 for byte counters. One
@@ -96,6 +97,136 @@ static inline uint64_t fk_ctr_nonzero_flags(uint64_t w, uint32_t width)
     w |= w >> 1;
     return w & UINT64_C(0x0101010101010101);
 }
+
+/* -------------------------------------- a key's counters from its hash
+ *
+ * The one place that says which counters a key adds to, tests and takes
+ * from, given its probe sequence (fk_probe_start of its hash): the
+ * single-key calls (counting.c) and the batch pipeline (counting_batch.c)
+ * both run these. */
+
+/* The insert loop, inlined twice below with shift a constant (1 or 0) so
+ * each width gets immediate shifts and masks. Returns how many counters
+ * reached the maximum. */
+static inline uint64_t fk_ctr_increment_all(uint8_t *ctr, fk_probe pr, uint64_t m, uint32_t k,
+                                            uint32_t shift)
+{
+    const fk_ctr_view v = { ctr, shift, shift ? 15u : 255u };
+    uint64_t saturated = 0;
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t pos = fk_probe_next(&pr, m);
+        uint32_t x = fk_ctr_get(v, pos);
+        if (x == v.max)
+            continue; /* saturated: stays at max for ever */
+        fk_ctr_inc(v, pos);
+        saturated += x + 1 == v.max;
+    }
+    return saturated;
+}
+
+static inline void fk_counting_add_probes(fk_counting *c, fk_probe pr)
+{
+    c->saturations += c->shift ? fk_ctr_increment_all(c->ctr, pr, c->m, c->k, 1)
+                               : fk_ctr_increment_all(c->ctr, pr, c->m, c->k, 0);
+    c->items++;
+}
+
+/* Probes are tested in branch-free groups of FK_COUNTING_GROUP and the
+ * lookup exits after the first group holding a zero counter, as the Bloom
+ * filter does (bloom/bloom_internal.h): a per-probe exit mispredicts on
+ * nearly every negative lookup, a group of 4 at half fill holds a zero with probability
+ * 15/16, so negatives exit predictably after one group. */
+#define FK_COUNTING_GROUP 4u
+
+/* 1 when counter pos is nonzero, else 0, with no branch and no variable
+ * shift: mask the byte with the counter's own bits (a 2-entry table for
+ * 4-bit counters, 0xFF for bytes); a masked value in 0..0xFF plus 0xFF
+ * carries into bit 8 exactly when it is nonzero. (Arithmetic rather than
+ * bool, which compilers turn back into a branch per probe.) */
+static inline uint32_t fk_ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t shift)
+{
+    static const uint8_t nibble_mask[2] = { 0x0F, 0xF0 };
+    uint32_t mask = shift ? nibble_mask[pos & 1] : 0xFFu;
+    return ((ctr[pos >> shift] & mask) + 0xFFu) >> 8;
+}
+
+/* The lookup loop, inlined twice below with shift a constant (1 or 0) so
+ * each width gets straight-line code with immediate shifts and masks. */
+static inline bool fk_ctr_all_nonzero(const uint8_t *ctr, fk_probe pr, uint64_t m, uint32_t k,
+                                      uint32_t shift)
+{
+    uint32_t left = k;
+    while (left >= FK_COUNTING_GROUP) {
+        uint32_t all = 1;
+#pragma GCC unroll 4
+        for (uint32_t i = 0; i < FK_COUNTING_GROUP; i++)
+            all &= fk_ctr_nonzero(ctr, fk_probe_next(&pr, m), shift);
+        if (!all)
+            return false;
+        left -= FK_COUNTING_GROUP;
+    }
+    uint32_t all = 1;
+#pragma GCC unroll 3
+    for (uint32_t i = 0; i < left; i++)
+        all &= fk_ctr_nonzero(ctr, fk_probe_next(&pr, m), shift);
+    return all;
+}
+
+static inline bool fk_counting_test_probes(const fk_counting *c, fk_probe pr)
+{
+    return c->shift ? fk_ctr_all_nonzero(c->ctr, pr, c->m, c->k, 1)
+                    : fk_ctr_all_nonzero(c->ctr, pr, c->m, c->k, 0);
+}
+
+/* Takes one insertion of the key away: FK_OK, or FK_ENOTFOUND with every
+ * counter as it was. */
+static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
+{
+    const fk_ctr_view v = fk_ctr_view_of(c);
+    const uint64_t m = c->m;
+    const uint32_t k = c->k;
+    uint64_t pos[FK_BLOOM_MAX_HASHES];
+
+    /* Check all k counters before touching any: a zero means definitely
+     * absent, and the common absent key stops early here. */
+    for (uint32_t i = 0; i < k; i++) {
+        pos[i] = fk_probe_next(&pr, m);
+        if (!fk_ctr_get(v, pos[i]))
+            return FK_ENOTFOUND;
+    }
+
+    /* Decrement. A key whose probes repeat a position took that counter up
+     * by the number of repeats; if the counter runs out first the key was
+     * never inserted, so undo the decrements made so far (each restores a
+     * value below max, so nothing saturates) and report it absent. */
+    for (uint32_t i = 0; i < k; i++) {
+        uint32_t x = fk_ctr_get(v, pos[i]);
+        if (x == v.max)
+            continue; /* saturated: never decremented */
+        if (x == 0) {
+            while (i-- > 0)
+                if (fk_ctr_get(v, pos[i]) != v.max)
+                    fk_ctr_inc(v, pos[i]);
+            return FK_ENOTFOUND;
+        }
+        fk_ctr_dec(v, pos[i]);
+    }
+    if (c->items)
+        c->items--;
+    return FK_OK;
+}
+
+/* The fk_ops batch slots (counting_batch.c), for counting_ops.c's table. */
+void      fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                        const size_t lens[], bool out[]);
+fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done);
+void      fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                            bool out[]);
+fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                          size_t *done);
+fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done);
 
 /* Builds an empty filter of exactly m counters of `width` bits and k probes
  * (no sizing). Returns FK_EINVAL for m 0, k not in 1..64, width not 4 or 8,

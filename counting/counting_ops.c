@@ -45,4 +45,9 @@ const fk_ops fk_counting_ops = {
     .remove = fk_counting_fwd_remove,
     .serial = &fk_counting_serial_ops,
     .size = size,
+    .contains_many = fk_counting_ops_contains_many,
+    .insert_many = fk_counting_ops_insert_many,
+    .contains_many_u64 = fk_counting_ops_contains_many_u64,
+    .insert_many_u64 = fk_counting_ops_insert_many_u64,
+    .remove_many = fk_counting_ops_remove_many,
 };

@@ -8,13 +8,10 @@
 
 /* ---------------------------------------------------- key -> buckets */
 
-/* The key's fingerprint and buckets under the filter's scheme (the legacy
- * one only for filters loaded from old files; the test predicts well). */
+/* The key's fingerprint and buckets (cuckoo_internal.h). */
 static inline fk_cplace place(const fk_cuckoo *c, const void *key, size_t len)
 {
-    if (__builtin_expect(c->map.scheme == FK_CUCKOO_SCHEME_LEGACY, 0))
-        return fk_cmap_place_legacy(&c->map, key, len, c->seed);
-    return fk_cmap_place(&c->map, key, len, c->seed);
+    return fk_cuckoo_place(c, key, len);
 }
 
 uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed)
@@ -200,6 +197,11 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32
     return insert_by_kicking(c, i1, i2, fp);
 }
 
+fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, fk_cplace k)
+{
+    return insert_fp(c, k.i1, k.i2, k.fp);
+}
+
 /* Any scheme and width (wider fingerprints, loaded legacy filters, keys
  * longer than 16 bytes). */
 __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const void *key,
@@ -311,11 +313,8 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
     return c->lookup(c, key, len);
 }
 
-FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
+fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, fk_cplace k)
 {
-    if (!c || (!key && len))
-        return FK_EINVAL;
-    fk_cplace k = place(c, key, len);
     uint64_t b = k.i1;
     int j = fk_ctab_find(&c->table, b, k.fp);
     if (j < 0) {
@@ -327,6 +326,13 @@ FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
     fk_ctab_set(&c->table, b, (unsigned)j, 0);
     c->items--;
     return FK_OK;
+}
+
+FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
+{
+    if (!c || (!key && len))
+        return FK_EINVAL;
+    return fk_cuckoo_remove_placed(c, place(c, key, len));
 }
 
 /* --------------------------------------------------------------- access */

@@ -230,6 +230,52 @@ typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
  * observer adds one call per eviction, nothing to lookups. */
 FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 
+/* ------------------------------------------------------------ batches
+ *
+ * Many keys per call, answers and slots identical to the single-key calls
+ * key by key (the contracts of fk_filter_contains_many .. _remove_many in
+ * common/filter.h): the keys are placed a window at a time and both
+ * buckets of each prefetched a window ahead, so the memory latencies of up
+ * to two windows of keys overlap. Thread safety as the single-key calls:
+ * contains_many may run with other lookups; the writers need the caller's
+ * lock. */
+
+/* out[i] = fk_cuckoo_contains(c, keys[i], lens[i]) for i < n. n == 0 or
+ * out NULL: no-op. c NULL, or keys/lens NULL with n > 0, answers false for
+ * every key; a key NULL with lens[i] > 0 answers false.
+ * Cost: n hashes, 2n bucket reads, two prefetches per key. */
+FK_API void fk_cuckoo_contains_many(const fk_cuckoo *c, size_t n, const void *const keys[],
+                                    const size_t lens[], bool out[]);
+
+/* Inserts keys[0..n) in order, as fk_cuckoo_insert each; stops at the
+ * first FK_EFULL and returns it, with *done = that key's index: the keys
+ * before it are in, it and those after are not, and nothing stored before
+ * is lost. FK_OK (*done = n); FK_EINVAL for c NULL or keys/lens NULL with
+ * n > 0 (*done = 0, nothing inserted), or a key NULL with len > 0 (*done =
+ * its index). done may be NULL. Cost: as n inserts (kicks included), two
+ * prefetches per key. */
+FK_API fk_status fk_cuckoo_insert_many(fk_cuckoo *c, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+
+/* Removes keys[0..n) in order, as fk_cuckoo_remove each; stops at the
+ * first key not found and returns FK_ENOTFOUND (*done = its index: the
+ * keys before it are removed, it and those after are untouched). FK_OK
+ * (*done = n); FK_EINVAL as fk_cuckoo_insert_many. The warning of
+ * fk_cuckoo_remove holds for each key. Cost: n hashes, at most 2n bucket
+ * reads and n slot writes, two prefetches per key. */
+FK_API fk_status fk_cuckoo_remove_many(fk_cuckoo *c, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+
+/* The same for 64-bit integer keys, each hashed as its 8 little-endian
+ * bytes: out[i] = fk_cuckoo_contains(c, le8(keys[i]), 8), and the insert
+ * stores exactly what fk_cuckoo_insert(c, le8(keys[i]), 8) would, with the
+ * same stop at FK_EFULL. NULL rules as above (keys NULL with n > 0: all
+ * false / FK_EINVAL). */
+FK_API void fk_cuckoo_contains_many_u64(const fk_cuckoo *c, size_t n, const uint64_t keys[],
+                                        bool out[]);
+FK_API fk_status fk_cuckoo_insert_many_u64(fk_cuckoo *c, size_t n, const uint64_t keys[],
+                                           size_t *done);
+
 #ifdef __cplusplus
 }
 #endif

@@ -28,6 +28,33 @@ struct fk_cuckoo {
     void     *observer_ctx;
 };
 
+/* The key's fingerprint and buckets under the filter's scheme (the legacy
+ * one only for filters loaded from old files; the test predicts well). */
+static inline fk_cplace fk_cuckoo_place(const fk_cuckoo *c, const void *key, size_t len)
+{
+    if (__builtin_expect(c->map.scheme == FK_CUCKOO_SCHEME_LEGACY, 0))
+        return fk_cmap_place_legacy(&c->map, key, len, c->seed);
+    return fk_cmap_place(&c->map, key, len, c->seed);
+}
+
+/* Insert and remove of a placed key (cuckoo.c): exactly what
+ * fk_cuckoo_insert / fk_cuckoo_remove do after placing it, statuses
+ * included (FK_EFULL with nothing lost; FK_ENOTFOUND). */
+fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, fk_cplace k);
+fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, fk_cplace k);
+
+/* The fk_ops batch slots (cuckoo_batch.c), for cuckoo_ops.c's table. */
+void      fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], bool out[]);
+fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], size_t *done);
+void      fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                          bool out[]);
+fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                        size_t *done);
+fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], size_t *done);
+
 /* Builds an empty filter of exactly `buckets` buckets and f-bit
  * fingerprints (no sizing) under hash scheme `scheme` (cuckoo_hash.h):
  * blocks, any buckets >= 1; or legacy, buckets a power of two. FK_EINVAL

@@ -51,4 +51,9 @@ const fk_ops fk_cuckoo_ops = {
     .remove = fk_cuckoo_fwd_remove,
     .serial = &fk_cuckoo_serial_ops,
     .size = size,
+    .contains_many = fk_cuckoo_ops_contains_many,
+    .insert_many = fk_cuckoo_ops_insert_many,
+    .contains_many_u64 = fk_cuckoo_ops_contains_many_u64,
+    .insert_many_u64 = fk_cuckoo_ops_insert_many_u64,
+    .remove_many = fk_cuckoo_ops_remove_many,
 };

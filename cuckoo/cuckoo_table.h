@@ -237,4 +237,11 @@ FK_CTAB_HOT void fk_ctab_set_w(fk_ctab *t, uint64_t b, unsigned j, uint32_t v, c
     fk_ctab_store64(p, w);
 }
 
+/* The first byte of bucket b, for prefetching it (a bucket of 4f bits
+ * starts at bit 4f*b). */
+FK_CTAB_HOT const uint8_t *fk_ctab_bucket_addr(const fk_ctab *t, uint64_t b)
+{
+    return t->bytes + ((b * t->bucket_bits) >> 3);
+}
+
 #endif

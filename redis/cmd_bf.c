@@ -118,26 +118,38 @@ static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
     }
     if (multi)
         rm_ReplyWithArray(ctx, RM_POSTPONED_ARRAY_LEN);
+    /* A batch of items is looked up at once; then each is taken in order as
+     * the filter stands at its turn: after the batch's first insert a
+     * "no" is asked again (an insert only turns answers to "maybe", and an
+     * item repeated in the command must answer 0 the second time). */
     long done = 0;
-    for (int i = 0; i < nitems; i++) {
-        size_t len;
-        const char *s = rm_StringPtrLen(items[i], &len);
-        done++;
-        if (fk_filter_contains(v->filter, s, len)) {
-            rm_ReplyWithLongLong(ctx, 0);
-            continue;
+    fkr_batch b;
+    bool stop = false;
+    for (int at = 0; at < nitems && !stop; at += b.n) {
+        fkr_batch_take(&b, items, at, nitems);
+        fkr_batch_lookup(&b, v->filter);
+        bool changed = false;
+        for (int j = 0; j < b.n; j++) {
+            done++;
+            if (b.maybe[j] || (changed && fk_filter_contains(v->filter, b.keys[j], b.lens[j]))) {
+                rm_ReplyWithLongLong(ctx, 0);
+                continue;
+            }
+            fk_status rc = fkr_at_capacity(v) ? FK_EFULL
+                                              : fk_filter_insert(v->filter, b.keys[j], b.lens[j]);
+            if (rc == FK_OK) {
+                rm_ReplyWithLongLong(ctx, 1);
+                fkr_value_changed(v, 1);
+                changed = true;
+                continue;
+            }
+            if (rc == FK_EFULL)
+                rm_ReplyWithError(ctx, BF_FULL);
+            else
+                fkr_reply_status(ctx, rc);
+            stop = true;
+            break;
         }
-        fk_status rc = fkr_at_capacity(v) ? FK_EFULL : fk_filter_insert(v->filter, s, len);
-        if (rc == FK_OK) {
-            rm_ReplyWithLongLong(ctx, 1);
-            fkr_value_changed(v, 1);
-            continue;
-        }
-        if (rc == FK_EFULL)
-            rm_ReplyWithError(ctx, BF_FULL);
-        else
-            fkr_reply_status(ctx, rc);
-        break;
     }
     if (multi)
         rm_ReplySetArrayLength(ctx, done);
@@ -217,10 +229,12 @@ static int bf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
-    for (int i = 2; i < argc; i++) {
-        size_t len;
-        const char *s = rm_StringPtrLen(argv[i], &len);
-        rm_ReplyWithLongLong(ctx, v && fk_filter_contains(v->filter, s, len));
+    fkr_batch b;
+    for (int i = 2; i < argc; i += b.n) {
+        fkr_batch_take(&b, argv, i, argc);
+        fkr_batch_lookup(&b, v ? v->filter : NULL);
+        for (int j = 0; j < b.n; j++)
+            rm_ReplyWithLongLong(ctx, b.maybe[j]);
     }
     rm_CloseKey(key);
     return RM_OK;

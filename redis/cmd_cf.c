@@ -204,11 +204,14 @@ static int cf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
-    for (int i = 2; i < argc; i++) {
-        size_t len;
-        const char *s = rm_StringPtrLen(argv[i], &len);
-        long long r = !v ? 0 : count ? fkr_count(v, s, len) : fk_filter_contains(v->filter, s, len);
-        rm_ReplyWithLongLong(ctx, r);
+    fkr_batch b;
+    for (int i = 2; i < argc; i += b.n) {
+        fkr_batch_take(&b, argv, i, argc);
+        if (!count)
+            fkr_batch_lookup(&b, v ? v->filter : NULL);
+        for (int j = 0; j < b.n; j++)
+            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
+                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
     }
     rm_CloseKey(key);
     return RM_OK;

@@ -81,15 +81,23 @@ static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, in
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
-    for (int i = 2; i < argc; i++) {
-        size_t len;
-        const char *s = rm_StringPtrLen(argv[i], &len);
-        fk_status rc = fk_filter_insert(v->filter, s, len);
-        fkr_value_changed(v, rc == FK_OK);
-        if (rc == FK_OK)
-            rm_ReplyWithLongLong(ctx, 1);
-        else
-            fkr_reply_status(ctx, rc);
+    /* insert_many stops at a failing item; MADD answers it and goes on */
+    fkr_batch b;
+    for (int i = 2; i < argc; i += b.n) {
+        fkr_batch_take(&b, argv, i, argc);
+        for (int j = 0; j < b.n;) {
+            size_t did = 0;
+            fk_status rc = fk_filter_insert_many(v->filter, (size_t)(b.n - j), b.keys + j,
+                                                 b.lens + j, &did);
+            fkr_value_changed(v, (int64_t)did);
+            for (size_t k = 0; k < did; k++)
+                rm_ReplyWithLongLong(ctx, 1);
+            j += (int)did;
+            if (rc != FK_OK) {
+                fkr_reply_status(ctx, rc);
+                j++;
+            }
+        }
     }
     fkr_value_refresh(v);
     rm_CloseKey(key);
@@ -123,11 +131,14 @@ static int fk_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
-    for (int i = 2; i < argc; i++) {
-        size_t len;
-        const char *s = rm_StringPtrLen(argv[i], &len);
-        long long r = !v ? 0 : count ? fkr_count(v, s, len) : fk_filter_contains(v->filter, s, len);
-        rm_ReplyWithLongLong(ctx, r);
+    fkr_batch b;
+    for (int i = 2; i < argc; i += b.n) {
+        fkr_batch_take(&b, argv, i, argc);
+        if (!count)
+            fkr_batch_lookup(&b, v ? v->filter : NULL);
+        for (int j = 0; j < b.n; j++)
+            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
+                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
     }
     rm_CloseKey(key);
     return RM_OK;

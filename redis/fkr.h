@@ -3,6 +3,7 @@
 #ifndef FKR_FKR_H
 #define FKR_FKR_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "../common/filter.h"
 #include "rm_api.h"
@@ -85,5 +86,28 @@ long long fkr_count(const fkr_value *v, const char *key, size_t len);
 
 /* Stores v under key (open for writing), replacing what was there. */
 void fkr_set(RedisModuleKey *key, fkr_value *v);
+
+/* ------------------------------------------------------------ batches
+ *
+ * Many items of one command go through the library's batch calls
+ * (fk_filter_contains_many, ...), FKR_BATCH items at a time, so their cache
+ * misses overlap. */
+#define FKR_BATCH 256
+
+/* One batch of a command's items as the library takes them. */
+typedef struct {
+    int         n;
+    const void *keys[FKR_BATCH];
+    size_t      lens[FKR_BATCH];
+    bool        maybe[FKR_BATCH];  /* fkr_batch_lookup's answers */
+} fkr_batch;
+
+/* Points b at items[from .. from + min(FKR_BATCH, count - from)) and
+ * returns how many that is. */
+int fkr_batch_take(fkr_batch *b, RedisModuleString **items, int from, int count);
+
+/* b->maybe[i] = fk_filter_contains(f, b->keys[i], b->lens[i]); all false
+ * for f NULL (a missing key holds nothing). */
+void fkr_batch_lookup(fkr_batch *b, const fk_filter *f);
 
 #endif

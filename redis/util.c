@@ -169,3 +169,21 @@ long long fkr_count(const fkr_value *v, const char *key, size_t len)
     }
     return fk_filter_contains(v->filter, key, len) ? 1 : 0;
 }
+
+/* ------------------------------------------------------------ batches */
+
+int fkr_batch_take(fkr_batch *b, RedisModuleString **items, int from, int count)
+{
+    b->n = count - from < FKR_BATCH ? count - from : FKR_BATCH;
+    for (int i = 0; i < b->n; i++)
+        b->keys[i] = rm_StringPtrLen(items[from + i], &b->lens[i]);
+    return b->n;
+}
+
+void fkr_batch_lookup(fkr_batch *b, const fk_filter *f)
+{
+    if (f)
+        fk_filter_contains_many(f, (size_t)b->n, b->keys, b->lens, b->maybe);
+    else
+        memset(b->maybe, 0, sizeof b->maybe);
+}

@@ -36,7 +36,8 @@ int fkc_cmd_bench(int argc, char **argv)
         "Measures each filter at each (n, fpr) through the same vtable on the same keys:\n"
         "memory, bits per item, target/theoretical/measured FPR, load, ns per insert,\n"
         "ns per lookup at 0/25/50/75/100% inserted keys, ns per remove, and throughput\n"
-        "relative to libbloom. Columns: 'filterkit columns'.",
+        "relative to libbloom; inserts and 0%/100% lookups also through the batch calls\n"
+        "(fk_filter_*_many). Columns: 'filterkit columns'.",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);

@@ -3,12 +3,14 @@
  * earlier in this input), adds it, and saves the filter at the end,
  * atomically. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "../keys/keybatch.h"
 #include "../keys/keylines.h"
 #include "operands.h"
 #include "../clock/progress.h"
@@ -46,7 +48,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind ('filterkit help' lists them)" },
+        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
@@ -88,30 +90,43 @@ int fkc_cmd_dedup(int argc, char **argv)
     }
     fk_stats before, after;
     fk_filter_stats(f, &before);
-    const char *key;
-    size_t len;
+    fkc_keybatch b;
+    fkc_keybatch_init(&b);
+    bool maybe[FKC_KEYBATCH_KEYS];
     int got = 0;
     uint64_t fresh = 0;
     fk_status s = FK_OK;
     fkc_progress_begin();
-    while (!ferror(stdout) && (got = fkc_linereader_next(&r, &key, &len)) == 1) {
-        if ((r.lines & 0xffff) == 0) {
+    /* A batch of lines is looked up together (its lines come into cache at
+     * once), then taken in order as the filter stands at each one's turn:
+     * once a line of the batch went in, each later "absent" answer is asked
+     * again (an insert only ever turns answers to "maybe", and a line
+     * repeated within the batch must be seen). */
+    while (s == FK_OK && !ferror(stdout) && (got = fkc_keybatch_read(&b, &r)) != 0) {
+        if ((r.lines ^ (r.lines - b.n)) & ~(uint64_t)0xffff) {
             char at[64];
             fkc_linereader_progress(&r, at, sizeof at);
             fkc_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
         }
-        if (fk_filter_contains(f, key, len))
-            continue;
-        if ((s = fk_filter_insert(f, key, len)) != FK_OK)
+        fk_filter_contains_many(f, b.n, b.keys, b.lens, maybe);
+        bool changed = false;
+        for (size_t i = 0; i < b.n; i++) {
+            if (maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i])))
+                continue;
+            if ((s = fk_filter_insert(f, b.keys[i], b.lens[i])) != FK_OK)
+                break;
+            changed = true;
+            fresh++;
+            fwrite(b.keys[i], 1, b.lens[i], stdout);
+            putchar('\n');
+        }
+        if (got < 0)
             break;
-        fresh++;
-        fwrite(key, 1, len, stdout);
-        putchar('\n');
     }
     fkc_progress_end();
     rc = 1;
     if (got < 0)
-        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(errno), path);
+        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(b.err), path);
     else if (s == FK_EFULL)
         fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; the file is "
                 "unchanged (build it again with a larger --capacity)\n", path, fk_filter_ops(f)->name,
@@ -125,6 +140,7 @@ int fkc_cmd_dedup(int argc, char **argv)
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
     else if (fkc_filterfile_save(spec.name, path, f) == 0)
         rc = 0;
+    fkc_keybatch_free(&b);
     fkc_linereader_free(&r);
     fk_filter_free(f);
     return rc;

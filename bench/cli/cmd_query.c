@@ -1,13 +1,14 @@
 /* bench/cli/cmd_query.c: `filterkit query [-c] [-v] FILTER < keys`: prints the
  * lines of stdin that may be in the saved filter (or, with -v, those that
  * are definitely not), or with -c only how many. */
-#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "../keys/keybatch.h"
 #include "../keys/keylines.h"
 #include "operands.h"
 #include "../clock/progress.h"
@@ -49,30 +50,38 @@ int fkc_cmd_query(int argc, char **argv)
         fprintf(stderr, "filterkit query: out of memory\n");
         return 1;
     }
-    const char *key;
-    size_t len;
+    fkc_keybatch b;
+    fkc_keybatch_init(&b);
+    bool maybe[FKC_KEYBATCH_KEYS];
     int got = 0;
     uint64_t matched = 0;
     fkc_progress_begin();
-    /* stops early when stdout fails (the exit status comes from main) */
-    while (!ferror(stdout) && (got = fkc_linereader_next(&r, &key, &len)) == 1) {
-        if ((r.lines & 0xffff) == 0) {
+    /* a batch of lines at a time, looked up together (fk_filter_contains_many);
+     * stops early when stdout fails (the exit status comes from main) */
+    while (!ferror(stdout) && (got = fkc_keybatch_read(&b, &r)) != 0) {
+        if ((r.lines ^ (r.lines - b.n)) & ~(uint64_t)0xffff) {
             char at[64];
             fkc_linereader_progress(&r, at, sizeof at);
             fkc_progress("query: %s, %llu matched", at, (unsigned long long)matched);
         }
-        if (fk_filter_contains(f, key, len) == !invert) {
-            matched++;
-            if (!count) {
-                fwrite(key, 1, len, stdout);
-                putchar('\n');
+        fk_filter_contains_many(f, b.n, b.keys, b.lens, maybe);
+        for (size_t i = 0; i < b.n; i++) {
+            if (maybe[i] == !invert) {
+                matched++;
+                if (!count) {
+                    fwrite(b.keys[i], 1, b.lens[i], stdout);
+                    putchar('\n');
+                }
             }
         }
+        if (got < 0)
+            break;
     }
     fkc_progress_end();
     int failed = got < 0;
     if (failed)
-        fprintf(stderr, "filterkit query: reading keys from stdin: %s\n", fkc_linereader_error(errno));
+        fprintf(stderr, "filterkit query: reading keys from stdin: %s\n", fkc_linereader_error(b.err));
+    fkc_keybatch_free(&b);
     fkc_linereader_free(&r);
     fk_filter_free(f);
     if (count && !failed)

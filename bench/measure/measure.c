@@ -48,6 +48,13 @@ int fkc_bench_keys_make(const fkc_keyspec *spec, uint64_t n, double min_fpr, uin
             return -1;
         }
     }
+    if (fkc_batch_keys_make(&k->w.pos, &k->batch_pos) ||
+        fkc_batch_keys_make(&k->mix[0], &k->batch_mix0) ||
+        fkc_batch_keys_make(&k->mix[FKC_MIXES - 1], &k->batch_mix100)) {
+        snprintf(err, errlen, "out of memory building the batched keys");
+        fkc_bench_keys_free(k);
+        return -1;
+    }
     return 0;
 }
 
@@ -56,6 +63,9 @@ void fkc_bench_keys_free(fkc_bench_keys *k)
     fkc_workload_free(&k->w);
     for (int m = 0; m < FKC_MIXES; m++)
         fkc_keyset_free(&k->mix[m]);
+    fkc_batch_keys_free(&k->batch_pos);
+    fkc_batch_keys_free(&k->batch_mix0);
+    fkc_batch_keys_free(&k->batch_mix100);
 }
 
 /* ------------------------------------------------------ one kind, one n */
@@ -108,6 +118,7 @@ static void fill_to_full(const fkc_measure_cfg *cfg, const fk_params *p, const f
 /* Per-kind timings of every repeat, summarized at the end. */
 typedef struct {
     double   *ins, *rem, *look; /* reps, reps, FKC_MIXES * reps */
+    double   *ins_batch, *look_batch; /* reps, 2 * reps (mix 0, then mix 100) */
     fk_status status;           /* of the first create; not FK_OK = skipped */
 } samples;
 
@@ -126,9 +137,23 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
     fkc_update_fn ins = ops->insert, rem = ops->remove;
     fkc_contains_fn has = ops->contains;
 
-    /* inserts: `rounds` fresh filters, keeping the last */
+    /* batched inserts first, each round into a fresh filter it frees, so
+     * that only one filter is held at a time */
     fk_filter *f = NULL;
     uint64_t total = 0, ns, bad = 0;
+    for (unsigned round = 0; round < rounds; round++) {
+        fk_status status = fk_filter_new(ops, &p, &f);
+        if (status != FK_OK)
+            return status;
+        fkc_time_insert_batches(f, &k->batch_pos, &ns);
+        total += ns;
+        fk_filter_free(f);
+        f = NULL;
+    }
+    sm->ins_batch[rep] = (double)total / ((double)rounds * (double)n);
+
+    /* inserts: `rounds` fresh filters, keeping the last */
+    total = 0;
     for (unsigned round = 0; round < rounds; round++) {
         fk_filter_free(f);
         fk_status status = fk_filter_new(ops, &p, &f);
@@ -154,6 +179,11 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
         if (rep == 0 && fkc_mix_pct[m] == 100)
             r->false_negatives = k->mix[m].count - hits;
     }
+
+    fkc_time_lookup_batches(f, &k->batch_mix0, &ns);
+    sm->look_batch[rep] = fkc_ns_per_op(0, ns, k->batch_mix0.count);
+    fkc_time_lookup_batches(f, &k->batch_mix100, &ns);
+    sm->look_batch[reps + rep] = fkc_ns_per_op(0, ns, k->batch_mix100.count);
 
     if (rep == 0) { /* the FPR, untimed, over every negative */
         fkc_fpr_count c = { fkc_time_lookups(has, f, &k->w.neg, &ns), k->w.neg.count };
@@ -205,7 +235,9 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             sm[i].ins = calloc(per, sizeof *sm[i].ins);
             sm[i].rem = calloc(per, sizeof *sm[i].rem);
             sm[i].look = per <= SIZE_MAX / FKC_MIXES ? calloc((size_t)FKC_MIXES * per, sizeof *sm[i].look) : NULL;
-            if (sm[i].ins && sm[i].rem && sm[i].look)
+            sm[i].ins_batch = calloc(per, sizeof *sm[i].ins_batch);
+            sm[i].look_batch = calloc(2 * per, sizeof *sm[i].look_batch);
+            if (sm[i].ins && sm[i].rem && sm[i].look && sm[i].ins_batch && sm[i].look_batch)
                 status[i] = FK_OK;
         }
     }
@@ -225,6 +257,9 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             rows[i].remove = fkc_summarize(sm[i].rem, reps);
             for (int m = 0; m < FKC_MIXES; m++)
                 rows[i].lookup[m] = fkc_summarize(sm[i].look + (size_t)m * reps, reps);
+            rows[i].insert_batch = fkc_summarize(sm[i].ins_batch, reps);
+            rows[i].lookup0_batch = fkc_summarize(sm[i].look_batch, reps);
+            rows[i].lookup100_batch = fkc_summarize(sm[i].look_batch + reps, reps);
             /* only a kind with a hard capacity has a first failed insert */
             if (cfgs[i].fill && (fk_ops_caps(cfgs[i].ops) & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);
@@ -236,6 +271,8 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             free(sm[i].ins);
             free(sm[i].rem);
             free(sm[i].look);
+            free(sm[i].ins_batch);
+            free(sm[i].look_batch);
         }
     }
     free(sm);

@@ -8,6 +8,7 @@
 #define FKC_BENCH_MEASURE_H
 
 #include <stddef.h>
+#include "batch_loops.h"
 #include "../report/result.h"
 #include "../keys/workload.h"
 #include "../../common/filter.h"
@@ -20,6 +21,8 @@ typedef struct {
     fkc_keyset   mix[FKC_MIXES];
     uint64_t    n;        /* positives actually available (file keys may be fewer) */
     uint64_t    lookups;  /* keys per mix */
+    /* the positives and the 0% and 100% mixes as the batch calls take them */
+    fkc_batch_keys batch_pos, batch_mix0, batch_mix100;
 } fkc_bench_keys;
 
 /* Keys per lookup mix when not given: n clamped to [1M, 2M], so small

@@ -54,6 +54,7 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     fprintf(to, " %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
             "keys", "n", "fpr", "bits/it", "fpr", "fpr", "load", "full", "insert",
             "look", "look", "look", "look", "look", "remove");
+    fprintf(to, " %6s %6s %6s", "b.ins", "b.look", "b.look");
     if (lb)
         fprintf(to, " %6s %6s %6s", "insert", "neg", "pos");
     fprintf(to, "\n%-*s", w, "");
@@ -62,6 +63,7 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     fprintf(to, " %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
             "", "", "target", "", "measurd", "theory", "", "load", "ns", "0%", "25%", "50%",
             "75%", "100%", "ns");
+    fprintf(to, " %6s %6s %6s", "ns", "0%", "100%");
     if (lb)
         fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
     fputc('\n', to);
@@ -82,6 +84,9 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
         for (int m = 0; m < FKC_MIXES; m++)
             cell(to, 6, " %*.1f", r->lookup[m].median);
         cell(to, 6, " %*.1f", r->remove.median);
+        cell(to, 6, " %*.1f", r->insert_batch.median);
+        cell(to, 6, " %*.1f", r->lookup0_batch.median);
+        cell(to, 6, " %*.1f", r->lookup100_batch.median);
         if (lb) {
             cell(to, 6, " %*.2f", r->x_lb_insert);
             cell(to, 6, " %*.2f", r->x_lb_lookup0);
@@ -94,7 +99,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
         fputc('\n', to);
     }
     fprintf(to, "ns = median ns per operation over the repeats; look N%% = lookups with N%% inserted keys;"
-                " full load = load at the first failed insert%s%s\n",
+                " full load = load at the first failed insert; b. = through the batch calls"
+                " (fk_filter_*_many)%s%s\n",
             lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "",
             grows ? "; grown x = n / the capacity it started at" : "");
 }

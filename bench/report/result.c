@@ -79,6 +79,20 @@ static const fkc_column bench_cols[] = {
     U(growth,
       "n / the capacity the filter was made with: 1, except for a growing kind "
       "(scalable-*) in sweep --vary growth, which starts at n / growth and grows"),
+    T("insert_batch", insert_batch,
+      "insert of the same n keys through fk_filter_insert_many (u64 keys: "
+      "fk_filter_insert_many_u64) in batches of 1024"),
+    T("lookup0_batch", lookup0_batch,
+      "lookup of the lookup0 keys through fk_filter_contains_many (u64 keys: "
+      "fk_filter_contains_many_u64) in batches of 1024"),
+    T("lookup100_batch", lookup100_batch,
+      "lookup of the lookup100 keys through fk_filter_contains_many (u64 keys: "
+      "fk_filter_contains_many_u64) in batches of 1024"),
+    F(x_lb_insert_batch,
+      "batched insert throughput relative to libbloom's single-key inserts (libbloom "
+      "insert_ns / insert_batch_ns); insert_batch_ns / insert_ns is the batch's own gain"),
+    F(x_lb_lookup0_batch, "libbloom lookup0_ns / lookup0_batch_ns"),
+    F(x_lb_lookup100_batch, "libbloom lookup100_ns / lookup100_batch_ns"),
 };
 
 static const fkc_column load_cols[] = {
@@ -134,5 +148,8 @@ void fkc_results_ratios(fkc_result *rows, size_t n)
         rows[i].x_lb_insert = ratio(lb->insert.median, rows[i].insert.median);
         rows[i].x_lb_lookup0 = ratio(lb->lookup[0].median, rows[i].lookup[0].median);
         rows[i].x_lb_lookup100 = ratio(lb->lookup[4].median, rows[i].lookup[4].median);
+        rows[i].x_lb_insert_batch = ratio(lb->insert.median, rows[i].insert_batch.median);
+        rows[i].x_lb_lookup0_batch = ratio(lb->lookup[0].median, rows[i].lookup0_batch.median);
+        rows[i].x_lb_lookup100_batch = ratio(lb->lookup[4].median, rows[i].lookup100_batch.median);
     }
 }

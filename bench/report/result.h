@@ -46,6 +46,15 @@ typedef struct {
     double      x_lb_lookup0;
     double      x_lb_lookup100;
 
+    /* The same keys through the batch calls (fk_filter_insert_many,
+     * _contains_many; the _u64 forms for u64 keys), ns per key. */
+    fkc_summary insert_batch;
+    fkc_summary lookup0_batch;
+    fkc_summary lookup100_batch;
+    double      x_lb_insert_batch; /* libbloom single-key ns / this batched ns */
+    double      x_lb_lookup0_batch;
+    double      x_lb_lookup100_batch;
+
     double      load_target;    /* load sweep: the step aimed at */
     uint64_t    items;          /* load sweep: items held at the step */
     uint64_t    growth;         /* n / the capacity asked for (1 unless a growing

@@ -1,6 +1,7 @@
 /* bench/report/runinfo.h: what a result file records about how it was made:
  * commit, compiler and flags, native or portable build (all passed in by
- * the Makefile as FK_BUILD_* defines), CPU model, seed, command line, date. */
+ * the Makefile as FK_BUILD_* defines), CPU model and cache sizes, seed,
+ * command line, date. */
 #ifndef FKC_BENCH_RUNINFO_H
 #define FKC_BENCH_RUNINFO_H
 
@@ -13,6 +14,8 @@ typedef struct {
     const char *build;     /* "native" (-march=native) or "portable" */
     const char *libbloom;  /* baseline version, or "not built" */
     char        cpu[160];  /* /proc/cpuinfo model name, and core count */
+    char        caches[160]; /* data cache sizes in bytes, from sysfs:
+                                "L1d=49152 L2=2097152 L3=33554432" (plots mark them) */
     char        date[40];  /* UTC, ISO 8601 */
     char        command[2048];
     uint64_t    seed;

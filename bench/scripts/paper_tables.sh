@@ -2,7 +2,7 @@
 # bench/scripts/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/scripts/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
-#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,plots]
+#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,plots,batch]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -16,6 +16,8 @@
 # into plots/ref/ and writes the plots block; --quick uses smaller n for a
 # fast check of the script itself (do not commit its output); --only
 # regenerates just the named groups of blocks and leaves the others as they are.
+# The batch group (bench/scripts/batch_tables.sh: 10^8 keys, library rebuilt
+# per window size, about 40 minutes) runs only when --only names it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="$root/build"
@@ -30,14 +32,14 @@ while [ $# -gt 0 ]; do
         --plots) plots=1; shift ;;
         --quick) quick=1; shift ;;
         --only) only=",$2,"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "paper_tables.sh: unknown argument '$1'" >&2; exit 2 ;;
     esac
 done
 # want GROUP: is this group of blocks to be generated? (--only, --plots)
 want() {
     if [ -n "$only" ]; then case "$only" in *",$1,"*) return 0 ;; *) return 1 ;; esac; fi
-    [ "$1" != plots ] || [ "$plots" = 1 ]
+    [ "$1" != batch ] && { [ "$1" != plots ] || [ "$plots" = 1 ]; }
 }
 fk="$build/filterkit"
 [ -x "$fk" ] || { echo "paper_tables.sh: no $fk; run make first" >&2; exit 1; }
@@ -88,6 +90,11 @@ csv() {
 section() { # NAME: stdin -> $tmp/section.NAME
     cat > "$tmp/section.$1"
 }
+
+# ------------------------------------ batch: memory-level parallelism
+if want batch; then {
+    bash "$root/bench/scripts/batch_tables.sh" --build "$build" $([ "$quick" = 1 ] && echo --quick)
+} | section batch; fi
 
 # --------------------------------------------------------------- run block
 if want run; then {

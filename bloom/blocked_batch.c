@@ -1,0 +1,176 @@
+/* bloom/blocked_batch.c: the blocked filter's batches (common/pipeline.h):
+ * hash a window of keys, prefetch each key's block (one line), then set or
+ * test the window's blocks on the filter's own path (AVX2 or scalar, the
+ * one its single-key calls take, so the bits are the same) while the next
+ * window's blocks arrive. */
+#include <string.h>
+#include "blocked_internal.h"
+#include "../common/pipeline.h"
+
+/* The hash of key i: bytes, or the 8 little-endian bytes of ints[i]
+ * (callers pass ints or keys NULL as a constant). */
+static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], const size_t lens[],
+                               const uint64_t ints[], size_t i)
+{
+    if (ints) {
+        uint8_t le[8];
+        fk_batch_le8(le, ints[i]);
+        return fk_blocked_hash(le, sizeof le, b->seed);
+    }
+    return fk_blocked_hash(keys[i], lens[i], b->seed);
+}
+
+/* Hashes keys [start, start + span) into h[] and prefetches their blocks
+ * (not for a table that stays in cache). */
+static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, bool write)
+{
+    const bool prefetch = fk_batch_prefetches(b->blocks * FK_BLOCKED_BLOCK_BYTES);
+    for (size_t j = 0; j < span; j++) {
+        h[j] = hash_of(b, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
+        const uint32_t *block = fk_blocked_block_ptr(b, h[j]);
+        if (write)
+            FK_PREFETCH_WRITE(block);
+        else
+            FK_PREFETCH_READ(block);
+    }
+}
+
+/* Tests (out != NULL) or sets one window of hashed keys on b's path. */
+static inline void probe_window(fk_blocked *wb, const fk_blocked *b, size_t span,
+                                const uint64_t h[], bool out[])
+{
+#if FK_BLOCKED_HAVE_AVX2
+    if (b->path == FK_BLOCKED_PATH_AVX2) {
+        if (out)
+            fk_blocked_test_hashes_avx2(b, span, h, out);
+        else
+            fk_blocked_set_hashes_avx2(wb, span, h);
+        return;
+    }
+#endif
+    for (size_t j = 0; j < span; j++) {
+        if (out)
+            out[j] = fk_blocked_test_scalar(b, h[j]);
+        else
+            fk_blocked_set_scalar(wb, h[j]);
+    }
+}
+
+/* The pipeline: lookups when out is not NULL (wb NULL), else inserts into
+ * wb (== b). Inserts never fail. */
+static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void *const keys[],
+                       const size_t lens[], const uint64_t ints[], bool out[])
+{
+    uint64_t h[2][FK_BATCH_WINDOW];
+    unsigned cur = 0;
+    if (n > 0)
+        hash_window(b, h[0], keys, lens, ints, 0, fk_batch_span(0, n), !out);
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(b, h[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), !out);
+        probe_window(wb, b, fk_batch_span(start, n), h[cur], out ? out + start : NULL);
+    }
+}
+
+/* ------------------------------------------- pipelines, one per key form */
+
+FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    run(NULL, f, n, keys, lens, NULL, out);
+}
+
+FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    run(f, f, n, keys, lens, NULL, NULL);
+    *done = n;
+    return FK_OK;
+}
+
+FK_HOT static void contains_ints(const fk_blocked *b, size_t n, const uint64_t keys[], bool out[])
+{
+    run(NULL, b, n, NULL, NULL, keys, out);
+}
+
+FK_HOT static void insert_ints(fk_blocked *b, size_t n, const uint64_t keys[])
+{
+    run(b, b, n, NULL, NULL, keys, NULL);
+}
+
+/* ------------------------------------------------------- the direct API */
+
+void fk_blocked_contains_many(const fk_blocked *b, size_t n, const void *const keys[],
+                              const size_t lens[], bool out[])
+{
+    fk_batch_lookup(b, n, keys, lens, out, contains_bytes);
+}
+
+fk_status fk_blocked_insert_many(fk_blocked *b, size_t n, const void *const keys[],
+                                 const size_t lens[], size_t *done)
+{
+    return fk_batch_write(b, n, keys, lens, done, insert_bytes);
+}
+
+void fk_blocked_contains_many_u64(const fk_blocked *b, size_t n, const uint64_t keys[], bool out[])
+{
+    if (!out || n == 0)
+        return;
+    if (!b || !keys) {
+        memset(out, 0, n * sizeof out[0]);
+        return;
+    }
+    contains_ints(b, n, keys, out);
+}
+
+fk_status fk_blocked_insert_many_u64(fk_blocked *b, size_t n, const uint64_t keys[], size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!b || (n > 0 && !keys))
+        return FK_EINVAL;
+    insert_ints(b, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}
+
+/* -------------------------------------- the fk_ops slots (blocked.c)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key. */
+
+void fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    contains_bytes(f, n, keys, lens, out);
+}
+
+fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = insert_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                      bool out[])
+{
+    contains_ints((const fk_blocked *)f, n, keys, out);
+}
+
+fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                         size_t *done)
+{
+    insert_ints((fk_blocked *)f, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}

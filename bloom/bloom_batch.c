@@ -1,0 +1,255 @@
+/* bloom/bloom_batch.c: the Bloom filter's batches (common/pipeline.h):
+ * hash a window of keys, prefetch the lines of their probes, then set or
+ * test them (bloom_internal.h's fk_bloom_set_probes / _test_probes, the
+ * single-key calls' own code) while the next window's lines arrive. */
+#include <string.h>
+#include "bloom_internal.h"
+#include "../common/pipeline.h"
+
+/* The hash of key i: bytes, or the 8 little-endian bytes of ints[i]. The
+ * callers pass ints NULL or keys NULL as constants, so each pipeline
+ * below keeps one branch-free form. */
+static inline fk_probe probe_of(const fk_bloom *b, const void *const keys[], const size_t lens[],
+                                const uint64_t ints[], size_t i)
+{
+    if (ints) {
+        uint8_t le[8];
+        fk_batch_le8(le, ints[i]);
+        return fk_probe_start(fk_hash_key(le, sizeof le, b->seed));
+    }
+    return fk_probe_start(fk_hash_key(keys[i], lens[i], b->seed));
+}
+
+/* Hashes keys [start, start + span) into pr[] and prefetches the lines of
+ * their first `lines` probes, for writing when `write`. */
+static inline void hash_window(const fk_bloom *b, fk_probe pr[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, uint32_t lines, bool write)
+{
+    for (size_t j = 0; j < span; j++) {
+        pr[j] = probe_of(b, keys, lens, ints, start + j);
+        fk_probe walk = pr[j];
+        for (uint32_t i = 0; i < lines; i++) {
+            const uint64_t *line = b->bits + (fk_probe_next(&walk, b->m) >> 6);
+            if (write)
+                FK_PREFETCH_WRITE(line);
+            else
+                FK_PREFETCH_READ(line);
+        }
+    }
+}
+
+/* Bloom tables from this size up are prefetched, higher than the other
+ * kinds' FK_BATCH_PREFETCH_MIN_BYTES: a 10^7-key table (12 MB, in L3 here)
+ * measured 0.86x single-key speed on present keys with its k probes
+ * prefetched, 1.15x without; out of L3 (10^8 keys) prefetching gives 1.9x. */
+#ifndef FK_BLOOM_PREFETCH_MIN_BYTES
+#define FK_BLOOM_PREFETCH_MIN_BYTES (UINT64_C(32) << 20)
+#endif
+
+static inline bool prefetches(const fk_bloom *b)
+{
+    return b->words * 8 >= FK_BLOOM_PREFETCH_MIN_BYTES;
+}
+
+/* Lines prefetched per key for an insert: all k, none for a table that
+ * stays in cache. */
+static inline uint32_t insert_lines(const fk_bloom *b)
+{
+    return prefetches(b) ? b->k : 0;
+}
+
+/* The AND of the next `count` probes' bits (bit 0 of the result),
+ * advancing *pr: how fk_bloom_test_probes reads them, in any grouping, since
+ * a key is "maybe present" exactly when all k bits are set. */
+static inline uint64_t test_next(const fk_bloom *b, fk_probe *pr, uint32_t count)
+{
+    uint64_t all = 1;
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t pos = fk_probe_next(pr, b->m);
+        all &= b->bits[pos >> 6] >> (pos & 63);
+    }
+    return all & 1;
+}
+
+static inline void prefetch_next(const fk_bloom *b, fk_probe pr, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        FK_PREFETCH_READ(b->bits + (fk_probe_next(&pr, b->m) >> 6));
+}
+
+/* Lookups of a table out of cache, in three stages a window apart: hash
+ * window w + 1 and prefetch the lines of its first group of probes; test
+ * window w's first group, and for the keys that pass it (all positives, a
+ * few negatives) prefetch the lines of the other k - g probes; test those
+ * for window w - 1. Most negatives end at the first group without asking
+ * for lines they will not read, and positives still wait only once. */
+static inline void lookup_staged(const fk_bloom *b, size_t n, const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], bool out[])
+{
+    const uint32_t g = b->k < FK_BLOOM_GROUP ? b->k : FK_BLOOM_GROUP, rest = b->k - g;
+    fk_probe pr[3][FK_BATCH_WINDOW];
+    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
+    hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, false);
+    for (size_t w = 0;; w++) {
+        size_t start = w * FK_BATCH_WINDOW;
+        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
+        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
+        if (start >= n && nprev == 0)
+            break;
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(b, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
+                        false);
+        npend[w & 1] = 0;
+        if (start < n) {
+            fk_probe *cur = pr[w % 3];
+            size_t span = fk_batch_span(start, n);
+            for (size_t j = 0; j < span; j++) {
+                bool first = test_next(b, &cur[j], g);
+                out[start + j] = first;
+                if (first && rest) {
+                    prefetch_next(b, cur[j], rest);
+                    pend_cur[npend[w & 1]++] = (unsigned)j;
+                }
+            }
+        }
+        if (nprev) {
+            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
+            size_t prev_start = start - FK_BATCH_WINDOW;
+            for (unsigned i = 0; i < nprev; i++) {
+                unsigned j = pend_prev[i];
+                out[prev_start + j] = test_next(b, &prev[j], rest);
+            }
+        }
+    }
+}
+
+static inline void lookup_run(const fk_bloom *b, size_t n, const void *const keys[],
+                              const size_t lens[], const uint64_t ints[], bool out[])
+{
+    if (n > 0 && prefetches(b)) {
+        lookup_staged(b, n, keys, lens, ints, out);
+        return;
+    }
+    /* in cache: no prefetching, just the hash inlined and no call per key */
+    for (size_t i = 0; i < n; i++)
+        out[i] = fk_bloom_test_probes(b, probe_of(b, keys, lens, ints, i));
+}
+
+/* Inserts never fail: every key goes in. */
+static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
+                              const size_t lens[], const uint64_t ints[])
+{
+    fk_probe pr[2][FK_BATCH_WINDOW];
+    unsigned cur = 0;
+    if (n > 0)
+        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), insert_lines(b), true);
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n),
+                        insert_lines(b), true);
+        size_t span = fk_batch_span(start, n);
+        for (size_t j = 0; j < span; j++)
+            fk_bloom_set_probes(b, pr[cur][j]);
+    }
+}
+
+/* ------------------------------------------- pipelines, one per key form */
+
+FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    lookup_run(f, n, keys, lens, NULL, out);
+}
+
+FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    insert_run(f, n, keys, lens, NULL);
+    *done = n;
+    return FK_OK;
+}
+
+FK_HOT static void contains_ints(const fk_bloom *b, size_t n, const uint64_t keys[], bool out[])
+{
+    lookup_run(b, n, NULL, NULL, keys, out);
+}
+
+FK_HOT static void insert_ints(fk_bloom *b, size_t n, const uint64_t keys[])
+{
+    insert_run(b, n, NULL, NULL, keys);
+}
+
+/* ------------------------------------------------------- the direct API */
+
+void fk_bloom_contains_many(const fk_bloom *b, size_t n, const void *const keys[],
+                            const size_t lens[], bool out[])
+{
+    fk_batch_lookup(b, n, keys, lens, out, contains_bytes);
+}
+
+fk_status fk_bloom_insert_many(fk_bloom *b, size_t n, const void *const keys[],
+                               const size_t lens[], size_t *done)
+{
+    return fk_batch_write(b, n, keys, lens, done, insert_bytes);
+}
+
+void fk_bloom_contains_many_u64(const fk_bloom *b, size_t n, const uint64_t keys[], bool out[])
+{
+    if (!out || n == 0)
+        return;
+    if (!b || !keys) {
+        memset(out, 0, n * sizeof out[0]);
+        return;
+    }
+    contains_ints(b, n, keys, out);
+}
+
+fk_status fk_bloom_insert_many_u64(fk_bloom *b, size_t n, const uint64_t keys[], size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!b || (n > 0 && !keys))
+        return FK_EINVAL;
+    insert_ints(b, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}
+
+/* ---------------------------------------- the fk_ops slots (bloom_ops.c)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key. */
+
+void fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                const size_t lens[], bool out[])
+{
+    contains_bytes(f, n, keys, lens, out);
+}
+
+fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                   const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = insert_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                    bool out[])
+{
+    contains_ints((const fk_bloom *)f, n, keys, out);
+}
+
+fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                       size_t *done)
+{
+    insert_ints((fk_bloom *)f, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}

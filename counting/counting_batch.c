@@ -1,0 +1,292 @@
+/* counting/counting_batch.c: the counting filter's batches
+ * (common/pipeline.h): hash a window of keys, prefetch the lines of their
+ * k counters, then add, test or take them (counting_internal.h's
+ * fk_counting_*_probes, the single-key calls' own code) while the next
+ * window's lines arrive. */
+#include <string.h>
+#include "counting_internal.h"
+#include "../common/pipeline.h"
+
+/* Counting tables from this size up are prefetched, lower than the other
+ * kinds' FK_BATCH_PREFETCH_MIN_BYTES: at four times a Bloom filter's bytes
+ * and k lines a key, a 10^6-key table (4.8 MB) already lives in L3, and its
+ * lookups measured 0.7x single-key speed unprefetched. */
+#ifndef FK_COUNTING_PREFETCH_MIN_BYTES
+#define FK_COUNTING_PREFETCH_MIN_BYTES (UINT64_C(2) << 20)
+#endif
+
+/* Lookups of tables from this size up run in stages (lookup_staged);
+ * smaller ones prefetch all k lines of every key at once. Measured on
+ * present keys: a 10^6-key table (4.8 MB) 0.85x single-key speed staged,
+ * 1.15x all at once; a 10^7-key one (48 MB) 1.64x staged. */
+#ifndef FK_COUNTING_STAGED_MIN_BYTES
+#define FK_COUNTING_STAGED_MIN_BYTES FK_BATCH_PREFETCH_MIN_BYTES
+#endif
+
+/* What a pipeline does to each key. */
+typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
+
+/* The probes of key i: bytes, or the 8 little-endian bytes of ints[i]
+ * (callers pass ints or keys NULL as a constant). */
+static inline fk_probe probe_of(const fk_counting *c, const void *const keys[],
+                                const size_t lens[], const uint64_t ints[], size_t i)
+{
+    if (ints) {
+        uint8_t le[8];
+        fk_batch_le8(le, ints[i]);
+        return fk_probe_start(fk_hash_key(le, sizeof le, c->seed));
+    }
+    return fk_probe_start(fk_hash_key(keys[i], lens[i], c->seed));
+}
+
+/* Hashes keys [start, start + span) into pr[] and prefetches the lines of
+ * their first `lines` counters (for writing unless op is DO_TEST). */
+static inline void hash_window(const fk_counting *c, fk_probe pr[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, uint32_t lines, batch_op op)
+{
+    for (size_t j = 0; j < span; j++) {
+        pr[j] = probe_of(c, keys, lens, ints, start + j);
+        fk_probe walk = pr[j];
+        for (uint32_t i = 0; i < lines; i++) {
+            const uint8_t *line = c->ctr + (fk_probe_next(&walk, c->m) >> c->shift);
+            if (op == DO_TEST)
+                FK_PREFETCH_READ(line);
+            else
+                FK_PREFETCH_WRITE(line);
+        }
+    }
+}
+
+/* 1 when the next `count` counters are all nonzero, advancing *pr: the
+ * answer fk_counting_test_probes gives, in any grouping. */
+static inline uint32_t test_next(const fk_counting *c, fk_probe *pr, uint32_t count)
+{
+    uint32_t all = 1;
+    for (uint32_t i = 0; i < count; i++)
+        all &= fk_ctr_nonzero(c->ctr, fk_probe_next(pr, c->m), c->shift);
+    return all;
+}
+
+static inline void prefetch_next(const fk_counting *c, fk_probe pr, uint32_t count)
+{
+    for (uint32_t i = 0; i < count; i++)
+        FK_PREFETCH_READ(c->ctr + (fk_probe_next(&pr, c->m) >> c->shift));
+}
+
+/* Lookups of a table out of cache, in three stages a window apart, as the
+ * Bloom filter's (bloom/bloom_batch.c): hash window w + 1 and prefetch its
+ * first group's lines; test window w's first group and prefetch the other
+ * lines of the keys that pass; test those for window w - 1. */
+static inline void lookup_staged(const fk_counting *c, size_t n, const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], bool out[])
+{
+    const uint32_t g = c->k < FK_COUNTING_GROUP ? c->k : FK_COUNTING_GROUP, rest = c->k - g;
+    fk_probe pr[3][FK_BATCH_WINDOW];
+    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
+    hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, DO_TEST);
+    for (size_t w = 0;; w++) {
+        size_t start = w * FK_BATCH_WINDOW;
+        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
+        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
+        if (start >= n && nprev == 0)
+            break;
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(c, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
+                        DO_TEST);
+        npend[w & 1] = 0;
+        if (start < n) {
+            fk_probe *cur = pr[w % 3];
+            size_t span = fk_batch_span(start, n);
+            for (size_t j = 0; j < span; j++) {
+                bool first = test_next(c, &cur[j], g);
+                out[start + j] = first;
+                if (first && rest) {
+                    prefetch_next(c, cur[j], rest);
+                    pend_cur[npend[w & 1]++] = (unsigned)j;
+                }
+            }
+        }
+        if (nprev) {
+            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
+            size_t prev_start = start - FK_BATCH_WINDOW;
+            for (unsigned i = 0; i < nprev; i++) {
+                unsigned j = pend_prev[i];
+                out[prev_start + j] = test_next(c, &prev[j], rest);
+            }
+        }
+    }
+}
+
+/* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
+ * stops at the first key whose status is not FK_OK (only DO_TAKE has one)
+ * and stores in *done how many were done. */
+static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
+                            const void *const keys[], const size_t lens[], const uint64_t ints[],
+                            bool out[], batch_op op, size_t *done)
+{
+    const bool prefetch = c->bytes >= FK_COUNTING_PREFETCH_MIN_BYTES;
+    if (op == DO_TEST && (!prefetch || (n > 0 && c->bytes >= FK_COUNTING_STAGED_MIN_BYTES))) {
+        if (prefetch)
+            lookup_staged(c, n, keys, lens, ints, out);
+        else /* in cache: the hash inlined and no call per key */
+            for (size_t i = 0; i < n; i++)
+                out[i] = fk_counting_test_probes(c, probe_of(c, keys, lens, ints, i));
+        *done = n;
+        return FK_OK;
+    }
+    /* writers, and lookups in L3, touch (or may touch) all k counters:
+     * prefetch all k lines */
+    const uint32_t lines = prefetch ? c->k : 0;
+    fk_probe pr[2][FK_BATCH_WINDOW];
+    unsigned cur = 0;
+    if (n > 0)
+        hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), lines, op);
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash_window(c, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), lines,
+                        op);
+        size_t span = fk_batch_span(start, n);
+        for (size_t j = 0; j < span; j++) {
+            if (op == DO_TEST) {
+                out[start + j] = fk_counting_test_probes(c, pr[cur][j]);
+            } else if (op == DO_ADD) {
+                fk_counting_add_probes(wc, pr[cur][j]);
+            } else {
+                fk_status s = fk_counting_remove_probes(wc, pr[cur][j]);
+                if (s != FK_OK) {
+                    *done = start + j;
+                    return s;
+                }
+            }
+        }
+    }
+    *done = n;
+    return FK_OK;
+}
+
+/* ------------------------------------------- pipelines, one per key form */
+
+FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    size_t did;
+    run(NULL, f, n, keys, lens, NULL, out, DO_TEST, &did);
+}
+
+FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT static fk_status remove_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+}
+
+FK_HOT static void contains_ints(const fk_counting *c, size_t n, const uint64_t keys[],
+                                 bool out[])
+{
+    size_t did;
+    run(NULL, c, n, NULL, NULL, keys, out, DO_TEST, &did);
+}
+
+FK_HOT static void insert_ints(fk_counting *c, size_t n, const uint64_t keys[])
+{
+    size_t did;
+    run(c, c, n, NULL, NULL, keys, NULL, DO_ADD, &did);
+}
+
+/* ------------------------------------------------------- the direct API */
+
+void fk_counting_contains_many(const fk_counting *c, size_t n, const void *const keys[],
+                               const size_t lens[], bool out[])
+{
+    fk_batch_lookup(c, n, keys, lens, out, contains_bytes);
+}
+
+fk_status fk_counting_insert_many(fk_counting *c, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, insert_bytes);
+}
+
+fk_status fk_counting_remove_many(fk_counting *c, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, remove_bytes);
+}
+
+void fk_counting_contains_many_u64(const fk_counting *c, size_t n, const uint64_t keys[],
+                                   bool out[])
+{
+    if (!out || n == 0)
+        return;
+    if (!c || !keys) {
+        memset(out, 0, n * sizeof out[0]);
+        return;
+    }
+    contains_ints(c, n, keys, out);
+}
+
+fk_status fk_counting_insert_many_u64(fk_counting *c, size_t n, const uint64_t keys[],
+                                      size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!c || (n > 0 && !keys))
+        return FK_EINVAL;
+    insert_ints(c, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}
+
+/* ---------------------------------- the fk_ops slots (counting_ops.c)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key. */
+
+void fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                   const size_t lens[], bool out[])
+{
+    contains_bytes(f, n, keys, lens, out);
+}
+
+fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = insert_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = remove_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                       bool out[])
+{
+    contains_ints((const fk_counting *)f, n, keys, out);
+}
+
+fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                          size_t *done)
+{
+    insert_ints((fk_counting *)f, n, keys);
+    if (done)
+        *done = n;
+    return FK_OK;
+}

@@ -1,0 +1,286 @@
+/* cuckoo/cuckoo_batch.c: the cuckoo filter's batches (common/pipeline.h):
+ * place a window of keys (fingerprint and both buckets), prefetch both
+ * buckets of each, then look up, insert or remove them (the single-key
+ * calls' own code, cuckoo_internal.h) while the next window's buckets
+ * arrive. Inserts go in order and stop at the first FK_EFULL, which loses
+ * nothing: the keys placed ahead have only been hashed. */
+#include <string.h>
+#include "cuckoo_internal.h"
+#include "../common/pipeline.h"
+
+/* What a pipeline does to each key. */
+typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
+
+/* The place of key i: bytes, or the 8 little-endian bytes of ints[i]
+ * (callers pass ints or keys NULL as a constant). */
+static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], size_t i)
+{
+    if (ints) {
+        uint8_t le[8];
+        fk_batch_le8(le, ints[i]);
+        return fk_cuckoo_place(c, le, sizeof le);
+    }
+    return fk_cuckoo_place(c, keys[i], lens[i]);
+}
+
+/* Places keys [start, start + span) into k[] and prefetches both buckets
+ * of each (for writing unless op is DO_TEST; none for a table that stays
+ * in cache). */
+static inline void place_window(const fk_cuckoo *c, fk_cplace k[], const void *const keys[],
+                                const size_t lens[], const uint64_t ints[], size_t start,
+                                size_t span, batch_op op)
+{
+    const bool prefetch = fk_batch_prefetches(c->table.alloc_bytes);
+    for (size_t j = 0; j < span; j++) {
+        k[j] = place_of(c, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
+        const uint8_t *b1 = fk_ctab_bucket_addr(&c->table, k[j].i1);
+        const uint8_t *b2 = fk_ctab_bucket_addr(&c->table, k[j].i2);
+        if (op == DO_TEST) {
+            FK_PREFETCH_READ(b1);
+            FK_PREFETCH_READ(b2);
+        } else {
+            FK_PREFETCH_WRITE(b1);
+            FK_PREFETCH_WRITE(b2);
+        }
+    }
+}
+
+/* ------------------------------------ one window, the width a constant
+ *
+ * As the single-key paths do (cuckoo.c), widths 4..16 get their own loops
+ * with the width folded in, chosen once per window; wider fingerprints go
+ * through the generic table calls. Same slots, same answers. */
+
+#define LOOKUP_WINDOW_W(F)                                                                \
+    static void lookup_window_w##F(const fk_ctab *t, const fk_cplace k[], size_t span,    \
+                                   bool out[])                                            \
+    {                                                                                     \
+        for (size_t j = 0; j < span; j++)                                                 \
+            out[j] = (fk_ctab_match_w(t, k[j].i1, k[j].fp, F) |                           \
+                      fk_ctab_match_w(t, k[j].i2, k[j].fp, F)) != 0;                      \
+    }
+FK_CTAB_EACH_WIDTH(LOOKUP_WINDOW_W)
+#undef LOOKUP_WINDOW_W
+
+/* Inserts in order until one answers other than FK_OK (stored in *s);
+ * returns how many went in. A key whose buckets are both full takes the
+ * single-key path (fk_cuckoo_insert_placed), which kicks. */
+#define INSERT_WINDOW_W(F)                                                                \
+    static size_t insert_window_w##F(fk_cuckoo *c, const fk_cplace k[], size_t span,      \
+                                     fk_status *s)                                        \
+    {                                                                                     \
+        fk_ctab *t = &c->table;                                                           \
+        for (size_t j = 0; j < span; j++) {                                               \
+            uint64_t b = k[j].i1, free = fk_ctab_match_w(t, b, 0, F);                     \
+            if (!free) {                                                                  \
+                b = k[j].i2;                                                              \
+                free = fk_ctab_match_w(t, b, 0, F);                                       \
+            }                                                                             \
+            if (!free) {                                                                  \
+                if ((*s = fk_cuckoo_insert_placed(c, k[j])) != FK_OK)                     \
+                    return j;                                                             \
+                continue;                                                                 \
+            }                                                                             \
+            unsigned slot = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F); \
+            fk_ctab_set_w(t, b, slot, k[j].fp, F);                                        \
+            c->items++;                                                                   \
+        }                                                                                 \
+        return span;                                                                      \
+    }
+FK_CTAB_EACH_WIDTH(INSERT_WINDOW_W)
+#undef INSERT_WINDOW_W
+
+static void lookup_window(const fk_ctab *t, const fk_cplace k[], size_t span, bool out[])
+{
+    switch (t->f) {
+#define CASE_W(F)                                                                         \
+    case F:                                                                               \
+        lookup_window_w##F(t, k, span, out);                                              \
+        return;
+        FK_CTAB_EACH_WIDTH(CASE_W)
+#undef CASE_W
+    default:
+        for (size_t j = 0; j < span; j++)
+            out[j] = fk_ctab_has2(t, k[j].i1, k[j].i2, k[j].fp);
+    }
+}
+
+/* Writes one window in order (inserts, or removes when take); returns how
+ * many were done, with *s the status of the one that stopped it. */
+static size_t write_window(fk_cuckoo *c, const fk_cplace k[], size_t span, bool take,
+                           fk_status *s)
+{
+    *s = FK_OK;
+    if (!take) {
+        switch (c->table.f) {
+#define CASE_W(F)                                                                         \
+    case F:                                                                               \
+        return insert_window_w##F(c, k, span, s);
+            FK_CTAB_EACH_WIDTH(CASE_W)
+#undef CASE_W
+        default:
+            break;
+        }
+    }
+    for (size_t j = 0; j < span; j++)
+        if ((*s = take ? fk_cuckoo_remove_placed(c, k[j]) : fk_cuckoo_insert_placed(c, k[j])) !=
+            FK_OK)
+            return j;
+    return span;
+}
+
+/* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
+ * stops at the first key whose status is not FK_OK and stores in *done
+ * how many were done. */
+static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const void *const keys[],
+                            const size_t lens[], const uint64_t ints[], bool out[], batch_op op,
+                            size_t *done)
+{
+    fk_cplace k[2][FK_BATCH_WINDOW];
+    unsigned cur = 0;
+    if (n > 0)
+        place_window(c, k[0], keys, lens, ints, 0, fk_batch_span(0, n), op);
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            place_window(c, k[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), op);
+        size_t span = fk_batch_span(start, n);
+        if (op == DO_TEST) {
+            lookup_window(&c->table, k[cur], span, out + start);
+            continue;
+        }
+        fk_status s;
+        size_t did = write_window(wc, k[cur], span, op == DO_TAKE, &s);
+        if (s != FK_OK) {
+            *done = start + did;
+            return s;
+        }
+    }
+    *done = n;
+    return FK_OK;
+}
+
+/* ------------------------------------------- pipelines, one per key form */
+
+FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    size_t did;
+    run(NULL, f, n, keys, lens, NULL, out, DO_TEST, &did);
+}
+
+FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT static fk_status remove_bytes(void *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    return run(f, f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+}
+
+FK_HOT static void contains_ints(const fk_cuckoo *c, size_t n, const uint64_t keys[], bool out[])
+{
+    size_t did;
+    run(NULL, c, n, NULL, NULL, keys, out, DO_TEST, &did);
+}
+
+FK_HOT static fk_status insert_ints(fk_cuckoo *c, size_t n, const uint64_t keys[], size_t *done)
+{
+    return run(c, c, n, NULL, NULL, keys, NULL, DO_ADD, done);
+}
+
+/* ------------------------------------------------------- the direct API */
+
+void fk_cuckoo_contains_many(const fk_cuckoo *c, size_t n, const void *const keys[],
+                             const size_t lens[], bool out[])
+{
+    fk_batch_lookup(c, n, keys, lens, out, contains_bytes);
+}
+
+fk_status fk_cuckoo_insert_many(fk_cuckoo *c, size_t n, const void *const keys[],
+                                const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, insert_bytes);
+}
+
+fk_status fk_cuckoo_remove_many(fk_cuckoo *c, size_t n, const void *const keys[],
+                                const size_t lens[], size_t *done)
+{
+    return fk_batch_write(c, n, keys, lens, done, remove_bytes);
+}
+
+void fk_cuckoo_contains_many_u64(const fk_cuckoo *c, size_t n, const uint64_t keys[], bool out[])
+{
+    if (!out || n == 0)
+        return;
+    if (!c || !keys) {
+        memset(out, 0, n * sizeof out[0]);
+        return;
+    }
+    contains_ints(c, n, keys, out);
+}
+
+fk_status fk_cuckoo_insert_many_u64(fk_cuckoo *c, size_t n, const uint64_t keys[], size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!c || (n > 0 && !keys))
+        return FK_EINVAL;
+    size_t did;
+    fk_status s = insert_ints(c, n, keys, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+/* ------------------------------------ the fk_ops slots (cuckoo_ops.c)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key. */
+
+void fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                 const size_t lens[], bool out[])
+{
+    contains_bytes(f, n, keys, lens, out);
+}
+
+fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = insert_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], size_t *done)
+{
+    size_t did;
+    fk_status s = remove_bytes(f, n, keys, lens, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                     bool out[])
+{
+    contains_ints((const fk_cuckoo *)f, n, keys, out);
+}
+
+fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                        size_t *done)
+{
+    size_t did;
+    fk_status s = insert_ints((fk_cuckoo *)f, n, keys, &did);
+    if (done)
+        *done = did;
+    return s;
+}
