@@ -4,6 +4,7 @@
 #define FK_BLOOM_INTERNAL_H
 
 #include "bloom.h"
+#include "../common/tally.h"
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
@@ -15,7 +16,14 @@ struct fk_bloom {
     double    fpr;       /* target it was sized for (0 when sized by knobs only) */
     uint64_t  items;     /* successful inserts */
     uint64_t *bits;      /* words x 64 bits, cache-line aligned; bits past m stay 0 */
+    fk_tally  tally;     /* successful concurrent inserts (bloom_concurrent.c) */
 };
+
+/* Successful inserts, plain and concurrent (writers done). */
+static inline uint64_t fk_bloom_item_count(const fk_bloom *b)
+{
+    return b->items + fk_tally_sum(&b->tally);
+}
 
 /* Builds an empty filter of exactly m bits and k probes (no sizing).
  * Validates ranges; the allocation rules of fk_bloom_new. */

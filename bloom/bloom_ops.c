@@ -5,6 +5,11 @@
 
 FK_OPS_FORWARD(fk_bloom, fk_bloom)
 
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_bloom_insert_concurrent((fk_bloom *)f, key, len);
+}
+
 /* The m and k that fk_bloom_new would use, with its limits. */
 static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
 {
@@ -35,4 +40,5 @@ const fk_ops fk_bloom_ops = {
     FK_OPS_FORWARD_SLOTS(fk_bloom),
     .serial = &fk_bloom_serial_ops,
     .size = size,
+    .insert_concurrent = insert_concurrent,
 };

@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "counting.h"
+#include "../common/tally.h"
 
 /* Counter i lives in byte i >> shift, at bit offset (i & shift) * 4, where
  * shift is 1 for 4-bit counters (two per byte) and 0 for byte counters. One
@@ -24,7 +25,15 @@ struct fk_counting {
     uint64_t  saturations;/* counters that reached max */
     uint64_t  bytes;      /* counter array size: a multiple of 8, padding stays 0 */
     uint8_t  *ctr;        /* the counters, cache-line aligned */
+    fk_tally  tally;      /* concurrent inserts minus removes (mod 2^64) */
+    fk_tally  sat_tally;  /* saturations by concurrent writers */
 };
+
+/* Inserts minus removes, plain and concurrent (writers done). */
+static inline uint64_t fk_counting_item_count(const fk_counting *c)
+{
+    return c->items + fk_tally_sum(&c->tally);
+}
 
 /* ------------------------------------------------------- counter access */
 

@@ -1,0 +1,27 @@
+/* bloom/blocked_concurrent.c: the blocked filter's concurrent insert: the
+ * scalar path's bits, each word set by an atomic OR where its bit is still
+ * clear (OR is order-free, so concurrent inserts lose nothing; skipping the
+ * set bits spares the locked instructions a filling block needs less and
+ * less). */
+#include "blocked_internal.h"
+#include "../common/atomic.h"
+
+FK_HOT fk_status fk_blocked_insert_concurrent(fk_blocked *b, const void *key, size_t len)
+{
+    if (!b || (!key && len))
+        return FK_EINVAL;
+    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint32_t *block = fk_blocked_block_ptr(b, h);
+    uint32_t seen[FK_BLOCKED_WORDS];
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        seen[i] = fk_load32(&block[i]);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++) {
+        uint32_t bit = UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
+        if (!(seen[i] & bit))
+            fk_or32(&block[i], bit);
+    }
+    fk_tally_add(&b->tally, 1);
+    return FK_OK;
+}
