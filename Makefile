@@ -85,7 +85,7 @@ HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return
                    $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1 || echo 0)
 CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(SRCS_bench))
 ifneq ($(HAVE_LIBBLOOM),1)
-CLI_SRCS := $(filter-out %/baseline_libbloom.c,$(CLI_SRCS))
+CLI_SRCS := $(filter-out bench/baselines/libbloom.c,$(CLI_SRCS))
 else
 CLI_CFLAGS := -DFK_HAVE_LIBBLOOM=1
 CLI_LIBS   := -lbloom
@@ -94,7 +94,7 @@ CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
 CLI      := $(BUILD)/filterkit
 # The CLI minus main(), as an archive the tests/test_bench_*.c programs link.
 BENCH_LIB := $(BUILD)/libfk_bench.a
-BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/main.o,$(CLI_OBJS))
+BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/main.o,$(CLI_OBJS))
 
 # Public headers: every header of a library module but the internal ones
 # (named *_internal.h, or listed here). tests/cli_install.sh compiles each
@@ -119,15 +119,15 @@ CONFIG := CC=$(CC) $(CC_VERSION) | CFLAGS=$(ALL_CFLAGS) | CLI_CFLAGS=$(CLI_CFLAG
           SAN=$(SAN) | libbloom=$(HAVE_LIBBLOOM) | version=$(VERSION)
 CONFIG_STAMP := $(BUILD)/config-$(call stamp_id,$(CONFIG)).stamp
 
-# Build facts every result file records (compiled into bench/runinfo.c only;
+# Build facts every result file records (compiled into bench/report/runinfo.c only;
 # its own stamp changes with the commit, so a new commit rebuilds just it).
 FK_GIT_COMMIT := $(shell c=$$(git rev-parse --short=12 HEAD 2>/dev/null) && \
                    { git diff --quiet HEAD -- 2>/dev/null || c="$$c-dirty"; } && echo "$$c")
 RUNINFO_CFLAGS := $(filter-out -MMD -MP -I.,$(ALL_CFLAGS)) $(CLI_CFLAGS)
 COMMIT_STAMP := $(BUILD)/commit-$(call stamp_id,$(FK_GIT_COMMIT)).stamp
-$(BUILD)/bench/runinfo.o: CLI_CFLAGS += -DFK_BUILD_COMMIT='"$(FK_GIT_COMMIT)"' -DFK_BUILD_CC='"$(CC)"' \
+$(BUILD)/bench/report/runinfo.o: CLI_CFLAGS += -DFK_BUILD_COMMIT='"$(FK_GIT_COMMIT)"' -DFK_BUILD_CC='"$(CC)"' \
     -DFK_BUILD_CFLAGS='"$(RUNINFO_CFLAGS)"' -DFK_BUILD_NATIVE=$(NATIVE)
-$(BUILD)/bench/runinfo.o: $(COMMIT_STAMP)
+$(BUILD)/bench/report/runinfo.o: $(COMMIT_STAMP)
 
 # $(call stamp_rule,stamp,prefix,text): writes $(BUILD)/prefix-<id>.stamp
 define stamp_rule
@@ -323,7 +323,7 @@ deps-fuzz:
 	$(call ensure,libclang-rt-14-dev,printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { return d && n; }\n' | \
 	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
 
-# The CLI's argument parser lives in bench/, outside the library.
+# The CLI's argument parser lives in bench/cli/, outside the library.
 FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c,$(CLI_SRCS))
 $(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
 $(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(shell find bench -name '*.h')
@@ -347,7 +347,7 @@ fuzz-run-%: $(FUZZ_BUILD)/fuzz_%
 # --------------------------------------------------------------- bench
 bench: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
-	@bench/run_default.sh $(BUILD)
+	@bench/scripts/run_default.sh $(BUILD)
 
 # A smoke run of every kind (the libbloom baseline too, when installed).
 bench-quick: deps-bench
@@ -355,11 +355,11 @@ bench-quick: deps-bench
 	$(CLI) bench --n 100000 --repeat 1 --out -
 
 # `make plots`: redraws plots/out/ from the CSVs already in results/ without
-# running the bench (bench/plots.sh: a failed plot leaves no empty image and
+# running the bench (bench/scripts/plots.sh: a failed plot leaves no empty image and
 # says why).
 .PHONY: plots
 plots:
-	@bench/plots.sh results plots/out
+	@bench/scripts/plots.sh results plots/out
 
 # ------------------------------------------------------------- install
 # Never installs packages: it copies files, and builds what is missing with

@@ -52,7 +52,7 @@ done
 if "$fk" --help | grep -q '^  bench ' && "$fk" --help | grep -q '^  pick '; then ok; else bad "--help lists the commands"; fi
 
 # --- --help of every subcommand listed by the top-level help
-for c in $("$fk" --help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}'); do
+for c in $("$fk" --help | awk '/^commands:/{on=1; next} /^$/{on=0} on && /^  [a-z]/{print $1}'); do
     if "$fk" "$c" --help >"$tmp/out" 2>"$tmp/err" && grep -q "^usage: filterkit $c" "$tmp/out" &&
        [ ! -s "$tmp/err" ]; then ok; else bad "filterkit $c --help"; fi
     expect_usage_error "$c" --no-such-option

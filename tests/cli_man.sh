@@ -27,7 +27,7 @@ fi
 
 # The COMMANDS section: one `.B name` tag per command.
 commands=$(sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$page" | awk 'prev == ".TP" && $1 == ".B" {print $2} {prev = $1}')
-listed=$("$build/filterkit" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1}')
+listed=$("$build/filterkit" help | awk '/^commands:/{on=1; next} /^$/{on=0} on && /^  [a-z]/{print $1}')
 check "filterkit help lists commands" test -n "$listed"
 for c in $listed add remove merge dedup help; do
     check "the man page describes '$c'" grep -qx "$c" <<<"$commands"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_paper_tables.sh: bench/paper_tables.sh rewrites only the
+# tests/cli_paper_tables.sh: bench/scripts/paper_tables.sh rewrites only the
 # generated blocks of a notes file, leaves the prose and unknown blocks
 # alone, gives the same output twice, and knows every block PAPER_NOTES.md
 # asks for. Uses only the fast, deterministic trace group.
@@ -8,7 +8,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 build=$(cd "${FK_BUILD:-build}" && pwd)
-script="$root/bench/paper_tables.sh"
+script="$root/bench/scripts/paper_tables.sh"
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_plots.sh: bench/plots.sh (`make plots`) redraws from CSVs alone.
+# tests/cli_plots.sh: bench/scripts/plots.sh (`make plots`) redraws from CSVs alone.
 # Run by tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`.
 # Needs gnuplot (skipped, counted as passed, without it) and runs for the
 # plain build only (it tests the script, not the binary).
@@ -15,7 +15,7 @@ if ! command -v gnuplot >/dev/null 2>&1; then
 fi
 
 mkdir -p "$tmp/none"
-"$root/bench/plots.sh" "$tmp/none" "$tmp/out0" 2>"$tmp/err"
+"$root/bench/scripts/plots.sh" "$tmp/none" "$tmp/out0" 2>"$tmp/err"
 check "no CSVs: exit 1" test $? -eq 1
 check "no CSVs: says so" grep -q 'no CSV files' "$tmp/err"
 check "no CSVs: no image" test -z "$(ls "$tmp/out0" 2>/dev/null)"
@@ -24,7 +24,7 @@ check "no CSVs: no image" test -z "$(ls "$tmp/out0" 2>/dev/null)"
 # bench-u64.csv), plots that need other sweeps say what they miss
 "$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --filters bloom,cuckoo --repeat 1 --lookups 2000 \
     --out "$tmp/res" >/dev/null 2>&1
-"$root/bench/plots.sh" "$tmp/res" "$tmp/out" >"$tmp/log" 2>"$tmp/err"
+"$root/bench/scripts/plots.sh" "$tmp/res" "$tmp/out" >"$tmp/log" 2>"$tmp/err"
 check "some plots fail: exit 1" test $? -eq 1
 check "plot 1 drawn" test -s "$tmp/out/1_fpr_vs_bits.png" -a -s "$tmp/out/1_fpr_vs_bits.svg"
 check "a failed plot is named with a reason" grep -q 'lookup_vs_n failed, nothing written: .*sweep-n-u64.csv' "$tmp/err"

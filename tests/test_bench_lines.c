@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include "check.h"
 #include <unistd.h>
-#include "../bench/args.h"
-#include "../bench/cmd.h"
-#include "../bench/keylines.h"
-#include "../bench/lineset.h"
-#include "../bench/memory_model.h"
+#include "../bench/cli/args.h"
+#include "../bench/cli/cmd.h"
+#include "../bench/keys/keylines.h"
+#include "../bench/keys/lineset.h"
+#include "../bench/measure/memory_model.h"
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../common/sizing.h"
@@ -22,16 +22,16 @@ static void keys_of(const char *text, size_t len, int binary, char *out, size_t 
     FILE *fp = tmpfile();
     fwrite(text, 1, len, fp);
     rewind(fp);
-    fk_linereader r;
+    fkc_linereader r;
     out[0] = 0;
-    if (fk_linereader_init(&r, fp, binary) == 0) {
+    if (fkc_linereader_init(&r, fp, binary) == 0) {
         const char *k;
         size_t n;
-        while (fk_linereader_next(&r, &k, &n) == 1) {
+        while (fkc_linereader_next(&r, &k, &n) == 1) {
             size_t used = strlen(out);
             snprintf(out + used, cap - used, "%s%.*s", used || r.lines > 1 ? "|" : "", (int)n, k);
         }
-        fk_linereader_free(&r);
+        fkc_linereader_free(&r);
     }
     fclose(fp);
 }
@@ -46,9 +46,9 @@ TEST(one_crlf_rule)
     CHECK_MSG(strcmp(got, "a\r|b|c\r\r|\r||last\r") == 0, "got '%s'", got);
     keys_of("", 0, 0, got, sizeof got);
     CHECK(strcmp(got, "") == 0);
-    CHECK_EQ_U64(fk_line_key_len("x\r", 2, 0), 1);
-    CHECK_EQ_U64(fk_line_key_len("x\r", 2, 1), 2);
-    CHECK_EQ_U64(fk_line_key_len("", 0, 0), 0);
+    CHECK_EQ_U64(fkc_line_key_len("x\r", 2, 0), 1);
+    CHECK_EQ_U64(fkc_line_key_len("x\r", 2, 1), 2);
+    CHECK_EQ_U64(fkc_line_key_len("", 0, 0), 0);
 }
 
 TEST(lines_longer_than_the_buffer_arrive_whole)
@@ -68,58 +68,58 @@ TEST(lines_longer_than_the_buffer_arrive_whole)
     FILE *fp = tmpfile();
     fwrite(text, 1, total, fp);
     rewind(fp);
-    fk_linereader r;
-    CHECK(fk_linereader_init(&r, fp, 0) == 0);
+    fkc_linereader r;
+    CHECK(fkc_linereader_init(&r, fp, 0) == 0);
     const char *k;
     size_t n;
     for (size_t i = 0; i < 4; i++) {
-        CHECK(fk_linereader_next(&r, &k, &n) == 1);
+        CHECK(fkc_linereader_next(&r, &k, &n) == 1);
         CHECK_EQ_U64(n, lens[i]);
         CHECK(n == lens[i] && k[0] == 'a' + (int)i && k[n - 1] == 'a' + (int)i);
     }
-    CHECK(fk_linereader_next(&r, &k, &n) == 0);
+    CHECK(fkc_linereader_next(&r, &k, &n) == 0);
     CHECK_EQ_U64(r.lines, 4);
     CHECK_EQ_U64(r.bytes, total);
-    fk_linereader_free(&r);
+    fkc_linereader_free(&r);
     fclose(fp);
     free(text);
 }
 
 TEST(lineset_is_exact)
 {
-    fk_lineset s;
-    CHECK(fk_lineset_init(&s, 0) == 0); /* grows from its smallest size */
+    fkc_lineset s;
+    CHECK(fkc_lineset_init(&s, 0) == 0); /* grows from its smallest size */
     const uint64_t n = FK_TEST_SCALE(200000, 50000);
     char key[32];
     uint64_t fresh = 0, again = 0;
     for (uint64_t i = 0; i < n; i++) {
         int len = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
-        fresh += fk_lineset_add(&s, key, (size_t)len) == 1;
+        fresh += fkc_lineset_add(&s, key, (size_t)len) == 1;
     }
     for (uint64_t i = 0; i < n; i += 3) {
         int len = snprintf(key, sizeof key, "key-%llu", (unsigned long long)i);
-        again += fk_lineset_add(&s, key, (size_t)len) == 0;
+        again += fkc_lineset_add(&s, key, (size_t)len) == 0;
     }
     CHECK_EQ_U64(fresh, n);
     CHECK_EQ_U64(again, (n + 2) / 3);
     CHECK_EQ_U64(s.count, n);
-    CHECK(fk_lineset_add(&s, "", 0) == 1 && fk_lineset_add(&s, NULL, 0) == 0);
+    CHECK(fkc_lineset_add(&s, "", 0) == 1 && fkc_lineset_add(&s, NULL, 0) == 0);
     CHECK(s.count <= s.nslots / 4 * 3 + 1);
-    fk_lineset_free(&s);
+    fkc_lineset_free(&s);
 }
 
 /* Parses one option value through a spec, as a subcommand does. */
-static int parse_one(fk_opt_type type, const char *value, uint64_t *u, double *d)
+static int parse_one(fkc_opt_type type, const char *value, uint64_t *u, double *d)
 {
-    const fk_opt opts[] = {
-        { "x", type, type == FK_OPT_FPR ? (void *)d : (void *)u, "X", "x" },
+    const fkc_opt opts[] = {
+        { "x", type, type == FKC_OPT_FPR ? (void *)d : (void *)u, "X", "x" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = { "test", "", NULL, opts };
+    const fkc_cmd_spec spec = { "test", "", NULL, opts };
     char arg0[] = "test", arg1[] = "--x", arg2[64];
     snprintf(arg2, sizeof arg2, "%s", value);
     char *argv[] = { arg0, arg1, arg2, NULL };
-    return fk_args_parse(&spec, 3, argv);
+    return fkc_args_parse(&spec, 3, argv);
 }
 
 TEST(numeric_options_have_named_ranges)
@@ -127,60 +127,60 @@ TEST(numeric_options_have_named_ranges)
     uint64_t u = 0;
     double d = 0;
     fputs("(the next lines of 'filterkit test' errors are expected)\n", stderr);
-    CHECK(parse_one(FK_OPT_REPEAT, "1000", &u, &d) == FK_ARGS_OK && u == 1000);
-    CHECK(parse_one(FK_OPT_REPEAT, "1001", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_REPEAT, "858993460", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_REPEAT, "4294967297", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_REPEAT, "0", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_COUNT, "281474976710656", &u, &d) == FK_ARGS_OK && u == FK_COUNT_MAX);
-    CHECK(parse_one(FK_OPT_COUNT, "281474976710657", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_COUNT, "9223372036854775808", &u, &d) == FK_ARGS_BAD);
-    CHECK(parse_one(FK_OPT_U64, "18446744073709551615", &u, &d) == FK_ARGS_OK && u == UINT64_MAX);
-    CHECK(parse_one(FK_OPT_U64, "18446744073709551616", &u, &d) == FK_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_REPEAT, "1000", &u, &d) == FKC_ARGS_OK && u == 1000);
+    CHECK(parse_one(FKC_OPT_REPEAT, "1001", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_REPEAT, "858993460", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_REPEAT, "4294967297", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_REPEAT, "0", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_COUNT, "281474976710656", &u, &d) == FKC_ARGS_OK && u == FKC_COUNT_MAX);
+    CHECK(parse_one(FKC_OPT_COUNT, "281474976710657", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_COUNT, "9223372036854775808", &u, &d) == FKC_ARGS_BAD);
+    CHECK(parse_one(FKC_OPT_U64, "18446744073709551615", &u, &d) == FKC_ARGS_OK && u == UINT64_MAX);
+    CHECK(parse_one(FKC_OPT_U64, "18446744073709551616", &u, &d) == FKC_ARGS_BAD);
     /* decimal only: no hex, no inf/nan, no sign, no blanks */
     static const char *not_rates[] = { "0x1p-3", "0x.1", "inf", "nan", "-0.1", "+0.1", " 0.1",
                                        "\t0.1", "1e-400", "0", "1", "1e", "0.1 ", "" };
     for (size_t i = 0; i < sizeof not_rates / sizeof not_rates[0]; i++)
-        CHECK_MSG(fk_parse_fpr(not_rates[i], &d) == -1, "'%s' read as a rate", not_rates[i]);
+        CHECK_MSG(fkc_parse_fpr(not_rates[i], &d) == -1, "'%s' read as a rate", not_rates[i]);
     static const char *not_counts[] = { "0x10", "inf", "1e400", "-1", "+1", " 1", "1.5", "1e-3" };
     for (size_t i = 0; i < sizeof not_counts / sizeof not_counts[0]; i++)
-        CHECK_MSG(fk_parse_u64(not_counts[i], &u) == -1, "'%s' read as a count", not_counts[i]);
+        CHECK_MSG(fkc_parse_u64(not_counts[i], &u) == -1, "'%s' read as a count", not_counts[i]);
     /* a subnormal rate is a rate */
-    CHECK(fk_parse_fpr("1e-320", &d) == 0 && d > 0 && d < 1e-300);
-    CHECK(fk_parse_fpr(".5%", &d) == 0 && d == 0.005);
-    CHECK(fk_parse_u64("1e6", &u) == 0 && u == 1000000);
-    CHECK(fk_parse_u64("10M", &u) == 0 && u == 10000000);
+    CHECK(fkc_parse_fpr("1e-320", &d) == 0 && d > 0 && d < 1e-300);
+    CHECK(fkc_parse_fpr(".5%", &d) == 0 && d == 0.005);
+    CHECK(fkc_parse_u64("1e6", &u) == 0 && u == 1000000);
+    CHECK(fkc_parse_u64("10M", &u) == 0 && u == 10000000);
 }
 
 TEST(memory_model_saturates)
 {
     const fk_ops *bloom = fk_ops_find("bloom"), *cuckoo = fk_ops_find("cuckoo");
-    CHECK(fk_model_bytes(bloom, UINT64_C(1) << 63, 1e-300, NULL, 0) == FK_MODEL_TOO_BIG);
-    CHECK(fk_model_bytes(fk_ops_find("counting"), UINT64_C(1) << 62, 1e-3, NULL, 0) == FK_MODEL_TOO_BIG);
+    CHECK(fkc_model_bytes(bloom, UINT64_C(1) << 63, 1e-300, NULL, 0) == FKC_MODEL_TOO_BIG);
+    CHECK(fkc_model_bytes(fk_ops_find("counting"), UINT64_C(1) << 62, 1e-3, NULL, 0) == FKC_MODEL_TOO_BIG);
     int exact;
-    CHECK(fk_model_extrapolate(bloom, 1e-300, 1000, 200000, UINT64_C(1) << 63, &exact) == FK_MODEL_TOO_BIG);
+    CHECK(fkc_model_extrapolate(bloom, 1e-300, 1000, 200000, UINT64_C(1) << 63, &exact) == FKC_MODEL_TOO_BIG);
     /* no formula (NULL ops): linear, saturated rather than wrapped */
-    CHECK(fk_model_extrapolate(NULL, 0.01, 1, UINT64_MAX / 2, 4, &exact) == FK_MODEL_TOO_BIG);
-    CHECK(fk_model_bytes(cuckoo, 1000, 0.01, NULL, 0) > 0);
+    CHECK(fkc_model_extrapolate(NULL, 0.01, 1, UINT64_MAX / 2, 4, &exact) == FKC_MODEL_TOO_BIG);
+    CHECK(fkc_model_bytes(cuckoo, 1000, 0.01, NULL, 0) > 0);
 }
 
 TEST(model_theory_at_n)
 {
     const fk_ops *bloom = fk_ops_find("bloom"), *cuckoo = fk_ops_find("cuckoo");
     /* a 32-bit fingerprint cannot reach 1e-14: pick must never offer it */
-    CHECK(fk_model_fpr(cuckoo, 1000000, 1e-14, NAN) > 1e-10);
-    CHECK(fk_model_fpr(cuckoo, 1000000, 0.01, NAN) <= 0.01);
+    CHECK(fkc_model_fpr(cuckoo, 1000000, 1e-14, NAN) > 1e-10);
+    CHECK(fkc_model_fpr(cuckoo, 1000000, 0.01, NAN) <= 0.01);
     /* Bloom sizing lands within pick's 5% slack of the target at every
      * scale (k is rounded to a whole number) until k hits its cap of 64 */
     static const double rates[] = { 0.5, 0.3, 0.1, 0.05, 0.01, 1e-3, 1e-4, 1e-6, 1e-9, 1e-12 };
     static const uint64_t ns[] = { 1, 7, 100, 12345, 1000000, UINT64_C(1000000000) };
     for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
         for (size_t j = 0; j < sizeof ns / sizeof ns[0]; j++) {
-            double t = fk_model_fpr(bloom, ns[j], rates[i], NAN);
+            double t = fkc_model_fpr(bloom, ns[j], rates[i], NAN);
             CHECK_MSG(t <= rates[i] * 1.05, "bloom n=%llu fpr=%g: theory %g", (unsigned long long)ns[j],
                       rates[i], t);
         }
-    CHECK(fk_model_fpr(bloom, 1000, 1e-300, NAN) > 1e-100); /* k capped at 64 */
+    CHECK(fkc_model_fpr(bloom, 1000, 1e-300, NAN) > 1e-100); /* k capped at 64 */
 }
 
 TEST(theory_input_ranges)
@@ -248,14 +248,14 @@ TEST(item_counts_never_wrap)
     char a0[] = "add", a1[] = "dedup", a2[] = "merge";
     char *add_argv[] = { a0, full, NULL }, *dedup_argv[] = { a1, full, NULL };
     CHECK(freopen(keys, "r", stdin) != NULL);
-    CHECK(fk_cmd_add(2, add_argv) == 1);
+    CHECK(fkc_cmd_add(2, add_argv) == 1);
     CHECK(same_file(full, orig));
     CHECK(freopen(keys, "r", stdin) != NULL);
     if (!isatty(STDOUT_FILENO)) { /* dedup prints the new line; merge refuses a terminal */
-        CHECK(fk_cmd_dedup(2, dedup_argv) == 1);
+        CHECK(fkc_cmd_dedup(2, dedup_argv) == 1);
         CHECK(same_file(full, orig));
         char *merge_argv[] = { a2, full, one, NULL };
-        CHECK(fk_cmd_merge(3, merge_argv) == 1);
+        CHECK(fkc_cmd_merge(3, merge_argv) == 1);
     }
     unlink(full);
     unlink(orig);

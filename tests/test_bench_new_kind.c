@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "check.h"
-#include "../bench/cmd.h"
-#include "../bench/memory_model.h"
+#include "../bench/cli/cmd.h"
+#include "../bench/measure/memory_model.h"
 #include "../bench/registry/registry.h"
 #include "kind_fpset.c"
 
@@ -84,14 +84,14 @@ TEST(bench_runs_the_new_kind)
 {
     char *argv[] = { "bench", "--filters", "fpset,bloom", "--n", "20000", "--repeat", "1",
                      "--lookups", "20000", "--out", "-", NULL };
-    CHECK_EQ_U64(run(fk_cmd_bench, NULL, path_out, argv), 0);
+    CHECK_EQ_U64(run(fkc_cmd_bench, NULL, path_out, argv), 0);
     output_has("fpset");
 }
 
 TEST(pick_sizes_the_new_kind_through_its_ops)
 {
     char *argv[] = { "pick", "--n", "20000", "--fpr", "0.01", "--repeat", "1", NULL };
-    int rc = run(fk_cmd_pick, NULL, path_out, argv);
+    int rc = run(fkc_cmd_pick, NULL, path_out, argv);
     CHECK(rc == 0 || rc == 1);
     output_has("fpset");
     /* pick's memory model asks the kind (fk_ops_size): exact at any n */
@@ -99,7 +99,7 @@ TEST(pick_sizes_the_new_kind_through_its_ops)
     fk_params p = fk_params_make(UINT64_C(1000000000), 0.01);
     fk_sizing sz;
     CHECK_STATUS(fk_ops_size(&fk_test_fpset_ops, &p, &sz), FK_OK);
-    CHECK_EQ_U64(fk_model_bytes(&fk_test_fpset_ops, p.capacity, 0.01, desc, sizeof desc),
+    CHECK_EQ_U64(fkc_model_bytes(&fk_test_fpset_ops, p.capacity, 0.01, desc, sizeof desc),
                  sz.memory_bytes);
     CHECK(strstr(desc, "fingerprints in") != NULL);
     fk_filter *f = NULL;
@@ -108,7 +108,7 @@ TEST(pick_sizes_the_new_kind_through_its_ops)
     fk_stats st;
     fk_filter_stats(f, &st);
     int exact = 0;
-    uint64_t at_1e9 = fk_model_extrapolate(&fk_test_fpset_ops, 0.01, 20000, st.memory_bytes,
+    uint64_t at_1e9 = fkc_model_extrapolate(&fk_test_fpset_ops, 0.01, 20000, st.memory_bytes,
                                            UINT64_C(1000000000), &exact);
     CHECK(exact == 1);
     CHECK_EQ_U64(at_1e9, sz.memory_bytes);
@@ -118,9 +118,9 @@ TEST(pick_sizes_the_new_kind_through_its_ops)
 TEST(build_query_info_save_and_load_the_new_kind)
 {
     char *build[] = { "build", "--kind", "fpset", "--fpr", "0.001", NULL };
-    CHECK_EQ_U64(run(fk_cmd_build, path_keys, path_filter, build), 0);
+    CHECK_EQ_U64(run(fkc_cmd_build, path_keys, path_filter, build), 0);
     char *count[] = { "query", "-c", path_filter, NULL };
-    CHECK_EQ_U64(run(fk_cmd_query, path_keys, path_out, count), 0);
+    CHECK_EQ_U64(run(fkc_cmd_query, path_keys, path_out, count), 0);
     output_has("1000"); /* every key it was built from */
     FILE *fp = fopen(path_filter, "rb");
     fk_filter *f = NULL;
@@ -131,11 +131,11 @@ TEST(build_query_info_save_and_load_the_new_kind)
     CHECK(fk_filter_contains(f, "key-999", 7));
     fk_filter_free(f);
     char *info[] = { "info", path_filter, NULL };
-    CHECK_EQ_U64(run(fk_cmd_info, NULL, path_out, info), 0);
+    CHECK_EQ_U64(run(fkc_cmd_info, NULL, path_out, info), 0);
     output_has("fpset");
     output_has("fingerprint bits:"); /* its own names for its header parameters */
     char *absent[] = { "query", "-c", path_filter, NULL };
-    CHECK_EQ_U64(run(fk_cmd_query, path_other, path_out, absent), 0);
+    CHECK_EQ_U64(run(fkc_cmd_query, path_other, path_out, absent), 0);
     char *out = slurp(path_out);
     CHECK_MSG(out && atoi(out) < 20, "absent keys matched: %s", out ? out : "(none)");
     free(out);

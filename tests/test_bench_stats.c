@@ -3,81 +3,81 @@
  * small end-to-end measurement through the vtable. Links libfk_bench.a. */
 #include <math.h>
 #include "check.h"
-#include "../bench/args.h"
-#include "../bench/measure.h"
-#include "../bench/stats.h"
+#include "../bench/cli/args.h"
+#include "../bench/measure/measure.h"
+#include "../bench/report/stats.h"
 
 TEST(median_of_odd_and_even_counts)
 {
     double odd[] = { 5, 1, 4, 2, 3 };
-    fk_summary s = fk_summarize(odd, 5);
+    fkc_summary s = fkc_summarize(odd, 5);
     CHECK(s.median == 3 && s.min == 1 && s.max == 5);
     double even[] = { 10, 2, 8, 4 };
-    s = fk_summarize(even, 4);
+    s = fkc_summarize(even, 4);
     CHECK(s.median == 6 && s.min == 2 && s.max == 10);
     CHECK(even[0] == 10 && even[1] == 2); /* input untouched */
     double one = 7;
-    CHECK(fk_median(&one, 1) == 7);
+    CHECK(fkc_median(&one, 1) == 7);
 }
 
 TEST(median_skips_unmeasured_and_empty_is_nan)
 {
     double v[] = { NAN, 9, NAN, 1, 5 };
-    fk_summary s = fk_summarize(v, 5);
+    fkc_summary s = fkc_summarize(v, 5);
     CHECK(s.median == 5 && s.min == 1 && s.max == 9);
     double none[] = { NAN, NAN };
-    s = fk_summarize(none, 2);
+    s = fkc_summarize(none, 2);
     CHECK(isnan(s.median) && isnan(s.min) && isnan(s.max));
-    CHECK(isnan(fk_median(v, 0)));
+    CHECK(isnan(fkc_median(v, 0)));
 }
 
 TEST(fpr_counting)
 {
-    fk_fpr_count c = { 0, 0 };
-    CHECK(isnan(fk_fpr_rate(c)));
+    fkc_fpr_count c = { 0, 0 };
+    CHECK(isnan(fkc_fpr_rate(c)));
     for (int i = 0; i < 1000; i++)
-        fk_fpr_add(&c, i % 100 == 0); /* 10 of 1000 said "maybe" */
+        fkc_fpr_add(&c, i % 100 == 0); /* 10 of 1000 said "maybe" */
     CHECK_EQ_U64(c.false_positives, 10);
     CHECK_EQ_U64(c.negatives, 1000);
-    CHECK(fabs(fk_fpr_rate(c) - 0.01) < 1e-12);
+    CHECK(fabs(fkc_fpr_rate(c) - 0.01) < 1e-12);
     double lo, hi;
-    fk_fpr_interval(c, &lo, &hi);
+    fkc_fpr_interval(c, &lo, &hi);
     /* Wilson 95% for 10/1000 is about [0.0054, 0.0183] */
     CHECK_MSG(fabs(lo - 0.00544) < 2e-4 && fabs(hi - 0.01831) < 2e-4, "[%g, %g]", lo, hi);
-    fk_fpr_count zero = { 0, 1000 };
-    fk_fpr_interval(zero, &lo, &hi);
+    fkc_fpr_count zero = { 0, 1000 };
+    fkc_fpr_interval(zero, &lo, &hi);
     CHECK(lo == 0 && hi > 0 && hi < 0.005);
 }
 
 TEST(fpr_negatives_are_max_of_1m_and_100_over_fpr)
 {
-    CHECK_EQ_U64(fk_fpr_negatives_for(0.01), 1000000);
-    CHECK_EQ_U64(fk_fpr_negatives_for(0.0001), 1000000);
-    CHECK_EQ_U64(fk_fpr_negatives_for(0.00001), 10000000);
-    CHECK_EQ_U64(fk_fpr_negatives_for(1e-9), FK_FPR_NEG_CAP);
+    CHECK_EQ_U64(fkc_fpr_negatives_for(0.01), 1000000);
+    CHECK_EQ_U64(fkc_fpr_negatives_for(0.0001), 1000000);
+    CHECK_EQ_U64(fkc_fpr_negatives_for(0.00001), 10000000);
+    CHECK_EQ_U64(fkc_fpr_negatives_for(1e-9), FKC_FPR_NEG_CAP);
 }
 
 TEST(number_parsers_accept_and_reject)
 {
     uint64_t u;
     double d;
-    CHECK(fk_parse_u64("1000000", &u) == 0 && u == 1000000);
-    CHECK(fk_parse_u64("1e6", &u) == 0 && u == 1000000);
-    CHECK(fk_parse_u64("10M", &u) == 0 && u == 10000000);
-    CHECK(fk_parse_u64("18446744073709551615", &u) == 0 && u == UINT64_MAX);
-    CHECK(fk_parse_u64("1.5", &u) == -1);
-    CHECK(fk_parse_u64("-1", &u) == -1);
-    CHECK(fk_parse_u64("abc", &u) == -1);
-    CHECK(fk_parse_u64("", &u) == -1);
-    CHECK(fk_parse_u64("1e30", &u) == -1);
-    CHECK(fk_parse_fpr("0.01", &d) == 0 && d == 0.01);
-    CHECK(fk_parse_fpr("1%", &d) == 0 && fabs(d - 0.01) < 1e-15);
-    CHECK(fk_parse_fpr("0", &d) == -1 && fk_parse_fpr("1", &d) == -1 && fk_parse_fpr("nan", &d) == -1);
-    CHECK(fk_parse_fpr("0.5x", &d) == -1);
-    CHECK(fk_parse_ratio("0", &d) == 0 && d == 0 && fk_parse_ratio("1.01", &d) == -1);
-    CHECK(fk_parse_bytes("64M", &u) == 0 && u == 64u << 20);
-    CHECK(fk_parse_bytes("2GiB", &u) == 0 && u == UINT64_C(2) << 30);
-    CHECK(fk_parse_bytes("0", &u) == -1 && fk_parse_bytes("12Q", &u) == -1);
+    CHECK(fkc_parse_u64("1000000", &u) == 0 && u == 1000000);
+    CHECK(fkc_parse_u64("1e6", &u) == 0 && u == 1000000);
+    CHECK(fkc_parse_u64("10M", &u) == 0 && u == 10000000);
+    CHECK(fkc_parse_u64("18446744073709551615", &u) == 0 && u == UINT64_MAX);
+    CHECK(fkc_parse_u64("1.5", &u) == -1);
+    CHECK(fkc_parse_u64("-1", &u) == -1);
+    CHECK(fkc_parse_u64("abc", &u) == -1);
+    CHECK(fkc_parse_u64("", &u) == -1);
+    CHECK(fkc_parse_u64("1e30", &u) == -1);
+    CHECK(fkc_parse_fpr("0.01", &d) == 0 && d == 0.01);
+    CHECK(fkc_parse_fpr("1%", &d) == 0 && fabs(d - 0.01) < 1e-15);
+    CHECK(fkc_parse_fpr("0", &d) == -1 && fkc_parse_fpr("1", &d) == -1 && fkc_parse_fpr("nan", &d) == -1);
+    CHECK(fkc_parse_fpr("0.5x", &d) == -1);
+    CHECK(fkc_parse_ratio("0", &d) == 0 && d == 0 && fkc_parse_ratio("1.01", &d) == -1);
+    CHECK(fkc_parse_bytes("64M", &u) == 0 && u == 64u << 20);
+    CHECK(fkc_parse_bytes("2GiB", &u) == 0 && u == UINT64_C(2) << 30);
+    CHECK(fkc_parse_bytes("0", &u) == -1 && fkc_parse_bytes("12Q", &u) == -1);
 }
 
 TEST(option_table_parsing)
@@ -85,15 +85,15 @@ TEST(option_table_parsing)
     uint64_t n = 0;
     int flag = 0;
     const char *fmt = "table";
-    const fk_opt opts[] = {
-        { "n", FK_OPT_COUNT, &n, "N", "items" },
-        { "flag", FK_OPT_FLAG, &flag, NULL, "a flag" },
-        { "format", FK_OPT_CHOICE, &fmt, "table|csv", "format" },
+    const fkc_opt opts[] = {
+        { "n", FKC_OPT_COUNT, &n, "N", "items" },
+        { "flag", FKC_OPT_FLAG, &flag, NULL, "a flag" },
+        { "format", FKC_OPT_CHOICE, &fmt, "table|csv", "format" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = { "test", "[--n N]", NULL, opts };
+    const fkc_cmd_spec spec = { "test", "[--n N]", NULL, opts };
     char *ok[] = { "test", "--n", "5", "--flag", "--format=csv" };
-    CHECK(fk_args_parse(&spec, 5, ok) == FK_ARGS_OK && n == 5 && flag == 1 && strcmp(fmt, "csv") == 0);
+    CHECK(fkc_args_parse(&spec, 5, ok) == FKC_ARGS_OK && n == 5 && flag == 1 && strcmp(fmt, "csv") == 0);
     char *bad1[] = { "test", "--nope" };
     char *bad2[] = { "test", "--n" };
     char *bad3[] = { "test", "--n", "0" };
@@ -101,37 +101,37 @@ TEST(option_table_parsing)
     char *bad5[] = { "test", "--format", "xml" };
     char *bad6[] = { "test", "stray" };
     fprintf(stderr, "(the next lines of usage errors are expected)\n");
-    CHECK(fk_args_parse(&spec, 2, bad1) == FK_ARGS_BAD);
-    CHECK(fk_args_parse(&spec, 2, bad2) == FK_ARGS_BAD);
-    CHECK(fk_args_parse(&spec, 3, bad3) == FK_ARGS_BAD);
-    CHECK(fk_args_parse(&spec, 2, bad4) == FK_ARGS_BAD);
-    CHECK(fk_args_parse(&spec, 3, bad5) == FK_ARGS_BAD);
-    CHECK(fk_args_parse(&spec, 2, bad6) == FK_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 2, bad1) == FKC_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 2, bad2) == FKC_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 3, bad3) == FKC_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 2, bad4) == FKC_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 3, bad5) == FKC_ARGS_BAD);
+    CHECK(fkc_args_parse(&spec, 2, bad6) == FKC_ARGS_BAD);
 }
 
 TEST(a_small_measurement_through_the_vtable)
 {
     const fk_ops *ops = fk_ops_find("bloom");
-    fk_keyspec spec = { FK_KEYS_U64, NULL, 1, 0 };
-    fk_bench_keys k;
+    fkc_keyspec spec = { FKC_KEYS_U64, NULL, 1, 0 };
+    fkc_bench_keys k;
     char err[200];
-    CHECK(fk_bench_keys_make(&spec, 20000, 0.01, 20000, &k, err, sizeof err) == 0);
+    CHECK(fkc_bench_keys_make(&spec, 20000, 0.01, 20000, &k, err, sizeof err) == 0);
     CHECK_EQ_U64(k.mix[2].count, 20000);
-    fk_measure_cfg cfg = { ops, 0.01, 2, 1 };
-    fk_result r;
-    CHECK(fk_measure(&cfg, &k, &r) == FK_OK);
+    fkc_measure_cfg cfg = { ops, 0.01, 2, 1 };
+    fkc_result r;
+    CHECK(fkc_measure(&cfg, &k, &r) == FK_OK);
     CHECK(strcmp(r.kind, "bloom") == 0 && r.n == 20000 && r.repeat == 2);
     CHECK_EQ_U64(r.false_negatives, 0);
     CHECK_EQ_U64(r.fpr_negatives, 1000000);
     CHECK_MSG(r.fpr_measured > 0.006 && r.fpr_measured < 0.015, "fpr %g", r.fpr_measured);
     CHECK(r.fpr_low <= r.fpr_measured && r.fpr_measured <= r.fpr_high);
     CHECK(r.insert.median > 0 && r.insert.min <= r.insert.median && r.insert.median <= r.insert.max);
-    for (int m = 0; m < FK_MIXES; m++)
+    for (int m = 0; m < FKC_MIXES; m++)
         CHECK(r.lookup[m].median > 0);
     CHECK(isnan(r.remove.median)); /* bloom cannot remove */
     CHECK(isnan(r.load_at_full));  /* and never fills up */
     CHECK(r.bits_per_item > 9 && r.bits_per_item < 10.5);
-    fk_bench_keys_free(&k);
+    fkc_bench_keys_free(&k);
 }
 
 int main(void)

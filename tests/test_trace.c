@@ -15,7 +15,7 @@
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
 #include "../common/probe.h"
-#include "../bench/trace.h"
+#include "../bench/trace/trace.h"
 
 static char cli[4096];
 
@@ -369,8 +369,8 @@ static size_t check_cuckoo_trace(const char *args, const fk_params *p, uint64_t 
             *full_seen += s == FK_EFULL;
             *kicks_seen += rk.n;
             /* Every kick the filter made, in order (the trace prints the
-             * first FK_TRACE_MAX_KICK_LINES of them). */
-            uint32_t want = rk.n < FK_TRACE_MAX_KICK_LINES ? rk.n : FK_TRACE_MAX_KICK_LINES;
+             * first FKC_TRACE_MAX_KICK_LINES of them). */
+            uint32_t want = rk.n < FKC_TRACE_MAX_KICK_LINES ? rk.n : FKC_TRACE_MAX_KICK_LINES;
             CHECK_EQ_U64(b->nkicks, want);
             for (uint32_t i = 0; i < want && i < b->nkicks && i < MAX_KICKS; i++) {
                 CHECK_EQ_U64(b->kicks[i].kick, rk.ev[i].kick);

@@ -1,5 +1,5 @@
 /* tests/fuzz/fuzz_cli_args.c: libFuzzer target: the CLI's argument parsing
- * (bench/args.c, bench/operands.c) on arbitrary argument vectors.
+ * (bench/cli/args.c, bench/cli/operands.c) on arbitrary argument vectors.
  *
  * Input: the arguments, separated by NUL bytes. They are parsed against a
  * table holding every option type, as --long options and as operands with
@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../bench/args.h"
-#include "../../bench/operands.h"
+#include "../../bench/cli/args.h"
+#include "../../bench/cli/operands.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_cli_args: %s failed\n", #c); abort(); } } while (0)
@@ -36,23 +36,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t u = 0, count = 0, bytes = 0;
     double fpr = 0, ratio = 0;
     const char *str = NULL, *choice = NULL;
-    fk_u64_list counts = { { 0 }, 0 };
-    fk_double_list fprs = { { 0 }, 0 };
-    const fk_opt opts[] = {
-        { "flag", FK_OPT_FLAG, &flag, NULL, "a flag" },
-        { "count", FK_OPT_FLAG, &flag, NULL, "-c" },
-        { "u", FK_OPT_U64, &u, "N", "u64" },
-        { "n", FK_OPT_COUNT, &count, "N", "count" },
-        { "fpr", FK_OPT_FPR, &fpr, "P", "rate" },
-        { "ratio", FK_OPT_RATIO, &ratio, "R", "ratio" },
-        { "bytes", FK_OPT_BYTES, &bytes, "B", "bytes" },
-        { "str", FK_OPT_STR, &str, "S", "string" },
-        { "ns", FK_OPT_COUNT_LIST, &counts, "N,...", "counts" },
-        { "fprs", FK_OPT_FPR_LIST, &fprs, "P,...", "rates" },
-        { "kind", FK_OPT_CHOICE, &choice, "bloom|counting|cuckoo", "choice" },
+    fkc_u64_list counts = { { 0 }, 0 };
+    fkc_double_list fprs = { { 0 }, 0 };
+    const fkc_opt opts[] = {
+        { "flag", FKC_OPT_FLAG, &flag, NULL, "a flag" },
+        { "count", FKC_OPT_FLAG, &flag, NULL, "-c" },
+        { "u", FKC_OPT_U64, &u, "N", "u64" },
+        { "n", FKC_OPT_COUNT, &count, "N", "count" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "rate" },
+        { "ratio", FKC_OPT_RATIO, &ratio, "R", "ratio" },
+        { "bytes", FKC_OPT_BYTES, &bytes, "B", "bytes" },
+        { "str", FKC_OPT_STR, &str, "S", "string" },
+        { "ns", FKC_OPT_COUNT_LIST, &counts, "N,...", "counts" },
+        { "fprs", FKC_OPT_FPR_LIST, &fprs, "P,...", "rates" },
+        { "kind", FKC_OPT_CHOICE, &choice, "bloom|counting|cuckoo", "choice" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fk_cmd_spec spec = { "fuzz", "[options]", "fuzzing", opts };
+    const fkc_cmd_spec spec = { "fuzz", "[options]", "fuzzing", opts };
 
     for (int pass = 0; pass < 2; pass++) {
         count = bytes = 0;
@@ -60,15 +60,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         counts.n = fprs.n = 0;
         choice = NULL;
         const char *operand = NULL;
-        static const fk_short_flag shorts[] = { { 'c', "count" }, { 'f', "flag" }, { 0, NULL } };
-        int rc = pass == 0 ? fk_args_parse(&spec, argc, argv)
-                           : fk_args_parse_operands(&spec, shorts, argc, argv, &operand, 1, "X");
-        REQUIRE(rc == FK_ARGS_OK || rc == FK_ARGS_HELP || rc == FK_ARGS_BAD);
-        if (rc != FK_ARGS_OK)
+        static const fkc_short_flag shorts[] = { { 'c', "count" }, { 'f', "flag" }, { 0, NULL } };
+        int rc = pass == 0 ? fkc_args_parse(&spec, argc, argv)
+                           : fkc_args_parse_operands(&spec, shorts, argc, argv, &operand, 1, "X");
+        REQUIRE(rc == FKC_ARGS_OK || rc == FKC_ARGS_HELP || rc == FKC_ARGS_BAD);
+        if (rc != FKC_ARGS_OK)
             continue;
         REQUIRE(fpr > 0 && fpr < 1);
         REQUIRE(ratio >= 0 && ratio <= 1);
-        REQUIRE(counts.n <= FK_LIST_MAX && fprs.n <= FK_LIST_MAX);
+        REQUIRE(counts.n <= FKC_LIST_MAX && fprs.n <= FKC_LIST_MAX);
         for (size_t i = 0; i < counts.n; i++)
             REQUIRE(counts.v[i] > 0);
         for (size_t i = 0; i < fprs.n; i++)
@@ -86,12 +86,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int i = 1; i < argc; i++) {
         uint64_t v;
         double d;
-        (void)fk_parse_u64(argv[i], &v);
-        if (fk_parse_bytes(argv[i], &v) == 0)
+        (void)fkc_parse_u64(argv[i], &v);
+        if (fkc_parse_bytes(argv[i], &v) == 0)
             REQUIRE(v > 0);
-        if (fk_parse_fpr(argv[i], &d) == 0)
+        if (fkc_parse_fpr(argv[i], &d) == 0)
             REQUIRE(d > 0 && d < 1);
-        if (fk_parse_ratio(argv[i], &d) == 0)
+        if (fkc_parse_ratio(argv[i], &d) == 0)
             REQUIRE(d >= 0 && d <= 1);
     }
     free(copy);

@@ -1,0 +1,38 @@
+/* bench/baselines/runnable_kinds.h: the filters a benchmark can run: every
+ * built-in kind of the library's registry (fk_ops_at), then the external
+ * baselines compiled into this CLI (libbloom when libbloom-dev was present
+ * at build time). All of them are driven through the same fk_ops vtable. */
+#ifndef FKC_BENCH_RUNNABLE_KINDS_H
+#define FKC_BENCH_RUNNABLE_KINDS_H
+
+#include <stddef.h>
+#include "../../common/filter.h"
+
+#ifdef FK_HAVE_LIBBLOOM
+/* libbloom 1.6 behind the vtable (bench/baselines/libbloom.c). */
+extern const fk_ops fkc_libbloom_ops;
+/* libbloom's own version string ("1.6"). */
+const char *fkc_libbloom_version(void);
+#endif
+
+/* The i-th runnable kind (built-ins first), NULL past the end. */
+const fk_ops *fkc_kind_at(size_t i);
+
+/* The kind called name, or NULL. */
+const fk_ops *fkc_kind_find(const char *name);
+
+/* True for external baselines (not part of libfilterkit). */
+int fkc_kind_is_baseline(const fk_ops *ops);
+
+/* True when the kind with this name is a baseline this build left out. */
+int fkc_kind_known_missing(const char *name);
+
+/* Parses a comma-separated list of names ("bloom,cuckoo", or "all") into
+ * out[0..*n). Returns 0, or -1 with a one-line reason in err. */
+#define FKC_KINDS_MAX 16
+int fkc_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, size_t errlen);
+
+/* Writes the names of every runnable kind, comma-separated, into buf. */
+void fkc_kinds_names(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,303 @@
+/* bench/cli/args.c: see args.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+
+/* ------------------------------------------------------ value parsers */
+
+/* A number with an optional multiplier suffix from `suffixes` (a list of
+ * {suffix, factor} pairs ending in {NULL, 0}); the result must be a whole
+ * number in [0, 2^64). */
+typedef struct { const char *suffix; double factor; } suffix_t;
+
+/* strtod, limited to plain decimal text: digits, '.', an exponent. strtod
+ * alone also takes leading blanks, signs, hex floats ("0x1p-3"), inf and
+ * nan. A subnormal result (1e-320) is kept, not refused as a range error.
+ * Returns 0 with the value and *end past the number, or -1. */
+static int parse_decimal(const char *s, double *v, char **end)
+{
+    if (!s || !((*s >= '0' && *s <= '9') || *s == '.'))
+        return -1;
+    errno = 0;
+    *v = strtod(s, end);
+    if (*end == s || strspn(s, "0123456789.eE+-") < (size_t)(*end - s))
+        return -1;
+    if (errno == ERANGE && !(*v != 0 && isfinite(*v)))
+        return -1; /* overflow, or underflow to 0 */
+    return isfinite(*v) ? 0 : -1;
+}
+
+static int parse_scaled(const char *s, const suffix_t *suffixes, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    /* Plain digits first, so values above 2^53 stay exact. */
+    unsigned long long whole = strtoull(s, &end, 10);
+    if (*end == 0 && errno == 0 && end != s) {
+        *out = (uint64_t)whole;
+        return 0;
+    }
+    double v;
+    if (parse_decimal(s, &v, &end))
+        return -1;
+    double factor = 1;
+    if (*end) {
+        const suffix_t *x = suffixes;
+        while (x && x->suffix && strcmp(x->suffix, end) != 0)
+            x++;
+        if (!x || !x->suffix)
+            return -1;
+        factor = x->factor;
+    }
+    v *= factor;
+    if (v < 0 || v >= 18446744073709551616.0 || v != floor(v))
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+static const suffix_t count_suffixes[] = {
+    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { NULL, 0 }
+};
+static const suffix_t byte_suffixes[] = {
+    { "K", 1024.0 }, { "M", 1048576.0 }, { "G", 1073741824.0 },
+    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
+    { "k", 1024.0 }, { "B", 1.0 }, { NULL, 0 }
+};
+
+int fkc_parse_u64(const char *s, uint64_t *out) { return parse_scaled(s, count_suffixes, out); }
+
+int fkc_parse_bytes(const char *s, uint64_t *out)
+{
+    uint64_t v;
+    if (parse_scaled(s, byte_suffixes, &v) || v == 0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* A double, optionally written as a percentage ("1%"). */
+static int parse_rate(const char *s, double *out)
+{
+    char *end;
+    double v;
+    if (parse_decimal(s, &v, &end))
+        return -1;
+    if (*end == '%') {
+        v /= 100;
+        end++;
+    }
+    if (*end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int fkc_parse_fpr(const char *s, double *out)
+{
+    double v;
+    if (parse_rate(s, &v) || !(v > 0 && v < 1))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int fkc_parse_ratio(const char *s, double *out)
+{
+    double v;
+    if (parse_rate(s, &v) || !(v >= 0 && v <= 1))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------- usage */
+
+void fkc_args_usage(const fkc_cmd_spec *spec, FILE *to, int full)
+{
+    fprintf(to, "usage: filterkit %s %s\n", spec->name, spec->synopsis);
+    if (!full) {
+        fprintf(to, "run 'filterkit %s --help' for the options\n", spec->name);
+        return;
+    }
+    if (spec->about)
+        fprintf(to, "\n%s\n", spec->about);
+    fprintf(to, "\noptions:\n");
+    for (const fkc_opt *o = spec->opts; o && o->name; o++) {
+        char left[64];
+        if (o->type == FKC_OPT_FLAG)
+            snprintf(left, sizeof left, "--%s", o->name);
+        else
+            snprintf(left, sizeof left, "--%s %s", o->name, o->arg ? o->arg : "X");
+        fprintf(to, "  %-26s %s\n", left, o->help);
+    }
+    fprintf(to, "  %-26s %s\n", "-h, --help", "show this help");
+}
+
+int fkc_args_fail(const fkc_cmd_spec *spec, const char *fmt, ...)
+{
+    fprintf(stderr, "filterkit %s: ", spec->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    fkc_args_usage(spec, stderr, 0);
+    return FKC_ARGS_BAD;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static int choice_ok(const char *choices, const char *v)
+{
+    size_t n = strlen(v);
+    for (const char *c = choices; c && *c;) {
+        const char *bar = strchr(c, '|');
+        size_t len = bar ? (size_t)(bar - c) : strlen(c);
+        if (len == n && n && strncmp(c, v, n) == 0)
+            return 1;
+        c = bar ? bar + 1 : c + len;
+    }
+    return 0;
+}
+
+/* Splits a comma list and parses each item with one of the parsers. */
+static int parse_list(const char *v, int rates, void *dst)
+{
+    fkc_u64_list *ul = dst;
+    fkc_double_list *dl = dst;
+    size_t n = 0;
+    char item[64];
+    for (const char *p = v;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == 0 || len >= sizeof item || n == FKC_LIST_MAX)
+            return -1;
+        memcpy(item, p, len);
+        item[len] = 0;
+        if (rates) {
+            if (fkc_parse_fpr(item, &dl->v[n]))
+                return -1;
+        } else if (fkc_parse_u64(item, &ul->v[n]) || ul->v[n] == 0 || ul->v[n] > FKC_COUNT_MAX) {
+            return -1;
+        }
+        n++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (rates)
+        dl->n = n;
+    else
+        ul->n = n;
+    return 0;
+}
+
+static int store(const fkc_cmd_spec *spec, const fkc_opt *o, const char *v)
+{
+    uint64_t u;
+    double d;
+    switch (o->type) {
+    case FKC_OPT_FLAG:
+        *(int *)o->dst = 1;
+        return 0;
+    case FKC_OPT_U64:
+        if (fkc_parse_u64(v, &u))
+            return fkc_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6 or 10M, got '%s'",
+                                o->name, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
+    case FKC_OPT_COUNT:
+        if (fkc_parse_u64(v, &u) || u == 0 || u > FKC_COUNT_MAX)
+            return fkc_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6 or 10M, got '%s'",
+                                o->name, (unsigned long long)FKC_COUNT_MAX, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
+    case FKC_OPT_REPEAT:
+        if (fkc_parse_u64(v, &u) || u == 0 || u > FKC_REPEAT_MAX)
+            return fkc_args_fail(spec, "--%s: expected an integer in [1, %llu], got '%s'", o->name,
+                                (unsigned long long)FKC_REPEAT_MAX, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
+    case FKC_OPT_BYTES:
+        if (fkc_parse_bytes(v, &u))
+            return fkc_args_fail(spec, "--%s: expected a size in [1, 2^64-1] bytes (e.g. 1048576, 64M, 2GiB), got '%s'",
+                                o->name, v);
+        *(uint64_t *)o->dst = u;
+        return 0;
+    case FKC_OPT_FPR:
+        if (fkc_parse_fpr(v, &d))
+            return fkc_args_fail(spec, "--%s: expected a rate in (0,1) such as 0.01 or 1%%, got '%s'",
+                                o->name, v);
+        *(double *)o->dst = d;
+        return 0;
+    case FKC_OPT_RATIO:
+        if (fkc_parse_ratio(v, &d))
+            return fkc_args_fail(spec, "--%s: expected a fraction in [0,1] such as 0.9 or 90%%, got '%s'",
+                                o->name, v);
+        *(double *)o->dst = d;
+        return 0;
+    case FKC_OPT_STR:
+        if (!*v)
+            return fkc_args_fail(spec, "--%s: empty value", o->name);
+        *(const char **)o->dst = v;
+        return 0;
+    case FKC_OPT_COUNT_LIST:
+        if (parse_list(v, 0, o->dst))
+            return fkc_args_fail(spec, "--%s: expected integers in [1, 2^48] separated by commas (at most %d), got '%s'",
+                                o->name, FKC_LIST_MAX, v);
+        return 0;
+    case FKC_OPT_FPR_LIST:
+        if (parse_list(v, 1, o->dst))
+            return fkc_args_fail(spec, "--%s: expected rates in (0,1) separated by commas (at most %d), got '%s'",
+                                o->name, FKC_LIST_MAX, v);
+        return 0;
+    case FKC_OPT_CHOICE:
+        if (!choice_ok(o->arg, v))
+            return fkc_args_fail(spec, "--%s: expected one of %s, got '%s'", o->name, o->arg, v);
+        *(const char **)o->dst = v;
+        return 0;
+    }
+    return fkc_args_fail(spec, "--%s: internal error (unknown option type)", o->name);
+}
+
+int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fkc_args_usage(spec, stdout, 1);
+            return FKC_ARGS_HELP;
+        }
+        if (strncmp(a, "--", 2) != 0 || a[2] == 0)
+            return fkc_args_fail(spec, "unexpected argument '%s'", a);
+        const char *name = a + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        const fkc_opt *o = spec->opts;
+        while (o && o->name && !(strlen(o->name) == len && strncmp(o->name, name, len) == 0))
+            o++;
+        if (!o || !o->name)
+            return fkc_args_fail(spec, "unknown option '--%.*s'", (int)len, name);
+        const char *v = NULL;
+        if (o->type == FKC_OPT_FLAG) {
+            if (eq)
+                return fkc_args_fail(spec, "option '--%s' takes no value", o->name);
+        } else if (eq) {
+            v = eq + 1;
+        } else if (i + 1 < argc) {
+            v = argv[++i];
+        } else {
+            return fkc_args_fail(spec, "option '--%s' needs a value (%s)", o->name,
+                                o->arg ? o->arg : "X");
+        }
+        if (store(spec, o, v))
+            return FKC_ARGS_BAD;
+    }
+    return FKC_ARGS_OK;
+}

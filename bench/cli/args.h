@@ -1,0 +1,81 @@
+/* bench/cli/args.h: option parsing shared by the subcommands.
+ *
+ * Each subcommand describes its options in a table of fkc_opt; fkc_args_parse
+ * walks argv ("--name value" or "--name=value"), converts and stores each
+ * value, and on any mistake prints one line "filterkit CMD: what is wrong"
+ * followed by the usage on stderr. */
+#ifndef FKC_BENCH_ARGS_H
+#define FKC_BENCH_ARGS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Numbers are decimal: digits, '.', an exponent (1e6); no sign, no hex, no
+ * inf or nan. Each type's range is named in its error message. */
+typedef enum {
+    FKC_OPT_FLAG,      /* int: set to 1 when present; takes no value */
+    FKC_OPT_U64,       /* uint64_t in [0, 2^64-1]: 0, 42, 1e6, 10M (k/M/G = x1000) */
+    FKC_OPT_COUNT,     /* uint64_t like FKC_OPT_U64, in [1, FKC_COUNT_MAX] */
+    FKC_OPT_FPR,       /* double in (0,1): 0.01 or 1%; as small as 4.9e-324 */
+    FKC_OPT_RATIO,     /* double in [0,1]: 0.9 or 90% */
+    FKC_OPT_BYTES,     /* uint64_t in [1, 2^64-1]: 1048576, 64K, 16M, 2G, 1GiB (x1024) */
+    FKC_OPT_STR,       /* const char *: the argument itself */
+    FKC_OPT_COUNT_LIST,/* fkc_u64_list: comma-separated counts, each as FKC_OPT_COUNT */
+    FKC_OPT_FPR_LIST,  /* fkc_double_list: comma-separated rates */
+    FKC_OPT_CHOICE,    /* const char *: one of the '|'-separated words in arg */
+    FKC_OPT_REPEAT     /* uint64_t in [1, FKC_REPEAT_MAX]: timed runs per figure */
+} fkc_opt_type;
+
+/* Largest count (items, capacity, lookups): 2^48, far above what fits in
+ * FK_MEMORY_CAP (64 GiB holds at most about 2^42 items of any kind), so
+ * no size computed from it can overflow 64 bits. */
+#define FKC_COUNT_MAX (UINT64_C(1) << 48)
+/* Most timed runs per figure (--repeat). */
+#define FKC_REPEAT_MAX UINT64_C(1000)
+
+#define FKC_LIST_MAX 32
+typedef struct { uint64_t v[FKC_LIST_MAX]; size_t n; } fkc_u64_list;
+typedef struct { double v[FKC_LIST_MAX]; size_t n; } fkc_double_list;
+
+typedef struct {
+    const char *name;  /* without the leading "--" */
+    fkc_opt_type type;
+    void       *dst;   /* where the value goes (type per fkc_opt_type) */
+    const char *arg;   /* placeholder in the usage ("N"), or the choices */
+    const char *help;  /* one line */
+} fkc_opt;
+
+typedef struct {
+    const char   *name;      /* "bench" */
+    const char   *synopsis;  /* "[--n N] [--fpr P] ..." */
+    const char   *about;     /* one paragraph under the synopsis */
+    const fkc_opt *opts;      /* terminated by an entry with name NULL */
+} fkc_cmd_spec;
+
+enum { FKC_ARGS_OK = 0, FKC_ARGS_HELP = 1, FKC_ARGS_BAD = 2 };
+
+/* Parses argv[1..argc) (argv[0] is the subcommand's name) against spec.
+ * Returns FKC_ARGS_OK; FKC_ARGS_HELP after printing the help on stdout for -h
+ * or --help; FKC_ARGS_BAD after printing a one-line error and the usage on
+ * stderr. */
+int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv);
+
+/* Prints "usage: filterkit NAME SYNOPSIS" and, when full, the about text
+ * and one line per option. */
+void fkc_args_usage(const fkc_cmd_spec *spec, FILE *to, int full);
+
+/* Prints "filterkit NAME: <message>" and the short usage on stderr and
+ * returns FKC_ARGS_BAD (exit status 2), for checks made after parsing. */
+__attribute__((format(printf, 2, 3)))
+int fkc_args_fail(const fkc_cmd_spec *spec, const char *fmt, ...);
+
+/* Single-value parsers (also used by tests). Each returns 0 and stores the
+ * value, or -1 for text that is not such a value (fkc_parse_u64: any value
+ * in [0, 2^64-1]; the count range is checked by the option types). */
+int fkc_parse_u64(const char *s, uint64_t *out);
+int fkc_parse_fpr(const char *s, double *out);
+int fkc_parse_ratio(const char *s, double *out);
+int fkc_parse_bytes(const char *s, uint64_t *out);
+
+#endif

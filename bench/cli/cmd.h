@@ -1,0 +1,23 @@
+/* bench/cli/cmd.h: the subcommands of the filterkit CLI. Each lives in its own
+ * bench/cli/cmd_<name>.c and is listed once in the table in bench/cli/main.c.
+ * A subcommand gets argv with argv[0] = its own name and returns the exit
+ * status: 0 done, 1 the work failed (message on stderr), 2 bad usage
+ * (one-line error and the usage on stderr, see fkc_args_parse). */
+#ifndef FKC_BENCH_CMD_H
+#define FKC_BENCH_CMD_H
+
+int fkc_cmd_bench(int argc, char **argv);
+int fkc_cmd_sweep(int argc, char **argv);
+int fkc_cmd_pick(int argc, char **argv);
+int fkc_cmd_columns(int argc, char **argv);
+int fkc_cmd_trace(int argc, char **argv);
+int fkc_cmd_theory(int argc, char **argv);
+int fkc_cmd_build(int argc, char **argv); /* build a saved filter from lines */
+int fkc_cmd_query(int argc, char **argv); /* look lines up in a saved filter */
+int fkc_cmd_info(int argc, char **argv);  /* describe a saved filter */
+int fkc_cmd_add(int argc, char **argv);   /* insert lines into a saved filter */
+int fkc_cmd_remove(int argc, char **argv);/* remove lines from a saved filter */
+int fkc_cmd_merge(int argc, char **argv);  /* union of two saved filters */
+int fkc_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
+
+#endif

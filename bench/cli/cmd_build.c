@@ -1,0 +1,158 @@
+/* bench/cli/cmd_build.c: `filterkit build --kind K --fpr P [--capacity N]
+ * [--seed S] < keys > f.fk`: builds a filter from the lines of stdin and
+ * writes it, saved (common/serial.h), to stdout. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "args.h"
+#include "cmd.h"
+#include "filterfile.h"
+#include "../keys/keyfeed.h"
+#include "../keys/keylines.h"
+
+/* The first sub-filter's capacity of a growing kind built without
+ * --capacity. */
+#define GROWING_START_CAPACITY (UINT64_C(1) << 16)
+
+/* Without --capacity: counts the lines of stdin, then starts the reader at
+ * its beginning again -- by seeking back when stdin is a regular file
+ * (nothing held in memory), else by holding the whole input. Returns 0, or
+ * -1 with errno. */
+static int count_then_rewind(fkc_linereader *r, int binary_lines, uint64_t *lines)
+{
+    int fd = fileno(stdin);
+    struct stat st;
+    off_t start = lseek(fd, 0, SEEK_CUR);
+    const char *key;
+    size_t len;
+    int got;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && start >= 0) {
+        if (fkc_linereader_init(r, stdin, binary_lines) != 0)
+            return -1;
+        while ((got = fkc_linereader_next(r, &key, &len)) == 1)
+            ;
+        *lines = r->lines;
+        fkc_linereader_free(r);
+        if (got < 0 || lseek(fd, start, SEEK_SET) != start)
+            return -1;
+        return fkc_linereader_init(r, stdin, binary_lines);
+    }
+    char *data;
+    size_t size;
+    if (fkc_read_all(stdin, &data, &size) != 0)
+        return -1;
+    fkc_linereader_init_mem(r, data, size, binary_lines);
+    *lines = 0;
+    for (const char *p = data, *end = data + size; p < end; ++*lines) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl + 1 : end;
+    }
+    return 0;
+}
+
+int fkc_cmd_build(int argc, char **argv)
+{
+    const char *kind = NULL;
+    double fpr = 0;
+    uint64_t capacity = 0, seed = 0;
+    int binary_lines = 0, unique_input = 0;
+    const fkc_opt opts[] = {
+        { "kind", FKC_OPT_STR, &kind, "K", "filter kind (required; 'filterkit help' lists them)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
+        { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fkc_cmd_spec spec = {
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--binary-lines] [--unique-input] < keys > FILTER",
+        "Reads one key per line from stdin and writes a new filter holding every\n"
+        "distinct line, saved, to stdout, e.g.\n"
+        "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
+        "A key is the line's bytes without its '\\n' and without one '\\r' before it\n"
+        "(CRLF and LF files give the same keys; --binary-lines keeps the '\\r').\n"
+        "Duplicate lines are inserted once: for kinds that can remove (counting,\n"
+        "cuckoo) repeats are found exactly by a set of 128-bit line hashes (16-21\n"
+        "bytes of memory per distinct line while building), so removing each key\n"
+        "once later leaves no false negatives; for other kinds a line the filter\n"
+        "already answers 'maybe present' to is skipped (it would set no new bit).\n"
+        "--unique-input vouches that no line repeats (sort -u output): no line set is\n"
+        "kept, and a repeated line would be inserted twice.\n"
+        "With --capacity N (or a growing kind) the input is streamed: memory is the\n"
+        "filter plus a 64 KiB line buffer (plus the line set above). Without it the\n"
+        "capacity is the line count: a regular file is read twice, a pipe is held\n"
+        "in memory whole. A warning says when the input exceeds the capacity by\n"
+        "more than 10% (the false-positive rate is then above target; 'filterkit\n"
+        "info' shows the expected rate). Query it with 'filterkit query', change\n"
+        "it with 'filterkit add' and 'filterkit remove'.",
+        opts,
+    };
+    int rc = fkc_args_parse(&spec, argc, argv);
+    if (rc)
+        return rc == FKC_ARGS_HELP ? 0 : 2;
+    char kinds[200];
+    fkc_filterfile_kinds(kinds, sizeof kinds);
+    if (!kind)
+        return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
+    const fk_ops *ops = fk_ops_find(kind);
+    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
+        return fkc_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind,
+                            kinds);
+    if (fpr == 0)
+        return fkc_args_fail(&spec, "missing --fpr P");
+    if (isatty(STDOUT_FILENO))
+        return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
+
+    fkc_linereader r;
+    uint64_t size_for = capacity;
+    int ok;
+    if (!size_for && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
+        size_for = GROWING_START_CAPACITY;
+        ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
+    } else if (!size_for) {
+        ok = count_then_rewind(&r, binary_lines, &size_for) == 0;
+        if (!size_for)
+            size_for = 1;
+    } else {
+        ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(errno));
+        return 1;
+    }
+    fk_params p = fk_params_make(size_for, fpr);
+    p.seed = seed;
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_new(ops, &p, &f);
+    if (s != FK_OK) {
+        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        fkc_linereader_free(&r);
+        return 1;
+    }
+    fkc_feed_counts c;
+    s = fkc_feed_lines(f, FKC_FEED_INSERT, &r, size_for, unique_input, "build", &c);
+    fkc_linereader_free(&r);
+    if (s == FK_EFULL)
+        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "
+                "give a larger --capacity\n", ops->name, (unsigned long long)c.done);
+    else if (s == FK_EIO)
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(c.read_err));
+    else if (s != FK_OK)
+        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
+                (unsigned long long)c.done, fk_strerror(s));
+    if (s == FK_OK && !(fk_ops_caps(ops) & FK_CAP_GROWS) &&
+        (double)c.done > 1.1 * (double)size_for)
+        fprintf(stderr, "filterkit build: warning: %llu distinct keys for a capacity of %llu "
+                "(more than 10%% over): the false-positive rate is above %g; "
+                "'filterkit info' shows the expected rate\n",
+                (unsigned long long)c.done, (unsigned long long)size_for, fpr);
+    if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)
+        fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
+                s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    fk_filter_free(f);
+    return s == FK_OK ? 0 : 1;
+}

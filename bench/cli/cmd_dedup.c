@@ -1,0 +1,131 @@
+/* bench/cli/cmd_dedup.c: `filterkit dedup FILTER < in > out`: the streaming
+ * deduplicator -- prints each line not already in the saved filter (nor
+ * earlier in this input), adds it, and saves the filter at the end,
+ * atomically. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "args.h"
+#include "cmd.h"
+#include "filterfile.h"
+#include "../keys/keylines.h"
+#include "operands.h"
+#include "../clock/progress.h"
+
+/* Creates the filter of a FILTER that does not exist yet, from the options.
+ * Returns 0, 2 (usage, printed) or 1 (printed). */
+static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64_t capacity,
+                  uint64_t seed, fk_filter **out)
+{
+    char kinds[200];
+    fkc_filterfile_kinds(kinds, sizeof kinds);
+    if (!kind || fpr == 0)
+        return fkc_args_fail(spec, "FILTER does not exist: give --kind K --fpr P --capacity N to create it "
+                            "(kinds: %s)", kinds);
+    const fk_ops *ops = fk_ops_find(kind);
+    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
+        return fkc_args_fail(spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind, kinds);
+    if (!capacity && !(fk_ops_caps(ops) & FK_CAP_GROWS))
+        return fkc_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
+    fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
+    p.seed = seed;
+    fk_status s = fk_filter_new(ops, &p, out);
+    if (s != FK_OK) {
+        fprintf(stderr, "filterkit dedup: cannot create a %s filter for %llu items at fpr %g: %s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        return 1;
+    }
+    return 0;
+}
+
+int fkc_cmd_dedup(int argc, char **argv)
+{
+    const char *kind = NULL;
+    double fpr = 0;
+    uint64_t capacity = 0, seed = 0;
+    int binary_lines = 0;
+    const fkc_opt opts[] = {
+        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind ('filterkit help' lists them)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
+        { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fkc_cmd_spec spec = {
+        "dedup", "[--binary-lines] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
+        "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
+        "input, adds it, and at the end saves FILTER atomically (as 'filterkit add'):\n"
+        "  filterkit dedup seen.fk < today.log > new-today.log\n"
+        "A new line whose key is a false positive of the filter is taken as seen and\n"
+        "dropped (at the filter's false-positive rate); a seen line is never printed.\n"
+        "When FILTER does not exist it is created with --kind, --fpr and --capacity.\n"
+        "Keys follow the line rule of 'filterkit build'; a printed line is its key and\n"
+        "'\\n'. If the filter fills up (cuckoo) or saving fails, FILTER is left as it\n"
+        "was and the exit status is 1 (the lines printed so far were new).",
+        opts,
+    };
+    const char *path = NULL;
+    int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
+    if (rc)
+        return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (fkc_filterfile_can_save(spec.name, path) != 0)
+        return 1;
+    fk_filter *f = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT)
+        rc = create(&spec, kind, fpr, capacity, seed, &f);
+    else
+        rc = fkc_filterfile_load(spec.name, path, &f, NULL, NULL) != 0;
+    if (rc)
+        return rc;
+    fkc_linereader r;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
+        fprintf(stderr, "filterkit dedup: out of memory\n");
+        fk_filter_free(f);
+        return 1;
+    }
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
+    const char *key;
+    size_t len;
+    int got = 0;
+    uint64_t fresh = 0;
+    fk_status s = FK_OK;
+    fkc_progress_begin();
+    while (!ferror(stdout) && (got = fkc_linereader_next(&r, &key, &len)) == 1) {
+        if ((r.lines & 0xffff) == 0) {
+            char at[64];
+            fkc_linereader_progress(&r, at, sizeof at);
+            fkc_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
+        }
+        if (fk_filter_contains(f, key, len))
+            continue;
+        if ((s = fk_filter_insert(f, key, len)) != FK_OK)
+            break;
+        fresh++;
+        fwrite(key, 1, len, stdout);
+        putchar('\n');
+    }
+    fkc_progress_end();
+    rc = 1;
+    if (got < 0)
+        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(errno), path);
+    else if (s == FK_EFULL)
+        fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; the file is "
+                "unchanged (build it again with a larger --capacity)\n", path, fk_filter_ops(f)->name,
+                (unsigned long long)fresh);
+    else if (s != FK_OK)
+        fprintf(stderr, "filterkit dedup: %s: insert failed: %s; the file is unchanged\n", path, fk_strerror(s));
+    else if (fk_filter_stats(f, &after), after.items < before.items)
+        fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)before.items);
+    else if (fflush(stdout) != 0 || ferror(stdout))
+        fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
+    else if (fkc_filterfile_save(spec.name, path, f) == 0)
+        rc = 0;
+    fkc_linereader_free(&r);
+    fk_filter_free(f);
+    return rc;
+}

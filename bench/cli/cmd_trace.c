@@ -1,0 +1,267 @@
+/* bench/cli/cmd_trace.c: `filterkit trace`: argument parsing and the helpers the
+ * per-kind tracers share (bench/trace/trace_bloom.c, bench/trace/trace_cuckoo.c). */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "args.h"
+#include "cmd.h"
+#include "../trace/trace.h"
+#include "../../bloom/blocked.h"
+#include "../../bloom/bloom.h"
+#include "../../counting/counting.h"
+#include "../../cuckoo/cuckoo.h"
+
+/* The kinds that can be traced, keyed by their ops (the registry resolves
+ * the name): a kind without an entry here is not traceable. */
+static const struct {
+    const fk_ops *ops;
+    int (*trace)(const fkc_trace_job *job);
+} tracers[] = {
+    { &fk_bloom_ops, fkc_trace_bloom },
+    { &fk_blocked_ops, fkc_trace_blocked },
+    { &fk_counting_ops, fkc_trace_counting },
+    { &fk_cuckoo_ops, fkc_trace_cuckoo },
+};
+
+static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
+{
+    for (size_t i = 0; ops && i < sizeof tracers / sizeof tracers[0]; i++)
+        if (tracers[i].ops == ops)
+            return tracers[i].trace;
+    return NULL;
+}
+
+static const char usage_line[] =
+    "usage: filterkit trace bloom|blocked|counting|cuckoo [OPTIONS] [--insert] KEY... "
+    "[--lookup KEY...] [--remove KEY...]\n";
+
+static const char usage_more[] =
+    "\n"
+    "Builds one tiny filter and shows each step: the key's hash, its probe\n"
+    "positions (bloom, counting) or its fingerprint, buckets i1 and i2 and\n"
+    "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
+    "key's block, the bit in each of its eight words, and the block after it.\n"
+    "Keys are inserted, in order, until --lookup or --remove switches what\n"
+    "happens to the keys after it (--insert switches back; -- ends options).\n"
+    "\n"
+    "options:\n"
+    "  --capacity N      items the filter is sized for (default 8)\n"
+    "  --fpr P           target false-positive rate, 0.05 or 5% (default 0.05)\n"
+    "  --seed S          hash seed (default 0)\n"
+    "  --bits M          bloom/counting: bits or counters m (default: from N, P)\n"
+    "  --hashes K        bloom/counting: probes per key k (default: from m, N)\n"
+    "  --counter-bits C  counting: 4 or 8 (default 4)\n"
+    "  --fp-bits F       cuckoo: fingerprint bits, 4..32 (default: from P)\n"
+    "\n"
+    "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+    fputs("filterkit trace: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    fputs(usage_line, stderr);
+    return 2;
+}
+
+/* Decimal digits only, no sign, no overflow. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    uint64_t v;
+    if (parse_u64(s, &v) || v < lo || v > hi)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* Stores the value of option --opt (one of the names in fkc_cmd_trace) in p.
+ * Returns 0, or 2 after a one-line error and the usage on stderr. */
+static int set_option(fk_params *p, const char *opt, const char *v)
+{
+    int err;
+    const char *want;
+    if (strcmp(opt, "capacity") == 0) {
+        err = parse_u64(v, &p->capacity) || p->capacity == 0;
+        want = "a whole number >= 1";
+    } else if (strcmp(opt, "fpr") == 0) {
+        err = fkc_parse_fpr(v, &p->fpr); /* the rule of every option (args.h) */
+        want = "a rate in (0,1), like 0.05 or 5%";
+    } else if (strcmp(opt, "seed") == 0) {
+        err = parse_u64(v, &p->seed);
+        want = "a whole number";
+    } else if (strcmp(opt, "bits") == 0) {
+        err = parse_u64(v, &p->bits) || p->bits == 0 || p->bits > FKC_TRACE_MAX_CELLS;
+        want = "1..4096: traces are for tiny filters";
+    } else if (strcmp(opt, "hashes") == 0) {
+        err = parse_u32(v, 1, 64, &p->hashes);
+        want = "1..64";
+    } else if (strcmp(opt, "counter-bits") == 0) {
+        err = parse_u32(v, 4, 8, &p->counter_bits) || (p->counter_bits != 4 && p->counter_bits != 8);
+        want = "4 or 8";
+    } else {
+        err = parse_u32(v, 4, 32, &p->fingerprint_bits);
+        want = "4..32";
+    }
+    if (!err)
+        return 0;
+    fprintf(stderr, "filterkit trace: --%s: bad value '%s' (%s)\n", opt, v, want);
+    fputs(usage_line, stderr);
+    return 2;
+}
+
+int fkc_cmd_trace(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            break;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            fputs(usage_line, stdout);
+            fputs(usage_more, stdout);
+            return 0;
+        }
+    }
+    if (argc < 2)
+        return bad("%s", "which filter? bloom, blocked, counting or cuckoo");
+    const char *kind = argv[1];
+    int (*tracer)(const fkc_trace_job *) = tracer_of(fk_ops_find(kind));
+    if (!tracer)
+        return bad("unknown filter '%s' (bloom, blocked, counting or cuckoo)", kind);
+
+    fk_params p = fk_params_make(8, 0.05);
+    fkc_trace_step *steps = calloc((size_t)argc, sizeof *steps);
+    if (!steps) {
+        fputs("filterkit trace: out of memory\n", stderr);
+        return 1;
+    }
+    size_t n = 0;
+    fkc_trace_op mode = FKC_TRACE_INSERT;
+    int options_done = 0, status = 0;
+    for (int i = 2; i < argc && !status; i++) {
+        const char *a = argv[i];
+        if (options_done || strncmp(a, "--", 2) != 0) {
+            steps[n].op = mode;
+            steps[n].key = a;
+            steps[n].len = strlen(a);
+            n++;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options_done = 1;
+            continue;
+        }
+        if (strcmp(a, "--insert") == 0) { mode = FKC_TRACE_INSERT; continue; }
+        if (strcmp(a, "--lookup") == 0) { mode = FKC_TRACE_LOOKUP; continue; }
+        if (strcmp(a, "--remove") == 0) { mode = FKC_TRACE_REMOVE; continue; }
+
+        /* Options with a value: "--name value" or "--name=value". */
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
+        static const char *const valued[] = {
+            "capacity", "fpr", "seed", "bits", "hashes", "counter-bits", "fp-bits",
+        };
+        const char *opt = NULL;
+        for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
+            if (strlen(valued[j]) == nlen && strncmp(valued[j], name, nlen) == 0)
+                opt = valued[j];
+        if (!opt) {
+            status = bad("unknown option '%s'", a);
+            break;
+        }
+        const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!v) {
+            status = bad("option '%s' needs a value", a);
+            break;
+        }
+        status = set_option(&p, opt, v);
+    }
+    if (!status && n == 0)
+        status = bad("%s", "no keys given");
+    if (!status) {
+        fkc_trace_job job = { p, steps, n, stdout };
+        status = tracer(&job);
+        fflush(stdout);
+    }
+    free(steps);
+    return status;
+}
+
+/* -------------------------------------------------------- shared helpers */
+
+void fkc_trace_print_key(FILE *out, const char *key, size_t len)
+{
+    fputc('"', out);
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)key[i];
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20 || c > 0x7e)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+void fkc_trace_print_heading(FILE *out, const fkc_trace_step *s)
+{
+    static const char *const verb[] = { "insert", "lookup", "remove" };
+    fprintf(out, "\n%s ", verb[s->op]);
+    fkc_trace_print_key(out, s->key, s->len);
+    fputc('\n', out);
+}
+
+static size_t truth_index(const fkc_trace_truth *t, const char *key, size_t len)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->steps[i].len == len && memcmp(t->steps[i].key, key, len) == 0)
+            return i;
+    return t->n;
+}
+
+int fkc_trace_truth_init(fkc_trace_truth *t, const fkc_trace_job *job)
+{
+    t->steps = job->steps;
+    t->n = job->nsteps;
+    t->count = calloc(job->nsteps ? job->nsteps : 1, sizeof *t->count);
+    return t->count ? 0 : -1;
+}
+
+void fkc_trace_truth_free(fkc_trace_truth *t)
+{
+    free(t->count);
+    t->count = NULL;
+}
+
+void fkc_trace_truth_add(fkc_trace_truth *t, const char *key, size_t len)
+{
+    size_t i = truth_index(t, key, len);
+    if (i < t->n)
+        t->count[i]++;
+}
+
+void fkc_trace_truth_del(fkc_trace_truth *t, const char *key, size_t len)
+{
+    size_t i = truth_index(t, key, len);
+    if (i < t->n && t->count[i])
+        t->count[i]--;
+}
+
+size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len)
+{
+    size_t i = truth_index(t, key, len);
+    return i < t->n ? t->count[i] : 0;
+}

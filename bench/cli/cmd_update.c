@@ -1,0 +1,126 @@
+/* bench/cli/cmd_update.c: `filterkit add FILTER < keys` and `filterkit remove
+ * FILTER < keys`: change a saved filter in place, atomically (the file is
+ * replaced only once every key went in; see fkc_filterfile_save). */
+#include <stdio.h>
+#include <string.h>
+#include "args.h"
+#include "cmd.h"
+#include "filterfile.h"
+#include "../keys/keyfeed.h"
+#include "operands.h"
+
+/* The kinds that can remove, comma-separated, for messages. */
+static void removing_kinds(char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if ((fk_ops_caps(ops) & FK_CAP_REMOVE) && (fk_ops_caps(ops) & FK_CAP_SERIALIZE)) {
+            size_t used = strlen(buf);
+            snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
+        }
+    }
+}
+
+/* add and remove: the same options, operand and steps; name and about
+ * differ. */
+static int update(const char *name, const char *about, fkc_feed_op op, int argc, char **argv)
+{
+    int binary_lines = 0;
+    const fkc_opt opts[] = {
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    const fkc_cmd_spec cmd_spec = { name, "[--binary-lines] FILTER < keys", about, opts };
+    const fkc_cmd_spec *spec = &cmd_spec;
+    const char *path = NULL;
+    int rc = fkc_args_parse_operands(spec, NULL, argc, argv, &path, 1,
+                                    "FILTER (a file written by 'filterkit build')");
+    if (rc)
+        return rc == FKC_ARGS_HELP ? 0 : 2;
+    fk_filter *f = NULL;
+    if (fkc_filterfile_load(spec->name, path, &f, NULL, NULL) != 0)
+        return 1;
+    if (fkc_filterfile_can_save(spec->name, path) != 0) {
+        fk_filter_free(f);
+        return 1;
+    }
+    const fk_ops *ops = fk_filter_ops(f);
+    if (op == FKC_FEED_REMOVE && !(fk_ops_caps(ops) & FK_CAP_REMOVE)) {
+        char kinds[200];
+        removing_kinds(kinds, sizeof kinds);
+        fprintf(stderr, "filterkit remove: %s: a %s filter cannot remove keys (kinds that can: %s)\n",
+                path, ops->name, kinds);
+        fk_filter_free(f);
+        return 1;
+    }
+    fkc_linereader r;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
+        fprintf(stderr, "filterkit %s: out of memory\n", spec->name);
+        fk_filter_free(f);
+        return 1;
+    }
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    fkc_feed_counts c;
+    fk_status s = fkc_feed_lines(f, op, &r, 0, 0, spec->name, &c);
+    fkc_linereader_free(&r);
+    if (s == FK_EFULL)
+        fprintf(stderr, "filterkit add: %s: the %s filter is full after adding %llu keys; the file is "
+                "unchanged (build it again with a larger --capacity)\n", path, ops->name,
+                (unsigned long long)c.done);
+    else if (s == FK_EIO)
+        fprintf(stderr, "filterkit %s: reading keys from stdin: %s; the file is unchanged\n", spec->name,
+                fkc_linereader_error(c.read_err));
+    else if (s != FK_OK)
+        fprintf(stderr, "filterkit %s: %s: %s failed after %llu keys: %s; the file is unchanged\n",
+                spec->name, path, spec->name, (unsigned long long)c.done, fk_strerror(s));
+    fk_stats after;
+    fk_filter_stats(f, &after);
+    if (s == FK_OK && op == FKC_FEED_INSERT && after.items < st.items) {
+        /* a loaded count near 2^64 would wrap on the kind's increment */
+        fprintf(stderr, "filterkit add: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "unchanged\n", path, (unsigned long long)st.items);
+        s = FK_EINVAL;
+    }
+    if (s == FK_OK && op == FKC_FEED_INSERT && !(fk_ops_caps(ops) & FK_CAP_GROWS) &&
+        (double)(st.items + c.done) > 1.1 * (double)st.capacity)
+        fprintf(stderr, "filterkit add: %s: warning: it now holds %llu items for a capacity of %llu "
+                "(more than 10%% over): its false-positive rate is above target\n", path,
+                (unsigned long long)(st.items + c.done), (unsigned long long)st.capacity);
+    if (s == FK_OK && fkc_filterfile_save(spec->name, path, f) != 0)
+        s = FK_EIO;
+    fk_filter_free(f);
+    if (s != FK_OK)
+        return 1;
+    if (op == FKC_FEED_REMOVE)
+        printf("removed %llu, definitely absent %llu, repeated lines %llu\n", (unsigned long long)c.done,
+               (unsigned long long)c.absent, (unsigned long long)c.repeats);
+    return 0;
+}
+
+int fkc_cmd_add(int argc, char **argv)
+{
+    return update("add",
+                  "Inserts the key of each line of stdin into the saved FILTER and replaces the\n"
+                  "file atomically (a temporary file in the same folder, renamed over it once\n"
+                  "complete; on any failure, such as a full disk or a full cuckoo table, the\n"
+                  "file is left as it was). Lines and duplicates follow the rules of 'filterkit\n"
+                  "build': each distinct line of this input is inserted once (a key already in\n"
+                  "FILTER from before is inserted again into a counting or cuckoo filter, and\n"
+                  "one 'remove' then takes away one of the two).",
+                  FKC_FEED_INSERT, argc, argv);
+}
+
+int fkc_cmd_remove(int argc, char **argv)
+{
+    return update("remove",
+                  "Removes the key of each distinct line of stdin from the saved FILTER (a kind\n"
+                  "that can remove: counting, cuckoo), replaces the file atomically as 'add'\n"
+                  "does, and prints one line: how many keys were removed, how many were\n"
+                  "definitely absent (nothing changed for those) and how many lines repeated an\n"
+                  "earlier one (removed once). Remove only keys that were added: removing a\n"
+                  "key that was never added but answers 'maybe present' (a false positive)\n"
+                  "takes away another key's trace and can make that key read as absent.",
+                  FKC_FEED_REMOVE, argc, argv);
+}

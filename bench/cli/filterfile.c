@@ -1,0 +1,214 @@
+/* bench/cli/filterfile.c: see filterfile.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "filterfile.h"
+
+static int fail(const char *cmd, const char *path, const char *why)
+{
+    fprintf(stderr, "filterkit %s: %s: %s\n", cmd, path, why);
+    return -1;
+}
+
+static int fail_status(const char *cmd, const char *path, fk_status s)
+{
+    char why[160];
+    if (s == FK_EIO || s == FK_ENOMEM)
+        snprintf(why, sizeof why, "%s", s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    else
+        snprintf(why, sizeof why, "not a filter this version can read: %s", fk_strerror(s));
+    return fail(cmd, path, why);
+}
+
+/* For a stream that cannot seek back (a pipe): the rest of the record
+ * after the header already read, growing as bytes arrive and never past
+ * the length the header claims plus one byte (to see trailing bytes). */
+static fk_status load_rest(FILE *fp, const uint8_t *head, const fk_serial_head *h,
+                           fk_filter **out, uint64_t *bytes)
+{
+    if (h->payload_len > FK_MEMORY_CAP)
+        return FK_ECORRUPT;
+    size_t total = FK_SERIAL_HEADER_BYTES + (size_t)h->payload_len + FK_SERIAL_TRAILER_BYTES;
+    size_t have = FK_SERIAL_HEADER_BYTES, cap = 1 << 16;
+    uint8_t *buf = malloc(cap);
+    if (!buf)
+        return FK_ENOMEM;
+    memcpy(buf, head, have);
+    for (;;) {
+        if (have == cap) {
+            uint8_t *p = realloc(buf, cap * 2);
+            if (!p) {
+                free(buf);
+                return FK_ENOMEM;
+            }
+            buf = p;
+            cap *= 2;
+        }
+        size_t want = total + 1 - have;
+        size_t got = fread(buf + have, 1, want < cap - have ? want : cap - have, fp);
+        have += got;
+        if (got == 0 || have > total)
+            break;
+    }
+    fk_status s = ferror(fp) ? FK_EIO : fk_filter_load_any(buf, have, out);
+    *bytes = have;
+    free(buf);
+    return s;
+}
+
+int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
+                       fk_serial_head *head, uint64_t *bytes)
+{
+    *out = NULL;
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return fail(cmd, path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(fp);
+        return fail(cmd, path, strerror(EISDIR));
+    }
+    uint8_t hb[FK_SERIAL_HEADER_BYTES];
+    size_t got = fread(hb, 1, sizeof hb, fp);
+    fk_serial_head h;
+    fk_status s = ferror(fp) ? FK_EIO : fk_serial_read_head(hb, got, &h);
+    uint64_t size = 0;
+    if (s == FK_OK) {
+        if (fseek(fp, 0, SEEK_SET) == 0) {
+            s = fk_filter_load_file_any(fp, out);
+            size = FK_SERIAL_HEADER_BYTES + h.payload_len + FK_SERIAL_TRAILER_BYTES;
+        } else {
+            clearerr(fp);
+            s = load_rest(fp, hb, &h, out, &size);
+        }
+    }
+    int err = errno;
+    fclose(fp);
+    if (s != FK_OK) {
+        fk_filter_free(*out);
+        *out = NULL;
+        errno = err;
+        return fail_status(cmd, path, s);
+    }
+    if (head)
+        *head = h;
+    if (bytes)
+        *bytes = size;
+    return 0;
+}
+
+/* The folder holding path, into dir ("." for a bare name). Returns 0, or
+ * -1 when it does not fit. */
+static int folder_of(const char *path, char *dir, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, len, ".");
+    else if (slash == path)
+        snprintf(dir, len, "/");
+    else if ((size_t)(slash - path) < len)
+        snprintf(dir, len, "%.*s", (int)(slash - path), path);
+    else
+        return -1;
+    return 0;
+}
+
+int fkc_filterfile_can_save(const char *cmd, const char *path)
+{
+    char dir[4096];
+    if (folder_of(path, dir, sizeof dir) != 0 || access(dir, W_OK | X_OK) == 0)
+        return 0; /* (a path too long to check is left to the save) */
+    char msg[256];
+    snprintf(msg, sizeof msg, "cannot be saved there (nothing done): %s",
+             errno == ENOENT ? "its folder does not exist" : strerror(errno));
+    return fail(cmd, path, msg);
+}
+
+/* fsyncs the folder holding path, so the rename itself is durable; best
+ * effort (some file systems refuse fsync on a folder), as the new file is
+ * already in place. */
+static void sync_folder(const char *path)
+{
+    char dir[4096];
+    if (folder_of(path, dir, sizeof dir) != 0)
+        return;
+    int fd = open(dir, O_RDONLY);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
+int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp)
+        return fail(cmd, path, strerror(ENOMEM));
+    snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        char msg[256];
+        snprintf(msg, sizeof msg, "cannot create a temporary file beside it (the file is unchanged): %s",
+                 errno == ENOENT ? "its folder does not exist" : strerror(errno));
+        free(tmp);
+        return fail(cmd, path, msg);
+    }
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    const char *why = NULL;
+    FILE *fp = fdopen(fd, "wb");
+    if (!fp) {
+        why = strerror(errno);
+        close(fd);
+    } else {
+        fk_status s = fk_filter_save_file(f, fp);
+        if (s != FK_OK)
+            why = s == FK_EIO ? strerror(errno) : fk_strerror(s);
+        else if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
+            why = strerror(errno);
+        if (fclose(fp) != 0 && !why)
+            why = strerror(errno);
+    }
+    if (!why && rename(tmp, path) != 0)
+        why = strerror(errno);
+    if (!why)
+        sync_folder(path);
+    char msg[256];
+    if (why) {
+        snprintf(msg, sizeof msg, "cannot save (the file is unchanged): %s", why);
+        unlink(tmp);
+    }
+    free(tmp);
+    return why ? fail(cmd, path, msg) : 0;
+}
+
+const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i)
+{
+    /* what the kind itself says each header parameter means */
+    const fk_ops *ops = fk_ops_find_kind_id(kind_id);
+    return ops && ops->serial && i < FK_SERIAL_PARAMS ? ops->serial->param_names[i] : NULL;
+}
+
+void fkc_filterfile_kinds(char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
+    }
+}

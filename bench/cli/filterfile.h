@@ -1,0 +1,42 @@
+/* bench/cli/filterfile.h: saved filters named on the command line: opening one
+ * (query, info, add, remove, merge, dedup) and replacing one atomically
+ * (add, remove, dedup). Messages go to stderr as "filterkit CMD: PATH: why". */
+#ifndef FKC_BENCH_FILTERFILE_H
+#define FKC_BENCH_FILTERFILE_H
+
+#include <stdint.h>
+#include "../../common/serial.h"
+
+/* Loads the filter saved in the file at path, of any built-in kind, fully
+ * validated. The header is read and checked first (fk_serial_read_head, then
+ * fk_filter_load_file_any, which validates before allocating), so a file
+ * that is not a filter -- /dev/zero, a 1 GiB log -- fails after reading
+ * 120 bytes; memory grows only as a claimed payload actually arrives. head
+ * and bytes, when not NULL, receive the decoded header and the file size.
+ * Returns 0; on failure prints "filterkit CMD: PATH: reason" and returns -1
+ * (*out NULL). */
+int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
+                       fk_serial_head *head, uint64_t *bytes);
+
+/* Replaces (or creates) the file at path with f, saved, atomically: writes
+ * a temporary file in the same folder, flushes and fsyncs it, gives it the
+ * old file's permissions (a new file: 0666 less the umask), renames it over
+ * path and fsyncs the folder. Any failure (a full disk, a write error)
+ * removes the temporary file and leaves the old file as it was. Returns 0,
+ * or -1 after printing why. */
+int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
+
+/* Checks, before any work, that a file at path could be saved by
+ * fkc_filterfile_save (its folder exists and is writable), so that add,
+ * remove and dedup fail at once rather than after reading all their input.
+ * Returns 0, or -1 after printing why. */
+int fkc_filterfile_can_save(const char *cmd, const char *path);
+
+/* The kinds that can be saved, comma-separated, for messages. */
+void fkc_filterfile_kinds(char *buf, size_t len);
+
+/* What header parameter i of the kind with file id kind_id means ("bits
+ * (m)"), or NULL when it has no name here (unused, or an unknown kind). */
+const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i);
+
+#endif

@@ -1,0 +1,73 @@
+/* bench/measure/grid.c: see grid.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "../clock/progress.h"
+#include "../baselines/runnable_kinds.h"
+#include "grid.h"
+
+int fkc_rows_push(fkc_rows *rs, const fkc_result *r)
+{
+    if (rs->n == rs->cap) {
+        size_t cap = rs->cap ? 2 * rs->cap : 16;
+        fkc_result *p = realloc(rs->rows, cap * sizeof *p);
+        if (!p)
+            return -1;
+        rs->rows = p;
+        rs->cap = cap;
+    }
+    rs->rows[rs->n++] = *r;
+    return 0;
+}
+
+void fkc_rows_free(fkc_rows *rs)
+{
+    free(rs->rows);
+    memset(rs, 0, sizeof *rs);
+}
+
+int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
+{
+    double min_fpr = 1;
+    for (size_t j = 0; j < g->nf; j++)
+        if (g->fprs[j] < min_fpr)
+            min_fpr = g->fprs[j];
+    fkc_progress_begin();
+    for (size_t i = 0; i < g->nn; i++) {
+        fkc_bench_keys keys;
+        char err[256];
+        fkc_progress("%s: generating keys for n=%llu", g->who, (unsigned long long)g->ns[i]);
+        if (fkc_bench_keys_make(&g->keys, g->ns[i], min_fpr, g->lookups, &keys, err, sizeof err)) {
+            fkc_progress_end();
+            fprintf(stderr, "filterkit %s: %s\n", g->who, err);
+            return 1;
+        }
+        if (keys.n < g->ns[i])
+            fprintf(stderr, "filterkit %s: note: the key file has only %llu distinct lines; n=%llu\n",
+                    g->who, (unsigned long long)keys.n, (unsigned long long)keys.n);
+        for (size_t j = 0; j < g->nf; j++) {
+            fkc_measure_cfg cfg[FKC_KINDS_MAX];
+            fkc_result r[FKC_KINDS_MAX];
+            fk_status st[FKC_KINDS_MAX];
+            size_t nk = g->nkinds < FKC_KINDS_MAX ? g->nkinds : FKC_KINDS_MAX;
+            for (size_t k = 0; k < nk; k++)
+                cfg[k] = (fkc_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
+            fkc_measure_kinds(cfg, nk, &keys, r, st);
+            for (size_t k = 0; k < nk; k++) {
+                if (st[k] != FK_OK) {
+                    fkc_progress_end();
+                    fprintf(stderr, "filterkit %s: note: %s at n=%llu fpr=%g: %s; skipped\n", g->who,
+                            g->kinds[k]->name, (unsigned long long)keys.n, g->fprs[j], fk_strerror(st[k]));
+                    continue;
+                }
+                if (fkc_rows_push(out, &r[k])) {
+                    fkc_bench_keys_free(&keys);
+                    fprintf(stderr, "filterkit %s: out of memory\n", g->who);
+                    return 1;
+                }
+            }
+        }
+        fkc_bench_keys_free(&keys);
+    }
+    fkc_progress_end();
+    return 0;
+}

@@ -1,0 +1,112 @@
+/* bench/report/report_table.c: the tables printed for people. */
+#include <math.h>
+#include <string.h>
+#include "report.h"
+
+/* A number in a fixed width, or "-" when not measured. */
+static void cell(FILE *to, int width, const char *fmt, double v)
+{
+    if (isnan(v) || isinf(v))
+        fprintf(to, " %*s", width, "-");
+    else
+        fprintf(to, fmt, width, v);
+}
+
+/* A rate as a percentage with 3 significant digits. */
+static void pct(FILE *to, int width, double v)
+{
+    char buf[32];
+    if (isnan(v)) {
+        fprintf(to, " %*s", width, "-");
+        return;
+    }
+    snprintf(buf, sizeof buf, "%.3g%%", 100 * v);
+    fprintf(to, " %*s", width, buf);
+}
+
+/* Item counts read better as 10M than 10000000. */
+static void count(FILE *to, int width, uint64_t n)
+{
+    char buf[32];
+    if (n >= 1000000 && n % 1000000 == 0)
+        snprintf(buf, sizeof buf, "%lluM", (unsigned long long)(n / 1000000));
+    else if (n >= 1000 && n % 1000 == 0)
+        snprintf(buf, sizeof buf, "%lluk", (unsigned long long)(n / 1000));
+    else
+        snprintf(buf, sizeof buf, "%llu", (unsigned long long)n);
+    fprintf(to, " %*s", width, buf);
+}
+
+void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
+{
+    int lb = 0;
+    for (size_t i = 0; i < n; i++)
+        lb |= !isnan(rows[i].x_lb_insert);
+    if (title)
+        fprintf(to, "%s\n", title);
+    fprintf(to, "%-9s %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
+            "filter", "keys", "n", "fpr", "bits/it", "fpr", "fpr", "load", "full", "insert",
+            "look", "look", "look", "look", "look", "remove");
+    if (lb)
+        fprintf(to, " %6s %6s %6s", "insert", "neg", "pos");
+    fprintf(to, "\n%-9s %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
+            "", "", "", "target", "", "measurd", "theory", "", "load", "ns", "0%", "25%", "50%",
+            "75%", "100%", "ns");
+    if (lb)
+        fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
+    fputc('\n', to);
+    for (size_t i = 0; i < n; i++) {
+        const fkc_result *r = &rows[i];
+        fprintf(to, "%-9s %5s", r->kind, r->keys);
+        count(to, 4, r->n);
+        pct(to, 6, r->target_fpr);
+        cell(to, 7, " %*.2f", r->bits_per_item);
+        pct(to, 7, r->fpr_measured);
+        pct(to, 7, r->fpr_theory);
+        cell(to, 5, " %*.2f", r->load);
+        cell(to, 5, " %*.2f", r->load_at_full);
+        cell(to, 6, " %*.1f", r->insert.median);
+        for (int m = 0; m < FKC_MIXES; m++)
+            cell(to, 6, " %*.1f", r->lookup[m].median);
+        cell(to, 6, " %*.1f", r->remove.median);
+        if (lb) {
+            cell(to, 6, " %*.2f", r->x_lb_insert);
+            cell(to, 6, " %*.2f", r->x_lb_lookup0);
+            cell(to, 6, " %*.2f", r->x_lb_lookup100);
+        }
+        if (r->insert_failures || r->false_negatives || r->remove_failures)
+            fprintf(to, "  (%llu failed inserts, %llu false negatives, %llu failed removes)",
+                    (unsigned long long)r->insert_failures, (unsigned long long)r->false_negatives,
+                    (unsigned long long)r->remove_failures);
+        fputc('\n', to);
+    }
+    fprintf(to, "ns = median ns per operation over the repeats; look N%% = lookups with N%% inserted keys;"
+                " full load = load at the first failed insert%s\n",
+            lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "");
+}
+
+void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, size_t n)
+{
+    if (title)
+        fprintf(to, "%s\n", title);
+    fprintf(to, "%-9s %6s %6s %9s %7s %7s %7s %7s %8s %8s\n", "filter", "target", "load", "items",
+            "bits/it", "insert", "look", "look", "fpr", "fpr");
+    fprintf(to, "%-9s %6s %6s %9s %7s %7s %7s %7s %8s %8s\n", "", "load", "", "", "", "ns", "neg",
+            "pos", "measurd", "theory");
+    for (size_t i = 0; i < n; i++) {
+        const fkc_result *r = &rows[i];
+        fprintf(to, "%-9s", r->kind);
+        cell(to, 6, " %*.2f", r->load_target);
+        cell(to, 6, " %*.3f", r->load);
+        fprintf(to, " %9llu", (unsigned long long)r->items);
+        cell(to, 7, " %*.2f", r->bits_per_item);
+        cell(to, 7, " %*.1f", r->insert.median);
+        cell(to, 7, " %*.1f", r->lookup[0].median);
+        cell(to, 7, " %*.1f", r->lookup[4].median);
+        pct(to, 8, r->fpr_measured);
+        pct(to, 8, r->fpr_theory);
+        if (r->insert_failures)
+            fputs("  (insert failed: FK_EFULL)", to);
+        fputc('\n', to);
+    }
+}

@@ -1,0 +1,79 @@
+/* bench/report/result.h: one row of results (one filter at one parameter set, or
+ * one load step of a load sweep) and the column lists the CSV and JSON
+ * writers print, each column with the sentence that documents it. */
+#ifndef FKC_BENCH_RESULT_H
+#define FKC_BENCH_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "stats.h"
+
+/* Lookup mixes, by share of keys that were inserted. */
+#define FKC_MIXES 5
+extern const unsigned fkc_mix_pct[FKC_MIXES]; /* 0, 25, 50, 75, 100 */
+
+typedef struct {
+    const char *kind;           /* filter name (static) */
+    const char *keys;           /* "u64", "str" or "file" (static) */
+    uint64_t    n;              /* capacity asked for and keys inserted */
+    double      target_fpr;
+    uint64_t    seed;
+    uint64_t    repeat;
+    uint64_t    lookups;        /* keys per lookup mix */
+
+    uint64_t    memory_bytes;   /* after the inserts, from fk_stats */
+    double      bits_per_item;  /* 8 * memory_bytes / items held */
+    double      load;           /* fk_stats.load_factor after the inserts */
+    double      fpr_theory;     /* fk_stats.expected_fpr after the inserts */
+    double      fpr_measured;
+    double      fpr_low, fpr_high; /* 95% Wilson interval */
+    uint64_t    fpr_negatives;
+    uint64_t    false_positives;
+    uint64_t    false_negatives;
+    uint64_t    insert_failures;
+    uint64_t    remove_failures;
+
+    double      load_at_full;   /* NaN when no FK_EFULL was seen */
+    uint64_t    items_at_full;
+    double      bits_per_item_at_full;
+    double      fpr_at_full;    /* measured FPR of that full instance */
+
+    fkc_summary  insert;         /* ns per insert */
+    fkc_summary  lookup[FKC_MIXES]; /* ns per lookup, per mix */
+    fkc_summary  remove;         /* ns per remove; NaN when unsupported */
+
+    double      x_lb_insert;    /* libbloom ns / this ns (throughput ratio), NaN when none */
+    double      x_lb_lookup0;
+    double      x_lb_lookup100;
+
+    double      load_target;    /* load sweep: the step aimed at */
+    uint64_t    items;          /* load sweep: items held at the step */
+} fkc_result;
+
+typedef enum { FKC_COL_STR, FKC_COL_U64, FKC_COL_F } fkc_col_type;
+
+typedef struct {
+    const char *name;
+    fkc_col_type type;
+    size_t      offset;  /* into fkc_result */
+    const char *doc;
+} fkc_column;
+
+typedef struct {
+    const fkc_column *cols;
+    size_t           n;
+} fkc_schema;
+
+/* Columns of bench, sweep --vary n and sweep --vary fpr. */
+extern const fkc_schema fkc_schema_bench;
+/* Columns of sweep --vary load. */
+extern const fkc_schema fkc_schema_load;
+
+/* Fills x_lb_* of every row from the libbloom row with the same n,
+ * target_fpr and keys (NaN when there is none). */
+void fkc_results_ratios(fkc_result *rows, size_t n);
+
+/* Initializes a row: every double NaN, every count 0. */
+void fkc_result_init(fkc_result *r);
+
+#endif

@@ -1,0 +1,103 @@
+/* bench/report/runinfo.c: see runinfo.h. The FK_BUILD_* strings come from the
+ * Makefile (compiled into this file only, so a new commit rebuilds just it). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "../baselines/runnable_kinds.h"
+#include "runinfo.h"
+
+#ifndef FK_BUILD_COMMIT
+#define FK_BUILD_COMMIT "unknown"
+#endif
+#ifndef FK_BUILD_CC
+#define FK_BUILD_CC "unknown"
+#endif
+#ifndef FK_BUILD_CFLAGS
+#define FK_BUILD_CFLAGS "unknown"
+#endif
+#ifndef FK_BUILD_NATIVE
+#define FK_BUILD_NATIVE 0
+#endif
+
+static char command_line[2048];
+
+void fkc_runinfo_set_argv(int argc, char **argv)
+{
+    size_t at = 0;
+    command_line[0] = 0;
+    for (int i = 0; i < argc && at < sizeof command_line; i++) {
+        int w = snprintf(command_line + at, sizeof command_line - at, "%s%s", i ? " " : "", argv[i]);
+        if (w < 0)
+            break;
+        at += (size_t)w;
+    }
+}
+
+static void read_cpu_model(char *out, size_t len)
+{
+    snprintf(out, len, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) != 0)
+            continue;
+        const char *colon = strchr(line, ':');
+        if (!colon)
+            continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t')
+            colon++;
+        line[strcspn(line, "\n")] = 0;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        snprintf(out, len, "%.120s (%ld cores online)", colon, cores);
+        break;
+    }
+    fclose(f);
+}
+
+void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed)
+{
+    memset(ri, 0, sizeof *ri);
+    ri->commit = FK_BUILD_COMMIT[0] ? FK_BUILD_COMMIT : "unknown";
+#if defined(__clang__)
+    ri->cc = FK_BUILD_CC " (clang " __clang_version__ ")";
+#elif defined(__GNUC__)
+    ri->cc = FK_BUILD_CC " (gcc " __VERSION__ ")";
+#else
+    ri->cc = FK_BUILD_CC;
+#endif
+    ri->cflags = FK_BUILD_CFLAGS;
+    ri->build = FK_BUILD_NATIVE ? "native (-march=native)" : "portable";
+#ifdef FK_HAVE_LIBBLOOM
+    ri->libbloom = fkc_libbloom_version();
+#else
+    ri->libbloom = "not built (libbloom-dev missing at build time)";
+#endif
+    read_cpu_model(ri->cpu, sizeof ri->cpu);
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(ri->date, sizeof ri->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    snprintf(ri->command, sizeof ri->command, "%s", command_line);
+    ri->seed = seed;
+}
+
+int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len)
+{
+    switch (i) {
+    case 0: *name = "commit";   snprintf(value, len, "%s", ri->commit); return 1;
+    case 1: *name = "compiler"; snprintf(value, len, "%s", ri->cc); return 1;
+    case 2: *name = "cflags";   snprintf(value, len, "%s", ri->cflags); return 1;
+    case 3: *name = "build";    snprintf(value, len, "%s", ri->build); return 1;
+    case 4: *name = "cpu";      snprintf(value, len, "%s", ri->cpu); return 1;
+    case 5: *name = "seed";     snprintf(value, len, "%" PRIu64, ri->seed); return 1;
+    case 6: *name = "command";  snprintf(value, len, "%s", ri->command); return 1;
+    case 7: *name = "date";     snprintf(value, len, "%s", ri->date); return 1;
+    case 8: *name = "libbloom"; snprintf(value, len, "%s", ri->libbloom); return 1;
+    default: return 0;
+    }
+}

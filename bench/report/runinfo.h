@@ -1,0 +1,31 @@
+/* bench/report/runinfo.h: what a result file records about how it was made:
+ * commit, compiler and flags, native or portable build (all passed in by
+ * the Makefile as FK_BUILD_* defines), CPU model, seed, command line, date. */
+#ifndef FKC_BENCH_RUNINFO_H
+#define FKC_BENCH_RUNINFO_H
+
+#include <stdint.h>
+
+typedef struct {
+    const char *commit;    /* git commit of the build ("-dirty" when modified) */
+    const char *cc;        /* compiler command and version */
+    const char *cflags;    /* flags the CLI was compiled with */
+    const char *build;     /* "native" (-march=native) or "portable" */
+    const char *libbloom;  /* baseline version, or "not built" */
+    char        cpu[160];  /* /proc/cpuinfo model name, and core count */
+    char        date[40];  /* UTC, ISO 8601 */
+    char        command[2048];
+    uint64_t    seed;
+} fkc_runinfo;
+
+/* Remembers the whole command line (called once by main). */
+void fkc_runinfo_set_argv(int argc, char **argv);
+
+/* Fills *ri for a run with this seed. */
+void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed);
+
+/* A name/value view of *ri, for the writers: returns the i-th field's
+ * name and value, or 0 past the end. */
+int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len);
+
+#endif
