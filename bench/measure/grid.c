@@ -50,7 +50,7 @@ int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
             fk_status st[FKC_KINDS_MAX];
             size_t nk = g->nkinds < FKC_KINDS_MAX ? g->nkinds : FKC_KINDS_MAX;
             for (size_t k = 0; k < nk; k++)
-                cfg[k] = (fkc_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill };
+                cfg[k] = (fkc_measure_cfg){ g->kinds[k], g->fprs[j], g->repeat, g->fill, g->threads };
             fkc_measure_kinds(cfg, nk, &keys, r, st);
             for (size_t k = 0; k < nk; k++) {
                 if (st[k] != FK_OK) {

@@ -30,6 +30,7 @@ typedef struct {
     uint64_t      lookups; /* 0 = automatic */
     int           fill;
     const char   *who;     /* "bench", "sweep": prefix of messages */
+    unsigned      threads; /* > 0: also thread scaling (bench --threads) */
 } fkc_grid;
 
 /* Measures every kind at every (n, fpr), appending one row each. A kind
