@@ -1,4 +1,5 @@
 /* common/tally.c: per-thread striped counters (see tally.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include "tally.h"
 #include "alloc.h"
@@ -11,17 +12,49 @@ struct fk_tally_stripes {
     } s[FK_TALLY_STRIPES];
 };
 
-/* The calling thread's stripe: handed out round-robin at its first add. */
-static atomic_uint next_stripe;
-static _Thread_local unsigned my_stripe_plus1; /* 0: not chosen yet */
+/* Each stripe index is owned by at most one living thread at a time, in
+ * every tally at once: the owner adds with a plain load and store (no
+ * locked instruction), since no other thread writes its stripe. A thread
+ * claims a free index at its first add and gives it back when it exits
+ * (the key's destructor); a thread that finds none free adds to the
+ * tally's shared atomic. */
+static atomic_uint stripes_taken;     /* bit i: index i has an owner */
+static pthread_key_t owner_key;       /* value: index + 1, for the release */
+static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
+static int owner_key_ok;
+static _Thread_local int my_stripe = -2; /* -2: not claimed yet; -1: none free */
 
-static unsigned thread_stripe(void)
+static void release_stripe(void *value)
 {
-    if (!my_stripe_plus1)
-        my_stripe_plus1 =
-            1 + (atomic_fetch_add_explicit(&next_stripe, 1, memory_order_relaxed) &
-                 (FK_TALLY_STRIPES - 1));
-    return my_stripe_plus1 - 1;
+    unsigned i = (unsigned)((uintptr_t)value - 1);
+    atomic_fetch_and_explicit(&stripes_taken, ~(1u << i), memory_order_release);
+}
+
+static void make_owner_key(void)
+{
+    owner_key_ok = pthread_key_create(&owner_key, release_stripe) == 0;
+}
+
+static int claim_stripe(void)
+{
+    pthread_once(&owner_once, make_owner_key);
+    if (!owner_key_ok)
+        return -1;
+    unsigned taken = atomic_load_explicit(&stripes_taken, memory_order_relaxed);
+    for (;;) {
+        unsigned free_bits = ~taken & ((1u << FK_TALLY_STRIPES) - 1);
+        if (!free_bits)
+            return -1;
+        unsigned i = (unsigned)__builtin_ctz(free_bits);
+        if (atomic_compare_exchange_weak_explicit(&stripes_taken, &taken, taken | (1u << i),
+                                                  memory_order_acquire, memory_order_relaxed)) {
+            if (pthread_setspecific(owner_key, (void *)(uintptr_t)(i + 1)) != 0) {
+                release_stripe((void *)(uintptr_t)(i + 1));
+                return -1;
+            }
+            return (int)i;
+        }
+    }
 }
 
 /* The stripes, allocated on first use; the thread that loses the race to
@@ -44,11 +77,16 @@ static fk_tally_stripes *stripes_of(fk_tally *t)
 
 void fk_tally_add(fk_tally *t, uint64_t delta)
 {
-    fk_tally_stripes *s = stripes_of(t);
-    if (s)
-        atomic_fetch_add_explicit(&s->s[thread_stripe()].n, delta, memory_order_relaxed);
-    else
+    if (my_stripe == -2)
+        my_stripe = claim_stripe();
+    fk_tally_stripes *s = my_stripe >= 0 ? stripes_of(t) : NULL;
+    if (s) { /* this thread's own stripe: nobody else writes it */
+        _Atomic uint64_t *n = &s->s[my_stripe].n;
+        atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + delta,
+                              memory_order_relaxed);
+    } else {
         atomic_fetch_add_explicit(&t->shared, delta, memory_order_relaxed);
+    }
 }
 
 uint64_t fk_tally_sum(const fk_tally *t)

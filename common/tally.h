@@ -4,7 +4,8 @@
  * the plain field: one shared atomic counter would move its cache line
  * between the cores on every insert and undo the scaling the atomic bit
  * updates give. Each thread adds to its own stripe (a cache line of its
- * own, chosen once per thread), and the sum is read when the writers are
+ * own; up to FK_TALLY_STRIPES living threads own one each, with plain
+ * stores, no locked instruction), and the sum is read when the writers are
  * done. The stripes are allocated by the first concurrent add (the tally
  * itself is zero-initialised in the filter's struct, so filters used by one
  * writer never pay for them); if that allocation fails, adds go to one
@@ -16,7 +17,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#define FK_TALLY_STRIPES 16u /* threads beyond 16 share stripes */
+#define FK_TALLY_STRIPES 16u /* threads beyond 16 living ones add to one shared atomic */
 
 typedef struct fk_tally_stripes fk_tally_stripes;
 
@@ -26,7 +27,8 @@ typedef struct {
 } fk_tally;
 
 /* Adds delta (mod 2^64: add -1 as UINT64_MAX) from the calling thread. Safe
- * to call from many threads at once. Cost: one uncontended atomic add; the
+ * to call from many threads at once. Cost: a load and a store to the
+ * thread's own line (a locked add for threads beyond FK_TALLY_STRIPES); the
  * first call on a tally allocates its stripes (1 KiB). */
 void fk_tally_add(fk_tally *t, uint64_t delta);
 
