@@ -289,14 +289,16 @@ test-fast: deps-test
 	@tests/run.sh $(BUILD)
 
 # `make test-tsan`: the programs that run threads on one filter
-# (TSAN_TESTS), built under ThreadSanitizer in their own folder and run;
-# any report fails them. CC=clang works too.
-TSAN_TESTS := test_concurrent
+# (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
+# built the same way), under ThreadSanitizer in their own folder; any
+# report fails them. CC=clang works too.
+TSAN_TESTS   := test_concurrent
+TSAN_SCRIPTS := tests/cli_threads.sh
 test-tsan: deps-tsan
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=thread OPT=-O1 \
-	  $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS))
-	@TSAN_OPTIONS="halt_on_error=1 exitcode=66 $${TSAN_OPTIONS:-}" \
-	  tests/run.sh $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS))
+	  $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS)) $(BUILD)/tsan/filterkit
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66 $${TSAN_OPTIONS:-}" FK_BUILD=$(BUILD)/tsan \
+	  tests/run.sh $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS)) $(TSAN_SCRIPTS)
 
 # ---------------------------------------------------------------- fuzz
 # `make fuzz`: builds tests/fuzz/fuzz_*.c with clang's libFuzzer under
