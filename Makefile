@@ -57,7 +57,7 @@ SAN_LDFLAGS := -fsanitize=$(SAN)
 endif
 ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
-LDLIBS_ALL  = -lm
+LDLIBS_ALL  = -lm -pthread
 
 # ------------------------------------------------------------- modules
 # Each library folder is one module and one archive; a module is present
@@ -101,8 +101,8 @@ BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/main.o,$(CLI_OBJS))
 # installed one alone, as C and as C++, so one that needs an internal
 # header fails there.
 INTERNAL_HEADERS := common/hash.h common/bits.h common/probe.h common/alloc.h \
-                    common/endian.h cuckoo/cuckoo_table.h cuckoo/cuckoo_hash.h \
-                    common/pipeline.h
+                    common/atomic.h common/tally.h common/pipeline.h \
+                    common/endian.h cuckoo/cuckoo_table.h cuckoo/cuckoo_hash.h
 PUBLIC_HEADERS   := $(filter-out $(INTERNAL_HEADERS) %_internal.h, \
                       $(sort $(foreach m,$(PRESENT),$(shell find $(m) -name '*.h')))) \
                     $(wildcard $(REGISTRY_DIR)/*.h)
@@ -158,7 +158,7 @@ LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard tests/link_$
 LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
 
 .PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
-        deps deps-bench deps-test config clean help
+        deps deps-bench deps-test config clean help test-tsan deps-tsan
 
 # `make`, `make test`, `make bench` first install what is missing (deps*),
 # then build in a second make that sees what they installed.
@@ -182,6 +182,7 @@ help:
 	@echo "make              build the libraries and the CLI into $(BUILD)/"
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
+	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
 	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
@@ -218,6 +219,10 @@ deps:
 deps-bench: deps
 	-$(call ensure,libbloom-dev,test -f /usr/include/bloom.h)
 	-$(call ensure,gnuplot-nox,command -v gnuplot)
+
+# gcc's ThreadSanitizer runtime (clang brings its own).
+deps-tsan: deps
+	$(call ensure,libtsan2,printf 'int main(void){return 0;}\n' | $(CC) -fsanitize=thread -x c - -o /dev/null)
 
 # What the install and man page tests use (all three are on a stock Debian
 # developer machine; optional: the tests skip what is missing).
@@ -282,6 +287,18 @@ test: deps-test
 test-fast: deps-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@tests/run.sh $(BUILD)
+
+# `make test-tsan`: the programs that run threads on one filter
+# (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
+# built the same way), under ThreadSanitizer in their own folder; any
+# report fails them. CC=clang works too.
+TSAN_TESTS   := test_concurrent
+TSAN_SCRIPTS := tests/cli_threads.sh
+test-tsan: deps-tsan
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=thread OPT=-O1 \
+	  $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS)) $(BUILD)/tsan/filterkit
+	@TSAN_OPTIONS="halt_on_error=1 exitcode=66 $${TSAN_OPTIONS:-}" FK_BUILD=$(BUILD)/tsan \
+	  tests/run.sh $(patsubst %,$(BUILD)/tsan/tests/%,$(TSAN_TESTS)) $(TSAN_SCRIPTS)
 
 # ---------------------------------------------------------------- fuzz
 # `make fuzz`: builds tests/fuzz/fuzz_*.c with clang's libFuzzer under

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "blocked_internal.h"
 #include "../common/alloc.h"
+#include "../common/atomic.h"
 #include "../common/bits.h"
 
 /* ----------------------------------------------------------- code paths */
@@ -57,7 +58,11 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->seed = seed;
     b->capacity = capacity;
     b->fpr = fpr;
-    b->path = fk_blocked_avx2_available() ? FK_BLOCKED_PATH_AVX2 : FK_BLOCKED_PATH_SCALAR;
+    /* ThreadSanitizer builds take the scalar path, whose every read is an
+     * atomic one (a vector load beside concurrent writers would be a data
+     * race to it, though x86 reads each aligned word whole). */
+    b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
+                                                      : FK_BLOCKED_PATH_SCALAR;
     *out = b;
     return FK_OK;
 }
@@ -79,6 +84,7 @@ void fk_blocked_free(fk_blocked *b)
     if (!b)
         return;
     free(b->words);
+    fk_tally_release(&b->tally);
     free(b);
 }
 
@@ -88,6 +94,7 @@ void fk_blocked_clear(fk_blocked *b)
         return;
     memset(b->words, 0, b->blocks * FK_BLOCKED_BLOCK_BYTES);
     b->items = 0;
+    fk_tally_reset(&b->tally);
 }
 
 /* ------------------------------------------------- the portable path */
@@ -183,14 +190,15 @@ void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
     if (!b || !out)
         return;
     memset(out, 0, sizeof *out);
-    out->items = b->items;
+    out->items = fk_blocked_item_count(b);
     out->capacity = b->capacity;
     /* the allocator rounds the blocks up to whole 64-byte lines */
-    out->memory_bytes = (b->blocks * FK_BLOCKED_BLOCK_BYTES + 63) / 64 * 64 + sizeof *b;
+    out->memory_bytes = (b->blocks * FK_BLOCKED_BLOCK_BYTES + 63) / 64 * 64 + sizeof *b +
+                        fk_tally_bytes(&b->tally);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)b->capacity;
     out->load_factor = (double)fk_blocked_count_set_bits(b) /
                        ((double)b->blocks * FK_BLOCKED_BLOCK_BITS);
-    out->expected_fpr = fk_theory_blocked_fpr((double)b->items / (double)b->blocks);
+    out->expected_fpr = fk_theory_blocked_fpr((double)out->items / (double)b->blocks);
 }
 
 /* ---------------------------------------------------------------- vtable */
@@ -227,6 +235,11 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     return contains_scalar(b, key, len);
 }
 
+static fk_status ops_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_blocked_insert_concurrent((fk_blocked *)f, key, len);
+}
+
 static void ops_stats(const fk_filter *f, fk_stats *out)
 {
     fk_blocked_stats((const fk_blocked *)f, out);
@@ -261,5 +274,6 @@ const fk_ops fk_blocked_ops = {
     .insert_many = fk_blocked_ops_insert_many,
     .contains_many_u64 = fk_blocked_ops_contains_many_u64,
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
+    .insert_concurrent = ops_insert_concurrent,
 };
 

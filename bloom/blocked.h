@@ -15,8 +15,22 @@
  * (chosen at run time when the CPU has it) and portable scalar C.
  *
  * Link: build/libfk_bloom.a build/libfk_common.a -lm, nothing else.
- * Thread safety: concurrent contains() calls are safe; anything that writes
- * needs the caller's lock.
+ * Thread safety: which calls may run at the same time on one filter, from
+ * any number of threads ("no": the caller must keep them apart):
+ *
+ *                      contains   insert_concurrent   other writers
+ *   contains             yes            yes                no
+ *   insert_concurrent    yes            yes                no
+ *   other writers        no             no                 no
+ *
+ * (other writers: insert, clear, set_path, union, intersect.) Plain insert
+ * stays the fastest single-writer path; it never runs beside
+ * insert_concurrent. stats, saving and the set operations add up the count
+ * that concurrent inserts keep per thread: call them once those writers
+ * are done. Lookups read the block with relaxed atomic loads (scalar path)
+ * or one aligned vector load (AVX2; each 32-bit word is read whole, and
+ * bits only ever go from 0 to 1); ThreadSanitizer builds use the scalar
+ * path.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);
  *   fk_blocked *b;
@@ -105,6 +119,18 @@ FK_API void fk_blocked_free(fk_blocked *b);
  * NULL or key NULL with len > 0. Never fails for lack of room (the FPR
  * rises instead). Cost: one hash, one 32-byte read-modify-write. */
 FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
+
+/* Sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
+ * many threads at once and beside any number of fk_blocked_contains calls
+ * (see the table above): the block's eight words are read, and each word
+ * whose bit is still clear is ORed with one atomic read-modify-write
+ * (relaxed order), so no thread's bit is lost and the bits end as a serial
+ * insert of the same keys in any order would leave them. A key whose call
+ * has returned is found by every lookup that starts later, in any thread.
+ * The item count is kept per thread and counts every successful call.
+ * Returns FK_OK, or FK_EINVAL for b NULL or key NULL with len > 0. Cost: one
+ * hash, one 32-byte read, up to eight atomic ORs in one cache line. */
+FK_API fk_status fk_blocked_insert_concurrent(fk_blocked *b, const void *key, size_t len);
 
 /* Returns true when the key's 8 bits are all set (maybe present), false
  * when one is clear (definitely absent). b NULL, or key NULL with len > 0,

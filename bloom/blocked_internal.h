@@ -8,6 +8,8 @@
 #include "blocked_serial.h"
 #include "../common/hash.h"
 #include "../common/serial.h"
+#include "../common/tally.h"
+#include "../common/atomic.h"
 
 /* The AVX2 path exists where the compiler can target it and ask the CPU. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -25,7 +27,14 @@ struct fk_blocked {
     double    fpr;       /* target it was sized for */
     uint64_t  items;     /* successful inserts */
     fk_blocked_path path;
+    fk_tally  tally;     /* successful concurrent inserts (blocked_concurrent.c) */
 };
+
+/* Successful inserts, plain and concurrent (writers done). */
+static inline uint64_t fk_blocked_item_count(const fk_blocked *b)
+{
+    return b->items + fk_tally_sum(&b->tally);
+}
 
 /* The eight odd salts of the Parquet split-block specification. */
 #define FK_BLOCKED_SALTS 0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, \
@@ -77,7 +86,7 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     uint32_t all = 1;
 #pragma GCC unroll 8
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
-        all &= block[i] >> fk_blocked_bit((uint32_t)h, i);
+        all &= fk_load32(&block[i]) >> fk_blocked_bit((uint32_t)h, i);
     return all & 1;
 }
 

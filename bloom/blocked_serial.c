@@ -23,7 +23,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = b->seed;
     h->capacity = b->capacity;
     h->fpr = b->fpr;
-    h->items = b->items;
+    h->items = fk_blocked_item_count(b);
     h->param[P_BLOCKS] = b->blocks;
     h->param[P_BLOCK_BITS] = FK_BLOCKED_BLOCK_BITS;
     h->payload_len = b->blocks * FK_BLOCKED_BLOCK_BYTES;

@@ -21,7 +21,9 @@ fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src)
         return FK_OK;
     for (uint64_t i = 0, n = word_count(dst); i < n; i++)
         dst->words[i] |= src->words[i];
-    dst->items = dst->items > UINT64_MAX - src->items ? UINT64_MAX : dst->items + src->items;
+    uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
+    fk_tally_reset(&dst->tally);
+    dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
     return FK_OK;
 }
 
@@ -34,7 +36,8 @@ fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src)
     for (uint64_t i = 0, n = word_count(dst); i < n; i++)
         dst->words[i] &= src->words[i];
     double est = fk_blocked_estimate_items(dst);
-    dst->items = isfinite(est) ? (uint64_t)llround(est) : dst->items;
+    dst->items = isfinite(est) ? (uint64_t)llround(est) : fk_blocked_item_count(dst);
+    fk_tally_reset(&dst->tally);
     return FK_OK;
 }
 

@@ -3,6 +3,8 @@
 #include <string.h>
 #include "bloom_internal.h"
 #include "../common/alloc.h"
+#include "../common/atomic.h"
+#include "../common/probe.h"
 
 /* --------------------------------------------------------------- create */
 
@@ -74,6 +76,7 @@ void fk_bloom_free(fk_bloom *b)
     if (!b)
         return;
     free(b->bits);
+    fk_tally_release(&b->tally);
     free(b);
 }
 
@@ -83,6 +86,7 @@ void fk_bloom_clear(fk_bloom *b)
         return;
     memset(b->bits, 0, b->words * 8);
     b->items = 0;
+    fk_tally_reset(&b->tally);
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -141,9 +145,9 @@ void fk_bloom_stats(const fk_bloom *b, fk_stats *out)
         return;
     double fill = (double)fk_bloom_count_set_bits(b) / (double)b->m;
     memset(out, 0, sizeof *out);
-    out->items = b->items;
+    out->items = fk_bloom_item_count(b);
     out->capacity = b->capacity;
-    out->memory_bytes = b->words * 8 + sizeof *b;
+    out->memory_bytes = b->words * 8 + sizeof *b + fk_tally_bytes(&b->tally);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)b->capacity;
     out->load_factor = fill;
     out->expected_fpr = fk_theory_bloom_fpr_at_fill(fill, b->k);

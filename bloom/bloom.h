@@ -7,8 +7,18 @@
  * zero bit. No removes: use counting/ or cuckoo/ for that.
  *
  * Link: build/libfk_bloom.a build/libfk_common.a -lm, nothing else.
- * Thread safety: concurrent contains() calls are safe; anything that writes
- * needs the caller's lock.
+ * Thread safety: which calls may run at the same time on one filter, from
+ * any number of threads ("no": the caller must keep them apart):
+ *
+ *                      contains   insert_concurrent   other writers
+ *   contains             yes            yes                no
+ *   insert_concurrent    yes            yes                no
+ *   other writers        no             no                 no
+ *
+ * (other writers: insert, clear, union, intersect.) Plain insert stays the
+ * fastest single-writer path; it never runs beside insert_concurrent.
+ * stats, saving and the set operations add up the count that concurrent
+ * inserts keep per thread: call them once those writers are done.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);
  *   fk_bloom *b;
@@ -46,6 +56,18 @@ FK_API extern const fk_ops fk_bloom_ops;
  * a size over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL
  * on error. Cost: O(m/8) bytes allocated and zeroed. */
 FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
+
+/* Adds key; safe to call from many threads at once, and beside any number
+ * of fk_bloom_contains calls (see the table above). Each of the key's k
+ * words is ORed with one atomic read-modify-write (relaxed order), and only
+ * where its bit is still clear, so no thread's bit is ever lost and the
+ * bits end as a serial insert of the same keys in any order would leave
+ * them. A key whose call has returned is found by every lookup that starts
+ * later, in any thread. The item count is kept per thread and counts every
+ * successful call (a key inserted twice counts twice, as with
+ * fk_bloom_insert). Returns FK_OK; FK_EINVAL for b NULL or key NULL with
+ * len > 0. Cost: one hash, k loads, one atomic OR per bit still clear. */
+FK_API fk_status fk_bloom_insert_concurrent(fk_bloom *b, const void *key, size_t len);
 
 /* Creates a Bloom filter of exactly m bits and k probes whose bits are
  * copied from words[0..ceil(m/64)-1] (bit i = bit i % 64 of word i / 64;

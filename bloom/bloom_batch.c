@@ -67,7 +67,7 @@ static inline uint64_t test_next(const fk_bloom *b, fk_probe *pr, uint32_t count
     uint64_t all = 1;
     for (uint32_t i = 0; i < count; i++) {
         uint64_t pos = fk_probe_next(pr, b->m);
-        all &= b->bits[pos >> 6] >> (pos & 63);
+        all &= fk_load64(&b->bits[pos >> 6]) >> (pos & 63);
     }
     return all & 1;
 }

@@ -5,6 +5,8 @@
 
 #include "bloom.h"
 #include "../common/probe.h"
+#include "../common/tally.h"
+#include "../common/atomic.h"
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
@@ -16,7 +18,14 @@ struct fk_bloom {
     double    fpr;       /* target it was sized for (0 when sized by knobs only) */
     uint64_t  items;     /* successful inserts */
     uint64_t *bits;      /* words x 64 bits, cache-line aligned; bits past m stay 0 */
+    fk_tally  tally;     /* successful concurrent inserts (bloom_concurrent.c) */
 };
+
+/* Successful inserts, plain and concurrent (writers done). */
+static inline uint64_t fk_bloom_item_count(const fk_bloom *b)
+{
+    return b->items + fk_tally_sum(&b->tally);
+}
 
 /* Builds an empty filter of exactly m bits and k probes (no sizing).
  * Validates ranges; the allocation rules of fk_bloom_new. */
@@ -56,7 +65,7 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 #pragma GCC unroll 4
         for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
             uint64_t pos = fk_probe_next(&pr, m);
-            all &= bits[pos >> 6] >> (pos & 63);
+            all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
         }
         if (!(all & 1))
             return false;
@@ -66,7 +75,7 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 #pragma GCC unroll 3
     for (uint32_t i = 0; i < left; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
-        all &= bits[pos >> 6] >> (pos & 63);
+        all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
     }
     return all & 1;
 }

@@ -5,6 +5,11 @@
 
 FK_OPS_FORWARD(fk_bloom, fk_bloom)
 
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_bloom_insert_concurrent((fk_bloom *)f, key, len);
+}
+
 /* The m and k that fk_bloom_new would use, with its limits. */
 static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
 {
@@ -39,4 +44,5 @@ const fk_ops fk_bloom_ops = {
     .insert_many = fk_bloom_ops_insert_many,
     .contains_many_u64 = fk_bloom_ops_contains_many_u64,
     .insert_many_u64 = fk_bloom_ops_insert_many_u64,
+    .insert_concurrent = insert_concurrent,
 };

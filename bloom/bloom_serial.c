@@ -17,7 +17,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = b->seed;
     h->capacity = b->capacity;
     h->fpr = b->fpr;
-    h->items = b->items;
+    h->items = fk_bloom_item_count(b);
     h->param[P_BITS] = b->m;
     h->param[P_HASHES] = b->k;
     h->payload_len = b->words * 8;

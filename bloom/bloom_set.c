@@ -15,7 +15,9 @@ fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src)
         return FK_OK;
     for (uint64_t w = 0; w < dst->words; w++)
         dst->bits[w] |= src->bits[w];
-    dst->items = dst->items > UINT64_MAX - src->items ? UINT64_MAX : dst->items + src->items;
+    uint64_t have = fk_bloom_item_count(dst), add = fk_bloom_item_count(src);
+    fk_tally_reset(&dst->tally);
+    dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
     return FK_OK;
 }
 
@@ -28,7 +30,8 @@ fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src)
     for (uint64_t w = 0; w < dst->words; w++)
         dst->bits[w] &= src->bits[w];
     double est = fk_bloom_estimate_items(dst);
-    dst->items = isfinite(est) ? (uint64_t)llround(est) : dst->items;
+    dst->items = isfinite(est) ? (uint64_t)llround(est) : fk_bloom_item_count(dst);
+    fk_tally_reset(&dst->tally);
     return FK_OK;
 }
 

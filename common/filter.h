@@ -15,8 +15,21 @@
  * CONTRIBUTING.md.
  *
  * Thread safety: the fk_ops_* calls read only the table and may run
- * concurrently; a filter follows its kind's rules (concurrent lookups are
- * safe, writes need the caller's lock).
+ * concurrently. On one filter, which calls may run at the same time, from
+ * any number of threads ("no": the caller must keep them apart):
+ *
+ *                          contains,       insert_/remove_   plain writers (insert,
+ *                          contains_many   concurrent        remove, the batches, ...)
+ *   contains, contains_many    yes            yes (1)            no (2)
+ *   insert_/remove_concurrent  yes (1)        yes (1)            no
+ *   plain writers              no (2)         no                 no
+ *
+ * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo;
+ *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others).
+ * (2) a cuckoo filter also lets one plain writer run beside its lookups
+ *     (cuckoo/cuckoo.h).
+ * stats, saving and the set operations need the writers done. Each kind's
+ * header has its own table.
  */
 #ifndef FK_FILTER_H
 #define FK_FILTER_H
@@ -303,7 +316,13 @@ FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const
  * starts later, in any thread. Never mix these with the plain writers
  * (insert, remove, the batches) on one filter at the same time: the plain
  * writers stay the fastest single-writer path. What each kind does (atomic
- * OR, compare-and-swap, striped locks) is in its header. */
+ * OR of words, compare-and-swap of counters, one writers' lock beside
+ * lock-free lookups) is in its header; the table at the top of this file
+ * says which calls may overlap. Item counts: every successful call counts,
+ * so a key inserted by two threads counts twice, as two plain inserts
+ * would; stats and saving read the counts once the writers are done.
+ * Cost: the kind's insert plus its atomic read-modify-writes (see its
+ * header); `filterkit bench --threads T` measures both. */
 
 /* Returns as fk_filter_insert; FK_EUNSUPPORTED when the kind has no
  * concurrent insert (a table older than FK_OPS_V4 included). */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "counting_internal.h"
 #include "../common/alloc.h"
+#include "../common/atomic.h"
 #include "../common/probe.h"
 
 /* --------------------------------------------------------------- create */
@@ -63,6 +64,8 @@ void fk_counting_free(fk_counting *c)
     if (!c)
         return;
     free(c->ctr);
+    fk_tally_release(&c->tally);
+    fk_tally_release(&c->sat_tally);
     free(c);
 }
 
@@ -73,6 +76,8 @@ void fk_counting_clear(fk_counting *c)
     memset(c->ctr, 0, c->bytes);
     c->items = 0;
     c->saturations = 0;
+    fk_tally_reset(&c->tally);
+    fk_tally_reset(&c->sat_tally);
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -107,7 +112,8 @@ uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len)
     const fk_ctr_view v = fk_ctr_view_of(c);
     uint32_t least = v.max;
     for (uint32_t i = 0; i < c->k && least; i++) {
-        uint32_t x = fk_ctr_get(v, fk_probe_next(&pr, c->m));
+        uint64_t pos = fk_probe_next(&pr, c->m);
+        uint32_t x = (uint32_t)(fk_load8(&v.ctr[pos >> v.shift]) >> fk_ctr_offset(v, pos)) & v.max;
         least = x < least ? x : least;
     }
     return least;

@@ -25,8 +25,18 @@
  * Link: build/libfk_counting.a build/libfk_common.a -lm, nothing else
  * (fk_counting_to_bloom, in the all-in-one libfilterkit, is declared in
  * bench/registry/registry.h).
- * Thread safety: concurrent contains()/count() calls are safe; anything that
- * writes needs the caller's lock.
+ * Thread safety: which calls may run at the same time on one filter, from
+ * any number of threads ("no": the caller must keep them apart):
+ *
+ *                          contains, count   insert_/remove_concurrent   other writers
+ *   contains, count             yes                   yes                    no
+ *   insert_/remove_concurrent   yes                   yes                    no
+ *   other writers               no                    no                     no
+ *
+ * (other writers: insert, remove, clear.) Plain insert and remove stay the
+ * fastest single-writer paths; they never run beside the concurrent ones.
+ * stats, items, saturations and saving add up the counts that concurrent
+ * writers keep per thread: call them once those writers are done.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);
  *   fk_counting *c;
@@ -105,6 +115,28 @@ FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t l
  * cause false negatives for other keys (see the top of this header).
  * Cost: one hash, k counter reads and up to k writes. */
 FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
+
+/* fk_counting_insert, safe from many threads at once and beside any number
+ * of fk_counting_contains / _count calls (see the table above): each
+ * counter is raised by a compare-and-swap of its byte, retried when another
+ * thread changed the byte first, and a counter seen saturated is left
+ * alone (the saturation rule holds). A key whose call has returned, and
+ * which no call removed, is found by every lookup that starts later, in any
+ * thread. The item count (inserts minus removes) is kept per thread.
+ * Returns as fk_counting_insert. Cost: one hash, k loads, k byte CAS (more
+ * under contention for the same byte). */
+FK_API fk_status fk_counting_insert_concurrent(fk_counting *c, const void *key, size_t len);
+
+/* fk_counting_remove, safe from many threads at once, beside
+ * fk_counting_insert_concurrent and any number of lookups: FK_ENOTFOUND
+ * (nothing changed) when a counter of the key reads 0; otherwise each
+ * unsaturated counter is lowered by a compare-and-swap, and one that has
+ * run out by then is put back with those already lowered (FK_ENOTFOUND).
+ * Removing a key whose insert has not returned yet may answer FK_ENOTFOUND;
+ * the caveat on keys never inserted applies as to fk_counting_remove.
+ * Returns FK_OK, FK_ENOTFOUND, or FK_EINVAL for c NULL or key NULL with
+ * len > 0. Cost: one hash, k loads, up to k byte CAS. */
+FK_API fk_status fk_counting_remove_concurrent(fk_counting *c, const void *key, size_t len);
 
 /* Returns the smallest of the key's k counters: an upper bound on how many
  * times the key is present (inserts minus removes), exact unless other keys

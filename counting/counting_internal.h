@@ -6,6 +6,8 @@
 #include <string.h>
 #include "counting.h"
 #include "../common/probe.h"
+#include "../common/tally.h"
+#include "../common/atomic.h"
 
 /* Counter i lives in byte i >> shift, at bit offset (i & shift) * 4, where
  * shift is 1 for 4-bit counters (two per byte) and 0 for byte counters. One
@@ -25,7 +27,15 @@ struct fk_counting {
     uint64_t  saturations;/* counters that reached max */
     uint64_t  bytes;      /* counter array size: a multiple of 8, padding stays 0 */
     uint8_t  *ctr;        /* the counters, cache-line aligned */
+    fk_tally  tally;      /* concurrent inserts minus removes (mod 2^64) */
+    fk_tally  sat_tally;  /* saturations by concurrent writers */
 };
+
+/* Inserts minus removes, plain and concurrent (writers done). */
+static inline uint64_t fk_counting_item_count(const fk_counting *c)
+{
+    return c->items + fk_tally_sum(&c->tally);
+}
 
 /* ------------------------------------------------------- counter access */
 
@@ -147,7 +157,7 @@ static inline uint32_t fk_ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t
 {
     static const uint8_t nibble_mask[2] = { 0x0F, 0xF0 };
     uint32_t mask = shift ? nibble_mask[pos & 1] : 0xFFu;
-    return ((ctr[pos >> shift] & mask) + 0xFFu) >> 8;
+    return ((fk_load8(&ctr[pos >> shift]) & mask) + 0xFFu) >> 8;
 }
 
 /* The lookup loop, inlined twice below with shift a constant (1 or 0) so
@@ -211,8 +221,8 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
         }
         fk_ctr_dec(v, pos[i]);
     }
-    if (c->items)
-        c->items--;
+    if (fk_counting_item_count(c))
+        c->items--; /* wraps when concurrent inserts hold the count; the sum is right */
     return FK_OK;
 }
 

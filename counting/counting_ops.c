@@ -7,6 +7,16 @@
 FK_OPS_FORWARD(fk_counting, fk_counting)
 FK_OPS_FORWARD_REMOVE(fk_counting, fk_counting)
 
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_counting_insert_concurrent((fk_counting *)f, key, len);
+}
+
+static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_counting_remove_concurrent((fk_counting *)f, key, len);
+}
+
 /* The m, k and counter width that fk_counting_new would use, with its
  * limits. */
 static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t *width)
@@ -50,4 +60,6 @@ const fk_ops fk_counting_ops = {
     .contains_many_u64 = fk_counting_ops_contains_many_u64,
     .insert_many_u64 = fk_counting_ops_insert_many_u64,
     .remove_many = fk_counting_ops_remove_many,
+    .insert_concurrent = insert_concurrent,
+    .remove_concurrent = remove_concurrent,
 };

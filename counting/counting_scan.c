@@ -48,9 +48,10 @@ void fk_counting_stats(const fk_counting *c, fk_stats *out)
         return;
     double fill = (double)fk_counting_count_nonzero(c) / (double)c->m;
     memset(out, 0, sizeof *out);
-    out->items = c->items;
+    out->items = fk_counting_item_count(c);
     out->capacity = c->capacity;
-    out->memory_bytes = c->bytes + sizeof *c;
+    out->memory_bytes = c->bytes + sizeof *c + fk_tally_bytes(&c->tally) +
+                        fk_tally_bytes(&c->sat_tally);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
     out->load_factor = fill;
     out->expected_fpr = fk_theory_bloom_fpr_at_fill(fill, c->k);
@@ -66,8 +67,12 @@ uint32_t fk_counting_counter_max(const fk_counting *c) { return c ? c->max : 0; 
 uint64_t fk_counting_seed(const fk_counting *c) { return c ? c->seed : 0; }
 uint64_t fk_counting_capacity(const fk_counting *c) { return c ? c->capacity : 0; }
 double fk_counting_target_fpr(const fk_counting *c) { return c ? c->fpr : 0.0; }
-uint64_t fk_counting_items(const fk_counting *c) { return c ? c->items : 0; }
-uint64_t fk_counting_saturations(const fk_counting *c) { return c ? c->saturations : 0; }
+uint64_t fk_counting_items(const fk_counting *c) { return c ? fk_counting_item_count(c) : 0; }
+
+uint64_t fk_counting_saturations(const fk_counting *c)
+{
+    return c ? c->saturations + fk_tally_sum(&c->sat_tally) : 0;
+}
 
 uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)
 {

@@ -22,7 +22,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = c->seed;
     h->capacity = c->capacity;
     h->fpr = c->fpr;
-    h->items = c->items;
+    h->items = fk_counting_item_count(c);
     h->param[P_COUNTERS] = c->m;
     h->param[P_HASHES] = c->k;
     h->param[P_WIDTH] = c->width;

@@ -65,6 +65,11 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, 
         free(c);
         return s;
     }
+    if (pthread_mutex_init(&c->writer, NULL) != 0) {
+        fk_ctab_release(&c->table);
+        free(c);
+        return FK_ENOMEM;
+    }
     c->base.ops = &fk_cuckoo_ops;
     c->map.buckets = buckets;
     c->map.scheme = scheme;
@@ -106,6 +111,7 @@ void fk_cuckoo_free(fk_cuckoo *c)
     if (!c)
         return;
     fk_ctab_release(&c->table);
+    pthread_mutex_destroy(&c->writer);
     free(c);
 }
 
@@ -128,55 +134,119 @@ static inline void notify(fk_cuckoo *c, uint64_t from, unsigned slot, uint32_t f
     c->observer(c->observer_ctx, &ev);
 }
 
-/* Both buckets are full: evict slots along a random walk until a displaced
- * fingerprint finds a free slot in its other bucket, preferring at each
- * step a slot whose fingerprint can move at once. The trail
- * of (bucket, slot) pairs lets a failed walk be undone exactly, in reverse,
- * so FK_EFULL leaves every slot as it was. */
+/* ------------------------------------------- moves beside the readers
+ *
+ * Lookups run beside the one writer without a lock. A kick path moves
+ * fingerprints between their two buckets, and a lookup reads its two
+ * buckets one after the other, so it could read bucket A before a
+ * fingerprint arrives there and bucket B after it left. Two things keep it
+ * from missing: the path is found first and then carried out from its free
+ * end back (each fingerprint is written to its new slot before its old
+ * slot is overwritten, so at every moment each stored fingerprint is in at
+ * least one of its buckets; MemC3's optimistic cuckoo hashing, libcuckoo),
+ * and the writer bumps `moves` to odd before the first move and to even
+ * after the last (a seqlock): a lookup that missed while `moves` changed,
+ * or was odd, looks again. */
+
+static inline void moves_begin(fk_cuckoo *c)
+{
+    uint64_t v = atomic_load_explicit(&c->moves, memory_order_relaxed);
+    atomic_store_explicit(&c->moves, v + 1, memory_order_relaxed);
+#if !FK_TSAN /* TSan builds: every slot store is a release itself (cuckoo_table.h) */
+    atomic_thread_fence(memory_order_release); /* odd before any slot changes */
+#endif
+}
+
+static inline void moves_end(fk_cuckoo *c)
+{
+    uint64_t v = atomic_load_explicit(&c->moves, memory_order_relaxed);
+    atomic_store_explicit(&c->moves, v + 1, memory_order_release);
+}
+
+/* A lookup that missed while fingerprints moved: read both buckets again
+ * until a pass runs with no move beside it. Out of line: a single-threaded
+ * filter never comes here. */
+__attribute__((noinline, cold)) bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1,
+                                                             uint64_t i2, uint32_t fp)
+{
+    for (;;) {
+        uint64_t v = fk_cuckoo_moves_seen(c);
+        if (v & 1)
+            continue; /* a path is being carried out */
+        if (fk_ctab_has2(&c->table, i1, i2, fp))
+            return true;
+        if (fk_cuckoo_moves_settled(c, v))
+            return false;
+    }
+}
+
+/* ------------------------------------------------------------- kicking */
+
+/* Is slot (b, s) on the first n steps of the path? */
+static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
+{
+    uint64_t key = b << 2 | s;
+    for (uint32_t i = 0; i < n; i++)
+        if (path[i] == key)
+            return true;
+    return false;
+}
+
+/* Both buckets are full. Find a path first: a random walk that at each
+ * bucket picks a slot to evict, preferring one whose fingerprint has room
+ * in its other bucket (the four reads are independent, so their cache
+ * misses overlap; most walks end at the first step), until an evicted
+ * fingerprint's other bucket has a free slot. The walk only reads (an
+ * eviction never changes which slots are free), and never takes a slot
+ * twice, so what it read is what the table holds when the path is carried
+ * out. Then move, from the free end back (see above). A walk that finds no
+ * free slot within FK_CUCKOO_MAX_KICKS steps changed nothing: FK_EFULL. */
 __attribute__((noinline))
 static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp)
 {
     fk_ctab *t = &c->table;
-    uint64_t trail[FK_CUCKOO_MAX_KICKS]; /* bucket << 2 | slot */
+    uint64_t path[FK_CUCKOO_MAX_KICKS];   /* bucket << 2 | slot, from the new key's bucket */
+    uint32_t moved[FK_CUCKOO_MAX_KICKS];  /* the fingerprint each step evicts */
     uint64_t r = rng_next(&c->rng);
     uint64_t b = (r & 1) ? i2 : i1;
-    uint32_t hand = fp; /* the fingerprint looking for a home */
 
     for (uint32_t k = 0; k < FK_CUCKOO_MAX_KICKS; k++) {
         unsigned s = (unsigned)(rng_next(&c->rng) >> 62);
-        /* Look one step ahead: prefer a slot whose fingerprint has room in
-         * its other bucket (the four reads are independent, so their
-         * cache misses overlap), which ends most walks at the first step. */
         for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++)
-            if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0) {
+            if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0 &&
+                !on_path(path, k, b, j)) {
                 s = j;
                 break;
             }
+        if (k > 0 && on_path(path, k, b, s)) {
+            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, k, b, s); d++)
+                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
+            if (on_path(path, k, b, s))
+                break; /* every slot of b is on the path already: give up */
+        }
         uint32_t victim = fk_ctab_get(t, b, s);
-        fk_ctab_set(t, b, s, hand);
-        trail[k] = b << 2 | s;
         uint64_t to = alt_bucket(c, b, victim);
+        path[k] = b << 2 | s;
+        moved[k] = victim;
         c->kicks++;
         if (c->observer)
             notify(c, b, s, victim, to, k + 1);
-        hand = victim;
-        b = to;
-        int j = fk_ctab_find(t, b, 0);
-        if (j >= 0) {
-            fk_ctab_set(t, b, (unsigned)j, hand);
-            c->items++;
-            return FK_OK;
+        int j = fk_ctab_find(t, to, 0);
+        if (j < 0) {
+            b = to;
+            continue;
         }
+        /* Carry the path out from the free end back. */
+        moves_begin(c);
+        fk_ctab_set(t, to, (unsigned)j, victim);
+        for (uint32_t i = k; i > 0; i--)
+            fk_ctab_set(t, path[i] >> 2, (unsigned)(path[i] & 3), moved[i - 1]);
+        fk_ctab_set(t, path[0] >> 2, (unsigned)(path[0] & 3), fp);
+        moves_end(c);
+        c->items++;
+        return FK_OK;
     }
-    /* Undo: put each displaced fingerprint back, last eviction first. */
-    for (uint32_t k = FK_CUCKOO_MAX_KICKS; k-- > 0;) {
-        uint64_t ub = trail[k] >> 2;
-        unsigned us = (unsigned)(trail[k] & 3);
-        uint32_t placed = fk_ctab_get(t, ub, us);
-        fk_ctab_set(t, ub, us, hand);
-        hand = placed;
-    }
-    return FK_EFULL; /* hand == fp again: the new key was never stored */
+    return FK_EFULL; /* nothing moved: the new key was never stored */
 }
 
 static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp)
@@ -197,10 +267,11 @@ static inline fk_status insert_fp(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32
     return insert_by_kicking(c, i1, i2, fp);
 }
 
-fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, fk_cplace k)
+fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, const fk_cplace *k)
 {
-    return insert_fp(c, k.i1, k.i2, k.fp);
+    return insert_fp(c, k->i1, k->i2, k->fp);
 }
+
 
 /* Any scheme and width (wider fingerprints, loaded legacy filters, keys
  * longer than 16 bytes). */
@@ -266,7 +337,12 @@ __attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, cons
                                                         size_t len)
 {
     fk_cplace k = place(c, key, len);
-    return fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
+    uint64_t v = fk_cuckoo_moves_seen(c);
+    if (fk_ctab_has2(&c->table, k.i1, k.i2, k.fp))
+        return true;
+    if (fk_cuckoo_moves_settled(c, v))
+        return false;
+    return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp);
 }
 
 /* Lookups, one per width 4..16 under the blocks scheme, with the width a
@@ -280,8 +356,13 @@ __attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, cons
         if (__builtin_expect(len > 16, 0))                                             \
             return lookup_any(c, key, len);                                            \
         fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
-        return (fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                            \
-                fk_ctab_match_w(&c->table, k.i2, k.fp, F)) != 0;                       \
+        uint64_t v = fk_cuckoo_moves_seen(c);                                                    \
+        if ((fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                               \
+             fk_ctab_match_w(&c->table, k.i2, k.fp, F)) != 0)                          \
+            return true;                                                               \
+        if (fk_cuckoo_moves_settled(c, v))                                                       \
+            return false;                                                              \
+        return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp); /* a tail call */                    \
     }
 FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_W)
 #undef FK_CUCKOO_LOOKUP_W
@@ -313,13 +394,13 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
     return c->lookup(c, key, len);
 }
 
-fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, fk_cplace k)
+fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k)
 {
-    uint64_t b = k.i1;
-    int j = fk_ctab_find(&c->table, b, k.fp);
+    uint64_t b = k->i1;
+    int j = fk_ctab_find(&c->table, b, k->fp);
     if (j < 0) {
-        b = k.i2;
-        j = fk_ctab_find(&c->table, b, k.fp);
+        b = k->i2;
+        j = fk_ctab_find(&c->table, b, k->fp);
         if (j < 0)
             return FK_ENOTFOUND;
     }
@@ -332,7 +413,8 @@ FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
-    return fk_cuckoo_remove_placed(c, place(c, key, len));
+    fk_cplace k = place(c, key, len);
+    return fk_cuckoo_remove_placed(c, &k);
 }
 
 /* --------------------------------------------------------------- access */

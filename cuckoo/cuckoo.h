@@ -50,9 +50,24 @@
  * Random choices come from a small PRNG in the filter seeded from
  * params.seed (never rand()), so runs are repeatable.
  *
- * Link: build/libfk_cuckoo.a build/libfk_common.a -lm, nothing else.
- * Thread safety: concurrent contains() calls are safe; anything that writes
- * (insert, remove, clear, set_observer) needs the caller's lock.
+ * Link: build/libfk_cuckoo.a build/libfk_common.a -lm (and the C library's
+ * threads, -pthread where they are apart), nothing else.
+ * Thread safety: which calls may run at the same time on one filter
+ * ("no": the caller must keep them apart; "one" = one thread at a time):
+ *
+ *                             contains       plain insert, remove   insert_/remove_concurrent
+ *   contains (any number)       yes                 yes                      yes
+ *   plain insert, remove        yes                 one                      no
+ *   insert_/remove_concurrent   yes                 no                       yes
+ *
+ * Lookups take no lock beside either kind of writer and never miss a
+ * stored key: a kick path is found first and carried out from its free
+ * end back, so each fingerprint is in one of its buckets at every moment,
+ * and a lookup that missed while the path moved fingerprints looks again
+ * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
+ * concurrent writers share one lock (cuckoo_concurrent.c says why not
+ * stripes). clear, insert_unique, set_observer, stats and saving are
+ * writers or need the writers done.
  *
  *   fk_params p = fk_params_make(1000000, 0.001);
  *   fk_cuckoo *c;
@@ -148,6 +163,17 @@ FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
  * that was never inserted may delete another key's fingerprint (see the
  * caveats above). Cost: one hash, two bucket reads, one slot write. */
 FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
+
+/* fk_cuckoo_insert and fk_cuckoo_remove (same statuses, same slots as some
+ * serial order of the calls), safe from many threads at once and beside
+ * any number of lookups (see the table above): the key is hashed, then one
+ * lock held by the filter's concurrent writers is taken for the bucket
+ * work. A key whose insert has returned FK_OK, and which no call removed,
+ * is found by every lookup that starts later, in any thread. Cost: as the
+ * plain call, plus one uncontended lock and unlock; writers wait for each
+ * other. */
+FK_API fk_status fk_cuckoo_insert_concurrent(fk_cuckoo *c, const void *key, size_t len);
+FK_API fk_status fk_cuckoo_remove_concurrent(fk_cuckoo *c, const void *key, size_t len);
 
 /* Empties the filter (keeps its size, seed and observer; the kick PRNG is
  * reseeded, so a cleared filter replays like a new one). No-op for NULL.

@@ -6,6 +6,16 @@
 FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
 FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
 
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_cuckoo_insert_concurrent((fk_cuckoo *)f, key, len);
+}
+
+static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return fk_cuckoo_remove_concurrent((fk_cuckoo *)f, key, len);
+}
+
 /* The buckets and fingerprint width that fk_cuckoo_new would use, with its
  * limits (cuckoo_table.c: the packed array must fit FK_MEMORY_CAP). */
 static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
@@ -56,4 +66,6 @@ const fk_ops fk_cuckoo_ops = {
     .contains_many_u64 = fk_cuckoo_ops_contains_many_u64,
     .insert_many_u64 = fk_cuckoo_ops_insert_many_u64,
     .remove_many = fk_cuckoo_ops_remove_many,
+    .insert_concurrent = insert_concurrent,
+    .remove_concurrent = remove_concurrent,
 };

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include "../common/atomic.h"
 #include "../common/sizing.h"
 
 /* Bytes of slack after the last bucket: the widest load is 16 bytes. */
@@ -67,32 +68,67 @@ void fk_ctab_clear(fk_ctab *t);
 
 /* ------------------------------------------------- little-endian loads */
 
+/* Readers may run beside the one writer (cuckoo.h's thread table). A packed
+ * bucket sits at any byte, so its word cannot be an aligned atomic; plain
+ * builds read and write it whole (x86 keeps each byte of a store whole, and
+ * a writer's store rewrites the bytes it does not change with their own
+ * values), and a torn read can only miss a fingerprint while a move is on,
+ * which the lookup's move counter catches (cuckoo.c). ThreadSanitizer
+ * builds read and write byte by byte with atomics instead, so the races it
+ * checks are all atomic; acquire loads and release stores there stand in
+ * for the fences around the move counter, which TSan does not model. */
+#if FK_TSAN
+static inline uint64_t fk_ctab_load_bytes(const uint8_t *p, unsigned n)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++)
+        v |= (uint64_t)atomic_load_explicit((const _Atomic uint8_t *)(p + i),
+                                            memory_order_acquire) << (8 * i);
+    return v;
+}
+#endif
+
 FK_CTAB_HOT uint32_t fk_ctab_load32(const uint8_t *p)
 {
+#if FK_TSAN
+    return (uint32_t)fk_ctab_load_bytes(p, 4);
+#else
     uint32_t v;
     memcpy(&v, p, sizeof v);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap32(v);
 #endif
     return v;
+#endif
 }
 
 FK_CTAB_HOT uint64_t fk_ctab_load64(const uint8_t *p)
 {
+#if FK_TSAN
+    return fk_ctab_load_bytes(p, 8);
+#else
     uint64_t v;
     memcpy(&v, p, sizeof v);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
 #endif
     return v;
+#endif
 }
 
 FK_CTAB_HOT void fk_ctab_store64(uint8_t *p, uint64_t v)
 {
+#if FK_TSAN
+    for (unsigned i = 0; i < 8; i++) /* only the bytes that change: readers race with it */
+        if (fk_load8(p + i) != (uint8_t)(v >> (8 * i)))
+            atomic_store_explicit((_Atomic uint8_t *)(p + i), (uint8_t)(v >> (8 * i)),
+                                  memory_order_release);
+#else
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
 #endif
     memcpy(p, &v, sizeof v);
+#endif
 }
 
 /* -------------------------------------------------- zero-field search */

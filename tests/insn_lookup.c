@@ -6,7 +6,9 @@
  * Ir / calls is the cost of one call, loop included.
  *
  *   usage: insn_lookup KIND N FPR [CAPACITY]
- *   (CAPACITY, default N: a growing kind starts there and grows to N)
+ *   (CAPACITY, default N: a growing kind starts there and grows to N;
+ *    FK_INSN_CONCURRENT=1 in the environment: insert_loop calls the
+ *    insert_concurrent slot)
  *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +64,16 @@ int main(int argc, char **argv)
     uint64_t s = 42;
     for (size_t i = 0; i < 2 * n; i++) /* first n inserted, the rest absent */
         keys[i] = splitmix(&s);
-    if (insert_loop(ops->insert, f, keys, n) != 0)
+    const char *conc = getenv("FK_INSN_CONCURRENT");
+    insert_fn add = ops->insert;
+    if (conc && *conc == '1') {
+        if (!FK_OPS_HAS(ops, FK_OPS_V4, insert_concurrent)) {
+            fputs("insn_lookup: the kind has no concurrent insert\n", stderr);
+            return 1;
+        }
+        add = ops->insert_concurrent;
+    }
+    if (insert_loop(add, f, keys, n) != 0)
         return 1;
     uint64_t hits = lookup_loop(ops->contains, f, keys, 2 * n);
     printf("%zu lookups, %llu hits, %zu inserts\n", 2 * n, (unsigned long long)hits, n);

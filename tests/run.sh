@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run.sh BUILD_DIR...: runs every test program of each build folder
 # (tests/test_* and tests/link_*) and every tests/cli_*.sh script against
-# that folder's CLI, adds up their `N passed, N failed` lines and ends with
+# that folder's CLI (an argument that is a program runs just that program), adds up their `N passed, N failed` lines and ends with
 # the total on one line. A program that crashes or prints no such line
 # counts as one failure. Exit status is nonzero on any failure.
 set -u
@@ -34,6 +34,10 @@ run_one() { # label, command...
 }
 
 for build in "$@"; do
+    if [ -f "$build" ] && [ -x "$build" ]; then
+        run_one "$build" "$build"
+        continue
+    fi
     for t in "$build"/tests/test_* "$build"/tests/link_*; do
         [ -x "$t" ] && [ -f "$t" ] || continue
         case "$t" in *.o|*.d) continue;; esac

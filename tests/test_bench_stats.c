@@ -117,7 +117,7 @@ TEST(a_small_measurement_through_the_vtable)
     char err[200];
     CHECK(fkc_bench_keys_make(&spec, 20000, 0.01, 20000, &k, err, sizeof err) == 0);
     CHECK_EQ_U64(k.mix[2].count, 20000);
-    fkc_measure_cfg cfg = { ops, 0.01, 2, 1, 0 };
+    fkc_measure_cfg cfg = { ops, 0.01, 2, 1, 0, 0 };
     fkc_result r;
     CHECK(fkc_measure(&cfg, &k, &r) == FK_OK);
     CHECK(strcmp(r.kind, "bloom") == 0 && r.n == 20000 && r.repeat == 2);

@@ -14,6 +14,7 @@ int fkc_cmd_bench(int argc, char **argv)
     fkc_double_list fprs = { { 0.01 }, 1 };
     uint64_t repeat = 5, seed = 1, lookups = 0;
     int no_fill = 0;
+    uint64_t threads = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
         { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
@@ -25,6 +26,7 @@ int fkc_cmd_bench(int argc, char **argv)
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "lookups", FKC_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: n clamped to [2^20, 2^21])" },
         { "no-fill", FKC_OPT_FLAG, &no_fill, NULL, "skip filling a separate instance to its first failed insert" },
+        { "threads", FKC_OPT_COUNT, &threads, "T", "also measure T threads inserting (concurrent calls) and looking up at once" },
         { "format", FKC_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
         { "out", FKC_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
         { "name", FKC_OPT_STR, &name, "STEM", "file name stem (default: bench-KEYS)" },
@@ -37,7 +39,10 @@ int fkc_cmd_bench(int argc, char **argv)
         "memory, bits per item, target/theoretical/measured FPR, load, ns per insert,\n"
         "ns per lookup at 0/25/50/75/100% inserted keys, ns per remove, and throughput\n"
         "relative to libbloom; inserts and 0%/100% lookups also through the batch calls\n"
-        "(fk_filter_*_many). Columns: 'filterkit columns'.",
+        "(fk_filter_*_many). With --threads T, also the aggregate million operations\n"
+        "per second of T threads inserting into one filter at once\n"
+        "(fk_filter_insert_concurrent) and looking up in it, beside one thread\n"
+        "(a second table). Columns: 'filterkit columns'.",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
@@ -57,8 +62,10 @@ int fkc_cmd_bench(int argc, char **argv)
         fprintf(stderr, "filterkit bench: note: the libbloom baseline is not built in "
                         "(install libbloom-dev and rebuild); running without it\n");
 
-    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill, "bench",
-                   NULL, 0 };
+    if (threads > FKC_THREADS_MAX)
+        return fkc_args_fail(&spec, "--threads: at most %u", FKC_THREADS_MAX);
+    fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups, !no_fill,
+                   "bench", NULL, 0, (unsigned)threads };
     fkc_rows rows = { 0 };
     rc = fkc_grid_run(&g, &rows);
     if (rc == 0) {

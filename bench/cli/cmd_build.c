@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "args.h"
+#include "build_threads.h"
 #include "cmd.h"
 #include "filterfile.h"
 #include "../keys/keyfeed.h"
@@ -52,6 +53,57 @@ static int count_then_rewind(fkc_linereader *r, int binary_lines, uint64_t *line
     return 0;
 }
 
+/* build --threads: the keys read whole, then inserted by `threads`
+ * threads (build_threads.c). Returns the command's exit status. */
+static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint64_t seed,
+                          int binary_lines, int unique_input, unsigned threads)
+{
+    if (!FK_OPS_HAS(ops, FK_OPS_V4, insert_concurrent)) {
+        fprintf(stderr, "filterkit build: --threads: a %s filter has no concurrent insert\n",
+                ops->name);
+        return 2;
+    }
+    fkc_linereader r;
+    fkc_keylist keys;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0 ||
+        fkc_keylist_read(&r, unique_input, &keys) != 0) {
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n",
+                fkc_linereader_error(errno));
+        fkc_linereader_free(&r);
+        return 1;
+    }
+    fkc_linereader_free(&r);
+    fk_params p = fk_params_make(capacity ? capacity : keys.count ? keys.count : 1, fpr);
+    p.seed = seed;
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_new(ops, &p, &f);
+    if (s != FK_OK) {
+        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        fkc_keylist_free(&keys);
+        return 1;
+    }
+    uint64_t done = 0;
+    s = fkc_insert_threads(f, &keys, threads, &done);
+    if (s == FK_EFULL)
+        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "
+                "give a larger --capacity\n", ops->name, (unsigned long long)done);
+    else if (s != FK_OK)
+        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
+                (unsigned long long)done, fk_strerror(s));
+    if (s == FK_OK && (double)done > 1.1 * (double)p.capacity)
+        fprintf(stderr, "filterkit build: warning: %llu distinct keys for a capacity of %llu "
+                "(more than 10%% over): the false-positive rate is above %g; "
+                "'filterkit info' shows the expected rate\n",
+                (unsigned long long)done, (unsigned long long)p.capacity, fpr);
+    if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)
+        fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
+                s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    fk_filter_free(f);
+    fkc_keylist_free(&keys);
+    return s == FK_OK ? 0 : 1;
+}
+
 int fkc_cmd_build(int argc, char **argv)
 {
     const char *kind = NULL;
@@ -59,6 +111,7 @@ int fkc_cmd_build(int argc, char **argv)
     uint64_t capacity = 0, seed = 0, growth = 0;
     double tightening = 0;
     int binary_lines = 0, unique_input = 0;
+    uint64_t threads = 0;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_STR, &kind, "K", "filter kind (required; 'filterkit help' lists them)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
@@ -68,10 +121,11 @@ int fkc_cmd_build(int argc, char **argv)
         { "tightening", FKC_OPT_FPR, &tightening, "R", "growing kinds: each sub-filter's fpr R times the previous one's (default 0.9)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
+        { "threads", FKC_OPT_COUNT, &threads, "T", "insert with T threads at once (holds the input in memory)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] < keys > FILTER",
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] < keys > FILTER",
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
@@ -90,7 +144,16 @@ int fkc_cmd_build(int argc, char **argv)
         "in memory whole. A warning says when the input exceeds the capacity by\n"
         "more than 10% (the false-positive rate is then above target; 'filterkit\n"
         "info' shows the expected rate). Query it with 'filterkit query', change\n"
-        "it with 'filterkit add' and 'filterkit remove'.",
+        "it with 'filterkit add' and 'filterkit remove'.\n"
+        "--threads T reads the whole input first (each distinct line kept once, by\n"
+        "the line set, unless --unique-input), then T threads insert their shares at\n"
+        "once (fk_filter_insert_concurrent; kinds without it are refused). Every\n"
+        "distinct line is inserted and counted. Bloom and blocked filters come out\n"
+        "byte for byte as a one-thread '--unique-input' build of the distinct lines\n"
+        "(bits are ORed, in any order); counting filters too (counter increments\n"
+        "add up in any order); a cuckoo filter holds the same keys and count with\n"
+        "no false negatives, but which slot a fingerprint lands in depends on the\n"
+        "order, so its bytes may differ from run to run.",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
@@ -112,6 +175,10 @@ int fkc_cmd_build(int argc, char **argv)
         return fkc_args_fail(&spec, "--growth: at most %lu", (unsigned long)UINT32_MAX);
     if (isatty(STDOUT_FILENO))
         return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
+
+    if (threads)
+        return build_threaded(ops, fpr, capacity, seed, binary_lines, unique_input,
+                              (unsigned)(threads > 1024 ? 1024 : threads));
 
     fkc_linereader r;
     uint64_t size_for = capacity;

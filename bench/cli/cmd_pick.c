@@ -123,7 +123,7 @@ int fkc_cmd_pick(int argc, char **argv)
             judge(&c[i], fpr, memory);
         }
         if (!c[i].why_not[0]) {
-            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0, 0 };
+            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
     }

@@ -122,7 +122,7 @@ int fkc_cmd_sweep(int argc, char **argv)
     } else {
         fkc_grid g = { kinds, nkinds, ks, ns.v, ns.n, fprs.v, fprs.n, (unsigned)repeat, lookups,
                       strcmp(vary, "fpr") == 0 && !no_fill, "sweep",
-                      growing ? series_growth : NULL, growing ? COUNT(series_growth) : 0 };
+                      growing ? series_growth : NULL, growing ? COUNT(series_growth) : 0, 0 };
         rc = fkc_grid_run(&g, &rows);
         if (rc == 0)
             fkc_results_ratios(rows.rows, rows.n);

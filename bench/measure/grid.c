@@ -57,7 +57,7 @@ int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
                 if (j % ng == 0 || (fk_ops_caps(g->kinds[k]) & FK_CAP_GROWS))
                     run[nk++] = g->kinds[k];
             for (size_t k = 0; k < nk; k++)
-                cfg[k] = (fkc_measure_cfg){ run[k], fpr, g->repeat, g->fill, growth };
+                cfg[k] = (fkc_measure_cfg){ run[k], fpr, g->repeat, g->fill, growth, g->threads };
             fkc_measure_kinds(cfg, nk, &keys, r, st);
             for (size_t k = 0; k < nk; k++) {
                 if (st[k] != FK_OK) {

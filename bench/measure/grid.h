@@ -34,6 +34,7 @@ typedef struct {
                                 growth (NULL: growth 1 only); the other kinds
                                 run once, at the first growth */
     size_t        ng;
+    unsigned      threads; /* > 0: also thread scaling (bench --threads) */
 } fkc_grid;
 
 /* Measures every kind at every (n, fpr), appending one row each. A kind

@@ -266,6 +266,8 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
                 p.seed = k->w.spec.seed;
                 fill_to_full(&cfgs[i], &p, k, &rows[i]);
             }
+            if (cfgs[i].threads)
+                fkc_measure_threads(&cfgs[i], k, &rows[i]);
         }
         if (sm) {
             free(sm[i].ins);

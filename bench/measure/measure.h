@@ -42,7 +42,19 @@ typedef struct {
     int           fill;   /* also fill a separate instance to its first FK_EFULL */
     uint64_t      growth; /* a growing kind (FK_CAP_GROWS) starts at capacity n / growth
                              and grows to n; 0 or 1: sized for n, as every other kind */
+    unsigned      threads;/* > 0: also measure thread scaling (fkc_measure_threads) */
 } fkc_measure_cfg;
+
+/* Most threads and repeats `bench --threads` runs. */
+#define FKC_THREADS_MAX 64u
+#define FKC_THREAD_REPEATS_MAX 64u
+
+/* Thread scaling of cfg->ops at (keys->n, cfg->fpr), into r's threads,
+ * cinsert_1t_mops, cinsert_mops, lookup_1t_mops, lookup_mops and
+ * cinsert_vs_insert (which needs r->insert measured): 1 and cfg->threads
+ * threads, cfg->repeat runs each, medians. Kinds without a concurrent
+ * insert get lookups only (their filter filled by the plain insert). */
+void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *keys, fkc_result *r);
 
 /* Measures cfg->ops at (keys->n, cfg->fpr) into *r (see fkc_result). Returns
  * FK_OK, or the status of a failed create (then r holds only the names). */

@@ -37,6 +37,8 @@ static void count(FILE *to, int width, uint64_t n)
     fprintf(to, " %*s", width, buf);
 }
 
+static void thread_table(FILE *to, const fkc_result *rows, size_t n);
+
 void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
     int lb = 0, grows = 0, w = 9; /* w: the filter column fits the longest name */
@@ -103,6 +105,42 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
                 " (fk_filter_*_many)%s%s\n",
             lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "",
             grows ? "; grown x = n / the capacity it started at" : "");
+    thread_table(to, rows, n);
+}
+
+/* The thread-scaling table of `bench --threads`, when a row has it. */
+static void thread_table(FILE *to, const fkc_result *rows, size_t n)
+{
+    size_t i = 0;
+    while (i < n && !rows[i].threads)
+        i++;
+    if (i == n)
+        return;
+    fprintf(to, "\nthreads: million operations per second (aggregate), one thread and %llu\n",
+            (unsigned long long)rows[i].threads);
+    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %8s %8s %7s\n", "filter", "keys", "n", "fpr",
+            "cinsert", "cinsert", "scaling", "cost vs", "lookup", "lookup", "scaling");
+    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %8s %8s %7s\n", "", "", "", "target", "1 thr",
+            "T thr", "", "insert", "1 thr", "T thr", "");
+    for (; i < n; i++) {
+        const fkc_result *r = &rows[i];
+        if (!r->threads)
+            continue;
+        fprintf(to, "%-9s %5s", r->kind, r->keys);
+        count(to, 4, r->n);
+        pct(to, 6, r->target_fpr);
+        cell(to, 8, " %*.2f", r->cinsert_1t_mops);
+        cell(to, 8, " %*.2f", r->cinsert_mops);
+        cell(to, 7, " %*.2f", r->cinsert_mops / r->cinsert_1t_mops);
+        cell(to, 7, " %*.2f", r->cinsert_vs_insert);
+        cell(to, 8, " %*.2f", r->lookup_1t_mops);
+        cell(to, 8, " %*.2f", r->lookup_mops);
+        cell(to, 7, " %*.2f", r->lookup_mops / r->lookup_1t_mops);
+        fputc('\n', to);
+    }
+    fprintf(to, "cinsert = fk_filter_insert_concurrent into one filter; lookup = fk_filter_contains, "
+                "50%% mix; scaling = T threads / 1 thread; cost vs insert = one-thread concurrent "
+                "insert time / plain insert time\n");
 }
 
 void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, size_t n)

@@ -93,6 +93,22 @@ static const fkc_column bench_cols[] = {
       "insert_ns / insert_batch_ns); insert_batch_ns / insert_ns is the batch's own gain"),
     F(x_lb_lookup0_batch, "libbloom lookup0_ns / lookup0_batch_ns"),
     F(x_lb_lookup100_batch, "libbloom lookup100_ns / lookup100_batch_ns"),
+    U(threads, "bench --threads T: T (0 without --threads, and the columns below are empty)"),
+    F(cinsert_1t_mops,
+      "million fk_filter_insert_concurrent calls per second, one thread, n keys into an "
+      "empty filter (median of the repeats); empty for kinds without a concurrent insert"),
+    F(cinsert_mops,
+      "the same with T threads inserting at once into one filter, each a contiguous "
+      "share of the n keys: aggregate million inserts per second over the wall time"),
+    F(lookup_1t_mops,
+      "million fk_filter_contains calls per second on the 50% mix, one thread, on a "
+      "filter holding the n keys"),
+    F(lookup_mops,
+      "the same with T threads each looking up a share of the mix at once: aggregate "
+      "million lookups per second"),
+    F(cinsert_vs_insert,
+      "cost of one-thread fk_filter_insert_concurrent relative to the plain insert of "
+      "the same kind (1000 / cinsert_1t_mops / insert_ns; 1 = same cost)"),
 };
 
 static const fkc_column load_cols[] = {

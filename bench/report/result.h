@@ -59,6 +59,13 @@ typedef struct {
     uint64_t    items;          /* load sweep: items held at the step */
     uint64_t    growth;         /* n / the capacity asked for (1 unless a growing
                                    kind started smaller: sweep --vary growth) */
+
+    uint64_t    threads;        /* bench --threads T: T, else 0 */
+    double      cinsert_1t_mops;/* million concurrent inserts per second, 1 thread */
+    double      cinsert_mops;   /* the same, T threads together */
+    double      lookup_1t_mops; /* million lookups per second (50% mix), 1 thread */
+    double      lookup_mops;    /* the same, T threads together */
+    double      cinsert_vs_insert; /* 1-thread concurrent insert time / plain insert time */
 } fkc_result;
 
 typedef enum { FKC_COL_STR, FKC_COL_U64, FKC_COL_F } fkc_col_type;

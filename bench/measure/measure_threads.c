@@ -1,0 +1,117 @@
+/* bench/measure/measure_threads.c: `bench --threads T`: the aggregate rate
+ * of T threads inserting into one filter at once (fk_filter_insert_concurrent,
+ * each thread a contiguous share of the n keys) and looking up in it
+ * (fk_filter_contains on the 50% mix, each thread a share), beside one
+ * thread doing the same through the same calls. Wall-clock time from the
+ * moment the threads are released to the end of the last one. */
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "measure.h"
+#include "../clock/progress.h"
+#include "../clock/timing.h"
+#include "../report/stats.h"
+
+typedef struct {
+    fk_filter        *f;
+    const fkc_keyset *keys;
+    size_t            first, end;
+    int               lookup;  /* 0: insert_concurrent, 1: contains */
+    atomic_int       *go;
+    uint64_t          result;  /* failed inserts, or hits */
+} share;
+
+static void *run_share(void *arg)
+{
+    share *s = arg;
+    while (!atomic_load_explicit(s->go, memory_order_acquire))
+        sched_yield();
+    uint64_t r = 0;
+    if (s->lookup) {
+        for (size_t i = s->first; i < s->end; i++)
+            r += fk_filter_contains(s->f, fkc_key_ptr(s->keys, i), fkc_key_len(s->keys, i));
+    } else {
+        for (size_t i = s->first; i < s->end; i++)
+            r += fk_filter_insert_concurrent(s->f, fkc_key_ptr(s->keys, i),
+                                             fkc_key_len(s->keys, i)) != FK_OK;
+    }
+    s->result = r;
+    return NULL;
+}
+
+/* Runs the keys in `threads` shares (the calling thread takes the first,
+ * and any whose thread could not start) and returns the wall nanoseconds;
+ * *result = the shares' results summed. */
+static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned threads,
+                      uint64_t *result)
+{
+    share sh[FKC_THREADS_MAX];
+    pthread_t id[FKC_THREADS_MAX];
+    int started[FKC_THREADS_MAX] = { 0 };
+    atomic_int go = 0;
+    for (unsigned t = 0; t < threads; t++) {
+        sh[t] = (share){ f, keys, keys->count * t / threads, keys->count * (t + 1) / threads,
+                         lookup, &go, 0 };
+        if (t > 0)
+            started[t] = pthread_create(&id[t], NULL, run_share, &sh[t]) == 0;
+    }
+    uint64_t t0 = fkc_now_ns();
+    atomic_store_explicit(&go, 1, memory_order_release);
+    run_share(&sh[0]);
+    for (unsigned t = 1; t < threads; t++) {
+        if (started[t])
+            pthread_join(id[t], NULL);
+        else
+            run_share(&sh[t]);
+    }
+    uint64_t t1 = fkc_now_ns();
+    *result = 0;
+    for (unsigned t = 0; t < threads; t++)
+        *result += sh[t].result;
+    return t1 - t0;
+}
+
+/* Million operations per second of `ops` operations in `ns`. */
+static double mops(uint64_t ops, uint64_t ns) { return ns ? (double)ops * 1e3 / (double)ns : NAN; }
+
+void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fkc_result *r)
+{
+    unsigned threads = cfg->threads < FKC_THREADS_MAX ? cfg->threads : FKC_THREADS_MAX;
+    r->threads = threads;
+    const unsigned counts[2] = { 1, threads };
+    double ins[2][FKC_THREAD_REPEATS_MAX], look[2][FKC_THREAD_REPEATS_MAX];
+    unsigned reps = cfg->repeat < FKC_THREAD_REPEATS_MAX ? cfg->repeat : FKC_THREAD_REPEATS_MAX;
+    if (!reps)
+        reps = 1;
+    fk_params p = fk_params_make(k->n, cfg->fpr);
+    p.seed = k->w.spec.seed;
+    int can_insert = FK_OPS_HAS(cfg->ops, FK_OPS_V4, insert_concurrent);
+    for (unsigned rep = 0; rep < reps; rep++)
+        for (int c = 0; c < 2; c++) {
+            fkc_progress("%s n=%llu: %u thread(s), run %u of %u", cfg->ops->name,
+                         (unsigned long long)k->n, counts[c], rep + 1, reps);
+            fk_filter *f;
+            ins[c][rep] = look[c][rep] = NAN;
+            if (fk_filter_new(cfg->ops, &p, &f) != FK_OK)
+                continue;
+            uint64_t res;
+            if (can_insert) {
+                ins[c][rep] = mops(k->w.pos.count, timed(f, &k->w.pos, 0, counts[c], &res));
+                if (res)
+                    ins[c][rep] = NAN; /* a failed insert: no rate */
+            } else {
+                for (size_t i = 0; i < k->w.pos.count; i++) /* untimed: lookups need the keys */
+                    fk_filter_insert(f, fkc_key_ptr(&k->w.pos, i), fkc_key_len(&k->w.pos, i));
+            }
+            const fkc_keyset *mix = &k->mix[2]; /* 50% inserted keys */
+            look[c][rep] = mops(mix->count, timed(f, mix, 1, counts[c], &res));
+            fk_filter_free(f);
+        }
+    r->cinsert_1t_mops = fkc_median(ins[0], reps);
+    r->cinsert_mops = fkc_median(ins[1], reps);
+    r->lookup_1t_mops = fkc_median(look[0], reps);
+    r->lookup_mops = fkc_median(look[1], reps);
+    r->cinsert_vs_insert = 1e3 / r->cinsert_1t_mops / r->insert.median;
+}

@@ -1,0 +1,123 @@
+/* common/tally.c: per-thread striped counters (see tally.h). */
+#include <pthread.h>
+#include <stdlib.h>
+#include "tally.h"
+#include "alloc.h"
+
+/* One counter per 64-byte line, so two threads never share a line. */
+struct fk_tally_stripes {
+    struct {
+        _Atomic uint64_t n;
+        char pad[64 - sizeof(uint64_t)];
+    } s[FK_TALLY_STRIPES];
+};
+
+/* Each stripe index is owned by at most one living thread at a time, in
+ * every tally at once: the owner adds with a plain load and store (no
+ * locked instruction), since no other thread writes its stripe. A thread
+ * claims a free index at its first add and gives it back when it exits
+ * (the key's destructor); a thread that finds none free adds to the
+ * tally's shared atomic. */
+static atomic_uint stripes_taken;     /* bit i: index i has an owner */
+static pthread_key_t owner_key;       /* value: index + 1, for the release */
+static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
+static int owner_key_ok;
+static _Thread_local int my_stripe = -2; /* -2: not claimed yet; -1: none free */
+
+static void release_stripe(void *value)
+{
+    unsigned i = (unsigned)((uintptr_t)value - 1);
+    atomic_fetch_and_explicit(&stripes_taken, ~(1u << i), memory_order_release);
+}
+
+static void make_owner_key(void)
+{
+    owner_key_ok = pthread_key_create(&owner_key, release_stripe) == 0;
+}
+
+static int claim_stripe(void)
+{
+    pthread_once(&owner_once, make_owner_key);
+    if (!owner_key_ok)
+        return -1;
+    unsigned taken = atomic_load_explicit(&stripes_taken, memory_order_relaxed);
+    for (;;) {
+        unsigned free_bits = ~taken & ((1u << FK_TALLY_STRIPES) - 1);
+        if (!free_bits)
+            return -1;
+        unsigned i = (unsigned)__builtin_ctz(free_bits);
+        if (atomic_compare_exchange_weak_explicit(&stripes_taken, &taken, taken | (1u << i),
+                                                  memory_order_acquire, memory_order_relaxed)) {
+            if (pthread_setspecific(owner_key, (void *)(uintptr_t)(i + 1)) != 0) {
+                release_stripe((void *)(uintptr_t)(i + 1));
+                return -1;
+            }
+            return (int)i;
+        }
+    }
+}
+
+/* The stripes, allocated on first use; the thread that loses the race to
+ * install them frees its own. NULL when memory ran out. */
+static fk_tally_stripes *stripes_of(fk_tally *t)
+{
+    fk_tally_stripes *s = atomic_load_explicit(&t->stripes, memory_order_acquire);
+    if (s)
+        return s;
+    void *mem;
+    if (fk_alloc_zeroed(sizeof *s, &mem) != FK_OK)
+        return NULL;
+    fk_tally_stripes *expected = NULL;
+    if (atomic_compare_exchange_strong_explicit(&t->stripes, &expected, mem,
+                                                memory_order_acq_rel, memory_order_acquire))
+        return mem;
+    free(mem);
+    return expected;
+}
+
+void fk_tally_add(fk_tally *t, uint64_t delta)
+{
+    if (my_stripe == -2)
+        my_stripe = claim_stripe();
+    fk_tally_stripes *s = my_stripe >= 0 ? stripes_of(t) : NULL;
+    if (s) { /* this thread's own stripe: nobody else writes it */
+        _Atomic uint64_t *n = &s->s[my_stripe].n;
+        atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + delta,
+                              memory_order_relaxed);
+    } else {
+        atomic_fetch_add_explicit(&t->shared, delta, memory_order_relaxed);
+    }
+}
+
+uint64_t fk_tally_sum(const fk_tally *t)
+{
+    uint64_t sum = atomic_load_explicit(&t->shared, memory_order_relaxed);
+    fk_tally_stripes *s = atomic_load_explicit(&t->stripes, memory_order_acquire);
+    if (s)
+        for (unsigned i = 0; i < FK_TALLY_STRIPES; i++)
+            sum += atomic_load_explicit(&s->s[i].n, memory_order_relaxed);
+    return sum;
+}
+
+void fk_tally_reset(fk_tally *t)
+{
+    atomic_store_explicit(&t->shared, 0, memory_order_relaxed);
+    fk_tally_stripes *s = atomic_load_explicit(&t->stripes, memory_order_relaxed);
+    if (s)
+        for (unsigned i = 0; i < FK_TALLY_STRIPES; i++)
+            atomic_store_explicit(&s->s[i].n, 0, memory_order_relaxed);
+}
+
+uint64_t fk_tally_bytes(const fk_tally *t)
+{
+    return atomic_load_explicit(&t->stripes, memory_order_relaxed) ? sizeof(fk_tally_stripes) : 0;
+}
+
+void fk_tally_release(fk_tally *t)
+{
+    if (!t)
+        return;
+    free(atomic_load_explicit(&t->stripes, memory_order_relaxed));
+    atomic_store_explicit(&t->stripes, NULL, memory_order_relaxed);
+    atomic_store_explicit(&t->shared, 0, memory_order_relaxed);
+}
