@@ -18,11 +18,11 @@
 #include "status.h"
 
 /* Keys per window. At 10^8 keys (PAPER_NOTES, "Memory-level parallelism",
- * bench/scripts/batch_tables.sh) a window of 4 leaves misses waiting
- * (blocked lookups 25.6 ns against 15.7..17.4 at 8..32), while 8, 16 and
- * 32 are within the run-to-run noise of each other for every kind; 16 is
- * kept, the middle. A build may choose another power of two in 4..64 with
- * -DFK_BATCH_WINDOW=N (the W sweep does). */
+ * bench/scripts/batch_tables.sh) a window of 4 leaves the blocked filter's
+ * misses waiting (its lookups about 1.5x slower than at 8..32), while 8,
+ * 16 and 32 are within the run-to-run noise of each other for every kind;
+ * 16 is kept, the middle. A build may choose another power of two in 4..64
+ * with -DFK_BATCH_WINDOW=N (the W sweep does). */
 #ifndef FK_BATCH_WINDOW
 #define FK_BATCH_WINDOW 16
 #endif
