@@ -1,5 +1,5 @@
 /* common/alloc.c: cache-line aligned, zeroed, capped allocation. */
-#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -20,11 +20,13 @@ fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
     *out = NULL;
     if (bytes == 0 || bytes > FK_MEMORY_CAP || bytes > SIZE_MAX - FK_CACHE_LINE)
         return FK_EINVAL;
-    /* aligned_alloc wants a multiple of the alignment. */
+    /* Whole cache lines; the alignment does not round the size up (a 5 MiB
+     * table must not hold 6), hence posix_memalign, which, unlike C11's
+     * aligned_alloc, takes any size. */
     size_t align = bytes >= FK_HUGE_FROM ? FK_HUGE_PAGE : FK_CACHE_LINE;
-    size_t rounded = (size_t)((bytes + align - 1) & ~(uint64_t)(align - 1));
-    void *p = aligned_alloc(align, rounded);
-    if (!p)
+    size_t rounded = (size_t)((bytes + FK_CACHE_LINE - 1) & ~(uint64_t)(FK_CACHE_LINE - 1));
+    void *p = NULL;
+    if (posix_memalign(&p, align, rounded) != 0)
         return FK_ENOMEM;
 #ifdef MADV_HUGEPAGE
     if (align == FK_HUGE_PAGE)
