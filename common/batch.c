@@ -4,7 +4,7 @@
  * the same answers by construction. */
 #include <string.h>
 #include "filter.h"
-#include "endian.h"
+#include "pipeline.h"
 
 /* ------------------------------------------------------------ helpers */
 
@@ -57,7 +57,7 @@ void fk_filter_contains_many_u64(const fk_filter *f, size_t n, const uint64_t ke
     }
     for (size_t i = 0; i < n; i++) {
         uint8_t le[8];
-        fk_le_put64(le, keys[i]);
+        fk_batch_le8(le, keys[i]);
         out[i] = f->ops->contains(f, le, sizeof le);
     }
 }
@@ -137,7 +137,7 @@ fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[
     fk_status s = FK_OK;
     for (; i < n; i++) {
         uint8_t le[8];
-        fk_le_put64(le, keys[i]);
+        fk_batch_le8(le, keys[i]);
         s = f->ops->insert(f, le, sizeof le);
         if (s != FK_OK)
             break;

@@ -5,7 +5,7 @@ if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
 n = real(first(file, 'n', ''))
-kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo')
+kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo')
 set title sprintf("Memory per item at equal fpr: n = %s, u64 keys (lower is better)", nlabel(n))
 set xlabel "target false-positive rate (log scale)"
 set ylabel "bits per item"
@@ -15,7 +15,7 @@ set xrange [0.00007:0.14] reverse
 set yrange [0:*]
 set key top right
 cload = first(file, 'load', 'kind=cuckoo')
-ctitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo (sized for n: power-of-two buckets, %.0f%% full)", 100*real(cload)) : k.' (sized for n)'
+ctitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo (sized for n, %.0f%% full)", 100*real(cload)) : k.' (sized for n)'
 PLOT = "plot for [k in kinds] sel(file, 'target_fpr,bits_per_item', 'kind='.k) u 1:2 w lp pt 7 lw 2 lc rgb kcolor(k) t ctitle(k), \
             sel(file, 'target_fpr,bits_per_item_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 lw 2 dt 2 lc rgb kcolor('cuckoo') t 'cuckoo filled to its first failed insert', \
             log(1/x)/log(2) w l lw 2 lc rgb 'black' t 'lower bound log₂(1/fpr)'"
