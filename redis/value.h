@@ -55,6 +55,8 @@ typedef struct {
      * the value is made and kept up to date by fkr_value_changed. */
     uint64_t   items;        /* successful inserts minus removes */
     uint64_t   memory_bytes; /* stats.memory_bytes */
+    uint64_t   links;        /* a growing filter's sub-filters when memory_bytes
+                                was taken (fkr_value_refresh) */
 } fkr_value;
 
 /* Wraps filter (ownership passes to the value) with zeroed settings.
