@@ -78,51 +78,29 @@ static inline void prefetch_next(const fk_bloom *b, fk_probe pr, uint32_t count)
         FK_PREFETCH_READ(b->bits + (fk_probe_next(&pr, b->m) >> 6));
 }
 
-/* Lookups of a table out of cache, in three stages a window apart: hash
- * window w + 1 and prefetch the lines of its first group of probes; test
- * window w's first group, and for the keys that pass it (all positives, a
- * few negatives) prefetch the lines of the other k - g probes; test those
- * for window w - 1. Most negatives end at the first group without asking
- * for lines they will not read, and positives still wait only once. */
+/* The steps fk_batch_lookup_staged (common/pipeline.h) runs for
+ * lookups of a table out of cache. */
+static void staged_hash(const void *f, fk_probe pr[], const void *const keys[], const size_t lens[],
+                        const uint64_t ints[], size_t start, size_t span, uint32_t lines)
+{
+    hash_window((const fk_bloom *)f, pr, keys, lens, ints, start, span, lines, false);
+}
+
+static uint64_t staged_test(const void *f, fk_probe *pr, uint32_t count)
+{
+    return test_next((const fk_bloom *)f, pr, count);
+}
+
+static void staged_prefetch(const void *f, fk_probe pr, uint32_t count)
+{
+    prefetch_next((const fk_bloom *)f, pr, count);
+}
+
 static inline void lookup_staged(const fk_bloom *b, size_t n, const void *const keys[],
                                  const size_t lens[], const uint64_t ints[], bool out[])
 {
-    const uint32_t g = b->k < FK_BLOOM_GROUP ? b->k : FK_BLOOM_GROUP, rest = b->k - g;
-    fk_probe pr[3][FK_BATCH_WINDOW];
-    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
-    hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, false);
-    for (size_t w = 0;; w++) {
-        size_t start = w * FK_BATCH_WINDOW;
-        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
-        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
-        if (start >= n && nprev == 0)
-            break;
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(b, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
-                        false);
-        npend[w & 1] = 0;
-        if (start < n) {
-            fk_probe *cur = pr[w % 3];
-            size_t span = fk_batch_span(start, n);
-            for (size_t j = 0; j < span; j++) {
-                bool first = test_next(b, &cur[j], g);
-                out[start + j] = first;
-                if (first && rest) {
-                    prefetch_next(b, cur[j], rest);
-                    pend_cur[npend[w & 1]++] = (unsigned)j;
-                }
-            }
-        }
-        if (nprev) {
-            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
-            size_t prev_start = start - FK_BATCH_WINDOW;
-            for (unsigned i = 0; i < nprev; i++) {
-                unsigned j = pend_prev[i];
-                out[prev_start + j] = test_next(b, &prev[j], rest);
-            }
-        }
-    }
+    fk_batch_lookup_staged(b, b->k, FK_BLOOM_GROUP, n, keys, lens, ints, out, staged_hash,
+                           staged_test, staged_prefetch);
 }
 
 static inline void lookup_run(const fk_bloom *b, size_t n, const void *const keys[],

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "endian.h"
+#include "probe.h"
 #include "status.h"
 
 /* Keys per window. At 10^8 keys (PAPER_NOTES, "Memory-level parallelism",
@@ -132,6 +133,67 @@ static inline fk_status fk_batch_write(void *f, size_t n, const void *const keys
     if (done)
         *done = did;
     return s == FK_OK && good < n ? FK_EINVAL : s;
+}
+
+/* -------------------------------------- staged lookups of probe walkers
+ *
+ * The Bloom and counting filters (a key's k probes from one fk_probe) look
+ * up tables out of cache in three stages a window apart: hash window w + 1
+ * and prefetch the lines of its first `group` probes; test window w's first
+ * group, and for the keys that pass it (all positives, a few negatives)
+ * prefetch the lines of the other k - group probes; test those for window
+ * w - 1. Most negatives end at the first group without asking for lines
+ * they will not read, and positives still wait only once. The kind lends
+ * its three steps; as static inline calls with constant arguments they are
+ * inlined, so this costs no call per key. */
+typedef void (*fk_batch_hash_fn)(const void *f, fk_probe pr[], const void *const keys[],
+                                 const size_t lens[], const uint64_t ints[], size_t start,
+                                 size_t span, uint32_t lines);
+/* Nonzero when the next `count` probes all hit, advancing *pr. */
+typedef uint64_t (*fk_batch_test_fn)(const void *f, fk_probe *pr, uint32_t count);
+typedef void (*fk_batch_prefetch_fn)(const void *f, fk_probe pr, uint32_t count);
+
+static inline void fk_batch_lookup_staged(const void *f, uint32_t k, uint32_t group, size_t n,
+                                          const void *const keys[], const size_t lens[],
+                                          const uint64_t ints[], bool out[],
+                                          fk_batch_hash_fn hash, fk_batch_test_fn test,
+                                          fk_batch_prefetch_fn prefetch)
+{
+    const uint32_t g = k < group ? k : group, rest = k - g;
+    fk_probe pr[3][FK_BATCH_WINDOW]; /* windows w - 1, w, w + 1, rotating */
+    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
+    unsigned prev = 2, cur = 0, nxt = 1;
+    hash(f, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g);
+    for (size_t w = 0;; w++) {
+        size_t start = w * FK_BATCH_WINDOW;
+        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
+        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
+        if (start >= n && nprev == 0)
+            break;
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            hash(f, pr[nxt], keys, lens, ints, next, fk_batch_span(next, n), g);
+        npend[w & 1] = 0;
+        if (start < n) {
+            size_t span = fk_batch_span(start, n);
+            for (size_t j = 0; j < span; j++) {
+                bool first = test(f, &pr[cur][j], g) != 0;
+                out[start + j] = first;
+                if (first && rest) {
+                    prefetch(f, pr[cur][j], rest);
+                    pend_cur[npend[w & 1]++] = (unsigned)j;
+                }
+            }
+        }
+        for (unsigned i = 0; i < nprev; i++) {
+            unsigned j = pend_prev[i];
+            out[start - FK_BATCH_WINDOW + j] = test(f, &pr[prev][j], rest) != 0;
+        }
+        unsigned oldest = prev; /* rotate: w becomes w - 1, w + 1 becomes w */
+        prev = cur;
+        cur = nxt;
+        nxt = oldest;
+    }
 }
 
 #endif

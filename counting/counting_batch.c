@@ -74,49 +74,29 @@ static inline void prefetch_next(const fk_counting *c, fk_probe pr, uint32_t cou
         FK_PREFETCH_READ(c->ctr + (fk_probe_next(&pr, c->m) >> c->shift));
 }
 
-/* Lookups of a table out of cache, in three stages a window apart, as the
- * Bloom filter's (bloom/bloom_batch.c): hash window w + 1 and prefetch its
- * first group's lines; test window w's first group and prefetch the other
- * lines of the keys that pass; test those for window w - 1. */
+/* The steps fk_batch_lookup_staged (common/pipeline.h) runs for
+ * lookups of a table out of cache. */
+static void staged_hash(const void *f, fk_probe pr[], const void *const keys[], const size_t lens[],
+                        const uint64_t ints[], size_t start, size_t span, uint32_t lines)
+{
+    hash_window((const fk_counting *)f, pr, keys, lens, ints, start, span, lines, DO_TEST);
+}
+
+static uint64_t staged_test(const void *f, fk_probe *pr, uint32_t count)
+{
+    return test_next((const fk_counting *)f, pr, count);
+}
+
+static void staged_prefetch(const void *f, fk_probe pr, uint32_t count)
+{
+    prefetch_next((const fk_counting *)f, pr, count);
+}
+
 static inline void lookup_staged(const fk_counting *c, size_t n, const void *const keys[],
                                  const size_t lens[], const uint64_t ints[], bool out[])
 {
-    const uint32_t g = c->k < FK_COUNTING_GROUP ? c->k : FK_COUNTING_GROUP, rest = c->k - g;
-    fk_probe pr[3][FK_BATCH_WINDOW];
-    unsigned pend[2][FK_BATCH_WINDOW], npend[2] = { 0, 0 };
-    hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), g, DO_TEST);
-    for (size_t w = 0;; w++) {
-        size_t start = w * FK_BATCH_WINDOW;
-        unsigned *pend_prev = pend[(w + 1) & 1], *pend_cur = pend[w & 1];
-        unsigned nprev = w ? npend[(w + 1) & 1] : 0;
-        if (start >= n && nprev == 0)
-            break;
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(c, pr[(w + 1) % 3], keys, lens, ints, next, fk_batch_span(next, n), g,
-                        DO_TEST);
-        npend[w & 1] = 0;
-        if (start < n) {
-            fk_probe *cur = pr[w % 3];
-            size_t span = fk_batch_span(start, n);
-            for (size_t j = 0; j < span; j++) {
-                bool first = test_next(c, &cur[j], g);
-                out[start + j] = first;
-                if (first && rest) {
-                    prefetch_next(c, cur[j], rest);
-                    pend_cur[npend[w & 1]++] = (unsigned)j;
-                }
-            }
-        }
-        if (nprev) {
-            fk_probe *prev = pr[(w + 2) % 3]; /* window w - 1 */
-            size_t prev_start = start - FK_BATCH_WINDOW;
-            for (unsigned i = 0; i < nprev; i++) {
-                unsigned j = pend_prev[i];
-                out[prev_start + j] = test_next(c, &prev[j], rest);
-            }
-        }
-    }
+    fk_batch_lookup_staged(c, c->k, FK_COUNTING_GROUP, n, keys, lens, ints, out, staged_hash,
+                           staged_test, staged_prefetch);
 }
 
 /* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
