@@ -6,19 +6,7 @@
 #    (text and --json), and the file loads back as the same kind;
 #  - `add` grows a saved chain; `remove` takes keys out of a cuckoo chain;
 #  - the measured false-positive rate on fresh lines stays under the target.
-set -u
-build=${FK_BUILD:-build}
-fk="$build/filterkit"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-check() { # description, then a command that must succeed
-    local what=$1; shift
-    if "$@"; then ok; else bad "$what"; fi
-}
+source "$(dirname "$0")/lib_cli.sh"
 
 seq 1 300000 | sed 's/^/user-/' >"$tmp/seen"
 seq 300001 400000 | sed 's/^/user-/' >"$tmp/more"
@@ -50,5 +38,4 @@ left=$("$fk" query -c "$f" <"$tmp/more")
 check "scalable-cuckoo: $left of 100000 removed keys still answer (false positives)" test "$left" -le 150
 check "scalable-cuckoo: the rest still found" test "$("$fk" query -c "$f" <"$tmp/seen")" = 300000
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
