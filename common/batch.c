@@ -15,15 +15,6 @@ static bool batch_args_ok(const fk_filter *f, size_t n, const void *keys, const 
     return f && (n == 0 || (keys && lens));
 }
 
-/* Index of the first key NULL with len > 0, or n when there is none. */
-static size_t first_bad_key(size_t n, const void *const keys[], const size_t lens[])
-{
-    for (size_t i = 0; i < n; i++)
-        if (!keys[i] && lens[i] > 0)
-            return i;
-    return n;
-}
-
 /* --------------------------------------------------------- lookups */
 
 void fk_filter_contains_many(const fk_filter *f, size_t n, const void *const keys[],
@@ -35,7 +26,7 @@ void fk_filter_contains_many(const fk_filter *f, size_t n, const void *const key
         memset(out, 0, n * sizeof out[0]);
         return;
     }
-    if (FK_OPS_HAS(f->ops, FK_OPS_V3, contains_many) && first_bad_key(n, keys, lens) == n) {
+    if (FK_OPS_HAS(f->ops, FK_OPS_V3, contains_many) && fk_batch_first_bad(n, keys, lens) == n) {
         f->ops->contains_many(f, n, keys, lens, out);
         return;
     }
@@ -98,7 +89,7 @@ static fk_status run_writer(fk_filter *f, size_t n, const void *const keys[], co
     if (n == 0)
         return FK_OK;
     /* Keys before a bad one go in, exactly as a loop of single calls. */
-    size_t good = first_bad_key(n, keys, lens);
+    size_t good = fk_batch_first_bad(n, keys, lens);
     size_t did = 0;
     fk_status s = batch ? batch(f, good, keys, lens, &did)
                         : loop_writer(f, one, good, keys, lens, &did);
