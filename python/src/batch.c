@@ -178,7 +178,7 @@ static int gather_push(gather *g, PyObject *item)
         if (!p)
             return -1;
         held = Py_NewRef(item);
-    } else if (PyObject_CheckBuffer(item)) {
+    } else if (PyByteArray_Check(item) || PyMemoryView_Check(item)) {
         held = PyBytes_FromObject(item); /* a snapshot of its bytes */
         if (!held)
             return -1;

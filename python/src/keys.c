@@ -64,7 +64,9 @@ int pyfk_key_get(PyObject *o, pyfk_key *k)
         k->len = 8;
         return 0;
     }
-    if (PyObject_CheckBuffer(o)) {
+    if (PyByteArray_Check(o) || PyMemoryView_Check(o)) {
+        /* bytes-like: its bytes (other buffer exporters, e.g. a NumPy
+         * float, are refused rather than read as raw memory) */
         if (PyObject_GetBuffer(o, &k->view, PyBUF_C_CONTIGUOUS) < 0)
             return -1;
         k->has_view = true;
@@ -73,7 +75,8 @@ int pyfk_key_get(PyObject *o, pyfk_key *k)
         return 0;
     }
     PyErr_Format(PyExc_TypeError,
-                 "a filterkit key is bytes, str or int (0 .. 2**64-1), not %.200s",
+                 "a filterkit key is bytes, str or int (0 .. 2**64-1), not %.200s (use bytes(x) "
+                 "for its raw bytes)",
                  Py_TYPE(o)->tp_name);
     return -1;
 }

@@ -50,7 +50,7 @@ PyObject *pyfk_raise(fk_status s, const char *what);
 
 /* ----------------------------------------------------------------- keys
  *
- * A key is bytes or any C-contiguous bytes-like object (its bytes), str
+ * A key is bytes, bytearray or a C-contiguous memoryview (its bytes), str
  * (its UTF-8), or int in [0, 2**64-1] (its 8 little-endian bytes: the C
  * u64 calls). Anything else is TypeError; a negative or too large int is
  * OverflowError. */
