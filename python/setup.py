@@ -61,7 +61,7 @@ LIB = static_library()
 SRC = sorted(os.path.join("src", f) for f in os.listdir(os.path.join(HERE, "src"))
              if f.endswith(".c"))
 WARN = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes", "-Wshadow",
-        "-Wundef", "-Wno-missing-field-initializers"]
+        "-Wundef", "-Wcast-qual"]
 if os.environ.get("FK_WERROR") == "1":
     WARN.append("-Werror")
 

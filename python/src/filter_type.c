@@ -134,22 +134,22 @@ int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required)
                 return PyErr_Occurred() ? -1 : (PyErr_SetString(PyExc_TypeError, "keywords must be strings"), -1);
             if (value == Py_None && strcmp(k, "capacity") == 0)
                 continue; /* capacity=None: the default */
-#define U64_KNOB(name, field, max)                         \
+#define U64_KNOB(name, field, type, max)                   \
     else if (strcmp(k, name) == 0)                         \
     {                                                      \
         if (get_u64_knob(value, name, max, &u))            \
             return -1;                                     \
-        p->field = (__typeof__(p->field))u;                \
+        p->field = (type)u;                                \
     }
             if (0) {
             }
-            U64_KNOB("capacity", capacity, UINT64_MAX)
-            U64_KNOB("seed", seed, UINT64_MAX)
-            U64_KNOB("bits", bits, UINT64_MAX)
-            U64_KNOB("hashes", hashes, UINT32_MAX)
-            U64_KNOB("counter_bits", counter_bits, UINT32_MAX)
-            U64_KNOB("fingerprint_bits", fingerprint_bits, UINT32_MAX)
-            U64_KNOB("growth", growth, UINT32_MAX)
+            U64_KNOB("capacity", capacity, uint64_t, UINT64_MAX)
+            U64_KNOB("seed", seed, uint64_t, UINT64_MAX)
+            U64_KNOB("bits", bits, uint64_t, UINT64_MAX)
+            U64_KNOB("hashes", hashes, uint32_t, UINT32_MAX)
+            U64_KNOB("counter_bits", counter_bits, uint32_t, UINT32_MAX)
+            U64_KNOB("fingerprint_bits", fingerprint_bits, uint32_t, UINT32_MAX)
+            U64_KNOB("growth", growth, uint32_t, UINT32_MAX)
             else if (strcmp(k, "fpr") == 0)
             {
                 if (get_double_knob(value, "fpr", &p->fpr))
@@ -855,7 +855,8 @@ static PyGetSetDef filter_getset[] = {
     { NULL, NULL, NULL, NULL, NULL },
 };
 
-PyDoc_STRVAR(filter_doc,
+/* not const: PyType_Slot takes a void * */
+static char filter_doc[] = PyDoc_STR(
 "Filter(kind, /, *, capacity, fpr=0.01, seed=0, **knobs)\n--\n\n"
 "An approximate-membership filter of the named kind (filterkit.kinds()); the\n"
 "result is an instance of that kind's class (filterkit.Bloom, ...), which can\n"
@@ -874,7 +875,7 @@ static PyType_Slot filter_slots[] = {
     { Py_tp_hash, PyObject_HashNotImplemented },
     { Py_tp_methods, read_methods },
     { Py_tp_getset, filter_getset },
-    { Py_tp_doc, (void *)filter_doc },
+    { Py_tp_doc, filter_doc },
     { Py_sq_contains, filter_contains },
     { 0, NULL },
 };

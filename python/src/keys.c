@@ -1,6 +1,7 @@
 /* python/src/keys.c: Python objects -> key bytes, the same bits as the C
  * calls, the CLI (a line's bytes) and Redis. */
-#include "pyfk.h"
+#include "pyfk.h" /* first: Python.h sets the feature macros */
+#include <limits.h>
 
 void pyfk_le64(uint64_t v, unsigned char out[8])
 {
@@ -10,9 +11,16 @@ void pyfk_le64(uint64_t v, unsigned char out[8])
 
 int pyfk_u64_of(PyObject *o, uint64_t *out)
 {
-    /* The common case first: a small non-negative int. */
-    unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+    /* PyLong_AsUnsignedLong loops over the int's 30-bit digits, where
+     * CPython 3.11's PyLong_AsUnsignedLongLong goes byte by byte through
+     * _PyLong_AsByteArray for anything over one digit: use it where
+     * unsigned long holds 64 bits. */
+#if ULONG_MAX == UINT64_MAX
+    uint64_t v = PyLong_AsUnsignedLong(o);
+#else
+    uint64_t v = PyLong_AsUnsignedLongLong(o);
+#endif
+    if (v == UINT64_MAX && PyErr_Occurred()) {
         if (!PyErr_ExceptionMatches(PyExc_OverflowError))
             return -1;
         PyErr_Clear();
