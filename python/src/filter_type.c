@@ -405,7 +405,7 @@ static PyObject *filter_update(PyObject *o, PyObject *args)
 /* ---------------------------------------------------------------- stats */
 static int stats_of(pyfk_filter *self, fk_stats *st)
 {
-    if (pyfk_wait_idle(self, true)) /* stats needs the writers done */
+    if (pyfk_wait_idle(self, false)) /* stats needs the writers done */
         return -1;
     fk_filter_stats(self->filter, st);
     return 0;
@@ -443,7 +443,7 @@ static PyObject *filter_repr(PyObject *o)
 {
     pyfk_filter *self = (pyfk_filter *)o;
     fk_stats st;
-    if (self->writing || self->readers)
+    if (self->writing) /* a GIL-free add_many runs: say so rather than wait */
         return PyUnicode_FromFormat("<%s (busy)>", Py_TYPE(o)->tp_name);
     fk_filter_stats(self->filter, &st);
     char fpr[32];
@@ -476,7 +476,7 @@ static PyObject *filter_to_bytes(PyObject *o, PyObject *unused)
 {
     (void)unused;
     pyfk_filter *self = (pyfk_filter *)o;
-    if (pyfk_wait_idle(self, true))
+    if (pyfk_wait_idle(self, false)) /* saving needs the writers done */
         return NULL;
     uint64_t n = 0;
     fk_status s = fk_filter_serialized_size(self->filter, &n);
@@ -552,7 +552,7 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
     PyObject *path = NULL;
     if (!PyUnicode_FSConverter(path_arg, &path))
         return NULL;
-    if (pyfk_wait_idle(self, true)) {
+    if (pyfk_wait_idle(self, false)) {
         Py_DECREF(path);
         return NULL;
     }

@@ -12,6 +12,8 @@ import filterkit
 # written into the tree; no deadline (the machine is shared).
 settings.register_profile("filterkit", derandomize=True, database=None, deadline=None,
                           max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+# under the sanitizers (tests/cli_python.sh), a shorter run of the same tests
+settings.register_profile("quick", parent=settings.get_profile("filterkit"), max_examples=12)
 settings.load_profile(os.environ.get("FK_HYPOTHESIS_PROFILE", "filterkit"))
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
