@@ -379,8 +379,10 @@ PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw)
     bool *res;
     PyObject *arr = out == Py_None ? pyfk_new_bool_array((Py_ssize_t)n, &res, &outview)
                                    : out_buffer(out, (Py_ssize_t)n, &res, &outview);
-    if (arr && pyfk_wait_idle(self, false))
+    if (arr && pyfk_wait_idle(self, false)) {
+        PyBuffer_Release(&outview);
         Py_CLEAR(arr);
+    }
     if (arr) {
         const void *u64 = b ? view.buf : g.all_int ? g.u64 : NULL;
         if (n < NOGIL_MIN) {
@@ -477,7 +479,6 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
 }
 
 /* --------------------------------------------------------------- build */
-PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out);
 PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out)
 {
     Py_buffer view;

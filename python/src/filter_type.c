@@ -83,26 +83,17 @@ PyObject *pyfk_wrap(fk_filter *f, double fpr, uint64_t seed)
 
 static int get_u64_knob(PyObject *v, const char *name, uint64_t max, uint64_t *out)
 {
-    PyObject *i = PyNumber_Index(v);
+    PyObject *i = PyNumber_Index(v); /* TypeError for a float, a str, ... */
     if (!i)
         return -1;
-    int overflow = 0;
-    long long sv = PyLong_AsLongLongAndOverflow(i, &overflow);
-    unsigned long long uv = 0;
-    if (!overflow && sv >= 0)
-        uv = (unsigned long long)sv;
-    else if (overflow > 0)
-        uv = PyLong_AsUnsignedLongLong(i);
+    unsigned long long u = PyLong_AsUnsignedLongLong(i); /* OverflowError when < 0 or too large */
     Py_DECREF(i);
-    if (sv == -1 && !overflow && PyErr_Occurred())
-        return -1;
-    if ((overflow == 0 && sv < 0) || overflow < 0 || (overflow > 0 && PyErr_Occurred()) ||
-        uv > max) {
+    if ((u == (unsigned long long)-1 && PyErr_Occurred()) || u > max) {
         PyErr_Clear();
         PyErr_Format(PyExc_ValueError, "%s must be in 0 .. %llu", name, (unsigned long long)max);
         return -1;
     }
-    *out = uv;
+    *out = u;
     return 0;
 }
 
@@ -499,24 +490,39 @@ static PyObject *filter_to_bytes(PyObject *o, PyObject *unused)
  * the header names when ops is NULL. */
 static PyObject *load_buffer(const fk_ops *ops, const void *buf, size_t len, const char *what)
 {
-    fk_serial_head h;
-    fk_status s = fk_serial_read_head(buf, len, &h);
-    if (s == FK_OK && ops) {
-        /* Name both kinds when they differ, rather than "corrupt". */
-        const fk_ops *file_ops = fk_ops_find_kind_id(h.kind_id);
-        if (file_ops && file_ops->serial && ops->serial && file_ops->serial->kind_id != ops->serial->kind_id) {
-            PyErr_Format(PyExc_TypeError, "%s: the bytes hold a %s filter, not a %s filter "
-                         "(filterkit.from_bytes loads any kind)", what, file_ops->name, ops->name);
-            return NULL;
-        }
-    }
     fk_filter *f = NULL;
-    s = ops ? fk_filter_load(ops, buf, len, &f) : fk_filter_load_any(buf, len, &f);
+    fk_status s = ops ? fk_filter_load(ops, buf, len, &f) : fk_filter_load_any(buf, len, &f);
+    if (s == FK_ECORRUPT && ops && fk_filter_load_any(buf, len, &f) == FK_OK) {
+        /* sound bytes of another kind: say which, rather than "corrupt" */
+        PyErr_Format(PyExc_TypeError, "%s: the bytes hold a %s filter, not a %s filter "
+                     "(filterkit.from_bytes loads any kind)", what, fk_filter_ops(f)->name, ops->name);
+        fk_filter_free(f);
+        return NULL;
+    }
     if (s != FK_OK)
         return pyfk_raise(s, what);
-    /* the header passed: its fpr and seed are the filter's */
+    fk_serial_head h; /* the header passed: its fpr and seed are the filter's */
     fk_serial_read_head(buf, len, &h);
     return pyfk_wrap(f, h.fpr, h.seed);
+}
+
+/* r (a new object of a kind's class) as an object of cls, a subclass of
+ * r's class (a user's subclass): the new object takes r's filter over. */
+static PyObject *as_class(PyObject *r, PyTypeObject *cls)
+{
+    if (!r || Py_TYPE(r) == cls)
+        return r;
+    if (!PyType_IsSubtype(cls, Py_TYPE(r))) {
+        PyErr_Format(PyExc_TypeError, "the bytes hold a %s, not a %s", Py_TYPE(r)->tp_name, cls->tp_name);
+        Py_DECREF(r);
+        return NULL;
+    }
+    pyfk_filter *src = (pyfk_filter *)r;
+    fk_filter *f = src->filter;
+    src->filter = NULL;
+    pyfk_filter *dst = alloc_for(cls, f, src->fpr, src->seed);
+    Py_DECREF(r);
+    return (PyObject *)dst;
 }
 
 PyObject *pyfk_load_bytes(const fk_ops *ops, PyObject *data, const char *what);
@@ -538,12 +544,7 @@ static PyObject *filter_from_bytes(PyObject *cls, PyObject *data)
 {
     const fk_ops *ops = pyfk_ops_of_type((PyTypeObject *)cls);
     PyObject *r = pyfk_load_bytes(ops, data, "from_bytes");
-    if (r && !PyObject_TypeCheck(r, (PyTypeObject *)cls)) {
-        PyErr_Format(PyExc_TypeError, "from_bytes: the bytes hold a %s, not a %s",
-                     Py_TYPE(r)->tp_name, ((PyTypeObject *)cls)->tp_name);
-        Py_CLEAR(r);
-    }
-    return r;
+    return ops ? as_class(r, (PyTypeObject *)cls) : r;
 }
 
 static PyObject *filter_save(PyObject *o, PyObject *path_arg)
@@ -676,17 +677,7 @@ static PyObject *filter_copy(PyObject *o, PyObject *unused)
     PyObject *r = load_buffer(fk_filter_ops(((pyfk_filter *)o)->filter), PyBytes_AS_STRING(data),
                               (size_t)PyBytes_GET_SIZE(data), "copy");
     Py_DECREF(data);
-    if (r && Py_TYPE(r) != Py_TYPE(o)) {
-        /* a user subclass: keep its class (the layout is the same); the
-         * new object takes the filter over (freed with it on failure) */
-        pyfk_filter *src = (pyfk_filter *)r;
-        fk_filter *f = src->filter;
-        src->filter = NULL;
-        pyfk_filter *dst = alloc_for(Py_TYPE(o), f, src->fpr, src->seed);
-        Py_DECREF(r);
-        return (PyObject *)dst;
-    }
-    return r;
+    return as_class(r, Py_TYPE(o)); /* a user's subclass keeps its class */
 }
 
 static PyObject *filter_deepcopy(PyObject *o, PyObject *memo)
@@ -710,9 +701,6 @@ static PyObject *filter_build(PyObject *cls, PyObject *args, PyObject *kw)
     fk_params p;
     if (pyfk_params_from(kw, &p, false))
         return NULL;
-    /* Gather the keys as one u64 buffer or as byte keys, then build. */
-    extern PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys,
-                                     fk_filter **out);
     fk_filter *f = NULL;
     PyObject *ok = pyfk_build_keys(ops, &p, keys, &f);
     if (!ok)
@@ -943,7 +931,8 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
             nm++;
     PyMethodDef *methods = PyMem_Calloc(nm + 1, sizeof *methods);
     char *qual = PyMem_Malloc(strlen(cname) + sizeof "filterkit.");
-    char *doc = PyMem_Malloc(512 + strlen(ops->summary ? ops->summary : ""));
+    size_t doc_cap = 600 + 2 * strlen(ops->name) + strlen(ops->summary ? ops->summary : "");
+    char *doc = PyMem_Malloc(doc_cap);
     if (!methods || !qual || !doc) {
         PyMem_Free(methods);
         PyMem_Free(qual);
@@ -955,8 +944,8 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
     for (int g = 0; g < 3; g++)
         for (PyMethodDef *m = groups[g]; m && m->ml_name; m++)
             methods[nm++] = *m;
-    sprintf(qual, "filterkit.%s", cname);
-    sprintf(doc, "%s(*, capacity, fpr=0.01, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
+    snprintf(qual, strlen(cname) + sizeof "filterkit.", "filterkit.%s", cname);
+    snprintf(doc, doc_cap, "%s(*, capacity, fpr=0.01, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
             "%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
             cname, ops->name, ops->summary ? ops->summary : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",

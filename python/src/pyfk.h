@@ -93,6 +93,10 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
 /* A new NumPy bool array of n elements (numpy imported on first use), its
  * data in *data; NULL with the exception set. */
 PyObject *pyfk_new_bool_array(Py_ssize_t n, bool **data, Py_buffer *view);
+/* Builds a filter of kind ops from keys (as add_many takes them) with
+ * fk_filter_build(_u64), the GIL released: a new reference to None and the
+ * filter in *out, or NULL with the exception set. */
+PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out);
 
 /* -------------------------------------------------- bench and sizing */
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
