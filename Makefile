@@ -477,15 +477,20 @@ $(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
 	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
 	  $(PYTHON) setup.py -q build --build-base $(abspath $(PY_BUILD))/tmp \
-	  --build-lib $(abspath $(PY_BUILD))/lib --build-temp $(abspath $(PY_BUILD))/tmp $(if $(SAN),--force)
+	  --build-lib $(abspath $(PY_BUILD))/lib --build-temp $(abspath $(PY_BUILD))/tmp
 	@touch $@
 deps-python:
 	$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
 	$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
 	$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
-# What the Python tests and the example use (optional: tests/cli_python.sh
-# says what is missing and skips).
-deps-python-test: deps-python
+# What the Python tests and the example use (all optional for `make test`:
+# tests/cli_python.sh says what is missing and skips).
+deps-python-test: deps
+	-$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
+	-$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
+	-$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
+	-$(call ensure,python3-venv,$(PYTHON) -c 'import ensurepip')
+	-$(call ensure,python3-pip,$(PYTHON) -m pip --version)
 	-$(call ensure,python3-pytest,$(PYTHON) -c 'import pytest')
 	-$(call ensure,python3-hypothesis,$(PYTHON) -c 'import hypothesis')
 	-$(call ensure,python3-matplotlib,$(PYTHON) -c 'import matplotlib')

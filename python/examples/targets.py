@@ -83,11 +83,41 @@ def main(argv=None):
           "ratio %.2f (target <= 1.3)" % (ns(t_new, n), n / t_new / 1e6, ns(t_out, n), c,
                                           ns(t_new, n) / c))
 
-    # 3. memory of the object
+    # 3. memory of the object: what sys.getsizeof says, and what the
+    # allocators hand out (tracemalloc sees the Python object, glibc's
+    # mallinfo2 the C filter) for 20000 small filters
     for kind in ("blocked", "bloom", "cuckoo"):
         g = filterkit.Filter(kind, capacity=n, fpr=0.01)
         print("3. sys.getsizeof(%s) - stats()['memory_bytes'] = %d bytes (target <= 200)" % (
             kind, sys.getsizeof(g) - g.stats()["memory_bytes"]))
+    try:
+        import ctypes
+        import tracemalloc
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(f, ctypes.c_size_t) for f in
+                        "arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost".split()]
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallinfo2.restype = MallInfo2
+
+        def malloced():
+            m = libc.mallinfo2()
+            return m.uordblks + m.hblkhd
+        count = 20000
+        for kind in ("blocked", "bloom", "cuckoo"):
+            tracemalloc.start()
+            c0, p0 = malloced(), tracemalloc.get_traced_memory()[0]
+            objs = [filterkit.Filter(kind, capacity=1000, fpr=0.01) for _ in range(count)]
+            c1, p1 = malloced(), tracemalloc.get_traced_memory()[0]
+            tracemalloc.stop()
+            mb = objs[0].stats()["memory_bytes"]
+            py = (p1 - p0 - 8 * count) / count  # less the list's pointers
+            print("3. %s, capacity 1000: Python object %.0f bytes; C filter malloc'd %.0f bytes for "
+                  "memory_bytes %d (+%.0f: the C allocator's headers and alignment)"
+                  % (kind, py, (c1 - c0) / count, mb, (c1 - c0) / count - mb))
+            del objs
+    except (OSError, AttributeError):
+        print("3. (no glibc mallinfo2: allocator figures skipped)")
 
     # 4. against flor
     try:
