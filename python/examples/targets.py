@@ -75,9 +75,13 @@ def main(argv=None):
     probe = np.concatenate([keys[: n // 2], others[: n - n // 2]])
     rng.shuffle(probe)
     out = np.empty(n, dtype=bool)
-    t_new = best(lambda: f.contains_many(probe), rep)
-    t_out = best(lambda: f.contains_many(probe, out=out), rep)
-    c = filterkit._filterkit._c_contains_many_ns(f, probe, rep)
+    # interleaved, best of 3 x repeat each, so a busy moment of the shared
+    # machine hits the Python call and the C call alike
+    t_new = t_out = c = float("inf")
+    for _ in range(3 * rep):
+        t_new = min(t_new, best(lambda: f.contains_many(probe), 1))
+        t_out = min(t_out, best(lambda: f.contains_many(probe, out=out), 1))
+        c = min(c, filterkit._filterkit._c_contains_many_ns(f, probe, 1))
     print("2. contains_many (blocked, n uint64, half present): %.2f ns/key = %.0f M keys/s "
           "(target >= 100); with out=: %.2f ns/key; C batch call alone: %.2f ns/key; "
           "ratio %.2f (target <= 1.3)" % (ns(t_new, n), n / t_new / 1e6, ns(t_out, n), c,

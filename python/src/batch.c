@@ -4,9 +4,6 @@
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <string.h>
 
-/* Batches at least this long drop the GIL (below it the hand-over costs
- * more than it frees). */
-#define NOGIL_MIN 1024
 /* update() inserts an iterable in chunks of this many keys. */
 #define UPDATE_CHUNK 4096
 
@@ -245,7 +242,7 @@ static PyObject *raise_batch(fk_status s, size_t done, const char *what)
 static fk_status insert_u64s(pyfk_filter *self, const uint64_t *keys, size_t n, size_t *done)
 {
     fk_status s;
-    if (n < NOGIL_MIN)
+    if (n < PYFK_NOGIL_MIN)
         return fk_filter_insert_many_u64(self->filter, n, keys, done);
     self->writing = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -260,7 +257,7 @@ static fk_status insert_gathered(pyfk_filter *self, const gather *g, size_t *don
     if (g->all_int)
         return insert_u64s(self, g->u64, g->n, done);
     fk_status s;
-    if (g->n < NOGIL_MIN)
+    if (g->n < PYFK_NOGIL_MIN)
         return fk_filter_insert_many(self->filter, g->n, g->ptrs, g->lens, done);
     self->writing = 1;
     Py_BEGIN_ALLOW_THREADS
@@ -385,7 +382,7 @@ PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw)
     }
     if (arr) {
         const void *u64 = b ? view.buf : g.all_int ? g.u64 : NULL;
-        if (n < NOGIL_MIN) {
+        if (n < PYFK_NOGIL_MIN) {
             lookup_many(self->filter, n, u64, &g, res);
         } else {
             self->readers++;

@@ -144,7 +144,7 @@ PyMODINIT_FUNC PyInit__filterkit(void)
     if (!m)
         return NULL;
     if (pyfk_errors_init(m) || pyfk_types_init(m) ||
-        PyModule_AddIntConstant(m, "NOGIL_MIN_KEYS", 1024) < 0 ||
+        PyModule_AddIntConstant(m, "NOGIL_MIN_KEYS", PYFK_NOGIL_MIN) < 0 ||
         PyModule_AddStringConstant(m, "__version__", fk_version()) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -87,6 +87,10 @@ static inline int pyfk_wait_idle(pyfk_filter *self, bool write)
 }
 
 /* ------------------------------------------------------------ batches */
+
+/* Batches of at least this many keys drop the GIL (below it the hand-over
+ * costs more than it frees). */
+#define PYFK_NOGIL_MIN 1024
 PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys);
 PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw);
 PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
