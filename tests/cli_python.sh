@@ -36,7 +36,13 @@ cc=$(printf '%s' "$stamp" | sed -n 's/^CC=\([^ ]*\) .*/\1/p')
 werror=0; case "$stamp" in *" -Werror "*) werror=1 ;; esac
 native=0; case "$stamp" in *"NATIVE=1"*) native=1 ;; esac
 rel=${build#"$root"/}
-if ! make -C "$root" --no-print-directory "$rel/python/built.stamp" BUILD="$rel" ${san:+SAN=$san} \
+fresh=0
+if [ -f "$build/python/built.stamp" ] && [ -f "$build/libfilterkit.a" ] && [ -z "$(find "$root/python/src" \
+        "$root/python/filterkit" "$root/python/setup.py" "$build/libfilterkit.a" -newer "$build/python/built.stamp" \
+        2>/dev/null | head -n 1)" ]; then
+    fresh=1 # built by make test already: do not touch the folder's configuration
+fi
+if [ "$fresh" = 0 ] && ! make -C "$root" --no-print-directory "$rel/python/built.stamp" BUILD="$rel" ${san:+SAN=$san} \
         ${opt:+OPT=$opt} ${cc:+CC=$cc} WERROR=$werror NATIVE=$native PYTHON="$py" >"$tmp/make.log" 2>&1; then
     tail -n 30 "$tmp/make.log"
     echo "python: make python failed"
