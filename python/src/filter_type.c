@@ -651,15 +651,15 @@ PyObject *pyfk_load_path(PyObject *path_arg, const fk_ops *ops)
     return pyfk_wrap(f, h.fpr, h.seed);
 }
 
+/* pickle: (cls.from_bytes, (to_bytes(),)): the file format, and the same
+ * class back (a user's subclass too, when pickle can find it by name). */
 static PyObject *filter_reduce(PyObject *o, PyObject *unused)
 {
     (void)unused;
     PyObject *data = filter_to_bytes(o, NULL);
     if (!data)
         return NULL;
-    PyObject *mod = PyImport_ImportModule("filterkit._filterkit");
-    PyObject *fn = mod ? PyObject_GetAttrString(mod, "from_bytes") : NULL;
-    Py_XDECREF(mod);
+    PyObject *fn = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "from_bytes");
     if (!fn) {
         Py_DECREF(data);
         return NULL;

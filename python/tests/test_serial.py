@@ -45,6 +45,17 @@ def test_pickle_protocols_and_containers():
         assert d["f"].count("a") >= 2 and d["f"].to_bytes() == f.to_bytes()
 
 
+class Pickled(filterkit.Counting):
+    """a user's subclass at module level: pickle finds it by name"""
+
+
+def test_subclass_survives_pickle():
+    p = Pickled(capacity=100)
+    p.add("k")
+    q = pickle.loads(pickle.dumps(p))
+    assert type(q) is Pickled and q.count("k") == 1
+
+
 def test_subclass_survives_copy():
     class Mine(filterkit.Bloom):
         pass
