@@ -2,7 +2,6 @@
 str key is a CLI line's bytes."""
 import subprocess
 
-import pytest
 
 import filterkit
 from conftest import caps

@@ -2,14 +2,13 @@
 types, out-of-range ints, NaN and other bad parameters, truncated,
 corrupted and random bytes, bad arrays and paths."""
 import math
-import os
 
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
 import filterkit
-from conftest import KINDS, caps, make
+from conftest import caps, make
 
 
 @pytest.mark.parametrize("kw, exc", [
