@@ -31,9 +31,14 @@ static int u64_buffer(PyObject *o, Py_buffer *view)
         PyBuffer_Release(view);
         return 0; /* not integers of 8 bytes: maybe a sequence of keys */
     }
-    if (order == '>' || order == '!') {
+    /* the values must be in the host's order: the library reads them as
+     * integers ('<' is that order on a little-endian host, '>' and '!' on a
+     * big-endian one) */
+    bool foreign = PY_LITTLE_ENDIAN ? (order == '>' || order == '!') : order == '<';
+    if (foreign) {
         PyBuffer_Release(view);
-        PyErr_SetString(PyExc_ValueError, "big-endian integer array: convert it with .astype('<u8') first");
+        PyErr_SetString(PyExc_ValueError, "integer array not in this machine's byte order: convert it "
+                                          "with .astype('=u8') first");
         return -1;
     }
     if (view->ndim != 1) {
