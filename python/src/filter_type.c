@@ -265,30 +265,33 @@ static void filter_dealloc(PyObject *o)
         Py_DECREF(type);
 }
 
-/* ------------------------------------------------------- single keys */
+/* ------------------------------------------------------- single keys
+ *
+ * The key is converted first (an object's __index__ may run Python code,
+ * and with it another thread, which may start a GIL-free batch on this
+ * filter), then the wait for such a batch, then the C call: nothing runs
+ * Python code between the wait and the call. */
 static int filter_contains(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
-    if (pyfk_wait_idle(self, false))
-        return -1;
     if (PyLong_CheckExact(key)) {
         uint64_t v;
-        if (pyfk_u64_of(key, &v))
+        if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, false))
             return -1;
         return fk_filter_contains_u64(self->filter, v);
     }
     if (PyUnicode_CheckExact(key)) {
         Py_ssize_t n;
         const char *s = PyUnicode_AsUTF8AndSize(key, &n);
-        return s ? fk_filter_contains(self->filter, s, (size_t)n) : -1;
+        if (!s || pyfk_wait_idle(self, false))
+            return -1;
+        return fk_filter_contains(self->filter, s, (size_t)n);
     }
     pyfk_key k;
-    if (pyfk_key_get(key, &k)) {
-        pyfk_key_release(&k);
-        return -1;
-    }
-    bool r = k.is_int ? fk_filter_contains_u64(self->filter, k.u64)
-                      : fk_filter_contains(self->filter, k.ptr, k.len);
+    int r = -1;
+    if (pyfk_key_get(key, &k) == 0 && pyfk_wait_idle(self, false) == 0)
+        r = k.is_int ? fk_filter_contains_u64(self->filter, k.u64)
+                     : fk_filter_contains(self->filter, k.ptr, k.len);
     pyfk_key_release(&k);
     return r;
 }
@@ -296,17 +299,15 @@ static int filter_contains(PyObject *o, PyObject *key)
 static PyObject *filter_add(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
-    if (pyfk_wait_idle(self, true))
-        return NULL;
     fk_status s;
     if (PyLong_CheckExact(key)) {
         uint64_t v;
-        if (pyfk_u64_of(key, &v))
+        if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, true))
             return NULL;
         s = fk_filter_insert_u64(self->filter, v);
     } else {
         pyfk_key k;
-        if (pyfk_key_get(key, &k)) {
+        if (pyfk_key_get(key, &k) || pyfk_wait_idle(self, true)) {
             pyfk_key_release(&k);
             return NULL;
         }
@@ -322,10 +323,8 @@ static PyObject *filter_add(PyObject *o, PyObject *key)
 /* remove (missing = KeyError) and discard (missing = no-op). */
 static PyObject *remove_key(pyfk_filter *self, PyObject *key, bool missing_raises)
 {
-    if (pyfk_wait_idle(self, true))
-        return NULL;
     pyfk_key k;
-    if (pyfk_key_get(key, &k)) {
+    if (pyfk_key_get(key, &k) || pyfk_wait_idle(self, true)) {
         pyfk_key_release(&k);
         return NULL;
     }
@@ -356,10 +355,8 @@ static PyObject *filter_discard(PyObject *o, PyObject *key)
 static PyObject *filter_count(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
-    if (pyfk_wait_idle(self, false))
-        return NULL;
     pyfk_key k;
-    if (pyfk_key_get(key, &k)) {
+    if (pyfk_key_get(key, &k) || pyfk_wait_idle(self, false)) {
         pyfk_key_release(&k);
         return NULL;
     }
