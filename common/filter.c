@@ -17,6 +17,7 @@ const char *fk_strerror(fk_status s)
     case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
     case FK_ECORRUPT:     return "serialized data is corrupt";
     case FK_EIO:          return "reading or writing the file failed";
+    case FK_ELIMIT:       return "the filter would grow past its byte limit; nothing changed";
     }
     return "unknown status";
 }
@@ -32,6 +33,7 @@ const char *fk_status_name(fk_status s)
     case FK_EUNSUPPORTED: return "FK_EUNSUPPORTED";
     case FK_ECORRUPT:     return "FK_ECORRUPT";
     case FK_EIO:          return "FK_EIO";
+    case FK_ELIMIT:       return "FK_ELIMIT";
     }
     return "FK_UNKNOWN";
 }
@@ -119,6 +121,13 @@ fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out)
         *out = NULL;
     if (!out || fk_ops_check(ops) != FK_OK)
         return FK_EINVAL;
+    if (p && p->max_bytes != 0) {
+        /* refused before anything is allocated: the size slot says what
+         * create would hold (a growing kind checks again per link) */
+        fk_sizing sz;
+        if (fk_ops_size(ops, p, &sz) == FK_OK && sz.memory_bytes > fk_params_max_bytes(p))
+            return FK_ELIMIT;
+    }
     return ops->create(p, out);
 }
 

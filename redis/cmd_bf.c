@@ -9,7 +9,7 @@
 #include "../common/scalable.h"
 
 #define BF_FULL "ERR non scaling filter is full"
-#define BF_MAX_EXPANSION (1LL << 20)
+#define BF_MAX_EXPANSION ((long long)FK_SCALABLE_MAX_GROWTH)
 
 typedef struct {
     double    error_rate;
@@ -73,7 +73,7 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK)
                 return rm_ReplyWithError(ctx, "ERR bad expansion");
             if (o.expansion < 1 || o.expansion > BF_MAX_EXPANSION)
-                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 1048576");
+                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 65536");
             expansion_given = 1;
         } else {
             return rm_ReplyWithError(ctx, "ERR unknown argument");

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "../common/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 RedisModuleType *fkr_type;
@@ -83,6 +84,8 @@ int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long l
 
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
 {
+    if (s == FK_ELIMIT)
+        return rm_ReplyWithError(ctx, fkr_limit_error());
     char msg[160];
     snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
     return rm_ReplyWithError(ctx, msg);
@@ -108,10 +111,21 @@ uint64_t fkr_key_seed(const RedisModuleString *key)
 /* Filters this small are built without a size probe. */
 #define PROBE_CAPACITY 65536u
 
-const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out)
+const char *fkr_limit_error(void)
 {
     static char msg[200];
+    snprintf(msg, sizeof msg,
+             "ERR FK_ELIMIT: the filter would grow past the module's limit of %llu bytes "
+             "(MAXBYTES); nothing changed", (unsigned long long)fkr_max_bytes);
+    return msg;
+}
+
+const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter **out)
+{
+    static char msg[240];
     *out = NULL;
+    fk_params q = *given, *p = &q;
+    q.max_bytes = fkr_max_bytes; /* creation and every later growth */
     if (p->capacity > PROBE_CAPACITY) {
         /* Every kind's size is linear in capacity (plus rounding of at most
          * 2x for power-of-two tables): measure a small one and scale. */
@@ -135,6 +149,15 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **ou
         }
     }
     fk_status s = fk_filter_new(ops, p, out);
+    if (s == FK_ELIMIT && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
+        snprintf(msg, sizeof msg,
+                 "ERR FK_ELIMIT: the filter and one growth step (EXPANSION/GROWTH) would need "
+                 "more than the module's limit of %llu bytes (MAXBYTES)",
+                 (unsigned long long)fkr_max_bytes);
+        return msg;
+    }
+    if (s == FK_ELIMIT)
+        return fkr_limit_error();
     if (s != FK_OK) {
         snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
         return msg;
@@ -150,24 +173,43 @@ int fkr_at_capacity(const fkr_value *v)
     return v->items >= v->capacity;
 }
 
+/* Copies of key in one filter: matching fingerprints in a cuckoo
+ * filter's two buckets, else 1 when it answers yes. */
+static fk_status count_one(const fk_filter *f, const void *key, size_t len, uint64_t *count)
+{
+    *count = 0;
+    if (fk_filter_ops(f) != &fk_cuckoo_ops) {
+        *count = fk_filter_contains(f, key, len);
+        return FK_OK;
+    }
+    /* every filter begins with its fk_filter header: this is the fk_cuckoo */
+    const fk_cuckoo *c = (const fk_cuckoo *)(const void *)f;
+    fk_cuckoo_location loc;
+    if (fk_cuckoo_locate(c, key, len, &loc) != FK_OK)
+        return FK_OK;
+    unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
+    for (unsigned s = 0; s < per_bucket; s++) {
+        *count += fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
+        if (loc.i2 != loc.i1)
+            *count += fk_cuckoo_slot(c, loc.i2, s) == loc.fingerprint;
+    }
+    return FK_OK;
+}
+
 long long fkr_count(const fkr_value *v, const char *key, size_t len)
 {
-    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
-        /* every filter begins with its fk_filter header: this is the fk_cuckoo */
-        const fk_cuckoo *c = (const fk_cuckoo *)(const void *)v->filter;
-        fk_cuckoo_location loc;
-        if (fk_cuckoo_locate(c, key, len, &loc) != FK_OK)
-            return 0;
-        unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
-        long long n = 0;
-        for (unsigned s = 0; s < per_bucket; s++) {
-            n += fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
-            if (loc.i2 != loc.i1)
-                n += fk_cuckoo_slot(c, loc.i2, s) == loc.fingerprint;
-        }
-        return n;
-    }
-    return fk_filter_contains(v->filter, key, len) ? 1 : 0;
+    uint64_t n = 0;
+    if (fk_scalable_links(v->filter)) /* a chain: the copies of every link */
+        (void)fk_scalable_count(v->filter, key, len, count_one, &n);
+    else
+        (void)count_one(v->filter, key, len, &n);
+    return (long long)n;
+}
+
+void fkr_apply_limit(fkr_value *v)
+{
+    if (fk_scalable_links(v->filter))
+        (void)fk_scalable_set_max_bytes(v->filter, fkr_max_bytes);
 }
 
 /* ------------------------------------------------------------ batches */

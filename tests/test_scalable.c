@@ -142,6 +142,7 @@ TEST(model_sequence_through_growth_with_removes)
     if (!f)
         return;
     uint64_t present = 0, bad_insert = 0, bad_remove = 0, bad_absent = 0, missing = 0;
+    uint64_t removes = 0, stale = 0;
     for (unsigned step = 0; step < ops_count; step++) {
         uint64_t r = rng_next();
         uint64_t i = (r >> 8) % POOL;
@@ -163,6 +164,7 @@ TEST(model_sequence_through_growth_with_removes)
             break;
         case 4: case 5: { /* remove */
             fk_status s = fk_filter_remove(f, &k, sizeof k);
+            removes++;
             if (copies[i]) {
                 bad_remove += s != FK_OK;
                 if (s == FK_OK) {
@@ -170,7 +172,9 @@ TEST(model_sequence_through_growth_with_removes)
                     present--;
                 }
             } else {
-                bad_absent += s != FK_ENOTFOUND;
+                /* a copy an ambiguous remove kept (scalable.h, "Removes") */
+                stale += s == FK_OK;
+                bad_absent += s != FK_ENOTFOUND && s != FK_OK;
             }
             break;
         }
@@ -193,7 +197,11 @@ TEST(model_sequence_through_growth_with_removes)
     CHECK_EQ_U64(bad_remove, 0);
     CHECK_EQ_U64(bad_absent, 0);
     CHECK_EQ_U64(missing, 0);
-    CHECK_EQ_U64(st.items, present);
+    /* copies kept by ambiguous removes (here: copies that spilled over
+     * tiny full links) are counted in items, never fewer than the model */
+    CHECK_MSG(stale * 100 <= removes, "%llu stale of %llu removes", (unsigned long long)stale,
+              (unsigned long long)removes);
+    CHECK_MSG(st.items >= present, "items %llu, model %llu, %llu removes", (unsigned long long)st.items, (unsigned long long)present, (unsigned long long)removes);
     CHECK_MSG(fk_scalable_links(f) >= 4, "only %zu links: the run did not grow the chain",
               fk_scalable_links(f));
     fk_filter_free(f);
