@@ -482,6 +482,14 @@ fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes)
     return FK_OK;
 }
 
+uint64_t fk_scalable_memory_bytes(const fk_filter *f)
+{
+    if (!fk_scalable_is(f))
+        return 0;
+    const fk_scalable *c = (const fk_scalable *)f;
+    return c->link_memory + fk_scalable_overhead(c->count);
+}
+
 uint64_t fk_scalable_max_bytes(const fk_filter *f)
 {
     return fk_scalable_is(f) ? ((const fk_scalable *)f)->max_bytes : 0;

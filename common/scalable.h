@@ -128,6 +128,10 @@ FK_API const fk_ops *fk_scalable_inner(const fk_filter *f);
  * f is not a growing filter. Not thread safe against writers. O(1). */
 FK_API fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes);
 
+/* Returns the bytes f holds (the stats' memory_bytes) without the stats'
+ * scan of every link, or 0 when f is not a growing filter. Cost: O(1). */
+FK_API uint64_t fk_scalable_memory_bytes(const fk_filter *f);
+
 /* Returns the byte limit of f (resolved: never 0), or 0 when f is not a
  * growing filter. Cost: O(1). */
 FK_API uint64_t fk_scalable_max_bytes(const fk_filter *f);

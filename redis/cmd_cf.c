@@ -31,13 +31,10 @@ static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const
     p.seed = fkr_key_seed(name);
     if (grows)
         p.growth = (uint32_t)o->expansion;
-    fk_filter *f;
-    const char *err = fkr_new_filter(ops, &p, &f);
+    fkr_value *v;
+    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_CF, (uint64_t)o->capacity, &v);
     if (err)
         return err;
-    fkr_value *v = fkr_value_wrap(f, FKR_FAMILY_CF, (uint64_t)o->capacity);
-    if (!v)
-        return "ERR FK_ENOMEM: not enough memory";
     v->expansion = (uint32_t)o->expansion;
     v->bucket_size = (uint32_t)o->bucket_size;
     v->max_iterations = (uint32_t)o->max_iterations;

@@ -45,10 +45,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fk_params p = fk_params_make((uint64_t)capacity, fpr);
     p.seed = fkr_key_seed(argv[1]);
     p.growth = (uint32_t)growth;
-    fk_filter *f;
-    const char *err = fkr_new_filter(ops, &p, &f);
-    if (!err && !(v = fkr_value_wrap(f, FKR_FAMILY_FK, (uint64_t)capacity)))
-        err = "ERR FK_ENOMEM: not enough memory";
+    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
     if (err) {
         rm_CloseKey(key);
         return rm_ReplyWithError(ctx, err);

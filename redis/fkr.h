@@ -79,6 +79,12 @@ uint64_t fkr_key_seed(const RedisModuleString *key);
  * the error text to reply (*out NULL). */
 const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
 
+/* fkr_new_filter, then the value wrapping it (fkr_value_wrap_new: no scan
+ * of the new body). Returns NULL with the value in *out, or the error
+ * text to reply. */
+const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
+                          uint64_t capacity, fkr_value **out);
+
 /* The error text for FK_ELIMIT: names MAXBYTES and its value. */
 const char *fkr_limit_error(void);
 

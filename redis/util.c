@@ -165,6 +165,27 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter 
     return NULL;
 }
 
+const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
+                          uint64_t capacity, fkr_value **out)
+{
+    *out = NULL;
+    fk_filter *f;
+    const char *err = fkr_new_filter(ops, p, &f);
+    if (err)
+        return err;
+    fk_sizing sz;
+    uint64_t memory;
+    if (fk_ops_size(ops, p, &sz) == FK_OK) {
+        memory = sz.memory_bytes;
+    } else {
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        memory = st.memory_bytes;
+    }
+    *out = fkr_value_wrap_new(f, family, capacity, memory);
+    return *out ? NULL : "ERR FK_ENOMEM: not enough memory";
+}
+
 int fkr_at_capacity(const fkr_value *v)
 {
     const fk_ops *ops = fk_filter_ops(v->filter);
