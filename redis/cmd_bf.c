@@ -63,8 +63,12 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     int expansion_given = 0;
     for (int i = 4; i < argc; i++) {
         if (fkr_arg_is(argv[i], "NONSCALING")) {
+            if (o.nonscaling)
+                return rm_ReplyWithError(ctx, "ERR NONSCALING given twice");
             o.nonscaling = 1;
         } else if (fkr_arg_is(argv[i], "EXPANSION")) {
+            if (expansion_given)
+                return rm_ReplyWithError(ctx, "ERR EXPANSION given twice");
             if (++i == argc)
                 return rm_ReplyWithError(ctx, "ERR no expansion");
             if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK)
@@ -180,7 +184,16 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_WrongArity(ctx);
     bf_opts o = bf_defaults;
     int nocreate = 0, items = -1;
+    unsigned seen = 0; /* options given, one bit each: a repeat is an error */
+    static const char *const words[] = { "NOCREATE", "NONSCALING", "CAPACITY", "ERROR", "EXPANSION" };
     for (int i = 2; i < argc && items < 0; i++) {
+        for (unsigned w = 0; w < 5; w++) {
+            if (!fkr_arg_is(argv[i], words[w]))
+                continue;
+            if (seen & (1u << w))
+                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+            seen |= 1u << w;
+        }
         if (fkr_arg_is(argv[i], "ITEMS")) {
             items = i + 1;
         } else if (fkr_arg_is(argv[i], "NOCREATE")) {
@@ -207,6 +220,8 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     }
     if (items < 0 || items == argc)
         return rm_WrongArity(ctx);
+    if (o.nonscaling && (seen & (1u << 4)))
+        return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0) || o.capacity < 1 || o.expansion < 1 ||
         o.expansion > BF_MAX_EXPANSION)
         return rm_ReplyWithError(ctx, "ERR Bad argument received");

@@ -52,7 +52,16 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     cf_opts o = cf_defaults;
     if (rm_StringToLongLong(argv[2], &o.capacity) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR Bad capacity");
+    unsigned seen = 0; /* a repeated option is an error */
+    static const char *const words[] = { "BUCKETSIZE", "MAXITERATIONS", "EXPANSION" };
     for (int i = 3; i < argc; i += 2) {
+        for (unsigned w = 0; w < 3; w++) {
+            if (!fkr_arg_is(argv[i], words[w]))
+                continue;
+            if (seen & (1u << w))
+                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+            seen |= 1u << w;
+        }
         if (fkr_arg_is(argv[i], "BUCKETSIZE")) {
             if (rm_StringToLongLong(argv[i + 1], &o.bucket_size) != RM_OK)
                 return rm_ReplyWithError(ctx, "ERR Couldn't parse BUCKETSIZE");

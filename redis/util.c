@@ -126,6 +126,15 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter 
     *out = NULL;
     fk_params q = *given, *p = &q;
     q.max_bytes = fkr_max_bytes; /* creation and every later growth */
+    fk_sizing sz;
+    if (fk_ops_size(ops, p, &sz) == FK_OK && sz.expected_fpr > 2.0 * p->fpr) {
+        /* the kind clamps what it cannot reach (Bloom: 64 hashes; cuckoo:
+         * 32-bit fingerprints): an OK would promise a rate it never has */
+        snprintf(msg, sizeof msg,
+                 "ERR error rate %g is out of reach: a %s filter of this capacity reaches about "
+                 "%.3g at best", p->fpr, ops->name, sz.expected_fpr);
+        return msg;
+    }
     if (p->capacity > PROBE_CAPACITY) {
         /* Every kind's size is linear in capacity (plus rounding of at most
          * 2x for power-of-two tables): measure a small one and scale. */

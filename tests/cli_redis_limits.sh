@@ -113,4 +113,17 @@ links=$(rc big CF.INFO cdel | awk 'p { print; exit } /Number of filters/ { p = 1
 [ -n "$links" ] && [ "$links" -le 6 ] && ok || bad "20 000 CF.ADDs made $links links"
 expect_prefix "CF.INFO expansion rate of a default key" "2" big EVAL "local r = redis.call('CF.INFO','cdel'); return tostring(r[14])" 0
 
+# ---- the minor items: each refused with an error, nothing made
+expect "BF.RESERVE EXPANSION 65537" "ERR expansion should be between 1 and 65536" big BF.RESERVE m1 0.01 100 EXPANSION 65537
+expect "BF.INSERT EXPANSION 65537" "ERR Bad argument received" big BF.INSERT m1 EXPANSION 65537 ITEMS a
+expect "BF.INSERT NONSCALING with EXPANSION" "ERR Nonscaling filters cannot expand" big BF.INSERT m1 NONSCALING EXPANSION 2 ITEMS a
+expect "BF.RESERVE EXPANSION twice" "ERR EXPANSION given twice" big BF.RESERVE m1 0.01 100 EXPANSION 2 EXPANSION
+expect "BF.RESERVE NONSCALING twice" "ERR NONSCALING given twice" big BF.RESERVE m1 0.01 100 NONSCALING NONSCALING
+expect "BF.INSERT CAPACITY twice" "ERR an option is given twice" big BF.INSERT m1 CAPACITY 10 CAPACITY 20 ITEMS a
+expect "CF.RESERVE EXPANSION twice" "ERR an option is given twice" big CF.RESERVE m1 100 EXPANSION 2 EXPANSION 4
+expect_prefix "BF.RESERVE at 5e-324" "ERR error rate 4.94066e-324 is out of reach" big BF.RESERVE m1 5e-324 100 NONSCALING
+expect_prefix "FK.RESERVE cuckoo at 1e-300" "ERR error rate 1e-300 is out of reach" big FK.RESERVE m1 cuckoo 1e-300 1000
+expect "FK.RESERVE GROWTH 65537" "ERR GROWTH must be an integer in 1..65536" big FK.RESERVE m1 scalable-bloom 0.01 100 GROWTH 65537
+expect "no key made by the refused commands" "0" big EXISTS m1
+
 redis_lib_done
