@@ -343,6 +343,12 @@ fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
     return FK_OK;
 }
 
+fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
+                                  uint64_t *count)
+{
+    return fk_scalable_count(f, key, len, fk_filter_count, count);
+}
+
 /* -------------------------------------------------------------- stats */
 
 void fk_scalable_stats(const fk_filter *f, fk_stats *out)

@@ -167,6 +167,10 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
 bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
 fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
 void      fk_scalable_stats(const fk_filter *f, fk_stats *out);
+/* The count slot (inner kinds that count): fk_scalable_count over the
+ * links' own count slots (fk_filter_count). */
+fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
+                                  uint64_t *count);
 /* The size slot: the filter create(p) makes (its first link) and the
  * chain's theory once it holds `items` keys (links filled in order). */
 fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,

@@ -97,8 +97,8 @@ void fkr_apply_limit(fkr_value *v);
  * growing kind is registered. */
 int fkr_at_capacity(const fkr_value *v);
 
-/* How many times key was added (CF.COUNT / FK.COUNT): exact fingerprint
- * matches for a cuckoo filter, else 1 when contained, 0 otherwise. */
+/* How many times key was added (CF.COUNT / FK.COUNT): the kind's count (fk_filter_count: cuckoo copies, summed over a chain),
+ * else 1 when contained, 0 otherwise. */
 long long fkr_count(const fkr_value *v, const char *key, size_t len);
 
 /* Stores v under key (open for writing), replacing what was there. */

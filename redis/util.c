@@ -203,37 +203,14 @@ int fkr_at_capacity(const fkr_value *v)
     return v->items >= v->capacity;
 }
 
-/* Copies of key in one filter: matching fingerprints in a cuckoo
- * filter's two buckets, else 1 when it answers yes. */
-static fk_status count_one(const fk_filter *f, const void *key, size_t len, uint64_t *count)
-{
-    *count = 0;
-    if (fk_filter_ops(f) != &fk_cuckoo_ops) {
-        *count = fk_filter_contains(f, key, len);
-        return FK_OK;
-    }
-    /* every filter begins with its fk_filter header: this is the fk_cuckoo */
-    const fk_cuckoo *c = (const fk_cuckoo *)(const void *)f;
-    fk_cuckoo_location loc;
-    if (fk_cuckoo_locate(c, key, len, &loc) != FK_OK)
-        return FK_OK;
-    unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
-    for (unsigned s = 0; s < per_bucket; s++) {
-        *count += fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
-        if (loc.i2 != loc.i1)
-            *count += fk_cuckoo_slot(c, loc.i2, s) == loc.fingerprint;
-    }
-    return FK_OK;
-}
-
 long long fkr_count(const fkr_value *v, const char *key, size_t len)
 {
+    /* the kind's count (cuckoo: stored copies; a growing kind: the sum
+     * over its links), else 1 when it answers yes */
     uint64_t n = 0;
-    if (fk_scalable_links(v->filter)) /* a chain: the copies of every link */
-        (void)fk_scalable_count(v->filter, key, len, count_one, &n);
-    else
-        (void)count_one(v->filter, key, len, &n);
-    return (long long)n;
+    if (fk_filter_count(v->filter, key, len, &n) == FK_OK)
+        return (long long)n;
+    return fk_filter_contains(v->filter, key, len) ? 1 : 0;
 }
 
 void fkr_apply_limit(fkr_value *v)
