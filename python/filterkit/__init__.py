@@ -26,6 +26,8 @@ Exceptions: ValueError (bad parameters: fpr not in (0, 1) or NaN, capacity
 0, a filter over 64 GiB), TypeError (wrong types), OverflowError (int key
 out of range), MemoryError, KeyError (remove of an absent key),
 FilterFullError (a bounded kind such as cuckoo has no room; nothing lost),
+LimitError (a FilterFullError and a ValueError: the filter would pass its
+byte limit, the max_bytes knob or the 64 GiB cap, when made or grown),
 CorruptError and UnsupportedError (both ValueError: damaged bytes, a newer
 format, or an operation the kind cannot do), OSError (files). All of
 filterkit's own derive from filterkit.Error.
@@ -47,6 +49,7 @@ from ._filterkit import (  # noqa: F401  (re-exported)
     Error,
     Filter,
     FilterFullError,
+    LimitError,
     UnsupportedError,
     bench,
     from_bytes,
@@ -174,6 +177,6 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=False,
     }
 
 
-__all__ = ["Filter", "Error", "FilterFullError", "CorruptError", "UnsupportedError", "kinds",
+__all__ = ["Filter", "Error", "FilterFullError", "LimitError", "CorruptError", "UnsupportedError", "kinds",
            "kind_class", "load", "from_bytes", "bench", "pick", "sizing", "library_version"] + \
     sorted(c.__name__ for c in _classes.values())

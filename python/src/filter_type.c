@@ -141,6 +141,7 @@ int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required)
             U64_KNOB("counter_bits", counter_bits, uint32_t, UINT32_MAX)
             U64_KNOB("fingerprint_bits", fingerprint_bits, uint32_t, UINT32_MAX)
             U64_KNOB("growth", growth, uint32_t, UINT32_MAX)
+            U64_KNOB("max_bytes", max_bytes, uint64_t, UINT64_MAX)
             else if (strcmp(k, "fpr") == 0)
             {
                 if (get_double_knob(value, "fpr", &p->fpr))
@@ -160,7 +161,7 @@ int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required)
             {
                 PyErr_Format(PyExc_TypeError, "unexpected keyword argument '%s' (filter knobs: capacity, "
                              "fpr, seed, bits, hashes, counter_bits, fingerprint_bits, growth, max_load, "
-                             "tightening)", k);
+                             "tightening, max_bytes)", k);
                 return -1;
             }
 #undef U64_KNOB
@@ -848,8 +849,10 @@ static char filter_doc[] = PyDoc_STR(
 "also be called directly: filterkit.Bloom(capacity=10**6, fpr=0.01).\n\n"
 "capacity is the number of items to size for (growing kinds may omit it);\n"
 "knobs, 0 meaning derive: bits, hashes, counter_bits, fingerprint_bits, growth,\n"
-"max_load, tightening. ValueError for a bad value (fpr not in (0, 1), NaN,\n"
-"capacity 0, a filter over 64 GiB), TypeError for a wrong type, MemoryError.\n\n"
+"max_load, tightening; max_bytes caps the bytes the filter may hold (0: 64 GiB;\n"
+"not saved with it). ValueError for a bad value (fpr not in (0, 1), NaN,\n"
+"capacity 0), LimitError (a ValueError) for a filter over max_bytes, TypeError\n"
+"for a wrong type, MemoryError.\n\n"
 "x in f is False only when x was never added (or was removed); True may be a false\n"
 "positive, at about the rate fpr once capacity items are in.");
 

@@ -4,7 +4,7 @@
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdio.h>
 
-PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError;
+PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError, *pyfk_LimitError;
 
 PyObject *pyfk_load_bytes(const fk_ops *ops, PyObject *data, const char *what);
 PyObject *pyfk_load_path(PyObject *path_arg, const fk_ops *ops);
@@ -21,6 +21,7 @@ PyObject *pyfk_raise(fk_status s, const char *what)
     case FK_EUNSUPPORTED: type = pyfk_UnsupportedError; break;
     case FK_ECORRUPT:     type = pyfk_CorruptError; break;
     case FK_EIO:          type = PyExc_OSError; break;
+    case FK_ELIMIT:       type = pyfk_LimitError; break;
     default:              type = pyfk_Error; break;
     }
     PyErr_Format(type, "%s: %s (%s)", what, fk_strerror(s), fk_status_name(s));
@@ -55,6 +56,12 @@ int pyfk_errors_init(PyObject *module)
                       Py_BuildValue("(OO)", pyfk_Error, PyExc_ValueError),
                       "The kind cannot do this (FK_EUNSUPPORTED): e.g. insert into a static kind, "
                       "or a file written by a newer filterkit. A ValueError."))
+        return -1;
+    if (add_exception(module, &pyfk_LimitError, "LimitError",
+                      Py_BuildValue("(OO)", pyfk_FilterFullError, PyExc_ValueError),
+                      "The filter would pass its byte limit (FK_ELIMIT: the max_bytes knob, else "
+                      "the library's 64 GiB cap): when it is made, or when a growing filter needs "
+                      "a new link. Nothing changed. A FilterFullError and a ValueError."))
         return -1;
     return 0;
 }

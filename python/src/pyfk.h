@@ -42,7 +42,8 @@ const fk_ops *pyfk_ops_of_type(PyTypeObject *type);
 PyObject *pyfk_wrap(fk_filter *f, double fpr, uint64_t seed);
 
 /* --------------------------------------------------------------- errors */
-extern PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError;
+extern PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError,
+    *pyfk_LimitError;
 int pyfk_errors_init(PyObject *module);
 /* Sets the exception documented for s (never FK_OK) with "what: reason";
  * returns NULL so that callers can `return pyfk_raise(...)`. */
@@ -108,7 +109,7 @@ PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
 
 /* Reads the fk_params knobs from keyword arguments (capacity, fpr, seed,
  * bits, hashes, counter_bits, fingerprint_bits, growth, max_load,
- * tightening); 0, or -1 with TypeError/ValueError/OverflowError set.
+ * tightening, max_bytes); 0, or -1 with TypeError/ValueError/OverflowError set.
  * Unset knobs stay 0 ("derive"); fpr defaults to 0.01. */
 int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required);
 

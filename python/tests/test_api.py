@@ -270,3 +270,16 @@ def test_threads_batches_and_writers_never_overlap():
         t.join()
     assert not errors
     assert f.contains_many(np.concatenate(chunks)).all()
+
+
+def test_byte_limit():
+    # max_bytes: a growing filter stops before a link that would pass it
+    f = filterkit.ScalableBloom(capacity=1000, max_bytes=20000)
+    with pytest.raises(filterkit.LimitError) as e:
+        f.add_many(np.arange(10**6, dtype=np.uint64))
+    assert isinstance(e.value, filterkit.FilterFullError) and isinstance(e.value, ValueError)
+    assert 0 < e.value.done < 10**6
+    assert f.contains_many(np.arange(e.value.done, dtype=np.uint64)).all()
+    assert f.stats()["memory_bytes"] <= 20000
+    with pytest.raises(ValueError):
+        filterkit.Bloom(capacity=10**6, max_bytes=1000)  # does not fit at all
