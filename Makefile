@@ -60,10 +60,13 @@ ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL  = -lm -pthread
 
 # ------------------------------------------------------------- modules
-# Each library folder is one module and one archive; a module is present
-# once it has sources, and every .c in it (sub-folders too) is part of it.
-# No module includes another; all of them need common/.
-MODULES  := common bloom counting cuckoo
+# KINDS: one word per filter kind, one folder each (a new kind adds its
+# word here and one line to registry/registry.c). Every .c in a kind's
+# folder is part of its archive libfk_<kind>.a; no kind includes another,
+# all of them need common/. registry/ knows every kind and goes only into
+# the all-in-one library.
+KINDS    := bloom blocked counting cuckoo
+MODULES  := common $(KINDS)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
 mod_srcs  = $(SRCS_$(1))
@@ -71,19 +74,18 @@ mod_objs  = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
 PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
-# The all-in-one library: every module plus the registry of kinds
-# (bench/registry/: library code, see its README).
-REGISTRY_DIR  := bench/registry
-REGISTRY_SRCS := $(sort $(wildcard $(REGISTRY_DIR)/*.c))
+# The all-in-one library: every module plus the registry of kinds.
+REGISTRY_DIR  := registry
+REGISTRY_SRCS := $(SRCS_registry)
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
-# The CLI: every .c under bench/ but the registry. The libbloom baseline
+# The CLI: every .c under bench/. The libbloom baseline
 # adapter is compiled in only when libbloom-dev is installed. (Set
 # HAVE_LIBBLOOM=0 on the command line to leave it out by hand.)
 HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
                    $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1 || echo 0)
-CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(SRCS_bench))
+CLI_SRCS := $(SRCS_bench)
 ifneq ($(HAVE_LIBBLOOM),1)
 CLI_SRCS := $(filter-out bench/baselines/libbloom.c,$(CLI_SRCS))
 else

@@ -335,7 +335,7 @@ FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
 
-/* The registry (bench/registry/), defined only in the all-in-one library
+/* The registry (registry/), defined only in the all-in-one library
  * libfilterkit: the built-in kinds plus those added with fk_ops_register.
  * Returns the ops of the kind called name, or NULL for an unknown name or
  * NULL. Cost: O(number of kinds). */

@@ -67,7 +67,7 @@ extern "C" {
  * with growth 1; with growth >= 2 FK_MEMORY_CAP comes first). */
 #define FK_SCALABLE_MAX_LINKS          65536u
 /* File kind id of a saved chain, whatever its inner kind (the inner kind's
- * own id is kind parameter 0; bench/registry/README.md lists the ids). */
+ * own id is kind parameter 0; registry/README.md lists the ids). */
 #define FK_KIND_SCALABLE               5u
 
 /* Creates an empty growing filter of links of kind `inner` (any kind that
@@ -108,7 +108,7 @@ FK_API fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double 
 
 /* --------------------- binding the wrapper to a kind (registry, internal)
  *
- * The registered kinds (bench/registry/scalable_kinds.c) are small fk_ops
+ * The registered kinds (registry/scalable_kinds.c) are small fk_ops
  * tables whose slots call these with their own table (`outer`, stored as
  * the filter's ops) and their inner kind's. Not part of the public API. */
 fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,

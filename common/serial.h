@@ -23,7 +23,7 @@
  *              a damaged, shifted or truncated version field reads as
  *              corrupt, never as "newer"
  *    12     2  kind id (fk_serial_ops.kind_id: each kind owns its
- *              number; bench/registry/README.md lists them)
+ *              number; registry/README.md lists them)
  *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
  *    16     8  seed
  *    24     8  capacity (items the filter was sized for, > 0)

@@ -24,7 +24,7 @@
  *
  * Link: build/libfk_counting.a build/libfk_common.a -lm, nothing else
  * (fk_counting_to_bloom, in the all-in-one libfilterkit, is declared in
- * bench/registry/registry.h).
+ * registry/registry.h).
  * Thread safety: which calls may run at the same time on one filter, from
  * any number of threads ("no": the caller must keep them apart):
  *

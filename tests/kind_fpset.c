@@ -9,7 +9,7 @@
  * contract test, `filterkit bench`, `pick` and save/load all take it up.
  * Test programs #include this file, since the Makefile builds each test
  * program from one source. File kind id 0x7F01 (the test-only range;
- * bench/registry/README.md lists the ids).
+ * registry/README.md lists the ids).
  */
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 #include "check.h"
 #include "../bench/cli/cmd.h"
 #include "../bench/measure/memory_model.h"
-#include "../bench/registry/registry.h"
+#include "../registry/registry.h"
 #include "kind_fpset.c"
 
 static char dir[] = "/tmp/fk_new_kind_XXXXXX";

@@ -18,9 +18,9 @@
 #include <xxhash.h>
 #include "check.h"
 #include "keys.h"
-#include "../bloom/blocked.h"
-#include "../bloom/blocked_internal.h" /* the array, for the alignment check */
-#include "../bloom/blocked_serial.h"
+#include "../blocked/blocked.h"
+#include "../blocked/blocked_internal.h" /* the array, for the alignment check */
+#include "../blocked/blocked_serial.h"
 
 /* The salts as printed in the Parquet split-block Bloom filter spec,
  * written out again here so a typo in the library cannot hide. */

@@ -10,7 +10,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../common/serial.h"
-#include "../bench/registry/registry.h"
+#include "../registry/registry.h"
 #include "kind_fpset.c"
 
 static const fk_ops *kind; /* the kind under test, for messages */

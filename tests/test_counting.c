@@ -7,7 +7,7 @@
 #include "../bloom/bloom.h"
 #include "../bloom/bloom_serial.h"
 #include "../counting/counting.h"
-#include "../bench/registry/registry.h"
+#include "../registry/registry.h"
 
 /* ---------------------------------------------------------------- helpers */
 

@@ -23,7 +23,7 @@
 #include "../counting/counting_serial.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_serial.h"
-#include "../bench/registry/registry.h"
+#include "../registry/registry.h"
 
 /* Under AddressSanitizer a failed huge allocation must come back as NULL
  * (-> FK_ENOMEM), as it does without ASan; tests/run.sh sets this too, this

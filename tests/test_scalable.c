@@ -10,7 +10,7 @@
 #include "../common/filter.h"
 #include "../common/scalable.h"
 #include "../common/serial.h"
-#include "../bench/registry/registry.h"
+#include "../registry/registry.h"
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr, uint64_t seed)
 {

@@ -7,7 +7,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "../trace/trace.h"
-#include "../../bloom/blocked.h"
+#include "../../blocked/blocked.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"

@@ -1,4 +1,4 @@
-/* bloom/blocked_sizing.c: the blocked filter's theory (Putze, Sanders &
+/* blocked/blocked_sizing.c: the blocked filter's theory (Putze, Sanders &
  * Singler 2007): the FPR as the Poisson average of the per-block rate,
  * the number of blocks solved from it, and the item estimate. */
 #include <math.h>

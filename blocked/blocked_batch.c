@@ -1,4 +1,4 @@
-/* bloom/blocked_batch.c: the blocked filter's batches (common/pipeline.h):
+/* blocked/blocked_batch.c: the blocked filter's batches (common/pipeline.h):
  * hash a window of keys, prefetch each key's block (one line), then set or
  * test the window's blocks on the filter's own path (AVX2 or scalar, the
  * one its single-key calls take, so the bits are the same) while the next

@@ -1,4 +1,4 @@
-/* bench/registry/registry.h: the cross-kind part of the all-in-one
+/* registry/registry.h: the cross-kind part of the all-in-one
  * library libfilterkit (never of a module archive): adding kinds to the
  * registry at run time, and converting between kinds. The lookups
  * themselves (fk_ops_find, fk_ops_at, fk_ops_find_kind_id) are declared in
@@ -7,9 +7,9 @@
 #ifndef FK_REGISTRY_H
 #define FK_REGISTRY_H
 
-#include "../../common/filter.h"
-#include "../../bloom/bloom.h"
-#include "../../counting/counting.h"
+#include "../common/filter.h"
+#include "../bloom/bloom.h"
+#include "../counting/counting.h"
 
 #ifdef __cplusplus
 extern "C" {

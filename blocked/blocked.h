@@ -1,4 +1,4 @@
-/* bloom/blocked.h: the cache-blocked (split-block) Bloom filter, kind
+/* blocked/blocked.h: the cache-blocked (split-block) Bloom filter, kind
  * "blocked" (Putze, Sanders & Singler 2007; the layout of Parquet's
  * split-block Bloom filter specification).
  *
@@ -39,7 +39,7 @@
  *   if (fk_blocked_contains(b, "apple", 5)) ...;   // true
  *   fk_blocked_free(b);
  *
- * Saving and loading: bloom/blocked_serial.h.
+ * Saving and loading: blocked/blocked_serial.h.
  */
 #ifndef FK_BLOCKED_H
 #define FK_BLOCKED_H

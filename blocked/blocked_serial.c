@@ -1,4 +1,4 @@
-/* bloom/blocked_serial.c: the blocked filter's part of the saved format
+/* blocked/blocked_serial.c: the blocked filter's part of the saved format
  * (kind id 4).
  *
  * Kind parameters: param[0] = number of blocks (1 .. 2^32, within

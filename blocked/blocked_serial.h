@@ -1,7 +1,7 @@
-/* bloom/blocked_serial.h: saving a blocked filter and loading it back, on a
+/* blocked/blocked_serial.h: saving a blocked filter and loading it back, on a
  * buffer or a FILE * the caller opened. The same as fk_filter_save / _load
  * with &fk_blocked_ops (common/serial.h has the format and the full
- * contract; kind id 4); the payload layout is in bloom/blocked_serial.c.
+ * contract; kind id 4); the payload layout is in blocked/blocked_serial.c.
  *
  *   uint64_t n; fk_blocked_serialized_size(b, &n);
  *   fk_blocked_save(b, buf, n, NULL);  ...  fk_blocked_from_bytes(buf, n, &copy);

@@ -1,4 +1,4 @@
-/* bloom/blocked_internal.h: the blocked filter's layout and key mapping,
+/* blocked/blocked_internal.h: the blocked filter's layout and key mapping,
  * shared by the files of its kind (core, AVX2 path, sizing, set
  * operations, serialization). Not installed. */
 #ifndef FK_BLOCKED_INTERNAL_H

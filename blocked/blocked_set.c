@@ -1,4 +1,4 @@
-/* bloom/blocked_set.c: union, intersection and the distinct-count estimate
+/* blocked/blocked_set.c: union, intersection and the distinct-count estimate
  * of blocked filters. */
 #include <math.h>
 #include "blocked_internal.h"

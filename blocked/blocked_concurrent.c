@@ -1,4 +1,4 @@
-/* bloom/blocked_concurrent.c: the blocked filter's concurrent insert: the
+/* blocked/blocked_concurrent.c: the blocked filter's concurrent insert: the
  * scalar path's bits, each word set by an atomic OR where its bit is still
  * clear (OR is order-free, so concurrent inserts lose nothing; skipping the
  * set bits spares the locked instructions a filling block needs less and

@@ -1,4 +1,4 @@
-/* bloom/blocked.c: the blocked Bloom filter: create, insert, lookup, stats,
+/* blocked/blocked.c: the blocked Bloom filter: create, insert, lookup, stats,
  * the choice of code path, and its fk_ops table. */
 #include <stdio.h>
 #include <stdlib.h>

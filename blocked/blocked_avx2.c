@@ -1,4 +1,4 @@
-/* bloom/blocked_avx2.c: the blocked filter's AVX2 path, compiled for AVX2
+/* blocked/blocked_avx2.c: the blocked filter's AVX2 path, compiled for AVX2
  * whatever the build's flags and called only after the run-time check
  * (fk_blocked_avx2_available). The eight words of a block are one 256-bit
  * vector: one multiply by the salts, one shift and one variable shift of 1
