@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "blocked_internal.h"
 #include "../common/alloc.h"
 #include "../common/atomic.h"
@@ -235,11 +236,6 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     return contains_scalar(b, key, len);
 }
 
-static fk_status ops_insert_concurrent(fk_filter *f, const void *key, size_t len)
-{
-    return fk_blocked_insert_concurrent((fk_blocked *)f, key, len);
-}
-
 static void ops_stats(const fk_filter *f, fk_stats *out)
 {
     fk_blocked_stats((const fk_blocked *)f, out);
@@ -259,6 +255,187 @@ static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
+/* ---- union, intersection and the distinct-count estimate
+ * of blocked filters. */
+
+static bool compatible(const fk_blocked *a, const fk_blocked *b)
+{
+    return a->blocks == b->blocks && a->seed == b->seed;
+}
+
+static uint64_t word_count(const fk_blocked *b)
+{
+    return b->blocks * FK_BLOCKED_WORDS;
+}
+
+fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src)
+{
+    if (!dst || !src || !compatible(dst, src))
+        return FK_EINVAL;
+    if (dst == src)
+        return FK_OK;
+    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
+        dst->words[i] |= src->words[i];
+    uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
+    fk_tally_reset(&dst->tally);
+    dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
+    return FK_OK;
+}
+
+fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src)
+{
+    if (!dst || !src || !compatible(dst, src))
+        return FK_EINVAL;
+    if (dst == src)
+        return FK_OK;
+    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
+        dst->words[i] &= src->words[i];
+    double est = fk_blocked_estimate_items(dst);
+    dst->items = isfinite(est) ? (uint64_t)llround(est) : fk_blocked_item_count(dst);
+    fk_tally_reset(&dst->tally);
+    return FK_OK;
+}
+
+double fk_blocked_estimate_items(const fk_blocked *b)
+{
+    if (!b)
+        return 0.0;
+    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
+}
+
+/* ---- the blocked filter's theory (Putze, Sanders &
+ * Singler 2007): the FPR as the Poisson average of the per-block rate,
+ * the number of blocks solved from it, and the item estimate. */
+
+/* Above this many keys per block every word is full to double precision
+ * ((31/32)^4096 ~ 1e-57), so the Poisson average is the point value. */
+#define LOAD_SATURATED 4096.0
+
+/* Chance that an absent key finds its 8 bits set in a block of x keys. */
+static double block_fpr(double x)
+{
+    double word = 1.0 - pow(1.0 - 1.0 / FK_BLOCKED_WORD_BITS, x);
+    double w2 = word * word, w4 = w2 * w2;
+    return w4 * w4;
+}
+
+double fk_theory_blocked_fpr(double load)
+{
+    if (!(load > 0.0))
+        return 0.0;
+    if (load >= LOAD_SATURATED)
+        return block_fpr(load);
+    /* Poisson terms built in log space (no factorials, no lgamma, which is
+     * not thread-safe), out to 12 standard deviations past the mean. */
+    double sum = 0.0, log_term = -load, log_load = log(load);
+    double last = load + 12.0 * sqrt(load) + 20.0;
+    for (double x = 0.0; x <= last; x += 1.0) {
+        if (x > 0.0)
+            log_term += log_load - log(x);
+        if (log_term > -745.0) /* below that exp() is 0 */
+            sum += exp(log_term) * block_fpr(x);
+    }
+    return sum < 1.0 ? sum : 1.0;
+}
+
+uint64_t fk_size_blocked_blocks(uint64_t n, double p)
+{
+    if (n == 0 || !(p > 0.0 && p < 1.0))
+        return 0;
+    /* The FPR rises with the load: bisect for the largest load that meets p,
+     * no lower than the floor (below it the FPR only falls in proportion to
+     * the memory spent, and a tiny target would ask for petabytes). */
+    double lo = FK_BLOCKED_MIN_LOAD, hi = LOAD_SATURATED;
+    bool floored = fk_theory_blocked_fpr(lo) > p;
+    for (int i = 0; i < 80 && !floored; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (fk_theory_blocked_fpr(mid) <= p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double blocks = ceil((double)n / lo);
+    if (blocks > 4294967296.0) /* 2^32: the block index is 32 bits */
+        return 0;
+    uint64_t count = (uint64_t)blocks;
+    /* n / count <= lo, so this holds but for rounding; a step or two fixes that. */
+    for (int step = 0; step < 4 && !floored && count < (UINT64_C(1) << 32) &&
+                       fk_theory_blocked_fpr((double)n / (double)count) > p; step++)
+        count++;
+    return count;
+}
+
+double fk_theory_blocked_items(uint64_t blocks, uint64_t x)
+{
+    if (blocks == 0)
+        return 0.0;
+    double fill = (double)x / ((double)blocks * FK_BLOCKED_BLOCK_BITS);
+    if (fill >= 1.0)
+        return INFINITY;
+    return (double)blocks * log1p(-fill) / log1p(-1.0 / FK_BLOCKED_WORD_BITS);
+}
+
+fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks)
+{
+    if (!blocks)
+        return FK_EINVAL;
+    *blocks = 0;
+    if (fk_params_check(p) != FK_OK)
+        return FK_EINVAL;
+    uint64_t count = p->bits ? p->bits / FK_BLOCKED_BLOCK_BITS +
+                                   ((p->bits & (FK_BLOCKED_BLOCK_BITS - 1)) != 0)
+                             : fk_size_blocked_blocks(p->capacity, p->fpr);
+    if (count == 0 || count > (UINT64_C(1) << 32))
+        return FK_EINVAL;
+    *blocks = count;
+    return FK_OK;
+}
+
+/* ---- the blocked filter's concurrent insert: the
+ * scalar path's bits, each word set by an atomic OR where its bit is still
+ * clear (OR is order-free, so concurrent inserts lose nothing; skipping the
+ * set bits spares the locked instructions a filling block needs less and
+ * less). The lookups read the same memory as 32-bit words: both are
+ * atomic accesses, so no access races with a plain one. */
+
+FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_blocked *b = (fk_blocked *)f;
+    if (!b || (!key && len))
+        return FK_EINVAL;
+    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint32_t *block = fk_blocked_block_ptr(b, h);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Two 32-bit words as one 64-bit word (word 2j is its low half): half
+     * the locked instructions. The block is 32-byte aligned. */
+    uint64_t *pairs = (uint64_t *)(void *)block;
+    uint64_t seen[FK_BLOCKED_WORDS / 2];
+#pragma GCC unroll 4
+    for (unsigned j = 0; j < FK_BLOCKED_WORDS / 2; j++)
+        seen[j] = fk_load64(&pairs[j]);
+#pragma GCC unroll 4
+    for (unsigned j = 0; j < FK_BLOCKED_WORDS / 2; j++) {
+        uint64_t bits = (UINT64_C(1) << fk_blocked_bit((uint32_t)h, 2 * j)) |
+                        (UINT64_C(1) << (32 + fk_blocked_bit((uint32_t)h, 2 * j + 1)));
+        if ((seen[j] & bits) != bits)
+            fk_or64(&pairs[j], bits);
+    }
+#else
+    uint32_t seen[FK_BLOCKED_WORDS];
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        seen[i] = fk_load32(&block[i]);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++) {
+        uint32_t bit = UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
+        if (!(seen[i] & bit))
+            fk_or32(&block[i], bit);
+    }
+#endif
+    fk_tally_add(&b->tally, 1);
+    return FK_OK;
+}
+
 const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
@@ -274,6 +451,5 @@ const fk_ops fk_blocked_ops = {
     .insert_many = fk_blocked_ops_insert_many,
     .contains_many_u64 = fk_blocked_ops_contains_many_u64,
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
-    .insert_concurrent = ops_insert_concurrent,
+    .insert_concurrent = insert_concurrent,
 };
-

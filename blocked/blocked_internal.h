@@ -5,7 +5,6 @@
 #define FK_BLOCKED_INTERNAL_H
 
 #include "blocked.h"
-#include "blocked_serial.h"
 #include "../common/hash.h"
 #include "../common/serial.h"
 #include "../common/tally.h"
@@ -17,6 +16,12 @@
 #else
 #define FK_BLOCKED_HAVE_AVX2 0
 #endif
+
+/* The code path a filter's insert and contains take (see "code paths"). */
+typedef enum {
+    FK_BLOCKED_PATH_SCALAR = 0, /* portable C, any machine */
+    FK_BLOCKED_PATH_AVX2 = 1    /* x86 AVX2, when the CPU and the OS allow it */
+} fk_blocked_path;
 
 struct fk_blocked {
     fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
@@ -121,5 +126,22 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
 /* The saving hooks of fk_blocked_ops (blocked_serial.c; contracts in
  * common/serial.h). */
 extern const fk_serial_ops fk_blocked_serial_ops;
+
+/* ------------------------------------------------------------ code paths
+ *
+ * Not exported: the tests (which link the static library) force each path
+ * to check that both set and test the same bits. */
+
+/* True when this machine can run the AVX2 path. Cost: O(1). */
+bool fk_blocked_avx2_available(void);
+
+/* The path b's insert and contains take; new filters take AVX2 when it is
+ * available. Both paths set and test the same bits. SCALAR for NULL. */
+fk_blocked_path fk_blocked_get_path(const fk_blocked *b);
+
+/* Switches b's path (for tests and benchmarks). Returns FK_OK; FK_EINVAL
+ * for NULL b or an unknown path; FK_EUNSUPPORTED for AVX2 on a machine
+ * without it (b unchanged). Not safe while other threads use b. */
+fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path);
 
 #endif

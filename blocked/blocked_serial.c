@@ -12,7 +12,6 @@
  * kind id: changing it needs a new kind id or format version.
  */
 #include "blocked_internal.h"
-#include "blocked_serial.h"
 #include "../common/endian.h"
 
 enum { P_BLOCKS, P_BLOCK_BITS, P_USED };

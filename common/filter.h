@@ -135,7 +135,8 @@ struct fk_ops {
     /* ---- version 3 (optional): batches, same contracts as
      * fk_filter_contains_many .. fk_filter_remove_many below, which have
      * already checked the arguments (f, and keys/lens/out when n > 0, are
-     * valid; every key NULL with len > 0 was refused before the call). */
+     * valid; every key NULL with len > 0 was refused before the call; done
+     * is never NULL). */
     void      (*contains_many)(const fk_filter *f, size_t n, const void *const keys[],
                                const size_t lens[], bool out[]);
     fk_status (*insert_many)(fk_filter *f, size_t n, const void *const keys[],

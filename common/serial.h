@@ -93,7 +93,7 @@ struct fk_serial_head {
  * fk_ops_check rejects a table with a hook or the kind id missing. */
 struct fk_serial_ops {
     /* The kind's number in the file header, nonzero and never reused; the
-     * kind defines it in its own header (FK_KIND_BLOOM in bloom_serial.h). */
+     * kind defines it in its own header (FK_KIND_BLOOM in bloom/bloom.h). */
     uint32_t kind_id;
     /* What param[i] means, for tools that describe a file (`filterkit
      * info`); NULL past the last used one. */
@@ -177,8 +177,9 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
 
 /* ------------------------------------- a kind's direct save/load API
  *
- * Each kind T with ops table OPS offers, under its own prefix, the five
- * calls above typed for T (bloom/bloom_serial.h: fk_bloom_save, ...).
+ * Each kind T with ops table OPS offers, under its own prefix, the buffer
+ * calls above typed for T (bloom/bloom.h: fk_bloom_save, ...), so that
+ * `save` and `load` mean the same in every kind.
  * FK_SERIAL_DIRECT_DECLARE(T, prefix) declares them and
  * FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS) defines them as forwards, so
  * every kind's are the same calls with the same contracts:
@@ -187,20 +188,16 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
  *       as fk_filter_serialized_size (x NULL: FK_EINVAL)
  *   prefix_save(const T *x, void *buf, size_t cap, size_t *written)
  *       as fk_filter_save
- *   prefix_save_file(const T *x, FILE *fp)
- *       as fk_filter_save_file
- *   prefix_from_bytes(const void *buf, size_t len, T **out)
+ *   prefix_load(const void *buf, size_t len, T **out)
  *       as fk_filter_load(&OPS, ...): another kind's file is FK_ECORRUPT
- *   prefix_from_file(FILE *fp, T **out)
- *       as fk_filter_load_file(&OPS, ...)
  *
- * T's first member must be `fk_filter base`. */
+ * For a FILE *, use fk_filter_save_file(prefix_as_filter(x), fp) and
+ * fk_filter_load_file(&OPS, fp, &f). T's first member must be
+ * `fk_filter base`. */
 #define FK_SERIAL_DIRECT_DECLARE(T, prefix)                                               \
     FK_API fk_status prefix##_serialized_size(const T *x, uint64_t *out);                 \
     FK_API fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written);   \
-    FK_API fk_status prefix##_save_file(const T *x, FILE *fp);                            \
-    FK_API fk_status prefix##_from_bytes(const void *buf, size_t len, T **out);           \
-    FK_API fk_status prefix##_from_file(FILE *fp, T **out)
+    FK_API fk_status prefix##_load(const void *buf, size_t len, T **out)
 
 #define FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS)                                           \
     fk_status prefix##_serialized_size(const T *x, uint64_t *out)                         \
@@ -211,22 +208,10 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
     {                                                                                     \
         return fk_filter_save(x ? &x->base : NULL, buf, cap, written);                    \
     }                                                                                     \
-    fk_status prefix##_save_file(const T *x, FILE *fp)                                    \
-    {                                                                                     \
-        return fk_filter_save_file(x ? &x->base : NULL, fp);                              \
-    }                                                                                     \
-    fk_status prefix##_from_bytes(const void *buf, size_t len, T **out)                   \
+    fk_status prefix##_load(const void *buf, size_t len, T **out)                         \
     {                                                                                     \
         fk_filter *f = NULL;                                                              \
         fk_status s = fk_filter_load(&(OPS), buf, len, out ? &f : NULL);                  \
-        if (out)                                                                          \
-            *out = (T *)f;                                                                \
-        return s;                                                                         \
-    }                                                                                     \
-    fk_status prefix##_from_file(FILE *fp, T **out)                                       \
-    {                                                                                     \
-        fk_filter *f = NULL;                                                              \
-        fk_status s = fk_filter_load_file(&(OPS), fp, out ? &f : NULL);                   \
         if (out)                                                                          \
             *out = (T *)f;                                                                \
         return s;                                                                         \

@@ -3,7 +3,6 @@
  * Bloom module links alone, saving and loading included. */
 #include <stdio.h>
 #include "../blocked/blocked.h"
-#include "../blocked/blocked_serial.h"
 
 int main(void)
 {
@@ -16,7 +15,7 @@ int main(void)
           && fk_blocked_contains(c, "apple", 5)
           && fk_filter_contains(fk_blocked_as_filter(c), "apple", 5)
           && fk_blocked_save(c, buf, sizeof buf, &len) == FK_OK
-          && fk_blocked_from_bytes(buf, len, &d) == FK_OK
+          && fk_blocked_load(buf, len, &d) == FK_OK
           && fk_blocked_contains(d, "apple", 5);
     fk_blocked_free(c);
     fk_blocked_free(d);
