@@ -156,7 +156,7 @@ endif
 # which proves that module links alone.
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
-LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard tests/link_$(m).c))
+LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)) registry,$(wildcard tests/link_$(m).c))
 LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
 
 .PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
@@ -275,6 +275,10 @@ $(BENCH_LIB): $(BENCH_LIB_OBJS)
 
 $(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)
+
+# The registry lives only in the all-in-one library: its program links that alone.
+$(BUILD)/tests/link_registry: $(BUILD)/tests/link_registry.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # ---------------------------------------------------------------- tests
 tests-build: lib cli $(TEST_BINS) $(LINK_BINS)

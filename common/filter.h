@@ -336,22 +336,6 @@ FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
 
-/* The registry (registry/), defined only in the all-in-one library
- * libfilterkit: the built-in kinds plus those added with fk_ops_register.
- * Returns the ops of the kind called name, or NULL for an unknown name or
- * NULL. Cost: O(number of kinds). */
-FK_API const fk_ops *fk_ops_find(const char *name);
-
-/* Registry listing: returns the i-th kind (built-ins first, then registered
- * ones in order), or NULL when i is past the end (iterate from 0 until
- * NULL). All-in-one library only. Cost: O(1). */
-FK_API const fk_ops *fk_ops_at(size_t i);
-
-/* Registry by file kind id (fk_serial_ops.kind_id): returns the kind that
- * serializes under that id, or NULL for 0 or an unknown id. All-in-one
- * library only. Cost: O(number of kinds). */
-FK_API const fk_ops *fk_ops_find_kind_id(uint32_t kind_id);
-
 #ifdef __cplusplus
 }
 #endif

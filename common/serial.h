@@ -9,7 +9,7 @@
  *   uint64_t n;  fk_filter_serialized_size(f, &n);
  *   void *buf = malloc(n);  fk_filter_save(f, buf, n, NULL);
  *   fk_filter *g;  fk_filter_load(&fk_bloom_ops, buf, n, &g);  // or
- *   fk_filter_load_any(buf, n, &g);          // all-in-one library only
+ *   fk_filter_load_any(buf, n, &g);          // registry/registry.h
  *
  * ## File format (version 1)
  *
@@ -160,12 +160,6 @@ FK_API fk_status fk_filter_load(const fk_ops *ops, const void *buf, size_t len, 
  * as bytes arrive, so a short file claiming a huge payload costs at most
  * about twice its real size. */
 FK_API fk_status fk_filter_load_file(const fk_ops *ops, FILE *fp, fk_filter **out);
-
-/* As fk_filter_load / fk_filter_load_file, for any built-in kind: the kind
- * comes from the header's kind id (fk_ops_find_kind_id). An unknown kind id
- * is FK_ECORRUPT. All-in-one library (libfilterkit) only. */
-FK_API fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out);
-FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
 
 /* Decodes the header of a saved filter (the first bytes of buf, len bytes
  * available) into *out, for tools that describe a file: checks only the

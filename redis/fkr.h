@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../common/filter.h"
+#include "../registry/registry.h"
 #include "rm_api.h"
 #include "value.h"
 

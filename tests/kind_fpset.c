@@ -18,6 +18,7 @@
 #include "../common/endian.h"
 #include "../common/hash.h"
 #include "../common/serial.h"
+#include "../registry/registry.h"
 
 #define FK_KIND_TEST_FPSET 0x7F01u
 

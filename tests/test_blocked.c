@@ -20,6 +20,7 @@
 #include "keys.h"
 #include "../blocked/blocked.h"
 #include "../blocked/blocked_internal.h" /* the array, for the alignment check */
+#include "../registry/registry.h"
 
 /* The salts as printed in the Parquet split-block Bloom filter spec,
  * written out again here so a typo in the library cannot hide. */

@@ -8,6 +8,7 @@
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_hash.h"
 #include "../cuckoo/cuckoo_table.h"
+#include "../registry/registry.h"
 
 /* ------------------------------------------------------------- helpers */
 

@@ -18,6 +18,7 @@
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
+#include "../registry/registry.h"
 
 /* -------------------------------------------------------------- helpers */
 

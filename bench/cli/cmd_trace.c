@@ -11,6 +11,7 @@
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"
+#include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
  * the name): a kind without an entry here is not traceable. */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../common/serial.h"
+#include "../../registry/registry.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_ops: %s failed\n", #c); abort(); } } while (0)
