@@ -37,7 +37,10 @@ VERSION_MINOR := $(call version_field,MINOR)
 VERSION_PATCH := $(call version_field,PATCH)
 VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 SHLIB_DEV     := libfilterkit.so
-SHLIB_SONAME  := $(SHLIB_DEV).$(VERSION_MAJOR)
+# The SONAME names the ABI: MAJOR from 1.0 on; before it MAJOR.MINOR, since
+# a 0.x minor release may break the ABI (0.3.0 removed exports).
+SHLIB_ABI     := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
+SHLIB_SONAME  := $(SHLIB_DEV).$(SHLIB_ABI)
 SHLIB_REAL    := $(SHLIB_DEV).$(VERSION)
 
 # --------------------------------------------------------------- flags

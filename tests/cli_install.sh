@@ -33,6 +33,9 @@ version=$("$build/filterkit" --version | sed 's/^filterkit //')
 check "filterkit --version prints a version ($version)" \
     grep -qE '^[0-9]+\.[0-9]+\.[0-9]+$' <<<"$version"
 major=${version%%.*}
+# The ABI number in the SONAME: MAJOR from 1.0 on; before it, MAJOR.MINOR,
+# since a 0.x minor release may break the ABI (the packagers' convention).
+case "$major" in 0) minor=${version#0.}; major=0.${minor%%.*};; esac
 
 # 1. The README example, verbatim (the first ```c block), in-tree.
 awk '/^```c$/{on=1; next} /^```$/{if (on) exit} on' "$root/README.md" > "$tmp/app.c"
