@@ -187,6 +187,8 @@ help:
 	@echo "make              build the libraries and the CLI into $(BUILD)/"
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
+	@echo "make check        every test at small scale, plain build: the loop after each change"
+	@echo "make check-KIND   one kind's tests, link test and contract test ($(KINDS))"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
@@ -296,6 +298,26 @@ test: deps-test
 test-fast: deps-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@tests/run.sh $(BUILD)
+
+# `make check`: the loop a contributor runs after every change: every
+# test, the same assertions at small scale (FK_TEST_SCALE=small: fewer keys
+# and trials; tests/check.h), plain build only. `make test` and CI keep the
+# full scale and add the sanitizer build.
+check: deps-test
+	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
+	@FK_TEST_SCALE=small tests/run.sh $(BUILD)
+
+# `make check-<kind>` (check-cuckoo, check-scalable, ...): that kind's own
+# tests (tests/test_<kind>.c, tests/test_<kind>_*.c), its link test
+# (tests/link_<kind>.c) and the contract test over it (FK_TEST_KIND;
+# cuckoo also runs scalable-cuckoo), at small scale.
+CHECK_KINDS := $(addprefix check-,$(KINDS))
+.PHONY: check $(CHECK_KINDS)
+kind_tests = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_$(1).c tests/test_$(1)_*.c tests/link_$(1).c)) \
+             $(BUILD)/tests/test_contract
+$(CHECK_KINDS): check-%: deps
+	@$(MAKE) --no-print-directory $(call kind_tests,$*)
+	@FK_TEST_SCALE=small FK_TEST_KIND=$* tests/run.sh $(call kind_tests,$*)
 
 # `make test-tsan`: the programs that run threads on one filter
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI

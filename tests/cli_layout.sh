@@ -28,7 +28,7 @@ includes_in() { grep -rn --include='*.c' --include='*.h' -E '^[[:space:]]*#[[:sp
 bench_tests='^(bench/|tests/test_bench_|tests/fuzz/fuzz_cli_)'
 outside_bench=$(git ls-files '*.c' '*.h' 2>/dev/null | grep -v -E "$bench_tests")
 [ -n "$outside_bench" ] || outside_bench=$(find . -name '*.[ch]' ! -path './build*' | sed 's|^\./||' | grep -v -E "$bench_tests")
-bad=$(for f in $outside_bench; do includes_in "$f" | grep -E '"(\.\./)*bench/' | sed "s|^|$f:|"; done)
+bad=$(printf '%s\n' $outside_bench | xargs grep -n -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(\.\./)*bench/' 2>/dev/null)
 check "no file outside bench/ includes from bench/: $bad" test -z "$bad"
 
 bad=$(includes_in common | grep -E "\"\.\./($(echo $kinds registry bench redis | tr ' ' '|'))/")

@@ -2,7 +2,7 @@
 # tests/cli_redis_scaling.sh: BF and CF keys that grow (the scalable kinds)
 # on a real server, as RedisBloom's scaling filters behave. Run by
 # tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`;
-# skips (0 passed) without redis-server.
+# says "skipped: ..." without redis-server.
 #  - BF.RESERVE at capacity 100 (expansion 2, and 4) takes 10^4 adds: zero
 #    false negatives, BF.INFO's "Number of filters", "Capacity" and
 #    "Expansion rate" as RedisBloom reports them (100, 200, 400, ...);
