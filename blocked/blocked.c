@@ -436,6 +436,11 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
     return FK_OK;
 }
 
+static fk_status ops_merge(fk_filter *dst, const fk_filter *src)
+{
+    return fk_blocked_union((fk_blocked *)dst, (const fk_blocked *)src);
+}
+
 const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
@@ -452,4 +457,5 @@ const fk_ops fk_blocked_ops = {
     .contains_many_u64 = fk_blocked_ops_contains_many_u64,
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
+    .merge = ops_merge,
 };

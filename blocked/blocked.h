@@ -82,19 +82,6 @@ FK_API double fk_theory_blocked_fpr(double load);
  * are sized as this load, as cuckoo fingerprints stop at 32 bits. */
 #define FK_BLOCKED_MIN_LOAD 0.125
 
-/* Number of blocks for n keys at false-positive rate p: the smallest count
- * whose fk_theory_blocked_fpr(n / blocks) is at most p, and at most
- * n / FK_BLOCKED_MIN_LOAD. Returns 0 when n is 0, p is not in (0,1) (or
- * NaN), or the count exceeds 2^32 (the block index is 32 bits).
- * Cost: about 80 evaluations of the formula. */
-FK_API uint64_t fk_size_blocked_blocks(uint64_t n, double p);
-
-/* Estimate of the distinct keys in `blocks` blocks with x bits set in
- * total: blocks * ln(1 - fill) / ln(31/32), fill = x / (256 blocks), the
- * count that sets that fill on average per word. +inf when every bit is
- * set, 0 for blocks 0. */
-FK_API double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
-
 /* The block count fk_blocked_new uses for p: ceil(p->bits / 256) when
  * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). Returns
  * FK_OK with *blocks set; FK_EINVAL for NULL arguments, p failing
@@ -170,9 +157,6 @@ FK_API fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t 
 
 /* Word w (0..7) of block i; 0 when b is NULL or out of range. Cost: O(1). */
 FK_API uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w);
-
-/* Number of set bits. 0 for NULL. Cost: O(blocks). */
-FK_API uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
 
 /* Estimate of the number of distinct keys inserted, from the fill
  * (fk_theory_blocked_items). +inf when every bit is set, 0 for NULL.

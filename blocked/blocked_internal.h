@@ -144,4 +144,24 @@ fk_blocked_path fk_blocked_get_path(const fk_blocked *b);
  * without it (b unchanged). Not safe while other threads use b. */
 fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path);
 
+/* ------------------------------------------------ for this module and its tests
+ *
+ * (Not exported: stats and fk_ops_size answer the same for users.) */
+
+/* Number of blocks for n keys at false-positive rate p: the smallest count
+ * whose fk_theory_blocked_fpr(n / blocks) is at most p, and at most
+ * n / FK_BLOCKED_MIN_LOAD. Returns 0 when n is 0, p is not in (0,1) (or
+ * NaN), or the count exceeds 2^32 (the block index is 32 bits).
+ * Cost: about 80 evaluations of the formula. */
+uint64_t fk_size_blocked_blocks(uint64_t n, double p);
+
+/* Estimate of the distinct keys in `blocks` blocks with x bits set in
+ * total: blocks * ln(1 - fill) / ln(31/32), fill = x / (256 blocks), the
+ * count that sets that fill on average per word. +inf when every bit is
+ * set, 0 for blocks 0. */
+double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
+
+/* Number of set bits. 0 for NULL. Cost: O(blocks). */
+uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
+
 #endif

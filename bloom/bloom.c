@@ -259,6 +259,11 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
+static fk_status merge(fk_filter *dst, const fk_filter *src)
+{
+    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
+}
+
 const fk_ops fk_bloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "bloom",
@@ -271,4 +276,5 @@ const fk_ops fk_bloom_ops = {
     .contains_many_u64 = fk_bloom_ops_contains_many_u64,
     .insert_many_u64 = fk_bloom_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
+    .merge = merge,
 };

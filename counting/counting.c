@@ -351,6 +351,12 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
+static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+{
+    *out = fk_counting_count((const fk_counting *)f, key, len);
+    return FK_OK;
+}
+
 const fk_ops fk_counting_ops = {
     .version = FK_OPS_VERSION,
     .name = "counting",
@@ -367,4 +373,5 @@ const fk_ops fk_counting_ops = {
     .remove_many = fk_counting_ops_remove_many,
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
+    .count = count,
 };

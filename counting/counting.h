@@ -162,9 +162,6 @@ FK_API void fk_counting_stats(const fk_counting *c, fk_stats *out);
  * NULL. Cost: O(1). */
 FK_API uint64_t fk_counting_saturations(const fk_counting *c);
 
-/* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
-FK_API uint64_t fk_counting_count_nonzero(const fk_counting *c);
-
 /* --------------------------------------------------------------- access */
 
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned

@@ -248,4 +248,11 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
  * common/serial.h). */
 extern const fk_serial_ops fk_counting_serial_ops;
 
+/* ------------------------------------------------ for this module and its tests
+ *
+ * (Not exported: stats and fk_ops_size answer the same for users.) */
+
+/* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
+uint64_t fk_counting_count_nonzero(const fk_counting *c);
+
 #endif

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../registry/registry.h"
 
 /* ---------------------------------------------------------------- helpers */

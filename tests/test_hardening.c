@@ -19,6 +19,7 @@
 #include "../common/sizing.h"
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../cuckoo/cuckoo.h"
 #include "../registry/registry.h"
 
