@@ -162,6 +162,13 @@ TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)) registry,$(wildcard tests/link_$(m).c))
 LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
 
+# Test-only kinds: tests/<kind>/, the same files by role as a shipped kind,
+# one archive each ($(BUILD)/tests/libfk_<kind>.a) that every test program
+# links; never part of the library.
+TEST_KINDS := fpset
+TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
+TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
+
 .PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
         deps deps-bench deps-test config clean help test-tsan deps-tsan
 
@@ -267,12 +274,19 @@ $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV): $(BUILD)/$(SHLIB_REAL)
 $(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # tests/test_bench_*.c test the CLI's parts, so they also link libfk_bench.a.
-$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+define test_kind_rule
+$(BUILD)/tests/libfk_$(1).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c))
+	@rm -f $$@
+	$(AR) rcs $$@ $$(filter %.o,$$^)
+endef
+$(foreach k,$(TEST_KINDS),$(eval $(call test_kind_rule,$(k))))
 
 $(BENCH_LIB): $(BENCH_LIB_OBJS)
 	@rm -f $@
@@ -483,4 +497,4 @@ $(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
 # ======================================================== end redis module
 
 # The header dependencies -MMD wrote for this folder's objects.
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

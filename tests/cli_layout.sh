@@ -8,7 +8,8 @@
 #  - every kind named in the Makefile's KINDS has its folder with the files
 #    by role (<kind>.h, <kind>_internal.h, <kind>.c), every .c there is
 #    <kind>.c or <kind>_<role>.c and none is under 60 lines, and the
-#    registry names its ops table (registry/registry.c).
+#    registry names its ops table (registry/registry.c); the test-only
+#    kinds of TEST_KINDS (tests/<kind>/) have the same files by role.
 # Reads the tree only; needs no build.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,20 +35,31 @@ check "no file outside bench/ includes from bench/: $bad" test -z "$bad"
 bad=$(includes_in common | grep -E "\"\.\./($(echo $kinds registry bench redis | tr ' ' '|'))/")
 check "common/ includes no kind, registry, bench or redis: $bad" test -z "$bad"
 
-for k in $kinds; do
-    check "kind folder $k/ exists" test -d "$k"
+# $1 = the kind's folder, $2 = its name: the files by role, the .c names
+# and sizes.
+roles() {
+    local dir=$1 k=$2 c lines
+    check "kind folder $dir/ exists" test -d "$dir"
     for role in "$k.h" "${k}_internal.h" "$k.c"; do
-        check "$k/ has $role" test -f "$k/$role"
+        check "$dir/ has $role" test -f "$dir/$role"
     done
-    others=$(echo $kinds registry bench redis | tr ' ' '\n' | grep -v -x "$k" | tr '\n' '|')
-    bad=$(includes_in "$k" | grep -E "\"\.\./(${others%|})/")
-    check "$k/ includes no other kind, registry, bench or redis: $bad" test -z "$bad"
-    for c in "$k"/*.c; do
+    for c in "$dir"/*.c; do
         [ -f "$c" ] || continue
         case "$(basename "$c")" in "$k.c"|"${k}_"*.c) ok;; *) ko "$c is not named $k.c or ${k}_<role>.c";; esac
         lines=$(wc -l < "$c")
         check "$c has at least 60 lines (has $lines; fold it into its role file)" test "$lines" -ge 60
     done
+}
+
+for k in $(sed -n 's/^TEST_KINDS *:= *//p' Makefile); do
+    roles "tests/$k" "$k"
+done
+
+for k in $kinds; do
+    roles "$k" "$k"
+    others=$(echo $kinds registry bench redis | tr ' ' '\n' | grep -v -x "$k" | tr '\n' '|')
+    bad=$(includes_in "$k" | grep -E "\"\.\./(${others%|})/")
+    check "$k/ includes no other kind, registry, bench or redis: $bad" test -z "$bad"
     check "registry/registry.c lists $k" grep -q -E "X\(fk_${k}[a-z_]*_ops\)" registry/registry.c
 done
 

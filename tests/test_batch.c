@@ -1,7 +1,7 @@
 /* tests/test_batch.c: the batch calls (fk_filter_*_many) answer and build
  * exactly what the single-key calls do, for every registered kind (through
  * the registry, never by name), for the test-only kind of
- * tests/kind_fpset.c and for copies of the kinds' tables cut back to the
+ * tests/fpset/ and for copies of the kinds' tables cut back to the
  * version-2 layout (no batch slots: the loops of common/batch.c serve
  * them). Keys: mixed lengths 0..64 bytes, batches of random sizes 0..1000.
  * Then the *done contract (FK_EFULL, a NULL key in the middle), the NULL
@@ -18,7 +18,8 @@
 #include "../blocked/blocked_internal.h" /* fk_blocked_set_path: both code paths */
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
-#include "kind_fpset.c"
+#include "fpset/fpset.h"
+#include "../common/endian.h"
 
 #define KEY_MAX 64
 #define BATCH_MAX 1000

@@ -1,7 +1,7 @@
 /* tests/test_contract.c: the same checks over every registered kind,
  * through the vtable only, never by name. A new kind in the registry is
  * covered automatically; two more are registered here: the test-only kind
- * of tests/kind_fpset.c, and a table of the version-1 fk_ops layout, which
+ * of tests/fpset/, and a table of the version-1 fk_ops layout, which
  * must keep working as later slots are appended. */
 #include <math.h>
 #include <stddef.h>
@@ -11,7 +11,8 @@
 #include "keys.h"
 #include "../common/serial.h"
 #include "../registry/registry.h"
-#include "kind_fpset.c"
+#include "fpset/fpset.h"
+#include "../common/endian.h"
 
 static const fk_ops *kind; /* the kind under test, for messages */
 
