@@ -14,7 +14,7 @@
  * Insert and lookup have two code paths giving identical bits: AVX2
  * (chosen at run time when the CPU has it) and portable scalar C.
  *
- * Link: build/libfk_bloom.a build/libfk_common.a -lm, nothing else.
+ * Link: build/libfk_blocked.a build/libfk_common.a -lm, nothing else.
  * Thread safety: which calls may run at the same time on one filter, from
  * any number of threads ("no": the caller must keep them apart):
  *

@@ -32,7 +32,7 @@ struct fk_blocked {
     double    fpr;       /* target it was sized for */
     uint64_t  items;     /* successful inserts */
     fk_blocked_path path;
-    fk_tally  tally;     /* successful concurrent inserts (blocked_concurrent.c) */
+    fk_tally  tally;     /* successful concurrent inserts (blocked.c) */
 };
 
 /* Successful inserts, plain and concurrent (writers done). */

@@ -159,8 +159,9 @@ FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_BLOOM 1u
 
-/* fk_bloom_serialized_size, fk_bloom_save, fk_bloom_load: the calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
- * has their contracts), typed for fk_bloom.
+/* fk_bloom_serialized_size, fk_bloom_save, fk_bloom_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_bloom.
  * Bytes a saved Bloom filter takes: 128 + 8 * ceil(m/64). Saving and
  * loading cost O(m/8). */
 FK_SERIAL_DIRECT_DECLARE(fk_bloom, fk_bloom);

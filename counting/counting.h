@@ -131,7 +131,7 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 
 /* Concurrent remove (the fk_ops slot: fk_filter_remove_concurrent on
  * fk_counting_as_filter(x)). fk_counting_remove, safe from many threads at once, beside
- * fk_counting_insert_concurrent and any number of lookups: FK_ENOTFOUND
+ * the concurrent insert and any number of lookups: FK_ENOTFOUND
  * (nothing changed) when a counter of the key reads 0; otherwise each
  * unsaturated counter is lowered by a compare-and-swap, and one that has
  * run out by then is put back with those already lowered (FK_ENOTFOUND).
@@ -222,8 +222,9 @@ FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, 
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_COUNTING 2u
 
-/* fk_counting_serialized_size, fk_counting_save, fk_counting_load: the calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
- * has their contracts), typed for fk_counting.
+/* fk_counting_serialized_size, fk_counting_save, fk_counting_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_counting.
  * Bytes a saved counting filter takes: 128 + 8 * ceil(m * counter_bits /
  * 64). Saving and loading cost O(m * counter_bits / 8). On load the
  * saturation count is recounted from the counters. */

@@ -226,7 +226,7 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
     return FK_OK;
 }
 
-/* The fk_ops batch slots (counting_batch.c), for counting_ops.c's table. */
+/* The fk_ops batch slots (counting_batch.c), for the table in counting.c. */
 void      fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                         const size_t lens[], bool out[]);
 fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],

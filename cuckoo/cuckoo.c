@@ -609,7 +609,7 @@ FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
 FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
 
 /* The buckets and fingerprint width that fk_cuckoo_new would use, with its
- * limits (cuckoo_table.c: the packed array must fit FK_MEMORY_CAP). */
+ * limits (the packed array must fit FK_MEMORY_CAP). */
 static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 {
     fk_status s = fk_params_check(p);
@@ -633,7 +633,7 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     fk_status s = geometry(p, &buckets, &f);
     if (s != FK_OK)
         return s;
-    /* cuckoo_table.c holds the packed buckets plus a pad, in whole lines */
+    /* the table holds the packed buckets plus a pad, in whole lines */
     uint64_t packed = (buckets * FK_CUCKOO_SLOTS * f + 7) / 8;
     double slots = (double)(buckets * FK_CUCKOO_SLOTS);
     out->memory_bytes = ((packed + FK_CTAB_PAD + 63) & ~UINT64_C(63)) + sizeof(fk_cuckoo);

@@ -65,7 +65,7 @@
  * end back, so each fingerprint is in one of its buckets at every moment,
  * and a lookup that missed while the path moved fingerprints looks again
  * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
- * concurrent writers share one lock (cuckoo_concurrent.c says why not
+ * concurrent writers share one lock (cuckoo.c says why not
  * stripes). clear, insert_unique, set_observer, stats and saving are
  * writers or need the writers done.
  *
@@ -269,8 +269,9 @@ FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ct
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_CUCKOO 3u
 
-/* fk_cuckoo_serialized_size, fk_cuckoo_save, fk_cuckoo_load: the calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h
- * has their contracts), typed for fk_cuckoo.
+/* fk_cuckoo_serialized_size, fk_cuckoo_save, fk_cuckoo_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_cuckoo.
  * Bytes a saved cuckoo filter takes: 128 + ceil(buckets * 4f / 8).
  * Saving and loading cost O(buckets * f / 2). On load the kick PRNG state
  * is restored, so inserts continue as they would have. */
