@@ -100,36 +100,7 @@ void fk_blocked_clear(fk_blocked *b)
 
 /* ------------------------------------------------- the portable path */
 
-/* Keys of any length but 8 (see fk_blocked_hash). */
-FK_HOT __attribute__((noinline)) static fk_status insert_scalar_any(fk_blocked *b, const void *key,
-                                                                   size_t len)
-{
-    if (!key && len)
-        return FK_EINVAL;
-    fk_blocked_set_scalar(b, fk_blocked_hash(key, len, b->seed));
-    return FK_OK;
-}
-
-FK_HOT __attribute__((noinline)) static bool contains_scalar_any(const fk_blocked *b,
-                                                                const void *key, size_t len)
-{
-    return (key || !len) && fk_blocked_test_scalar(b, fk_blocked_hash(key, len, b->seed));
-}
-
-FK_HOT static fk_status insert_scalar(fk_blocked *b, const void *key, size_t len)
-{
-    if (len != 8 || !key)
-        return insert_scalar_any(b, key, len);
-    fk_blocked_set_scalar(b, fk_blocked_hash(key, 8, b->seed));
-    return FK_OK;
-}
-
-FK_HOT static bool contains_scalar(const fk_blocked *b, const void *key, size_t len)
-{
-    if (len != 8 || !key)
-        return contains_scalar_any(b, key, len);
-    return fk_blocked_test_scalar(b, fk_blocked_hash(key, 8, b->seed));
-}
+FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
 
 /* ------------------------------------------------------ insert / lookup */
 
@@ -223,7 +194,7 @@ static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
     if (b->path == FK_BLOCKED_PATH_AVX2)
         return fk_blocked_insert_avx2(b, key, len);
 #endif
-    return insert_scalar(b, key, len);
+    return fk_blocked_insert_scalar(b, key, len);
 }
 
 static bool ops_contains(const fk_filter *f, const void *key, size_t len)
@@ -233,7 +204,7 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     if (b->path == FK_BLOCKED_PATH_AVX2)
         return fk_blocked_contains_avx2(b, key, len);
 #endif
-    return contains_scalar(b, key, len);
+    return fk_blocked_contains_scalar(b, key, len);
 }
 
 static void ops_stats(const fk_filter *f, fk_stats *out)
@@ -268,32 +239,34 @@ static uint64_t word_count(const fk_blocked *b)
     return b->blocks * FK_BLOCKED_WORDS;
 }
 
-fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src)
+/* dst |= src, or dst &= src when intersect; the item count as the two
+ * calls below say. */
+static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
 {
     if (!dst || !src || !compatible(dst, src))
         return FK_EINVAL;
     if (dst == src)
         return FK_OK;
-    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
-        dst->words[i] |= src->words[i];
     uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
+    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
+        dst->words[i] = intersect ? dst->words[i] & src->words[i] : dst->words[i] | src->words[i];
+    double est = intersect ? fk_blocked_estimate_items(dst) : 0.0;
     fk_tally_reset(&dst->tally);
-    dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
+    if (intersect)
+        dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
+    else
+        dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
     return FK_OK;
+}
+
+fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src)
+{
+    return combine(dst, src, false);
 }
 
 fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src)
 {
-    if (!dst || !src || !compatible(dst, src))
-        return FK_EINVAL;
-    if (dst == src)
-        return FK_OK;
-    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
-        dst->words[i] &= src->words[i];
-    double est = fk_blocked_estimate_items(dst);
-    dst->items = isfinite(est) ? (uint64_t)llround(est) : fk_blocked_item_count(dst);
-    fk_tally_reset(&dst->tally);
-    return FK_OK;
+    return combine(dst, src, true);
 }
 
 double fk_blocked_estimate_items(const fk_blocked *b)

@@ -32,36 +32,7 @@ FK_AVX2 static inline bool test(const fk_blocked *b, uint64_t h)
     return _mm256_testc_si256(_mm256_load_si256(block), masks((uint32_t)h));
 }
 
-/* Keys of any length but 8 (see fk_blocked_hash). */
-FK_HOT FK_AVX2 __attribute__((noinline)) static fk_status insert_any(fk_blocked *b, const void *key,
-                                                                     size_t len)
-{
-    if (!key && len)
-        return FK_EINVAL;
-    set(b, fk_blocked_hash(key, len, b->seed));
-    return FK_OK;
-}
-
-FK_HOT FK_AVX2 __attribute__((noinline)) static bool contains_any(const fk_blocked *b,
-                                                                  const void *key, size_t len)
-{
-    return (key || !len) && test(b, fk_blocked_hash(key, len, b->seed));
-}
-
-FK_HOT FK_AVX2 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len)
-{
-    if (len != 8 || !key)
-        return insert_any(b, key, len);
-    set(b, fk_blocked_hash(key, 8, b->seed));
-    return FK_OK;
-}
-
-FK_HOT FK_AVX2 bool fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len)
-{
-    if (len != 8 || !key)
-        return contains_any(b, key, len);
-    return test(b, fk_blocked_hash(key, 8, b->seed));
-}
+FK_BLOCKED_PATH_ENTRIES(avx2, FK_AVX2, set, test)
 
 FK_AVX2 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[],
                                          bool out[])

@@ -95,6 +95,44 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     return all & 1;
 }
 
+/* The insert and contains of one code path PATH (scalar: blocked.c; avx2:
+ * blocked_avx2.c, ATTR its target attribute) over its SET and TEST of one
+ * hash: an 8-byte key takes the constant-length hash inline, any other
+ * key an out-of-line call (see fk_blocked_hash), so the common case
+ * carries no length switch. Defines fk_blocked_insert_<PATH> and
+ * fk_blocked_contains_<PATH>. */
+#define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
+    FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
+        fk_blocked *b, const void *key, size_t len)                                        \
+    {                                                                                      \
+        if (!key && len)                                                                   \
+            return FK_EINVAL;                                                              \
+        SET(b, fk_blocked_hash(key, len, b->seed));                                        \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR __attribute__((noinline)) static bool PATH##_contains_any(                \
+        const fk_blocked *b, const void *key, size_t len)                                  \
+    {                                                                                      \
+        return (key || !len) && TEST(b, fk_blocked_hash(key, len, b->seed));               \
+    }                                                                                      \
+    FK_HOT ATTR fk_status fk_blocked_insert_##PATH(fk_blocked *b, const void *key,         \
+                                                   size_t len)                             \
+    {                                                                                      \
+        if (len != 8 || !key)                                                              \
+            return PATH##_insert_any(b, key, len);                                         \
+        SET(b, fk_blocked_hash(key, 8, b->seed));                                          \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR bool fk_blocked_contains_##PATH(const fk_blocked *b, const void *key,      \
+                                                size_t len)                                \
+    {                                                                                      \
+        if (len != 8 || !key)                                                              \
+            return PATH##_contains_any(b, key, len);                                       \
+        return TEST(b, fk_blocked_hash(key, 8, b->seed));                                  \
+    }
+fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
+bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
+
 /* The AVX2 path (blocked_avx2.c): insert and contains whole, hash
  * included, compiled for AVX2 (so no call sits between the hash and the
  * probe). b is not NULL; the key checks are theirs. Call only when

@@ -162,33 +162,29 @@ static bool compatible(const fk_bloom *a, const fk_bloom *b)
     return a->m == b->m && a->k == b->k && a->seed == b->seed;
 }
 
-fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src)
+/* dst |= src, or dst &= src when intersect; the item count as the two
+ * calls below say. */
+static fk_status combine(fk_bloom *dst, const fk_bloom *src, bool intersect)
 {
     if (!dst || !src || !compatible(dst, src))
         return FK_EINVAL;
     if (dst == src)
         return FK_OK;
-    for (uint64_t w = 0; w < dst->words; w++)
-        dst->bits[w] |= src->bits[w];
     uint64_t have = fk_bloom_item_count(dst), add = fk_bloom_item_count(src);
+    for (uint64_t w = 0; w < dst->words; w++)
+        dst->bits[w] = intersect ? dst->bits[w] & src->bits[w] : dst->bits[w] | src->bits[w];
+    double est = intersect ? fk_bloom_estimate_items(dst) : 0.0;
     fk_tally_reset(&dst->tally);
-    dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
+    if (intersect)
+        dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
+    else
+        dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
     return FK_OK;
 }
 
-fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src)
-{
-    if (!dst || !src || !compatible(dst, src))
-        return FK_EINVAL;
-    if (dst == src)
-        return FK_OK;
-    for (uint64_t w = 0; w < dst->words; w++)
-        dst->bits[w] &= src->bits[w];
-    double est = fk_bloom_estimate_items(dst);
-    dst->items = isfinite(est) ? (uint64_t)llround(est) : fk_bloom_item_count(dst);
-    fk_tally_reset(&dst->tally);
-    return FK_OK;
-}
+fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, false); }
+
+fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, true); }
 
 double fk_bloom_estimate_items(const fk_bloom *b)
 {

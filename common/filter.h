@@ -162,7 +162,8 @@ struct fk_ops {
                              const size_t lens[], size_t *done);
 
     /* ---- version 4 (optional): writers that may run together, same
-     * contracts as fk_filter_insert_concurrent / _remove_concurrent. */
+     * contracts as fk_filter_insert_concurrent / _remove_concurrent, which
+     * have already checked f and key. */
     fk_status (*insert_concurrent)(fk_filter *f, const void *key, size_t len);
     fk_status (*remove_concurrent)(fk_filter *f, const void *key, size_t len);
 

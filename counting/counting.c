@@ -258,21 +258,26 @@ static inline bool dec_cas(ctr_ref r, uint32_t max)
     }
 }
 
-FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+/* The key's k counter positions into pos[] (the dispatcher has checked f
+ * and key), each counter's byte read once so that the misses overlap
+ * before the first locked instruction orders memory. Returns k. */
+static inline uint32_t concurrent_positions(const fk_counting *c, fk_ctr_view v, const void *key,
+                                            size_t len, uint64_t pos[])
 {
-    fk_counting *c = (fk_counting *)f;
-    if (!c || (!key && len))
-        return FK_EINVAL;
     fk_probe pr = fk_probe_start(fk_hash_key(key, len, c->seed));
-    const fk_ctr_view v = fk_ctr_view_of(c);
-    const uint32_t k = c->k;
-    uint64_t pos[FK_BLOOM_MAX_HASHES];
-    /* Touch every counter's line first, so the misses overlap before the
-     * first locked instruction orders memory. */
-    for (uint32_t i = 0; i < k; i++) {
+    for (uint32_t i = 0; i < c->k; i++) {
         pos[i] = fk_probe_next(&pr, c->m);
         (void)fk_load8(&v.ctr[pos[i] >> v.shift]);
     }
+    return c->k;
+}
+
+FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_counting *c = (fk_counting *)f;
+    const fk_ctr_view v = fk_ctr_view_of(c);
+    uint64_t pos[FK_BLOOM_MAX_HASHES];
+    const uint32_t k = concurrent_positions(c, v, key, len, pos);
     unsigned saturated = 0;
     for (uint32_t i = 0; i < k; i++)
         saturated += inc_cas(ref_of(v, pos[i]), v.max);
@@ -285,14 +290,10 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
 FK_HOT static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
 {
     fk_counting *c = (fk_counting *)f;
-    if (!c || (!key && len))
-        return FK_EINVAL;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, c->seed));
     const fk_ctr_view v = fk_ctr_view_of(c);
-    const uint32_t k = c->k;
     uint64_t pos[FK_BLOOM_MAX_HASHES];
+    const uint32_t k = concurrent_positions(c, v, key, len, pos);
     for (uint32_t i = 0; i < k; i++) {
-        pos[i] = fk_probe_next(&pr, c->m);
         ctr_ref r = ref_of(v, pos[i]);
         if (!((fk_load8(r.byte) >> r.off) & v.max))
             return FK_ENOTFOUND; /* definitely absent, nothing changed */

@@ -578,28 +578,27 @@ bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
  * to take and order many stripes. The cuckoo filter's insert is short
  * beside its hash and cache misses, which happen outside or overlap. */
 
-static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+/* The key hashed outside the lock, then one placed write under it (the
+ * dispatcher has checked f and key). */
+static fk_status locked_write(fk_filter *f, const void *key, size_t len,
+                              fk_status (*write)(fk_cuckoo *, const fk_cplace *))
 {
     fk_cuckoo *c = (fk_cuckoo *)f;
-    if (!c || (!key && len))
-        return FK_EINVAL;
     fk_cplace k = fk_cuckoo_place(c, key, len);
     pthread_mutex_lock(&c->writer);
-    fk_status s = fk_cuckoo_insert_placed(c, &k);
+    fk_status s = write(c, &k);
     pthread_mutex_unlock(&c->writer);
     return s;
 }
 
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return locked_write(f, key, len, fk_cuckoo_insert_placed);
+}
+
 static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
 {
-    fk_cuckoo *c = (fk_cuckoo *)f;
-    if (!c || (!key && len))
-        return FK_EINVAL;
-    fk_cplace k = fk_cuckoo_place(c, key, len);
-    pthread_mutex_lock(&c->writer);
-    fk_status s = fk_cuckoo_remove_placed(c, &k);
-    pthread_mutex_unlock(&c->writer);
-    return s;
+    return locked_write(f, key, len, fk_cuckoo_remove_placed);
 }
 
 /* ---- the cuckoo filter behind the fk_ops vtable: the
