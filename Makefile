@@ -68,7 +68,7 @@ LDLIBS_ALL  = -lm -pthread
 # folder is part of its archive libfk_<kind>.a; no kind includes another,
 # all of them need common/. registry/ knows every kind and goes only into
 # the all-in-one library.
-KINDS    := bloom blocked counting cuckoo
+KINDS    := bloom blocked counting cuckoo scalable
 MODULES  := common $(KINDS)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
@@ -292,8 +292,12 @@ $(BENCH_LIB): $(BENCH_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 
-$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)
+# LINK_WITH_<kind>: the other archives a kind's link test needs: the
+# growing wrapper is linked with the one kind it grows in its test.
+LINK_WITH_scalable := $(BUILD)/libfk_bloom.a
+.SECONDEXPANSION:
+$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $$(LINK_WITH_$$*) $(BUILD)/libfk_common.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(LINK_WITH_$*) $(BUILD)/libfk_common.a $(LDLIBS_ALL)
 
 # The registry lives only in the all-in-one library: its program links that alone.
 $(BUILD)/tests/link_registry: $(BUILD)/tests/link_registry.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)

@@ -102,6 +102,56 @@ void fk_blocked_clear(fk_blocked *b)
 
 FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
 
+/* ------------------------------------------------------ the AVX2 path
+ *
+ * Compiled for AVX2 (a target attribute on each function) whatever the
+ * build's flags, and called only after the run-time check
+ * (fk_blocked_avx2_available). The eight words of a block are one 256-bit
+ * vector: one multiply by the salts, one shift and one variable shift of 1
+ * give the key's eight masks at once, and one vptest checks them. */
+#if FK_BLOCKED_HAVE_AVX2
+#include <immintrin.h>
+
+#define FK_AVX2 __attribute__((target("avx2")))
+
+/* The eight masks 1 << fk_blocked_bit(low32, i), at once. */
+FK_AVX2 static inline __m256i masks(uint32_t low32)
+{
+    const __m256i salt = _mm256_setr_epi32(FK_BLOCKED_SALTS);
+    __m256i bit = _mm256_srli_epi32(_mm256_mullo_epi32(_mm256_set1_epi32((int)low32), salt), 27);
+    return _mm256_sllv_epi32(_mm256_set1_epi32(1), bit);
+}
+
+FK_AVX2 static inline void set(fk_blocked *b, uint64_t h)
+{
+    __m256i *block = (__m256i *)(void *)fk_blocked_block_ptr(b, h);
+    _mm256_store_si256(block, _mm256_or_si256(_mm256_load_si256(block), masks((uint32_t)h)));
+    b->items++;
+}
+
+/* testc: true when every bit of the masks is set in the block. */
+FK_AVX2 static inline bool test(const fk_blocked *b, uint64_t h)
+{
+    const __m256i *block = (const __m256i *)(const void *)fk_blocked_block_ptr(b, h);
+    return _mm256_testc_si256(_mm256_load_si256(block), masks((uint32_t)h));
+}
+
+FK_BLOCKED_PATH_ENTRIES(avx2, FK_AVX2, set, test)
+
+FK_AVX2 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[],
+                                         bool out[])
+{
+    for (size_t j = 0; j < n; j++)
+        out[j] = test(b, h[j]);
+}
+
+FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[])
+{
+    for (size_t j = 0; j < n; j++)
+        set(b, h[j]);
+}
+#endif
+
 /* ------------------------------------------------------ insert / lookup */
 
 static fk_status ops_insert(fk_filter *f, const void *key, size_t len);

@@ -96,7 +96,7 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
 }
 
 /* The insert and contains of one code path PATH (scalar: blocked.c; avx2:
- * blocked_avx2.c, ATTR its target attribute) over its SET and TEST of one
+ * blocked.c too, ATTR its target attribute) over its SET and TEST of one
  * hash: an 8-byte key takes the constant-length hash inline, any other
  * key an out-of-line call (see fk_blocked_hash), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
@@ -133,7 +133,7 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
 fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
 
-/* The AVX2 path (blocked_avx2.c): insert and contains whole, hash
+/* The AVX2 path (blocked.c): insert and contains whole, hash
  * included, compiled for AVX2 (so no call sits between the hash and the
  * probe). b is not NULL; the key checks are theirs. Call only when
  * fk_blocked_avx2_available(). */

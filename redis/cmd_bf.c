@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 
 #define BF_FULL "ERR non scaling filter is full"
 #define BF_MAX_EXPANSION ((long long)FK_SCALABLE_MAX_GROWTH)

@@ -6,7 +6,7 @@
  * RedisBloom checks them and kept, CF.INFO reports what the filter uses. */
 #include "commands.h"
 
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 #define CF_FULL "ERR Filter is full"

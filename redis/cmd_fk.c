@@ -6,7 +6,7 @@
 #include "commands.h"
 
 #include <stdlib.h>
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../common/serial.h"
 
 /* FK.RESERVE key KIND fpr capacity [GROWTH s] */

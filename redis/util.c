@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 RedisModuleType *fkr_type;

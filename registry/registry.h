@@ -54,7 +54,7 @@ FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
 /* ------------------------------------------------------ growing kinds */
 
 /* The growing kinds (scalable_kinds.c): chains of bloom, blocked and
- * cuckoo filters (common/scalable.h), registered as "scalable-bloom",
+ * cuckoo filters (scalable/scalable.h), registered as "scalable-bloom",
  * "scalable-blocked" and "scalable-cuckoo". */
 FK_API extern const fk_ops fk_scalable_bloom_ops;
 FK_API extern const fk_ops fk_scalable_blocked_ops;

@@ -90,7 +90,7 @@ leaked=$(cd "$inc" 2>/dev/null && ls */*_internal.h common/hash.h common/bits.h 
          common/alloc.h common/endian.h cuckoo/cuckoo_table.h 2>/dev/null)
 check "no internal header installed (found: $leaked)" test -z "$leaked"
 lib="$dest/usr/lib"
-for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_blocked.a libfk_counting.a libfk_cuckoo.a \
+for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_blocked.a libfk_counting.a libfk_cuckoo.a libfk_scalable.a \
          "libfilterkit.so.$version" pkgconfig/filterkit.pc; do
     check "installed lib/$f" test -f "$lib/$f"
 done

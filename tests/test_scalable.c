@@ -1,4 +1,4 @@
-/* tests/test_scalable.c: the growing filters (common/scalable.h): zero
+/* tests/test_scalable.c: the growing filters (scalable/scalable.h): zero
  * insert failures and zero false negatives through 1000x growth, the
  * measured FPR within a binomial bound of the target, removes through
  * growth against an exact multiset, the chain's shape and saved form, bad
@@ -9,7 +9,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../common/filter.h"
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../common/serial.h"
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"

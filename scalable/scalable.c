@@ -1,4 +1,4 @@
-/* common/scalable.c: the growing filter: a chain of links of one inner
+/* scalable/scalable.c: the growing filter: a chain of links of one inner
  * kind, each `growth` times larger and `tightening` times stricter than the
  * one before (scalable.h has the contract). Needs nothing but fk_ops. */
 #include <math.h>
