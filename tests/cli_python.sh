@@ -5,7 +5,8 @@
 # virtual environment. Run by tests/run.sh; prints `N passed, N failed`.
 # A sanitizer build (SAN= in its configuration) runs the extension under
 # ASan+UBSan (LD_PRELOAD of the runtimes; leak checks off: CPython keeps
-# its interned objects to the end). PYTHON picks the interpreter.
+# its interned objects to the end). FK_TEST_SCALE=small (make check): fewer
+# hypothesis examples and no pip run. PYTHON picks the interpreter.
 set -u
 build=${FK_BUILD:-build}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -53,6 +54,9 @@ fi
 pass=0
 fail=0
 env_vars=(PYTHONPATH="$build/python/lib" FK_BUILD="$rel" PYTHONDONTWRITEBYTECODE=1)
+small=0
+[ "${FK_TEST_SCALE:-}" = small ] && small=1 # make check: fewer examples, no pip run
+[ "$small" = 1 ] && env_vars+=(FK_HYPOTHESIS_PROFILE=quick)
 if [ -n "$san" ]; then
     preload=
     for rt in libasan.so libubsan.so; do
@@ -81,7 +85,9 @@ echo "pytest: $summary"
 # pip installs the package into a clean virtual environment (it sees
 # Debian's packages, as numpy, through --system-site-packages) and it
 # imports there; the plain build only (pip knows no sanitizer).
-if [ -z "$san" ] && ! { "$py" -c 'import ensurepip' && "$py" -m pip --version; } >/dev/null 2>&1; then
+if [ "$small" = 1 ]; then
+    echo "python: pip install not checked at FK_TEST_SCALE=small"
+elif [ -z "$san" ] && ! { "$py" -c 'import ensurepip' && "$py" -m pip --version; } >/dev/null 2>&1; then
     echo "python: pip install not checked: missing python3-venv or python3-pip"
 elif [ -z "$san" ]; then
     if "$py" -m venv --system-site-packages "$tmp/venv" >"$tmp/venv.log" 2>&1 &&

@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include "common/filter.h"
 #include "common/serial.h"
+#include "registry/registry.h" /* the kinds: fk_ops_at, fk_ops_find, fk_filter_load_any */
 
 /* ------------------------------------------------------ the filter object
  *

@@ -11,7 +11,7 @@ import filterkit
 # Fixed examples (derandomize) so a run is reproducible; no example database
 # written into the tree; no deadline (the machine is shared).
 settings.register_profile("filterkit", derandomize=True, database=None, deadline=None,
-                          max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+                          max_examples=25, suppress_health_check=[HealthCheck.too_slow])
 # under the sanitizers (tests/cli_python.sh), a shorter run of the same tests
 settings.register_profile("quick", parent=settings.get_profile("filterkit"), max_examples=12)
 settings.load_profile(os.environ.get("FK_HYPOTHESIS_PROFILE", "filterkit"))
