@@ -206,6 +206,7 @@ help:
 	@echo "make lib | static | shared | cli    build one part (no package install)"
 	@echo "make config       print which optional parts this build has"
 	@echo "make deps         install missing Debian packages (as root) or say which"
+	@echo "make python       build the Python package into $(BUILD)/python/lib (PYTHON=$(PYTHON))"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
 	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
@@ -308,12 +309,12 @@ tests-build: lib cli $(TEST_BINS) $(LINK_BINS)
 
 # `make test`: everything twice, plain and under AddressSanitizer + UBSan;
 # the runner ends with one line `N passed, N failed`.
-test: deps-test
+test: deps-test deps-python-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@$(MAKE) --no-print-directory tests-build BUILD=$(BUILD)/san SAN=address,undefined OPT=-O1
 	@tests/run.sh $(BUILD) $(BUILD)/san
 
-test-fast: deps-test
+test-fast: deps-test deps-python-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@tests/run.sh $(BUILD)
 
@@ -499,6 +500,54 @@ endif
 $(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
 $(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
 # ======================================================== end redis module
+
+# ============================================================ python package
+# (issue 28) `make python` builds the CPython extension filterkit._filterkit
+# (python/: setup.py, Debian's python3-setuptools) statically linked with
+# $(BUILD)/libfilterkit.a, into $(BUILD)/python/lib (import it with
+# PYTHONPATH=$(BUILD)/python/lib). `pip install --no-build-isolation ./python`
+# builds and installs it the same way. PYTHON picks the interpreter.
+# `make test` builds it too when python3-dev is installed, and
+# tests/cli_python.sh runs python/tests with pytest and hypothesis.
+PYTHON        ?= /usr/bin/python3
+PY_BUILD      := $(BUILD)/python
+HAVE_PYTHON_DEV := $(shell $(PYTHON) -c 'import sysconfig, os, sys; \
+    sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    >/dev/null 2>&1 && echo 1)
+PY_SRCS       := $(wildcard python/src/*.c python/src/*.h python/filterkit/*.py python/filterkit/*.pyi) \
+                 python/setup.py
+PY_STAMP      := $(PY_BUILD)/built.stamp
+.PHONY: python deps-python deps-python-test
+python: deps deps-python
+	@$(MAKE) --no-print-directory $(PY_STAMP)
+# setup.py rebuilds what changed (its depends: the archive and pyfk.h).
+$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_WERROR=$(WERROR) \
+	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
+	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
+	  $(PYTHON) setup.py -q build --build-base $(abspath $(PY_BUILD))/tmp \
+	  --build-lib $(abspath $(PY_BUILD))/lib --build-temp $(abspath $(PY_BUILD))/tmp
+	@touch $@
+deps-python:
+	$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
+	$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
+	$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
+# What the Python tests and the example use (all optional for `make test`:
+# tests/cli_python.sh says what is missing and skips).
+deps-python-test: deps
+	-$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
+	-$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
+	-$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
+	-$(call ensure,python3-venv,$(PYTHON) -c 'import ensurepip')
+	-$(call ensure,python3-pip,$(PYTHON) -m pip --version)
+	-$(call ensure,python3-pytest,$(PYTHON) -c 'import pytest')
+	-$(call ensure,python3-hypothesis,$(PYTHON) -c 'import hypothesis')
+	-$(call ensure,python3-matplotlib,$(PYTHON) -c 'import matplotlib')
+	-$(call ensure,python3-flor,$(PYTHON) -c 'import flor')
+ifeq ($(HAVE_PYTHON_DEV),1)
+tests-build: $(PY_STAMP)
+endif
+# ======================================================== end python package
 
 # The header dependencies -MMD wrote for this folder's objects.
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

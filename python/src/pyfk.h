@@ -1,0 +1,117 @@
+/* python/src/pyfk.h: what the files of the extension filterkit._filterkit
+ * share: the filter object, the key conversions, the error mapping and the
+ * busy state that keeps GIL-free batches apart from writers.
+ *
+ * The extension knows no kind by name: every kind comes from the registry
+ * (fk_ops_at), and what it can do from fk_ops_caps, so a new kind in the
+ * library is a new Python class with no change here.
+ */
+#ifndef PYFK_H
+#define PYFK_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "common/filter.h"
+#include "common/serial.h"
+#include "registry/registry.h" /* the kinds: fk_ops_at, fk_ops_find, fk_filter_load_any */
+
+/* ------------------------------------------------------ the filter object
+ *
+ * 48 bytes beside the C filter (sys.getsizeof adds the filter's own
+ * memory_bytes). No __dict__, no GC header: it holds no Python object. */
+typedef struct {
+    PyObject_HEAD
+    fk_filter *filter; /* owned; never NULL once __new__ returned */
+    double     fpr;    /* the target it was made for (stats() reports it) */
+    uint64_t   seed;
+    /* GIL-free sections in flight on this filter (changed only with the
+     * GIL held): lookups may overlap lookups; a writer overlaps nothing. */
+    int        readers;
+    int        writing;
+} pyfk_filter;
+
+/* The base class filterkit.Filter and the per-kind classes. */
+extern PyTypeObject *pyfk_filter_type;
+int pyfk_types_init(PyObject *module);
+/* The class of the kind ops (borrowed), or NULL with TypeError set. */
+PyTypeObject *pyfk_type_of_ops(const fk_ops *ops);
+/* The kind a class stands for: NULL for the base class (no error set). */
+const fk_ops *pyfk_ops_of_type(PyTypeObject *type);
+/* Wraps f (stolen: freed on error) in a new object of its kind's class. */
+PyObject *pyfk_wrap(fk_filter *f, double fpr, uint64_t seed);
+
+/* --------------------------------------------------------------- errors */
+extern PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError,
+    *pyfk_LimitError;
+int pyfk_errors_init(PyObject *module);
+/* Sets the exception documented for s (never FK_OK) with "what: reason";
+ * returns NULL so that callers can `return pyfk_raise(...)`. */
+PyObject *pyfk_raise(fk_status s, const char *what);
+
+/* ----------------------------------------------------------------- keys
+ *
+ * A key is bytes, bytearray or a C-contiguous memoryview (its bytes), str
+ * (its UTF-8), or int in [0, 2**64-1] (its 8 little-endian bytes: the C
+ * u64 calls). Anything else is TypeError; a negative or too large int is
+ * OverflowError. */
+typedef struct {
+    const void *ptr;   /* the bytes (for an int: le[]) */
+    size_t      len;
+    bool        is_int;
+    uint64_t    u64;   /* the int's value when is_int */
+    unsigned char le[8];
+    Py_buffer   view;  /* held for a buffer key */
+    bool        has_view;
+} pyfk_key;
+
+/* Fills k from o; returns 0, or -1 with the exception set. Release with
+ * pyfk_key_release (also after an error). */
+int pyfk_key_get(PyObject *o, pyfk_key *k);
+void pyfk_key_release(pyfk_key *k);
+/* An int key's value: 0, or -1 with OverflowError/TypeError set. */
+int pyfk_u64_of(PyObject *o, uint64_t *out);
+void pyfk_le64(uint64_t v, unsigned char out[8]);
+
+/* ------------------------------------------------------ the busy state */
+
+/* Waits (dropping the GIL) until no GIL-free writer runs on self and, for
+ * a writer, no GIL-free reader either. 0, or -1 when a signal handler
+ * raised while waiting. Call with the GIL held; the caller then does its
+ * work without dropping the GIL, or marks itself busy first. */
+int pyfk_wait_idle_slow(pyfk_filter *self, bool write);
+static inline int pyfk_wait_idle(pyfk_filter *self, bool write)
+{
+    if (!self->writing && !(write && self->readers))
+        return 0;
+    return pyfk_wait_idle_slow(self, write);
+}
+
+/* ------------------------------------------------------------ batches */
+
+/* Batches of at least this many keys drop the GIL (below it the hand-over
+ * costs more than it frees). */
+#define PYFK_NOGIL_MIN 1024
+PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys);
+PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw);
+PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
+/* A new NumPy bool array of n elements (numpy imported on first use), its
+ * data in *data; NULL with the exception set. */
+PyObject *pyfk_new_bool_array(Py_ssize_t n, bool **data, Py_buffer *view);
+/* Builds a filter of kind ops from keys (as add_many takes them) with
+ * fk_filter_build(_u64), the GIL released: a new reference to None and the
+ * filter in *out, or NULL with the exception set. */
+PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out);
+
+/* -------------------------------------------------- bench and sizing */
+PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
+PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
+
+/* Reads the fk_params knobs from keyword arguments (capacity, fpr, seed,
+ * bits, hashes, counter_bits, fingerprint_bits, growth, max_load,
+ * tightening, max_bytes); 0, or -1 with TypeError/ValueError/OverflowError set.
+ * Unset knobs stay 0 ("derive"); fpr defaults to 0.01. */
+int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required);
+
+#endif

@@ -1,0 +1,285 @@
+"""The set-like API, the same for every kind: keys, batches, stats, classes."""
+import array
+import struct
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import filterkit
+from conftest import KINDS, caps, key_bytes, make, random_keys
+
+
+def test_kinds_and_classes():
+    assert {"bloom", "blocked", "counting", "cuckoo"} <= set(KINDS)
+    for k in KINDS:
+        cls = filterkit.kind_class(k)
+        assert cls.kind == k and issubclass(cls, filterkit.Filter)
+        assert getattr(filterkit, cls.__name__) is cls and cls.__module__ == "filterkit"
+        assert ("remove" in cls.capabilities) == hasattr(cls, "remove") == hasattr(cls, "discard")
+        assert ("count" in cls.capabilities) == hasattr(cls, "count")
+        assert ("static" in cls.capabilities) != hasattr(cls, "add")
+        assert cls.summary
+    assert filterkit.Bloom is filterkit.kind_class("bloom")
+    assert filterkit.ScalableBloom.kind == "scalable-bloom"
+
+
+def test_filter_returns_kind_class(kind):
+    if "static" in caps(kind):
+        with pytest.raises(filterkit.UnsupportedError):
+            filterkit.Filter(kind, capacity=10)
+        return
+    f = filterkit.Filter(kind, capacity=100, fpr=0.01, seed=7)
+    assert type(f) is filterkit.kind_class(kind)
+    assert f.kind == kind and f.fpr == 0.01 and f.seed == 7
+    assert repr(f).startswith("<filterkit.")
+
+
+def test_no_false_negatives(kind):
+    keys = random_keys(20000, 1)
+    f = make(kind, capacity=20000, fpr=0.01, keys=keys)
+    assert all(k in f for k in keys)
+    assert f.contains_many(keys).all()
+    ints = np.array([k for k in keys if isinstance(k, int)], dtype=np.uint64)
+    assert f.contains_many(ints).all()
+    st = f.stats()
+    assert st["kind"] == kind and st["capacity"] >= 1 and st["memory_bytes"] > 0
+    assert st["items"] == len(keys) or "static" in caps(kind)
+
+
+def test_false_positive_rate_near_target():
+    # fixed seed: at capacity each classic kind is within 2x of its target
+    for kind in ("bloom", "blocked", "counting", "cuckoo"):
+        f = make(kind, capacity=20000, fpr=0.01, seed=3, keys=range(20000))
+        fp = f.contains_many(np.arange(10**6, 10**6 + 100000, dtype=np.uint64)).mean()
+        theory = f.stats()["expected_fpr"]
+        assert 0.002 < fp < 0.02, (kind, fp)
+        assert abs(fp - theory) < 6 * (theory / 100000) ** 0.5 + 0.1 * theory, (kind, fp, theory)
+
+
+def test_key_types_are_their_bytes(kind):
+    if "static" in caps(kind):
+        pytest.skip("static")
+    f = filterkit.Filter(kind, capacity=1000)
+    g = filterkit.Filter(kind, capacity=1000)
+    for k in (0, 1, 2**64 - 1, 12345678901234567890, "", "héllo ✓", b"", b"\x00\xff", True):
+        f.add(k)
+        g.add(key_bytes(k))
+    assert f.to_bytes() == g.to_bytes()
+    f.add(77)
+    assert struct.pack("<Q", 77) in f and bytearray(struct.pack("<Q", 77)) in f
+    assert memoryview(struct.pack("<Q", 77)) in f and np.uint64(77) in f and np.int32(77) in f
+    assert "héllo ✓".encode() in f
+
+
+def test_batches_take_arrays_buffers_and_sequences():
+    f = filterkit.Blocked(capacity=10000, seed=1)
+    a = np.arange(0, 5000, dtype=np.uint64)
+    f.add_many(a)
+    assert f.contains_many(a).all() and f.contains_many(a).dtype == np.bool_
+    assert f.contains_many(a.astype(np.int64)).all()
+    assert f.contains_many(array.array("Q", range(5000))).all()
+    assert f.contains_many(memoryview(a)).all()
+    assert f.contains_many(list(range(5000))).all()
+    assert f.contains_many(range(5000)).all()
+    assert f.contains_many(np.arange(5000, dtype=np.int32)).all()  # by value
+    out = np.zeros(5000, dtype=bool)
+    assert f.contains_many(a, out=out) is out and out.all()
+    mixed = [1, "one", b"uno"]
+    f.add_many(mixed)
+    assert list(f.contains_many(mixed)) == [True, True, True]
+    assert f.contains_many([]).shape == (0,)
+    f.add_many(np.array([], dtype=np.uint64))
+    big = np.arange(10**6, 10**6 + 200000, dtype=np.uint64)
+    single = np.array([x in f for x in big[:2000].tolist()])
+    assert (f.contains_many(big)[:2000] == single).all()
+
+
+def test_update(kind):
+    if "static" in caps(kind):
+        pytest.skip("static")
+    f = filterkit.Filter(kind, capacity=20000)
+    f.update((i for i in range(9000)), ["a", b"b"], np.arange(9000, 10000, dtype=np.uint64))
+    assert all(i in f for i in range(10000)) and "a" in f and b"b" in f
+    with pytest.raises(TypeError):
+        f.update([5, 6, None, 7])
+    assert 5 in f and 6 in f  # the keys before the bad one went in
+    with pytest.raises(TypeError):
+        f.update("abc")
+
+
+def test_remove_semantics(kind):
+    if "remove" not in caps(kind):
+        return
+    f = filterkit.Filter(kind, capacity=1000)
+    f.add("x")
+    f.add("x")
+    f.remove("x")
+    assert "x" in f
+    f.discard("x")
+    assert "x" not in f
+    with pytest.raises(KeyError) as e:
+        f.remove("x")
+    assert e.value.args == ("x",)
+    f.discard("x")  # absent: no error
+    assert f.stats()["items"] == 0
+
+
+def test_count():
+    for kind in KINDS:
+        if "count" not in caps(kind):
+            continue
+        f = filterkit.Filter(kind, capacity=1000)
+        for _ in range(3):
+            f.add(42)
+        assert f.count(42) >= 3 and f.count(43) >= 0
+        assert f.count(b"never") == 0 or b"never" in f
+
+
+def test_merge():
+    for kind in KINDS:
+        if "merge" not in caps(kind):
+            continue
+        a = filterkit.Filter(kind, capacity=1000, seed=5)
+        b = filterkit.Filter(kind, capacity=1000, seed=5)
+        a.update(range(300))
+        b.update(range(300, 600))
+        c = a | b
+        assert all(i in c for i in range(600)) and 400 not in a
+        a |= b
+        assert a.to_bytes() == c.to_bytes()
+        with pytest.raises(ValueError):
+            a | filterkit.Filter(kind, capacity=2000, seed=5)
+        with pytest.raises(TypeError):
+            a | 5
+    for kind in KINDS:
+        if "merge" not in caps(kind) and "static" not in caps(kind):
+            with pytest.raises(TypeError):
+                filterkit.Filter(kind, capacity=10) | filterkit.Filter(kind, capacity=10)
+
+
+def test_build_classmethod(kind):
+    keys = random_keys(3000, 9)
+    f = filterkit.kind_class(kind).build(keys, fpr=0.01)
+    assert type(f) is filterkit.kind_class(kind)
+    assert f.contains_many(keys).all()
+    g = filterkit.kind_class(kind).build(np.arange(1000, dtype=np.uint64))
+    assert g.contains_many(np.arange(1000, dtype=np.uint64)).all()
+
+
+def test_full_cuckoo_raises_and_loses_nothing():
+    f = filterkit.Cuckoo(capacity=100, fpr=0.01)
+    added = []
+    with pytest.raises(filterkit.FilterFullError):
+        for i in range(100000):
+            f.add(i)
+            added.append(i)
+    assert all(i in f for i in added)
+    g = filterkit.Cuckoo(capacity=100, fpr=0.01)
+    with pytest.raises(filterkit.FilterFullError) as e:
+        g.add_many(np.arange(100000, dtype=np.uint64))
+    assert 0 < e.value.done < 100000
+    assert g.contains_many(np.arange(e.value.done, dtype=np.uint64)).all()
+    assert isinstance(e.value, filterkit.Error)
+
+
+def test_memory_of_an_object(kind):
+    if "static" in caps(kind):
+        pytest.skip("static")
+    f = filterkit.Filter(kind, capacity=100000)
+    overhead = sys.getsizeof(f) - f.stats()["memory_bytes"]
+    assert 0 < overhead <= 200
+    assert not hasattr(f, "__dict__")
+
+
+def test_unhashable():
+    with pytest.raises(TypeError):
+        hash(filterkit.Bloom(capacity=10))
+
+
+def test_threads_share_a_filter():
+    f = filterkit.Blocked(capacity=200000)
+    keys = np.arange(200000, dtype=np.uint64)
+    f.add_many(keys[:100000])
+    errors = []
+
+    def reader():
+        for _ in range(20):
+            if not f.contains_many(keys[:100000]).all():
+                errors.append("false negative")
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for i in range(100000, 100500):
+        f.add(i)  # waits whenever a GIL-free lookup runs
+    f.add_many(keys[100500:])
+    for t in threads:
+        t.join()
+    assert not errors and f.contains_many(keys).all()
+
+
+def test_bench_rows_and_pick():
+    rows = filterkit.bench(["bloom", "cuckoo"], n=5000, fpr=[0.01, 0.001], repeat=1)
+    assert [(r["kind"], r["fpr"]) for r in rows] == [
+        ("bloom", 0.01), ("bloom", 0.001), ("cuckoo", 0.01), ("cuckoo", 0.001)]
+    for r in rows:
+        assert r["error"] is None and r["false_negatives"] == 0 and r["insert_ns"] > 0
+        assert r["fpr_measured"] < 5 * r["fpr"] + 0.002 and r["bits_per_item"] > 0
+    assert rows[0]["remove_ns"] is None and rows[2]["remove_ns"] > 0
+    keys = set(rows[0])
+    assert all(set(r) == keys for r in rows)  # one shape: a DataFrame takes them
+    p = filterkit.pick(10**6, 0.01)
+    assert p["kind"] in KINDS and p["memory_bytes"] == min(
+        c["memory_bytes"] for c in p["candidates"] if c["why_not"] is None)
+    f = filterkit.Filter(p["kind"], **p["params"])
+    assert f.stats()["memory_bytes"] == p["memory_bytes"]
+    d = filterkit.pick(10**5, 0.01, deletes=True, measure=True)
+    assert "remove" in caps(d["kind"])
+    assert filterkit.pick(10**6, 0.01, memory=1000)["kind"] is None
+
+
+def test_threads_batches_and_writers_never_overlap():
+    # GIL-free add_many, contains_many and save from several threads on one
+    # growing filter (an insert may add a link: a reader running beside it
+    # would read freed memory); every key added stays found
+    import tempfile
+    f = filterkit.ScalableBloom(capacity=1000)
+    chunks = [np.arange(i * 20000, (i + 1) * 20000, dtype=np.uint64) for i in range(8)]
+    done = []
+    errors = []
+
+    def writer(c):
+        f.add_many(c)
+        done.append(c)
+
+    def reader():
+        for _ in range(10):
+            for c in list(done):
+                if not f.contains_many(c).all():
+                    errors.append("false negative")
+        with tempfile.TemporaryDirectory() as d:
+            f.save(d + "/f.fk")
+
+    threads = [threading.Thread(target=writer, args=(c,)) for c in chunks]
+    threads += [threading.Thread(target=reader) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert f.contains_many(np.concatenate(chunks)).all()
+
+
+def test_byte_limit():
+    # max_bytes: a growing filter stops before a link that would pass it
+    f = filterkit.ScalableBloom(capacity=1000, max_bytes=20000)
+    with pytest.raises(filterkit.LimitError) as e:
+        f.add_many(np.arange(10**6, dtype=np.uint64))
+    assert isinstance(e.value, filterkit.FilterFullError) and isinstance(e.value, ValueError)
+    assert 0 < e.value.done < 10**6
+    assert f.contains_many(np.arange(e.value.done, dtype=np.uint64)).all()
+    assert f.stats()["memory_bytes"] <= 20000
+    with pytest.raises(ValueError):
+        filterkit.Bloom(capacity=10**6, max_bytes=1000)  # does not fit at all
