@@ -196,6 +196,16 @@ int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filel
                 free(real);
                 return fail(cmd, path, strerror(err));
             }
+            /* Between the create and the flock another writer may have
+             * taken the empty file as its own, saved and renamed over it:
+             * then the name is no longer ours, so start again. */
+            struct stat mine, named;
+            if (fstat(fd, &mine) != 0 || stat(real, &named) != 0 || mine.st_dev != named.st_dev ||
+                mine.st_ino != named.st_ino) {
+                close(fd);
+                free(real);
+                continue;
+            }
             mode_t mask = umask(0);
             umask(mask);
             lk->fd = fd;
