@@ -38,7 +38,7 @@ extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
     };
 
 #define SCALABLE_SLOTS(VAR)                                                            \
-    .version = FK_OPS_VERSION, .caps = FK_CAP_GROWS, .create = VAR##_create,           \
+    .version = FK_OPS_VERSION, .create = VAR##_create,                                 \
     .destroy = fk_scalable_destroy, .insert = fk_scalable_insert,                      \
     .contains = fk_scalable_contains, .stats = fk_scalable_stats,                      \
     .serial = &VAR##_serial, .size = VAR##_size
@@ -46,6 +46,7 @@ extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
 SCALABLE_BINDING(fk_scalable_bloom_ops, fk_bloom_ops)
 const fk_ops fk_scalable_bloom_ops = {
     SCALABLE_SLOTS(fk_scalable_bloom_ops),
+    .caps = FK_CAP_GROWS,
     .name = "scalable-bloom",
     .summary = "growing chain of Bloom filters (x2 capacity, x0.9 fpr each); no capacity to guess",
 };
@@ -53,6 +54,7 @@ const fk_ops fk_scalable_bloom_ops = {
 SCALABLE_BINDING(fk_scalable_blocked_ops, fk_blocked_ops)
 const fk_ops fk_scalable_blocked_ops = {
     SCALABLE_SLOTS(fk_scalable_blocked_ops),
+    .caps = FK_CAP_GROWS,
     .name = "scalable-blocked",
     .summary = "growing chain of blocked Bloom filters (x2 capacity, x0.9 fpr each)",
 };
@@ -60,6 +62,7 @@ const fk_ops fk_scalable_blocked_ops = {
 SCALABLE_BINDING(fk_scalable_cuckoo_ops, fk_cuckoo_ops)
 const fk_ops fk_scalable_cuckoo_ops = {
     SCALABLE_SLOTS(fk_scalable_cuckoo_ops),
+    .caps = FK_CAP_GROWS | FK_CAP_COUNT, /* the copies summed over its links */
     .name = "scalable-cuckoo",
     .summary = "growing chain of cuckoo filters (x2 capacity, x0.9 fpr each); removes",
     .remove = fk_scalable_remove,
