@@ -30,6 +30,8 @@ typedef struct {
                                   (0, 1]; trades memory for insert speed */
     double   tightening;       /* scalable: each new sub-filter's fpr is the
                                   previous one's times this, in (0, 1) */
+    uint32_t threads;          /* static kinds (fuse): threads a whole-set
+                                  build may use; 0 = 1 (see fuse/fuse.h) */
     uint32_t reserved;         /* must be 0 */
 } fk_params;
 

@@ -1,0 +1,225 @@
+/* fuse/fuse_internal.h: the binary fuse filter's layout and the key ->
+ * cells mapping, shared by the files of this module (core, batches,
+ * serialization). Not installed. */
+#ifndef FK_FUSE_INTERNAL_H
+#define FK_FUSE_INTERNAL_H
+
+#include <string.h>
+#include "fuse.h"
+#include "../common/bits.h"
+#include "../common/endian.h"
+#include "../common/hash.h"
+
+/* Longest segment: the offsets XORed into h1 and h2 are bits 18..35 and
+ * 0..17 of the mixed hash, so a segment holds at most 2^18 cells. */
+#define FK_FUSE_MAX_SEGMENT_BITS 18u
+#define FK_FUSE_MIN_SEGMENT_LENGTH 4u
+
+/* The lookup path, chosen when the filter is made: the width (8, 16 and 32
+ * read whole cells; every other width is packed) and whether the filter has
+ * more than one shard. */
+typedef enum {
+    FK_FUSE_PATH_EMPTY,
+    FK_FUSE_PATH_W8, FK_FUSE_PATH_W16, FK_FUSE_PATH_W32, FK_FUSE_PATH_PACKED,
+    FK_FUSE_PATH_SHARDED_W8, FK_FUSE_PATH_SHARDED_W16, FK_FUSE_PATH_SHARDED_W32,
+    FK_FUSE_PATH_SHARDED_PACKED
+} fk_fuse_path;
+
+/* One shard's layout: segments + 2 segments of seg_len cells; a key's
+ * first cell is in the first `segments` segments (span cells). */
+typedef struct {
+    uint64_t shards;      /* S >= 1, all of this layout */
+    uint32_t seg_len;     /* a power of two in 4..2^18 */
+    uint32_t seg_mask;    /* seg_len - 1 */
+    uint64_t segments;    /* >= 1 */
+    uint64_t span;        /* segments * seg_len */
+    uint64_t shard_cells; /* (segments + 2) * seg_len */
+} fk_fuse_geom;
+
+struct fk_fuse {
+    fk_filter    base;        /* must stay first: an fk_fuse * is an fk_filter * */
+    fk_fuse_path path;
+    fk_fuse_geom geom;
+    uint8_t     *cells;       /* S * shard_cells cells of f bits (whole bytes
+                                 or words for 8/16/32, else packed little-endian),
+                                 then 8 zero bytes for the packed reads */
+    uint64_t    *shard_seed;  /* S entries: each shard's mixing seed (S > 1) */
+    uint64_t     hash_seed;   /* the XXH3 seed the keys are hashed with */
+    uint64_t     fp_mask;     /* 2^f - 1 */
+    uint32_t     f;
+    uint64_t     cell_bytes;  /* bytes of cells, the pad included */
+    uint64_t     items;       /* distinct keys stored */
+    uint64_t     capacity;    /* as asked (n when 0), >= 1 */
+    uint64_t     seed;        /* params seed */
+    double       fpr;         /* params fpr */
+    fk_fuse_build_figures built;
+};
+
+/* XXH3-64 of keys longer than 16 bytes, out of line (fuse.c), so the hot
+ * paths inline only the short-key code. */
+uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed);
+
+/* The key's one hash. */
+static inline uint64_t fk_fuse_hash(const void *key, size_t len, uint64_t seed)
+{
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, seed);
+    return fk_fuse_hash_long(key, len, seed);
+}
+
+/* A 64-bit key's hash: XXH3-64 of its 8 little-endian bytes, the length a
+ * constant so the compiler keeps only the 8-byte code. */
+static inline uint64_t fk_fuse_hash_u64(uint64_t key, uint64_t seed)
+{
+    uint8_t le[8];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(le, &key, 8);
+#else
+    fk_le_put64(le, key);
+#endif
+    return XXH3_64bits_withSeed(le, 8, seed);
+}
+
+/* The shard of a hash (the top bits, by multiply-high). */
+static inline uint64_t fk_fuse_shard_of(uint64_t h, uint64_t shards)
+{
+    return fk_reduce(h, shards);
+}
+
+/* The hash a sharded filter takes positions from: the shard's bits are
+ * spent, so the hash is mixed again with the shard's seed (a bijection:
+ * distinct hashes stay distinct). */
+static inline uint64_t fk_fuse_remix(uint64_t h, uint64_t shard_seed)
+{
+    return fk_mix64(h + shard_seed);
+}
+
+/* A key's three cells within its shard, from its (mixed) hash g. */
+static inline void fk_fuse_cells_of(const fk_fuse_geom *geom, uint64_t g, uint64_t c[3])
+{
+    uint64_t h0 = fk_reduce(g, geom->span);
+    uint64_t h1 = h0 + geom->seg_len;
+    uint64_t h2 = h1 + geom->seg_len;
+    c[0] = h0;
+    c[1] = h1 ^ ((g >> FK_FUSE_MAX_SEGMENT_BITS) & geom->seg_mask);
+    c[2] = h2 ^ (g & geom->seg_mask);
+}
+
+static inline uint32_t fk_fuse_fingerprint(uint64_t g, uint64_t fp_mask)
+{
+    return (uint32_t)((g ^ (g >> 32)) & fp_mask);
+}
+
+/* Cell i of an array of f-bit cells (w = 8, 16, 32, or 0 for packed). */
+static inline uint32_t fk_fuse_cell_get(const uint8_t *cells, uint64_t i, unsigned w,
+                                        uint32_t f, uint64_t fp_mask)
+{
+    switch (w) {
+    case 8:
+        return cells[i];
+    case 16: {
+        uint16_t v;
+        memcpy(&v, cells + 2 * i, 2);
+        return v;
+    }
+    case 32: {
+        uint32_t v;
+        memcpy(&v, cells + 4 * i, 4);
+        return v;
+    }
+    default: {
+        uint64_t bit = i * f;
+        return (uint32_t)((fk_le_get64(cells + (bit >> 3)) >> (bit & 7)) & fp_mask);
+    }
+    }
+}
+
+/* The width class of a filter (8, 16, 32, or 0 for packed). */
+static inline unsigned fk_fuse_width_class(uint32_t f)
+{
+    return f == 8 || f == 16 || f == 32 ? f : 0;
+}
+
+/* Whole-cell arrays are kept in host order (the file is little-endian:
+ * fuse_serial.c converts on big-endian hosts). */
+
+/* The cells and fingerprint of a hash h (the key's XXH3): shard, mixed
+ * hash, absolute cell indexes. */
+static inline uint64_t fk_fuse_place(const fk_fuse *fu, uint64_t h, bool sharded, uint64_t c[3])
+{
+    uint64_t g = h, base = 0;
+    if (sharded) {
+        uint64_t s = fk_fuse_shard_of(h, fu->geom.shards);
+        g = fk_fuse_remix(h, fu->shard_seed[s]);
+        base = s * fu->geom.shard_cells;
+    }
+    fk_fuse_cells_of(&fu->geom, g, c);
+    c[0] += base;
+    c[1] += base;
+    c[2] += base;
+    return g;
+}
+
+/* The lookup of a hashed key on path-constant width w and sharding. */
+static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool sharded)
+{
+    uint64_t c[3];
+    uint64_t g = fk_fuse_place(fu, h, sharded, c);
+    uint32_t x = fk_fuse_cell_get(fu->cells, c[0], w, fu->f, fu->fp_mask) ^
+                 fk_fuse_cell_get(fu->cells, c[1], w, fu->f, fu->fp_mask) ^
+                 fk_fuse_cell_get(fu->cells, c[2], w, fu->f, fu->fp_mask);
+    return x == fk_fuse_fingerprint(g, fu->fp_mask);
+}
+
+/* The lookup of a hashed key, dispatched on the filter's path (a branch
+ * that predicts perfectly: one filter keeps one path). */
+static inline bool fk_fuse_lookup_hashed(const fk_fuse *fu, uint64_t h)
+{
+    switch (fu->path) {
+    case FK_FUSE_PATH_W8:             return fk_fuse_probe(fu, h, 8, false);
+    case FK_FUSE_PATH_W16:            return fk_fuse_probe(fu, h, 16, false);
+    case FK_FUSE_PATH_W32:            return fk_fuse_probe(fu, h, 32, false);
+    case FK_FUSE_PATH_PACKED:         return fk_fuse_probe(fu, h, 0, false);
+    case FK_FUSE_PATH_SHARDED_W8:     return fk_fuse_probe(fu, h, 8, true);
+    case FK_FUSE_PATH_SHARDED_W16:    return fk_fuse_probe(fu, h, 16, true);
+    case FK_FUSE_PATH_SHARDED_W32:    return fk_fuse_probe(fu, h, 32, true);
+    case FK_FUSE_PATH_SHARDED_PACKED: return fk_fuse_probe(fu, h, 0, true);
+    case FK_FUSE_PATH_EMPTY:          break;
+    }
+    return false;
+}
+
+/* ---------------------------------------------- for the other files */
+
+/* Allocates a filter of geometry geom and width f with zeroed cells and
+ * seeds (fuse.c); sets the path for `items` stored keys. FK_EINVAL when the
+ * cells exceed FK_MEMORY_CAP, FK_ENOMEM. *out NULL on error. */
+fk_status fk_fuse_alloc(const fk_fuse_geom *geom, uint32_t f, uint64_t items, fk_fuse **out);
+
+/* Sets fu->path from its width, shard count and items (fuse.c). */
+void fk_fuse_choose_path(fk_fuse *fu);
+
+/* Cell bytes of a geometry and width, the 8-byte pad included; 0 when over
+ * FK_MEMORY_CAP (fuse.c). */
+uint64_t fk_fuse_cell_bytes(const fk_fuse_geom *geom, uint32_t f);
+
+/* Packed payload bytes of the cells: ceil(cells * f / 8) (fuse.c). */
+uint64_t fk_fuse_packed_bytes(const fk_fuse_geom *geom, uint32_t f);
+
+/* True when geom is one a build can make: seg_len a power of two in
+ * 4..2^18, segments >= 1, shards >= 1 (fuse.c; sizes unchecked). */
+bool fk_fuse_geom_ok(const fk_fuse_geom *geom);
+
+/* Fills the derived fields (seg_mask, span, shard_cells) (fuse.c). */
+void fk_fuse_geom_finish(fk_fuse_geom *geom);
+
+/* The fk_ops batch slots (fuse_batch.c). */
+void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                               const size_t lens[], bool out[]);
+void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                   bool out[]);
+
+/* The saving hooks of fk_fuse_ops (fuse_serial.c). */
+extern const fk_serial_ops fk_fuse_serial_ops;
+
+#endif
