@@ -1,11 +1,14 @@
 /* fuse/fuse.c: the binary fuse filter's core: sizing, the build (hash,
  * sort, peel, assign; shards and threads), lookups, stats, and its fk_ops
  * table. The layout and the key -> cells mapping: fuse_internal.h. */
+#define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
 #include <math.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "fuse_internal.h"
 #include "../common/alloc.h"
 #include "../common/sizing.h"
@@ -47,12 +50,15 @@ void fk_fuse_geom_finish(fk_fuse_geom *g)
  * max(1.125, 0.875 + 0.25 ln 10^6 / ln m) cells per key, which is 1.125
  * from a million keys on and more for smaller sets, where peeling needs
  * the slack. Where the segment length has just doubled, the fit leaves
- * few long segments (about 12 of 1024 cells for 11.3k..11.6k keys) and a
- * third of the sets fail to peel; so the layout keeps at least
- * FUSE_MIN_SEGMENTS segments, halving the length until it does (same
- * cells within a segment's rounding). `halve` halves it once more, for
- * the retries that alternate layouts. */
+ * few long segments (about 12 of 1024 cells for 11.3k..11.6k keys) and
+ * most sets fail to peel on the first seed; so from FUSE_MIN_SEGMENTS_FROM
+ * keys on the layout keeps at least FUSE_MIN_SEGMENTS segments, halving
+ * the length until it does (never more cells: only the rounding to whole
+ * segments shrinks). Measured with tests/test_fuse.c's attempt counts:
+ * at 11,000..13,000 keys 3% of first seeds fail instead of 46%. `halve`
+ * halves it once more, for the retries that alternate layouts. */
 #define FUSE_MIN_SEGMENTS 16u
+#define FUSE_MIN_SEGMENTS_FROM 1000u
 static void layout_for(uint64_t m, bool halve, fk_fuse_geom *g)
 {
     unsigned bits = 2;
@@ -63,7 +69,7 @@ static void layout_for(uint64_t m, bool halve, fk_fuse_geom *g)
         factor = fmax(1.125, 0.875 + 0.25 * log(1e6) / log((double)m));
     }
     uint64_t want = (uint64_t)ceil((double)m * factor);
-    while (bits > 2 && want >> bits < FUSE_MIN_SEGMENTS + 2 && m > 64)
+    while (bits > 2 && want >> bits < FUSE_MIN_SEGMENTS + 2 && m >= FUSE_MIN_SEGMENTS_FROM)
         bits--;
     if (halve && bits > 2)
         bits--;
@@ -98,12 +104,24 @@ static uint64_t memory_of(uint64_t cell_bytes, uint64_t shards)
 /* Temporary bytes of one shard's workspace for m keys in geometry g: the
  * hashes, and the sort's scratch which the peeling reuses for its queue,
  * counts and key XORs. */
+static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* The hashes' array, which the peeling reuses for its order (4 bytes a
+ * cell), and the work area: the sort's scratch, then the peeling's 9 bytes
+ * a cell. */
+static uint64_t hashes_bytes(uint64_t m, const fk_fuse_geom *g)
+{
+    return max_u64(8 * (m ? m : 1), 4 * g->shard_cells);
+}
+
+static uint64_t work_bytes_for(uint64_t m, const fk_fuse_geom *g)
+{
+    return max_u64(8 * (m ? m : 1), 9 * g->shard_cells);
+}
+
 static uint64_t workspace_bytes(uint64_t m, const fk_fuse_geom *g)
 {
-    uint64_t r = 9 * g->shard_cells;
-    if (r < 8 * m)
-        r = 8 * m;
-    return 8 * m + r;
+    return hashes_bytes(m, g) + work_bytes_for(m, g);
 }
 
 /* The shards and layout of n keys (assuming equal shards). */
@@ -345,18 +363,23 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
 
 /* Peels the m distinct hashes g[0..m) (sorted) of one shard and, when
  * every key peels, assigns its cells (cells + base: the shard's cells, all
- * 0). Returns true on success; false leaves the cells untouched. `work`
- * holds 9 bytes per cell: the queue (4), the XOR of the key indexes of each
- * cell (4) and each cell's key count (1). */
+ * 0). Returns true on success; false leaves the cells untouched.
+ * `work` holds 9 bytes per cell: the XOR of the hashes of each cell's keys
+ * (8) and each cell's key count (1); `order` (4 bytes per cell, which may
+ * be g's own memory: g is read only before it is written) holds the peeled
+ * cells from its bottom and the cells waiting to be peeled from its top.
+ * A cell with one key names that key by its hash XOR, so the peeling never
+ * goes back to g. It scans the cells in order and, after each peel, peels
+ * the cells that peel freed, depth first: they are the neighbours of
+ * cells just touched, still in cache. */
 static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_t m,
-                            uint8_t *work, uint8_t *cells, uint64_t base, uint32_t f,
-                            uint64_t fp_mask)
+                            uint8_t *work, uint32_t *order, uint8_t *cells, uint64_t base,
+                            uint32_t f, uint64_t fp_mask)
 {
     const uint64_t n_cells = geom->shard_cells;
-    uint32_t *queue = (uint32_t *)work;
-    uint32_t *keyx = queue + n_cells;
-    uint8_t *count = (uint8_t *)(keyx + n_cells);
-    memset(keyx, 0, n_cells * sizeof *keyx);
+    uint64_t *hx = (uint64_t *)work;
+    uint8_t *count = work + 8 * n_cells;
+    memset(hx, 0, n_cells * sizeof *hx);
     memset(count, 0, n_cells);
 
     uint8_t overflow = 0;
@@ -364,43 +387,47 @@ static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_
         uint64_t c[3];
         fk_fuse_cells_of(geom, g[k], c);
         for (int j = 0; j < 3; j++) {
-            keyx[c[j]] ^= k;
+            hx[c[j]] ^= g[k];
             overflow |= (uint8_t)(++count[c[j]] == 0); /* 256 keys on one cell */
         }
     }
     if (overflow)
         return false;
 
-    uint64_t head = 0, tail = 0, peeled = 0;
-    for (uint64_t i = 0; i < n_cells; i++)
-        if (count[i] == 1)
-            queue[tail++] = (uint32_t)i;
-    while (head < tail) {
-        uint32_t i = queue[head++];
-        if (count[i] != 1)
+    /* g is dead from here on: order may overwrite it. Peeled cells and
+     * waiting cells are distinct cells, so the two ends never meet. */
+    uint64_t peeled = 0, top = n_cells; /* waiting: order[top .. n_cells) */
+    for (uint64_t start = 0; start < n_cells; start++) {
+        if (count[start] != 1)
             continue;
-        uint32_t k = keyx[i];
-        queue[peeled++] = i; /* peeled <= head: the stack trails the queue */
-        count[i] = 0;
-        uint64_t c[3];
-        fk_fuse_cells_of(geom, g[k], c);
-        for (int j = 0; j < 3; j++) {
-            if (c[j] == i)
-                continue;
-            keyx[c[j]] ^= k;
-            if (--count[c[j]] == 1)
-                queue[tail++] = (uint32_t)c[j];
+        order[--top] = (uint32_t)start;
+        while (top < n_cells) {
+            uint32_t i = order[top++];
+            if (count[i] != 1)
+                continue; /* emptied since it was queued */
+            uint64_t h = hx[i];
+            count[i] = 0;
+            order[peeled++] = i;
+            uint64_t c[3];
+            fk_fuse_cells_of(geom, h, c);
+            for (int j = 0; j < 3; j++) {
+                if (c[j] == i)
+                    continue;
+                hx[c[j]] ^= h;
+                if (--count[c[j]] == 1)
+                    order[--top] = (uint32_t)c[j];
+            }
         }
     }
     if (peeled != m)
         return false;
 
-    /* Reverse peeling order: each key's cell is set last among the cells
-     * of the keys peeled after it, so its three cells XOR to its print. */
+    /* Reverse peeling order: each key's cell is set after the cells of the
+     * keys peeled after it, so its three cells XOR to its fingerprint. */
     unsigned w = fk_fuse_width_class(f);
     for (uint64_t t = peeled; t-- > 0;) {
-        uint32_t i = queue[t];
-        uint64_t h = g[keyx[i]];
+        uint32_t i = order[t];
+        uint64_t h = hx[i];
         uint64_t c[3];
         fk_fuse_cells_of(geom, h, c);
         uint32_t v = fk_fuse_fingerprint(h, fp_mask) ^
@@ -414,44 +441,69 @@ static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_
 
 /* -------------------------------------------------- one-shard build */
 
-/* Makes *buf hold at least `need` bytes (contents not kept). */
-static bool grow(uint8_t **buf, uint64_t *have, uint64_t need)
+/* A temporary buffer of `bytes` (not zeroed): from 4 MiB up 2 MiB aligned
+ * with huge pages asked for, as the filter's own cells (common/alloc.c):
+ * the build's random accesses would otherwise miss the TLB nearly every
+ * time. Release with free(). */
+static void *temp_alloc(uint64_t bytes)
+{
+    if (bytes == 0 || bytes > SIZE_MAX)
+        return NULL;
+    if (bytes < (UINT64_C(4) << 20))
+        return malloc((size_t)bytes);
+    void *p = NULL;
+    size_t huge = (size_t)2 << 20;
+    if (posix_memalign(&p, huge, (size_t)((bytes + huge - 1) & ~(uint64_t)(huge - 1))) != 0)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, (size_t)bytes, MADV_HUGEPAGE); /* a hint: refused is fine */
+#endif
+    return p;
+}
+
+/* Makes *buf hold at least `need` bytes, keeping its first `keep` bytes. */
+static bool grow(uint8_t **buf, uint64_t *have, uint64_t need, uint64_t keep)
 {
     if (need <= *have)
         return true;
+    uint8_t *p = temp_alloc(need);
+    if (!p)
+        return false;
+    if (keep)
+        memcpy(p, *buf, (size_t)keep);
     free(*buf);
-    *buf = need <= SIZE_MAX ? malloc((size_t)need) : NULL;
-    *have = *buf ? need : 0;
-    return *buf != NULL;
+    *buf = p;
+    *have = need;
+    return true;
 }
 
 static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, fk_fuse **out)
 {
     size_t n = src->n;
-    uint64_t *hashes = malloc((n ? n : 1) * sizeof *hashes);
-    uint8_t *work = NULL;
-    uint64_t work_bytes = 0, peak = 0, passes = 0;
+    uint8_t *hbuf = NULL, *work = NULL;
+    uint64_t hbuf_bytes = 0, work_bytes = 0, peak = 0, passes = 0;
     fk_fuse *fu = NULL;
-    fk_status s = hashes ? FK_EFULL : FK_ENOMEM;
-    for (uint64_t a = 0; hashes && a < FK_FUSE_MAX_ATTEMPTS; a++) {
+    fk_status s = FK_EFULL;
+    fk_fuse_geom geom;
+    layout_for(n, false, &geom); /* m <= n: the most a build of n may need */
+    if (!grow(&hbuf, &hbuf_bytes, hashes_bytes(n, &geom), 0) ||
+        !grow(&work, &work_bytes, work_bytes_for(n, &geom), 0))
+        s = FK_ENOMEM;
+    for (uint64_t a = 0; s != FK_ENOMEM && a < FK_FUSE_MAX_ATTEMPTS; a++) {
+        uint64_t *hashes = (uint64_t *)hbuf;
         uint64_t hseed = attempt_seed(seed, a);
         hash_range(src, 0, n, hseed, hashes);
         passes++;
-        /* the work area: the sort's scratch (8 bytes a key), then the
-         * peeling's 9 bytes a cell */
-        if (!grow(&work, &work_bytes, 8 * (uint64_t)(n ? n : 1))) {
-            s = FK_ENOMEM;
-            break;
-        }
         sort_hashes(hashes, (uint64_t *)work, n);
         size_t m = unique_hashes(hashes, n);
-        fk_fuse_geom geom;
         layout_for(m, a % 4 == 3, &geom);
         geom.shards = 1;
-        if (!grow(&work, &work_bytes, 9 * geom.shard_cells)) {
+        if (!grow(&hbuf, &hbuf_bytes, hashes_bytes(m, &geom), 8 * (uint64_t)m) ||
+            !grow(&work, &work_bytes, work_bytes_for(m, &geom), 0)) {
             s = FK_ENOMEM;
             break;
         }
+        hashes = (uint64_t *)hbuf;
         if (!fu || fu->geom.shard_cells != geom.shard_cells || fu->items != m) {
             fk_fuse_free(fu);
             s = fk_fuse_alloc(&geom, f, m, &fu);
@@ -460,16 +512,16 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
         }
         fu->geom = geom;
         fu->hash_seed = hseed;
-        uint64_t used = 8 * (uint64_t)n + work_bytes;
-        peak = used > peak ? used : peak;
-        if (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, fu->cells, 0, f, fu->fp_mask)) {
+        peak = max_u64(peak, hbuf_bytes + work_bytes);
+        if (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, (uint32_t *)hbuf,
+                                      fu->cells, 0, f, fu->fp_mask)) {
             fu->built.attempts = fu->built.max_attempts = a + 1;
             s = FK_OK;
             break;
         }
         s = FK_EFULL;
     }
-    free(hashes);
+    free(hbuf);
     free(work);
     if (s != FK_OK) {
         fk_fuse_free(fu);
@@ -562,7 +614,7 @@ static void build_shards(worker *w)
             sb->items[s] = m;
             fu->shard_seed[s] = ss;
             ok = m == 0 || peel_and_assign(&fu->geom, w->ws_hashes, (uint32_t)m, w->ws_work,
-                                           fu->cells, s * fu->geom.shard_cells, fu->f,
+                                           (uint32_t *)w->ws_hashes, fu->cells, s * fu->geom.shard_cells, fu->f,
                                            fu->fp_mask);
         }
         sb->attempts[s] = a;
@@ -656,8 +708,8 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
 
     uint64_t ws_bytes = workspace_bytes(fullest, &geom);
     for (unsigned t = 0; t < threads; t++) {
-        ws[t].ws_hashes = malloc((size_t)(8 * fullest));
-        ws[t].ws_work = malloc((size_t)(ws_bytes - 8 * fullest));
+        ws[t].ws_hashes = temp_alloc(hashes_bytes(fullest, &geom));
+        ws[t].ws_work = temp_alloc(work_bytes_for(fullest, &geom));
         if (!ws[t].ws_hashes || !ws[t].ws_work) {
             s = FK_ENOMEM;
             goto done;
@@ -666,7 +718,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     uint64_t group_cap = FK_FUSE_STAGE_BYTES / 8;
     if (group_cap < fullest)
         group_cap = fullest;
-    sb.stage = malloc((size_t)(8 * group_cap));
+    sb.stage = temp_alloc(8 * group_cap);
     if (!sb.stage) {
         s = FK_ENOMEM;
         goto done;
@@ -864,3 +916,75 @@ uint64_t fk_fuse_cells(const fk_fuse *fu)
     return fu ? fu->geom.shards * fu->geom.shard_cells : 0;
 }
 uint64_t fk_fuse_seed(const fk_fuse *fu) { return fu ? fu->seed : 0; }
+
+/* --------------------------------------------------------- the vtable */
+
+static void ops_destroy(fk_filter *f) { fk_fuse_free((fk_fuse *)f); }
+
+static bool ops_contains(const fk_filter *f, const void *key, size_t len)
+{
+    return fk_fuse_contains((const fk_fuse *)f, key, len);
+}
+
+static bool ops_contains_u64(const fk_filter *f, uint64_t key)
+{
+    return fk_fuse_contains_u64((const fk_fuse *)f, key);
+}
+
+static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }
+
+static fk_status ops_build(const fk_params *p, size_t n, const void *const keys[],
+                           const size_t lens[], fk_filter **out)
+{
+    fk_fuse *fu = NULL;
+    fk_status s = fk_fuse_build(p, n, keys, lens, &fu);
+    *out = fu ? &fu->base : NULL;
+    return s;
+}
+
+static fk_status ops_build_u64(const fk_params *p, size_t n, const uint64_t keys[],
+                               fk_filter **out)
+{
+    fk_fuse *fu = NULL;
+    fk_status s = fk_fuse_build_u64(p, n, keys, &fu);
+    *out = fu ? &fu->base : NULL;
+    return s;
+}
+
+/* What a build of p->capacity distinct keys would make. */
+static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint32_t f = 0;
+    fk_status s = check_build_params(p, &f);
+    if (s != FK_OK || p->capacity == 0)
+        return FK_EINVAL;
+    fk_fuse_sizing z;
+    s = fk_fuse_size(p->capacity, f, &z);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = z.memory_bytes;
+    out->expected_fpr = items > 0 ? ldexp(1.0, -(int)f) : 0.0;
+    snprintf(out->geometry, sizeof out->geometry,
+             "%u-bit cells, %llu x %llu segments of %u%s (static: built from the whole set)", f,
+             (unsigned long long)z.shards, (unsigned long long)z.segments + 2, z.segment_length,
+             z.shards > 1 ? ", sharded" : "");
+    return FK_OK;
+}
+
+const fk_ops fk_fuse_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "fuse",
+    .summary = "binary fuse filter (3-wise): static, built from the whole set; ~1.125 f bits "
+               "per key for fpr 2^-f, three reads per lookup",
+    .caps = 0,
+    .destroy = ops_destroy,
+    .contains = ops_contains,
+    .stats = ops_stats,
+    .serial = &fk_fuse_serial_ops,
+    .size = ops_size,
+    .contains_many = fk_fuse_ops_contains_many,
+    .contains_many_u64 = fk_fuse_ops_contains_many_u64,
+    .contains_u64 = ops_contains_u64,
+    .build = ops_build,
+    .build_u64 = ops_build_u64,
+};
