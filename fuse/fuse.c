@@ -18,6 +18,18 @@ uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed)
     return XXH3_64bits_withSeed(key, len, seed);
 }
 
+fk_fuse_test_knobs fk_fuse_testing;
+
+static uint64_t shard_keys(void)
+{
+    return fk_fuse_testing.shard_keys ? fk_fuse_testing.shard_keys : FK_FUSE_SHARD_KEYS;
+}
+
+static uint64_t stage_bytes(void)
+{
+    return fk_fuse_testing.stage_bytes ? fk_fuse_testing.stage_bytes : FK_FUSE_STAGE_BYTES;
+}
+
 /* ------------------------------------------------------------ sizing */
 
 uint32_t fk_fuse_fp_bits_for(double fpr)
@@ -127,7 +139,8 @@ static uint64_t workspace_bytes(uint64_t m, const fk_fuse_geom *g)
 /* The shards and layout of n keys (assuming equal shards). */
 static void plan(uint64_t n, fk_fuse_geom *g)
 {
-    uint64_t shards = n > FK_FUSE_SHARD_KEYS ? (n + FK_FUSE_SHARD_KEYS - 1) / FK_FUSE_SHARD_KEYS : 1;
+    uint64_t per = shard_keys();
+    uint64_t shards = n > per ? (n + per - 1) / per : 1;
     layout_for((n + shards - 1) / shards, false, g);
     g->shards = shards;
 }
@@ -150,7 +163,7 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
     out->segments = g.segments;
     out->cells = g.shards * g.shard_cells;
     out->memory_bytes = memory_of(bytes, g.shards);
-    out->temp_bytes = workspace_bytes(per, &g) + (g.shards > 1 ? FK_FUSE_STAGE_BYTES : 0);
+    out->temp_bytes = workspace_bytes(per, &g) + (g.shards > 1 ? stage_bytes() : 0);
     return FK_OK;
 }
 
@@ -513,8 +526,9 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
         fu->geom = geom;
         fu->hash_seed = hseed;
         peak = max_u64(peak, hbuf_bytes + work_bytes);
-        if (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, (uint32_t *)hbuf,
-                                      fu->cells, 0, f, fu->fp_mask)) {
+        if (a >= fk_fuse_testing.fail_attempts &&
+            (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, (uint32_t *)hbuf,
+                                       fu->cells, 0, f, fu->fp_mask))) {
             fu->built.attempts = fu->built.max_attempts = a + 1;
             s = FK_OK;
             break;
@@ -613,9 +627,10 @@ static void build_shards(worker *w)
             size_t m = unique_hashes(w->ws_hashes, n);
             sb->items[s] = m;
             fu->shard_seed[s] = ss;
-            ok = m == 0 || peel_and_assign(&fu->geom, w->ws_hashes, (uint32_t)m, w->ws_work,
-                                           (uint32_t *)w->ws_hashes, fu->cells, s * fu->geom.shard_cells, fu->f,
-                                           fu->fp_mask);
+            ok = a >= fk_fuse_testing.fail_attempts &&
+                 (m == 0 || peel_and_assign(&fu->geom, w->ws_hashes, (uint32_t)m, w->ws_work,
+                                            (uint32_t *)w->ws_hashes, fu->cells,
+                                            s * fu->geom.shard_cells, fu->f, fu->fp_mask));
         }
         sb->attempts[s] = a;
         if (!ok) {
@@ -660,7 +675,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
                                fk_fuse **out)
 {
     size_t n = src->n;
-    uint64_t shards = (n + FK_FUSE_SHARD_KEYS - 1) / FK_FUSE_SHARD_KEYS;
+    uint64_t shards = (n + shard_keys() - 1) / shard_keys();
     if (threads > shards)
         threads = (unsigned)shards;
     shard_build sb;
@@ -715,7 +730,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
             goto done;
         }
     }
-    uint64_t group_cap = FK_FUSE_STAGE_BYTES / 8;
+    uint64_t group_cap = stage_bytes() / 8;
     if (group_cap < fullest)
         group_cap = fullest;
     sb.stage = temp_alloc(8 * group_cap);
@@ -807,7 +822,7 @@ static fk_status build_from(const fk_params *p, const key_src *src, fk_fuse **ou
     if (fk_fuse_cell_bytes(&plan_geom, f) == 0)
         return FK_EINVAL;
     fk_fuse *fu = NULL;
-    if (src->n > FK_FUSE_SHARD_KEYS)
+    if (src->n > shard_keys())
         s = build_sharded(src, p->seed, f, p->threads ? p->threads : 1, &fu);
     else
         s = build_one_shard(src, p->seed, f, &fu);

@@ -189,6 +189,21 @@ static inline bool fk_fuse_lookup_hashed(const fk_fuse *fu, uint64_t h)
     return false;
 }
 
+/* ---------------------------------------------------- for the tests
+ * Internal knobs (never exported from the shared library; the static
+ * archives let tests/test_fuse.c reach them) so the tests can reach the
+ * paths that real sets reach only at scale or by bad luck: a shard size
+ * and staging size small enough to shard 10^5 keys, and a number of first
+ * attempts forced to fail, which proves the retry bound. Zero means the
+ * public constant. A build reads them once, at its start; tests set them
+ * between builds, never while one runs. */
+typedef struct {
+    uint64_t shard_keys;    /* 0: FK_FUSE_SHARD_KEYS */
+    uint64_t stage_bytes;   /* 0: FK_FUSE_STAGE_BYTES */
+    uint64_t fail_attempts; /* each shard's first attempts fail */
+} fk_fuse_test_knobs;
+extern fk_fuse_test_knobs fk_fuse_testing;
+
 /* ---------------------------------------------- for the other files */
 
 /* Allocates a filter of geometry geom and width f with zeroed cells and
