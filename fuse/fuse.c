@@ -140,8 +140,8 @@ static uint64_t workspace_bytes(uint64_t m, const fk_fuse_geom *g)
 static void plan(uint64_t n, fk_fuse_geom *g)
 {
     uint64_t per = shard_keys();
-    uint64_t shards = n > per ? (n + per - 1) / per : 1;
-    layout_for((n + shards - 1) / shards, false, g);
+    uint64_t shards = n > per ? n / per + (n % per != 0) : 1; /* no overflow near 2^64 */
+    layout_for(n / shards + (n % shards != 0), false, g);
     g->shards = shards;
 }
 
@@ -157,7 +157,7 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
     uint64_t bytes = fk_fuse_cell_bytes(&g, f);
     if (bytes == 0)
         return FK_EINVAL;
-    uint64_t per = (n + g.shards - 1) / g.shards;
+    uint64_t per = n / g.shards + (n % g.shards != 0);
     out->shards = g.shards;
     out->segment_length = g.seg_len;
     out->segments = g.segments;
