@@ -169,7 +169,69 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
 
 /* ---------------------------------------------------------- allocation */
 
+static void choose_path_only(fk_fuse *fu);
+
+/* The lookups of each path: hash, three cells, compare (fuse_internal.h's
+ * fk_fuse_probe with the width and sharding constant). A NULL key with a
+ * length is refused here, so the callers need not test it. */
+#define FUSE_LOOKUPS(name, w, sharded)                                               \
+    static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
+    {                                                                                \
+        if (!key && len > 0)                                                         \
+            return false;                                                            \
+        return fk_fuse_probe(fu, fk_fuse_hash(key, len, fu->hash_seed), w, sharded); \
+    }                                                                                \
+    static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
+    {                                                                                \
+        return fk_fuse_probe(fu, fk_fuse_hash_u64(key, fu->hash_seed), w, sharded);  \
+    }
+FUSE_LOOKUPS(lookup_w8, 8, false)
+FUSE_LOOKUPS(lookup_w16, 16, false)
+FUSE_LOOKUPS(lookup_w32, 32, false)
+FUSE_LOOKUPS(lookup_packed, 0, false)
+FUSE_LOOKUPS(lookup_sharded_w8, 8, true)
+FUSE_LOOKUPS(lookup_sharded_w16, 16, true)
+FUSE_LOOKUPS(lookup_sharded_w32, 32, true)
+FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
+
+static bool lookup_empty(const fk_fuse *fu, const void *key, size_t len)
+{
+    (void)fu, (void)key, (void)len;
+    return false;
+}
+
+static bool lookup_empty_u64(const fk_fuse *fu, uint64_t key)
+{
+    (void)fu, (void)key;
+    return false;
+}
+
 void fk_fuse_choose_path(fk_fuse *fu)
+{
+    static const fk_fuse_lookup_fn by_path[] = {
+        [FK_FUSE_PATH_EMPTY] = lookup_empty,
+        [FK_FUSE_PATH_W8] = lookup_w8, [FK_FUSE_PATH_W16] = lookup_w16,
+        [FK_FUSE_PATH_W32] = lookup_w32, [FK_FUSE_PATH_PACKED] = lookup_packed,
+        [FK_FUSE_PATH_SHARDED_W8] = lookup_sharded_w8,
+        [FK_FUSE_PATH_SHARDED_W16] = lookup_sharded_w16,
+        [FK_FUSE_PATH_SHARDED_W32] = lookup_sharded_w32,
+        [FK_FUSE_PATH_SHARDED_PACKED] = lookup_sharded_packed,
+    };
+    static const fk_fuse_lookup_u64_fn by_path_u64[] = {
+        [FK_FUSE_PATH_EMPTY] = lookup_empty_u64,
+        [FK_FUSE_PATH_W8] = lookup_w8_u64, [FK_FUSE_PATH_W16] = lookup_w16_u64,
+        [FK_FUSE_PATH_W32] = lookup_w32_u64, [FK_FUSE_PATH_PACKED] = lookup_packed_u64,
+        [FK_FUSE_PATH_SHARDED_W8] = lookup_sharded_w8_u64,
+        [FK_FUSE_PATH_SHARDED_W16] = lookup_sharded_w16_u64,
+        [FK_FUSE_PATH_SHARDED_W32] = lookup_sharded_w32_u64,
+        [FK_FUSE_PATH_SHARDED_PACKED] = lookup_sharded_packed_u64,
+    };
+    choose_path_only(fu);
+    fu->lookup = by_path[fu->path];
+    fu->lookup_u64 = by_path_u64[fu->path];
+}
+
+static void choose_path_only(fk_fuse *fu)
 {
     static const fk_fuse_path one[] = { FK_FUSE_PATH_PACKED, FK_FUSE_PATH_W8, FK_FUSE_PATH_W16,
                                         FK_FUSE_PATH_W32 };
@@ -368,7 +430,7 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
     default: {
         uint64_t bit = i * f;
         uint8_t *p = cells + (bit >> 3);
-        fk_le_put64(p, fk_le_get64(p) | ((uint64_t)v << (bit & 7)));
+        fk_fuse_store64(p, fk_fuse_load64(p) | ((uint64_t)v << (bit & 7)));
         return;
     }
     }
@@ -865,18 +927,14 @@ fk_status fk_fuse_build_u64(const fk_params *p, size_t n, const uint64_t keys[],
 
 /* -------------------------------------------------------------- lookups */
 
-FK_HOT bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len)
+bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len)
 {
-    if (!fu || (!key && len > 0))
-        return false;
-    return fk_fuse_lookup_hashed(fu, fk_fuse_hash(key, len, fu->hash_seed));
+    return fu ? fu->lookup(fu, key, len) : false;
 }
 
-FK_HOT bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key)
+bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key)
 {
-    if (!fu)
-        return false;
-    return fk_fuse_lookup_hashed(fu, fk_fuse_hash_u64(key, fu->hash_seed));
+    return fu ? fu->lookup_u64(fu, key) : false;
 }
 
 fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse_location *out)
@@ -936,14 +994,17 @@ uint64_t fk_fuse_seed(const fk_fuse *fu) { return fu ? fu->seed : 0; }
 
 static void ops_destroy(fk_filter *f) { fk_fuse_free((fk_fuse *)f); }
 
+/* (the dispatchers have checked f) */
 static bool ops_contains(const fk_filter *f, const void *key, size_t len)
 {
-    return fk_fuse_contains((const fk_fuse *)f, key, len);
+    const fk_fuse *fu = (const fk_fuse *)f;
+    return fu->lookup(fu, key, len);
 }
 
 static bool ops_contains_u64(const fk_filter *f, uint64_t key)
 {
-    return fk_fuse_contains_u64((const fk_fuse *)f, key);
+    const fk_fuse *fu = (const fk_fuse *)f;
+    return fu->lookup_u64(fu, key);
 }
 
 static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }

@@ -36,8 +36,16 @@ typedef struct {
     uint64_t shard_cells; /* (segments + 2) * seg_len */
 } fk_fuse_geom;
 
+typedef bool (*fk_fuse_lookup_fn)(const fk_fuse *fu, const void *key, size_t len);
+typedef bool (*fk_fuse_lookup_u64_fn)(const fk_fuse *fu, uint64_t key);
+
 struct fk_fuse {
     fk_filter    base;        /* must stay first: an fk_fuse * is an fk_filter * */
+    /* The lookups specialised for the path (fuse.c), chosen with it: a
+     * call through them is one predicted indirect jump, and each body is
+     * one width's straight-line code. */
+    fk_fuse_lookup_fn     lookup;
+    fk_fuse_lookup_u64_fn lookup_u64;
     fk_fuse_path path;
     fk_fuse_geom geom;
     uint8_t     *cells;       /* S * shard_cells cells of f bits (whole bytes
@@ -110,6 +118,26 @@ static inline uint32_t fk_fuse_fingerprint(uint64_t g, uint64_t fp_mask)
     return (uint32_t)((g ^ (g >> 32)) & fp_mask);
 }
 
+/* 8 little-endian bytes at p, any alignment: one load on little-endian
+ * hosts (common/endian.h's byte loop is not always folded into one). */
+static inline uint64_t fk_fuse_load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline void fk_fuse_store64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
 /* Cell i of an array of f-bit cells (w = 8, 16, 32, or 0 for packed). */
 static inline uint32_t fk_fuse_cell_get(const uint8_t *cells, uint64_t i, unsigned w,
                                         uint32_t f, uint64_t fp_mask)
@@ -129,7 +157,7 @@ static inline uint32_t fk_fuse_cell_get(const uint8_t *cells, uint64_t i, unsign
     }
     default: {
         uint64_t bit = i * f;
-        return (uint32_t)((fk_le_get64(cells + (bit >> 3)) >> (bit & 7)) & fp_mask);
+        return (uint32_t)((fk_fuse_load64(cells + (bit >> 3)) >> (bit & 7)) & fp_mask);
     }
     }
 }
@@ -169,24 +197,6 @@ static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool
                  fk_fuse_cell_get(fu->cells, c[1], w, fu->f, fu->fp_mask) ^
                  fk_fuse_cell_get(fu->cells, c[2], w, fu->f, fu->fp_mask);
     return x == fk_fuse_fingerprint(g, fu->fp_mask);
-}
-
-/* The lookup of a hashed key, dispatched on the filter's path (a branch
- * that predicts perfectly: one filter keeps one path). */
-static inline bool fk_fuse_lookup_hashed(const fk_fuse *fu, uint64_t h)
-{
-    switch (fu->path) {
-    case FK_FUSE_PATH_W8:             return fk_fuse_probe(fu, h, 8, false);
-    case FK_FUSE_PATH_W16:            return fk_fuse_probe(fu, h, 16, false);
-    case FK_FUSE_PATH_W32:            return fk_fuse_probe(fu, h, 32, false);
-    case FK_FUSE_PATH_PACKED:         return fk_fuse_probe(fu, h, 0, false);
-    case FK_FUSE_PATH_SHARDED_W8:     return fk_fuse_probe(fu, h, 8, true);
-    case FK_FUSE_PATH_SHARDED_W16:    return fk_fuse_probe(fu, h, 16, true);
-    case FK_FUSE_PATH_SHARDED_W32:    return fk_fuse_probe(fu, h, 32, true);
-    case FK_FUSE_PATH_SHARDED_PACKED: return fk_fuse_probe(fu, h, 0, true);
-    case FK_FUSE_PATH_EMPTY:          break;
-    }
-    return false;
 }
 
 /* ---------------------------------------------------- for the tests
