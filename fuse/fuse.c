@@ -954,6 +954,13 @@ fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse
     return FK_OK;
 }
 
+uint32_t fk_fuse_cell(const fk_fuse *fu, uint64_t i)
+{
+    if (!fu || i >= fu->geom.shards * fu->geom.shard_cells)
+        return 0;
+    return fk_fuse_cell_get(fu->cells, i, fk_fuse_width_class(fu->f), fu->f, fu->fp_mask);
+}
+
 /* ---------------------------------------------------------------- stats */
 
 void fk_fuse_stats(const fk_fuse *fu, fk_stats *out)

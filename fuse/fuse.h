@@ -235,6 +235,10 @@ typedef struct {
 FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
                                 fk_fuse_location *out);
 
+/* The value of cell i (< fk_fuse_cells), f bits; 0 for NULL fu or i out
+ * of range. Cost: O(1). */
+FK_API uint32_t fk_fuse_cell(const fk_fuse *fu, uint64_t i);
+
 /* ------------------------------------------------------------ batches
  *
  * Many lookups per call, answers identical to the single-key calls key by
