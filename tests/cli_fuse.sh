@@ -7,7 +7,9 @@
 #    an empty filter;
 #  - add, remove, dedup and merge refuse a static filter with one clear
 #    line and leave the file as it was;
-#  - bench times the build as the insert column (static_kind 1 in the CSV).
+#  - bench times the build as the insert column (static_kind 1 in the CSV);
+#  - pick admits fuse only with --static, and then recommends it where only
+#    it fits the memory budget.
 . "$(dirname "$0")/lib_cli.sh"
 
 seq 1 20000 | sed 's/^/key-/' >"$tmp/keys"
@@ -53,4 +55,12 @@ grep -v '^#' "$tmp/bench.csv" >"$tmp/rows.csv"
 col=$(head -n 1 "$tmp/rows.csv" | tr ',' '\n' | grep -n '^static_kind$' | cut -d: -f1)
 check "bench: fuse is static_kind 1" test "$(grep '^fuse,' "$tmp/rows.csv" | cut -d, -f"$col")" = 1
 check "bench: bloom is static_kind 0" test "$(grep '^bloom,' "$tmp/rows.csv" | cut -d, -f"$col")" = 0
+
+# pick: a static kind only with --static, and then it wins on memory
+"$fk" pick --n 1000000 --fpr 0.004 --memory 1300K --repeat 1 >"$tmp/pick" 2>"$tmp/pick.err"
+check "pick without --static: nothing fits (exit 1)" test $? -eq 1
+check "... and it suggests --static" grep -q 'try --static' "$tmp/pick.err"
+"$fk" pick --n 1000000 --fpr 0.004 --memory 1300K --static --repeat 1 >"$tmp/pick" 2>/dev/null
+check "pick --static recommends fuse" grep -q '^recommend: fuse' "$tmp/pick"
+check "... and says what its build costs" grep -q 'ns per key to build' "$tmp/pick"
 finish
