@@ -25,9 +25,25 @@ static uint64_t shard_keys(void)
     return fk_fuse_testing.shard_keys ? fk_fuse_testing.shard_keys : FK_FUSE_SHARD_KEYS;
 }
 
-static uint64_t stage_bytes(void)
+/* The staging buffer of a sharded build whose `builders` workspaces take
+ * ws bytes each: what the budget leaves, at least one shard's hashes. */
+static uint64_t stage_bytes(unsigned builders, uint64_t ws, uint64_t one_shard)
 {
-    return fk_fuse_testing.stage_bytes ? fk_fuse_testing.stage_bytes : FK_FUSE_STAGE_BYTES;
+    if (fk_fuse_testing.stage_bytes)
+        return fk_fuse_testing.stage_bytes;
+    uint64_t used = (uint64_t)builders * ws;
+    uint64_t left = used < FK_FUSE_TEMP_BUDGET ? FK_FUSE_TEMP_BUDGET - used : 0;
+    return left > one_shard ? left : one_shard;
+}
+
+/* Threads that build shards at once: as asked, as long as their
+ * workspaces leave one shard's staging inside the budget (at least 1). */
+static unsigned builders_for(unsigned threads, uint64_t ws, uint64_t one_shard)
+{
+    uint64_t fit = FK_FUSE_TEMP_BUDGET > one_shard ? (FK_FUSE_TEMP_BUDGET - one_shard) / ws : 0;
+    if (fit < 1)
+        fit = 1;
+    return threads < fit ? threads : (unsigned)fit;
 }
 
 /* ------------------------------------------------------------ sizing */
@@ -163,7 +179,8 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
     out->segments = g.segments;
     out->cells = g.shards * g.shard_cells;
     out->memory_bytes = memory_of(bytes, g.shards);
-    out->temp_bytes = workspace_bytes(per, &g) + (g.shards > 1 ? stage_bytes() : 0);
+    uint64_t ws = workspace_bytes(per, &g);
+    out->temp_bytes = ws + (g.shards > 1 ? stage_bytes(1, ws, 8 * per) : 0);
     return FK_OK;
 }
 
@@ -614,8 +631,10 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
  *
  * A pass over the keys counts each shard's keys (threads over ranges of
  * the keys, one row of counters each); the layout is sized for the
- * fullest shard. Then the shards are taken in groups whose hashes fit
- * FK_FUSE_STAGE_BYTES: one pass over the keys stages the group's hashes,
+ * fullest shard. Each building thread gets a workspace for one shard (as
+ * many threads as FK_FUSE_TEMP_BUDGET holds beside one shard's staging);
+ * the rest of the budget stages hashes. The shards are taken in groups
+ * whose hashes fit the staging: one pass over the keys stages the group's hashes,
  * each thread writing its range's keys at offsets the counts fix (so the
  * staging is the same for any threads), and the threads build the group's
  * shards, each in its own workspace. */
@@ -673,6 +692,8 @@ static void build_shards(worker *w)
 {
     shard_build *sb = w->sb;
     fk_fuse *fu = sb->fu;
+    if (!w->ws_hashes)
+        return; /* a scanning thread only: the budget left it no workspace */
     for (;;) {
         uint64_t s = atomic_fetch_add(&sb->next, 1);
         if (s >= sb->s1 || atomic_load(&sb->failed) != FK_OK)
@@ -784,7 +805,8 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     sb.fu->hash_seed = seed;
 
     uint64_t ws_bytes = workspace_bytes(fullest, &geom);
-    for (unsigned t = 0; t < threads; t++) {
+    unsigned builders = builders_for(threads, ws_bytes, 8 * fullest);
+    for (unsigned t = 0; t < builders; t++) {
         ws[t].ws_hashes = temp_alloc(hashes_bytes(fullest, &geom));
         ws[t].ws_work = temp_alloc(work_bytes_for(fullest, &geom));
         if (!ws[t].ws_hashes || !ws[t].ws_work) {
@@ -792,7 +814,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
             goto done;
         }
     }
-    uint64_t group_cap = stage_bytes() / 8;
+    uint64_t group_cap = stage_bytes(builders, ws_bytes, 8 * fullest) / 8;
     if (group_cap < fullest)
         group_cap = fullest;
     sb.stage = temp_alloc(8 * group_cap);
@@ -800,7 +822,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
         s = FK_ENOMEM;
         goto done;
     }
-    peak = 8 * group_cap + threads * ws_bytes + 4 * 8 * shards * (threads + 1);
+    peak = 8 * group_cap + builders * ws_bytes + 4 * 8 * shards * (threads + 1);
 
     for (uint64_t s0 = 0; s0 < shards;) {
         uint64_t s1 = s0, used = 0;

@@ -54,9 +54,12 @@
  *   one shard:  about 18 bytes per key (8 for the hashes, 5 per cell for
  *               the peeling counts and key XORs, 4 per cell for the peeling
  *               queue, which reuses the sort's scratch space);
- *   sharded:    FK_FUSE_STAGE_BYTES (the hashes of the shards being built)
- *               + threads x 18 bytes x FK_FUSE_SHARD_KEYS (about 300 MiB
- *               each), under 2 GiB for up to 4 threads and any n.
+ *   sharded:    at most FK_FUSE_TEMP_BUDGET (2 GiB) for any n and any
+ *               threads: each building thread's workspace (18 bytes x
+ *               FK_FUSE_SHARD_KEYS, about 300 MiB; up to 6 build at once)
+ *               and a staging buffer of the next shards' hashes (the
+ *               rest), so 10^9 keys take 6 passes over the keys at 1
+ *               thread, plus one that counts.
  * fk_fuse_build_figures reports what a build used.
  *
  * Link: build/libfk_fuse.a build/libfk_common.a -lm -pthread, nothing else.
@@ -96,9 +99,12 @@ typedef struct fk_fuse fk_fuse;
 /* Keys above which a set is split into shards (16,777,216). */
 #define FK_FUSE_SHARD_KEYS (UINT64_C(1) << 24)
 
-/* Staging buffer of a sharded build: the hashes of the shards built in one
- * pass over the keys (a pass takes as many shards as fit, at least one). */
-#define FK_FUSE_STAGE_BYTES (UINT64_C(512) << 20)
+/* A sharded build's temporary memory, all of it: the workspaces of the
+ * threads building shards (about 18 bytes a key of one shard each, 300 MiB
+ * for a full shard; threads beyond what fits only scan keys) and the
+ * staging buffer for the hashes of the shards built next (the rest, at
+ * least one shard's). */
+#define FK_FUSE_TEMP_BUDGET (UINT64_C(2) << 30)
 
 /* Threads a build uses at most (fk_params.threads above it is FK_EINVAL). */
 #define FK_FUSE_MAX_THREADS 64u

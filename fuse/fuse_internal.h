@@ -209,7 +209,7 @@ static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool
  * between builds, never while one runs. */
 typedef struct {
     uint64_t shard_keys;    /* 0: FK_FUSE_SHARD_KEYS */
-    uint64_t stage_bytes;   /* 0: FK_FUSE_STAGE_BYTES */
+    uint64_t stage_bytes;   /* 0: what FK_FUSE_TEMP_BUDGET leaves */
     uint64_t fail_attempts; /* each shard's first attempts fail */
 } fk_fuse_test_knobs;
 extern fk_fuse_test_knobs fk_fuse_testing;
