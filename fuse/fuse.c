@@ -196,11 +196,11 @@ static void choose_path_only(fk_fuse *fu);
     {                                                                                \
         if (!key && len > 0)                                                         \
             return false;                                                            \
-        return fk_fuse_probe(fu, fk_fuse_hash(key, len, fu->hash_seed), w, sharded); \
+        return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, sharded);        \
     }                                                                                \
     static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
     {                                                                                \
-        return fk_fuse_probe(fu, fk_fuse_hash_u64(key, fu->hash_seed), w, sharded);  \
+        return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, sharded);          \
     }
 FUSE_LOOKUPS(lookup_w8, 8, false)
 FUSE_LOOKUPS(lookup_w16, 16, false)
@@ -603,7 +603,7 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
                 break;
         }
         fu->geom = geom;
-        fu->hash_seed = hseed;
+        fk_fuse_set_hash_seed(fu, hseed);
         peak = max_u64(peak, hbuf_bytes + work_bytes);
         if (a >= fk_fuse_testing.fail_attempts &&
             (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, (uint32_t *)hbuf,
@@ -802,7 +802,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     s = fk_fuse_alloc(&geom, f, 0, &sb.fu);
     if (s != FK_OK)
         goto done;
-    sb.fu->hash_seed = seed;
+    fk_fuse_set_hash_seed(sb.fu, seed);
 
     uint64_t ws_bytes = workspace_bytes(fullest, &geom);
     unsigned builders = builders_for(threads, ws_bytes, 8 * fullest);
@@ -965,7 +965,7 @@ fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse
         return FK_EINVAL;
     memset(out, 0, sizeof *out);
     bool sharded = fu->geom.shards > 1;
-    out->hash = fk_fuse_hash(key, len, fu->hash_seed);
+    out->hash = fk_fuse_hash_in(fu, key, len);
     out->shard = sharded ? fk_fuse_shard_of(out->hash, fu->geom.shards) : 0;
     out->mixed = fk_fuse_place(fu, out->hash, sharded, out->cell);
     unsigned w = fk_fuse_width_class(fu->f);

@@ -45,8 +45,8 @@ static inline void run(const fk_fuse *fu, size_t n, const void *const keys[],
         size_t len = start < n ? fk_batch_span(start, n) : 0;
         for (size_t j = 0; j < len; j++) {
             size_t i = start + j;
-            uint64_t h = u64 ? fk_fuse_hash_u64(u64[i], fu->hash_seed)
-                             : fk_fuse_hash(keys[i], lens[i], fu->hash_seed);
+            uint64_t h = u64 ? fk_fuse_hash8(u64[i], fu->flip)
+                             : fk_fuse_hash_in(fu, keys[i], lens[i]);
             locate_hash(fu, h, sharded, w, prefetch, &win[cur][j]);
         }
         for (size_t j = 0; j < prev_len; j++)

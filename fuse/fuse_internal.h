@@ -53,6 +53,7 @@ struct fk_fuse {
                                  then 8 zero bytes for the packed reads */
     uint64_t    *shard_seed;  /* S entries: each shard's mixing seed (S > 1) */
     uint64_t     hash_seed;   /* the XXH3 seed the keys are hashed with */
+    uint64_t     flip;        /* fk_fuse_flip_of(hash_seed): 8-byte keys' constant */
     uint64_t     fp_mask;     /* 2^f - 1 */
     uint32_t     f;
     uint64_t     cell_bytes;  /* bytes of cells, the pad included */
@@ -63,29 +64,65 @@ struct fk_fuse {
     fk_fuse_build_figures built;
 };
 
-/* XXH3-64 of keys longer than 16 bytes, out of line (fuse.c), so the hot
- * paths inline only the short-key code. */
+/* XXH3-64 of a key of any length but 8, out of line (fuse.c): the hot
+ * paths inline only the 8-byte code below. */
 uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed);
 
-/* The key's one hash. */
+/* 8 little-endian bytes at p, any alignment: one load on little-endian
+ * hosts (common/endian.h's byte loop is not always folded into one). */
+static inline uint64_t fk_fuse_load64(const void *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline void fk_fuse_store64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+/* The 8-byte keys' path: exactly XXH3_64bits_withSeed(bytes, 8, seed)
+ * (xxHash 0.8's 4-to-8-byte case: the two 32-bit halves swapped, XORed
+ * with a constant made of the default secret's bytes 8..23 minus the
+ * folded seed, then the rrmxmx mix), with that constant, `flip`, computed
+ * once per seed (a filter keeps it) instead of per key. tests/test_fuse.c
+ * checks it bit for bit against xxHash. */
+static inline uint64_t fk_fuse_flip_of(uint64_t seed)
+{
+    uint64_t folded = seed ^ ((uint64_t)__builtin_bswap32((uint32_t)seed) << 32);
+    return (fk_fuse_load64(XXH3_kSecret + 8) ^ fk_fuse_load64(XXH3_kSecret + 16)) - folded;
+}
+
+static inline uint64_t fk_fuse_hash8(uint64_t le_value, uint64_t flip)
+{
+    const uint64_t mx2 = UINT64_C(0x9FB21C651E98DF25);
+    uint64_t h = ((le_value << 32) | (le_value >> 32)) ^ flip;
+    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
+    h *= mx2;
+    h ^= (h >> 35) + 8;
+    h *= mx2;
+    return h ^ (h >> 28);
+}
+
+/* The key's one hash (XXH3-64, seeded). */
 static inline uint64_t fk_fuse_hash(const void *key, size_t len, uint64_t seed)
 {
-    if (__builtin_expect(len <= 16, 1))
-        return XXH3_64bits_withSeed(key, len, seed);
+    if (__builtin_expect(len == 8, 1))
+        return fk_fuse_hash8(fk_fuse_load64(key), fk_fuse_flip_of(seed));
     return fk_fuse_hash_long(key, len, seed);
 }
 
-/* A 64-bit key's hash: XXH3-64 of its 8 little-endian bytes, the length a
- * constant so the compiler keeps only the 8-byte code. */
+/* A 64-bit key's hash: XXH3-64 of its 8 little-endian bytes. */
 static inline uint64_t fk_fuse_hash_u64(uint64_t key, uint64_t seed)
 {
-    uint8_t le[8];
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    memcpy(le, &key, 8);
-#else
-    fk_le_put64(le, key);
-#endif
-    return XXH3_64bits_withSeed(le, 8, seed);
+    return fk_fuse_hash8(key, fk_fuse_flip_of(seed));
 }
 
 /* The shard of a hash (the top bits, by multiply-high). */
@@ -102,6 +139,22 @@ static inline uint64_t fk_fuse_remix(uint64_t h, uint64_t shard_seed)
     return fk_mix64(h + shard_seed);
 }
 
+/* Sets the seed keys are hashed with, and its 8-byte constant. */
+static inline void fk_fuse_set_hash_seed(fk_fuse *fu, uint64_t seed)
+{
+    fu->hash_seed = seed;
+    fu->flip = fk_fuse_flip_of(seed);
+}
+
+/* The filter's hash of a key: the 8-byte path inline with the filter's
+ * constant, any other length out of line. */
+static inline uint64_t fk_fuse_hash_in(const fk_fuse *fu, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_fuse_hash8(fk_fuse_load64(key), fu->flip);
+    return fk_fuse_hash_long(key, len, fu->hash_seed);
+}
+
 /* A key's three cells within its shard, from its (mixed) hash g. */
 static inline void fk_fuse_cells_of(const fk_fuse_geom *geom, uint64_t g, uint64_t c[3])
 {
@@ -116,26 +169,6 @@ static inline void fk_fuse_cells_of(const fk_fuse_geom *geom, uint64_t g, uint64
 static inline uint32_t fk_fuse_fingerprint(uint64_t g, uint64_t fp_mask)
 {
     return (uint32_t)((g ^ (g >> 32)) & fp_mask);
-}
-
-/* 8 little-endian bytes at p, any alignment: one load on little-endian
- * hosts (common/endian.h's byte loop is not always folded into one). */
-static inline uint64_t fk_fuse_load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline void fk_fuse_store64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, 8);
 }
 
 /* Cell i of an array of f-bit cells (w = 8, 16, 32, or 0 for packed). */

@@ -121,7 +121,7 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
         fk_fuse_free(fu);
         return FK_ECORRUPT;
     }
-    fu->hash_seed = h->param[P_HASH_SEED];
+    fk_fuse_set_hash_seed(fu, h->param[P_HASH_SEED]);
     fu->seed = h->seed;
     fu->capacity = h->capacity;
     fu->fpr = h->fpr;

@@ -374,6 +374,32 @@ TEST(fpr_within_binomial_bound_of_2_pow_minus_f)
     free(keys);
 }
 
+TEST(eight_byte_hash_is_xxh3_bit_for_bit)
+{
+    /* the 8-byte path (a constant per seed, computed once) against xxHash
+     * itself, over seeds that exercise every bit of the seed folding */
+    uint64_t rng = 17, differ = 0;
+    for (int s = 0; s < 200; s++) {
+        uint64_t seed = s < 4 ? (uint64_t[]){ 0, 1, UINT64_MAX, UINT64_C(1) << 63 }[s]
+                              : check_rng(&rng);
+        uint64_t flip = fk_fuse_flip_of(seed);
+        for (int i = 0; i < 500; i++) {
+            uint64_t k = i < 2 ? (uint64_t)i * UINT64_MAX : check_rng(&rng);
+            uint8_t le[8];
+            fk_le_put64(le, k);
+            uint64_t want = XXH3_64bits_withSeed(le, 8, seed);
+            differ += fk_fuse_hash8(k, flip) != want;
+            differ += fk_fuse_hash(le, 8, seed) != want;
+            differ += fk_fuse_hash_u64(k, seed) != want;
+        }
+    }
+    CHECK_EQ_U64(differ, 0);
+    /* other lengths take xxHash's own path */
+    static const char text[40] = "the quick brown fox jumps over the lazy";
+    for (size_t len = 0; len <= sizeof text; len++)
+        CHECK(fk_fuse_hash(text, len, 5) == XXH3_64bits_withSeed(text, len, 5));
+}
+
 TEST(width_from_fpr)
 {
     CHECK_EQ_U64(fk_fuse_fp_bits_for(0.5), 1);
@@ -795,6 +821,7 @@ int main(void)
     RUN(ten_thousand_random_sets);
     RUN(retry_bound);
     RUN(fpr_within_binomial_bound_of_2_pow_minus_f);
+    RUN(eight_byte_hash_is_xxh3_bit_for_bit);
     RUN(width_from_fpr);
     RUN(sharded_builds_same_bits_for_any_threads);
     RUN(save_load_round_trip_every_width);
