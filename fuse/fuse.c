@@ -815,6 +815,8 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
         }
     }
     uint64_t group_cap = stage_bytes(builders, ws_bytes, 8 * fullest) / 8;
+    if (group_cap > n) /* never more than every key's hash */
+        group_cap = n;
     if (group_cap < fullest)
         group_cap = fullest;
     sb.stage = temp_alloc(8 * group_cap);
