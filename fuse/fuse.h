@@ -245,23 +245,11 @@ FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
  * of range. Cost: O(1). */
 FK_API uint32_t fk_fuse_cell(const fk_fuse *fu, uint64_t i);
 
-/* ------------------------------------------------------------ batches
- *
- * Many lookups per call, answers identical to the single-key calls key by
- * key: a window of keys is hashed and the three cells of each prefetched
- * before the window before it is compared, so the misses of a filter out
- * of cache overlap. May run with any other lookups. */
-
-/* out[i] = fk_fuse_contains(fu, keys[i], lens[i]) for i < n. n == 0 or out
- * NULL: no-op. fu NULL, or keys/lens NULL with n > 0, answers false for
- * every key; a key NULL with lens[i] > 0 answers false. Cost: n hashes, 3n
- * cell reads, 3n prefetches for a filter above 8 MiB. */
-FK_API void fk_fuse_contains_many(const fk_fuse *fu, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[]);
-
-/* out[i] = fk_fuse_contains_u64(fu, keys[i]). NULL rules as above. */
-FK_API void fk_fuse_contains_many_u64(const fk_fuse *fu, size_t n, const uint64_t keys[],
-                                      bool out[]);
+/* Batches: fk_filter_contains_many and fk_filter_contains_many_u64 on
+ * fk_fuse_as_filter(fu) take the kind's pipeline (fuse_batch.c): a window
+ * of keys is hashed and the three cells of each prefetched (filters over 8
+ * MiB) before the window before it is compared, so the misses of a filter
+ * out of cache overlap; the answers equal the single-key calls. */
 
 /* -------------------------------------------------------------- files
  *

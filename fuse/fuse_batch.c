@@ -76,39 +76,16 @@ static void run_path(const fk_fuse *fu, size_t n, const void *const keys[], cons
         out[i] = false;
 }
 
-FK_HOT static void run_bytes(const void *f, size_t n, const void *const keys[],
-                             const size_t lens[], bool out[])
+/* (the dispatchers have checked the arguments: f, keys, lens and out are
+ * valid for n > 0, and no key is NULL with a length) */
+FK_HOT void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], bool out[])
 {
-    run_path(f, n, keys, lens, NULL, out);
+    run_path((const fk_fuse *)f, n, keys, lens, NULL, out);
 }
 
-void fk_fuse_contains_many(const fk_fuse *fu, size_t n, const void *const keys[],
-                           const size_t lens[], bool out[])
+FK_HOT void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                          bool out[])
 {
-    fk_batch_lookup(fu, n, keys, lens, out, run_bytes);
-}
-
-FK_HOT void fk_fuse_contains_many_u64(const fk_fuse *fu, size_t n, const uint64_t keys[],
-                                      bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!fu || !keys) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = false;
-        return;
-    }
-    run_path(fu, n, NULL, NULL, keys, out);
-}
-
-void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                               const size_t lens[], bool out[])
-{
-    fk_fuse_contains_many((const fk_fuse *)f, n, keys, lens, out);
-}
-
-void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                   bool out[])
-{
-    fk_fuse_contains_many_u64((const fk_fuse *)f, n, keys, out);
+    run_path((const fk_fuse *)f, n, NULL, NULL, keys, out);
 }

@@ -453,7 +453,7 @@ TEST(sharded_builds_same_bits_for_any_threads)
         uint64_t *mixed = malloc(q * sizeof *mixed);
         for (uint64_t i = 0; i < q; i++)
             mixed[i] = i % 2 ? keys[i % n] : keys_negative(i);
-        fk_fuse_contains_many_u64(one, q, mixed, out);
+        fk_filter_contains_many_u64(fk_fuse_as_filter(one), q, mixed, out);
         size_t differ = 0;
         for (uint64_t i = 0; i < q; i++)
             differ += out[i] != fk_fuse_contains_u64(one, mixed[i]);
@@ -654,7 +654,7 @@ TEST(batches_equal_single_lookups)
         fk_params p = params_f(f, 2);
         fk_fuse *fu = build_u64(&p, n, in);
         for (size_t len = 0; len <= 2 * n; len = len * 3 + 1) {
-            fk_fuse_contains_many_u64(fu, len, keys, out);
+            fk_filter_contains_many_u64(fk_fuse_as_filter(fu), len, keys, out);
             size_t differ = 0;
             for (size_t i = 0; i < len; i++)
                 differ += out[i] != fk_fuse_contains_u64(fu, keys[i]);
@@ -666,7 +666,7 @@ TEST(batches_equal_single_lookups)
         fk_fuse_free(fu);
     }
     /* NULL rules */
-    fk_fuse_contains_many_u64(NULL, 3, keys, out);
+    fk_filter_contains_many_u64(NULL, 3, keys, out);
     CHECK(!out[0] && !out[1] && !out[2]);
     free(keys);
     free(bk);
