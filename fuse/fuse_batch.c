@@ -35,7 +35,7 @@ static inline bool test_located(const fk_fuse *fu, const located *k, unsigned w)
  * from either byte keys or integers (u64 not NULL). */
 static inline void run(const fk_fuse *fu, size_t n, const void *const keys[],
                        const size_t lens[], const uint64_t *u64, bool out[], unsigned w,
-                       bool sharded)
+                       bool sharded, bool ints)
 {
     bool prefetch = fk_batch_prefetches(fu->cell_bytes);
     located win[2][FK_BATCH_WINDOW];
@@ -45,7 +45,7 @@ static inline void run(const fk_fuse *fu, size_t n, const void *const keys[],
         size_t len = start < n ? fk_batch_span(start, n) : 0;
         for (size_t j = 0; j < len; j++) {
             size_t i = start + j;
-            uint64_t h = u64 ? fk_fuse_hash8(u64[i], fu->flip)
+            uint64_t h = ints ? fk_fuse_hash8(u64[i], fu->flip)
                              : fk_fuse_hash_in(fu, keys[i], lens[i]);
             locate_hash(fu, h, sharded, w, prefetch, &win[cur][j]);
         }
@@ -58,18 +58,18 @@ static inline void run(const fk_fuse *fu, size_t n, const void *const keys[],
 }
 
 /* Dispatch on the filter's path once per batch. */
-static void run_path(const fk_fuse *fu, size_t n, const void *const keys[], const size_t lens[],
-                     const uint64_t *u64, bool out[])
+static inline void run_path(const fk_fuse *fu, size_t n, const void *const keys[],
+                            const size_t lens[], const uint64_t *u64, bool out[], bool ints)
 {
     switch (fu->path) {
-    case FK_FUSE_PATH_W8:             run(fu, n, keys, lens, u64, out, 8, false); return;
-    case FK_FUSE_PATH_W16:            run(fu, n, keys, lens, u64, out, 16, false); return;
-    case FK_FUSE_PATH_W32:            run(fu, n, keys, lens, u64, out, 32, false); return;
-    case FK_FUSE_PATH_PACKED:         run(fu, n, keys, lens, u64, out, 0, false); return;
-    case FK_FUSE_PATH_SHARDED_W8:     run(fu, n, keys, lens, u64, out, 8, true); return;
-    case FK_FUSE_PATH_SHARDED_W16:    run(fu, n, keys, lens, u64, out, 16, true); return;
-    case FK_FUSE_PATH_SHARDED_W32:    run(fu, n, keys, lens, u64, out, 32, true); return;
-    case FK_FUSE_PATH_SHARDED_PACKED: run(fu, n, keys, lens, u64, out, 0, true); return;
+    case FK_FUSE_PATH_W8:             run(fu, n, keys, lens, u64, out, 8, false, ints); return;
+    case FK_FUSE_PATH_W16:            run(fu, n, keys, lens, u64, out, 16, false, ints); return;
+    case FK_FUSE_PATH_W32:            run(fu, n, keys, lens, u64, out, 32, false, ints); return;
+    case FK_FUSE_PATH_PACKED:         run(fu, n, keys, lens, u64, out, 0, false, ints); return;
+    case FK_FUSE_PATH_SHARDED_W8:     run(fu, n, keys, lens, u64, out, 8, true, ints); return;
+    case FK_FUSE_PATH_SHARDED_W16:    run(fu, n, keys, lens, u64, out, 16, true, ints); return;
+    case FK_FUSE_PATH_SHARDED_W32:    run(fu, n, keys, lens, u64, out, 32, true, ints); return;
+    case FK_FUSE_PATH_SHARDED_PACKED: run(fu, n, keys, lens, u64, out, 0, true, ints); return;
     case FK_FUSE_PATH_EMPTY:          break;
     }
     for (size_t i = 0; i < n; i++)
@@ -81,11 +81,11 @@ static void run_path(const fk_fuse *fu, size_t n, const void *const keys[], cons
 FK_HOT void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                       const size_t lens[], bool out[])
 {
-    run_path((const fk_fuse *)f, n, keys, lens, NULL, out);
+    run_path((const fk_fuse *)f, n, keys, lens, NULL, out, false);
 }
 
 FK_HOT void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
                                           bool out[])
 {
-    run_path((const fk_fuse *)f, n, NULL, NULL, keys, out);
+    run_path((const fk_fuse *)f, n, NULL, NULL, keys, out, true);
 }
