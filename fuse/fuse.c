@@ -89,7 +89,7 @@ void fk_fuse_geom_finish(fk_fuse_geom *g)
 #define FUSE_MIN_SEGMENTS_FROM 1000u
 static void layout_for(uint64_t m, bool halve, fk_fuse_geom *g)
 {
-    unsigned bits = 2;
+    unsigned bits = 2; /* (a sharded build asks for 3 at least: shard_layout) */
     double factor = 0.0;
     if (m > 1) {
         double e = floor(log((double)m) / log(3.33) + 2.25);
@@ -106,6 +106,22 @@ static void layout_for(uint64_t m, bool halve, fk_fuse_geom *g)
     g->seg_len = (uint32_t)len;
     g->segments = total > 3 ? total - 2 : 1;
     fk_fuse_geom_finish(g);
+}
+
+/* The layout of the shards of a sharded build: as layout_for, with
+ * segments of at least 8 cells, so every shard starts on a byte boundary
+ * whatever the width (packed cells of neighbouring shards built by two
+ * threads never share a byte). */
+static void shard_layout(uint64_t m, fk_fuse_geom *g)
+{
+    layout_for(m, false, g);
+    while (g->seg_len < 8) {
+        uint64_t cells = g->shard_cells;
+        g->seg_len *= 2;
+        uint64_t total = (cells + g->seg_len - 1) / g->seg_len;
+        g->segments = total > 3 ? total - 2 : 1;
+        fk_fuse_geom_finish(g);
+    }
 }
 
 uint64_t fk_fuse_packed_bytes(const fk_fuse_geom *g, uint32_t f)
@@ -157,7 +173,10 @@ static void plan(uint64_t n, fk_fuse_geom *g)
 {
     uint64_t per = shard_keys();
     uint64_t shards = n > per ? n / per + (n % per != 0) : 1; /* no overflow near 2^64 */
-    layout_for(n / shards + (n % shards != 0), false, g);
+    if (shards > 1)
+        shard_layout(n / shards + (n % shards != 0), g);
+    else
+        layout_for(n, false, g);
     g->shards = shards;
 }
 
@@ -429,6 +448,29 @@ static size_t unique_hashes(uint64_t *a, size_t n)
 
 /* ------------------------------------------------------ peel and assign */
 
+/* The build touches exactly the bytes a packed cell occupies (at most 5),
+ * never the 8-byte window a lookup reads: the shards of a parallel build
+ * start on byte boundaries (segments of at least 8 cells), so threads
+ * building neighbouring shards never share a byte. */
+static inline uint32_t packed_get_exact(const uint8_t *cells, uint64_t i, uint32_t f,
+                                        uint64_t fp_mask)
+{
+    uint64_t bit = i * f;
+    const uint8_t *p = cells + (bit >> 3);
+    unsigned shift = (unsigned)(bit & 7), bytes = (shift + f + 7) / 8;
+    uint64_t v = 0;
+    for (unsigned b = 0; b < bytes; b++)
+        v |= (uint64_t)p[b] << (8 * b);
+    return (uint32_t)((v >> shift) & fp_mask);
+}
+
+/* A cell's value while building (exact bytes for packed cells). */
+static inline uint32_t cell_take(const uint8_t *cells, uint64_t i, unsigned w, uint32_t f,
+                                 uint64_t fp_mask)
+{
+    return w ? fk_fuse_cell_get(cells, i, w, f, fp_mask) : packed_get_exact(cells, i, f, fp_mask);
+}
+
 /* Sets cell i (which holds 0) to v. */
 static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, uint32_t v)
 {
@@ -447,7 +489,10 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
     default: {
         uint64_t bit = i * f;
         uint8_t *p = cells + (bit >> 3);
-        fk_fuse_store64(p, fk_fuse_load64(p) | ((uint64_t)v << (bit & 7)));
+        unsigned shift = (unsigned)(bit & 7), bytes = (shift + f + 7) / 8;
+        uint64_t x = (uint64_t)v << shift;
+        for (unsigned b = 0; b < bytes; b++)
+            p[b] |= (uint8_t)(x >> (8 * b));
         return;
     }
     }
@@ -523,9 +568,9 @@ static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_
         uint64_t c[3];
         fk_fuse_cells_of(geom, h, c);
         uint32_t v = fk_fuse_fingerprint(h, fp_mask) ^
-                     fk_fuse_cell_get(cells, base + c[0], w, f, fp_mask) ^
-                     fk_fuse_cell_get(cells, base + c[1], w, f, fp_mask) ^
-                     fk_fuse_cell_get(cells, base + c[2], w, f, fp_mask);
+                     cell_take(cells, base + c[0], w, f, fp_mask) ^
+                     cell_take(cells, base + c[1], w, f, fp_mask) ^
+                     cell_take(cells, base + c[2], w, f, fp_mask);
         cell_put(cells, base + i, w, f, v);
     }
     return true;
@@ -797,7 +842,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
         fullest = sb.total[sh] > fullest ? sb.total[sh] : fullest;
     }
     fk_fuse_geom geom;
-    layout_for(fullest, false, &geom);
+    shard_layout(fullest, &geom);
     geom.shards = shards;
     s = fk_fuse_alloc(&geom, f, 0, &sb.fu);
     if (s != FK_OK)
