@@ -137,7 +137,8 @@ FK_API uint32_t fk_fuse_fp_bits_for(double fpr);
  * n > 0, a key NULL with len > 0, fpr NaN or not in (0, 1),
  * fingerprint_bits not 0 and not in 1..32, threads above the limit,
  * reserved nonzero, or a filter over FK_MEMORY_CAP; FK_ENOMEM when an
- * allocation (or a thread) fails; FK_EFULL when a shard did not peel in
+ * allocation fails (a thread that cannot start is not an error: the
+ * calling thread does its share); FK_EFULL when a shard did not peel in
  * FK_FUSE_MAX_ATTEMPTS seeds (see above). *out is NULL on error and
  * nothing is leaked. Cost: see "Build cost" above; the keys are read once
  * per attempt (once in all for nearly every set) for one shard, and once
