@@ -614,7 +614,16 @@ static bool grow(uint8_t **buf, uint64_t *have, uint64_t need, uint64_t keep)
     return true;
 }
 
-static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, fk_fuse **out)
+/* FK_ELIMIT when a filter of geometry g and width f would hold more than
+ * limit bytes (checked before it is allocated). */
+static fk_status within(const fk_fuse_geom *g, uint32_t f, uint64_t limit)
+{
+    uint64_t bytes = fk_fuse_cell_bytes(g, f);
+    return bytes && memory_of(bytes, g->shards) > limit ? FK_ELIMIT : FK_OK;
+}
+
+static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, uint64_t limit,
+                                 fk_fuse **out)
 {
     size_t n = src->n;
     uint8_t *hbuf = NULL, *work = NULL;
@@ -643,8 +652,9 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
         hashes = (uint64_t *)hbuf;
         if (!fu || fu->geom.shard_cells != geom.shard_cells || fu->items != m) {
             fk_fuse_free(fu);
-            s = fk_fuse_alloc(&geom, f, m, &fu);
-            if (s != FK_OK)
+            fu = NULL;
+            if ((s = within(&geom, f, limit)) != FK_OK ||
+                (s = fk_fuse_alloc(&geom, f, m, &fu)) != FK_OK)
                 break;
         }
         fu->geom = geom;
@@ -800,7 +810,7 @@ static void run_phase(shard_build *sb, worker *ws, int phase)
 }
 
 static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, unsigned threads,
-                               fk_fuse **out)
+                               uint64_t limit, fk_fuse **out)
 {
     size_t n = src->n;
     uint64_t shards = (n + shard_keys() - 1) / shard_keys();
@@ -844,7 +854,8 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     fk_fuse_geom geom;
     shard_layout(fullest, &geom);
     geom.shards = shards;
-    s = fk_fuse_alloc(&geom, f, 0, &sb.fu);
+    if ((s = within(&geom, f, limit)) == FK_OK)
+        s = fk_fuse_alloc(&geom, f, 0, &sb.fu);
     if (s != FK_OK)
         goto done;
     fk_fuse_set_hash_seed(sb.fu, seed);
@@ -954,9 +965,9 @@ static fk_status build_from(const fk_params *p, const key_src *src, fk_fuse **ou
         return FK_EINVAL;
     fk_fuse *fu = NULL;
     if (src->n > shard_keys())
-        s = build_sharded(src, p->seed, f, p->threads ? p->threads : 1, &fu);
+        s = build_sharded(src, p->seed, f, p->threads ? p->threads : 1, fk_params_max_bytes(p), &fu);
     else
-        s = build_one_shard(src, p->seed, f, &fu);
+        s = build_one_shard(src, p->seed, f, fk_params_max_bytes(p), &fu);
     if (s != FK_OK)
         return s;
     fu->seed = p->seed;

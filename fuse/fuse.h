@@ -127,7 +127,8 @@ FK_API uint32_t fk_fuse_fp_bits_for(double fpr);
  * be NULL when its length is 0). Params: fpr in (0, 1) picks the width
  * (fk_fuse_fp_bits_for) unless fingerprint_bits (1..32) is set; seed picks
  * the hash; capacity is informative only (0 means n; the filter is sized
- * for the distinct keys it is given); threads (0 = 1, at most
+ * for the distinct keys it is given); max_bytes (0: none) caps the filter;
+ * threads (0 = 1, at most
  * FK_FUSE_MAX_THREADS) build the shards of a sharded set in parallel (a
  * set of one shard is built by one thread); other kinds' knobs are
  * ignored. The same keys and params give the same filter bits, whatever
@@ -136,7 +137,9 @@ FK_API uint32_t fk_fuse_fp_bits_for(double fpr);
  * fk_fuse_free); FK_EINVAL for p or out NULL, keys or lens NULL with
  * n > 0, a key NULL with len > 0, fpr NaN or not in (0, 1),
  * fingerprint_bits not 0 and not in 1..32, threads above the limit,
- * reserved nonzero, or a filter over FK_MEMORY_CAP; FK_ENOMEM when an
+ * reserved nonzero, or a filter over FK_MEMORY_CAP; FK_ELIMIT when the
+ * filter of the distinct keys would hold more than p->max_bytes (checked
+ * before it is allocated; nothing is built); FK_ENOMEM when an
  * allocation fails (a thread that cannot start is not an error: the
  * calling thread does its share); FK_EFULL when a shard did not peel in
  * FK_FUSE_MAX_ATTEMPTS seeds (see above). *out is NULL on error and

@@ -777,6 +777,18 @@ TEST(bad_input_of_every_class)
     /* a NULL key of length 0 is the empty key */
     fk_fuse *g = build_u64(&p, 1, &k);
     CHECK(!fk_fuse_contains(g, NULL, 3));
+    /* a byte limit below what the keys need: FK_ELIMIT, nothing built */
+    uint64_t many[1000];
+    for (size_t i = 0; i < 1000; i++)
+        many[i] = keys_positive(i);
+    q = p;
+    q.max_bytes = 1000;
+    fu = (fk_fuse *)&k;
+    CHECK_STATUS(fk_fuse_build_u64(&q, 1000, many, &fu), FK_ELIMIT);
+    CHECK(fu == NULL);
+    q.max_bytes = 4000; /* 1000 keys at f = 8: about 1.2 KiB of cells */
+    CHECK_STATUS(fk_fuse_build_u64(&q, 1000, many, &fu), FK_OK);
+    fk_fuse_free(fu);
     fk_fuse_sizing z;
     CHECK_STATUS(fk_fuse_size(1000, 0, &z), FK_EINVAL);
     CHECK_STATUS(fk_fuse_size(1000, 8, NULL), FK_EINVAL);
