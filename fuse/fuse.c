@@ -1059,23 +1059,25 @@ void fk_fuse_stats(const fk_fuse *fu, fk_stats *out)
     out->expected_fpr = fu->items ? ldexp(1.0, -(int)fu->f) : 0.0;
 }
 
-void fk_fuse_build_figures_of(const fk_fuse *fu, fk_fuse_build_figures *out)
+void fk_fuse_describe(const fk_fuse *fu, fk_fuse_description *out)
 {
     if (!fu || !out)
         return;
-    *out = fu->built;
+    memset(out, 0, sizeof *out);
+    out->fingerprint_bits = fu->f;
+    out->segment_length = fu->geom.seg_len;
+    out->items = fu->items;
+    out->shards = fu->geom.shards;
+    out->segments = fu->geom.segments;
+    out->cells = fu->geom.shards * fu->geom.shard_cells;
+    out->seed = fu->seed;
+    out->keys_given = fu->built.keys_given;
+    out->duplicates = fu->built.duplicates;
+    out->attempts = fu->built.attempts;
+    out->max_attempts = fu->built.max_attempts;
+    out->temp_bytes = fu->built.temp_bytes;
+    out->key_passes = fu->built.key_passes;
 }
-
-uint32_t fk_fuse_fingerprint_bits(const fk_fuse *fu) { return fu ? fu->f : 0; }
-uint64_t fk_fuse_items(const fk_fuse *fu) { return fu ? fu->items : 0; }
-uint64_t fk_fuse_shards(const fk_fuse *fu) { return fu ? fu->geom.shards : 0; }
-uint32_t fk_fuse_segment_length(const fk_fuse *fu) { return fu ? fu->geom.seg_len : 0; }
-uint64_t fk_fuse_segments(const fk_fuse *fu) { return fu ? fu->geom.segments : 0; }
-uint64_t fk_fuse_cells(const fk_fuse *fu)
-{
-    return fu ? fu->geom.shards * fu->geom.shard_cells : 0;
-}
-uint64_t fk_fuse_seed(const fk_fuse *fu) { return fu ? fu->seed : 0; }
 
 /* --------------------------------------------------------- the vtable */
 

@@ -27,7 +27,7 @@
  * build's accesses local. Guarantees of the build:
  *  - Duplicates are removed: equal keys, and distinct keys whose 64-bit
  *    hashes are equal (they are indistinguishable to the filter anyway),
- *    count once; fk_fuse_items says how many distinct hashes were stored.
+ *    count once; fk_fuse_describe says how many distinct hashes were stored.
  *  - A set that does not peel is built again under a new hash seed (the
  *    layout alternates with half-length segments on some attempts), at
  *    most FK_FUSE_MAX_ATTEMPTS times per shard; with the sizing below a
@@ -60,7 +60,7 @@
  *               and a staging buffer of the next shards' hashes (the
  *               rest), so 10^9 keys take 6 passes over the keys at 1
  *               thread, plus one that counts.
- * fk_fuse_build_figures reports what a build used.
+ * fk_fuse_describe reports what a build used.
  *
  * Link: build/libfk_fuse.a build/libfk_common.a -lm -pthread, nothing else.
  * Thread safety: a built filter is read-only; any number of threads may
@@ -117,15 +117,11 @@ typedef struct fk_fuse fk_fuse;
  * FK_EUNSUPPORTED for it. */
 FK_API extern const fk_ops fk_fuse_ops;
 
-/* The fingerprint width fk_fuse_build derives from a target rate: the
- * smallest f in 1..32 with 2^-f <= fpr (0.5 -> 1, 0.01 -> 7, 0.004 -> 8,
- * 0.0039 -> 9); 32 for targets below 2^-32 (not met: 2^-32 is the floor).
- * Returns 0 for fpr NaN or not in (0, 1). Cost: O(1). */
-FK_API uint32_t fk_fuse_fp_bits_for(double fpr);
-
 /* Builds a filter holding keys[0..n) (keys[i] is lens[i] bytes; a key may
- * be NULL when its length is 0). Params: fpr in (0, 1) picks the width
- * (fk_fuse_fp_bits_for) unless fingerprint_bits (1..32) is set; seed picks
+ * be NULL when its length is 0). Params: fpr in (0, 1) picks the width,
+ * the smallest f in 1..32 with 2^-f <= fpr (0.5 -> 1, 0.01 -> 7, 0.004 ->
+ * 8, 0.0039 -> 9; 32 below 2^-32, where the target is not met), unless
+ * fingerprint_bits (1..32) is set; seed picks
  * the hash; capacity is informative only (0 means n; the filter is sized
  * for the distinct keys it is given); max_bytes (0: none) caps the filter;
  * threads (0 = 1, at most
@@ -180,49 +176,29 @@ FK_API void fk_fuse_free(fk_fuse *fu);
  * NULL for NULL. */
 FK_API fk_filter *fk_fuse_as_filter(fk_fuse *fu);
 
-/* Geometry. 0 for NULL. Cost: O(1).
- * fingerprint_bits: f; items: distinct keys stored; shards: S;
- * segment_length: cells per segment (a power of two, at most 2^18);
- * segments: segments per shard (the cells of a shard are segments + 2
- * segments); cells: cells in all shards; seed: the params seed. */
-FK_API uint32_t fk_fuse_fingerprint_bits(const fk_fuse *fu);
-FK_API uint64_t fk_fuse_items(const fk_fuse *fu);
-FK_API uint64_t fk_fuse_shards(const fk_fuse *fu);
-FK_API uint32_t fk_fuse_segment_length(const fk_fuse *fu);
-FK_API uint64_t fk_fuse_segments(const fk_fuse *fu);
-FK_API uint64_t fk_fuse_cells(const fk_fuse *fu);
-FK_API uint64_t fk_fuse_seed(const fk_fuse *fu);
-
-/* What the build that made fu did (zero for a loaded filter, whose build
- * happened elsewhere). */
+/* What a filter is made of, and what the build that made it did. */
 typedef struct {
-    uint64_t keys_given;     /* n */
-    uint64_t duplicates;     /* keys dropped as equal hashes: n - items */
-    uint64_t attempts;       /* peeling attempts over all shards (S when
-                                every shard peeled at once) */
-    uint64_t max_attempts;   /* the most one shard needed */
-    uint64_t temp_bytes;     /* peak temporary memory the build held, bytes
-                                (not counting the filter itself) */
-    uint64_t key_passes;     /* passes over the caller's keys */
-} fk_fuse_build_figures;
+    uint32_t fingerprint_bits; /* f */
+    uint32_t segment_length;   /* cells per segment: a power of two, at most 2^18 */
+    uint64_t items;            /* distinct keys stored */
+    uint64_t shards;           /* S */
+    uint64_t segments;         /* segments per shard (a shard's cells are
+                                  segments + 2 segments) */
+    uint64_t cells;            /* cells in all shards */
+    uint64_t seed;             /* the params seed */
+    /* The build (all 0 for a loaded filter, whose build happened elsewhere): */
+    uint64_t keys_given;       /* n */
+    uint64_t duplicates;       /* keys dropped as equal hashes: n - items */
+    uint64_t attempts;         /* peeling attempts over all shards (S when
+                                  every shard peeled at once) */
+    uint64_t max_attempts;     /* the most one shard needed */
+    uint64_t temp_bytes;       /* peak temporary memory it held, bytes (the
+                                  filter itself not counted) */
+    uint64_t key_passes;       /* passes over the caller's keys */
+} fk_fuse_description;
 
-/* Fills *out with fu's build figures. No-op for NULL arguments. O(1). */
-FK_API void fk_fuse_build_figures_of(const fk_fuse *fu, fk_fuse_build_figures *out);
-
-/* The sizing a build of n distinct keys at width f would use, without
- * building: fills the geometry and memory (cells bytes + seed table +
- * struct). Returns FK_OK; FK_EINVAL for f not in 1..32, NULL out, or a
- * filter over FK_MEMORY_CAP. Sharded sets are estimated with their shards
- * of equal size (a build adds at most 0.1%). Cost: O(1). */
-typedef struct {
-    uint64_t shards;
-    uint32_t segment_length;
-    uint64_t segments;        /* per shard */
-    uint64_t cells;           /* all shards */
-    uint64_t memory_bytes;
-    uint64_t temp_bytes;      /* the build's peak temporary memory, 1 thread */
-} fk_fuse_sizing;
-FK_API fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out);
+/* Fills *out for fu. No-op for NULL arguments. Cost: O(1). */
+FK_API void fk_fuse_describe(const fk_fuse *fu, fk_fuse_description *out);
 
 /* ------------------------------------------------- tracing / teaching */
 
@@ -244,10 +220,6 @@ typedef struct {
  * hash. */
 FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
                                 fk_fuse_location *out);
-
-/* The value of cell i (< fk_fuse_cells), f bits; 0 for NULL fu or i out
- * of range. Cost: O(1). */
-FK_API uint32_t fk_fuse_cell(const fk_fuse *fu, uint64_t i);
 
 /* Batches: fk_filter_contains_many and fk_filter_contains_many_u64 on
  * fk_fuse_as_filter(fu) take the kind's pipeline (fuse_batch.c): a window

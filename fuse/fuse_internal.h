@@ -36,6 +36,11 @@ typedef struct {
     uint64_t shard_cells; /* (segments + 2) * seg_len */
 } fk_fuse_geom;
 
+/* What a build did (fk_fuse_describe's build fields). */
+typedef struct {
+    uint64_t keys_given, duplicates, attempts, max_attempts, temp_bytes, key_passes;
+} fk_fuse_build_figures;
+
 typedef bool (*fk_fuse_lookup_fn)(const fk_fuse *fu, const void *key, size_t len);
 typedef bool (*fk_fuse_lookup_u64_fn)(const fk_fuse *fu, uint64_t key);
 
@@ -231,6 +236,30 @@ static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool
                  fk_fuse_cell_get(fu->cells, c[2], w, fu->f, fu->fp_mask);
     return x == fk_fuse_fingerprint(g, fu->fp_mask);
 }
+
+/* The width a build derives from a target rate: the smallest f in 1..32
+ * with 2^-f <= fpr (32 below 2^-32); 0 for fpr NaN or not in (0, 1).
+ * O(1). (fuse.c) */
+uint32_t fk_fuse_fp_bits_for(double fpr);
+
+/* The sizing a build of n distinct keys at width f would use, without
+ * building (what fk_ops_size answers, plus the shape and the build's
+ * temporary memory at one thread). FK_OK; FK_EINVAL for f not in 1..32,
+ * NULL out, or a filter over FK_MEMORY_CAP. Sharded sets are estimated
+ * with their shards of equal size (a build adds at most 0.1%). (fuse.c) */
+typedef struct {
+    uint64_t shards;
+    uint32_t segment_length;
+    uint64_t segments;        /* per shard */
+    uint64_t cells;           /* all shards */
+    uint64_t memory_bytes;
+    uint64_t temp_bytes;
+} fk_fuse_sizing;
+fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out);
+
+/* The value of cell i (< cells), f bits; 0 for NULL fu or i out of range.
+ * (fuse.c) */
+uint32_t fk_fuse_cell(const fk_fuse *fu, uint64_t i);
 
 /* ---------------------------------------------------- for the tests
  * Internal knobs (never exported from the shared library; the static

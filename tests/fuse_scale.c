@@ -86,8 +86,8 @@ int main(int argc, char **argv)
     }
     fk_stats st;
     fk_fuse_stats(fu, &st);
-    fk_fuse_build_figures b;
-    fk_fuse_build_figures_of(fu, &b);
+    fk_fuse_description b;
+    fk_fuse_describe(fu, &b);
     /* every sampled key answers true; never-inserted keys give the FPR */
     uint64_t missing = 0, hits = 0, step = sample && n > sample ? n / sample : 1;
     uint64_t checked = 0;
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
     for (uint64_t j = 0; j < sample; j++)
         hits += fk_fuse_contains_u64(fu, mix(2 * (n + j) + 1));
     double look = now_s() - t0;
-    double rate = ldexp(1.0, -(int)fk_fuse_fingerprint_bits(fu));
+    double rate = ldexp(1.0, -(int)b.fingerprint_bits);
     double fpr = sample ? (double)hits / (double)sample : 0.0;
     double bound = 3.3 * sqrt(rate * (1 - rate) / (double)(sample ? sample : 1)) +
                    1.0 / (double)(sample ? sample : 1);
@@ -107,8 +107,8 @@ int main(int argc, char **argv)
            "%.3f bits/item (%.1f MiB); build temporary memory %.1f MiB (%.2f bytes/key) by the "
            "library's count, resident peak above the keys %.1f MiB; %llu sampled keys: %llu "
            "missing; fpr %.3g%% over %llu absent keys (2^-f = %.3g%%, +-%.2g%%); lookups %.1f ns\n",
-           (unsigned long long)n, fk_fuse_fingerprint_bits(fu), p.threads, gen, build,
-           build * 1e9 / (double)(n ? n : 1), (unsigned long long)fk_fuse_shards(fu),
+           (unsigned long long)n, b.fingerprint_bits, p.threads, gen, build,
+           build * 1e9 / (double)(n ? n : 1), (unsigned long long)b.shards,
            (unsigned long long)b.attempts, (unsigned long long)b.max_attempts,
            (unsigned long long)b.key_passes, st.bits_per_item,
            (double)st.memory_bytes / 1048576.0, (double)b.temp_bytes / 1048576.0,

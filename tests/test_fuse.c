@@ -46,12 +46,17 @@ static size_t false_negatives_u64(const fk_fuse *fu, size_t n, const uint64_t *k
     return fn;
 }
 
+static fk_fuse_description info(const fk_fuse *fu)
+{
+    fk_fuse_description d;
+    memset(&d, 0, sizeof d);
+    fk_fuse_describe(fu, &d);
+    return d;
+}
+
 static uint64_t attempts_of(const fk_fuse *fu)
 {
-    fk_fuse_build_figures b;
-    memset(&b, 0, sizeof b);
-    fk_fuse_build_figures_of(fu, &b);
-    return b.attempts;
+    return info(fu).attempts;
 }
 
 /* The saved bytes of fu (caller frees), *len set. */
@@ -95,7 +100,7 @@ TEST(every_size_to_2000_random_u64)
             continue;
         }
         fn += false_negatives_u64(fu, n, keys);
-        CHECK_EQ_U64(fk_fuse_items(fu), n);
+        CHECK_EQ_U64(info(fu).items, n);
         fk_fuse_free(fu);
     }
     CHECK_EQ_U64(failed, 0);
@@ -147,10 +152,8 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
         keys[i] = keys_positive((size_t)((i * UINT64_C(2654435761)) % n) % (n / 8));
     fu = build_u64(&p, n, keys);
     CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
-    CHECK_EQ_U64(fk_fuse_items(fu), n / 8);
-    fk_fuse_build_figures b;
-    fk_fuse_build_figures_of(fu, &b);
-    CHECK_EQ_U64(b.duplicates, n - n / 8);
+    CHECK_EQ_U64(info(fu).items, n / 8);
+    CHECK_EQ_U64(info(fu).duplicates, n - n / 8);
     fk_fuse_free(fu);
 
     /* every key the same */
@@ -158,7 +161,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
         keys[i] = 42;
     fu = build_u64(&p, n, keys);
     CHECK(fk_fuse_contains_u64(fu, 42));
-    CHECK_EQ_U64(fk_fuse_items(fu), 1);
+    CHECK_EQ_U64(info(fu).items, 1);
     fk_fuse_free(fu);
 
     /* adversarial shapes: one bit set each, high bits only, multiples of
@@ -185,7 +188,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
     CHECK_STATUS(fk_fuse_build(&p, 66, bk, bl, &g), FK_OK);
     for (size_t i = 0; g && i < 66; i++)
         CHECK(fk_fuse_contains(g, bk[i], bl[i]));
-    CHECK_EQ_U64(fk_fuse_items(g), 65); /* the empty key twice */
+    CHECK_EQ_U64(info(g).items, 65); /* the empty key twice */
     fk_fuse_free(g);
     free(keys);
 }
@@ -219,7 +222,7 @@ TEST(empty_and_tiny_filters)
         fk_fuse *a = build_u64(&q, 1, two), *b = build_u64(&q, 2, two);
         CHECK(a && fk_fuse_contains_u64(a, 7));
         CHECK(b && fk_fuse_contains_u64(b, 7) && fk_fuse_contains_u64(b, 8));
-        CHECK_EQ_U64(fk_fuse_fingerprint_bits(b), f);
+        CHECK_EQ_U64(info(b).fingerprint_bits, f);
         fk_fuse_free(a);
         fk_fuse_free(b);
     }
@@ -325,10 +328,8 @@ TEST(retry_bound)
     CHECK(fu == NULL);
     fk_fuse_testing.fail_attempts = 2;
     fu = build_u64(&p, n, keys);
-    CHECK(attempts_of(fu) >= 3 * fk_fuse_shards(fu)); /* a shard may need one more */
-    fk_fuse_build_figures fig;
-    fk_fuse_build_figures_of(fu, &fig);
-    CHECK(fig.max_attempts >= 3 && fig.max_attempts <= FK_FUSE_MAX_ATTEMPTS);
+    CHECK(attempts_of(fu) >= 3 * info(fu).shards); /* a shard may need one more */
+    CHECK(info(fu).max_attempts >= 3 && info(fu).max_attempts <= FK_FUSE_MAX_ATTEMPTS);
     CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
     fk_fuse_free(fu);
     memset(&fk_fuse_testing, 0, sizeof fk_fuse_testing);
@@ -413,7 +414,7 @@ TEST(width_from_fpr)
     fk_params p = fk_params_make(0, 0.001);
     uint64_t k = 1;
     fk_fuse *fu = build_u64(&p, 1, &k);
-    CHECK_EQ_U64(fk_fuse_fingerprint_bits(fu), 10);
+    CHECK_EQ_U64(info(fu).fingerprint_bits, 10);
     fk_fuse_free(fu);
 }
 
@@ -431,12 +432,10 @@ TEST(sharded_builds_same_bits_for_any_threads)
     for (size_t w = 0; w < 4; w++) {
         fk_params p = params_f(widths[w], 11);
         fk_fuse *one = build_u64(&p, n, keys);
-        CHECK(fk_fuse_shards(one) == (n + 2999) / 3000);
-        CHECK_EQ_U64(fk_fuse_items(one), n - 100);
+        CHECK(info(one).shards == (n + 2999) / 3000);
+        CHECK_EQ_U64(info(one).items, n - 100);
         CHECK_EQ_U64(false_negatives_u64(one, n, keys), 0);
-        fk_fuse_build_figures b;
-        fk_fuse_build_figures_of(one, &b);
-        CHECK(b.key_passes > 2); /* the count pass and several staging passes */
+        CHECK(info(one).key_passes > 2); /* the count pass and several staging passes */
         for (uint32_t t = 2; t <= 5; t += 3) {
             p.threads = t;
             fk_fuse *many = build_u64(&p, n, keys);
@@ -488,7 +487,7 @@ TEST(save_load_round_trip_every_width)
         fk_fuse *fu = build_u64(&p, n, keys);
         size_t len;
         uint8_t *buf = saved(fu, &len);
-        uint64_t cells = fk_fuse_cells(fu);
+        uint64_t cells = info(fu).cells;
         CHECK_EQ_U64(len, 128 + 8 + (cells * f + 7) / 8);
         fk_fuse *back = NULL;
         CHECK_STATUS(fk_fuse_from_bytes(buf, len, &back), FK_OK);
@@ -561,13 +560,13 @@ TEST(loader_refuses_forged_headers)
      * checked (f = 5 over a cell count that is not a multiple of 8) */
     fk_params p5 = params_f(5, 0);
     fk_fuse *five = NULL;
-    for (size_t n = 1; n < 120 && (!five || fk_fuse_cells(five) % 8 == 0); n++) {
+    for (size_t n = 1; n < 120 && (!five || info(five).cells % 8 == 0); n++) {
         fk_fuse_free(five);
         five = build_u64(&p5, n, keys);
     }
     size_t len5;
     uint8_t *b5 = saved(five, &len5);
-    uint64_t bits = fk_fuse_cells(five) * 5;
+    uint64_t bits = info(five).cells * 5;
     CHECK(bits % 8 != 0);
     b5[128 + bits / 8] |= (uint8_t)(0x80u);
     fk_le_put64(b5 + len5 - 8, fk_checksum64(b5, len5 - 8, 0));
@@ -682,7 +681,7 @@ TEST(locate_shows_the_three_cells)
         keys[i] = keys_positive(i);
     fk_params p = params_f(8, 0);
     fk_fuse *fu = build_u64(&p, 1000, keys);
-    uint32_t seg = fk_fuse_segment_length(fu);
+    uint32_t seg = info(fu).segment_length;
     for (size_t i = 0; i < 1000; i++) {
         uint8_t b8[8];
         fk_le_put64(b8, keys[i]);
@@ -692,7 +691,7 @@ TEST(locate_shows_the_three_cells)
         /* one cell in each of three consecutive segments */
         CHECK(loc.cell[1] / seg == loc.cell[0] / seg + 1);
         CHECK(loc.cell[2] / seg == loc.cell[0] / seg + 2);
-        CHECK(loc.cell[2] < fk_fuse_cells(fu));
+        CHECK(loc.cell[2] < info(fu).cells);
     }
     fk_fuse_location loc;
     CHECK_STATUS(fk_fuse_locate(NULL, "a", 1, &loc), FK_EINVAL);
@@ -767,8 +766,11 @@ TEST(bad_input_of_every_class)
     /* NULL filter: lookups false, getters 0, free a no-op */
     CHECK(!fk_fuse_contains(NULL, "a", 1));
     CHECK(!fk_fuse_contains_u64(NULL, 1));
-    CHECK_EQ_U64(fk_fuse_items(NULL), 0);
-    CHECK_EQ_U64(fk_fuse_cells(NULL), 0);
+    fk_fuse_description d;
+    memset(&d, 0xA5, sizeof d);
+    fk_fuse_describe(NULL, &d); /* no-op */
+    CHECK_EQ_U64(d.items, UINT64_C(0xA5A5A5A5A5A5A5A5));
+    fk_fuse_describe(NULL, NULL);
     CHECK(fk_fuse_as_filter(NULL) == NULL);
     fk_stats st;
     fk_fuse_stats(NULL, &st);
@@ -812,11 +814,9 @@ TEST(bits_per_item_at_a_million)
         fk_fuse_stats(fu, &st);
         if (!FK_TEST_SANITIZED)
             CHECK_MSG(st.bits_per_item <= 1.135 * f + 0.06, "f = %u: %.3f", f, st.bits_per_item);
-        fk_fuse_build_figures b;
-        fk_fuse_build_figures_of(fu, &b);
         /* below the reference's 20 bytes a key */
-        CHECK_MSG(b.temp_bytes < 20 * (uint64_t)n, "%.1f bytes a key",
-                  (double)b.temp_bytes / (double)n);
+        CHECK_MSG(info(fu).temp_bytes < 20 * (uint64_t)n, "%.1f bytes a key",
+                  (double)info(fu).temp_bytes / (double)n);
         CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
         fk_fuse_free(fu);
     }

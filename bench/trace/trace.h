@@ -15,7 +15,6 @@
  *     bucket B: FP FP FP FP              the table (cuckoo), -- = empty
  *     cells C1 C2 C3 (segments ...)       fuse: the key's three cells
  *     xor V1 ^ V2 ^ V3 = X, fingerprint F fuse: the lookup's comparison
- *     segment S: V V V ...               fuse: the array, built once
  */
 #ifndef FKC_BENCH_TRACE_H
 #define FKC_BENCH_TRACE_H

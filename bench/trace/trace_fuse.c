@@ -12,9 +12,6 @@
 #include "../../fuse/fuse.h"
 #include "trace.h"
 
-/* Cells drawn at most (a trace is for tiny sets). */
-#define MAX_DRAWN_CELLS 512u
-
 static void print_value(FILE *out, uint32_t v, int digits)
 {
     fprintf(out, "%0*x", digits, v);
@@ -23,7 +20,9 @@ static void print_value(FILE *out, uint32_t v, int digits)
 static void print_key_cells(FILE *out, const fk_fuse *fu, const fkc_trace_step *s, int digits,
                             fk_fuse_location *loc)
 {
-    uint32_t seg = fk_fuse_segment_length(fu);
+    fk_fuse_description d;
+    fk_fuse_describe(fu, &d);
+    uint32_t seg = d.segment_length;
     fk_fuse_locate(fu, s->key, s->len, loc);
     fprintf(out, "  hash %016llx\n", (unsigned long long)loc->hash);
     fprintf(out, "  cells %llu %llu %llu (segments %llu %llu %llu)\n",
@@ -39,29 +38,6 @@ static void print_key_cells(FILE *out, const fk_fuse *fu, const fkc_trace_step *
     fputs(", fingerprint ", out);
     print_value(out, loc->fingerprint, digits);
     fputc('\n', out);
-}
-
-/* The array, one segment a line; `used` marks (*) the cells of the traced
- * keys. */
-static void print_cells(FILE *out, const fk_fuse *fu, int digits)
-{
-    uint64_t cells = fk_fuse_cells(fu);
-    uint32_t seg = fk_fuse_segment_length(fu);
-    if (cells > MAX_DRAWN_CELLS) {
-        fprintf(out, "cells: %llu (too many to draw)\n", (unsigned long long)cells);
-        return;
-    }
-    fprintf(out, "cells: %llu in %llu segments of %u; a key's three cells lie in three "
-            "consecutive segments\n", (unsigned long long)cells,
-            (unsigned long long)(cells / seg), seg);
-    for (uint64_t at = 0; at < cells; at += seg) {
-        fprintf(out, "  segment %llu:", (unsigned long long)(at / seg));
-        for (uint64_t i = at; i < at + seg && i < cells; i++) {
-            fputc(' ', out);
-            print_value(out, fk_fuse_cell(fu, i), digits);
-        }
-        fputc('\n', out);
-    }
 }
 
 int fkc_trace_fuse(const fkc_trace_job *job)
@@ -94,16 +70,15 @@ int fkc_trace_fuse(const fkc_trace_job *job)
         fprintf(stderr, "filterkit trace: cannot build a fuse filter: %s\n", fk_strerror(s));
         return 1;
     }
-    uint32_t f = fk_fuse_fingerprint_bits(fu);
+    fk_fuse_description b;
+    fk_fuse_describe(fu, &b);
+    uint32_t f = b.fingerprint_bits;
     int digits = (int)((f + 3) / 4);
-    fk_fuse_build_figures b;
-    fk_fuse_build_figures_of(fu, &b);
     fprintf(out, "build from %zu keys (%llu distinct): %u-bit fingerprints, %llu cells in "
-            "%llu + 2 segments of %u, peeled on attempt %llu\n",
-            nin, (unsigned long long)fk_fuse_items(fu), f,
-            (unsigned long long)fk_fuse_cells(fu), (unsigned long long)fk_fuse_segments(fu),
-            fk_fuse_segment_length(fu), (unsigned long long)b.max_attempts);
-    print_cells(out, fu, digits);
+            "%llu + 2 segments of %u, peeled on attempt %llu; a key's three cells lie in "
+            "three consecutive segments\n",
+            nin, (unsigned long long)b.items, f, (unsigned long long)b.cells,
+            (unsigned long long)b.segments, b.segment_length, (unsigned long long)b.max_attempts);
     fkc_trace_truth truth;
     if (fkc_trace_truth_init(&truth, job) != 0) {
         fk_fuse_free(fu);
