@@ -211,11 +211,19 @@ static void choose_path_only(fk_fuse *fu);
  * fk_fuse_probe with the width and sharding constant). A NULL key with a
  * length is refused here, so the callers need not test it. */
 #define FUSE_LOOKUPS(name, w, sharded)                                               \
-    static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
+    __attribute__((noinline)) static bool name##_any(const fk_fuse *fu, const void *key, \
+                                                     size_t len)                     \
     {                                                                                \
         if (!key && len > 0)                                                         \
             return false;                                                            \
         return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, sharded);        \
+    }                                                                                \
+    static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
+    {                                                                                \
+        if (__builtin_expect(len != 8 || !key, 0))                                   \
+            return name##_any(fu, key, len); /* a tail call: the 8-byte path */      \
+        return fk_fuse_probe(fu, fk_fuse_hash8(fk_fuse_load64(key), fu->flip), w,    \
+                             sharded);      /* saves no register */                  \
     }                                                                                \
     static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
     {                                                                                \
