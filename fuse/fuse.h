@@ -229,10 +229,11 @@ FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
 
 /* -------------------------------------------------------------- files
  *
- * fk_fuse_serialized_size, fk_fuse_save, fk_fuse_save_file,
- * fk_fuse_from_bytes, fk_fuse_from_file: the five calls of
+ * fk_fuse_serialized_size, fk_fuse_save, fk_fuse_load: the calls of
  * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
- * for fk_fuse; file kind id FK_KIND_FUSE. Bytes a saved filter takes:
+ * for fk_fuse; file kind id FK_KIND_FUSE (for a FILE *:
+ * fk_filter_save_file(fk_fuse_as_filter(fu), fp) and
+ * fk_filter_load_file(&fk_fuse_ops, fp, &f)). Bytes a saved filter takes:
  * 128 + 8 S + ceil(cells * f / 8); saving and loading cost O(that). The
  * layout is in fuse/fuse_serial.c. */
 FK_SERIAL_DIRECT_DECLARE(fk_fuse, fk_fuse);

@@ -210,7 +210,7 @@ TEST(empty_and_tiny_filters)
     size_t len;
     uint8_t *buf = saved(fu, &len);
     fk_fuse *back = NULL;
-    CHECK_STATUS(fk_fuse_from_bytes(buf, len, &back), FK_OK);
+    CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
     CHECK(back && !fk_fuse_contains_u64(back, 1));
     fk_fuse_free(back);
     free(buf);
@@ -311,7 +311,7 @@ TEST(retry_bound)
         size_t len;
         uint8_t *buf = saved(fu, &len);
         fk_fuse *back = NULL;
-        CHECK_STATUS(fk_fuse_from_bytes(buf, len, &back), FK_OK);
+        CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
         CHECK(back && false_negatives_u64(back, n, keys) == 0);
         fk_fuse_free(back);
         free(buf);
@@ -463,7 +463,7 @@ TEST(sharded_builds_same_bits_for_any_threads)
         size_t len;
         uint8_t *buf = saved(one, &len);
         fk_fuse *back = NULL;
-        CHECK_STATUS(fk_fuse_from_bytes(buf, len, &back), FK_OK);
+        CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
         CHECK(back && same_bytes(one, back));
         CHECK(back && false_negatives_u64(back, n, keys) == 0);
         fk_fuse_free(back);
@@ -490,7 +490,7 @@ TEST(save_load_round_trip_every_width)
         uint64_t cells = info(fu).cells;
         CHECK_EQ_U64(len, 128 + 8 + (cells * f + 7) / 8);
         fk_fuse *back = NULL;
-        CHECK_STATUS(fk_fuse_from_bytes(buf, len, &back), FK_OK);
+        CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
         size_t differ = 0;
         for (uint64_t i = 0; back && i < 20000; i++) {
             uint64_t k = i < n ? keys[i] : keys_negative(i);
@@ -502,13 +502,13 @@ TEST(save_load_round_trip_every_width)
         for (size_t at = 0; at < len; at += len / 7 + 1) {
             buf[at] ^= 0x20;
             fk_fuse *bad = NULL;
-            fk_status s = fk_fuse_from_bytes(buf, len, &bad);
+            fk_status s = fk_fuse_load(buf, len, &bad);
             CHECK(s == FK_ECORRUPT || s == FK_EUNSUPPORTED);
             CHECK(bad == NULL);
             buf[at] ^= 0x20;
         }
         fk_fuse *cut = NULL;
-        CHECK_STATUS(fk_fuse_from_bytes(buf, len - 1, &cut), FK_ECORRUPT);
+        CHECK_STATUS(fk_fuse_load(buf, len - 1, &cut), FK_ECORRUPT);
         fk_fuse_free(back);
         free(buf);
         fk_fuse_free(fu);
@@ -546,7 +546,7 @@ TEST(loader_refuses_forged_headers)
         memcpy(buf, good, len);
         forge_param(buf, len, bad[t].param, bad[t].value);
         fk_fuse *out = NULL;
-        CHECK_MSG(fk_fuse_from_bytes(buf, len, &out) == FK_ECORRUPT, "param %u = %llu",
+        CHECK_MSG(fk_fuse_load(buf, len, &out) == FK_ECORRUPT, "param %u = %llu",
                   bad[t].param, (unsigned long long)bad[t].value);
         CHECK(out == NULL);
     }
@@ -555,7 +555,7 @@ TEST(loader_refuses_forged_headers)
     buf[120] = 1;
     fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
     fk_fuse *out = NULL;
-    CHECK_STATUS(fk_fuse_from_bytes(buf, len, &out), FK_ECORRUPT);
+    CHECK_STATUS(fk_fuse_load(buf, len, &out), FK_ECORRUPT);
     /* bits past the last packed cell are 0: the payload's content is
      * checked (f = 5 over a cell count that is not a multiple of 8) */
     fk_params p5 = params_f(5, 0);
@@ -570,7 +570,7 @@ TEST(loader_refuses_forged_headers)
     CHECK(bits % 8 != 0);
     b5[128 + bits / 8] |= (uint8_t)(0x80u);
     fk_le_put64(b5 + len5 - 8, fk_checksum64(b5, len5 - 8, 0));
-    CHECK_STATUS(fk_fuse_from_bytes(b5, len5, &out), FK_ECORRUPT);
+    CHECK_STATUS(fk_fuse_load(b5, len5, &out), FK_ECORRUPT);
     CHECK(out == NULL);
     free(b5);
     fk_fuse_free(five);

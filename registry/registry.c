@@ -1,9 +1,9 @@
-/* bench/registry/registry.c: name and file kind id -> ops for every kind
+/* registry/registry.c: name and file kind id -> ops for every kind
  * libfilterkit knows: the built-in ones, listed once below, then those
  * added with fk_ops_register. */
 #include <string.h>
 #include "registry.h"
-#include "../../common/serial.h"
+#include "../common/serial.h"
 
 /* The built-in kinds, in listing order: one line per kind. */
 #define BUILTIN_KINDS(X) \
@@ -13,7 +13,7 @@
     X(fk_blocked_ops) /* after the first three: fuzz seeds name kinds by index */ \
     X(fk_scalable_bloom_ops)   /* growing kinds: scalable_kinds.c */           \
     X(fk_scalable_blocked_ops)                                                 \
-    X(fk_scalable_cuckoo_ops)  \
+    X(fk_scalable_cuckoo_ops)                                                  \
     X(fk_fuse_ops)             /* static: built from the whole set */
 
 #define DECLARE_OPS(ops) extern const fk_ops ops;
