@@ -812,8 +812,10 @@ TEST(bits_per_item_at_a_million)
         fk_fuse *fu = build_u64(&p, n, keys);
         fk_stats st;
         fk_fuse_stats(fu, &st);
-        if (!FK_TEST_SANITIZED)
+        if (n >= 1000000) /* the size factor reaches 1.125 at 10^6 keys */
             CHECK_MSG(st.bits_per_item <= 1.135 * f + 0.06, "f = %u: %.3f", f, st.bits_per_item);
+        else
+            CHECK_MSG(st.bits_per_item <= 1.2 * f + 0.2, "f = %u: %.3f", f, st.bits_per_item);
         /* below the reference's 20 bytes a key */
         CHECK_MSG(info(fu).temp_bytes < 20 * (uint64_t)n, "%.1f bytes a key",
                   (double)info(fu).temp_bytes / (double)n);
