@@ -36,6 +36,8 @@ typedef struct {
                                   allocating; a growing kind checks it
                                   before every new link. A runtime limit:
                                   not saved with the filter. */
+    uint32_t threads;          /* static kinds (fuse): threads a whole-set
+                                  build may use; 0 = 1 (see fuse/fuse.h) */
     uint32_t reserved;         /* must be 0 */
 } fk_params;
 

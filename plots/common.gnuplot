@@ -16,7 +16,7 @@ nlabel(n) = (n >= 1e6 && n == floor(n/1e6)*1e6) ? sprintf("%dM", n/1e6) : \
 pct(p) = sprintf("%g%%", 100*p)
 # one colour per kind, the same in every plot
 kcolor(k) = (k eq "bloom") ? "#1f77b4" : (k eq "counting") ? "#2ca02c" : (k eq "cuckoo") ? "#d62728" : \
-            (k eq "libbloom") ? "#7f7f7f" : (k eq "blocked") ? "#ff7f0e" : "#9467bd"
+            (k eq "libbloom") ? "#7f7f7f" : (k eq "blocked") ? "#ff7f0e" : (k eq "fuse") ? "#8c564b" : "#9467bd"
 set datafile missing "NaN"
 set grid lc rgb "#dddddd"
 set key box opaque

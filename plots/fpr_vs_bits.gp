@@ -1,6 +1,7 @@
 # plots/fpr_vs_bits.gp: (1) measured FPR against bits per item (sweep over
 # fpr), on the theory curves of a Bloom filter with optimal k, a cuckoo
-# filter (b = 4 slots, 95% load) and the lower bound log2(1/fpr).
+# filter (b = 4 slots, 95% load), a binary fuse filter (1.125 f bits for
+# 2^-f, the static kind) and the lower bound log2(1/fpr).
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
@@ -10,6 +11,7 @@ ln2 = log(2)
 bloom_theory(b) = exp(-b * ln2**2)
 cuckoo_theory(b) = 1 - (1 - 2**(-b * 0.95))**(8 * 0.95)
 bound(b) = 2**(-b)
+fuse_theory(b) = 2**(-b / 1.125)
 
 set title sprintf("False-positive rate vs memory: n = %s, u64 keys, target fpr 10%% to 0.01%%; points measured, dashed = theory", nlabel(n))
 set xlabel "memory per item (bits)"
@@ -26,6 +28,7 @@ ptitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo sized for n (%.0f%%
 PLOT = "plot bloom_theory(x) w l lw 2 dt 2 lc rgb '#1f77b4' t 'Bloom theory, optimal k', \
        bloom_theory(x/4) w l lw 2 dt 2 lc rgb '#2ca02c' t 'counting theory, 4-bit counters', \
        cuckoo_theory(x) w l lw 2 dt 2 lc rgb '#d62728' t 'cuckoo theory, 95% load', \
+       fuse_theory(x) w l lw 2 dt 2 lc rgb kcolor('fuse') t 'binary fuse theory, 1.125 f bits (static)', \
        bound(x) w l lw 2 lc rgb 'black' t 'lower bound log₂(1/fpr)', \
        for [k in kinds] sel(file, 'bits_per_item,fpr_measured', 'kind='.k) u 1:2 w lp pt 7 ps 1.2 lw 1.5 lc rgb kcolor(k) t ptitle(k), \
        sel(file, 'bits_per_item_at_full,fpr_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 ps 1.4 lw 1.5 dt 3 lc rgb kcolor('cuckoo') t 'cuckoo at its first failed insert'"

@@ -1,11 +1,13 @@
 # plots/memory_per_item.gp: (4) memory per item of each filter at equal
 # target fpr (sweep over fpr at one n), with the cuckoo filter also filled
-# to its first failed insert, and the lower bound log2(1/fpr).
+# to its first failed insert, the static binary fuse filter (1.125 f bits
+# with f = ceil(log2(1/fpr)): steps, not a curve), and the lower bound
+# log2(1/fpr).
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
 n = real(first(file, 'n', ''))
-kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo')
+kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo') . ' ' . kinds_of(file, 'kind=fuse')
 set title sprintf("Memory per item at equal fpr: n = %s, u64 keys (lower is better)", nlabel(n))
 set xlabel "target false-positive rate (log scale)"
 set ylabel "bits per item"
@@ -15,9 +17,11 @@ set xrange [0.00007:0.14] reverse
 set yrange [0:*]
 set key top right
 cload = first(file, 'load', 'kind=cuckoo')
-ctitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo (sized for n, %.0f%% full)", 100*real(cload)) : k.' (sized for n)'
+ctitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo (sized for n, %.0f%% full)", 100*real(cload)) : \
+            (k eq 'fuse') ? 'fuse (static: built from the whole set)' : k.' (sized for n)'
 PLOT = "plot for [k in kinds] sel(file, 'target_fpr,bits_per_item', 'kind='.k) u 1:2 w lp pt 7 lw 2 lc rgb kcolor(k) t ctitle(k), \
             sel(file, 'target_fpr,bits_per_item_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 lw 2 dt 2 lc rgb kcolor('cuckoo') t 'cuckoo filled to its first failed insert', \
+            1.125 * ceil(log(1/x)/log(2)) w l lw 1 dt 2 lc rgb kcolor('fuse') t 'fuse theory 1.125·ceil(log₂(1/fpr))', \
             log(1/x)/log(2) w l lw 2 lc rgb 'black' t 'lower bound log₂(1/fpr)'"
 eval png('4_memory_per_item')
 eval PLOT

@@ -5,9 +5,23 @@
  * family made it. */
 #include "commands.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include "../scalable/scalable.h"
 #include "../common/serial.h"
+
+/* A static kind (FK_CAP_STATIC, fuse) is built once from the whole set
+ * and never written: it arrives by FK.LOAD of a file that `filterkit
+ * build` (or fk_filter_save) wrote, and every write names that. */
+static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
+{
+    char msg[256];
+    snprintf(msg, sizeof msg,
+             "ERR FK_EUNSUPPORTED: a %s filter is static (built once from the whole set, never "
+             "written): build it with 'filterkit build --kind %s' and FK.LOAD the file",
+             ops->name, ops->name);
+    return rm_ReplyWithError(ctx, msg);
+}
 
 /* FK.RESERVE key KIND fpr capacity [GROWTH s] */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
@@ -21,6 +35,8 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_ReplyWithError(ctx, "ERR unknown kind (FK.KINDS lists them)");
     if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
         return rm_ReplyWithError(ctx, "ERR FK_EUNSUPPORTED: this kind cannot be saved, so it cannot live in Redis");
+    if (fk_ops_caps(ops) & FK_CAP_STATIC)
+        return reply_static(ctx, ops);
     double fpr;
     long long capacity, growth = 0;
     if (fkr_arg_rate(argv[3], &fpr) != RM_OK)
@@ -69,6 +85,10 @@ static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, in
     if (!v) {
         rm_CloseKey(key);
         return fkr_reply_state(ctx, st);
+    }
+    if (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_STATIC) {
+        rm_CloseKey(key);
+        return reply_static(ctx, fk_filter_ops(v->filter));
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
@@ -133,6 +153,10 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (!v) {
         rm_CloseKey(key);
         return fkr_reply_state(ctx, st);
+    }
+    if (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_STATIC) {
+        rm_CloseKey(key);
+        return reply_static(ctx, fk_filter_ops(v->filter));
     }
     size_t len;
     const char *s = rm_StringPtrLen(argv[2], &len);

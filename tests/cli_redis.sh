@@ -10,6 +10,7 @@
 #    200k-item MADD, FK.LOAD of damaged files and random bytes (refused as
 #    FK_ECORRUPT, the key untouched, the server up);
 #  - FK.LOAD of a `filterkit build` file, FK.DUMP read by `filterkit query`;
+#    a static (fuse) file served by FK.EXISTS/FK.MEXISTS, its writes refused;
 #  - persistence: SAVE + restart, BGREWRITEAOF (no RDB preamble) + restart,
 #    DEBUG RELOAD, DUMP/RESTORE, COPY: byte-identical filters and answers;
 #  - MEMORY USAGE within 5% of the filter's bytes plus a constant;
@@ -227,6 +228,25 @@ if [ -x "$fk" ]; then
     rc $S FK.DUMP users | head -c -1 >"$tmp/users.after"
     check "damaged loads left the key untouched" cmp -s "$tmp/users.fk" "$tmp/users.after"
     expect "no key made by a damaged load" "0" $S EXISTS newkey
+    # a static filter (fuse): FK.LOAD of a `filterkit build` file serves
+    # FK.EXISTS / FK.MEXISTS; every write answers that it is static
+    "$fk" build --kind fuse --fpr 0.004 <"$tmp/users" >"$tmp/fuse.fk"
+    expect "FK.LOAD of a fuse file" "OK" $S -x FK.LOAD fusekey <"$tmp/fuse.fk"
+    n=$(tr '\n' ' ' <"$tmp/users" | sed 's/^/FK.MEXISTS fusekey /' | rc $S | grep -c '^1$')
+    check "fuse: FK.MEXISTS finds every key ($n)" test "$n" = 5000
+    rc $S FK.DUMP fusekey | head -c -1 >"$tmp/fuse.dump"
+    check "fuse: FK.DUMP = the loaded file" cmp -s "$tmp/fuse.fk" "$tmp/fuse.dump"
+    batch $S <<'SPEC'
+FK.EXISTS fusekey user-1 => 1
+FK.INFO fusekey => ~kind|fuse
+FK.ADD fusekey new => ~ERR FK_EUNSUPPORTED: a fuse filter is static
+FK.MADD fusekey new other => ~ERR FK_EUNSUPPORTED: a fuse filter is static
+FK.DEL fusekey user-1 => ~ERR FK_EUNSUPPORTED: a fuse filter is static
+FK.RESERVE fnew fuse 0.01 100 => ~ERR FK_EUNSUPPORTED: a fuse filter is static
+EXISTS fnew => 0
+BF.ADD fusekey x => ~WRONGTYPE
+FK.EXISTS fusekey user-1 => 1
+SPEC
 else
     bad "no CLI at $fk"
 fi

@@ -33,6 +33,19 @@ for args in "" "bogus apple" "bloom" "bloom --frobnicate apple" "bloom --capacit
     if [ ! -s /tmp/fk_trace_out.$$ ]; then ok; else ko "stdout not empty for: $args"; fi
 done
 
+# fuse: one build from the --insert keys, then each key's three cells and
+# their XOR beside its fingerprint (equal for every key of the set); remove
+# is refused in the trace; a fingerprint width below cuckoo's 4 is fuse's.
+expect 0 fuse --fp-bits 8 apple banana cherry --lookup apple kiwi --remove apple
+if grep -q '^build from 3 keys' /tmp/fk_trace_out.$$; then ok; else ko "fuse: no build line"; fi
+if [ "$(grep -c '^  cells [0-9]* [0-9]* [0-9]* (segments ' /tmp/fk_trace_out.$$)" -eq 5 ]; then ok; else ko "fuse: not 5 cell lines"; fi
+# every inserted key: its XOR equals its fingerprint
+awk '/^insert /{ins=1} /^lookup /{ins=0} ins && /^  xor /{ x=$8; sub(",", "", x); if (x != $10) bad=1 } END{exit bad}' /tmp/fk_trace_out.$$ \
+    && ok || ko "fuse: an inserted key's XOR is not its fingerprint"
+if grep -q 'unsupported: a fuse filter is static' /tmp/fk_trace_out.$$; then ok; else ko "fuse: remove not refused"; fi
+expect 0 fuse --fp-bits 1 a b
+expect 2 cuckoo --fp-bits 2 apple
+
 # Help: exit 0, usage on stdout.
 expect 0 --help
 if grep -q '^usage: filterkit trace' /tmp/fk_trace_out.$$; then ok; else ko "--help prints no usage"; fi

@@ -372,6 +372,8 @@ static void for_each_kind(void (*check)(const fk_ops *), bool removers_only)
     for (size_t i = 0; (ops = fk_ops_at(i)) != NULL; i++) {
         if (removers_only && !(fk_ops_caps(ops) & FK_CAP_REMOVE))
             continue;
+        if (fk_ops_caps(ops) & FK_CAP_STATIC)
+            continue; /* built, never filled: static_kinds_batches */
         kind = ops;
         check(ops);
         v2_copy = *ops;
@@ -474,6 +476,8 @@ TEST(null_key_in_the_middle)
 {
     const fk_ops *ops;
     for (size_t i = 0; (ops = fk_ops_at(i)) != NULL; i++) {
+        if (fk_ops_caps(ops) & FK_CAP_STATIC)
+            continue; /* static_kinds_batches */
         kind = ops;
         keyset k = insert_set(100);
         fk_filter *a = make(ops, 1000, 5), *b = make(ops, 1000, 5);
@@ -513,11 +517,114 @@ TEST(null_key_in_the_middle)
     }
 }
 
+/* A static kind (built from the whole set): its batched lookups answer as
+ * its single ones, byte and u64 keys, on a table in cache and on one over
+ * 8 MiB (the prefetching pipeline), with a NULL key in the middle; its
+ * batched writers answer FK_EUNSUPPORTED and do nothing. */
+static void static_batches_sized(const fk_ops *ops, size_t n, uint32_t fp_bits)
+{
+    kind = ops;
+    keyset ins = insert_set(n), probe = keyset_make(2 * n, 2);
+    for (size_t i = 0; i < n && probe.n; i++) {
+        probe.ptr[i] = ins.ptr[i];
+        probe.lens[i] = ins.lens[i];
+    }
+    fk_params p = fk_params_make(n, 0.01);
+    p.fingerprint_bits = fp_bits;
+    p.seed = 7;
+    fk_filter *f = NULL;
+    uint64_t *keys = malloc(2 * n * sizeof *keys);
+    bool *out = malloc(2 * n);
+    if (ins.n && probe.n && keys && out)
+        CHECK_STATUS(fk_filter_build(ops, &p, ins.n, ins.ptr, ins.lens, &f), FK_OK);
+    if (f) {
+        uint64_t rng = 3;
+        check_lookups(f, &probe, &rng);
+        fk_filter_contains_many(f, ins.n, ins.ptr, ins.lens, out);
+        size_t missed = 0;
+        for (size_t i = 0; i < ins.n; i++)
+            missed += !out[i];
+        CHECK_MSG(missed == 0, "%s: %zu false negatives", ops->name, missed);
+        for (size_t i = 0; i < n; i++) {
+            keys[i] = keys_positive(i);
+            keys[n + i] = keys_negative(i);
+        }
+        fk_filter *g = NULL;
+        CHECK_STATUS(fk_filter_build_u64(ops, &p, n, keys, &g), FK_OK);
+        for (size_t at = 0; g && at < 2 * n;) {
+            size_t m = batch_size(&rng);
+            if (m > 2 * n - at)
+                m = 2 * n - at;
+            fk_filter_contains_many_u64(g, m, keys + at, out + at);
+            at += m;
+        }
+        size_t wrong = 0;
+        for (size_t i = 0; g && i < 2 * n; i++)
+            wrong += out[i] != fk_filter_contains_u64(g, keys[i]) || (i < n && !out[i]);
+        CHECK_MSG(wrong == 0, "%s: %zu u64 answers differ", ops->name, wrong);
+        fk_filter_free(g);
+        /* a NULL key in the middle answers false, the others as ever */
+        const void *saved = probe.ptr[40 < probe.n ? 40 : 0];
+        size_t len40 = probe.lens[40];
+        probe.ptr[40] = NULL;
+        probe.lens[40] = 3;
+        fk_filter_contains_many(f, 100, probe.ptr, probe.lens, out);
+        CHECK(!out[40]);
+        for (size_t j = 0; j < 100; j++)
+            if (j != 40)
+                CHECK(out[j] == fk_filter_contains(f, probe.ptr[j], probe.lens[j]));
+        probe.ptr[40] = saved;
+        probe.lens[40] = len40;
+        /* the writers */
+        fk_stats before;
+        fk_filter_stats(f, &before);
+        size_t done = SIZE_MAX;
+        CHECK_STATUS(fk_filter_insert_many(f, 3, ins.ptr, ins.lens, &done), FK_EUNSUPPORTED);
+        CHECK_EQ_U64(done, 0);
+        done = SIZE_MAX;
+        CHECK_STATUS(fk_filter_insert_many_u64(f, 3, keys, &done), FK_EUNSUPPORTED);
+        CHECK_EQ_U64(done, 0);
+        CHECK_STATUS(fk_filter_remove_many(f, 3, ins.ptr, ins.lens, &done), FK_EUNSUPPORTED);
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        CHECK(memcmp(&st, &before, sizeof st) == 0 && st.items > 0 && st.items <= ins.n);
+        /* NULL rules */
+        out[0] = out[1] = true;
+        fk_filter_contains_many(NULL, 2, ins.ptr, ins.lens, out);
+        CHECK(!out[0] && !out[1]);
+        out[0] = true;
+        fk_filter_contains_many_u64(f, 1, NULL, out);
+        CHECK(!out[0]);
+    }
+    fk_filter_free(f);
+    free(keys);
+    free(out);
+    keyset_free(&ins);
+    keyset_free(&probe);
+}
+
+TEST(static_kinds_batches)
+{
+    const fk_ops *ops;
+    size_t statics = 0;
+    for (size_t i = 0; (ops = fk_ops_at(i)) != NULL; i++) {
+        if (!(fk_ops_caps(ops) & FK_CAP_STATIC))
+            continue;
+        statics++;
+        static_batches_sized(ops, n_keys(), 0);
+        /* 32-bit cells: over 8 MiB, the prefetching path */
+        static_batches_sized(ops, FK_TEST_SCALE(2200000, 20000), 32);
+    }
+    CHECK(statics >= 1); /* fuse */
+}
+
 /* NULL arguments and n == 0, through the dispatchers. */
 TEST(null_and_zero_rules)
 {
     const fk_ops *ops;
     for (size_t i = 0; (ops = fk_ops_at(i)) != NULL; i++) {
+        if (fk_ops_caps(ops) & FK_CAP_STATIC)
+            continue; /* static_kinds_batches */
         kind = ops;
         fk_filter *f = make(ops, 1000, 1);
         if (!f)
@@ -809,6 +916,7 @@ int main(void)
     RUN(insert_many_stops_at_efull_with_nothing_lost);
     RUN(null_key_in_the_middle);
     RUN(null_and_zero_rules);
+    RUN(static_kinds_batches);
     RUN(direct_forms_bloom);
     RUN(direct_forms_blocked);
     RUN(direct_forms_counting);

@@ -27,6 +27,30 @@ static fk_filter *make(uint64_t n, double fpr, uint64_t seed)
     return f;
 }
 
+/* A static kind (FK_CAP_STATIC) is built from the whole set: the checks
+ * below take that path for it, and assert that its writers answer
+ * FK_EUNSUPPORTED. */
+static bool is_static(void)
+{
+    return (fk_ops_caps(kind) & FK_CAP_STATIC) != 0;
+}
+
+/* A static kind's filter of keys_positive(0..n). */
+static fk_filter *build_positive(uint64_t n, double fpr, uint64_t seed)
+{
+    uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
+    for (uint64_t i = 0; keys && i < n; i++)
+        keys[i] = keys_positive(i);
+    fk_params p = fk_params_make(n ? n : 1, fpr);
+    p.seed = seed;
+    fk_filter *f = NULL;
+    fk_status s = keys ? fk_filter_build_u64(kind, &p, (size_t)n, keys, &f) : FK_ENOMEM;
+    CHECK_MSG(s == FK_OK && f, "%s: build n=%llu fpr=%g: %s", kind->name,
+              (unsigned long long)n, fpr, fk_strerror(s));
+    free(keys);
+    return f;
+}
+
 static void insert_u64(fk_filter *f, uint64_t from, uint64_t to)
 {
     for (uint64_t i = from; i < to; i++) {
@@ -59,6 +83,11 @@ TEST(bad_params_rejected_with_null_out)
     for (int i = 0; i < 9; i++) {
         fk_filter *f = (fk_filter *)&ok; /* must be reset to NULL */
         fk_status s = fk_filter_new(kind, &bad[i], &f);
+        if (is_static()) { /* never made empty; a build refuses a bad fpr */
+            CHECK_STATUS(s, FK_EUNSUPPORTED);
+            uint64_t k = 1;
+            s = i >= 1 && i <= 6 ? fk_filter_build_u64(kind, &bad[i], 1, &k, &f) : FK_EINVAL;
+        }
         CHECK_MSG(s == FK_EINVAL, "%s: bad params #%d gave %s", kind->name, i, fk_status_name(s));
         CHECK_MSG(f == NULL, "%s: bad params #%d left *out set", kind->name, i);
         fk_sizing sz;
@@ -70,7 +99,7 @@ TEST(bad_params_rejected_with_null_out)
         CHECK_MSG(s != FK_OK && fpr == 0.0, "%s: bad params #%d have a theory", kind->name, i);
     }
     fk_filter *f = (fk_filter *)&ok;
-    CHECK_STATUS(fk_filter_new(kind, NULL, &f), FK_EINVAL);
+    CHECK_STATUS(fk_filter_new(kind, NULL, &f), is_static() ? FK_EUNSUPPORTED : FK_EINVAL);
     CHECK(f == NULL);
     CHECK_STATUS(fk_filter_new(kind, &ok, NULL), FK_EINVAL);
     CHECK_STATUS(fk_filter_new(NULL, &ok, &f), FK_EINVAL);
@@ -79,10 +108,10 @@ TEST(bad_params_rejected_with_null_out)
 
 TEST(null_filter_and_null_key_are_named_errors)
 {
-    fk_filter *f = make(100, 0.01, 0);
+    fk_filter *f = is_static() ? build_positive(100, 0.01, 0) : make(100, 0.01, 0);
     if (!f)
         return;
-    CHECK_STATUS(fk_filter_insert(f, NULL, 4), FK_EINVAL);
+    CHECK_STATUS(fk_filter_insert(f, NULL, 4), is_static() ? FK_EUNSUPPORTED : FK_EINVAL);
     CHECK(!fk_filter_contains(f, NULL, 4));
     CHECK(fk_filter_remove(f, NULL, 4) != FK_OK);
     CHECK_STATUS(fk_filter_insert(NULL, "k", 1), FK_EINVAL);
@@ -101,6 +130,19 @@ TEST(null_filter_and_null_key_are_named_errors)
 
 TEST(zero_length_key_is_a_key)
 {
+    if (is_static()) {
+        fk_params p = fk_params_make(1, 0.01);
+        const void *empty[1] = { NULL };
+        size_t zero[1] = { 0 };
+        fk_filter *e = NULL, *g = NULL;
+        CHECK_STATUS(fk_filter_build(kind, &p, 0, NULL, NULL, &e), FK_OK);
+        CHECK_STATUS(fk_filter_build(kind, &p, 1, empty, zero, &g), FK_OK);
+        CHECK(e && !fk_filter_contains(e, NULL, 0));
+        CHECK(g && fk_filter_contains(g, NULL, 0) && fk_filter_contains(g, "", 0));
+        fk_filter_free(e);
+        fk_filter_free(g);
+        return;
+    }
     fk_filter *f = make(100, 0.01, 0);
     if (!f)
         return;
@@ -114,11 +156,29 @@ TEST(zero_length_key_is_a_key)
 TEST(no_false_negatives_on_real_world_strings)
 {
     const uint64_t n = 300000;
-    fk_filter *f = make(n, 0.01, 7);
+    char key[KEYS_MAX_LEN];
+    fk_filter *f = NULL;
+    if (is_static()) { /* built from the strings */
+        char (*text)[KEYS_MAX_LEN] = malloc(n * sizeof *text);
+        const void **ptrs = malloc(n * sizeof *ptrs);
+        size_t *lens = malloc(n * sizeof *lens);
+        for (uint64_t i = 0; text && ptrs && lens && i < n; i++) {
+            lens[i] = keys_realistic(i, text[i]);
+            ptrs[i] = text[i];
+        }
+        fk_params p = fk_params_make(n, 0.01);
+        p.seed = 7;
+        if (text && ptrs && lens)
+            CHECK_STATUS(fk_filter_build(kind, &p, n, ptrs, lens, &f), FK_OK);
+        free(text);
+        free(ptrs);
+        free(lens);
+    } else {
+        f = make(n, 0.01, 7);
+    }
     if (!f)
         return;
-    char key[KEYS_MAX_LEN];
-    for (uint64_t i = 0; i < n; i++) {
+    for (uint64_t i = 0; !is_static() && i < n; i++) {
         size_t len = keys_realistic(i, key);
         fk_status s = fk_filter_insert(f, key, len);
         if (s != FK_OK) {
@@ -146,10 +206,11 @@ TEST(no_false_negatives_on_real_world_strings)
 /* Filled to capacity, the measured FPR stays under 1.5x the target. */
 static void check_fpr_at(double fpr, uint64_t n, uint64_t negatives)
 {
-    fk_filter *f = make(n, fpr, 3);
+    fk_filter *f = is_static() ? build_positive(n, fpr, 3) : make(n, fpr, 3);
     if (!f)
         return;
-    insert_u64(f, 0, n);
+    if (!is_static())
+        insert_u64(f, 0, n);
     uint64_t fp = 0;
     for (uint64_t i = 0; i < negatives; i++) {
         uint64_t k = keys_negative(i);
@@ -198,7 +259,8 @@ TEST(sizing_is_what_create_builds)
             }
             CHECK_STATUS(s, FK_OK);
             CHECK_MSG(sz.geometry[0] != 0, "%s: no geometry", kind->name);
-            fk_filter *f = make(ns[i], fprs[j], 0);
+            /* a static kind: what a build of that many keys holds */
+            fk_filter *f = is_static() ? build_positive(ns[i], fprs[j], 0) : make(ns[i], fprs[j], 0);
             if (!f)
                 continue;
             fk_stats st;
@@ -225,12 +287,23 @@ static uint8_t *answers(fk_filter *f, uint64_t probes)
 TEST(same_seed_same_answers_other_seed_other_false_positives)
 {
     const uint64_t n = 20000, probes = 200000;
-    fk_filter *a = make(n, 0.01, 42), *b = make(n, 0.01, 42), *c = make(n, 0.01, 43);
+    fk_filter *a, *b, *c;
+    if (is_static()) {
+        a = build_positive(n, 0.01, 42);
+        b = build_positive(n, 0.01, 42);
+        c = build_positive(n, 0.01, 43);
+    } else {
+        a = make(n, 0.01, 42);
+        b = make(n, 0.01, 42);
+        c = make(n, 0.01, 43);
+    }
     if (!a || !b || !c)
         goto out;
-    insert_u64(a, 0, n);
-    insert_u64(b, 0, n);
-    insert_u64(c, 0, n);
+    if (!is_static()) {
+        insert_u64(a, 0, n);
+        insert_u64(b, 0, n);
+        insert_u64(c, 0, n);
+    }
     uint8_t *ra = answers(a, probes), *rb = answers(b, probes), *rc = answers(c, probes);
     if (ra && rb && rc) {
         CHECK_MSG(memcmp(ra, rb, probes) == 0, "%s: same seed, different answers", kind->name);
@@ -250,10 +323,11 @@ out:
 TEST(remove_works_or_is_unsupported)
 {
     const uint64_t n = 50000;
-    fk_filter *f = make(n, 0.001, 5);
+    fk_filter *f = is_static() ? build_positive(n, 0.001, 5) : make(n, 0.001, 5);
     if (!f)
         return;
-    insert_u64(f, 0, n);
+    if (!is_static())
+        insert_u64(f, 0, n);
     uint64_t k0 = keys_positive(0);
     if (!(fk_ops_caps(kind) & FK_CAP_REMOVE)) {
         CHECK(kind->remove == NULL);
@@ -309,6 +383,14 @@ TEST(remove_works_or_is_unsupported)
 TEST(bounded_kinds_say_full_and_others_never_do)
 {
     const uint64_t n = 1000;
+    if (is_static()) { /* holds what it was built from and takes nothing more */
+        fk_filter *g = build_positive(n, 0.01, 9);
+        uint64_t k = keys_negative(0);
+        CHECK_STATUS(fk_filter_insert(g, &k, sizeof k), FK_EUNSUPPORTED);
+        CHECK(!(fk_ops_caps(kind) & FK_CAP_BOUNDED));
+        fk_filter_free(g);
+        return;
+    }
     fk_filter *f = make(n, 0.01, 9);
     if (!f)
         return;
@@ -502,10 +584,30 @@ TEST(a_table_lacking_a_required_slot_is_refused)
  * for inserts, lookups and removes alike. */
 TEST(u64_calls_answer_as_the_8_little_endian_bytes)
 {
-    fk_filter *by_u64 = make(V5_KEYS, 0.01, 11), *by_bytes = make(V5_KEYS, 0.01, 11);
+    fk_filter *by_u64 = NULL, *by_bytes = NULL;
+    if (is_static()) { /* one built from the integers, one from their bytes */
+        static uint64_t k64[V5_KEYS / 2];
+        static uint8_t le8[V5_KEYS / 2][8];
+        static const void *ptrs[V5_KEYS / 2];
+        static size_t lens[V5_KEYS / 2];
+        for (uint64_t i = 0; i < V5_KEYS / 2; i++) {
+            k64[i] = keys_positive(i);
+            for (int b = 0; b < 8; b++)
+                le8[i][b] = (uint8_t)(k64[i] >> (8 * b));
+            ptrs[i] = le8[i];
+            lens[i] = 8;
+        }
+        fk_params p = fk_params_make(V5_KEYS, 0.01);
+        p.seed = 11;
+        CHECK_STATUS(fk_filter_build_u64(kind, &p, V5_KEYS / 2, k64, &by_u64), FK_OK);
+        CHECK_STATUS(fk_filter_build(kind, &p, V5_KEYS / 2, ptrs, lens, &by_bytes), FK_OK);
+    } else {
+        by_u64 = make(V5_KEYS, 0.01, 11);
+        by_bytes = make(V5_KEYS, 0.01, 11);
+    }
     if (!by_u64 || !by_bytes)
         goto out;
-    for (uint64_t i = 0; i < V5_KEYS / 2; i++) {
+    for (uint64_t i = 0; !is_static() && i < V5_KEYS / 2; i++) {
         uint64_t k = keys_positive(i);
         uint8_t le[8];
         for (int b = 0; b < 8; b++)
@@ -623,6 +725,17 @@ out:
  * union with no false negative for what can. */
 TEST(count_and_merge_follow_the_slots)
 {
+    if (is_static()) { /* a static kind neither counts nor merges */
+        fk_filter *a = build_positive(1000, 0.01, 3), *b = build_positive(1000, 0.01, 3);
+        uint64_t count = 99, k = keys_positive(0);
+        CHECK_STATUS(fk_filter_count(a, &k, sizeof k, &count), FK_EUNSUPPORTED);
+        CHECK_EQ_U64(count, 0);
+        CHECK_STATUS(fk_filter_merge(a, b), FK_EUNSUPPORTED);
+        CHECK(!(fk_ops_caps(kind) & (FK_CAP_COUNT | FK_CAP_MERGE)));
+        fk_filter_free(a);
+        fk_filter_free(b);
+        return;
+    }
     fk_filter *f = make(1000, 0.01, 3), *g = make(1000, 0.01, 3);
     if (!f || !g)
         goto out;

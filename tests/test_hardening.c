@@ -29,11 +29,27 @@
 __attribute__((visibility("default"), used)) const char *__asan_default_options(void);
 const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
 
+static bool is_static(const fk_ops *ops)
+{
+    return (fk_ops_caps(ops) & FK_CAP_STATIC) != 0;
+}
+
+/* An empty filter sized for capacity; for a static kind (FK_CAP_STATIC,
+ * never empty and filled) one built from the 8-byte keys 0..capacity-1. */
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 {
     fk_params p = fk_params_make(capacity, fpr);
     fk_filter *f = NULL;
-    fk_status s = fk_filter_new(ops, &p, &f);
+    fk_status s;
+    if (is_static(ops)) {
+        uint64_t *keys = calloc((size_t)capacity, sizeof *keys);
+        for (uint64_t k = 0; keys && k < capacity; k++)
+            keys[k] = k;
+        s = keys ? fk_filter_build_u64(ops, &p, (size_t)capacity, keys, &f) : FK_ENOMEM;
+        free(keys);
+    } else {
+        s = fk_filter_new(ops, &p, &f);
+    }
     CHECK_MSG(s == FK_OK && f, "%s: capacity %llu fpr %g: %s", ops->name,
               (unsigned long long)capacity, fpr, fk_status_name(s));
     return f;
@@ -102,6 +118,23 @@ TEST(capacity_one_works)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (is_static(ops)) { /* built from the one key */
+            fk_params p = fk_params_make(1, 0.01);
+            const void *only[1] = { "only" };
+            size_t four[1] = { 4 };
+            fk_filter *g = NULL;
+            CHECK_STATUS(fk_filter_build(ops, &p, 1, only, four, &g), FK_OK);
+            CHECK(fk_filter_contains(g, "only", 4));
+            CHECK_STATUS(fk_filter_insert(g, "more", 4), FK_EUNSUPPORTED);
+            fk_stats st;
+            fk_filter_stats(g, &st);
+            CHECK_EQ_U64(st.items, 1);
+            CHECK_EQ_U64(st.capacity, 1);
+            CHECK(st.memory_bytes > 0 && isfinite(st.bits_per_item));
+            CHECK(st.load_factor > 0.0 && st.load_factor <= 1.0);
+            fk_filter_free(g);
+            continue;
+        }
         fk_filter *f = make(ops, 1, 0.01);
         if (!f)
             continue;
@@ -131,6 +164,18 @@ TEST(fpr_at_the_edges_works)
             fk_filter *f = make(ops, 1000, edges[e]);
             if (!f)
                 continue;
+            if (is_static(ops)) { /* built from the keys 0..999, as 8 bytes */
+                uint64_t found = 0;
+                for (uint64_t k = 0; k < 1000; k++)
+                    found += fk_filter_contains_u64(f, k);
+                CHECK_MSG(found == 1000, "%s fpr %g: %llu of 1000 found", ops->name, edges[e],
+                          (unsigned long long)found);
+                fk_stats st;
+                fk_filter_stats(f, &st);
+                CHECK(st.expected_fpr >= 0.0 && st.expected_fpr <= 1.0);
+                fk_filter_free(f);
+                continue;
+            }
             uint64_t ok = 0;
             for (uint64_t k = 0; k < 1000; k++)
                 ok += fk_filter_insert(f, &k, sizeof k) == FK_OK;
@@ -163,14 +208,31 @@ TEST(fpr_and_capacity_outside_the_domain_are_einval)
         for (size_t e = 0; e < sizeof bad_fpr / sizeof bad_fpr[0]; e++) {
             fk_params p = fk_params_make(1000, bad_fpr[e]);
             fk_filter *f = POISON;
-            CHECK_MSG(fk_filter_new(ops, &p, &f) == FK_EINVAL, "%s fpr %g", ops->name, bad_fpr[e]);
+            uint64_t one = 1;
+            fk_status s = is_static(ops) ? fk_filter_build_u64(ops, &p, 1, &one, &f)
+                                         : fk_filter_new(ops, &p, &f);
+            CHECK_MSG(s == FK_EINVAL, "%s fpr %g", ops->name, bad_fpr[e]);
             CHECK(f == NULL);
         }
         fk_params p = fk_params_make(1000, 0.01);
         p.reserved = 1;
         fk_filter *f = POISON;
-        CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_EINVAL);
+        uint64_t one = 1;
+        CHECK_STATUS(is_static(ops) ? fk_filter_build_u64(ops, &p, 1, &one, &f)
+                                    : fk_filter_new(ops, &p, &f), FK_EINVAL);
         CHECK(f == NULL);
+        if (is_static(ops)) {
+            /* a static kind is sized by its keys, never made empty: its
+             * capacity limit is the memory cap, which the size slot answers */
+            p = fk_params_make(1000, 0.01);
+            f = POISON;
+            CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_EUNSUPPORTED);
+            CHECK(f == NULL);
+            fk_sizing z;
+            p = fk_params_make(UINT64_C(1) << 40, 0.01);
+            CHECK_STATUS(fk_ops_size(ops, &p, &z), FK_EINVAL);
+            continue;
+        }
         static const uint64_t caps[] = { 0, UINT64_MAX, UINT64_MAX / 2, UINT64_C(1) << 40 };
         for (size_t c = 0; c < sizeof caps / sizeof caps[0]; c++) {
             p = fk_params_make(caps[c], 0.01);
@@ -209,7 +271,8 @@ static int probe_memory_cap(const fk_ops *ops)
         uint64_t mid = lo + (hi - lo) / 2;
         fk_params p = fk_params_make(mid, 0.01);
         fk_filter *f = NULL;
-        fk_status s = fk_filter_new(ops, &p, &f);
+        fk_sizing z; /* a static kind: what a build of mid keys would be */
+        fk_status s = is_static(ops) ? fk_ops_size(ops, &p, &z) : fk_filter_new(ops, &p, &f);
         fk_filter_free(f);
         if (s != FK_OK && s != FK_ENOMEM && s != FK_EINVAL)
             return 2;
@@ -226,7 +289,8 @@ static int probe_memory_cap(const fk_ops *ops)
         return 2;
     fk_params p = fk_params_make(lo, 0.01);
     fk_filter *f = NULL;
-    fk_status s = fk_filter_new(ops, &p, &f);
+    fk_sizing z;
+    fk_status s = is_static(ops) ? fk_ops_size(ops, &p, &z) : fk_filter_new(ops, &p, &f);
     fk_filter_free(f);
     if (getenv("FK_TEST_VERBOSE"))
         printf("%s: largest capacity at fpr 0.01: %llu -> %s\n", ops->name,
@@ -259,6 +323,19 @@ TEST(null_and_empty_keys_through_the_vtable)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (is_static(ops)) { /* a NULL key of length 0 is the empty key */
+            fk_params p = fk_params_make(1, 0.01);
+            const void *empty[1] = { NULL };
+            size_t zero[1] = { 0 };
+            fk_filter *g = NULL;
+            CHECK_STATUS(fk_filter_build(ops, &p, 1, empty, zero, &g), FK_OK);
+            CHECK(fk_filter_contains(g, "", 0) && fk_filter_contains(g, POISON, 0));
+            CHECK(!fk_filter_contains(g, NULL, SIZE_MAX));
+            CHECK_STATUS(fk_filter_insert(g, NULL, 1), FK_EUNSUPPORTED);
+            CHECK_STATUS(fk_filter_remove(g, NULL, 3), FK_EUNSUPPORTED);
+            fk_filter_free(g);
+            continue;
+        }
         fk_filter *f = make(ops, 100, 0.01);
         if (!f)
             continue;

@@ -3,6 +3,7 @@
  * writes it, saved (common/serial.h), to stdout. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -105,6 +106,63 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
     return s == FK_OK ? 0 : 1;
 }
 
+/* A static kind (FK_CAP_STATIC: built from the whole set, fuse): the
+ * lines are read once into memory (no line set: the kind drops repeats
+ * itself), then built in one call, by `threads` threads where the kind
+ * can. Memory: the input's bytes plus 8 bytes of offset and 16 of pointer
+ * and length per line, the kind's build (fuse: about 18 bytes a key at its
+ * peak, freed before the filter is written), and the filter. Returns the
+ * command's exit status. */
+static int build_static(const fk_ops *ops, double fpr, uint64_t capacity, uint64_t seed,
+                        int binary_lines, unsigned threads)
+{
+    fkc_linereader r;
+    fkc_keylist keys;
+    if (fkc_linereader_init(&r, stdin, binary_lines) != 0 ||
+        fkc_keylist_read(&r, 1, &keys) != 0) {
+        fprintf(stderr, "filterkit build: reading keys from stdin: %s\n",
+                fkc_linereader_error(errno));
+        fkc_linereader_free(&r);
+        return 1;
+    }
+    fkc_linereader_free(&r);
+    size_t n = (size_t)keys.count;
+    const void **ptrs = malloc((n ? n : 1) * sizeof *ptrs);
+    size_t *lens = malloc((n ? n : 1) * sizeof *lens);
+    if (!ptrs || !lens) {
+        fprintf(stderr, "filterkit build: %llu keys: %s\n", (unsigned long long)n,
+                fk_strerror(FK_ENOMEM));
+        free(ptrs);
+        free(lens);
+        fkc_keylist_free(&keys);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ptrs[i] = keys.bytes ? keys.bytes + keys.off[i] : "";
+        lens[i] = (size_t)(keys.off[i + 1] - keys.off[i]);
+    }
+    fk_params p = fk_params_make(capacity, fpr); /* capacity 0: the keys */
+    p.seed = seed;
+    p.threads = threads;
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_build(ops, &p, n, ptrs, lens, &f);
+    free(ptrs);
+    free(lens);
+    fkc_keylist_free(&keys);
+    if (s != FK_OK) {
+        fprintf(stderr, "filterkit build: cannot build a %s filter from %llu keys at fpr %g: %s%s\n",
+                ops->name, (unsigned long long)n, fpr, fk_strerror(s),
+                s == FK_EFULL ? " (the set would not peel under any seed tried: give another --seed)"
+                              : "");
+        return 1;
+    }
+    if ((s = fk_filter_save_file(f, stdout)) != FK_OK)
+        fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
+                s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    fk_filter_free(f);
+    return s == FK_OK ? 0 : 1;
+}
+
 int fkc_cmd_build(int argc, char **argv)
 {
     const char *kind = NULL;
@@ -154,7 +212,13 @@ int fkc_cmd_build(int argc, char **argv)
         "(bits are ORed, in any order); counting filters too (counter increments\n"
         "add up in any order); a cuckoo filter holds the same keys and count with\n"
         "no false negatives, but which slot a fingerprint lands in depends on the\n"
-        "order, so its bytes may differ from run to run.",
+        "order, so its bytes may differ from run to run.\n"
+        "A static kind (fuse: built from the whole set, never added to) reads the\n"
+        "lines once into memory (the input's bytes plus 24 bytes a line) and builds\n"
+        "the filter in one call, dropping repeated lines itself; the build holds\n"
+        "about 18 more bytes a key at its peak (fuse/fuse.h), freed before the\n"
+        "filter is written. --threads T builds its shards in parallel (sets above\n"
+        "16.7M keys); --capacity is informative only, --unique-input changes nothing.",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
@@ -177,6 +241,9 @@ int fkc_cmd_build(int argc, char **argv)
     if (isatty(STDOUT_FILENO))
         return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
 
+    if (fk_ops_caps(ops) & FK_CAP_STATIC)
+        return build_static(ops, fpr, capacity, seed, binary_lines,
+                            (unsigned)(threads > 64 ? 64 : threads));
     if (threads)
         return build_threaded(ops, fpr, capacity, seed, binary_lines, unique_input,
                               (unsigned)(threads > 1024 ? 1024 : threads));

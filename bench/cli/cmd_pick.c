@@ -60,13 +60,14 @@ int fkc_cmd_pick(int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9;
-    int deletes = 0;
+    int deletes = 0, is_static = 0;
     const char *keys = "u64";
     int binary_lines = 0;
     const fkc_opt opts[] = {
         { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold (required)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate (required)" },
         { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
+        { "static", FKC_OPT_FLAG, &is_static, NULL, "the whole set is known before the first lookup and never changes (admits static kinds: fuse)" },
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
@@ -76,10 +77,14 @@ int fkc_cmd_pick(int argc, char **argv)
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
+        "pick", "--n N --fpr P [--deletes] [--static] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
         "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
+        "A static kind (fuse) is built once from the whole set: it is a candidate only\n"
+        "with --static (the set is known up front and never changes), and its build\n"
+        "time per key stands in for the insert time in the cost, so a low read ratio\n"
+        "weighs its build.\n"
         "Exit status 1 when no filter meets the constraints.",
         opts,
     };
@@ -109,6 +114,12 @@ int fkc_cmd_pick(int argc, char **argv)
     for (size_t i = 0; i < nc; i++) {
         if (deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
+            continue;
+        }
+        if (!is_static && (fk_ops_caps(c[i].ops) & FK_CAP_STATIC)) {
+            snprintf(c[i].why_not, sizeof c[i].why_not,
+                     "static: built once from the whole set, never added to (give --static "
+                     "when the set is known up front)");
             continue;
         }
         if (fk_ops_caps(c[i].ops) & FK_CAP_GROWS) {
@@ -180,8 +191,9 @@ int fkc_cmd_pick(int argc, char **argv)
     char budget[32] = "any";
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
-    printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s, memory budget: %s, read ratio %.2f\n",
-           (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no", budget, read_ratio);
+    printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s, static set: %s, memory budget: %s, "
+           "read ratio %.2f\n", (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no",
+           is_static ? "yes" : "no", budget, read_ratio);
     if (nmeas)
         printf("(timed at n=%llu with %s keys, median of %llu runs%s)\n\n", (unsigned long long)n_meas,
                fkc_key_type_name(ks.type), (unsigned long long)repeat,
@@ -193,6 +205,7 @@ int fkc_cmd_pick(int argc, char **argv)
         const candidate *smallest = NULL;
         for (size_t i = 0; i < nc; i++)
             if (c[i].sized && (!deletes || (fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) &&
+                (is_static || !(fk_ops_caps(c[i].ops) & FK_CAP_STATIC)) &&
                 (!smallest || c[i].memory < smallest->memory))
                 smallest = &c[i];
         fprintf(stderr, "filterkit pick: no filter meets these constraints.\n");
@@ -206,14 +219,27 @@ int fkc_cmd_pick(int argc, char **argv)
         }
         for (size_t i = 0; i < nc; i++)
             fprintf(stderr, "  %s: %s\n", c[i].ops->name, c[i].why_not);
+        for (size_t i = 0; !is_static && i < nc; i++)
+            if ((fk_ops_caps(c[i].ops) & FK_CAP_STATIC) && !deletes) {
+                uint64_t bytes = fkc_model_bytes(c[i].ops, n, fpr, NULL, 0);
+                if (!bytes || bytes == FKC_MODEL_TOO_BIG || (memory && bytes > memory) ||
+                    !(fkc_model_fpr(c[i].ops, n, fpr, NAN) <= fpr * PICK_THEORY_SLACK))
+                    continue;
+                char need[32];
+                fkc_human_bytes(bytes, need, sizeof need);
+                fprintf(stderr, "  (if the set is known up front, %s fits in %s: try --static)\n",
+                        c[i].ops->name, need);
+            }
         return 1;
     }
 
     char mem[32];
     fkc_human_bytes(best->memory, mem, sizeof mem);
     printf("recommend: %s\n", best->ops->name);
-    printf("  parameters: fk_params_make(%llu, %g) with fk_ops_find(\"%s\")%s%s\n", (unsigned long long)n, fpr,
-           best->ops->name, best->params[0] ? ": " : "", best->params);
+    printf("  parameters: fk_params_make(%llu, %g) with fk_ops_find(\"%s\")%s%s%s\n",
+           (unsigned long long)n, fpr, best->ops->name,
+           best->r.static_kind ? ", made by fk_filter_build from all the keys" : "",
+           best->params[0] ? ": " : "", best->params);
     printf("  memory:     %s%s (%.2f bits per item)\n", best->exact ? "" : "~", mem,
            8.0 * (double)best->memory / (double)n);
     printf("  measured:   fpr %.3g%% (theory %.3g%% at n), insert %.1f ns, lookup %.1f ns (50%% present), "
@@ -221,6 +247,14 @@ int fkc_cmd_pick(int argc, char **argv)
            best->r.lookup[2].median, best->r.lookup[0].median);
     if (!isnan(best->r.remove.median))
         printf(", remove %.1f ns", best->r.remove.median);
+    if (best->r.static_kind) {
+        printf("\n  static:     built once from the whole set: %.1f ns per key to build (the insert"
+               " figure above)", best->r.insert.median);
+        if (!isnan(best->r.build_temp_per_key))
+            printf(", %.1f bytes per key of temporary memory at its peak",
+                   best->r.build_temp_per_key);
+        printf("; no inserts or removes afterwards");
+    }
     printf("\n  cost:       %.1f ns per operation at read ratio %.2f\n", best->cost, read_ratio);
     printf("why not the others:\n");
     for (size_t i = 0; i < nc; i++) {

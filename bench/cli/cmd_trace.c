@@ -11,6 +11,7 @@
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"
+#include "../../fuse/fuse.h"
 #include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
@@ -23,6 +24,7 @@ static const struct {
     { &fk_blocked_ops, fkc_trace_blocked },
     { &fk_counting_ops, fkc_trace_counting },
     { &fk_cuckoo_ops, fkc_trace_cuckoo },
+    { &fk_fuse_ops, fkc_trace_fuse },
 };
 
 static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
@@ -34,7 +36,7 @@ static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
 }
 
 static const char usage_line[] =
-    "usage: filterkit trace bloom|blocked|counting|cuckoo [OPTIONS] [--insert] KEY... "
+    "usage: filterkit trace bloom|blocked|counting|cuckoo|fuse [OPTIONS] [--insert] KEY... "
     "[--lookup KEY...] [--remove KEY...]\n";
 
 static const char usage_more[] =
@@ -42,7 +44,9 @@ static const char usage_more[] =
     "Builds one tiny filter and shows each step: the key's hash, its probe\n"
     "positions (bloom, counting) or its fingerprint, buckets i1 and i2 and\n"
     "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
-    "key's block, the bit in each of its eight words, and the block after it.\n"
+    "key's block, the bit in each of its eight words, and the block after it;\n"
+    "fuse (static): one build from every --insert key, then each key's three\n"
+    "cells, what they hold and their XOR beside its fingerprint.\n"
     "Keys are inserted, in order, until --lookup or --remove switches what\n"
     "happens to the keys after it (--insert switches back; -- ends options).\n"
     "\n"
@@ -53,7 +57,7 @@ static const char usage_more[] =
     "  --bits M          bloom/counting: bits or counters m (default: from N, P)\n"
     "  --hashes K        bloom/counting: probes per key k (default: from m, N)\n"
     "  --counter-bits C  counting: 4 or 8 (default 4)\n"
-    "  --fp-bits F       cuckoo: fingerprint bits, 4..32 (default: from P)\n"
+    "  --fp-bits F       cuckoo: fingerprint bits, 4..32; fuse: 1..32 (default: from P)\n"
     "\n"
     "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
 
@@ -114,8 +118,8 @@ static int set_option(fk_params *p, const char *opt, const char *v)
         err = parse_u32(v, 4, 8, &p->counter_bits) || (p->counter_bits != 4 && p->counter_bits != 8);
         want = "4 or 8";
     } else {
-        err = parse_u32(v, 4, 32, &p->fingerprint_bits);
-        want = "4..32";
+        err = parse_u32(v, 1, 32, &p->fingerprint_bits);
+        want = "1..32 (cuckoo: 4..32)";
     }
     if (!err)
         return 0;
@@ -136,11 +140,11 @@ int fkc_cmd_trace(int argc, char **argv)
         }
     }
     if (argc < 2)
-        return bad("%s", "which filter? bloom, blocked, counting or cuckoo");
+        return bad("%s", "which filter? bloom, blocked, counting, cuckoo or fuse");
     const char *kind = argv[1];
     int (*tracer)(const fkc_trace_job *) = tracer_of(fk_ops_find(kind));
     if (!tracer)
-        return bad("unknown filter '%s' (bloom, blocked, counting or cuckoo)", kind);
+        return bad("unknown filter '%s' (bloom, blocked, counting, cuckoo or fuse)", kind);
 
     fk_params p = fk_params_make(8, 0.05);
     fkc_trace_step *steps = calloc((size_t)argc, sizeof *steps);
@@ -189,6 +193,8 @@ int fkc_cmd_trace(int argc, char **argv)
         }
         status = set_option(&p, opt, v);
     }
+    if (!status && p.fingerprint_bits && p.fingerprint_bits < 4 && tracer != fkc_trace_fuse)
+        status = bad("%s", "--fp-bits: bad value (4..32 for cuckoo)");
     if (!status && n == 0)
         status = bad("%s", "no keys given");
     if (!status) {

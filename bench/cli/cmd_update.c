@@ -52,6 +52,14 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
         return 1;
     }
     const fk_ops *ops = fk_filter_ops(f);
+    if (fk_ops_caps(ops) & FK_CAP_STATIC) { /* before reading a key: nothing to skip */
+        fprintf(stderr, "filterkit %s: %s: a %s filter is static: built once from the whole "
+                "set, it cannot %s keys; rebuild it from the new set with 'filterkit build "
+                "--kind %s'\n", spec->name, path, ops->name,
+                op == FKC_FEED_REMOVE ? "remove" : "add", ops->name);
+        fk_filter_free(f);
+        return 1;
+    }
     if (op == FKC_FEED_REMOVE && !(fk_ops_caps(ops) & FK_CAP_REMOVE)) {
         char kinds[200];
         removing_kinds(kinds, sizeof kinds);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "loops.h"
 #include "measure.h"
+#include "peak_memory.h"
 #include "../clock/progress.h"
 #include "../clock/timing.h"
 
@@ -122,6 +123,64 @@ typedef struct {
     fk_status status;           /* of the first create; not FK_OK = skipped */
 } samples;
 
+/* A static kind's builds (FK_CAP_STATIC: no insert), timed in place of the
+ * inserts: `rounds` builds from the byte keys (the insert column; the
+ * pointer and length arrays are made before the clock starts), then as
+ * many from the batch keys, the integer form for 8-byte keys (the batched
+ * insert column); each built filter is freed before the next but the
+ * last, kept in *out. The first build of the first repeat also measures
+ * its peak memory. */
+static fk_status time_builds(const fk_ops *ops, const fk_params *p, const fkc_bench_keys *k,
+                             unsigned rounds, bool first, double *ins_ns, double *batch_ns,
+                             fkc_result *r, fk_filter **out)
+{
+    const size_t n = (size_t)k->n;
+    const void **ptrs = malloc((n ? n : 1) * sizeof *ptrs);
+    size_t *lens = malloc((n ? n : 1) * sizeof *lens);
+    fk_status status = ptrs && lens ? FK_OK : FK_ENOMEM;
+    for (size_t i = 0; status == FK_OK && i < n; i++) {
+        ptrs[i] = fkc_key_ptr(&k->w.pos, i);
+        lens[i] = fkc_key_len(&k->w.pos, i);
+    }
+    uint64_t total = 0, batch_total = 0;
+    *out = NULL;
+    for (unsigned round = 0; status == FK_OK && round < rounds; round++) {
+        fk_filter *f = NULL;
+        uint64_t base = first && round == 0 ? fkc_peak_reset() : 0;
+        uint64_t t0 = fkc_now_ns();
+        status = fk_filter_build(ops, p, n, ptrs, lens, &f);
+        total += fkc_now_ns() - t0;
+        if (base && status == FK_OK) {
+            fk_stats st;
+            fk_filter_stats(f, &st);
+            uint64_t peak = fkc_peak_bytes();
+            r->build_peak_bytes = peak > base ? peak - base : 0;
+            r->build_temp_per_key = r->build_peak_bytes > st.memory_bytes && n
+                ? (double)(r->build_peak_bytes - st.memory_bytes) / (double)n : 0.0;
+        }
+        fk_filter_free(f);
+    }
+    free(ptrs);
+    free(lens);
+    const fkc_batch_keys *bk = &k->batch_pos;
+    for (unsigned round = 0; status == FK_OK && round < rounds; round++) {
+        fk_filter_free(*out);
+        *out = NULL;
+        uint64_t t0 = fkc_now_ns();
+        status = bk->ints ? fk_filter_build_u64(ops, p, n, bk->ints, out)
+                          : fk_filter_build(ops, p, n, bk->ptrs, bk->lens, out);
+        batch_total += fkc_now_ns() - t0;
+    }
+    if (status != FK_OK) {
+        fk_filter_free(*out);
+        *out = NULL;
+        return status;
+    }
+    *ins_ns = (double)total / ((double)rounds * (double)(n ? n : 1));
+    *batch_ns = (double)batch_total / ((double)rounds * (double)(n ? n : 1));
+    return FK_OK;
+}
+
 /* One repeat of one kind: build (timed inserts), the five lookup mixes, and
  * on the first repeat the untimed FPR count and the stats; then removes. */
 static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, unsigned rep,
@@ -137,10 +196,19 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
     fkc_update_fn ins = ops->insert, rem = ops->remove;
     fkc_contains_fn has = ops->contains;
 
-    /* batched inserts first, each round into a fresh filter it frees, so
-     * that only one filter is held at a time */
     fk_filter *f = NULL;
     uint64_t total = 0, ns, bad = 0;
+    if (fk_ops_caps(ops) & FK_CAP_STATIC) {
+        r->static_kind = 1;
+        fk_status status = time_builds(ops, &p, k, rounds, rep == 0, &sm->ins[rep],
+                                       &sm->ins_batch[rep], r, &f);
+        if (status != FK_OK)
+            return status;
+        goto built;
+    }
+
+    /* batched inserts first, each round into a fresh filter it frees, so
+     * that only one filter is held at a time */
     for (unsigned round = 0; round < rounds; round++) {
         fk_status status = fk_filter_new(ops, &p, &f);
         if (status != FK_OK)
@@ -152,17 +220,28 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
     }
     sm->ins_batch[rep] = (double)total / ((double)rounds * (double)n);
 
-    /* inserts: `rounds` fresh filters, keeping the last */
+    /* inserts: `rounds` fresh filters, keeping the last; the first one of
+     * the first repeat also measures the peak memory of a build */
     total = 0;
     for (unsigned round = 0; round < rounds; round++) {
         fk_filter_free(f);
+        uint64_t base = rep == 0 && round == 0 ? fkc_peak_reset() : 0;
         fk_status status = fk_filter_new(ops, &p, &f);
         if (status != FK_OK)
             return status;
         bad = fkc_time_updates(ins, f, &k->w.pos, 0, n, &ns);
         total += ns;
+        if (base) {
+            fk_stats st;
+            fk_filter_stats(f, &st);
+            uint64_t peak = fkc_peak_bytes();
+            r->build_peak_bytes = peak > base ? peak - base : 0;
+            r->build_temp_per_key = r->build_peak_bytes > st.memory_bytes && n
+                ? (double)(r->build_peak_bytes - st.memory_bytes) / (double)n : 0.0;
+        }
     }
     sm->ins[rep] = (double)total / ((double)rounds * (double)n);
+built:
     if (rep == 0) {
         fk_stats st;
         fk_filter_stats(f, &st);

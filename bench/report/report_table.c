@@ -41,9 +41,10 @@ static void thread_table(FILE *to, const fkc_result *rows, size_t n);
 
 void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
-    int lb = 0, grows = 0, w = 9; /* w: the filter column fits the longest name */
+    int lb = 0, grows = 0, statics = 0, w = 9; /* w: the filter column fits the longest name */
     for (size_t i = 0; i < n; i++) {
         lb |= !isnan(rows[i].x_lb_insert);
+        statics |= rows[i].static_kind != 0;
         grows |= rows[i].growth > 1;
         if (strlen(rows[i].kind) > (size_t)w)
             w = (int)strlen(rows[i].kind);
@@ -59,6 +60,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     fprintf(to, " %6s %6s %6s", "b.ins", "b.look", "b.look");
     if (lb)
         fprintf(to, " %6s %6s %6s", "insert", "neg", "pos");
+    if (statics)
+        fprintf(to, " %6s", "b.tmp");
     fprintf(to, "\n%-*s", w, "");
     if (grows)
         fprintf(to, " %5s", "x");
@@ -68,6 +71,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     fprintf(to, " %6s %6s %6s", "ns", "0%", "100%");
     if (lb)
         fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
+    if (statics)
+        fprintf(to, " %6s", "B/key");
     fputc('\n', to);
     for (size_t i = 0; i < n; i++) {
         const fkc_result *r = &rows[i];
@@ -94,6 +99,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
             cell(to, 6, " %*.2f", r->x_lb_lookup0);
             cell(to, 6, " %*.2f", r->x_lb_lookup100);
         }
+        if (statics)
+            cell(to, 6, " %*.1f", r->build_temp_per_key);
         if (r->insert_failures || r->false_negatives || r->remove_failures)
             fprintf(to, "  (%llu failed inserts, %llu false negatives, %llu failed removes)",
                     (unsigned long long)r->insert_failures, (unsigned long long)r->false_negatives,
@@ -105,6 +112,10 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
                 " (fk_filter_*_many)%s%s\n",
             lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "",
             grows ? "; grown x = n / the capacity it started at" : "");
+    if (statics)
+        fprintf(to, "static kinds (built from the whole set): insert = fk_filter_build per key,"
+                    " b.ins = fk_filter_build_u64 for 8-byte keys; b.tmp = temporary memory at"
+                    " the build's peak, bytes per key (resident high-water mark minus the filter)\n");
     thread_table(to, rows, n);
 }
 

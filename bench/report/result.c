@@ -60,7 +60,9 @@ static const fkc_column bench_cols[] = {
     F(fpr_at_full,
       "false-positive rate of that full instance, measured on the same fpr_negatives "
       "keys"),
-    T("insert", insert, "insert of n keys into an empty filter"),
+    T("insert", insert,
+      "insert of n keys into an empty filter; for a static kind (static_kind 1), its "
+      "build from the n keys (fk_filter_build), per key"),
     T("lookup0", lookup[0], "lookup, mix of 0% inserted keys (all negative)"),
     T("lookup25", lookup[1], "lookup, mix of 25% inserted keys"),
     T("lookup50", lookup[2], "lookup, mix of 50% inserted keys"),
@@ -76,6 +78,16 @@ static const fkc_column bench_cols[] = {
     F(x_lb_lookup100,
       "positive-lookup throughput relative to libbloom (libbloom lookup100_ns / "
       "lookup100_ns)"),
+    U(static_kind,
+      "1 for a kind built from the whole set (FK_CAP_STATIC: no insert; insert_ns and "
+      "insert_batch_ns time fk_filter_build and fk_filter_build_u64), else 0"),
+    U(build_peak_bytes,
+      "resident memory the first timed build added at its peak, filter included "
+      "(Linux VmHWM after resetting it through /proc/self/clear_refs; 0 when the "
+      "system cannot tell)"),
+    F(build_temp_per_key,
+      "(build_peak_bytes - memory_bytes) / n: temporary memory of a build per key "
+      "(about 0 for kinds that insert in place)"),
     U(growth,
       "n / the capacity the filter was made with: 1, except for a growing kind "
       "(scalable-*) in sweep --vary growth, which starts at n / growth and grows"),

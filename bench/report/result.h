@@ -66,6 +66,13 @@ typedef struct {
     double      lookup_1t_mops; /* million lookups per second (50% mix), 1 thread */
     double      lookup_mops;    /* the same, T threads together */
     double      cinsert_vs_insert; /* 1-thread concurrent insert time / plain insert time */
+
+    uint64_t    static_kind;    /* 1: built from the whole set (FK_CAP_STATIC): the
+                                   insert columns time fk_filter_build */
+    uint64_t    build_peak_bytes; /* resident memory the first build added at its
+                                   peak, the filter included (0: not measured) */
+    double      build_temp_per_key; /* (build_peak_bytes - memory_bytes) / n: the
+                                   temporary memory of a build, bytes per key */
 } fkc_result;
 
 typedef enum { FKC_COL_STR, FKC_COL_U64, FKC_COL_F } fkc_col_type;

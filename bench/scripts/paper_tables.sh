@@ -2,7 +2,7 @@
 # bench/scripts/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/scripts/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
-#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,plots,batch]
+#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,static,plots,batch]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -384,6 +384,45 @@ run growth-sweep2 "${gs_args2[@]}"
     done
     rm -f "$tmp/lines.txt"
 } | section growth-stream
+fi
+
+# --------------------------------------------------- static: the binary fuse filter
+if want static; then
+static_sweep=(sweep --vary fpr --filters fuse --n "$NBIG" --fpr 0.5,0.0625,0.01,0.004,0.001,0.0000153,0.00000003 --repeat 1 --no-fill --format csv --out -)
+run static-sweep "${static_sweep[@]}"
+{
+    source_line "${static_sweep[@]}"
+    echo "| target p | f = ceil(log2(1/p)) | fpr theory 2^-f | fpr measured [95% interval] | bits/item theory 1.125 f | bits/item measured | build ns/key | temporary bytes/key at the build's peak |"
+    echo "|---|---|---|---|---|---|---|---|"
+    csv "$tmp/static-sweep" '
+        v("kind") == "fuse" {
+            p = v("target_fpr"); f = 1; while (f < 32 && 2 ^ -f > p) f++
+            printf "| %s | %d | %s | %s [%s, %s] | %.3f | %.3f | %s | %s |\n", p, f, pct(2 ^ -f),
+                   pct(v("fpr_measured")), pct(v("fpr_low")), pct(v("fpr_high")), 1.125 * f,
+                   v("bits_per_item"), g(v("insert_ns")), g(v("build_temp_per_key")) }'
+    echo
+    echo "n = 10^7 8-byte keys, one shard. Bits per item above 1.125 f: the rounding to whole segments (of 2^18 cells here) and the 8-byte pad; build: fk_filter_build from the byte keys, per key."
+} | section static-size
+static_speed=(bench --filters fuse,blocked,bloom,libbloom --n "$N,$NBIG" --fpr 0.01,0.004 --repeat 3 --no-fill --format csv --out -)
+run static-speed "${static_speed[@]}"
+{
+    source_line "${static_speed[@]}"
+    echo "| n | target fpr | filter | bits/item | build or insert ns/key | build temporary bytes/key | lookup ns, absent | lookup ns, present | absent lookups vs libbloom (x throughput) |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    csv "$tmp/static-speed" '
+        { printf "| %d | %s | %s | %.2f | %s | %s | %s | %s | %s |\n", v("n"), pct(v("target_fpr")), v("kind"),
+                 v("bits_per_item"), g(v("insert_ns")), g(v("build_temp_per_key")), g(v("lookup0_ns")),
+                 g(v("lookup100_ns")), g(v("x_lb_lookup0")) }'
+    echo
+    echo "Medians of 3 runs; 8-byte integer keys; fuse builds from the whole set (the insert column is its build per key), the others insert one key at a time."
+} | section static-speed
+{
+    echo "Counted by \`build/tests/test_fuse\` (its lines 'hard sizes' and 'random sets') at $stamp."
+    echo
+    echo '```'
+    "$build/tests/test_fuse" 2>/dev/null | grep -E '^(hard sizes|random sets):'
+    echo '```'
+} | section static-retries
 fi
 
 # --------------------------------------------------- plots

@@ -13,6 +13,8 @@
  *     kick N: 0xFP from bucket A slot S -> bucket B
  *     <offset>  <one char per bit/counter>   the array (bloom/counting)
  *     bucket B: FP FP FP FP              the table (cuckoo), -- = empty
+ *     cells C1 C2 C3 (segments ...)       fuse: the key's three cells
+ *     xor V1 ^ V2 ^ V3 = X, fingerprint F fuse: the lookup's comparison
  */
 #ifndef FKC_BENCH_TRACE_H
 #define FKC_BENCH_TRACE_H
@@ -73,5 +75,6 @@ int fkc_trace_bloom(const fkc_trace_job *job);
 int fkc_trace_blocked(const fkc_trace_job *job);
 int fkc_trace_counting(const fkc_trace_job *job);
 int fkc_trace_cuckoo(const fkc_trace_job *job);
+int fkc_trace_fuse(const fkc_trace_job *job);
 
 #endif
