@@ -63,7 +63,7 @@ LDLIBS_ALL  = -lm -pthread
 # Each library folder is one module and one archive; a module is present
 # once it has sources, and every .c in it (sub-folders too) is part of it.
 # No module includes another; all of them need common/.
-MODULES  := common bloom counting cuckoo
+MODULES  := common bloom counting cuckoo quotient
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
 mod_srcs  = $(SRCS_$(1))

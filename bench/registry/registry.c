@@ -13,7 +13,8 @@
     X(fk_blocked_ops) /* after the first three: fuzz seeds name kinds by index */ \
     X(fk_scalable_bloom_ops)   /* growing kinds: scalable_kinds.c */           \
     X(fk_scalable_blocked_ops)                                                 \
-    X(fk_scalable_cuckoo_ops)
+    X(fk_scalable_cuckoo_ops)  \
+    X(fk_quotient_ops)
 
 #define DECLARE_OPS(ops) extern const fk_ops ops;
 BUILTIN_KINDS(DECLARE_OPS)

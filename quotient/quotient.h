@@ -1,0 +1,248 @@
+/* quotient/quotient.h: the counting quotient filter (Pandey, Bender,
+ * Johnson & Patro, "A General-Purpose Counting Filter: Making Every Bit
+ * Count", SIGMOD 2017; the quotient filter of Bender et al., VLDB 2012).
+ *
+ * One XXH3-64 hash h per key gives a quotient q = floor(h N / 2^64) (the
+ * multiply-high reduction: any table size, no division) and an r-bit
+ * remainder x, the next r bits of that product. The table has S slots
+ * (a multiple of 64, a little more than N) of r bits; every key with
+ * quotient q lives in q's run, a stretch of slots starting at q or, when
+ * earlier runs spill over, just after them, holding the remainders in
+ * rising order. Two bits per slot say where runs are (occupieds: quotient
+ * q has a run; runends: this slot ends one) and each 64-slot block keeps
+ * one byte, its offset (how far earlier runs reach into it), so a lookup
+ * finds q's run with one popcount (rank) and one select on a word: BMI2's
+ * pdep + tzcnt where the CPU has it (chosen at run time), a portable loop
+ * with the same answer elsewhere. Cost: r + 2.125 bits per slot; a filter
+ * sized for n keys at load 0.95 (fk_params.max_load, 0 = 0.95) spends
+ * (r + 2.125) / 0.95 bits per key plus one partial block and the struct.
+ *
+ * Counts: each distinct remainder of a run is a group; a key inserted C
+ * times costs 1 slot for C = 1, 2 for C = 2, and for more a counter in
+ * base 2^r - 2 written in the remainder slots themselves (quotient_internal.h
+ * has the exact encoding), at most 3 + ceil(log_(2^r-2) C) slots: a key
+ * inserted 10^6 times takes 6 slots at r = 7. fk_quotient_count never
+ * answers below the number of inserts minus removes of the key; it answers
+ * more only when other keys share its quotient and remainder (the false
+ * positives: probability about fpr per other key group... see
+ * fk_quotient_count).
+ *
+ * False-positive rate with n distinct keys: 1 - exp(-(n / N) 2^-r), about
+ * (n / N) 2^-r; r is the smallest in FK_QUOTIENT_MIN_R..FK_QUOTIENT_MAX_R
+ * meeting the target at capacity (1% gives r = 7, 0.1% r = 10).
+ *
+ * Full: the table holds keys until a run would have to move past its last
+ * slot, or an offset past 255 (around 98% of the slots for large tables;
+ * PAPER_NOTES measures it); the insert that cannot fit answers FK_EFULL
+ * and leaves the filter exactly as it was. fk_quotient_grow doubles the
+ * table without the keys.
+ *
+ * Removing a key that was never inserted: when no group of its quotient
+ * has its remainder, remove answers FK_ENOTFOUND and changes nothing (the
+ * tests compare the bytes). When one has (the key is a false positive of
+ * the filter, probability about the FPR), that group's count goes down by
+ * one exactly as if the key sharing it had been removed: a key inserted
+ * once may then be missed. No other group is touched.
+ *
+ * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
+ * Thread safety: lookups (contains, count, the lookup batches) may run
+ * together; every writer (insert, remove, merge, grow, clear, the insert
+ * batches) needs the filter to itself. stats and saving are readers.
+ *
+ *   fk_params p = fk_params_make(1000000, 0.01);
+ *   fk_quotient *qf;
+ *   if (fk_quotient_new(&p, &qf) != FK_OK) ...;
+ *   fk_quotient_insert(qf, "apple", 5);               // FK_OK (or FK_EFULL)
+ *   fk_quotient_insert(qf, "apple", 5);
+ *   uint64_t c; fk_quotient_count(qf, "apple", 5, &c); // c = 2
+ *   fk_quotient_remove(qf, "apple", 5);               // FK_OK, c now 1
+ *   fk_quotient_free(qf);
+ */
+#ifndef FK_QUOTIENT_H
+#define FK_QUOTIENT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../common/filter.h"
+#include "../common/serial.h"
+
+typedef struct fk_quotient fk_quotient;
+
+/* Remainder widths accepted in fk_params.fingerprint_bits (0 = derive). */
+#define FK_QUOTIENT_MIN_R 2u
+#define FK_QUOTIENT_MAX_R 56u
+/* The load a table is sized for when fk_params.max_load is 0. */
+#define FK_QUOTIENT_MAX_LOAD 0.95
+
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_QUOTIENT 7u
+
+/* The vtable for fk_filter_new(&fk_quotient_ops, ...); name "quotient",
+ * caps FK_CAP_COUNT | FK_CAP_BOUNDED, remove and save slots set. */
+FK_API extern const fk_ops fk_quotient_ops;
+
+/* Creates an empty filter. Sizing: S = the fewest whole 64-slot blocks
+ * holding capacity / max_load slots (max_load 0 = FK_QUOTIENT_MAX_LOAD);
+ * N = S minus a margin of 16 + 2 sqrt(S) slots for the runs pushed past
+ * the last quotient (more blocks for tiny filters, so N stays at least
+ * 0.9 S / max_load... at least 90% of capacity / max_load); r =
+ * p->fingerprint_bits if nonzero, else the smallest r >= 2 whose FPR at
+ * capacity (above) meets p->fpr, at most 56 (so targets below about 2^-56
+ * are not met). The seed picks the hash. Knobs of other kinds are ignored.
+ * Returns FK_OK with a new filter in *out (the caller frees it with
+ * fk_quotient_free); FK_EINVAL for NULL p or out, bad params
+ * (fk_params_check), fingerprint_bits not 0 and not in 2..56, max_load
+ * not 0 and not in (0, 1] (NaN included), or a table over FK_MEMORY_CAP;
+ * FK_ENOMEM. *out is NULL on error. Cost: O(S (r + 2.125) / 8) bytes
+ * allocated and zeroed. */
+FK_API fk_status fk_quotient_new(const fk_params *p, fk_quotient **out);
+
+/* Releases qf. NULL is a no-op. Cost: O(1). */
+FK_API void fk_quotient_free(fk_quotient *qf);
+
+/* Adds one occurrence of key (its count goes up by one). Returns FK_OK;
+ * FK_EFULL when the table has no room for it (or its count is already
+ * 2^64 - 1): the filter is then exactly as before; FK_ENOMEM when a
+ * scratch buffer for a very long cluster cannot be had (nothing changed);
+ * FK_EINVAL for qf NULL or key NULL with len > 0.
+ * Cost: one hash, a rank and a select, then the slots from the key's run
+ * to the next free slot move one place right (about 1 / (1 - load)^2 / 2
+ * slots on average at high load, a few at low load; PAPER_NOTES). */
+FK_API fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len);
+
+/* Returns true when key may be in the set (its count is not 0), false when
+ * it is definitely absent. qf NULL, or key NULL with len > 0, answers
+ * false. Cost: one hash; when q has no run (most absent keys at moderate
+ * load) one word read; otherwise a popcount, a select, and a walk of q's
+ * run (1.6 groups on average at load 0.95); one or two cache lines. */
+FK_API bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len);
+
+/* Stores in *count the count of key's group: at least the number of its
+ * inserts minus its removes (never under), more only when other keys
+ * share its quotient and remainder; 0 for a key that is definitely
+ * absent. Returns FK_OK; FK_EINVAL for qf or count NULL or key NULL with
+ * len > 0 (*count 0 when count is not NULL). Cost: as contains, plus
+ * decoding the group's counter. */
+FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len,
+                                   uint64_t *count);
+
+/* Removes one occurrence of key: its group's count goes down by one, and
+ * the group's slots go when it reaches 0 (later slots move back left).
+ * Returns FK_OK; FK_ENOTFOUND when no group has the key's quotient and
+ * remainder (nothing changed); FK_ENOMEM as insert (nothing changed);
+ * FK_EINVAL for qf NULL or key NULL with len > 0. Removing a key that was
+ * never inserted: see the top of this header. Cost: as insert. */
+FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len);
+
+/* Adds src's multiset to dst: every group's count becomes the sum of its
+ * counts in both, so dst answers exactly as a filter into which both key
+ * sequences were inserted (byte for byte the same table). src is not
+ * changed; dst == src doubles every count. Returns FK_OK; FK_EINVAL for
+ * NULL arguments or filters of different geometry (slots, quotients, r)
+ * or seed; FK_EFULL when the union does not fit in dst's table or a count
+ * would pass 2^64 - 1 (dst unchanged); FK_ENOMEM (dst unchanged).
+ * Cost: one pass over both tables writing a new one (O(S) time, dst's
+ * size in extra memory while it runs). */
+FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
+
+/* Doubles the filter in place, without the keys: N and S double and r
+ * drops by one (the remainder's top bit becomes the quotient's last), so
+ * the table is the one a filter of 2N quotients and r - 1 bits would have
+ * built from the same keys, byte for byte, with every count kept. The FPR
+ * at a given number of keys doubles (the filter then holds twice as many
+ * at the old load; capacity doubles, the recorded target fpr doubles).
+ * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
+ * when the new table would pass FK_MEMORY_CAP; FK_ENOMEM (qf unchanged).
+ * Cost: O(S) time, the old and the new table both held while it runs
+ * (about 2.9 times the old size at its peak). */
+FK_API fk_status fk_quotient_grow(fk_quotient *qf);
+
+/* Empties the filter (keeps its geometry and seed). No-op for NULL.
+ * Cost: O(size). */
+FK_API void fk_quotient_clear(fk_quotient *qf);
+
+/* Fills *out: items = the sum of the counts (successful inserts minus
+ * successful removes, merges included), capacity as sized, memory_bytes =
+ * the table plus the struct, bits_per_item = 8 memory_bytes / capacity,
+ * load_factor = used slots / S, expected_fpr = the theory above with the
+ * distinct groups as keys. No-op for NULL arguments. Cost: O(1). */
+FK_API void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
+
+/* The filter as an fk_filter, for the generic calls (still owned by the
+ * caller; free it with fk_quotient_free or fk_filter_free, not both).
+ * NULL for NULL. */
+FK_API fk_filter *fk_quotient_as_filter(fk_quotient *qf);
+
+/* Geometry and counters; 0 for NULL. Cost: O(1). remainder_bits: r;
+ * quotients: N; slots: S; used_slots: slots inside runs; distinct: groups
+ * (distinct quotient and remainder pairs); items: the sum of the counts;
+ * load: used_slots / S (0.0 for NULL). */
+FK_API uint32_t fk_quotient_remainder_bits(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_quotients(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_slots(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_used_slots(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_distinct(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_items(const fk_quotient *qf);
+FK_API uint64_t fk_quotient_seed(const fk_quotient *qf);
+FK_API double   fk_quotient_load(const fk_quotient *qf);
+
+/* True when this process looks runs up with BMI2 (pdep/tzcnt), false on
+ * the portable path; both give the same answers. Cost: O(1). */
+FK_API bool fk_quotient_uses_bmi2(void);
+
+/* ------------------------------------------------- tracing / teaching */
+
+/* Where a key lives: what insert, contains, count and remove compute. */
+typedef struct {
+    uint64_t hash;        /* XXH3-64 of the key with the filter's seed */
+    uint64_t quotient;    /* q in 0..N-1 */
+    uint64_t remainder;   /* x in 0..2^r-1 */
+    bool     occupied;    /* q has a run */
+    uint64_t run_start;   /* q's run, first and last slot (when occupied; */
+    uint64_t run_end;     /*   else run_start is where it would go, run_end = run_start) */
+    uint64_t shift;       /* run_start - q: how far earlier runs pushed it */
+    uint64_t count;       /* the key's group's count (0 when absent) */
+    uint64_t group_slots; /* slots the key's group takes (0 when absent) */
+} fk_quotient_location;
+
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL qf/out or key
+ * NULL with len > 0. Cost: as fk_quotient_count. */
+FK_API fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
+                                    fk_quotient_location *out);
+
+/* ------------------------------------------------------------ batches
+ *
+ * The contracts of fk_filter_contains_many / _insert_many and their _u64
+ * forms (common/filter.h), answers and tables identical to the
+ * single-key calls key by key: a window of keys is hashed and each key's
+ * block prefetched before the window is looked up or inserted. */
+FK_API void fk_quotient_contains_many(const fk_quotient *qf, size_t n, const void *const keys[],
+                                      const size_t lens[], bool out[]);
+FK_API fk_status fk_quotient_insert_many(fk_quotient *qf, size_t n, const void *const keys[],
+                                         const size_t lens[], size_t *done);
+FK_API void fk_quotient_contains_many_u64(const fk_quotient *qf, size_t n,
+                                          const uint64_t keys[], bool out[]);
+FK_API fk_status fk_quotient_insert_many_u64(fk_quotient *qf, size_t n, const uint64_t keys[],
+                                             size_t *done);
+
+/* ------------------------------------------------------------- saving
+ *
+ * fk_quotient_serialized_size, fk_quotient_save, fk_quotient_save_file,
+ * fk_quotient_from_bytes, fk_quotient_from_file: the five calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_quotient. A saved filter takes 128 + nblocks (17 + 8r) bytes; the
+ * loader rebuilds the table from its own groups and refuses (FK_ECORRUPT)
+ * any byte that differs. Cost O(S). */
+FK_SERIAL_DIRECT_DECLARE(fk_quotient, fk_quotient);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
