@@ -967,7 +967,7 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
 
 fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
 {
-    if (!dst || !src || !same_geometry(dst, src))
+    if (!dst || !src || dst == src || !same_geometry(dst, src))
         return FK_EINVAL;
     fk_quotient *out = NULL;
     fk_status s = fk_qf_create_exact(dst->slots, dst->quotients, dst->r, dst->seed,
@@ -1089,6 +1089,44 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
 FK_OPS_FORWARD(fk_quotient, fk_quotient)
 FK_OPS_FORWARD_REMOVE(fk_quotient, fk_quotient)
 
+/* 64-bit keys: their 8 little-endian bytes, hashed with the length a
+ * constant, so XXH3 takes its 8-byte path inline. */
+static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
+{
+    uint8_t le[8];
+    fk_qf_store64(le, key);
+    return XXH3_64bits_withSeed(le, sizeof le, qf->seed);
+}
+
+static bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_quotient *qf = (const fk_quotient *)f;
+    return qf->lookup(qf, hash_u64(qf, key));
+}
+
+static fk_status insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_quotient *qf = (fk_quotient *)f;
+    return fk_qf_insert_hash(qf, hash_u64(qf, key));
+}
+
+static fk_status remove_u64(fk_filter *f, uint64_t key)
+{
+    fk_quotient *qf = (fk_quotient *)f;
+    uint64_t x, q = fk_qf_quotient(qf, hash_u64(qf, key), &x);
+    return change_count(qf, q, x, 0);
+}
+
+static fk_status count_slot(const fk_filter *f, const void *key, size_t len, uint64_t *count)
+{
+    return fk_quotient_count((const fk_quotient *)f, key, len, count);
+}
+
+static fk_status merge_slot(fk_filter *dst, const fk_filter *src)
+{
+    return fk_quotient_merge((fk_quotient *)dst, (const fk_quotient *)src);
+}
+
 static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t S, N;
@@ -1119,4 +1157,9 @@ const fk_ops fk_quotient_ops = {
     .insert_many = fk_quotient_ops_insert_many,
     .contains_many_u64 = fk_quotient_ops_contains_many_u64,
     .insert_many_u64 = fk_quotient_ops_insert_many_u64,
+    .contains_u64 = contains_u64,
+    .insert_u64 = insert_u64,
+    .remove_u64 = remove_u64,
+    .count = count_slot,
+    .merge = merge_slot,
 };

@@ -143,9 +143,10 @@ FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len
 /* Adds src's multiset to dst: every group's count becomes the sum of its
  * counts in both, so dst answers exactly as a filter into which both key
  * sequences were inserted (byte for byte the same table). src is not
- * changed; dst == src doubles every count. Returns FK_OK; FK_EINVAL for
- * NULL arguments or filters of different geometry (slots, quotients, r)
- * or seed; FK_EFULL when the union does not fit in dst's table or a count
+ * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
+ * filters of different geometry (slots, quotients, r) or seed (two
+ * filters made from the same params match; a grown one matches one grown
+ * as often); FK_EFULL when the union does not fit in dst's table or a count
  * would pass 2^64 - 1 (dst unchanged); FK_ENOMEM (dst unchanged).
  * Cost: one pass over both tables writing a new one (O(S) time, dst's
  * size in extra memory while it runs). */
