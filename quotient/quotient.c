@@ -147,13 +147,13 @@ static uint64_t nth_runend(const fk_quotient *qf, uint64_t p0, unsigned d)
 {
     uint64_t w = p0 >> 6;
     uint64_t re = fk_qf_runends(qf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_popcount64(re);
+    unsigned c = fk_qf_popcount(re);
     while (c < d) {
         d -= c;
         if (++w >= qf->nblocks)
             return qf->slots;
         re = fk_qf_runends(qf, w);
-        c = fk_popcount64(re);
+        c = fk_qf_popcount(re);
     }
     return (w << 6) + fk_qf_select_portable(re, d - 1);
 }
@@ -167,7 +167,7 @@ static uint64_t run_place(const fk_quotient *qf, uint64_t q)
     uint64_t b = q >> 6;
     uint64_t below = fk_qf_occupieds(qf, b) & ((UINT64_C(1) << (q & 63)) - 1);
     uint64_t p0 = (b << 6) + fk_qf_offset(qf, b);
-    unsigned d = fk_popcount64(below);
+    unsigned d = fk_qf_popcount(below);
     uint64_t at = d == 0 ? p0 : nth_runend(qf, p0, d) + 1;
     return at > q ? at : q;
 }
@@ -319,7 +319,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
  * occupied quotients, counted from the block's offset, is the number of
  * the runend that ends q's run, found with a select; the run is then
  * walked group by group (remainders rise along it). */
-#define FK_QF_DEFINE_LOOKUP(NAME, ATTR, SELECT)                                             \
+#define FK_QF_DEFINE_LOOKUP(NAME, ATTR, SELECT, POPCOUNT)                                             \
     ATTR static bool NAME(const fk_quotient *qf, uint64_t h)                               \
     {                                                                                       \
         uint64_t x, q = fk_qf_quotient(qf, h, &x);                                          \
@@ -329,14 +329,14 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         uint64_t occ = fk_qf_load64(blk);                                                   \
         if (!((occ >> i) & 1))                                                              \
             return false;                                                                   \
-        unsigned d = fk_popcount64(occ & (~UINT64_C(0) >> (63 - i)));                       \
+        unsigned d = POPCOUNT(occ & (~UINT64_C(0) >> (63 - i)));                       \
         uint64_t p0 = (b << 6) + blk[16], w = p0 >> 6;                                      \
         uint64_t re = fk_qf_runends(qf, w) & (~UINT64_C(0) << (p0 & 63));                   \
-        unsigned c = fk_popcount64(re);                                                     \
+        unsigned c = POPCOUNT(re);                                                     \
         while (c < d) {                                                                     \
             d -= c;                                                                         \
             re = fk_qf_runends(qf, ++w);                                                    \
-            c = fk_popcount64(re);                                                          \
+            c = POPCOUNT(re);                                                          \
         }                                                                                   \
         uint64_t end = (w << 6) + SELECT(re, d - 1), start;                                 \
         if (d >= 2)                                                                         \
@@ -358,16 +358,18 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
     }
 
 #define FK_QF_SELECT_PORTABLE(w, k) fk_qf_select_portable((w), (k))
-FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE)
+FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
 #if FK_QF_HAVE_BMI2
 #define FK_QF_SELECT_BMI2(w, k) select_bmi2((w), (k))
-FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2"))), FK_QF_SELECT_BMI2)
+#define FK_QF_POPCNT(w) ((unsigned)__builtin_popcountll(w))
+FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+                    FK_QF_POPCNT)
 #endif
 
 bool fk_quotient_uses_bmi2(void)
 {
 #if FK_QF_HAVE_BMI2
-    return __builtin_cpu_supports("bmi2");
+    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
 #else
     return false;
 #endif
@@ -628,6 +630,125 @@ out:
     return st;
 }
 
+/* ------------------------------------------- the one-slot shift
+ *
+ * Most changes lengthen q's run by one slot (a new key, a count of 1
+ * becoming 2). Then every slot from the end of q's run to the first free
+ * slot moves exactly one place right, and every block starting in
+ * between gains one in its offset; the shift is done a word at a time
+ * (remainders and runends), never slot by slot. */
+
+/* The first free slot at or after j (S when none): a slot is in use
+ * exactly when the last run of a quotient <= it reaches it. */
+static uint64_t first_free(const fk_quotient *qf, uint64_t j)
+{
+    /* From j, jump by a lower bound of how far the cluster still reaches:
+     * the runs of quotients <= j not ended by j each need one more slot
+     * (and before the block's offset, the earlier blocks' runs too). No
+     * select: two popcounts per jump. */
+    while (j < qf->slots) {
+        uint64_t b = j >> 6;
+        unsigned i = (unsigned)(j & 63), off = fk_qf_offset(qf, b);
+        uint64_t upto = ~UINT64_C(0) >> (63 - i);
+        unsigned d = fk_qf_popcount(fk_qf_occupieds(qf, b) & upto);
+        if (off > i) {
+            j += off - i + d;
+            continue;
+        }
+        uint64_t re = fk_qf_runends(qf, b) & upto & (~UINT64_C(0) << off);
+        unsigned open = d - fk_qf_popcount(re);
+        if (open > 0)
+            j += open;
+        else if ((re >> i) & 1)
+            j++;
+        else
+            return j;
+    }
+    return qf->slots;
+}
+
+/* Moves the remainders of slots [a, b) of one block (0 <= a < b <= 64)
+ * up by one slot, as one bit string shifted left by r; slot 63 falls off
+ * (the caller carries it). */
+static void shift_block_up(fk_quotient *qf, uint8_t *blk, unsigned a, unsigned b)
+{
+    const unsigned r = qf->r;
+    uint8_t *area = blk + FK_QF_BLOCK_HEAD;
+    uint64_t lo = (uint64_t)a * r + r, hi = (uint64_t)b * r + r;
+    if (hi > 64u * r)
+        hi = 64u * r;
+    if (lo >= hi)
+        return;
+    for (uint64_t k = (hi - 1) >> 6;; k--) {
+        uint64_t w = fk_qf_load64(area + 8 * k);
+        uint64_t prev = k ? fk_qf_load64(area + 8 * (k - 1)) : 0;
+        uint64_t up = (w << r) | (prev >> (64 - r));
+        uint64_t base = k << 6, m = ~UINT64_C(0);
+        if (lo > base)
+            m &= ~UINT64_C(0) << (lo - base);
+        if (hi < base + 64)
+            m &= (UINT64_C(1) << (hi - base)) - 1;
+        fk_qf_store64(area + 8 * k, (w & ~m) | (up & m));
+        if (k == lo >> 6)
+            break;
+    }
+}
+
+/* Moves slots [from, e) (values and runend bits) to [from + 1, e + 1);
+ * slot e is free. Slot `from` keeps its old content for the caller to
+ * overwrite. */
+static void shift_up_one(fk_quotient *qf, uint64_t from, uint64_t e)
+{
+    if (from >= e)
+        return;
+    uint64_t bf = from >> 6, be = e >> 6;
+    for (uint64_t B = be;; B--) {
+        uint8_t *blk = fk_qf_block(qf, B);
+        unsigned a = B == bf ? (unsigned)(from & 63) : 0;
+        unsigned b = B == be ? (unsigned)(e & 63) : 64;
+        if (b == 64) { /* slot 63 carries into the next block's slot 0 */
+            uint64_t s63 = (B << 6) + 63;
+            fk_qf_set_slot(qf, s63 + 1, fk_qf_slot(qf, s63));
+            set_runend(qf, s63 + 1, fk_qf_is_runend(qf, s63));
+        }
+        if (a < b && a < 63) { /* (a = 63: slot 63 only, carried above) */
+            shift_block_up(qf, blk, a, b);
+            uint64_t re = fk_qf_load64(blk + 8);
+            uint64_t m = ~UINT64_C(0) << (a + 1);
+            if (b < 63)
+                m &= (UINT64_C(1) << (b + 1)) - 1;
+            fk_qf_store64(blk + 8, (re & ~m) | ((re << 1) & m));
+        }
+        if (B == bf)
+            break;
+    }
+}
+
+/* q's run (at P, oldlen slots) becomes nv[0..oldlen]: one slot longer.
+ * FK_EFULL (nothing changed) when no free slot follows or an offset
+ * would pass 255. */
+static fk_status grow_run_by_one(fk_quotient *qf, uint64_t P, uint64_t q, uint64_t oldlen,
+                                 const uint64_t *nv)
+{
+    uint64_t from = P + oldlen, e = first_free(qf, from);
+    if (e >= qf->slots)
+        return FK_EFULL;
+    uint64_t b_lo = (q >> 6) + 1, b_hi = e >> 6;
+    for (uint64_t b = b_lo; b <= b_hi; b++)
+        if (fk_qf_offset(qf, b) >= FK_QF_OFFSET_MAX)
+            return FK_EFULL;
+    shift_up_one(qf, from, e);
+    for (uint64_t b = b_lo; b <= b_hi; b++)
+        fk_qf_block(qf, b)[16]++;
+    uint64_t nlen = oldlen + 1;
+    for (uint64_t t = 0; t < nlen; t++) {
+        fk_qf_set_slot(qf, P + t, nv[t]);
+        set_runend(qf, P + t, t + 1 == nlen);
+    }
+    set_occupied(qf, q, true);
+    return FK_OK;
+}
+
 /* Reads q's run (at P, len slots) into a. */
 static bool read_run(const fk_quotient *qf, uint64_t P, uint64_t len, u64vec *a)
 {
@@ -659,13 +780,11 @@ static uint64_t find_group(const fk_quotient *qf, const uint64_t *vals, size_t n
     return 0;
 }
 
-/* Adds `add` to the count of (q, x), or takes one away when add is 0. */
-static fk_status change_count(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add)
+/* Adds `add` to the count of (q, x), or takes one away when add is 0;
+ * P is run_place(q). */
+static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add,
+                                 bool occupied, uint64_t P)
 {
-    bool occupied = fk_qf_is_occupied(qf, q);
-    uint64_t P = run_place(qf, q);
-    if (!occupied && add == 0)
-        return FK_ENOTFOUND;
     if (P >= qf->slots)
         return FK_EFULL;
     uint64_t oldlen = occupied ? next_runend(qf, P) - P + 1 : 0;
@@ -707,7 +826,8 @@ static fk_status change_count(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t 
         st = FK_ENOMEM;
         goto out;
     }
-    st = rewrite_run(qf, P, q, oldlen, nv.v, nv.n);
+    st = nv.n == oldlen + 1 ? grow_run_by_one(qf, P, q, oldlen, nv.v)
+                            : rewrite_run(qf, P, q, oldlen, nv.v, nv.n);
     if (st == FK_OK) {
         qf->items = add ? qf->items + add : qf->items - 1;
         qf->distinct += (c == 0) - (nc == 0);
@@ -719,12 +839,22 @@ out:
     return st;
 }
 
+static fk_status change_count(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add)
+{
+    bool occupied = fk_qf_is_occupied(qf, q);
+    if (!occupied && add == 0)
+        return FK_ENOTFOUND;
+    return change_count_at(qf, q, x, add, occupied, run_place(qf, q));
+}
+
 fk_status fk_qf_insert_hash(fk_quotient *qf, uint64_t h)
 {
     uint64_t x, q = fk_qf_quotient(qf, h, &x);
+    bool occupied = fk_qf_is_occupied(qf, q);
+    uint64_t P = run_place(qf, q);
     /* The common case at any load below full: q has no run and slot q is
      * free (nothing before q reaches it), so the key takes it alone. */
-    if (!fk_qf_is_occupied(qf, q) && run_place(qf, q) == q) {
+    if (!occupied && P == q) {
         fk_qf_set_slot(qf, q, x);
         set_runend(qf, q, true);
         set_occupied(qf, q, true);
@@ -733,7 +863,7 @@ fk_status fk_qf_insert_hash(fk_quotient *qf, uint64_t h)
         qf->used++;
         return FK_OK;
     }
-    return change_count(qf, q, x, 1);
+    return change_count_at(qf, q, x, 1, occupied, P);
 }
 
 fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
