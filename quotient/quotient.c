@@ -339,6 +339,11 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
             c = POPCOUNT(re);                                                          \
         }                                                                                   \
         uint64_t end = (w << 6) + SELECT(re, d - 1), start;                                 \
+        /* a run ends with its largest remainder (every group ends with     \
+         * its own): at or above it, no walk */                              \
+        uint64_t last = fk_qf_slot(qf, end);                                                \
+        if (x >= last)                                                                      \
+            return x == last;                                                               \
         if (d >= 2)                                                                         \
             start = (w << 6) + SELECT(re, d - 2) + 1;                                       \
         else if (w == p0 >> 6)                                                              \
@@ -357,13 +362,25 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         }                                                                                   \
     }
 
+/* Each lookup also comes with the key's hash inlined into it (the
+ * single-key entry: flatten keeps XXH3 from being a call). */
+#define FK_QF_DEFINE_KEY_LOOKUP(NAME, BODY, ATTR)                                          \
+    ATTR FK_HOT static bool NAME(const fk_quotient *qf, const void *key, size_t len)       \
+    {                                                                                       \
+        if (len == 8) /* the common integer key: XXH3's 8-byte path, seed work done */      \
+            return BODY(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));                      \
+        return BODY(qf, fk_qf_hash(key, len, qf->seed));                                    \
+    }
+
 #define FK_QF_SELECT_PORTABLE(w, k) fk_qf_select_portable((w), (k))
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
+FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
 #if FK_QF_HAVE_BMI2
 #define FK_QF_SELECT_BMI2(w, k) select_bmi2((w), (k))
 #define FK_QF_POPCNT(w) ((unsigned)__builtin_popcountll(w))
 FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
                     FK_QF_POPCNT)
+FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
 #endif
 
 bool fk_quotient_uses_bmi2(void)
@@ -375,13 +392,17 @@ bool fk_quotient_uses_bmi2(void)
 #endif
 }
 
-static fk_qf_lookup_fn choose_lookup(void)
+static void choose_lookup(fk_quotient *qf)
 {
 #if FK_QF_HAVE_BMI2
-    if (fk_quotient_uses_bmi2())
-        return lookup_bmi2;
+    if (fk_quotient_uses_bmi2()) {
+        qf->lookup = lookup_bmi2;
+        qf->lookup_key = lookup_key_bmi2;
+        return;
+    }
 #endif
-    return lookup_portable;
+    qf->lookup = lookup_portable;
+    qf->lookup_key = lookup_key_portable;
 }
 
 /* --------------------------------------------------------------- create */
@@ -409,8 +430,9 @@ fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uin
     qf->quotients = quotients;
     qf->r = r;
     qf->rmask = (UINT64_C(1) << r) - 1;
-    qf->lookup = choose_lookup();
+    choose_lookup(qf);
     qf->seed = seed;
+    qf->flip = fk_qf_seed_flip(seed);
     qf->capacity = capacity;
     qf->fpr = fpr;
     *out = qf;
@@ -870,6 +892,8 @@ fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
 {
     if (!qf || (!key && len > 0))
         return FK_EINVAL;
+    if (len == 8)
+        return fk_qf_insert_hash(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));
     return fk_qf_insert_hash(qf, fk_qf_hash(key, len, qf->seed));
 }
 
@@ -877,7 +901,7 @@ bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len)
 {
     if (!qf || (!key && len > 0))
         return false;
-    return qf->lookup(qf, fk_qf_hash(key, len, qf->seed));
+    return qf->lookup_key(qf, key, len);
 }
 
 fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len)
@@ -1223,9 +1247,7 @@ FK_OPS_FORWARD_REMOVE(fk_quotient, fk_quotient)
  * constant, so XXH3 takes its 8-byte path inline. */
 static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
 {
-    uint8_t le[8];
-    fk_qf_store64(le, key);
-    return XXH3_64bits_withSeed(le, sizeof le, qf->seed);
+    return fk_qf_hash8(key, qf->flip);
 }
 
 static bool contains_u64(const fk_filter *f, uint64_t key)

@@ -10,11 +10,10 @@
 static inline uint64_t hash_of(const fk_quotient *qf, const void *const keys[],
                                const size_t lens[], const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_qf_hash(le, sizeof le, qf->seed);
-    }
+    if (ints)
+        return fk_qf_hash8(ints[i], qf->flip);
+    if (lens[i] == 8)
+        return fk_qf_hash8(fk_qf_load64(keys[i]), qf->flip);
     return fk_qf_hash(keys[i], lens[i], qf->seed);
 }
 

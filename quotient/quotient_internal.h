@@ -35,6 +35,7 @@
 /* The lookup body, chosen at creation (BMI2 select or the portable one):
  * answers for a key whose XXH3-64 hash is h. */
 typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
+typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
 
 struct fk_quotient {
     fk_filter base;       /* must stay first: an fk_quotient * is an fk_filter * */
@@ -45,8 +46,10 @@ struct fk_quotient {
     uint64_t  rmask;      /* 2^r - 1 */
     uint32_t  r;          /* remainder bits */
     uint32_t  block_bytes;
-    fk_qf_lookup_fn lookup;
+    fk_qf_lookup_fn lookup;         /* by hash (the batches) */
+    fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
     uint64_t  seed;
+    uint64_t  flip;       /* fk_qf_seed_flip(seed) */
     uint64_t  capacity;   /* items it was sized for */
     double    fpr;        /* target it was sized for */
     uint64_t  items;      /* sum of the counts */
@@ -65,6 +68,27 @@ static inline uint64_t fk_qf_hash(const void *key, size_t len, uint64_t seed)
     if (__builtin_expect(len <= 16, 1))
         return XXH3_64bits_withSeed(key, len, seed);
     return fk_qf_hash_long(key, len, seed);
+}
+
+/* XXH3-64 of an 8-byte key, exactly XXH3_64bits_withSeed(key, 8, seed)
+ * (tests/test_quotient.c compares them bit for bit), with the part that
+ * depends only on the seed done once, when the filter is made: xxHash's
+ * 4..8-byte path XORs the key (halves swapped) with a constant from its
+ * secret and the seed, then mixes (rrmxmx). */
+static inline uint64_t fk_qf_seed_flip(uint64_t seed)
+{
+    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
+    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
+}
+
+static inline uint64_t fk_qf_hash8(uint64_t le_key, uint64_t flip)
+{
+    uint64_t h = ((le_key << 32) | (le_key >> 32)) ^ flip;
+    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    h ^= (h >> 35) + 8;
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    return h ^ (h >> 28);
 }
 
 /* The quotient is the integer part of h * N / 2^64 (multiply-high, no

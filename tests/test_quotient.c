@@ -729,6 +729,19 @@ TEST(bmi2_select_matches_portable)
 #endif
 }
 
+TEST(eight_byte_hash_is_xxh3)
+{
+    uint64_t rng = 99;
+    int bad = 0;
+    for (int t = 0; t < 100000; t++) {
+        uint64_t seed = t % 7 == 0 ? (uint64_t)t : check_rng(&rng), key = check_rng(&rng);
+        uint8_t le[8];
+        fk_le_put64(le, key);
+        bad += fk_qf_hash8(key, fk_qf_seed_flip(seed)) != XXH3_64bits_withSeed(le, 8, seed);
+    }
+    CHECK_EQ_U64(bad, 0);
+}
+
 /* ------------------------------------------------------------- batches */
 
 TEST(batches_answer_as_single_calls)
@@ -883,6 +896,7 @@ int main(void)
     RUN(save_load_at_many_sizes);
     RUN(loader_refuses_every_impossible_table);
     RUN(bmi2_select_matches_portable);
+    RUN(eight_byte_hash_is_xxh3);
     RUN(batches_answer_as_single_calls);
     RUN(bits_per_item_within_the_space_formula);
     RUN(bad_arguments);
