@@ -326,6 +326,9 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         uint64_t b = q >> 6;                                                                \
         unsigned i = (unsigned)(q & 63);                                                    \
         const uint8_t *blk = fk_qf_block(qf, b);                                            \
+        /* a block spans two or three lines: ask for the next one now, so  \
+         * its miss overlaps the header's (the run is usually there) */      \
+        __builtin_prefetch(blk + 64);                                                       \
         uint64_t occ = fk_qf_load64(blk);                                                   \
         if (!((occ >> i) & 1))                                                              \
             return false;                                                                   \
