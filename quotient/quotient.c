@@ -967,6 +967,17 @@ fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
     return s;
 }
 
+fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j, fk_quotient_slot_info *out)
+{
+    if (!qf || !out || j >= qf->slots)
+        return FK_EINVAL;
+    out->value = fk_qf_slot(qf, j);
+    out->occupied = j < qf->quotients && fk_qf_is_occupied(qf, j);
+    out->runend = fk_qf_is_runend(qf, j);
+    out->used = first_free(qf, j) != j;
+    return FK_OK;
+}
+
 /* --------------------------------------------------- walking the groups */
 
 void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf)

@@ -217,6 +217,22 @@ typedef struct {
 FK_API fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
                                     fk_quotient_location *out);
 
+/* One slot of the table, for tracing (slot j in 0..S-1): its r bits
+ * (a remainder, or a counter digit), whether quotient j has a run
+ * (occupied: a property of the quotient j, not of what the slot holds),
+ * whether the slot ends a run, and whether any run covers it. */
+typedef struct {
+    uint64_t value;
+    bool     occupied;
+    bool     runend;
+    bool     used;
+} fk_quotient_slot_info;
+
+/* Fills *out for slot j. Returns FK_OK; FK_EINVAL for NULL arguments or j
+ * >= S. Cost: a rank and a popcount or two. */
+FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
+                                     fk_quotient_slot_info *out);
+
 /* ------------------------------------------------------------ batches
  *
  * The contracts of fk_filter_contains_many / _insert_many and their _u64
