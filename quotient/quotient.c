@@ -142,34 +142,90 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
     return (b << 6) + (uint64_t)__builtin_ctzll(w);
 }
 
-/* The d-th (from 1) runend at or after p0 (portable select). */
-static uint64_t nth_runend(const fk_quotient *qf, uint64_t p0, unsigned d)
-{
-    uint64_t w = p0 >> 6;
-    uint64_t re = fk_qf_runends(qf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_qf_popcount(re);
-    while (c < d) {
-        d -= c;
-        if (++w >= qf->nblocks)
-            return qf->slots;
-        re = fk_qf_runends(qf, w);
-        c = fk_qf_popcount(re);
+/* Finding places, once per select and popcount (the writers' rank and
+ * select: BMI2 and popcnt where the CPU has them, chosen when the filter
+ * is made; the same answers either way):
+ *
+ * nth_runend: the d-th (from 1) runend at or after p0.
+ * run_place: where q's run starts, or would start: one past the end of
+ *   the last run of a quotient below q, and not before q. The block's
+ *   offset says how far the runs of earlier blocks reach into it; the
+ *   rank of q in the block's occupieds says how many runs of this block
+ *   come before q.
+ * first_free: the first free slot at or after j (S when none): a slot is
+ *   in use exactly when the last run of a quotient <= it reaches it. From
+ *   j, jump by a lower bound of how far the cluster still reaches: the
+ *   runs of quotients <= j not ended by j each need one more slot (and
+ *   before the block's offset, the earlier blocks' runs too). No select:
+ *   two popcounts per jump. */
+#define FK_QF_DEFINE_PLACING(SUFFIX, ATTR, SELECT, POPCOUNT)                                \
+    ATTR static uint64_t nth_runend_##SUFFIX(const fk_quotient *qf, uint64_t p0, unsigned d) \
+    {                                                                                       \
+        uint64_t w = p0 >> 6;                                                               \
+        uint64_t re = fk_qf_runends(qf, w) & (~UINT64_C(0) << (p0 & 63));                  \
+        unsigned c = POPCOUNT(re);                                                          \
+        while (c < d) {                                                                     \
+            d -= c;                                                                         \
+            if (++w >= qf->nblocks)                                                         \
+                return qf->slots;                                                           \
+            re = fk_qf_runends(qf, w);                                                      \
+            c = POPCOUNT(re);                                                               \
+        }                                                                                   \
+        return (w << 6) + SELECT(re, d - 1);                                                \
+    }                                                                                       \
+    ATTR static uint64_t run_place_##SUFFIX(const fk_quotient *qf, uint64_t q)              \
+    {                                                                                       \
+        uint64_t b = q >> 6;                                                                \
+        uint64_t below = fk_qf_occupieds(qf, b) & ((UINT64_C(1) << (q & 63)) - 1);          \
+        uint64_t p0 = (b << 6) + fk_qf_offset(qf, b);                                       \
+        unsigned d = POPCOUNT(below);                                                       \
+        uint64_t at = d == 0 ? p0 : nth_runend_##SUFFIX(qf, p0, d) + 1;                     \
+        return at > q ? at : q;                                                             \
+    }                                                                                       \
+    ATTR static uint64_t first_free_##SUFFIX(const fk_quotient *qf, uint64_t j)             \
+    {                                                                                       \
+        while (j < qf->slots) {                                                             \
+            uint64_t b = j >> 6;                                                            \
+            unsigned i = (unsigned)(j & 63), off = fk_qf_offset(qf, b);                     \
+            uint64_t upto = ~UINT64_C(0) >> (63 - i);                                       \
+            unsigned d = POPCOUNT(fk_qf_occupieds(qf, b) & upto);                           \
+            if (off > i) {                                                                  \
+                j += off - i + d;                                                           \
+                continue;                                                                   \
+            }                                                                               \
+            uint64_t re = fk_qf_runends(qf, b) & upto & (~UINT64_C(0) << off);              \
+            unsigned open = d - POPCOUNT(re);                                               \
+            if (open > 0)                                                                   \
+                j += open;                                                                  \
+            else if ((re >> i) & 1)                                                         \
+                j++;                                                                        \
+            else                                                                            \
+                return j;                                                                   \
+        }                                                                                   \
+        return qf->slots;                                                                   \
     }
-    return (w << 6) + fk_qf_select_portable(re, d - 1);
-}
 
-/* Where q's run starts, or would start: one past the end of the last run
- * of a quotient below q, and not before q. The block's offset says how
- * far the runs of earlier blocks reach into it; the rank of q in the
- * block's occupieds says how many runs of this block come before q. */
+#define FK_QF_SELECT_PORTABLE(w, k) fk_qf_select_portable((w), (k))
+FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
+#if FK_QF_HAVE_BMI2
+#define FK_QF_SELECT_BMI2(w, k) select_bmi2((w), (k))
+#define FK_QF_POPCNT(w) ((unsigned)__builtin_popcountll(w))
+FK_QF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+                     FK_QF_POPCNT)
+#define FK_QF_PLACING(qf, name, ...) \
+    ((qf)->bmi2 ? name##_bmi2(qf, __VA_ARGS__) : name##_portable(qf, __VA_ARGS__))
+#else
+#define FK_QF_PLACING(qf, name, ...) name##_portable(qf, __VA_ARGS__)
+#endif
+
 static uint64_t run_place(const fk_quotient *qf, uint64_t q)
 {
-    uint64_t b = q >> 6;
-    uint64_t below = fk_qf_occupieds(qf, b) & ((UINT64_C(1) << (q & 63)) - 1);
-    uint64_t p0 = (b << 6) + fk_qf_offset(qf, b);
-    unsigned d = fk_qf_popcount(below);
-    uint64_t at = d == 0 ? p0 : nth_runend(qf, p0, d) + 1;
-    return at > q ? at : q;
+    return FK_QF_PLACING(qf, run_place, q);
+}
+
+static uint64_t first_free(const fk_quotient *qf, uint64_t j)
+{
+    return FK_QF_PLACING(qf, first_free, j);
 }
 
 /* The last runend in [lo, hi), or lo - 1 when there is none. */
@@ -393,12 +449,9 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         return NAME##_any(qf, key, len);                                                    \
     }
 
-#define FK_QF_SELECT_PORTABLE(w, k) fk_qf_select_portable((w), (k))
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
 #if FK_QF_HAVE_BMI2
-#define FK_QF_SELECT_BMI2(w, k) select_bmi2((w), (k))
-#define FK_QF_POPCNT(w) ((unsigned)__builtin_popcountll(w))
 FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
                     FK_QF_POPCNT)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
@@ -413,17 +466,24 @@ bool fk_quotient_uses_bmi2(void)
 #endif
 }
 
+void fk_qf_use_portable(fk_quotient *qf)
+{
+    qf->bmi2 = false;
+    qf->lookup = lookup_portable;
+    qf->lookup_key = lookup_key_portable;
+}
+
 static void choose_lookup(fk_quotient *qf)
 {
 #if FK_QF_HAVE_BMI2
     if (fk_quotient_uses_bmi2()) {
+        qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
         return;
     }
 #endif
-    qf->lookup = lookup_portable;
-    qf->lookup_key = lookup_key_portable;
+    fk_qf_use_portable(qf);
 }
 
 /* --------------------------------------------------------------- create */
@@ -680,35 +740,6 @@ out:
  * slot moves exactly one place right, and every block starting in
  * between gains one in its offset; the shift is done a word at a time
  * (remainders and runends), never slot by slot. */
-
-/* The first free slot at or after j (S when none): a slot is in use
- * exactly when the last run of a quotient <= it reaches it. */
-static uint64_t first_free(const fk_quotient *qf, uint64_t j)
-{
-    /* From j, jump by a lower bound of how far the cluster still reaches:
-     * the runs of quotients <= j not ended by j each need one more slot
-     * (and before the block's offset, the earlier blocks' runs too). No
-     * select: two popcounts per jump. */
-    while (j < qf->slots) {
-        uint64_t b = j >> 6;
-        unsigned i = (unsigned)(j & 63), off = fk_qf_offset(qf, b);
-        uint64_t upto = ~UINT64_C(0) >> (63 - i);
-        unsigned d = fk_qf_popcount(fk_qf_occupieds(qf, b) & upto);
-        if (off > i) {
-            j += off - i + d;
-            continue;
-        }
-        uint64_t re = fk_qf_runends(qf, b) & upto & (~UINT64_C(0) << off);
-        unsigned open = d - fk_qf_popcount(re);
-        if (open > 0)
-            j += open;
-        else if ((re >> i) & 1)
-            j++;
-        else
-            return j;
-    }
-    return qf->slots;
-}
 
 /* Moves the remainders of slots [a, b) of one block (0 <= a < b <= 64)
  * up by one slot, as one bit string shifted left by r; slot 63 falls off

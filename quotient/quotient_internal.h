@@ -48,6 +48,7 @@ struct fk_quotient {
     uint32_t  block_bytes;
     fk_qf_lookup_fn lookup;         /* by hash (the batches) */
     fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
+    bool      bmi2;       /* rank and select with BMI2 and popcnt */
     uint64_t  seed;
     uint64_t  flip;       /* fk_qf_seed_flip(seed) */
     uint64_t  capacity;   /* items it was sized for */
@@ -287,6 +288,10 @@ void      fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const 
 fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
                                           size_t *done);
 extern const fk_serial_ops fk_quotient_serial_ops;
+
+/* Switches qf to the portable rank and select (the tests run both paths
+ * on one machine; a filter chooses BMI2 by itself where it can). */
+void fk_qf_use_portable(fk_quotient *qf);
 
 /* The insert of a key already hashed (quotient.c), for the batches. */
 fk_status fk_qf_insert_hash(fk_quotient *qf, uint64_t h);

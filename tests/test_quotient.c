@@ -172,6 +172,8 @@ static void model_sequence(uint64_t capacity, uint32_t r, size_t universe, size_
     fk_quotient *qf = make(capacity, 0.01, r, seed);
     if (!qf)
         return;
+    if (seed & 1) /* half the sequences on the portable rank and select */
+        fk_qf_use_portable(qf);
     model m = { calloc(universe, 8), calloc(universe, 8), universe };
     for (size_t i = 0; i < universe; i++)
         m.keys[i] = key_of(seed, i);
