@@ -2,7 +2,7 @@
 # bench/scripts/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/scripts/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
-#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,plots,batch]
+#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,quotient,plots,batch]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -384,6 +384,42 @@ run growth-sweep2 "${gs_args2[@]}"
     done
     rm -f "$tmp/lines.txt"
 } | section growth-stream
+fi
+
+# --------------------------------------------------- quotient
+if want quotient; then
+for part in space full heavy merge shift; do
+    {
+        echo "\`tests/quotient_figures.sh $part\`, $stamp:"
+        echo
+        BUILD="$build" sh tests/quotient_figures.sh "$part"
+    } | section "quotient-$part"
+done
+{
+    if command -v valgrind >/dev/null 2>&1; then
+        echo "Instructions per call for 8-byte keys through fk_ops, loop included, counted by callgrind, $stamp:"
+        echo
+        echo "| command | instructions per call |"
+        echo "|---|---|"
+        for args in "quotient $N 0.001 absent" "quotient $N 0.001 lookup" "quotient $N 0.001 insert" \
+                    "cuckoo $N 0.001 absent" "cuckoo $N 0.001 lookup" "cuckoo $N 0.001 insert"; do
+            echo "paper_tables.sh: tests/insn_count.sh $args" >&2
+            # shellcheck disable=SC2086
+            out=$(BUILD="$build" sh tests/insn_count.sh $args)
+            printf '| `tests/insn_count.sh %s` | %s |\n' "$args" "$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per .*/\1/')"
+        done
+    else
+        echo "(valgrind is not installed: no instruction counts)"
+    fi
+} | section quotient-insn
+{
+    q_args=(bench --filters quotient,cuckoo,libbloom --n "$N" --fpr 0.1% --repeat 5)
+    echo "\`filterkit ${q_args[*]}\` (ns per operation, median of 5; x lb = throughput relative to libbloom in the same run), $stamp:"
+    echo
+    echo '```'
+    "$fk" "${q_args[@]}" --out - 2>/dev/null
+    echo '```'
+} | section quotient-speed
 fi
 
 # --------------------------------------------------- plots
