@@ -573,9 +573,10 @@ static void vec_init(u64vec *a, uint64_t *stack, size_t cap)
     a->heap = false;
 }
 
-static bool vec_push(u64vec *a, uint64_t x)
+/* Moves a full stack buffer to the heap, doubled (out of line: rare). */
+static bool vec_grow(u64vec *a)
 {
-    if (a->n == a->cap) {
+    {
         size_t cap = a->cap * 2;
         uint64_t *v = a->heap ? realloc(a->v, cap * sizeof *v) : malloc(cap * sizeof *v);
         if (!v)
@@ -586,6 +587,13 @@ static bool vec_push(u64vec *a, uint64_t x)
         a->cap = cap;
         a->heap = true;
     }
+    return true;
+}
+
+static inline bool vec_push(u64vec *a, uint64_t x)
+{
+    if (__builtin_expect(a->n == a->cap, 0) && !vec_grow(a))
+        return false;
     a->v[a->n++] = x;
     return true;
 }
