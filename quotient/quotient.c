@@ -530,7 +530,10 @@ fk_status fk_quotient_new(const fk_params *p, fk_quotient **out)
     fk_status s = fk_qf_geometry(p, &S, &N, &r);
     if (s != FK_OK)
         return s;
-    return fk_qf_create_exact(S, N, r, p->seed, p->capacity, p->fpr, out);
+    s = fk_qf_create_exact(S, N, r, p->seed, p->capacity, p->fpr, out);
+    if (s == FK_OK)
+        (*out)->max_bytes = fk_params_max_bytes(p);
+    return s;
 }
 
 void fk_quotient_free(fk_quotient *qf)
@@ -1242,6 +1245,10 @@ fk_status fk_quotient_grow(fk_quotient *qf)
 {
     if (!qf || qf->r <= FK_QUOTIENT_MIN_R || qf->slots > UINT64_MAX / 2)
         return FK_EINVAL;
+    uint64_t max = qf->max_bytes ? qf->max_bytes : FK_MEMORY_CAP;
+    if (fk_qf_geometry_ok(qf->slots * 2, qf->quotients * 2, qf->r - 1) &&
+        qf->slots * 2 / 64 * block_bytes_of(qf->r - 1) + FK_QF_PAD + sizeof *qf > max)
+        return FK_ELIMIT;
     fk_quotient *out = NULL;
     fk_status s = fk_qf_create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
                                      qf->capacity, qf->fpr, &out);

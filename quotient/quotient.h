@@ -159,7 +159,9 @@ FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
  * at a given number of keys doubles (the filter then holds twice as many
  * at the old load; capacity doubles, the recorded target fpr doubles).
  * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
- * when the new table would pass FK_MEMORY_CAP; FK_ENOMEM (qf unchanged).
+ * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
+ * the fk_params.max_bytes the filter was made with (loaded filters: none
+ * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
  * Cost: O(S) time, the old and the new table both held while it runs
  * (about 2.9 times the old size at its peak). */
 FK_API fk_status fk_quotient_grow(fk_quotient *qf);

@@ -53,6 +53,7 @@ struct fk_quotient {
     uint64_t  flip;       /* fk_qf_seed_flip(seed) */
     uint64_t  capacity;   /* items it was sized for */
     double    fpr;        /* target it was sized for */
+    uint64_t  max_bytes;  /* fk_params_max_bytes at creation: grow stays under it */
     uint64_t  items;      /* sum of the counts */
     uint64_t  distinct;   /* groups: distinct (quotient, remainder) pairs */
     uint64_t  used;       /* slots in runs */

@@ -494,6 +494,20 @@ TEST(grow_equals_direct_build)
     CHECK(fk_quotient_contains(qf, &k, 8));
     CHECK_STATUS(fk_quotient_grow(NULL), FK_EINVAL);
     fk_quotient_free(qf);
+    /* a byte limit: the table may double once, not twice */
+    fk_params p = fk_params_make(10000, 0.01);
+    fk_stats st;
+    qf = NULL;
+    CHECK_STATUS(fk_quotient_new(&p, &qf), FK_OK);
+    fk_quotient_stats(qf, &st);
+    fk_quotient_free(qf);
+    p.max_bytes = st.memory_bytes * 2;
+    CHECK_STATUS(fk_quotient_new(&p, &qf), FK_OK);
+    CHECK_STATUS(fk_quotient_grow(qf), FK_OK);
+    CHECK_STATUS(fk_quotient_grow(qf), FK_ELIMIT);
+    fk_quotient_stats(qf, &st);
+    CHECK(st.memory_bytes <= p.max_bytes);
+    fk_quotient_free(qf);
 }
 
 /* ------------------------------------------------------------ counting */
