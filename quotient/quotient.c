@@ -457,7 +457,7 @@ FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_S
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
 #endif
 
-bool fk_quotient_uses_bmi2(void)
+static bool cpu_has_bmi2(void)
 {
 #if FK_QF_HAVE_BMI2
     return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
@@ -476,7 +476,7 @@ void fk_qf_use_portable(fk_quotient *qf)
 static void choose_lookup(fk_quotient *qf)
 {
 #if FK_QF_HAVE_BMI2
-    if (fk_quotient_uses_bmi2()) {
+    if (cpu_has_bmi2()) {
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
@@ -1281,17 +1281,26 @@ fk_status fk_quotient_grow(fk_quotient *qf)
 
 /* -------------------------------------------------------------- stats */
 
-uint32_t fk_quotient_remainder_bits(const fk_quotient *qf) { return qf ? qf->r : 0; }
-uint64_t fk_quotient_quotients(const fk_quotient *qf) { return qf ? qf->quotients : 0; }
-uint64_t fk_quotient_slots(const fk_quotient *qf) { return qf ? qf->slots : 0; }
-uint64_t fk_quotient_used_slots(const fk_quotient *qf) { return qf ? qf->used : 0; }
-uint64_t fk_quotient_distinct(const fk_quotient *qf) { return qf ? qf->distinct : 0; }
-uint64_t fk_quotient_items(const fk_quotient *qf) { return qf ? qf->items : 0; }
-uint64_t fk_quotient_seed(const fk_quotient *qf) { return qf ? qf->seed : 0; }
-
-double fk_quotient_load(const fk_quotient *qf)
+fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out)
 {
-    return qf ? (double)qf->used / (double)qf->slots : 0.0;
+    if (out)
+        memset(out, 0, sizeof *out);
+    if (!qf || !out)
+        return FK_EINVAL;
+    out->remainder_bits = qf->r;
+    out->bmi2 = qf->bmi2;
+    out->quotients = qf->quotients;
+    out->slots = qf->slots;
+    out->used_slots = qf->used;
+    out->distinct = qf->distinct;
+    out->items = qf->items;
+    out->seed = qf->seed;
+    return FK_OK;
+}
+
+static double load_of(const fk_quotient *qf)
+{
+    return (double)qf->used / (double)qf->slots;
 }
 
 fk_filter *fk_quotient_as_filter(fk_quotient *qf)
@@ -1310,7 +1319,7 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
     out->capacity = qf->capacity;
     out->memory_bytes = table_bytes(qf) + sizeof *qf;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)qf->capacity;
-    out->load_factor = fk_quotient_load(qf);
+    out->load_factor = load_of(qf);
     /* an absent key's (quotient, remainder) pair is uniform, so the FPR
      * is exactly the share of the N 2^r pairs that hold a group */
     out->expected_fpr = (double)qf->distinct / ((double)qf->quotients * ldexp(1.0, (int)qf->r));

@@ -44,9 +44,11 @@
  * once may then be missed. No other group is touched.
  *
  * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
- * Thread safety: lookups (contains, count, the lookup batches) may run
- * together; every writer (insert, remove, merge, grow, clear, the insert
- * batches) needs the filter to itself. stats and saving are readers.
+ * Thread safety: lookups (contains, count, fk_filter_contains_many) may
+ * run together; every writer (insert, remove, merge, grow, clear,
+ * fk_filter_insert_many) needs the filter to itself. stats and saving are
+ * readers. Batches: fk_filter_contains_many and friends hash a window of
+ * keys and prefetch each key's block before probing (quotient_batch.c).
  *
  *   fk_params p = fk_params_make(1000000, 0.01);
  *   fk_quotient *qf;
@@ -182,22 +184,21 @@ FK_API void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
  * NULL for NULL. */
 FK_API fk_filter *fk_quotient_as_filter(fk_quotient *qf);
 
-/* Geometry and counters; 0 for NULL. Cost: O(1). remainder_bits: r;
- * quotients: N; slots: S; used_slots: slots inside runs; distinct: groups
- * (distinct quotient and remainder pairs); items: the sum of the counts;
- * load: used_slots / S (0.0 for NULL). */
-FK_API uint32_t fk_quotient_remainder_bits(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_quotients(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_slots(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_used_slots(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_distinct(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_items(const fk_quotient *qf);
-FK_API uint64_t fk_quotient_seed(const fk_quotient *qf);
-FK_API double   fk_quotient_load(const fk_quotient *qf);
+/* What a filter is made of and holds, for tools and tests. */
+typedef struct {
+    uint32_t remainder_bits; /* r */
+    bool     bmi2;           /* rank and select use BMI2 and popcnt (same answers) */
+    uint64_t quotients;      /* N */
+    uint64_t slots;          /* S, a multiple of 64 */
+    uint64_t used_slots;     /* slots inside runs */
+    uint64_t distinct;       /* groups: distinct (quotient, remainder) pairs */
+    uint64_t items;          /* the sum of the counts */
+    uint64_t seed;
+} fk_quotient_info;
 
-/* True when this process looks runs up with BMI2 (pdep/tzcnt), false on
- * the portable path; both give the same answers. Cost: O(1). */
-FK_API bool fk_quotient_uses_bmi2(void);
+/* Fills *out. Returns FK_OK, or FK_EINVAL for NULL arguments (*out zeroed
+ * when out is not NULL). Cost: O(1). */
+FK_API fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out);
 
 /* ------------------------------------------------- tracing / teaching */
 
@@ -234,21 +235,6 @@ typedef struct {
  * >= S. Cost: a rank and a popcount or two. */
 FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
                                      fk_quotient_slot_info *out);
-
-/* ------------------------------------------------------------ batches
- *
- * The contracts of fk_filter_contains_many / _insert_many and their _u64
- * forms (common/filter.h), answers and tables identical to the
- * single-key calls key by key: a window of keys is hashed and each key's
- * block prefetched before the window is looked up or inserted. */
-FK_API void fk_quotient_contains_many(const fk_quotient *qf, size_t n, const void *const keys[],
-                                      const size_t lens[], bool out[]);
-FK_API fk_status fk_quotient_insert_many(fk_quotient *qf, size_t n, const void *const keys[],
-                                         const size_t lens[], size_t *done);
-FK_API void fk_quotient_contains_many_u64(const fk_quotient *qf, size_t n,
-                                          const uint64_t keys[], bool out[]);
-FK_API fk_status fk_quotient_insert_many_u64(fk_quotient *qf, size_t n, const uint64_t keys[],
-                                             size_t *done);
 
 /* ------------------------------------------------------------- saving
  *

@@ -77,61 +77,6 @@ static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
     return FK_OK;
 }
 
-/* ------------------------------------------------- the batch pipelines */
-
-static void lookup_keys(const void *f, size_t n, const void *const keys[], const size_t lens[],
-                        bool out[])
-{
-    lookup_run(f, n, keys, lens, NULL, out);
-}
-
-static fk_status insert_keys(void *f, size_t n, const void *const keys[], const size_t lens[],
-                             size_t *done)
-{
-    return insert_run(f, n, keys, lens, NULL, done);
-}
-
-void fk_quotient_contains_many(const fk_quotient *qf, size_t n, const void *const keys[],
-                               const size_t lens[], bool out[])
-{
-    fk_batch_lookup(qf, n, keys, lens, out, lookup_keys);
-}
-
-fk_status fk_quotient_insert_many(fk_quotient *qf, size_t n, const void *const keys[],
-                                  const size_t lens[], size_t *done)
-{
-    return fk_batch_write(qf, n, keys, lens, done, insert_keys);
-}
-
-void fk_quotient_contains_many_u64(const fk_quotient *qf, size_t n, const uint64_t keys[],
-                                   bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!qf || !keys) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = false;
-        return;
-    }
-    lookup_run(qf, n, NULL, NULL, keys, out);
-}
-
-fk_status fk_quotient_insert_many_u64(fk_quotient *qf, size_t n, const uint64_t keys[],
-                                      size_t *done)
-{
-    size_t did = 0;
-    if (done)
-        *done = 0;
-    if (!qf || (n > 0 && !keys))
-        return FK_EINVAL;
-    if (n == 0)
-        return FK_OK;
-    fk_status s = insert_run(qf, n, NULL, NULL, keys, &did);
-    if (done)
-        *done = did;
-    return s;
-}
-
 /* ------------------------------------------------------ the ops slots */
 
 void fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],

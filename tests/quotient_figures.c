@@ -45,6 +45,13 @@ static fk_quotient *make(uint64_t n, double fpr, uint64_t seed)
 /* Keeps the copies from being optimised away. */
 static uint8_t *volatile sink;
 
+static fk_quotient_info info_of(const fk_quotient *qf)
+{
+    fk_quotient_info in;
+    fk_quotient_describe(qf, &in);
+    return in;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -76,10 +83,10 @@ int main(int argc, char **argv)
         }
         fk_stats st;
         fk_quotient_stats(qf, &st);
-        uint32_t r = fk_quotient_remainder_bits(qf);
+        uint32_t r = info_of(qf).remainder_bits;
         printf("| %llu | %g | %u | %llu | %.3f | %.3f | %.3f | %.4f%% | %.4f%% |\n",
-               (unsigned long long)n, fpr, r, (unsigned long long)fk_quotient_slots(qf),
-               (double)n / (double)fk_quotient_slots(qf), st.bits_per_item, (r + 2.125) / 0.95,
+               (unsigned long long)n, fpr, r, (unsigned long long)info_of(qf).slots,
+               (double)n / (double)info_of(qf).slots, st.bits_per_item, (r + 2.125) / 0.95,
                100.0 * (double)fp / (double)trials, 100.0 * st.expected_fpr);
         fk_quotient_free(qf);
         return 0;
@@ -101,7 +108,7 @@ int main(int argc, char **argv)
                 uint64_t k = key_of(j, (uint64_t)s + 100);
                 lost += !fk_quotient_contains(qf, &k, 8);
             }
-            double load = (double)i / (double)fk_quotient_slots(qf);
+            double load = (double)i / (double)info_of(qf).slots;
             sum += load;
             min = load < min ? load : min;
             fk_quotient_free(qf);
@@ -123,7 +130,7 @@ int main(int argc, char **argv)
         fk_quotient_location loc;
         fk_quotient_locate(qf, key, 5, &loc);
         printf("| %llu | %u | %llu | %llu | %llu | %.1f |\n", (unsigned long long)n,
-               fk_quotient_remainder_bits(qf), (unsigned long long)ok, (unsigned long long)c,
+               info_of(qf).remainder_bits, (unsigned long long)ok, (unsigned long long)c,
                (unsigned long long)loc.group_slots, 1e9 * (t1 - t0) / (double)n);
         fk_quotient_free(qf);
         return 0;
@@ -193,7 +200,7 @@ int main(int argc, char **argv)
          * over the inserts that take the load from ALPHA - 0.01 to ALPHA */
         double alpha = strtod(argv[3], NULL);
         fk_quotient *qf = make(n, 0.01, 5);
-        uint64_t S = fk_quotient_slots(qf), i = 0, moved = 0, counted = 0;
+        uint64_t S = info_of(qf).slots, i = 0, moved = 0, counted = 0;
         uint64_t lo = (uint64_t)((alpha - 0.01) * (double)S), hi = (uint64_t)(alpha * (double)S);
         for (; i < hi; i++) {
             uint64_t k = key_of(i, 6);

@@ -41,12 +41,20 @@ static uint64_t changed(const table *t, uint64_t *first, uint64_t *last)
     return n;
 }
 
+static fk_quotient_info info_of(const fk_quotient *qf)
+{
+    fk_quotient_info in;
+    fk_quotient_describe(qf, &in);
+    return in;
+}
+
 static void print_table(FILE *out, const table *t)
 {
+    fk_quotient_info in = info_of(t->qf);
     fprintf(out, "  table after: %llu of %llu slots used (load %.3f), %llu distinct, %llu items\n",
-            (unsigned long long)fk_quotient_used_slots(t->qf), (unsigned long long)t->slots,
-            fk_quotient_load(t->qf), (unsigned long long)fk_quotient_distinct(t->qf),
-            (unsigned long long)fk_quotient_items(t->qf));
+            (unsigned long long)in.used_slots, (unsigned long long)in.slots,
+            (double)in.used_slots / (double)in.slots, (unsigned long long)in.distinct,
+            (unsigned long long)in.items);
     fputs("    (each slot: ^ quotient has a run, remainder or digit in hex, | ends a run,"
           " * changed; -- free)\n", out);
     for (uint64_t row = 0; row < t->slots; row += 16) {
@@ -75,9 +83,8 @@ static void print_location(FILE *out, const table *t, const fk_quotient_location
 {
     fprintf(out, "  hash 0x%016llx\n", (unsigned long long)loc->hash);
     fprintf(out, "  quotient %llu (hash x %llu / 2^64), remainder 0x%0*llx (the next %u bits)\n",
-            (unsigned long long)loc->quotient,
-            (unsigned long long)fk_quotient_quotients(t->qf), t->digits,
-            (unsigned long long)loc->remainder, fk_quotient_remainder_bits(t->qf));
+            (unsigned long long)loc->quotient, (unsigned long long)info_of(t->qf).quotients,
+            t->digits, (unsigned long long)loc->remainder, info_of(t->qf).remainder_bits);
     if (loc->occupied)
         fprintf(out, "  run of quotient %llu: slots %llu..%llu (shifted %llu from its home slot)\n",
                 (unsigned long long)loc->quotient, (unsigned long long)loc->run_start,
@@ -108,14 +115,15 @@ int fkc_trace_quotient(const fkc_trace_job *job)
         fputs("filterkit trace: cannot make that quotient filter\n", stderr);
         return 2;
     }
-    t.slots = fk_quotient_slots(t.qf);
+    fk_quotient_info in = info_of(t.qf);
+    t.slots = in.slots;
     if (t.slots > FKC_TRACE_MAX_CELLS) {
         fprintf(stderr, "filterkit trace: %llu slots is too many to draw (at most %u): use a"
                         " smaller --capacity\n", (unsigned long long)t.slots, FKC_TRACE_MAX_CELLS);
         fk_quotient_free(t.qf);
         return 2;
     }
-    t.digits = (int)((fk_quotient_remainder_bits(t.qf) + 3) / 4);
+    t.digits = (int)((in.remainder_bits + 3) / 4);
     t.snap = calloc((size_t)t.slots, sizeof *t.snap);
     fkc_trace_truth truth;
     if (!t.snap || fkc_trace_truth_init(&truth, job) != 0) {
@@ -127,8 +135,7 @@ int fkc_trace_quotient(const fkc_trace_job *job)
     fprintf(out, "quotient filter: %llu slots in %llu block(s) of 64, %llu quotients, r = %u"
                  " remainder bits, seed %llu\n",
             (unsigned long long)t.slots, (unsigned long long)(t.slots / 64),
-            (unsigned long long)fk_quotient_quotients(t.qf), fk_quotient_remainder_bits(t.qf),
-            (unsigned long long)fk_quotient_seed(t.qf));
+            (unsigned long long)in.quotients, in.remainder_bits, (unsigned long long)in.seed);
     for (size_t i = 0; i < job->nsteps; i++) {
         const fkc_trace_step *st = &job->steps[i];
         fk_quotient_location loc;
