@@ -1193,50 +1193,145 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
     free(from);
 }
 
+/* The runs of a table in quotient order (merge walks two at once). */
+typedef struct {
+    const fk_quotient *qf;
+    uint64_t q, start, end;
+    bool     started;
+} run_cursor;
+
+static bool run_cursor_next(run_cursor *c)
+{
+    const fk_quotient *qf = c->qf;
+    uint64_t oq = next_occupied(qf, c->started ? c->q + 1 : 0);
+    uint64_t from = c->started ? c->end + 1 : 0;
+    c->started = true;
+    if (oq >= qf->quotients)
+        return false;
+    c->q = oq;
+    c->start = oq > from ? oq : from;
+    c->end = next_runend(qf, c->start);
+    return c->end < qf->slots; /* a valid table always has it */
+}
+
+static bool read_cursor_run(const run_cursor *c, u64vec *a)
+{
+    a->n = 0;
+    return read_run(c->qf, c->start, c->end - c->start + 1, a);
+}
+
+/* Appends a whole run, already encoded, to the builder (merge copies the
+ * runs that only one table has as they are). */
+static fk_status build_add_slots(fk_qf_builder *b, uint64_t q, const uint64_t *vals, size_t n)
+{
+    fk_quotient *qf = b->qf;
+    if (!b->open || q != b->q) {
+        fk_status s = build_close(b, q);
+        if (s != FK_OK)
+            return s;
+        if (b->pos < q)
+            b->pos = q;
+        b->q = q;
+        b->open = true;
+        set_occupied(qf, q, true);
+    }
+    if (b->pos + n > qf->slots)
+        return FK_EFULL;
+    for (size_t t = 0; t < n; t++)
+        fk_qf_set_slot(qf, b->pos++, vals[t]);
+    qf->used += n;
+    return FK_OK;
+}
+
+/* The groups of two runs of one quotient, merged (counts of equal
+ * remainders added) and encoded into out; *common counts the equal ones. */
+static fk_status merge_runs(const fk_quotient *qf, const u64vec *a, const u64vec *b, u64vec *out,
+                            uint64_t *common)
+{
+    size_t i = 0, j = 0;
+    uint64_t xa = 0, ca = 0, xb = 0, cb = 0;
+    size_t na = i < a->n ? fk_qf_decode(qf, a->v, i, a->n, &xa, &ca) : 0;
+    size_t nb = j < b->n ? fk_qf_decode(qf, b->v, j, b->n, &xb, &cb) : 0;
+    out->n = 0;
+    while (i < a->n || j < b->n) {
+        bool take_a = i < a->n && (j >= b->n || xa <= xb);
+        bool take_b = j < b->n && (i >= a->n || xb <= xa);
+        uint64_t x = take_a ? xa : xb, c;
+        if (take_a && take_b) {
+            if (ca > UINT64_MAX - cb)
+                return FK_EFULL;
+            c = ca + cb;
+            ++*common;
+        } else {
+            c = take_a ? ca : cb;
+        }
+        uint64_t enc[FK_QF_GROUP_MAX];
+        unsigned n = fk_qf_encode(qf, x, c, enc);
+        for (unsigned t = 0; t < n; t++)
+            if (!vec_push(out, enc[t]))
+                return FK_ENOMEM;
+        if (take_a && (i = na) < a->n)
+            na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca);
+        if (take_b && (j = nb) < b->n)
+            nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb);
+    }
+    return FK_OK;
+}
+
 fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
 {
     if (!dst || !src || dst == src || !same_geometry(dst, src))
         return FK_EINVAL;
+    if (dst->items > UINT64_MAX - src->items)
+        return FK_EFULL;
     fk_quotient *out = NULL;
     fk_status s = fk_qf_create_exact(dst->slots, dst->quotients, dst->r, dst->seed,
                                      dst->capacity, dst->fpr, &out);
     if (s != FK_OK)
         return s;
-    fk_qf_iter a, b;
-    fk_qf_iter_init(&a, dst);
-    fk_qf_iter_init(&b, src);
+    /* Runs in quotient order from both tables: a quotient only one table
+     * has keeps its run as it is; one both have gets its groups merged. */
+    run_cursor ca = { dst, 0, 0, 0, false }, cb = { src, 0, 0, 0, false };
+    uint64_t sa[256], sb[256], so[256], common = 0;
+    u64vec va, vb, vo;
+    vec_init(&va, sa, 256);
+    vec_init(&vb, sb, 256);
+    vec_init(&vo, so, 256);
     fk_qf_builder w;
     fk_qf_build_init(&w, out);
-    uint64_t aq = 0, ax = 0, ac = 0, bq = 0, bx = 0, bc = 0;
-    bool ha = fk_qf_iter_next(&a, &aq, &ax, &ac), hb = fk_qf_iter_next(&b, &bq, &bx, &bc);
+    bool ha = run_cursor_next(&ca), hb = run_cursor_next(&cb);
     while (s == FK_OK && (ha || hb)) {
-        bool take_a = ha && (!hb || aq < bq || (aq == bq && ax <= bx));
-        bool take_b = hb && (!ha || bq < aq || (aq == bq && bx <= ax));
+        bool take_a = ha && (!hb || ca.q <= cb.q), take_b = hb && (!ha || cb.q <= ca.q);
+        if (take_a && !read_cursor_run(&ca, &va))
+            s = FK_ENOMEM;
+        if (take_b && !read_cursor_run(&cb, &vb))
+            s = FK_ENOMEM;
+        if (s != FK_OK)
+            break;
         if (take_a && take_b) {
-            if (ac > UINT64_MAX - bc)
-                s = FK_EFULL;
-            else
-                s = fk_qf_build_add(&w, aq, ax, ac + bc);
-        } else if (take_a) {
-            s = fk_qf_build_add(&w, aq, ax, ac);
+            s = merge_runs(dst, &va, &vb, &vo, &common);
+            if (s == FK_OK)
+                s = build_add_slots(&w, ca.q, vo.v, vo.n);
         } else {
-            s = fk_qf_build_add(&w, bq, bx, bc);
+            const u64vec *v = take_a ? &va : &vb;
+            s = build_add_slots(&w, take_a ? ca.q : cb.q, v->v, v->n);
         }
         if (take_a)
-            ha = fk_qf_iter_next(&a, &aq, &ax, &ac);
+            ha = run_cursor_next(&ca);
         if (take_b)
-            hb = fk_qf_iter_next(&b, &bq, &bx, &bc);
+            hb = run_cursor_next(&cb);
     }
-    if (s == FK_OK && (a.broken || b.broken))
-        s = FK_ENOMEM; /* valid tables only break when a long run's buffer fails */
     if (s == FK_OK)
         s = fk_qf_build_finish(&w);
-    fk_qf_iter_done(&a);
-    fk_qf_iter_done(&b);
+    vec_free(&va);
+    vec_free(&vb);
+    vec_free(&vo);
     if (s != FK_OK) {
         fk_quotient_free(out);
         return s;
     }
+    out->items = dst->items + src->items;
+    out->distinct = dst->distinct + src->distinct - common;
     adopt(dst, out);
     return FK_OK;
 }
