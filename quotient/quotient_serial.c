@@ -7,7 +7,8 @@
  * Payload: the table exactly as quotient_internal.h lays it out, S / 64
  * blocks of 17 + 8r bytes (occupieds and runends as little-endian u64,
  * the offset byte, 64 r-bit remainders packed little-endian), without the
- * in-memory padding.
+ * in-memory padding. Keys map through XXH3-64 (quotient_internal.h); the
+ * header's hashing scheme id 1 names the XXH3 family, as for cuckoo.
  *
  * Validation: the table is canonical (quotient_internal.h), so the loader
  * walks the groups the payload describes, rebuilds a table from them and
