@@ -549,14 +549,6 @@ static uint64_t table_bytes(const fk_quotient *qf)
     return qf->nblocks * qf->block_bytes + FK_QF_PAD;
 }
 
-void fk_quotient_clear(fk_quotient *qf)
-{
-    if (!qf)
-        return;
-    memset(qf->table, 0, (size_t)table_bytes(qf));
-    qf->items = qf->distinct = qf->used = 0;
-}
-
 /* ------------------------------------------------------------- scratch
  *
  * A growable array of u64 that starts on the caller's stack: clusters

@@ -45,7 +45,7 @@
  *
  * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
  * Thread safety: lookups (contains, count, fk_filter_contains_many) may
- * run together; every writer (insert, remove, merge, grow, clear,
+ * run together; every writer (insert, remove, merge, grow,
  * fk_filter_insert_many) needs the filter to itself. stats and saving are
  * readers. Batches: fk_filter_contains_many and friends hash a window of
  * keys and prefetch each key's block before probing (quotient_batch.c).
@@ -168,10 +168,6 @@ FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
  * (about 2.9 times the old size at its peak). */
 FK_API fk_status fk_quotient_grow(fk_quotient *qf);
 
-/* Empties the filter (keeps its geometry and seed). No-op for NULL.
- * Cost: O(size). */
-FK_API void fk_quotient_clear(fk_quotient *qf);
-
 /* Fills *out: items = the sum of the counts (successful inserts minus
  * successful removes, merges included), capacity as sized, memory_bytes =
  * the table plus the struct, bits_per_item = 8 memory_bytes / capacity,
@@ -238,10 +234,10 @@ FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
 
 /* ------------------------------------------------------------- saving
  *
- * fk_quotient_serialized_size, fk_quotient_save, fk_quotient_save_file,
- * fk_quotient_from_bytes, fk_quotient_from_file: the five calls of
- * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
- * for fk_quotient. A saved filter takes 128 + nblocks (17 + 8r) bytes; the
+ * fk_quotient_serialized_size, fk_quotient_save, fk_quotient_load: the
+ * calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts),
+ * typed for fk_quotient; a FILE * goes through fk_filter_save_file and
+ * fk_filter_load_file. A saved filter takes 128 + nblocks (17 + 8r) bytes; the
  * loader rebuilds the table from its own groups and refuses (FK_ECORRUPT)
  * any byte that differs. Cost O(S). */
 FK_SERIAL_DIRECT_DECLARE(fk_quotient, fk_quotient);

@@ -12,6 +12,7 @@
 #include "../quotient/quotient.h"
 #include "../quotient/quotient_internal.h"
 #include "../common/endian.h"
+#include "../registry/registry.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -618,7 +619,7 @@ static void save_load_round_trip(fk_quotient *qf)
     CHECK_STATUS(fk_quotient_save(qf, buf, (size_t)size, &wrote), FK_OK);
     CHECK_EQ_U64(wrote, size);
     fk_quotient *back = NULL;
-    CHECK_STATUS(fk_quotient_from_bytes(buf, (size_t)size, &back), FK_OK);
+    CHECK_STATUS(fk_quotient_load(buf, (size_t)size, &back), FK_OK);
     if (back) {
         CHECK(same_table(qf, back));
         CHECK_EQ_U64(back->capacity, qf->capacity);
@@ -686,7 +687,7 @@ TEST(loader_refuses_every_impossible_table)
         edit[120 + bit / 8] ^= (uint8_t)(1u << (bit % 8));
         reseal(edit, (size_t)size);
         fk_quotient *back = NULL;
-        fk_status s = fk_quotient_from_bytes(edit, (size_t)size, &back);
+        fk_status s = fk_quotient_load(edit, (size_t)size, &back);
         uint64_t block = bit / 8 / qf->block_bytes, in = bit - block * qf->block_bytes * 8;
         bool remainder_bit = in >= 8 * FK_QF_BLOCK_HEAD;
         uint64_t slot = block * 64 + (remainder_bit ? (in - 8 * FK_QF_BLOCK_HEAD) / qf->r : 0);
@@ -711,7 +712,7 @@ TEST(loader_refuses_every_impossible_table)
         fk_le_put64(edit + edits[e].off, edits[e].v);
         reseal(edit, (size_t)size);
         fk_quotient *back = NULL;
-        CHECK_STATUS(fk_quotient_from_bytes(edit, (size_t)size, &back), FK_ECORRUPT);
+        CHECK_STATUS(fk_quotient_load(edit, (size_t)size, &back), FK_ECORRUPT);
     }
     free(buf);
     free(edit);
@@ -877,10 +878,6 @@ TEST(bad_arguments)
     CHECK_EQ_U64(in.slots, 0);
     CHECK_STATUS(fk_quotient_describe(qf, NULL), FK_EINVAL);
     CHECK(fk_quotient_as_filter(NULL) == NULL);
-    fk_quotient_clear(qf);
-    CHECK_EQ_U64(info_of(qf).items, 0);
-    CHECK(!fk_quotient_contains(qf, "", 0));
-    fk_quotient_clear(NULL);
     fk_quotient_free(NULL);
     fk_quotient_free(qf);
 }

@@ -7,11 +7,12 @@
 #include "args.h"
 #include "cmd.h"
 #include "../trace/trace.h"
-#include "../../bloom/blocked.h"
+#include "../../blocked/blocked.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"
 #include "../../quotient/quotient.h"
+#include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
  * the name): a kind without an entry here is not traceable. */
