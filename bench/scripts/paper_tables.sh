@@ -388,13 +388,26 @@ fi
 
 # --------------------------------------------------- quotient
 if want quotient; then
-for part in space full heavy merge shift; do
-    {
-        echo "\`tests/quotient_figures.sh $part\`, $stamp:"
-        echo
-        BUILD="$build" sh tests/quotient_figures.sh "$part"
-    } | section "quotient-$part"
-done
+quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
+    echo "\`tests/quotient_figures.sh $1\`, $stamp:"
+    echo
+    BUILD="$build" sh tests/quotient_figures.sh "$1"
+}
+{
+    quotient_part space
+} | section quotient-space
+{
+    quotient_part shift
+} | section quotient-shift
+{
+    quotient_part full
+} | section quotient-full
+{
+    quotient_part heavy
+} | section quotient-heavy
+{
+    quotient_part merge
+} | section quotient-merge
 {
     if command -v valgrind >/dev/null 2>&1; then
         echo "Instructions per call for 8-byte keys through fk_ops, loop included, counted by callgrind, $stamp:"
