@@ -96,6 +96,13 @@ expect_usage_error pick --n 1000 --fpr 0.01 --memory 0
 expect_usage_error pick --n 1000 --fpr 0.01 --memory lots
 expect_usage_error pick --n 1000 --fpr 0.01 --read-ratio 1.5
 expect_usage_error pick --n 1000 --fpr 0.01 --deletes=1
+expect_usage_error pick --n 1000 --fpr 0.01 --counts=1
+# --counts --merges: only a kind that does both can win, and the others say why not
+if out=$("$fk" pick --n 20000 --fpr 0.01 --counts --merges --repeat 1 2>/dev/null) &&
+   printf '%s\n' "$out" | grep -q '^recommend: quotient$' &&
+   printf '%s\n' "$out" | grep -q '^  bloom: cannot count copies of an item$' &&
+   printf '%s\n' "$out" | grep -q '^  cuckoo: cannot merge two filters without the keys$'; then ok
+else bad "pick --counts --merges: $out"; fi
 expect_usage_error columns extra
 
 # --- smoke: a small bench writes CSV + JSON with the documented columns

@@ -64,7 +64,13 @@ expect1() { # PATTERN ARGS...: exit 1, nothing on stdout, PATTERN on stderr
 expect1 'seeds differ' merge "$tmp/a.fk" "$tmp/seed9.fk"
 expect1 'geometry differs' merge "$tmp/a.fk" "$tmp/fpr01.fk"
 expect1 'same kind' merge "$tmp/a.fk" "$tmp/counting.fk"
-expect1 'no union' merge "$tmp/counting.fk" "$tmp/counting.fk"
+expect1 'no merge for this kind (kinds that merge: bloom' merge "$tmp/counting.fk" "$tmp/counting.fk"
+# a counting kind with a merge slot: counts add (items of both inputs)
+seq 1 300 | "$fk" build --kind quotient --fpr 0.01 --capacity 1000 >"$tmp/qa.fk"
+seq 201 500 | "$fk" build --kind quotient --fpr 0.01 --capacity 1000 >"$tmp/qb.fk"
+check "quotient merge exits 0" sh -c '"$0" merge "$1" "$2" >"$3"' "$fk" "$tmp/qa.fk" "$tmp/qb.fk" "$tmp/qab.fk"
+check "quotient merge holds both inputs" test "$(seq 1 500 | "$fk" query -c "$tmp/qab.fk")" = 500
+check "quotient merge adds the counts" sh -c '"$0" info "$1" | grep -q "^items: *600$"' "$fk" "$tmp/qab.fk"
 expect1 'No such file' merge "$tmp/a.fk" "$tmp/missing.fk"
 "$fk" merge "$tmp/a.fk" >/dev/null 2>&1
 check "merge with one file: exit 2" test $? -eq 2

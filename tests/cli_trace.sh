@@ -64,6 +64,10 @@ expect 0 cuckoo --capacity 8 --fp-bits 8 a b c d e f g h i j k l m n o p q r s t
 for word in 'fingerprint 0x' 'i1 ' 'i2 ' 'table after:' 'kick 1: 0x' 'definitely absent'; do
     if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "cuckoo trace lacks: $word"; fi
 done
+expect 0 quotient --capacity 40 --fp-bits 6 a b c d e f g h i j k l m n o p q r s t a a a --lookup a zz --remove a b never
+for word in 'quotient filter: 128 slots in 2 block(s)' 'remainder 0x' 'run of quotient' 'shifted' 'count of this remainder in the run: 3' 'table after:' 'definitely absent' 'FK_ENOTFOUND'; do
+    if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "quotient trace lacks: $word"; fi
+done
 expect 0 blocked --bits 1024 apple banana --lookup apple kiwi --remove apple
 for word in 'blocked Bloom filter: 4 blocks' 'lookup "kiwi"' 'FK_EUNSUPPORTED' '    word 7  '; do
     if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "blocked trace lacks: $word"; fi

@@ -1,6 +1,7 @@
 #!/bin/sh
-# tests/insn_count.sh [KIND] [N] [FPR] [lookup|insert|cinsert] [CAPACITY]:
-# instructions per lookup of an 8-byte key (half present, half absent) or
+# tests/insn_count.sh [KIND] [N] [FPR] [lookup|absent|insert|cinsert] [CAPACITY]:
+# instructions per lookup of an 8-byte key (half present, half absent;
+# absent: absent keys only) or
 # per insert (n keys into a filter sized for n; cinsert: through the
 # insert_concurrent slot, one thread), one call per key through fk_ops,
 # loop included, counted by callgrind over tests/insn_lookup.c's loops.
@@ -12,15 +13,16 @@ build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -o "$tmp/insn_lookup" tests/insn_lookup.c "$build/libfilterkit.a" -lm -pthread
-loop=$op concurrent=0
+loop=$op concurrent=0 absent=0
 if [ "$op" = cinsert ]; then loop=insert concurrent=1; fi
-FK_INSN_CONCURRENT=$concurrent valgrind --tool=callgrind --toggle-collect="${loop}_loop" \
+if [ "$op" = absent ]; then loop=lookup absent=1; fi
+FK_INSN_ABSENT=$absent FK_INSN_CONCURRENT=$concurrent valgrind --tool=callgrind --toggle-collect="${loop}_loop" \
     --callgrind-out-file="$tmp/cg.out" \
     "$tmp/insn_lookup" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"
 case $op in
-    lookup) calls=$(awk '{print $1}' "$tmp/run.txt") ;;
+    lookup|absent) calls=$(awk '{print $1}' "$tmp/run.txt") ;;
     insert|cinsert) calls=$(awk '{print $5}' "$tmp/run.txt") ;;
-    *) echo "insn_count.sh: op is lookup, insert or cinsert" >&2; exit 2 ;;
+    *) echo "insn_count.sh: op is lookup, absent, insert or cinsert" >&2; exit 2 ;;
 esac
 ir=$(awk '/^summary:/ {print $2}' "$tmp/cg.out")
 shape="n=$n"

@@ -8,7 +8,8 @@
  *   usage: insn_lookup KIND N FPR [CAPACITY]
  *   (CAPACITY, default N: a growing kind starts there and grows to N;
  *    FK_INSN_CONCURRENT=1 in the environment: insert_loop calls the
- *    insert_concurrent slot)
+ *    insert_concurrent slot; FK_INSN_ABSENT=1: lookup_loop looks up only
+ *    the n absent keys)
  *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +91,11 @@ int main(int argc, char **argv)
     }
     if (insert_loop(add, f, keys, n) != 0)
         return 1;
-    uint64_t hits = lookup_loop(ops->contains, f, keys, 2 * n);
-    printf("%zu lookups, %llu hits, %zu inserts\n", 2 * n, (unsigned long long)hits, n);
+    const char *absent = getenv("FK_INSN_ABSENT");
+    bool only_absent = absent && *absent == '1';
+    size_t looked = only_absent ? n : 2 * n;
+    uint64_t hits = lookup_loop(ops->contains, f, keys + (only_absent ? n : 0), looked);
+    printf("%zu lookups, %llu hits, %zu inserts\n", looked, (unsigned long long)hits, n);
     fk_filter_free(f);
     free(keys);
     return 0;

@@ -1,7 +1,6 @@
 /* bench/cli/cmd_merge.c: `filterkit merge A.fk B.fk > C.fk`: the union of two
- * compatible saved filters, through the library's own union of that kind.
- * fk_ops has no union slot, so the kinds that have one are listed here,
- * by their ops table. */
+ * compatible saved filters, through fk_filter_merge (the kinds with a
+ * merge slot, FK_CAP_MERGE). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,30 +8,7 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "operands.h"
-#include "../../bloom/bloom.h"
-
-typedef fk_status (*union_fn)(fk_filter *dst, const fk_filter *src);
-
-static fk_status union_bloom(fk_filter *dst, const fk_filter *src)
-{
-    /* a filter of kind fk_bloom_ops is an fk_bloom (its fk_filter header first) */
-    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
-}
-
-static const struct {
-    const fk_ops *ops;
-    union_fn      unite;
-} unions[] = {
-    { &fk_bloom_ops, union_bloom },
-};
-
-static union_fn union_of(const fk_ops *ops)
-{
-    for (size_t i = 0; i < sizeof unions / sizeof unions[0]; i++)
-        if (unions[i].ops == ops)
-            return unions[i].unite;
-    return NULL;
-}
+#include "../../registry/registry.h"
 
 /* Why two headers of the same kind cannot be merged, or NULL. */
 static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b, char *why, size_t len)
@@ -66,8 +42,9 @@ int fkc_cmd_merge(int argc, char **argv)
         "answers 'maybe present' for every key either one held, as if built from both\n"
         "inputs. They must be compatible: the same kind, geometry (same --fpr and\n"
         "--capacity at build time) and seed; anything else exits 1 saying what\n"
-        "differs. Kinds with a union in the library: bloom. Others (counting, cuckoo)\n"
-        "exit 1: build one filter from both inputs instead.",
+        "differs. The kinds whose fk_ops has a merge slot merge (counting kinds add\n"
+        "the counts); others exit 1, naming the kinds that do: build one filter from\n"
+        "both inputs instead.",
         opts,
     };
     const char *path[2] = { NULL, NULL };
@@ -83,15 +60,20 @@ int fkc_cmd_merge(int argc, char **argv)
         fkc_filterfile_load(spec.name, path[1], &f[1], &h[1], NULL) != 0)
         goto out;
     const fk_ops *ops = fk_filter_ops(f[0]);
-    union_fn unite = union_of(ops);
     char why[200];
     if (fk_filter_ops(f[1]) != ops) {
         fprintf(stderr, "filterkit merge: %s is a %s filter and %s a %s filter: only filters of the same "
                 "kind can be merged\n", path[0], ops->name, path[1], fk_filter_ops(f[1])->name);
-    } else if (!unite) {
-        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no union for "
-                "this kind (kinds that merge: bloom); build one filter from both inputs instead\n",
-                ops->name);
+    } else if (!(fk_ops_caps(ops) & FK_CAP_MERGE)) {
+        char names[200] = "";
+        for (size_t i = 0; fk_ops_at(i); i++)
+            if (fk_ops_caps(fk_ops_at(i)) & FK_CAP_MERGE) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
+            }
+        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no merge for "
+                "this kind (kinds that merge: %s); build one filter from both inputs instead\n",
+                ops->name, names);
     } else if (incompatible(&h[0], &h[1], why, sizeof why)) {
         fprintf(stderr, "filterkit merge: %s and %s cannot be merged: %s\n", path[0], path[1], why);
     } else if (h[0].items > UINT64_MAX - h[1].items) {
@@ -100,7 +82,7 @@ int fkc_cmd_merge(int argc, char **argv)
                 "add up past 2^64-1\n", path[0], path[1], (unsigned long long)h[0].items,
                 (unsigned long long)h[1].items);
     } else {
-        fk_status s = unite(f[0], f[1]);
+        fk_status s = fk_filter_merge(f[0], f[1]);
         if (s == FK_OK)
             s = fk_filter_save_file(f[0], stdout);
         if (s != FK_OK)

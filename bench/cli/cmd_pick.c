@@ -60,7 +60,7 @@ int fkc_cmd_pick(int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9;
-    int deletes = 0, is_static = 0;
+    int deletes = 0, is_static = 0, counts = 0, merges = 0;
     const char *keys = "u64";
     int binary_lines = 0;
     const fkc_opt opts[] = {
@@ -68,6 +68,8 @@ int fkc_cmd_pick(int argc, char **argv)
         { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate (required)" },
         { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
         { "static", FKC_OPT_FLAG, &is_static, NULL, "the whole set is known before the first lookup and never changes (admits static kinds: fuse)" },
+        { "counts", FKC_OPT_FLAG, &counts, NULL, "the filter must count each item's copies (fk_filter_count)" },
+        { "merges", FKC_OPT_FLAG, &merges, NULL, "two filters must merge into one without the keys (fk_filter_merge)" },
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
@@ -77,7 +79,7 @@ int fkc_cmd_pick(int argc, char **argv)
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--static] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
+        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
         "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
@@ -120,6 +122,14 @@ int fkc_cmd_pick(int argc, char **argv)
             snprintf(c[i].why_not, sizeof c[i].why_not,
                      "static: built once from the whole set, never added to (give --static "
                      "when the set is known up front)");
+            continue;
+        }
+        if (counts && !(fk_ops_caps(c[i].ops) & FK_CAP_COUNT)) {
+            snprintf(c[i].why_not, sizeof c[i].why_not, "cannot count copies of an item");
+            continue;
+        }
+        if (merges && !(fk_ops_caps(c[i].ops) & FK_CAP_MERGE)) {
+            snprintf(c[i].why_not, sizeof c[i].why_not, "cannot merge two filters without the keys");
             continue;
         }
         if (fk_ops_caps(c[i].ops) & FK_CAP_GROWS) {
@@ -191,9 +201,10 @@ int fkc_cmd_pick(int argc, char **argv)
     char budget[32] = "any";
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
-    printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s, static set: %s, memory budget: %s, "
+    printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s%s%s, static set: %s, memory budget: %s, "
            "read ratio %.2f\n", (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no",
-           is_static ? "yes" : "no", budget, read_ratio);
+           counts ? ", counts" : "", merges ? ", merges" : "", is_static ? "yes" : "no", budget,
+           read_ratio);
     if (nmeas)
         printf("(timed at n=%llu with %s keys, median of %llu runs%s)\n\n", (unsigned long long)n_meas,
                fkc_key_type_name(ks.type), (unsigned long long)repeat,

@@ -12,6 +12,7 @@
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"
 #include "../../fuse/fuse.h"
+#include "../../quotient/quotient.h"
 #include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
@@ -25,6 +26,7 @@ static const struct {
     { &fk_counting_ops, fkc_trace_counting },
     { &fk_cuckoo_ops, fkc_trace_cuckoo },
     { &fk_fuse_ops, fkc_trace_fuse },
+    { &fk_quotient_ops, fkc_trace_quotient },
 };
 
 static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
@@ -36,7 +38,7 @@ static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
 }
 
 static const char usage_line[] =
-    "usage: filterkit trace bloom|blocked|counting|cuckoo|fuse [OPTIONS] [--insert] KEY... "
+    "usage: filterkit trace bloom|blocked|counting|cuckoo|fuse|quotient [OPTIONS] [--insert] KEY... "
     "[--lookup KEY...] [--remove KEY...]\n";
 
 static const char usage_more[] =
@@ -57,7 +59,8 @@ static const char usage_more[] =
     "  --bits M          bloom/counting: bits or counters m (default: from N, P)\n"
     "  --hashes K        bloom/counting: probes per key k (default: from m, N)\n"
     "  --counter-bits C  counting: 4 or 8 (default 4)\n"
-    "  --fp-bits F       cuckoo: fingerprint bits, 4..32; fuse: 1..32 (default: from P)\n"
+    "  --fp-bits F       cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient: remainder bits\n"
+    "                    (default: from P)\n"
     "\n"
     "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
 
@@ -140,11 +143,11 @@ int fkc_cmd_trace(int argc, char **argv)
         }
     }
     if (argc < 2)
-        return bad("%s", "which filter? bloom, blocked, counting, cuckoo or fuse");
+        return bad("%s", "which filter? bloom, blocked, counting, cuckoo, fuse or quotient");
     const char *kind = argv[1];
     int (*tracer)(const fkc_trace_job *) = tracer_of(fk_ops_find(kind));
     if (!tracer)
-        return bad("unknown filter '%s' (bloom, blocked, counting, cuckoo or fuse)", kind);
+        return bad("unknown filter '%s' (bloom, blocked, counting, cuckoo, fuse or quotient)", kind);
 
     fk_params p = fk_params_make(8, 0.05);
     fkc_trace_step *steps = calloc((size_t)argc, sizeof *steps);

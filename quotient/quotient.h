@@ -1,0 +1,249 @@
+/* quotient/quotient.h: the counting quotient filter (Pandey, Bender,
+ * Johnson & Patro, "A General-Purpose Counting Filter: Making Every Bit
+ * Count", SIGMOD 2017; the quotient filter of Bender et al., VLDB 2012).
+ *
+ * One XXH3-64 hash h per key gives a quotient q = floor(h N / 2^64) (the
+ * multiply-high reduction: any table size, no division) and an r-bit
+ * remainder x, the next r bits of that product. The table has S slots
+ * (a multiple of 64, a little more than N) of r bits; every key with
+ * quotient q lives in q's run, a stretch of slots starting at q or, when
+ * earlier runs spill over, just after them, holding the remainders in
+ * rising order. Two bits per slot say where runs are (occupieds: quotient
+ * q has a run; runends: this slot ends one) and each 64-slot block keeps
+ * one byte, its offset (how far earlier runs reach into it), so a lookup
+ * finds q's run with one popcount (rank) and one select on a word: BMI2's
+ * pdep + tzcnt where the CPU has it (chosen at run time), a portable loop
+ * with the same answer elsewhere. Cost: r + 2.125 bits per slot; a filter
+ * sized for n keys at load 0.95 (fk_params.max_load, 0 = 0.95) spends
+ * (r + 2.125) / 0.95 bits per key plus one partial block and the struct.
+ *
+ * Counts: each distinct remainder of a run is a group; a key inserted C
+ * times costs 1 slot for C = 1, 2 for C = 2, and for more a counter in
+ * base 2^r - 2 written in the remainder slots themselves (quotient_internal.h
+ * has the exact encoding), at most 3 + ceil(log_(2^r-2) C) slots: a key
+ * inserted 10^6 times takes 5 slots at r = 7 (PAPER_NOTES §9).
+ * fk_quotient_count never answers below the number of inserts minus
+ * removes of the key; it answers more only when other keys share its
+ * quotient and remainder (the same event as a false positive).
+ *
+ * False-positive rate with n distinct keys: 1 - exp(-(n / N) 2^-r), about
+ * (n / N) 2^-r; r is the smallest in FK_QUOTIENT_MIN_R..FK_QUOTIENT_MAX_R
+ * meeting the target at capacity (1% gives r = 7, 0.1% r = 10).
+ *
+ * Full: the table holds keys until a run would have to move past its last
+ * slot, or an offset past 255 (around 98% of the slots for large tables;
+ * PAPER_NOTES measures it); the insert that cannot fit answers FK_EFULL
+ * and leaves the filter exactly as it was. fk_quotient_grow doubles the
+ * table without the keys.
+ *
+ * Removing a key that was never inserted: when no group of its quotient
+ * has its remainder, remove answers FK_ENOTFOUND and changes nothing (the
+ * tests compare the bytes). When one has (the key is a false positive of
+ * the filter, probability about the FPR), that group's count goes down by
+ * one exactly as if the key sharing it had been removed: a key inserted
+ * once may then be missed. No other group is touched.
+ *
+ * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
+ * Thread safety: lookups (contains, count, fk_filter_contains_many) may
+ * run together; every writer (insert, remove, merge, grow,
+ * fk_filter_insert_many) needs the filter to itself. stats and saving are
+ * readers. Batches: fk_filter_contains_many and friends hash a window of
+ * keys and prefetch each key's block before probing (quotient_batch.c).
+ *
+ *   fk_params p = fk_params_make(1000000, 0.01);
+ *   fk_quotient *qf;
+ *   if (fk_quotient_new(&p, &qf) != FK_OK) ...;
+ *   fk_quotient_insert(qf, "apple", 5);               // FK_OK (or FK_EFULL)
+ *   fk_quotient_insert(qf, "apple", 5);
+ *   uint64_t c; fk_quotient_count(qf, "apple", 5, &c); // c = 2
+ *   fk_quotient_remove(qf, "apple", 5);               // FK_OK, c now 1
+ *   fk_quotient_free(qf);
+ */
+#ifndef FK_QUOTIENT_H
+#define FK_QUOTIENT_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../common/filter.h"
+#include "../common/serial.h"
+
+typedef struct fk_quotient fk_quotient;
+
+/* Remainder widths accepted in fk_params.fingerprint_bits (0 = derive). */
+#define FK_QUOTIENT_MIN_R 2u
+#define FK_QUOTIENT_MAX_R 56u
+/* The load a table is sized for when fk_params.max_load is 0. */
+#define FK_QUOTIENT_MAX_LOAD 0.95
+
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_QUOTIENT 7u
+
+/* The vtable for fk_filter_new(&fk_quotient_ops, ...); name "quotient",
+ * caps FK_CAP_COUNT | FK_CAP_BOUNDED, remove and save slots set. */
+FK_API extern const fk_ops fk_quotient_ops;
+
+/* Creates an empty filter. Sizing: S = the fewest whole 64-slot blocks
+ * holding capacity / max_load slots (max_load 0 = FK_QUOTIENT_MAX_LOAD);
+ * N = S minus a margin of 16 + 2 sqrt(S) slots for the runs pushed past
+ * the last quotient (tiny filters get more blocks, so that N stays at
+ * least 90% of capacity / max_load); r =
+ * p->fingerprint_bits if nonzero, else the smallest r >= 2 whose FPR at
+ * capacity (above) meets p->fpr, at most 56 (so targets below about 2^-56
+ * are not met). The seed picks the hash. Knobs of other kinds are ignored.
+ * Returns FK_OK with a new filter in *out (the caller frees it with
+ * fk_quotient_free); FK_EINVAL for NULL p or out, bad params
+ * (fk_params_check), fingerprint_bits not 0 and not in 2..56, max_load
+ * not 0 and not in (0, 1] (NaN included), or a table over FK_MEMORY_CAP;
+ * FK_ENOMEM. *out is NULL on error. Cost: O(S (r + 2.125) / 8) bytes
+ * allocated and zeroed. */
+FK_API fk_status fk_quotient_new(const fk_params *p, fk_quotient **out);
+
+/* Releases qf. NULL is a no-op. Cost: O(1). */
+FK_API void fk_quotient_free(fk_quotient *qf);
+
+/* Adds one occurrence of key (its count goes up by one). Returns FK_OK;
+ * FK_EFULL when the table has no room for it (or its count is already
+ * 2^64 - 1): the filter is then exactly as before; FK_ENOMEM when a
+ * scratch buffer for a very long cluster cannot be had (nothing changed);
+ * FK_EINVAL for qf NULL or key NULL with len > 0.
+ * Cost: one hash, a rank and a select, then the slots after the key's run
+ * up to the next free slot move one place right, a 64-bit word at a time:
+ * (1 / (1 - load)^2 - 1) / 2 slots on average in theory (1.5 at load 0.5,
+ * 200 at 0.95; measured a little fewer, PAPER_NOTES §9). */
+FK_API fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len);
+
+/* Returns true when key may be in the set (its count is not 0), false when
+ * it is definitely absent. qf NULL, or key NULL with len > 0, answers
+ * false. Cost: one hash; when q has no run (most absent keys at moderate
+ * load) one word read; otherwise a popcount, a select, and a walk of q's
+ * run (1.6 groups on average at load 0.95); one or two cache lines. */
+FK_API bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len);
+
+/* Stores in *count the count of key's group: at least the number of its
+ * inserts minus its removes (never under), more only when other keys
+ * share its quotient and remainder; 0 for a key that is definitely
+ * absent. Returns FK_OK; FK_EINVAL for qf or count NULL or key NULL with
+ * len > 0 (*count 0 when count is not NULL). Cost: as contains, plus
+ * decoding the group's counter. */
+FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len,
+                                   uint64_t *count);
+
+/* Removes one occurrence of key: its group's count goes down by one, and
+ * the group's slots go when it reaches 0 (later slots move back left).
+ * Returns FK_OK; FK_ENOTFOUND when no group has the key's quotient and
+ * remainder (nothing changed); FK_ENOMEM as insert (nothing changed);
+ * FK_EINVAL for qf NULL or key NULL with len > 0. Removing a key that was
+ * never inserted: see the top of this header. Cost: as insert. */
+FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len);
+
+/* Adds src's multiset to dst: every group's count becomes the sum of its
+ * counts in both, so dst answers exactly as a filter into which both key
+ * sequences were inserted (byte for byte the same table). src is not
+ * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
+ * filters of different geometry (slots, quotients, r) or seed (two
+ * filters made from the same params match; a grown one matches one grown
+ * as often); FK_EFULL when the union does not fit in dst's table or a count
+ * would pass 2^64 - 1 (dst unchanged); FK_ENOMEM (dst unchanged).
+ * Cost: one pass over both tables writing a new one (O(S) time, dst's
+ * size in extra memory while it runs). */
+FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
+
+/* Doubles the filter in place, without the keys: N and S double and r
+ * drops by one (the remainder's top bit becomes the quotient's last), so
+ * the table is the one a filter of 2N quotients and r - 1 bits would have
+ * built from the same keys, byte for byte, with every count kept. The FPR
+ * at a given number of keys doubles (the filter then holds twice as many
+ * at the old load; capacity doubles, the recorded target fpr doubles).
+ * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
+ * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
+ * the fk_params.max_bytes the filter was made with (loaded filters: none
+ * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
+ * Cost: O(S) time, the old and the new table both held while it runs
+ * (about 2.9 times the old size at its peak). */
+FK_API fk_status fk_quotient_grow(fk_quotient *qf);
+
+/* Fills *out: items = the sum of the counts (successful inserts minus
+ * successful removes, merges included), capacity as sized, memory_bytes =
+ * the table plus the struct, bits_per_item = 8 memory_bytes / capacity,
+ * load_factor = used slots / S, expected_fpr = the theory above with the
+ * distinct groups as keys. No-op for NULL arguments. Cost: O(1). */
+FK_API void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
+
+/* The filter as an fk_filter, for the generic calls (still owned by the
+ * caller; free it with fk_quotient_free or fk_filter_free, not both).
+ * NULL for NULL. */
+FK_API fk_filter *fk_quotient_as_filter(fk_quotient *qf);
+
+/* What a filter is made of and holds, for tools and tests. */
+typedef struct {
+    uint32_t remainder_bits; /* r */
+    bool     bmi2;           /* rank and select use BMI2 and popcnt (same answers) */
+    uint64_t quotients;      /* N */
+    uint64_t slots;          /* S, a multiple of 64 */
+    uint64_t used_slots;     /* slots inside runs */
+    uint64_t distinct;       /* groups: distinct (quotient, remainder) pairs */
+    uint64_t items;          /* the sum of the counts */
+    uint64_t seed;
+} fk_quotient_info;
+
+/* Fills *out. Returns FK_OK, or FK_EINVAL for NULL arguments (*out zeroed
+ * when out is not NULL). Cost: O(1). */
+FK_API fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out);
+
+/* ------------------------------------------------- tracing / teaching */
+
+/* Where a key lives: what insert, contains, count and remove compute. */
+typedef struct {
+    uint64_t hash;        /* XXH3-64 of the key with the filter's seed */
+    uint64_t quotient;    /* q in 0..N-1 */
+    uint64_t remainder;   /* x in 0..2^r-1 */
+    bool     occupied;    /* q has a run */
+    uint64_t run_start;   /* q's run, first and last slot (when occupied; */
+    uint64_t run_end;     /*   else run_start is where it would go, run_end = run_start) */
+    uint64_t shift;       /* run_start - q: how far earlier runs pushed it */
+    uint64_t count;       /* the key's group's count (0 when absent) */
+    uint64_t group_slots; /* slots the key's group takes (0 when absent) */
+} fk_quotient_location;
+
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL qf/out or key
+ * NULL with len > 0. Cost: as fk_quotient_count. */
+FK_API fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
+                                    fk_quotient_location *out);
+
+/* One slot of the table, for tracing (slot j in 0..S-1): its r bits
+ * (a remainder, or a counter digit), whether quotient j has a run
+ * (occupied: a property of the quotient j, not of what the slot holds),
+ * whether the slot ends a run, and whether any run covers it. */
+typedef struct {
+    uint64_t value;
+    bool     occupied;
+    bool     runend;
+    bool     used;
+} fk_quotient_slot_info;
+
+/* Fills *out for slot j. Returns FK_OK; FK_EINVAL for NULL arguments or j
+ * >= S. Cost: a rank and a popcount or two. */
+FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
+                                     fk_quotient_slot_info *out);
+
+/* ------------------------------------------------------------- saving
+ *
+ * fk_quotient_serialized_size, fk_quotient_save, fk_quotient_load: the
+ * calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts),
+ * typed for fk_quotient; a FILE * goes through fk_filter_save_file and
+ * fk_filter_load_file. A saved filter takes 128 + nblocks (17 + 8r) bytes; the
+ * loader rebuilds the table from its own groups and refuses (FK_ECORRUPT)
+ * any byte that differs. Cost O(S). */
+FK_SERIAL_DIRECT_DECLARE(fk_quotient, fk_quotient);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,112 @@
+/* quotient/quotient_batch.c: the counting quotient filter's batches
+ * (common/pipeline.h): hash a window of keys and prefetch the first line
+ * of each key's block (its occupieds, runends and offset, and the first
+ * remainders), then look the window up or insert it in order with the
+ * single-key code while the next window's lines arrive. Inserts stop at
+ * the first FK_EFULL, which loses nothing. */
+#include "quotient_internal.h"
+#include "../common/pipeline.h"
+
+static inline uint64_t hash_of(const fk_quotient *qf, const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t i)
+{
+    if (ints)
+        return fk_qf_hash8(ints[i], qf->flip);
+    if (lens[i] == 8)
+        return fk_qf_hash8(fk_qf_load64(keys[i]), qf->flip);
+    return fk_qf_hash(keys[i], lens[i], qf->seed);
+}
+
+/* Hashes keys [start, start + span) into h[] and prefetches their blocks. */
+static inline void hash_window(const fk_quotient *qf, uint64_t h[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, bool write)
+{
+    const bool prefetch = fk_batch_prefetches(qf->nblocks * qf->block_bytes);
+    for (size_t j = 0; j < span; j++) {
+        h[j] = hash_of(qf, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
+        uint64_t x, q = fk_qf_quotient(qf, h[j], &x);
+        const uint8_t *blk = fk_qf_block(qf, q >> 6);
+        if (write)
+            FK_PREFETCH_WRITE(blk);
+        else
+            FK_PREFETCH_READ(blk);
+    }
+}
+
+static void lookup_run(const fk_quotient *qf, size_t n, const void *const keys[],
+                       const size_t lens[], const uint64_t ints[], bool out[])
+{
+    uint64_t h[2][FK_BATCH_WINDOW];
+    size_t span = fk_batch_span(0, n);
+    hash_window(qf, h[0], keys, lens, ints, 0, span, false);
+    for (size_t start = 0, w = 0; start < n; w ^= 1) {
+        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
+        if (nspan)
+            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, false);
+        for (size_t j = 0; j < span; j++)
+            out[start + j] = qf->lookup(qf, h[w][j]);
+        start = next;
+        span = nspan;
+    }
+}
+
+static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
+                            const size_t lens[], const uint64_t ints[], size_t *done)
+{
+    uint64_t h[2][FK_BATCH_WINDOW];
+    size_t span = fk_batch_span(0, n);
+    hash_window(qf, h[0], keys, lens, ints, 0, span, true);
+    for (size_t start = 0, w = 0; start < n; w ^= 1) {
+        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
+        if (nspan)
+            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, true);
+        for (size_t j = 0; j < span; j++) {
+            fk_status s = fk_qf_insert_hash(qf, h[w][j]);
+            if (s != FK_OK) {
+                *done = start + j;
+                return s;
+            }
+        }
+        start = next;
+        span = nspan;
+    }
+    *done = n;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------ the ops slots */
+
+void fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                   const size_t lens[], bool out[])
+{
+    lookup_run((const fk_quotient *)f, n, keys, lens, NULL, out);
+}
+
+fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done)
+{
+    size_t did = 0;
+    fk_status s = insert_run((fk_quotient *)f, n, keys, lens, NULL, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                       bool out[])
+{
+    lookup_run((const fk_quotient *)f, n, NULL, NULL, keys, out);
+}
+
+fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                          size_t *done)
+{
+    size_t did = 0;
+    fk_status s = insert_run((fk_quotient *)f, n, NULL, NULL, keys, &did);
+    if (done)
+        *done = did;
+    return s;
+}

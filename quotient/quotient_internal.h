@@ -1,0 +1,300 @@
+/* quotient/quotient_internal.h: the counting quotient filter's layout,
+ * shared by the files of this module (core, batches, serialization). Not
+ * installed.
+ *
+ * The table is nblocks blocks of 64 slots, each block
+ * FK_QF_BLOCK_HEAD + 8r bytes, packed with no padding:
+ *   bytes [0, 8)    occupieds: bit i set when quotient 64b + i has a run
+ *   bytes [8, 16)   runends:   bit i set when slot 64b + i ends a run
+ *   byte  16        offset:    slots at the start of this block used by
+ *                              runs of quotients below 64b (0..255)
+ *   bytes [17, ..)  64 remainders of r bits, slot i at bits [i r, i r + r)
+ *                   of the little-endian byte string
+ * so a slot costs r + 2 + 8/64 = r + 2.125 bits. Words are read with
+ * unaligned little-endian loads; 8 bytes of zero padding follow the last
+ * block so a remainder read never leaves the allocation.
+ *
+ * Everything here is canonical: the table is a function of the multiset
+ * of (quotient, remainder, count) alone (runs sorted by quotient and
+ * placed as far left as they can go, groups sorted by remainder, counters
+ * in their shortest encoding, free slots zero), whatever the order of the
+ * calls that built it. Merge, grow and the loader rely on it: a merged or
+ * grown filter is byte for byte the filter built directly, and a file is
+ * valid exactly when rebuilding it from its own groups gives its bytes. */
+#ifndef FK_QUOTIENT_INTERNAL_H
+#define FK_QUOTIENT_INTERNAL_H
+
+#include <string.h>
+#include "quotient.h"
+#include "../common/hash.h"
+
+#define FK_QF_BLOCK_HEAD 17u /* occupieds, runends, offset */
+#define FK_QF_OFFSET_MAX 255u
+#define FK_QF_PAD        8u
+
+/* The lookup body, chosen at creation (BMI2 select or the portable one):
+ * answers for a key whose XXH3-64 hash is h. */
+typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
+typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
+
+struct fk_quotient {
+    fk_filter base;       /* must stay first: an fk_quotient * is an fk_filter * */
+    uint8_t  *table;      /* nblocks * block_bytes + FK_QF_PAD bytes */
+    uint64_t  nblocks;
+    uint64_t  slots;      /* S = 64 * nblocks */
+    uint64_t  quotients;  /* N <= S: the range of the quotient */
+    uint64_t  rmask;      /* 2^r - 1 */
+    uint32_t  r;          /* remainder bits */
+    uint32_t  block_bytes;
+    fk_qf_lookup_fn lookup;         /* by hash (the batches) */
+    fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
+    bool      bmi2;       /* rank and select with BMI2 and popcnt */
+    uint64_t  seed;
+    uint64_t  flip;       /* fk_qf_seed_flip(seed) */
+    uint64_t  capacity;   /* items it was sized for */
+    double    fpr;        /* target it was sized for */
+    uint64_t  max_bytes;  /* fk_params_max_bytes at creation: grow stays under it */
+    uint64_t  items;      /* sum of the counts */
+    uint64_t  distinct;   /* groups: distinct (quotient, remainder) pairs */
+    uint64_t  used;       /* slots in runs */
+};
+
+/* ------------------------------------------------------- key -> place */
+
+/* XXH3-64 of keys longer than 16 bytes, out of line (quotient.c), so the
+ * hot paths inline only the short-key code. */
+uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed);
+
+static inline uint64_t fk_qf_hash(const void *key, size_t len, uint64_t seed)
+{
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, seed);
+    return fk_qf_hash_long(key, len, seed);
+}
+
+/* XXH3-64 of an 8-byte key, exactly XXH3_64bits_withSeed(key, 8, seed)
+ * (tests/test_quotient.c compares them bit for bit), with the part that
+ * depends only on the seed done once, when the filter is made: xxHash's
+ * 4..8-byte path XORs the key (halves swapped) with a constant from its
+ * secret and the seed, then mixes (rrmxmx). */
+static inline uint64_t fk_qf_seed_flip(uint64_t seed)
+{
+    seed ^= (uint64_t)XXH_swap32((uint32_t)seed) << 32;
+    return (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16)) - seed;
+}
+
+static inline uint64_t fk_qf_hash8(uint64_t le_key, uint64_t flip)
+{
+    uint64_t h = ((le_key << 32) | (le_key >> 32)) ^ flip;
+    h ^= ((h << 49) | (h >> 15)) ^ ((h << 24) | (h >> 40));
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    h ^= (h >> 35) + 8;
+    h *= UINT64_C(0x9FB21C651E98DF25);
+    return h ^ (h >> 28);
+}
+
+/* The quotient is the integer part of h * N / 2^64 (multiply-high, no
+ * division) and the remainder the next r bits of the product's fraction:
+ * doubling N moves the top remainder bit into the quotient, which is how
+ * fk_quotient_grow needs no keys. */
+static inline uint64_t fk_qf_quotient(const fk_quotient *qf, uint64_t h, uint64_t *rem)
+{
+    unsigned __int128 m = (unsigned __int128)h * qf->quotients;
+    *rem = (uint64_t)m >> (64 - qf->r);
+    return (uint64_t)(m >> 64);
+}
+
+/* --------------------------------------------------------- the blocks */
+
+static inline uint64_t fk_qf_load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline void fk_qf_store64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, sizeof v);
+}
+
+static inline uint8_t *fk_qf_block(const fk_quotient *qf, uint64_t b)
+{
+    return qf->table + b * qf->block_bytes;
+}
+
+static inline uint64_t fk_qf_occupieds(const fk_quotient *qf, uint64_t b)
+{
+    return fk_qf_load64(fk_qf_block(qf, b));
+}
+
+static inline uint64_t fk_qf_runends(const fk_quotient *qf, uint64_t b)
+{
+    return fk_qf_load64(fk_qf_block(qf, b) + 8);
+}
+
+static inline unsigned fk_qf_offset(const fk_quotient *qf, uint64_t b)
+{
+    return fk_qf_block(qf, b)[16];
+}
+
+/* The remainder (or counter digit) in slot j. */
+static inline uint64_t fk_qf_slot(const fk_quotient *qf, uint64_t j)
+{
+    uint64_t bit = (j & 63) * qf->r;
+    const uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
+    return (fk_qf_load64(p) >> (bit & 7)) & qf->rmask;
+}
+
+static inline void fk_qf_set_slot(fk_quotient *qf, uint64_t j, uint64_t v)
+{
+    uint64_t bit = (j & 63) * qf->r;
+    uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t w = fk_qf_load64(p);
+    w = (w & ~(qf->rmask << sh)) | (v << sh);
+    fk_qf_store64(p, w);
+}
+
+static inline bool fk_qf_is_runend(const fk_quotient *qf, uint64_t j)
+{
+    return (fk_qf_runends(qf, j >> 6) >> (j & 63)) & 1u;
+}
+
+static inline bool fk_qf_is_occupied(const fk_quotient *qf, uint64_t q)
+{
+    return (fk_qf_occupieds(qf, q >> 6) >> (q & 63)) & 1u;
+}
+
+/* ------------------------------------------------- select on a word */
+
+/* Set bits of w. The portable build has no popcnt instruction (its
+ * __builtin_popcountll is a library call), so this is the SWAR sum; the
+ * BMI2 lookup path, compiled for CPUs that have popcnt, uses the
+ * instruction. */
+static inline unsigned fk_qf_popcount(uint64_t w)
+{
+#if defined(__POPCNT__)
+    return (unsigned)__builtin_popcountll(w);
+#else
+    w = w - ((w >> 1) & UINT64_C(0x5555555555555555));
+    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
+    w = (w + (w >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+/* Position of the k-th (from 0) set bit of w; w has more than k set bits.
+ * The portable path clears the lowest bit k times: the same answer as the
+ * BMI2 path (pdep then tzcnt, quotient.c), which the tests compare. */
+static inline unsigned fk_qf_select_portable(uint64_t w, unsigned k)
+{
+    for (; k; k--)
+        w &= w - 1;
+    return (unsigned)__builtin_ctzll(w);
+}
+
+/* ---------------------------------------------------------- counters
+ *
+ * A group is the slots of one remainder x inside its run; count C:
+ *   C = 1: x
+ *   C = 2: x x
+ *   x > 0, C >= 3: x [0] d.. x   digits of C - 3 in base 2^r - 2, most
+ *       significant first, each written as a symbol in 1..2^r-1 other than
+ *       x; the slot after x is below x (that is how a reader knows a
+ *       counter follows, remainders rising along a run), so when the first
+ *       symbol is above x a 0 goes before it as a marker
+ *   x = 0: C = 3: 0 0 0;  C >= 4: 0 d.. 0 0   digits of C - 4 in base
+ *       2^r - 1, symbols 1..2^r-1
+ * Digits are never 0, so outside the group of remainder 0 a 0 is always a
+ * marker, followed by a nonzero symbol: "0 0" appears only in that group,
+ * which lets its reader find its end. A count of C costs at most
+ * 3 + ceil(log_(2^r - 2)(C)) slots (r = 7, C = 10^6: 6). Same scheme as
+ * the CQF paper's, written from its description. */
+
+#define FK_QF_GROUP_MAX 70u /* the longest encoding: 2 + marker + 64 digits at r = 2, rounded up */
+
+/* Writes the encoding of (x, count >= 1) into out[]; returns its length. */
+unsigned fk_qf_encode(const fk_quotient *qf, uint64_t x, uint64_t count, uint64_t out[FK_QF_GROUP_MAX]);
+
+/* Decodes the group starting at vals[i] of a run of n slots: stores its
+ * remainder and count and returns the index one past it; returns 0 on a
+ * malformed group (only loaded files can hold one). */
+size_t fk_qf_decode(const fk_quotient *qf, const uint64_t *vals, size_t i, size_t n,
+                    uint64_t *x, uint64_t *count);
+
+/* ------------------------------------------------ walking every group */
+
+/* The groups of a table in (quotient, remainder) order. */
+typedef struct {
+    const fk_quotient *qf;
+    uint64_t q;        /* current run's quotient */
+    uint64_t pos;      /* next slot of the run */
+    uint64_t end;      /* the run's last slot */
+    uint64_t vals[256]; /* the run's slots, when it fits (else read in place) */
+    size_t   n, i;     /* run length and the next group's index in it */
+    uint64_t *heap;    /* a longer run's slots */
+    size_t   heap_cap;
+    bool     started, broken, nomem; /* nomem: a long run's buffer failed */
+} fk_qf_iter;
+
+void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf);
+/* Stores the next group; false at the end, or when the table is
+ * malformed or memory ran out (it->broken; it->nomem too for the latter). */
+bool fk_qf_iter_next(fk_qf_iter *it, uint64_t *q, uint64_t *x, uint64_t *count);
+void fk_qf_iter_done(fk_qf_iter *it);
+
+/* Appends groups in (quotient, remainder) order to an empty table. */
+typedef struct {
+    fk_quotient *qf;
+    uint64_t q;         /* the open run's quotient (valid when open) */
+    uint64_t pos;       /* next free slot */
+    uint64_t next_block; /* first block whose offset is not written yet */
+    bool     open;
+} fk_qf_builder;
+
+void      fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf);
+/* FK_OK, or FK_EFULL when the group does not fit (slots or offsets). */
+fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t count);
+fk_status fk_qf_build_finish(fk_qf_builder *b);
+
+/* An empty filter of exactly these dimensions (no sizing): slots a
+ * positive multiple of 64, 1 <= quotients <= slots, r in
+ * FK_QUOTIENT_MIN_R..FK_QUOTIENT_MAX_R; FK_EINVAL otherwise, or over
+ * FK_MEMORY_CAP; FK_ENOMEM. */
+fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
+                             uint64_t capacity, double fpr, fk_quotient **out);
+bool      fk_qf_geometry_ok(uint64_t slots, uint64_t quotients, uint32_t r);
+
+/* The slots, quotients and r fk_quotient_new would choose. */
+fk_status fk_qf_geometry(const fk_params *p, uint64_t *slots, uint64_t *quotients, uint32_t *r);
+
+/* Theory: FPR with `items` distinct keys spread over N quotients. */
+double fk_qf_theory_fpr(uint64_t quotients, uint32_t r, double items);
+
+/* The batch slots (quotient_batch.c) and the saving hooks
+ * (quotient_serial.c) of fk_quotient_ops. */
+void      fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                        const size_t lens[], bool out[]);
+fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                      const size_t lens[], size_t *done);
+void      fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                            bool out[]);
+fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                          size_t *done);
+extern const fk_serial_ops fk_quotient_serial_ops;
+
+/* Switches qf to the portable rank and select (the tests run both paths
+ * on one machine; a filter chooses BMI2 by itself where it can). */
+void fk_qf_use_portable(fk_quotient *qf);
+
+/* The insert of a key already hashed (quotient.c), for the batches. */
+fk_status fk_qf_insert_hash(fk_quotient *qf, uint64_t h);
+
+#endif

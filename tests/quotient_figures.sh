@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/quotient_figures.sh [space|full|heavy|merge|shift|all]: the counting
+# quotient filter's figures as Markdown tables (tests/quotient_figures.c):
+# bits per item sized for n at 1% and 0.1% against (r + 2.125) / 0.95; the
+# load at the first FK_EFULL over 10 seeds; one key inserted 10^6 times;
+# merging two 10^6-key filters against copying both; the slots an insert
+# moves at load alpha against theory. Run from the repository root after
+# `make`.
+set -eu
+what=${1:-all}
+build=${BUILD:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+${CC:-cc} -O2 -I. -o "$tmp/qf" tests/quotient_figures.c "$build/libfk_quotient.a" \
+    "$build/libfk_common.a" -lm
+run() { "$tmp/qf" "$@"; }
+if [ "$what" = space ] || [ "$what" = all ]; then
+    echo "| n | fpr | r | slots | load at n | bits/item (all memory) | (r + 2.125) / 0.95 | measured FPR | theory |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for n in 100000 1000000 10000000; do for p in 0.01 0.001; do run space $n $p; done; done
+fi
+if [ "$what" = full ] || [ "$what" = all ]; then
+    echo "| n sized for | seeds | mean load at first FK_EFULL | min | seeds accepting n | keys lost |"
+    echo "|---|---|---|---|---|---|"
+    for n in 10000 100000 1000000; do run full $n 10; done
+fi
+if [ "$what" = heavy ] || [ "$what" = all ]; then
+    echo "| inserts of one key | r | FK_OK | count | slots of its group | ns per insert |"
+    echo "|---|---|---|---|---|---|"
+    run heavy 1000000
+fi
+if [ "$what" = merge ] || [ "$what" = all ]; then
+    echo "| keys merged | tables | merge (median of 9) | copy both (median of 9) | merge / copy | insert both key sets anew | merge / inserts |"
+    echo "|---|---|---|---|---|---|---|"
+    run merge 1000000 9
+fi
+if [ "$what" = shift ] || [ "$what" = all ]; then
+    echo "| load alpha | inserts counted | mean slots moved per insert | (1/(1-alpha)^2 - 1) / 2 |"
+    echo "|---|---|---|---|"
+    for a in 0.5 0.7 0.8 0.9 0.95; do run shift 1000000 $a; done
+fi
