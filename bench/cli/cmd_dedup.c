@@ -96,7 +96,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     int got = 0;
     uint64_t fresh = 0;
     fk_status s = FK_OK;
-    fkc_progress_begin();
+    fkc_progress_begin(NULL, 0);
     /* A batch of lines is looked up together (its lines come into cache at
      * once), then taken in order as the filter stands at each one's turn:
      * once a line of the batch went in, each later "absent" answer is asked

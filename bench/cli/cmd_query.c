@@ -55,7 +55,7 @@ int fkc_cmd_query(int argc, char **argv)
     bool maybe[FKC_KEYBATCH_KEYS];
     int got = 0;
     uint64_t matched = 0;
-    fkc_progress_begin();
+    fkc_progress_begin(NULL, 0);
     /* a batch of lines at a time, looked up together (fk_filter_contains_many);
      * stops early when stdout fails (the exit status comes from main) */
     while (!ferror(stdout) && (got = fkc_keybatch_read(&b, &r)) != 0) {

@@ -105,7 +105,7 @@ int fkc_cmd_sweep(int argc, char **argv)
              fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
              load ? "" : " (ns per operation)");
     if (load) {
-        fkc_progress_begin();
+        fkc_progress_begin("sweep", nkinds * repeat * COUNT(series_load));
         for (size_t k = 0; k < nkinds && rc == 0; k++) {
             fkc_result r[COUNT(series_load)];
             fk_status s = fkc_measure_load(kinds[k], &ks, ns.v[0], fprs.v[0], series_load,
