@@ -326,7 +326,7 @@ deps-fuzz:
 	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
 
 # The CLI's argument parser lives in bench/cli/, outside the library.
-FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c,$(CLI_SRCS))
+FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c %/suggest.c,$(CLI_SRCS))
 $(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
 $(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(shell find bench -name '*.h')
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------ value parsers */
 
@@ -290,8 +291,19 @@ int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
         const fkc_opt *o = spec->opts;
         while (o && o->name && !(strlen(o->name) == len && strncmp(o->name, name, len) == 0))
             o++;
-        if (!o || !o->name)
-            return fkc_args_fail(spec, "unknown option '--%.*s'", (int)len, name);
+        if (!o || !o->name) {
+            char typed[64], dym[96];
+            const char *names[128];
+            size_t k = 0;
+            for (const fkc_opt *x = spec->opts; x && x->name && k < 127; x++)
+                names[k++] = x->name;
+            names[k] = NULL;
+            snprintf(typed, sizeof typed, "%.*s", (int)(len < 63 ? len : 63), name);
+            fkc_did_you_mean(fkc_suggest(typed, names), dym, sizeof dym);
+            if (dym[0]) /* "did you mean '--x'" */
+                snprintf(dym, sizeof dym, "; did you mean '--%s'?", fkc_suggest(typed, names));
+            return fkc_args_fail(spec, "unknown option '--%.*s'%s", (int)len, name, dym);
+        }
         const char *v = NULL;
         if (o->type == FKC_OPT_FLAG) {
             if (eq)

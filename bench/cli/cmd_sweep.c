@@ -4,6 +4,7 @@
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
+#include "hints.h"
 #include "../baselines/runnable_kinds.h"
 #include "../clock/progress.h"
 #include "../measure/grid.h"
@@ -75,9 +76,12 @@ int fkc_cmd_sweep(int argc, char **argv)
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
-    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
-        return fkc_args_fail(&spec, "--filters: %s%s", err,
+    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err)) {
+        char dym[96];
+        fkc_did_you_mean_kinds(filters, dym, sizeof dym);
+        return fkc_args_fail(&spec, "--filters: %s%s%s", err, dym,
                             load && !fkc_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
+    }
     fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
     if (fkc_keyspec_parse(keys, &ks))
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");

@@ -6,21 +6,15 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "../../common/filter.h"
+#include "suggest.h"
 
-/* The candidate closest to `typed` by edit distance (insertions, deletions,
- * substitutions and swaps of neighbours, case-insensitive), when it is
- * close enough to be a typo (at most a third of its length, at least 1),
- * or the only candidate `typed` is a prefix of; NULL otherwise. candidates
- * ends with NULL. */
-const char *fkc_suggest(const char *typed, const char *const candidates[]);
-
-/* The same over the runnable kinds (registry + baselines) and over the
+/* fkc_suggest over the runnable kinds (registry + baselines), or over the
  * kinds that can be saved (save_only). */
 const char *fkc_suggest_kind(const char *typed, int save_only);
 
-/* Writes ", did you mean 'X'?" into buf when there is a suggestion, else
- * "". */
-void fkc_did_you_mean(const char *suggestion, char *buf, size_t len);
+/* For a --filters list that fkc_kinds_parse refused: "; did you mean 'X'?"
+ * for its first unknown name, into buf ("" when none is close). */
+void fkc_did_you_mean_kinds(const char *list, char *buf, size_t len);
 
 /* After FK_EFULL from a kind with a hard capacity: one line on `to` saying
  * what to do -- build again with headroom (a larger --capacity), or use a

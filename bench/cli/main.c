@@ -6,6 +6,7 @@
 #include <string.h>
 #include "../../common/filter.h"
 #include "cmd.h"
+#include "suggest.h"
 #include "../report/runinfo.h"
 
 typedef struct {
@@ -44,6 +45,17 @@ static void usage(FILE *to)
         fprintf(to, "  %-16s %s\n", fk_ops_at(i)->name,
                 fk_ops_at(i)->summary ? fk_ops_at(i)->summary : "");
     fprintf(to, "\n'filterkit COMMAND --help' describes a command's options.\n");
+}
+
+/* "; did you mean 'query'?" for a misspelt command, or "". */
+static void suggest_command(const char *name, char *buf, size_t len)
+{
+    const char *names[NCOMMANDS + 2];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = NULL;
+    fkc_did_you_mean(fkc_suggest(name, names), buf, len);
 }
 
 static const command *find(const char *name)
@@ -96,7 +108,9 @@ static int run(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         const command *c = find(argv[2]);
         if (!c) {
-            fprintf(stderr, "filterkit help: unknown command '%s'\n", argv[2]);
+            char dym[96];
+            suggest_command(argv[2], dym, sizeof dym);
+            fprintf(stderr, "filterkit help: unknown command '%s'%s\n", argv[2], dym);
             usage(stderr);
             return 2;
         }
@@ -110,7 +124,10 @@ static int run(int argc, char **argv)
     }
     const command *c = find(name);
     if (!c) {
-        fprintf(stderr, "filterkit: unknown %s '%s'\n", name[0] == '-' ? "option" : "command", name);
+        char dym[96] = "";
+        if (name[0] != '-')
+            suggest_command(name, dym, sizeof dym);
+        fprintf(stderr, "filterkit: unknown %s '%s'%s\n", name[0] == '-' ? "option" : "command", name, dym);
         usage(stderr);
         return 2;
     }
