@@ -53,7 +53,9 @@ for kind in bloom counting cuckoo; do
     check "$kind: info counts the items ($items)" test "$items" -ge 19950 -a "$items" -le 20000
     check "$kind: info gives the file size" \
         grep -q "^file bytes: .* ($(wc -c <"$f" | tr -d ' ') bytes)\$" "$tmp/info"
-    check "$kind: info gives the capacity (the line count)" grep -q "^capacity: *20000\$" "$tmp/info"
+    # (a kind that fills up gets 25% headroom for later adds)
+    want=20000; [ "$kind" = cuckoo ] && want=25000
+    check "$kind: info gives the capacity (the line count, +25% for cuckoo)" grep -q "^capacity: *$want\$" "$tmp/info"
     "$fk" build --kind "$kind" --fpr 0.01 --capacity 50000 --seed 7 <"$tmp/seen" >"$tmp/cap.fk"
     check "$kind: --capacity is used" grep -q "^capacity: *50000\$" <("$fk" info "$tmp/cap.fk")
     check "$kind: --seed is used" grep -q "^seed: *7\$" <("$fk" info "$tmp/cap.fk")
