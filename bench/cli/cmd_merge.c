@@ -59,15 +59,23 @@ static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b
 
 int fkc_cmd_merge(int argc, char **argv)
 {
-    const fkc_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
+    int strict = 0;
+    const fkc_opt opts[] = {
+        { "strict", FKC_OPT_FLAG, &strict, NULL, "refuse (exit 1, nothing written) when the union's expected fpr exceeds the target" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
     const fkc_cmd_spec spec = {
-        "merge", "A.fk B.fk > C.fk",
+        "merge", "[--strict] A.fk B.fk > C.fk",
         "Writes to stdout, saved, the union of two saved filters: a filter that\n"
         "answers 'maybe present' for every key either one held, as if built from both\n"
         "inputs. They must be compatible: the same kind, geometry (same --fpr and\n"
         "--capacity at build time) and seed; anything else exits 1 saying what\n"
         "differs. Kinds with a union in the library: bloom. Others (counting, cuckoo)\n"
-        "exit 1: build one filter from both inputs instead.",
+        "exit 1: build one filter from both inputs instead.\n"
+        "The union holds the keys of both, in a filter of the same size: when its\n"
+        "expected false-positive rate exceeds the target the inputs were built for, a\n"
+        "warning says so (as 'filterkit add' does); --strict refuses instead (exit 1,\n"
+        "nothing written). Build a larger filter from both key lists then.",
         opts,
     };
     const char *path[2] = { NULL, NULL };
@@ -101,8 +109,21 @@ int fkc_cmd_merge(int argc, char **argv)
                 (unsigned long long)h[1].items);
     } else {
         fk_status s = unite(f[0], f[1]);
-        if (s == FK_OK)
+        fk_stats st;
+        if (s == FK_OK) {
+            fk_filter_stats(f[0], &st);
+            if (st.expected_fpr > h[0].fpr * 1.1) {
+                fprintf(stderr, "filterkit merge: %s: the union's expected false-positive rate is %.3g, above "
+                        "the %g target of its inputs (%llu items for a capacity of %llu)%s\n",
+                        strict ? "refused (--strict)" : "warning", st.expected_fpr, h[0].fpr,
+                        (unsigned long long)st.items, (unsigned long long)st.capacity,
+                        strict ? "; nothing written: build one filter with a larger --capacity from both "
+                                 "key lists" : "");
+                if (strict)
+                    goto out;
+            }
             s = fk_filter_save_file(f[0], stdout);
+        }
         if (s != FK_OK)
             fprintf(stderr, "filterkit merge: %s\n", s == FK_EIO ? "writing the filter to stdout failed"
                                                                  : fk_strerror(s));
