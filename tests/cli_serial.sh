@@ -116,14 +116,14 @@ expect 2 query a.fk b.fk
 expect 2 query -x "$tmp/seen.fk"
 expect 2 query --nope "$tmp/seen.fk"
 expect 2 info
-expect 1 query "$tmp/does-not-exist.fk"
+expect 2 query "$tmp/does-not-exist.fk"     # query exits as grep: 2 on an error
 expect 1 info "$tmp/does-not-exist.fk"
 expect 1 info "$tmp/seen"                  # text, not a filter
 head -c 100 "$tmp/seen.fk" >"$tmp/cut.fk"
-expect 1 query "$tmp/cut.fk"               # truncated
+expect 2 query "$tmp/cut.fk"               # truncated
 cp "$tmp/seen.fk" "$tmp/flip.fk"
 printf '\x01' | dd of="$tmp/flip.fk" bs=1 seek=300 conv=notrunc 2>/dev/null
-expect 1 query "$tmp/flip.fk"              # one byte changed
+expect 2 query "$tmp/flip.fk"              # one byte changed
 expect 1 info "$tmp/flip.fk"
 { cat "$tmp/seen.fk"; printf 'x'; } >"$tmp/long.fk"
 expect 1 info "$tmp/long.fk"               # trailing byte
