@@ -138,4 +138,9 @@ check "pick --n-uncertain: a growing kind" sh -c "jq -r .recommendation.kind '$t
 check "pick: nothing fits, exit 1 with recommendation null" \
     sh -c "test $? -eq 1 && test \"\$(jq .recommendation '$tmp/none.json')\" = null"
 
+# --- no run-time dependency on libbloom ---------------------------------------
+if command -v ldd >/dev/null 2>&1; then
+    check "ldd filterkit: no libbloom (the baseline is dlopen'ed by the bench)" sh -c "! ldd '$fk' | grep -q libbloom"
+fi
+
 finish

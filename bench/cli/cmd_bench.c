@@ -63,8 +63,8 @@ int fkc_cmd_bench(int argc, char **argv)
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
     if (strcmp(filters, "all") == 0 && !fkc_kind_find("libbloom"))
-        fprintf(stderr, "filterkit bench: note: the libbloom baseline is not built in "
-                        "(install libbloom-dev and rebuild); running without it\n");
+        fprintf(stderr, "filterkit bench: note: no libbloom baseline: %s; running without it\n",
+                fkc_kind_missing_why("libbloom"));
 
     if (threads > FKC_THREADS_MAX)
         return fkc_args_fail(&spec, "--threads: at most %u", FKC_THREADS_MAX);
