@@ -14,7 +14,7 @@ int fkc_cmd_bench(int argc, char **argv)
     fkc_u64_list ns = { { 1000000 }, 1 };
     fkc_double_list fprs = { { 0.01 }, 1 };
     uint64_t repeat = 5, seed = 1, lookups = 0;
-    int no_fill = 0;
+    int no_fill = 0, wide = 0;
     uint64_t threads = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
@@ -29,13 +29,14 @@ int fkc_cmd_bench(int argc, char **argv)
         { "no-fill", FKC_OPT_FLAG, &no_fill, NULL, "skip filling a separate instance to its first failed insert" },
         { "threads", FKC_OPT_COUNT, &threads, "T", "also measure T threads inserting (concurrent calls) and looking up at once" },
         { "format", FKC_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
+        { "wide", FKC_OPT_FLAG, &wide, NULL, "the table with every column (about 150 wide), not the compact one" },
         { "out", FKC_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
         { "name", FKC_OPT_STR, &name, "STEM", "file name stem (default: bench-KEYS)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
         "bench", "[--filters LIST] [--n N] [--fpr P] [--keys u64|str|FILE] [--repeat R] [--seed S] "
-                 "[--format table|csv|json] [--out DIR]",
+                 "[--format table|csv|json] [--wide] [--out DIR]",
         "Measures each filter at each (n, fpr) through the same vtable on the same keys:\n"
         "memory, bits per item, target/theoretical/measured FPR, load, ns per insert,\n"
         "ns per lookup at 0/25/50/75/100% inserted keys, ns per remove, and throughput\n"
@@ -49,6 +50,8 @@ int fkc_cmd_bench(int argc, char **argv)
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (wide && strcmp(format, "table") == 0)
+        format = "wide";
 
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;

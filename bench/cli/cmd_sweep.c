@@ -27,7 +27,7 @@ int fkc_cmd_sweep(int argc, char **argv)
     fkc_u64_list ns = { { 0 }, 0 };
     fkc_double_list fprs = { { 0 }, 0 };
     uint64_t repeat = 3, seed = 1, lookups = 0;
-    int large = 0, no_fill = 0;
+    int large = 0, no_fill = 0, wide = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
         { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load|growth", "what the series varies (required)" },
@@ -42,13 +42,14 @@ int fkc_cmd_sweep(int argc, char **argv)
         { "lookups", FKC_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: automatic)" },
         { "no-fill", FKC_OPT_FLAG, &no_fill, NULL, "--vary fpr: skip filling to the first failed insert" },
         { "format", FKC_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
+        { "wide", FKC_OPT_FLAG, &wide, NULL, "the table with every column (about 150 wide), not the compact one" },
         { "out", FKC_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
         { "name", FKC_OPT_STR, &name, "STEM", "file name stem (default: sweep-VARY-KEYS)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
         "sweep", "--vary n|fpr|load|growth [--filters LIST] [--n N] [--fpr P] [--large] [--keys u64|str|FILE] "
-                 "[--repeat R] [--format table|csv|json] [--out DIR]",
+                 "[--repeat R] [--format table|csv|json] [--wide] [--out DIR]",
         "Series for the plots. --vary n: n from 1e4 to 1e7 (1e8 with --large) at one fpr,\n"
         "crossing the cache levels. --vary fpr: fpr from 10% to 0.01% at one n. --vary load:\n"
         "a cuckoo filter filled step by step from 10% to 95% load, timing the inserts of\n"
@@ -60,6 +61,8 @@ int fkc_cmd_sweep(int argc, char **argv)
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (wide && strcmp(format, "table") == 0)
+        format = "wide";
     if (!vary)
         return fkc_args_fail(&spec, "missing --vary n|fpr|load|growth");
     if (strcmp(vary, "n") != 0 && ns.n > 1)
