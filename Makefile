@@ -186,7 +186,7 @@ help:
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
-	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
+	@echo "make bench-quick  every step of make bench at small sizes: all plots, results-quick/, plots/out-quick/"
 	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin"
@@ -353,10 +353,12 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 	@bench/scripts/run_default.sh $(BUILD)
 
-# A smoke run of every kind (the libbloom baseline too, when installed).
+# Every step of `make bench` at small sizes (n up to 300k, one repeat) into
+# results-quick/ and plots/out-quick/: every plot drawn in a minute or two,
+# to check the pipeline (its figures are not for quoting).
 bench-quick: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
-	$(CLI) bench --n 100000 --repeat 1 --out -
+	@bench/scripts/run_default.sh --quick $(BUILD)
 
 # `make plots`: redraws plots/out/ from the CSVs already in results/ without
 # running the bench (bench/scripts/plots.sh: a failed plot leaves no empty image and

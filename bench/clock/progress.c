@@ -1,4 +1,5 @@
 /* bench/clock/progress.c: see progress.h. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,33 @@ static struct {
     char     step[160];  /* the current step's text */
 } P = { .tty = -1 };
 
+/* Off a terminal, a named task has a heartbeat thread: a step that runs
+ * long (a counting filter's repeat at n = 10M on a loaded machine) still
+ * prints a line every FKC_PROGRESS_LOG_SECONDS, so a log never looks hung.
+ * The lock keeps it and the steps from writing P at once. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_t beat;
+static int beating, stopping;
+
+static void emit(const char *detail, int force_log);
+
+static void *heartbeat(void *arg)
+{
+    (void)arg;
+    pthread_mutex_lock(&lock);
+    while (!stopping) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&wake, &lock, &until);
+        if (!stopping)
+            emit(": still working", 0);
+    }
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
 static void init(void)
 {
     if (P.tty >= 0)
@@ -30,10 +58,12 @@ static void init(void)
 void fkc_progress_begin(const char *who, uint64_t total)
 {
     init();
+    pthread_mutex_lock(&lock);
     if (P.depth++ > 0) { /* nested: one task, one clock */
         P.total += total;
         if (!P.who)
             P.who = who;
+        pthread_mutex_unlock(&lock);
         return;
     }
     P.who = who;
@@ -41,6 +71,10 @@ void fkc_progress_begin(const char *who, uint64_t total)
     P.done = 0;
     P.step[0] = 0;
     P.started = P.last = fkc_now_ns();
+    stopping = 0;
+    if (who && !P.tty && !P.off && !beating)
+        beating = pthread_create(&beat, NULL, heartbeat, NULL) == 0;
+    pthread_mutex_unlock(&lock);
 }
 
 /* "12 s", "3.5 min", "2.0 h" */
@@ -105,12 +139,14 @@ void fkc_progress_step(const char *fmt, ...)
         return;
     if (P.depth == 0)
         fkc_progress_begin(NULL, 0);
+    pthread_mutex_lock(&lock);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(P.step, sizeof P.step, fmt, ap);
     va_end(ap);
     P.done++;
     emit(NULL, 1);
+    pthread_mutex_unlock(&lock);
 }
 
 void fkc_progress(const char *fmt, ...)
@@ -123,23 +159,42 @@ void fkc_progress(const char *fmt, ...)
     char detail[160] = ": ";
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail + (P.step[0] ? 2 : 0), sizeof detail - 2, fmt, ap);
+    vsnprintf(detail + 2, sizeof detail - 2, fmt, ap);
     va_end(ap);
-    emit(detail, 0);
+    pthread_mutex_lock(&lock);
+    emit(P.step[0] ? detail : detail + 2, 0);
+    pthread_mutex_unlock(&lock);
 }
 
-void fkc_progress_clear(void)
+static void clear_locked(void)
 {
     if (P.shown)
         fputs("\r\033[K", stderr);
     P.shown = 0;
 }
 
+void fkc_progress_clear(void)
+{
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    pthread_mutex_unlock(&lock);
+}
+
 void fkc_progress_end(void)
 {
-    if (P.depth > 0 && --P.depth > 0)
+    pthread_mutex_lock(&lock);
+    if (P.depth > 0 && --P.depth > 0) {
+        pthread_mutex_unlock(&lock);
         return;
-    fkc_progress_clear();
+    }
+    clear_locked();
     P.who = NULL;
     P.step[0] = 0;
+    int joining = beating;
+    stopping = 1;
+    beating = 0;
+    pthread_cond_signal(&wake);
+    pthread_mutex_unlock(&lock);
+    if (joining)
+        pthread_join(beat, NULL);
 }
