@@ -202,12 +202,18 @@ help:
 
 # ------------------------------------------------------ Debian packages
 # $(call ensure,package,command that succeeds when it is present)
+# apt-get's own progress is kept to one line per package fetched, unpacked
+# and set up (and the time taken), so a log shows the installation moving.
 define ensure
 	@if ! { $(2); } >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "filterkit: installing missing Debian package $(1)"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >/dev/null || \
-	      { echo "filterkit: could not install $(1); run: apt-get install $(1)" >&2; exit 1; }; \
+	    echo "filterkit: installing missing Debian package $(1) (apt-get update, then install; this can take minutes)"; \
+	    t0=$$(date +%s); st=$$(mktemp); \
+	    { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y $(1)) 2>&1; echo $$? >"$$st"; } | \
+	      while IFS= read -r l; do case "$$l" in Get:*|Unpacking*|Setting\ up*) echo "filterkit:   $$l";; esac; done; \
+	    rc=$$(cat "$$st"); rm -f "$$st"; \
+	    [ "$$rc" = 0 ] || { echo "filterkit: could not install $(1); run: apt-get install $(1)" >&2; exit 1; }; \
+	    echo "filterkit: installed $(1) in $$(($$(date +%s) - t0)) s"; \
 	  else \
 	    echo "filterkit: missing Debian package $(1); install it with: sudo apt-get install $(1)" >&2; exit 1; \
 	  fi; \
@@ -226,12 +232,13 @@ deps-bench: deps
 deps-tsan: deps
 	$(call ensure,libtsan2,printf 'int main(void){return 0;}\n' | $(CC) -fsanitize=thread -x c - -o /dev/null)
 
-# What the install and man page tests use (all three are on a stock Debian
-# developer machine; optional: the tests skip what is missing).
+# What the install, man page and CLI tests use (jq reads pick's JSON; all
+# optional: the tests skip what is missing).
 deps-test: deps
 	-$(call ensure,g++,command -v g++)
 	-$(call ensure,pkg-config,command -v pkg-config)
 	-$(call ensure,groff-base,command -v groff)
+	-$(call ensure,jq,command -v jq)
 
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).

@@ -101,6 +101,16 @@ check "a misspelt option: did you mean" grep -q "did you mean '--filters'" "$tmp
 "$fk" build --kind zzzzzz --fpr 1% </dev/null 2>"$tmp/err" >/dev/null
 check "no suggestion for a name far from every kind" sh -c "! grep -q 'did you mean' '$tmp/err'"
 
+# --- no run-time dependency on libbloom ---------------------------------------
+if command -v ldd >/dev/null 2>&1; then
+    check "ldd filterkit: no libbloom (the baseline is dlopen'ed by the bench)" sh -c "! ldd '$fk' | grep -q libbloom"
+fi
+
+if ! command -v jq >/dev/null 2>&1; then
+    echo "cli_conventions.sh: no jq (make deps-test installs it); the JSON checks are skipped"
+    finish
+fi
+
 # --- suffixes ----------------------------------------------------------------
 for n in 1B 1b 1G 1000M 1e9; do
     cap=$("$fk" pick --n "$n" --fpr 1% --headroom 0 --repeat 1 --format json 2>/dev/null | jq .query.n)
@@ -137,10 +147,5 @@ check "pick --n-uncertain: a growing kind" sh -c "jq -r .recommendation.kind '$t
 "$fk" pick --n 100M --fpr 1% --memory 1M --repeat 1 --format json >"$tmp/none.json" 2>/dev/null
 check "pick: nothing fits, exit 1 with recommendation null" \
     sh -c "test $? -eq 1 && test \"\$(jq .recommendation '$tmp/none.json')\" = null"
-
-# --- no run-time dependency on libbloom ---------------------------------------
-if command -v ldd >/dev/null 2>&1; then
-    check "ldd filterkit: no libbloom (the baseline is dlopen'ed by the bench)" sh -c "! ldd '$fk' | grep -q libbloom"
-fi
 
 finish
