@@ -101,6 +101,25 @@ check "a misspelt option: did you mean" grep -q "did you mean '--filters'" "$tmp
 "$fk" build --kind zzzzzz --fpr 1% </dev/null 2>"$tmp/err" >/dev/null
 check "no suggestion for a name far from every kind" sh -c "! grep -q 'did you mean' '$tmp/err'"
 
+# --- completion: generated from the command and option tables ---------------
+"$fk" completion bash >"$tmp/fk.bash"
+check "completion bash: valid bash" bash -n "$tmp/fk.bash"
+"$fk" completion zsh >"$tmp/_fk"
+check "completion zsh: a #compdef file" grep -q '^#compdef filterkit' "$tmp/_fk"
+cmds=$("$fk" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on { print $1 }')
+missing=""
+for c in $cmds; do
+    grep -q "^    $c)" "$tmp/fk.bash" || missing="$missing $c"
+    for o in $("$fk" "$c" --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p'); do
+        [ "$o" = --help ] && continue
+        grep -q -- "$o" "$tmp/fk.bash" || missing="$missing $c$o"
+        grep -q -- "'$o\[" "$tmp/_fk" || missing="$missing zsh:$c$o"
+    done
+done
+check "completion: every command and every --help option (missing:$missing)" test -z "$missing"
+words=$(bash -c "source '$tmp/fk.bash'; COMP_WORDS=(filterkit build --kind cu); COMP_CWORD=3; _filterkit; echo \"\${COMPREPLY[*]}\"")
+check "completion bash: build --kind cu -> cuckoo ($words)" test "$words" = cuckoo
+
 # --- no run-time dependency on libbloom ---------------------------------------
 if command -v ldd >/dev/null 2>&1; then
     check "ldd filterkit: no libbloom (the baseline is dlopen'ed by the bench)" sh -c "! ldd '$fk' | grep -q libbloom"

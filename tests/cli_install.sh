@@ -99,6 +99,10 @@ check "installed SONAME libfilterkit.so.$major" \
     test "$(soname "$lib/libfilterkit.so.$version")" = "libfilterkit.so.$major"
 check "installed man page share/man/man1/filterkit.1" test -f "$dest/usr/share/man/man1/filterkit.1"
 check "installed bin/filterkit" test -x "$dest/usr/bin/filterkit"
+check "installed bash completion share/bash-completion/completions/filterkit" \
+    sh -c "bash -n '$dest/usr/share/bash-completion/completions/filterkit' && grep -q 'complete -o filenames -F _filterkit filterkit' '$dest/usr/share/bash-completion/completions/filterkit'"
+check "installed zsh completion share/zsh/site-functions/_filterkit" \
+    grep -q '^#compdef filterkit' "$dest/usr/share/zsh/site-functions/_filterkit"
 
 # 4. The .pc names this command's PREFIX and the library's version.
 pc="$lib/pkgconfig/filterkit.pc"

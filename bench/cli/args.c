@@ -275,8 +275,14 @@ static int store(const fkc_cmd_spec *spec, const fkc_opt *o, const char *v)
     return fkc_args_fail(spec, "--%s: internal error (unknown option type)", o->name);
 }
 
+void (*fkc_args_spy)(const fkc_cmd_spec *spec);
+
 int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
 {
+    if (fkc_args_spy) {
+        fkc_args_spy(spec);
+        return FKC_ARGS_HELP;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {

@@ -55,6 +55,12 @@ typedef struct {
 
 enum { FKC_ARGS_OK = 0, FKC_ARGS_HELP = 1, FKC_ARGS_BAD = 2 };
 
+/* When set, fkc_args_parse hands the spec to this function instead of
+ * parsing argv, and returns FKC_ARGS_HELP (the command then exits at once):
+ * how `filterkit completion` learns every command's options from the
+ * command itself, so the completion never drifts from the options. */
+extern void (*fkc_args_spy)(const fkc_cmd_spec *spec);
+
 /* Parses argv[1..argc) (argv[0] is the subcommand's name) against spec.
  * Returns FKC_ARGS_OK; FKC_ARGS_HELP after printing the help on stdout for -h
  * or --help; FKC_ARGS_BAD after printing a one-line error and the usage on

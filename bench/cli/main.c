@@ -9,11 +9,7 @@
 #include "suggest.h"
 #include "../report/runinfo.h"
 
-typedef struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *help; /* one line */
-} command;
+typedef fkc_command command;
 
 static const command commands[] = {
     { "bench",   fkc_cmd_bench,   "measure every filter at one parameter set: memory, FPR, ns per operation" },
@@ -29,8 +25,15 @@ static const command commands[] = {
     { "remove",  fkc_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
     { "merge",   fkc_cmd_merge,   "write the union of two compatible saved filters to stdout" },
     { "dedup",   fkc_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
+    { "completion", fkc_cmd_completion, "print a bash or zsh completion script (make install installs both)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const fkc_command *fkc_command_table(size_t *n)
+{
+    *n = NCOMMANDS;
+    return commands;
+}
 
 static void usage(FILE *to)
 {
@@ -38,7 +41,7 @@ static void usage(FILE *to)
                 "       filterkit help [COMMAND]\n"
                 "       filterkit --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
+        fprintf(to, "  %-11s %s\n", commands[i].name, commands[i].help);
     /* the kinds come from the registry, so a new kind shows up here unasked */
     fprintf(to, "\nfilter kinds (--kind, --filters):\n");
     for (size_t i = 0; fk_ops_at(i); i++)
