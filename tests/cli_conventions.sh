@@ -49,6 +49,10 @@ check "query FILTER -: keys from stdin" test "$("$fk" query -c "$tmp/s.fk" - <"$
 check "query -f - without key files: exit 2, says why" \
     sh -c "test $? -eq 2 && grep -q 'keys must come from files' '$tmp/err'"
 
+seq 1 3000 >"$tmp/k3k"
+check "bench --keys -: keys from stdin, read once for every n" \
+    sh -c "'$fk' bench --keys - --filters bloom --n 1000,2000 --repeat 1 --lookups 1000 --out - <'$tmp/k3k' | grep -c '^bloom ' | grep -qx 2"
+
 # --- foreign input ---------------------------------------------------------
 "$fk" info "$tmp/seen" 2>"$tmp/err"
 check "info on a text file: exit 1" test $? -eq 1

@@ -21,7 +21,7 @@ int fkc_cmd_bench(int argc, char **argv)
         { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
-        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "8-byte integers, 8..64-byte strings, or a file's lines" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "8-byte integers, 8..64-byte strings, or a file's lines (- = stdin)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure; the median is reported (default: 5)" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },

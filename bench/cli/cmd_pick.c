@@ -276,7 +276,7 @@ int fkc_cmd_pick(int argc, char **argv)
         { "headroom", FKC_OPT_RATIO, &headroom, "R", "share of n to be added later (default: 25%; 0 for a fixed set)" },
         { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: pick a growing kind (scalable-*)" },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
-        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },

@@ -35,7 +35,7 @@ int fkc_cmd_sweep(int argc, char **argv)
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
         { "large", FKC_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
-        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench (default: u64)" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
