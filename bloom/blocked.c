@@ -259,6 +259,11 @@ static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
+static fk_status ops_merge(fk_filter *dst, const fk_filter *src)
+{
+    return fk_blocked_union((fk_blocked *)dst, (const fk_blocked *)src);
+}
+
 const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
@@ -275,5 +280,6 @@ const fk_ops fk_blocked_ops = {
     .contains_many_u64 = fk_blocked_ops_contains_many_u64,
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
     .insert_concurrent = ops_insert_concurrent,
+    .merge = ops_merge,
 };
 

@@ -10,6 +10,11 @@ static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
     return fk_bloom_insert_concurrent((fk_bloom *)f, key, len);
 }
 
+static fk_status merge(fk_filter *dst, const fk_filter *src)
+{
+    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
+}
+
 /* The m and k that fk_bloom_new would use, with its limits. */
 static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
 {
@@ -45,4 +50,5 @@ const fk_ops fk_bloom_ops = {
     .contains_many_u64 = fk_bloom_ops_contains_many_u64,
     .insert_many_u64 = fk_bloom_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
+    .merge = merge,
 };

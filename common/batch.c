@@ -2,6 +2,7 @@
  * version-3 slots runs its own pipeline (hash a window, prefetch, probe);
  * the others are served here by loops over the single-key slots, which give
  * the same answers by construction. */
+#include <stdlib.h>
 #include <string.h>
 #include "filter.h"
 #include "pipeline.h"
@@ -124,6 +125,8 @@ fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[
         return FK_EINVAL;
     if (FK_OPS_HAS(f->ops, FK_OPS_V3, insert_many_u64))
         return f->ops->insert_many_u64(f, n, keys, done);
+    if (!f->ops->insert)
+        return FK_EUNSUPPORTED;
     size_t i = 0;
     fk_status s = FK_OK;
     for (; i < n; i++) {
@@ -135,5 +138,109 @@ fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[
     }
     if (done)
         *done = i;
+    return s;
+}
+
+/* ------------------------------------------------- building from a set */
+
+/* For a kind that builds only from byte keys: each u64 key's 8 LE bytes
+ * laid out in one buffer, with the pointer and length arrays over it. */
+static fk_status build_u64_as_bytes(const fk_ops *ops, const fk_params *q, size_t n,
+                                    const uint64_t keys[], fk_filter **out)
+{
+    if (n > SIZE_MAX / (8 + sizeof(void *) + sizeof(size_t)))
+        return FK_ENOMEM;
+    uint8_t *bytes = malloc(n ? n * 8 : 1);
+    const void **ptrs = malloc(n ? n * sizeof *ptrs : 1);
+    size_t *lens = malloc(n ? n * sizeof *lens : 1);
+    fk_status s = FK_ENOMEM;
+    if (bytes && ptrs && lens) {
+        for (size_t i = 0; i < n; i++) {
+            fk_batch_le8(bytes + 8 * i, keys[i]);
+            ptrs[i] = bytes + 8 * i;
+            lens[i] = 8;
+        }
+        s = ops->build(q, n, ptrs, lens, out);
+    }
+    free(bytes);
+    free(ptrs);
+    free(lens);
+    return s;
+}
+
+/* The checks both builds share; *q = *p with a capacity of 0 made n. */
+static fk_status build_args(const fk_ops *ops, const fk_params *p, size_t n, fk_params *q)
+{
+    if (!p || fk_ops_check(ops) != FK_OK)
+        return FK_EINVAL;
+    *q = *p;
+    if (q->capacity == 0)
+        q->capacity = n > 0 ? (uint64_t)n : 1u;
+    return fk_params_check(q);
+}
+
+/* A kind without a build slot: made empty, then filled; nothing is left
+ * behind when a key does not go in. */
+static fk_status build_by_inserts(const fk_ops *ops, const fk_params *q, size_t n,
+                                  const void *const keys[], const size_t lens[],
+                                  const uint64_t keys64[], fk_filter **out)
+{
+    if (!ops->create || !ops->insert)
+        return FK_EUNSUPPORTED;
+    fk_filter *f = NULL;
+    fk_status s = ops->create(q, &f);
+    if (s == FK_OK)
+        s = keys64 ? fk_filter_insert_many_u64(f, n, keys64, NULL)
+                   : fk_filter_insert_many(f, n, keys, lens, NULL);
+    if (s != FK_OK) {
+        fk_filter_free(f);
+        return s;
+    }
+    *out = f;
+    return FK_OK;
+}
+
+fk_status fk_filter_build(const fk_ops *ops, const fk_params *p, size_t n,
+                          const void *const keys[], const size_t lens[], fk_filter **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    fk_params q;
+    fk_status s = build_args(ops, p, n, &q);
+    if (s != FK_OK)
+        return s;
+    if (n > 0 && (!keys || !lens || fk_batch_first_bad(n, keys, lens) != n))
+        return FK_EINVAL;
+    if (FK_OPS_HAS(ops, FK_OPS_V5, build))
+        s = ops->build(&q, n, keys, lens, out);
+    else
+        return build_by_inserts(ops, &q, n, keys, lens, NULL, out);
+    if (s != FK_OK)
+        *out = NULL;
+    return s;
+}
+
+fk_status fk_filter_build_u64(const fk_ops *ops, const fk_params *p, size_t n,
+                              const uint64_t keys[], fk_filter **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    fk_params q;
+    fk_status s = build_args(ops, p, n, &q);
+    if (s != FK_OK)
+        return s;
+    if (n > 0 && !keys)
+        return FK_EINVAL;
+    if (FK_OPS_HAS(ops, FK_OPS_V5, build_u64))
+        s = ops->build_u64(&q, n, keys, out);
+    else if (FK_OPS_HAS(ops, FK_OPS_V5, build)) {
+        /* A static kind with only the byte build: the keys' LE bytes. */
+        s = build_u64_as_bytes(ops, &q, n, keys, out);
+    } else
+        return build_by_inserts(ops, &q, n, NULL, NULL, keys, out);
+    if (s != FK_OK)
+        *out = NULL;
     return s;
 }

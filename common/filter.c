@@ -2,6 +2,7 @@
  * dispatchers. */
 #include <string.h>
 #include "filter.h"
+#include "pipeline.h"
 #include "serial.h"
 
 /* ---------------------------------------------------------------- status */
@@ -17,6 +18,7 @@ const char *fk_strerror(fk_status s)
     case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
     case FK_ECORRUPT:     return "serialized data is corrupt";
     case FK_EIO:          return "reading or writing the file failed";
+    case FK_ELIMIT:       return "the filter would grow past its byte limit; nothing changed";
     }
     return "unknown status";
 }
@@ -32,6 +34,7 @@ const char *fk_status_name(fk_status s)
     case FK_EUNSUPPORTED: return "FK_EUNSUPPORTED";
     case FK_ECORRUPT:     return "FK_ECORRUPT";
     case FK_EIO:          return "FK_EIO";
+    case FK_ELIMIT:       return "FK_ELIMIT";
     }
     return "FK_UNKNOWN";
 }
@@ -63,7 +66,11 @@ fk_status fk_ops_check(const fk_ops *ops)
 {
     if (!ops || ops->version < FK_OPS_V1 || !ops->name || !ops->name[0])
         return FK_EINVAL;
-    if (!ops->create || !ops->destroy || !ops->insert || !ops->contains || !ops->stats)
+    if (!ops->destroy || !ops->contains || !ops->stats)
+        return FK_EINVAL;
+    /* A dynamic kind is made empty and filled; a static one is built. */
+    bool dynamic = ops->create && ops->insert;
+    if (!dynamic && !(FK_OPS_HAS(ops, FK_OPS_V5, build) || FK_OPS_HAS(ops, FK_OPS_V5, build_u64)))
         return FK_EINVAL;
     const fk_serial_ops *s = ops->serial;
     if (s && (!s->kind_id || !s->save_head || !s->save_payload || !s->check_head || !s->load))
@@ -75,8 +82,11 @@ unsigned fk_ops_caps(const fk_ops *ops)
 {
     if (!ops)
         return 0;
+    bool builds = FK_OPS_HAS(ops, FK_OPS_V5, build) || FK_OPS_HAS(ops, FK_OPS_V5, build_u64);
     return (ops->caps & ~FK_CAP_DERIVED) | (ops->remove ? FK_CAP_REMOVE : 0u) |
-           (ops->serial ? FK_CAP_SERIALIZE : 0u);
+           (ops->serial ? FK_CAP_SERIALIZE : 0u) |
+           (builds && !ops->insert ? FK_CAP_STATIC : 0u) |
+           (FK_OPS_HAS(ops, FK_OPS_V5, merge) ? FK_CAP_MERGE : 0u);
 }
 
 /* Asks the kind's size slot; *out zeroed on error. */
@@ -119,6 +129,15 @@ fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out)
         *out = NULL;
     if (!out || fk_ops_check(ops) != FK_OK)
         return FK_EINVAL;
+    if (!ops->create)
+        return FK_EUNSUPPORTED;
+    if (p && p->max_bytes != 0) {
+        /* refused before anything is allocated: the size slot says what
+         * create would hold (a growing kind checks again per link) */
+        fk_sizing sz;
+        if (fk_ops_size(ops, p, &sz) == FK_OK && sz.memory_bytes > fk_params_max_bytes(p))
+            return FK_ELIMIT;
+    }
     return ops->create(p, out);
 }
 
@@ -126,6 +145,8 @@ fk_status fk_filter_insert(fk_filter *f, const void *key, size_t len)
 {
     if (!f)
         return FK_EINVAL;
+    if (!f->ops->insert)
+        return FK_EUNSUPPORTED;
     return f->ops->insert(f, key, len);
 }
 
@@ -144,6 +165,75 @@ fk_status fk_filter_remove(fk_filter *f, const void *key, size_t len)
         return FK_EUNSUPPORTED;
     return f->ops->remove(f, key, len);
 }
+
+/* ------------------------------------------------------- 64-bit keys */
+
+bool fk_filter_contains_u64(const fk_filter *f, uint64_t key)
+{
+    if (!f)
+        return false;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V5, contains_u64))
+        return f->ops->contains_u64(f, key);
+    uint8_t le[8];
+    fk_batch_le8(le, key);
+    return f->ops->contains(f, le, sizeof le);
+}
+
+/* The byte-slot path of the u64 writers: the key's 8 LE bytes. */
+static fk_status write_le8(fk_filter *f, fk_status (*one)(fk_filter *, const void *, size_t),
+                           uint64_t key)
+{
+    if (!one)
+        return FK_EUNSUPPORTED;
+    uint8_t le[8];
+    fk_batch_le8(le, key);
+    return one(f, le, sizeof le);
+}
+
+fk_status fk_filter_insert_u64(fk_filter *f, uint64_t key)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V5, insert_u64))
+        return f->ops->insert_u64(f, key);
+    return write_le8(f, f->ops->insert, key);
+}
+
+fk_status fk_filter_remove_u64(fk_filter *f, uint64_t key)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V5, remove_u64))
+        return f->ops->remove_u64(f, key);
+    return write_le8(f, f->ops->remove, key);
+}
+
+/* -------------------------------------------------- counts and merges */
+
+fk_status fk_filter_count(const fk_filter *f, const void *key, size_t len, uint64_t *count)
+{
+    if (count)
+        *count = 0;
+    if (!f || !count || (!key && len > 0))
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V5, count))
+        return FK_EUNSUPPORTED;
+    fk_status s = f->ops->count(f, key, len, count);
+    if (s != FK_OK)
+        *count = 0;
+    return s;
+}
+
+fk_status fk_filter_merge(fk_filter *dst, const fk_filter *src)
+{
+    if (!dst || !src || dst == src || dst->ops != src->ops)
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(dst->ops, FK_OPS_V5, merge))
+        return FK_EUNSUPPORTED;
+    return dst->ops->merge(dst, src);
+}
+
+/* ------------------------------------------------------------- figures */
 
 void fk_filter_stats(const fk_filter *f, fk_stats *out)
 {

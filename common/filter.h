@@ -62,7 +62,11 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
 #define FK_CAP_GROWS     (1u << 4) /* the filter grows instead of answering
                                       FK_EFULL (the scalable kinds): it needs
                                       no capacity up front */
-#define FK_CAP_DERIVED   (FK_CAP_REMOVE | FK_CAP_SERIALIZE)
+#define FK_CAP_STATIC    (1u << 5) /* derived: the kind is built from the whole
+                                      set (a build slot, no insert slot); its
+                                      insert and remove answer FK_EUNSUPPORTED */
+#define FK_CAP_MERGE     (1u << 6) /* derived: the merge slot is set */
+#define FK_CAP_DERIVED   (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE)
 
 /* What a kind would build for given params, without building it, and what
  * theory expects of it (RocksDB's CalculateSpace and EstimatedFpRate):
@@ -96,6 +100,13 @@ typedef struct {
  *                          that may run together; without them the
  *                          fk_filter_*_concurrent calls answer
  *                          FK_EUNSUPPORTED)
+ *   version 5 (FK_OPS_V5): contains_u64 .. remove_u64 (single 64-bit keys;
+ *                          without them the 8 little-endian bytes go
+ *                          through the byte slots, same answers), build,
+ *                          build_u64 (a filter from the whole set; without
+ *                          them create plus insert_many), count and merge
+ *                          (without them FK_EUNSUPPORTED). A static kind
+ *                          sets build and leaves create and insert NULL.
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
@@ -104,7 +115,8 @@ typedef struct {
 #define FK_OPS_V2      2u
 #define FK_OPS_V3      3u
 #define FK_OPS_V4      4u
-#define FK_OPS_VERSION FK_OPS_V4 /* the newest layout, declared below */
+#define FK_OPS_V5      5u
+#define FK_OPS_VERSION FK_OPS_V5 /* the newest layout, declared below */
 
 struct fk_ops {
     /* ---- version 1 */
@@ -113,8 +125,10 @@ struct fk_ops {
     const char *summary; /* one line describing the kind, for --help */
     unsigned    caps;    /* FK_CAP_COUNT | FK_CAP_BOUNDED | FK_CAP_GROWS */
 
-    /* Required (fk_filter_new answers FK_EINVAL without them). Same
-     * contract as fk_filter_new / _free / _insert / _contains / _stats. */
+    /* Required (fk_ops_check refuses a table without them), except that a
+     * static kind (version 5, with a build slot) leaves create and insert
+     * NULL. Same contract as fk_filter_new / _free / _insert / _contains /
+     * _stats. */
     fk_status (*create)(const fk_params *p, fk_filter **out);
     void      (*destroy)(fk_filter *f);
     fk_status (*insert)(fk_filter *f, const void *key, size_t len);
@@ -151,7 +165,21 @@ struct fk_ops {
     fk_status (*insert_concurrent)(fk_filter *f, const void *key, size_t len);
     fk_status (*remove_concurrent)(fk_filter *f, const void *key, size_t len);
 
-    /* Slots appended later go below, under FK_OPS_V5 and so on. */
+    /* ---- version 5 (optional): the same contracts as the fk_filter_*
+     * calls of the same names below, which have already checked the
+     * arguments (f, dst, src, count and out valid; keys/lens valid when
+     * n > 0 and no key NULL with len > 0; p passed fk_params_check after
+     * a capacity of 0 became n). */
+    bool      (*contains_u64)(const fk_filter *f, uint64_t key);
+    fk_status (*insert_u64)(fk_filter *f, uint64_t key);
+    fk_status (*remove_u64)(fk_filter *f, uint64_t key);
+    fk_status (*build)(const fk_params *p, size_t n, const void *const keys[],
+                       const size_t lens[], fk_filter **out);
+    fk_status (*build_u64)(const fk_params *p, size_t n, const uint64_t keys[], fk_filter **out);
+    fk_status (*count)(const fk_filter *f, const void *key, size_t len, uint64_t *count);
+    fk_status (*merge)(fk_filter *dst, const fk_filter *src);
+
+    /* Slots appended later go below, under FK_OPS_V6 and so on. */
 };
 
 /* True when ops has slot `member` set and is new enough to have it. */
@@ -207,12 +235,15 @@ struct fk_filter {
 /* --------------------------------------------------- asking the kind */
 
 /* Checks that ops can be used: version at least FK_OPS_V1, a nonempty name,
- * the required slots set, and a serial table, when present, complete (see
- * serial.h). Returns FK_OK or FK_EINVAL (also for NULL). Cost: O(1). */
+ * the required slots set (destroy, contains, stats, and create with insert
+ * or, for a static kind of version 5, build), and a serial table, when
+ * present, complete (see serial.h). Returns FK_OK or FK_EINVAL (also for
+ * NULL). Cost: O(1). */
 FK_API fk_status fk_ops_check(const fk_ops *ops);
 
 /* Returns the kind's FK_CAP_* flags: its stored caps plus the derived
- * FK_CAP_REMOVE and FK_CAP_SERIALIZE. 0 for NULL. Cost: O(1). */
+ * FK_CAP_REMOVE, FK_CAP_SERIALIZE, FK_CAP_STATIC and FK_CAP_MERGE. 0 for
+ * NULL. Cost: O(1). */
 FK_API unsigned fk_ops_caps(const fk_ops *ops);
 
 /* Fills *out with what fk_filter_new(ops, p) would build, its theory taken
@@ -235,14 +266,19 @@ FK_API fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, doub
  * Returns FK_OK and stores a new filter in *out (the caller owns it and
  * releases it with fk_filter_free); FK_EINVAL for NULL ops/p/out, a table
  * that fails fk_ops_check (a required slot missing), or bad params (see
- * fk_params_check and each kind's header); FK_ENOMEM when the
+ * fk_params_check and each kind's header); FK_EUNSUPPORTED for a static
+ * kind (FK_CAP_STATIC: use fk_filter_build); FK_ELIMIT when p->max_bytes
+ * is nonzero and the kind's size slot says the filter would hold more
+ * (checked before anything is allocated); FK_ENOMEM when the
  * allocation fails. On any error *out is set to NULL (when out is not NULL).
- * Cost: O(size of the filter) to allocate and zero it. */
+ * Cost: O(1) plus the allocation: bodies come as fresh zeroed pages, so
+ * no page is touched before it is used. */
 FK_API fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out);
 
 /* Adds key. Returns FK_OK; FK_EINVAL for f NULL or key NULL with len > 0;
  * FK_EFULL when the kind has no room (nothing is lost, the filter answers as
- * before). Cost: one hash of the key plus the kind's probes. */
+ * before); FK_EUNSUPPORTED for a static kind (FK_CAP_STATIC). Cost: one
+ * hash of the key plus the kind's probes. */
 FK_API fk_status fk_filter_insert(fk_filter *f, const void *key, size_t len);
 
 /* Returns true when key may be in the set, false when it is definitely not
@@ -264,6 +300,78 @@ FK_API void fk_filter_stats(const fk_filter *f, fk_stats *out);
 
 /* Releases f and everything it owns. NULL is a no-op. Cost: O(1). */
 FK_API void fk_filter_free(fk_filter *f);
+
+/* ---------------------------------------------------- 64-bit keys
+ *
+ * A uint64_t key is its 8 little-endian bytes: each call answers exactly
+ * as the byte call on those bytes (fk_filter_contains(f, le, 8)), on any
+ * host, so files and every other call agree. A kind with the version-5
+ * slots runs a path specialised for 8 bytes (no length dispatch, the
+ * seed's constants computed when the filter was made); the others are
+ * served through the byte slots. Thread safety and cost: as the byte
+ * call of the same name. */
+
+/* Returns as fk_filter_contains on the key's 8 little-endian bytes; false
+ * for f NULL. */
+FK_API bool fk_filter_contains_u64(const fk_filter *f, uint64_t key);
+
+/* Returns as fk_filter_insert on the key's 8 little-endian bytes
+ * (FK_EINVAL for f NULL, FK_EFULL, FK_EUNSUPPORTED for a static kind). */
+FK_API fk_status fk_filter_insert_u64(fk_filter *f, uint64_t key);
+
+/* Returns as fk_filter_remove on the key's 8 little-endian bytes
+ * (FK_ENOTFOUND, FK_EUNSUPPORTED when the kind cannot remove, FK_EINVAL
+ * for f NULL). */
+FK_API fk_status fk_filter_remove_u64(fk_filter *f, uint64_t key);
+
+/* ------------------------------------------- building from a whole set */
+
+/* Builds a filter of kind ops holding keys[0..n) (byte keys, NULL-or-len
+ * rule as above; duplicates allowed). p->capacity may be 0, meaning n
+ * (at least 1); the other fields are the kind's usual params. A kind with
+ * a build slot (every static kind, FK_CAP_STATIC) builds from the whole
+ * set at once; for the others this is fk_filter_new then
+ * fk_filter_insert_many, with the same answers. Returns FK_OK and stores
+ * the new filter in *out (the caller owns it: fk_filter_free); FK_EINVAL
+ * for NULL ops/p/out, keys or lens NULL with n > 0, a key NULL with
+ * len > 0, a table failing fk_ops_check or params the kind refuses;
+ * FK_EFULL when a bounded kind cannot take n keys; FK_ENOMEM. On error
+ * *out is NULL and nothing is left allocated. Cost: the kind's build
+ * (static kinds: O(n) time plus their documented temporary memory), else
+ * n inserts. May run beside any call on other filters. */
+FK_API fk_status fk_filter_build(const fk_ops *ops, const fk_params *p, size_t n,
+                                 const void *const keys[], const size_t lens[], fk_filter **out);
+
+/* The same for 64-bit integer keys, each its 8 little-endian bytes: the
+ * filter answers exactly as one fk_filter_build made from those bytes.
+ * keys NULL with n > 0 is FK_EINVAL. */
+FK_API fk_status fk_filter_build_u64(const fk_ops *ops, const fk_params *p, size_t n,
+                                     const uint64_t keys[], fk_filter **out);
+
+/* ------------------------------------------------ counts and merges */
+
+/* Stores in *count how many times key may have been inserted (minus the
+ * removes): never fewer than the truth for keys inserted with FK_OK, and
+ * possibly more (false positives, shared counters). What each kind
+ * answers: a counting Bloom filter its smallest counter, a cuckoo filter
+ * the stored copies of the key's fingerprint, a quotient filter its
+ * counter, a growing kind the sum over its links. Returns FK_OK;
+ * FK_EINVAL for f or count NULL, or key NULL with len > 0 (*count = 0);
+ * FK_EUNSUPPORTED when the kind cannot count (plain Bloom filters, static
+ * kinds). Thread safety and cost: as fk_filter_contains. */
+FK_API fk_status fk_filter_count(const fk_filter *f, const void *key, size_t len,
+                                 uint64_t *count);
+
+/* Makes dst the union of dst and src: afterwards dst answers true for
+ * every key either answered true for (counting kinds add the counts).
+ * src is unchanged. Returns FK_OK; FK_EINVAL for NULL, dst == src,
+ * filters of different kinds, or filters whose shapes differ (size,
+ * seed, fingerprint or counter width: each kind's header says which must
+ * match), with nothing changed; FK_EUNSUPPORTED when the kind cannot merge;
+ * FK_EFULL when a bounded kind has no room for the union (each kind's
+ * header says what it holds then). Cost: one pass over both filters. Needs
+ * every other call on dst done; src may be read by lookups meanwhile. */
+FK_API fk_status fk_filter_merge(fk_filter *dst, const fk_filter *src);
 
 /* ------------------------------------------------------------ batches
  *

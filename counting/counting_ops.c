@@ -17,6 +17,12 @@ static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
     return fk_counting_remove_concurrent((fk_counting *)f, key, len);
 }
 
+static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+{
+    *out = fk_counting_count((const fk_counting *)f, key, len);
+    return FK_OK;
+}
+
 /* The m, k and counter width that fk_counting_new would use, with its
  * limits. */
 static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t *width)
@@ -62,4 +68,5 @@ const fk_ops fk_counting_ops = {
     .remove_many = fk_counting_ops_remove_many,
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
+    .count = count,
 };

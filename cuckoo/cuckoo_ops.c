@@ -52,11 +52,31 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
+/* The stored copies of the key's fingerprint in its two buckets: every
+ * insert of the key stored one, so this never under-counts. */
+static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    fk_cuckoo_location loc;
+    fk_status s = fk_cuckoo_locate(c, key, len, &loc);
+    if (s != FK_OK)
+        return s;
+    unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
+    uint64_t n = 0;
+    for (unsigned slot = 0; slot < per_bucket; slot++) {
+        n += fk_cuckoo_slot(c, loc.i1, slot) == loc.fingerprint;
+        if (loc.i2 != loc.i1)
+            n += fk_cuckoo_slot(c, loc.i2, slot) == loc.fingerprint;
+    }
+    *out = n;
+    return FK_OK;
+}
+
 const fk_ops fk_cuckoo_ops = {
     .version = FK_OPS_VERSION,
     .name = "cuckoo",
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
-    .caps = FK_CAP_BOUNDED,
+    .caps = FK_CAP_BOUNDED | FK_CAP_COUNT,
     FK_OPS_FORWARD_SLOTS(fk_cuckoo),
     .remove = fk_cuckoo_fwd_remove,
     .serial = &fk_cuckoo_serial_ops,
@@ -68,4 +88,5 @@ const fk_ops fk_cuckoo_ops = {
     .remove_many = fk_cuckoo_ops_remove_many,
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
+    .count = count,
 };

@@ -491,6 +491,252 @@ TEST(a_table_lacking_a_required_slot_is_refused)
     CHECK_EQ_U64(fk_ops_caps(NULL), 0);
 }
 
+
+/* ------------------------------------------------ version-5 calls */
+
+/* The probe keys of the version-5 checks: half inserted, half not. */
+#define V5_KEYS 20000u
+
+/* A u64 key answers as its 8 little-endian bytes through the byte calls,
+ * for inserts, lookups and removes alike. */
+TEST(u64_calls_answer_as_the_8_little_endian_bytes)
+{
+    fk_filter *by_u64 = make(V5_KEYS, 0.01, 11), *by_bytes = make(V5_KEYS, 0.01, 11);
+    if (!by_u64 || !by_bytes)
+        goto out;
+    for (uint64_t i = 0; i < V5_KEYS / 2; i++) {
+        uint64_t k = keys_positive(i);
+        uint8_t le[8];
+        for (int b = 0; b < 8; b++)
+            le[b] = (uint8_t)(k >> (8 * b));
+        CHECK_STATUS(fk_filter_insert_u64(by_u64, k), FK_OK);
+        CHECK_STATUS(fk_filter_insert(by_bytes, le, sizeof le), FK_OK);
+    }
+    uint64_t differ = 0, missing = 0;
+    for (uint64_t i = 0; i < V5_KEYS; i++) {
+        uint64_t k = i < V5_KEYS / 2 ? keys_positive(i) : keys_negative(i);
+        uint8_t le[8];
+        for (int b = 0; b < 8; b++)
+            le[b] = (uint8_t)(k >> (8 * b));
+        bool a = fk_filter_contains_u64(by_u64, k), c = fk_filter_contains(by_u64, le, 8);
+        bool d = fk_filter_contains_u64(by_bytes, k), e = fk_filter_contains(by_bytes, le, 8);
+        differ += a != c || a != d || a != e;
+        missing += i < V5_KEYS / 2 && !a;
+    }
+    CHECK_MSG(differ == 0, "%s: %llu keys answer differently by u64 and bytes", kind->name,
+              (unsigned long long)differ);
+    CHECK_EQ_U64(missing, 0);
+    uint64_t k0 = keys_positive(0);
+    if (fk_ops_caps(kind) & FK_CAP_REMOVE) {
+        CHECK_STATUS(fk_filter_remove_u64(by_u64, k0), FK_OK);
+        uint8_t le[8];
+        for (int b = 0; b < 8; b++)
+            le[b] = (uint8_t)(k0 >> (8 * b));
+        CHECK_STATUS(fk_filter_remove(by_bytes, le, 8), FK_OK);
+        fk_stats a, b;
+        fk_filter_stats(by_u64, &a);
+        fk_filter_stats(by_bytes, &b);
+        CHECK_EQ_U64(a.items, b.items);
+    } else {
+        CHECK_STATUS(fk_filter_remove_u64(by_u64, k0), FK_EUNSUPPORTED);
+    }
+    CHECK(!fk_filter_contains_u64(NULL, k0));
+    CHECK_STATUS(fk_filter_insert_u64(NULL, k0), FK_EINVAL);
+    CHECK_STATUS(fk_filter_remove_u64(NULL, k0), FK_EINVAL);
+out:
+    fk_filter_free(by_u64);
+    fk_filter_free(by_bytes);
+}
+
+/* fk_filter_build and fk_filter_build_u64 answer as one another (and, for
+ * a kind made empty and filled, as create plus inserts), with no false
+ * negative; bad arguments are named errors that leave *out NULL. */
+TEST(build_answers_as_inserts)
+{
+    static uint64_t keys64[V5_KEYS / 2];
+    static uint8_t le[V5_KEYS / 2][8];
+    static const void *ptrs[V5_KEYS / 2];
+    static size_t lens[V5_KEYS / 2];
+    const size_t n = V5_KEYS / 2;
+    for (size_t i = 0; i < n; i++) {
+        keys64[i] = keys_positive(i);
+        for (int b = 0; b < 8; b++)
+            le[i][b] = (uint8_t)(keys64[i] >> (8 * b));
+        ptrs[i] = le[i];
+        lens[i] = 8;
+    }
+    fk_params p = fk_params_make(0, 0.01); /* capacity 0: n */
+    p.seed = 5;
+    fk_filter *a = NULL, *b = NULL, *c = NULL;
+    CHECK_STATUS(fk_filter_build(kind, &p, n, ptrs, lens, &a), FK_OK);
+    CHECK_STATUS(fk_filter_build_u64(kind, &p, n, keys64, &b), FK_OK);
+    bool dynamic = !(fk_ops_caps(kind) & FK_CAP_STATIC);
+    if (dynamic) {
+        c = make(n, 0.01, 5);
+        for (size_t i = 0; c && i < n; i++)
+            CHECK_STATUS(fk_filter_insert_u64(c, keys64[i]), FK_OK);
+    }
+    if (!a || !b || (dynamic && !c))
+        goto out;
+    fk_stats st;
+    fk_filter_stats(a, &st);
+    CHECK_EQ_U64(st.capacity, n);
+    uint64_t differ = 0, missing = 0;
+    for (uint64_t i = 0; i < V5_KEYS; i++) {
+        uint64_t k = i < n ? keys_positive(i) : keys_negative(i);
+        bool x = fk_filter_contains_u64(a, k), y = fk_filter_contains_u64(b, k);
+        differ += x != y || (c && x != fk_filter_contains_u64(c, k));
+        missing += i < n && !x;
+    }
+    CHECK_MSG(differ == 0, "%s: builds answer differently for %llu keys", kind->name,
+              (unsigned long long)differ);
+    CHECK_EQ_U64(missing, 0);
+out:
+    fk_filter_free(a);
+    fk_filter_free(b);
+    fk_filter_free(c);
+    fk_filter *f = (fk_filter *)&p;
+    CHECK_STATUS(fk_filter_build(kind, &p, 3, NULL, lens, &f), FK_EINVAL);
+    CHECK(f == NULL);
+    f = (fk_filter *)&p;
+    CHECK_STATUS(fk_filter_build_u64(kind, &p, 3, NULL, &f), FK_EINVAL);
+    CHECK(f == NULL);
+    const void *null_key[1] = { NULL };
+    size_t one[1] = { 1 };
+    CHECK_STATUS(fk_filter_build(kind, &p, 1, null_key, one, &f), FK_EINVAL);
+    CHECK_STATUS(fk_filter_build(kind, NULL, 0, NULL, NULL, &f), FK_EINVAL);
+    CHECK_STATUS(fk_filter_build(NULL, &p, 0, NULL, NULL, &f), FK_EINVAL);
+    CHECK_STATUS(fk_filter_build(kind, &p, 0, NULL, NULL, NULL), FK_EINVAL);
+    fk_params nan = p;
+    nan.fpr = NAN;
+    CHECK_STATUS(fk_filter_build_u64(kind, &nan, 0, NULL, &f), FK_EINVAL);
+    CHECK(f == NULL);
+    /* An empty set is a set: it answers false. */
+    CHECK_STATUS(fk_filter_build_u64(kind, &p, 0, NULL, &f), FK_OK);
+    CHECK(f && !fk_filter_contains_u64(f, 42));
+    fk_filter_free(f);
+}
+
+/* A kind that counts never answers fewer than the truth; one that cannot
+ * says FK_EUNSUPPORTED. Merge: named errors for what cannot merge, and a
+ * union with no false negative for what can. */
+TEST(count_and_merge_follow_the_slots)
+{
+    fk_filter *f = make(1000, 0.01, 3), *g = make(1000, 0.01, 3);
+    if (!f || !g)
+        goto out;
+    for (int i = 0; i < 3; i++)
+        CHECK_STATUS(fk_filter_insert(f, "thrice", 6), FK_OK);
+    uint64_t count = 99;
+    fk_status s = fk_filter_count(f, "thrice", 6, &count);
+    if (FK_OPS_HAS(kind, FK_OPS_V5, count)) {
+        CHECK_STATUS(s, FK_OK);
+        CHECK_MSG(count >= 3, "%s: count %llu of a key inserted 3 times", kind->name,
+                  (unsigned long long)count);
+    } else {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+        CHECK_EQ_U64(count, 0);
+        CHECK(!(fk_ops_caps(kind) & FK_CAP_COUNT));
+    }
+    CHECK_STATUS(fk_filter_count(f, NULL, 1, &count), FK_EINVAL);
+    CHECK_STATUS(fk_filter_count(f, "k", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_count(NULL, "k", 1, &count), FK_EINVAL);
+
+    CHECK_STATUS(fk_filter_merge(NULL, g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(f, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(f, f), FK_EINVAL);
+    for (uint64_t i = 0; i < 400; i++)
+        CHECK_STATUS(fk_filter_insert_u64(g, keys_positive(i)), FK_OK);
+    s = fk_filter_merge(f, g);
+    if (fk_ops_caps(kind) & FK_CAP_MERGE) {
+        CHECK_STATUS(s, FK_OK);
+        uint64_t missing = !fk_filter_contains(f, "thrice", 6);
+        for (uint64_t i = 0; i < 400; i++)
+            missing += !fk_filter_contains_u64(f, keys_positive(i));
+        CHECK_EQ_U64(missing, 0);
+        /* a filter of another shape is refused */
+        fk_filter *other = make(5000, 0.01, 3);
+        if (other)
+            CHECK_STATUS(fk_filter_merge(f, other), FK_EINVAL);
+        fk_filter_free(other);
+    } else {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+    }
+    /* a filter of another kind is refused */
+    const fk_ops *other_kind = kind == &fk_bloom_ops ? fk_ops_find("cuckoo") : &fk_bloom_ops;
+    fk_params p = fk_params_make(1000, 0.01);
+    fk_filter *h = NULL;
+    if (fk_filter_new(other_kind, &p, &h) == FK_OK)
+        CHECK_STATUS(fk_filter_merge(f, h), FK_EINVAL);
+    fk_filter_free(h);
+out:
+    fk_filter_free(f);
+    fk_filter_free(g);
+}
+
+/* ------------------------------------------------ a static kind */
+
+/* "static-fpset": the test kind behind a static table (build slot, no
+ * create, insert or remove), to prove the interface serves a kind that is
+ * built from the whole set. */
+static fk_status static_build(const fk_params *p, size_t n, const void *const keys[],
+                              const size_t lens[], fk_filter **out)
+{
+    fk_filter *f = NULL;
+    fk_status s = fk_filter_new(&fk_test_fpset_ops, p, &f);
+    if (s == FK_OK)
+        s = fk_filter_insert_many(f, n, keys, lens, NULL);
+    if (s != FK_OK) {
+        fk_filter_free(f);
+        return s;
+    }
+    *out = f;
+    return FK_OK;
+}
+
+TEST(a_static_kind_is_built_and_refuses_writes)
+{
+    fk_ops st = fk_test_fpset_ops;
+    st.name = "static-fpset";
+    st.create = NULL;
+    st.insert = NULL;
+    st.remove = NULL;
+    st.insert_many = NULL;
+    st.insert_many_u64 = NULL;
+    st.remove_many = NULL;
+    st.insert_concurrent = NULL;
+    st.remove_concurrent = NULL;
+    st.build = static_build;
+    st.serial = NULL;
+    CHECK_STATUS(fk_ops_check(&st), FK_OK);
+    CHECK(fk_ops_caps(&st) & FK_CAP_STATIC);
+    CHECK(!(fk_ops_caps(&st) & FK_CAP_REMOVE));
+    fk_ops no_build = st;
+    no_build.build = NULL;
+    CHECK_STATUS(fk_ops_check(&no_build), FK_EINVAL);
+    fk_params p = fk_params_make(100, 0.01);
+    fk_filter *f = (fk_filter *)&p;
+    CHECK_STATUS(fk_filter_new(&st, &p, &f), FK_EUNSUPPORTED);
+    CHECK(f == NULL);
+    uint64_t keys64[3] = { 1, 2, 3 };
+    /* build_u64 without its own slot goes through the byte build */
+    CHECK_STATUS(fk_filter_build_u64(&st, &p, 3, keys64, &f), FK_OK);
+    if (!f)
+        return;
+    for (int i = 0; i < 3; i++)
+        CHECK(fk_filter_contains_u64(f, keys64[i]));
+    /* the table of the built filter is fpset's own; these go through st */
+    fk_filter probe = { &st };
+    CHECK_STATUS(fk_filter_insert(&probe, "k", 1), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_insert_u64(&probe, 4), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_remove(&probe, "k", 1), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_insert_many_u64(&probe, 1, keys64, NULL), FK_EUNSUPPORTED);
+    const void *k1[1] = { "k" };
+    size_t l1[1] = { 1 };
+    CHECK_STATUS(fk_filter_insert_many(&probe, 1, k1, l1, NULL), FK_EUNSUPPORTED);
+    fk_filter_free(f);
+}
+
 /* ------------------------------------------------ the registry */
 
 TEST(registering_a_kind)
@@ -540,6 +786,7 @@ int main(void)
     RUN(a_version_1_table_works_and_its_later_slots_are_never_read);
     RUN(a_table_lacking_a_required_slot_is_refused);
     RUN(registering_a_kind);
+    RUN(a_static_kind_is_built_and_refuses_writes);
     for (size_t i = 0; (kind = fk_ops_at(i)) != NULL; i++) {
         printf("kind %s\n", kind->name);
         RUN(vtable_is_complete);
@@ -553,6 +800,9 @@ int main(void)
         RUN(same_seed_same_answers_other_seed_other_false_positives);
         RUN(remove_works_or_is_unsupported);
         RUN(bounded_kinds_say_full_and_others_never_do);
+        RUN(u64_calls_answer_as_the_8_little_endian_bytes);
+        RUN(build_answers_as_inserts);
+        RUN(count_and_merge_follow_the_slots);
     }
     RUN(the_registry_says_full);
     return check_report();
