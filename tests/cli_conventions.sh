@@ -92,6 +92,13 @@ seq 1 50000 | "$fk" build --kind cuckoo --fpr 1% --capacity 1000 >/dev/null 2>"$
 check "cuckoo full: exit 1 names scalable-cuckoo and headroom" \
     sh -c "grep -q 'scalable-cuckoo' '$tmp/err' && grep -q 'headroom' '$tmp/err'"
 
+seq 1 1000 | "$fk" build --kind cuckoo --fpr 1% --capacity 1000 >"$tmp/cf.fk"
+seq 2001 9000 | "$fk" add "$tmp/cf.fk" 2>"$tmp/err"
+check "add to a full cuckoo: exit 1 names scalable-cuckoo and headroom" \
+    sh -c "test $? -eq 1 && grep -q 'scalable-cuckoo' '$tmp/err' && grep -q 'headroom' '$tmp/err'"
+"$fk" add - </dev/null 2>"$tmp/err"
+check "add -: a usage error (stdin holds the keys)" sh -c "test $? -eq 2 && grep -q \"FILTER '-'\" '$tmp/err'"
+
 # --- did you mean ----------------------------------------------------------
 "$fk" qeury 2>"$tmp/err"
 check "a misspelt command: exit 2, did you mean" \

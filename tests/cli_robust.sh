@@ -39,6 +39,7 @@ declare -A run=(
     [remove]="remove $tmp/c.fk"
     [merge]="merge $tmp/b.fk $tmp/b2.fk"
     [dedup]="dedup $tmp/d.fk --kind bloom --fpr 0.01 --capacity 100"
+    [completion]="completion bash"
 )
 cmds=$("$fk" help | awk '/^commands:/{on=1; next} on && !NF {exit} on {print $1}')
 check "help lists the subcommands" test -n "$cmds"

@@ -1,7 +1,6 @@
 /* bench/cli/cmd_merge.c: `filterkit merge A.fk B.fk > C.fk`: the union of two
- * compatible saved filters, through the library's own union of that kind.
- * fk_ops has no union slot, so the kinds that have one are listed here,
- * by their ops table. */
+ * compatible saved filters, through the library's own union of that kind
+ * (fk_filter_merge, for the kinds whose table has the merge slot). */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,29 +8,26 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "operands.h"
-#include "../../bloom/bloom.h"
 
 typedef fk_status (*union_fn)(fk_filter *dst, const fk_filter *src);
 
-static fk_status union_bloom(fk_filter *dst, const fk_filter *src)
-{
-    /* a filter of kind fk_bloom_ops is an fk_bloom (its fk_filter header first) */
-    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
-}
-
-static const struct {
-    const fk_ops *ops;
-    union_fn      unite;
-} unions[] = {
-    { &fk_bloom_ops, union_bloom },
-};
-
+/* The library's union of the kind (its fk_ops merge slot, FK_CAP_MERGE),
+ * or NULL: merge learns which kinds unite from their tables. */
 static union_fn union_of(const fk_ops *ops)
 {
-    for (size_t i = 0; i < sizeof unions / sizeof unions[0]; i++)
-        if (unions[i].ops == ops)
-            return unions[i].unite;
-    return NULL;
+    return (fk_ops_caps(ops) & FK_CAP_MERGE) ? fk_filter_merge : NULL;
+}
+
+/* The kinds that can be merged, comma-separated, for messages. */
+static void merge_kinds(char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        if (!(fk_ops_caps(fk_ops_at(i)) & FK_CAP_MERGE))
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
+    }
 }
 
 /* Why two headers of the same kind cannot be merged, or NULL. */
@@ -70,8 +66,8 @@ int fkc_cmd_merge(int argc, char **argv)
         "answers 'maybe present' for every key either one held, as if built from both\n"
         "inputs. They must be compatible: the same kind, geometry (same --fpr and\n"
         "--capacity at build time) and seed; anything else exits 1 saying what\n"
-        "differs. Kinds with a union in the library: bloom. Others (counting, cuckoo)\n"
-        "exit 1: build one filter from both inputs instead.\n"
+        "differs. Kinds with a union in the library (a merge slot): bloom, blocked.\n"
+        "Others (counting, cuckoo) exit 1: build one filter from both inputs instead.\n"
         "The union holds the keys of both, in a filter of the same size: when its\n"
         "expected false-positive rate exceeds the target the inputs were built for, a\n"
         "warning says so (as 'filterkit add' does); --strict refuses instead (exit 1,\n"
@@ -97,9 +93,11 @@ int fkc_cmd_merge(int argc, char **argv)
         fprintf(stderr, "filterkit merge: %s is a %s filter and %s a %s filter: only filters of the same "
                 "kind can be merged\n", path[0], ops->name, path[1], fk_filter_ops(f[1])->name);
     } else if (!unite) {
+        char kinds[200];
+        merge_kinds(kinds, sizeof kinds);
         fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no union for "
-                "this kind (kinds that merge: bloom); build one filter from both inputs instead\n",
-                ops->name);
+                "this kind (kinds that merge: %s); build one filter from both inputs instead\n",
+                ops->name, kinds);
     } else if (incompatible(&h[0], &h[1], why, sizeof why)) {
         fprintf(stderr, "filterkit merge: %s and %s cannot be merged: %s\n", path[0], path[1], why);
     } else if (h[0].items > UINT64_MAX - h[1].items) {
