@@ -467,7 +467,8 @@ clean:
 # module over the all-in-one library (redis/; no Redis header needed).
 # `make test` builds it too when redis-server is installed, and
 # tests/cli_redis.sh runs it on real servers; `make deps-redis` installs
-# redis-server and redis-tools.
+# redis-server and redis-tools (and python3-redis, the client
+# tests/cli_redis_clients.sh drives it with).
 REDIS_MODULE := $(BUILD)/filterkit-redis.so
 REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
 HAVE_REDIS   := $(shell command -v redis-server >/dev/null 2>&1 && echo 1)
@@ -478,6 +479,7 @@ $(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
 deps-redis:
 	$(call ensure,redis-server,command -v redis-server)
 	$(call ensure,redis-tools,command -v redis-cli)
+	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
 ifeq ($(HAVE_REDIS),1)
 tests-build: $(REDIS_MODULE)
 endif
