@@ -50,7 +50,9 @@ for gp in "$root"/plots/[0-9]*.gp; do
     name=$(basename "$gp" .gp)
     check "$name.gp draws $name" grep -q "png('$name')\|$name.png" "$gp"
 done
-check "plots/ref holds only numbered plots that a script draws" \
-    sh -c "for f in '$root'/plots/ref/*.png; do n=\$(basename \"\$f\" .png); test -f '$root/plots/'\$n.gp || exit 1; done"
+# one numbering: a number names one plot, in plots/*.gp and plots/ref/ alike
+dups=$( (cd "$root/plots" && ls [0-9]*.gp; cd "$root/plots/ref" && ls [0-9]*.png) 2>/dev/null |
+        sed 's/\.[a-z]*$//' | sort -u | cut -d_ -f1 | sort | uniq -d | tr '\n' ' ')
+check "one number, one plot, across plots/*.gp and plots/ref/ (shared: $dups)" test -z "$dups"
 
 finish
