@@ -181,11 +181,12 @@ static void json_candidate(const candidate *c, const candidate *best, double rea
     if (c->sized) {
         printf(", \"geometry\": ");
         fkc_json_string(stdout, c->params);
-        if (c->memory == FKC_MODEL_TOO_BIG)
+        if (c->memory == FKC_MODEL_TOO_BIG) {
             printf(", \"memory_bytes\": null, \"bits_per_item\": null");
-        else
-            printf(", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory),
-                json_num(8.0 * (double)c->memory / (double)capacity);
+        } else {
+            printf(", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory);
+            json_num(8.0 * (double)c->memory / (double)capacity);
+        }
         printf(", \"memory_exact\": %s, \"theory_fpr\": ", c->exact ? "true" : "false");
         json_num(c->theory);
         printf(", \"best_fpr_in_budget\": ");
