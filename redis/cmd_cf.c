@@ -294,7 +294,7 @@ static long long cf_buckets(const fkr_value *v)
 /* CF.INFO key: RedisBloom's fields, with what the filter really uses: its
  * buckets (summed over a chain's links), 4 slots per bucket and
  * FK_CUCKOO_MAX_KICKS kicks, whatever BUCKETSIZE and MAXITERATIONS
- * CF.RESERVE was given (README, "Redis"). "Max iterations" is RedisBloom's
+ * CF.RESERVE was given (docs/redis.md). "Max iterations" is RedisBloom's
  * name, which clients read (redis-py's CFInfo). */
 int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {

@@ -33,7 +33,7 @@ extern uint64_t fkr_chunk_bytes;
 #define FKR_CF_MAXITER      20
 /* RedisBloom's CF default is 1 (equal links); filterkit's is 2: links
  * that double keep 10^6 items from CF.ADD's defaults in 10 links, not
- * ~1000 (README, "Redis"). An explicit EXPANSION 1 is kept. */
+ * ~1000 (docs/redis.md). An explicit EXPANSION 1 is kept. */
 #define FKR_CF_EXPANSION    2
 #define FKR_CF_ERROR        0.01 /* fingerprint width: 10 bits */
 

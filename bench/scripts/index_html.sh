@@ -59,5 +59,5 @@ for f in "$results"/*.csv "$results"/*.json; do
     b=$(basename "$f")
     echo "<li><a href=\"$b\">$b</a> ($(wc -c <"$f" | tr -d ' ') bytes)</li>"
 done
-echo "</ul><p>Columns: <code>filterkit columns</code>; how to read each plot: README.md, plots/ref/*.txt.</p>"
+echo "</ul><p>Columns: <code>filterkit columns</code>; how to read each plot: docs/bench.md, plots/ref/*.txt.</p>"
 echo "</body></html>"
