@@ -36,7 +36,7 @@ struct fk_cuckoo {
      * even when it is done: a lookup that missed while it changed looks
      * again (cuckoo.c, "lookups beside the writer"). */
     _Atomic uint64_t moves;
-    pthread_mutex_t writer; /* held by the concurrent writers (cuckoo_concurrent.c) */
+    pthread_mutex_t writer; /* held by the concurrent writers (cuckoo.c) */
 };
 
 /* The key's fingerprint and buckets under the filter's scheme (the legacy
@@ -48,7 +48,7 @@ static inline fk_cplace fk_cuckoo_place(const fk_cuckoo *c, const void *key, siz
     return fk_cmap_place(&c->map, key, len, c->seed);
 }
 
-/* The fk_ops batch slots (cuckoo_batch.c), for cuckoo_ops.c's table. */
+/* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
 void      fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                       const size_t lens[], bool out[]);
 fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../common/filter.h"
+#include "../registry/registry.h"
 
 typedef bool (*contains_fn)(const fk_filter *, const void *, size_t);
 

@@ -14,6 +14,7 @@
 #include "hints.h"
 #include "../keys/keyfeed.h"
 #include "../keys/keylines.h"
+#include "../../registry/registry.h"
 
 /* The first sub-filter's capacity of a growing kind built without
  * --capacity. */

@@ -17,6 +17,7 @@
 #include "../report/report.h"
 #include "../report/runinfo.h"
 #include "../report/units.h"
+#include "../../registry/registry.h"
 
 /* Timings are measured at no more than this many items (memory is
  * extrapolated exactly), so a pick takes seconds, not minutes. */

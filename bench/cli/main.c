@@ -8,6 +8,7 @@
 #include "cmd.h"
 #include "suggest.h"
 #include "../report/runinfo.h"
+#include "../../registry/registry.h"
 
 typedef fkc_command command;
 
