@@ -185,7 +185,14 @@ build: lib cli completion
 
 lib: static shared
 
-static: $(ARCHIVES) $(BUILD)/libfilterkit.a
+static: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/include/filterkit
+
+# The installed include layout, in the tree: $(BUILD)/include/filterkit is
+# the source root, so a program written for the installed headers
+# (#include <filterkit/bloom/bloom.h>) builds here with -I$(BUILD)/include.
+$(BUILD)/include/filterkit:
+	@mkdir -p $(BUILD)/include
+	@ln -sfn $(CURDIR) $@
 
 shared: $(BUILD)/$(SHLIB_REAL) $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV)
 
