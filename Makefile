@@ -4,7 +4,7 @@
 # is portable), WERROR=1 (warnings are errors; CI sets it), SAN=address,undefined
 # (sanitizer build), BUILD=dir (output folder), CFLAGS/LDFLAGS (added last).
 # Install: PREFIX=/usr/local, DESTDIR=, LIBDIR, INCLUDEDIR, BINDIR, MANDIR,
-# PKGCONFIGDIR.
+# PKGCONFIGDIR, BASHCOMPDIR, ZSHCOMPDIR.
 #
 # Every object, archive and program depends on a stamp named after the
 # configuration that built it (compiler, every flag, optional dependencies
@@ -19,6 +19,8 @@ LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
 MANDIR       ?= $(PREFIX)/share/man
+BASHCOMPDIR  ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR   ?= $(PREFIX)/share/zsh/site-functions
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 OPT     ?= -O2
 NATIVE  ?= 0
@@ -83,17 +85,19 @@ REGISTRY_SRCS := $(SRCS_registry)
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
-# The CLI: every .c under bench/. The libbloom baseline
-# adapter is compiled in only when libbloom-dev is installed. (Set
-# HAVE_LIBBLOOM=0 on the command line to leave it out by hand.)
-HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
-                   $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1 || echo 0)
+# The CLI: every .c under bench/. The libbloom baseline adapter is compiled
+# in only when libbloom-dev's header is installed, and loads libbloom.so.1
+# with dlopen when a bench first runs it: the CLI does not link libbloom
+# (`ldd build/filterkit` does not list it). (Set HAVE_LIBBLOOM=0 on the
+# command line to leave it out by hand.)
+HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){struct bloom b; return sizeof b == 0;}\n' | \
+                   $(CC) -x c - -o /dev/null 2>/dev/null && echo 1 || echo 0)
 CLI_SRCS := $(SRCS_bench)
 ifneq ($(HAVE_LIBBLOOM),1)
 CLI_SRCS := $(filter-out bench/baselines/libbloom.c,$(CLI_SRCS))
 else
 CLI_CFLAGS := -DFK_HAVE_LIBBLOOM=1
-CLI_LIBS   := -lbloom
+CLI_LIBS   := -ldl
 endif
 CLI_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(CLI_SRCS))
 CLI      := $(BUILD)/filterkit
@@ -177,11 +181,18 @@ TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildca
 all: deps
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 
-build: lib cli
+build: lib cli completion
 
 lib: static shared
 
-static: $(ARCHIVES) $(BUILD)/libfilterkit.a
+static: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/include/filterkit
+
+# The installed include layout, in the tree: $(BUILD)/include/filterkit is
+# the source root, so a program written for the installed headers
+# (#include <filterkit/bloom/bloom.h>) builds here with -I$(BUILD)/include.
+$(BUILD)/include/filterkit:
+	@mkdir -p $(BUILD)/include
+	@ln -sfn $(CURDIR) $@
 
 shared: $(BUILD)/$(SHLIB_REAL) $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV)
 
@@ -198,10 +209,10 @@ help:
 	@echo "make check-KIND   one kind's tests, link test and contract test ($(KINDS))"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
-	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
+	@echo "make bench-quick  every step of make bench at small sizes: all plots, results-quick/, plots/out-quick/"
 	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
-	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin"
+	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin install-completion"
 	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
 	@echo "make lib | static | shared | cli    build one part (no package install)"
 	@echo "make config       print which optional parts this build has"
@@ -211,16 +222,23 @@ help:
 	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
 	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
 	@echo "         BINDIR=$(BINDIR) MANDIR=$(MANDIR) PKGCONFIGDIR=$(PKGCONFIGDIR)"
+	@echo "         BASHCOMPDIR=$(BASHCOMPDIR) ZSHCOMPDIR=$(ZSHCOMPDIR)"
 	@echo "version $(VERSION) (common/version.h)"
 
 # ------------------------------------------------------ Debian packages
 # $(call ensure,package,command that succeeds when it is present)
+# apt-get's own progress is kept to one line per package fetched, unpacked
+# and set up (and the time taken), so a log shows the installation moving.
 define ensure
 	@if ! { $(2); } >/dev/null 2>&1; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "filterkit: installing missing Debian package $(1)"; \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(1)) >/dev/null || \
-	      { echo "filterkit: could not install $(1); run: apt-get install $(1)" >&2; exit 1; }; \
+	    echo "filterkit: installing missing Debian package $(1) (apt-get update, then install; this can take minutes)"; \
+	    t0=$$(date +%s); st=$$(mktemp); \
+	    { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y $(1)) 2>&1; echo $$? >"$$st"; } | \
+	      while IFS= read -r l; do case "$$l" in Get:*|Unpacking*|Setting\ up*) echo "filterkit:   $$l";; esac; done; \
+	    rc=$$(cat "$$st"); rm -f "$$st"; \
+	    [ "$$rc" = 0 ] || { echo "filterkit: could not install $(1); run: apt-get install $(1)" >&2; exit 1; }; \
+	    echo "filterkit: installed $(1) in $$(($$(date +%s) - t0)) s"; \
 	  else \
 	    echo "filterkit: missing Debian package $(1); install it with: sudo apt-get install $(1)" >&2; exit 1; \
 	  fi; \
@@ -239,12 +257,13 @@ deps-bench: deps
 deps-tsan: deps
 	$(call ensure,libtsan2,printf 'int main(void){return 0;}\n' | $(CC) -fsanitize=thread -x c - -o /dev/null)
 
-# What the install and man page tests use (all three are on a stock Debian
-# developer machine; optional: the tests skip what is missing).
+# What the install, man page and CLI tests use (jq reads pick's JSON; all
+# optional: the tests skip what is missing).
 deps-test: deps
 	-$(call ensure,g++,command -v g++)
 	-$(call ensure,pkg-config,command -v pkg-config)
 	-$(call ensure,groff-base,command -v groff)
+	-$(call ensure,jq,command -v jq)
 
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).
@@ -376,7 +395,7 @@ deps-fuzz:
 	  $(FUZZ_CC) -x c - -fsanitize=fuzzer -o /dev/null)
 
 # The CLI's argument parser lives in bench/cli/, outside the library.
-FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c,$(CLI_SRCS))
+FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c %/suggest.c,$(CLI_SRCS))
 $(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
 $(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(shell find bench -name '*.h')
 
@@ -401,10 +420,12 @@ bench: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 	@bench/scripts/run_default.sh $(BUILD)
 
-# A smoke run of every kind (the libbloom baseline too, when installed).
+# Every step of `make bench` at small sizes (n up to 300k, one repeat) into
+# results-quick/ and plots/out-quick/: every plot drawn in a minute or two,
+# to check the pipeline (its figures are not for quoting).
 bench-quick: deps-bench
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
-	$(CLI) bench --n 100000 --repeat 1 --out -
+	@bench/scripts/run_default.sh --quick $(BUILD)
 
 # `make plots`: redraws plots/out/ from the CSVs already in results/ without
 # running the bench (bench/scripts/plots.sh: a failed plot leaves no empty image and
@@ -417,8 +438,9 @@ plots:
 # Never installs packages: it copies files, and builds what is missing with
 # the same knobs (pass the BUILD, SAN, ... the build used).
 .PHONY: install install-headers install-static install-shared install-pc install-man install-bin \
-        uninstall uninstall-headers uninstall-static uninstall-shared uninstall-pc uninstall-man uninstall-bin
-install: install-headers install-static install-shared install-pc install-man install-bin
+        install-completion uninstall uninstall-headers uninstall-static uninstall-shared uninstall-pc \
+        uninstall-man uninstall-bin uninstall-completion
+install: install-headers install-static install-shared install-pc install-man install-bin install-completion
 
 install-headers:
 	@for h in $(PUBLIC_HEADERS); do \
@@ -451,7 +473,27 @@ install-man:
 install-bin: cli
 	$(if $(CLI_SRCS),install -D -m 755 $(CLI) $(DESTDIR)$(BINDIR)/filterkit)
 
-uninstall: uninstall-headers uninstall-static uninstall-shared uninstall-pc uninstall-man uninstall-bin
+# bash and zsh completion, generated by the CLI from its own command and
+# option tables (`filterkit completion bash|zsh`).
+COMPLETIONS := $(BUILD)/completion/filterkit.bash $(BUILD)/completion/_filterkit
+$(BUILD)/completion/filterkit.bash: $(CLI)
+	@mkdir -p $(dir $@)
+	$(CLI) completion bash > $@.tmp && mv $@.tmp $@
+$(BUILD)/completion/_filterkit: $(CLI)
+	@mkdir -p $(dir $@)
+	$(CLI) completion zsh > $@.tmp && mv $@.tmp $@
+completion: $(if $(CLI_SRCS),$(COMPLETIONS))
+.PHONY: completion
+
+install-completion: completion
+	$(if $(CLI_SRCS),install -D -m 644 $(BUILD)/completion/filterkit.bash $(DESTDIR)$(BASHCOMPDIR)/filterkit)
+	$(if $(CLI_SRCS),install -D -m 644 $(BUILD)/completion/_filterkit $(DESTDIR)$(ZSHCOMPDIR)/_filterkit)
+
+uninstall-completion:
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/filterkit $(DESTDIR)$(ZSHCOMPDIR)/_filterkit
+
+uninstall: uninstall-headers uninstall-static uninstall-shared uninstall-pc uninstall-man uninstall-bin \
+           uninstall-completion
 
 # Removes the headers this tree would install, then the folders left empty.
 uninstall-headers:
@@ -482,7 +524,8 @@ clean:
 # module over the all-in-one library (redis/; no Redis header needed).
 # `make test` builds it too when redis-server is installed, and
 # tests/cli_redis.sh runs it on real servers; `make deps-redis` installs
-# redis-server and redis-tools.
+# redis-server and redis-tools (and python3-redis, the client
+# tests/cli_redis_clients.sh drives it with).
 REDIS_MODULE := $(BUILD)/filterkit-redis.so
 REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
 HAVE_REDIS   := $(shell command -v redis-server >/dev/null 2>&1 && echo 1)
@@ -493,6 +536,7 @@ $(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
 deps-redis:
 	$(call ensure,redis-server,command -v redis-server)
 	$(call ensure,redis-tools,command -v redis-cli)
+	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
 ifeq ($(HAVE_REDIS),1)
 tests-build: $(REDIS_MODULE)
 endif

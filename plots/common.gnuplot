@@ -2,6 +2,13 @@
 # of CSVs), `outdir` (where images go) and `plotdir` (this folder) from
 # `gnuplot -e` (defaults: results, plots/out, plots), and defines
 # sel(file, cols, where): the awk pipe that reads named columns.
+#
+# Every image carries its provenance (provenance(file): commit, CPU, caches,
+# build, date, load average at start, in small print at the bottom; a red
+# warning at the top when the machine was loaded), its legend outside the
+# data (below the plot), and error bars from the repeats where the figure
+# is a timing (the CSV's _min and _max columns) or a measured rate (its
+# 95% interval); sizes are exact and carry none.
 if (!exists("results")) results = 'results'
 if (!exists("outdir")) outdir = 'plots/out'
 sel(file, cols, where) = sprintf("< awk -F, -v cols='%s' -v where='%s' -f %s/csvsel.awk %s/%s", \
@@ -19,10 +26,20 @@ kcolor(k) = (k eq "bloom") ? "#1f77b4" : (k eq "counting") ? "#2ca02c" : (k eq "
             (k eq "libbloom") ? "#7f7f7f" : (k eq "blocked") ? "#ff7f0e" : (k eq "fuse") ? "#8c564b" : "#9467bd"
 set datafile missing "NaN"
 set grid lc rgb "#dddddd"
-set key box opaque
+# the legend sits under the plot, never on the data
+set key outside bottom center horizontal box opaque maxrows 3 font ",10"
 set border lw 1
+set bmargin 8
+set tmargin 6
+
+# provenance(file): the small print at the bottom, and the load warning
+prov_line(file) = system(sprintf("awk -v what=line -f %s/provenance.awk %s/%s", plotdir, results, file))
+prov_warn(file) = system(sprintf("awk -v what=warning -f %s/provenance.awk %s/%s", plotdir, results, file))
+# (top of the image: the warning first, the provenance under it, the title
+# below both; the legend has the bottom)
+provenance(file) = sprintf("set label 990 \"%s  ·  data: %s\" at screen 0.01, screen 0.948 left font ',8' tc rgb '#444444' front; w = prov_warn('%s'); if (strlen(w) > 0) { set label 991 w at screen 0.5, screen 0.978 center font ',10' tc rgb '#cc0000' front }", prov_line(file), file, file)
 
 # draw(name): after `set output` is left to this: PNG then SVG of the plot
 # command stored in the string PLOT.
-png(name) = sprintf("set terminal pngcairo size 1000,640 font 'DejaVu Sans,11' noenhanced; set output '%s/%s.png'", outdir, name)
-svg(name) = sprintf("set terminal svg size 1000,640 font 'DejaVu Sans,11' noenhanced; set output '%s/%s.svg'", outdir, name)
+png(name) = sprintf("set terminal pngcairo size 1100,760 font 'DejaVu Sans,11' noenhanced; set output '%s/%s.png'", outdir, name)
+svg(name) = sprintf("set terminal svg size 1100,760 font 'DejaVu Sans,11' noenhanced; set output '%s/%s.svg'", outdir, name)

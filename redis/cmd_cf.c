@@ -3,9 +3,11 @@
  * (or "scalable-cuckoo" when that kind is registered and EXPANSION > 0).
  * filterkit's cuckoo buckets always hold 4 fingerprints and kick at most
  * FK_CUCKOO_MAX_KICKS times: BUCKETSIZE and MAXITERATIONS are checked as
- * RedisBloom checks them and kept, CF.INFO reports what the filter uses. */
+ * RedisBloom checks them and kept, CF.INFO reports what the filter uses
+ * (4 and 500), for every key, a chain's buckets summed over its links. */
 #include "commands.h"
 
+#include "../common/sizing.h"
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
@@ -227,7 +229,30 @@ int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     return rc == FK_ENOTFOUND ? rm_ReplyWithLongLong(ctx, 0) : fkr_reply_status(ctx, rc);
 }
 
-/* CF.INFO key */
+/* The buckets of every cuckoo table of v's filter: a plain cuckoo's own;
+ * a chain's, link by link, each link's table sized for its capacity at
+ * the default load (as fk_scalable_new made it). */
+static long long cf_buckets(const fkr_value *v)
+{
+    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops)
+        return (long long)fk_cuckoo_buckets((const fk_cuckoo *)(const void *)v->filter);
+    long long total = 0;
+    size_t links = fk_scalable_links(v->filter);
+    for (size_t i = 0; i < links; i++) {
+        fk_stats ls;
+        uint64_t b = 0;
+        if (fk_scalable_link_stats(v->filter, i, &ls, NULL) == FK_OK &&
+            fk_size_cuckoo_table(ls.capacity, 0, &b) == FK_OK)
+            total += (long long)b;
+    }
+    return total;
+}
+
+/* CF.INFO key: RedisBloom's fields, with what the filter really uses: its
+ * buckets (summed over a chain's links), 4 slots per bucket and
+ * FK_CUCKOO_MAX_KICKS kicks, whatever BUCKETSIZE and MAXITERATIONS
+ * CF.RESERVE was given (docs/redis.md). "Max iterations" is RedisBloom's
+ * name, which clients read (redis-py's CFInfo). */
 int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
@@ -238,24 +263,35 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_CloseKey(key);
     if (st != FKR_KEY_FOUND)
         return fkr_reply_state(ctx, st);
-    long long buckets = 0, bucket_size = v->bucket_size, max_iter = v->max_iterations;
-    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
-        const fk_cuckoo *c = (const fk_cuckoo *)(const void *)v->filter;
-        buckets = (long long)fk_cuckoo_buckets(c);
-        bucket_size = buckets ? (long long)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c)) : 0;
-        max_iter = FK_CUCKOO_MAX_KICKS;
-    }
     const char *names[] = { "Size", "Number of buckets", "Number of filters",
                             "Number of items inserted", "Number of items deleted",
-                            "Bucket size", "Expansion rate", "Max iteration" };
+                            "Bucket size", "Expansion rate", "Max iterations" };
     size_t links = fk_scalable_links(v->filter);
     long long filters = links ? (long long)links : 1;
-    long long values[] = { (long long)fkr_value_memory(v), buckets, filters, (long long)v->items,
-                           (long long)v->deleted, bucket_size, v->expansion, max_iter };
+    long long values[] = { (long long)fkr_value_memory(v), cf_buckets(v), filters, (long long)v->items,
+                           (long long)v->deleted, FK_CUCKOO_SLOTS, v->expansion, FK_CUCKOO_MAX_KICKS };
     rm_ReplyWithArray(ctx, 16);
     for (int i = 0; i < 8; i++) {
         rm_ReplyWithSimpleString(ctx, names[i]);
         rm_ReplyWithLongLong(ctx, values[i]);
     }
     return RM_OK;
+}
+
+/* CF.COMPACT key: RedisBloom moves fingerprints from newer filters of a
+ * chain into older ones. filterkit's links cannot take each other's
+ * fingerprints (each link has its own fingerprint width and seed), so there
+ * is nothing to move: the key is checked and left as it is, and OK is the
+ * answer, so a maintenance script written for RedisBloom runs unchanged. */
+int fkr_cf_compact(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
+    rm_CloseKey(key);
+    if (st != FKR_KEY_FOUND)
+        return fkr_reply_state(ctx, st);
+    return rm_ReplyWithSimpleString(ctx, "OK");
 }

@@ -16,6 +16,8 @@ FKR_COMMAND(fkr_bf_exists);
 FKR_COMMAND(fkr_bf_mexists);
 FKR_COMMAND(fkr_bf_info);
 FKR_COMMAND(fkr_bf_card);
+FKR_COMMAND(fkr_bf_scandump);   /* cmd_chunk.c */
+FKR_COMMAND(fkr_bf_loadchunk);
 
 FKR_COMMAND(fkr_cf_reserve);
 FKR_COMMAND(fkr_cf_add);
@@ -27,6 +29,9 @@ FKR_COMMAND(fkr_cf_mexists);
 FKR_COMMAND(fkr_cf_del);
 FKR_COMMAND(fkr_cf_count);
 FKR_COMMAND(fkr_cf_info);
+FKR_COMMAND(fkr_cf_compact);
+FKR_COMMAND(fkr_cf_scandump);   /* cmd_chunk.c */
+FKR_COMMAND(fkr_cf_loadchunk);
 
 FKR_COMMAND(fkr_fk_reserve);
 FKR_COMMAND(fkr_fk_add);

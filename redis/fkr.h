@@ -17,6 +17,13 @@
 extern RedisModuleType *fkr_type;
 extern uint64_t fkr_max_bytes;
 
+/* The most bytes of a value one BF/CF.SCANDUMP chunk carries (module
+ * argument CHUNKBYTES; a client with a smaller proto-max-bulk-len, or a
+ * test, asks for less). */
+#define FKR_DEFAULT_CHUNK_BYTES (UINT64_C(16) << 20)
+#define FKR_MIN_CHUNK_BYTES     UINT64_C(64)
+extern uint64_t fkr_chunk_bytes;
+
 /* RedisBloom's defaults and limits. */
 #define FKR_BF_ERROR        0.01
 #define FKR_BF_CAPACITY     100
@@ -26,7 +33,7 @@ extern uint64_t fkr_max_bytes;
 #define FKR_CF_MAXITER      20
 /* RedisBloom's CF default is 1 (equal links); filterkit's is 2: links
  * that double keep 10^6 items from CF.ADD's defaults in 10 links, not
- * ~1000 (README, "Redis"). An explicit EXPANSION 1 is kept. */
+ * ~1000 (docs/redis.md). An explicit EXPANSION 1 is kept. */
 #define FKR_CF_EXPANSION    2
 #define FKR_CF_ERROR        0.01 /* fingerprint width: 10 bits */
 

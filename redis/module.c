@@ -1,16 +1,20 @@
 /* redis/module.c: the entry point of filterkit-redis.so.
  *
- *   redis-server --loadmodule build/filterkit-redis.so [MAXBYTES n]
+ *   redis-server --loadmodule build/filterkit-redis.so [MAXBYTES n] [CHUNKBYTES n]
  *
  * Registers the "filterkit" data type and the BF.*, CF.* and FK.*
  * commands. MAXBYTES caps one filter's body (default 1 GiB); a RESERVE
- * or FK.LOAD above it is an error and allocates nothing.
+ * or FK.LOAD above it is an error and allocates nothing. CHUNKBYTES caps
+ * one SCANDUMP chunk (default 16 MiB).
  */
 #include "commands.h"
 #include "type.h"
+#include "../common/version.h"
 
 #define FKR_MODULE_NAME    "filterkit"
-#define FKR_MODULE_VERSION 1
+/* MODULE LIST's "ver": the release, as RedisBloom numbers its own
+ * (MAJOR * 10000 + MINOR * 100 + PATCH: 0.2.0 is 200). */
+#define FKR_MODULE_VERSION FK_VERSION_NUMBER
 
 typedef struct {
     const char *name;
@@ -29,6 +33,8 @@ static const command commands[] = {
     { "BF.MEXISTS",  fkr_bf_mexists,  "readonly fast",      1 },
     { "BF.INFO",     fkr_bf_info,     "readonly fast",      1 },
     { "BF.CARD",     fkr_bf_card,     "readonly fast",      1 },
+    { "BF.SCANDUMP", fkr_bf_scandump, "readonly",           1 },
+    { "BF.LOADCHUNK", fkr_bf_loadchunk, "write deny-oom",    1 },
     { "CF.RESERVE",  fkr_cf_reserve,  "write deny-oom",      1 },
     { "CF.ADD",      fkr_cf_add,      "write deny-oom fast", 1 },
     { "CF.ADDNX",    fkr_cf_addnx,    "write deny-oom fast", 1 },
@@ -39,6 +45,9 @@ static const command commands[] = {
     { "CF.DEL",      fkr_cf_del,      "write fast",         1 },
     { "CF.COUNT",    fkr_cf_count,    "readonly fast",      1 },
     { "CF.INFO",     fkr_cf_info,     "readonly fast",      1 },
+    { "CF.COMPACT",  fkr_cf_compact,  "write",              1 },
+    { "CF.SCANDUMP", fkr_cf_scandump, "readonly",           1 },
+    { "CF.LOADCHUNK", fkr_cf_loadchunk, "write deny-oom",    1 },
     { "FK.RESERVE",  fkr_fk_reserve,  "write deny-oom",      1 },
     { "FK.ADD",      fkr_fk_add,      "write deny-oom fast", 1 },
     { "FK.MADD",     fkr_fk_madd,     "write deny-oom",      1 },
@@ -52,7 +61,7 @@ static const command commands[] = {
     { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0 },
 };
 
-/* Module arguments: MAXBYTES n. */
+/* Module arguments: MAXBYTES n, CHUNKBYTES n. */
 static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     for (int i = 0; i < argc; i++) {
@@ -61,9 +70,14 @@ static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             fkr_arg_int(argv[i + 1], 1, (long long)FK_MEMORY_CAP, &n) == RM_OK) {
             fkr_max_bytes = (uint64_t)n;
             i++;
+        } else if (fkr_arg_is(argv[i], "CHUNKBYTES") && i + 1 < argc &&
+                   fkr_arg_int(argv[i + 1], (long long)FKR_MIN_CHUNK_BYTES, 1LL << 30, &n) == RM_OK) {
+            fkr_chunk_bytes = (uint64_t)n;
+            i++;
         } else {
-            rm_Log(ctx, "warning", "filterkit: bad module argument (expected: MAXBYTES 1..%llu)",
-                   (unsigned long long)FK_MEMORY_CAP);
+            rm_Log(ctx, "warning", "filterkit: bad module argument (expected: MAXBYTES 1..%llu, "
+                   "CHUNKBYTES %llu..%llu)", (unsigned long long)FK_MEMORY_CAP,
+                   (unsigned long long)FKR_MIN_CHUNK_BYTES, 1ULL << 30);
             return RM_ERR;
         }
     }

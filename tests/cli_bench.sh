@@ -5,13 +5,13 @@
 #    naming the command, then the short usage;
 #  - --help on every subcommand: exit 0, usage on stdout;
 #  - a small `filterkit bench` whose CSV has exactly the documented columns
-#    (README.md, "Bench output columns") and whose JSON parses;
+#    (docs/bench.md, "Bench output columns") and whose JSON parses;
 #  - pick: a recommendation, and exit 1 for an impossible budget.
 set -u
 build=${FK_BUILD:-build}
 fk="$build/filterkit"
 here=$(cd "$(dirname "$0")" && pwd)
-readme="$here/../README.md"
+readme="$here/../docs/bench.md"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
@@ -117,11 +117,11 @@ header=$(grep -v '^#' "$csv" | head -n 1)
 documented=$(awk '/^## Bench output columns/{on=1; next} on && /^## /{on=0} on' "$readme" |
              sed -n 's/^| `\([a-z0-9_]*\)` |.*/\1/p' | head -n "$(echo "$header" | tr ',' '\n' | wc -l)")
 if [ "$header" = "$(echo "$documented" | paste -sd, -)" ]; then ok
-else bad "CSV columns differ from README: $header"; fi
+else bad "CSV columns differ from docs/bench.md: $header"; fi
 for col in $(echo "$header" | tr ',' ' '); do
     if awk '/^## Bench output columns/{on=1; next} on && /^## /{on=0} on' "$readme" | grep -q "^| \`$col\` |"; then
         :
-    else bad "column $col is not documented in README"; fi
+    else bad "column $col is not documented in docs/bench.md"; fi
 done
 rows=$(grep -v '^#' "$csv" | tail -n +2 | wc -l)
 if [ "$rows" -ge 1 ] && grep -q '^bloom,u64,20000,0.01,' "$csv"; then ok; else bad "CSV rows: $rows"; fi

@@ -77,7 +77,11 @@ check "merge with one file: exit 2" test $? -eq 2
 
 # --- build: capacity warning, no progress on a file or pipe -------------------
 seq 1 1200 | "$fk" build --kind bloom --fpr 0.01 --capacity 1000 >/dev/null 2>"$tmp/err"
-check "build warns at 20% over capacity" grep -q 'warning: 1[12][0-9][0-9] distinct keys for a capacity of 1000' "$tmp/err"
+check "build warns at 20% over capacity" grep -q 'warning: 1200 lines read (1[12][0-9][0-9] inserted as new keys) for a capacity of 1000' "$tmp/err"
+# a saturated Bloom filter skips most lines ("maybe present"): the warning
+# still counts the lines read
+seq 1 50000 | "$fk" build --kind bloom --fpr 0.01 --capacity 10 >/dev/null 2>"$tmp/err"
+check "build over capacity counts lines read, not inserts" grep -q 'warning: 50000 lines read' "$tmp/err"
 seq 1 1050 | "$fk" build --kind bloom --fpr 0.01 --capacity 1000 >/dev/null 2>"$tmp/err"
 check "no warning at 5% over" test ! -s "$tmp/err"
 seq 1 300000 | "$fk" build --kind counting --fpr 0.01 2>"$tmp/err" | cat >/dev/null

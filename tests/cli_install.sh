@@ -40,14 +40,16 @@ case "$major" in 0) minor=${version#0.}; major=0.${minor%%.*};; esac
 # 1. The README example, verbatim (the first ```c block), in-tree.
 awk '/^```c$/{on=1; next} /^```$/{if (on) exit} on' "$root/README.md" > "$tmp/app.c"
 check "README has a C example" test -s "$tmp/app.c"
+check "README example includes <filterkit/...> (one namespace)" grep -q '#include <filterkit/' "$tmp/app.c"
+# in the tree, BUILD/include/filterkit is the source root: the installed spelling builds here
 check "README example builds with libfk_bloom.a + libfk_common.a only" \
-    $cc -std=c11 $san -I"$root" "$tmp/app.c" "$build/libfk_bloom.a" "$build/libfk_common.a" \
+    $cc -std=c11 $san -I"$build/include" "$tmp/app.c" "$build/libfk_bloom.a" "$build/libfk_common.a" \
         -lm -o "$tmp/app"
 check "README example runs and finds its key" "$tmp/app"
 if [ $have_cxx = 1 ]; then
     cp "$tmp/app.c" "$tmp/app_cxx.cpp"
     check "README example builds as C++ with g++ (extern \"C\" headers)" \
-        $cxx $san -I"$root" "$tmp/app_cxx.cpp" "$build/libfk_bloom.a" "$build/libfk_common.a" \
+        $cxx $san -I"$build/include" "$tmp/app_cxx.cpp" "$build/libfk_bloom.a" "$build/libfk_common.a" \
             -lm -o "$tmp/app_cxx"
     check "the C++ build runs and finds its key" "$tmp/app_cxx"
 fi
@@ -72,6 +74,7 @@ mk() { PATH="$tmp/bin:$PATH" make -s -C "$root" BUILD="$build" "${make_san[@]}" 
 if mk install >"$tmp/install.log" 2>&1; then ok; else ko "make install"; cat "$tmp/install.log"; fi
 check "make install ran no apt-get ($(cat "$tmp/apt-called" 2>/dev/null))" test ! -e "$tmp/apt-called"
 inc="$dest/usr/include/filterkit"
+incroot="$dest/usr/include" # the one folder -I names: #include <filterkit/...>
 # What must be installed is derived, not listed: the interface, each
 # module's own header (one per module archive), and everything those
 # include, which holds when every installed header compiles on its own
@@ -84,7 +87,7 @@ for a in "$build"/libfk_*.a; do
 done
 for h in $(cd "$inc" 2>/dev/null && find . -name '*.h' | sed 's|^\./||'); do
     check "installed $h compiles alone" \
-        sh -c "printf '#include <%s>\\n' '$h' | $cc -std=c11 -fsyntax-only -I'$inc' -x c -"
+        sh -c "printf '#include <filterkit/%s>\\n' '$h' | $cc -std=c11 -fsyntax-only -I'$incroot' -x c -"
 done
 leaked=$(cd "$inc" 2>/dev/null && ls */*_internal.h common/hash.h common/bits.h common/probe.h \
          common/alloc.h common/endian.h cuckoo/cuckoo_table.h 2>/dev/null)
@@ -102,28 +105,34 @@ check "installed SONAME libfilterkit.so.$major" \
     test "$(soname "$lib/libfilterkit.so.$version")" = "libfilterkit.so.$major"
 check "installed man page share/man/man1/filterkit.1" test -f "$dest/usr/share/man/man1/filterkit.1"
 check "installed bin/filterkit" test -x "$dest/usr/bin/filterkit"
+check "installed bash completion share/bash-completion/completions/filterkit" \
+    sh -c "bash -n '$dest/usr/share/bash-completion/completions/filterkit' && grep -q 'complete -o filenames -F _filterkit filterkit' '$dest/usr/share/bash-completion/completions/filterkit'"
+check "installed zsh completion share/zsh/site-functions/_filterkit" \
+    grep -q '^#compdef filterkit' "$dest/usr/share/zsh/site-functions/_filterkit"
 
 # 4. The .pc names this command's PREFIX and the library's version.
 pc="$lib/pkgconfig/filterkit.pc"
 check "filterkit.pc says prefix=/usr ($(grep '^prefix=' "$pc"))" grep -qx 'prefix=/usr' "$pc"
 check "filterkit.pc says Version: $version ($(grep '^Version:' "$pc"))" grep -qx "Version: $version" "$pc"
+# (PKG_CONFIG_ALLOW_SYSTEM_CFLAGS: /usr/include is a system folder, which
+# pkg-config leaves out; under DESTDIR it is not)
 pkgconf() { PKG_CONFIG_SYSROOT_DIR="$dest" PKG_CONFIG_PATH="$lib/pkgconfig" PKG_CONFIG_LIBDIR=/nonexistent \
-            pkg-config "$@"; }
+            PKG_CONFIG_ALLOW_SYSTEM_CFLAGS=1 pkg-config "$@"; }
 if command -v pkg-config >/dev/null 2>&1; then
     cflags=$(echo $(pkgconf --cflags filterkit))
     libs=$(echo $(pkgconf --libs filterkit))
     check "pkg-config --modversion filterkit = $version" test "$(pkgconf --modversion filterkit)" = "$version"
 else # no pkg-config here: read the .pc the way it would
     echo "note: no pkg-config here: reading filterkit.pc by hand"
-    cflags="-I$inc"
+    cflags="-I$incroot"
     libs="-L$lib -lfilterkit"
 fi
-check "filterkit.pc gives the include flags ($cflags)" test "$cflags" = "-I$inc"
+check "filterkit.pc gives one namespaced include folder ($cflags)" test "$cflags" = "-I$incroot"
 check "filterkit.pc gives the link flags ($libs)" test "$libs" = "-L$lib -lfilterkit"
 
 # 5. The README example against the installed tree: C with the static
 # archive, C++ with the shared library (run through its SONAME).
-sed 's|#include "bloom/bloom.h".*|#include <bloom/bloom.h>|' "$tmp/app.c" > "$tmp/app2.c"
+cp "$tmp/app.c" "$tmp/app2.c" # the same source as in the tree
 # shellcheck disable=SC2086
 check "the example builds as C against the installed headers and libfilterkit.a" \
     $cc -std=c11 $san $cflags "$tmp/app2.c" "$lib/libfilterkit.a" -lm -o "$tmp/app2"
@@ -131,7 +140,7 @@ check "that C app runs" "$tmp/app2"
 cat > "$tmp/version.c" <<'EOF'
 #include <stdio.h>
 #include <string.h>
-#include <bloom/bloom.h>
+#include <filterkit/bloom/bloom.h>
 int main(void) { /* the version this was compiled with, then the library's */
     printf("%s %s\n", FK_VERSION_STRING, fk_version());
     return strcmp(FK_VERSION_STRING, fk_version()) != 0 || fk_version_number() != FK_VERSION_NUMBER;
@@ -159,11 +168,11 @@ fi
 nh=0
 while IFS= read -r h; do
     nh=$((nh + 1))
-    printf '#include <%s>\n' "$h" > "$tmp/one.c"
-    $cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
+    printf '#include <filterkit/%s>\n' "$h" > "$tmp/one.c"
+    $cc -std=c11 -Wall -Wextra -pedantic -Werror -I"$incroot" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
         { ko "installed $h compiles alone as C"; cat "$tmp/one.log"; continue; }
     if [ $have_cxx = 1 ]; then
-        $cxx -x c++ -Wall -Wextra -pedantic -Werror -I"$inc" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
+        $cxx -x c++ -Wall -Wextra -pedantic -Werror -I"$incroot" -fsyntax-only "$tmp/one.c" 2>"$tmp/one.log" ||
             { ko "installed $h compiles alone as C++"; cat "$tmp/one.log"; continue; }
     fi
     ok
@@ -177,7 +186,7 @@ check "headers checked alone ($nh)" test "$nh" -ge 12
 if [ $have_cxx = 1 ]; then
     syms=$(nm -D --defined-only "$lib/libfilterkit.so.$version" | awk '$3 ~ /^fk_/ {print $3}' | sort)
     check "the shared library exports fk_* symbols ($(wc -w <<<"$syms"))" test -n "$syms"
-    { (cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort | sed 's/.*/#include <&>/')
+    { (cd "$inc" && find . -name '*.h' | sed 's|^\./||' | sort | sed 's|.*|#include <filterkit/&>|')
       echo 'static const void *const exported[] = {'
       sed 's/.*/    (const void *)\&&,/' <<<"$syms"
       echo '};'
@@ -191,6 +200,27 @@ if [ $have_cxx = 1 ]; then
         grep -E 'error|undefined reference' "$tmp/every.log" | head -n 10
     fi
     check "and that C++ program runs" env LD_LIBRARY_PATH="$lib" "$tmp/every_symbol"
+fi
+
+# 6c. The README's install example, as written, for a prefix in $HOME (not
+# a system folder: the loader does not look there): its lines that name
+# $HOME/.local run with HOME in the scratch folder, make pointing at this
+# tree and build, then the program it links runs.
+if command -v pkg-config >/dev/null 2>&1; then
+    mkdir -p "$tmp/home" "$tmp/readme"
+    awk '/^```sh$/{on=1; next} /^```$/{on=0} on && /\$HOME\/\.local/' "$root/README.md" >"$tmp/readme/install.sh"
+    check "README has an install example for \$HOME/.local ($(wc -l <"$tmp/readme/install.sh") lines)" \
+        test "$(wc -l <"$tmp/readme/install.sh")" -ge 2
+    cp "$tmp/app.c" "$tmp/readme/app.c"
+    if (cd "$tmp/readme" && HOME="$tmp/home" PATH="$tmp/bin:$PATH" \
+            bash -e -c "make() { command make -s -C '$root' BUILD='$build' ${make_san[*]} \"\$@\"; }
+                        $(cat "$tmp/readme/install.sh")") >"$tmp/readme.log" 2>&1; then ok
+    else ko "the README's install example fails as written:"; tail -n 5 "$tmp/readme.log"; fi
+    check "... and the program it built runs (no LD_LIBRARY_PATH)" env -u LD_LIBRARY_PATH "$tmp/readme/app"
+    check "... linked with the shared library" \
+        grep -q "Shared library: \[libfilterkit.so.$major\]" <<<"$(readelf -d "$tmp/readme/app" 2>/dev/null)"
+    (HOME="$tmp/home" make -s -C "$root" BUILD="$build" "${make_san[@]}" PREFIX="$tmp/home/.local" uninstall \
+        >/dev/null 2>&1)
 fi
 
 # 7. Other directories: the .pc follows LIBDIR and INCLUDEDIR.

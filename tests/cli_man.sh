@@ -25,8 +25,9 @@ else
     text=$(cat "$page")
 fi
 
-# The COMMANDS section: one `.B name` tag per command.
-commands=$(sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$page" | awk 'prev == ".TP" && $1 == ".B" {print $2} {prev = $1}')
+# The COMMANDS section: one `.B name` tag per command (option tags, `.B \-\-x`
+# and `.BI \-\-x " ARG"`, follow in its Options list).
+commands=$(sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$page" | awk 'prev == ".TP" && $1 == ".B" && $2 !~ /^\\-/ {print $2} {prev = $1}')
 listed=$("$build/filterkit" help | awk '/^commands:/{on=1; next} /^$/{on=0} on && /^  [a-z]/{print $1}')
 check "filterkit help lists commands" test -n "$listed"
 for c in $listed add remove merge dedup help; do
@@ -36,6 +37,26 @@ for c in $commands; do
     case " add remove merge dedup help " in *" $c "*) continue;; esac
     check "'$c' in the man page is a command filterkit help lists" grep -qx "$c" <<<"$listed"
 done
+
+# Every option of every command: the man page's Options list of the command
+# matches the options its --help prints, name for name.
+man_opts() { # COMMAND: its option names in the man page, sorted
+    sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$page" |
+        awk -v cmd="$1" 'prev == ".TP" && $1 == ".B" && $2 !~ /^\\-/ { on = ($2 == cmd) }
+                        on && prev == ".TP" && ($1 == ".B" || $1 == ".BI") && $2 ~ /^\\-\\-/ { print $2 }
+                        { prev = $1 }' | sed 's/\\-/-/g' | sort -u
+}
+help_opts() { # COMMAND: its option names in --help, sorted
+    "$build/filterkit" "$1" --help | sed -n '/^options:/,$p' | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' |
+        grep -vx -- '--help' | sort -u
+}
+for c in $listed; do
+    m=$(man_opts "$c" | tr '\n' ' ') h=$(help_opts "$c" | tr '\n' ' ')
+    check "man page options of '$c' match its --help (man: $m; help: $h)" test "$m" = "$h"
+done
+check "the man page states the '\\r' rule for keys" grep -q 'without one carriage return' "$page"
+check "the man page's trace example is the one --help gives a both-bucket table for" \
+    grep -q 'filterkit trace cuckoo \\-\\-capacity 8 \\-\\-fp\\-bits 8 apple banana cherry' "$page"
 
 exits=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$page" | awk 'prev == ".TP" && $1 == ".B" {print $2} {prev = $1}' | tr '\n' ' ')
 check "EXIT STATUS lists 0, 1 and 2 ($exits)" test "$exits" = "0 1 2 "

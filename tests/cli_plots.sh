@@ -30,5 +30,28 @@ check "a failed plot is named with a reason" grep -q 'lookup_vs_n failed, nothin
 check "no 0-byte image" test -z "$(find "$tmp/out" -type f -size 0)"
 check "no scratch folder left" test -z "$(find "$tmp/out" -name '.drawing-*')"
 check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep -c -v '^[14]_')" -eq 0
+# provenance and error bars: the SVG carries the commit, the CPU and the
+# load at start from the CSV's '#' lines; plot 1 draws FPR intervals
+commit=$(sed -n 's/^# commit: //p' "$tmp/res/sweep-fpr-u64.csv")
+for svg in "$tmp/out"/*.svg; do
+    check "$(basename "$svg"): shows the commit $commit" grep -q "commit $commit" "$svg"
+    check "$(basename "$svg"): shows the load at start" grep -q "on [0-9]* CPUs at start" "$svg"
+done
+# a loaded machine is flagged in red on the image; a quiet one is not
+sed 's/^# loadavg: .*/# loadavg: 9.00 9.00 9.00 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/loaded.csv"
+check "provenance.awk: a load of 9 on 2 CPUs is a warning" \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/loaded.csv' | grep -q '^WARNING: load average 9.00 on 2 CPUs'"
+sed 's/^# loadavg: .*/# loadavg: 0.05 0.10 0.10 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/quiet.csv"
+check "provenance.awk: a quiet machine is no warning" \
+    test -z "$(awk -v what=warning -f "$root/plots/provenance.awk" "$tmp/quiet.csv")"
+# the numbering: every script is N_name.gp and draws N_name.png
+for gp in "$root"/plots/[0-9]*.gp; do
+    name=$(basename "$gp" .gp)
+    check "$name.gp draws $name" grep -q "png('$name')\|$name.png" "$gp"
+done
+# one numbering: a number names one plot, in plots/*.gp and plots/ref/ alike
+dups=$( (cd "$root/plots" && ls [0-9]*.gp; cd "$root/plots/ref" && ls [0-9]*.png) 2>/dev/null |
+        sed 's/\.[a-z]*$//' | sort -u | cut -d_ -f1 | sort | uniq -d | tr '\n' ' ')
+check "one number, one plot, across plots/*.gp and plots/ref/ (shared: $dups)" test -z "$dups"
 
 finish

@@ -53,7 +53,9 @@ for kind in bloom counting cuckoo; do
     check "$kind: info counts the items ($items)" test "$items" -ge 19950 -a "$items" -le 20000
     check "$kind: info gives the file size" \
         grep -q "^file bytes: .* ($(wc -c <"$f" | tr -d ' ') bytes)\$" "$tmp/info"
-    check "$kind: info gives the capacity (the line count)" grep -q "^capacity: *20000\$" "$tmp/info"
+    # (a kind that fills up gets 25% headroom for later adds)
+    want=20000; [ "$kind" = cuckoo ] && want=25000
+    check "$kind: info gives the capacity (the line count, +25% for cuckoo)" grep -q "^capacity: *$want\$" "$tmp/info"
     "$fk" build --kind "$kind" --fpr 0.01 --capacity 50000 --seed 7 <"$tmp/seen" >"$tmp/cap.fk"
     check "$kind: --capacity is used" grep -q "^capacity: *50000\$" <("$fk" info "$tmp/cap.fk")
     check "$kind: --seed is used" grep -q "^seed: *7\$" <("$fk" info "$tmp/cap.fk")
@@ -114,14 +116,14 @@ expect 2 query a.fk b.fk
 expect 2 query -x "$tmp/seen.fk"
 expect 2 query --nope "$tmp/seen.fk"
 expect 2 info
-expect 1 query "$tmp/does-not-exist.fk"
+expect 2 query "$tmp/does-not-exist.fk"     # query exits as grep: 2 on an error
 expect 1 info "$tmp/does-not-exist.fk"
 expect 1 info "$tmp/seen"                  # text, not a filter
 head -c 100 "$tmp/seen.fk" >"$tmp/cut.fk"
-expect 1 query "$tmp/cut.fk"               # truncated
+expect 2 query "$tmp/cut.fk"               # truncated
 cp "$tmp/seen.fk" "$tmp/flip.fk"
 printf '\x01' | dd of="$tmp/flip.fk" bs=1 seek=300 conv=notrunc 2>/dev/null
-expect 1 query "$tmp/flip.fk"              # one byte changed
+expect 2 query "$tmp/flip.fk"              # one byte changed
 expect 1 info "$tmp/flip.fk"
 { cat "$tmp/seen.fk"; printf 'x'; } >"$tmp/long.fk"
 expect 1 info "$tmp/long.fk"               # trailing byte

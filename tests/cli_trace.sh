@@ -60,7 +60,8 @@ expect 0 counting --fpr 10% apple apple --remove apple apple apple
 for word in 'counters at probes' 'FK_ENOTFOUND' 'counting Bloom filter: m = '; do
     if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "counting trace lacks: $word"; fi
 done
-expect 0 cuckoo --capacity 8 --fp-bits 8 a b c d e f g h i j k l m n o p q r s t --lookup a zz --remove a
+# (--max-load 94%: a real filter's packing, so 20 keys in 8's room kick)
+expect 0 cuckoo --capacity 8 --fp-bits 8 --max-load 94% a b c d e f g h i j k l m n o p q r s t --lookup a zz --remove a
 for word in 'fingerprint 0x' 'i1 ' 'i2 ' 'table after:' 'kick 1: 0x' 'definitely absent'; do
     if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "cuckoo trace lacks: $word"; fi
 done
@@ -86,6 +87,16 @@ a=$("$cli" trace bloom --seed 1 apple banana) b=$("$cli" trace bloom --seed 1 ap
 c=$("$cli" trace bloom --seed 2 apple banana)
 if [ "$a" = "$b" ]; then ok; else ko "trace not repeatable"; fi
 if [ "$a" != "$c" ]; then ok; else ko "seed ignored"; fi
+
+# The examples of --help, the man page and the issue on the default table:
+# every key shows both of its buckets (i1 != i2).
+for ex in "apple banana cherry" "apple banana --lookup apple kiwi"; do
+    # shellcheck disable=SC2086
+    "$cli" trace cuckoo --capacity 8 --fp-bits 8 $ex >/tmp/fk_trace_out.$$ 2>&1
+    if awk '/^  i1 / { i1 = $2 } /^  i2 / { n++; if ($2 == i1) same++ } END { exit !(n >= 2 && !same) }' \
+        /tmp/fk_trace_out.$$; then ok; else ko "trace cuckoo $ex: a key has i1 = i2 on the default table"; fi
+done
+if "$cli" trace --help | grep -q -- '--max-load'; then ok; else ko "trace --help lacks --max-load"; fi
 
 rm -f /tmp/fk_trace_out.$$ /tmp/fk_trace_err.$$
 echo "$pass passed, $fail failed"

@@ -79,6 +79,22 @@ TEST(number_parsers_accept_and_reject)
     CHECK(fkc_parse_bytes("64M", &u) == 0 && u == 64u << 20);
     CHECK(fkc_parse_bytes("2GiB", &u) == 0 && u == UINT64_C(2) << 30);
     CHECK(fkc_parse_bytes("0", &u) == -1 && fkc_parse_bytes("12Q", &u) == -1);
+    /* counts: K/M/G/T and k/m/b are decimal, the same in either case */
+    static const struct { const char *text; uint64_t value; } counts[] = {
+        { "1k", 1000 }, { "1K", 1000 }, { "2m", 2000000 }, { "2M", 2000000 },
+        { "1b", 1000000000 }, { "1B", 1000000000 }, { "1G", 1000000000 },
+        { "3T", UINT64_C(3000000000000) }, { "1.5M", 1500000 }, { "0.5k", 500 },
+    };
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+        CHECK_MSG(fkc_parse_u64(counts[i].text, &u) == 0 && u == counts[i].value, "'%s' read as %llu",
+                  counts[i].text, (unsigned long long)u);
+    CHECK(fkc_parse_u64("1.5k5", &u) == -1 && fkc_parse_u64("1Mi", &u) == -1 && fkc_parse_u64("1KB", &u) == -1);
+    CHECK(fkc_parse_u64("0.0001k", &u) == -1); /* not a whole count */
+    /* sizes: K/M/G/T are binary, with or without iB or B */
+    CHECK(fkc_parse_bytes("1T", &u) == 0 && u == UINT64_C(1) << 40);
+    CHECK(fkc_parse_bytes("16MB", &u) == 0 && u == UINT64_C(16) << 20);
+    CHECK(fkc_parse_bytes("1g", &u) == 0 && u == UINT64_C(1) << 30);
+    CHECK(fkc_parse_bytes("512B", &u) == 0 && u == 512);
 }
 
 TEST(option_table_parsing)

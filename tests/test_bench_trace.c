@@ -405,10 +405,12 @@ TEST(cuckoo_trace_matches_filter)
 {
     /* 8 buckets x 4 slots; 40 inserts overfill it, so the trace must show
      * kicks and FK_EFULL, each checked against the filter's own events. */
-    char args[4096] = "--capacity 16 --fp-bits 8 --seed 5";
+    /* packed as a real filter (the trace's default is 12.5%), so keys kick */
+    char args[4096] = "--capacity 16 --fp-bits 8 --seed 5 --max-load 0.94";
     append_keys(args, sizeof args, "key", 0, 40);
     strcat(args, " --lookup key0 key5 miss0 miss1 miss2 --remove key3 miss0 key3");
     fk_params p = fk_params_make(16, 0.05);
+    p.max_load = 0.94;
     p.fingerprint_bits = 8;
     p.seed = 5;
     uint64_t kicks = 0;
@@ -420,15 +422,30 @@ TEST(cuckoo_trace_matches_filter)
 
 TEST(cuckoo_trace_wide_fingerprints)
 {
-    char args[4096] = "--capacity 30 --fp-bits 12 --seed 11";
+    char args[4096] = "--capacity 30 --fp-bits 12 --seed 11 --max-load 94%";
     append_keys(args, sizeof args, "item", 0, 30);
     strcat(args, " --remove item7 --lookup item7 item8");
     fk_params p = fk_params_make(30, 0.05);
     p.fingerprint_bits = 12;
     p.seed = 11;
+    p.max_load = 0.94;
     uint64_t kicks = 0;
     size_t full = 0;
     CHECK_EQ_U64(check_cuckoo_trace(args, &p, &kicks, &full), 33);
+}
+
+/* Without --max-load the trace sizes its table at 12.5% load: the table it
+ * prints is exactly the filter made with that load, step by step. */
+TEST(cuckoo_trace_default_table)
+{
+    char args[4096] = "--capacity 8 --fp-bits 8";
+    append_keys(args, sizeof args, "fruit", 0, 8);
+    fk_params p = fk_params_make(8, 0.05);
+    p.fingerprint_bits = 8;
+    p.max_load = 0.125;
+    uint64_t kicks = 0;
+    size_t full = 0;
+    CHECK_EQ_U64(check_cuckoo_trace(args, &p, &kicks, &full), 8);
 }
 
 int main(int argc, char **argv)
@@ -455,5 +472,6 @@ int main(int argc, char **argv)
     RUN(counting_trace_shows_saturation);
     RUN(cuckoo_trace_matches_filter);
     RUN(cuckoo_trace_wide_fingerprints);
+    RUN(cuckoo_trace_default_table);
     return check_report();
 }

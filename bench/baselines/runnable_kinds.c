@@ -24,9 +24,15 @@ const fk_ops *fkc_kind_at(size_t i)
     size_t nb = builtin_count();
     if (i < nb)
         return fk_ops_at(i);
-    for (size_t j = 0; baselines[j]; j++)
-        if (j == i - nb)
+    size_t at = nb;
+    for (size_t j = 0; baselines[j]; j++) {
+#ifdef FK_HAVE_LIBBLOOM
+        if (baselines[j] == &fkc_libbloom_ops && !fkc_libbloom_load())
+            continue; /* compiled in, but libbloom.so.1 is not there */
+#endif
+        if (at++ == i)
             return baselines[j];
+    }
     return NULL;
 }
 
@@ -48,11 +54,17 @@ int fkc_kind_is_baseline(const fk_ops *ops)
 
 int fkc_kind_known_missing(const char *name)
 {
+    return fkc_kind_missing_why(name) != NULL;
+}
+
+const char *fkc_kind_missing_why(const char *name)
+{
+    if (!name || strcmp(name, "libbloom") != 0)
+        return NULL;
 #ifdef FK_HAVE_LIBBLOOM
-    (void)name;
-    return 0;
+    return fkc_libbloom_unavailable();
 #else
-    return name && strcmp(name, "libbloom") == 0;
+    return "not built in (install libbloom-dev and rebuild)";
 #endif
 }
 
@@ -94,8 +106,8 @@ int fkc_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, 
             char names[256];
             fkc_kinds_names(names, sizeof names);
             if (fkc_kind_known_missing(name))
-                snprintf(err, errlen, "'%s' is not built in (install libbloom-dev and rebuild); available: %s",
-                         name, names);
+                snprintf(err, errlen, "'%s' is not available: %s; available: %s", name,
+                         fkc_kind_missing_why(name), names);
             else
                 snprintf(err, errlen, "unknown filter '%s'; available: %s", name, names);
             return -1;

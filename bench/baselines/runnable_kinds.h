@@ -10,13 +10,20 @@
 #include "../../registry/registry.h"
 
 #ifdef FK_HAVE_LIBBLOOM
-/* libbloom 1.6 behind the vtable (bench/baselines/libbloom.c). */
+/* libbloom 1.6 behind the vtable (bench/baselines/libbloom.c), loaded with
+ * dlopen when first needed. */
 extern const fk_ops fkc_libbloom_ops;
-/* libbloom's own version string ("1.6"). */
+/* Loads libbloom.so.1 once; returns 1 when it is usable. */
+int fkc_libbloom_load(void);
+/* NULL when libbloom loaded, else why not (for messages). */
+const char *fkc_libbloom_unavailable(void);
+/* libbloom's own version string ("1.6"), or "not loaded". */
 const char *fkc_libbloom_version(void);
 #endif
 
-/* The i-th runnable kind (built-ins first), NULL past the end. */
+/* The i-th runnable kind (built-ins first, then the baselines this build
+ * has and can load: asking for one past the built-ins loads libbloom),
+ * NULL past the end. */
 const fk_ops *fkc_kind_at(size_t i);
 
 /* The kind called name, or NULL. */
@@ -25,8 +32,10 @@ const fk_ops *fkc_kind_find(const char *name);
 /* True for external baselines (not part of libfilterkit). */
 int fkc_kind_is_baseline(const fk_ops *ops);
 
-/* True when the kind with this name is a baseline this build left out. */
+/* True when the kind with this name is a baseline this build left out or
+ * cannot load (fkc_kind_missing_why says which). */
 int fkc_kind_known_missing(const char *name);
+const char *fkc_kind_missing_why(const char *name);
 
 /* Parses a comma-separated list of names ("bloom,cuckoo", or "all") into
  * out[0..*n). Returns 0, or -1 with a one-line reason in err. */

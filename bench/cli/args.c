@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "args.h"
+#include "suggest.h"
 
 /* ------------------------------------------------------ value parsers */
 
@@ -61,13 +62,21 @@ static int parse_scaled(const char *s, const suffix_t *suffixes, uint64_t *out)
     return 0;
 }
 
+/* Counts are decimal: K/M/G/T as SI multiples, and the lowercase k/m/b
+ * (thousand, million, billion) a person writes ("1B keys"); either case of
+ * each letter means the same. */
 static const suffix_t count_suffixes[] = {
-    { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { NULL, 0 }
+    { "k", 1e3 }, { "K", 1e3 }, { "m", 1e6 }, { "M", 1e6 }, { "b", 1e9 }, { "B", 1e9 },
+    { "g", 1e9 }, { "G", 1e9 }, { "t", 1e12 }, { "T", 1e12 }, { NULL, 0 }
 };
+/* Sizes are binary: K/M/G/T (either case, with or without "iB"/"B") are
+ * powers of 1024, as ls -h and free print them; a bare "B" is bytes. */
 static const suffix_t byte_suffixes[] = {
-    { "K", 1024.0 }, { "M", 1048576.0 }, { "G", 1073741824.0 },
-    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 },
-    { "k", 1024.0 }, { "B", 1.0 }, { NULL, 0 }
+    { "K", 1024.0 }, { "M", 1048576.0 }, { "G", 1073741824.0 }, { "T", 1099511627776.0 },
+    { "k", 1024.0 }, { "m", 1048576.0 }, { "g", 1073741824.0 }, { "t", 1099511627776.0 },
+    { "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+    { "KB", 1024.0 }, { "MB", 1048576.0 }, { "GB", 1073741824.0 }, { "TB", 1099511627776.0 },
+    { "B", 1.0 }, { NULL, 0 }
 };
 
 int fkc_parse_u64(const char *s, uint64_t *out) { return parse_scaled(s, count_suffixes, out); }
@@ -208,13 +217,13 @@ static int store(const fkc_cmd_spec *spec, const fkc_opt *o, const char *v)
         return 0;
     case FKC_OPT_U64:
         if (fkc_parse_u64(v, &u))
-            return fkc_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6 or 10M, got '%s'",
+            return fkc_args_fail(spec, "--%s: expected an integer in [0, 2^64-1] such as 42, 1e6, 10M or 1B, got '%s'",
                                 o->name, v);
         *(uint64_t *)o->dst = u;
         return 0;
     case FKC_OPT_COUNT:
         if (fkc_parse_u64(v, &u) || u == 0 || u > FKC_COUNT_MAX)
-            return fkc_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6 or 10M, got '%s'",
+            return fkc_args_fail(spec, "--%s: expected an integer in [1, 2^48 = %llu] such as 1000, 1e6, 10M or 1B, got '%s'",
                                 o->name, (unsigned long long)FKC_COUNT_MAX, v);
         *(uint64_t *)o->dst = u;
         return 0;
@@ -266,8 +275,14 @@ static int store(const fkc_cmd_spec *spec, const fkc_opt *o, const char *v)
     return fkc_args_fail(spec, "--%s: internal error (unknown option type)", o->name);
 }
 
+void (*fkc_args_spy)(const fkc_cmd_spec *spec);
+
 int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
 {
+    if (fkc_args_spy) {
+        fkc_args_spy(spec);
+        return FKC_ARGS_HELP;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -282,8 +297,19 @@ int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
         const fkc_opt *o = spec->opts;
         while (o && o->name && !(strlen(o->name) == len && strncmp(o->name, name, len) == 0))
             o++;
-        if (!o || !o->name)
-            return fkc_args_fail(spec, "unknown option '--%.*s'", (int)len, name);
+        if (!o || !o->name) {
+            char typed[64], dym[96];
+            const char *names[128];
+            size_t k = 0;
+            for (const fkc_opt *x = spec->opts; x && x->name && k < 127; x++)
+                names[k++] = x->name;
+            names[k] = NULL;
+            snprintf(typed, sizeof typed, "%.*s", (int)(len < 63 ? len : 63), name);
+            fkc_did_you_mean(fkc_suggest(typed, names), dym, sizeof dym);
+            if (dym[0]) /* "did you mean '--x'" */
+                snprintf(dym, sizeof dym, "; did you mean '--%s'?", fkc_suggest(typed, names));
+            return fkc_args_fail(spec, "unknown option '--%.*s'%s", (int)len, name, dym);
+        }
         const char *v = NULL;
         if (o->type == FKC_OPT_FLAG) {
             if (eq)

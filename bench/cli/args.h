@@ -15,11 +15,11 @@
  * inf or nan. Each type's range is named in its error message. */
 typedef enum {
     FKC_OPT_FLAG,      /* int: set to 1 when present; takes no value */
-    FKC_OPT_U64,       /* uint64_t in [0, 2^64-1]: 0, 42, 1e6, 10M (k/M/G = x1000) */
+    FKC_OPT_U64,       /* uint64_t in [0, 2^64-1]: 0, 42, 1e6, 10M, 1B (k/K, m/M, b/B = G, t/T: x1000) */
     FKC_OPT_COUNT,     /* uint64_t like FKC_OPT_U64, in [1, FKC_COUNT_MAX] */
     FKC_OPT_FPR,       /* double in (0,1): 0.01 or 1%; as small as 4.9e-324 */
     FKC_OPT_RATIO,     /* double in [0,1]: 0.9 or 90% */
-    FKC_OPT_BYTES,     /* uint64_t in [1, 2^64-1]: 1048576, 64K, 16M, 2G, 1GiB (x1024) */
+    FKC_OPT_BYTES,     /* uint64_t in [1, 2^64-1]: 1048576, 64K, 16M, 2G, 1GiB, 1T (K/M/G/T: x1024) */
     FKC_OPT_STR,       /* const char *: the argument itself */
     FKC_OPT_COUNT_LIST,/* fkc_u64_list: comma-separated counts, each as FKC_OPT_COUNT */
     FKC_OPT_FPR_LIST,  /* fkc_double_list: comma-separated rates */
@@ -54,6 +54,12 @@ typedef struct {
 } fkc_cmd_spec;
 
 enum { FKC_ARGS_OK = 0, FKC_ARGS_HELP = 1, FKC_ARGS_BAD = 2 };
+
+/* When set, fkc_args_parse hands the spec to this function instead of
+ * parsing argv, and returns FKC_ARGS_HELP (the command then exits at once):
+ * how `filterkit completion` learns every command's options from the
+ * command itself, so the completion never drifts from the options. */
+extern void (*fkc_args_spy)(const fkc_cmd_spec *spec);
 
 /* Parses argv[1..argc) (argv[0] is the subcommand's name) against spec.
  * Returns FKC_ARGS_OK; FKC_ARGS_HELP after printing the help on stdout for -h

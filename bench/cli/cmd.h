@@ -6,6 +6,8 @@
 #ifndef FKC_BENCH_CMD_H
 #define FKC_BENCH_CMD_H
 
+#include <stddef.h>
+
 int fkc_cmd_bench(int argc, char **argv);
 int fkc_cmd_sweep(int argc, char **argv);
 int fkc_cmd_pick(int argc, char **argv);
@@ -19,5 +21,14 @@ int fkc_cmd_add(int argc, char **argv);   /* insert lines into a saved filter */
 int fkc_cmd_remove(int argc, char **argv);/* remove lines from a saved filter */
 int fkc_cmd_merge(int argc, char **argv);  /* union of two saved filters */
 int fkc_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
+int fkc_cmd_completion(int argc, char **argv); /* bash/zsh completion script */
+
+/* The table of subcommands (bench/cli/main.c), for the completion. */
+typedef struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help; /* one line */
+} fkc_command;
+const fkc_command *fkc_command_table(size_t *n);
 
 #endif

@@ -2,6 +2,7 @@
  * [--seed S] < keys > f.fk`: builds a filter from the lines of stdin and
  * writes it, saved (common/serial.h), to stdout. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "build_threads.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "hints.h"
 #include "../keys/keyfeed.h"
 #include "../keys/keylines.h"
 #include "../../registry/registry.h"
@@ -18,6 +20,32 @@
 /* The first sub-filter's capacity of a growing kind built without
  * --capacity. */
 #define GROWING_START_CAPACITY (UINT64_C(1) << 16)
+/* A kind with a hard capacity (cuckoo) built without --capacity is sized
+ * for the line count plus this share: sized for exactly the lines it would
+ * be 94% full at birth, and 'filterkit add' would fail within a few
+ * thousand keys. */
+#define BOUNDED_HEADROOM 0.25
+
+/* The capacity a build without --capacity gives `lines` lines. */
+static uint64_t default_capacity(const fk_ops *ops, uint64_t lines)
+{
+    if (!lines)
+        return 1;
+    if (fk_ops_caps(ops) & FK_CAP_BOUNDED)
+        return (uint64_t)ceil((double)lines * (1 + BOUNDED_HEADROOM));
+    return lines;
+}
+
+/* The over-capacity warning: counted in lines read, which is what the user
+ * knows of the input (a Bloom filter skips the lines it already answers
+ * "maybe present" to, so its inserts undercount a saturated filter). */
+static void warn_over(uint64_t lines, uint64_t inserted, uint64_t capacity, double fpr)
+{
+    fprintf(stderr, "filterkit build: warning: %llu lines read (%llu inserted as new keys) for a capacity of "
+            "%llu (more than 10%% over): the false-positive rate is above %g; 'filterkit info' shows the "
+            "expected rate; give --capacity N, or a growing kind (scalable-*)\n",
+            (unsigned long long)lines, (unsigned long long)inserted, (unsigned long long)capacity, fpr);
+}
 
 /* Without --capacity: counts the lines of stdin, then starts the reader at
  * its beginning again -- by seeking back when stdin is a regular file
@@ -74,8 +102,9 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
         fkc_linereader_free(&r);
         return 1;
     }
+    uint64_t lines = r.lines;
     fkc_linereader_free(&r);
-    fk_params p = fk_params_make(capacity ? capacity : keys.count ? keys.count : 1, fpr);
+    fk_params p = fk_params_make(capacity ? capacity : default_capacity(ops, keys.count), fpr);
     p.seed = seed;
     fk_filter *f = NULL;
     fk_status s = fk_filter_new(ops, &p, &f);
@@ -87,17 +116,16 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
     }
     uint64_t done = 0;
     s = fkc_insert_threads(f, &keys, threads, &done);
-    if (s == FK_EFULL)
-        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "
-                "give a larger --capacity\n", ops->name, (unsigned long long)done);
-    else if (s != FK_OK)
+    if (s == FK_EFULL) {
+        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys\n", ops->name,
+                (unsigned long long)done);
+        fkc_hint_full(stderr, "build", ops, (unsigned long long)p.capacity);
+    } else if (s != FK_OK) {
         fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
                 (unsigned long long)done, fk_strerror(s));
-    if (s == FK_OK && (double)done > 1.1 * (double)p.capacity)
-        fprintf(stderr, "filterkit build: warning: %llu distinct keys for a capacity of %llu "
-                "(more than 10%% over): the false-positive rate is above %g; "
-                "'filterkit info' shows the expected rate\n",
-                (unsigned long long)done, (unsigned long long)p.capacity, fpr);
+    }
+    if (s == FK_OK && (double)keys.count > 1.1 * (double)p.capacity)
+        warn_over(lines, done, p.capacity, fpr);
     if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)
         fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
                 s == FK_EIO ? strerror(errno) : fk_strerror(s));
@@ -199,11 +227,13 @@ int fkc_cmd_build(int argc, char **argv)
         "kept, and a repeated line would be inserted twice.\n"
         "With --capacity N (or a growing kind) the input is streamed: memory is the\n"
         "filter plus a 64 KiB line buffer (plus the line set above). Without it the\n"
-        "capacity is the line count: a regular file is read twice, a pipe is held\n"
-        "in memory whole. A warning says when the input exceeds the capacity by\n"
+        "capacity is the line count (plus 25% for a kind that fills up, cuckoo, so\n"
+        "that 'filterkit add' has room): a regular file is read twice, a pipe is held\n"
+        "in memory whole. A warning says when the lines read exceed the capacity by\n"
         "more than 10% (the false-positive rate is then above target; 'filterkit\n"
         "info' shows the expected rate). Query it with 'filterkit query', change\n"
-        "it with 'filterkit add' and 'filterkit remove'.\n"
+        "it with 'filterkit add' and 'filterkit remove'. 'filterkit pick' prints a\n"
+        "build line for a workload.\n"
         "--threads T reads the whole input first (each distinct line kept once, by\n"
         "the line set, unless --unique-input), then T threads insert their shares at\n"
         "once (fk_filter_insert_concurrent; kinds without it are refused). Every\n"
@@ -229,9 +259,12 @@ int fkc_cmd_build(int argc, char **argv)
     if (!kind)
         return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
     const fk_ops *ops = fk_ops_find(kind);
-    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-        return fkc_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind,
-                            kinds);
+    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE)) {
+        char dym[96];
+        fkc_did_you_mean(fkc_suggest_kind(kind, 1), dym, sizeof dym);
+        return fkc_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)%s", kind,
+                            kinds, dym);
+    }
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
     if ((growth || tightening != 0) && !(fk_ops_caps(ops) & FK_CAP_GROWS))
@@ -255,9 +288,9 @@ int fkc_cmd_build(int argc, char **argv)
         size_for = GROWING_START_CAPACITY;
         ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
     } else if (!size_for) {
-        ok = count_then_rewind(&r, binary_lines, &size_for) == 0;
-        if (!size_for)
-            size_for = 1;
+        uint64_t lines = 0;
+        ok = count_then_rewind(&r, binary_lines, &lines) == 0;
+        size_for = default_capacity(ops, lines);
     } else {
         ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
     }
@@ -280,20 +313,21 @@ int fkc_cmd_build(int argc, char **argv)
     fkc_feed_counts c;
     s = fkc_feed_lines(f, FKC_FEED_INSERT, &r, size_for, unique_input, "build", &c);
     fkc_linereader_free(&r);
-    if (s == FK_EFULL)
-        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys; "
-                "give a larger --capacity\n", ops->name, (unsigned long long)c.done);
-    else if (s == FK_EIO)
+    if (s == FK_EFULL) {
+        fprintf(stderr, "filterkit build: the %s filter is full after %llu keys\n", ops->name,
+                (unsigned long long)c.done);
+        fkc_hint_full(stderr, "build", ops, (unsigned long long)size_for);
+    } else if (s == FK_EIO)
         fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(c.read_err));
     else if (s != FK_OK)
         fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
                 (unsigned long long)c.done, fk_strerror(s));
+    /* (distinct lines past the capacity would be the exact test, but a
+     * kind without removes keeps no line set; repeats are rare in a real
+     * key list, and a list that repeats this much deserves the note) */
     if (s == FK_OK && !(fk_ops_caps(ops) & FK_CAP_GROWS) &&
-        (double)c.done > 1.1 * (double)size_for)
-        fprintf(stderr, "filterkit build: warning: %llu distinct keys for a capacity of %llu "
-                "(more than 10%% over): the false-positive rate is above %g; "
-                "'filterkit info' shows the expected rate\n",
-                (unsigned long long)c.done, (unsigned long long)size_for, fpr);
+        (double)(c.lines - (fk_ops_caps(ops) & FK_CAP_REMOVE ? c.repeats : 0)) > 1.1 * (double)size_for)
+        warn_over(c.lines, c.done, size_for, fpr);
     if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)
         fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
                 s == FK_EIO ? strerror(errno) : fk_strerror(s));

@@ -1,5 +1,5 @@
 /* bench/cli/cmd_columns.c: `filterkit columns`: the documentation of every
- * CSV/JSON column, as Markdown (the README section is generated from it). */
+ * CSV/JSON column, as Markdown (the docs/bench.md section is generated from it). */
 #include <stdio.h>
 #include "args.h"
 #include "cmd.h"

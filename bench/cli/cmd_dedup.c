@@ -10,6 +10,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "hints.h"
 #include "../keys/keybatch.h"
 #include "../keys/keylines.h"
 #include "operands.h"
@@ -73,6 +74,9 @@ int fkc_cmd_dedup(int argc, char **argv)
     int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (strcmp(path, "-") == 0) /* stdin holds the lines, and a stream cannot be replaced */
+        return fkc_args_fail(&spec, "FILTER '-': dedup rewrites the filter's file; give its path "
+                             "(the lines come from stdin)");
     if (fkc_filterfile_can_save(spec.name, path) != 0)
         return 1;
     fk_filter *f = NULL;
@@ -107,7 +111,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     int got = 0;
     uint64_t fresh = 0;
     fk_status s = FK_OK;
-    fkc_progress_begin();
+    fkc_progress_begin(NULL, 0);
     /* A batch of lines is looked up together (its lines come into cache at
      * once), then taken in order as the filter stands at each one's turn:
      * once a line of the batch went in, each later "absent" answer is asked
@@ -138,10 +142,13 @@ int fkc_cmd_dedup(int argc, char **argv)
     rc = 1;
     if (got < 0)
         fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(b.err), path);
-    else if (s == FK_EFULL)
+    else if (s == FK_EFULL) {
         fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; the file is "
-                "unchanged (build it again with a larger --capacity)\n", path, fk_filter_ops(f)->name,
-                (unsigned long long)fresh);
+                "unchanged\n", path, fk_filter_ops(f)->name, (unsigned long long)fresh);
+        fk_stats full;
+        fk_filter_stats(f, &full);
+        fkc_hint_full(stderr, "dedup", fk_filter_ops(f), (unsigned long long)full.capacity);
+    }
     else if (s != FK_OK)
         fprintf(stderr, "filterkit dedup: %s: insert failed: %s; the file is unchanged\n", path, fk_strerror(s));
     else if (fk_filter_stats(f, &after), after.items < before.items)

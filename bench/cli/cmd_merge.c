@@ -10,6 +10,27 @@
 #include "operands.h"
 #include "../../registry/registry.h"
 
+typedef fk_status (*union_fn)(fk_filter *dst, const fk_filter *src);
+
+/* The library's union of the kind (its fk_ops merge slot, FK_CAP_MERGE),
+ * or NULL: merge learns which kinds unite from their tables. */
+static union_fn union_of(const fk_ops *ops)
+{
+    return (fk_ops_caps(ops) & FK_CAP_MERGE) ? fk_filter_merge : NULL;
+}
+
+/* The kinds that can be merged, comma-separated, for messages. */
+static void merge_kinds(char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        if (!(fk_ops_caps(fk_ops_at(i)) & FK_CAP_MERGE))
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
+    }
+}
+
 /* Why two headers of the same kind cannot be merged, or NULL. */
 static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b, char *why, size_t len)
 {
@@ -35,16 +56,24 @@ static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b
 
 int fkc_cmd_merge(int argc, char **argv)
 {
-    const fkc_opt opts[] = { { NULL, 0, NULL, NULL, NULL } };
+    int strict = 0;
+    const fkc_opt opts[] = {
+        { "strict", FKC_OPT_FLAG, &strict, NULL, "refuse (exit 1, nothing written) when the union's expected fpr exceeds the target" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
     const fkc_cmd_spec spec = {
-        "merge", "A.fk B.fk > C.fk",
+        "merge", "[--strict] A.fk B.fk > C.fk",
         "Writes to stdout, saved, the union of two saved filters: a filter that\n"
         "answers 'maybe present' for every key either one held, as if built from both\n"
         "inputs. They must be compatible: the same kind, geometry (same --fpr and\n"
         "--capacity at build time) and seed; anything else exits 1 saying what\n"
-        "differs. The kinds whose fk_ops has a merge slot merge (counting kinds add\n"
-        "the counts); others exit 1, naming the kinds that do: build one filter from\n"
-        "both inputs instead.",
+        "differs. The kinds whose fk_ops has a merge slot merge (bloom, blocked,\n"
+        "quotient; counting kinds add the counts); others exit 1, naming the kinds\n"
+        "that do: build one filter from both inputs instead.\n"
+        "The union holds the keys of both, in a filter of the same size: when its\n"
+        "expected false-positive rate exceeds the target the inputs were built for, a\n"
+        "warning says so (as 'filterkit add' does); --strict refuses instead (exit 1,\n"
+        "nothing written). Build a larger filter from both key lists then.",
         opts,
     };
     const char *path[2] = { NULL, NULL };
@@ -60,20 +89,17 @@ int fkc_cmd_merge(int argc, char **argv)
         fkc_filterfile_load(spec.name, path[1], &f[1], &h[1], NULL) != 0)
         goto out;
     const fk_ops *ops = fk_filter_ops(f[0]);
+    union_fn unite = union_of(ops);
     char why[200];
     if (fk_filter_ops(f[1]) != ops) {
         fprintf(stderr, "filterkit merge: %s is a %s filter and %s a %s filter: only filters of the same "
                 "kind can be merged\n", path[0], ops->name, path[1], fk_filter_ops(f[1])->name);
-    } else if (!(fk_ops_caps(ops) & FK_CAP_MERGE)) {
-        char names[200] = "";
-        for (size_t i = 0; fk_ops_at(i); i++)
-            if (fk_ops_caps(fk_ops_at(i)) & FK_CAP_MERGE) {
-                size_t used = strlen(names);
-                snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
-            }
-        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no merge for "
+    } else if (!unite) {
+        char kinds[200];
+        merge_kinds(kinds, sizeof kinds);
+        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no union for "
                 "this kind (kinds that merge: %s); build one filter from both inputs instead\n",
-                ops->name, names);
+                ops->name, kinds);
     } else if (incompatible(&h[0], &h[1], why, sizeof why)) {
         fprintf(stderr, "filterkit merge: %s and %s cannot be merged: %s\n", path[0], path[1], why);
     } else if (h[0].items > UINT64_MAX - h[1].items) {
@@ -82,9 +108,22 @@ int fkc_cmd_merge(int argc, char **argv)
                 "add up past 2^64-1\n", path[0], path[1], (unsigned long long)h[0].items,
                 (unsigned long long)h[1].items);
     } else {
-        fk_status s = fk_filter_merge(f[0], f[1]);
-        if (s == FK_OK)
+        fk_status s = unite(f[0], f[1]);
+        fk_stats st;
+        if (s == FK_OK) {
+            fk_filter_stats(f[0], &st);
+            if (st.expected_fpr > h[0].fpr * 1.1) {
+                fprintf(stderr, "filterkit merge: %s: the union's expected false-positive rate is %.3g, above "
+                        "the %g target of its inputs (%llu items for a capacity of %llu)%s\n",
+                        strict ? "refused (--strict)" : "warning", st.expected_fpr, h[0].fpr,
+                        (unsigned long long)st.items, (unsigned long long)st.capacity,
+                        strict ? "; nothing written: build one filter with a larger --capacity from both "
+                                 "key lists" : "");
+                if (strict)
+                    goto out;
+            }
             s = fk_filter_save_file(f[0], stdout);
+        }
         if (s != FK_OK)
             fprintf(stderr, "filterkit merge: %s\n", s == FK_EIO ? "writing the filter to stdout failed"
                                                                  : fk_strerror(s));

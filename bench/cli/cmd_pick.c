@@ -1,14 +1,21 @@
 /* bench/cli/cmd_pick.c: `filterkit pick`: measure every built-in kind briefly
- * at the asked scale and recommend one, saying why each other one loses. */
+ * at the asked scale and recommend one, saying why each other one loses, and
+ * end in what builds it: the `filterkit build` line, the C and the Python
+ * calls. --format json prints the whole decision. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
+#include "hints.h"
 #include "../baselines/runnable_kinds.h"
 #include "../measure/memory_model.h"
 #include "../clock/progress.h"
 #include "../measure/grid.h"
+#include "../report/report.h"
+#include "../report/runinfo.h"
 #include "../report/units.h"
 #include "../../registry/registry.h"
 
@@ -18,28 +25,83 @@
 /* A kind within this factor of the fastest counts as "as fast"; among
  * those, the smallest wins. */
 #define PICK_SPEED_SLACK 1.25
-/* A kind qualifies when its theoretical FPR at n is at most this times the
- * target: Bloom sizing rounds k to a whole number, which lifts its theory
- * by up to about 5% (at k = 1 or 2; under 1% at k >= 6). A kind that
- * cannot reach the target -- a cuckoo filter's 32-bit fingerprint at
+/* A kind qualifies when its theoretical FPR at capacity is at most this
+ * times the target: Bloom sizing rounds k to a whole number, which lifts
+ * its theory by up to about 5% (at k = 1 or 2; under 1% at k >= 6). A kind
+ * that cannot reach the target -- a cuckoo filter's 32-bit fingerprint at
  * fpr 1e-14 -- misses by orders of magnitude and is never picked. */
 #define PICK_THEORY_SLACK 1.05
+/* The share of n a user adds later unless told (--headroom): a cuckoo
+ * table sized for exactly n is 94% full once the n keys are in, and the
+ * next few thousand adds fail; a Bloom filter past its capacity loses its
+ * fpr. */
+#define PICK_DEFAULT_HEADROOM 0.25
+/* The rates the "best fpr in the budget" search tries between. */
+#define PICK_FPR_FLOOR 1e-15
+#define PICK_FPR_CEIL 0.5
 
 typedef struct {
     const fk_ops *ops;
-    fkc_result     r;
+    fkc_result    r;
     int           measured;   /* timed (cost and r are set) */
     int           sized;      /* memory and theory are known */
-    uint64_t      memory;     /* at the full n */
+    uint64_t      memory;     /* at the capacity */
     int           exact;
-    double        theory;     /* theoretical FPR at the full n */
+    double        theory;     /* theoretical FPR holding `capacity` items */
+    double        best_fpr;   /* the lowest theoretical FPR within the budget; NaN: none */
     double        cost;       /* ns per operation at the read ratio */
     char          why_not[200];
     char          params[160];
 } candidate;
 
-/* Rules c out when its memory or theory at n do not fit; returns whether
- * it did (c->why_not then says why). */
+/* The shortest decimal that reads back as exactly d (0.001, not
+ * 0.0010000000000000000208). */
+static void shortest(double d, char *buf, size_t len)
+{
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+/* The theoretical FPR of a filter sized for (capacity, fpr) holding
+ * `capacity` items; 1.0 when the kind refuses the params, NaN when it
+ * cannot say. */
+static double theory_at(const fk_ops *ops, uint64_t capacity, double fpr)
+{
+    return fkc_model_fpr(ops, capacity, fpr, NAN);
+}
+
+/* The lowest theoretical fpr the kind reaches at `capacity` within
+ * `budget` bytes: a bisection on the asked rate (log scale), memory being
+ * a non-increasing step function of it. NaN when even PICK_FPR_CEIL does
+ * not fit or the kind cannot size itself. */
+static double best_fpr_within(const fk_ops *ops, uint64_t capacity, uint64_t budget)
+{
+    uint64_t m = fkc_model_bytes(ops, capacity, PICK_FPR_CEIL, NULL, 0);
+    if (!m || m == FKC_MODEL_TOO_BIG || m > budget)
+        return NAN;
+    double lo = log(PICK_FPR_FLOOR), hi = log(PICK_FPR_CEIL); /* hi fits */
+    m = fkc_model_bytes(ops, capacity, PICK_FPR_FLOOR, NULL, 0);
+    if (m && m != FKC_MODEL_TOO_BIG && m <= budget) {
+        hi = lo;
+    } else {
+        for (int i = 0; i < 60; i++) {
+            double mid = (lo + hi) / 2;
+            m = fkc_model_bytes(ops, capacity, exp(mid), NULL, 0);
+            if (m && m != FKC_MODEL_TOO_BIG && m <= budget)
+                hi = mid;
+            else
+                lo = mid;
+        }
+    }
+    double t = theory_at(ops, capacity, exp(hi));
+    return t < 1.0 ? t : NAN;
+}
+
+/* Rules c out when its memory or theory at capacity do not fit; returns
+ * whether it did (c->why_not then says why). */
 static int judge(candidate *c, double fpr, uint64_t budget)
 {
     char need[32], have[32];
@@ -49,40 +111,197 @@ static int judge(candidate *c, double fpr, uint64_t budget)
         snprintf(c->why_not, sizeof c->why_not, "needs %s, over filterkit's 64 GiB cap "
                  "(its constructor refuses it)", need);
     else if (!(c->theory <= fpr * PICK_THEORY_SLACK))
-        snprintf(c->why_not, sizeof c->why_not, "its theoretical fpr at n is %.3g, above the %.3g asked",
+        snprintf(c->why_not, sizeof c->why_not, "its theoretical fpr at capacity is %.3g, above the %.3g asked",
                  c->theory, fpr);
     else if (budget && c->memory > budget)
         snprintf(c->why_not, sizeof c->why_not, "needs %s, over the %s budget", need, have);
     return c->why_not[0] != 0;
 }
 
+/* Why `o` lost to `best`, when both are feasible. */
+static void why_lost(const candidate *o, const candidate *best, double read_ratio, char *buf, size_t len)
+{
+    double mr = (double)o->memory / (double)best->memory, tr = o->cost / best->cost;
+    if (mr >= 1.1 && tr >= 1.1)
+        snprintf(buf, len, "%.1fx the memory and %.1fx the time per operation of %s at this fpr", mr, tr,
+                 best->ops->name);
+    else if (mr >= 1.1)
+        snprintf(buf, len, "%.1fx the memory of %s at this fpr%s", mr, best->ops->name,
+                 tr < 1 ? " (for a little more speed)" : "");
+    else if (tr >= 1.1)
+        snprintf(buf, len, "%.1fx slower per operation (%.1f vs %.1f ns at read ratio %.2f)", tr, o->cost,
+                 best->cost, read_ratio);
+    else
+        snprintf(buf, len, "close (%.2fx the memory, %.2fx the time); %s is smaller or faster", mr, tr,
+                 best->ops->name);
+}
+
+/* ---------------------------------------------------------- the JSON form */
+
+static void json_num(double d)
+{
+    char buf[40];
+    if (isnan(d) || isinf(d)) {
+        fputs("null", stdout);
+        return;
+    }
+    shortest(d, buf, sizeof buf);
+    fputs(buf, stdout);
+}
+
+static void json_summary(const char *name, fkc_summary s)
+{
+    printf(", \"%s\": {\"median\": ", name);
+    json_num(s.median);
+    printf(", \"min\": ");
+    json_num(s.min);
+    printf(", \"max\": ");
+    json_num(s.max);
+    printf("}");
+}
+
+static void json_candidate(const candidate *c, const candidate *best, double read_ratio, uint64_t capacity)
+{
+    char lost[240] = "";
+    if (c->why_not[0])
+        snprintf(lost, sizeof lost, "%s", c->why_not);
+    else if (c != best && best)
+        why_lost(c, best, read_ratio, lost, sizeof lost);
+    printf("    {\"kind\": ");
+    fkc_json_string(stdout, c->ops->name);
+    printf(", \"chosen\": %s, \"feasible\": %s, \"reason\": ", c == best ? "true" : "false",
+           c->why_not[0] ? "false" : "true");
+    if (lost[0])
+        fkc_json_string(stdout, lost);
+    else
+        fputs("null", stdout);
+    printf(", \"can_remove\": %s, \"grows\": %s, \"bounded\": %s",
+           fk_ops_caps(c->ops) & FK_CAP_REMOVE ? "true" : "false",
+           fk_ops_caps(c->ops) & FK_CAP_GROWS ? "true" : "false",
+           fk_ops_caps(c->ops) & FK_CAP_BOUNDED ? "true" : "false");
+    if (c->sized) {
+        printf(", \"geometry\": ");
+        fkc_json_string(stdout, c->params);
+        if (c->memory == FKC_MODEL_TOO_BIG) {
+            printf(", \"memory_bytes\": null, \"bits_per_item\": null");
+        } else {
+            printf(", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory);
+            json_num(8.0 * (double)c->memory / (double)capacity);
+        }
+        printf(", \"memory_exact\": %s, \"theory_fpr\": ", c->exact ? "true" : "false");
+        json_num(c->theory);
+        printf(", \"best_fpr_in_budget\": ");
+        json_num(c->best_fpr);
+    }
+    if (c->measured) {
+        printf(",\n     \"measured\": {\"n\": %llu, \"fpr\": ", (unsigned long long)c->r.n);
+        json_num(c->r.fpr_measured);
+        printf(", \"fpr_low\": ");
+        json_num(c->r.fpr_low);
+        printf(", \"fpr_high\": ");
+        json_num(c->r.fpr_high);
+        printf(", \"fpr_negatives\": %llu", (unsigned long long)c->r.fpr_negatives);
+        json_summary("insert_ns", c->r.insert);
+        json_summary("lookup_absent_ns", c->r.lookup[0]);
+        json_summary("lookup_50_ns", c->r.lookup[2]);
+        json_summary("lookup_present_ns", c->r.lookup[4]);
+        json_summary("remove_ns", c->r.remove);
+        printf(", \"insert_failures\": %llu, \"cost_ns\": ", (unsigned long long)c->r.insert_failures);
+        json_num(c->cost);
+        printf("}");
+    }
+    printf("}");
+}
+
+/* ----------------------------------------------------------- the CSV file */
+
+/* DIR/pick.csv, the data of plot 8 (plots/8_pick.gp): one row per
+ * candidate that was measured, with the run info as '#' lines. Returns 0,
+ * or -1 after printing why. */
+static int write_csv(const char *dir, const candidate *c, size_t nc, const candidate *best, uint64_t n,
+                     uint64_t capacity, double fpr, uint64_t budget, uint64_t seed)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/pick.csv", dir) >= (int)sizeof path) {
+        fprintf(stderr, "filterkit pick: --out: path too long\n");
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "filterkit pick: %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fkc_runinfo ri;
+    fkc_runinfo_fill(&ri, seed);
+    const char *name;
+    char value[2048];
+    fprintf(f, "# filterkit pick: one row per measured candidate (plots/8_pick.gp)\n");
+    for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++)
+        fprintf(f, "# %s: %s\n", name, value);
+    fprintf(f, "kind,chosen,feasible,n,capacity,target_fpr,budget_bits_per_item,memory_bytes,bits_per_item,"
+               "theory_fpr,fpr_measured,lookup50_ns,lookup50_ns_min,lookup50_ns_max,insert_ns,insert_ns_min,"
+               "insert_ns_max\n");
+    for (size_t i = 0; i < nc; i++) {
+        const candidate *x = &c[i];
+        if (!x->measured)
+            continue;
+        fprintf(f, "%s,%d,%d,%llu,%llu,%.6g,", x->ops->name, x == best, !x->why_not[0], (unsigned long long)n,
+                (unsigned long long)capacity, fpr);
+        if (budget)
+            fprintf(f, "%.6g", 8.0 * (double)budget / (double)capacity);
+        fprintf(f, ",%llu,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", (unsigned long long)x->memory,
+                8.0 * (double)x->memory / (double)capacity, x->theory, x->r.fpr_measured, x->r.lookup[2].median,
+                x->r.lookup[2].min, x->r.lookup[2].max, x->r.insert.median, x->r.insert.min, x->r.insert.max);
+    }
+    int bad = ferror(f) != 0;
+    if (fclose(f) != 0 || bad) {
+        fprintf(stderr, "filterkit pick: writing %s failed\n", path);
+        return -1;
+    }
+    fprintf(stderr, "filterkit pick: wrote %s\n", path);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the command */
+
 int fkc_cmd_pick(int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
-    double fpr = 0, read_ratio = 0.9;
-    int deletes = 0, is_static = 0, counts = 0, merges = 0;
-    const char *keys = "u64";
-    int binary_lines = 0;
+    double fpr = 0, read_ratio = 0.9, headroom = PICK_DEFAULT_HEADROOM;
+    int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0;
+    const char *keys = "u64", *format = "text", *out = NULL;
     const fkc_opt opts[] = {
-        { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold (required)" },
-        { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate (required)" },
+        { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold, e.g. 10M or 1B (required)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate, e.g. 0.1% (required)" },
         { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
         { "static", FKC_OPT_FLAG, &is_static, NULL, "the whole set is known before the first lookup and never changes (admits static kinds: fuse)" },
         { "counts", FKC_OPT_FLAG, &counts, NULL, "the filter must count each item's copies (fk_filter_count)" },
         { "merges", FKC_OPT_FLAG, &merges, NULL, "two filters must merge into one without the keys (fk_filter_merge)" },
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
+        { "headroom", FKC_OPT_RATIO, &headroom, "R", "share of n to be added later (default: 25%; 0 for a fixed set)" },
+        { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: pick a growing kind (scalable-*)" },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
-        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with (default: u64)" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
+        { "format", FKC_OPT_CHOICE, &format, "text|json", "text for people, or the whole decision as JSON (default: text)" },
+        { "out", FKC_OPT_STR, &out, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--read-ratio R] [--keys u64|str|FILE]",
+        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] "
+                "[--read-ratio R] [--keys u64|str|FILE] [--format text|json] [--out DIR]",
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
         "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
+        "Every kind is sized for n plus the headroom (--headroom, default 25%), so the\n"
+        "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
+        "that many more; with --n-uncertain it recommends a growing kind instead.\n"
+        "It ends in the 'filterkit build' line, the C and the Python calls, and the best\n"
+        "fpr each kind reaches within the memory budget (or the recommended filter's\n"
+        "memory). --format json prints the whole decision: every candidate, its sizes,\n"
+        "measured figures (median, min and max of the runs) and why it lost.\n"
         "A static kind (fuse) is built once from the whole set: it is a candidate only\n"
         "with --static (the set is known up front and never changes), and its build\n"
         "time per key stands in for the insert time in the cost, so a low read ratio\n"
@@ -97,24 +316,38 @@ int fkc_cmd_pick(int argc, char **argv)
         return fkc_args_fail(&spec, "missing --n N");
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
+    int json = strcmp(format, "json") == 0;
     fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
     if (fkc_keyspec_parse(keys, &ks))
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
+    /* what the filter is sized for: n and what will be added later (a
+     * growing kind starts at n and grows past it) */
+    double want = ceil((double)n * (1 + (uncertain ? 0 : headroom)));
+    if (want > (double)FKC_COUNT_MAX)
+        return fkc_args_fail(&spec, "--n with --headroom: at most 2^48 items");
+    uint64_t capacity = (uint64_t)want;
 
     candidate c[FKC_KINDS_MAX];
     size_t nc = 0;
     for (size_t i = 0; fk_ops_at(i) && nc < FKC_KINDS_MAX; i++) {
         memset(&c[nc], 0, sizeof c[nc]);
+        c[nc].best_fpr = NAN;
         c[nc++].ops = fk_ops_at(i);
     }
     /* What the formulas rule out needs no measurement: too big for the
-     * constructor or the budget, or a theory above the target at n. */
+     * constructor or the budget, or a theory above the target. */
     size_t nmeas = 0;
     fkc_measure_cfg cfg[FKC_KINDS_MAX];
     size_t which[FKC_KINDS_MAX];
     for (size_t i = 0; i < nc; i++) {
-        if (deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) {
+        unsigned caps = fk_ops_caps(c[i].ops);
+        c[i].memory = fkc_model_bytes(c[i].ops, capacity, fpr, c[i].params, sizeof c[i].params);
+        if (c[i].memory) {
+            c[i].sized = 1;
+            c[i].theory = theory_at(c[i].ops, capacity, fpr);
+        }
+        if (deletes && !(caps & FK_CAP_REMOVE)) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
             continue;
         }
@@ -132,29 +365,33 @@ int fkc_cmd_pick(int argc, char **argv)
             snprintf(c[i].why_not, sizeof c[i].why_not, "cannot merge two filters without the keys");
             continue;
         }
-        if (fk_ops_caps(c[i].ops) & FK_CAP_GROWS) {
+        if ((caps & FK_CAP_GROWS) && !uncertain) {
             snprintf(c[i].why_not, sizeof c[i].why_not,
-                     "grows when n is unknown; with n known its inner kind sized for n "
-                     "needs less memory and one lookup instead of one per sub-filter");
+                     "grows when n is unknown (--n-uncertain); with n known its inner kind sized "
+                     "for n needs less memory and one lookup instead of one per sub-filter");
             continue;
         }
-        c[i].memory = fkc_model_bytes(c[i].ops, n, fpr, c[i].params, sizeof c[i].params);
-        if (c[i].memory) {
-            c[i].sized = 1;
-            c[i].theory = fkc_model_fpr(c[i].ops, n, fpr, NAN);
-            judge(&c[i], fpr, memory);
+        if (!(caps & FK_CAP_GROWS) && uncertain) {
+            snprintf(c[i].why_not, sizeof c[i].why_not, "n is uncertain: past its capacity a fixed "
+                     "filter %s", (caps & FK_CAP_BOUNDED) ? "refuses inserts (FK_EFULL)"
+                                                          : "loses its false-positive rate");
+            continue;
         }
+        /* (over the budget is judged after the timing: plot 8 shows every
+         * kind beside the budget line) */
+        if (c[i].sized)
+            judge(&c[i], fpr, 0);
         if (!c[i].why_not[0]) {
             cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
     }
-    uint64_t n_meas = n < PICK_MAX_MEASURED ? n : PICK_MAX_MEASURED;
+    uint64_t n_meas = capacity < PICK_MAX_MEASURED ? capacity : PICK_MAX_MEASURED;
     if (nmeas) {
         fkc_bench_keys bk;
         char err[256];
-        fkc_progress_begin();
-        fkc_progress("pick: generating %llu keys", (unsigned long long)n_meas);
+        fkc_progress_begin("pick", 1 + nmeas * repeat);
+        fkc_progress_step("generating %llu keys", (unsigned long long)n_meas);
         if (fkc_bench_keys_make(&ks, n_meas, fpr, 0, &bk, err, sizeof err)) {
             fkc_progress_end();
             fprintf(stderr, "filterkit pick: %s\n", err);
@@ -172,8 +409,8 @@ int fkc_cmd_pick(int argc, char **argv)
                 continue;
             }
             x->measured = x->sized = 1;
-            x->memory = fkc_model_extrapolate(x->ops, fpr, n_meas, x->r.memory_bytes, n, &x->exact);
-            x->theory = fkc_model_fpr(x->ops, n, fpr, x->r.fpr_theory);
+            x->memory = fkc_model_extrapolate(x->ops, fpr, n_meas, x->r.memory_bytes, capacity, &x->exact);
+            x->theory = fkc_model_fpr(x->ops, capacity, fpr, x->r.fpr_theory);
             x->cost = read_ratio * x->r.lookup[2].median + (1 - read_ratio) * x->r.insert.median;
             if (x->r.insert_failures)
                 snprintf(x->why_not, sizeof x->why_not, "%llu of %llu inserts failed at this size",
@@ -197,18 +434,111 @@ int fkc_cmd_pick(int argc, char **argv)
             if (!c[i].why_not[0] && c[i].cost <= limit && c[i].memory < best->memory)
                 best = &c[i];
     }
+    /* the best fpr of each kind within the budget (or the recommendation's
+     * memory): what the same bytes buy from each */
+    uint64_t budget_for_best = memory ? memory : best ? best->memory : 0;
+    for (size_t i = 0; i < nc && budget_for_best; i++)
+        if (c[i].sized && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || uncertain))
+            c[i].best_fpr = best_fpr_within(c[i].ops, capacity, budget_for_best);
 
-    char budget[32] = "any";
+    if (out && strcmp(out, "-") != 0 &&
+        write_csv(out, c, nc, best, n, capacity, fpr, memory ? memory : budget_for_best, seed) != 0)
+        return 1;
+
+    char fpr_text[40], budget[32] = "any";
+    shortest(fpr, fpr_text, sizeof fpr_text);
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
+    char build_line[400] = "", c_line[400] = "", py_line[200] = "";
+    if (best) {
+        snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
+                 best->ops->name, fpr_text, (unsigned long long)capacity);
+        if (best->r.static_kind) {
+            /* built once from all the keys: no headroom to add to */
+            snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s < keys.txt > filter.fk",
+                     best->ops->name, fpr_text);
+            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(0, %s); fk_filter *f = NULL; "
+                     "fk_status s = fk_filter_build(fk_ops_find(\"%s\"), &p, n, keys, lens, &f);",
+                     fpr_text, best->ops->name);
+            snprintf(py_line, sizeof py_line, "f = filterkit.kind_class(\"%s\").build(keys, fpr=%s)",
+                     best->ops->name, fpr_text);
+        } else {
+            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "
+                     "fk_status s = fk_filter_new(fk_ops_find(\"%s\"), &p, &f);",
+                     (unsigned long long)capacity, fpr_text, best->ops->name);
+            snprintf(py_line, sizeof py_line, "f = filterkit.Filter(\"%s\", capacity=%llu, fpr=%s)",
+                     best->ops->name, (unsigned long long)capacity, fpr_text);
+        }
+    }
+
+    if (json) {
+        fkc_runinfo ri;
+        fkc_runinfo_fill(&ri, seed);
+        printf("{\n  \"query\": {\"n\": %llu, \"fpr\": %s, \"deletes\": %s, \"static\": %s, "
+               "\"counts\": %s, \"merges\": %s, \"memory_budget\": ",
+               (unsigned long long)n, fpr_text, deletes ? "true" : "false", is_static ? "true" : "false",
+               counts ? "true" : "false", merges ? "true" : "false");
+        if (memory)
+            printf("%llu", (unsigned long long)memory);
+        else
+            printf("null");
+        printf(", \"headroom\": ");
+        json_num(uncertain ? 0 : headroom);
+        printf(", \"n_uncertain\": %s, \"capacity\": %llu, \"read_ratio\": ", uncertain ? "true" : "false",
+               (unsigned long long)capacity);
+        json_num(read_ratio);
+        printf(", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"timed_at_n\": %llu},\n",
+               fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
+               (unsigned long long)(nmeas ? n_meas : 0));
+        printf("  \"recommendation\": ");
+        if (best) {
+            printf("{\"kind\": ");
+            fkc_json_string(stdout, best->ops->name);
+            printf(", \"capacity\": %llu, \"fpr\": %s, \"memory_bytes\": %llu, \"build\": ",
+                   (unsigned long long)capacity, fpr_text, (unsigned long long)best->memory);
+            fkc_json_string(stdout, build_line);
+            printf(", \"c\": ");
+            fkc_json_string(stdout, c_line);
+            printf(", \"python\": ");
+            fkc_json_string(stdout, py_line);
+            printf("},\n");
+        } else {
+            printf("null,\n");
+        }
+        printf("  \"budget_for_best_fpr\": %llu,\n  \"candidates\": [\n", (unsigned long long)budget_for_best);
+        for (size_t i = 0; i < nc; i++) {
+            json_candidate(&c[i], best, read_ratio, capacity);
+            printf("%s\n", i + 1 < nc ? "," : "");
+        }
+        printf("  ],\n  \"run\": {");
+        const char *name;
+        char value[2048];
+        for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++) {
+            printf("%s", i ? ", " : "");
+            fkc_json_string(stdout, name);
+            printf(": ");
+            fkc_json_string(stdout, value);
+        }
+        printf("}\n}\n");
+        if (!best)
+            fprintf(stderr, "filterkit pick: no filter meets these constraints (see \"reason\")\n");
+        return best ? 0 : 1;
+    }
+
     printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s%s%s, static set: %s, memory budget: %s, "
            "read ratio %.2f\n", (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no",
            counts ? ", counts" : "", merges ? ", merges" : "", is_static ? "yes" : "no", budget,
            read_ratio);
+    if (uncertain)
+        printf("sized for: %llu items to start with; a growing kind grows past them\n", (unsigned long long)capacity);
+    else
+        printf("sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n",
+               (unsigned long long)capacity, 100 * headroom);
     if (nmeas)
-        printf("(timed at n=%llu with %s keys, median of %llu runs%s)\n\n", (unsigned long long)n_meas,
-               fkc_key_type_name(ks.type), (unsigned long long)repeat,
-               n_meas < n ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
+        printf("(timed at n=%llu with %s keys, %s%llu run%s%s)\n\n", (unsigned long long)n_meas,
+               fkc_key_type_name(ks.type), repeat > 1 ? "median of " : "", (unsigned long long)repeat,
+               repeat > 1 ? "s" : "",
+               n_meas < capacity ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
     else
         printf("(nothing timed: the sizing formulas rule every kind out)\n\n");
 
@@ -223,13 +553,17 @@ int fkc_cmd_pick(int argc, char **argv)
         if (smallest && memory) {
             char need[32], floor_b[32];
             fkc_human_bytes(smallest->memory, need, sizeof need);
-            fkc_human_bytes((uint64_t)ceil((double)n * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
+            fkc_human_bytes((uint64_t)ceil((double)capacity * log2(1 / fpr) / 8), floor_b, sizeof floor_b);
             fprintf(stderr, "  the smallest%s is %s with %s, over the %s budget (no filter can go below"
                             " n*log2(1/fpr) = %s at this fpr)\n", deletes ? " with deletes" : "",
                     smallest->ops->name, need, budget, floor_b);
         }
-        for (size_t i = 0; i < nc; i++)
-            fprintf(stderr, "  %s: %s\n", c[i].ops->name, c[i].why_not);
+        for (size_t i = 0; i < nc; i++) {
+            fprintf(stderr, "  %s: %s", c[i].ops->name, c[i].why_not);
+            if (!isnan(c[i].best_fpr))
+                fprintf(stderr, " (within the budget it reaches fpr %.3g%%)", 100 * c[i].best_fpr);
+            fputc('\n', stderr);
+        }
         for (size_t i = 0; !is_static && i < nc; i++)
             if ((fk_ops_caps(c[i].ops) & FK_CAP_STATIC) && !deletes) {
                 uint64_t bytes = fkc_model_bytes(c[i].ops, n, fpr, NULL, 0);
@@ -247,13 +581,14 @@ int fkc_cmd_pick(int argc, char **argv)
     char mem[32];
     fkc_human_bytes(best->memory, mem, sizeof mem);
     printf("recommend: %s\n", best->ops->name);
-    printf("  parameters: fk_params_make(%llu, %g) with fk_ops_find(\"%s\")%s%s%s\n",
-           (unsigned long long)n, fpr, best->ops->name,
-           best->r.static_kind ? ", made by fk_filter_build from all the keys" : "",
-           best->params[0] ? ": " : "", best->params);
-    printf("  memory:     %s%s (%.2f bits per item)\n", best->exact ? "" : "~", mem,
-           8.0 * (double)best->memory / (double)n);
-    printf("  measured:   fpr %.3g%% (theory %.3g%% at n), insert %.1f ns, lookup %.1f ns (50%% present), "
+    printf("  build:      %s\n", build_line);
+    printf("  C:          %s\n", c_line);
+    printf("  Python:     %s\n", py_line);
+    if (best->params[0])
+        printf("  geometry:   %s\n", best->params);
+    printf("  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
+           8.0 * (double)best->memory / (double)capacity);
+    printf("  measured:   fpr %.3g%% (theory %.3g%% at capacity), insert %.1f ns, lookup %.1f ns (50%% present), "
            "%.1f ns (absent)", 100 * best->r.fpr_measured, 100 * best->theory, best->r.insert.median,
            best->r.lookup[2].median, best->r.lookup[0].median);
     if (!isnan(best->r.remove.median))
@@ -272,24 +607,26 @@ int fkc_cmd_pick(int argc, char **argv)
         const candidate *o = &c[i];
         if (o == best)
             continue;
-        printf("  %s: ", o->ops->name);
-        if (o->why_not[0]) {
-            printf("%s\n", o->why_not);
-            continue;
-        }
-        double mr = (double)o->memory / (double)best->memory, tr = o->cost / best->cost;
-        if (mr >= 1.1 && tr >= 1.1)
-            printf("%.1fx the memory and %.1fx the time per operation of %s at this fpr\n", mr, tr,
-                   best->ops->name);
-        else if (mr >= 1.1)
-            printf("%.1fx the memory of %s at this fpr%s\n", mr, best->ops->name,
-                   tr < 1 ? " (for a little more speed)" : "");
-        else if (tr >= 1.1)
-            printf("%.1fx slower per operation (%.1f vs %.1f ns at read ratio %.2f)\n", tr, o->cost,
-                   best->cost, read_ratio);
+        char why[240];
+        if (o->why_not[0])
+            snprintf(why, sizeof why, "%s", o->why_not);
         else
-            printf("close (%.2fx the memory, %.2fx the time); %s is smaller or faster\n", mr, tr,
-                   best->ops->name);
+            why_lost(o, best, read_ratio, why, sizeof why);
+        printf("  %s: %s\n", o->ops->name, why);
+    }
+    char bb[32];
+    fkc_human_bytes(budget_for_best, bb, sizeof bb);
+    printf("best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",
+           (unsigned long long)capacity);
+    for (size_t i = 0; i < nc; i++) {
+        if (!c[i].sized || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !uncertain))
+            continue;
+        printf("  %-16s ", c[i].ops->name);
+        if (isnan(c[i].best_fpr))
+            printf("does not fit\n");
+        else
+            printf("%.3g%%%s\n", 100 * c[i].best_fpr,
+                   deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE) ? " (no deletes)" : "");
     }
     return 0;
 }

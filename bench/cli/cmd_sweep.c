@@ -4,6 +4,7 @@
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
+#include "hints.h"
 #include "../baselines/runnable_kinds.h"
 #include "../clock/progress.h"
 #include "../measure/grid.h"
@@ -26,7 +27,7 @@ int fkc_cmd_sweep(int argc, char **argv)
     fkc_u64_list ns = { { 0 }, 0 };
     fkc_double_list fprs = { { 0 }, 0 };
     uint64_t repeat = 3, seed = 1, lookups = 0;
-    int large = 0, no_fill = 0;
+    int large = 0, no_fill = 0, wide = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
         { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load|growth", "what the series varies (required)" },
@@ -34,20 +35,21 @@ int fkc_cmd_sweep(int argc, char **argv)
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
         { "large", FKC_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
-        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench (default: u64)" },
+        { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type, as for bench; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "lookups", FKC_OPT_COUNT, &lookups, "N", "keys per lookup mix (default: automatic)" },
         { "no-fill", FKC_OPT_FLAG, &no_fill, NULL, "--vary fpr: skip filling to the first failed insert" },
         { "format", FKC_OPT_CHOICE, &format, "table|csv|json", "what to print on stdout (default: table)" },
+        { "wide", FKC_OPT_FLAG, &wide, NULL, "the table with every column (about 150 wide), not the compact one" },
         { "out", FKC_OPT_STR, &out, "DIR", "folder for the CSV and JSON files, - for none (default: results)" },
         { "name", FKC_OPT_STR, &name, "STEM", "file name stem (default: sweep-VARY-KEYS)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
         "sweep", "--vary n|fpr|load|growth [--filters LIST] [--n N] [--fpr P] [--large] [--keys u64|str|FILE] "
-                 "[--repeat R] [--format table|csv|json] [--out DIR]",
+                 "[--repeat R] [--format table|csv|json] [--wide] [--out DIR]",
         "Series for the plots. --vary n: n from 1e4 to 1e7 (1e8 with --large) at one fpr,\n"
         "crossing the cache levels. --vary fpr: fpr from 10% to 0.01% at one n. --vary load:\n"
         "a cuckoo filter filled step by step from 10% to 95% load, timing the inserts of\n"
@@ -59,6 +61,8 @@ int fkc_cmd_sweep(int argc, char **argv)
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (wide && strcmp(format, "table") == 0)
+        format = "wide";
     if (!vary)
         return fkc_args_fail(&spec, "missing --vary n|fpr|load|growth");
     if (strcmp(vary, "n") != 0 && ns.n > 1)
@@ -75,9 +79,12 @@ int fkc_cmd_sweep(int argc, char **argv)
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
-    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err))
-        return fkc_args_fail(&spec, "--filters: %s%s", err,
+    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err)) {
+        char dym[96];
+        fkc_did_you_mean_kinds(filters, dym, sizeof dym);
+        return fkc_args_fail(&spec, "--filters: %s%s%s", err, dym,
                             load && !fkc_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
+    }
     fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
     if (fkc_keyspec_parse(keys, &ks))
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
@@ -105,7 +112,7 @@ int fkc_cmd_sweep(int argc, char **argv)
              fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
              load ? "" : " (ns per operation)");
     if (load) {
-        fkc_progress_begin();
+        fkc_progress_begin("sweep", nkinds * repeat * COUNT(series_load));
         for (size_t k = 0; k < nkinds && rc == 0; k++) {
             fkc_result r[COUNT(series_load)];
             fk_status s = fkc_measure_load(kinds[k], &ks, ns.v[0], fprs.v[0], series_load,

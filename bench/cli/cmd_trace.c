@@ -37,6 +37,9 @@ static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
     return NULL;
 }
 
+/* The load a trace sizes a cuckoo table for unless --max-load says. */
+#define FKC_TRACE_CUCKOO_LOAD 0.125
+
 static const char usage_line[] =
     "usage: filterkit trace bloom|blocked|counting|cuckoo|fuse|quotient [OPTIONS] [--insert] KEY... "
     "[--lookup KEY...] [--remove KEY...]\n";
@@ -61,6 +64,9 @@ static const char usage_more[] =
     "  --counter-bits C  counting: 4 or 8 (default 4)\n"
     "  --fp-bits F       cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient: remainder bits\n"
     "                    (default: from P)\n"
+    "  --max-load L      cuckoo: the load the table is sized for (default 12.5%:\n"
+    "                    enough buckets that a key's two buckets differ; 94%, a\n"
+    "                    real filter's packing, shows kicks with a few keys)\n"
     "\n"
     "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
 
@@ -117,6 +123,9 @@ static int set_option(fk_params *p, const char *opt, const char *v)
     } else if (strcmp(opt, "hashes") == 0) {
         err = parse_u32(v, 1, 64, &p->hashes);
         want = "1..64";
+    } else if (strcmp(opt, "max-load") == 0) {
+        err = fkc_parse_ratio(v, &p->max_load) || p->max_load <= 0;
+        want = "a load in (0,1], like 0.5 or 50%";
     } else if (strcmp(opt, "counter-bits") == 0) {
         err = parse_u32(v, 4, 8, &p->counter_bits) || (p->counter_bits != 4 && p->counter_bits != 8);
         want = "4 or 8";
@@ -179,7 +188,7 @@ int fkc_cmd_trace(int argc, char **argv)
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
         static const char *const valued[] = {
-            "capacity", "fpr", "seed", "bits", "hashes", "counter-bits", "fp-bits",
+            "capacity", "fpr", "seed", "bits", "hashes", "counter-bits", "fp-bits", "max-load",
         };
         const char *opt = NULL;
         for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
@@ -200,6 +209,12 @@ int fkc_cmd_trace(int argc, char **argv)
         status = bad("%s", "--fp-bits: bad value (4..32 for cuckoo)");
     if (!status && n == 0)
         status = bad("%s", "no keys given");
+    /* A trace's default cuckoo table: at the 94% a real filter packs to,
+     * 8 items fit 3 buckets (blocks of 2 and 1), where a key in the
+     * 1-bucket block has i1 = i2 and the alternate bucket never shows;
+     * at 12.5% the same 8 items get 16 buckets, one power-of-two block. */
+    if (!status && p.max_load == 0 && (fk_ops_caps(fk_ops_find(kind)) & FK_CAP_BOUNDED))
+        p.max_load = FKC_TRACE_CUCKOO_LOAD;
     if (!status) {
         fkc_trace_job job = { p, steps, n, stdout };
         status = tracer(&job);

@@ -6,6 +6,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "hints.h"
 #include "../keys/keyfeed.h"
 #include "operands.h"
 #include "../../registry/registry.h"
@@ -39,6 +40,9 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
                                     "FILTER (a file written by 'filterkit build')");
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (strcmp(path, "-") == 0) /* stdin holds the keys, and a stream cannot be replaced */
+        return fkc_args_fail(spec, "FILTER '-': %s rewrites the filter's file; give its path "
+                             "(the keys come from stdin)", spec->name);
     fk_filter *f = NULL;
     fkc_filelock lk;
     /* held from the read to the rename: a second writer waits, then reads
@@ -81,11 +85,11 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
     fkc_feed_counts c;
     fk_status s = fkc_feed_lines(f, op, &r, 0, 0, spec->name, &c);
     fkc_linereader_free(&r);
-    if (s == FK_EFULL)
+    if (s == FK_EFULL) {
         fprintf(stderr, "filterkit add: %s: the %s filter is full after adding %llu keys; the file is "
-                "unchanged (build it again with a larger --capacity)\n", path, ops->name,
-                (unsigned long long)c.done);
-    else if (s == FK_EIO)
+                "unchanged\n", path, ops->name, (unsigned long long)c.done);
+        fkc_hint_full(stderr, "add", ops, (unsigned long long)st.capacity);
+    } else if (s == FK_EIO)
         fprintf(stderr, "filterkit %s: reading keys from stdin: %s; the file is unchanged\n", spec->name,
                 fkc_linereader_error(c.read_err));
     else if (s != FK_OK)

@@ -17,11 +17,16 @@ static int fail(const char *cmd, const char *path, const char *why)
     return -1;
 }
 
-static int fail_status(const char *cmd, const char *path, fk_status s)
+/* head: the first `got` bytes of the input, to tell a foreign file (no
+ * filterkit magic: a text file, an image) from a damaged filter. */
+static int fail_status(const char *cmd, const char *path, fk_status s, const uint8_t *head, size_t got)
 {
-    char why[160];
+    char why[200];
     if (s == FK_EIO || s == FK_ENOMEM)
         snprintf(why, sizeof why, "%s", s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    else if (got < FK_SERIAL_MAGIC_BYTES || memcmp(head, FK_SERIAL_MAGIC, FK_SERIAL_MAGIC_BYTES) != 0)
+        snprintf(why, sizeof why, "not a filterkit file (it does not start with the filterkit header; "
+                 "'filterkit build' writes one)");
     else
         snprintf(why, sizeof why, "not a filter this version can read: %s", fk_strerror(s));
     return fail(cmd, path, why);
@@ -67,7 +72,10 @@ int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
                        fk_serial_head *head, uint64_t *bytes)
 {
     *out = NULL;
-    FILE *fp = fopen(path, "rb");
+    int from_stdin = strcmp(path, "-") == 0; /* "-" is stdin, as for cat */
+    if (from_stdin)
+        path = "(stdin)";
+    FILE *fp = from_stdin ? stdin : fopen(path, "rb");
     if (!fp)
         return fail(cmd, path, strerror(errno));
     struct stat st;
@@ -81,7 +89,7 @@ int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
     fk_status s = ferror(fp) ? FK_EIO : fk_serial_read_head(hb, got, &h);
     uint64_t size = 0;
     if (s == FK_OK) {
-        if (fseek(fp, 0, SEEK_SET) == 0) {
+        if (!from_stdin && fseek(fp, 0, SEEK_SET) == 0) {
             s = fk_filter_load_file_any(fp, out);
             size = FK_SERIAL_HEADER_BYTES + h.payload_len + FK_SERIAL_TRAILER_BYTES;
         } else {
@@ -90,12 +98,13 @@ int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
         }
     }
     int err = errno;
-    fclose(fp);
+    if (!from_stdin)
+        fclose(fp);
     if (s != FK_OK) {
         fk_filter_free(*out);
         *out = NULL;
         errno = err;
-        return fail_status(cmd, path, s);
+        return fail_status(cmd, path, s, hb, got);
     }
     if (head)
         *head = h;

@@ -14,8 +14,10 @@
  * that is not a filter -- /dev/zero, a 1 GiB log -- fails after reading
  * 120 bytes; memory grows only as a claimed payload actually arrives. head
  * and bytes, when not NULL, receive the decoded header and the file size.
- * Returns 0; on failure prints "filterkit CMD: PATH: reason" and returns -1
- * (*out NULL). */
+ * path "-" reads stdin (to its end; messages name it "(stdin)").
+ * Returns 0; on failure prints "filterkit CMD: PATH: reason" -- "not a
+ * filterkit file" when the input lacks the filterkit header -- and returns
+ * -1 (*out NULL). */
 int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
                        fk_serial_head *head, uint64_t *bytes);
 

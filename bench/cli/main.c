@@ -6,14 +6,11 @@
 #include <string.h>
 #include "../../common/filter.h"
 #include "cmd.h"
+#include "suggest.h"
 #include "../report/runinfo.h"
 #include "../../registry/registry.h"
 
-typedef struct {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *help; /* one line */
-} command;
+typedef fkc_command command;
 
 static const command commands[] = {
     { "bench",   fkc_cmd_bench,   "measure every filter at one parameter set: memory, FPR, ns per operation" },
@@ -29,8 +26,15 @@ static const command commands[] = {
     { "remove",  fkc_cmd_remove,  "remove the lines of stdin from a saved counting or cuckoo filter" },
     { "merge",   fkc_cmd_merge,   "write the union of two compatible saved filters to stdout" },
     { "dedup",   fkc_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
+    { "completion", fkc_cmd_completion, "print a bash or zsh completion script (make install installs both)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const fkc_command *fkc_command_table(size_t *n)
+{
+    *n = NCOMMANDS;
+    return commands;
+}
 
 static void usage(FILE *to)
 {
@@ -38,13 +42,24 @@ static void usage(FILE *to)
                 "       filterkit help [COMMAND]\n"
                 "       filterkit --version\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)
-        fprintf(to, "  %-10s %s\n", commands[i].name, commands[i].help);
+        fprintf(to, "  %-11s %s\n", commands[i].name, commands[i].help);
     /* the kinds come from the registry, so a new kind shows up here unasked */
     fprintf(to, "\nfilter kinds (--kind, --filters):\n");
     for (size_t i = 0; fk_ops_at(i); i++)
         fprintf(to, "  %-16s %s\n", fk_ops_at(i)->name,
                 fk_ops_at(i)->summary ? fk_ops_at(i)->summary : "");
     fprintf(to, "\n'filterkit COMMAND --help' describes a command's options.\n");
+}
+
+/* "; did you mean 'query'?" for a misspelt command, or "". */
+static void suggest_command(const char *name, char *buf, size_t len)
+{
+    const char *names[NCOMMANDS + 2];
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    names[NCOMMANDS] = "help";
+    names[NCOMMANDS + 1] = NULL;
+    fkc_did_you_mean(fkc_suggest(name, names), buf, len);
 }
 
 static const command *find(const char *name)
@@ -97,7 +112,9 @@ static int run(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         const command *c = find(argv[2]);
         if (!c) {
-            fprintf(stderr, "filterkit help: unknown command '%s'\n", argv[2]);
+            char dym[96];
+            suggest_command(argv[2], dym, sizeof dym);
+            fprintf(stderr, "filterkit help: unknown command '%s'%s\n", argv[2], dym);
             usage(stderr);
             return 2;
         }
@@ -111,7 +128,10 @@ static int run(int argc, char **argv)
     }
     const command *c = find(name);
     if (!c) {
-        fprintf(stderr, "filterkit: unknown %s '%s'\n", name[0] == '-' ? "option" : "command", name);
+        char dym[96] = "";
+        if (name[0] != '-')
+            suggest_command(name, dym, sizeof dym);
+        fprintf(stderr, "filterkit: unknown %s '%s'%s\n", name[0] == '-' ? "option" : "command", name, dym);
         usage(stderr);
         return 2;
     }

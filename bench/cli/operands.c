@@ -1,6 +1,8 @@
 /* bench/cli/operands.c: operands and one-letter flags (see operands.h). The
  * options are rewritten into a --long argv and handed to fkc_args_parse, so
  * option values, errors and help stay the same for every subcommand. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "operands.h"
@@ -26,6 +28,15 @@ static const char *short_name(const fkc_short_flag *shorts, char c)
 int fkc_args_parse_operands(const fkc_cmd_spec *spec, const fkc_short_flag *shorts, int argc,
                            char **argv, const char **operand, int want, const char *what)
 {
+    int found = 0;
+    return fkc_args_parse_operands_range(spec, shorts, argc, argv, operand, want, want, &found, what);
+}
+
+int fkc_args_parse_operands_range(const fkc_cmd_spec *spec, const fkc_short_flag *shorts, int argc,
+                                 char **argv, const char **operand, int min, int max, int *nfound,
+                                 const char *what)
+{
+    int want = max;
     /* Each short letter becomes one "--name"; there are at most as many
      * letters as argv bytes, so count them first. */
     size_t slots = 1;
@@ -67,6 +78,18 @@ int fkc_args_parse_operands(const fkc_cmd_spec *spec, const fkc_short_flag *shor
                 }
                 snprintf(names[used], sizeof names[used], "--%s", name);
                 out[n++] = names[used++];
+                /* a letter that takes a value: the rest of this argument
+                 * ("-fseen.fk") or the next one ("-f seen.fk", "-f -") */
+                char probe[72];
+                snprintf(probe, sizeof probe, "--%s", name);
+                const fkc_opt *o = long_opt(spec, probe);
+                if (o && o->type != FKC_OPT_FLAG) {
+                    if (c[1])
+                        out[n++] = (char *)(uintptr_t)(c + 1);
+                    else if (i + 1 < argc)
+                        out[n++] = argv[++i];
+                    break;
+                }
             }
         } else if (found < want) {
             operand[found++] = a;
@@ -76,8 +99,9 @@ int fkc_args_parse_operands(const fkc_cmd_spec *spec, const fkc_short_flag *shor
     }
     if (rc == FKC_ARGS_OK)
         rc = fkc_args_parse(spec, n, out);
-    if (rc == FKC_ARGS_OK && found < want)
+    if (rc == FKC_ARGS_OK && found < min)
         rc = fkc_args_fail(spec, "missing %s", what);
+    *nfound = found;
     free(out);
     free(names);
     return rc;

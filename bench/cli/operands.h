@@ -20,4 +20,11 @@ typedef struct {
 int fkc_args_parse_operands(const fkc_cmd_spec *spec, const fkc_short_flag *shorts, int argc,
                            char **argv, const char **operand, int want, const char *what);
 
+/* The same with min to max operands; *nfound receives how many were given.
+ * A one-letter flag standing for an option that takes a value takes it
+ * from the rest of its argument ("-fX") or from the next one ("-f X"). */
+int fkc_args_parse_operands_range(const fkc_cmd_spec *spec, const fkc_short_flag *shorts, int argc,
+                                 char **argv, const char **operand, int min, int max, int *nfound,
+                                 const char *what);
+
 #endif

@@ -5,6 +5,7 @@
 #include "keyfeed.h"
 #include "lineset.h"
 #include "../clock/progress.h"
+#include "../clock/timing.h"
 
 /* The set of seen lines is sized for the expected count up front (no
  * doubling, whose old and new tables would briefly coexist), but for no
@@ -79,16 +80,21 @@ fk_status fkc_feed_lines(fk_filter *f, fkc_feed_op op, fkc_linereader *r, uint64
         return FK_ENOMEM;
     fkc_keybatch b;
     fkc_keybatch_init(&b);
-    fkc_progress_begin();
+    fkc_progress_begin(progress, 0);
+    uint64_t started = fkc_now_ns();
     fk_status s = FK_OK;
     int got;
     while (s == FK_OK && (got = fkc_keybatch_read(&b, r)) != 0) {
         uint64_t before = c->lines;
         c->lines += b.n;
         if ((before ^ c->lines) & ~(uint64_t)PROGRESS_EVERY) {
-            char at[64];
+            char at[64], left[48] = "";
             fkc_linereader_progress(r, at, sizeof at);
-            fkc_progress("%s: %s", progress, at);
+            double secs = fkc_seconds(started, fkc_now_ns());
+            if (r->total && r->bytes && secs > 0)
+                snprintf(left, sizeof left, ", about %.0f s left",
+                         secs * (double)(r->total - r->bytes) / (double)r->bytes);
+            fkc_progress("%s, %.2fM lines/s%s", at, secs > 0 ? (double)c->lines / secs / 1e6 : 0.0, left);
         }
         if (exact || unique_input) {
             bool fresh[FKC_KEYBATCH_KEYS];

@@ -36,10 +36,30 @@ typedef struct {
 
 static uint64_t line_hash(const void *p, size_t n) { return fk_hash_key(p, n, 0).lo; }
 
+/* "--keys -": stdin, read once and kept (a grid reads the key file once
+ * per n, and stdin can be read only once); freed at exit. */
+static char *stdin_text;
+static size_t stdin_len;
+static int stdin_read;
+
+static void free_stdin(void) { free(stdin_text); }
+
+static int split_lines(lines *L, size_t used, int binary_lines, char *err, size_t errlen);
+
 static int read_lines(const char *path, int binary_lines, lines *L, char *err, size_t errlen)
 {
     memset(L, 0, sizeof *L);
-    FILE *f = fopen(path, "rb");
+    int from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin && stdin_read) {
+        L->text = malloc(stdin_len ? stdin_len : 1);
+        if (!L->text) {
+            snprintf(err, errlen, "out of memory reading stdin");
+            return -1;
+        }
+        memcpy(L->text, stdin_text, stdin_len);
+        return split_lines(L, stdin_len, binary_lines, err, errlen);
+    }
+    FILE *f = from_stdin ? stdin : fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "cannot open key file '%s': %s", path, strerror(errno));
         return -1;
@@ -48,7 +68,8 @@ static int read_lines(const char *path, int binary_lines, lines *L, char *err, s
     L->text = malloc(cap);
     for (;;) {
         if (!L->text) {
-            fclose(f);
+            if (!from_stdin)
+                fclose(f);
             snprintf(err, errlen, "out of memory reading '%s'", path);
             return -1;
         }
@@ -62,18 +83,36 @@ static int read_lines(const char *path, int binary_lines, lines *L, char *err, s
         L->text = t;
     }
     int bad = ferror(f);
-    fclose(f);
+    if (!from_stdin)
+        fclose(f);
     if (bad) {
         snprintf(err, errlen, "error reading '%s'", path);
         return -1;
     }
+    if (from_stdin) {
+        stdin_text = malloc(used ? used : 1);
+        if (!stdin_text) {
+            snprintf(err, errlen, "out of memory reading stdin");
+            return -1;
+        }
+        memcpy(stdin_text, L->text, used);
+        stdin_len = used;
+        stdin_read = 1;
+        atexit(free_stdin);
+    }
+    return split_lines(L, used, binary_lines, err, errlen);
+}
+
+/* Splits the `used` bytes of L->text into lines. Returns 0, or -1 with err. */
+static int split_lines(lines *L, size_t used, int binary_lines, char *err, size_t errlen)
+{
     size_t nl = 1;
     for (size_t i = 0; i < used; i++)
         nl += L->text[i] == '\n';
     L->start = malloc(nl * sizeof *L->start);
     L->len = malloc(nl * sizeof *L->len);
     if (!L->start || !L->len) {
-        snprintf(err, errlen, "out of memory reading '%s'", path);
+        snprintf(err, errlen, "out of memory splitting the key file into lines");
         return -1;
     }
     size_t s = 0;

@@ -31,11 +31,18 @@ int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
     for (size_t j = 0; j < g->nf; j++)
         if (g->fprs[j] < min_fpr)
             min_fpr = g->fprs[j];
-    fkc_progress_begin();
+    /* steps: the keys of each n, then each repeat of each kind at each
+     * (fpr, growth) (fkc_measure_kinds counts them) */
+    size_t ngrowth = g->growths && g->ng ? g->ng : 1;
+    uint64_t growing = 0;
+    for (size_t k = 0; k < g->nkinds; k++)
+        growing += (fk_ops_caps(g->kinds[k]) & FK_CAP_GROWS) != 0;
+    uint64_t per_n = (uint64_t)g->nf * ((uint64_t)g->nkinds + (ngrowth - 1) * growing);
+    fkc_progress_begin(g->who, g->nn * (1 + per_n * (g->repeat ? g->repeat : 1)));
     for (size_t i = 0; i < g->nn; i++) {
         fkc_bench_keys keys;
         char err[256];
-        fkc_progress("%s: generating keys for n=%llu", g->who, (unsigned long long)g->ns[i]);
+        fkc_progress_step("generating keys for n=%llu", (unsigned long long)g->ns[i]);
         if (fkc_bench_keys_make(&g->keys, g->ns[i], min_fpr, g->lookups, &keys, err, sizeof err)) {
             fkc_progress_end();
             fprintf(stderr, "filterkit %s: %s\n", g->who, err);
@@ -61,13 +68,14 @@ int fkc_grid_run(const fkc_grid *g, fkc_rows *out)
             fkc_measure_kinds(cfg, nk, &keys, r, st);
             for (size_t k = 0; k < nk; k++) {
                 if (st[k] != FK_OK) {
-                    fkc_progress_end();
+                    fkc_progress_clear();
                     fprintf(stderr, "filterkit %s: note: %s at n=%llu fpr=%g: %s; skipped\n", g->who,
                             run[k]->name, (unsigned long long)keys.n, fpr, fk_strerror(st[k]));
                     continue;
                 }
                 if (fkc_rows_push(out, &r[k])) {
                     fkc_bench_keys_free(&keys);
+                    fkc_progress_end();
                     fprintf(stderr, "filterkit %s: out of memory\n", g->who);
                     return 1;
                 }

@@ -326,7 +326,7 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
         for (size_t i = 0; i < nk; i++) {
             if (status[i] != FK_OK)
                 continue;
-            fkc_progress("%s n=%llu fpr=%g: run %u of %u", cfgs[i].ops->name, (unsigned long long)k->n,
+            fkc_progress_step("%s n=%llu fpr=%g: run %u of %u", cfgs[i].ops->name, (unsigned long long)k->n,
                         cfgs[i].fpr, rep + 1, reps);
             status[i] = one_repeat(&cfgs[i], k, rep, reps, &sm[i], &rows[i]);
         }

@@ -72,7 +72,7 @@ fk_status fkc_measure_load(const fk_ops *ops, const fkc_keyspec *spec, uint64_t 
             break;
         size_t items = 0;
         for (size_t s = 0; s < nsteps; s++) {
-            fkc_progress("%s load sweep: run %u of %u, load %.2f", ops->name, rep + 1, reps, steps[s]);
+            fkc_progress_step("%s load sweep: run %u of %u, load %.2f", ops->name, rep + 1, reps, steps[s]);
             size_t target = (size_t)ceil(steps[s] * (double)slots);
             if (target <= items)
                 target = items + 1;

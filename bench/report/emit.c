@@ -18,7 +18,7 @@ int fkc_emit(const char *format, const char *title, int load, const fkc_result *
     else if (load)
         fkc_report_table_load(stdout, title, rows, n);
     else
-        fkc_report_table(stdout, title, rows, n);
+        fkc_report_table(stdout, title, rows, n, strcmp(format, "wide") == 0);
     fflush(stdout);
     if (strcmp(dir, "-") == 0)
         return 0;

@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include "result.h"
 
-/* Prints rows on stdout in `format` (table, csv or json) and, unless dir is
+/* Prints rows on stdout in `format` (table, wide: the table with every
+ * column, csv or json) and, unless dir is
  * "-", writes DIR/STEM.csv and .json. load selects the load-sweep schema.
  * Returns 0, or 1 when a file could not be written. */
 int fkc_emit(const char *format, const char *title, int load, const fkc_result *rows, size_t n,

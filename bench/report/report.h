@@ -8,9 +8,11 @@
 #include "result.h"
 #include "runinfo.h"
 
-/* The per-filter table of bench and sweep --vary n|fpr; the "x libbloom"
- * columns appear when a libbloom row is present. */
-void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n);
+/* The per-filter table of bench and sweep --vary n|fpr: compact (about 90
+ * columns: sizes, fpr, insert, absent and found lookups, remove, batch) or,
+ * wide, every figure; the "x libbloom" columns appear when a libbloom row
+ * is present. */
+void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n, int wide);
 
 /* The per-step table of sweep --vary load. */
 void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, size_t n);

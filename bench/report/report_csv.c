@@ -32,7 +32,7 @@ void fkc_report_csv(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const 
 {
     const char *name;
     char value[2048];
-    fprintf(to, "# filterkit results; columns are documented in README.md (Bench output columns)\n");
+    fprintf(to, "# filterkit results; columns are documented in docs/bench.md and by filterkit columns\n");
     for (int i = 0; fkc_runinfo_field(ri, i, &name, value, sizeof value); i++) {
         for (char *p = value; *p; p++)
             if (*p == '\n')

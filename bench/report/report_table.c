@@ -39,8 +39,72 @@ static void count(FILE *to, int width, uint64_t n)
 
 static void thread_table(FILE *to, const fkc_result *rows, size_t n);
 
-void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
+/* The default table: what a chooser compares first, about 90 columns wide
+ * (--wide prints every figure). */
+static void compact_table(FILE *to, const char *title, const fkc_result *rows, size_t n)
 {
+    int lb = 0, grows = 0, w = 9;
+    for (size_t i = 0; i < n; i++) {
+        lb |= !isnan(rows[i].x_lb_lookup0);
+        grows |= rows[i].growth > 1;
+        if (strlen(rows[i].kind) > (size_t)w)
+            w = (int)strlen(rows[i].kind);
+    }
+    if (title)
+        fprintf(to, "%s\n", title);
+    fprintf(to, "%-*s", w, "filter");
+    if (grows)
+        fprintf(to, " %5s", "grown");
+    fprintf(to, " %4s %6s %7s %8s %6s %6s %6s %6s %6s", "n", "fpr", "bits", "fpr", "insert", "lookup",
+            "lookup", "remove", "batch");
+    if (lb)
+        fprintf(to, " %6s", "lookup");
+    fprintf(to, "\n%-*s", w, "");
+    if (grows)
+        fprintf(to, " %5s", "x");
+    fprintf(to, " %4s %6s %7s %8s %6s %6s %6s %6s %6s", "", "target", "/item", "measured", "ns", "absent",
+            "found", "ns", "absent");
+    if (lb)
+        fprintf(to, " %6s", "x lb");
+    fputc('\n', to);
+    for (size_t i = 0; i < n; i++) {
+        const fkc_result *r = &rows[i];
+        fprintf(to, "%-*s", w, r->kind);
+        if (grows)
+            count(to, 5, r->growth ? r->growth : 1);
+        count(to, 4, r->n);
+        pct(to, 6, r->target_fpr);
+        cell(to, 7, " %*.2f", r->bits_per_item);
+        pct(to, 8, r->fpr_measured);
+        cell(to, 6, " %*.1f", r->insert.median);
+        cell(to, 6, " %*.1f", r->lookup[0].median);
+        cell(to, 6, " %*.1f", r->lookup[FKC_MIXES - 1].median);
+        cell(to, 6, " %*.1f", r->remove.median);
+        cell(to, 6, " %*.1f", r->lookup0_batch.median);
+        if (lb)
+            cell(to, 6, " %*.2f", r->x_lb_lookup0);
+        if (r->insert_failures || r->false_negatives || r->remove_failures)
+            fprintf(to, "  (%llu failed inserts, %llu false negatives, %llu failed removes)",
+                    (unsigned long long)r->insert_failures, (unsigned long long)r->false_negatives,
+                    (unsigned long long)r->remove_failures);
+        fputc('\n', to);
+    }
+    fprintf(to, "ns = median ns per operation over the repeats; absent/found = lookups of keys\n"
+                "not inserted / inserted; batch = through fk_filter_contains_many\n");
+    if (lb)
+        fprintf(to, "x lb = absent-lookup throughput relative to libbloom (>1 = faster)\n");
+    if (grows)
+        fprintf(to, "grown x = n / the capacity it started at\n");
+    fprintf(to, "--wide prints every column ('filterkit columns' documents them)\n");
+    thread_table(to, rows, n);
+}
+
+void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_t n, int wide)
+{
+    if (!wide) {
+        compact_table(to, title, rows, n);
+        return;
+    }
     int lb = 0, grows = 0, statics = 0, w = 9; /* w: the filter column fits the longest name */
     for (size_t i = 0; i < n; i++) {
         lb |= !isnan(rows[i].x_lb_insert);
@@ -66,7 +130,7 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     if (grows)
         fprintf(to, " %5s", "x");
     fprintf(to, " %5s %4s %6s %7s %7s %7s %5s %5s %6s %6s %6s %6s %6s %6s %6s",
-            "", "", "target", "", "measurd", "theory", "", "load", "ns", "0%", "25%", "50%",
+            "", "", "target", "", "measured", "theory", "", "load", "ns", "0%", "25%", "50%",
             "75%", "100%", "ns");
     fprintf(to, " %6s %6s %6s", "ns", "0%", "100%");
     if (lb)
@@ -161,7 +225,7 @@ void fkc_report_table_load(FILE *to, const char *title, const fkc_result *rows, 
     fprintf(to, "%-9s %6s %6s %9s %7s %7s %7s %7s %8s %8s\n", "filter", "target", "load", "items",
             "bits/it", "insert", "look", "look", "fpr", "fpr");
     fprintf(to, "%-9s %6s %6s %9s %7s %7s %7s %7s %8s %8s\n", "", "load", "", "", "", "ns", "neg",
-            "pos", "measurd", "theory");
+            "pos", "measured", "theory");
     for (size_t i = 0; i < n; i++) {
         const fkc_result *r = &rows[i];
         fprintf(to, "%-9s", r->kind);

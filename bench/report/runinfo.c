@@ -23,9 +23,23 @@
 #endif
 
 static char command_line[2048];
+static char load_at_start[96] = "unknown";
+
+/* /proc/loadavg's first three fields and the CPUs online. */
+static void read_loadavg(char *out, size_t len)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double a = 0, b = 0, c = 0;
+    int got = f ? fscanf(f, "%lf %lf %lf", &a, &b, &c) : 0;
+    if (f)
+        fclose(f);
+    if (got == 3)
+        snprintf(out, len, "%.2f %.2f %.2f on %ld CPUs", a, b, c, sysconf(_SC_NPROCESSORS_ONLN));
+}
 
 void fkc_runinfo_set_argv(int argc, char **argv)
 {
+    read_loadavg(load_at_start, sizeof load_at_start);
     size_t at = 0;
     command_line[0] = 0;
     for (int i = 0; i < argc && at < sizeof command_line; i++) {
@@ -120,6 +134,7 @@ void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed)
     gmtime_r(&now, &tm);
     strftime(ri->date, sizeof ri->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(ri->command, sizeof ri->command, "%s", command_line);
+    snprintf(ri->loadavg, sizeof ri->loadavg, "%s", load_at_start);
     ri->seed = seed;
 }
 
@@ -136,6 +151,7 @@ int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *val
     case 7: *name = "date";     snprintf(value, len, "%s", ri->date); return 1;
     case 8: *name = "libbloom"; snprintf(value, len, "%s", ri->libbloom); return 1;
     case 9: *name = "caches";   snprintf(value, len, "%s", ri->caches); return 1;
+    case 10: *name = "loadavg"; snprintf(value, len, "%s", ri->loadavg); return 1;
     default: return 0;
     }
 }

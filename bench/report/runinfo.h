@@ -17,11 +17,15 @@ typedef struct {
     char        caches[160]; /* data cache sizes in bytes, from sysfs:
                                 "L1d=49152 L2=2097152 L3=33554432" (plots mark them) */
     char        date[40];  /* UTC, ISO 8601 */
+    char        loadavg[96]; /* /proc/loadavg's 1, 5 and 15 minute figures when
+                                the program started, and the CPUs online:
+                                "0.52 0.60 0.70 on 2 CPUs" (plots warn when high) */
     char        command[2048];
     uint64_t    seed;
 } fkc_runinfo;
 
-/* Remembers the whole command line (called once by main). */
+/* Remembers the whole command line and the load average at start (called
+ * once by main, before any work). */
 void fkc_runinfo_set_argv(int argc, char **argv);
 
 /* Fills *ri for a run with this seed. */

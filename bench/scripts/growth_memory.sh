@@ -11,6 +11,8 @@
 # items), theory_bits_per_item (Bloom: the chain's links at the optimal
 # -ln(e_i)/ln(2)^2 bits each; empty for cuckoo), fixed_bits_per_item (the
 # inner kind built with --capacity items). FK_BUILD=<build dir>.
+# FK_QUICK=1 stops at 100x growth (make bench-quick). The CSV starts with
+# the '#' provenance lines every filterkit CSV has (plots print them).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build="${FK_BUILD:-$root/build}"
@@ -20,17 +22,25 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 c0=1000
 steps="1 2 3 5 7 10 15 20 31 50 63 100 127 200 255 500 511 1000"
+[ "${FK_QUICK:-0}" = 1 ] && steps="1 2 3 5 7 10 15 20 31 50 63 100"
 mkdir -p "$(dirname "$out")"
 json() { # FILE FIELD: a number from info --json
     "$fk" info --json "$1" | sed -n "s/^  \"$2\": \\([0-9.e+-]*\\),\\{0,1\\}\$/\\1/p"
 }
-echo "kind,s,r,target_fpr,growth,items,links,memory_bytes,bits_per_item,theory_bits_per_item,fixed_bits_per_item" >"$out"
+# provenance, as the CLI writes it into its own CSVs
+"$fk" pick --n 1000 --fpr 0.5 --headroom 0 --repeat 1 --format json 2>/dev/null |
+    sed -n 's/.*"run": {\(.*\)}$/\1/p' | tr -d '\n' |
+    awk -v RS='", "' '{ gsub(/^"|"$/, ""); i = index($0, "\": \""); if (i) print "# " substr($0, 1, i - 1) ": " substr($0, i + 4) }' \
+    | grep -v '^# command: ' >"$out"
+echo "# command: bench/scripts/growth_memory.sh $*" >>"$out"
+echo "kind,s,r,target_fpr,growth,items,links,memory_bytes,bits_per_item,theory_bits_per_item,fixed_bits_per_item" >>"$out"
 for kind in scalable-bloom scalable-cuckoo; do
     inner=${kind#scalable-}
     for fpr in 0.01 0.001; do
         for sr in "2 0.9" "2 0.5" "4 0.9"; do
             set -- $sr
             s=$1 r=$2
+            echo "growth_memory: $kind fpr $fpr s=$s r=$r ($(date -u +%H:%M:%S))" >&2
             f="$tmp/chain.fk"
             done_items=0
             for g in $steps; do

@@ -24,7 +24,7 @@ trap 'rm -rf "$scratch"' EXIT
 failed=0
 drawn=0
 why() { grep -v '^[ ^]*$' "$scratch/.log" | tail -n 2 | tr -s ' \n' ' '; }
-for gp in "$root"/plots/*.gp; do
+for gp in "$root"/plots/[0-9]*.gp; do
     name=$(basename "$gp" .gp)
     rm -f "$scratch"/*
     if ! gnuplot -e "results='$results'; outdir='$scratch'; plotdir='$root/plots'" "$gp" \

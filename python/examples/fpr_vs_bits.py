@@ -3,7 +3,7 @@
 filterkit kind, drawn with matplotlib from filterkit.bench rows.
 
     PYTHONPATH=build/python/lib python3 python/examples/fpr_vs_bits.py \
-        --n 100000 --out plots/ref/7_python_fpr_vs_bits.png
+        --n 100000 --out plots/ref/9_python_fpr_vs_bits.png
 
 Each kind is built for n random 64-bit keys at each target fpr (0.2 down to
 1e-4) and probed with n keys never inserted; the dashed grey line is the

@@ -1,21 +1,22 @@
-# plots/memory_per_item.gp: (4) memory per item of each filter at equal
+# plots/4_memory_per_item.gp: (4) memory per item of each filter at equal
 # target fpr (sweep over fpr at one n), with the cuckoo filter also filled
 # to its first failed insert, the static binary fuse filter (1.125 f bits
 # with f = ceil(log2(1/fpr)): steps, not a curve), and the lower bound
-# log2(1/fpr).
+# log2(1/fpr). Sizes are exact (the same in every repeat): no error bars,
+# and the plot says so.
 if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
 n = real(first(file, 'n', ''))
 kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo') . ' ' . kinds_of(file, 'kind=fuse')
-set title sprintf("Memory per item at equal fpr: n = %s, u64 keys (lower is better)", nlabel(n))
+set title sprintf("Memory per item at equal fpr: n = %s, u64 keys (lower is better; sizes are exact, no spread)", nlabel(n))
+eval provenance(file)
 set xlabel "target false-positive rate (log scale)"
 set ylabel "bits per item"
 set logscale x
 set xtics ("10%%" 0.1, "3%%" 0.03, "1%%" 0.01, "0.3%%" 0.003, "0.1%%" 0.001, "0.03%%" 0.0003, "0.01%%" 0.0001)
 set xrange [0.00007:0.14] reverse
 set yrange [0:*]
-set key top right
 cload = first(file, 'load', 'kind=cuckoo')
 ctitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo (sized for n, %.0f%% full)", 100*real(cload)) : \
             (k eq 'fuse') ? 'fuse (static: built from the whole set)' : k.' (sized for n)'

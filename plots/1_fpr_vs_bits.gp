@@ -1,5 +1,5 @@
-# plots/fpr_vs_bits.gp: (1) measured FPR against bits per item (sweep over
-# fpr), on the theory curves of a Bloom filter with optimal k, a cuckoo
+# plots/1_fpr_vs_bits.gp: (1) measured FPR (error bars: its 95% interval)
+# against bits per item (sweep over fpr), on the theory curves of a Bloom filter with optimal k, a cuckoo
 # filter (b = 4 slots, 95% load), a binary fuse filter (1.125 f bits for
 # 2^-f, the static kind) and the lower bound log2(1/fpr).
 if (!exists("plotdir")) plotdir = 'plots'
@@ -7,6 +7,7 @@ load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
 n = real(first(file, 'n', ''))
 kinds = kinds_of(file, '')
+eval provenance(file)
 ln2 = log(2)
 bloom_theory(b) = exp(-b * ln2**2)
 cuckoo_theory(b) = 1 - (1 - 2**(-b * 0.95))**(8 * 0.95)
@@ -22,7 +23,6 @@ set format y "10^{%T}"
 set xrange [0:80]
 set yrange [1e-6:0.5]
 set samples 400
-set key bottom right
 cload = first(file, 'load', 'kind=cuckoo')
 ptitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo sized for n (%.0f%% full)", 100*real(cload)) : k
 PLOT = "plot bloom_theory(x) w l lw 2 dt 2 lc rgb '#1f77b4' t 'Bloom theory, optimal k', \
@@ -30,7 +30,7 @@ PLOT = "plot bloom_theory(x) w l lw 2 dt 2 lc rgb '#1f77b4' t 'Bloom theory, opt
        cuckoo_theory(x) w l lw 2 dt 2 lc rgb '#d62728' t 'cuckoo theory, 95% load', \
        fuse_theory(x) w l lw 2 dt 2 lc rgb kcolor('fuse') t 'binary fuse theory, 1.125 f bits (static)', \
        bound(x) w l lw 2 lc rgb 'black' t 'lower bound log₂(1/fpr)', \
-       for [k in kinds] sel(file, 'bits_per_item,fpr_measured', 'kind='.k) u 1:2 w lp pt 7 ps 1.2 lw 1.5 lc rgb kcolor(k) t ptitle(k), \
+       for [k in kinds] sel(file, 'bits_per_item,fpr_measured,fpr_low,fpr_high', 'kind='.k) u 1:2:3:4 w yerrorlines pt 7 ps 1.2 lw 1.5 lc rgb kcolor(k) t ptitle(k), \
        sel(file, 'bits_per_item_at_full,fpr_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 ps 1.4 lw 1.5 dt 3 lc rgb kcolor('cuckoo') t 'cuckoo at its first failed insert'"
 set format y "%.0e"
 eval png('1_fpr_vs_bits')

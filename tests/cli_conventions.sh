@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# tests/cli_conventions.sh: the shell conventions of the CLI and the pick
+# command's output. Run by tests/run.sh with FK_BUILD=<build dir>; prints
+# `N passed, N failed`.
+#  - query exits as grep: 0 a line matched, 1 none did, 2 an error;
+#  - '-' is stdin wherever a file is read (info -, query -f -, query F -);
+#  - a foreign file is "not a filterkit file";
+#  - merge warns when the union's expected fpr exceeds the target, --strict
+#    refuses and writes nothing;
+#  - build's over-capacity warning counts lines read; a cuckoo built without
+#    --capacity takes 25% more keys by 'add'; FK_EFULL names scalable-cuckoo;
+#  - "did you mean" for commands, options and kinds;
+#  - counts take K/M/G/T and k/m/b;
+#  - pick --format json is one JSON document whose build line, run as is,
+#    makes a filter that takes the n keys and an 'add' of 10% more.
+source "$(dirname "$0")/lib_cli.sh"
+export FILTERKIT_PROGRESS=0
+
+seq 1 1000 >"$tmp/seen"
+seq 5001 6000 >"$tmp/fresh"
+"$fk" build --kind bloom --fpr 1e-6 <"$tmp/seen" >"$tmp/s.fk"
+
+# --- query exit status, as grep -------------------------------------------
+"$fk" query "$tmp/s.fk" <"$tmp/seen" >/dev/null
+check "query: a match exits 0" test $? -eq 0
+"$fk" query "$tmp/s.fk" <"$tmp/fresh" >/dev/null
+check "query: no match exits 1" test $? -eq 1
+out=$("$fk" query -c "$tmp/s.fk" <"$tmp/fresh"); rc=$?
+check "query -c: no match prints 0 and exits 1" test "$out" = 0 -a $rc -eq 1
+"$fk" query -v "$tmp/s.fk" <"$tmp/seen" >/dev/null
+check "query -v: nothing new exits 1" test $? -eq 1
+"$fk" query "$tmp/s.fk" "$tmp/missing" 2>/dev/null
+check "query: a missing key file exits 2" test $? -eq 2
+"$fk" query "$tmp/missing.fk" </dev/null 2>/dev/null
+check "query: a missing filter exits 2" test $? -eq 2
+"$fk" query --nope "$tmp/s.fk" </dev/null 2>/dev/null
+check "query: bad usage exits 2" test $? -eq 2
+check "query FILTER FILE FILE: both files read" \
+    test "$("$fk" query -c "$tmp/s.fk" "$tmp/seen" "$tmp/fresh")" = 1000
+
+# --- '-' is stdin ----------------------------------------------------------
+check "info - reads the filter from stdin" sh -c "'$fk' info - <'$tmp/s.fk' | grep -q '^kind: *bloom'"
+check "query -f - FILE: the filter from stdin" \
+    test "$(cat "$tmp/s.fk" | "$fk" query -c -f - "$tmp/seen")" = 1000
+check "query -f- (attached): the filter from stdin" \
+    test "$(cat "$tmp/s.fk" | "$fk" query -c -f- "$tmp/seen")" = 1000
+check "query FILTER -: keys from stdin" test "$("$fk" query -c "$tmp/s.fk" - <"$tmp/seen")" = 1000
+"$fk" query -f - </dev/null 2>"$tmp/err"
+check "query -f - without key files: exit 2, says why" \
+    sh -c "test $? -eq 2 && grep -q 'keys must come from files' '$tmp/err'"
+
+seq 1 3000 >"$tmp/k3k"
+check "bench --keys -: keys from stdin, read once for every n" \
+    sh -c "'$fk' bench --keys - --filters bloom --n 1000,2000 --repeat 1 --lookups 1000 --out - <'$tmp/k3k' | grep -c '^bloom ' | grep -qx 2"
+
+# --- foreign input ---------------------------------------------------------
+"$fk" info "$tmp/seen" 2>"$tmp/err"
+check "info on a text file: exit 1" test $? -eq 1
+check "info on a text file: not a filterkit file" grep -q 'not a filterkit file' "$tmp/err"
+printf 'hello\n' | "$fk" query -f - "$tmp/seen" 2>"$tmp/err"
+check "query of a foreign stdin: exit 2, not a filterkit file" \
+    sh -c "test $? -eq 2 && grep -q '(stdin): not a filterkit file' '$tmp/err'"
+head -c 200 "$tmp/s.fk" >"$tmp/cut.fk"
+"$fk" info "$tmp/cut.fk" 2>"$tmp/err"
+check "a cut filter is damaged, not foreign" sh -c "! grep -q 'not a filterkit file' '$tmp/err'"
+
+# --- merge past the target -------------------------------------------------
+seq 1 1000 | "$fk" build --kind bloom --fpr 1% >"$tmp/a.fk"
+seq 1001 2000 | "$fk" build --kind bloom --fpr 1% >"$tmp/b.fk"
+"$fk" merge "$tmp/a.fk" "$tmp/b.fk" >"$tmp/m.fk" 2>"$tmp/err"
+check "merge over the target: exit 0" test $? -eq 0
+check "merge over the target: warns with the expected fpr" grep -q "warning: the union's expected false-positive rate is 0\.1" "$tmp/err"
+check "merge over the target: written" test -s "$tmp/m.fk"
+"$fk" merge --strict "$tmp/a.fk" "$tmp/b.fk" >"$tmp/m2.fk" 2>"$tmp/err"
+check "merge --strict over the target: exit 1" test $? -eq 1
+check "merge --strict: nothing written" test ! -s "$tmp/m2.fk"
+seq 1 1000 | "$fk" build --kind bloom --fpr 1% --capacity 4000 >"$tmp/c.fk"
+seq 1001 2000 | "$fk" build --kind bloom --fpr 1% --capacity 4000 >"$tmp/d.fk"
+"$fk" merge --strict "$tmp/c.fk" "$tmp/d.fk" >"$tmp/m3.fk" 2>"$tmp/err"
+check "merge --strict within the target: exit 0, silent" sh -c "test $? -eq 0 && test ! -s '$tmp/err'"
+
+# --- build: capacity -------------------------------------------------------
+seq 1 50000 | "$fk" build --kind bloom --fpr 1% --capacity 10 >/dev/null 2>"$tmp/err"
+check "over capacity: the warning counts lines read" grep -q 'warning: 50000 lines read' "$tmp/err"
+seq 1 10000 >"$tmp/k10k"
+seq 10001 11000 >"$tmp/k1k"
+"$fk" build --kind cuckoo --fpr 1% <"$tmp/k10k" >"$tmp/cu.fk"
+check "cuckoo without --capacity: capacity has 25% headroom" \
+    sh -c "'$fk' info '$tmp/cu.fk' | grep -q '^capacity: *12500\$'"
+check "cuckoo without --capacity: add of 10% more succeeds" "$fk" add "$tmp/cu.fk" <"$tmp/k1k"
+seq 1 50000 | "$fk" build --kind cuckoo --fpr 1% --capacity 1000 >/dev/null 2>"$tmp/err"
+check "cuckoo full: exit 1 names scalable-cuckoo and headroom" \
+    sh -c "grep -q 'scalable-cuckoo' '$tmp/err' && grep -q 'headroom' '$tmp/err'"
+
+seq 1 1000 | "$fk" build --kind cuckoo --fpr 1% --capacity 1000 >"$tmp/cf.fk"
+seq 2001 9000 | "$fk" add "$tmp/cf.fk" 2>"$tmp/err"
+check "add to a full cuckoo: exit 1 names scalable-cuckoo and headroom" \
+    sh -c "test $? -eq 1 && grep -q 'scalable-cuckoo' '$tmp/err' && grep -q 'headroom' '$tmp/err'"
+"$fk" add - </dev/null 2>"$tmp/err"
+check "add -: a usage error (stdin holds the keys)" sh -c "test $? -eq 2 && grep -q \"FILTER '-'\" '$tmp/err'"
+
+# --- did you mean ----------------------------------------------------------
+"$fk" qeury 2>"$tmp/err"
+check "a misspelt command: exit 2, did you mean" \
+    sh -c "test $? -eq 2 && grep -q \"did you mean 'query'\" '$tmp/err'"
+"$fk" build --kind cukoo --fpr 1% </dev/null 2>"$tmp/err" >/dev/null
+check "a misspelt kind: did you mean" grep -q "did you mean 'cuckoo'" "$tmp/err"
+"$fk" bench --filters blom --out - 2>"$tmp/err" >/dev/null
+check "a misspelt --filters name: did you mean" grep -q "did you mean 'bloom'" "$tmp/err"
+"$fk" bench --filter bloom 2>"$tmp/err" >/dev/null
+check "a misspelt option: did you mean" grep -q "did you mean '--filters'" "$tmp/err"
+"$fk" build --kind zzzzzz --fpr 1% </dev/null 2>"$tmp/err" >/dev/null
+check "no suggestion for a name far from every kind" sh -c "! grep -q 'did you mean' '$tmp/err'"
+
+# --- completion: generated from the command and option tables ---------------
+"$fk" completion bash >"$tmp/fk.bash"
+check "completion bash: valid bash" bash -n "$tmp/fk.bash"
+"$fk" completion zsh >"$tmp/_fk"
+check "completion zsh: a #compdef file" grep -q '^#compdef filterkit' "$tmp/_fk"
+cmds=$("$fk" help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 } on { print $1 }')
+missing=""
+for c in $cmds; do
+    grep -q "^    $c)" "$tmp/fk.bash" || missing="$missing $c"
+    for o in $("$fk" "$c" --help 2>/dev/null | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p'); do
+        [ "$o" = --help ] && continue
+        grep -q -- "$o" "$tmp/fk.bash" || missing="$missing $c$o"
+        grep -q -- "'$o\[" "$tmp/_fk" || missing="$missing zsh:$c$o"
+    done
+done
+check "completion: every command and every --help option (missing:$missing)" test -z "$missing"
+words=$(bash -c "source '$tmp/fk.bash'; COMP_WORDS=(filterkit build --kind cu); COMP_CWORD=3; _filterkit; echo \"\${COMPREPLY[*]}\"")
+check "completion bash: build --kind cu -> cuckoo ($words)" test "$words" = cuckoo
+
+# --- no run-time dependency on libbloom ---------------------------------------
+if command -v ldd >/dev/null 2>&1; then
+    check "ldd filterkit: no libbloom (the baseline is dlopen'ed by the bench)" sh -c "! ldd '$fk' | grep -q libbloom"
+fi
+
+if ! command -v jq >/dev/null 2>&1; then
+    echo "cli_conventions.sh: no jq (make deps-test installs it); the JSON checks are skipped"
+    finish
+fi
+
+# --- suffixes ----------------------------------------------------------------
+for n in 1B 1b 1G 1000M 1e9; do
+    cap=$("$fk" pick --n "$n" --fpr 1% --headroom 0 --repeat 1 --format json 2>/dev/null | jq .query.n)
+    check "pick --n $n is 10^9 ($cap)" test "$cap" = 1000000000
+done
+
+# --- pick ends in a command ------------------------------------------------
+"$fk" pick --n 100k --fpr 0.1% --deletes --repeat 1 --format json >"$tmp/pick.json"
+check "pick --format json: exit 0" test $? -eq 0
+check "pick --format json: one JSON document" jq -e . "$tmp/pick.json" >/dev/null
+check "pick json: every kind is a candidate" \
+    test "$(jq '.candidates | length' "$tmp/pick.json")" -ge 7
+check "pick json: each loser has a reason" \
+    test "$(jq '[.candidates[] | select(.chosen | not) | select(.reason == null)] | length' "$tmp/pick.json")" = 0
+check "pick json: measured min <= median <= max" \
+    test "$(jq '[.candidates[] | .measured // empty | .lookup_50_ns | select(.min <= .median and .median <= .max)] | length' "$tmp/pick.json")" -ge 1
+line=$(jq -r .recommendation.build "$tmp/pick.json")
+check "pick json: a build line" test -n "$line"
+seq 1 100000 >"$tmp/keys.txt"
+seq 100001 110000 >"$tmp/more.txt"
+fkdir=$(cd "$(dirname "$fk")" && pwd)
+(cd "$tmp" && PATH="$fkdir:$PATH" && eval "$line")
+check "the build line, run as is, makes filter.fk" test -s "$tmp/filter.fk"
+check "the built filter holds the n keys" test "$("$fk" query -c "$tmp/filter.fk" <"$tmp/keys.txt")" = 100000
+check "an add of 10% more succeeds" "$fk" add "$tmp/filter.fk" <"$tmp/more.txt"
+check "... and every key is found" test "$("$fk" query -c "$tmp/filter.fk" "$tmp/keys.txt" "$tmp/more.txt")" = 110000
+"$fk" pick --n 100k --fpr 0.1% --repeat 1 >"$tmp/pick.txt"
+check "pick text: prints the build, C and Python lines" \
+    sh -c "grep -q '^  build: *filterkit build --kind' '$tmp/pick.txt' && grep -q '^  C: *fk_params p = fk_params_make' '$tmp/pick.txt' && grep -q '^  Python: *f = filterkit.Filter' '$tmp/pick.txt'"
+check "pick text: the best fpr of each kind" grep -q '^best fpr within' "$tmp/pick.txt"
+check "pick --repeat 1: '1 run', not 'median of 1 runs'" sh -c "grep -q ', 1 run' '$tmp/pick.txt' && ! grep -q 'median of 1 runs' '$tmp/pick.txt'"
+"$fk" pick --n 100k --fpr 1% --n-uncertain --repeat 1 --format json >"$tmp/grow.json"
+check "pick --n-uncertain: a growing kind" sh -c "jq -r .recommendation.kind '$tmp/grow.json' | grep -q '^scalable-'"
+"$fk" pick --n 100M --fpr 1% --memory 1M --repeat 1 --format json >"$tmp/none.json" 2>/dev/null
+check "pick: nothing fits, exit 1 with recommendation null" \
+    sh -c "test $? -eq 1 && test \"\$(jq .recommendation '$tmp/none.json')\" = null"
+
+finish
