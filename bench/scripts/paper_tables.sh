@@ -425,6 +425,55 @@ run static-speed "${static_speed[@]}"
 } | section static-retries
 fi
 
+# --------------------------------------------------- quotient
+if want quotient; then
+quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
+    echo "\`tests/quotient_figures.sh $1\`, $stamp:"
+    echo
+    BUILD="$build" sh tests/quotient_figures.sh "$1"
+}
+{
+    quotient_part space
+} | section quotient-space
+{
+    quotient_part shift
+} | section quotient-shift
+{
+    quotient_part full
+} | section quotient-full
+{
+    quotient_part heavy
+} | section quotient-heavy
+{
+    quotient_part merge
+} | section quotient-merge
+{
+    if command -v valgrind >/dev/null 2>&1; then
+        echo "Instructions per call for 8-byte keys through fk_ops, loop included, counted by callgrind, $stamp:"
+        echo
+        echo "| command | instructions per call |"
+        echo "|---|---|"
+        for args in "quotient $N 0.001 absent" "quotient $N 0.001 lookup" "quotient $N 0.001 insert" \
+                    "cuckoo $N 0.001 absent" "cuckoo $N 0.001 lookup" "cuckoo $N 0.001 insert"; do
+            echo "paper_tables.sh: tests/insn_count.sh $args" >&2
+            # shellcheck disable=SC2086
+            out=$(BUILD="$build" sh tests/insn_count.sh $args)
+            printf '| `tests/insn_count.sh %s` | %s |\n' "$args" "$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per .*/\1/')"
+        done
+    else
+        echo "(valgrind is not installed: no instruction counts)"
+    fi
+} | section quotient-insn
+{
+    q_args=(bench --filters quotient,cuckoo,libbloom --n "$N" --fpr 0.1% --repeat 5)
+    echo "\`filterkit ${q_args[*]}\` (ns per operation, median of 5; x lb = throughput relative to libbloom in the same run), $stamp:"
+    echo
+    echo '```'
+    "$fk" "${q_args[@]}" --out - 2>/dev/null
+    echo '```'
+} | section quotient-speed
+fi
+
 # --------------------------------------------------- plots
 if want plots; then
     mkdir -p plots/ref
