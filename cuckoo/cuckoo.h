@@ -164,6 +164,16 @@ FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
  * caveats above). Cost: one hash, two bucket reads, one slot write. */
 FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
 
+/* fk_cuckoo_insert, fk_cuckoo_contains and fk_cuckoo_remove of an integer
+ * key: exactly the calls on its 8 little-endian bytes (same slots, same
+ * answers, same statuses; c NULL: FK_EINVAL, or false), without the key
+ * checks and on XXH3's constant-length path for 8 bytes (the byte calls
+ * take that path too when len is 8). Cost: as the byte calls, less the
+ * load and the length dispatch. */
+FK_API fk_status fk_cuckoo_insert_u64(fk_cuckoo *c, uint64_t key);
+FK_API bool      fk_cuckoo_contains_u64(const fk_cuckoo *c, uint64_t key);
+FK_API fk_status fk_cuckoo_remove_u64(fk_cuckoo *c, uint64_t key);
+
 /* fk_cuckoo_insert and fk_cuckoo_remove (same statuses, same slots as some
  * serial order of the calls), safe from many threads at once and beside
  * any number of lookups (see the table above): the key is hashed, then one

@@ -16,6 +16,25 @@ static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
     return fk_cuckoo_remove_concurrent((fk_cuckoo *)f, key, len);
 }
 
+/* The u64 slots: fk_filter_*_u64 checked f; the filter's own paths (chosen
+ * at creation for its scheme and width) do the rest. */
+static bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    return c->lookup_u64(c, key);
+}
+
+static fk_status insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    return c->insert_u64(c, key);
+}
+
+static fk_status remove_u64(fk_filter *f, uint64_t key)
+{
+    return fk_cuckoo_remove_u64((fk_cuckoo *)f, key);
+}
+
 /* The buckets and fingerprint width that fk_cuckoo_new would use, with its
  * limits (cuckoo_table.c: the packed array must fit FK_MEMORY_CAP). */
 static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
@@ -28,7 +47,11 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
         return FK_EINVAL;
     if (*f == 0)
         *f = fk_size_cuckoo_fp_bits(p->fpr);
-    *buckets = fk_size_cuckoo_buckets(p->capacity);
+    uint64_t need;
+    if (fk_size_cuckoo_table(p->capacity, p->max_load, &need) != FK_OK)
+        return FK_EINVAL;
+    uint32_t scheme, chunk_bits;
+    fk_cuckoo_new_geometry(need, &scheme, buckets, &chunk_bits);
     if (*f == 0 || *buckets == 0 || *buckets > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * *f))
         return FK_EINVAL;
     return FK_OK;
@@ -89,4 +112,7 @@ const fk_ops fk_cuckoo_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
+    .contains_u64 = contains_u64,
+    .insert_u64 = insert_u64,
+    .remove_u64 = remove_u64,
 };
