@@ -31,6 +31,7 @@ fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t 
     b->words = words;
     b->k = k;
     b->seed = seed;
+    b->hash8 = fk_hash8_flip128(seed);
     b->capacity = capacity;
     b->fpr = fpr;
     b->bits = bits;
@@ -91,27 +92,75 @@ void fk_bloom_clear(fk_bloom *b)
 
 /* ------------------------------------------------------ insert / lookup */
 
-FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
+/* Keys of any length but 8, out of line: XXH3's code for every length
+ * would cost the 8-byte path its saved registers. */
+__attribute__((noinline)) FK_HOT static fk_status insert_any(fk_bloom *b, const void *key,
+                                                             size_t len)
 {
-    if (!b || (!key && len))
+    if (!key && len)
         return FK_EINVAL;
     fk_bloom_set_probes(b, fk_probe_start(fk_hash_key(key, len, b->seed)));
+    return FK_OK;
+}
+
+__attribute__((noinline)) FK_HOT static bool contains_any(const fk_bloom *b, const void *key,
+                                                          size_t len)
+{
+    return (key || !len) && fk_bloom_test_probes(b, fk_probe_start(fk_hash_key(key, len, b->seed)));
+}
+
+FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
+{
+    if (!b)
+        return FK_EINVAL;
+    if (len != 8 || !key)
+        return insert_any(b, key, len);
+    fk_bloom_set_probes(b, fk_probe_start(fk_hash8_128(fk_hash8_load(key), b->hash8)));
     return FK_OK;
 }
 
 /* (fk_bloom_test_probes: groups of probes, see bloom_internal.h) */
 FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 {
-    if (!b || (!key && len))
+    if (!b)
         return false;
-    return fk_bloom_test_probes(b, fk_probe_start(fk_hash_key(key, len, b->seed)));
+    if (len != 8 || !key)
+        return contains_any(b, key, len);
+    return fk_bloom_test_probes(b, fk_probe_start(fk_hash8_128(fk_hash8_load(key), b->hash8)));
+}
+
+FK_HOT fk_status fk_bloom_insert_u64(fk_bloom *b, uint64_t key)
+{
+    if (!b)
+        return FK_EINVAL;
+    fk_bloom_set_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
+    return FK_OK;
+}
+
+FK_HOT bool fk_bloom_contains_u64(const fk_bloom *b, uint64_t key)
+{
+    return b && fk_bloom_test_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
+}
+
+/* The u64 slots: the dispatchers checked f. */
+FK_HOT bool fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_bloom *b = (const fk_bloom *)f;
+    return fk_bloom_test_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
+}
+
+FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_bloom *b = (fk_bloom *)f;
+    fk_bloom_set_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
+    return FK_OK;
 }
 
 fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    fk_probe pr = fk_probe_start(fk_bloom_hash(b, key, len));
     for (uint32_t i = 0; i < b->k; i++)
         out[i] = fk_probe_next(&pr, b->m);
     return FK_OK;

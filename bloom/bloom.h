@@ -98,6 +98,14 @@ FK_API fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len);
  * answers false. Cost: one hash, 1..k bit reads (stops at the first 0). */
 FK_API bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len);
 
+/* fk_bloom_insert and fk_bloom_contains of an integer key: exactly the
+ * calls on its 8 little-endian bytes (same bits, same answers; b NULL:
+ * FK_EINVAL, or false), on XXH3's constant-length path for 8 bytes (the
+ * byte calls take it too when len is 8). Cost: as the byte calls, less the
+ * key load and the length dispatch. */
+FK_API fk_status fk_bloom_insert_u64(fk_bloom *b, uint64_t key);
+FK_API bool      fk_bloom_contains_u64(const fk_bloom *b, uint64_t key);
+
 /* Fills *out: items = successful inserts (duplicates count again),
  * load_factor = set bits / m, expected_fpr = load_factor^k.
  * No-op for NULL arguments. Cost: O(m/64) (counts the set bits). */

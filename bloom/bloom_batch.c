@@ -6,18 +6,16 @@
 #include "bloom_internal.h"
 #include "../common/pipeline.h"
 
-/* The hash of key i: bytes, or the 8 little-endian bytes of ints[i]. The
- * callers pass ints NULL or keys NULL as constants, so each pipeline
- * below keeps one branch-free form. */
+/* The hash of key i: bytes, or the integer ints[i] (the hash of its 8
+ * little-endian bytes, on the constant-length path). The callers pass ints
+ * NULL or keys NULL as constants, so each pipeline below keeps one
+ * branch-free form. */
 static inline fk_probe probe_of(const fk_bloom *b, const void *const keys[], const size_t lens[],
                                 const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_probe_start(fk_hash_key(le, sizeof le, b->seed));
-    }
-    return fk_probe_start(fk_hash_key(keys[i], lens[i], b->seed));
+    if (!keys)
+        return fk_probe_start(fk_hash8_128(ints[i], b->hash8));
+    return fk_probe_start(fk_bloom_hash(b, keys[i], lens[i]));
 }
 
 /* Hashes keys [start, start + span) into pr[] and prefetches the lines of

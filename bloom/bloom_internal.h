@@ -14,6 +14,7 @@ struct fk_bloom {
     uint64_t  words;     /* ceil(m / 64) */
     uint32_t  k;         /* probes per key */
     uint64_t  seed;
+    uint64_t  hash8;     /* fk_hash8_flip128(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  capacity;  /* items it was sized for */
     double    fpr;       /* target it was sized for (0 when sized by knobs only) */
     uint64_t  items;     /* successful inserts */
@@ -31,6 +32,15 @@ static inline uint64_t fk_bloom_item_count(const fk_bloom *b)
  * Validates ranges; the allocation rules of fk_bloom_new. */
 fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
                                 double fpr, fk_bloom **out);
+
+/* The key's one hash: 8-byte keys (integers, the common case) on XXH3's
+ * constant-length path, the same value as for any other length. */
+static inline fk_hash128 fk_bloom_hash(const fk_bloom *b, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_128(fk_hash8_load(key), b->hash8);
+    return fk_hash_key(key, len, b->seed);
+}
 
 /* ------------------------------------------- a key's bits from its hash
  *
@@ -79,6 +89,11 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
     }
     return all & 1;
 }
+
+/* The fk_ops u64 slots (bloom.c), for the kind's table: f checked by the
+ * dispatchers. */
+bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
+fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for bloom_ops.c's table. */
 void      fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],

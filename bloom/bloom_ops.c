@@ -51,4 +51,6 @@ const fk_ops fk_bloom_ops = {
     .insert_many_u64 = fk_bloom_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
     .merge = merge,
+    .contains_u64 = fk_bloom_ops_contains_u64,
+    .insert_u64 = fk_bloom_ops_insert_u64,
 };

@@ -116,6 +116,16 @@ FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t l
  * Cost: one hash, k counter reads and up to k writes. */
 FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
 
+/* fk_counting_insert, fk_counting_contains and fk_counting_remove of an
+ * integer key: exactly the calls on its 8 little-endian bytes (same
+ * counters, answers and statuses; c NULL: FK_EINVAL, or false), on XXH3's
+ * constant-length path for 8 bytes (the byte calls take it too when len
+ * is 8). Cost: as the byte calls, less the key load and the length
+ * dispatch. */
+FK_API fk_status fk_counting_insert_u64(fk_counting *c, uint64_t key);
+FK_API bool      fk_counting_contains_u64(const fk_counting *c, uint64_t key);
+FK_API fk_status fk_counting_remove_u64(fk_counting *c, uint64_t key);
+
 /* fk_counting_insert, safe from many threads at once and beside any number
  * of fk_counting_contains / _count calls (see the table above): each
  * counter is raised by a compare-and-swap of its byte, retried when another

@@ -26,17 +26,14 @@
 /* What a pipeline does to each key. */
 typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
 
-/* The probes of key i: bytes, or the 8 little-endian bytes of ints[i]
- * (callers pass ints or keys NULL as a constant). */
+/* The probes of key i: bytes, or the integer ints[i] (the probes of its 8
+ * little-endian bytes; callers pass ints or keys NULL as a constant). */
 static inline fk_probe probe_of(const fk_counting *c, const void *const keys[],
                                 const size_t lens[], const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_probe_start(fk_hash_key(le, sizeof le, c->seed));
-    }
-    return fk_probe_start(fk_hash_key(keys[i], lens[i], c->seed));
+    if (!keys)
+        return fk_probe_start(fk_hash8_128(ints[i], c->hash8));
+    return fk_probe_start(fk_counting_hash(c, keys[i], lens[i]));
 }
 
 /* Hashes keys [start, start + span) into pr[] and prefetches the lines of

@@ -69,4 +69,7 @@ const fk_ops fk_counting_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
+    .contains_u64 = fk_counting_ops_contains_u64,
+    .insert_u64 = fk_counting_ops_insert_u64,
+    .remove_u64 = fk_counting_ops_remove_u64,
 };
