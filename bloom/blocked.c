@@ -13,7 +13,7 @@
 bool fk_blocked_avx2_available(void)
 {
 #if FK_BLOCKED_HAVE_AVX2
-    return __builtin_cpu_supports("avx2");
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
 #else
     return false;
 #endif
@@ -31,6 +31,7 @@ fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path)
     if (path == FK_BLOCKED_PATH_AVX2 && !fk_blocked_avx2_available())
         return FK_EUNSUPPORTED;
     b->path = path;
+    fk_blocked_use_path(b);
     return FK_OK;
 }
 
@@ -56,6 +57,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->words = words;
     b->blocks = blocks;
     b->seed = seed;
+    b->hash8 = fk_hash8_flip64(seed);
     b->capacity = capacity;
     b->fpr = fpr;
     /* ThreadSanitizer builds take the scalar path, whose every read is an
@@ -63,6 +65,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
      * race to it, though x86 reads each aligned word whole). */
     b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
                                                       : FK_BLOCKED_PATH_SCALAR;
+    fk_blocked_use_path(b);
     *out = b;
     return FK_OK;
 }
@@ -119,7 +122,7 @@ FK_HOT static fk_status insert_scalar(fk_blocked *b, const void *key, size_t len
 {
     if (len != 8 || !key)
         return insert_scalar_any(b, key, len);
-    fk_blocked_set_scalar(b, fk_blocked_hash(key, 8, b->seed));
+    fk_blocked_set_scalar(b, fk_hash8_64(fk_hash8_load(key), b->hash8));
     return FK_OK;
 }
 
@@ -127,7 +130,35 @@ FK_HOT static bool contains_scalar(const fk_blocked *b, const void *key, size_t 
 {
     if (len != 8 || !key)
         return contains_scalar_any(b, key, len);
-    return fk_blocked_test_scalar(b, fk_blocked_hash(key, 8, b->seed));
+    return fk_blocked_test_scalar(b, fk_hash8_64(fk_hash8_load(key), b->hash8));
+}
+
+FK_HOT static fk_status insert_u64_scalar(fk_blocked *b, uint64_t key)
+{
+    fk_blocked_set_scalar(b, fk_hash8_64(key, b->hash8));
+    return FK_OK;
+}
+
+FK_HOT static bool contains_u64_scalar(const fk_blocked *b, uint64_t key)
+{
+    return fk_blocked_test_scalar(b, fk_hash8_64(key, b->hash8));
+}
+
+void fk_blocked_use_path(fk_blocked *b)
+{
+#if FK_BLOCKED_HAVE_AVX2
+    if (b->path == FK_BLOCKED_PATH_AVX2) {
+        b->lookup = fk_blocked_contains_avx2;
+        b->lookup_u64 = fk_blocked_contains_u64_avx2;
+        b->insert = fk_blocked_insert_avx2;
+        b->insert_u64 = fk_blocked_insert_u64_avx2;
+        return;
+    }
+#endif
+    b->lookup = contains_scalar;
+    b->lookup_u64 = contains_u64_scalar;
+    b->insert = insert_scalar;
+    b->insert_u64 = insert_u64_scalar;
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -143,6 +174,16 @@ fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len)
 bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len)
 {
     return b && ops_contains(&b->base, key, len);
+}
+
+fk_status fk_blocked_insert_u64(fk_blocked *b, uint64_t key)
+{
+    return b ? b->insert_u64(b, key) : FK_EINVAL;
+}
+
+bool fk_blocked_contains_u64(const fk_blocked *b, uint64_t key)
+{
+    return b && b->lookup_u64(b, key);
 }
 
 fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
@@ -214,25 +255,30 @@ static fk_status ops_create(const fk_params *p, fk_filter **out)
 static void ops_destroy(fk_filter *f) { fk_blocked_free((fk_blocked *)f); }
 
 /* The fk_filter_* dispatchers never pass a NULL filter: these go straight
- * to the path (the bench's loops call them one key at a time). */
+ * to the path's call (a tail jump; the bench's loops call them one key at
+ * a time). */
 static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
 {
     fk_blocked *b = (fk_blocked *)f;
-#if FK_BLOCKED_HAVE_AVX2
-    if (b->path == FK_BLOCKED_PATH_AVX2)
-        return fk_blocked_insert_avx2(b, key, len);
-#endif
-    return insert_scalar(b, key, len);
+    return b->insert(b, key, len);
 }
 
 static bool ops_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_blocked *b = (const fk_blocked *)f;
-#if FK_BLOCKED_HAVE_AVX2
-    if (b->path == FK_BLOCKED_PATH_AVX2)
-        return fk_blocked_contains_avx2(b, key, len);
-#endif
-    return contains_scalar(b, key, len);
+    return b->lookup(b, key, len);
+}
+
+static fk_status ops_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_blocked *b = (fk_blocked *)f;
+    return b->insert_u64(b, key);
+}
+
+static bool ops_contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_blocked *b = (const fk_blocked *)f;
+    return b->lookup_u64(b, key);
 }
 
 static fk_status ops_insert_concurrent(fk_filter *f, const void *key, size_t len)
@@ -281,5 +327,7 @@ const fk_ops fk_blocked_ops = {
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
     .insert_concurrent = ops_insert_concurrent,
     .merge = ops_merge,
+    .contains_u64 = ops_contains_u64,
+    .insert_u64 = ops_insert_u64,
 };
 

@@ -137,6 +137,14 @@ FK_API fk_status fk_blocked_insert_concurrent(fk_blocked *b, const void *key, si
  * answers false. Cost: one hash, one 32-byte read. */
 FK_API bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len);
 
+/* fk_blocked_insert and fk_blocked_contains of an integer key: exactly the
+ * calls on its 8 little-endian bytes (same bits, same answers; b NULL:
+ * FK_EINVAL, or false), on XXH3's constant-length path for 8 bytes (the
+ * byte calls take it too when len is 8). Cost: as the byte calls, less the
+ * key load and the length dispatch. */
+FK_API fk_status fk_blocked_insert_u64(fk_blocked *b, uint64_t key);
+FK_API bool      fk_blocked_contains_u64(const fk_blocked *b, uint64_t key);
+
 /* Fills *out: items = successful inserts (duplicates count again),
  * load_factor = set bits / bits, expected_fpr =
  * fk_theory_blocked_fpr(items / blocks). No-op for NULL arguments.
