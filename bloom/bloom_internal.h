@@ -10,6 +10,9 @@
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
+    /* the lookups for this CPU, chosen at creation (bloom.c) */
+    bool    (*lookup_u64)(const fk_bloom *b, uint64_t key);
+    bool    (*lookup)(const fk_bloom *b, const void *key, size_t len);
     uint64_t  m;         /* bits */
     uint64_t  words;     /* ceil(m / 64) */
     uint32_t  k;         /* probes per key */
@@ -57,33 +60,23 @@ static inline void fk_bloom_set_probes(fk_bloom *b, fk_probe pr)
     b->items++;
 }
 
-/* Probes are tested in groups of FK_BLOOM_GROUP without branches, and the
- * lookup exits after the first group holding a zero bit. A per-probe exit
- * mispredicts on almost every negative lookup (the zero bit's position is
- * random); a group of 4 at a fill of 1/2 holds a zero with probability
- * 15/16, so a stream of negatives exits predictably after one group, and a
- * stream of positives runs on predictably with its loads in flight. */
+/* All k probes are tested, ANDed into bit 0 without a branch on any of
+ * them, and the answer read once. An exit at the first zero bit (or the
+ * first group holding one) saves probes on absent keys but mispredicts on
+ * a stream that mixes present and absent keys (a coin flip each); with
+ * every probe taken, the only branch is the loop's, k times every call, so
+ * absent, present and mixed streams all run at the cost of a present key,
+ * whose k loads are independent and overlap. */
+/* The batches' staged lookups (bloom_batch.c) test this many probes first
+ * and prefetch the rest only for keys that passed them. */
 #define FK_BLOOM_GROUP 4u
 
 static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 {
     const uint64_t *bits = b->bits;
     const uint64_t m = b->m;
-    uint32_t left = b->k;
-    while (left >= FK_BLOOM_GROUP) {
-        uint64_t all = 1;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
-            uint64_t pos = fk_probe_next(&pr, m);
-            all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
-        }
-        if (!(all & 1))
-            return false;
-        left -= FK_BLOOM_GROUP;
-    }
     uint64_t all = 1;
-#pragma GCC unroll 3
-    for (uint32_t i = 0; i < left; i++) {
+    for (uint32_t i = 0, k = b->k; i < k; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
         all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
     }
