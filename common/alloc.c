@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "alloc.h"
 
 #define FK_CACHE_LINE 64u
@@ -14,6 +15,34 @@
  * (pipeline.h) cannot overlap their misses while walks queue. */
 #define FK_HUGE_FROM (UINT64_C(4) << 20)
 #define FK_HUGE_PAGE ((size_t)2 << 20)
+
+/* Large bodies are not written here: a memset of a gigabyte costs seconds
+ * and touches every page even if the filter never fills (a Redis server
+ * blocks meanwhile). On Linux, MADV_DONTNEED on private anonymous memory
+ * (what malloc hands out) drops the pages, and the next access to each
+ * maps a fresh zero page: the zeroing is then paid page by page, when the
+ * filter first uses it. posix_memalign's big blocks are fresh mappings
+ * anyway; the call makes "zeroed" hold whatever the allocator reused.
+ * Only the partial pages at both ends are written. Refused advice (another
+ * system, an odd allocator) falls back to memset. */
+#define FK_ZERO_BY_PAGES (UINT64_C(1) << 20)
+
+static void zero(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_DONTNEED)
+    long page_size = sysconf(_SC_PAGESIZE);
+    uintptr_t page = page_size > 0 ? (uintptr_t)page_size : 0;
+    uintptr_t lo = page ? ((uintptr_t)p + page - 1) & ~(page - 1) : 0;
+    uintptr_t hi = page ? ((uintptr_t)p + bytes) & ~(page - 1) : 0;
+    if (page && !(page & (page - 1)) && bytes >= FK_ZERO_BY_PAGES && hi > lo &&
+        madvise((void *)lo, hi - lo, MADV_DONTNEED) == 0) {
+        memset(p, 0, lo - (uintptr_t)p);
+        memset((void *)hi, 0, (uintptr_t)p + bytes - hi);
+        return;
+    }
+#endif
+    memset(p, 0, bytes);
+}
 
 fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
 {
@@ -32,7 +61,7 @@ fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
     if (align == FK_HUGE_PAGE)
         (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: refused is fine */
 #endif
-    memset(p, 0, rounded);
+    zero(p, rounded);
     *out = p;
     return FK_OK;
 }

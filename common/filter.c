@@ -18,6 +18,7 @@ const char *fk_strerror(fk_status s)
     case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
     case FK_ECORRUPT:     return "serialized data is corrupt";
     case FK_EIO:          return "reading or writing the file failed";
+    case FK_ELIMIT:       return "the filter would grow past its byte limit; nothing changed";
     }
     return "unknown status";
 }
@@ -33,6 +34,7 @@ const char *fk_status_name(fk_status s)
     case FK_EUNSUPPORTED: return "FK_EUNSUPPORTED";
     case FK_ECORRUPT:     return "FK_ECORRUPT";
     case FK_EIO:          return "FK_EIO";
+    case FK_ELIMIT:       return "FK_ELIMIT";
     }
     return "FK_UNKNOWN";
 }
@@ -129,6 +131,13 @@ fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out)
         return FK_EINVAL;
     if (!ops->create)
         return FK_EUNSUPPORTED;
+    if (p && p->max_bytes != 0) {
+        /* refused before anything is allocated: the size slot says what
+         * create would hold (a growing kind checks again per link) */
+        fk_sizing sz;
+        if (fk_ops_size(ops, p, &sz) == FK_OK && sz.memory_bytes > fk_params_max_bytes(p))
+            return FK_ELIMIT;
+    }
     return ops->create(p, out);
 }
 

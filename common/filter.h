@@ -267,9 +267,12 @@ FK_API fk_status fk_ops_expected_fpr(const fk_ops *ops, const fk_params *p, doub
  * releases it with fk_filter_free); FK_EINVAL for NULL ops/p/out, a table
  * that fails fk_ops_check (a required slot missing), or bad params (see
  * fk_params_check and each kind's header); FK_EUNSUPPORTED for a static
- * kind (FK_CAP_STATIC: use fk_filter_build); FK_ENOMEM when the
+ * kind (FK_CAP_STATIC: use fk_filter_build); FK_ELIMIT when p->max_bytes
+ * is nonzero and the kind's size slot says the filter would hold more
+ * (checked before anything is allocated); FK_ENOMEM when the
  * allocation fails. On any error *out is set to NULL (when out is not NULL).
- * Cost: O(size of the filter) to allocate and zero it. */
+ * Cost: O(1) plus the allocation: bodies come as fresh zeroed pages, so
+ * no page is touched before it is used. */
 FK_API fk_status fk_filter_new(const fk_ops *ops, const fk_params *p, fk_filter **out);
 
 /* Adds key. Returns FK_OK; FK_EINVAL for f NULL or key NULL with len > 0;

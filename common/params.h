@@ -30,6 +30,12 @@ typedef struct {
                                   (0, 1]; trades memory for insert speed */
     double   tightening;       /* scalable: each new sub-filter's fpr is the
                                   previous one's times this, in (0, 1) */
+    uint64_t max_bytes;        /* the most bytes the filter may hold, all of
+                                  it (0: FK_MEMORY_CAP). fk_filter_new refuses
+                                  a filter over it (FK_ELIMIT) before
+                                  allocating; a growing kind checks it
+                                  before every new link. A runtime limit:
+                                  not saved with the filter. */
     uint32_t reserved;         /* must be 0 */
 } fk_params;
 
@@ -42,6 +48,13 @@ typedef struct {
                                 bloom: set bits / bits; counting: nonzero / counters */
     double   expected_fpr;   /* theory at the current fill */
 } fk_stats;
+
+/* The byte limit p asks for: p->max_bytes, or FK_MEMORY_CAP when it is 0
+ * or above it. Cost: O(1). */
+static inline uint64_t fk_params_max_bytes(const fk_params *p)
+{
+    return p->max_bytes == 0 || p->max_bytes > FK_MEMORY_CAP ? FK_MEMORY_CAP : p->max_bytes;
+}
 
 /* Returns an fk_params with capacity and fpr set and every other field 0
  * (seed 0, knobs derived). Cost: O(1). */

@@ -74,6 +74,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
     c->tightening = tightening;
     c->bounded = (fk_ops_caps(inner) & FK_CAP_BOUNDED) != 0;
     c->slots = slots;
+    c->max_bytes = fk_params_max_bytes(p);
     return c;
 }
 
@@ -85,14 +86,23 @@ static uint64_t predicted_memory(const fk_ops *inner, const fk_params *q)
     return fk_ops_size(inner, q, &sz) == FK_OK ? sz.memory_bytes : 0;
 }
 
-/* Appends a link made from q. On any failure the chain is unchanged. */
+/* Bytes a new link may take: the limit less what the chain holds with one
+ * more link (0 when it holds that much already). */
+static uint64_t room_left(const fk_scalable *c)
+{
+    uint64_t held = c->link_memory + fk_scalable_overhead(c->count + 1);
+    return held < c->max_bytes ? c->max_bytes - held : 0;
+}
+
+/* Appends a link made from q. On any failure the chain is unchanged: the
+ * byte limit is checked before anything is allocated (FK_ELIMIT). */
 static fk_status add_link(fk_scalable *c, const fk_params *q)
 {
     if (c->count == FK_SCALABLE_MAX_LINKS)
         return FK_EINVAL;
-    uint64_t cap_left = FK_MEMORY_CAP - c->link_memory;
+    uint64_t cap_left = room_left(c);
     if (predicted_memory(c->inner, q) > cap_left)
-        return FK_EINVAL;
+        return FK_ELIMIT;
     if (c->count == c->slots) {
         size_t grown = fk_scalable_slots(c->count + 1);
         fk_scalable_link *l = realloc(c->link, grown * sizeof *l);
@@ -111,7 +121,7 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
     c->inner->stats(f, &st);
     if (st.memory_bytes > cap_left) {
         c->inner->destroy(f);
-        return FK_EINVAL;
+        return FK_ELIMIT;
     }
     c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, 0 };
     c->link_memory += st.memory_bytes;
@@ -119,15 +129,33 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
     return FK_OK;
 }
 
+/* The params of the link after the newest. */
+static fk_status next_link_params(const fk_scalable *c, fk_params *next)
+{
+    const fk_scalable_link *last = &c->link[c->count - 1];
+    fk_params prev = c->first;
+    prev.capacity = last->capacity;
+    prev.fpr = last->fpr;
+    return fk_scalable_next_params(c, &prev, next);
+}
+
 /* Opens the link after the newest. */
 static fk_status grow(fk_scalable *c)
 {
-    const fk_scalable_link *last = &c->link[c->count - 1];
-    fk_params prev = c->first, next;
-    prev.capacity = last->capacity;
-    prev.fpr = last->fpr;
-    fk_status s = fk_scalable_next_params(c, &prev, &next);
+    fk_params next;
+    fk_status s = next_link_params(c, &next);
     return s == FK_OK ? add_link(c, &next) : s;
+}
+
+/* With an explicit byte limit, a chain whose first growth step could not
+ * fit is refused when made: it would stop at its first link's capacity. */
+static fk_status first_step_fits(const fk_scalable *c)
+{
+    fk_params next;
+    if (next_link_params(c, &next) != FK_OK)
+        return FK_OK; /* growth then answers for itself */
+    uint64_t need = predicted_memory(c->inner, &next);
+    return need > room_left(c) ? FK_ELIMIT : FK_OK;
 }
 
 fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
@@ -144,6 +172,10 @@ fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_
     if (!c)
         return FK_ENOMEM;
     fk_status s = add_link(c, &c->first);
+    if (s == FK_OK && p->max_bytes != 0)
+        s = first_step_fits(c);
+    if (s == FK_ELIMIT && p->max_bytes == 0)
+        s = FK_EINVAL; /* over FK_MEMORY_CAP, as every kind's create says */
     if (s != FK_OK) {
         fk_scalable_destroy(&c->base);
         return s;
@@ -185,11 +217,37 @@ static fk_status insert_copy(fk_scalable *c, const void *key, size_t len)
     return FK_EFULL;
 }
 
+/* The newest link that answers yes for key, or c->count when none does. */
+static size_t newest_match(const fk_scalable *c, const void *key, size_t len)
+{
+    for (size_t i = c->count; i-- > 0;)
+        if (c->inner->contains(c->link[i].filter, key, len))
+            return i;
+    return c->count;
+}
+
 fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
 {
     fk_scalable *c = (fk_scalable *)f;
     if (!key && len)
         return FK_EINVAL;
+    if (c->inner->remove && c->count > 1) {
+        /* Removable kinds: a key that already reads present in an older
+         * link adds its copy there, so all copies of a key share one link
+         * and a remove finds them in one place (see remove). */
+        size_t at = newest_match(c, key, len);
+        if (at < c->count - 1) {
+            fk_scalable_link *l = &c->link[at];
+            fk_status s = c->inner->insert(l->filter, key, len);
+            if (s == FK_OK) {
+                l->items++;
+                c->items++;
+                return FK_OK;
+            }
+            if (s != FK_EFULL)
+                return s;
+        }
+    }
     if (c->newest_full) {
         fk_status s = grow(c);
         if (s != FK_OK)
@@ -243,20 +301,52 @@ fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len)
         return FK_EINVAL;
     if (!c->inner->remove)
         return FK_EUNSUPPORTED;
+    size_t at = c->count, matches = 0;
     for (size_t i = c->count; i-- > 0;) {
-        fk_scalable_link *l = &c->link[i];
-        if (!c->inner->contains(l->filter, key, len))
-            continue;
-        fk_status s = c->inner->remove(l->filter, key, len);
-        if (s == FK_ENOTFOUND)
-            continue;
+        if (c->inner->contains(c->link[i].filter, key, len)) {
+            matches++;
+            at = at == c->count ? i : at; /* the newest */
+        }
+    }
+    if (matches == 0)
+        return FK_ENOTFOUND;
+    if (matches > 1)
+        return FK_OK; /* ambiguous: the copy stays (scalable.h, "Removes") */
+    fk_scalable_link *l = &c->link[at];
+    fk_status s = c->inner->remove(l->filter, key, len);
+    if (s != FK_OK)
+        return s;
+    l->items--;
+    c->items--;
+    return FK_OK;
+}
+
+/* -------------------------------------------------------------- count */
+
+fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
+                            fk_scalable_count_fn count_link, uint64_t *count)
+{
+    if (count)
+        *count = 0;
+    if (!fk_scalable_is(f) || !count || !count_link || (!key && len))
+        return FK_EINVAL;
+    const fk_scalable *c = (const fk_scalable *)f;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < c->count; i++) {
+        uint64_t here = 0;
+        fk_status s = count_link(c->link[i].filter, key, len, &here);
         if (s != FK_OK)
             return s;
-        l->items--;
-        c->items--;
-        return FK_OK;
+        sum += here;
     }
-    return FK_ENOTFOUND;
+    *count = sum;
+    return FK_OK;
+}
+
+fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
+                                  uint64_t *count)
+{
+    return fk_scalable_count(f, key, len, fk_filter_count, count);
 }
 
 /* -------------------------------------------------------------- stats */
@@ -385,6 +475,30 @@ fk_status fk_scalable_link_stats(const fk_filter *f, size_t i, fk_stats *out, do
 const fk_ops *fk_scalable_inner(const fk_filter *f)
 {
     return fk_scalable_is(f) ? ((const fk_scalable *)f)->inner : NULL;
+}
+
+fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes)
+{
+    if (!fk_scalable_is(f))
+        return FK_EINVAL;
+    fk_params p;
+    memset(&p, 0, sizeof p);
+    p.max_bytes = max_bytes;
+    ((fk_scalable *)f)->max_bytes = fk_params_max_bytes(&p);
+    return FK_OK;
+}
+
+uint64_t fk_scalable_memory_bytes(const fk_filter *f)
+{
+    if (!fk_scalable_is(f))
+        return 0;
+    const fk_scalable *c = (const fk_scalable *)f;
+    return c->link_memory + fk_scalable_overhead(c->count);
+}
+
+uint64_t fk_scalable_max_bytes(const fk_filter *f)
+{
+    return fk_scalable_is(f) ? ((const fk_scalable *)f)->max_bytes : 0;
 }
 
 fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tightening)

@@ -22,14 +22,33 @@
  * so the copy goes into an older link with room, and FK_EFULL, nothing
  * changed, answers a key already holding all its slots in every link;
  * growing for it would add a link, s times larger, per 8 copies.) Lookups ask the newest link
- * first (it holds most of the keys). Removes (inner kinds that remove)
- * take the key out of the newest link that answers yes for it. When that
- * yes is a false positive of a newer link than the key's own (a rate
- * under that link's fpr, so under the target per remove), the copy
- * removed belongs to another key, which then reads as absent, and the
- * key stays: a chain of deletable filters adds this small risk to the
- * usual one of removing keys never inserted. Newest first keeps it
- * lowest, as most keys live in the newest links.
+ * first (it holds most of the keys).
+ *
+ * Removes (inner kinds that remove). A link's yes may be another key's
+ * copy (a false positive of that link); taking it would make that other
+ * key read absent. So, for a chain of removable links:
+ *   - insert puts a key that already reads present in an older link into
+ *     that link (the newest such), so the copies of one key share a link
+ *     (a lookup in every link per insert);
+ *   - remove asks every link: no yes is FK_ENOTFOUND; one yes removes one
+ *     copy from that link (within one cuckoo link a matching copy is one
+ *     of the key's own, or one identical to it: no key is lost); several
+ *     yeses (a rate under the chain's fpr for an inserted key) leave the
+ *     bits as they are and answer FK_OK: the key may keep answering yes,
+ *     as a false positive does, and no other key is made absent; the
+ *     copy stays counted in the stats' items, which count copies held.
+ * Removing inserted keys thus never makes another key absent; removing a
+ * key never inserted may, as in any filter that removes. A key with more
+ * copies than its slots in one link (8 for cuckoo) spills into other
+ * links, and its removes may then be of the ambiguous kind.
+ *
+ * Byte limit: p->max_bytes (0: FK_MEMORY_CAP) caps the bytes the whole
+ * chain holds. Every new link is checked against it before anything is
+ * allocated, and an insert that would need a link over it answers
+ * FK_ELIMIT with nothing changed (the chain still answers and removes).
+ * With a nonzero max_bytes, create also refuses (FK_ELIMIT) a chain whose
+ * first growth step could not fit. The limit is not saved: a loaded
+ * chain has FK_MEMORY_CAP until fk_scalable_set_max_bytes.
  *
  * Defaults (0 in fk_params): growth s = FK_SCALABLE_DEFAULT_GROWTH (2) and
  * tightening r = FK_SCALABLE_DEFAULT_TIGHTENING (0.9), chosen by the
@@ -78,7 +97,9 @@ extern "C" {
  * fk_filter_free); FK_EINVAL for NULL arguments, an inner table failing
  * fk_ops_check or with FK_CAP_GROWS, params failing fk_params_check,
  * growth over FK_SCALABLE_MAX_GROWTH, tightening NaN or not in (0, 1), a first link the inner kind refuses, or
- * one over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL on
+ * one over FK_MEMORY_CAP; FK_ELIMIT when p->max_bytes is nonzero and the
+ * first link, or the first link and the next, would hold more; FK_ENOMEM
+ * when allocation fails. *out is NULL on
  * error. The filter's kind is a generic table named "scalable" that cannot
  * be saved (no kind id binds its inner kind); the registered kinds
  * "scalable-bloom", "scalable-blocked" and "scalable-cuckoo" are the same
@@ -101,6 +122,34 @@ FK_API fk_status fk_scalable_link_stats(const fk_filter *f, size_t i, fk_stats *
  * filter. Cost: O(1). */
 FK_API const fk_ops *fk_scalable_inner(const fk_filter *f);
 
+/* Sets the byte limit of f (0: FK_MEMORY_CAP), as p->max_bytes at
+ * creation: later growth past it answers FK_ELIMIT. A chain already over
+ * it keeps its links and stops growing. Returns FK_OK, or FK_EINVAL when
+ * f is not a growing filter. Not thread safe against writers. O(1). */
+FK_API fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes);
+
+/* Returns the bytes f holds (the stats' memory_bytes) without the stats'
+ * scan of every link, or 0 when f is not a growing filter. Cost: O(1). */
+FK_API uint64_t fk_scalable_memory_bytes(const fk_filter *f);
+
+/* Returns the byte limit of f (resolved: never 0), or 0 when f is not a
+ * growing filter. Cost: O(1). */
+FK_API uint64_t fk_scalable_max_bytes(const fk_filter *f);
+
+/* Counts one link's copies of a key (a kind's count, e.g. a cuckoo
+ * filter's matching fingerprints): FK_OK with *count set, or a status. */
+typedef fk_status (*fk_scalable_count_fn)(const fk_filter *link, const void *key, size_t len,
+                                          uint64_t *count);
+
+/* Stores in *count the copies of key over every link of f: the sum of
+ * count_link over the links (an estimate that never undercounts the
+ * times the key was inserted minus removed, for a cuckoo inner kind).
+ * Returns FK_OK; FK_EINVAL for f not a growing filter, count or
+ * count_link NULL, or key NULL with len > 0; else count_link's status
+ * (*count 0). Cost: count_link once per link. May run with lookups. */
+FK_API fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
+                                   fk_scalable_count_fn count_link, uint64_t *count);
+
 /* Stores in *growth and *tightening (either may be NULL) the values f
  * uses, defaults resolved. Returns FK_OK, or FK_EINVAL when f is NULL or
  * not a growing filter (nothing stored). Cost: O(1). */
@@ -118,6 +167,10 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
 bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
 fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
 void      fk_scalable_stats(const fk_filter *f, fk_stats *out);
+/* The count slot (inner kinds that count): fk_scalable_count over the
+ * links' own count slots (fk_filter_count). */
+fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
+                                  uint64_t *count);
 /* The size slot: the filter create(p) makes (its first link) and the
  * chain's theory once it holds `items` keys (links filled in order). */
 fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,

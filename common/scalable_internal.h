@@ -27,6 +27,8 @@ typedef struct {
     fk_scalable_link *link;
     uint64_t          items;
     uint64_t          link_memory; /* sum of the links' memory_bytes */
+    uint64_t          max_bytes;   /* the chain's byte limit, all of it
+                                      (fk_params_max_bytes); not saved */
 } fk_scalable;
 
 /* Links allocated for `count` in use: 8, then the next power of two, so
@@ -37,6 +39,12 @@ static inline size_t fk_scalable_slots(size_t count)
     while (n < count)
         n *= 2;
     return n;
+}
+
+/* Bytes the chain holds beside its links, with `count` links. */
+static inline uint64_t fk_scalable_overhead(size_t count)
+{
+    return sizeof(fk_scalable) + fk_scalable_slots(count) * sizeof(fk_scalable_link);
 }
 
 /* True when f is a chain made by this wrapper (its stats slot is ours). */

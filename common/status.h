@@ -28,7 +28,9 @@ typedef enum {
     FK_EUNSUPPORTED, /* the kind cannot do this (e.g. remove on a Bloom filter),
                         or a serialized format version newer than this library */
     FK_ECORRUPT,     /* deserialization of bad bytes */
-    FK_EIO           /* reading or writing the caller's FILE * failed */
+    FK_EIO,          /* reading or writing the caller's FILE * failed */
+    FK_ELIMIT        /* the filter would grow past its byte limit (fk_params
+                        max_bytes, else FK_MEMORY_CAP); nothing changed */
 } fk_status;
 
 /* Returns a static, human-readable English sentence for s ("not enough

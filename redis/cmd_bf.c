@@ -9,7 +9,7 @@
 #include "../common/scalable.h"
 
 #define BF_FULL "ERR non scaling filter is full"
-#define BF_MAX_EXPANSION (1LL << 20)
+#define BF_MAX_EXPANSION ((long long)FK_SCALABLE_MAX_GROWTH)
 
 typedef struct {
     double    error_rate;
@@ -35,13 +35,10 @@ static const char *bf_create(RedisModuleKey *key, RedisModuleString *name, const
     p.seed = fkr_key_seed(name);
     if (grows)
         p.growth = (uint32_t)o->expansion;
-    fk_filter *f;
-    const char *err = fkr_new_filter(ops, &p, &f);
+    fkr_value *v;
+    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_BF, (uint64_t)o->capacity, &v);
     if (err)
         return err;
-    fkr_value *v = fkr_value_wrap(f, FKR_FAMILY_BF, (uint64_t)o->capacity);
-    if (!v)
-        return "ERR FK_ENOMEM: not enough memory";
     v->expansion = o->nonscaling ? 0 : (uint32_t)o->expansion;
     v->flags = o->nonscaling ? FKR_FLAG_NONSCALING : 0;
     fkr_set(key, v);
@@ -66,14 +63,18 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     int expansion_given = 0;
     for (int i = 4; i < argc; i++) {
         if (fkr_arg_is(argv[i], "NONSCALING")) {
+            if (o.nonscaling)
+                return rm_ReplyWithError(ctx, "ERR NONSCALING given twice");
             o.nonscaling = 1;
         } else if (fkr_arg_is(argv[i], "EXPANSION")) {
+            if (expansion_given)
+                return rm_ReplyWithError(ctx, "ERR EXPANSION given twice");
             if (++i == argc)
                 return rm_ReplyWithError(ctx, "ERR no expansion");
             if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK)
                 return rm_ReplyWithError(ctx, "ERR bad expansion");
             if (o.expansion < 1 || o.expansion > BF_MAX_EXPANSION)
-                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 1048576");
+                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 65536");
             expansion_given = 1;
         } else {
             return rm_ReplyWithError(ctx, "ERR unknown argument");
@@ -183,7 +184,16 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_WrongArity(ctx);
     bf_opts o = bf_defaults;
     int nocreate = 0, items = -1;
+    unsigned seen = 0; /* options given, one bit each: a repeat is an error */
+    static const char *const words[] = { "NOCREATE", "NONSCALING", "CAPACITY", "ERROR", "EXPANSION" };
     for (int i = 2; i < argc && items < 0; i++) {
+        for (unsigned w = 0; w < 5; w++) {
+            if (!fkr_arg_is(argv[i], words[w]))
+                continue;
+            if (seen & (1u << w))
+                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+            seen |= 1u << w;
+        }
         if (fkr_arg_is(argv[i], "ITEMS")) {
             items = i + 1;
         } else if (fkr_arg_is(argv[i], "NOCREATE")) {
@@ -210,6 +220,8 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     }
     if (items < 0 || items == argc)
         return rm_WrongArity(ctx);
+    if (o.nonscaling && (seen & (1u << 4)))
+        return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0) || o.capacity < 1 || o.expansion < 1 ||
         o.expansion > BF_MAX_EXPANSION)
         return rm_ReplyWithError(ctx, "ERR Bad argument received");

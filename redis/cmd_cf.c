@@ -31,13 +31,10 @@ static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const
     p.seed = fkr_key_seed(name);
     if (grows)
         p.growth = (uint32_t)o->expansion;
-    fk_filter *f;
-    const char *err = fkr_new_filter(ops, &p, &f);
+    fkr_value *v;
+    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_CF, (uint64_t)o->capacity, &v);
     if (err)
         return err;
-    fkr_value *v = fkr_value_wrap(f, FKR_FAMILY_CF, (uint64_t)o->capacity);
-    if (!v)
-        return "ERR FK_ENOMEM: not enough memory";
     v->expansion = (uint32_t)o->expansion;
     v->bucket_size = (uint32_t)o->bucket_size;
     v->max_iterations = (uint32_t)o->max_iterations;
@@ -55,7 +52,16 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     cf_opts o = cf_defaults;
     if (rm_StringToLongLong(argv[2], &o.capacity) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR Bad capacity");
+    unsigned seen = 0; /* a repeated option is an error */
+    static const char *const words[] = { "BUCKETSIZE", "MAXITERATIONS", "EXPANSION" };
     for (int i = 3; i < argc; i += 2) {
+        for (unsigned w = 0; w < 3; w++) {
+            if (!fkr_arg_is(argv[i], words[w]))
+                continue;
+            if (seen & (1u << w))
+                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+            seen |= 1u << w;
+        }
         if (fkr_arg_is(argv[i], "BUCKETSIZE")) {
             if (rm_StringToLongLong(argv[i + 1], &o.bucket_size) != RM_OK)
                 return rm_ReplyWithError(ctx, "ERR Couldn't parse BUCKETSIZE");

@@ -6,6 +6,7 @@
 #include "commands.h"
 
 #include <stdlib.h>
+#include "../common/scalable.h"
 #include "../common/serial.h"
 
 /* FK.RESERVE key KIND fpr capacity [GROWTH s] */
@@ -31,8 +32,8 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             return rm_ReplyWithError(ctx, "ERR syntax error");
         if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
             return rm_ReplyWithError(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
-        if (fkr_arg_int(argv[6], 1, UINT32_MAX, &growth) != RM_OK)
-            return rm_ReplyWithError(ctx, "ERR GROWTH must be a positive integer");
+        if (fkr_arg_int(argv[6], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
+            return rm_ReplyWithError(ctx, "ERR GROWTH must be an integer in 1..65536");
     }
     RedisModuleKey *key;
     fkr_value *v;
@@ -44,10 +45,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fk_params p = fk_params_make((uint64_t)capacity, fpr);
     p.seed = fkr_key_seed(argv[1]);
     p.growth = (uint32_t)growth;
-    fk_filter *f;
-    const char *err = fkr_new_filter(ops, &p, &f);
-    if (!err && !(v = fkr_value_wrap(f, FKR_FAMILY_FK, (uint64_t)capacity)))
-        err = "ERR FK_ENOMEM: not enough memory";
+    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
     if (err) {
         rm_CloseKey(key);
         return rm_ReplyWithError(ctx, err);
@@ -282,8 +280,9 @@ int fkr_fk_load(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fk_status s = fkr_value_decode(bytes, len, fkr_max_bytes, &v);
     if (s != FK_OK) {
         rm_CloseKey(key);
-        return fkr_reply_status(ctx, s);
+        return s == FK_EINVAL ? rm_ReplyWithError(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
     }
+    fkr_apply_limit(v); /* AOF rewrite's FK.LOAD too: growth stops at MAXBYTES */
     fkr_set(key, v);
     rm_CloseKey(key);
     rm_ReplicateVerbatim(ctx);

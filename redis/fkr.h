@@ -24,7 +24,10 @@ extern uint64_t fkr_max_bytes;
 #define FKR_CF_CAPACITY     1024
 #define FKR_CF_BUCKETSIZE   2
 #define FKR_CF_MAXITER      20
-#define FKR_CF_EXPANSION    1
+/* RedisBloom's CF default is 1 (equal links); filterkit's is 2: links
+ * that double keep 10^6 items from CF.ADD's defaults in 10 links, not
+ * ~1000 (README, "Redis"). An explicit EXPANSION 1 is kept. */
+#define FKR_CF_EXPANSION    2
 #define FKR_CF_ERROR        0.01 /* fingerprint width: 10 bits */
 
 /* ------------------------------------------------------------ keys */
@@ -69,19 +72,33 @@ int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st);
  * filter bit for bit. */
 uint64_t fkr_key_seed(const RedisModuleString *key);
 
-/* Creates a filter of kind ops with params p, first refusing (without
+/* Creates a filter of kind ops with params p and max_bytes = MAXBYTES
+ * (so a growing one never grows past it), first refusing (without
  * allocating more than a small probe) anything whose body would exceed
- * fkr_max_bytes. Returns NULL and stores the filter in *out, or returns
+ * fkr_max_bytes, or a growing one whose first growth step would. Returns NULL and stores the filter in *out, or returns
  * the error text to reply (*out NULL). */
 const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
+
+/* fkr_new_filter, then the value wrapping it (fkr_value_wrap_new: no scan
+ * of the new body). Returns NULL with the value in *out, or the error
+ * text to reply. */
+const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
+                          uint64_t capacity, fkr_value **out);
+
+/* The error text for FK_ELIMIT: names MAXBYTES and its value. */
+const char *fkr_limit_error(void);
+
+/* Gives a loaded value's growing filter the module's byte limit (the
+ * limit is not saved with a filter): it grows no further past MAXBYTES. */
+void fkr_apply_limit(fkr_value *v);
 
 /* A BF/CF value that may not grow past its capacity and has reached it:
  * the kind does not grow by itself, and the value is NONSCALING or no
  * growing kind is registered. */
 int fkr_at_capacity(const fkr_value *v);
 
-/* How many times key was added (CF.COUNT / FK.COUNT): exact fingerprint
- * matches for a cuckoo filter, else 1 when contained, 0 otherwise. */
+/* How many times key was added (CF.COUNT / FK.COUNT): the kind's count (fk_filter_count: cuckoo copies, summed over a chain),
+ * else 1 when contained, 0 otherwise. */
 long long fkr_count(const fkr_value *v, const char *key, size_t len);
 
 /* Stores v under key (open for writing), replacing what was there. */

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include "../common/params.h"
+#include "fkr.h"
 
 /* Encodes v into a new malloc'd buffer; NULL (and *len 0) when out of
  * memory or when the kind cannot be saved. */
@@ -35,7 +36,9 @@ static void *type_rdb_load(RedisModuleIO *io, int encver)
             rm_Free(buf);
         return NULL;
     }
-    /* persisted filters load whatever MAXBYTES says now: refusing would lose data */
+    /* persisted filters load whatever MAXBYTES says now (refusing would
+     * lose data; the bytes are all there, so nothing is blown up), but a
+     * growing one grows no further past MAXBYTES (RDB, RESTORE, MIGRATE) */
     fkr_value *v;
     fk_status s = fkr_value_decode(buf, len, FK_MEMORY_CAP, &v);
     rm_Free(buf);
@@ -43,6 +46,7 @@ static void *type_rdb_load(RedisModuleIO *io, int encver)
         rm_LogIOError(io, "warning", "filterkit: bad value in RDB (%s)", fk_status_name(s));
         return NULL;
     }
+    fkr_apply_limit(v);
     return v;
 }
 
@@ -95,6 +99,8 @@ static void *type_copy(RedisModuleString *from, RedisModuleString *to, const voi
     fkr_value *v = NULL;
     if (buf && fkr_value_decode(buf, len, FK_MEMORY_CAP, &v) != FK_OK)
         v = NULL;
+    if (v)
+        fkr_apply_limit(v);
     free(buf);
     return v; /* NULL makes COPY fail cleanly */
 }

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include "../common/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 RedisModuleType *fkr_type;
@@ -83,6 +84,8 @@ int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long l
 
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
 {
+    if (s == FK_ELIMIT)
+        return rm_ReplyWithError(ctx, fkr_limit_error());
     char msg[160];
     snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
     return rm_ReplyWithError(ctx, msg);
@@ -108,10 +111,30 @@ uint64_t fkr_key_seed(const RedisModuleString *key)
 /* Filters this small are built without a size probe. */
 #define PROBE_CAPACITY 65536u
 
-const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out)
+const char *fkr_limit_error(void)
 {
     static char msg[200];
+    snprintf(msg, sizeof msg,
+             "ERR FK_ELIMIT: the filter would grow past the module's limit of %llu bytes "
+             "(MAXBYTES); nothing changed", (unsigned long long)fkr_max_bytes);
+    return msg;
+}
+
+const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter **out)
+{
+    static char msg[240];
     *out = NULL;
+    fk_params q = *given, *p = &q;
+    q.max_bytes = fkr_max_bytes; /* creation and every later growth */
+    fk_sizing sz;
+    if (fk_ops_size(ops, p, &sz) == FK_OK && sz.expected_fpr > 2.0 * p->fpr) {
+        /* the kind clamps what it cannot reach (Bloom: 64 hashes; cuckoo:
+         * 32-bit fingerprints): an OK would promise a rate it never has */
+        snprintf(msg, sizeof msg,
+                 "ERR error rate %g is out of reach: a %s filter of this capacity reaches about "
+                 "%.3g at best", p->fpr, ops->name, sz.expected_fpr);
+        return msg;
+    }
     if (p->capacity > PROBE_CAPACITY) {
         /* Every kind's size is linear in capacity (plus rounding of at most
          * 2x for power-of-two tables): measure a small one and scale. */
@@ -135,11 +158,41 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **ou
         }
     }
     fk_status s = fk_filter_new(ops, p, out);
+    if (s == FK_ELIMIT && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
+        snprintf(msg, sizeof msg,
+                 "ERR FK_ELIMIT: the filter and one growth step (EXPANSION/GROWTH) would need "
+                 "more than the module's limit of %llu bytes (MAXBYTES)",
+                 (unsigned long long)fkr_max_bytes);
+        return msg;
+    }
+    if (s == FK_ELIMIT)
+        return fkr_limit_error();
     if (s != FK_OK) {
         snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
         return msg;
     }
     return NULL;
+}
+
+const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
+                          uint64_t capacity, fkr_value **out)
+{
+    *out = NULL;
+    fk_filter *f;
+    const char *err = fkr_new_filter(ops, p, &f);
+    if (err)
+        return err;
+    fk_sizing sz;
+    uint64_t memory;
+    if (fk_ops_size(ops, p, &sz) == FK_OK) {
+        memory = sz.memory_bytes;
+    } else {
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        memory = st.memory_bytes;
+    }
+    *out = fkr_value_wrap_new(f, family, capacity, memory);
+    return *out ? NULL : "ERR FK_ENOMEM: not enough memory";
 }
 
 int fkr_at_capacity(const fkr_value *v)
@@ -152,22 +205,18 @@ int fkr_at_capacity(const fkr_value *v)
 
 long long fkr_count(const fkr_value *v, const char *key, size_t len)
 {
-    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
-        /* every filter begins with its fk_filter header: this is the fk_cuckoo */
-        const fk_cuckoo *c = (const fk_cuckoo *)(const void *)v->filter;
-        fk_cuckoo_location loc;
-        if (fk_cuckoo_locate(c, key, len, &loc) != FK_OK)
-            return 0;
-        unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
-        long long n = 0;
-        for (unsigned s = 0; s < per_bucket; s++) {
-            n += fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
-            if (loc.i2 != loc.i1)
-                n += fk_cuckoo_slot(c, loc.i2, s) == loc.fingerprint;
-        }
-        return n;
-    }
+    /* the kind's count (cuckoo: stored copies; a growing kind: the sum
+     * over its links), else 1 when it answers yes */
+    uint64_t n = 0;
+    if (fk_filter_count(v->filter, key, len, &n) == FK_OK)
+        return (long long)n;
     return fk_filter_contains(v->filter, key, len) ? 1 : 0;
+}
+
+void fkr_apply_limit(fkr_value *v)
+{
+    if (fk_scalable_links(v->filter))
+        (void)fk_scalable_set_max_bytes(v->filter, fkr_max_bytes);
 }
 
 /* ------------------------------------------------------------ batches */

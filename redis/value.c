@@ -56,6 +56,22 @@ fkr_value *fkr_value_wrap(fk_filter *filter, fkr_family family, uint64_t capacit
     return v;
 }
 
+fkr_value *fkr_value_wrap_new(fk_filter *filter, fkr_family family, uint64_t capacity,
+                              uint64_t memory_bytes)
+{
+    fkr_value *v = calloc(1, sizeof *v);
+    if (!v) {
+        fk_filter_free(filter);
+        return NULL;
+    }
+    v->filter = filter;
+    v->family = (uint8_t)family;
+    v->capacity = capacity;
+    v->links = fk_scalable_links(filter);
+    v->memory_bytes = v->links ? fk_scalable_memory_bytes(filter) : memory_bytes;
+    return v;
+}
+
 void fkr_value_changed(fkr_value *v, int64_t items_delta)
 {
     v->items += (uint64_t)items_delta;
@@ -68,9 +84,7 @@ void fkr_value_refresh(fkr_value *v)
      * write (a BF.ADD cost ~1 ms on a 1M-item chain). */
     size_t links = fk_scalable_links(v->filter);
     if (links != v->links) {
-        fk_stats st;
-        fk_filter_stats(v->filter, &st);
-        v->memory_bytes = st.memory_bytes;
+        v->memory_bytes = fk_scalable_memory_bytes(v->filter); /* O(1), no scan */
         v->links = links;
     }
 }

@@ -63,6 +63,12 @@ typedef struct {
  * Returns NULL when out of memory (filter is then freed). */
 fkr_value *fkr_value_wrap(fk_filter *filter, fkr_family family, uint64_t capacity);
 
+/* As fkr_value_wrap for a filter just made (0 items) whose size is known
+ * (memory_bytes: the size slot's), without the stats, which may scan the
+ * whole body (a Bloom filter counts its set bits: seconds for a GiB). */
+fkr_value *fkr_value_wrap_new(fk_filter *filter, fkr_family family, uint64_t capacity,
+                              uint64_t memory_bytes);
+
 /* Records that a command inserted (+n) or removed (-n) n items. O(1). */
 void fkr_value_changed(fkr_value *v, int64_t items_delta);
 

@@ -68,7 +68,7 @@ expect "NONSCALING: BF.ADD when full" "ERR non scaling filter is full" $S BF.ADD
 
 # ---------------------------------------------------------------- CF
 batch $S <<'SPEC'
-CF.RESERVE c1 500 => OK
+CF.RESERVE c1 500 EXPANSION 1 => OK
 CF.RESERVE c2 500 EXPANSION 2 => OK
 CF.RESERVE c0 500 EXPANSION 0 => OK
 SPEC

@@ -50,13 +50,13 @@ static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr)
 TEST(common_functions_at_their_edges)
 {
     /* statuses: every name is distinct and nothing is NULL, also out of range */
-    for (int a = -1; a <= FK_EIO + 1; a++) {
+    for (int a = -1; a <= FK_ELIMIT + 1; a++) {
         CHECK(fk_strerror((fk_status)a) != NULL);
         CHECK(fk_status_name((fk_status)a) != NULL);
-        for (int b = FK_OK; b < a && a <= FK_EIO; b++)
+        for (int b = FK_OK; b < a && a <= FK_ELIMIT; b++)
             CHECK(strcmp(fk_status_name((fk_status)a), fk_status_name((fk_status)b)) != 0);
     }
-    CHECK(strcmp(fk_status_name((fk_status)(FK_EIO + 1)), "FK_UNKNOWN") == 0);
+    CHECK(strcmp(fk_status_name((fk_status)(FK_ELIMIT + 1)), "FK_UNKNOWN") == 0);
     CHECK_STATUS(fk_params_check(NULL), FK_EINVAL);
     static const double weird[] = { NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0, 2.0,
                                     1e-320, 1e-12, 0.999999 };

@@ -75,17 +75,27 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (fkc_filterfile_can_save(spec.name, path) != 0)
         return 1;
     fk_filter *f = NULL;
-    struct stat st;
-    if (stat(path, &st) != 0 && errno == ENOENT)
+    fkc_filelock lk;
+    /* held from the read to the rename (see cmd_update.c) */
+    if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
+        return 1;
+    if (lk.created) {
         rc = create(&spec, kind, fpr, capacity, seed, &f);
-    else
-        rc = fkc_filterfile_load(spec.name, path, &f, NULL, NULL) != 0;
-    if (rc)
+    } else {
+        rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0;
+        if (!rc && (kind || fpr != 0 || capacity || seed))
+            fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
+                    "--capacity and --seed are ignored (its own settings hold)\n", path);
+    }
+    if (rc) {
+        fkc_filterfile_unlock(&lk, 0);
         return rc;
+    }
     fkc_linereader r;
     if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
         fprintf(stderr, "filterkit dedup: out of memory\n");
         fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
     fk_stats before, after;
@@ -138,8 +148,9 @@ int fkc_cmd_dedup(int argc, char **argv)
                 "unchanged\n", path, (unsigned long long)before.items);
     else if (fflush(stdout) != 0 || ferror(stdout))
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
-    else if (fkc_filterfile_save(spec.name, path, f) == 0)
+    else if (fkc_filterfile_save_locked(spec.name, &lk, f) == 0)
         rc = 0;
+    fkc_filterfile_unlock(&lk, rc == 0);
     fkc_keybatch_free(&b);
     fkc_linereader_free(&r);
     fk_filter_free(f);

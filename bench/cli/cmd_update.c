@@ -39,10 +39,15 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
     fk_filter *f = NULL;
-    if (fkc_filterfile_load(spec->name, path, &f, NULL, NULL) != 0)
+    fkc_filelock lk;
+    /* held from the read to the rename: a second writer waits, then reads
+     * what this one saved (else one of two batches would be lost) */
+    if (fkc_filterfile_lock(spec->name, path, 0, &lk) != 0)
         return 1;
-    if (fkc_filterfile_can_save(spec->name, path) != 0) {
+    if (fkc_filterfile_load(spec->name, lk.real, &f, NULL, NULL) != 0 ||
+        fkc_filterfile_can_save(spec->name, lk.real) != 0) {
         fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
     const fk_ops *ops = fk_filter_ops(f);
@@ -52,12 +57,14 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
         fprintf(stderr, "filterkit remove: %s: a %s filter cannot remove keys (kinds that can: %s)\n",
                 path, ops->name, kinds);
         fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
     fkc_linereader r;
     if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
         fprintf(stderr, "filterkit %s: out of memory\n", spec->name);
         fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
     fk_stats st;
@@ -88,8 +95,9 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
         fprintf(stderr, "filterkit add: %s: warning: it now holds %llu items for a capacity of %llu "
                 "(more than 10%% over): its false-positive rate is above target\n", path,
                 (unsigned long long)(st.items + c.done), (unsigned long long)st.capacity);
-    if (s == FK_OK && fkc_filterfile_save(spec->name, path, f) != 0)
+    if (s == FK_OK && fkc_filterfile_save_locked(spec->name, &lk, f) != 0)
         s = FK_EIO;
+    fkc_filterfile_unlock(&lk, s == FK_OK);
     fk_filter_free(f);
     if (s != FK_OK)
         return 1;

@@ -1,9 +1,11 @@
 /* bench/cli/filterfile.c: see filterfile.h. */
+#define _DEFAULT_SOURCE /* realpath, flock */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "filterfile.h"
@@ -143,7 +145,106 @@ static void sync_folder(const char *path)
     }
 }
 
+static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep);
+
 int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
+{
+    return save_as(cmd, path, f, NULL);
+}
+
+int fkc_filterfile_save_locked(const char *cmd, const fkc_filelock *lk, const fk_filter *f)
+{
+    mode_t mode = (mode_t)lk->mode;
+    return save_as(cmd, lk->real, f, &mode);
+}
+
+int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filelock *lk)
+{
+    lk->fd = -1;
+    lk->real = NULL;
+    lk->mode = 0;
+    lk->created = 0;
+    for (int tries = 0; tries < 1000; tries++) {
+        struct stat ls;
+        char *real = realpath(path, NULL);
+        if (!real && errno == ENOENT && lstat(path, &ls) == 0)
+            return fail(cmd, path, "a symbolic link to a file that does not exist");
+        if (!real && errno != ENOENT)
+            return fail(cmd, path, strerror(errno));
+        int fd = real ? open(real, O_RDONLY | O_CLOEXEC) : -1;
+        if (fd < 0 && errno != ENOENT) {
+            int err = errno;
+            free(real);
+            return fail(cmd, path, strerror(err));
+        }
+        if (fd < 0) {
+            free(real);
+            if (!create)
+                return fail(cmd, path, strerror(ENOENT));
+            /* a new file: an empty placeholder holds the name and the lock */
+            fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (fd < 0 && errno == EEXIST)
+                continue; /* another writer made it first: take its lock */
+            if (fd < 0)
+                return fail(cmd, path, strerror(errno));
+            real = realpath(path, NULL);
+            if (!real || flock(fd, LOCK_EX) != 0) {
+                int err = errno;
+                unlink(path);
+                close(fd);
+                free(real);
+                return fail(cmd, path, strerror(err));
+            }
+            mode_t mask = umask(0);
+            umask(mask);
+            lk->fd = fd;
+            lk->real = real;
+            lk->mode = 0666 & ~mask;
+            lk->created = 1;
+            return 0;
+        }
+        struct stat held, now;
+        if (flock(fd, LOCK_EX) != 0 || fstat(fd, &held) != 0) {
+            int err = errno;
+            close(fd);
+            free(real);
+            return fail(cmd, path, strerror(err));
+        }
+        if (S_ISDIR(held.st_mode)) {
+            close(fd);
+            free(real);
+            return fail(cmd, path, strerror(EISDIR));
+        }
+        /* the lock is good only on the file still at that name */
+        if (stat(real, &now) == 0 && now.st_dev == held.st_dev && now.st_ino == held.st_ino) {
+            /* an empty file (a placeholder left by a writer that was
+             * killed) is taken as missing by a command that creates */
+            lk->created = held.st_size == 0 && create;
+            lk->fd = fd;
+            lk->real = real;
+            lk->mode = held.st_mode & 07777;
+            return 0;
+        }
+        close(fd);
+        free(real);
+    }
+    return fail(cmd, path, "the file keeps being replaced; giving up");
+}
+
+void fkc_filterfile_unlock(fkc_filelock *lk, int saved)
+{
+    if (!lk)
+        return;
+    if (lk->created && !saved && lk->real)
+        unlink(lk->real); /* our empty placeholder, still locked: no one wrote it */
+    if (lk->fd >= 0)
+        close(lk->fd); /* releases the flock */
+    free(lk->real);
+    lk->fd = -1;
+    lk->real = NULL;
+}
+
+static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
@@ -160,7 +261,9 @@ int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
     }
     struct stat st;
     mode_t mode;
-    if (stat(path, &st) == 0) {
+    if (keep) {
+        mode = *keep;
+    } else if (stat(path, &st) == 0) {
         mode = st.st_mode & 07777;
     } else {
         mode_t mask = umask(0);

@@ -32,6 +32,34 @@ int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f);
  * Returns 0, or -1 after printing why. */
 int fkc_filterfile_can_save(const char *cmd, const char *path);
 
+/* A filter file held for rewriting (add, remove, dedup): the real file
+ * behind path (symlinks resolved, so a link stays a link and its target
+ * is replaced), an exclusive flock on it held from before the read until
+ * after the rename, and the mode the new file gets (the old file's,
+ * exactly; a new file: 0666 less the umask). */
+typedef struct {
+    int    fd;      /* the locked file, -1 when not held */
+    char  *real;    /* the path to read and replace (malloc'd) */
+    unsigned mode;  /* permission bits for the replacement */
+    int    created; /* 1: the file did not exist; an empty placeholder
+                       holds the lock, removed again on failure */
+} fkc_filelock;
+
+/* Takes path for rewriting: resolves it through symlinks, opens it and
+ * waits for an exclusive flock; when another writer replaced the file
+ * meanwhile, takes the new one (the lock is on the file that is there).
+ * A missing file is an error unless create is 1: an empty placeholder is
+ * then made (O_EXCL) and locked (lk->created 1), so a concurrent writer
+ * waits for it. Returns 0, or -1 after printing why. */
+int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filelock *lk);
+
+/* fkc_filterfile_save to lk->real with lk->mode, under the lock. */
+int fkc_filterfile_save_locked(const char *cmd, const fkc_filelock *lk, const fk_filter *f);
+
+/* Releases the lock; when the file was created here and not saved
+ * (saved 0), removes the placeholder. NULL-safe; lk may be unheld. */
+void fkc_filterfile_unlock(fkc_filelock *lk, int saved);
+
 /* The kinds that can be saved, comma-separated, for messages. */
 void fkc_filterfile_kinds(char *buf, size_t len);
 

@@ -63,4 +63,5 @@ const fk_ops fk_scalable_cuckoo_ops = {
     .name = "scalable-cuckoo",
     .summary = "growing chain of cuckoo filters (x2 capacity, x0.9 fpr each); removes",
     .remove = fk_scalable_remove,
+    .count = fk_scalable_count_links,
 };

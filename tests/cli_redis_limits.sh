@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# tests/cli_redis_limits.sh: one client cannot take the server down (issue
+# 22). A server with MAXBYTES 1 MiB: every path that makes or grows a key
+# (BF, CF and FK growth, RESERVE with a huge EXPANSION/GROWTH, FK.LOAD and
+# RESTORE of a small chain saved with growth 65,536) is refused with an
+# error naming MAXBYTES, no key's MEMORY USAGE passes the limit, and the
+# process stays small. A second server (default 1 GiB) makes a ~900 MB key
+# while PINGs are timed: none waits 100 ms. CF keys: CF.COUNT sums the
+# copies over a chain, removes of inserted items lose no other key, and
+# 10^5 CF.ADDs with the defaults make few links.
+source "$(dirname "$0")/redis/lib.sh"
+redis_lib_init || exit 0
+
+LIMIT=1048576
+start_server small MAXBYTES $LIMIT || { echo "0 passed, 1 failed"; exit 1; }
+start_server big || { echo "0 passed, 1 failed"; exit 1; }
+
+# madd NAME CMD KEY FROM TO: CMD KEY with items FROM..TO, 1000 per call;
+# prints the error replies (one line each, deduplicated).
+madd() {
+    local name=$1 cmd=$2 key=$3 from=$4 to=$5
+    seq "$from" "$to" | awk -v c="$cmd" -v k="$key" '
+        { line = line " i" $1; n++ }
+        n == 1000 { print c " " k line; line = ""; n = 0 }
+        END { if (n) print c " " k line }' | rc "$name" 2>&1 | grep -E '^(ERR|\(error\))' | sort -u
+}
+
+mem() { rc small MEMORY USAGE "$1"; }
+under_limit() { # DESC KEY
+    local m; m=$(mem "$2")
+    if [ -n "$m" ] && [ "$m" -le $LIMIT ]; then ok; else bad "$1: MEMORY USAGE $m > $LIMIT"; fi
+}
+has_limit_error() { # DESC ERRORS
+    case "$2" in *FK_ELIMIT*MAXBYTES*) ok ;; *) bad "$1: no MAXBYTES error, got '$2'" ;; esac
+}
+
+# ---- creation: a first growth step over the limit is refused
+expect_prefix "BF.RESERVE EXPANSION 65536" "ERR FK_ELIMIT" small BF.RESERVE g 0.01 10000 EXPANSION 65536
+expect_prefix "BF.INSERT EXPANSION 65536" "ERR FK_ELIMIT" small BF.INSERT g2 EXPANSION 65536 CAPACITY 10000 ITEMS a
+expect_prefix "CF.RESERVE EXPANSION 32768" "ERR FK_ELIMIT" small CF.RESERVE c 10000 EXPANSION 32768
+expect_prefix "FK.RESERVE GROWTH 65536" "ERR FK_ELIMIT" small FK.RESERVE f scalable-cuckoo 0.01 10000 GROWTH 65536
+expect_prefix "BF.RESERVE over MAXBYTES" "ERR capacity too large" small BF.RESERVE g 0.001 100000000 NONSCALING
+expect "nothing was made" "0" small EXISTS g g2 c f
+
+# ---- growth: links of 1000, 64 000, then 4.1 M items (over 1 MiB)
+expect "BF.RESERVE growth 64" "OK" small BF.RESERVE bg 0.01 1000 EXPANSION 64
+has_limit_error "BF.MADD past MAXBYTES" "$(madd small BF.MADD bg 1 70000)"
+under_limit "BF key" bg
+expect "BF key still answers" "1" small BF.EXISTS bg i12345
+expect "CF.RESERVE growth 64" "OK" small CF.RESERVE cg 1000 EXPANSION 64
+has_limit_error "CF.INSERT past MAXBYTES" "$(madd small 'CF.INSERT' "cg ITEMS" 1 70000)"
+under_limit "CF key" cg
+expect "CF key still answers" "1" small CF.EXISTS cg i12345
+expect "FK.RESERVE growth 64" "OK" small FK.RESERVE fg scalable-bloom 0.01 1000 GROWTH 64
+has_limit_error "FK.MADD past MAXBYTES" "$(madd small FK.MADD fg 1 70000)"
+under_limit "FK key" fg
+
+# ---- FK.LOAD and RESTORE of a small chain saved with growth 65536
+expect "big: a chain with growth 65536" "OK" big FK.RESERVE src scalable-bloom 0.01 100 GROWTH 65536
+rc big FK.DUMP src | head -c -1 >"$tmp/src.fk"
+expect "FK.LOAD of the small chain" "OK" small -x FK.LOAD loaded <"$tmp/src.fk"
+has_limit_error "growth after FK.LOAD" "$(madd small FK.MADD loaded 1 200)"
+under_limit "FK.LOAD key" loaded
+rc big DUMP src | head -c -1 >"$tmp/src.dump"
+expect "RESTORE of the small chain" "OK" small -x RESTORE restored 0 <"$tmp/src.dump"
+has_limit_error "growth after RESTORE" "$(madd small FK.MADD restored 1 200)"
+under_limit "RESTORE key" restored
+# DEBUG RELOAD: the RDB path keeps the limit
+rc small DEBUG RELOAD >/dev/null
+has_limit_error "growth after DEBUG RELOAD" "$(madd small FK.MADD restored 201 400)"
+rss=$(rc small INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory_rss" { print $2 }')
+if [ -n "$rss" ] && [ "$rss" -lt $((256 << 20)) ]; then ok; else bad "small server RSS $rss"; fi
+
+# ---- a key near MAXBYTES is made without blocking the server
+pings() { # PING N times on one connection, each timed: prints the slowest, ms
+    local i t0 t1 worst=0
+    for i in $(seq 1 "$1"); do
+        t0=$(date +%s%N)
+        rc big PING >/dev/null
+        t1=$(date +%s%N)
+        [ $(((t1 - t0) / 1000000)) -gt "$worst" ] && worst=$(((t1 - t0) / 1000000))
+    done
+    echo "$worst"
+}
+base=$(pings 5)
+rc big BF.RESERVE huge 0.0001 400000000 NONSCALING >"$tmp/huge.out" &
+maker=$!
+worst=$(pings 20)
+wait "$maker"
+grep -q OK "$tmp/huge.out" && ok || bad "BF.RESERVE huge: $(cat "$tmp/huge.out")"
+m=$(rc big MEMORY USAGE huge)
+if [ -n "$m" ] && [ "$m" -gt $((800 << 20)) ] && [ "$m" -le $((1 << 30)) ]; then ok; else bad "huge key: MEMORY USAGE $m"; fi
+# the PINGs: a redis-cli process costs a few ms; the server must not add 100
+if [ "$worst" -lt $((base + 100)) ]; then ok; else bad "a PING waited $worst ms (idle: $base ms) while a big key was made"; fi
+rc big DEL huge >/dev/null
+
+# ---- CF.COUNT over a chain: five adds of one item on a grown key
+expect "CF.RESERVE small links" "OK" big CF.RESERVE cc 8
+madd big "CF.INSERT" "cc ITEMS" 1 100 >/dev/null
+for _ in 1 2 3 4 5; do rc big CF.ADD cc x >/dev/null; done
+expect "CF.COUNT sums the chain" "5" big CF.COUNT cc x
+for _ in 1 2; do rc big CF.DEL cc x >/dev/null; done
+expect "CF.COUNT after two CF.DEL" "3" big CF.COUNT cc x
+expect "CF.COUNT on a default key" "2" big EVAL "redis.call('CF.ADD','cd','y'); redis.call('CF.ADD','cd','y'); return redis.call('CF.COUNT','cd','y')" 0
+
+# ---- CF.DEL of inserted items on a default key loses no other key:
+# 20 000 items by CF.ADD's defaults, every third removed, the rest present
+seq 1 20000 | awk '{ print "CF.ADD cdel k" $1 }' | rc big >/dev/null
+seq 3 3 20000 | awk '{ print "CF.DEL cdel k" $1 }' | rc big | sort | uniq -c | tr -s ' ' >"$tmp/dels"
+lost=$(seq 1 20000 | awk '$1 % 3 { print "CF.EXISTS cdel k" $1 }' | rc big | grep -c '^0$')
+[ "$lost" = 0 ] && ok || bad "CF.DEL lost $lost other keys ($(cat "$tmp/dels"))"
+links=$(rc big CF.INFO cdel | awk 'p { print; exit } /Number of filters/ { p = 1 }')
+[ -n "$links" ] && [ "$links" -le 6 ] && ok || bad "20 000 CF.ADDs made $links links"
+expect_prefix "CF.INFO expansion rate of a default key" "2" big EVAL "local r = redis.call('CF.INFO','cdel'); return tostring(r[14])" 0
+
+# ---- the minor items: each refused with an error, nothing made
+expect "BF.RESERVE EXPANSION 65537" "ERR expansion should be between 1 and 65536" big BF.RESERVE m1 0.01 100 EXPANSION 65537
+expect "BF.INSERT EXPANSION 65537" "ERR Bad argument received" big BF.INSERT m1 EXPANSION 65537 ITEMS a
+expect "BF.INSERT NONSCALING with EXPANSION" "ERR Nonscaling filters cannot expand" big BF.INSERT m1 NONSCALING EXPANSION 2 ITEMS a
+expect "BF.RESERVE EXPANSION twice" "ERR EXPANSION given twice" big BF.RESERVE m1 0.01 100 EXPANSION 2 EXPANSION
+expect "BF.RESERVE NONSCALING twice" "ERR NONSCALING given twice" big BF.RESERVE m1 0.01 100 NONSCALING NONSCALING
+expect "BF.INSERT CAPACITY twice" "ERR an option is given twice" big BF.INSERT m1 CAPACITY 10 CAPACITY 20 ITEMS a
+expect "CF.RESERVE EXPANSION twice" "ERR an option is given twice" big CF.RESERVE m1 100 EXPANSION 2 EXPANSION 4
+expect_prefix "BF.RESERVE at 5e-324" "ERR error rate 4.94066e-324 is out of reach" big BF.RESERVE m1 5e-324 100 NONSCALING
+expect_prefix "FK.RESERVE cuckoo at 1e-300" "ERR error rate 1e-300 is out of reach" big FK.RESERVE m1 cuckoo 1e-300 1000
+expect "FK.RESERVE GROWTH 65537" "ERR GROWTH must be an integer in 1..65536" big FK.RESERVE m1 scalable-bloom 0.01 100 GROWTH 65537
+expect "no key made by the refused commands" "0" big EXISTS m1
+
+redis_lib_done
