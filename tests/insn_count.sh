@@ -7,7 +7,8 @@
 # insert (n keys into a filter sized for n) or cinsert (through the
 # insert_concurrent slot, one thread); a `_u64` suffix (absent_u64,
 # insert_u64, ...) goes through fk_filter_contains_u64 / fk_filter_insert_u64
-# instead of the byte slots.
+# instead of the byte slots; a `_batch` suffix (absent_batch, ...) through
+# fk_filter_contains_many_u64, 1024 keys a call.
 # Run from the repository root after `make`; defaults: cuckoo 1000000 0.001
 # lookup, CAPACITY = N (a growing kind started smaller grows to N).
 # FK_INSN_ANNOTATE=FILE also writes callgrind_annotate's per-line counts
@@ -18,18 +19,20 @@ build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ${CC:-cc} -O2 -g -o "$tmp/insn_lookup" tests/insn_lookup.c "$build/libfilterkit.a" -lm -pthread
-base=${op%_u64} u64=0
+base=${op%_u64} u64=0 batch=0
 [ "$base" = "$op" ] || u64=1
+case $base in *_batch) base=${base%_batch} batch=1 ;; esac
 loop=lookup_loop concurrent=0 which=both
 case $base in
     lookup) ;;
     absent|present|mixed) which=$base ;;
     insert) loop=insert_loop ;;
     cinsert) loop=insert_loop concurrent=1 ;;
-    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert or cinsert (+ _u64)" >&2; exit 2 ;;
+    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert or cinsert (+ _u64; lookups + _batch)" >&2; exit 2 ;;
 esac
 [ "$u64" = 0 ] || loop=${loop}_u64
-FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which \
+[ "$batch" = 0 ] || loop=lookup_loop_batch
+FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
     valgrind --tool=callgrind --toggle-collect="$loop" \
     --callgrind-out-file="$tmp/cg.out" \
     "$tmp/insn_lookup" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"

@@ -12,6 +12,8 @@
  *     FK_INSN_U64=1         both loops go through fk_filter_contains_u64 /
  *                           fk_filter_insert_u64 (the kind's u64 slots, or
  *                           their byte fallbacks) instead of the byte slots
+ *     FK_INSN_BATCH=1       lookup_loop_batch instead: the same keys through
+ *                           fk_filter_contains_many_u64, 1024 at a time
  *     FK_INSN_LOOKUP=both   lookup_loop's n keys: both (the n present then
  *                           n absent, the default), absent (n absent),
  *                           present (the n present) or mixed (n keys, each
@@ -74,6 +76,21 @@ __attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
     return failed;
 }
 
+/* The batch form: fk_filter_contains_many_u64 over blocks of 1024 keys. */
+__attribute__((noinline)) static uint64_t lookup_loop_batch(const fk_filter *f,
+                                                            const uint64_t *keys, size_t n)
+{
+    static bool out[1024];
+    uint64_t hits = 0;
+    for (size_t at = 0; at < n; at += 1024) {
+        size_t m = n - at < 1024 ? n - at : 1024;
+        fk_filter_contains_many_u64(f, m, keys + at, out);
+        for (size_t j = 0; j < m; j++)
+            hits += out[j];
+    }
+    return hits;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
@@ -129,8 +146,10 @@ int main(int argc, char **argv)
     }
     if ((by_u64 ? insert_loop_u64(f, keys, n) : insert_loop(add, f, keys, n)) != 0)
         return 1;
-    uint64_t hits = by_u64 ? lookup_loop_u64(f, probe, lookups)
-                           : lookup_loop(ops->contains, f, probe, lookups);
+    const char *batch = getenv("FK_INSN_BATCH");
+    uint64_t hits = batch && *batch == '1' ? lookup_loop_batch(f, probe, lookups)
+                    : by_u64               ? lookup_loop_u64(f, probe, lookups)
+                                           : lookup_loop(ops->contains, f, probe, lookups);
     printf("%zu lookups, %llu hits, %zu inserts\n", lookups, (unsigned long long)hits, n);
     fk_filter_free(f);
     free(keys);
