@@ -37,7 +37,10 @@ VERSION_MINOR := $(call version_field,MINOR)
 VERSION_PATCH := $(call version_field,PATCH)
 VERSION       := $(VERSION_MAJOR).$(VERSION_MINOR).$(VERSION_PATCH)
 SHLIB_DEV     := libfilterkit.so
-SHLIB_SONAME  := $(SHLIB_DEV).$(VERSION_MAJOR)
+# The SONAME names the ABI: MAJOR from 1.0 on; before it MAJOR.MINOR, since
+# a 0.x minor release may break the ABI (0.3.0 removed exports).
+SHLIB_ABI     := $(if $(filter 0,$(VERSION_MAJOR)),0.$(VERSION_MINOR),$(VERSION_MAJOR))
+SHLIB_SONAME  := $(SHLIB_DEV).$(SHLIB_ABI)
 SHLIB_REAL    := $(SHLIB_DEV).$(VERSION)
 
 # --------------------------------------------------------------- flags
@@ -60,10 +63,13 @@ ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL  = -lm -pthread
 
 # ------------------------------------------------------------- modules
-# Each library folder is one module and one archive; a module is present
-# once it has sources, and every .c in it (sub-folders too) is part of it.
-# No module includes another; all of them need common/.
-MODULES  := common bloom counting cuckoo
+# KINDS: one word per filter kind, one folder each (a new kind adds its
+# word here and one line to registry/registry.c). Every .c in a kind's
+# folder is part of its archive libfk_<kind>.a; no kind includes another,
+# all of them need common/. registry/ knows every kind and goes only into
+# the all-in-one library.
+KINDS    := bloom blocked counting cuckoo scalable
+MODULES  := common $(KINDS)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
 mod_srcs  = $(SRCS_$(1))
@@ -71,19 +77,18 @@ mod_objs  = $(patsubst %.c,$(BUILD)/%.o,$(call mod_srcs,$(1)))
 PRESENT  := $(foreach m,$(MODULES),$(if $(call mod_srcs,$(m)),$(m)))
 ARCHIVES := $(foreach m,$(PRESENT),$(BUILD)/libfk_$(m).a)
 
-# The all-in-one library: every module plus the registry of kinds
-# (bench/registry/: library code, see its README).
-REGISTRY_DIR  := bench/registry
-REGISTRY_SRCS := $(sort $(wildcard $(REGISTRY_DIR)/*.c))
+# The all-in-one library: every module plus the registry of kinds.
+REGISTRY_DIR  := registry
+REGISTRY_SRCS := $(SRCS_registry)
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
-# The CLI: every .c under bench/ but the registry. The libbloom baseline
+# The CLI: every .c under bench/. The libbloom baseline
 # adapter is compiled in only when libbloom-dev is installed. (Set
 # HAVE_LIBBLOOM=0 on the command line to leave it out by hand.)
 HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){return bloom_version()==0;}\n' | \
                    $(CC) -x c - -lbloom -o /dev/null 2>/dev/null && echo 1 || echo 0)
-CLI_SRCS := $(filter-out $(REGISTRY_SRCS),$(SRCS_bench))
+CLI_SRCS := $(SRCS_bench)
 ifneq ($(HAVE_LIBBLOOM),1)
 CLI_SRCS := $(filter-out bench/baselines/libbloom.c,$(CLI_SRCS))
 else
@@ -154,8 +159,15 @@ endif
 # which proves that module links alone.
 TEST_SRCS := $(wildcard tests/test_*.c)
 TEST_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
-LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)),$(wildcard tests/link_$(m).c))
+LINK_SRCS := $(foreach m,$(filter-out common,$(PRESENT)) registry,$(wildcard tests/link_$(m).c))
 LINK_BINS := $(patsubst tests/%.c,$(BUILD)/tests/%,$(LINK_SRCS))
+
+# Test-only kinds: tests/<kind>/, the same files by role as a shipped kind,
+# one archive each ($(BUILD)/tests/libfk_<kind>.a) that every test program
+# links; never part of the library.
+TEST_KINDS := fpset
+TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
+TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
 .PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
         deps deps-bench deps-test config clean help test-tsan deps-tsan
@@ -182,6 +194,8 @@ help:
 	@echo "make              build the libraries and the CLI into $(BUILD)/"
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
+	@echo "make check        every test at small scale, plain build: the loop after each change"
+	@echo "make check-KIND   one kind's tests, link test and contract test ($(KINDS))"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  one small bench run (n = 100000, 1 repeat), no files written"
@@ -260,19 +274,34 @@ $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV): $(BUILD)/$(SHLIB_REAL)
 $(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # tests/test_bench_*.c test the CLI's parts, so they also link libfk_bench.a.
-$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+$(BUILD)/tests/test_bench_%: $(BUILD)/tests/test_bench_%.o $(BENCH_LIB) $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BENCH_LIB) $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+define test_kind_rule
+$(BUILD)/tests/libfk_$(1).a: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c))
+	@rm -f $$@
+	$(AR) rcs $$@ $$(filter %.o,$$^)
+endef
+$(foreach k,$(TEST_KINDS),$(eval $(call test_kind_rule,$(k))))
 
 $(BENCH_LIB): $(BENCH_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 
-$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $(BUILD)/libfk_common.a $(CONFIG_STAMP)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(BUILD)/libfk_common.a $(LDLIBS_ALL)
+# LINK_WITH_<kind>: the other archives a kind's link test needs: the
+# growing wrapper is linked with the one kind it grows in its test.
+LINK_WITH_scalable := $(BUILD)/libfk_bloom.a
+.SECONDEXPANSION:
+$(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $$(LINK_WITH_$$*) $(BUILD)/libfk_common.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(LINK_WITH_$*) $(BUILD)/libfk_common.a $(LDLIBS_ALL)
+
+# The registry lives only in the all-in-one library: its program links that alone.
+$(BUILD)/tests/link_registry: $(BUILD)/tests/link_registry.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # ---------------------------------------------------------------- tests
 tests-build: lib cli $(TEST_BINS) $(LINK_BINS)
@@ -287,6 +316,26 @@ test: deps-test
 test-fast: deps-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@tests/run.sh $(BUILD)
+
+# `make check`: the loop a contributor runs after every change: every
+# test, the same assertions at small scale (FK_TEST_SCALE=small: fewer keys
+# and trials; tests/check.h), plain build only. `make test` and CI keep the
+# full scale and add the sanitizer build.
+check: deps-test
+	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
+	@FK_TEST_SCALE=small tests/run.sh $(BUILD)
+
+# `make check-<kind>` (check-cuckoo, check-scalable, ...): that kind's own
+# tests (tests/test_<kind>.c, tests/test_<kind>_*.c), its link test
+# (tests/link_<kind>.c) and the contract test over it (FK_TEST_KIND;
+# cuckoo also runs scalable-cuckoo), at small scale.
+CHECK_KINDS := $(addprefix check-,$(KINDS))
+.PHONY: check $(CHECK_KINDS)
+kind_tests = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_$(1).c tests/test_$(1)_*.c tests/link_$(1).c)) \
+             $(BUILD)/tests/test_contract
+$(CHECK_KINDS): check-%: deps
+	@$(MAKE) --no-print-directory $(call kind_tests,$*)
+	@FK_TEST_SCALE=small FK_TEST_KIND=$* tests/run.sh $(call kind_tests,$*)
 
 # `make test-tsan`: the programs that run threads on one filter
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
@@ -452,4 +501,4 @@ $(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
 # ======================================================== end redis module
 
 # The header dependencies -MMD wrote for this folder's objects.
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

@@ -1,6 +1,8 @@
 /* bloom/bloom.c: the standard Bloom filter: create, insert, lookup, stats. */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <stdio.h>
 #include "bloom_internal.h"
 #include "../common/alloc.h"
 #include "../common/atomic.h"
@@ -224,18 +226,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
     return b && b->lookup(b, key, len);
 }
 
-FK_HOT fk_status fk_bloom_insert_u64(fk_bloom *b, uint64_t key)
-{
-    if (!b)
-        return FK_EINVAL;
-    fk_bloom_set_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
-    return FK_OK;
-}
 
-FK_HOT bool fk_bloom_contains_u64(const fk_bloom *b, uint64_t key)
-{
-    return b && b->lookup_u64(b, key);
-}
 
 /* The u64 slots: the dispatchers checked f. */
 FK_HOT bool fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key)
@@ -296,3 +287,125 @@ void fk_bloom_stats(const fk_bloom *b, fk_stats *out)
     out->load_factor = fill;
     out->expected_fpr = fk_theory_bloom_fpr_at_fill(fill, b->k);
 }
+
+/* ---- union, intersection and the distinct-count estimate. */
+
+static bool compatible(const fk_bloom *a, const fk_bloom *b)
+{
+    return a->m == b->m && a->k == b->k && a->seed == b->seed;
+}
+
+/* dst |= src, or dst &= src when intersect; the item count as the two
+ * calls below say. */
+static fk_status combine(fk_bloom *dst, const fk_bloom *src, bool intersect)
+{
+    if (!dst || !src || !compatible(dst, src))
+        return FK_EINVAL;
+    if (dst == src)
+        return FK_OK;
+    uint64_t have = fk_bloom_item_count(dst), add = fk_bloom_item_count(src);
+    for (uint64_t w = 0; w < dst->words; w++)
+        dst->bits[w] = intersect ? dst->bits[w] & src->bits[w] : dst->bits[w] | src->bits[w];
+    double est = intersect ? fk_bloom_estimate_items(dst) : 0.0;
+    fk_tally_reset(&dst->tally);
+    if (intersect)
+        dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
+    else
+        dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
+    return FK_OK;
+}
+
+fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, false); }
+
+fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, true); }
+
+double fk_bloom_estimate_items(const fk_bloom *b)
+{
+    if (!b)
+        return 0.0;
+    return fk_theory_bloom_items(b->m, b->k, fk_bloom_count_set_bits(b));
+}
+
+/* ---- the Bloom filter's concurrent insert.
+ *
+ * Setting a bit is an OR, and OR is order-free: threads that set bits of the
+ * same word at once lose nothing when each OR is one atomic
+ * read-modify-write, and the final bits are those of any serial order. The
+ * k words are read first (plain relaxed loads: their cache misses overlap,
+ * as in a lookup), and only the bits still clear are ORed, since a locked
+ * read-modify-write also orders memory and would serialise the misses. */
+
+FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_bloom *b = (fk_bloom *)f;
+    if (!b || (!key && len))
+        return FK_EINVAL;
+    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    uint64_t *bits = b->bits;
+    const uint64_t m = b->m;
+    const uint32_t k = b->k;
+    uint64_t pos[FK_BLOOM_MAX_HASHES], word[FK_BLOOM_MAX_HASHES];
+    for (uint32_t i = 0; i < k; i++) {
+        pos[i] = fk_probe_next(&pr, m);
+        word[i] = fk_load64(&bits[pos[i] >> 6]);
+    }
+    /* A bit seen set stays set, and a later lookup (ordered after this
+     * return by the caller) sees at least what this load saw. */
+    for (uint32_t i = 0; i < k; i++) {
+        uint64_t bit = UINT64_C(1) << (pos[i] & 63);
+        if (!(word[i] & bit))
+            fk_or64(&bits[pos[i] >> 6], bit);
+    }
+    fk_tally_add(&b->tally, 1);
+    return FK_OK;
+}
+
+/* ---- the Bloom filter behind the fk_ops vtable: the slots
+ * forward to the direct API; sizing and theory answer for the kind. */
+
+FK_OPS_FORWARD(fk_bloom, fk_bloom)
+
+/* The m and k that fk_bloom_new would use, with its limits. */
+static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
+{
+    fk_status s = fk_size_bloom_geometry(p, m, k);
+    if (s == FK_OK && (*m > UINT64_MAX - 63 || (*m + 63) / 64 > FK_MEMORY_CAP / 8))
+        s = FK_EINVAL;
+    return s;
+}
+
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint64_t m;
+    uint32_t k;
+    fk_status s = geometry(p, &m, &k);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = (m + 63) / 64 * 8 + sizeof(fk_bloom);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
+    snprintf(out->geometry, sizeof out->geometry, "m = %llu bits, k = %u probes",
+             (unsigned long long)m, k);
+    return FK_OK;
+}
+
+static fk_status merge(fk_filter *dst, const fk_filter *src)
+{
+    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
+}
+
+const fk_ops fk_bloom_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "bloom",
+    .summary = "standard Bloom filter: m bits, k probes from one hash; no removes",
+    FK_OPS_FORWARD_SLOTS(fk_bloom),
+    .serial = &fk_bloom_serial_ops,
+    .size = size,
+    .contains_many = fk_bloom_ops_contains_many,
+    .insert_many = fk_bloom_ops_insert_many,
+    .contains_many_u64 = fk_bloom_ops_contains_many_u64,
+    .insert_many_u64 = fk_bloom_ops_insert_many_u64,
+    .insert_concurrent = insert_concurrent,
+    .merge = merge,
+    .contains_u64 = fk_bloom_ops_contains_u64,
+    .insert_u64 = fk_bloom_ops_insert_u64,
+};

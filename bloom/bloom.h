@@ -27,7 +27,6 @@
  *   if (fk_bloom_contains(b, "apple", 5)) ...;   // true
  *   fk_bloom_free(b);
  *
- * Saving and loading: bloom/bloom_serial.h.
  */
 #ifndef FK_BLOOM_H
 #define FK_BLOOM_H
@@ -37,9 +36,11 @@ extern "C" {
 #endif
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/filter.h"
+#include "../common/serial.h"
 #include "../common/sizing.h"
 
 typedef struct fk_bloom fk_bloom;
@@ -57,7 +58,8 @@ FK_API extern const fk_ops fk_bloom_ops;
  * on error. Cost: O(m/8) bytes allocated and zeroed. */
 FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
 
-/* Adds key; safe to call from many threads at once, and beside any number
+/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
+ * fk_bloom_as_filter(x)). Adds key; safe to call from many threads at once, and beside any number
  * of fk_bloom_contains calls (see the table above). Each of the key's k
  * words is ORed with one atomic read-modify-write (relaxed order), and only
  * where its bit is still clear, so no thread's bit is ever lost and the
@@ -67,7 +69,6 @@ FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
  * successful call (a key inserted twice counts twice, as with
  * fk_bloom_insert). Returns FK_OK; FK_EINVAL for b NULL or key NULL with
  * len > 0. Cost: one hash, k loads, one atomic OR per bit still clear. */
-FK_API fk_status fk_bloom_insert_concurrent(fk_bloom *b, const void *key, size_t len);
 
 /* Creates a Bloom filter of exactly m bits and k probes whose bits are
  * copied from words[0..ceil(m/64)-1] (bit i = bit i % 64 of word i / 64;
@@ -95,16 +96,10 @@ FK_API fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len);
 
 /* Returns true when all k bits of the key are set (maybe present), false
  * when one is clear (definitely absent). b NULL, or key NULL with len > 0,
- * answers false. Cost: one hash, 1..k bit reads (stops at the first 0). */
+ * answers false. Cost: one hash and all k bit reads, without a branch on
+ * them (a stream mixing present and absent keys runs at one speed); an
+ * 8-byte key takes XXH3's constant-length path (the u64 calls' code). */
 FK_API bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len);
-
-/* fk_bloom_insert and fk_bloom_contains of an integer key: exactly the
- * calls on its 8 little-endian bytes (same bits, same answers; b NULL:
- * FK_EINVAL, or false), on XXH3's constant-length path for 8 bytes (the
- * byte calls take it too when len is 8). Cost: as the byte calls, less the
- * key load and the length dispatch. */
-FK_API fk_status fk_bloom_insert_u64(fk_bloom *b, uint64_t key);
-FK_API bool      fk_bloom_contains_u64(const fk_bloom *b, uint64_t key);
 
 /* Fills *out: items = successful inserts (duplicates count again),
  * load_factor = set bits / m, expected_fpr = load_factor^k.
@@ -157,39 +152,21 @@ FK_API fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src);
  * estimate of the result, rounded. Cost: O(m/64). */
 FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
 
-/* ------------------------------------------------------------ batches
- *
- * Many keys per call, answers identical to the single-key calls key by key
- * (the contracts of fk_filter_contains_many .. _insert_many_u64 in
- * common/filter.h): the keys are hashed a window at a time and the lines
- * of their k probes prefetched a window ahead, so the memory latencies of
- * up to two windows of keys overlap. Thread safety as the single-key calls:
- * contains_many may run with other lookups; insert_many needs the caller's
- * lock. */
+/* ------------------------------------------------- saving and loading */
 
-/* out[i] = fk_bloom_contains(b, keys[i], lens[i]) for i < n. n == 0 or out
- * NULL: no-op. b NULL, or keys/lens NULL with n > 0, answers false for
- * every key; a key NULL with lens[i] > 0 answers false.
- * Cost: n hashes, at most n*k bit reads, k prefetches per key. */
-FK_API void fk_bloom_contains_many(const fk_bloom *b, size_t n, const void *const keys[],
-                                   const size_t lens[], bool out[]);
+/* Saving a Bloom filter and loading it back in a buffer. The same as fk_filter_save / _load
+ * with &fk_bloom_ops (common/serial.h has the format and the full contract);
+ * the layout of the Bloom payload is in bloom/bloom_serial.c. */
 
-/* Inserts keys[0..n) in order, as fk_bloom_insert each. Returns FK_OK
- * (*done = n); FK_EINVAL for b NULL or keys/lens NULL with n > 0 (*done =
- * 0, nothing inserted), or a key NULL with len > 0 (*done = its index: the
- * keys before it are in, it and those after are not). done may be NULL.
- * Cost: n hashes, n*k bit writes, k prefetches per key. */
-FK_API fk_status fk_bloom_insert_many(fk_bloom *b, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_BLOOM 1u
 
-/* The same for 64-bit integer keys, each hashed as its 8 little-endian
- * bytes: out[i] = fk_bloom_contains(b, le8(keys[i]), 8), and the insert
- * sets exactly the bits fk_bloom_insert(b, le8(keys[i]), 8) would. NULL
- * rules as above (keys NULL with n > 0: all false / FK_EINVAL). */
-FK_API void fk_bloom_contains_many_u64(const fk_bloom *b, size_t n, const uint64_t keys[],
-                                       bool out[]);
-FK_API fk_status fk_bloom_insert_many_u64(fk_bloom *b, size_t n, const uint64_t keys[],
-                                          size_t *done);
+/* fk_bloom_serialized_size, fk_bloom_save, fk_bloom_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_bloom.
+ * Bytes a saved Bloom filter takes: 128 + 8 * ceil(m/64). Saving and
+ * loading cost O(m/8). */
+FK_SERIAL_DIRECT_DECLARE(fk_bloom, fk_bloom);
 
 #ifdef __cplusplus
 }

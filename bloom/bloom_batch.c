@@ -130,100 +130,35 @@ static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
     }
 }
 
-/* ------------------------------------------- pipelines, one per key form */
+/* ---------------------------------------- the fk_ops slots (bloom.c's table)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key,
+ * and pass a non-NULL done. */
 
-FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[])
+FK_HOT void fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], bool out[])
 {
-    lookup_run(f, n, keys, lens, NULL, out);
+    lookup_run((const fk_bloom *)f, n, keys, lens, NULL, out);
 }
 
-FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
+FK_HOT fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                          const size_t lens[], size_t *done)
 {
-    insert_run(f, n, keys, lens, NULL);
+    insert_run((fk_bloom *)f, n, keys, lens, NULL);
     *done = n;
     return FK_OK;
 }
 
-FK_HOT static void contains_ints(const fk_bloom *b, size_t n, const uint64_t keys[], bool out[])
+FK_HOT void fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                           bool out[])
 {
-    lookup_run(b, n, NULL, NULL, keys, out);
+    lookup_run((const fk_bloom *)f, n, NULL, NULL, keys, out);
 }
 
-FK_HOT static void insert_ints(fk_bloom *b, size_t n, const uint64_t keys[])
+FK_HOT fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                              size_t *done)
 {
-    insert_run(b, n, NULL, NULL, keys);
-}
-
-/* ------------------------------------------------------- the direct API */
-
-void fk_bloom_contains_many(const fk_bloom *b, size_t n, const void *const keys[],
-                            const size_t lens[], bool out[])
-{
-    fk_batch_lookup(b, n, keys, lens, out, contains_bytes);
-}
-
-fk_status fk_bloom_insert_many(fk_bloom *b, size_t n, const void *const keys[],
-                               const size_t lens[], size_t *done)
-{
-    return fk_batch_write(b, n, keys, lens, done, insert_bytes);
-}
-
-void fk_bloom_contains_many_u64(const fk_bloom *b, size_t n, const uint64_t keys[], bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!b || !keys) {
-        memset(out, 0, n * sizeof out[0]);
-        return;
-    }
-    contains_ints(b, n, keys, out);
-}
-
-fk_status fk_bloom_insert_many_u64(fk_bloom *b, size_t n, const uint64_t keys[], size_t *done)
-{
-    if (done)
-        *done = 0;
-    if (!b || (n > 0 && !keys))
-        return FK_EINVAL;
-    insert_ints(b, n, keys);
-    if (done)
-        *done = n;
-    return FK_OK;
-}
-
-/* ---------------------------------------- the fk_ops slots (bloom_ops.c)
- *
- * The dispatchers (common/batch.c) have checked every argument and key. */
-
-void fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                const size_t lens[], bool out[])
-{
-    contains_bytes(f, n, keys, lens, out);
-}
-
-fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                   const size_t lens[], size_t *done)
-{
-    size_t did;
-    fk_status s = insert_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
-}
-
-void fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                    bool out[])
-{
-    contains_ints((const fk_bloom *)f, n, keys, out);
-}
-
-fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                       size_t *done)
-{
-    insert_ints((fk_bloom *)f, n, keys);
-    if (done)
-        *done = n;
+    insert_run((fk_bloom *)f, n, NULL, NULL, keys);
+    *done = n;
     return FK_OK;
 }

@@ -22,7 +22,7 @@ struct fk_bloom {
     double    fpr;       /* target it was sized for (0 when sized by knobs only) */
     uint64_t  items;     /* successful inserts */
     uint64_t *bits;      /* words x 64 bits, cache-line aligned; bits past m stay 0 */
-    fk_tally  tally;     /* successful concurrent inserts (bloom_concurrent.c) */
+    fk_tally  tally;     /* successful concurrent inserts (bloom.c) */
 };
 
 /* Successful inserts, plain and concurrent (writers done). */
@@ -88,7 +88,7 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
-/* The fk_ops batch slots (bloom_batch.c), for bloom_ops.c's table. */
+/* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */
 void      fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                      const size_t lens[], bool out[]);
 fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],

@@ -6,7 +6,6 @@
  * The header's items is the insert count.
  */
 #include "bloom_internal.h"
-#include "bloom_serial.h"
 #include "../common/endian.h"
 
 enum { P_BITS, P_HASHES, P_USED };

@@ -123,8 +123,13 @@ fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[
         *done = 0;
     if (!f || (n > 0 && !keys))
         return FK_EINVAL;
-    if (FK_OPS_HAS(f->ops, FK_OPS_V3, insert_many_u64))
-        return f->ops->insert_many_u64(f, n, keys, done);
+    if (FK_OPS_HAS(f->ops, FK_OPS_V3, insert_many_u64)) {
+        size_t did = 0;
+        fk_status s = f->ops->insert_many_u64(f, n, keys, &did);
+        if (done)
+            *done = did;
+        return s;
+    }
     if (!f->ops->insert)
         return FK_EUNSUPPORTED;
     size_t i = 0;

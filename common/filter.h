@@ -149,7 +149,8 @@ struct fk_ops {
     /* ---- version 3 (optional): batches, same contracts as
      * fk_filter_contains_many .. fk_filter_remove_many below, which have
      * already checked the arguments (f, and keys/lens/out when n > 0, are
-     * valid; every key NULL with len > 0 was refused before the call). */
+     * valid; every key NULL with len > 0 was refused before the call; done
+     * is never NULL). */
     void      (*contains_many)(const fk_filter *f, size_t n, const void *const keys[],
                                const size_t lens[], bool out[]);
     fk_status (*insert_many)(fk_filter *f, size_t n, const void *const keys[],
@@ -161,7 +162,8 @@ struct fk_ops {
                              const size_t lens[], size_t *done);
 
     /* ---- version 4 (optional): writers that may run together, same
-     * contracts as fk_filter_insert_concurrent / _remove_concurrent. */
+     * contracts as fk_filter_insert_concurrent / _remove_concurrent, which
+     * have already checked f and key. */
     fk_status (*insert_concurrent)(fk_filter *f, const void *key, size_t len);
     fk_status (*remove_concurrent)(fk_filter *f, const void *key, size_t len);
 
@@ -442,22 +444,6 @@ FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size
 
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
-
-/* The registry (bench/registry/), defined only in the all-in-one library
- * libfilterkit: the built-in kinds plus those added with fk_ops_register.
- * Returns the ops of the kind called name, or NULL for an unknown name or
- * NULL. Cost: O(number of kinds). */
-FK_API const fk_ops *fk_ops_find(const char *name);
-
-/* Registry listing: returns the i-th kind (built-ins first, then registered
- * ones in order), or NULL when i is past the end (iterate from 0 until
- * NULL). All-in-one library only. Cost: O(1). */
-FK_API const fk_ops *fk_ops_at(size_t i);
-
-/* Registry by file kind id (fk_serial_ops.kind_id): returns the kind that
- * serializes under that id, or NULL for 0 or an unknown id. All-in-one
- * library only. Cost: O(number of kinds). */
-FK_API const fk_ops *fk_ops_find_kind_id(uint32_t kind_id);
 
 #ifdef __cplusplus
 }

@@ -82,57 +82,6 @@ static inline void fk_batch_le8(uint8_t out[8], uint64_t key)
 #endif
 }
 
-/* ------------------------------------------- the direct forms' fronts
- *
- * Each kind's fk_<kind>_*_many checks its arguments as the fk_filter_*_many
- * dispatchers do (filter.h), then runs its pipeline over the keys the
- * single-key calls would accept. `run` is the kind's pipeline; these
- * inline, so the call through it is a direct one. */
-
-typedef void (*fk_batch_lookup_fn)(const void *f, size_t n, const void *const keys[],
-                                   const size_t lens[], bool out[]);
-typedef fk_status (*fk_batch_write_fn)(void *f, size_t n, const void *const keys[],
-                                       const size_t lens[], size_t *done);
-
-/* out[i] for every key: NULL arguments answer false for all, a bad key
- * false for itself; the runs between bad keys go through the pipeline. */
-static inline void fk_batch_lookup(const void *f, size_t n, const void *const keys[],
-                                   const size_t lens[], bool out[], fk_batch_lookup_fn run)
-{
-    if (!out || n == 0)
-        return;
-    if (!f || !keys || !lens) {
-        for (size_t i = 0; i < n; i++)
-            out[i] = false;
-        return;
-    }
-    for (size_t i = 0; i < n;) {
-        size_t bad = i + fk_batch_first_bad(n - i, keys + i, lens + i);
-        run(f, bad - i, keys + i, lens + i, out + i);
-        if (bad < n)
-            out[bad] = false;
-        i = bad + 1;
-    }
-}
-
-/* Writes keys in order up to the first bad key (FK_EINVAL, *done = its
- * index) or the first status other than FK_OK from the pipeline. */
-static inline fk_status fk_batch_write(void *f, size_t n, const void *const keys[],
-                                       const size_t lens[], size_t *done, fk_batch_write_fn run)
-{
-    if (done)
-        *done = 0;
-    if (!f || (n > 0 && (!keys || !lens)))
-        return FK_EINVAL;
-    if (n == 0)
-        return FK_OK;
-    size_t good = fk_batch_first_bad(n, keys, lens), did = 0;
-    fk_status s = run(f, good, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s == FK_OK && good < n ? FK_EINVAL : s;
-}
-
 /* -------------------------------------- staged lookups of probe walkers
  *
  * The Bloom and counting filters (a key's k probes from one fk_probe) look

@@ -9,7 +9,7 @@
  *   uint64_t n;  fk_filter_serialized_size(f, &n);
  *   void *buf = malloc(n);  fk_filter_save(f, buf, n, NULL);
  *   fk_filter *g;  fk_filter_load(&fk_bloom_ops, buf, n, &g);  // or
- *   fk_filter_load_any(buf, n, &g);          // all-in-one library only
+ *   fk_filter_load_any(buf, n, &g);          // registry/registry.h
  *
  * ## File format (version 1)
  *
@@ -23,7 +23,7 @@
  *              a damaged, shifted or truncated version field reads as
  *              corrupt, never as "newer"
  *    12     2  kind id (fk_serial_ops.kind_id: each kind owns its
- *              number; bench/registry/README.md lists them)
+ *              number; registry/README.md lists them)
  *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
  *    16     8  seed
  *    24     8  capacity (items the filter was sized for, > 0)
@@ -93,7 +93,7 @@ struct fk_serial_head {
  * fk_ops_check rejects a table with a hook or the kind id missing. */
 struct fk_serial_ops {
     /* The kind's number in the file header, nonzero and never reused; the
-     * kind defines it in its own header (FK_KIND_BLOOM in bloom_serial.h). */
+     * kind defines it in its own header (FK_KIND_BLOOM in bloom/bloom.h). */
     uint32_t kind_id;
     /* What param[i] means, for tools that describe a file (`filterkit
      * info`); NULL past the last used one. */
@@ -161,12 +161,6 @@ FK_API fk_status fk_filter_load(const fk_ops *ops, const void *buf, size_t len, 
  * about twice its real size. */
 FK_API fk_status fk_filter_load_file(const fk_ops *ops, FILE *fp, fk_filter **out);
 
-/* As fk_filter_load / fk_filter_load_file, for any built-in kind: the kind
- * comes from the header's kind id (fk_ops_find_kind_id). An unknown kind id
- * is FK_ECORRUPT. All-in-one library (libfilterkit) only. */
-FK_API fk_status fk_filter_load_any(const void *buf, size_t len, fk_filter **out);
-FK_API fk_status fk_filter_load_file_any(FILE *fp, fk_filter **out);
-
 /* Decodes the header of a saved filter (the first bytes of buf, len bytes
  * available) into *out, for tools that describe a file: checks only the
  * magic, the version and that the header is complete -- not the checksum,
@@ -177,8 +171,9 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
 
 /* ------------------------------------- a kind's direct save/load API
  *
- * Each kind T with ops table OPS offers, under its own prefix, the five
- * calls above typed for T (bloom/bloom_serial.h: fk_bloom_save, ...).
+ * Each kind T with ops table OPS offers, under its own prefix, the buffer
+ * calls above typed for T (bloom/bloom.h: fk_bloom_save, ...), so that
+ * `save` and `load` mean the same in every kind.
  * FK_SERIAL_DIRECT_DECLARE(T, prefix) declares them and
  * FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS) defines them as forwards, so
  * every kind's are the same calls with the same contracts:
@@ -187,20 +182,16 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
  *       as fk_filter_serialized_size (x NULL: FK_EINVAL)
  *   prefix_save(const T *x, void *buf, size_t cap, size_t *written)
  *       as fk_filter_save
- *   prefix_save_file(const T *x, FILE *fp)
- *       as fk_filter_save_file
- *   prefix_from_bytes(const void *buf, size_t len, T **out)
+ *   prefix_load(const void *buf, size_t len, T **out)
  *       as fk_filter_load(&OPS, ...): another kind's file is FK_ECORRUPT
- *   prefix_from_file(FILE *fp, T **out)
- *       as fk_filter_load_file(&OPS, ...)
  *
- * T's first member must be `fk_filter base`. */
+ * For a FILE *, use fk_filter_save_file(prefix_as_filter(x), fp) and
+ * fk_filter_load_file(&OPS, fp, &f). T's first member must be
+ * `fk_filter base`. */
 #define FK_SERIAL_DIRECT_DECLARE(T, prefix)                                               \
     FK_API fk_status prefix##_serialized_size(const T *x, uint64_t *out);                 \
     FK_API fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written);   \
-    FK_API fk_status prefix##_save_file(const T *x, FILE *fp);                            \
-    FK_API fk_status prefix##_from_bytes(const void *buf, size_t len, T **out);           \
-    FK_API fk_status prefix##_from_file(FILE *fp, T **out)
+    FK_API fk_status prefix##_load(const void *buf, size_t len, T **out)
 
 #define FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS)                                           \
     fk_status prefix##_serialized_size(const T *x, uint64_t *out)                         \
@@ -211,22 +202,10 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
     {                                                                                     \
         return fk_filter_save(x ? &x->base : NULL, buf, cap, written);                    \
     }                                                                                     \
-    fk_status prefix##_save_file(const T *x, FILE *fp)                                    \
-    {                                                                                     \
-        return fk_filter_save_file(x ? &x->base : NULL, fp);                              \
-    }                                                                                     \
-    fk_status prefix##_from_bytes(const void *buf, size_t len, T **out)                   \
+    fk_status prefix##_load(const void *buf, size_t len, T **out)                         \
     {                                                                                     \
         fk_filter *f = NULL;                                                              \
         fk_status s = fk_filter_load(&(OPS), buf, len, out ? &f : NULL);                  \
-        if (out)                                                                          \
-            *out = (T *)f;                                                                \
-        return s;                                                                         \
-    }                                                                                     \
-    fk_status prefix##_from_file(FILE *fp, T **out)                                       \
-    {                                                                                     \
-        fk_filter *f = NULL;                                                              \
-        fk_status s = fk_filter_load_file(&(OPS), fp, out ? &f : NULL);                   \
         if (out)                                                                          \
             *out = (T *)f;                                                                \
         return s;                                                                         \

@@ -21,9 +21,10 @@ extern "C" {
  * uint64_t. */
 FK_API uint64_t fk_size_bloom_bits(uint64_t n, double p);
 
+#define FK_BLOOM_MAX_HASHES 64u /* the most probes a Bloom or counting filter takes */
+
 /* Probes k = round((m/n) ln 2), at least 1 and at most FK_BLOOM_MAX_HASHES.
  * Returns 0 when m or n is 0. */
-#define FK_BLOOM_MAX_HASHES 64u
 FK_API uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n);
 
 /* The geometry of a Bloom or counting filter asked for by p: m = p->bits if

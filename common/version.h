@@ -2,7 +2,7 @@
  *
  * The macros tell what a program was compiled against; fk_version() tells
  * which library it runs with (they differ when an app built against one
- * release loads another's libfilterkit.so.0). The Makefile reads the three
+ * release loads another's libfilterkit.so). The Makefile reads the three
  * numbers below for the shared library's file name and filterkit.pc, so
  * this file is the one place a release changes them.
  */
@@ -16,12 +16,14 @@ extern "C" {
 #endif
 
 #define FK_VERSION_MAJOR 0 /* bumped on an incompatible ABI change (the SONAME) */
-#define FK_VERSION_MINOR 2 /* bumped when API is added */
+#define FK_VERSION_MINOR 3 /* bumped when API is added; while MAJOR is 0 also on
+                              an incompatible change, and the SONAME is
+                              libfilterkit.so.0.MINOR */
 #define FK_VERSION_PATCH 0 /* bumped for fixes only */
 
 #define FK_VERSION_STR2_(x) #x
 #define FK_VERSION_STR_(x) FK_VERSION_STR2_(x)
-/* "MAJOR.MINOR.PATCH", e.g. "0.2.0". */
+/* "MAJOR.MINOR.PATCH", e.g. "0.3.0". */
 #define FK_VERSION_STRING FK_VERSION_STR_(FK_VERSION_MAJOR) "." \
     FK_VERSION_STR_(FK_VERSION_MINOR) "." FK_VERSION_STR_(FK_VERSION_PATCH)
 /* One number that orders releases: MAJOR * 10000 + MINOR * 100 + PATCH. */

@@ -2,6 +2,7 @@
  * remove, count. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "counting_internal.h"
 #include "../common/alloc.h"
 #include "../common/atomic.h"
@@ -127,25 +128,8 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
     return fk_counting_remove_probes(c, fk_probe_start(fk_counting_hash(c, key, len)));
 }
 
-FK_HOT fk_status fk_counting_insert_u64(fk_counting *c, uint64_t key)
-{
-    if (!c)
-        return FK_EINVAL;
-    fk_counting_add_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
-    return FK_OK;
-}
 
-FK_HOT bool fk_counting_contains_u64(const fk_counting *c, uint64_t key)
-{
-    return c && fk_counting_test_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
-}
 
-FK_HOT fk_status fk_counting_remove_u64(fk_counting *c, uint64_t key)
-{
-    if (!c)
-        return FK_EINVAL;
-    return fk_counting_remove_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
-}
 
 /* The u64 slots: the dispatchers checked f. */
 FK_HOT bool fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key)
@@ -192,3 +176,252 @@ fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t le
         out[i] = fk_probe_next(&pr, c->m);
     return FK_OK;
 }
+
+/* ---- whole-array work (stats, nonzero count, export
+ * to Bloom bits) done a 64-bit word at a time, plus the accessors. */
+
+/* ---------------------------------------------------------------- scans */
+
+uint64_t fk_counting_count_nonzero(const fk_counting *c)
+{
+    if (!c)
+        return 0;
+    uint64_t n = 0;
+    for (uint64_t b = 0; b < c->bytes; b += 8)
+        n += (uint64_t)__builtin_popcountll(fk_ctr_nonzero_flags(fk_ctr_load_le64(c->ctr + b), c->width));
+    return n; /* padding counters past m are always 0 */
+}
+
+uint64_t fk_counting_export_words(const fk_counting *c)
+{
+    return c ? (c->m + 63) / 64 : 0;
+}
+
+fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords)
+{
+    if (!c || !words || nwords < fk_counting_export_words(c))
+        return FK_EINVAL;
+    const uint64_t nw = fk_counting_export_words(c);
+    memset(words, 0, nw * sizeof *words);
+    /* Each 8-byte word holds 64 / width counters; set one output bit per
+     * nonzero counter, visiting only the nonzero ones. */
+    const uint32_t per_word_log2 = c->width == 4 ? 4u : 3u; /* 16 or 8 counters */
+    const uint32_t width_log2 = c->width == 4 ? 2u : 3u;
+    for (uint64_t b = 0; b < c->bytes; b += 8) {
+        uint64_t flags = fk_ctr_nonzero_flags(fk_ctr_load_le64(c->ctr + b), c->width);
+        uint64_t base = (b >> 3) << per_word_log2;
+        while (flags) {
+            uint64_t i = base + ((uint64_t)__builtin_ctzll(flags) >> width_log2);
+            words[i >> 6] |= UINT64_C(1) << (i & 63);
+            flags &= flags - 1;
+        }
+    }
+    return FK_OK;
+}
+
+void fk_counting_stats(const fk_counting *c, fk_stats *out)
+{
+    if (!c || !out)
+        return;
+    double fill = (double)fk_counting_count_nonzero(c) / (double)c->m;
+    memset(out, 0, sizeof *out);
+    out->items = fk_counting_item_count(c);
+    out->capacity = c->capacity;
+    out->memory_bytes = c->bytes + sizeof *c + fk_tally_bytes(&c->tally) +
+                        fk_tally_bytes(&c->sat_tally);
+    out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
+    out->load_factor = fill;
+    out->expected_fpr = fk_theory_bloom_fpr_at_fill(fill, c->k);
+}
+
+/* --------------------------------------------------------------- access */
+
+fk_filter *fk_counting_as_filter(fk_counting *c) { return c ? &c->base : NULL; }
+uint64_t fk_counting_bits(const fk_counting *c) { return c ? c->m : 0; }
+uint32_t fk_counting_hashes(const fk_counting *c) { return c ? c->k : 0; }
+uint32_t fk_counting_counter_bits(const fk_counting *c) { return c ? c->width : 0; }
+uint32_t fk_counting_counter_max(const fk_counting *c) { return c ? c->max : 0; }
+uint64_t fk_counting_seed(const fk_counting *c) { return c ? c->seed : 0; }
+uint64_t fk_counting_capacity(const fk_counting *c) { return c ? c->capacity : 0; }
+double fk_counting_target_fpr(const fk_counting *c) { return c ? c->fpr : 0.0; }
+uint64_t fk_counting_items(const fk_counting *c) { return c ? fk_counting_item_count(c) : 0; }
+
+uint64_t fk_counting_saturations(const fk_counting *c)
+{
+    return c ? c->saturations + fk_tally_sum(&c->sat_tally) : 0;
+}
+
+uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)
+{
+    return c && i < c->m ? fk_ctr_get(fk_ctr_view_of(c), i) : 0;
+}
+
+/* ---- the counting filter's concurrent insert
+ * and remove: every counter update is a compare-and-swap of the byte that
+ * holds it (two 4-bit counters share a byte, so a swap that lost to a
+ * neighbour's update retries with the new byte). The saturation rule holds
+ * as in the plain paths: a counter seen at its maximum is never moved. */
+
+/* The counter's byte, bit offset and maximum. */
+typedef struct {
+    uint8_t *byte;
+    unsigned off;
+} ctr_ref;
+
+static inline ctr_ref ref_of(const fk_ctr_view v, uint64_t pos)
+{
+    ctr_ref r = { &v.ctr[pos >> v.shift], fk_ctr_offset(v, pos) };
+    return r;
+}
+
+/* Adds 1 to the counter unless it is saturated. Returns 1 when this add
+ * saturated it, else 0. */
+static inline unsigned inc_cas(ctr_ref r, uint32_t max)
+{
+    uint8_t old = fk_load8(r.byte);
+    for (;;) {
+        uint32_t x = (uint32_t)(old >> r.off) & max;
+        if (x == max)
+            return 0; /* saturated: stays at max for ever */
+        if (fk_cas8(r.byte, &old, (uint8_t)(old + (1u << r.off))))
+            return x + 1 == max;
+    }
+}
+
+/* Takes 1 from the counter unless it is saturated. Returns false (nothing
+ * changed) when the counter is 0. */
+static inline bool dec_cas(ctr_ref r, uint32_t max)
+{
+    uint8_t old = fk_load8(r.byte);
+    for (;;) {
+        uint32_t x = (uint32_t)(old >> r.off) & max;
+        if (x == max)
+            return true; /* saturated: never decremented */
+        if (x == 0)
+            return false;
+        if (fk_cas8(r.byte, &old, (uint8_t)(old - (1u << r.off))))
+            return true;
+    }
+}
+
+/* The key's k counter positions into pos[] (the dispatcher has checked f
+ * and key), each counter's byte read once so that the misses overlap
+ * before the first locked instruction orders memory. Returns k. */
+static inline uint32_t concurrent_positions(const fk_counting *c, fk_ctr_view v, const void *key,
+                                            size_t len, uint64_t pos[])
+{
+    fk_probe pr = fk_probe_start(fk_hash_key(key, len, c->seed));
+    for (uint32_t i = 0; i < c->k; i++) {
+        pos[i] = fk_probe_next(&pr, c->m);
+        (void)fk_load8(&v.ctr[pos[i] >> v.shift]);
+    }
+    return c->k;
+}
+
+FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_counting *c = (fk_counting *)f;
+    const fk_ctr_view v = fk_ctr_view_of(c);
+    uint64_t pos[FK_BLOOM_MAX_HASHES];
+    const uint32_t k = concurrent_positions(c, v, key, len, pos);
+    unsigned saturated = 0;
+    for (uint32_t i = 0; i < k; i++)
+        saturated += inc_cas(ref_of(v, pos[i]), v.max);
+    if (saturated)
+        fk_tally_add(&c->sat_tally, saturated);
+    fk_tally_add(&c->tally, 1);
+    return FK_OK;
+}
+
+FK_HOT static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_counting *c = (fk_counting *)f;
+    const fk_ctr_view v = fk_ctr_view_of(c);
+    uint64_t pos[FK_BLOOM_MAX_HASHES];
+    const uint32_t k = concurrent_positions(c, v, key, len, pos);
+    for (uint32_t i = 0; i < k; i++) {
+        ctr_ref r = ref_of(v, pos[i]);
+        if (!((fk_load8(r.byte) >> r.off) & v.max))
+            return FK_ENOTFOUND; /* definitely absent, nothing changed */
+    }
+    /* A counter that runs out before its decrement (the key's probes repeat
+     * a position, or another thread removed a key that was never inserted)
+     * means the key is not there: put back what was taken, as the plain
+     * remove does. */
+    for (uint32_t i = 0; i < k; i++) {
+        if (dec_cas(ref_of(v, pos[i]), v.max))
+            continue;
+        unsigned saturated = 0;
+        while (i-- > 0)
+            saturated += inc_cas(ref_of(v, pos[i]), v.max);
+        if (saturated)
+            fk_tally_add(&c->sat_tally, saturated);
+        return FK_ENOTFOUND;
+    }
+    fk_tally_add(&c->tally, UINT64_MAX); /* minus one, mod 2^64 */
+    return FK_OK;
+}
+
+/* ---- the counting Bloom filter behind the fk_ops
+ * vtable: the slots forward to the direct API; sizing and theory answer
+ * for the kind. */
+
+FK_OPS_FORWARD(fk_counting, fk_counting)
+FK_OPS_FORWARD_REMOVE(fk_counting, fk_counting)
+
+/* The m, k and counter width that fk_counting_new would use, with its
+ * limits. */
+static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t *width)
+{
+    fk_status s = fk_size_bloom_geometry(p, m, k);
+    if (s != FK_OK)
+        return s;
+    *width = p->counter_bits ? p->counter_bits : FK_COUNTING_DEFAULT_BITS;
+    if ((*width != 4 && *width != 8) || *m > FK_MEMORY_CAP / *width * 8)
+        return FK_EINVAL;
+    return FK_OK;
+}
+
+/* A counter is nonzero exactly when the Bloom filter's bit would be set,
+ * so the theory is the Bloom filter's (saturation only ever keeps ones). */
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint64_t m;
+    uint32_t k, width;
+    fk_status s = geometry(p, &m, &k, &width);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = (m * width + 63) / 64 * 8 + sizeof(fk_counting);
+    out->expected_fpr = fk_theory_bloom_fpr(m, k, items);
+    snprintf(out->geometry, sizeof out->geometry, "m = %llu %u-bit counters, k = %u probes",
+             (unsigned long long)m, width, k);
+    return FK_OK;
+}
+
+static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+{
+    *out = fk_counting_count((const fk_counting *)f, key, len);
+    return FK_OK;
+}
+
+const fk_ops fk_counting_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "counting",
+    .summary = "counting Bloom filter: m saturating 4- or 8-bit counters, k probes; removes",
+    .caps = FK_CAP_COUNT,
+    FK_OPS_FORWARD_SLOTS(fk_counting),
+    .remove = fk_counting_fwd_remove,
+    .serial = &fk_counting_serial_ops,
+    .size = size,
+    .contains_many = fk_counting_ops_contains_many,
+    .insert_many = fk_counting_ops_insert_many,
+    .contains_many_u64 = fk_counting_ops_contains_many_u64,
+    .insert_many_u64 = fk_counting_ops_insert_many_u64,
+    .remove_many = fk_counting_ops_remove_many,
+    .insert_concurrent = insert_concurrent,
+    .remove_concurrent = remove_concurrent,
+    .count = count,
+    .contains_u64 = fk_counting_ops_contains_u64,
+    .insert_u64 = fk_counting_ops_insert_u64,
+    .remove_u64 = fk_counting_ops_remove_u64,
+};

@@ -24,7 +24,7 @@
  *
  * Link: build/libfk_counting.a build/libfk_common.a -lm, nothing else
  * (fk_counting_to_bloom, in the all-in-one libfilterkit, is declared in
- * bench/registry/registry.h).
+ * registry/registry.h).
  * Thread safety: which calls may run at the same time on one filter, from
  * any number of threads ("no": the caller must keep them apart):
  *
@@ -55,9 +55,11 @@ extern "C" {
 #endif
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/filter.h"
+#include "../common/serial.h"
 #include "../common/sizing.h"
 
 typedef struct fk_counting fk_counting;
@@ -116,17 +118,8 @@ FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t l
  * Cost: one hash, k counter reads and up to k writes. */
 FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
 
-/* fk_counting_insert, fk_counting_contains and fk_counting_remove of an
- * integer key: exactly the calls on its 8 little-endian bytes (same
- * counters, answers and statuses; c NULL: FK_EINVAL, or false), on XXH3's
- * constant-length path for 8 bytes (the byte calls take it too when len
- * is 8). Cost: as the byte calls, less the key load and the length
- * dispatch. */
-FK_API fk_status fk_counting_insert_u64(fk_counting *c, uint64_t key);
-FK_API bool      fk_counting_contains_u64(const fk_counting *c, uint64_t key);
-FK_API fk_status fk_counting_remove_u64(fk_counting *c, uint64_t key);
-
-/* fk_counting_insert, safe from many threads at once and beside any number
+/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
+ * fk_counting_as_filter(x)). fk_counting_insert, safe from many threads at once and beside any number
  * of fk_counting_contains / _count calls (see the table above): each
  * counter is raised by a compare-and-swap of its byte, retried when another
  * thread changed the byte first, and a counter seen saturated is left
@@ -135,10 +128,10 @@ FK_API fk_status fk_counting_remove_u64(fk_counting *c, uint64_t key);
  * thread. The item count (inserts minus removes) is kept per thread.
  * Returns as fk_counting_insert. Cost: one hash, k loads, k byte CAS (more
  * under contention for the same byte). */
-FK_API fk_status fk_counting_insert_concurrent(fk_counting *c, const void *key, size_t len);
 
-/* fk_counting_remove, safe from many threads at once, beside
- * fk_counting_insert_concurrent and any number of lookups: FK_ENOTFOUND
+/* Concurrent remove (the fk_ops slot: fk_filter_remove_concurrent on
+ * fk_counting_as_filter(x)). fk_counting_remove, safe from many threads at once, beside
+ * the concurrent insert and any number of lookups: FK_ENOTFOUND
  * (nothing changed) when a counter of the key reads 0; otherwise each
  * unsaturated counter is lowered by a compare-and-swap, and one that has
  * run out by then is put back with those already lowered (FK_ENOTFOUND).
@@ -146,7 +139,6 @@ FK_API fk_status fk_counting_insert_concurrent(fk_counting *c, const void *key, 
  * the caveat on keys never inserted applies as to fk_counting_remove.
  * Returns FK_OK, FK_ENOTFOUND, or FK_EINVAL for c NULL or key NULL with
  * len > 0. Cost: one hash, k loads, up to k byte CAS. */
-FK_API fk_status fk_counting_remove_concurrent(fk_counting *c, const void *key, size_t len);
 
 /* Returns the smallest of the key's k counters: an upper bound on how many
  * times the key is present (inserts minus removes), exact unless other keys
@@ -169,9 +161,6 @@ FK_API void fk_counting_stats(const fk_counting *c, fk_stats *out);
  * counter at most once, as saturated counters never move again). 0 for
  * NULL. Cost: O(1). */
 FK_API uint64_t fk_counting_saturations(const fk_counting *c);
-
-/* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
-FK_API uint64_t fk_counting_count_nonzero(const fk_counting *c);
 
 /* --------------------------------------------------------------- access */
 
@@ -222,48 +211,24 @@ FK_API uint64_t fk_counting_export_words(const fk_counting *c);
  * words. Cost: O(m x counter_bits / 64) plus O(nonzero counters). */
 FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords);
 
-/* ------------------------------------------------------------ batches
- *
- * Many keys per call, answers and counters identical to the single-key
- * calls key by key (the contracts of fk_filter_contains_many ..
- * _remove_many in common/filter.h): the keys are hashed a window at a time
- * and the lines of their k counters prefetched a window ahead, so the
- * memory latencies of up to two windows of keys overlap. Thread safety as
- * the single-key calls: contains_many may run with other lookups; the
- * writers need the caller's lock. */
+/* ------------------------------------------------- saving and loading */
 
-/* out[i] = fk_counting_contains(c, keys[i], lens[i]) for i < n. n == 0 or
- * out NULL: no-op. c NULL, or keys/lens NULL with n > 0, answers false for
- * every key; a key NULL with lens[i] > 0 answers false.
- * Cost: n hashes, at most n*k counter reads, k prefetches per key. */
-FK_API void fk_counting_contains_many(const fk_counting *c, size_t n, const void *const keys[],
-                                      const size_t lens[], bool out[]);
+/* Saving a counting Bloom filter and loading it
+ * back, in a buffer. The same as
+ * fk_filter_save / _load with &fk_counting_ops (common/serial.h has the
+ * format and the full contract); the payload layout is in
+ * counting/counting_serial.c. */
 
-/* Inserts keys[0..n) in order, as fk_counting_insert each. Returns FK_OK
- * (*done = n); FK_EINVAL for c NULL or keys/lens NULL with n > 0 (*done =
- * 0, nothing inserted), or a key NULL with len > 0 (*done = its index: the
- * keys before it are in, it and those after are not). done may be NULL.
- * Cost: n hashes, n*k counter updates, k prefetches per key. */
-FK_API fk_status fk_counting_insert_many(fk_counting *c, size_t n, const void *const keys[],
-                                         const size_t lens[], size_t *done);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_COUNTING 2u
 
-/* Removes keys[0..n) in order, as fk_counting_remove each; stops at the
- * first key definitely absent and returns FK_ENOTFOUND (*done = its index:
- * the keys before it are removed, it and those after are untouched).
- * FK_OK (*done = n); FK_EINVAL as fk_counting_insert_many. The warning of
- * fk_counting_remove holds for each key. Cost: as n removes, k prefetches
- * per key. */
-FK_API fk_status fk_counting_remove_many(fk_counting *c, size_t n, const void *const keys[],
-                                         const size_t lens[], size_t *done);
-
-/* The same for 64-bit integer keys, each hashed as its 8 little-endian
- * bytes: out[i] = fk_counting_contains(c, le8(keys[i]), 8), and the insert
- * adds exactly what fk_counting_insert(c, le8(keys[i]), 8) would. NULL
- * rules as above (keys NULL with n > 0: all false / FK_EINVAL). */
-FK_API void fk_counting_contains_many_u64(const fk_counting *c, size_t n, const uint64_t keys[],
-                                          bool out[]);
-FK_API fk_status fk_counting_insert_many_u64(fk_counting *c, size_t n, const uint64_t keys[],
-                                             size_t *done);
+/* fk_counting_serialized_size, fk_counting_save, fk_counting_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_counting.
+ * Bytes a saved counting filter takes: 128 + 8 * ceil(m * counter_bits /
+ * 64). Saving and loading cost O(m * counter_bits / 8). On load the
+ * saturation count is recounted from the counters. */
+FK_SERIAL_DIRECT_DECLARE(fk_counting, fk_counting);
 
 #ifdef __cplusplus
 }

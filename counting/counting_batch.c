@@ -139,126 +139,39 @@ static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
     return FK_OK;
 }
 
-/* ------------------------------------------- pipelines, one per key form */
-
-FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[])
-{
-    size_t did;
-    run(NULL, f, n, keys, lens, NULL, out, DO_TEST, &did);
-}
-
-FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
-{
-    return run(f, f, n, keys, lens, NULL, NULL, DO_ADD, done);
-}
-
-FK_HOT static fk_status remove_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
-{
-    return run(f, f, n, keys, lens, NULL, NULL, DO_TAKE, done);
-}
-
-FK_HOT static void contains_ints(const fk_counting *c, size_t n, const uint64_t keys[],
-                                 bool out[])
-{
-    size_t did;
-    run(NULL, c, n, NULL, NULL, keys, out, DO_TEST, &did);
-}
-
-FK_HOT static void insert_ints(fk_counting *c, size_t n, const uint64_t keys[])
-{
-    size_t did;
-    run(c, c, n, NULL, NULL, keys, NULL, DO_ADD, &did);
-}
-
-/* ------------------------------------------------------- the direct API */
-
-void fk_counting_contains_many(const fk_counting *c, size_t n, const void *const keys[],
-                               const size_t lens[], bool out[])
-{
-    fk_batch_lookup(c, n, keys, lens, out, contains_bytes);
-}
-
-fk_status fk_counting_insert_many(fk_counting *c, size_t n, const void *const keys[],
-                                  const size_t lens[], size_t *done)
-{
-    return fk_batch_write(c, n, keys, lens, done, insert_bytes);
-}
-
-fk_status fk_counting_remove_many(fk_counting *c, size_t n, const void *const keys[],
-                                  const size_t lens[], size_t *done)
-{
-    return fk_batch_write(c, n, keys, lens, done, remove_bytes);
-}
-
-void fk_counting_contains_many_u64(const fk_counting *c, size_t n, const uint64_t keys[],
-                                   bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!c || !keys) {
-        memset(out, 0, n * sizeof out[0]);
-        return;
-    }
-    contains_ints(c, n, keys, out);
-}
-
-fk_status fk_counting_insert_many_u64(fk_counting *c, size_t n, const uint64_t keys[],
-                                      size_t *done)
-{
-    if (done)
-        *done = 0;
-    if (!c || (n > 0 && !keys))
-        return FK_EINVAL;
-    insert_ints(c, n, keys);
-    if (done)
-        *done = n;
-    return FK_OK;
-}
-
-/* ---------------------------------- the fk_ops slots (counting_ops.c)
+/* ---------------------------------------- the fk_ops slots (counting.c's table)
  *
- * The dispatchers (common/batch.c) have checked every argument and key. */
+ * The dispatchers (common/batch.c) have checked every argument and key,
+ * and pass a non-NULL done. */
 
-void fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                   const size_t lens[], bool out[])
-{
-    contains_bytes(f, n, keys, lens, out);
-}
-
-fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done)
+FK_HOT void fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                          const size_t lens[], bool out[])
 {
     size_t did;
-    fk_status s = insert_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
+    run(NULL, (const fk_counting *)f, n, keys, lens, NULL, out, DO_TEST, &did);
 }
 
-fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done)
+FK_HOT fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                             const size_t lens[], size_t *done)
+{
+    return run((fk_counting *)f, (const fk_counting *)f, n, keys, lens, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                             const size_t lens[], size_t *done)
+{
+    return run((fk_counting *)f, (const fk_counting *)f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+}
+
+FK_HOT void fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                              bool out[])
 {
     size_t did;
-    fk_status s = remove_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
+    run(NULL, (const fk_counting *)f, n, NULL, NULL, keys, out, DO_TEST, &did);
 }
 
-void fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                       bool out[])
+FK_HOT fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                                 size_t *done)
 {
-    contains_ints((const fk_counting *)f, n, keys, out);
-}
-
-fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                          size_t *done)
-{
-    insert_ints((fk_counting *)f, n, keys);
-    if (done)
-        *done = n;
-    return FK_OK;
+    return run((fk_counting *)f, (const fk_counting *)f, n, NULL, NULL, keys, NULL, DO_ADD, done);
 }

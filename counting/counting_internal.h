@@ -236,13 +236,13 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
     return FK_OK;
 }
 
-/* The fk_ops batch slots (counting_batch.c), for counting_ops.c's table. */
 /* The fk_ops u64 slots (counting.c), for the kind's table: f checked by
  * the dispatchers. */
 bool      fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
 
+/* The fk_ops batch slots (counting_batch.c), for the table in counting.c. */
 void      fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                         const size_t lens[], bool out[]);
 fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
@@ -263,5 +263,12 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
 /* The saving hooks of fk_counting_ops (counting_serial.c; contracts in
  * common/serial.h). */
 extern const fk_serial_ops fk_counting_serial_ops;
+
+/* ------------------------------------------------ for this module and its tests
+ *
+ * (Not exported: stats and fk_ops_size answer the same for users.) */
+
+/* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
+uint64_t fk_counting_count_nonzero(const fk_counting *c);
 
 #endif

@@ -11,7 +11,6 @@
  * is the number of counters at their maximum, recounted on load.
  */
 #include "counting_internal.h"
-#include "counting_serial.h"
 #include "../common/bits.h"
 
 enum { P_COUNTERS, P_HASHES, P_WIDTH, P_USED };

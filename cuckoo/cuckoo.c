@@ -3,8 +3,11 @@
  * Bucket storage is cuckoo_table.h's business. */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include "cuckoo_internal.h"
 #include "../common/hash.h"
+#include "../common/alloc.h"
+#include "../common/bits.h"
 
 /* ---------------------------------------------------- key -> buckets */
 
@@ -280,7 +283,6 @@ fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, const fk_cplace *k)
     return insert_fp(c, k->i1, k->i2, k->fp);
 }
 
-
 /* Any scheme and width (wider fingerprints, loaded legacy filters, keys
  * longer than 16 bytes). */
 __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const void *key,
@@ -344,12 +346,6 @@ fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
     return c->insert(c, key, len);
 }
 
-fk_status fk_cuckoo_insert_u64(fk_cuckoo *c, uint64_t key)
-{
-    if (!c)
-        return FK_EINVAL;
-    return c->insert_u64(c, key);
-}
 
 fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, bool *added)
 {
@@ -480,12 +476,6 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
     return c->lookup(c, key, len);
 }
 
-bool fk_cuckoo_contains_u64(const fk_cuckoo *c, uint64_t key)
-{
-    if (!c)
-        return false;
-    return c->lookup_u64(c, key);
-}
 
 fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k)
 {
@@ -510,10 +500,8 @@ FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
     return fk_cuckoo_remove_placed(c, &k);
 }
 
-FK_HOT fk_status fk_cuckoo_remove_u64(fk_cuckoo *c, uint64_t key)
+FK_HOT static fk_status remove_u64_placed(fk_cuckoo *c, uint64_t key)
 {
-    if (!c)
-        return FK_EINVAL;
     fk_cplace k = fk_cuckoo_place_u64(c, key);
     return fk_cuckoo_remove_placed(c, &k);
 }
@@ -528,7 +516,7 @@ uint64_t fk_cuckoo_seed(const fk_cuckoo *c) { return c ? c->seed : 0; }
 uint64_t fk_cuckoo_items(const fk_cuckoo *c) { return c ? c->items : 0; }
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c) { return c ? c->kicks : 0; }
 
-double fk_cuckoo_load(const fk_cuckoo *c)
+double fk_cuckoo_load_factor(const fk_cuckoo *c)
 {
     return c ? (double)c->items / (double)fk_cuckoo_slots(c) : 0.0;
 }
@@ -542,7 +530,7 @@ void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
     out->capacity = c->capacity;
     out->memory_bytes = c->table.alloc_bytes + sizeof *c;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
-    out->load_factor = fk_cuckoo_load(c);
+    out->load_factor = fk_cuckoo_load_factor(c);
     out->expected_fpr = fk_theory_cuckoo_fpr(c->table.f, out->load_factor);
 }
 
@@ -583,3 +571,226 @@ void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx)
     c->observer = fn;
     c->observer_ctx = fn ? ctx : NULL;
 }
+
+/* ---- allocation of the packed bucket array. */
+
+fk_status fk_ctab_alloc(fk_ctab *t, uint64_t buckets, uint32_t f)
+{
+    memset(t, 0, sizeof *t);
+    if (f < 4 || f > 32 || buckets == 0)
+        return FK_EINVAL;
+    uint64_t bits;
+    if (!fk_mul_ok(buckets, (uint64_t)FK_CUCKOO_SLOTS * f, &bits) || bits > UINT64_MAX - 7)
+        return FK_EINVAL;
+    uint64_t data = (bits + 7) / 8;
+    if (data > FK_MEMORY_CAP)
+        return FK_EINVAL;
+    /* Count what is really held: packed data + pad, rounded to the line. */
+    uint64_t bytes = (data + FK_CTAB_PAD + 63) & ~UINT64_C(63);
+    void *mem;
+    fk_status s = fk_alloc_zeroed(bytes, &mem);
+    if (s != FK_OK)
+        return s;
+    t->bytes = mem;
+    t->buckets = buckets;
+    t->alloc_bytes = bytes;
+    t->f = f;
+    t->fp_mask = (uint32_t)((UINT64_C(1) << f) - 1);
+    t->bucket_bits = FK_CUCKOO_SLOTS * f;
+    for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
+        if (f <= 16)
+            t->ones |= UINT64_C(1) << (j * f);
+        else
+            t->ones128 |= (fk_ctab_u128)1 << (j * f);
+    }
+    t->highs = t->ones << (f - 1);
+    t->highs128 = t->ones128 << (f - 1);
+    t->bucket_mask = f < 16 ? (UINT64_C(1) << t->bucket_bits) - 1 : UINT64_MAX;
+    return FK_OK;
+}
+
+void fk_ctab_release(fk_ctab *t)
+{
+    if (!t)
+        return;
+    free(t->bytes);
+    t->bytes = NULL;
+}
+
+void fk_ctab_clear(fk_ctab *t)
+{
+    if (t && t->bytes)
+        memset(t->bytes, 0, t->alloc_bytes);
+}
+
+/* ------------------------------------------------- 128-bit buckets */
+
+/* The zero-field mask of bucket b against fp (f > 16): one word-wide
+ * compare of all four slots. */
+static inline fk_ctab_u128 match128(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    return fk_ctab_zero_fields128(fk_ctab_bucket128(t, b) ^ (fp * t->ones128), t->ones128,
+                                  t->highs128);
+}
+
+int fk_ctab_find128(const fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    fk_ctab_u128 m = match128(t, b, fp);
+    uint64_t lo = (uint64_t)m, hi = (uint64_t)(m >> 64);
+    if (lo)
+        return fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(lo), t->f);
+    if (hi)
+        return fk_ctab_slot_of_bit(64u + (unsigned)__builtin_ctzll(hi), t->f);
+    return -1;
+}
+
+bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
+{
+    return (match128(t, b1, fp) | match128(t, b2, fp)) != 0;
+}
+
+/* ---- many writers on one cuckoo filter.
+ *
+ * One lock (c->writer) serialises the writers; the key is hashed before it
+ * is taken, so only the bucket work is serial. Lookups never take it: the
+ * single-writer protocol (kick paths found first and carried out from the
+ * free end, the move counter; cuckoo.c) keeps them exact beside whichever
+ * writer holds it.
+ *
+ * Why not striped locks, one per group of buckets: buckets are packed at
+ * any bit offset, so a slot write is a read-modify-write of a word that
+ * also holds its neighbours' bits (the bucket before and after, under
+ * another stripe's lock, would lose updates); and a kick path runs through
+ * up to FK_CUCKOO_MAX_KICKS buckets anywhere in the table, so it would have
+ * to take and order many stripes. The cuckoo filter's insert is short
+ * beside its hash and cache misses, which happen outside or overlap. */
+
+/* The key hashed outside the lock, then one placed write under it (the
+ * dispatcher has checked f and key). */
+static fk_status locked_write(fk_filter *f, const void *key, size_t len,
+                              fk_status (*write)(fk_cuckoo *, const fk_cplace *))
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    fk_cplace k = fk_cuckoo_place(c, key, len);
+    pthread_mutex_lock(&c->writer);
+    fk_status s = write(c, &k);
+    pthread_mutex_unlock(&c->writer);
+    return s;
+}
+
+static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return locked_write(f, key, len, fk_cuckoo_insert_placed);
+}
+
+static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    return locked_write(f, key, len, fk_cuckoo_remove_placed);
+}
+
+/* ---- the cuckoo filter behind the fk_ops vtable: the
+ * slots forward to the direct API; sizing and theory answer for the kind. */
+
+FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
+FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
+
+/* The u64 slots: fk_filter_*_u64 checked f; the filter's own paths (chosen
+ * at creation for its scheme and width) do the rest. */
+static bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    return c->lookup_u64(c, key);
+}
+
+static fk_status insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    return c->insert_u64(c, key);
+}
+
+static fk_status remove_u64(fk_filter *f, uint64_t key)
+{
+    return remove_u64_placed((fk_cuckoo *)f, key);
+}
+
+/* The buckets and fingerprint width that fk_cuckoo_new would use, with its
+ * limits (the packed array must fit FK_MEMORY_CAP). */
+static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
+{
+    fk_status s = fk_params_check(p);
+    if (s != FK_OK)
+        return s;
+    *f = p->fingerprint_bits;
+    if (*f != 0 && (*f < FK_CUCKOO_MIN_FP_BITS || *f > FK_CUCKOO_MAX_FP_BITS))
+        return FK_EINVAL;
+    if (*f == 0)
+        *f = fk_size_cuckoo_fp_bits(p->fpr);
+    uint64_t need;
+    if (fk_size_cuckoo_table(p->capacity, p->max_load, &need) != FK_OK)
+        return FK_EINVAL;
+    uint32_t scheme, chunk_bits;
+    fk_cuckoo_new_geometry(need, &scheme, buckets, &chunk_bits);
+    if (*f == 0 || *buckets == 0 || *buckets > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * *f))
+        return FK_EINVAL;
+    return FK_OK;
+}
+
+static fk_status size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint64_t buckets;
+    uint32_t f;
+    fk_status s = geometry(p, &buckets, &f);
+    if (s != FK_OK)
+        return s;
+    /* the table holds the packed buckets plus a pad, in whole lines */
+    uint64_t packed = (buckets * FK_CUCKOO_SLOTS * f + 7) / 8;
+    double slots = (double)(buckets * FK_CUCKOO_SLOTS);
+    out->memory_bytes = ((packed + FK_CTAB_PAD + 63) & ~UINT64_C(63)) + sizeof(fk_cuckoo);
+    out->expected_fpr = fk_theory_cuckoo_fpr(f, items / slots);
+    snprintf(out->geometry, sizeof out->geometry,
+             "%u-bit fingerprints, %llu buckets x %u slots (%.0f%% full at capacity)", f,
+             (unsigned long long)buckets, FK_CUCKOO_SLOTS, 100.0 * (double)p->capacity / slots);
+    return FK_OK;
+}
+
+/* The stored copies of the key's fingerprint in its two buckets: every
+ * insert of the key stored one, so this never under-counts. */
+static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    fk_cuckoo_location loc;
+    fk_status s = fk_cuckoo_locate(c, key, len, &loc);
+    if (s != FK_OK)
+        return s;
+    unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
+    uint64_t n = 0;
+    for (unsigned slot = 0; slot < per_bucket; slot++) {
+        n += fk_cuckoo_slot(c, loc.i1, slot) == loc.fingerprint;
+        if (loc.i2 != loc.i1)
+            n += fk_cuckoo_slot(c, loc.i2, slot) == loc.fingerprint;
+    }
+    *out = n;
+    return FK_OK;
+}
+
+const fk_ops fk_cuckoo_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "cuckoo",
+    .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
+    .caps = FK_CAP_BOUNDED | FK_CAP_COUNT,
+    FK_OPS_FORWARD_SLOTS(fk_cuckoo),
+    .remove = fk_cuckoo_fwd_remove,
+    .serial = &fk_cuckoo_serial_ops,
+    .size = size,
+    .contains_many = fk_cuckoo_ops_contains_many,
+    .insert_many = fk_cuckoo_ops_insert_many,
+    .contains_many_u64 = fk_cuckoo_ops_contains_many_u64,
+    .insert_many_u64 = fk_cuckoo_ops_insert_many_u64,
+    .remove_many = fk_cuckoo_ops_remove_many,
+    .insert_concurrent = insert_concurrent,
+    .remove_concurrent = remove_concurrent,
+    .count = count,
+    .contains_u64 = contains_u64,
+    .insert_u64 = insert_u64,
+    .remove_u64 = remove_u64,
+};

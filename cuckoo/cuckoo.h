@@ -65,7 +65,7 @@
  * end back, so each fingerprint is in one of its buckets at every moment,
  * and a lookup that missed while the path moved fingerprints looks again
  * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
- * concurrent writers share one lock (cuckoo_concurrent.c says why not
+ * concurrent writers share one lock (cuckoo.c says why not
  * stripes). clear, insert_unique, set_observer, stats and saving are
  * writers or need the writers done.
  *
@@ -85,9 +85,11 @@ extern "C" {
 #endif
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/filter.h"
+#include "../common/serial.h"
 #include "../common/sizing.h"
 
 typedef struct fk_cuckoo fk_cuckoo;
@@ -164,17 +166,9 @@ FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
  * caveats above). Cost: one hash, two bucket reads, one slot write. */
 FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
 
-/* fk_cuckoo_insert, fk_cuckoo_contains and fk_cuckoo_remove of an integer
- * key: exactly the calls on its 8 little-endian bytes (same slots, same
- * answers, same statuses; c NULL: FK_EINVAL, or false), without the key
- * checks and on XXH3's constant-length path for 8 bytes (the byte calls
- * take that path too when len is 8). Cost: as the byte calls, less the
- * load and the length dispatch. */
-FK_API fk_status fk_cuckoo_insert_u64(fk_cuckoo *c, uint64_t key);
-FK_API bool      fk_cuckoo_contains_u64(const fk_cuckoo *c, uint64_t key);
-FK_API fk_status fk_cuckoo_remove_u64(fk_cuckoo *c, uint64_t key);
-
-/* fk_cuckoo_insert and fk_cuckoo_remove (same statuses, same slots as some
+/* Concurrent remove (the fk_ops slot: fk_filter_remove_concurrent on
+ * fk_cuckoo_as_filter(x)). Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
+ * fk_cuckoo_as_filter(x)). fk_cuckoo_insert and fk_cuckoo_remove (same statuses, same slots as some
  * serial order of the calls), safe from many threads at once and beside
  * any number of lookups (see the table above): the key is hashed, then one
  * lock held by the filter's concurrent writers is taken for the bucket
@@ -182,8 +176,6 @@ FK_API fk_status fk_cuckoo_remove_u64(fk_cuckoo *c, uint64_t key);
  * is found by every lookup that starts later, in any thread. Cost: as the
  * plain call, plus one uncontended lock and unlock; writers wait for each
  * other. */
-FK_API fk_status fk_cuckoo_insert_concurrent(fk_cuckoo *c, const void *key, size_t len);
-FK_API fk_status fk_cuckoo_remove_concurrent(fk_cuckoo *c, const void *key, size_t len);
 
 /* Empties the filter (keeps its size, seed and observer; the kick PRNG is
  * reseeded, so a cleared filter replays like a new one). No-op for NULL.
@@ -214,7 +206,7 @@ FK_API uint64_t fk_cuckoo_buckets(const fk_cuckoo *c);
 FK_API uint64_t fk_cuckoo_slots(const fk_cuckoo *c);
 FK_API uint64_t fk_cuckoo_seed(const fk_cuckoo *c);
 FK_API uint64_t fk_cuckoo_items(const fk_cuckoo *c);
-FK_API double   fk_cuckoo_load(const fk_cuckoo *c);
+FK_API double   fk_cuckoo_load_factor(const fk_cuckoo *c);
 FK_API uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
 
 /* ------------------------------------------------- tracing / teaching */
@@ -266,51 +258,24 @@ typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
  * observer adds one call per eviction, nothing to lookups. */
 FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 
-/* ------------------------------------------------------------ batches
- *
- * Many keys per call, answers and slots identical to the single-key calls
- * key by key (the contracts of fk_filter_contains_many .. _remove_many in
- * common/filter.h): the keys are placed a window at a time and both
- * buckets of each prefetched a window ahead, so the memory latencies of up
- * to two windows of keys overlap. Thread safety as the single-key calls:
- * contains_many may run with other lookups; the writers need the caller's
- * lock. */
+/* ------------------------------------------------- saving and loading */
 
-/* out[i] = fk_cuckoo_contains(c, keys[i], lens[i]) for i < n. n == 0 or
- * out NULL: no-op. c NULL, or keys/lens NULL with n > 0, answers false for
- * every key; a key NULL with lens[i] > 0 answers false.
- * Cost: n hashes, 2n bucket reads, two prefetches per key. */
-FK_API void fk_cuckoo_contains_many(const fk_cuckoo *c, size_t n, const void *const keys[],
-                                    const size_t lens[], bool out[]);
+/* Saving a cuckoo filter and loading it back,
+ * in a buffer. The same as
+ * fk_filter_save / _load with &fk_cuckoo_ops (common/serial.h has the
+ * format and the full contract); the payload layout is in
+ * cuckoo/cuckoo_serial.c. */
 
-/* Inserts keys[0..n) in order, as fk_cuckoo_insert each; stops at the
- * first FK_EFULL and returns it, with *done = that key's index: the keys
- * before it are in, it and those after are not, and nothing stored before
- * is lost. FK_OK (*done = n); FK_EINVAL for c NULL or keys/lens NULL with
- * n > 0 (*done = 0, nothing inserted), or a key NULL with len > 0 (*done =
- * its index). done may be NULL. Cost: as n inserts (kicks included), two
- * prefetches per key. */
-FK_API fk_status fk_cuckoo_insert_many(fk_cuckoo *c, size_t n, const void *const keys[],
-                                       const size_t lens[], size_t *done);
+/* The kind's number in the file header (common/serial.h); never reused. */
+#define FK_KIND_CUCKOO 3u
 
-/* Removes keys[0..n) in order, as fk_cuckoo_remove each; stops at the
- * first key not found and returns FK_ENOTFOUND (*done = its index: the
- * keys before it are removed, it and those after are untouched). FK_OK
- * (*done = n); FK_EINVAL as fk_cuckoo_insert_many. The warning of
- * fk_cuckoo_remove holds for each key. Cost: n hashes, at most 2n bucket
- * reads and n slot writes, two prefetches per key. */
-FK_API fk_status fk_cuckoo_remove_many(fk_cuckoo *c, size_t n, const void *const keys[],
-                                       const size_t lens[], size_t *done);
-
-/* The same for 64-bit integer keys, each hashed as its 8 little-endian
- * bytes: out[i] = fk_cuckoo_contains(c, le8(keys[i]), 8), and the insert
- * stores exactly what fk_cuckoo_insert(c, le8(keys[i]), 8) would, with the
- * same stop at FK_EFULL. NULL rules as above (keys NULL with n > 0: all
- * false / FK_EINVAL). */
-FK_API void fk_cuckoo_contains_many_u64(const fk_cuckoo *c, size_t n, const uint64_t keys[],
-                                        bool out[]);
-FK_API fk_status fk_cuckoo_insert_many_u64(fk_cuckoo *c, size_t n, const uint64_t keys[],
-                                           size_t *done);
+/* fk_cuckoo_serialized_size, fk_cuckoo_save, fk_cuckoo_load: the calls of
+ * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_cuckoo.
+ * Bytes a saved cuckoo filter takes: 128 + ceil(buckets * 4f / 8).
+ * Saving and loading cost O(buckets * f / 2). On load the kick PRNG state
+ * is restored, so inserts continue as they would have. */
+FK_SERIAL_DIRECT_DECLARE(fk_cuckoo, fk_cuckoo);
 
 #ifdef __cplusplus
 }

@@ -169,124 +169,39 @@ static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const v
     return FK_OK;
 }
 
-/* ------------------------------------------- pipelines, one per key form */
-
-FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[])
-{
-    size_t did;
-    run(NULL, f, n, keys, lens, NULL, out, DO_TEST, &did);
-}
-
-FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
-{
-    return run(f, f, n, keys, lens, NULL, NULL, DO_ADD, done);
-}
-
-FK_HOT static fk_status remove_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
-{
-    return run(f, f, n, keys, lens, NULL, NULL, DO_TAKE, done);
-}
-
-FK_HOT static void contains_ints(const fk_cuckoo *c, size_t n, const uint64_t keys[], bool out[])
-{
-    size_t did;
-    run(NULL, c, n, NULL, NULL, keys, out, DO_TEST, &did);
-}
-
-FK_HOT static fk_status insert_ints(fk_cuckoo *c, size_t n, const uint64_t keys[], size_t *done)
-{
-    return run(c, c, n, NULL, NULL, keys, NULL, DO_ADD, done);
-}
-
-/* ------------------------------------------------------- the direct API */
-
-void fk_cuckoo_contains_many(const fk_cuckoo *c, size_t n, const void *const keys[],
-                             const size_t lens[], bool out[])
-{
-    fk_batch_lookup(c, n, keys, lens, out, contains_bytes);
-}
-
-fk_status fk_cuckoo_insert_many(fk_cuckoo *c, size_t n, const void *const keys[],
-                                const size_t lens[], size_t *done)
-{
-    return fk_batch_write(c, n, keys, lens, done, insert_bytes);
-}
-
-fk_status fk_cuckoo_remove_many(fk_cuckoo *c, size_t n, const void *const keys[],
-                                const size_t lens[], size_t *done)
-{
-    return fk_batch_write(c, n, keys, lens, done, remove_bytes);
-}
-
-void fk_cuckoo_contains_many_u64(const fk_cuckoo *c, size_t n, const uint64_t keys[], bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!c || !keys) {
-        memset(out, 0, n * sizeof out[0]);
-        return;
-    }
-    contains_ints(c, n, keys, out);
-}
-
-fk_status fk_cuckoo_insert_many_u64(fk_cuckoo *c, size_t n, const uint64_t keys[], size_t *done)
-{
-    if (done)
-        *done = 0;
-    if (!c || (n > 0 && !keys))
-        return FK_EINVAL;
-    size_t did;
-    fk_status s = insert_ints(c, n, keys, &did);
-    if (done)
-        *done = did;
-    return s;
-}
-
-/* ------------------------------------ the fk_ops slots (cuckoo_ops.c)
+/* ---------------------------------------- the fk_ops slots (cuckoo.c's table)
  *
- * The dispatchers (common/batch.c) have checked every argument and key. */
+ * The dispatchers (common/batch.c) have checked every argument and key,
+ * and pass a non-NULL done. */
 
-void fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                 const size_t lens[], bool out[])
-{
-    contains_bytes(f, n, keys, lens, out);
-}
-
-fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], size_t *done)
+FK_HOT void fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                        const size_t lens[], bool out[])
 {
     size_t did;
-    fk_status s = insert_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
+    run(NULL, (const fk_cuckoo *)f, n, keys, lens, NULL, out, DO_TEST, &did);
 }
 
-fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], size_t *done)
+FK_HOT fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], size_t *done)
+{
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], size_t *done)
+{
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+}
+
+FK_HOT void fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                            bool out[])
 {
     size_t did;
-    fk_status s = remove_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
+    run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, keys, out, DO_TEST, &did);
 }
 
-void fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                     bool out[])
+FK_HOT fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                               size_t *done)
 {
-    contains_ints((const fk_cuckoo *)f, n, keys, out);
-}
-
-fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                        size_t *done)
-{
-    size_t did;
-    fk_status s = insert_ints((fk_cuckoo *)f, n, keys, &did);
-    if (done)
-        *done = did;
-    return s;
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, DO_ADD, done);
 }

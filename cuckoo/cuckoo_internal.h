@@ -41,7 +41,7 @@ struct fk_cuckoo {
      * even when it is done: a lookup that missed while it changed looks
      * again (cuckoo.c, "lookups beside the writer"). */
     _Atomic uint64_t moves;
-    pthread_mutex_t writer; /* held by the concurrent writers (cuckoo_concurrent.c) */
+    pthread_mutex_t writer; /* held by the concurrent writers (cuckoo.c) */
 };
 
 /* XXH3-64 of the key, seeded: 8-byte keys (integers, the common case) on
@@ -88,7 +88,7 @@ static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint6
     *chunk_bits = 0;
 }
 
-/* The fk_ops batch slots (cuckoo_batch.c), for cuckoo_ops.c's table. */
+/* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
 void      fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                       const size_t lens[], bool out[]);
 fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],

@@ -24,7 +24,6 @@
  */
 #include <stdlib.h>
 #include "cuckoo_internal.h"
-#include "cuckoo_serial.h"
 #include "../common/bits.h"
 
 enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_SCHEME, P_CHUNK_BITS, P_USED };

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 
 #define BF_FULL "ERR non scaling filter is full"
 #define BF_MAX_EXPANSION ((long long)FK_SCALABLE_MAX_GROWTH)
@@ -84,18 +84,10 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
 
     RedisModuleKey *key;
+    if (!fkr_open_new(ctx, argv[1], &key))
+        return RM_OK;
     fkr_value *v;
-    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
-    if (st != FKR_KEY_EMPTY) {
-        rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
-    }
-    const char *err = bf_create(key, argv[1], &o, &v);
-    rm_CloseKey(key);
-    if (err)
-        return rm_ReplyWithError(ctx, err);
-    rm_ReplicateVerbatim(ctx);
-    return rm_ReplyWithSimpleString(ctx, "OK");
+    return fkr_reply_created(ctx, key, bf_create(key, argv[1], &o, &v));
 }
 
 /* Adds items to the filter at name, creating it with o unless nocreate.
@@ -235,21 +227,7 @@ static int bf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     RedisModuleKey *key;
     fkr_value *v;
     fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
-    if (st == FKR_KEY_WRONGTYPE) {
-        rm_CloseKey(key);
-        return fkr_reply_state(ctx, st);
-    }
-    if (multi)
-        rm_ReplyWithArray(ctx, argc - 2);
-    fkr_batch b;
-    for (int i = 2; i < argc; i += b.n) {
-        fkr_batch_take(&b, argv, i, argc);
-        fkr_batch_lookup(&b, v ? v->filter : NULL);
-        for (int j = 0; j < b.n; j++)
-            rm_ReplyWithLongLong(ctx, b.maybe[j]);
-    }
-    rm_CloseKey(key);
-    return RM_OK;
+    return fkr_reply_lookups(ctx, key, st, v, argv, argc, multi, 0);
 }
 
 int fkr_bf_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)

@@ -6,7 +6,7 @@
  * RedisBloom checks them and kept, CF.INFO reports what the filter uses. */
 #include "commands.h"
 
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 #define CF_FULL "ERR Filter is full"
@@ -85,18 +85,10 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
 
     RedisModuleKey *key;
+    if (!fkr_open_new(ctx, argv[1], &key))
+        return RM_OK;
     fkr_value *v;
-    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
-    if (st != FKR_KEY_EMPTY) {
-        rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
-    }
-    const char *err = cf_create(key, argv[1], &o, &v);
-    rm_CloseKey(key);
-    if (err)
-        return rm_ReplyWithError(ctx, err);
-    rm_ReplicateVerbatim(ctx);
-    return rm_ReplyWithSimpleString(ctx, "OK");
+    return fkr_reply_created(ctx, key, cf_create(key, argv[1], &o, &v));
 }
 
 /* Adds items (nx: only those not already present). Single: 1 / 0 or the
@@ -204,45 +196,10 @@ static int cf_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     RedisModuleKey *key;
     fkr_value *v;
     fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
-    if (st == FKR_KEY_WRONGTYPE) {
-        rm_CloseKey(key);
-        return fkr_reply_state(ctx, st);
-    }
-    if (multi)
-        rm_ReplyWithArray(ctx, argc - 2);
-    fkr_batch b;
-    for (int i = 2; i < argc; i += b.n) {
-        fkr_batch_take(&b, argv, i, argc);
-        if (!count)
-            fkr_batch_lookup(&b, v ? v->filter : NULL);
-        for (int j = 0; j < b.n; j++)
-            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
-                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
-    }
-    rm_CloseKey(key);
-    return RM_OK;
+    return fkr_reply_lookups(ctx, key, st, v, argv, argc, multi, count);
 }
 
-int fkr_cf_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc != 3)
-        return rm_WrongArity(ctx);
-    return cf_check(ctx, argv, argc, 0, 0);
-}
-
-int fkr_cf_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc < 3)
-        return rm_WrongArity(ctx);
-    return cf_check(ctx, argv, argc, 1, 0);
-}
-
-int fkr_cf_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc != 3)
-        return rm_WrongArity(ctx);
-    return cf_check(ctx, argv, argc, 0, 1);
-}
+FKR_LOOKUP_COMMANDS(cf, cf_check)
 
 /* CF.DEL key item: 1 deleted, 0 not there; "Not found" for a missing key. */
 int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)

@@ -6,7 +6,7 @@
 #include "commands.h"
 
 #include <stdlib.h>
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../common/serial.h"
 
 /* FK.RESERVE key KIND fpr capacity [GROWTH s] */
@@ -36,25 +36,18 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             return rm_ReplyWithError(ctx, "ERR GROWTH must be an integer in 1..65536");
     }
     RedisModuleKey *key;
-    fkr_value *v;
-    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
-    if (st != FKR_KEY_EMPTY) {
-        rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
-    }
+    if (!fkr_open_new(ctx, argv[1], &key))
+        return RM_OK;
     fk_params p = fk_params_make((uint64_t)capacity, fpr);
     p.seed = fkr_key_seed(argv[1]);
     p.growth = (uint32_t)growth;
+    fkr_value *v;
     const char *err = fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
-    if (err) {
-        rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, err);
+    if (!err) {
+        v->expansion = (uint32_t)growth;
+        fkr_set(key, v);
     }
-    v->expansion = (uint32_t)growth;
-    fkr_set(key, v);
-    rm_CloseKey(key);
-    rm_ReplicateVerbatim(ctx);
-    return rm_ReplyWithSimpleString(ctx, "OK");
+    return fkr_reply_created(ctx, key, err);
 }
 
 /* Opens name (any family): its value, or NULL with *st saying why. */
@@ -123,45 +116,10 @@ static int fk_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     RedisModuleKey *key;
     fkr_key_state st;
     fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
-    if (st == FKR_KEY_WRONGTYPE) {
-        rm_CloseKey(key);
-        return fkr_reply_state(ctx, st);
-    }
-    if (multi)
-        rm_ReplyWithArray(ctx, argc - 2);
-    fkr_batch b;
-    for (int i = 2; i < argc; i += b.n) {
-        fkr_batch_take(&b, argv, i, argc);
-        if (!count)
-            fkr_batch_lookup(&b, v ? v->filter : NULL);
-        for (int j = 0; j < b.n; j++)
-            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
-                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
-    }
-    rm_CloseKey(key);
-    return RM_OK;
+    return fkr_reply_lookups(ctx, key, st, v, argv, argc, multi, count);
 }
 
-int fkr_fk_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc != 3)
-        return rm_WrongArity(ctx);
-    return fk_check(ctx, argv, argc, 0, 0);
-}
-
-int fkr_fk_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc < 3)
-        return rm_WrongArity(ctx);
-    return fk_check(ctx, argv, argc, 1, 0);
-}
-
-int fkr_fk_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
-{
-    if (argc != 3)
-        return rm_WrongArity(ctx);
-    return fk_check(ctx, argv, argc, 0, 1);
-}
+FKR_LOOKUP_COMMANDS(fk, fk_check)
 
 /* FK.DEL key item: 1 removed, 0 definitely absent; FK_EUNSUPPORTED for
  * kinds without removes. */

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "../common/filter.h"
+#include "../registry/registry.h"
 #include "rm_api.h"
 #include "value.h"
 
@@ -126,5 +126,41 @@ int fkr_batch_take(fkr_batch *b, RedisModuleString **items, int from, int count)
 /* b->maybe[i] = fk_filter_contains(f, b->keys[i], b->lens[i]); all false
  * for f NULL (a missing key holds nothing). */
 void fkr_batch_lookup(fkr_batch *b, const fk_filter *f);
+
+/* The EXISTS / MEXISTS / COUNT replies of every family, on a key its
+ * command opened (key, st and v from fkr_open or fkr_open_family):
+ * WRONGTYPE replies the error; otherwise each item of argv[2..argc) is
+ * answered 1 / 0 (count: its fkr_count), a missing key holding nothing
+ * (0), one reply per item, in an array when multi. Closes key; returns
+ * RM_OK or the error reply's status. */
+int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st,
+                      const fkr_value *v, RedisModuleString **argv, int argc, int multi,
+                      int count);
+
+/* Defines fkr_<family>_exists, _mexists and _count, the lookup commands
+ * of a family, over its check(ctx, argv, argc, multi, count) (which opens
+ * the key and calls fkr_reply_lookups): arity checked, one item for
+ * EXISTS and COUNT, one or more for MEXISTS. */
+#define FKR_LOOKUP_COMMANDS(family, check)                                           \
+    int fkr_##family##_exists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) \
+    {                                                                                \
+        return argc != 3 ? rm_WrongArity(ctx) : check(ctx, argv, argc, 0, 0);       \
+    }                                                                                \
+    int fkr_##family##_mexists(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) \
+    {                                                                                \
+        return argc < 3 ? rm_WrongArity(ctx) : check(ctx, argv, argc, 1, 0);        \
+    }                                                                                \
+    int fkr_##family##_count(RedisModuleCtx *ctx, RedisModuleString **argv, int argc) \
+    {                                                                                \
+        return argc != 3 ? rm_WrongArity(ctx) : check(ctx, argv, argc, 0, 1);       \
+    }
+
+/* The end of every RESERVE: the key opened read-write must be empty
+ * (else "ERR item exists" or WRONGTYPE, key closed, returns 0); returns 1
+ * with *key open when it is. */
+int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **key);
+
+/* Closes key and replies a RESERVE: err, or OK (replicated). */
+int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err);
 
 #endif

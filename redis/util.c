@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 #include <string.h>
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 
 RedisModuleType *fkr_type;
@@ -235,4 +235,49 @@ void fkr_batch_lookup(fkr_batch *b, const fk_filter *f)
         fk_filter_contains_many(f, (size_t)b->n, b->keys, b->lens, b->maybe);
     else
         memset(b->maybe, 0, sizeof b->maybe);
+}
+
+/* ------------------------------------------- replies shared by families */
+
+int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st,
+                      const fkr_value *v, RedisModuleString **argv, int argc, int multi,
+                      int count)
+{
+    if (st == FKR_KEY_WRONGTYPE) {
+        rm_CloseKey(key);
+        return fkr_reply_state(ctx, st);
+    }
+    if (multi)
+        rm_ReplyWithArray(ctx, argc - 2);
+    fkr_batch b;
+    for (int i = 2; i < argc; i += b.n) {
+        fkr_batch_take(&b, argv, i, argc);
+        if (!count)
+            fkr_batch_lookup(&b, v ? v->filter : NULL);
+        for (int j = 0; j < b.n; j++)
+            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
+                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
+    }
+    rm_CloseKey(key);
+    return RM_OK;
+}
+
+int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **key)
+{
+    fkr_value *v;
+    fkr_key_state st = fkr_open(ctx, name, RM_READ | RM_WRITE, key, &v);
+    if (st == FKR_KEY_EMPTY)
+        return 1;
+    rm_CloseKey(*key);
+    rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
+    return 0;
+}
+
+int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
+{
+    rm_CloseKey(key);
+    if (err)
+        return rm_ReplyWithError(ctx, err);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
 }

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "../common/scalable.h"
+#include "../scalable/scalable.h"
 #include "../common/serial.h"
 
 /* ------------------------------------------------ little-endian fields */

@@ -26,7 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "../common/filter.h"
+#include "../registry/registry.h"
 
 #define FKR_VALUE_MAGIC   "FKRV"
 #define FKR_VALUE_VERSION 1u

@@ -10,8 +10,11 @@
 #ifndef FK_TESTS_CHECK_H
 #define FK_TESTS_CHECK_H
 
-/* FK_TEST_SANITIZED is 1 in ASan/TSan builds, which run 5-20x slower: heavy
- * tests scale their trial counts with FK_TEST_SCALE(plain, sanitized). */
+/* Heavy tests scale their trial counts with FK_TEST_SCALE(full, small): the
+ * small count in ASan/TSan builds (FK_TEST_SANITIZED, 5-20x slower) and
+ * when the environment says FK_TEST_SCALE=small (`make check`: the same
+ * assertions on fewer keys, a contributor's loop); the full count
+ * otherwise (`make test`, CI). */
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define FK_TEST_SANITIZED 1
 #elif defined(__has_feature)
@@ -22,12 +25,20 @@
 #ifndef FK_TEST_SANITIZED
 #define FK_TEST_SANITIZED 0
 #endif
-#define FK_TEST_SCALE(plain, sanitized) (FK_TEST_SANITIZED ? (sanitized) : (plain))
+#define FK_TEST_SCALE(full, small) (check_small_scale() ? (small) : (full))
 
 #include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* True in sanitizer builds and under FK_TEST_SCALE=small. */
+static inline int check_small_scale(void)
+{
+    const char *scale = getenv("FK_TEST_SCALE");
+    return FK_TEST_SANITIZED || (scale && strcmp(scale, "small") == 0);
+}
 
 static int check_case_failures; /* failed CHECKs in the running case */
 static int check_passed, check_failed;

@@ -33,6 +33,9 @@ version=$("$build/filterkit" --version | sed 's/^filterkit //')
 check "filterkit --version prints a version ($version)" \
     grep -qE '^[0-9]+\.[0-9]+\.[0-9]+$' <<<"$version"
 major=${version%%.*}
+# The ABI number in the SONAME: MAJOR from 1.0 on; before it, MAJOR.MINOR,
+# since a 0.x minor release may break the ABI (the packagers' convention).
+case "$major" in 0) minor=${version#0.}; major=0.${minor%%.*};; esac
 
 # 1. The README example, verbatim (the first ```c block), in-tree.
 awk '/^```c$/{on=1; next} /^```$/{if (on) exit} on' "$root/README.md" > "$tmp/app.c"
@@ -87,7 +90,7 @@ leaked=$(cd "$inc" 2>/dev/null && ls */*_internal.h common/hash.h common/bits.h 
          common/alloc.h common/endian.h cuckoo/cuckoo_table.h 2>/dev/null)
 check "no internal header installed (found: $leaked)" test -z "$leaked"
 lib="$dest/usr/lib"
-for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_counting.a libfk_cuckoo.a \
+for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_blocked.a libfk_counting.a libfk_cuckoo.a libfk_scalable.a \
          "libfilterkit.so.$version" pkgconfig/filterkit.pc; do
     check "installed lib/$f" test -f "$lib/$f"
 done

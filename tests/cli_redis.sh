@@ -2,7 +2,7 @@
 # tests/cli_redis.sh: the Redis module on real servers (Debian's
 # redis-server, loopback only, ports found free at run time, stopped on
 # exit). Run by tests/run.sh with FK_BUILD=<build dir>; prints
-# `N passed, N failed`; skips (0 passed) without redis-server.
+# `N passed, N failed`; says "skipped: ..." without redis-server.
 #  - every BF.*, CF.*, FK.* command: replies as RedisBloom documents them
 #    (and filterkit's own for FK.*), WRONGTYPE across types and families;
 #  - bad input: wrong arity for every command, non-numbers, error rates

@@ -2,7 +2,7 @@
 # tests/cli_redis_scaling.sh: BF and CF keys that grow (the scalable kinds)
 # on a real server, as RedisBloom's scaling filters behave. Run by
 # tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`;
-# skips (0 passed) without redis-server.
+# says "skipped: ..." without redis-server.
 #  - BF.RESERVE at capacity 100 (expansion 2, and 4) takes 10^4 adds: zero
 #    false negatives, BF.INFO's "Number of filters", "Capacity" and
 #    "Expansion rate" as RedisBloom reports them (100, 200, 400, ...);
@@ -86,7 +86,7 @@ check "CF.INFO expansion rate" test "$(rc $S CF.INFO c2 | sed -n '13p;14p' | tr 
 # delete the first half through every link: a delete takes the copy
 # from the newest link answering yes, so a false positive of a newer link
 # (rate under the target) takes another key's copy there; the misses are
-# few, one per such collision (common/scalable.h)
+# few, one per such collision (scalable/scalable.h)
 head -n 5000 "$tmp/keys" | sed 's/^/CF.DEL c2 /' | rc $S >"$tmp/del"
 deleted=$(grep -c '^1$' "$tmp/del")
 check "CF.DEL through the chain: $deleted of 5000 deleted (>= 4950)" test "$deleted" -ge 4950

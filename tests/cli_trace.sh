@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/cli_trace.sh: `filterkit trace` argument handling and output shape.
 # FK_BUILD=<build dir> (default build). The trace's content is checked
-# against the filters' real state by tests/test_trace.c; this script checks
+# against the filters' real state by tests/test_bench_trace.c; this script checks
 # the exit statuses, the one-line errors and that each kind prints its steps.
 set -u
 cli="${FK_BUILD:-build}/filterkit"

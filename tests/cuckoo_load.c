@@ -54,7 +54,7 @@ int main(int argc, char **argv)
             lost += !fk_cuckoo_contains(c, &k, sizeof k);
         }
         accepted += i >= n;
-        double load = fk_cuckoo_load(c);
+        double load = fk_cuckoo_load_factor(c);
         sum += load;
         min = load < min ? load : min;
         buckets = fk_cuckoo_buckets(c);

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../common/filter.h"
+#include "../registry/registry.h"
 
 typedef bool (*contains_fn)(const fk_filter *, const void *, size_t);
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # tests/run.sh BUILD_DIR...: runs every test program of each build folder
 # (tests/test_* and tests/link_*) and every tests/cli_*.sh script against
-# that folder's CLI (an argument that is a program runs just that program), adds up their `N passed, N failed` lines and ends with
-# the total on one line. A program that crashes or prints no such line
-# counts as one failure. Exit status is nonzero on any failure.
+# that folder's CLI (an argument that is a program or a script runs just
+# that), adds up their `N passed, N failed` lines and ends with the total on
+# one line. A program that crashes or prints no such line counts as one
+# failure, except one that exits 0 with the last line `skipped: <why>`
+# (a script whose tool is missing): it is listed as skipped, with its why.
+# Exit status is nonzero on any failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 total_pass=0
 total_fail=0
+total_skip=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -18,6 +22,12 @@ run_one() { # label, command...
     out=$("$@" 2>&1); rc=$?
     end=$(date +%s.%N)
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    why=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^skipped: //p')
+    if [ "$rc" -eq 0 ] && [ -z "$line" ] && [ -n "$why" ]; then
+        total_skip=$((total_skip + 1))
+        printf 'skip  %-40s %s\n' "$label" "$why"
+        return
+    fi
     if [ -n "$line" ]; then
         p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
     else
@@ -34,6 +44,10 @@ run_one() { # label, command...
 }
 
 for build in "$@"; do
+    case "$build" in *.sh)
+        run_one "$build" env FK_BUILD="${FK_BUILD:-build}" bash "$build"
+        continue;;
+    esac
     if [ -f "$build" ] && [ -x "$build" ]; then
         run_one "$build" "$build"
         continue
@@ -48,5 +62,6 @@ for build in "$@"; do
         run_one "$s ($build)" env FK_BUILD="$build" bash "$s"
     done
 done
+[ "$total_skip" -eq 0 ] || echo "($total_skip skipped, listed above)"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -15,6 +15,7 @@
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../common/sizing.h"
+#include "../registry/registry.h"
 
 /* The keys the reader gives for `text`, joined by '|'. */
 static void keys_of(const char *text, size_t len, int binary, char *out, size_t cap)

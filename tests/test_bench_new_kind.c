@@ -1,5 +1,5 @@
 /* tests/test_bench_new_kind.c: a new kind is its own files plus one
- * registration. The test-only kind of tests/kind_fpset.c, once passed to
+ * registration. The test-only kind of tests/fpset/, once passed to
  * fk_ops_register, is run by the CLI's own subcommands, unchanged:
  * `bench`, `pick` (whose memory model sizes it through its fk_ops), and `build` /
  * `query` / `info` (saving and loading it by its file kind id). Each
@@ -11,8 +11,9 @@
 #include "check.h"
 #include "../bench/cli/cmd.h"
 #include "../bench/measure/memory_model.h"
-#include "../bench/registry/registry.h"
-#include "kind_fpset.c"
+#include "../registry/registry.h"
+#include "fpset/fpset.h"
+#include "../common/endian.h"
 
 static char dir[] = "/tmp/fk_new_kind_XXXXXX";
 static char path_keys[64], path_other[64], path_filter[64], path_out[64];

@@ -6,6 +6,7 @@
 #include "../bench/cli/args.h"
 #include "../bench/measure/measure.h"
 #include "../bench/report/stats.h"
+#include "../registry/registry.h"
 
 TEST(median_of_odd_and_even_counts)
 {

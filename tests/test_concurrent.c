@@ -28,6 +28,7 @@
 #include "keys.h"
 #include "../common/filter.h"
 #include "../common/serial.h"
+#include "../registry/registry.h"
 
 /* Keys: mostly 8-byte integers (the kinds' fast paths), every fourth a
  * realistic string of another length (their general paths). */

@@ -8,8 +8,8 @@
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_hash.h"
 #include "../common/serial.h"
-#include "../cuckoo/cuckoo_serial.h"
 #include "../cuckoo/cuckoo_table.h"
+#include "../registry/registry.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -102,7 +102,7 @@ static double fill_slots_and_verify(uint64_t slots, uint32_t f, uint64_t seed)
     CHECK_EQ_U64(count_occupied(c), n);
     CHECK_MSG(count_missing(c, key_seed, n) == 0, "%" PRIu64 " slots, f=%u: items lost", slots,
               f);
-    double load = fk_cuckoo_load(c);
+    double load = fk_cuckoo_load_factor(c);
     fk_cuckoo_free(c);
     return load;
 }
@@ -183,7 +183,7 @@ TEST(load_at_first_failure_is_at_least_95_percent_at_any_table_size)
         { 1500004, 12, 3 }, { 1500004, 8, 2 }, { 1500004, 16, 2 }, { 3000000, 12, 1 },
     };
     for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-        if (FK_TEST_SANITIZED && r > 0)
+        if (check_small_scale() && r > 0)
             break; /* one size and width is enough at ASan speed */
         double sum = 0.0, min = 1.0;
         int seeds = FK_TEST_SCALE(runs[r].seeds, 1);
@@ -304,7 +304,7 @@ static double measure_fpr(const fk_cuckoo *c, uint64_t n)
 static void fill_to_load(fk_cuckoo *c, double load)
 {
     uint64_t rng = 4242, key;
-    while (fk_cuckoo_load(c) < load) {
+    while (fk_cuckoo_load_factor(c) < load) {
         key = check_rng(&rng) & ~(UINT64_C(1) << 63);
         if (fk_cuckoo_insert(c, &key, sizeof key) != FK_OK)
             break;
@@ -326,7 +326,7 @@ TEST(measured_fpr_matches_theory_at_the_measured_load)
         if (!c)
             continue;
         fill_to_load(c, 0.5);
-        double load = fk_cuckoo_load(c);
+        double load = fk_cuckoo_load_factor(c);
         double measured = measure_fpr(c, queries);
         double expect = fpr_nonzero(widths[w], load);
         CHECK_MSG(within_binomial(measured, expect, queries),
@@ -353,15 +353,15 @@ TEST(fpr_at_full_load_is_at_most_the_target)
             continue;
         CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), i == 0 ? 10 : 13);
         fill_to_load(c, 2.0);
-        CHECK(fk_cuckoo_load(c) >= 0.95);
+        CHECK(fk_cuckoo_load_factor(c) >= 0.95);
         /* Enough queries that the gap between theory (~0.944e-3) and the
          * 0.1% target is about 5 standard deviations. */
         uint64_t queries = i == 0 ? 2000000 : 8000000;
         double measured = measure_fpr(c, queries);
         CHECK_MSG(measured <= targets[i], "target %.4f: measured %.6f at load %.4f", targets[i],
-                  measured, fk_cuckoo_load(c));
+                  measured, fk_cuckoo_load_factor(c));
         CHECK(within_binomial(measured, fpr_nonzero(fk_cuckoo_fingerprint_bits(c),
-                                                    fk_cuckoo_load(c)), queries));
+                                                    fk_cuckoo_load_factor(c)), queries));
         fk_cuckoo_free(c);
     }
 }
@@ -384,7 +384,7 @@ TEST(fpr_at_n_matches_theory_for_a_filter_sized_for_n)
             key = check_rng(&rng) & ~(UINT64_C(1) << 63);
             CHECK_STATUS(fk_cuckoo_insert(c, &key, sizeof key), FK_OK);
         }
-        double load = fk_cuckoo_load(c);
+        double load = fk_cuckoo_load_factor(c);
         CHECK(load >= 0.92 && load <= FK_CUCKOO_MAX_LOAD);
         double measured = measure_fpr(c, queries);
         double expect = fpr_nonzero(fk_cuckoo_fingerprint_bits(c), load);
@@ -738,7 +738,7 @@ TEST(null_and_empty_keys)
     CHECK_EQ_U64(fk_cuckoo_buckets(NULL) + fk_cuckoo_slots(NULL) + fk_cuckoo_items(NULL) +
                  fk_cuckoo_seed(NULL) + fk_cuckoo_kicks(NULL) + fk_cuckoo_fingerprint_bits(NULL) +
                  fk_cuckoo_slot(NULL, 0, 0) + fk_cuckoo_alt_bucket(NULL, 1, 1), 0);
-    CHECK(fk_cuckoo_load(NULL) == 0.0);
+    CHECK(fk_cuckoo_load_factor(NULL) == 0.0);
     CHECK_EQ_U64(fk_cuckoo_slot(c, fk_cuckoo_buckets(c), 0), 0);
     CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
     fk_stats st;
@@ -827,7 +827,7 @@ TEST(stats_report_true_memory_load_and_theory)
     CHECK(st.memory_bytes >= packed + sizeof(void *) && st.memory_bytes <= packed + 1024);
     CHECK(st.bits_per_item == 8.0 * (double)st.memory_bytes / 10000.0);
     CHECK(st.load_factor == 4999.0 / (double)fk_cuckoo_slots(c));
-    CHECK(st.load_factor == fk_cuckoo_load(c));
+    CHECK(st.load_factor == fk_cuckoo_load_factor(c));
     CHECK(st.expected_fpr == fk_theory_cuckoo_fpr(12, st.load_factor));
     CHECK(st.expected_fpr > 0.0 && st.expected_fpr < 8.0 / 4096.0);
     fk_cuckoo_clear(c);
@@ -939,8 +939,9 @@ TEST(the_legacy_golden_file_answers_exactly_as_before)
     CHECK_MSG(fp != NULL, "open %s", path);
     if (!fp)
         return;
-    fk_cuckoo *c = NULL;
-    CHECK_STATUS(fk_cuckoo_from_file(fp, &c), FK_OK);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_load_file(&fk_cuckoo_ops, fp, &f), FK_OK);
+    fk_cuckoo *c = (fk_cuckoo *)f;
     fclose(fp);
     if (!c)
         return;
@@ -974,7 +975,7 @@ TEST(the_legacy_golden_file_answers_exactly_as_before)
     size_t len = 0;
     CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
     fk_cuckoo *d = NULL;
-    CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+    CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_OK);
     CHECK(d && fk_cuckoo_contains(d, "late", 4) && fk_cuckoo_contains(d, "key-42", 6));
     CHECK(len > 80 && buf[80] == 0); /* param 4, the scheme: still legacy */
     fk_cuckoo_free(d);
@@ -1004,7 +1005,7 @@ TEST(new_files_carry_the_blocks_scheme)
         for (int k = 0; k < 8; k++)
             bad[len - 8 + (size_t)k] = (uint8_t)(sum >> (8 * k));
         fk_cuckoo *d = NULL;
-        CHECK_MSG(fk_cuckoo_from_bytes(bad, len, &d) == FK_ECORRUPT && d == NULL, "scheme %u",
+        CHECK_MSG(fk_cuckoo_load(bad, len, &d) == FK_ECORRUPT && d == NULL, "scheme %u",
                   schemes[i]);
     }
     fk_cuckoo_free(c);

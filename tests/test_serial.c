@@ -15,11 +15,10 @@
 #include "../common/serial.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
-#include "../bloom/bloom_serial.h"
+#include "../bloom/bloom.h"
 #include "../counting/counting.h"
-#include "../counting/counting_serial.h"
 #include "../cuckoo/cuckoo.h"
-#include "../cuckoo/cuckoo_serial.h"
+#include "../registry/registry.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -430,7 +429,7 @@ TEST(counting_saturation_width_and_padding)
         size_t len = 0;
         CHECK_STATUS(fk_counting_save(c, buf, sizeof buf, &len), FK_OK);
         fk_counting *d = NULL;
-        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
         if (d) {
             CHECK_EQ_U64(fk_counting_saturations(d), fk_counting_saturations(c));
             CHECK_EQ_U64(fk_counting_count(d, "hot", 3), fk_counting_count(c, "hot", 3));
@@ -445,22 +444,22 @@ TEST(counting_saturation_width_and_padding)
         uint64_t bit = 101 * width;
         buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
         CHECK(d == NULL);
         buf[120 + bit / 8] &= (uint8_t)~(1u << (bit & 7));
         buf[120 + len - 128 - 1] |= 0x80; /* the very last padding bit */
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
         buf[120 + len - 128 - 1] &= 0x7F;
         bit = 100 * width;
         buf[120 + bit / 8] |= (uint8_t)(1u << (bit & 7));
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_OK);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
         fk_counting_free(d);
         /* width 5 is no width */
         fk_le_put64(buf + 64, 5);
         reseal(buf, len);
-        CHECK_STATUS(fk_counting_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_counting_load(buf, len, &d), FK_ECORRUPT);
         fk_counting_free(c);
     }
 }
@@ -482,7 +481,7 @@ TEST(cuckoo_items_geometry_and_prng)
     CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
     CHECK_EQ_U64(len, 128 + fk_cuckoo_buckets(c) * 4 * fk_cuckoo_fingerprint_bits(c) / 8);
     fk_cuckoo *d = NULL;
-    CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+    CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_OK);
     if (d) {
         CHECK_EQ_U64(fk_cuckoo_kicks(d), fk_cuckoo_kicks(c));
         CHECK_EQ_U64(fk_cuckoo_items(d), fk_cuckoo_items(c));
@@ -509,7 +508,7 @@ TEST(cuckoo_items_geometry_and_prng)
         memcpy(bad, buf, len);
         fk_le_put64(bad + edits[e].off, edits[e].value);
         reseal(bad, len);
-        CHECK_MSG(fk_cuckoo_from_bytes(bad, len, &d) == FK_ECORRUPT && d == NULL, "%s",
+        CHECK_MSG(fk_cuckoo_load(bad, len, &d) == FK_ECORRUPT && d == NULL, "%s",
                   edits[e].what);
     }
     fk_cuckoo_free(c);
@@ -522,13 +521,13 @@ TEST(cuckoo_items_geometry_and_prng)
         CHECK_EQ_U64(len, 128 + 3);
         buf[120 + 2] |= 0x10; /* bit 20: padding */
         reseal(buf, len);
-        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_ECORRUPT);
         buf[120 + 2] = 0x08;  /* bit 19: slot 3, fingerprint 16, but items says 0 */
         reseal(buf, len);
-        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_ECORRUPT);
+        CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_ECORRUPT);
         fk_le_put64(buf + 40, 1); /* now items agrees */
         reseal(buf, len);
-        CHECK_STATUS(fk_cuckoo_from_bytes(buf, len, &d), FK_OK);
+        CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_OK);
         CHECK(d && fk_cuckoo_slot(d, 0, 3) == 16);
         fk_cuckoo_free(d);
         fk_cuckoo_free(c);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "runnable_kinds.h"
+#include "../../registry/registry.h"
 
 static const fk_ops *const baselines[] = {
 #ifdef FK_HAVE_LIBBLOOM

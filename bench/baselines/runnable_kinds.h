@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include "../../common/filter.h"
+#include "../../registry/registry.h"
 
 #ifdef FK_HAVE_LIBBLOOM
 /* libbloom 1.6 behind the vtable (bench/baselines/libbloom.c). */

@@ -12,6 +12,7 @@
 #include "filterfile.h"
 #include "../keys/keyfeed.h"
 #include "../keys/keylines.h"
+#include "../../registry/registry.h"
 
 /* The first sub-filter's capacity of a growing kind built without
  * --capacity. */

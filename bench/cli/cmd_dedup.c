@@ -14,6 +14,7 @@
 #include "../keys/keylines.h"
 #include "operands.h"
 #include "../clock/progress.h"
+#include "../../registry/registry.h"
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */

@@ -12,7 +12,7 @@
 #include "../report/report.h"
 #include "../report/units.h"
 #include "../../bloom/bloom.h"
-#include "../../common/scalable.h"
+#include "../../scalable/scalable.h"
 
 /* One line of the description: its text label, its JSON key, and a value
  * of one of three types. */

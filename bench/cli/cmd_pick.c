@@ -10,6 +10,7 @@
 #include "../clock/progress.h"
 #include "../measure/grid.h"
 #include "../report/units.h"
+#include "../../registry/registry.h"
 
 /* Timings are measured at no more than this many items (memory is
  * extrapolated exactly), so a pick takes seconds, not minutes. */

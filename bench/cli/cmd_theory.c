@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../../bloom/blocked.h"
+#include "../../blocked/blocked.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "args.h"

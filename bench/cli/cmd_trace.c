@@ -7,10 +7,11 @@
 #include "args.h"
 #include "cmd.h"
 #include "../trace/trace.h"
-#include "../../bloom/blocked.h"
+#include "../../blocked/blocked.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../cuckoo/cuckoo.h"
+#include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
  * the name): a kind without an entry here is not traceable. */

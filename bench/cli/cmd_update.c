@@ -8,6 +8,7 @@
 #include "filterfile.h"
 #include "../keys/keyfeed.h"
 #include "operands.h"
+#include "../../registry/registry.h"
 
 /* The kinds that can remove, comma-separated, for messages. */
 static void removing_kinds(char *buf, size_t len)

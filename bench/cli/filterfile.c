@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "filterfile.h"
+#include "../../registry/registry.h"
 
 static int fail(const char *cmd, const char *path, const char *why)
 {

@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include "../../common/serial.h"
+#include "../../registry/registry.h"
 
 /* Loads the filter saved in the file at path, of any built-in kind, fully
  * validated. The header is read and checked first (fk_serial_read_head, then

@@ -7,6 +7,7 @@
 #include "../../common/filter.h"
 #include "cmd.h"
 #include "../report/runinfo.h"
+#include "../../registry/registry.h"
 
 typedef struct {
     const char *name;

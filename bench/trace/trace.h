@@ -6,7 +6,7 @@
  * filter's real state.
  *
  * The output is plain text meant for a terminal or a Markdown code block;
- * its line shapes are stable (tests/test_trace.c parses them):
+ * its line shapes are stable (tests/test_bench_trace.c parses them):
  *   insert|lookup|remove "KEY"          one block per step
  *     probes P1 P2 ...                   bloom/counting, in probe order
  *     fingerprint 0xFP / i1 B / i2 B     cuckoo

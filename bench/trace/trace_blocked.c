@@ -4,7 +4,7 @@
  * from fk_blocked_locate and words are read back with fk_blocked_get_word:
  * the trace prints the filter's real state, it recomputes nothing. */
 #include <stdlib.h>
-#include "../../bloom/blocked.h"
+#include "../../blocked/blocked.h"
 #include "trace.h"
 
 /* One 32-bit word as 32 characters, bit 0 first: . = 0, 1 = set. */

@@ -70,7 +70,7 @@ static void print_table(FILE *out, const table *t)
 {
     fprintf(out, "  table after: %llu of %llu slots used (load %.3f)\n",
             (unsigned long long)fk_cuckoo_items(t->c),
-            (unsigned long long)fk_cuckoo_slots(t->c), fk_cuckoo_load(t->c));
+            (unsigned long long)fk_cuckoo_slots(t->c), fk_cuckoo_load_factor(t->c));
     for (uint64_t b = 0; b < t->buckets; b++)
         print_bucket(out, t, b, true);
 }

@@ -14,6 +14,7 @@
 #include "../../common/serial.h"
 #include "../../common/endian.h"
 #include "../../common/hash.h"
+#include "../../registry/registry.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_load: %s failed\n", #c); abort(); } } while (0)

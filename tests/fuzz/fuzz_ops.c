@@ -10,13 +10,14 @@
  * One exception: a growing kind that removes (a chain of cuckoo filters)
  * takes a removed key's copy from the newest sub-filter answering yes, which
  * may be another key's copy when a newer sub-filter's yes is a false
- * positive (common/scalable.h); after its first remove the run stops
+ * positive (scalable/scalable.h); after its first remove the run stops
  * checking for false negatives (tests/test_scalable.c checks removes
  * through growth at an fpr where that cannot happen in its seeded run). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../common/serial.h"
+#include "../../registry/registry.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_ops: %s failed\n", #c); abort(); } } while (0)

@@ -44,8 +44,7 @@ redis_lib_cleanup() {
 # sets sanitized=1 for a module built with ASan.
 redis_lib_init() {
     if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
-        echo "redis-server/redis-cli not installed (make deps-redis): Redis tests skipped"
-        echo "0 passed, 0 failed"
+        echo "skipped: redis-server/redis-cli not installed (make deps-redis)"
         return 1
     fi
     if [ ! -f "$module" ]; then

@@ -1,4 +1,4 @@
-/* tests/test_trace.c: `filterkit trace` shows the filter's real state.
+/* tests/test_bench_trace.c: `filterkit trace` shows the filter's real state.
  *
  * Runs the CLI (FK_CLI, else <build>/filterkit next to this program's
  * tests/ folder), parses every step it prints, and replays the same steps on
@@ -438,7 +438,7 @@ int main(int argc, char **argv)
     if (env && *env) {
         snprintf(cli, sizeof cli, "%s", env);
     } else {
-        /* <build>/tests/test_trace -> <build>/filterkit */
+        /* <build>/tests/test_bench_trace -> <build>/filterkit */
         snprintf(cli, sizeof cli, "%s", argv[0]);
         char *slash = strrchr(cli, '/');
         if (slash)

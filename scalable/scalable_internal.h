@@ -1,4 +1,4 @@
-/* common/scalable_internal.h: the growing filter's struct, shared by
+/* scalable/scalable_internal.h: the growing filter's struct, shared by
  * scalable.c (the chain) and scalable_serial.c (its saved form). */
 #ifndef FK_SCALABLE_INTERNAL_H
 #define FK_SCALABLE_INTERNAL_H

@@ -1,4 +1,4 @@
-/* common/scalable.h: growing ("scalable") filters: a chain of sub-filters
+/* scalable/scalable.h: growing ("scalable") filters: a chain of sub-filters
  * ("links") of any kind, so that no capacity has to be guessed up front
  * and the false-positive rate still holds (Almeida, Baquero, Preguica &
  * Hutchison, "Scalable Bloom Filters", Information Processing Letters
@@ -73,8 +73,8 @@ extern "C" {
 
 #include <stddef.h>
 #include <stdint.h>
-#include "filter.h"
-#include "serial.h"
+#include "../common/filter.h"
+#include "../common/serial.h"
 
 #define FK_SCALABLE_DEFAULT_GROWTH     2u
 #define FK_SCALABLE_DEFAULT_TIGHTENING 0.9
@@ -86,7 +86,7 @@ extern "C" {
  * with growth 1; with growth >= 2 FK_MEMORY_CAP comes first). */
 #define FK_SCALABLE_MAX_LINKS          65536u
 /* File kind id of a saved chain, whatever its inner kind (the inner kind's
- * own id is kind parameter 0; bench/registry/README.md lists the ids). */
+ * own id is kind parameter 0; registry/README.md lists the ids). */
 #define FK_KIND_SCALABLE               5u
 
 /* Creates an empty growing filter of links of kind `inner` (any kind that
@@ -136,6 +136,17 @@ FK_API uint64_t fk_scalable_memory_bytes(const fk_filter *f);
  * growing filter. Cost: O(1). */
 FK_API uint64_t fk_scalable_max_bytes(const fk_filter *f);
 
+/* Stores in *growth and *tightening (either may be NULL) the values f
+ * uses, defaults resolved. Returns FK_OK, or FK_EINVAL when f is NULL or
+ * not a growing filter (nothing stored). Cost: O(1). */
+FK_API fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tightening);
+
+/* --------------------- binding the wrapper to a kind (registry, internal)
+ *
+ * The registered kinds (registry/scalable_kinds.c) are small fk_ops
+ * tables whose slots call these with their own table (`outer`, stored as
+ * the filter's ops) and their inner kind's. Not part of the public API. */
+
 /* Counts one link's copies of a key (a kind's count, e.g. a cuckoo
  * filter's matching fingerprints): FK_OK with *count set, or a status. */
 typedef fk_status (*fk_scalable_count_fn)(const fk_filter *link, const void *key, size_t len,
@@ -147,19 +158,9 @@ typedef fk_status (*fk_scalable_count_fn)(const fk_filter *link, const void *key
  * Returns FK_OK; FK_EINVAL for f not a growing filter, count or
  * count_link NULL, or key NULL with len > 0; else count_link's status
  * (*count 0). Cost: count_link once per link. May run with lookups. */
-FK_API fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
-                                   fk_scalable_count_fn count_link, uint64_t *count);
+fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
+                            fk_scalable_count_fn count_link, uint64_t *count);
 
-/* Stores in *growth and *tightening (either may be NULL) the values f
- * uses, defaults resolved. Returns FK_OK, or FK_EINVAL when f is NULL or
- * not a growing filter (nothing stored). Cost: O(1). */
-FK_API fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tightening);
-
-/* --------------------- binding the wrapper to a kind (registry, internal)
- *
- * The registered kinds (bench/registry/scalable_kinds.c) are small fk_ops
- * tables whose slots call these with their own table (`outer`, stored as
- * the filter's ops) and their inner kind's. Not part of the public API. */
 fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
                              fk_filter **out);
 void      fk_scalable_destroy(fk_filter *f);
@@ -196,7 +197,7 @@ fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t le
  * chain's theory once it holds `items` keys (links filled in order). */
 fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,
                            fk_sizing *out);
-/* The serial hooks (format: common/scalable_serial.c). check_head and
+/* The serial hooks (format: scalable/scalable_serial.c). check_head and
  * load also check that the saved chain's inner kind is `inner`. */
 void      fk_scalable_save_head(const fk_filter *f, fk_serial_head *h);
 void      fk_scalable_save_payload(const fk_filter *f, uint8_t *dst);

@@ -1,4 +1,4 @@
-/* common/scalable_serial.c: a growing filter's part of the saved format
+/* scalable/scalable_serial.c: a growing filter's part of the saved format
  * (file kind FK_KIND_SCALABLE; framing in serial.h).
  *
  * Header: seed, capacity (link 0's), fpr (the chain's target), items (the
@@ -15,7 +15,7 @@
  */
 #include <string.h>
 #include "scalable_internal.h"
-#include "endian.h"
+#include "../common/endian.h"
 
 enum { P_INNER, P_GROWTH, P_TIGHTENING, P_LINKS, P_NEWEST_FULL, P_USED };
 

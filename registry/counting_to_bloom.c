@@ -1,4 +1,4 @@
-/* bench/registry/counting_to_bloom.c: fk_counting_to_bloom, the one call
+/* registry/counting_to_bloom.c: fk_counting_to_bloom, the one call
  * that needs both the counting and the Bloom module. It lives in the
  * all-in-one library (like the registry) so that neither module includes
  * the other: counting exports its bit array, bloom builds a filter from

@@ -1,4 +1,4 @@
-/* bloom/blocked_batch.c: the blocked filter's batches (common/pipeline.h):
+/* blocked/blocked_batch.c: the blocked filter's batches (common/pipeline.h):
  * hash a window of keys, prefetch each key's block (one line), then set or
  * test the window's blocks on the filter's own path (AVX2 or scalar, the
  * one its single-key calls take, so the bits are the same) while the next
@@ -74,100 +74,35 @@ static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void
     }
 }
 
-/* ------------------------------------------- pipelines, one per key form */
+/* ---------------------------------------- the fk_ops slots (blocked.c's table)
+ *
+ * The dispatchers (common/batch.c) have checked every argument and key,
+ * and pass a non-NULL done. */
 
-FK_HOT static void contains_bytes(const void *f, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[])
+FK_HOT void fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], bool out[])
 {
-    run(NULL, f, n, keys, lens, NULL, out);
+    run(NULL, (const fk_blocked *)f, n, keys, lens, NULL, out);
 }
 
-FK_HOT static fk_status insert_bytes(void *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
+FK_HOT fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                            const size_t lens[], size_t *done)
 {
-    run(f, f, n, keys, lens, NULL, NULL);
+    run((fk_blocked *)f, (const fk_blocked *)f, n, keys, lens, NULL, NULL);
     *done = n;
     return FK_OK;
 }
 
-FK_HOT static void contains_ints(const fk_blocked *b, size_t n, const uint64_t keys[], bool out[])
+FK_HOT void fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                             bool out[])
 {
-    run(NULL, b, n, NULL, NULL, keys, out);
+    run(NULL, (const fk_blocked *)f, n, NULL, NULL, keys, out);
 }
 
-FK_HOT static void insert_ints(fk_blocked *b, size_t n, const uint64_t keys[])
+FK_HOT fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                                size_t *done)
 {
-    run(b, b, n, NULL, NULL, keys, NULL);
-}
-
-/* ------------------------------------------------------- the direct API */
-
-void fk_blocked_contains_many(const fk_blocked *b, size_t n, const void *const keys[],
-                              const size_t lens[], bool out[])
-{
-    fk_batch_lookup(b, n, keys, lens, out, contains_bytes);
-}
-
-fk_status fk_blocked_insert_many(fk_blocked *b, size_t n, const void *const keys[],
-                                 const size_t lens[], size_t *done)
-{
-    return fk_batch_write(b, n, keys, lens, done, insert_bytes);
-}
-
-void fk_blocked_contains_many_u64(const fk_blocked *b, size_t n, const uint64_t keys[], bool out[])
-{
-    if (!out || n == 0)
-        return;
-    if (!b || !keys) {
-        memset(out, 0, n * sizeof out[0]);
-        return;
-    }
-    contains_ints(b, n, keys, out);
-}
-
-fk_status fk_blocked_insert_many_u64(fk_blocked *b, size_t n, const uint64_t keys[], size_t *done)
-{
-    if (done)
-        *done = 0;
-    if (!b || (n > 0 && !keys))
-        return FK_EINVAL;
-    insert_ints(b, n, keys);
-    if (done)
-        *done = n;
-    return FK_OK;
-}
-
-/* -------------------------------------- the fk_ops slots (blocked.c)
- *
- * The dispatchers (common/batch.c) have checked every argument and key. */
-
-void fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                  const size_t lens[], bool out[])
-{
-    contains_bytes(f, n, keys, lens, out);
-}
-
-fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done)
-{
-    size_t did;
-    fk_status s = insert_bytes(f, n, keys, lens, &did);
-    if (done)
-        *done = did;
-    return s;
-}
-
-void fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                      bool out[])
-{
-    contains_ints((const fk_blocked *)f, n, keys, out);
-}
-
-fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                         size_t *done)
-{
-    insert_ints((fk_blocked *)f, n, keys);
-    if (done)
-        *done = n;
+    run((fk_blocked *)f, (const fk_blocked *)f, n, NULL, NULL, keys, NULL);
+    *done = n;
     return FK_OK;
 }

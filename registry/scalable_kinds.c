@@ -1,10 +1,10 @@
-/* bench/registry/scalable_kinds.c: the registered growing kinds, each a
- * small fk_ops table binding the wrapper (common/scalable.h) to one inner
+/* registry/scalable_kinds.c: the registered growing kinds, each a
+ * small fk_ops table binding the wrapper (scalable/scalable.h) to one inner
  * kind. They live here, beside the registry, because they name kinds;
  * the wrapper itself knows none. All three save under FK_KIND_SCALABLE,
  * told apart by the inner kind's id (kind parameter 0). */
 #include "registry.h"
-#include "../../common/scalable.h"
+#include "../scalable/scalable.h"
 
 extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
 

@@ -1,4 +1,4 @@
-/* bloom/blocked.h: the cache-blocked (split-block) Bloom filter, kind
+/* blocked/blocked.h: the cache-blocked (split-block) Bloom filter, kind
  * "blocked" (Putze, Sanders & Singler 2007; the layout of Parquet's
  * split-block Bloom filter specification).
  *
@@ -14,7 +14,7 @@
  * Insert and lookup have two code paths giving identical bits: AVX2
  * (chosen at run time when the CPU has it) and portable scalar C.
  *
- * Link: build/libfk_bloom.a build/libfk_common.a -lm, nothing else.
+ * Link: build/libfk_blocked.a build/libfk_common.a -lm, nothing else.
  * Thread safety: which calls may run at the same time on one filter, from
  * any number of threads ("no": the caller must keep them apart):
  *
@@ -23,7 +23,7 @@
  *   insert_concurrent    yes            yes                no
  *   other writers        no             no                 no
  *
- * (other writers: insert, clear, set_path, union, intersect.) Plain insert
+ * (other writers: insert, clear, union, intersect.) Plain insert
  * stays the fastest single-writer path; it never runs beside
  * insert_concurrent. stats, saving and the set operations add up the count
  * that concurrent inserts keep per thread: call them once those writers
@@ -39,15 +39,16 @@
  *   if (fk_blocked_contains(b, "apple", 5)) ...;   // true
  *   fk_blocked_free(b);
  *
- * Saving and loading: bloom/blocked_serial.h.
  */
 #ifndef FK_BLOCKED_H
 #define FK_BLOCKED_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "../common/filter.h"
+#include "../common/serial.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,19 +82,6 @@ FK_API double fk_theory_blocked_fpr(double load);
  * are sized as this load, as cuckoo fingerprints stop at 32 bits. */
 #define FK_BLOCKED_MIN_LOAD 0.125
 
-/* Number of blocks for n keys at false-positive rate p: the smallest count
- * whose fk_theory_blocked_fpr(n / blocks) is at most p, and at most
- * n / FK_BLOCKED_MIN_LOAD. Returns 0 when n is 0, p is not in (0,1) (or
- * NaN), or the count exceeds 2^32 (the block index is 32 bits).
- * Cost: about 80 evaluations of the formula. */
-FK_API uint64_t fk_size_blocked_blocks(uint64_t n, double p);
-
-/* Estimate of the distinct keys in `blocks` blocks with x bits set in
- * total: blocks * ln(1 - fill) / ln(31/32), fill = x / (256 blocks), the
- * count that sets that fill on average per word. +inf when every bit is
- * set, 0 for blocks 0. */
-FK_API double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
-
 /* The block count fk_blocked_new uses for p: ceil(p->bits / 256) when
  * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). Returns
  * FK_OK with *blocks set; FK_EINVAL for NULL arguments, p failing
@@ -120,7 +108,8 @@ FK_API void fk_blocked_free(fk_blocked *b);
  * rises instead). Cost: one hash, one 32-byte read-modify-write. */
 FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
 
-/* Sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
+/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
+ * fk_blocked_as_filter(x)). Sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
  * many threads at once and beside any number of fk_blocked_contains calls
  * (see the table above): the block's eight words are read, and each word
  * whose bit is still clear is ORed with one atomic read-modify-write
@@ -130,20 +119,11 @@ FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
  * The item count is kept per thread and counts every successful call.
  * Returns FK_OK, or FK_EINVAL for b NULL or key NULL with len > 0. Cost: one
  * hash, one 32-byte read, up to eight atomic ORs in one cache line. */
-FK_API fk_status fk_blocked_insert_concurrent(fk_blocked *b, const void *key, size_t len);
 
 /* Returns true when the key's 8 bits are all set (maybe present), false
  * when one is clear (definitely absent). b NULL, or key NULL with len > 0,
  * answers false. Cost: one hash, one 32-byte read. */
 FK_API bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len);
-
-/* fk_blocked_insert and fk_blocked_contains of an integer key: exactly the
- * calls on its 8 little-endian bytes (same bits, same answers; b NULL:
- * FK_EINVAL, or false), on XXH3's constant-length path for 8 bytes (the
- * byte calls take it too when len is 8). Cost: as the byte calls, less the
- * key load and the length dispatch. */
-FK_API fk_status fk_blocked_insert_u64(fk_blocked *b, uint64_t key);
-FK_API bool      fk_blocked_contains_u64(const fk_blocked *b, uint64_t key);
 
 /* Fills *out: items = successful inserts (duplicates count again),
  * load_factor = set bits / bits, expected_fpr =
@@ -178,9 +158,6 @@ FK_API fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t 
 /* Word w (0..7) of block i; 0 when b is NULL or out of range. Cost: O(1). */
 FK_API uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w);
 
-/* Number of set bits. 0 for NULL. Cost: O(blocks). */
-FK_API uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
-
 /* Estimate of the number of distinct keys inserted, from the fill
  * (fk_theory_blocked_items). +inf when every bit is set, 0 for NULL.
  * Cost: O(blocks). */
@@ -200,58 +177,21 @@ FK_API fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src);
  * the result, rounded. Cost: O(blocks). */
 FK_API fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src);
 
-/* ------------------------------------------------------------ batches
- *
- * Many keys per call, answers and bits identical to the single-key calls
- * key by key (the contracts of fk_filter_contains_many .. _insert_many_u64
- * in common/filter.h), on the filter's own code path: the keys are hashed
- * a window at a time and their blocks prefetched a window ahead, so the
- * memory latencies of up to two windows of keys overlap. Thread safety as
- * the single-key calls: contains_many may run with other lookups;
- * insert_many needs the caller's lock. */
+/* ------------------------------------------------- saving and loading */
 
-/* out[i] = fk_blocked_contains(b, keys[i], lens[i]) for i < n. n == 0 or
- * out NULL: no-op. b NULL, or keys/lens NULL with n > 0, answers false for
- * every key; a key NULL with lens[i] > 0 answers false.
- * Cost: n hashes, n 32-byte reads, one prefetch per key. */
-FK_API void fk_blocked_contains_many(const fk_blocked *b, size_t n, const void *const keys[],
-                                     const size_t lens[], bool out[]);
+/* Saving a blocked filter and loading it back in a buffer. The same as fk_filter_save / _load
+ * with &fk_blocked_ops (common/serial.h has the format and the full
+ * contract; kind id 4); the payload layout is in blocked/blocked_serial.c. */
 
-/* Inserts keys[0..n) in order, as fk_blocked_insert each. Returns FK_OK
- * (*done = n); FK_EINVAL for b NULL or keys/lens NULL with n > 0 (*done =
- * 0, nothing inserted), or a key NULL with len > 0 (*done = its index: the
- * keys before it are in, it and those after are not). done may be NULL.
- * Cost: n hashes, n 32-byte read-modify-writes, one prefetch per key. */
-FK_API fk_status fk_blocked_insert_many(fk_blocked *b, size_t n, const void *const keys[],
-                                        const size_t lens[], size_t *done);
+/* The kind's id in saved files (reserved for it in common/serial.h). */
+#define FK_KIND_BLOCKED 4u
 
-/* The same for 64-bit integer keys, each hashed as its 8 little-endian
- * bytes: out[i] = fk_blocked_contains(b, le8(keys[i]), 8), and the insert
- * sets exactly the bits fk_blocked_insert(b, le8(keys[i]), 8) would. NULL
- * rules as above (keys NULL with n > 0: all false / FK_EINVAL). */
-FK_API void fk_blocked_contains_many_u64(const fk_blocked *b, size_t n, const uint64_t keys[],
-                                         bool out[]);
-FK_API fk_status fk_blocked_insert_many_u64(fk_blocked *b, size_t n, const uint64_t keys[],
-                                            size_t *done);
-
-/* ------------------------------------------------------------ code paths */
-
-typedef enum {
-    FK_BLOCKED_PATH_SCALAR = 0, /* portable C, any machine */
-    FK_BLOCKED_PATH_AVX2 = 1    /* x86 AVX2, when the CPU and the OS allow it */
-} fk_blocked_path;
-
-/* True when this machine can run the AVX2 path. Cost: O(1). */
-FK_API bool fk_blocked_avx2_available(void);
-
-/* The path b's insert and contains take; new filters take AVX2 when it is
- * available. Both paths set and test the same bits. SCALAR for NULL. */
-FK_API fk_blocked_path fk_blocked_get_path(const fk_blocked *b);
-
-/* Switches b's path (for tests and benchmarks). Returns FK_OK; FK_EINVAL
- * for NULL b or an unknown path; FK_EUNSUPPORTED for AVX2 on a machine
- * without it (b unchanged). Not safe while other threads use b. */
-FK_API fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path);
+/* fk_blocked_serialized_size, fk_blocked_save, fk_blocked_load: the calls
+ * of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
+ * for fk_blocked. Bytes a saved blocked filter takes: 128 + 32 * blocks.
+ * Saving and loading cost O(blocks); a loaded filter takes this machine's
+ * fastest path. */
+FK_SERIAL_DIRECT_DECLARE(fk_blocked, fk_blocked);
 
 #ifdef __cplusplus
 }

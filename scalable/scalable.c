@@ -1,11 +1,11 @@
-/* common/scalable.c: the growing filter: a chain of links of one inner
+/* scalable/scalable.c: the growing filter: a chain of links of one inner
  * kind, each `growth` times larger and `tightening` times stricter than the
  * one before (scalable.h has the contract). Needs nothing but fk_ops. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "pipeline.h"
+#include "../common/pipeline.h"
 #include "scalable_internal.h"
 
 /* ------------------------------------------------------------- params */
@@ -570,32 +570,16 @@ static fk_status generic_create(const fk_params *p, fk_filter **out)
     return FK_EINVAL; /* made by fk_scalable_new, which knows the inner kind */
 }
 
-static const fk_ops generic_ops = {
-    .version = FK_OPS_VERSION,
-    .name = "scalable",
-    .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved",
-    .caps = FK_CAP_GROWS,
-    .create = generic_create,
-    .destroy = fk_scalable_destroy,
-    .insert = fk_scalable_insert,
-    .contains = fk_scalable_contains,
-    .stats = fk_scalable_stats,
-    FK_SCALABLE_BATCH_SLOTS,
-};
+/* The slots both generic tables share; the second adds remove. */
+#define GENERIC_SLOTS                                                                    \
+    .version = FK_OPS_VERSION, .name = "scalable",                                       \
+    .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved", \
+    .caps = FK_CAP_GROWS, .create = generic_create, .destroy = fk_scalable_destroy,      \
+    .insert = fk_scalable_insert, .contains = fk_scalable_contains,                      \
+    .stats = fk_scalable_stats, FK_SCALABLE_BATCH_SLOTS
 
-static const fk_ops generic_remove_ops = {
-    .version = FK_OPS_VERSION,
-    .name = "scalable",
-    .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved",
-    .caps = FK_CAP_GROWS,
-    .create = generic_create,
-    .destroy = fk_scalable_destroy,
-    .insert = fk_scalable_insert,
-    .contains = fk_scalable_contains,
-    .stats = fk_scalable_stats,
-    .remove = fk_scalable_remove,
-    FK_SCALABLE_BATCH_SLOTS,
-};
+static const fk_ops generic_ops = { GENERIC_SLOTS };
+static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_remove };
 
 fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out)
 {

@@ -1,9 +1,9 @@
-/* bench/registry/registry.c: name and file kind id -> ops for every kind
+/* registry/registry.c: name and file kind id -> ops for every kind
  * libfilterkit knows: the built-in ones, listed once below, then those
  * added with fk_ops_register. */
 #include <string.h>
 #include "registry.h"
-#include "../../common/serial.h"
+#include "../common/serial.h"
 
 /* The built-in kinds, in listing order: one line per kind. */
 #define BUILTIN_KINDS(X) \

@@ -1,4 +1,4 @@
-/* bloom/blocked_serial.c: the blocked filter's part of the saved format
+/* blocked/blocked_serial.c: the blocked filter's part of the saved format
  * (kind id 4).
  *
  * Kind parameters: param[0] = number of blocks (1 .. 2^32, within
@@ -12,7 +12,6 @@
  * kind id: changing it needs a new kind id or format version.
  */
 #include "blocked_internal.h"
-#include "blocked_serial.h"
 #include "../common/endian.h"
 
 enum { P_BLOCKS, P_BLOCK_BITS, P_USED };

@@ -1,0 +1,244 @@
+/* blocked/blocked_internal.h: the blocked filter's layout and key mapping,
+ * shared by the files of its kind (core, AVX2 path, sizing, set
+ * operations, serialization). Not installed. */
+#ifndef FK_BLOCKED_INTERNAL_H
+#define FK_BLOCKED_INTERNAL_H
+
+#include "blocked.h"
+#include "../common/hash.h"
+#include "../common/serial.h"
+#include "../common/tally.h"
+#include "../common/atomic.h"
+
+/* The AVX2 path exists where the compiler can target it and ask the CPU. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define FK_BLOCKED_HAVE_AVX2 1
+#else
+#define FK_BLOCKED_HAVE_AVX2 0
+#endif
+
+/* The code path a filter's insert and contains take (see "code paths"). */
+typedef enum {
+    FK_BLOCKED_PATH_SCALAR = 0, /* portable C, any machine */
+    FK_BLOCKED_PATH_AVX2 = 1    /* x86 AVX2, when the CPU and the OS allow it */
+} fk_blocked_path;
+
+/* The single-key calls of one code path (fk_blocked_use_path). */
+typedef fk_status (*fk_blocked_insert_fn)(fk_blocked *b, const void *key, size_t len);
+typedef bool (*fk_blocked_lookup_fn)(const fk_blocked *b, const void *key, size_t len);
+typedef fk_status (*fk_blocked_insert_u64_fn)(fk_blocked *b, uint64_t key);
+typedef bool (*fk_blocked_lookup_u64_fn)(const fk_blocked *b, uint64_t key);
+
+struct fk_blocked {
+    fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
+    uint32_t *words;     /* blocks x 8 words, 64-byte aligned: no block straddles a line */
+    uint64_t  blocks;    /* 1 .. 2^32 */
+    uint64_t  hash8;     /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
+    /* the path's single-key calls, chosen when the path is (no per-call
+     * test of the path) */
+    fk_blocked_lookup_u64_fn lookup_u64;
+    fk_blocked_lookup_fn     lookup;
+    fk_blocked_insert_u64_fn insert_u64;
+    fk_blocked_insert_fn     insert;
+    uint64_t  seed;
+    uint64_t  capacity;  /* items it was sized for */
+    double    fpr;       /* target it was sized for */
+    uint64_t  items;     /* successful inserts */
+    fk_blocked_path path;
+    fk_tally  tally;     /* successful concurrent inserts (blocked.c) */
+};
+
+/* Successful inserts, plain and concurrent (writers done). */
+static inline uint64_t fk_blocked_item_count(const fk_blocked *b)
+{
+    return b->items + fk_tally_sum(&b->tally);
+}
+
+/* The eight odd salts of the Parquet split-block specification. */
+#define FK_BLOCKED_SALTS 0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, \
+                         0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u
+
+/* The key's one hash (XXH3-64). The low 32 bits choose the bits, the high
+ * 32 the block. Each path gives 8-byte keys (integers, the common case) a
+ * lane of its own where the length is a constant: the compiler drops
+ * XXH3's length dispatch, and the lane needs no stack frame for the code of
+ * the other lengths, which is one jump away. */
+static inline uint64_t fk_blocked_hash(const void *key, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(key, len, seed);
+}
+
+/* The same hash of a key of b, 8-byte keys on XXH3's constant-length path
+ * (common/hash.h: the same value). */
+static inline uint64_t fk_blocked_hash_of(const fk_blocked *b, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_64(fk_hash8_load(key), b->hash8);
+    return fk_blocked_hash(key, len, b->seed);
+}
+
+/* Points b's single-key calls at the code of b->path (blocked.c). */
+void fk_blocked_use_path(fk_blocked *b);
+
+/* Block index in [0, blocks): multiply-high of the hash's high 32 bits. */
+static inline uint64_t fk_blocked_block_of(uint64_t hash, uint64_t blocks)
+{
+    return ((hash >> 32) * blocks) >> 32;
+}
+
+static inline uint32_t *fk_blocked_block_ptr(const fk_blocked *b, uint64_t hash)
+{
+    return b->words + fk_blocked_block_of(hash, b->blocks) * FK_BLOCKED_WORDS;
+}
+
+/* The bit a key sets in word i: the top 5 bits of low32 * salt[i]. */
+static inline unsigned fk_blocked_bit(uint32_t low32, unsigned i)
+{
+    static const uint32_t salt[FK_BLOCKED_WORDS] = { FK_BLOCKED_SALTS };
+    return (low32 * salt[i]) >> 27;
+}
+
+/* The portable path's set and test of a hashed key (blocked.c's single-key
+ * calls and blocked_batch.c's pipeline both run these). */
+static inline void fk_blocked_set_scalar(fk_blocked *b, uint64_t h)
+{
+    uint32_t *block = fk_blocked_block_ptr(b, h);
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        block[i] |= UINT32_C(1) << fk_blocked_bit((uint32_t)h, i);
+    b->items++;
+}
+
+/* Branch-free: ANDs the key's bit of every word into bit 0, tests once. */
+static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
+{
+    const uint32_t *block = fk_blocked_block_ptr(b, h);
+    uint32_t all = 1;
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
+        all &= fk_load32(&block[i]) >> fk_blocked_bit((uint32_t)h, i);
+    return all & 1;
+}
+
+/* The insert and contains of one code path PATH (scalar: blocked.c; avx2:
+ * blocked.c too, ATTR its target attribute) over its SET and TEST of one
+ * hash: an 8-byte key takes the constant-length hash inline, any other
+ * key an out-of-line call (see fk_blocked_hash), so the common case
+ * carries no length switch. Defines fk_blocked_insert_<PATH> and
+ * fk_blocked_contains_<PATH>, and the u64 forms fk_blocked_insert_u64_<PATH>
+ * and fk_blocked_contains_u64_<PATH> (the same constant-length hash). */
+#define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
+    FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
+        fk_blocked *b, const void *key, size_t len)                                        \
+    {                                                                                      \
+        if (!key && len)                                                                   \
+            return FK_EINVAL;                                                              \
+        SET(b, fk_blocked_hash(key, len, b->seed));                                        \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR __attribute__((noinline)) static bool PATH##_contains_any(                \
+        const fk_blocked *b, const void *key, size_t len)                                  \
+    {                                                                                      \
+        return (key || !len) && TEST(b, fk_blocked_hash(key, len, b->seed));               \
+    }                                                                                      \
+    FK_HOT ATTR fk_status fk_blocked_insert_##PATH(fk_blocked *b, const void *key,         \
+                                                   size_t len)                             \
+    {                                                                                      \
+        if (len != 8 || !key)                                                              \
+            return PATH##_insert_any(b, key, len);                                         \
+        SET(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                                 \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR bool fk_blocked_contains_##PATH(const fk_blocked *b, const void *key,      \
+                                                size_t len)                                \
+    {                                                                                      \
+        if (len != 8 || !key)                                                              \
+            return PATH##_contains_any(b, key, len);                                       \
+        return TEST(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                         \
+    }                                                                                      \
+    FK_HOT ATTR fk_status fk_blocked_insert_u64_##PATH(fk_blocked *b, uint64_t key)        \
+    {                                                                                      \
+        SET(b, fk_hash8_64(key, b->hash8));                                                \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR bool fk_blocked_contains_u64_##PATH(const fk_blocked *b, uint64_t key)     \
+    {                                                                                      \
+        return TEST(b, fk_hash8_64(key, b->hash8));                                        \
+    }
+fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
+bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
+fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
+bool      fk_blocked_contains_u64_scalar(const fk_blocked *b, uint64_t key);
+
+/* The AVX2 path (blocked.c): insert and contains whole, hash
+ * included, compiled for AVX2 (so no call sits between the hash and the
+ * probe). b is not NULL; the key checks are theirs. Call only when
+ * fk_blocked_avx2_available(). */
+#if FK_BLOCKED_HAVE_AVX2
+fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
+bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
+fk_status fk_blocked_insert_u64_avx2(fk_blocked *b, uint64_t key);
+bool      fk_blocked_contains_u64_avx2(const fk_blocked *b, uint64_t key);
+/* The same on keys already hashed (fk_blocked_hash), for the batches:
+ * out[j] = the test of h[j]; the sets in order. */
+void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[], bool out[]);
+void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[]);
+#endif
+
+/* The fk_ops batch slots (blocked_batch.c), for blocked.c's table. */
+void      fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], bool out[]);
+fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done);
+void      fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                           bool out[]);
+fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                         size_t *done);
+
+/* Builds an empty filter of exactly `blocks` blocks (no sizing).
+ * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */
+fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capacity, double fpr,
+                                  fk_blocked **out);
+
+/* The saving hooks of fk_blocked_ops (blocked_serial.c; contracts in
+ * common/serial.h). */
+extern const fk_serial_ops fk_blocked_serial_ops;
+
+/* ------------------------------------------------------------ code paths
+ *
+ * Not exported: the tests (which link the static library) force each path
+ * to check that both set and test the same bits. */
+
+/* True when this machine can run the AVX2 path. Cost: O(1). */
+bool fk_blocked_avx2_available(void);
+
+/* The path b's insert and contains take; new filters take AVX2 when it is
+ * available. Both paths set and test the same bits. SCALAR for NULL. */
+fk_blocked_path fk_blocked_get_path(const fk_blocked *b);
+
+/* Switches b's path (for tests and benchmarks). Returns FK_OK; FK_EINVAL
+ * for NULL b or an unknown path; FK_EUNSUPPORTED for AVX2 on a machine
+ * without it (b unchanged). Not safe while other threads use b. */
+fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path);
+
+/* ------------------------------------------------ for this module and its tests
+ *
+ * (Not exported: stats and fk_ops_size answer the same for users.) */
+
+/* Number of blocks for n keys at false-positive rate p: the smallest count
+ * whose fk_theory_blocked_fpr(n / blocks) is at most p, and at most
+ * n / FK_BLOCKED_MIN_LOAD. Returns 0 when n is 0, p is not in (0,1) (or
+ * NaN), or the count exceeds 2^32 (the block index is 32 bits).
+ * Cost: about 80 evaluations of the formula. */
+uint64_t fk_size_blocked_blocks(uint64_t n, double p);
+
+/* Estimate of the distinct keys in `blocks` blocks with x bits set in
+ * total: blocks * ln(1 - fill) / ln(31/32), fill = x / (256 blocks), the
+ * count that sets that fill on average per word. +inf when every bit is
+ * set, 0 for blocks 0. */
+double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
+
+/* Number of set bits. 0 for NULL. Cost: O(blocks). */
+uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
+
+#endif

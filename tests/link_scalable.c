@@ -1,0 +1,28 @@
+/* tests/link_scalable.c: built with scalable/scalable.h and bloom/bloom.h,
+ * libfk_scalable.a, libfk_bloom.a and libfk_common.a only (the Makefile's
+ * link_% rule, with LINK_WITH_scalable naming the inner kind's archive):
+ * proves the growing wrapper links with common/ and the one kind it grows,
+ * which it reaches only through that kind's fk_ops. */
+#include <stdio.h>
+#include "../bloom/bloom.h"
+#include "../scalable/scalable.h"
+
+int main(void)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    fk_filter *f = NULL;
+    int ok = fk_scalable_new(&fk_bloom_ops, &p, &f) == FK_OK;
+    char key[16];
+    for (int i = 0; ok && i < 1000; i++) { /* ten times its first capacity: it grows */
+        int len = snprintf(key, sizeof key, "key%d", i);
+        ok = fk_filter_insert(f, key, (size_t)len) == FK_OK;
+    }
+    for (int i = 0; ok && i < 1000; i++) {
+        int len = snprintf(key, sizeof key, "key%d", i);
+        ok = fk_filter_contains(f, key, (size_t)len);
+    }
+    ok = ok && fk_scalable_links(f) > 1;
+    fk_filter_free(f);
+    printf("%d passed, %d failed\n", ok, !ok);
+    return !ok;
+}
