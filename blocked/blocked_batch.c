@@ -7,17 +7,14 @@
 #include "blocked_internal.h"
 #include "../common/pipeline.h"
 
-/* The hash of key i: bytes, or the 8 little-endian bytes of ints[i]
- * (callers pass ints or keys NULL as a constant). */
+/* The hash of key i: bytes, or the integer ints[i] (the hash of its 8
+ * little-endian bytes; callers pass ints or keys NULL as a constant). */
 static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], const size_t lens[],
                                const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_blocked_hash(le, sizeof le, b->seed);
-    }
-    return fk_blocked_hash(keys[i], lens[i], b->seed);
+    if (!keys)
+        return fk_hash8_64(ints[i], b->hash8);
+    return fk_blocked_hash_of(b, keys[i], lens[i]);
 }
 
 /* Hashes keys [start, start + span) into h[] and prefetches their blocks

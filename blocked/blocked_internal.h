@@ -23,10 +23,23 @@ typedef enum {
     FK_BLOCKED_PATH_AVX2 = 1    /* x86 AVX2, when the CPU and the OS allow it */
 } fk_blocked_path;
 
+/* The single-key calls of one code path (fk_blocked_use_path). */
+typedef fk_status (*fk_blocked_insert_fn)(fk_blocked *b, const void *key, size_t len);
+typedef bool (*fk_blocked_lookup_fn)(const fk_blocked *b, const void *key, size_t len);
+typedef fk_status (*fk_blocked_insert_u64_fn)(fk_blocked *b, uint64_t key);
+typedef bool (*fk_blocked_lookup_u64_fn)(const fk_blocked *b, uint64_t key);
+
 struct fk_blocked {
     fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
     uint32_t *words;     /* blocks x 8 words, 64-byte aligned: no block straddles a line */
     uint64_t  blocks;    /* 1 .. 2^32 */
+    uint64_t  hash8;     /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
+    /* the path's single-key calls, chosen when the path is (no per-call
+     * test of the path) */
+    fk_blocked_lookup_u64_fn lookup_u64;
+    fk_blocked_lookup_fn     lookup;
+    fk_blocked_insert_u64_fn insert_u64;
+    fk_blocked_insert_fn     insert;
     uint64_t  seed;
     uint64_t  capacity;  /* items it was sized for */
     double    fpr;       /* target it was sized for */
@@ -54,6 +67,18 @@ static inline uint64_t fk_blocked_hash(const void *key, size_t len, uint64_t see
 {
     return XXH3_64bits_withSeed(key, len, seed);
 }
+
+/* The same hash of a key of b, 8-byte keys on XXH3's constant-length path
+ * (common/hash.h: the same value). */
+static inline uint64_t fk_blocked_hash_of(const fk_blocked *b, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_64(fk_hash8_load(key), b->hash8);
+    return fk_blocked_hash(key, len, b->seed);
+}
+
+/* Points b's single-key calls at the code of b->path (blocked.c). */
+void fk_blocked_use_path(fk_blocked *b);
 
 /* Block index in [0, blocks): multiply-high of the hash's high 32 bits. */
 static inline uint64_t fk_blocked_block_of(uint64_t hash, uint64_t blocks)
@@ -100,7 +125,8 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
  * hash: an 8-byte key takes the constant-length hash inline, any other
  * key an out-of-line call (see fk_blocked_hash), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
- * fk_blocked_contains_<PATH>. */
+ * fk_blocked_contains_<PATH>, and the u64 forms fk_blocked_insert_u64_<PATH>
+ * and fk_blocked_contains_u64_<PATH> (the same constant-length hash). */
 #define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
     FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
         fk_blocked *b, const void *key, size_t len)                                        \
@@ -120,7 +146,7 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     {                                                                                      \
         if (len != 8 || !key)                                                              \
             return PATH##_insert_any(b, key, len);                                         \
-        SET(b, fk_blocked_hash(key, 8, b->seed));                                          \
+        SET(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                                 \
         return FK_OK;                                                                      \
     }                                                                                      \
     FK_HOT ATTR bool fk_blocked_contains_##PATH(const fk_blocked *b, const void *key,      \
@@ -128,10 +154,21 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     {                                                                                      \
         if (len != 8 || !key)                                                              \
             return PATH##_contains_any(b, key, len);                                       \
-        return TEST(b, fk_blocked_hash(key, 8, b->seed));                                  \
+        return TEST(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                         \
+    }                                                                                      \
+    FK_HOT ATTR fk_status fk_blocked_insert_u64_##PATH(fk_blocked *b, uint64_t key)        \
+    {                                                                                      \
+        SET(b, fk_hash8_64(key, b->hash8));                                                \
+        return FK_OK;                                                                      \
+    }                                                                                      \
+    FK_HOT ATTR bool fk_blocked_contains_u64_##PATH(const fk_blocked *b, uint64_t key)     \
+    {                                                                                      \
+        return TEST(b, fk_hash8_64(key, b->hash8));                                        \
     }
 fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
+fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
+bool      fk_blocked_contains_u64_scalar(const fk_blocked *b, uint64_t key);
 
 /* The AVX2 path (blocked.c): insert and contains whole, hash
  * included, compiled for AVX2 (so no call sits between the hash and the
@@ -140,6 +177,8 @@ bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_
 #if FK_BLOCKED_HAVE_AVX2
 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
+fk_status fk_blocked_insert_u64_avx2(fk_blocked *b, uint64_t key);
+bool      fk_blocked_contains_u64_avx2(const fk_blocked *b, uint64_t key);
 /* The same on keys already hashed (fk_blocked_hash), for the batches:
  * out[j] = the test of h[j]; the sets in order. */
 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[], bool out[]);

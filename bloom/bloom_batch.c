@@ -6,18 +6,16 @@
 #include "bloom_internal.h"
 #include "../common/pipeline.h"
 
-/* The hash of key i: bytes, or the 8 little-endian bytes of ints[i]. The
- * callers pass ints NULL or keys NULL as constants, so each pipeline
- * below keeps one branch-free form. */
+/* The hash of key i: bytes, or the integer ints[i] (the hash of its 8
+ * little-endian bytes, on the constant-length path). The callers pass ints
+ * NULL or keys NULL as constants, so each pipeline below keeps one
+ * branch-free form. */
 static inline fk_probe probe_of(const fk_bloom *b, const void *const keys[], const size_t lens[],
                                 const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_probe_start(fk_hash_key(le, sizeof le, b->seed));
-    }
-    return fk_probe_start(fk_hash_key(keys[i], lens[i], b->seed));
+    if (!keys)
+        return fk_probe_start(fk_hash8_128(ints[i], b->hash8));
+    return fk_probe_start(fk_bloom_hash(b, keys[i], lens[i]));
 }
 
 /* Hashes keys [start, start + span) into pr[] and prefetches the lines of
@@ -39,17 +37,15 @@ static inline void hash_window(const fk_bloom *b, fk_probe pr[], const void *con
     }
 }
 
-/* Bloom tables from this size up are prefetched, higher than the other
- * kinds' FK_BATCH_PREFETCH_MIN_BYTES: a 10^7-key table (12 MB, in L3 here)
- * measured 0.86x single-key speed on present keys with its k probes
- * prefetched, 1.15x without; out of L3 (10^8 keys) prefetching gives 1.9x. */
-#ifndef FK_BLOOM_PREFETCH_MIN_BYTES
-#define FK_BLOOM_PREFETCH_MIN_BYTES (UINT64_C(32) << 20)
-#endif
-
+/* Bloom tables from FK_CACHE_BLOOM_PREFETCH_L2S times the core's L2 up
+ * are prefetched (common/cache.h; 8 MiB on a 1 MiB-L2 machine, where a
+ * 10^7-key table, 12 MB, gained nothing from batching under the former
+ * fixed 32 MiB); lookups of them run in stages (fk_batch_lookup_staged:
+ * the first FK_BLOOM_GROUP probes' lines, then the rest for the keys that
+ * passed). The answers are the same either way. */
 static inline bool prefetches(const fk_bloom *b)
 {
-    return b->words * 8 >= FK_BLOOM_PREFETCH_MIN_BYTES;
+    return b->words * 8 >= fk_cache_l2s(FK_CACHE_BLOOM_PREFETCH_L2S);
 }
 
 /* Lines prefetched per key for an insert: all k, none for a table that

@@ -10,10 +10,14 @@
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
+    /* the lookups for this CPU, chosen at creation (bloom.c) */
+    bool    (*lookup_u64)(const fk_bloom *b, uint64_t key);
+    bool    (*lookup)(const fk_bloom *b, const void *key, size_t len);
     uint64_t  m;         /* bits */
     uint64_t  words;     /* ceil(m / 64) */
     uint32_t  k;         /* probes per key */
     uint64_t  seed;
+    uint64_t  hash8;     /* fk_hash8_flip128(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  capacity;  /* items it was sized for */
     double    fpr;       /* target it was sized for (0 when sized by knobs only) */
     uint64_t  items;     /* successful inserts */
@@ -32,6 +36,15 @@ static inline uint64_t fk_bloom_item_count(const fk_bloom *b)
 fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
                                 double fpr, fk_bloom **out);
 
+/* The key's one hash: 8-byte keys (integers, the common case) on XXH3's
+ * constant-length path, the same value as for any other length. */
+static inline fk_hash128 fk_bloom_hash(const fk_bloom *b, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_128(fk_hash8_load(key), b->hash8);
+    return fk_hash_key(key, len, b->seed);
+}
+
 /* ------------------------------------------- a key's bits from its hash
  *
  * The one place that says which bits a key sets and tests, given its probe
@@ -47,38 +60,33 @@ static inline void fk_bloom_set_probes(fk_bloom *b, fk_probe pr)
     b->items++;
 }
 
-/* Probes are tested in groups of FK_BLOOM_GROUP without branches, and the
- * lookup exits after the first group holding a zero bit. A per-probe exit
- * mispredicts on almost every negative lookup (the zero bit's position is
- * random); a group of 4 at a fill of 1/2 holds a zero with probability
- * 15/16, so a stream of negatives exits predictably after one group, and a
- * stream of positives runs on predictably with its loads in flight. */
+/* All k probes are tested, ANDed into bit 0 without a branch on any of
+ * them, and the answer read once. An exit at the first zero bit (or the
+ * first group holding one) saves probes on absent keys but mispredicts on
+ * a stream that mixes present and absent keys (a coin flip each); with
+ * every probe taken, the only branch is the loop's, k times every call, so
+ * absent, present and mixed streams all run at the cost of a present key,
+ * whose k loads are independent and overlap. */
+/* The batches' staged lookups (bloom_batch.c) test this many probes first
+ * and prefetch the rest only for keys that passed them. */
 #define FK_BLOOM_GROUP 4u
 
 static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 {
     const uint64_t *bits = b->bits;
     const uint64_t m = b->m;
-    uint32_t left = b->k;
-    while (left >= FK_BLOOM_GROUP) {
-        uint64_t all = 1;
-#pragma GCC unroll 4
-        for (uint32_t i = 0; i < FK_BLOOM_GROUP; i++) {
-            uint64_t pos = fk_probe_next(&pr, m);
-            all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
-        }
-        if (!(all & 1))
-            return false;
-        left -= FK_BLOOM_GROUP;
-    }
     uint64_t all = 1;
-#pragma GCC unroll 3
-    for (uint32_t i = 0; i < left; i++) {
+    for (uint32_t i = 0, k = b->k; i < k; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
         all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
     }
     return all & 1;
 }
+
+/* The fk_ops u64 slots (bloom.c), for the kind's table: f checked by the
+ * dispatchers. */
+bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
+fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */
 void      fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "cache.h"
 #include "endian.h"
 #include "probe.h"
 #include "status.h"
@@ -40,20 +41,17 @@ _Static_assert(FK_BATCH_WINDOW >= 4 && FK_BATCH_WINDOW <= 64 &&
 #define FK_PREFETCH_WRITE(p) ((void)(p))
 #endif
 
-/* Tables below this many bytes are not prefetched: they sit in the L2 or
- * L3 cache of a current server, where the prefetch instructions (and, for
- * the Bloom kinds, the probe positions computed twice) cost more than the
- * short misses they would hide; the batch then still saves the indirect
- * call and inlines the hash. Measured: at 10^6 keys every kind's batch is
- * faster without prefetching, at 10^7 a 12 MB Bloom filter is about even
- * and a 48 MB counting filter twice as fast with it (PAPER_NOTES). */
-#ifndef FK_BATCH_PREFETCH_MIN_BYTES
-#define FK_BATCH_PREFETCH_MIN_BYTES (UINT64_C(8) << 20)
-#endif
-
+/* Tables below FK_CACHE_PREFETCH_L2S times the core's L2 (cache.h: read
+ * at run time, 8 MiB on a 1 MiB-L2 machine) are not prefetched: they sit
+ * in the L2 or L3, where the prefetch instructions (and, for the Bloom
+ * kinds, the probe positions computed twice) cost more than the short
+ * misses they would hide; the batch then still saves the indirect call and
+ * inlines the hash. Measured on a 1 MiB-L2 machine: at 10^6 keys every
+ * kind's batch is faster without prefetching (PAPER_NOTES). The answers
+ * are the same either way. */
 static inline bool fk_batch_prefetches(uint64_t table_bytes)
 {
-    return table_bytes >= FK_BATCH_PREFETCH_MIN_BYTES;
+    return table_bytes >= fk_cache_l2s(FK_CACHE_PREFETCH_L2S);
 }
 
 /* Index of the first key NULL with len > 0 (a key the single-key calls

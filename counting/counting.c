@@ -36,6 +36,7 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
     c->shift = width == 4 ? 1u : 0u;
     c->max = (1u << width) - 1u;
     c->seed = seed;
+    c->hash8 = fk_hash8_flip128(seed);
     c->capacity = capacity;
     c->fpr = fpr;
     c->bytes = bytes;
@@ -83,33 +84,78 @@ void fk_counting_clear(fk_counting *c)
 
 /* ------------------------------------------------------ insert / lookup */
 
-FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
+/* Keys of any length but 8, out of line: XXH3's code for every length
+ * would cost the 8-byte path its saved registers. */
+__attribute__((noinline)) FK_HOT static fk_status insert_any(fk_counting *c, const void *key,
+                                                             size_t len)
 {
-    if (!c || (!key && len))
+    if (!key && len)
         return FK_EINVAL;
     fk_counting_add_probes(c, fk_probe_start(fk_hash_key(key, len, c->seed)));
     return FK_OK;
 }
 
+__attribute__((noinline)) FK_HOT static bool contains_any(const fk_counting *c, const void *key,
+                                                          size_t len)
+{
+    return (key || !len) &&
+           fk_counting_test_probes(c, fk_probe_start(fk_hash_key(key, len, c->seed)));
+}
+
+FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
+{
+    if (!c)
+        return FK_EINVAL;
+    if (len != 8 || !key)
+        return insert_any(c, key, len);
+    fk_counting_add_probes(c, fk_probe_start(fk_hash8_128(fk_hash8_load(key), c->hash8)));
+    return FK_OK;
+}
+
 FK_HOT bool fk_counting_contains(const fk_counting *c, const void *key, size_t len)
 {
-    if (!c || (!key && len))
+    if (!c)
         return false;
-    return fk_counting_test_probes(c, fk_probe_start(fk_hash_key(key, len, c->seed)));
+    if (len != 8 || !key)
+        return contains_any(c, key, len);
+    return fk_counting_test_probes(c, fk_probe_start(fk_hash8_128(fk_hash8_load(key), c->hash8)));
 }
 
 FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return FK_EINVAL;
-    return fk_counting_remove_probes(c, fk_probe_start(fk_hash_key(key, len, c->seed)));
+    return fk_counting_remove_probes(c, fk_probe_start(fk_counting_hash(c, key, len)));
+}
+
+
+
+
+/* The u64 slots: the dispatchers checked f. */
+FK_HOT bool fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_counting *c = (const fk_counting *)f;
+    return fk_counting_test_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
+}
+
+FK_HOT fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_counting *c = (fk_counting *)f;
+    fk_counting_add_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
+    return FK_OK;
+}
+
+FK_HOT fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key)
+{
+    fk_counting *c = (fk_counting *)f;
+    return fk_counting_remove_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
 }
 
 uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len)
 {
     if (!c || (!key && len))
         return 0;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, c->seed));
+    fk_probe pr = fk_probe_start(fk_counting_hash(c, key, len));
     const fk_ctr_view v = fk_ctr_view_of(c);
     uint32_t least = v.max;
     for (uint32_t i = 0; i < c->k && least; i++) {
@@ -125,7 +171,7 @@ fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t le
 {
     if (!c || !out || (!key && len))
         return FK_EINVAL;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, c->seed));
+    fk_probe pr = fk_probe_start(fk_counting_hash(c, key, len));
     for (uint32_t i = 0; i < c->k; i++)
         out[i] = fk_probe_next(&pr, c->m);
     return FK_OK;
@@ -375,4 +421,7 @@ const fk_ops fk_counting_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
+    .contains_u64 = fk_counting_ops_contains_u64,
+    .insert_u64 = fk_counting_ops_insert_u64,
+    .remove_u64 = fk_counting_ops_remove_u64,
 };

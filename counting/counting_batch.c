@@ -7,36 +7,27 @@
 #include "counting_internal.h"
 #include "../common/pipeline.h"
 
-/* Counting tables from this size up are prefetched, lower than the other
- * kinds' FK_BATCH_PREFETCH_MIN_BYTES: at four times a Bloom filter's bytes
- * and k lines a key, a 10^6-key table (4.8 MB) already lives in L3, and its
- * lookups measured 0.7x single-key speed unprefetched. */
-#ifndef FK_COUNTING_PREFETCH_MIN_BYTES
-#define FK_COUNTING_PREFETCH_MIN_BYTES (UINT64_C(2) << 20)
-#endif
-
-/* Lookups of tables from this size up run in stages (lookup_staged);
- * smaller ones prefetch all k lines of every key at once. Measured on
- * present keys: a 10^6-key table (4.8 MB) 0.85x single-key speed staged,
- * 1.15x all at once; a 10^7-key one (48 MB) 1.64x staged. */
-#ifndef FK_COUNTING_STAGED_MIN_BYTES
-#define FK_COUNTING_STAGED_MIN_BYTES FK_BATCH_PREFETCH_MIN_BYTES
-#endif
+/* Counting tables from FK_CACHE_COUNTING_PREFETCH_L2S times the core's L2
+ * up are prefetched (common/cache.h; 2 MiB on a 1 MiB-L2 machine): at four
+ * times a Bloom filter's bytes and k lines a key, a 10^6-key table (4.8 MB)
+ * lives past the L2, and its lookups measured 0.7x single-key speed
+ * unprefetched. Lookups of tables from FK_CACHE_COUNTING_STAGED_L2S times
+ * the L2 up run in stages (lookup_staged); smaller ones prefetch all k
+ * lines of every key at once. Measured on present keys: a 10^6-key table
+ * (4.8 MB) 0.85x single-key speed staged, 1.15x all at once; a 10^7-key
+ * one (48 MB) 1.64x staged. */
 
 /* What a pipeline does to each key. */
 typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
 
-/* The probes of key i: bytes, or the 8 little-endian bytes of ints[i]
- * (callers pass ints or keys NULL as a constant). */
+/* The probes of key i: bytes, or the integer ints[i] (the probes of its 8
+ * little-endian bytes; callers pass ints or keys NULL as a constant). */
 static inline fk_probe probe_of(const fk_counting *c, const void *const keys[],
                                 const size_t lens[], const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_probe_start(fk_hash_key(le, sizeof le, c->seed));
-    }
-    return fk_probe_start(fk_hash_key(keys[i], lens[i], c->seed));
+    if (!keys)
+        return fk_probe_start(fk_hash8_128(ints[i], c->hash8));
+    return fk_probe_start(fk_counting_hash(c, keys[i], lens[i]));
 }
 
 /* Hashes keys [start, start + span) into pr[] and prefetches the lines of
@@ -106,8 +97,9 @@ static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
                             const void *const keys[], const size_t lens[], const uint64_t ints[],
                             bool out[], batch_op op, size_t *done)
 {
-    const bool prefetch = c->bytes >= FK_COUNTING_PREFETCH_MIN_BYTES;
-    if (op == DO_TEST && (!prefetch || (n > 0 && c->bytes >= FK_COUNTING_STAGED_MIN_BYTES))) {
+    const bool prefetch = c->bytes >= fk_cache_l2s(FK_CACHE_COUNTING_PREFETCH_L2S);
+    if (op == DO_TEST &&
+        (!prefetch || (n > 0 && c->bytes >= fk_cache_l2s(FK_CACHE_COUNTING_STAGED_L2S)))) {
         if (prefetch)
             lookup_staged(c, n, keys, lens, ints, out);
         else /* in cache: the hash inlined and no call per key */

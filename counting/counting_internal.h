@@ -21,6 +21,7 @@ struct fk_counting {
     uint32_t  shift;      /* 1 for 4-bit counters, 0 for 8-bit */
     uint32_t  max;        /* 15 or 255: the saturation value, also the mask */
     uint64_t  seed;
+    uint64_t  hash8;      /* fk_hash8_flip128(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  capacity;   /* items it was sized for */
     double    fpr;        /* target it was sized for */
     uint64_t  items;      /* successful inserts minus successful removes */
@@ -47,6 +48,15 @@ typedef struct {
     uint32_t shift;
     uint32_t max;
 } fk_ctr_view;
+
+/* The key's one hash: 8-byte keys (integers, the common case) on XXH3's
+ * constant-length path, the same value as for any other length. */
+static inline fk_hash128 fk_counting_hash(const fk_counting *c, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_128(fk_hash8_load(key), c->hash8);
+    return fk_hash_key(key, len, c->seed);
+}
 
 static inline fk_ctr_view fk_ctr_view_of(const fk_counting *c)
 {
@@ -225,6 +235,12 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
         c->items--; /* wraps when concurrent inserts hold the count; the sum is right */
     return FK_OK;
 }
+
+/* The fk_ops u64 slots (counting.c), for the kind's table: f checked by
+ * the dispatchers. */
+bool      fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key);
+fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
+fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (counting_batch.c), for the table in counting.c. */
 void      fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],

@@ -46,19 +46,22 @@ static inline uint64_t rng_start(uint64_t seed)
 
 static void choose_paths(fk_cuckoo *c); /* after the insert and lookup paths */
 
-bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets)
+bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets, uint32_t chunk_bits)
 {
+    if (scheme == FK_CUCKOO_SCHEME_CHUNKS)
+        return fk_cmap_chunks_ok(buckets, chunk_bits);
+    if (chunk_bits != 0)
+        return false;
     if (scheme == FK_CUCKOO_SCHEME_LEGACY)
         return buckets != 0 && (buckets & (buckets - 1)) == 0;
     return scheme == FK_CUCKOO_SCHEME_BLOCKS && buckets != 0;
 }
 
-fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed,
-                                 uint64_t capacity, double fpr,
-                                 fk_cuckoo **out)
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t chunk_bits, uint32_t f,
+                                 uint64_t seed, uint64_t capacity, double fpr, fk_cuckoo **out)
 {
     *out = NULL;
-    if (!fk_cuckoo_geometry_ok(scheme, buckets))
+    if (!fk_cuckoo_geometry_ok(scheme, buckets, chunk_bits))
         return FK_EINVAL;
     fk_cuckoo *c = calloc(1, sizeof *c);
     if (!c)
@@ -79,8 +82,11 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, 
     c->map.f = f;
     c->map.fp_mask = c->table.fp_mask;
     c->map.mask = buckets - 1;
-    choose_paths(c);
+    c->map.chunk_bits = chunk_bits;
+    c->map.chunk_shift = 64 - chunk_bits;
     c->seed = seed;
+    c->hash8 = fk_hash8_flip64(seed);
+    choose_paths(c);
     c->capacity = capacity;
     c->fpr = fpr;
     c->rng = rng_start(seed);
@@ -101,12 +107,14 @@ fk_status fk_cuckoo_new(const fk_params *p, fk_cuckoo **out)
         return FK_EINVAL;
     if (f == 0)
         f = fk_size_cuckoo_fp_bits(p->fpr);
-    uint64_t buckets;
-    s = fk_size_cuckoo_table(p->capacity, p->max_load, &buckets);
+    uint64_t need, buckets;
+    s = fk_size_cuckoo_table(p->capacity, p->max_load, &need);
     if (s != FK_OK || f == 0)
         return FK_EINVAL;
-    return fk_cuckoo_create_exact(FK_CUCKOO_SCHEME_BLOCKS, buckets, f, p->seed, p->capacity,
-                                  p->fpr, out);
+    uint32_t scheme, chunk_bits;
+    fk_cuckoo_new_geometry(need, &scheme, &buckets, &chunk_bits);
+    return fk_cuckoo_create_exact(scheme, buckets, chunk_bits, f, p->seed, p->capacity, p->fpr,
+                                  out);
 }
 
 void fk_cuckoo_free(fk_cuckoo *c)
@@ -284,16 +292,16 @@ __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const
     return insert_fp(c, k.i1, k.i2, k.fp);
 }
 
-/* Inserts, one per width 4..16 under the blocks scheme (as the lookups
- * below): the free-slot search of both buckets and the slot write with the
- * width a constant; a key whose buckets are both full goes to the
- * out-of-line kick loop. */
-#define FK_CUCKOO_INSERT_W(F)                                                          \
-    FK_HOT static fk_status insert_w##F(fk_cuckoo *c, const void *key, size_t len)     \
+/* Inserts, one per scheme (blocks, chunks) and width 4..16, as the
+ * lookups below: the free-slot search of both buckets and the slot write
+ * with the width a constant; a key whose buckets are both full goes to the
+ * out-of-line kick loop. The byte form takes keys of 8 bytes on the
+ * constant-length hash (the u64 form's code), other lengths up to 16
+ * inline, longer ones out of line. */
+#define FK_CUCKOO_INSERT_W(S, F)                                                       \
+    FK_CTAB_HOT fk_status insert_placed_##S##F(fk_cuckoo *c, uint64_t h)               \
     {                                                                                  \
-        if (__builtin_expect(len > 16, 0))                                             \
-            return insert_any(c, key, len);                                            \
-        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
+        fk_cplace k = fk_cmap_place_##S##_h(&c->map, h);                               \
         uint64_t b = k.i1, free = fk_ctab_match_w(&c->table, b, 0, F);                 \
         if (!free) {                                                                   \
             b = k.i2;                                                                  \
@@ -305,9 +313,31 @@ __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const
         fk_ctab_set_w(&c->table, b, j, k.fp, F);                                       \
         c->items++;                                                                    \
         return FK_OK;                                                                  \
+    }                                                                                  \
+    FK_HOT static fk_status insert_##S##F(fk_cuckoo *c, const void *key, size_t len)   \
+    {                                                                                  \
+        if (__builtin_expect(len > 16, 0))                                             \
+            return insert_any(c, key, len);                                            \
+        return insert_placed_##S##F(c, fk_cuckoo_hash(c, key, len));                   \
+    }                                                                                  \
+    FK_HOT static fk_status insert_u64_##S##F(fk_cuckoo *c, uint64_t key)              \
+    {                                                                                  \
+        return insert_placed_##S##F(c, fk_hash8_64(key, c->hash8));                    \
     }
-FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_W)
+#define FK_CUCKOO_INSERT_BLOCKS(F) FK_CUCKOO_INSERT_W(blocks, F)
+#define FK_CUCKOO_INSERT_CHUNKS(F) FK_CUCKOO_INSERT_W(chunks, F)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_BLOCKS)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_CHUNKS)
+#undef FK_CUCKOO_INSERT_BLOCKS
+#undef FK_CUCKOO_INSERT_CHUNKS
 #undef FK_CUCKOO_INSERT_W
+
+/* Any scheme and width, 8-byte integer keys. */
+__attribute__((noinline)) FK_HOT static fk_status insert_u64_any(fk_cuckoo *c, uint64_t key)
+{
+    fk_cplace k = fk_cuckoo_place_u64(c, key);
+    return insert_fp(c, k.i1, k.i2, k.fp);
+}
 
 fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
 {
@@ -315,6 +345,7 @@ fk_status fk_cuckoo_insert(fk_cuckoo *c, const void *key, size_t len)
         return FK_EINVAL;
     return c->insert(c, key, len);
 }
+
 
 fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, bool *added)
 {
@@ -333,59 +364,108 @@ fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t len, boo
 
 /* ------------------------------------------------------ lookup / remove */
 
+/* A placed key's lookup: both buckets read and compared whole, and their
+ * matches and the move check (cuckoo_internal.h) folded into one test,
+ * taken only by a miss beside a moving writer. An early exit on the first
+ * match would mispredict on every coin-flip stream of present and absent
+ * keys; this test is false for both unless a writer is moving
+ * fingerprints. */
+#define FK_CUCKOO_TEST_W(F)                                                            \
+    FK_CTAB_HOT bool test_w##F(const fk_cuckoo *c, fk_cplace k)                        \
+    {                                                                                  \
+        uint64_t v = fk_cuckoo_moves_seen(c);                                          \
+        uint64_t m = fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                       \
+                     fk_ctab_match_w(&c->table, k.i2, k.fp, F);                        \
+        if (__builtin_expect((m == 0) & (fk_cuckoo_moves_unsettled(c, v) != 0), 0))    \
+            return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp); /* a tail call */      \
+        return m != 0;                                                                 \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_TEST_W)
+#undef FK_CUCKOO_TEST_W
+
 /* Any scheme and width (wider fingerprints, loaded legacy filters, keys
  * longer than 16 bytes). */
+static inline bool test_any(const fk_cuckoo *c, fk_cplace k)
+{
+    uint64_t v = fk_cuckoo_moves_seen(c);
+    bool hit = fk_ctab_has2(&c->table, k.i1, k.i2, k.fp);
+    if (__builtin_expect(!hit & (fk_cuckoo_moves_unsettled(c, v) != 0), 0))
+        return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp);
+    return hit;
+}
+
 __attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, const void *key,
                                                         size_t len)
 {
-    fk_cplace k = place(c, key, len);
-    uint64_t v = fk_cuckoo_moves_seen(c);
-    if (fk_ctab_has2(&c->table, k.i1, k.i2, k.fp))
-        return true;
-    if (fk_cuckoo_moves_settled(c, v))
-        return false;
-    return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp);
+    return test_any(c, place(c, key, len));
 }
 
-/* Lookups, one per width 4..16 under the blocks scheme, with the width a
- * constant (field masks and bucket offsets folded), chosen once at
- * creation (choose_paths) so a lookup tests neither width nor scheme. Keys
- * over 16 bytes go to lookup_any (a tail call), so this path calls
- * nothing and needs no saved registers. */
-#define FK_CUCKOO_LOOKUP_W(F)                                                          \
-    FK_HOT static bool lookup_w##F(const fk_cuckoo *c, const void *key, size_t len)    \
+__attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, uint64_t key)
+{
+    return test_any(c, fk_cuckoo_place_u64(c, key));
+}
+
+/* Lookups, one per scheme (blocks, chunks) and width 4..16, with the width
+ * a constant (field masks and bucket offsets folded), chosen once at
+ * creation (choose_paths) so a lookup tests neither width nor scheme. The
+ * byte form hashes 8-byte keys on the constant-length path (the u64
+ * form's code) and other keys up to 16 bytes inline; longer keys go to
+ * lookup_any (a tail call), so these paths call nothing and need no saved
+ * registers. */
+#define FK_CUCKOO_LOOKUP_W(S, F)                                                       \
+    FK_HOT static bool lookup_##S##F(const fk_cuckoo *c, const void *key, size_t len)  \
     {                                                                                  \
         if (__builtin_expect(len > 16, 0))                                             \
             return lookup_any(c, key, len);                                            \
-        fk_cplace k = fk_cmap_place(&c->map, key, len, c->seed);                       \
-        uint64_t v = fk_cuckoo_moves_seen(c);                                                    \
-        if ((fk_ctab_match_w(&c->table, k.i1, k.fp, F) |                               \
-             fk_ctab_match_w(&c->table, k.i2, k.fp, F)) != 0)                          \
-            return true;                                                               \
-        if (fk_cuckoo_moves_settled(c, v))                                                       \
-            return false;                                                              \
-        return fk_cuckoo_lookup_again(c, k.i1, k.i2, k.fp); /* a tail call */                    \
+        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_cuckoo_hash(c, key, len))); \
+    }                                                                                  \
+    FK_HOT static bool lookup_u64_##S##F(const fk_cuckoo *c, uint64_t key)             \
+    {                                                                                  \
+        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
     }
-FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_W)
+#define FK_CUCKOO_LOOKUP_BLOCKS(F) FK_CUCKOO_LOOKUP_W(blocks, F)
+#define FK_CUCKOO_LOOKUP_CHUNKS(F) FK_CUCKOO_LOOKUP_W(chunks, F)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_BLOCKS)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_CHUNKS)
+#undef FK_CUCKOO_LOOKUP_BLOCKS
+#undef FK_CUCKOO_LOOKUP_CHUNKS
 #undef FK_CUCKOO_LOOKUP_W
 
-/* Points c's insert and lookup at the paths for its scheme and width. */
+/* Points c's inserts and lookups at the paths for its scheme and width. */
 static void choose_paths(fk_cuckoo *c)
 {
     c->insert = insert_any;
     c->lookup = lookup_any;
-    if (c->map.scheme != FK_CUCKOO_SCHEME_BLOCKS)
-        return;
-    switch (c->table.f) {
+    c->insert_u64 = insert_u64_any;
+    c->lookup_u64 = lookup_u64_any;
+    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
+        switch (c->table.f) {
 #define FK_CUCKOO_PATHS_CASE(F)                                                        \
     case F:                                                                            \
-        c->insert = insert_w##F;                                                       \
-        c->lookup = lookup_w##F;                                                       \
+        c->insert = insert_blocks##F;                                                  \
+        c->lookup = lookup_blocks##F;                                                  \
+        c->insert_u64 = insert_u64_blocks##F;                                          \
+        c->lookup_u64 = lookup_u64_blocks##F;                                          \
         break;
-        FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
 #undef FK_CUCKOO_PATHS_CASE
-    default:
-        break; /* wider fingerprints: the generic paths */
+        default:
+            break; /* wider fingerprints: the generic paths */
+        }
+    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
+        switch (c->table.f) {
+#define FK_CUCKOO_PATHS_CASE(F)                                                        \
+    case F:                                                                            \
+        c->insert = insert_chunks##F;                                                  \
+        c->lookup = lookup_chunks##F;                                                  \
+        c->insert_u64 = insert_u64_chunks##F;                                          \
+        c->lookup_u64 = lookup_u64_chunks##F;                                          \
+        break;
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
+#undef FK_CUCKOO_PATHS_CASE
+        default:
+            break;
+        }
     }
 }
 
@@ -395,6 +475,7 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
         return false;
     return c->lookup(c, key, len);
 }
+
 
 fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k)
 {
@@ -416,6 +497,12 @@ FK_HOT fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len)
     if (!c || (!key && len))
         return FK_EINVAL;
     fk_cplace k = place(c, key, len);
+    return fk_cuckoo_remove_placed(c, &k);
+}
+
+FK_HOT static fk_status remove_u64_placed(fk_cuckoo *c, uint64_t key)
+{
+    fk_cplace k = fk_cuckoo_place_u64(c, key);
     return fk_cuckoo_remove_placed(c, &k);
 }
 
@@ -607,6 +694,25 @@ static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
 FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
 FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
 
+/* The u64 slots: fk_filter_*_u64 checked f; the filter's own paths (chosen
+ * at creation for its scheme and width) do the rest. */
+static bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    return c->lookup_u64(c, key);
+}
+
+static fk_status insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    return c->insert_u64(c, key);
+}
+
+static fk_status remove_u64(fk_filter *f, uint64_t key)
+{
+    return remove_u64_placed((fk_cuckoo *)f, key);
+}
+
 /* The buckets and fingerprint width that fk_cuckoo_new would use, with its
  * limits (the packed array must fit FK_MEMORY_CAP). */
 static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
@@ -619,7 +725,11 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
         return FK_EINVAL;
     if (*f == 0)
         *f = fk_size_cuckoo_fp_bits(p->fpr);
-    *buckets = fk_size_cuckoo_buckets(p->capacity);
+    uint64_t need;
+    if (fk_size_cuckoo_table(p->capacity, p->max_load, &need) != FK_OK)
+        return FK_EINVAL;
+    uint32_t scheme, chunk_bits;
+    fk_cuckoo_new_geometry(need, &scheme, buckets, &chunk_bits);
     if (*f == 0 || *buckets == 0 || *buckets > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * *f))
         return FK_EINVAL;
     return FK_OK;
@@ -680,4 +790,7 @@ const fk_ops fk_cuckoo_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
+    .contains_u64 = contains_u64,
+    .insert_u64 = insert_u64,
+    .remove_u64 = remove_u64,
 };

@@ -11,16 +11,13 @@
 /* What a pipeline does to each key. */
 typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
 
-/* The place of key i: bytes, or the 8 little-endian bytes of ints[i]
- * (callers pass ints or keys NULL as a constant). */
+/* The place of key i: bytes, or the integer ints[i] (the place of its 8
+ * little-endian bytes; callers pass ints or keys NULL as a constant). */
 static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
                                  const size_t lens[], const uint64_t ints[], size_t i)
 {
-    if (ints) {
-        uint8_t le[8];
-        fk_batch_le8(le, ints[i]);
-        return fk_cuckoo_place(c, le, sizeof le);
-    }
+    if (!keys)
+        return fk_cuckoo_place_u64(c, ints[i]);
     return fk_cuckoo_place(c, keys[i], lens[i]);
 }
 

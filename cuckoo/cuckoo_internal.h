@@ -13,6 +13,8 @@
  * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
 typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
+typedef bool (*fk_cuckoo_lookup_u64_fn)(const fk_cuckoo *c, uint64_t key);
+typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
@@ -20,6 +22,9 @@ struct fk_cuckoo {
     fk_cmap   map;         /* key -> fingerprint and buckets (cuckoo_hash.h) */
     fk_cuckoo_lookup_fn lookup; /* fk_cuckoo_contains' body, chosen at creation */
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
+    fk_cuckoo_lookup_u64_fn lookup_u64; /* the same for 8-byte integer keys */
+    fk_cuckoo_insert_u64_fn insert_u64;
+    uint64_t  hash8;       /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */
     double    fpr;         /* target it was sized for */
@@ -39,13 +44,48 @@ struct fk_cuckoo {
     pthread_mutex_t writer; /* held by the concurrent writers (cuckoo.c) */
 };
 
+/* XXH3-64 of the key, seeded: 8-byte keys (integers, the common case) on
+ * the constant-length path, the same value. */
+static inline uint64_t fk_cuckoo_hash(const fk_cuckoo *c, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_64(fk_hash8_load(key), c->hash8);
+    return fk_cmap_hash(key, len, c->seed);
+}
+
 /* The key's fingerprint and buckets under the filter's scheme (the legacy
- * one only for filters loaded from old files; the test predicts well). */
+ * one only for filters loaded from old files; the tests predict well). */
 static inline fk_cplace fk_cuckoo_place(const fk_cuckoo *c, const void *key, size_t len)
 {
     if (__builtin_expect(c->map.scheme == FK_CUCKOO_SCHEME_LEGACY, 0))
         return fk_cmap_place_legacy(&c->map, key, len, c->seed);
-    return fk_cmap_place(&c->map, key, len, c->seed);
+    return fk_cmap_place_h(&c->map, fk_cuckoo_hash(c, key, len));
+}
+
+/* The same for an integer key: its 8 little-endian bytes. */
+static inline fk_cplace fk_cuckoo_place_u64(const fk_cuckoo *c, uint64_t key)
+{
+    if (__builtin_expect(c->map.scheme == FK_CUCKOO_SCHEME_LEGACY, 0)) {
+        uint8_t le[8];
+        for (unsigned i = 0; i < 8; i++)
+            le[i] = (uint8_t)(key >> (8 * i));
+        return fk_cmap_place_legacy(&c->map, le, sizeof le, c->seed);
+    }
+    return fk_cmap_place_h(&c->map, fk_hash8_64(key, c->hash8));
+}
+
+/* The scheme and table of a new filter that needs `need` buckets: chunks
+ * when the table is large enough for them, else blocks (cuckoo_hash.h). */
+static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint64_t *buckets,
+                                          uint32_t *chunk_bits)
+{
+    if (fk_cmap_chunks_geometry(need, buckets, chunk_bits)) {
+        *scheme = FK_CUCKOO_SCHEME_CHUNKS;
+        return;
+    }
+    *scheme = FK_CUCKOO_SCHEME_BLOCKS;
+    *buckets = need;
+    *chunk_bits = 0;
 }
 
 /* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
@@ -62,14 +102,16 @@ fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const ke
 
 /* Builds an empty filter of exactly `buckets` buckets and f-bit
  * fingerprints (no sizing) under hash scheme `scheme` (cuckoo_hash.h):
- * blocks, any buckets >= 1; or legacy, buckets a power of two. FK_EINVAL
- * for any other geometry; otherwise the allocation rules of fk_cuckoo_new. */
-fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t f, uint64_t seed,
-                                 uint64_t capacity, double fpr, fk_cuckoo **out);
+ * blocks, any buckets >= 1; chunks, whole chunks of 2^chunk_bits buckets;
+ * or legacy, buckets a power of two (chunk_bits 0 but for chunks).
+ * FK_EINVAL for any other geometry; otherwise the allocation rules of
+ * fk_cuckoo_new. */
+fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t chunk_bits, uint32_t f,
+                                 uint64_t seed, uint64_t capacity, double fpr, fk_cuckoo **out);
 
 /* True when the geometry is one fk_cuckoo_create_exact accepts (the
  * fingerprint width aside). Cost: O(1). */
-bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets);
+bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets, uint32_t chunk_bits);
 
 /* ------------------------------------------ lookups beside the writer
  * (cuckoo.c): a kick path bumps c->moves to odd before it moves
@@ -90,6 +132,17 @@ static inline bool fk_cuckoo_moves_settled(const fk_cuckoo *c, uint64_t v)
     atomic_thread_fence(memory_order_acquire); /* the bucket reads come first */
 #endif
     return !(v & 1) && atomic_load_explicit(&c->moves, memory_order_relaxed) == v;
+}
+
+/* Nonzero when a move ran (or was running) during the reads that followed
+ * fk_cuckoo_moves_seen() == v: fk_cuckoo_moves_settled without a branch,
+ * for lookups that fold it into their one test. */
+static inline uint64_t fk_cuckoo_moves_unsettled(const fk_cuckoo *c, uint64_t v)
+{
+#if !FK_TSAN
+    atomic_thread_fence(memory_order_acquire);
+#endif
+    return (v & 1) | (atomic_load_explicit(&c->moves, memory_order_relaxed) ^ v);
 }
 
 /* The re-read of a lookup that missed beside moves (cuckoo.c, out of line:

@@ -3,11 +3,16 @@
  *
  * Kind parameters: param[0] = buckets, param[1] = f (fingerprint bits,
  * 4..32), param[2] = evictions so far, param[3] = the kick PRNG's state,
- * param[4] = the hash scheme (FK_CUCKOO_SCHEME_*, cuckoo_hash.h); the
- * rest 0.
+ * param[4] = the hash scheme (FK_CUCKOO_SCHEME_*, cuckoo_hash.h),
+ * param[5] = e, the chunks scheme's chunks of 2^e buckets (0 under the
+ * other schemes); the rest 0.
  *   scheme 0 (legacy: every file saved before scheme 1 existed, when
  *     param 4 was always 0): buckets a power of two;
- *   scheme 1 (blocks): any buckets >= 1.
+ *   scheme 1 (blocks): any buckets >= 1;
+ *   scheme 2 (chunks, from 0.3.0): buckets a whole number of chunks of
+ *     2^e buckets, 1 <= e <= 62.
+ * Files saved by 0.2.0 (schemes 0 and 1, param 5 then always 0) load and
+ * answer exactly as before.
  * With the PRNG state a loaded filter makes the same random choices as the
  * saved one would have, so both keep evolving identically.
  * Payload: the packed bucket array exactly as cuckoo_table.h lays it out,
@@ -21,7 +26,7 @@
 #include "cuckoo_internal.h"
 #include "../common/bits.h"
 
-enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_SCHEME, P_USED };
+enum { P_BUCKETS, P_FP_BITS, P_KICKS, P_RNG, P_SCHEME, P_CHUNK_BITS, P_USED };
 
 static void save_head(const fk_filter *f, fk_serial_head *h)
 {
@@ -35,6 +40,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->param[P_KICKS] = c->kicks;
     h->param[P_RNG] = c->rng;
     h->param[P_SCHEME] = c->map.scheme;
+    h->param[P_CHUNK_BITS] = c->map.chunk_bits;
     h->payload_len = (c->table.buckets * c->table.bucket_bits + 7) / 8;
 }
 
@@ -50,8 +56,9 @@ static fk_status check_head(const fk_serial_head *h)
         if (h->param[i] != 0)
             return FK_ECORRUPT;
     uint64_t b = h->param[P_BUCKETS], f = h->param[P_FP_BITS];
-    uint64_t scheme = h->param[P_SCHEME];
-    if (scheme > UINT32_MAX || !fk_cuckoo_geometry_ok((uint32_t)scheme, b) ||
+    uint64_t scheme = h->param[P_SCHEME], e = h->param[P_CHUNK_BITS];
+    if (scheme > UINT32_MAX || e > 62 ||
+        !fk_cuckoo_geometry_ok((uint32_t)scheme, b, (uint32_t)e) ||
         f < FK_CUCKOO_MIN_FP_BITS || f > FK_CUCKOO_MAX_FP_BITS)
         return FK_ECORRUPT;
     if (b > FK_MEMORY_CAP * 8 / (FK_CUCKOO_SLOTS * f)) /* also keeps b * 4f from overflowing */
@@ -82,6 +89,7 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
     fk_cuckoo *c = NULL;
     *out = NULL;
     fk_status s = fk_cuckoo_create_exact((uint32_t)h->param[P_SCHEME], h->param[P_BUCKETS],
+                                         (uint32_t)h->param[P_CHUNK_BITS],
                                          (uint32_t)h->param[P_FP_BITS], h->seed, h->capacity,
                                          h->fpr, &c);
     if (s != FK_OK)
@@ -111,7 +119,7 @@ const fk_serial_ops fk_cuckoo_serial_ops = {
     .kind_id = FK_KIND_CUCKOO,
     .param_names = { [P_BUCKETS] = "buckets", [P_FP_BITS] = "fp bits (f)",
                      [P_KICKS] = "kicks so far", [P_RNG] = "kick rng state",
-                     [P_SCHEME] = "cuckoo scheme" },
+                     [P_SCHEME] = "cuckoo scheme", [P_CHUNK_BITS] = "chunk bits" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,

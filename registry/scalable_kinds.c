@@ -41,7 +41,7 @@ extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
     .version = FK_OPS_VERSION, .create = VAR##_create,                                 \
     .destroy = fk_scalable_destroy, .insert = fk_scalable_insert,                      \
     .contains = fk_scalable_contains, .stats = fk_scalable_stats,                      \
-    .serial = &VAR##_serial, .size = VAR##_size
+    .serial = &VAR##_serial, .size = VAR##_size, FK_SCALABLE_BATCH_SLOTS
 
 SCALABLE_BINDING(fk_scalable_bloom_ops, fk_bloom_ops)
 const fk_ops fk_scalable_bloom_ops = {

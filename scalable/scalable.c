@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/pipeline.h"
 #include "scalable_internal.h"
 
 /* ------------------------------------------------------------- params */
@@ -292,6 +293,156 @@ bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
     return false;
 }
 
+/* A u64 key: the newest link first, through the inner kind's own u64
+ * call (or its bytes where the kind has none). */
+bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    for (size_t i = c->count; i-- > 0;)
+        if (fk_filter_contains_u64(c->link[i].filter, key))
+            return true;
+    return false;
+}
+
+/* ----------------------------------------------------------- batches */
+
+/* Keys a batch lookup carries from link to link at a time: enough for the
+ * inner pipelines' windows to fill, few enough to stay in L1. */
+#define FK_SCALABLE_BATCH 256u
+
+/* The lookups of one block of at most FK_SCALABLE_BATCH keys: `live`
+ * holds the indexes (into the block) still unanswered; each link, newest
+ * first, looks them all up in one batch call, and those it holds drop
+ * out. ints or keys/lens is NULL (a constant per caller). */
+static inline void lookup_block(const fk_scalable *c, size_t n, const void *const keys[],
+                                const size_t lens[], const uint64_t ints[], bool out[])
+{
+    uint16_t live[FK_SCALABLE_BATCH];
+    uint64_t ikeys[FK_SCALABLE_BATCH];
+    const void *pkeys[FK_SCALABLE_BATCH];
+    size_t plens[FK_SCALABLE_BATCH];
+    bool hit[FK_SCALABLE_BATCH];
+    size_t m = n;
+    for (size_t j = 0; j < n; j++) {
+        live[j] = (uint16_t)j;
+        out[j] = false;
+        if (ints)
+            ikeys[j] = ints[j];
+        else {
+            pkeys[j] = keys[j];
+            plens[j] = lens[j];
+        }
+    }
+    for (size_t i = c->count; i-- > 0 && m > 0;) {
+        const fk_filter *link = c->link[i].filter;
+        if (ints)
+            fk_filter_contains_many_u64(link, m, ikeys, hit);
+        else
+            fk_filter_contains_many(link, m, pkeys, plens, hit);
+        size_t kept = 0;
+        for (size_t j = 0; j < m; j++) {
+            out[live[j]] = hit[j];
+            /* compact without a branch: the slot is written either way */
+            live[kept] = live[j];
+            if (ints)
+                ikeys[kept] = ikeys[j];
+            else {
+                pkeys[kept] = pkeys[j];
+                plens[kept] = plens[j];
+            }
+            kept += !hit[j];
+        }
+        m = kept;
+    }
+}
+
+void fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                               const size_t lens[], bool out[])
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
+        size_t m = n - at < FK_SCALABLE_BATCH ? n - at : FK_SCALABLE_BATCH;
+        lookup_block(c, m, keys + at, lens + at, NULL, out + at);
+    }
+}
+
+void fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                   bool out[])
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
+        size_t m = n - at < FK_SCALABLE_BATCH ? n - at : FK_SCALABLE_BATCH;
+        lookup_block(c, m, NULL, NULL, keys + at, out + at);
+    }
+}
+
+/* Inserts keys [at, n) (bytes, or ints when keys is NULL): while the
+ * newest link of a kind that cannot remove has room, a run of keys goes
+ * through the inner kind's batch call; the key that finds it full (or
+ * any key of a removable kind) takes fk_scalable_insert. */
+static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], const size_t lens[],
+                            const uint64_t ints[], size_t *done)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    size_t at = 0;
+    while (at < n) {
+        fk_scalable_link *l = &c->link[c->count - 1];
+        if (!c->inner->remove && !c->newest_full) {
+            size_t room = n - at;
+            if (!c->bounded && l->capacity - l->items < room)
+                room = (size_t)(l->capacity - l->items);
+            size_t did = 0;
+            fk_status s = FK_OK;
+            if (room > 0)
+                s = keys ? fk_filter_insert_many(l->filter, room, keys + at, lens + at, &did)
+                         : fk_filter_insert_many_u64(l->filter, room, ints + at, &did);
+            l->items += did;
+            c->items += did;
+            at += did;
+            if (!c->bounded && l->items >= l->capacity)
+                c->newest_full = true;
+            if (s != FK_OK && s != FK_EFULL) {
+                if (done)
+                    *done = at;
+                return s;
+            }
+            if (s == FK_OK && room > 0)
+                continue;
+            if (at == n)
+                break;
+        }
+        fk_status s;
+        if (keys)
+            s = fk_scalable_insert(f, keys[at], lens[at]);
+        else {
+            uint8_t le[8];
+            fk_batch_le8(le, ints[at]);
+            s = fk_scalable_insert(f, le, sizeof le);
+        }
+        if (s != FK_OK) {
+            if (done)
+                *done = at;
+            return s;
+        }
+        at++;
+    }
+    if (done)
+        *done = n;
+    return FK_OK;
+}
+
+fk_status fk_scalable_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done)
+{
+    return insert_run(f, n, keys, lens, NULL, done);
+}
+
+fk_status fk_scalable_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                      size_t *done)
+{
+    return insert_run(f, n, NULL, NULL, keys, done);
+}
+
 /* ------------------------------------------------------------- remove */
 
 fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len)
@@ -424,7 +575,8 @@ static fk_status generic_create(const fk_params *p, fk_filter **out)
     .version = FK_OPS_VERSION, .name = "scalable",                                       \
     .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved", \
     .caps = FK_CAP_GROWS, .create = generic_create, .destroy = fk_scalable_destroy,      \
-    .insert = fk_scalable_insert, .contains = fk_scalable_contains, .stats = fk_scalable_stats
+    .insert = fk_scalable_insert, .contains = fk_scalable_contains,                      \
+    .stats = fk_scalable_stats, FK_SCALABLE_BATCH_SLOTS
 
 static const fk_ops generic_ops = { GENERIC_SLOTS };
 static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_remove };

@@ -167,6 +167,27 @@ void      fk_scalable_destroy(fk_filter *f);
 fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
 bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
 fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
+/* The u64 and batch slots. Lookups go link by link, newest first, each
+ * link's keys through its kind's own u64 or batch call (the prefetching
+ * pipeline for batches); a key found drops out, so a link sees only the
+ * keys no newer link holds. Batched inserts of kinds that cannot remove
+ * fill the newest link through its kind's batch call while it has room,
+ * and take the single-key path (growth, copies) for the key that finds it
+ * full; removable kinds insert key by key (an older link may hold a copy).
+ * Same answers, statuses and links as the single-key calls in order. */
+bool      fk_scalable_contains_u64(const fk_filter *f, uint64_t key);
+#define FK_SCALABLE_BATCH_SLOTS                                                          \
+    .contains_many = fk_scalable_contains_many, .insert_many = fk_scalable_insert_many,  \
+    .contains_many_u64 = fk_scalable_contains_many_u64,                                  \
+    .insert_many_u64 = fk_scalable_insert_many_u64, .contains_u64 = fk_scalable_contains_u64
+void      fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], bool out[]);
+void      fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                        bool out[]);
+fk_status fk_scalable_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                  const size_t lens[], size_t *done);
+fk_status fk_scalable_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                      size_t *done);
 void      fk_scalable_stats(const fk_filter *f, fk_stats *out);
 /* The count slot (inner kinds that count): fk_scalable_count over the
  * links' own count slots (fk_filter_count). */

@@ -1,30 +1,50 @@
 #!/bin/sh
-# tests/insn_count.sh [KIND] [N] [FPR] [lookup|absent|insert|cinsert] [CAPACITY]:
-# instructions per lookup of an 8-byte key (half present, half absent;
-# absent: absent keys only) or
-# per insert (n keys into a filter sized for n; cinsert: through the
-# insert_concurrent slot, one thread), one call per key through fk_ops,
+# tests/insn_count.sh [KIND] [N] [FPR] [OP] [CAPACITY]:
+# instructions per call of an 8-byte key, one call per key through fk_ops,
 # loop included, counted by callgrind over tests/insn_lookup.c's loops.
+# OP: lookup (the n present then n absent keys), absent (n absent keys),
+# present (the n present), mixed (n keys, present or absent by a coin flip),
+# insert (n keys into a filter sized for n) or cinsert (through the
+# insert_concurrent slot, one thread); a `_u64` suffix (absent_u64,
+# insert_u64, ...) goes through fk_filter_contains_u64 / fk_filter_insert_u64
+# instead of the byte slots; a `_batch` suffix (absent_batch, ...) through
+# fk_filter_contains_many_u64, 1024 keys a call.
 # Run from the repository root after `make`; defaults: cuckoo 1000000 0.001
 # lookup, CAPACITY = N (a growing kind started smaller grows to N).
+# FK_INSN_ANNOTATE=FILE also writes callgrind_annotate's per-line counts
+# (--auto=yes) of the counted loop to FILE.
 set -eu
 kind=${1:-cuckoo} n=${2:-1000000} fpr=${3:-0.001} op=${4:-lookup} capacity=${5:-$n}
 build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -o "$tmp/insn_lookup" tests/insn_lookup.c "$build/libfilterkit.a" -lm -pthread
-loop=$op concurrent=0 absent=0
-if [ "$op" = cinsert ]; then loop=insert concurrent=1; fi
-if [ "$op" = absent ]; then loop=lookup absent=1; fi
-FK_INSN_ABSENT=$absent FK_INSN_CONCURRENT=$concurrent valgrind --tool=callgrind --toggle-collect="${loop}_loop" \
+${CC:-cc} -O2 -g -o "$tmp/insn_lookup" tests/insn_lookup.c "$build/libfilterkit.a" -lm -pthread
+base=${op%_u64} u64=0 batch=0
+[ "$base" = "$op" ] || u64=1
+case $base in *_batch) base=${base%_batch} batch=1 ;; esac
+loop=lookup_loop concurrent=0 which=both
+case $base in
+    lookup) ;;
+    absent|present|mixed) which=$base ;;
+    insert) loop=insert_loop ;;
+    cinsert) loop=insert_loop concurrent=1 ;;
+    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert or cinsert (+ _u64; lookups + _batch)" >&2; exit 2 ;;
+esac
+[ "$u64" = 0 ] || loop=${loop}_u64
+[ "$batch" = 0 ] || loop=lookup_loop_batch
+FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
+    valgrind --tool=callgrind --toggle-collect="$loop" \
     --callgrind-out-file="$tmp/cg.out" \
     "$tmp/insn_lookup" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"
-case $op in
-    lookup|absent) calls=$(awk '{print $1}' "$tmp/run.txt") ;;
-    insert|cinsert) calls=$(awk '{print $5}' "$tmp/run.txt") ;;
-    *) echo "insn_count.sh: op is lookup, absent, insert or cinsert" >&2; exit 2 ;;
+case $loop in
+    lookup*) calls=$(awk '{print $1}' "$tmp/run.txt") ;;
+    *) calls=$(awk '{print $5}' "$tmp/run.txt") ;;
 esac
 ir=$(awk '/^summary:/ {print $2}' "$tmp/cg.out")
 shape="n=$n"
 [ "$capacity" = "$n" ] || shape="n=$n capacity=$capacity"
+if [ -n "${FK_INSN_ANNOTATE:-}" ]; then
+    callgrind_annotate --auto=yes --show-percs=no "$tmp/cg.out" >"$FK_INSN_ANNOTATE" 2>/dev/null ||
+        callgrind_annotate --auto=yes "$tmp/cg.out" >"$FK_INSN_ANNOTATE"
+fi
 echo "$kind $shape fpr=$fpr: $ir instructions / $calls ${op}s = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $op"

@@ -6,13 +6,22 @@
  * Ir / calls is the cost of one call, loop included.
  *
  *   usage: insn_lookup KIND N FPR [CAPACITY]
- *   (CAPACITY, default N: a growing kind starts there and grows to N;
- *    FK_INSN_CONCURRENT=1 in the environment: insert_loop calls the
- *    insert_concurrent slot; FK_INSN_ABSENT=1: lookup_loop looks up only
- *    the n absent keys)
+ *   (CAPACITY, default N: a growing kind starts there and grows to N)
+ *   environment:
+ *     FK_INSN_CONCURRENT=1  insert_loop calls the insert_concurrent slot
+ *     FK_INSN_U64=1         both loops go through fk_filter_contains_u64 /
+ *                           fk_filter_insert_u64 (the kind's u64 slots, or
+ *                           their byte fallbacks) instead of the byte slots
+ *     FK_INSN_BATCH=1       lookup_loop_batch instead: the same keys through
+ *                           fk_filter_contains_many_u64, 1024 at a time
+ *     FK_INSN_LOOKUP=both   lookup_loop's n keys: both (the n present then
+ *                           n absent, the default), absent (n absent),
+ *                           present (the n present) or mixed (n keys, each
+ *                           present or absent by a coin flip)
  *   prints: LOOKUPS lookups, HITS hits, INSERTS inserts */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../common/filter.h"
 #include "../registry/registry.h"
 
@@ -38,6 +47,26 @@ __attribute__((noinline)) static uint64_t lookup_loop(contains_fn has, const fk_
 
 typedef fk_status (*insert_fn)(fk_filter *, const void *, size_t);
 
+/* The u64 forms, through the public dispatchers (an extern call, as an app
+ * makes, then the kind's slot). */
+__attribute__((noinline)) static uint64_t lookup_loop_u64(const fk_filter *f, const uint64_t *keys,
+                                                          size_t n)
+{
+    uint64_t hits = 0;
+    for (size_t i = 0; i < n; i++)
+        hits += fk_filter_contains_u64(f, keys[i]);
+    return hits;
+}
+
+__attribute__((noinline)) static size_t insert_loop_u64(fk_filter *f, const uint64_t *keys,
+                                                        size_t n)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < n; i++)
+        failed += fk_filter_insert_u64(f, keys[i]) != FK_OK;
+    return failed;
+}
+
 /* Not inlined, for the same reason; returns the number of failed inserts. */
 __attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
                                                     const uint64_t *keys, size_t n)
@@ -46,6 +75,21 @@ __attribute__((noinline)) static size_t insert_loop(insert_fn add, fk_filter *f,
     for (size_t i = 0; i < n; i++)
         failed += add(f, &keys[i], sizeof keys[i]) != FK_OK;
     return failed;
+}
+
+/* The batch form: fk_filter_contains_many_u64 over blocks of 1024 keys. */
+__attribute__((noinline)) static uint64_t lookup_loop_batch(const fk_filter *f,
+                                                            const uint64_t *keys, size_t n)
+{
+    static bool out[1024];
+    uint64_t hits = 0;
+    for (size_t at = 0; at < n; at += 1024) {
+        size_t m = n - at < 1024 ? n - at : 1024;
+        fk_filter_contains_many_u64(f, m, keys + at, out);
+        for (size_t j = 0; j < m; j++)
+            hits += out[j];
+    }
+    return hits;
 }
 
 int main(int argc, char **argv)
@@ -58,9 +102,9 @@ int main(int argc, char **argv)
     size_t n = (size_t)strtoull(argv[2], NULL, 10);
     fk_params p = fk_params_make(argc == 5 ? strtoull(argv[4], NULL, 10) : n, strtod(argv[3], NULL));
     fk_filter *f = NULL;
-    uint64_t *keys = malloc(2 * n * sizeof *keys);
-    /* a static kind (FK_CAP_STATIC) is built from the n keys instead:
-     * its lookups are counted, its build is not an insert loop */
+    uint64_t *keys = malloc(3 * n * sizeof *keys);
+    /* a static kind (FK_CAP_STATIC) is built from the n keys instead: its
+     * lookups are counted, its build is not an insert loop */
     bool is_static = ops && (fk_ops_caps(ops) & FK_CAP_STATIC);
     if (!ops || !keys || (!is_static && fk_filter_new(ops, &p, &f) != FK_OK)) {
         fputs("insn_lookup: bad kind or params\n", stderr);
@@ -69,17 +113,6 @@ int main(int argc, char **argv)
     uint64_t s = 42;
     for (size_t i = 0; i < 2 * n; i++) /* first n inserted, the rest absent */
         keys[i] = splitmix(&s);
-    if (is_static) {
-        if (fk_filter_build_u64(ops, &p, n, keys, &f) != FK_OK) {
-            fputs("insn_lookup: build failed\n", stderr);
-            return 1;
-        }
-        uint64_t hits = lookup_loop(ops->contains, f, keys, 2 * n);
-        printf("%zu lookups, %llu hits, 0 inserts\n", 2 * n, (unsigned long long)hits);
-        fk_filter_free(f);
-        free(keys);
-        return 0;
-    }
     const char *conc = getenv("FK_INSN_CONCURRENT");
     insert_fn add = ops->insert;
     if (conc && *conc == '1') {
@@ -89,13 +122,45 @@ int main(int argc, char **argv)
         }
         add = ops->insert_concurrent;
     }
-    if (insert_loop(add, f, keys, n) != 0)
+    const char *u64 = getenv("FK_INSN_U64");
+    bool by_u64 = u64 && *u64 == '1';
+    if (by_u64 && add != ops->insert) {
+        fputs("insn_lookup: FK_INSN_U64 has no concurrent form\n", stderr);
         return 1;
-    const char *absent = getenv("FK_INSN_ABSENT");
-    bool only_absent = absent && *absent == '1';
-    size_t looked = only_absent ? n : 2 * n;
-    uint64_t hits = lookup_loop(ops->contains, f, keys + (only_absent ? n : 0), looked);
-    printf("%zu lookups, %llu hits, %zu inserts\n", looked, (unsigned long long)hits, n);
+    }
+    /* which keys lookup_loop sees: a window of keys[], or (mixed) keys
+     * drawn into the spare third */
+    const char *which = getenv("FK_INSN_LOOKUP");
+    const uint64_t *probe = keys;
+    size_t lookups = 2 * n;
+    if (which && strcmp(which, "absent") == 0) {
+        probe = keys + n;
+        lookups = n;
+    } else if (which && strcmp(which, "present") == 0) {
+        lookups = n;
+    } else if (which && strcmp(which, "mixed") == 0) {
+        uint64_t *mix = keys + 2 * n;
+        for (size_t i = 0; i < n; i++)
+            mix[i] = keys[i + (splitmix(&s) & 1) * n];
+        probe = mix;
+        lookups = n;
+    } else if (which && strcmp(which, "both") != 0) {
+        fputs("insn_lookup: FK_INSN_LOOKUP is both, absent, present or mixed\n", stderr);
+        return 2;
+    }
+    if (is_static) {
+        if (fk_filter_build_u64(ops, &p, n, keys, &f) != FK_OK) {
+            fputs("insn_lookup: the build failed\n", stderr);
+            return 1;
+        }
+    } else if ((by_u64 ? insert_loop_u64(f, keys, n) : insert_loop(add, f, keys, n)) != 0) {
+        return 1;
+    }
+    const char *batch = getenv("FK_INSN_BATCH");
+    uint64_t hits = batch && *batch == '1' ? lookup_loop_batch(f, probe, lookups)
+                    : by_u64               ? lookup_loop_u64(f, probe, lookups)
+                                           : lookup_loop(ops->contains, f, probe, lookups);
+    printf("%zu lookups, %llu hits, %zu inserts\n", lookups, (unsigned long long)hits, n);
     fk_filter_free(f);
     free(keys);
     return 0;

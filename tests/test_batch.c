@@ -12,6 +12,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../common/serial.h"
+#include "../common/cache.h"
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"
 #include "../blocked/blocked.h"
@@ -400,6 +401,22 @@ TEST(large_tables_take_the_prefetching_pipelines_with_the_same_answers)
 {
     for_each_kind(bytes_equivalence_roomy, false);
     for_each_kind(u64_equivalence_roomy, false);
+}
+
+/* The prefetch thresholds come from the machine's L2 (common/cache.h);
+ * whatever it reports, the answers are the same: with an L2 of 64 bytes
+ * every table is prefetched (and the Bloom kinds' lookups staged), with
+ * one of 2^40 bytes none is. */
+TEST(prefetch_thresholds_change_no_answer)
+{
+    static const uint64_t l2s[] = { 64, UINT64_C(1) << 40 };
+    for (size_t i = 0; i < sizeof l2s / sizeof l2s[0]; i++) {
+        fk_cache_override_l2(l2s[i]);
+        CHECK_EQ_U64(fk_cache_l2_bytes(), l2s[i]);
+        for_each_kind(bytes_equivalence, false);
+        for_each_kind(u64_equivalence, false);
+    }
+    fk_cache_override_l2(0);
 }
 
 TEST(remove_many_equals_single_removes_every_deletable_kind)
@@ -912,6 +929,7 @@ int main(void)
     RUN(contains_and_insert_many_equal_single_calls_every_kind);
     RUN(u64_forms_equal_8_byte_little_endian_single_calls);
     RUN(large_tables_take_the_prefetching_pipelines_with_the_same_answers);
+    RUN(prefetch_thresholds_change_no_answer);
     RUN(remove_many_equals_single_removes_every_deletable_kind);
     RUN(insert_many_stops_at_efull_with_nothing_lost);
     RUN(null_key_in_the_middle);

@@ -7,13 +7,15 @@
 #include "check.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_hash.h"
+#include "../common/serial.h"
 #include "../cuckoo/cuckoo_table.h"
 #include "../registry/registry.h"
 
 /* ------------------------------------------------------------- helpers */
 
-/* A filter of exactly `slots` slots (any multiple of 4): capacity `slots`
- * at max_load 1 sizes to exactly slots / 4 buckets. */
+/* A filter of `slots` slots (any multiple of 4): capacity `slots` at
+ * max_load 1 sizes to exactly slots / 4 buckets, which a table large enough
+ * for the chunks scheme rounds up to whole chunks (at most 1/32 more). */
 static fk_cuckoo *make_slots(uint64_t slots, uint32_t f, uint64_t seed)
 {
     fk_params p = fk_params_make(slots, 0.01);
@@ -22,8 +24,12 @@ static fk_cuckoo *make_slots(uint64_t slots, uint32_t f, uint64_t seed)
     p.seed = seed;
     fk_cuckoo *c = NULL;
     CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
-    if (c)
+    if (c && slots / 4 < FK_CUCKOO_CHUNKS_MIN_BUCKETS)
         CHECK_EQ_U64(fk_cuckoo_slots(c), slots);
+    else if (c)
+        CHECK_MSG(fk_cuckoo_slots(c) >= slots &&
+                      fk_cuckoo_slots(c) <= slots + slots / FK_CUCKOO_CHUNKS_MIN,
+                  "%" PRIu64 " slots for %" PRIu64, fk_cuckoo_slots(c), slots);
     return c;
 }
 
@@ -746,8 +752,10 @@ TEST(null_and_empty_keys)
 
 /* --------------------------------------------------------- sizing, stats */
 
-/* buckets = the fewest holding n at the target load, any count; the
- * max_load knob moves the target and is validated. */
+/* buckets = the fewest holding n at the target load, any count (rounded
+ * up to whole chunks, at most 1/32 more, where the table is large enough
+ * for the chunks scheme); the max_load knob moves the target and is
+ * validated. */
 TEST(sizing_follows_the_fpr_and_the_target_load)
 {
     static const uint64_t caps[] = { 1, 3, 4, 100, 1000, 3891, 3892, 100000, 1000000, 1500000 };
@@ -761,14 +769,19 @@ TEST(sizing_follows_the_fpr_and_the_target_load)
             CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
             if (!c)
                 continue;
-            uint64_t b = fk_cuckoo_buckets(c);
+            uint64_t b = fk_cuckoo_buckets(c), need = 0;
+            CHECK_STATUS(fk_size_cuckoo_table(caps[i], p.max_load, &need), FK_OK);
             CHECK((double)caps[i] <= target * (double)(b * 4) * (1 + 1e-12));
-            CHECK(b == 1 || (double)caps[i] > target * (double)((b - 1) * 4));
+            CHECK(need == 1 || (double)caps[i] > target * (double)((need - 1) * 4));
+            if (need < FK_CUCKOO_CHUNKS_MIN_BUCKETS)
+                CHECK_EQ_U64(b, need);
+            else
+                CHECK(b >= need && b <= need + need / FK_CUCKOO_CHUNKS_MIN);
             if (caps[i] >= 100000 && loads[l] == 0.0)
                 CHECK_MSG((double)caps[i] / (double)(b * 4) >= 0.92, "n=%" PRIu64 ": %.4f full",
                           caps[i], (double)caps[i] / (double)(b * 4));
             if (loads[l] == 0.0)
-                CHECK_EQ_U64(b, fk_size_cuckoo_buckets(caps[i]));
+                CHECK_EQ_U64(need, fk_size_cuckoo_buckets(caps[i]));
             CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(c), 13);
             fk_cuckoo_free(c);
         }
@@ -998,6 +1011,117 @@ TEST(new_files_carry_the_blocks_scheme)
     fk_cuckoo_free(c);
 }
 
+/* ------------------------------------------------------- chunks scheme */
+
+/* The chunks mapping of a table of `chunks` chunks of 2^e buckets (no table
+ * is allocated, so it may be huge). */
+static fk_cmap chunks_map(uint64_t chunks, uint32_t e, uint32_t f)
+{
+    fk_cmap m = { .buckets = chunks << e, .mask = (chunks << e) - 1,
+                  .fp_mask = (uint32_t)((UINT64_C(1) << f) - 1), .f = f,
+                  .scheme = FK_CUCKOO_SCHEME_CHUNKS, .chunk_bits = e, .chunk_shift = 64 - e };
+    return m;
+}
+
+/* alt(b) stays in b's chunk, alt(alt(b)) == b, and a key's place agrees
+ * with alt; the offsets spread over the whole chunk. */
+TEST(chunks_alt_stays_in_its_chunk_and_is_an_involution)
+{
+    static const struct { uint64_t chunks; uint32_t e; } frames[] = {
+        { 32, 13 }, { 33, 13 }, { 63, 14 }, { 47, 20 }, { 40, 30 }, { 1, 1 }, { 3, 2 },
+    };
+    static const uint32_t widths[] = { 4, 8, 12, 13, 16, 32 };
+    uint64_t rng = 99;
+    for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++)
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+            fk_cmap m = chunks_map(frames[i].chunks, frames[i].e, widths[w]);
+            uint64_t bad = 0, moved = 0, high_half = 0, trials = FK_TEST_SCALE(20000, 4000);
+            for (uint64_t t = 0; t < trials; t++) {
+                uint64_t b = fk_cmap_mulhi(check_rng(&rng), m.buckets);
+                uint32_t fp = (uint32_t)(check_rng(&rng) & m.fp_mask);
+                fp += fp == 0;
+                uint64_t a = fk_cmap_alt(&m, b, fp);
+                bad += a >= m.buckets || (a >> m.chunk_bits) != (b >> m.chunk_bits) ||
+                       fk_cmap_alt(&m, a, fp) != b;
+                moved += a != b;
+                high_half += ((a ^ b) >> (m.chunk_bits - 1)) & 1;
+                fk_cplace p = fk_cmap_place_h(&m, check_rng(&rng));
+                bad += p.i1 >= m.buckets || p.fp == 0 || p.fp > m.fp_mask ||
+                       fk_cmap_alt(&m, p.i1, p.fp) != p.i2;
+            }
+            CHECK_MSG(bad == 0, "%" PRIu64 " x 2^%u buckets, f=%u: %" PRIu64 " failures",
+                      frames[i].chunks, frames[i].e, widths[w], bad);
+            if (frames[i].e >= 13 && widths[w] >= 8) { /* offsets cover the chunk */
+                CHECK(moved > trials * 99 / 100);
+                CHECK(high_half > trials * 4 / 10 && high_half < trials * 6 / 10);
+            }
+        }
+}
+
+/* A new filter takes the chunks scheme from 2^18 buckets needed (whole
+ * chunks, at most 1/32 over, at least 32 of them, each of at least 2^13
+ * buckets) and the blocks scheme below; its file names the scheme and the
+ * chunk size, loads, and answers exactly as the filter did. */
+TEST(new_large_filters_take_the_chunks_scheme_and_save_it)
+{
+    static const uint64_t caps[] = { 985000, 1000000, 3000000 };
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        uint64_t need = fk_size_cuckoo_buckets(caps[i]);
+        fk_params p = fk_params_make(caps[i], 0.01);
+        p.seed = 1234 + i;
+        fk_filter *f = NULL;
+        CHECK_STATUS(fk_filter_new(&fk_cuckoo_ops, &p, &f), FK_OK);
+        if (!f)
+            continue;
+        const fk_cuckoo *c = (const fk_cuckoo *)f;
+        uint64_t b = fk_cuckoo_buckets(c);
+        uint64_t size = 0;
+        CHECK_STATUS(fk_filter_serialized_size(f, &size), FK_OK);
+        uint8_t *buf = malloc(size);
+        size_t len = 0;
+        CHECK_STATUS(fk_filter_save(f, buf, size, &len), FK_OK);
+        fk_serial_head h;
+        CHECK_STATUS(fk_serial_read_head(buf, len, &h), FK_OK);
+        if (need < FK_CUCKOO_CHUNKS_MIN_BUCKETS) {
+            CHECK_EQ_U64(h.param[4], FK_CUCKOO_SCHEME_BLOCKS);
+            CHECK_EQ_U64(b, need);
+            CHECK_EQ_U64(h.param[5], 0);
+        } else {
+            uint64_t e = h.param[5];
+            CHECK_EQ_U64(h.param[4], FK_CUCKOO_SCHEME_CHUNKS);
+            CHECK(e >= FK_CUCKOO_CHUNK_MIN_BITS && e < 62);
+            CHECK_EQ_U64(b % (UINT64_C(1) << e), 0);
+            CHECK(b >= need && b - need < (UINT64_C(1) << e));
+            CHECK(b >> e >= FK_CUCKOO_CHUNKS_MIN && b >> e <= 2 * FK_CUCKOO_CHUNKS_MIN);
+        }
+        /* keys in by both calls; the copy answers as the filter */
+        uint64_t rng = 5 + i, present = 0, agree = 0, n = caps[i] / 2;
+        for (uint64_t k = 0; k < n; k++) {
+            uint64_t key = check_rng(&rng);
+            fk_status st = (k & 1) ? fk_filter_insert_u64(f, key) : fk_filter_insert(f, &key, 8);
+            CHECK_STATUS(st, FK_OK);
+        }
+        free(buf);
+        CHECK_STATUS(fk_filter_serialized_size(f, &size), FK_OK);
+        buf = malloc(size);
+        CHECK_STATUS(fk_filter_save(f, buf, size, &len), FK_OK);
+        fk_filter *g = NULL;
+        CHECK_STATUS(fk_filter_load(&fk_cuckoo_ops, buf, len, &g), FK_OK);
+        rng = 5 + i;
+        for (uint64_t k = 0; g && k < 2 * n; k++) {
+            uint64_t key = check_rng(&rng); /* the first n inserted, then n fresh ones */
+            bool a = fk_filter_contains_u64(f, key);
+            present += k < n && a && fk_filter_contains(f, &key, 8);
+            agree += a == fk_filter_contains_u64(g, key) && a == fk_filter_contains(g, &key, 8);
+        }
+        CHECK_EQ_U64(present, n);
+        CHECK_EQ_U64(agree, 2 * n);
+        fk_filter_free(g);
+        free(buf);
+        fk_filter_free(f);
+    }
+}
+
 int main(void)
 {
     RUN(table_matches_a_plain_array_at_every_width);
@@ -1012,6 +1136,8 @@ int main(void)
     RUN(model_based_sequences_match_an_exact_multiset);
     RUN(alt_bucket_is_an_involution_exhaustively_for_small_tables);
     RUN(alt_bucket_is_an_involution_on_large_tables);
+    RUN(chunks_alt_stays_in_its_chunk_and_is_an_involution);
+    RUN(new_large_filters_take_the_chunks_scheme_and_save_it);
     RUN(locate_reports_the_buckets_insert_uses);
     RUN(fingerprint_zero_is_never_produced_and_values_are_unbiased);
     RUN(the_same_key_fits_8_times_then_efull);

@@ -507,8 +507,9 @@ TEST(generic_wrapper_over_any_kind)
     CHECK_STATUS(fk_scalable_knobs(NULL, NULL, NULL), FK_EINVAL);
 }
 
-/* The batch calls (the generic fallbacks: the growing kinds have no batch
- * slots) insert through growth and answer exactly as the single calls. */
+/* The batch calls (the chain's batch slots: each link's own pipeline)
+ * insert through growth into the same links as single inserts would, and
+ * answer exactly as the single calls, bytes and u64 alike. */
 TEST(batches_grow_and_answer_as_single_calls)
 {
     enum { N = 20000 };
@@ -524,24 +525,36 @@ TEST(batches_grow_and_answer_as_single_calls)
         ptrs[i] = le[i];
         lens[i] = 8;
     }
-    const fk_ops *kinds[] = { &fk_scalable_bloom_ops, &fk_scalable_cuckoo_ops };
-    for (size_t n = 0; n < 2; n++) {
-        fk_filter *f = make(kinds[n], 100, 0.01, 5);
-        if (!f)
+    static bool many64[2 * N];
+    const fk_ops *kinds[] = { &fk_scalable_bloom_ops, &fk_scalable_cuckoo_ops,
+                              &fk_scalable_blocked_ops };
+    for (size_t n = 0; n < sizeof kinds / sizeof kinds[0]; n++) {
+        fk_filter *f = make(kinds[n], 100, 0.01, 5), *g = make(kinds[n], 100, 0.01, 5);
+        if (!f || !g) {
+            fk_filter_free(f);
+            fk_filter_free(g);
             continue;
+        }
         size_t done = 0;
         CHECK_STATUS(fk_filter_insert_many_u64(f, N, keys, &done), FK_OK);
         CHECK_EQ_U64(done, N);
         CHECK(fk_scalable_links(f) >= 7);
+        for (uint64_t i = 0; i < N; i++)
+            CHECK_STATUS(fk_filter_insert(g, le[i], 8), FK_OK);
+        CHECK_EQ_U64(fk_scalable_links(f), fk_scalable_links(g));
         fk_filter_contains_many(f, 2 * N, ptrs, lens, many);
+        fk_filter_contains_many_u64(f, 2 * N, keys, many64);
         uint64_t differ = 0, missing = 0;
         for (uint64_t i = 0; i < 2 * N; i++) {
-            differ += many[i] != fk_filter_contains(f, le[i], 8);
+            bool one = fk_filter_contains(f, le[i], 8);
+            differ += many[i] != one || many64[i] != one || fk_filter_contains_u64(f, keys[i]) != one;
+            differ += one != fk_filter_contains(g, le[i], 8); /* the same bits as single inserts */
             missing += i < N && !many[i];
         }
-        CHECK_EQ_U64(differ, 0);
+        CHECK_MSG(differ == 0, "%s: %llu answers differ", kinds[n]->name, (unsigned long long)differ);
         CHECK_EQ_U64(missing, 0);
         fk_filter_free(f);
+        fk_filter_free(g);
     }
 }
 

@@ -88,4 +88,31 @@ static inline uint64_t fkc_time_lookups(fkc_contains_fn has, const fk_filter *f,
     return hits;
 }
 
+/* The integer calls: fk_filter_insert_u64 on keys[0, n) (returns how many
+ * did not answer FK_OK), fk_filter_contains_u64 on each (returns the
+ * "maybe present" answers); *ns = elapsed time. One public call per key,
+ * as an app makes (the dispatcher, then the kind's slot). */
+static inline uint64_t fkc_time_updates_u64(fk_filter *f, const uint64_t *keys, size_t n,
+                                            uint64_t *ns)
+{
+    uint64_t bad = 0;
+    uint64_t t0 = fkc_now_ns();
+    for (size_t i = 0; i < n; i++)
+        bad += fk_filter_insert_u64(f, keys[i]) != FK_OK;
+    *ns = fkc_now_ns() - t0;
+    return bad;
+}
+
+static inline uint64_t fkc_time_lookups_u64(const fk_filter *f, const uint64_t *keys, size_t n,
+                                            uint64_t *ns)
+{
+    uint64_t hits = 0;
+    uint64_t t0 = fkc_now_ns();
+    for (size_t i = 0; i < n; i++)
+        hits += fk_filter_contains_u64(f, keys[i]);
+    *ns = fkc_now_ns() - t0;
+    fkc_sink += hits;
+    return hits;
+}
+
 #endif

@@ -51,6 +51,7 @@ int fkc_bench_keys_make(const fkc_keyspec *spec, uint64_t n, double min_fpr, uin
     }
     if (fkc_batch_keys_make(&k->w.pos, &k->batch_pos) ||
         fkc_batch_keys_make(&k->mix[0], &k->batch_mix0) ||
+        fkc_batch_keys_make(&k->mix[2], &k->batch_mix50) ||
         fkc_batch_keys_make(&k->mix[FKC_MIXES - 1], &k->batch_mix100)) {
         snprintf(err, errlen, "out of memory building the batched keys");
         fkc_bench_keys_free(k);
@@ -66,6 +67,7 @@ void fkc_bench_keys_free(fkc_bench_keys *k)
         fkc_keyset_free(&k->mix[m]);
     fkc_batch_keys_free(&k->batch_pos);
     fkc_batch_keys_free(&k->batch_mix0);
+    fkc_batch_keys_free(&k->batch_mix50);
     fkc_batch_keys_free(&k->batch_mix100);
 }
 
@@ -120,6 +122,7 @@ static void fill_to_full(const fkc_measure_cfg *cfg, const fk_params *p, const f
 typedef struct {
     double   *ins, *rem, *look; /* reps, reps, FKC_MIXES * reps */
     double   *ins_batch, *look_batch; /* reps, 2 * reps (mix 0, then mix 100) */
+    double   *ins_u64, *look_u64;     /* reps, 3 * reps (mix 0, 50, 100); u64 keys only */
     fk_status status;           /* of the first create; not FK_OK = skipped */
 } samples;
 
@@ -241,6 +244,29 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
         }
     }
     sm->ins[rep] = (double)total / ((double)rounds * (double)n);
+
+    /* the integer calls (u64 keys): the same inserts into fresh filters,
+     * then the 0%, 50% and 100% mixes on the last */
+    if (k->batch_pos.ints) {
+        fk_filter *g = NULL;
+        total = 0;
+        for (unsigned round = 0; round < rounds; round++) {
+            fk_filter_free(g);
+            g = NULL;
+            fk_status status = fk_filter_new(ops, &p, &g);
+            if (status != FK_OK)
+                return status;
+            fkc_time_updates_u64(g, k->batch_pos.ints, n, &ns);
+            total += ns;
+        }
+        sm->ins_u64[rep] = (double)total / ((double)rounds * (double)n);
+        const fkc_batch_keys *mixes[3] = { &k->batch_mix0, &k->batch_mix50, &k->batch_mix100 };
+        for (int m = 0; m < 3; m++) {
+            fkc_time_lookups_u64(g, mixes[m]->ints, mixes[m]->count, &ns);
+            sm->look_u64[(size_t)m * reps + rep] = fkc_ns_per_op(0, ns, mixes[m]->count);
+        }
+        fk_filter_free(g);
+    }
 built:
     if (rep == 0) {
         fk_stats st;
@@ -316,7 +342,10 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             sm[i].look = per <= SIZE_MAX / FKC_MIXES ? calloc((size_t)FKC_MIXES * per, sizeof *sm[i].look) : NULL;
             sm[i].ins_batch = calloc(per, sizeof *sm[i].ins_batch);
             sm[i].look_batch = calloc(2 * per, sizeof *sm[i].look_batch);
-            if (sm[i].ins && sm[i].rem && sm[i].look && sm[i].ins_batch && sm[i].look_batch)
+            sm[i].ins_u64 = calloc(per, sizeof *sm[i].ins_u64);
+            sm[i].look_u64 = calloc(3 * per, sizeof *sm[i].look_u64);
+            if (sm[i].ins && sm[i].rem && sm[i].look && sm[i].ins_batch && sm[i].look_batch &&
+                sm[i].ins_u64 && sm[i].look_u64)
                 status[i] = FK_OK;
         }
     }
@@ -339,6 +368,12 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             rows[i].insert_batch = fkc_summarize(sm[i].ins_batch, reps);
             rows[i].lookup0_batch = fkc_summarize(sm[i].look_batch, reps);
             rows[i].lookup100_batch = fkc_summarize(sm[i].look_batch + reps, reps);
+            if (k->batch_pos.ints) {
+                rows[i].insert_u64 = fkc_summarize(sm[i].ins_u64, reps);
+                rows[i].lookup0_u64 = fkc_summarize(sm[i].look_u64, reps);
+                rows[i].lookup50_u64 = fkc_summarize(sm[i].look_u64 + reps, reps);
+                rows[i].lookup100_u64 = fkc_summarize(sm[i].look_u64 + 2 * (size_t)reps, reps);
+            }
             /* only a kind with a hard capacity has a first failed insert */
             if (cfgs[i].fill && (fk_ops_caps(cfgs[i].ops) & FK_CAP_BOUNDED)) {
                 fk_params p = fk_params_make(k->n, cfgs[i].fpr);
@@ -354,6 +389,8 @@ void fkc_measure_kinds(const fkc_measure_cfg *cfgs, size_t nk, const fkc_bench_k
             free(sm[i].look);
             free(sm[i].ins_batch);
             free(sm[i].look_batch);
+            free(sm[i].ins_u64);
+            free(sm[i].look_u64);
         }
     }
     free(sm);

@@ -21,8 +21,9 @@ typedef struct {
     fkc_keyset   mix[FKC_MIXES];
     uint64_t    n;        /* positives actually available (file keys may be fewer) */
     uint64_t    lookups;  /* keys per mix */
-    /* the positives and the 0% and 100% mixes as the batch calls take them */
-    fkc_batch_keys batch_pos, batch_mix0, batch_mix100;
+    /* the positives and the 0%, 50% and 100% mixes as the batch calls take
+     * them (u64 keys: as integers, which the u64 single-key columns use too) */
+    fkc_batch_keys batch_pos, batch_mix0, batch_mix50, batch_mix100;
 } fkc_bench_keys;
 
 /* Keys per lookup mix when not given: n clamped to [1M, 2M], so small

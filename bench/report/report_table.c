@@ -105,10 +105,11 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
         compact_table(to, title, rows, n);
         return;
     }
-    int lb = 0, grows = 0, statics = 0, w = 9; /* w: the filter column fits the longest name */
+    int lb = 0, grows = 0, statics = 0, ints = 0, w = 9; /* w: the filter column fits the longest name */
     for (size_t i = 0; i < n; i++) {
         lb |= !isnan(rows[i].x_lb_insert);
         statics |= rows[i].static_kind != 0;
+        ints |= !isnan(rows[i].insert_u64.median);
         grows |= rows[i].growth > 1;
         if (strlen(rows[i].kind) > (size_t)w)
             w = (int)strlen(rows[i].kind);
@@ -122,6 +123,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
             "keys", "n", "fpr", "bits/it", "fpr", "fpr", "load", "full", "insert",
             "look", "look", "look", "look", "look", "remove");
     fprintf(to, " %6s %6s %6s", "b.ins", "b.look", "b.look");
+    if (ints)
+        fprintf(to, " %6s %6s %6s %6s", "u.ins", "u.look", "u.look", "u.look");
     if (lb)
         fprintf(to, " %6s %6s %6s", "insert", "neg", "pos");
     if (statics)
@@ -133,6 +136,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
             "", "", "target", "", "measured", "theory", "", "load", "ns", "0%", "25%", "50%",
             "75%", "100%", "ns");
     fprintf(to, " %6s %6s %6s", "ns", "0%", "100%");
+    if (ints)
+        fprintf(to, " %6s %6s %6s %6s", "ns", "0%", "50%", "100%");
     if (lb)
         fprintf(to, " %6s %6s %6s", "x lb", "x lb", "x lb");
     if (statics)
@@ -158,6 +163,12 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
         cell(to, 6, " %*.1f", r->insert_batch.median);
         cell(to, 6, " %*.1f", r->lookup0_batch.median);
         cell(to, 6, " %*.1f", r->lookup100_batch.median);
+        if (ints) {
+            cell(to, 6, " %*.1f", r->insert_u64.median);
+            cell(to, 6, " %*.1f", r->lookup0_u64.median);
+            cell(to, 6, " %*.1f", r->lookup50_u64.median);
+            cell(to, 6, " %*.1f", r->lookup100_u64.median);
+        }
         if (lb) {
             cell(to, 6, " %*.2f", r->x_lb_insert);
             cell(to, 6, " %*.2f", r->x_lb_lookup0);
@@ -173,7 +184,8 @@ void fkc_report_table(FILE *to, const char *title, const fkc_result *rows, size_
     }
     fprintf(to, "ns = median ns per operation over the repeats; look N%% = lookups with N%% inserted keys;"
                 " full load = load at the first failed insert; b. = through the batch calls"
-                " (fk_filter_*_many)%s%s\n",
+                " (fk_filter_*_many)%s%s%s\n",
+            ints ? "; u. = one call per key through fk_filter_insert_u64 / _contains_u64" : "",
             lb ? "; x lb = throughput relative to libbloom (>1 = faster)" : "",
             grows ? "; grown x = n / the capacity it started at" : "");
     if (statics)

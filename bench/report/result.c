@@ -105,6 +105,22 @@ static const fkc_column bench_cols[] = {
       "insert_ns / insert_batch_ns); insert_batch_ns / insert_ns is the batch's own gain"),
     F(x_lb_lookup0_batch, "libbloom lookup0_ns / lookup0_batch_ns"),
     F(x_lb_lookup100_batch, "libbloom lookup100_ns / lookup100_batch_ns"),
+    T("insert_u64", insert_u64,
+      "insert of the same n keys one call per key through fk_filter_insert_u64 (u64 keys "
+      "only: the key as an integer, the same bits as its 8 bytes; empty for other keys)"),
+    T("lookup0_u64", lookup0_u64,
+      "lookup of the lookup0 keys one call per key through fk_filter_contains_u64 (u64 "
+      "keys only)"),
+    T("lookup50_u64", lookup50_u64,
+      "lookup of the lookup50 keys (half inserted, in random order) one call per key "
+      "through fk_filter_contains_u64 (u64 keys only)"),
+    T("lookup100_u64", lookup100_u64,
+      "lookup of the lookup100 keys one call per key through fk_filter_contains_u64 (u64 "
+      "keys only)"),
+    F(x_lb_lookup0_u64,
+      "libbloom lookup0_ns / lookup0_u64_ns (libbloom has no integer call: its figure is "
+      "the byte call's)"),
+    F(x_lb_lookup100_u64, "libbloom lookup100_ns / lookup100_u64_ns"),
     U(threads, "bench --threads T: T (0 without --threads, and the columns below are empty)"),
     F(cinsert_1t_mops,
       "million fk_filter_insert_concurrent calls per second, one thread, n keys into an "
@@ -179,5 +195,7 @@ void fkc_results_ratios(fkc_result *rows, size_t n)
         rows[i].x_lb_insert_batch = ratio(lb->insert.median, rows[i].insert_batch.median);
         rows[i].x_lb_lookup0_batch = ratio(lb->lookup[0].median, rows[i].lookup0_batch.median);
         rows[i].x_lb_lookup100_batch = ratio(lb->lookup[4].median, rows[i].lookup100_batch.median);
+        rows[i].x_lb_lookup0_u64 = ratio(lb->lookup[0].median, rows[i].lookup0_u64.median);
+        rows[i].x_lb_lookup100_u64 = ratio(lb->lookup[4].median, rows[i].lookup100_u64.median);
     }
 }

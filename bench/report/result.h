@@ -55,6 +55,16 @@ typedef struct {
     double      x_lb_lookup0_batch;
     double      x_lb_lookup100_batch;
 
+    /* The same keys one call per key through the integer calls
+     * (fk_filter_insert_u64, fk_filter_contains_u64), ns per key; u64 keys
+     * only (NaN for other key types). */
+    fkc_summary insert_u64;
+    fkc_summary lookup0_u64;
+    fkc_summary lookup50_u64;
+    fkc_summary lookup100_u64;
+    double      x_lb_lookup0_u64;   /* libbloom lookup0_ns / lookup0_u64_ns */
+    double      x_lb_lookup100_u64; /* libbloom lookup100_ns / lookup100_u64_ns */
+
     double      load_target;    /* load sweep: the step aimed at */
     uint64_t    items;          /* load sweep: items held at the step */
     uint64_t    growth;         /* n / the capacity asked for (1 unless a growing
