@@ -97,7 +97,7 @@ int fkc_cmd_merge(int argc, char **argv)
     } else if (!unite) {
         char kinds[200];
         merge_kinds(kinds, sizeof kinds);
-        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no union for "
+        fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no merge for "
                 "this kind (kinds that merge: %s); build one filter from both inputs instead\n",
                 ops->name, kinds);
     } else if (incompatible(&h[0], &h[1], why, sizeof why)) {

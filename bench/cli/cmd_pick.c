@@ -322,7 +322,10 @@ int fkc_cmd_pick(int argc, char **argv)
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
     /* what the filter is sized for: n and what will be added later (a
-     * growing kind starts at n and grows past it) */
+     * growing kind starts at n and grows past it); a static set never
+     * changes, so it has nothing to add later */
+    if (is_static)
+        headroom = 0;
     double want = ceil((double)n * (1 + (uncertain ? 0 : headroom)));
     if (want > (double)FKC_COUNT_MAX)
         return fkc_args_fail(&spec, "--n with --headroom: at most 2^48 items");
