@@ -205,7 +205,7 @@ int fkc_cmd_trace(int argc, char **argv)
         }
         status = set_option(&p, opt, v);
     }
-    if (!status && p.fingerprint_bits && p.fingerprint_bits < 4 && tracer != fkc_trace_fuse)
+    if (!status && p.fingerprint_bits && p.fingerprint_bits < 4 && tracer == fkc_trace_cuckoo)
         status = bad("%s", "--fp-bits: bad value (4..32 for cuckoo)");
     if (!status && n == 0)
         status = bad("%s", "no keys given");
@@ -213,7 +213,7 @@ int fkc_cmd_trace(int argc, char **argv)
      * 8 items fit 3 buckets (blocks of 2 and 1), where a key in the
      * 1-bucket block has i1 = i2 and the alternate bucket never shows;
      * at 12.5% the same 8 items get 16 buckets, one power-of-two block. */
-    if (!status && p.max_load == 0 && (fk_ops_caps(fk_ops_find(kind)) & FK_CAP_BOUNDED))
+    if (!status && p.max_load == 0 && tracer == fkc_trace_cuckoo)
         p.max_load = FKC_TRACE_CUCKOO_LOAD;
     if (!status) {
         fkc_trace_job job = { p, steps, n, stdout };
