@@ -77,8 +77,9 @@ static int static_kind(const fk_ops *ops, const fk_params *p, const uint8_t *dat
     const void **keys = malloc(cap * sizeof *keys);
     size_t *lens = malloc(cap * sizeof *lens);
     REQUIRE(bytes && keys && lens);
+    /* the model too: a dynamic run before this one left its counts there */
     for (size_t i = 0; i < ntouched; i++)
-        seen[touched[i]] = 0;
+        model[touched[i]] = seen[touched[i]] = 0;
     ntouched = 0;
     for (size_t at = 5; at + 3 <= size; at += 3) {
         if ((data[at] & 3) != 0)
@@ -182,7 +183,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else {
                 fk_stats st;
                 fk_filter_stats(f, &st);
-                REQUIRE(st.items == items);
+                /* a growing kind's ambiguous remove (the key reads present in
+                 * more than one link) answers FK_OK and keeps the copies, so
+                 * it may hold more than the model (scalable/scalable.h) */
+                REQUIRE(st.items == items ||
+                        ((fk_ops_caps(ops) & FK_CAP_GROWS) && ops->remove && st.items > items));
                 REQUIRE(st.load_factor >= 0.0 && st.load_factor <= 1.0);
                 if (op & 8) /* the full sweep costs, so only now and then */
                     check_all(f);
