@@ -91,7 +91,13 @@ grep -q OK "$tmp/huge.out" && ok || bad "BF.RESERVE huge: $(cat "$tmp/huge.out")
 m=$(rc big MEMORY USAGE huge)
 if [ -n "$m" ] && [ "$m" -gt $((800 << 20)) ] && [ "$m" -le $((1 << 30)) ]; then ok; else bad "huge key: MEMORY USAGE $m"; fi
 # the PINGs: a redis-cli process costs a few ms; the server must not add 100
-if [ "$worst" -lt $((base + 100)) ]; then ok; else bad "a PING waited $worst ms (idle: $base ms) while a big key was made"; fi
+case "$build" in
+    */san) # ASan's allocator zeroes a fresh allocation itself, on the event
+           # loop: the page-dropping this measures exists in the plain build
+        echo "skipped under the sanitizer build: the PING latency while a big key is made" ;;
+    *) if [ "$worst" -lt $((base + 100)) ]; then ok
+       else bad "a PING waited $worst ms (idle: $base ms) while a big key was made"; fi ;;
+esac
 rc big DEL huge >/dev/null
 
 # ---- CF.COUNT over a chain: five adds of one item on a grown key

@@ -62,6 +62,7 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
                 "--kind %s'\n", spec->name, path, ops->name,
                 op == FKC_FEED_REMOVE ? "remove" : "add", ops->name);
         fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
     if (op == FKC_FEED_REMOVE && !(fk_ops_caps(ops) & FK_CAP_REMOVE)) {
