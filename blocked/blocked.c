@@ -501,6 +501,11 @@ static fk_status ops_merge(fk_filter *dst, const fk_filter *src)
     return fk_blocked_union((fk_blocked *)dst, (const fk_blocked *)src);
 }
 
+static fk_status ops_intersect(fk_filter *dst, const fk_filter *src)
+{
+    return fk_blocked_intersect((fk_blocked *)dst, (const fk_blocked *)src);
+}
+
 const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
@@ -518,6 +523,7 @@ const fk_ops fk_blocked_ops = {
     .insert_many_u64 = fk_blocked_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
     .merge = ops_merge,
+    .intersect = ops_intersect,
     .contains_u64 = ops_contains_u64,
     .insert_u64 = ops_insert_u64,
 };

@@ -393,6 +393,11 @@ static fk_status merge(fk_filter *dst, const fk_filter *src)
     return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
 }
 
+static fk_status intersect(fk_filter *dst, const fk_filter *src)
+{
+    return fk_bloom_intersect((fk_bloom *)dst, (const fk_bloom *)src);
+}
+
 const fk_ops fk_bloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "bloom",
@@ -406,6 +411,7 @@ const fk_ops fk_bloom_ops = {
     .insert_many_u64 = fk_bloom_ops_insert_many_u64,
     .insert_concurrent = insert_concurrent,
     .merge = merge,
+    .intersect = intersect,
     .contains_u64 = fk_bloom_ops_contains_u64,
     .insert_u64 = fk_bloom_ops_insert_u64,
 };

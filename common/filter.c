@@ -86,7 +86,8 @@ unsigned fk_ops_caps(const fk_ops *ops)
     return (ops->caps & ~FK_CAP_DERIVED) | (ops->remove ? FK_CAP_REMOVE : 0u) |
            (ops->serial ? FK_CAP_SERIALIZE : 0u) |
            (builds && !ops->insert ? FK_CAP_STATIC : 0u) |
-           (FK_OPS_HAS(ops, FK_OPS_V5, merge) ? FK_CAP_MERGE : 0u);
+           (FK_OPS_HAS(ops, FK_OPS_V5, merge) ? FK_CAP_MERGE : 0u) |
+           (FK_OPS_HAS(ops, FK_OPS_V5, intersect) ? FK_CAP_INTERSECT : 0u);
 }
 
 /* Asks the kind's size slot; *out zeroed on error. */
@@ -231,6 +232,15 @@ fk_status fk_filter_merge(fk_filter *dst, const fk_filter *src)
     if (!FK_OPS_HAS(dst->ops, FK_OPS_V5, merge))
         return FK_EUNSUPPORTED;
     return dst->ops->merge(dst, src);
+}
+
+fk_status fk_filter_intersect(fk_filter *dst, const fk_filter *src)
+{
+    if (!dst || !src || dst == src || dst->ops != src->ops)
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(dst->ops, FK_OPS_V5, intersect))
+        return FK_EUNSUPPORTED;
+    return dst->ops->intersect(dst, src);
 }
 
 /* ------------------------------------------------------------- figures */

@@ -66,7 +66,9 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
                                       set (a build slot, no insert slot); its
                                       insert and remove answer FK_EUNSUPPORTED */
 #define FK_CAP_MERGE     (1u << 6) /* derived: the merge slot is set */
-#define FK_CAP_DERIVED   (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE)
+#define FK_CAP_INTERSECT (1u << 7) /* derived: the intersect slot is set */
+#define FK_CAP_DERIVED \
+    (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE | FK_CAP_INTERSECT)
 
 /* What a kind would build for given params, without building it, and what
  * theory expects of it (RocksDB's CalculateSpace and EstimatedFpRate):
@@ -104,8 +106,8 @@ typedef struct {
  *                          without them the 8 little-endian bytes go
  *                          through the byte slots, same answers), build,
  *                          build_u64 (a filter from the whole set; without
- *                          them create plus insert_many), count and merge
- *                          (without them FK_EUNSUPPORTED). A static kind
+ *                          them create plus insert_many), count, merge and
+ *                          intersect (without them FK_EUNSUPPORTED). A static kind
  *                          sets build and leaves create and insert NULL.
  *
  * Tables are static const and built with designated initializers; a slot
@@ -180,6 +182,7 @@ struct fk_ops {
     fk_status (*build_u64)(const fk_params *p, size_t n, const uint64_t keys[], fk_filter **out);
     fk_status (*count)(const fk_filter *f, const void *key, size_t len, uint64_t *count);
     fk_status (*merge)(fk_filter *dst, const fk_filter *src);
+    fk_status (*intersect)(fk_filter *dst, const fk_filter *src);
 
     /* Slots appended later go below, under FK_OPS_V6 and so on. */
 };
@@ -244,8 +247,8 @@ struct fk_filter {
 FK_API fk_status fk_ops_check(const fk_ops *ops);
 
 /* Returns the kind's FK_CAP_* flags: its stored caps plus the derived
- * FK_CAP_REMOVE, FK_CAP_SERIALIZE, FK_CAP_STATIC and FK_CAP_MERGE. 0 for
- * NULL. Cost: O(1). */
+ * FK_CAP_REMOVE, FK_CAP_SERIALIZE, FK_CAP_STATIC, FK_CAP_MERGE and
+ * FK_CAP_INTERSECT. 0 for NULL. Cost: O(1). */
 FK_API unsigned fk_ops_caps(const fk_ops *ops);
 
 /* Fills *out with what fk_filter_new(ops, p) would build, its theory taken
@@ -374,6 +377,18 @@ FK_API fk_status fk_filter_count(const fk_filter *f, const void *key, size_t len
  * header says what it holds then). Cost: one pass over both filters. Needs
  * every other call on dst done; src may be read by lookups meanwhile. */
 FK_API fk_status fk_filter_merge(fk_filter *dst, const fk_filter *src);
+
+/* Makes dst the intersection of dst and src: afterwards dst answers true
+ * for every key both answered true for (never a false negative for a key
+ * inserted into both), and possibly for more keys than a filter built from
+ * the common keys alone would (the usual bitwise intersection of Bloom
+ * filters). src is unchanged. Returns FK_OK; FK_EINVAL for NULL, dst ==
+ * src, filters of different kinds or of different shapes (as
+ * fk_filter_merge), with nothing changed; FK_EUNSUPPORTED when the kind
+ * cannot intersect (today: every kind but bloom and blocked). Cost: one
+ * pass over both filters. Needs every other call on dst done; src may be
+ * read by lookups meanwhile. */
+FK_API fk_status fk_filter_intersect(fk_filter *dst, const fk_filter *src);
 
 /* ------------------------------------------------------------ batches
  *

@@ -788,6 +788,61 @@ out:
     fk_filter_free(g);
 }
 
+/* Intersect: named errors for what cannot intersect; for what can, no
+ * false negative for a key in both, and (for these Bloom kinds) the keys of
+ * only one side mostly gone. */
+TEST(intersect_follows_the_slot)
+{
+    if (is_static()) {
+        fk_filter *a = build_positive(1000, 0.01, 3), *b = build_positive(1000, 0.01, 3);
+        CHECK_STATUS(fk_filter_intersect(a, b), FK_EUNSUPPORTED);
+        CHECK(!(fk_ops_caps(kind) & FK_CAP_INTERSECT));
+        fk_filter_free(a);
+        fk_filter_free(b);
+        return;
+    }
+    fk_filter *f = make(4000, 0.01, 3), *g = make(4000, 0.01, 3);
+    if (!f || !g)
+        goto out;
+    CHECK_STATUS(fk_filter_intersect(NULL, g), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(f, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(f, f), FK_EINVAL);
+    /* f holds keys 0..1999, g holds 1000..2999: 1000 in common */
+    for (uint64_t i = 0; i < 2000; i++) {
+        CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(i)), FK_OK);
+        CHECK_STATUS(fk_filter_insert_u64(g, keys_positive(i + 1000)), FK_OK);
+    }
+    fk_status s = fk_filter_intersect(f, g);
+    if (fk_ops_caps(kind) & FK_CAP_INTERSECT) {
+        CHECK_STATUS(s, FK_OK);
+        uint64_t missing = 0, only_one_side = 0;
+        for (uint64_t i = 1000; i < 2000; i++)
+            missing += !fk_filter_contains_u64(f, keys_positive(i));
+        for (uint64_t i = 0; i < 1000; i++)
+            only_one_side += fk_filter_contains_u64(f, keys_positive(i));
+        CHECK_EQ_U64(missing, 0);
+        /* a key of f alone survives only through g's bits: an FPR-like
+         * chance, far below one half at 2000 of 4000 items */
+        CHECK_MSG(only_one_side < 500, "%s: %llu of 1000 keys of one side survive",
+                  kind->name, (unsigned long long)only_one_side);
+        fk_filter *other = make(9000, 0.01, 3);
+        if (other)
+            CHECK_STATUS(fk_filter_intersect(f, other), FK_EINVAL);
+        fk_filter_free(other);
+    } else {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+    }
+    const fk_ops *other_kind = kind == &fk_bloom_ops ? fk_ops_find("cuckoo") : &fk_bloom_ops;
+    fk_params p = fk_params_make(1000, 0.01);
+    fk_filter *h = NULL;
+    if (fk_filter_new(other_kind, &p, &h) == FK_OK)
+        CHECK_STATUS(fk_filter_intersect(f, h), FK_EINVAL);
+    fk_filter_free(h);
+out:
+    fk_filter_free(f);
+    fk_filter_free(g);
+}
+
 /* ------------------------------------------------ a static kind */
 
 /* "static-fpset": the test kind behind a static table (build slot, no
