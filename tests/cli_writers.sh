@@ -3,7 +3,8 @@
 # remove, dedup) take turns (issue 22): two `add` runs on one file, and
 # `add` beside `dedup`, keep every key of both batches; a symlink stays a
 # link and its target is replaced; the file's mode is kept exactly;
-# `dedup` warns when creation options are ignored for an existing file.
+# `dedup` warns when creation options are ignored for an existing file;
+# a FIFO or device named as the filter is refused and left in place.
 source "$(dirname "$0")/lib_cli.sh"
 
 # count_absent FILTER KEYFILE: keys of KEYFILE the filter says are absent
@@ -74,5 +75,22 @@ ln -s real/missing.fk "$tmp/dangling.fk"
 printf 'k\n' | "$fk" add "$tmp/dangling.fk" 2>"$tmp/err"
 check "add: a dangling link is refused" grep -q "does not exist" "$tmp/err"
 check "add: the dangling link is untouched" test -L "$tmp/dangling.fk"
+
+# A FIFO (like a device: /dev/null reads as an empty file) named as the
+# filter is refused and left in place: `dedup` once took /dev/null's
+# emptiness for its own placeholder and unlinked it.
+mkfifo "$tmp/fifo"
+for cmd in dedup add remove; do
+    rc=0
+    printf 'k\n' | timeout 10 "$fk" "$cmd" "$tmp/fifo" >/dev/null 2>"$tmp/err" || rc=$?
+    check "$cmd: a FIFO is refused (exit 1, not a hang)" test "$rc" = 1
+    check "$cmd: says it is not a regular file" grep -q "not a regular file" "$tmp/err"
+    check "$cmd: the FIFO is left in place" test -p "$tmp/fifo"
+done
+ln -s fifo "$tmp/to-fifo"
+printf 'k\n' | timeout 10 "$fk" dedup --kind bloom --fpr 0.01 --capacity 10 "$tmp/to-fifo" \
+    >/dev/null 2>"$tmp/err"
+check "dedup through a link to a FIFO: refused, both left" \
+    sh -c "grep -q 'not a regular file' '$tmp/err' && test -L '$tmp/to-fifo' && test -p '$tmp/fifo'"
 
 finish

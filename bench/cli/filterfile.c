@@ -181,7 +181,8 @@ int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filel
             return fail(cmd, path, "a symbolic link to a file that does not exist");
         if (!real && errno != ENOENT)
             return fail(cmd, path, strerror(errno));
-        int fd = real ? open(real, O_RDONLY | O_CLOEXEC) : -1;
+        /* O_NONBLOCK: a FIFO named as the filter must not hang the open */
+        int fd = real ? open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC) : -1;
         if (fd < 0 && errno != ENOENT) {
             int err = errno;
             free(real);
@@ -234,6 +235,14 @@ int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filel
             close(fd);
             free(real);
             return fail(cmd, path, strerror(EISDIR));
+        }
+        if (!S_ISREG(held.st_mode)) {
+            /* a device or a FIFO (/dev/null reads as an empty file): it
+             * is neither a filter nor ours to replace or remove */
+            close(fd);
+            free(real);
+            return fail(cmd, path, "not a regular file (a filter is rewritten by a rename "
+                                   "beside it; nothing done)");
         }
         /* the lock is good only on the file still at that name */
         if (stat(real, &now) == 0 && now.st_dev == held.st_dev && now.st_ino == held.st_ino) {
