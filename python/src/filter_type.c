@@ -66,6 +66,9 @@ static pyfk_filter *alloc_for(PyTypeObject *type, fk_filter *f, double fpr, uint
         return NULL;
     }
     self->filter = f;
+    const fk_ops *ops = f ? fk_filter_ops(f) : NULL;
+    self->contains_u64 = ops && FK_OPS_HAS(ops, FK_OPS_V5, contains_u64) ? ops->contains_u64
+                                                                        : fk_filter_contains_u64;
     self->fpr = fpr;
     self->seed = seed;
     return self;
@@ -272,14 +275,15 @@ static void filter_dealloc(PyObject *o)
  * and with it another thread, which may start a GIL-free batch on this
  * filter), then the wait for such a batch, then the C call: nothing runs
  * Python code between the wait and the call. */
-static int filter_contains(PyObject *o, PyObject *key)
+/* Every key but a small int: the general conversions (out of line, so
+ * that the fast path below keeps no stack frame of its own). */
+__attribute__((noinline)) static int contains_slow(pyfk_filter *self, PyObject *key)
 {
-    pyfk_filter *self = (pyfk_filter *)o;
     if (PyLong_CheckExact(key)) {
         uint64_t v;
         if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, false))
             return -1;
-        return fk_filter_contains_u64(self->filter, v);
+        return self->contains_u64(self->filter, v);
     }
     if (PyUnicode_CheckExact(key)) {
         Py_ssize_t n;
@@ -291,19 +295,31 @@ static int filter_contains(PyObject *o, PyObject *key)
     pyfk_key k;
     int r = -1;
     if (pyfk_key_get(key, &k) == 0 && pyfk_wait_idle(self, false) == 0)
-        r = k.is_int ? fk_filter_contains_u64(self->filter, k.u64)
+        r = k.is_int ? self->contains_u64(self->filter, k.u64)
                      : fk_filter_contains(self->filter, k.ptr, k.len);
     pyfk_key_release(&k);
     return r;
+}
+
+/* `x in f`. A small exact int (the common int key) is read from its
+ * digits and goes straight to the kind's slot cached in the object: no
+ * call, no object and no look-up before the filter's memory access. */
+static int filter_contains(PyObject *o, PyObject *key)
+{
+    pyfk_filter *self = (pyfk_filter *)o;
+    uint64_t v;
+    if (PyLong_CheckExact(key) && pyfk_small_u64(key, &v) && !self->writing)
+        return self->contains_u64(self->filter, v);
+    return contains_slow(self, key);
 }
 
 static PyObject *filter_add(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
     fk_status s;
+    uint64_t v;
     if (PyLong_CheckExact(key)) {
-        uint64_t v;
-        if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, true))
+        if ((!pyfk_small_u64(key, &v) && pyfk_u64_of(key, &v)) || pyfk_wait_idle(self, true))
             return NULL;
         s = fk_filter_insert_u64(self->filter, v);
     } else {

@@ -73,6 +73,27 @@ def test_key_types_are_their_bytes(kind):
     assert "héllo ✓".encode() in f
 
 
+# Around the digit boundaries of CPython ints (15- and 30-bit digits, and
+# 3.12's compact ints): `int in f` reads small ints straight from their
+# digits and the others through PyLong_AsUnsignedLong; both must answer as
+# the key's 8 little-endian bytes.
+INT_EDGES = sorted({v for e in (15, 30, 31, 32, 45, 60, 62, 63, 64) for v in (2**e - 1, 2**e, 2**e + 1)
+                    if v < 2**64} | {0, 1, 2})
+
+
+def test_int_keys_at_digit_boundaries(kind):
+    f = make(kind, capacity=1000, keys=INT_EDGES)
+    g = make(kind, capacity=1000, keys=[struct.pack("<Q", v) for v in INT_EDGES])
+    for v in INT_EDGES:
+        assert v in f and struct.pack("<Q", v) in g
+        assert (v in g) == (struct.pack("<Q", v) in g)
+    probes = [v ^ 0x5A5A for v in INT_EDGES] + [v + 7 for v in INT_EDGES if v + 7 < 2**64]
+    assert [p in f for p in probes] == [struct.pack("<Q", p) in f for p in probes]
+    for bad in (-1, -2**30, -2**62, 2**64, 2**64 + 1, 2**100):
+        with pytest.raises(OverflowError):
+            bad in f
+
+
 def test_batches_take_arrays_buffers_and_sequences():
     f = filterkit.Blocked(capacity=10000, seed=1)
     a = np.arange(0, 5000, dtype=np.uint64)
