@@ -45,8 +45,22 @@ fk_status fk_scalable_next_params(const fk_scalable *c, const fk_params *prev, f
     if (prev->capacity > UINT64_MAX / c->growth)
         return FK_EINVAL;
     next->capacity = prev->capacity * c->growth;
-    next->fpr = prev->fpr * c->tightening;
-    return next->fpr > 0.0 ? FK_OK : FK_EINVAL;
+    double nominal = prev->fpr * c->tightening;
+    /* budget of links 0..i: sum_{j<=i} e0 r^j = target (1 - r^(i+1)) */
+    double budget = c->target * -expm1((double)(c->count + 1) * log(c->tightening)) - c->spent;
+    next->fpr = budget > nominal ? budget : nominal;
+    return next->fpr > 0.0 && next->fpr < 1.0 ? FK_OK : FK_EINVAL;
+}
+
+double fk_scalable_link_spend(const fk_ops *inner, const fk_params *q)
+{
+    /* A Bloom-like link takes no key past its capacity; a bounded one
+     * (cuckoo) takes keys until FK_EFULL, past its capacity: its rate with
+     * every slot full (the kind's formula clamps the load at 1) */
+    double items = (double)q->capacity * ((fk_ops_caps(inner) & FK_CAP_BOUNDED) ? 2.0 : 1.0), e;
+    if (fk_ops_expected_fpr(inner, q, items, &e) != FK_OK || !(e >= 0.0))
+        return q->fpr;
+    return e < q->fpr ? e : q->fpr;
 }
 
 /* ------------------------------------------------------------- object */
@@ -126,6 +140,7 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
     }
     c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, 0 };
     c->link_memory += st.memory_bytes;
+    c->spent += fk_scalable_link_spend(c->inner, q);
     c->newest_full = false;
     return FK_OK;
 }
@@ -532,10 +547,11 @@ fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items
     double r;
     if (fk_ops_check(inner) != FK_OK || fk_scalable_knobs_check(p, &growth, &r) != FK_OK)
         return FK_EINVAL;
-    fk_scalable model; /* only growth and tightening are read */
+    fk_scalable model; /* growth, tightening, target, count and spent are read */
     memset(&model, 0, sizeof model);
     model.growth = growth;
     model.tightening = r;
+    model.target = p->fpr;
     fk_params q = first_params(p, r);
     fk_sizing first;
     fk_status s = fk_ops_size(inner, &q, &first);
@@ -549,6 +565,8 @@ fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items
             break;
         log_none += log1p(-e);
         left -= here;
+        model.spent += fk_scalable_link_spend(inner, &q);
+        model.count = i + 1;
         if (left > 0.0 && fk_scalable_next_params(&model, &q, &q) != FK_OK)
             break;
     }

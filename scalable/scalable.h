@@ -5,12 +5,18 @@
  * 101(6), 2007).
  *
  * Link 0 is made from the caller's params with capacity c0 = p->capacity
- * and fpr e0 = p->fpr * (1 - r); link i holds c0 * s^i items at fpr
- * e0 * r^i, where s = p->growth and r = p->tightening. A false positive of
- * the chain is a false positive of some link, so its rate is at most
- * sum_i e0 r^i < e0 / (1 - r) = p->fpr, however many links there are
- * (PAPER_NOTES.md, "Growing filters", has the derivation and the
- * measurements).
+ * and fpr e0 = p->fpr * (1 - r); link i holds c0 * s^i items at an fpr of
+ * at least e0 * r^i, where s = p->growth and r = p->tightening. A false
+ * positive of the chain is a false positive of some link, so its rate is
+ * at most the sum of the links' rates, kept below
+ * sum_{j<=i} e0 r^j < e0 / (1 - r) = p->fpr however many links there are.
+ * A link's real rate is below what it was asked for (fingerprints and
+ * hash counts are whole numbers), so the budget it leaves unspent goes to
+ * the next one: link i is asked for p->fpr * (1 - r^(i+1)) minus the
+ * rates links 0 to i-1 reach when full (never less than e0 * r^i). That
+ * saves about a bit per item in a long cuckoo chain (PAPER_NOTES.md,
+ * "Growing filters", has the derivation and the measurements). Files
+ * saved with links of exactly e0 * r^i (0.2.0) load and grow as before.
  *
  * Inserts go to the newest link. A link of a kind without FK_CAP_BOUNDED
  * (Bloom-like: inserts past capacity would succeed and raise its FPR) is

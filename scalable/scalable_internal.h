@@ -9,7 +9,7 @@
 typedef struct {
     fk_filter *filter;
     uint64_t   capacity; /* items it was sized for: c0 * s^i */
-    double     fpr;      /* fpr it was sized for: e0 * r^i */
+    double     fpr;      /* fpr it was asked for: at least e0 * r^i */
     uint64_t   items;    /* inserted into it minus removed from it */
 } fk_scalable_link;
 
@@ -27,6 +27,7 @@ typedef struct {
     fk_scalable_link *link;
     uint64_t          items;
     uint64_t          link_memory; /* sum of the links' memory_bytes */
+    double            spent;       /* sum of the links' fprs when full */
     uint64_t          max_bytes;   /* the chain's byte limit, all of it
                                       (fk_params_max_bytes); not saved */
 } fk_scalable;
@@ -53,10 +54,17 @@ bool fk_scalable_is(const fk_filter *f);
 /* Resolves defaults and checks the knobs: FK_OK or FK_EINVAL. */
 fk_status fk_scalable_knobs_check(const fk_params *p, uint32_t *growth, double *tightening);
 
-/* The params of link i (capacity and fpr) following link i-1's: capacity
- * times growth, fpr times tightening. FK_EINVAL on overflow or underflow. */
+/* The params of link i = c->count (capacity and fpr) following link
+ * i-1's (prev): capacity times growth; fpr the chain's budget up to link i
+ * less what links 0 to i-1 spend (c->spent), never below prev's fpr times
+ * tightening. FK_EINVAL on overflow or underflow. */
 fk_status fk_scalable_next_params(const fk_scalable *c, const fk_params *prev,
                                   fk_params *next);
+
+/* The fpr link q reaches when full (what it spends of the chain's
+ * budget): at its capacity, or with every slot taken for a bounded kind;
+ * q->fpr when the inner kind has no sizing slot. */
+double fk_scalable_link_spend(const fk_ops *inner, const fk_params *q);
 
 /* A new chain object with no links (count 0) and `slots` link slots, for
  * fk_scalable_new_as and the loader; NULL when allocation fails. */

@@ -90,16 +90,25 @@ fk_status fk_scalable_check_head(const fk_ops *inner, const fk_serial_head *h)
     return FK_OK;
 }
 
-/* Loads link i from the len bytes at p into c, checking that it is the
- * link the chain derives (expected params q). */
-static fk_status load_link(fk_scalable *c, const fk_params *q, const uint8_t *p, size_t len)
+/* Loads link i = c->count from the len bytes at p into c, checking that it
+ * is a link the chain derives (q: its params, as fk_scalable_next_params
+ * gives them; nominal: the link before's fpr times tightening). Its fpr
+ * may be anything from nominal (files of 0.2.0) to q's, within rounding
+ * (libm's log and expm1 may differ in the last bits between machines);
+ * q->fpr becomes the saved one. */
+static fk_status load_link(fk_scalable *c, fk_params *q, double nominal, const uint8_t *p,
+                           size_t len)
 {
     fk_serial_head lh;
     if (fk_serial_read_head(p, len, &lh) != FK_OK)
         return FK_ECORRUPT;
-    if (lh.capacity != q->capacity || memcmp(&lh.fpr, &q->fpr, sizeof lh.fpr) != 0 ||
-        lh.seed != q->seed)
+    if (c->count == 0)
+        nominal = q->fpr; /* link 0: exactly e0 */
+    bool exact = memcmp(&lh.fpr, &nominal, sizeof lh.fpr) == 0;
+    if (lh.capacity != q->capacity || lh.seed != q->seed ||
+        !(exact || (lh.fpr > nominal && lh.fpr <= q->fpr * (1.0 + 1e-9))))
         return FK_ECORRUPT;
+    q->fpr = lh.fpr;
     fk_filter *f = NULL;
     fk_status s = fk_filter_load(c->inner, p, len, &f);
     if (s != FK_OK)
@@ -113,6 +122,7 @@ static fk_status load_link(fk_scalable *c, const fk_params *q, const uint8_t *p,
     }
     c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, lh.items };
     c->link_memory += st.memory_bytes;
+    c->spent += fk_scalable_link_spend(c->inner, q);
     return FK_OK;
 }
 
@@ -139,6 +149,7 @@ fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_se
     uint64_t left = h->payload_len, items = 0;
     fk_params q = c->first;
     for (size_t i = 0; i < links && s == FK_OK; i++) {
+        double nominal = q.fpr * c->tightening;
         if (i > 0 && fk_scalable_next_params(c, &q, &q) != FK_OK) {
             s = FK_ECORRUPT;
             break;
@@ -148,7 +159,7 @@ fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_se
             s = FK_ECORRUPT;
             break;
         }
-        s = load_link(c, &q, at + LINK_LEN_BYTES, (size_t)n);
+        s = load_link(c, &q, nominal, at + LINK_LEN_BYTES, (size_t)n);
         at += LINK_LEN_BYTES + n;
         left -= LINK_LEN_BYTES + n;
         if (s == FK_OK) {
