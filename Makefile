@@ -257,13 +257,15 @@ deps-bench: deps
 deps-tsan: deps
 	$(call ensure,libtsan2,printf 'int main(void){return 0;}\n' | $(CC) -fsanitize=thread -x c - -o /dev/null)
 
-# What the install, man page and CLI tests use (jq reads pick's JSON; all
-# optional: the tests skip what is missing).
+# What the install, man page and CLI tests use (jq reads pick's JSON, zsh
+# tries the completion file in tests/cli_completion.sh; all optional: the
+# tests skip what is missing).
 deps-test: deps
 	-$(call ensure,g++,command -v g++)
 	-$(call ensure,pkg-config,command -v pkg-config)
 	-$(call ensure,groff-base,command -v groff)
 	-$(call ensure,jq,command -v jq)
+	-$(call ensure,zsh,command -v zsh)
 
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).

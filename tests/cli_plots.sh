@@ -53,5 +53,13 @@ done
 dups=$( (cd "$root/plots" && ls [0-9]*.gp; cd "$root/plots/ref" && ls [0-9]*.png) 2>/dev/null |
         sed 's/\.[a-z]*$//' | sort -u | cut -d_ -f1 | sort | uniq -d | tr '\n' ' ')
 check "one number, one plot, across plots/*.gp and plots/ref/ (shared: $dups)" test -z "$dups"
+# ... and the reference set is complete: each plot make bench draws has its
+# image in plots/ref/ with a "What to see" note beside it
+noref=""
+for gp in "$root"/plots/[0-9]*.gp; do
+    name=$(basename "$gp" .gp)
+    [ -s "$root/plots/ref/$name.png" ] && [ -s "$root/plots/ref/$name.txt" ] || noref="$noref $name"
+done
+check "every plots/N_name.gp has plots/ref/N_name.png and .txt (missing:$noref)" test -z "$noref"
 
 finish

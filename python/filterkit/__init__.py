@@ -20,7 +20,11 @@ format: a filter saved by one is loaded by the others.
 Methods by capability (a class has only those its kind supports; the
 class attribute `capabilities` lists them): add/update/add_many (every
 kind but the static ones, made with Kind.build(keys)); remove/discard
-("remove"); count ("count"); f | g and f |= g ("merge").
+("remove"); count ("count"); f | g and f |= g ("merge": true for every
+key either holds); f & g and f &= g ("intersect": true for every key both
+hold, and possibly for more keys than a filter of the common keys alone).
+Both need filters made alike (same kind, capacity, fpr and seed), else
+ValueError; a kind without them raises TypeError, as any unsupported operand.
 
 Exceptions: ValueError (bad parameters: fpr not in (0, 1) or NaN, capacity
 0, a filter over 64 GiB), TypeError (wrong types), OverflowError (int key
@@ -35,13 +39,13 @@ filterkit's own derive from filterkit.Error.
 Threads: lookups (x in f, contains_many, count) may run from many threads
 at once. contains_many, add_many and save release the GIL for large
 batches; while one runs on a filter, a writer on that filter (add, update,
-remove, merge, add_many) waits for it, and everything waits for a running
+remove, merge, intersect, add_many) waits for it, and everything waits for a running
 add_many. Each filter is independent: different filters never wait for each
 other.
 
 Cost: x in f and add are one hash and a few memory accesses (tens of ns);
 the batch calls overlap the memory accesses of many keys; to_bytes, copy,
-pickle and | are O(size).
+pickle, | and & are O(size).
 """
 from . import _filterkit
 from ._filterkit import (  # noqa: F401  (re-exported)

@@ -66,6 +66,9 @@ static pyfk_filter *alloc_for(PyTypeObject *type, fk_filter *f, double fpr, uint
         return NULL;
     }
     self->filter = f;
+    const fk_ops *ops = f ? fk_filter_ops(f) : NULL;
+    self->contains_u64 = ops && FK_OPS_HAS(ops, FK_OPS_V5, contains_u64) ? ops->contains_u64
+                                                                        : fk_filter_contains_u64;
     self->fpr = fpr;
     self->seed = seed;
     return self;
@@ -272,14 +275,15 @@ static void filter_dealloc(PyObject *o)
  * and with it another thread, which may start a GIL-free batch on this
  * filter), then the wait for such a batch, then the C call: nothing runs
  * Python code between the wait and the call. */
-static int filter_contains(PyObject *o, PyObject *key)
+/* Every key but a small int: the general conversions (out of line, so
+ * that the fast path below keeps no stack frame of its own). */
+__attribute__((noinline)) static int contains_slow(pyfk_filter *self, PyObject *key)
 {
-    pyfk_filter *self = (pyfk_filter *)o;
     if (PyLong_CheckExact(key)) {
         uint64_t v;
         if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, false))
             return -1;
-        return fk_filter_contains_u64(self->filter, v);
+        return self->contains_u64(self->filter, v);
     }
     if (PyUnicode_CheckExact(key)) {
         Py_ssize_t n;
@@ -291,19 +295,31 @@ static int filter_contains(PyObject *o, PyObject *key)
     pyfk_key k;
     int r = -1;
     if (pyfk_key_get(key, &k) == 0 && pyfk_wait_idle(self, false) == 0)
-        r = k.is_int ? fk_filter_contains_u64(self->filter, k.u64)
+        r = k.is_int ? self->contains_u64(self->filter, k.u64)
                      : fk_filter_contains(self->filter, k.ptr, k.len);
     pyfk_key_release(&k);
     return r;
+}
+
+/* `x in f`. A small exact int (the common int key) is read from its
+ * digits and goes straight to the kind's slot cached in the object: no
+ * call, no object and no look-up before the filter's memory access. */
+static int filter_contains(PyObject *o, PyObject *key)
+{
+    pyfk_filter *self = (pyfk_filter *)o;
+    uint64_t v;
+    if (PyLong_CheckExact(key) && pyfk_small_u64(key, &v) && !self->writing)
+        return self->contains_u64(self->filter, v);
+    return contains_slow(self, key);
 }
 
 static PyObject *filter_add(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
     fk_status s;
+    uint64_t v;
     if (PyLong_CheckExact(key)) {
-        uint64_t v;
-        if (pyfk_u64_of(key, &v) || pyfk_wait_idle(self, true))
+        if ((!pyfk_small_u64(key, &v) && pyfk_u64_of(key, &v)) || pyfk_wait_idle(self, true))
             return NULL;
         s = fk_filter_insert_u64(self->filter, v);
     } else {
@@ -708,49 +724,75 @@ static PyObject *filter_build(PyObject *cls, PyObject *args, PyObject *kw)
     return (PyObject *)self;
 }
 
-/* ----------------------------------------------------------------- merge */
-static PyObject *merge_into(pyfk_filter *dst, PyObject *other)
+/* ------------------------------------------------- union, intersection
+ *
+ * f | g and f & g make a copy of f and combine g into it; f |= g and
+ * f &= g change f in place. Both need filters made alike (same kind,
+ * capacity, fpr and seed): the C calls refuse the others with FK_EINVAL. */
+typedef fk_status (*combine_fn)(fk_filter *dst, const fk_filter *src);
+
+static PyObject *combine_into(pyfk_filter *dst, PyObject *other, combine_fn op, const char *verb)
 {
     pyfk_filter *src = (pyfk_filter *)other;
     if (pyfk_wait_idle(dst, true) || pyfk_wait_idle(src, false))
         return NULL;
-    fk_status s = fk_filter_merge(dst->filter, src->filter);
+    fk_status s = op(dst->filter, src->filter);
     if (s == FK_EINVAL) {
-        PyErr_Format(PyExc_ValueError, "cannot merge a %s filter with a %s filter: both must be of the "
-                     "same kind, made with the same capacity, fpr and seed",
+        PyErr_Format(PyExc_ValueError, "cannot %s a %s filter with a %s filter: both must be of the "
+                     "same kind, made with the same capacity, fpr and seed", verb,
                      fk_filter_ops(dst->filter)->name, fk_filter_ops(src->filter)->name);
         return NULL;
     }
     if (s != FK_OK)
-        return pyfk_raise(s, "merge");
+        return pyfk_raise(s, verb);
     return (PyObject *)dst;
 }
 
-static PyObject *filter_or(PyObject *a, PyObject *b)
+static PyObject *combine_new(PyObject *a, PyObject *b, combine_fn op, const char *verb)
 {
     if (!PyObject_TypeCheck(a, pyfk_filter_type) || !PyObject_TypeCheck(b, pyfk_filter_type))
         Py_RETURN_NOTIMPLEMENTED;
     PyObject *r = filter_copy(a, NULL);
     if (!r)
         return NULL;
-    if (!merge_into((pyfk_filter *)r, b)) {
+    if (!combine_into((pyfk_filter *)r, b, op, verb)) {
         Py_DECREF(r);
         return NULL;
     }
     return r;
 }
 
-static PyObject *filter_ior(PyObject *a, PyObject *b)
+static PyObject *combine_in_place(PyObject *a, PyObject *b, combine_fn op, const char *verb)
 {
     if (!PyObject_TypeCheck(b, pyfk_filter_type))
         Py_RETURN_NOTIMPLEMENTED;
     if (a == b) {
         Py_INCREF(a);
-        return a; /* f |= f changes nothing */
+        return a; /* f |= f and f &= f change nothing */
     }
-    PyObject *r = merge_into((pyfk_filter *)a, b);
+    PyObject *r = combine_into((pyfk_filter *)a, b, op, verb);
     Py_XINCREF(r);
     return r;
+}
+
+static PyObject *filter_or(PyObject *a, PyObject *b)
+{
+    return combine_new(a, b, fk_filter_merge, "merge");
+}
+
+static PyObject *filter_ior(PyObject *a, PyObject *b)
+{
+    return combine_in_place(a, b, fk_filter_merge, "merge");
+}
+
+static PyObject *filter_and(PyObject *a, PyObject *b)
+{
+    return combine_new(a, b, fk_filter_intersect, "intersect");
+}
+
+static PyObject *filter_iand(PyObject *a, PyObject *b)
+{
+    return combine_in_place(a, b, fk_filter_intersect, "intersect");
 }
 
 /* ------------------------------------------------------- method tables */
@@ -896,7 +938,7 @@ static PyObject *caps_set(unsigned caps)
     } names[] = {
         { FK_CAP_REMOVE, "remove" },   { FK_CAP_COUNT, "count" },   { FK_CAP_SERIALIZE, "serialize" },
         { FK_CAP_BOUNDED, "bounded" }, { FK_CAP_GROWS, "grows" },   { FK_CAP_STATIC, "static" },
-        { FK_CAP_MERGE, "merge" },
+        { FK_CAP_MERGE, "merge" },     { FK_CAP_INTERSECT, "intersect" },
     };
     PyObject *set = PyFrozenSet_New(NULL);
     for (size_t i = 0; set && i < sizeof names / sizeof names[0]; i++) {
@@ -931,7 +973,7 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
             nm++;
     PyMethodDef *methods = PyMem_Calloc(nm + 1, sizeof *methods);
     char *qual = PyMem_Malloc(strlen(cname) + sizeof "filterkit.");
-    size_t doc_cap = 600 + 2 * strlen(ops->name) + strlen(ops->summary ? ops->summary : "");
+    size_t doc_cap = 900 + 2 * strlen(ops->name) + strlen(ops->summary ? ops->summary : "");
     char *doc = PyMem_Malloc(doc_cap);
     if (!methods || !qual || !doc) {
         PyMem_Free(methods);
@@ -946,20 +988,27 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
             methods[nm++] = *m;
     snprintf(qual, strlen(cname) + sizeof "filterkit.", "filterkit.%s", cname);
     snprintf(doc, doc_cap, "%s(*, capacity, fpr=0.01, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
-            "%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
+            "%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
             cname, ops->name, ops->summary ? ops->summary : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",
             caps & FK_CAP_REMOVE ? "Removes keys (remove, discard).\n" : "",
             caps & FK_CAP_COUNT ? "Counts keys (count).\n" : "",
             caps & FK_CAP_MERGE ? "Merges (f | g, f |= g) with filters made alike.\n" : "",
+            caps & FK_CAP_INTERSECT ? "Intersects (f & g, f &= g) with filters made alike: true for every "
+                                      "key both hold,\nand possibly more than a filter of the common keys "
+                                      "would hold. Cost: one pass.\n" : "",
             caps & FK_CAP_GROWS ? "Grows as keys arrive: capacity is only its first size.\n" : "");
-    PyType_Slot slots[6];
+    PyType_Slot slots[8];
     int ns = 0;
     slots[ns++] = (PyType_Slot){ Py_tp_methods, methods };
     slots[ns++] = (PyType_Slot){ Py_tp_doc, doc };
     if (caps & FK_CAP_MERGE) {
         slots[ns++] = (PyType_Slot){ Py_nb_or, filter_or };
         slots[ns++] = (PyType_Slot){ Py_nb_inplace_or, filter_ior };
+    }
+    if (caps & FK_CAP_INTERSECT) {
+        slots[ns++] = (PyType_Slot){ Py_nb_and, filter_and };
+        slots[ns++] = (PyType_Slot){ Py_nb_inplace_and, filter_iand };
     }
     slots[ns] = (PyType_Slot){ 0, NULL };
     PyType_Spec spec = { qual, sizeof(pyfk_filter), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE, slots };

@@ -19,11 +19,15 @@
 
 /* ------------------------------------------------------ the filter object
  *
- * 48 bytes beside the C filter (sys.getsizeof adds the filter's own
+ * 56 bytes beside the C filter (sys.getsizeof adds the filter's own
  * memory_bytes). No __dict__, no GC header: it holds no Python object. */
 typedef struct {
     PyObject_HEAD
     fk_filter *filter; /* owned; never NULL once __new__ returned */
+    /* `int in f`'s call, taken from the kind's table when the object is
+     * made: its contains_u64 slot, or fk_filter_contains_u64 for a table
+     * without one (same answers; no per-call look-up of the slot). */
+    bool     (*contains_u64)(const fk_filter *f, uint64_t key);
     double     fpr;    /* the target it was made for (stats() reports it) */
     uint64_t   seed;
     /* GIL-free sections in flight on this filter (changed only with the
@@ -70,6 +74,30 @@ typedef struct {
  * pyfk_key_release (also after an error). */
 int pyfk_key_get(PyObject *o, pyfk_key *k);
 void pyfk_key_release(pyfk_key *k);
+/* An exact int's value (o passed PyLong_CheckExact) read from its digits
+ * with no call: true for the ints of at most two digits (0 .. 2**60-1
+ * with CPython's usual 30-bit digits; from 3.12 on, the compact ints,
+ * 0 .. 2**30-1), false for the others, which take pyfk_u64_of. */
+static inline bool pyfk_small_u64(PyObject *o, uint64_t *out)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    if (!PyUnstable_Long_IsCompact((PyLongObject *)o))
+        return false;
+    Py_ssize_t v = PyUnstable_Long_CompactValue((PyLongObject *)o);
+    *out = (uint64_t)v;
+    return v >= 0;
+#else
+    /* CPython <= 3.11: ob_size is the signed digit count */
+    const digit *d = ((PyLongObject *)o)->ob_digit;
+    switch (Py_SIZE(o)) {
+    case 0: *out = 0; return true;
+    case 1: *out = d[0]; return true;
+    case 2: *out = (uint64_t)d[0] | (uint64_t)d[1] << PyLong_SHIFT; return true;
+    default: return false;
+    }
+#endif
+}
+
 /* An int key's value: 0, or -1 with OverflowError/TypeError set. */
 int pyfk_u64_of(PyObject *o, uint64_t *out);
 void pyfk_le64(uint64_t v, unsigned char out[8]);

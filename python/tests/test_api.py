@@ -6,6 +6,7 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, strategies as st
 
 import filterkit
 from conftest import KINDS, caps, key_bytes, make, random_keys
@@ -71,6 +72,27 @@ def test_key_types_are_their_bytes(kind):
     assert struct.pack("<Q", 77) in f and bytearray(struct.pack("<Q", 77)) in f
     assert memoryview(struct.pack("<Q", 77)) in f and np.uint64(77) in f and np.int32(77) in f
     assert "héllo ✓".encode() in f
+
+
+# Around the digit boundaries of CPython ints (15- and 30-bit digits, and
+# 3.12's compact ints): `int in f` reads small ints straight from their
+# digits and the others through PyLong_AsUnsignedLong; both must answer as
+# the key's 8 little-endian bytes.
+INT_EDGES = sorted({v for e in (15, 30, 31, 32, 45, 60, 62, 63, 64) for v in (2**e - 1, 2**e, 2**e + 1)
+                    if v < 2**64} | {0, 1, 2})
+
+
+def test_int_keys_at_digit_boundaries(kind):
+    f = make(kind, capacity=1000, keys=INT_EDGES)
+    g = make(kind, capacity=1000, keys=[struct.pack("<Q", v) for v in INT_EDGES])
+    for v in INT_EDGES:
+        assert v in f and struct.pack("<Q", v) in g
+        assert (v in g) == (struct.pack("<Q", v) in g)
+    probes = [v ^ 0x5A5A for v in INT_EDGES] + [v + 7 for v in INT_EDGES if v + 7 < 2**64]
+    assert [p in f for p in probes] == [struct.pack("<Q", p) in f for p in probes]
+    for bad in (-1, -2**30, -2**62, 2**64, 2**64 + 1, 2**100):
+        with pytest.raises(OverflowError):
+            bad in f
 
 
 def test_batches_take_arrays_buffers_and_sequences():
@@ -157,6 +179,98 @@ def test_merge():
         if "merge" not in caps(kind) and "static" not in caps(kind):
             with pytest.raises(TypeError):
                 filterkit.Filter(kind, capacity=10) | filterkit.Filter(kind, capacity=10)
+
+
+INTERSECT_KINDS = [k for k in KINDS if "intersect" in caps(k)]
+SET_KEYS = st.one_of(st.integers(0, 2**64 - 1), st.binary(max_size=12), st.text(max_size=6))
+
+
+def test_intersect_kinds():
+    # the kinds whose C table has the intersect slot (FK_CAP_INTERSECT)
+    assert set(INTERSECT_KINDS) == {"bloom", "blocked"}
+
+
+@pytest.mark.parametrize("kind", INTERSECT_KINDS)
+@given(a=st.sets(SET_KEYS, max_size=300), b=st.sets(SET_KEYS, max_size=300),
+       probes=st.lists(SET_KEYS, max_size=200))
+def test_intersect_against_set_semantics(kind, a, b, probes):
+    cls = filterkit.kind_class(kind)
+    f, g = cls(capacity=400, seed=3), cls(capacity=400, seed=3)
+    f.update(a)
+    g.update(b)
+    both = f & g
+    assert type(both) is cls and f.to_bytes() != b"" and (f & g).to_bytes() == both.to_bytes()
+    # no false negative for a key in both sets
+    for k in a & b:
+        assert k in both
+    # the intersection answers yes only where both filters do (its bits are
+    # a subset of each one's), so it never adds a key either lacks
+    for k in list(a | b) + probes:
+        if k in both:
+            assert k in f and k in g
+    # f and g are unchanged; f &= g gives the same bits in place
+    h = f.copy()
+    h &= g
+    assert h.to_bytes() == both.to_bytes()
+    assert all(k in f for k in a) and all(k in g for k in b)
+    # set laws the bits obey exactly (the answers; the header's item count
+    # is an estimate after an intersection): commutative, idempotent
+    many = np.random.default_rng(len(a) * 1000 + len(b)).integers(0, 2**64 - 1, 2000, dtype=np.uint64,
+                                                                   endpoint=True)
+    keys = list(a | b) + probes
+
+    def answers(x):
+        return [k in x for k in keys], x.contains_many(many).tolist()
+    assert answers(g & f) == answers(both)
+    assert answers(f & f) == answers(f)
+    f2 = f.copy()
+    f2 &= f2
+    assert f2.to_bytes() == f.to_bytes()
+
+
+@pytest.mark.parametrize("kind", INTERSECT_KINDS)
+def test_intersect_drops_keys_of_one_side(kind):
+    # disjoint halves: the intersection of two filters of 5000 keys each at
+    # 1% keeps only the false positives, far below the keys of either side
+    cls = filterkit.kind_class(kind)
+    f, g = cls(capacity=10000, fpr=0.01, seed=8), cls(capacity=10000, fpr=0.01, seed=8)
+    f.add_many(np.arange(0, 5000, dtype=np.uint64))
+    g.add_many(np.arange(5000, 10000, dtype=np.uint64))
+    g.add_many(np.arange(20000, 21000, dtype=np.uint64))
+    f.add_many(np.arange(20000, 21000, dtype=np.uint64))
+    both = f & g
+    assert both.contains_many(np.arange(20000, 21000, dtype=np.uint64)).all()
+    kept = both.contains_many(np.arange(0, 10000, dtype=np.uint64)).mean()
+    assert kept < 0.2, kept
+
+
+def test_intersect_errors():
+    for kind in INTERSECT_KINDS:
+        cls = filterkit.kind_class(kind)
+        a = cls(capacity=1000, seed=5)
+        for other in (cls(capacity=2000, seed=5), cls(capacity=1000, seed=6),
+                      cls(capacity=1000, fpr=0.001, seed=5)):
+            before = a.to_bytes()
+            with pytest.raises(ValueError):
+                a & other
+            with pytest.raises(ValueError):
+                a &= other
+            assert a.to_bytes() == before  # nothing changed
+        with pytest.raises(TypeError):
+            a & 5
+        with pytest.raises(TypeError):
+            a &= {1, 2}
+        with pytest.raises(ValueError):  # another kind: refused by the C call
+            a & filterkit.Filter("cuckoo", capacity=1000, seed=5)
+    for kind in KINDS:
+        if "intersect" in caps(kind):
+            continue
+        f = make(kind, capacity=10, keys=[1, 2])
+        assert not hasattr(type(f), "__and__")
+        with pytest.raises(TypeError):
+            f & make(kind, capacity=10, keys=[2])
+        with pytest.raises(TypeError):
+            f &= make(kind, capacity=10, keys=[2])
 
 
 def test_build_classmethod(kind):
