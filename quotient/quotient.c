@@ -488,8 +488,10 @@ static void choose_lookup(fk_quotient *qf)
 
 /* --------------------------------------------------------------- create */
 
-fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
-                             uint64_t capacity, double fpr, fk_quotient **out)
+/* fk_qf_create_exact; eager: the table is zeroed by a memset (merge and
+ * grow write the whole of it next, see fk_alloc_zeroed_eager). */
+static fk_status create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
+                              uint64_t capacity, double fpr, bool eager, fk_quotient **out)
 {
     *out = NULL;
     if (!fk_qf_geometry_ok(slots, quotients, r))
@@ -500,7 +502,8 @@ fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uin
     qf->nblocks = slots / 64;
     qf->block_bytes = (uint32_t)block_bytes_of(r);
     void *t = NULL;
-    fk_status s = fk_alloc_zeroed(qf->nblocks * qf->block_bytes + FK_QF_PAD, &t);
+    uint64_t bytes = qf->nblocks * qf->block_bytes + FK_QF_PAD;
+    fk_status s = eager ? fk_alloc_zeroed_eager(bytes, &t) : fk_alloc_zeroed(bytes, &t);
     if (s != FK_OK) {
         free(qf);
         return s;
@@ -518,6 +521,12 @@ fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uin
     qf->fpr = fpr;
     *out = qf;
     return FK_OK;
+}
+
+fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
+                             uint64_t capacity, double fpr, fk_quotient **out)
+{
+    return create_exact(slots, quotients, r, seed, capacity, fpr, false, out);
 }
 
 fk_status fk_quotient_new(const fk_params *p, fk_quotient **out)
@@ -1032,10 +1041,53 @@ fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j, fk_quotient_slo
 
 /* --------------------------------------------------- walking the groups */
 
+static void runs_init(fk_qf_runs *c, const fk_quotient *qf)
+{
+    memset(c, 0, sizeof *c);
+    c->qf = qf;
+    c->occ = fk_qf_occupieds(qf, 0);
+    c->re = fk_qf_runends(qf, 0);
+}
+
+/* Steps to the next run; false at the end (c->broken too when the table
+ * is malformed: a run with no runend at or after its start). */
+static inline bool runs_next(fk_qf_runs *c)
+{
+    const fk_quotient *qf = c->qf;
+    while (!c->occ) {
+        if (++c->ob >= qf->nblocks)
+            return false;
+        c->occ = fk_qf_occupieds(qf, c->ob);
+    }
+    uint64_t q = (c->ob << 6) + (uint64_t)__builtin_ctzll(c->occ);
+    c->occ &= c->occ - 1;
+    if (q >= qf->quotients)
+        return false;
+    while (!c->re) {
+        if (++c->rb >= qf->nblocks) {
+            c->broken = true;
+            return false;
+        }
+        c->re = fk_qf_runends(qf, c->rb);
+    }
+    uint64_t end = (c->rb << 6) + (uint64_t)__builtin_ctzll(c->re);
+    c->re &= c->re - 1;
+    uint64_t start = c->pos > q ? c->pos : q;
+    if (end < start) {
+        c->broken = true;
+        return false;
+    }
+    c->q = q;
+    c->start = start;
+    c->end = end;
+    c->pos = end + 1;
+    return true;
+}
+
 void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf)
 {
     memset(it, 0, sizeof *it);
-    it->qf = qf;
+    runs_init(&it->runs, qf);
 }
 
 void fk_qf_iter_done(fk_qf_iter *it)
@@ -1044,41 +1096,38 @@ void fk_qf_iter_done(fk_qf_iter *it)
     it->heap = NULL;
 }
 
+/* Reads slots [start, start + n) into a buffer of at least n (the
+ * iterator's own, or its heap one for a long run); NULL when memory ran
+ * out. */
+static uint64_t *iter_buffer(fk_qf_iter *it, size_t n)
+{
+    if (n <= sizeof it->vals / sizeof it->vals[0])
+        return it->vals;
+    if (n > it->heap_cap) {
+        free(it->heap);
+        it->heap = malloc(n * sizeof *it->heap);
+        it->heap_cap = it->heap ? n : 0;
+    }
+    return it->heap;
+}
+
 /* Loads the next run into the iterator; false at the end or when the
  * table is malformed (it->broken). */
 static bool iter_next_run(fk_qf_iter *it)
 {
-    const fk_quotient *qf = it->qf;
-    uint64_t oq = next_occupied(qf, it->started ? it->q + 1 : 0);
-    uint64_t from = it->started ? it->end + 1 : 0;
-    it->started = true;
-    if (oq >= qf->quotients)
-        return false;
-    uint64_t start = oq > from ? oq : from;
-    uint64_t end = next_runend(qf, start);
-    if (start >= qf->slots || end >= qf->slots) {
-        it->broken = true;
+    if (!runs_next(&it->runs)) {
+        it->broken = it->runs.broken;
         return false;
     }
-    size_t n = (size_t)(end - start + 1);
-    uint64_t *v = it->vals;
-    if (n > sizeof it->vals / sizeof it->vals[0]) {
-        if (n > it->heap_cap) {
-            free(it->heap);
-            it->heap = malloc(n * sizeof *it->heap);
-            it->heap_cap = it->heap ? n : 0;
-            if (!it->heap) {
-                it->broken = it->nomem = true;
-                return false;
-            }
-        }
-        v = it->heap;
+    const fk_qf_runs *c = &it->runs;
+    size_t n = (size_t)(c->end - c->start + 1);
+    uint64_t *v = iter_buffer(it, n);
+    if (!v) {
+        it->broken = it->nomem = true;
+        return false;
     }
     for (size_t t = 0; t < n; t++)
-        v[t] = fk_qf_slot(qf, start + t);
-    it->q = oq;
-    it->pos = start;
-    it->end = end;
+        v[t] = fk_qf_slot(c->qf, c->start + t);
     it->n = n;
     it->i = 0;
     return true;
@@ -1088,17 +1137,17 @@ bool fk_qf_iter_next(fk_qf_iter *it, uint64_t *q, uint64_t *x, uint64_t *count)
 {
     if (it->broken)
         return false;
-    if (!it->started || it->i >= it->n)
+    if (it->i >= it->n)
         if (!iter_next_run(it))
             return false;
     const uint64_t *v = it->n > sizeof it->vals / sizeof it->vals[0] ? it->heap : it->vals;
-    size_t next = fk_qf_decode(it->qf, v, it->i, it->n, x, count);
+    size_t next = fk_qf_decode(it->runs.qf, v, it->i, it->n, x, count);
     if (next == 0) {
         it->broken = true;
         return false;
     }
     it->i = next;
-    *q = it->q;
+    *q = it->runs.q;
     return true;
 }
 
@@ -1110,15 +1159,11 @@ void fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf)
     b->qf = qf;
 }
 
-/* Closes the open run and writes the offsets of the blocks starting at or
- * before `upto` (every run of a quotient below them is placed). */
-static fk_status build_close(fk_qf_builder *b, uint64_t upto)
+/* Writes the offsets of the blocks starting at or before `upto` (every
+ * run of a quotient below them is placed). */
+static fk_status build_offsets(fk_qf_builder *b, uint64_t upto)
 {
     fk_quotient *qf = b->qf;
-    if (b->open) {
-        set_runend(qf, b->pos - 1, true);
-        b->open = false;
-    }
     for (; b->next_block < qf->nblocks && (b->next_block << 6) <= upto; b->next_block++) {
         uint64_t s = b->next_block << 6;
         uint64_t off = b->pos > s ? b->pos - s : 0;
@@ -1129,25 +1174,82 @@ static fk_status build_close(fk_qf_builder *b, uint64_t upto)
     return FK_OK;
 }
 
+/* Closes the open run, then the offsets up to `upto`. */
+static inline fk_status build_close(fk_qf_builder *b, uint64_t upto)
+{
+    if (b->open) {
+        set_runend(b->qf, b->pos - 1, true);
+        b->open = false;
+    }
+    if ((b->next_block << 6) <= upto)
+        return build_offsets(b, upto);
+    return FK_OK;
+}
+
+/* Opens q's run (q at or above the open one) unless it is open. */
+static inline fk_status build_open(fk_qf_builder *b, uint64_t q)
+{
+    if (b->open && q == b->q)
+        return FK_OK;
+    fk_status s = build_close(b, q);
+    if (s != FK_OK)
+        return s;
+    if (b->pos < q)
+        b->pos = q;
+    b->q = q;
+    b->open = true;
+    set_occupied(b->qf, q, true);
+    return FK_OK;
+}
+
+/* Writes the builder's block of remainders into the table: 64 r-bit
+ * values are r whole words. */
+static void build_flush(fk_qf_builder *b)
+{
+    const unsigned r = b->qf->r;
+    uint8_t *area = fk_qf_block(b->qf, b->block) + FK_QF_BLOCK_HEAD;
+    uint64_t acc = 0;
+    unsigned nbits = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        uint64_t v = b->vals[i];
+        acc |= v << nbits;
+        nbits += r;
+        if (nbits >= 64) {
+            fk_qf_store64(area, acc);
+            area += 8;
+            nbits -= 64;
+            acc = v >> (r - nbits); /* v < 2^r: 0 when nbits is 0 */
+        }
+    }
+    memset(b->vals, 0, sizeof b->vals);
+    b->dirty = false;
+}
+
+/* Appends v to the open run; the caller checked that the slot exists. */
+static inline void build_put(fk_qf_builder *b, uint64_t v)
+{
+    uint64_t j = b->pos++;
+    if (j >> 6 != b->block) {
+        if (b->dirty)
+            build_flush(b);
+        b->block = j >> 6;
+    }
+    b->vals[j & 63] = v;
+    b->dirty = true;
+}
+
 fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t count)
 {
     fk_quotient *qf = b->qf;
-    if (!b->open || q != b->q) {
-        fk_status s = build_close(b, q);
-        if (s != FK_OK)
-            return s;
-        if (b->pos < q)
-            b->pos = q;
-        b->q = q;
-        b->open = true;
-        set_occupied(qf, q, true);
-    }
+    fk_status s = build_open(b, q);
+    if (s != FK_OK)
+        return s;
     uint64_t enc[FK_QF_GROUP_MAX];
     unsigned n = fk_qf_encode(qf, x, count, enc);
     if (b->pos + n > qf->slots || count > UINT64_MAX - qf->items)
         return FK_EFULL;
     for (unsigned t = 0; t < n; t++)
-        fk_qf_set_slot(qf, b->pos++, enc[t]);
+        build_put(b, enc[t]);
     qf->items += count;
     qf->distinct++;
     qf->used += n;
@@ -1156,6 +1258,8 @@ fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t cou
 
 fk_status fk_qf_build_finish(fk_qf_builder *b)
 {
+    if (b->dirty)
+        build_flush(b);
     return build_close(b, UINT64_MAX);
 }
 
@@ -1185,89 +1289,133 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
     free(from);
 }
 
-/* The runs of a table in quotient order (merge walks two at once). */
-typedef struct {
-    const fk_quotient *qf;
-    uint64_t q, start, end;
-    bool     started;
-} run_cursor;
-
-static bool run_cursor_next(run_cursor *c)
+/* Appends the slots of the run c points at to the builder as they are
+ * (merge keeps the runs that only one table has encoded as they were). */
+static inline fk_status build_copy_run(fk_qf_builder *b, const fk_qf_runs *c)
 {
-    const fk_quotient *qf = c->qf;
-    uint64_t oq = next_occupied(qf, c->started ? c->q + 1 : 0);
-    uint64_t from = c->started ? c->end + 1 : 0;
-    c->started = true;
-    if (oq >= qf->quotients)
-        return false;
-    c->q = oq;
-    c->start = oq > from ? oq : from;
-    c->end = next_runend(qf, c->start);
-    return c->end < qf->slots; /* a valid table always has it */
+    fk_status s = build_open(b, c->q);
+    uint64_t n = c->end - c->start + 1;
+    if (s != FK_OK || b->pos + n > b->qf->slots)
+        return s != FK_OK ? s : FK_EFULL;
+    for (uint64_t j = c->start; j <= c->end; j++)
+        build_put(b, fk_qf_slot(c->qf, j));
+    b->qf->used += n;
+    return FK_OK;
 }
 
-static bool read_cursor_run(const run_cursor *c, u64vec *a)
+/* The slots of the run c points at, into a (emptied first). */
+static bool read_runs_run(const fk_qf_runs *c, u64vec *a)
 {
     a->n = 0;
     return read_run(c->qf, c->start, c->end - c->start + 1, a);
 }
 
-/* Appends a whole run, already encoded, to the builder (merge copies the
- * runs that only one table has as they are). */
-static fk_status build_add_slots(fk_qf_builder *b, uint64_t q, const uint64_t *vals, size_t n)
-{
-    fk_quotient *qf = b->qf;
-    if (!b->open || q != b->q) {
-        fk_status s = build_close(b, q);
-        if (s != FK_OK)
-            return s;
-        if (b->pos < q)
-            b->pos = q;
-        b->q = q;
-        b->open = true;
-        set_occupied(qf, q, true);
-    }
-    if (b->pos + n > qf->slots)
-        return FK_EFULL;
-    for (size_t t = 0; t < n; t++)
-        fk_qf_set_slot(qf, b->pos++, vals[t]);
-    qf->used += n;
-    return FK_OK;
-}
-
 /* The groups of two runs of one quotient, merged (counts of equal
- * remainders added) and encoded into out; *common counts the equal ones. */
-static fk_status merge_runs(const fk_quotient *qf, const u64vec *a, const u64vec *b, u64vec *out,
-                            uint64_t *common)
+ * remainders added) and appended to the builder; *common counts the
+ * equal ones. */
+static fk_status merge_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_runs *cb,
+                            u64vec *a, u64vec *b, uint64_t *common)
 {
+    if (!read_runs_run(ca, a) || !read_runs_run(cb, b))
+        return FK_ENOMEM;
+    fk_quotient *qf = w->qf;
+    fk_status s = build_open(w, ca->q);
+    if (s != FK_OK)
+        return s;
     size_t i = 0, j = 0;
-    uint64_t xa = 0, ca = 0, xb = 0, cb = 0;
-    size_t na = i < a->n ? fk_qf_decode(qf, a->v, i, a->n, &xa, &ca) : 0;
-    size_t nb = j < b->n ? fk_qf_decode(qf, b->v, j, b->n, &xb, &cb) : 0;
-    out->n = 0;
+    uint64_t xa = 0, ca_n = 0, xb = 0, cb_n = 0;
+    size_t na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca_n);
+    size_t nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb_n);
     while (i < a->n || j < b->n) {
+        if (na == 0 || nb == 0)
+            return FK_EINVAL; /* a malformed group (only a corrupt table) */
         bool take_a = i < a->n && (j >= b->n || xa <= xb);
         bool take_b = j < b->n && (i >= a->n || xb <= xa);
         uint64_t x = take_a ? xa : xb, c;
         if (take_a && take_b) {
-            if (ca > UINT64_MAX - cb)
+            if (ca_n > UINT64_MAX - cb_n)
                 return FK_EFULL;
-            c = ca + cb;
+            c = ca_n + cb_n;
             ++*common;
         } else {
-            c = take_a ? ca : cb;
+            c = take_a ? ca_n : cb_n;
         }
         uint64_t enc[FK_QF_GROUP_MAX];
         unsigned n = fk_qf_encode(qf, x, c, enc);
+        if (w->pos + n > qf->slots)
+            return FK_EFULL;
         for (unsigned t = 0; t < n; t++)
-            if (!vec_push(out, enc[t]))
-                return FK_ENOMEM;
+            build_put(w, enc[t]);
+        qf->used += n;
         if (take_a && (i = na) < a->n)
-            na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca);
+            na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca_n);
         if (take_b && (j = nb) < b->n)
-            nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb);
+            nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb_n);
     }
     return FK_OK;
+}
+
+/* Reads the run c points at into v[] (at most FK_QF_PLAIN_MAX slots);
+ * true when its slots rise strictly: every group a count of 1 (a
+ * counter always breaks the rise: "x x", or digits below x). */
+#define FK_QF_PLAIN_MAX 16u
+static inline bool read_plain(const fk_qf_runs *c, uint64_t v[FK_QF_PLAIN_MAX], unsigned *n)
+{
+    uint64_t len = c->end - c->start + 1;
+    if (len > FK_QF_PLAIN_MAX)
+        return false;
+    bool rising = true;
+    for (unsigned t = 0; t < len; t++) {
+        v[t] = fk_qf_slot(c->qf, c->start + t);
+        rising &= t == 0 || v[t] > v[t - 1];
+    }
+    *n = (unsigned)len;
+    return rising;
+}
+
+/* Two runs of one quotient whose groups all count 1 (the common case):
+ * a merge of two rising lists, where a remainder in both becomes the
+ * group "x x" (a count of 2). false (nothing written) when either run
+ * has a counter or is long: merge_runs takes it. */
+static inline bool merge_plain_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_runs *cb,
+                                    uint64_t *common, fk_status *st)
+{
+    uint64_t a[FK_QF_PLAIN_MAX], b[FK_QF_PLAIN_MAX];
+    unsigned na, nb;
+    if (!read_plain(ca, a, &na) || !read_plain(cb, b, &nb))
+        return false;
+    *st = build_open(w, ca->q);
+    if (*st != FK_OK)
+        return true;
+    if (w->pos + na + nb > w->qf->slots) {
+        *st = FK_EFULL;
+        return true;
+    }
+    unsigned i = 0, j = 0;
+    while (i < na || j < nb) {
+        uint64_t x;
+        if (j >= nb || (i < na && a[i] < b[j])) {
+            x = a[i++];
+        } else if (i >= na || b[j] < a[i]) {
+            x = b[j++];
+        } else { /* in both: a count of 2 */
+            x = a[i++];
+            j++;
+            build_put(w, x);
+            ++*common;
+        }
+        build_put(w, x);
+    }
+    w->qf->used += na + nb;
+    return true;
+}
+
+/* The next run of c, or quotient UINT64_MAX after the last (merge takes
+ * the smaller quotient of two cursors). */
+static inline void runs_step(fk_qf_runs *c)
+{
+    if (!runs_next(c))
+        c->q = UINT64_MAX;
 }
 
 fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
@@ -1277,47 +1425,43 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
     if (dst->items > UINT64_MAX - src->items)
         return FK_EFULL;
     fk_quotient *out = NULL;
-    fk_status s = fk_qf_create_exact(dst->slots, dst->quotients, dst->r, dst->seed,
-                                     dst->capacity, dst->fpr, &out);
+    fk_status s = create_exact(dst->slots, dst->quotients, dst->r, dst->seed, dst->capacity,
+                               dst->fpr, true, &out);
     if (s != FK_OK)
         return s;
-    /* Runs in quotient order from both tables: a quotient only one table
-     * has keeps its run as it is; one both have gets its groups merged. */
-    run_cursor ca = { dst, 0, 0, 0, false }, cb = { src, 0, 0, 0, false };
-    uint64_t sa[256], sb[256], so[256], common = 0;
-    u64vec va, vb, vo;
+    /* One pass over both tables in quotient order, writing the union's
+     * table left to right: a quotient only one table has keeps its run
+     * as encoded (the common case: a slot read and a slot written), one
+     * both have gets its groups merged. */
+    fk_qf_runs ra, rb;
+    runs_init(&ra, dst);
+    runs_init(&rb, src);
+    runs_step(&ra);
+    runs_step(&rb);
+    uint64_t sa[256], sb[256], common = 0;
+    u64vec va, vb;
     vec_init(&va, sa, 256);
     vec_init(&vb, sb, 256);
-    vec_init(&vo, so, 256);
     fk_qf_builder w;
     fk_qf_build_init(&w, out);
-    bool ha = run_cursor_next(&ca), hb = run_cursor_next(&cb);
-    while (s == FK_OK && (ha || hb)) {
-        bool take_a = ha && (!hb || ca.q <= cb.q), take_b = hb && (!ha || cb.q <= ca.q);
-        if (take_a && !read_cursor_run(&ca, &va))
-            s = FK_ENOMEM;
-        if (take_b && !read_cursor_run(&cb, &vb))
-            s = FK_ENOMEM;
-        if (s != FK_OK)
-            break;
-        if (take_a && take_b) {
-            s = merge_runs(dst, &va, &vb, &vo, &common);
-            if (s == FK_OK)
-                s = build_add_slots(&w, ca.q, vo.v, vo.n);
+    while (s == FK_OK && (ra.q != UINT64_MAX || rb.q != UINT64_MAX)) {
+        if (ra.q != rb.q) {
+            fk_qf_runs *c = ra.q < rb.q ? &ra : &rb;
+            s = build_copy_run(&w, c);
+            runs_step(c);
         } else {
-            const u64vec *v = take_a ? &va : &vb;
-            s = build_add_slots(&w, take_a ? ca.q : cb.q, v->v, v->n);
+            if (!merge_plain_runs(&w, &ra, &rb, &common, &s))
+                s = merge_runs(&w, &ra, &rb, &va, &vb, &common);
+            runs_step(&ra);
+            runs_step(&rb);
         }
-        if (take_a)
-            ha = run_cursor_next(&ca);
-        if (take_b)
-            hb = run_cursor_next(&cb);
     }
+    if (s == FK_OK && (ra.broken || rb.broken))
+        s = FK_EINVAL;
     if (s == FK_OK)
         s = fk_qf_build_finish(&w);
     vec_free(&va);
     vec_free(&vb);
-    vec_free(&vo);
     if (s != FK_OK) {
         fk_quotient_free(out);
         return s;
@@ -1337,8 +1481,8 @@ fk_status fk_quotient_grow(fk_quotient *qf)
         qf->slots * 2 / 64 * block_bytes_of(qf->r - 1) + FK_QF_PAD + sizeof *qf > max)
         return FK_ELIMIT;
     fk_quotient *out = NULL;
-    fk_status s = fk_qf_create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
-                                     qf->capacity, qf->fpr, &out);
+    fk_status s = create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
+                               qf->capacity, qf->fpr, true, &out);
     if (s != FK_OK)
         return s;
     /* (q, x) becomes (2q + top bit of x, x without it): the order of the

@@ -231,17 +231,28 @@ size_t fk_qf_decode(const fk_quotient *qf, const uint64_t *vals, size_t i, size_
 
 /* ------------------------------------------------ walking every group */
 
-/* The groups of a table in (quotient, remainder) order. */
+/* The runs of a table in quotient order, in one forward pass: the next
+ * run's quotient is the next occupied bit and its end the next runend
+ * bit (free slots have none), each found with one tzcnt on a word kept
+ * from the last run. Merge walks two tables at once, the groups walk
+ * one. */
 typedef struct {
     const fk_quotient *qf;
-    uint64_t q;        /* current run's quotient */
-    uint64_t pos;      /* next slot of the run */
-    uint64_t end;      /* the run's last slot */
+    uint64_t occ, ob;        /* occupieds of block ob not visited yet */
+    uint64_t re, rb;         /* runends of block rb not used yet */
+    uint64_t pos;            /* one past the last run's end */
+    uint64_t q, start, end;  /* the current run */
+    bool     broken;         /* a runend missing or before its run */
+} fk_qf_runs;
+
+/* The groups of a table in (quotient, remainder) order. */
+typedef struct {
+    fk_qf_runs runs;
     uint64_t vals[256]; /* the run's slots, when it fits (else read in place) */
     size_t   n, i;     /* run length and the next group's index in it */
     uint64_t *heap;    /* a longer run's slots */
     size_t   heap_cap;
-    bool     started, broken, nomem; /* nomem: a long run's buffer failed */
+    bool     broken, nomem; /* nomem: a long run's buffer failed */
 } fk_qf_iter;
 
 void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf);
@@ -257,6 +268,12 @@ typedef struct {
     uint64_t pos;       /* next free slot */
     uint64_t next_block; /* first block whose offset is not written yet */
     bool     open;
+    /* The remainders of block `block`, packed into it a block at a time:
+     * slot by slot, each 8-byte write would overlap the last one and
+     * wait for it (no store forwarding between unaligned overlaps). */
+    bool     dirty;     /* vals holds a slot not written yet */
+    uint64_t block;
+    uint64_t vals[64];
 } fk_qf_builder;
 
 void      fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf);
