@@ -97,49 +97,46 @@ __attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, u
 }
 #endif
 
-static inline void set_runend(fk_quotient *qf, uint64_t j, bool on)
+/* Sets or clears bit j of the block bitmap at byte `at` of each block
+ * (0: occupieds, 8: runends). */
+static inline void set_bit(fk_quotient *qf, unsigned at, uint64_t j, bool on)
 {
-    uint8_t *p = fk_qf_block(qf, j >> 6) + 8;
-    uint64_t w = fk_qf_load64(p), bit = UINT64_C(1) << (j & 63);
-    fk_qf_store64(p, on ? w | bit : w & ~bit);
+    uint8_t *p = fk_qf_block(qf, j >> 6) + at;
+    uint64_t w = fk_load_le64(p), bit = UINT64_C(1) << (j & 63);
+    fk_store_le64(p, on ? w | bit : w & ~bit);
 }
 
-static inline void set_occupied(fk_quotient *qf, uint64_t q, bool on)
+static inline void set_runend(fk_quotient *qf, uint64_t j, bool on) { set_bit(qf, 8, j, on); }
+
+static inline void set_occupied(fk_quotient *qf, uint64_t q, bool on) { set_bit(qf, 0, q, on); }
+
+/* The first set bit >= from, below `limit`, of the block bitmap at byte
+ * `at`; limit when none. */
+static uint64_t next_bit(const fk_quotient *qf, unsigned at, uint64_t from, uint64_t limit)
 {
-    uint8_t *p = fk_qf_block(qf, q >> 6);
-    uint64_t w = fk_qf_load64(p), bit = UINT64_C(1) << (q & 63);
-    fk_qf_store64(p, on ? w | bit : w & ~bit);
+    if (from >= limit)
+        return limit;
+    uint64_t b = from >> 6;
+    uint64_t w = fk_load_le64(fk_qf_block(qf, b) + at) & (~UINT64_C(0) << (from & 63));
+    while (!w) {
+        if (++b >= qf->nblocks)
+            return limit;
+        w = fk_load_le64(fk_qf_block(qf, b) + at);
+    }
+    uint64_t j = (b << 6) + (uint64_t)__builtin_ctzll(w);
+    return j < limit ? j : limit;
 }
 
 /* The first occupied quotient >= from, or N when none. */
 static uint64_t next_occupied(const fk_quotient *qf, uint64_t from)
 {
-    if (from >= qf->quotients)
-        return qf->quotients;
-    uint64_t b = from >> 6;
-    uint64_t w = fk_qf_occupieds(qf, b) & (~UINT64_C(0) << (from & 63));
-    while (!w) {
-        if (++b >= qf->nblocks)
-            return qf->quotients;
-        w = fk_qf_occupieds(qf, b);
-    }
-    uint64_t q = (b << 6) + (uint64_t)__builtin_ctzll(w);
-    return q < qf->quotients ? q : qf->quotients;
+    return next_bit(qf, 0, from, qf->quotients);
 }
 
 /* The first runend >= from, or S when none (only in a malformed table). */
 static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
 {
-    if (from >= qf->slots)
-        return qf->slots;
-    uint64_t b = from >> 6;
-    uint64_t w = fk_qf_runends(qf, b) & (~UINT64_C(0) << (from & 63));
-    while (!w) {
-        if (++b >= qf->nblocks)
-            return qf->slots;
-        w = fk_qf_runends(qf, b);
-    }
-    return (b << 6) + (uint64_t)__builtin_ctzll(w);
+    return next_bit(qf, 8, from, qf->slots);
 }
 
 /* Finding places, once per select and popcount (the writers' rank and
@@ -425,7 +422,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         /* a block spans two or three lines: ask for the next one now, so  \
          * its miss overlaps the header's (the run is usually there) */      \
         __builtin_prefetch(blk + 64);                                                       \
-        uint64_t occ = fk_qf_load64(blk);                                                   \
+        uint64_t occ = fk_load_le64(blk);                                                   \
         if (!((occ >> (q & 63)) & 1))                                                       \
             return false;                                                                   \
         return NAME##_run(qf, q, x, blk, occ);                                              \
@@ -445,7 +442,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
     ATTR static bool NAME(const fk_quotient *qf, const void *key, size_t len)               \
     {                                                                                       \
         if (__builtin_expect(len == 8 && key != NULL, 1))                                   \
-            return BODY(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));                      \
+            return BODY(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));                      \
         return NAME##_any(qf, key, len);                                                    \
     }
 
@@ -766,15 +763,15 @@ static void shift_block_up(fk_quotient *qf, uint8_t *blk, unsigned a, unsigned b
     if (lo >= hi)
         return;
     for (uint64_t k = (hi - 1) >> 6;; k--) {
-        uint64_t w = fk_qf_load64(area + 8 * k);
-        uint64_t prev = k ? fk_qf_load64(area + 8 * (k - 1)) : 0;
+        uint64_t w = fk_load_le64(area + 8 * k);
+        uint64_t prev = k ? fk_load_le64(area + 8 * (k - 1)) : 0;
         uint64_t up = (w << r) | (prev >> (64 - r));
         uint64_t base = k << 6, m = ~UINT64_C(0);
         if (lo > base)
             m &= ~UINT64_C(0) << (lo - base);
         if (hi < base + 64)
             m &= (UINT64_C(1) << (hi - base)) - 1;
-        fk_qf_store64(area + 8 * k, (w & ~m) | (up & m));
+        fk_store_le64(area + 8 * k, (w & ~m) | (up & m));
         if (k == lo >> 6)
             break;
     }
@@ -799,11 +796,11 @@ static void shift_up_one(fk_quotient *qf, uint64_t from, uint64_t e)
         }
         if (a < b && a < 63) { /* (a = 63: slot 63 only, carried above) */
             shift_block_up(qf, blk, a, b);
-            uint64_t re = fk_qf_load64(blk + 8);
+            uint64_t re = fk_load_le64(blk + 8);
             uint64_t m = ~UINT64_C(0) << (a + 1);
             if (b < 63)
                 m &= (UINT64_C(1) << (b + 1)) - 1;
-            fk_qf_store64(blk + 8, (re & ~m) | ((re << 1) & m));
+            fk_store_le64(blk + 8, (re & ~m) | ((re << 1) & m));
         }
         if (B == bf)
             break;
@@ -957,7 +954,7 @@ fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
     if (!qf || (!key && len > 0))
         return FK_EINVAL;
     if (len == 8)
-        return fk_qf_insert_hash(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));
+        return fk_qf_insert_hash(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));
     return fk_qf_insert_hash(qf, fk_qf_hash(key, len, qf->seed));
 }
 
@@ -1215,7 +1212,7 @@ static void build_flush(fk_qf_builder *b)
         acc |= v << nbits;
         nbits += r;
         if (nbits >= 64) {
-            fk_qf_store64(area, acc);
+            fk_store_le64(area, acc);
             area += 8;
             nbits -= 64;
             acc = v >> (r - nbits); /* v < 2^r: 0 when nbits is 0 */
@@ -1275,17 +1272,16 @@ static bool same_geometry(const fk_quotient *a, const fk_quotient *b)
  * identity (its address, ops and sizing record). */
 static void adopt(fk_quotient *qf, fk_quotient *from)
 {
-    free(qf->table);
-    qf->table = from->table;
-    qf->nblocks = from->nblocks;
-    qf->slots = from->slots;
-    qf->quotients = from->quotients;
-    qf->rmask = from->rmask;
-    qf->r = from->r;
-    qf->block_bytes = from->block_bytes;
-    qf->items = from->items;
-    qf->distinct = from->distinct;
-    qf->used = from->used;
+    fk_quotient keep = *qf;
+    free(keep.table);
+    *qf = *from; /* the table, its geometry and its counts */
+    qf->base = keep.base;
+    qf->bmi2 = keep.bmi2; /* the tests may have chosen the portable path */
+    qf->lookup = keep.lookup;
+    qf->lookup_key = keep.lookup_key;
+    qf->capacity = keep.capacity;
+    qf->fpr = keep.fpr;
+    qf->max_bytes = keep.max_bytes;
     free(from);
 }
 

@@ -26,6 +26,7 @@
 
 #include <string.h>
 #include "quotient.h"
+#include "../common/bits.h"
 #include "../common/hash.h"
 
 #define FK_QF_BLOCK_HEAD 17u /* occupieds, runends, offset */
@@ -106,24 +107,6 @@ static inline uint64_t fk_qf_quotient(const fk_quotient *qf, uint64_t h, uint64_
 
 /* --------------------------------------------------------- the blocks */
 
-static inline uint64_t fk_qf_load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline void fk_qf_store64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof v);
-}
-
 static inline uint8_t *fk_qf_block(const fk_quotient *qf, uint64_t b)
 {
     return qf->table + b * qf->block_bytes;
@@ -131,12 +114,12 @@ static inline uint8_t *fk_qf_block(const fk_quotient *qf, uint64_t b)
 
 static inline uint64_t fk_qf_occupieds(const fk_quotient *qf, uint64_t b)
 {
-    return fk_qf_load64(fk_qf_block(qf, b));
+    return fk_load_le64(fk_qf_block(qf, b));
 }
 
 static inline uint64_t fk_qf_runends(const fk_quotient *qf, uint64_t b)
 {
-    return fk_qf_load64(fk_qf_block(qf, b) + 8);
+    return fk_load_le64(fk_qf_block(qf, b) + 8);
 }
 
 static inline unsigned fk_qf_offset(const fk_quotient *qf, uint64_t b)
@@ -149,7 +132,7 @@ static inline uint64_t fk_qf_slot(const fk_quotient *qf, uint64_t j)
 {
     uint64_t bit = (j & 63) * qf->r;
     const uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
-    return (fk_qf_load64(p) >> (bit & 7)) & qf->rmask;
+    return (fk_load_le64(p) >> (bit & 7)) & qf->rmask;
 }
 
 static inline void fk_qf_set_slot(fk_quotient *qf, uint64_t j, uint64_t v)
@@ -157,9 +140,9 @@ static inline void fk_qf_set_slot(fk_quotient *qf, uint64_t j, uint64_t v)
     uint64_t bit = (j & 63) * qf->r;
     uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
     unsigned sh = (unsigned)(bit & 7);
-    uint64_t w = fk_qf_load64(p);
+    uint64_t w = fk_load_le64(p);
     w = (w & ~(qf->rmask << sh)) | (v << sh);
-    fk_qf_store64(p, w);
+    fk_store_le64(p, w);
 }
 
 static inline bool fk_qf_is_runend(const fk_quotient *qf, uint64_t j)
