@@ -367,13 +367,29 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
     return j + 1;
 }
 
+/* Whether remainder x has a group in the run [start, end], walked group
+ * by group (remainders rise along it). Out of line: runs of three slots
+ * or more are rare, and the common path then needs no saved registers. */
+__attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t start, uint64_t end,
+                                              uint64_t x)
+{
+    for (uint64_t j = start;;) {
+        uint64_t v = fk_qf_slot(qf, j);
+        if (v >= x)
+            return v == x;
+        j = group_next(qf, j, end, v);
+        if (j > end)
+            return false;
+    }
+}
+
 /* The lookup of a hashed key, once per select: the block of q tells in
  * one bit whether q has a run; if so, the rank of q among the block's
  * occupied quotients, counted from the block's offset, is the number of
  * the runend that ends q's run, found with a select; the run is then
  * walked group by group (remainders rise along it). */
 #define FK_QF_DEFINE_LOOKUP(NAME, ATTR, SELECT, POPCOUNT)                                  \
-    ATTR static inline bool NAME##_run(const fk_quotient *qf, uint64_t q, \
+    ATTR __attribute__((noinline)) static bool NAME##_run(const fk_quotient *qf, uint64_t q, \
                                                           uint64_t x, const uint8_t *blk,   \
                                                           uint64_t occ)                     \
     {                                                                                       \
@@ -404,14 +420,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         bool hit = (v1 == x) | (v0 == x);                                                   \
         if (__builtin_expect(end - start < 2, 1))                                           \
             return hit;                                                                     \
-        for (uint64_t j = start;;) {                                                        \
-            uint64_t v = fk_qf_slot(qf, j);                                                 \
-            if (v >= x)                                                                     \
-                return v == x;                                                              \
-            j = group_next(qf, j, end, v);                                                  \
-            if (j > end)                                                                    \
-                return false;                                                               \
-        }                                                                                   \
+        return run_has(qf, start, end, x);                                                  \
     }                                                                                       \
     /* q without a run (a third of the absent keys at load 0.95) ends here, \
      * before the run's part saves any register */                          \
@@ -444,6 +453,11 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         if (__builtin_expect(len == 8 && key != NULL, 1))                                   \
             return BODY(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));                      \
         return NAME##_any(qf, key, len);                                                    \
+    }                                                                                       \
+    /* 64-bit keys: their 8 little-endian bytes, hashed the same way */                     \
+    ATTR static bool NAME##_u64(const fk_quotient *qf, uint64_t key)                        \
+    {                                                                                       \
+        return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
     }
 
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
@@ -468,6 +482,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->bmi2 = false;
     qf->lookup = lookup_portable;
     qf->lookup_key = lookup_key_portable;
+    qf->lookup_u64 = lookup_key_portable_u64;
 }
 
 static void choose_lookup(fk_quotient *qf)
@@ -477,6 +492,7 @@ static void choose_lookup(fk_quotient *qf)
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
+        qf->lookup_u64 = lookup_key_bmi2_u64;
         return;
     }
 #endif
@@ -1279,6 +1295,7 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
     qf->bmi2 = keep.bmi2; /* the tests may have chosen the portable path */
     qf->lookup = keep.lookup;
     qf->lookup_key = keep.lookup_key;
+    qf->lookup_u64 = keep.lookup_u64;
     qf->capacity = keep.capacity;
     qf->fpr = keep.fpr;
     qf->max_bytes = keep.max_bytes;
@@ -1586,10 +1603,11 @@ static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
     return fk_qf_hash8(key, qf->flip);
 }
 
+/* Straight to the filter's lookup, the hash inlined there (one jump). */
 static bool contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_quotient *qf = (const fk_quotient *)f;
-    return qf->lookup(qf, hash_u64(qf, key));
+    return qf->lookup_u64(qf, key);
 }
 
 static fk_status insert_u64(fk_filter *f, uint64_t key)
