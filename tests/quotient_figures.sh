@@ -30,7 +30,7 @@ if [ "$what" = heavy ] || [ "$what" = all ]; then
     run heavy 1000000
 fi
 if [ "$what" = merge ] || [ "$what" = all ]; then
-    echo "| keys merged | tables | merge (median of 9) | copy both (median of 9) | merge / copy | insert both key sets anew | merge / inserts |"
+    echo "| keys merged | tables | merge (median of 9, thread CPU time) | copy both (median of 9, thread CPU time) | merge / copy | insert both key sets anew | merge / inserts |"
     echo "|---|---|---|---|---|---|---|"
     run merge 1000000 9
 fi
