@@ -446,6 +446,10 @@ quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
 } | section quotient-heavy
 {
     quotient_part merge
+    if command -v valgrind >/dev/null 2>&1; then
+        echo
+        quotient_part merge-insn
+    fi
 } | section quotient-merge
 {
     if command -v valgrind >/dev/null 2>&1; then
