@@ -1,5 +1,6 @@
 /* common/alloc.c: cache-line aligned, zeroed, capped allocation. */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,7 +45,7 @@ static void zero(void *p, size_t bytes)
     memset(p, 0, bytes);
 }
 
-fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
+static fk_status alloc_zeroed(uint64_t bytes, bool eager, void **out)
 {
     *out = NULL;
     if (bytes == 0 || bytes > FK_MEMORY_CAP || bytes > SIZE_MAX - FK_CACHE_LINE)
@@ -61,7 +62,20 @@ fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
     if (align == FK_HUGE_PAGE)
         (void)madvise(p, rounded, MADV_HUGEPAGE); /* a hint: refused is fine */
 #endif
-    zero(p, rounded);
+    if (eager)
+        memset(p, 0, rounded);
+    else
+        zero(p, rounded);
     *out = p;
     return FK_OK;
+}
+
+fk_status fk_alloc_zeroed(uint64_t bytes, void **out)
+{
+    return alloc_zeroed(bytes, false, out);
+}
+
+fk_status fk_alloc_zeroed_eager(uint64_t bytes, void **out)
+{
+    return alloc_zeroed(bytes, true, out);
 }

@@ -13,4 +13,11 @@
  * Release with free(). */
 fk_status fk_alloc_zeroed(uint64_t bytes, void **out);
 
+/* The same allocation, zeroed by writing every byte rather than by
+ * dropping whole pages: for a table about to be written from end to end
+ * (a quotient merge's output), where memory the allocator hands back is
+ * still mapped and a memset is cheaper than faulting every page in again.
+ * Same returns and ownership as fk_alloc_zeroed. */
+fk_status fk_alloc_zeroed_eager(uint64_t bytes, void **out);
+
 #endif

@@ -97,49 +97,46 @@ __attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, u
 }
 #endif
 
-static inline void set_runend(fk_quotient *qf, uint64_t j, bool on)
+/* Sets or clears bit j of the block bitmap at byte `at` of each block
+ * (0: occupieds, 8: runends). */
+static inline void set_bit(fk_quotient *qf, unsigned at, uint64_t j, bool on)
 {
-    uint8_t *p = fk_qf_block(qf, j >> 6) + 8;
-    uint64_t w = fk_qf_load64(p), bit = UINT64_C(1) << (j & 63);
-    fk_qf_store64(p, on ? w | bit : w & ~bit);
+    uint8_t *p = fk_qf_block(qf, j >> 6) + at;
+    uint64_t w = fk_load_le64(p), bit = UINT64_C(1) << (j & 63);
+    fk_store_le64(p, on ? w | bit : w & ~bit);
 }
 
-static inline void set_occupied(fk_quotient *qf, uint64_t q, bool on)
+static inline void set_runend(fk_quotient *qf, uint64_t j, bool on) { set_bit(qf, 8, j, on); }
+
+static inline void set_occupied(fk_quotient *qf, uint64_t q, bool on) { set_bit(qf, 0, q, on); }
+
+/* The first set bit >= from, below `limit`, of the block bitmap at byte
+ * `at`; limit when none. */
+static uint64_t next_bit(const fk_quotient *qf, unsigned at, uint64_t from, uint64_t limit)
 {
-    uint8_t *p = fk_qf_block(qf, q >> 6);
-    uint64_t w = fk_qf_load64(p), bit = UINT64_C(1) << (q & 63);
-    fk_qf_store64(p, on ? w | bit : w & ~bit);
+    if (from >= limit)
+        return limit;
+    uint64_t b = from >> 6;
+    uint64_t w = fk_load_le64(fk_qf_block(qf, b) + at) & (~UINT64_C(0) << (from & 63));
+    while (!w) {
+        if (++b >= qf->nblocks)
+            return limit;
+        w = fk_load_le64(fk_qf_block(qf, b) + at);
+    }
+    uint64_t j = (b << 6) + (uint64_t)__builtin_ctzll(w);
+    return j < limit ? j : limit;
 }
 
 /* The first occupied quotient >= from, or N when none. */
 static uint64_t next_occupied(const fk_quotient *qf, uint64_t from)
 {
-    if (from >= qf->quotients)
-        return qf->quotients;
-    uint64_t b = from >> 6;
-    uint64_t w = fk_qf_occupieds(qf, b) & (~UINT64_C(0) << (from & 63));
-    while (!w) {
-        if (++b >= qf->nblocks)
-            return qf->quotients;
-        w = fk_qf_occupieds(qf, b);
-    }
-    uint64_t q = (b << 6) + (uint64_t)__builtin_ctzll(w);
-    return q < qf->quotients ? q : qf->quotients;
+    return next_bit(qf, 0, from, qf->quotients);
 }
 
 /* The first runend >= from, or S when none (only in a malformed table). */
 static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
 {
-    if (from >= qf->slots)
-        return qf->slots;
-    uint64_t b = from >> 6;
-    uint64_t w = fk_qf_runends(qf, b) & (~UINT64_C(0) << (from & 63));
-    while (!w) {
-        if (++b >= qf->nblocks)
-            return qf->slots;
-        w = fk_qf_runends(qf, b);
-    }
-    return (b << 6) + (uint64_t)__builtin_ctzll(w);
+    return next_bit(qf, 8, from, qf->slots);
 }
 
 /* Finding places, once per select and popcount (the writers' rank and
@@ -370,13 +367,29 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
     return j + 1;
 }
 
+/* Whether remainder x has a group in the run [start, end], walked group
+ * by group (remainders rise along it). Out of line: runs of three slots
+ * or more are rare, and the common path then needs no saved registers. */
+__attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t start, uint64_t end,
+                                              uint64_t x)
+{
+    for (uint64_t j = start;;) {
+        uint64_t v = fk_qf_slot(qf, j);
+        if (v >= x)
+            return v == x;
+        j = group_next(qf, j, end, v);
+        if (j > end)
+            return false;
+    }
+}
+
 /* The lookup of a hashed key, once per select: the block of q tells in
  * one bit whether q has a run; if so, the rank of q among the block's
  * occupied quotients, counted from the block's offset, is the number of
  * the runend that ends q's run, found with a select; the run is then
  * walked group by group (remainders rise along it). */
 #define FK_QF_DEFINE_LOOKUP(NAME, ATTR, SELECT, POPCOUNT)                                  \
-    ATTR static inline bool NAME##_run(const fk_quotient *qf, uint64_t q, \
+    ATTR __attribute__((noinline)) static bool NAME##_run(const fk_quotient *qf, uint64_t q, \
                                                           uint64_t x, const uint8_t *blk,   \
                                                           uint64_t occ)                     \
     {                                                                                       \
@@ -407,14 +420,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         bool hit = (v1 == x) | (v0 == x);                                                   \
         if (__builtin_expect(end - start < 2, 1))                                           \
             return hit;                                                                     \
-        for (uint64_t j = start;;) {                                                        \
-            uint64_t v = fk_qf_slot(qf, j);                                                 \
-            if (v >= x)                                                                     \
-                return v == x;                                                              \
-            j = group_next(qf, j, end, v);                                                  \
-            if (j > end)                                                                    \
-                return false;                                                               \
-        }                                                                                   \
+        return run_has(qf, start, end, x);                                                  \
     }                                                                                       \
     /* q without a run (a third of the absent keys at load 0.95) ends here, \
      * before the run's part saves any register */                          \
@@ -425,7 +431,7 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
         /* a block spans two or three lines: ask for the next one now, so  \
          * its miss overlaps the header's (the run is usually there) */      \
         __builtin_prefetch(blk + 64);                                                       \
-        uint64_t occ = fk_qf_load64(blk);                                                   \
+        uint64_t occ = fk_load_le64(blk);                                                   \
         if (!((occ >> (q & 63)) & 1))                                                       \
             return false;                                                                   \
         return NAME##_run(qf, q, x, blk, occ);                                              \
@@ -445,8 +451,13 @@ static inline uint64_t group_next(const fk_quotient *qf, uint64_t j, uint64_t e,
     ATTR static bool NAME(const fk_quotient *qf, const void *key, size_t len)               \
     {                                                                                       \
         if (__builtin_expect(len == 8 && key != NULL, 1))                                   \
-            return BODY(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));                      \
+            return BODY(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));                      \
         return NAME##_any(qf, key, len);                                                    \
+    }                                                                                       \
+    /* 64-bit keys: their 8 little-endian bytes, hashed the same way */                     \
+    ATTR static bool NAME##_u64(const fk_quotient *qf, uint64_t key)                        \
+    {                                                                                       \
+        return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
     }
 
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
@@ -471,6 +482,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->bmi2 = false;
     qf->lookup = lookup_portable;
     qf->lookup_key = lookup_key_portable;
+    qf->lookup_u64 = lookup_key_portable_u64;
 }
 
 static void choose_lookup(fk_quotient *qf)
@@ -480,6 +492,7 @@ static void choose_lookup(fk_quotient *qf)
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
+        qf->lookup_u64 = lookup_key_bmi2_u64;
         return;
     }
 #endif
@@ -488,8 +501,10 @@ static void choose_lookup(fk_quotient *qf)
 
 /* --------------------------------------------------------------- create */
 
-fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
-                             uint64_t capacity, double fpr, fk_quotient **out)
+/* fk_qf_create_exact; eager: the table is zeroed by a memset (merge and
+ * grow write the whole of it next, see fk_alloc_zeroed_eager). */
+static fk_status create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
+                              uint64_t capacity, double fpr, bool eager, fk_quotient **out)
 {
     *out = NULL;
     if (!fk_qf_geometry_ok(slots, quotients, r))
@@ -500,7 +515,8 @@ fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uin
     qf->nblocks = slots / 64;
     qf->block_bytes = (uint32_t)block_bytes_of(r);
     void *t = NULL;
-    fk_status s = fk_alloc_zeroed(qf->nblocks * qf->block_bytes + FK_QF_PAD, &t);
+    uint64_t bytes = qf->nblocks * qf->block_bytes + FK_QF_PAD;
+    fk_status s = eager ? fk_alloc_zeroed_eager(bytes, &t) : fk_alloc_zeroed(bytes, &t);
     if (s != FK_OK) {
         free(qf);
         return s;
@@ -518,6 +534,12 @@ fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uin
     qf->fpr = fpr;
     *out = qf;
     return FK_OK;
+}
+
+fk_status fk_qf_create_exact(uint64_t slots, uint64_t quotients, uint32_t r, uint64_t seed,
+                             uint64_t capacity, double fpr, fk_quotient **out)
+{
+    return create_exact(slots, quotients, r, seed, capacity, fpr, false, out);
 }
 
 fk_status fk_quotient_new(const fk_params *p, fk_quotient **out)
@@ -757,15 +779,15 @@ static void shift_block_up(fk_quotient *qf, uint8_t *blk, unsigned a, unsigned b
     if (lo >= hi)
         return;
     for (uint64_t k = (hi - 1) >> 6;; k--) {
-        uint64_t w = fk_qf_load64(area + 8 * k);
-        uint64_t prev = k ? fk_qf_load64(area + 8 * (k - 1)) : 0;
+        uint64_t w = fk_load_le64(area + 8 * k);
+        uint64_t prev = k ? fk_load_le64(area + 8 * (k - 1)) : 0;
         uint64_t up = (w << r) | (prev >> (64 - r));
         uint64_t base = k << 6, m = ~UINT64_C(0);
         if (lo > base)
             m &= ~UINT64_C(0) << (lo - base);
         if (hi < base + 64)
             m &= (UINT64_C(1) << (hi - base)) - 1;
-        fk_qf_store64(area + 8 * k, (w & ~m) | (up & m));
+        fk_store_le64(area + 8 * k, (w & ~m) | (up & m));
         if (k == lo >> 6)
             break;
     }
@@ -790,11 +812,11 @@ static void shift_up_one(fk_quotient *qf, uint64_t from, uint64_t e)
         }
         if (a < b && a < 63) { /* (a = 63: slot 63 only, carried above) */
             shift_block_up(qf, blk, a, b);
-            uint64_t re = fk_qf_load64(blk + 8);
+            uint64_t re = fk_load_le64(blk + 8);
             uint64_t m = ~UINT64_C(0) << (a + 1);
             if (b < 63)
                 m &= (UINT64_C(1) << (b + 1)) - 1;
-            fk_qf_store64(blk + 8, (re & ~m) | ((re << 1) & m));
+            fk_store_le64(blk + 8, (re & ~m) | ((re << 1) & m));
         }
         if (B == bf)
             break;
@@ -948,7 +970,7 @@ fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
     if (!qf || (!key && len > 0))
         return FK_EINVAL;
     if (len == 8)
-        return fk_qf_insert_hash(qf, fk_qf_hash8(fk_qf_load64(key), qf->flip));
+        return fk_qf_insert_hash(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));
     return fk_qf_insert_hash(qf, fk_qf_hash(key, len, qf->seed));
 }
 
@@ -1032,10 +1054,53 @@ fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j, fk_quotient_slo
 
 /* --------------------------------------------------- walking the groups */
 
+static void runs_init(fk_qf_runs *c, const fk_quotient *qf)
+{
+    memset(c, 0, sizeof *c);
+    c->qf = qf;
+    c->occ = fk_qf_occupieds(qf, 0);
+    c->re = fk_qf_runends(qf, 0);
+}
+
+/* Steps to the next run; false at the end (c->broken too when the table
+ * is malformed: a run with no runend at or after its start). */
+static inline bool runs_next(fk_qf_runs *c)
+{
+    const fk_quotient *qf = c->qf;
+    while (!c->occ) {
+        if (++c->ob >= qf->nblocks)
+            return false;
+        c->occ = fk_qf_occupieds(qf, c->ob);
+    }
+    uint64_t q = (c->ob << 6) + (uint64_t)__builtin_ctzll(c->occ);
+    c->occ &= c->occ - 1;
+    if (q >= qf->quotients)
+        return false;
+    while (!c->re) {
+        if (++c->rb >= qf->nblocks) {
+            c->broken = true;
+            return false;
+        }
+        c->re = fk_qf_runends(qf, c->rb);
+    }
+    uint64_t end = (c->rb << 6) + (uint64_t)__builtin_ctzll(c->re);
+    c->re &= c->re - 1;
+    uint64_t start = c->pos > q ? c->pos : q;
+    if (end < start) {
+        c->broken = true;
+        return false;
+    }
+    c->q = q;
+    c->start = start;
+    c->end = end;
+    c->pos = end + 1;
+    return true;
+}
+
 void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf)
 {
     memset(it, 0, sizeof *it);
-    it->qf = qf;
+    runs_init(&it->runs, qf);
 }
 
 void fk_qf_iter_done(fk_qf_iter *it)
@@ -1044,41 +1109,38 @@ void fk_qf_iter_done(fk_qf_iter *it)
     it->heap = NULL;
 }
 
+/* Reads slots [start, start + n) into a buffer of at least n (the
+ * iterator's own, or its heap one for a long run); NULL when memory ran
+ * out. */
+static uint64_t *iter_buffer(fk_qf_iter *it, size_t n)
+{
+    if (n <= sizeof it->vals / sizeof it->vals[0])
+        return it->vals;
+    if (n > it->heap_cap) {
+        free(it->heap);
+        it->heap = malloc(n * sizeof *it->heap);
+        it->heap_cap = it->heap ? n : 0;
+    }
+    return it->heap;
+}
+
 /* Loads the next run into the iterator; false at the end or when the
  * table is malformed (it->broken). */
 static bool iter_next_run(fk_qf_iter *it)
 {
-    const fk_quotient *qf = it->qf;
-    uint64_t oq = next_occupied(qf, it->started ? it->q + 1 : 0);
-    uint64_t from = it->started ? it->end + 1 : 0;
-    it->started = true;
-    if (oq >= qf->quotients)
-        return false;
-    uint64_t start = oq > from ? oq : from;
-    uint64_t end = next_runend(qf, start);
-    if (start >= qf->slots || end >= qf->slots) {
-        it->broken = true;
+    if (!runs_next(&it->runs)) {
+        it->broken = it->runs.broken;
         return false;
     }
-    size_t n = (size_t)(end - start + 1);
-    uint64_t *v = it->vals;
-    if (n > sizeof it->vals / sizeof it->vals[0]) {
-        if (n > it->heap_cap) {
-            free(it->heap);
-            it->heap = malloc(n * sizeof *it->heap);
-            it->heap_cap = it->heap ? n : 0;
-            if (!it->heap) {
-                it->broken = it->nomem = true;
-                return false;
-            }
-        }
-        v = it->heap;
+    const fk_qf_runs *c = &it->runs;
+    size_t n = (size_t)(c->end - c->start + 1);
+    uint64_t *v = iter_buffer(it, n);
+    if (!v) {
+        it->broken = it->nomem = true;
+        return false;
     }
     for (size_t t = 0; t < n; t++)
-        v[t] = fk_qf_slot(qf, start + t);
-    it->q = oq;
-    it->pos = start;
-    it->end = end;
+        v[t] = fk_qf_slot(c->qf, c->start + t);
     it->n = n;
     it->i = 0;
     return true;
@@ -1088,17 +1150,17 @@ bool fk_qf_iter_next(fk_qf_iter *it, uint64_t *q, uint64_t *x, uint64_t *count)
 {
     if (it->broken)
         return false;
-    if (!it->started || it->i >= it->n)
+    if (it->i >= it->n)
         if (!iter_next_run(it))
             return false;
     const uint64_t *v = it->n > sizeof it->vals / sizeof it->vals[0] ? it->heap : it->vals;
-    size_t next = fk_qf_decode(it->qf, v, it->i, it->n, x, count);
+    size_t next = fk_qf_decode(it->runs.qf, v, it->i, it->n, x, count);
     if (next == 0) {
         it->broken = true;
         return false;
     }
     it->i = next;
-    *q = it->q;
+    *q = it->runs.q;
     return true;
 }
 
@@ -1110,15 +1172,11 @@ void fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf)
     b->qf = qf;
 }
 
-/* Closes the open run and writes the offsets of the blocks starting at or
- * before `upto` (every run of a quotient below them is placed). */
-static fk_status build_close(fk_qf_builder *b, uint64_t upto)
+/* Writes the offsets of the blocks starting at or before `upto` (every
+ * run of a quotient below them is placed). */
+static fk_status build_offsets(fk_qf_builder *b, uint64_t upto)
 {
     fk_quotient *qf = b->qf;
-    if (b->open) {
-        set_runend(qf, b->pos - 1, true);
-        b->open = false;
-    }
     for (; b->next_block < qf->nblocks && (b->next_block << 6) <= upto; b->next_block++) {
         uint64_t s = b->next_block << 6;
         uint64_t off = b->pos > s ? b->pos - s : 0;
@@ -1129,25 +1187,82 @@ static fk_status build_close(fk_qf_builder *b, uint64_t upto)
     return FK_OK;
 }
 
+/* Closes the open run, then the offsets up to `upto`. */
+static inline fk_status build_close(fk_qf_builder *b, uint64_t upto)
+{
+    if (b->open) {
+        set_runend(b->qf, b->pos - 1, true);
+        b->open = false;
+    }
+    if ((b->next_block << 6) <= upto)
+        return build_offsets(b, upto);
+    return FK_OK;
+}
+
+/* Opens q's run (q at or above the open one) unless it is open. */
+static inline fk_status build_open(fk_qf_builder *b, uint64_t q)
+{
+    if (b->open && q == b->q)
+        return FK_OK;
+    fk_status s = build_close(b, q);
+    if (s != FK_OK)
+        return s;
+    if (b->pos < q)
+        b->pos = q;
+    b->q = q;
+    b->open = true;
+    set_occupied(b->qf, q, true);
+    return FK_OK;
+}
+
+/* Writes the builder's block of remainders into the table: 64 r-bit
+ * values are r whole words. */
+static void build_flush(fk_qf_builder *b)
+{
+    const unsigned r = b->qf->r;
+    uint8_t *area = fk_qf_block(b->qf, b->block) + FK_QF_BLOCK_HEAD;
+    uint64_t acc = 0;
+    unsigned nbits = 0;
+    for (unsigned i = 0; i < 64; i++) {
+        uint64_t v = b->vals[i];
+        acc |= v << nbits;
+        nbits += r;
+        if (nbits >= 64) {
+            fk_store_le64(area, acc);
+            area += 8;
+            nbits -= 64;
+            acc = v >> (r - nbits); /* v < 2^r: 0 when nbits is 0 */
+        }
+    }
+    memset(b->vals, 0, sizeof b->vals);
+    b->dirty = false;
+}
+
+/* Appends v to the open run; the caller checked that the slot exists. */
+static inline void build_put(fk_qf_builder *b, uint64_t v)
+{
+    uint64_t j = b->pos++;
+    if (j >> 6 != b->block) {
+        if (b->dirty)
+            build_flush(b);
+        b->block = j >> 6;
+    }
+    b->vals[j & 63] = v;
+    b->dirty = true;
+}
+
 fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t count)
 {
     fk_quotient *qf = b->qf;
-    if (!b->open || q != b->q) {
-        fk_status s = build_close(b, q);
-        if (s != FK_OK)
-            return s;
-        if (b->pos < q)
-            b->pos = q;
-        b->q = q;
-        b->open = true;
-        set_occupied(qf, q, true);
-    }
+    fk_status s = build_open(b, q);
+    if (s != FK_OK)
+        return s;
     uint64_t enc[FK_QF_GROUP_MAX];
     unsigned n = fk_qf_encode(qf, x, count, enc);
     if (b->pos + n > qf->slots || count > UINT64_MAX - qf->items)
         return FK_EFULL;
     for (unsigned t = 0; t < n; t++)
-        fk_qf_set_slot(qf, b->pos++, enc[t]);
+        build_put(b, enc[t]);
     qf->items += count;
     qf->distinct++;
     qf->used += n;
@@ -1156,6 +1271,8 @@ fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t cou
 
 fk_status fk_qf_build_finish(fk_qf_builder *b)
 {
+    if (b->dirty)
+        build_flush(b);
     return build_close(b, UINT64_MAX);
 }
 
@@ -1171,103 +1288,147 @@ static bool same_geometry(const fk_quotient *a, const fk_quotient *b)
  * identity (its address, ops and sizing record). */
 static void adopt(fk_quotient *qf, fk_quotient *from)
 {
-    free(qf->table);
-    qf->table = from->table;
-    qf->nblocks = from->nblocks;
-    qf->slots = from->slots;
-    qf->quotients = from->quotients;
-    qf->rmask = from->rmask;
-    qf->r = from->r;
-    qf->block_bytes = from->block_bytes;
-    qf->items = from->items;
-    qf->distinct = from->distinct;
-    qf->used = from->used;
+    fk_quotient keep = *qf;
+    free(keep.table);
+    *qf = *from; /* the table, its geometry and its counts */
+    qf->base = keep.base;
+    qf->bmi2 = keep.bmi2; /* the tests may have chosen the portable path */
+    qf->lookup = keep.lookup;
+    qf->lookup_key = keep.lookup_key;
+    qf->lookup_u64 = keep.lookup_u64;
+    qf->capacity = keep.capacity;
+    qf->fpr = keep.fpr;
+    qf->max_bytes = keep.max_bytes;
     free(from);
 }
 
-/* The runs of a table in quotient order (merge walks two at once). */
-typedef struct {
-    const fk_quotient *qf;
-    uint64_t q, start, end;
-    bool     started;
-} run_cursor;
-
-static bool run_cursor_next(run_cursor *c)
+/* Appends the slots of the run c points at to the builder as they are
+ * (merge keeps the runs that only one table has encoded as they were). */
+static inline fk_status build_copy_run(fk_qf_builder *b, const fk_qf_runs *c)
 {
-    const fk_quotient *qf = c->qf;
-    uint64_t oq = next_occupied(qf, c->started ? c->q + 1 : 0);
-    uint64_t from = c->started ? c->end + 1 : 0;
-    c->started = true;
-    if (oq >= qf->quotients)
-        return false;
-    c->q = oq;
-    c->start = oq > from ? oq : from;
-    c->end = next_runend(qf, c->start);
-    return c->end < qf->slots; /* a valid table always has it */
+    fk_status s = build_open(b, c->q);
+    uint64_t n = c->end - c->start + 1;
+    if (s != FK_OK || b->pos + n > b->qf->slots)
+        return s != FK_OK ? s : FK_EFULL;
+    for (uint64_t j = c->start; j <= c->end; j++)
+        build_put(b, fk_qf_slot(c->qf, j));
+    b->qf->used += n;
+    return FK_OK;
 }
 
-static bool read_cursor_run(const run_cursor *c, u64vec *a)
+/* The slots of the run c points at, into a (emptied first). */
+static bool read_runs_run(const fk_qf_runs *c, u64vec *a)
 {
     a->n = 0;
     return read_run(c->qf, c->start, c->end - c->start + 1, a);
 }
 
-/* Appends a whole run, already encoded, to the builder (merge copies the
- * runs that only one table has as they are). */
-static fk_status build_add_slots(fk_qf_builder *b, uint64_t q, const uint64_t *vals, size_t n)
-{
-    fk_quotient *qf = b->qf;
-    if (!b->open || q != b->q) {
-        fk_status s = build_close(b, q);
-        if (s != FK_OK)
-            return s;
-        if (b->pos < q)
-            b->pos = q;
-        b->q = q;
-        b->open = true;
-        set_occupied(qf, q, true);
-    }
-    if (b->pos + n > qf->slots)
-        return FK_EFULL;
-    for (size_t t = 0; t < n; t++)
-        fk_qf_set_slot(qf, b->pos++, vals[t]);
-    qf->used += n;
-    return FK_OK;
-}
-
 /* The groups of two runs of one quotient, merged (counts of equal
- * remainders added) and encoded into out; *common counts the equal ones. */
-static fk_status merge_runs(const fk_quotient *qf, const u64vec *a, const u64vec *b, u64vec *out,
-                            uint64_t *common)
+ * remainders added) and appended to the builder; *common counts the
+ * equal ones. */
+static fk_status merge_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_runs *cb,
+                            u64vec *a, u64vec *b, uint64_t *common)
 {
+    if (!read_runs_run(ca, a) || !read_runs_run(cb, b))
+        return FK_ENOMEM;
+    fk_quotient *qf = w->qf;
+    fk_status s = build_open(w, ca->q);
+    if (s != FK_OK)
+        return s;
     size_t i = 0, j = 0;
-    uint64_t xa = 0, ca = 0, xb = 0, cb = 0;
-    size_t na = i < a->n ? fk_qf_decode(qf, a->v, i, a->n, &xa, &ca) : 0;
-    size_t nb = j < b->n ? fk_qf_decode(qf, b->v, j, b->n, &xb, &cb) : 0;
-    out->n = 0;
+    uint64_t xa = 0, ca_n = 0, xb = 0, cb_n = 0;
+    size_t na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca_n);
+    size_t nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb_n);
     while (i < a->n || j < b->n) {
+        if (na == 0 || nb == 0)
+            return FK_EINVAL; /* a malformed group (only a corrupt table) */
         bool take_a = i < a->n && (j >= b->n || xa <= xb);
         bool take_b = j < b->n && (i >= a->n || xb <= xa);
         uint64_t x = take_a ? xa : xb, c;
         if (take_a && take_b) {
-            if (ca > UINT64_MAX - cb)
+            if (ca_n > UINT64_MAX - cb_n)
                 return FK_EFULL;
-            c = ca + cb;
+            c = ca_n + cb_n;
             ++*common;
         } else {
-            c = take_a ? ca : cb;
+            c = take_a ? ca_n : cb_n;
         }
         uint64_t enc[FK_QF_GROUP_MAX];
         unsigned n = fk_qf_encode(qf, x, c, enc);
+        if (w->pos + n > qf->slots)
+            return FK_EFULL;
         for (unsigned t = 0; t < n; t++)
-            if (!vec_push(out, enc[t]))
-                return FK_ENOMEM;
+            build_put(w, enc[t]);
+        qf->used += n;
         if (take_a && (i = na) < a->n)
-            na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca);
+            na = fk_qf_decode(qf, a->v, i, a->n, &xa, &ca_n);
         if (take_b && (j = nb) < b->n)
-            nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb);
+            nb = fk_qf_decode(qf, b->v, j, b->n, &xb, &cb_n);
     }
     return FK_OK;
+}
+
+/* Reads the run c points at into v[] (at most FK_QF_PLAIN_MAX slots);
+ * true when its slots rise strictly: every group a count of 1 (a
+ * counter always breaks the rise: "x x", or digits below x). */
+#define FK_QF_PLAIN_MAX 16u
+static inline bool read_plain(const fk_qf_runs *c, uint64_t v[FK_QF_PLAIN_MAX], unsigned *n)
+{
+    uint64_t len = c->end - c->start + 1;
+    if (len > FK_QF_PLAIN_MAX)
+        return false;
+    bool rising = true;
+    for (unsigned t = 0; t < len; t++) {
+        v[t] = fk_qf_slot(c->qf, c->start + t);
+        rising &= t == 0 || v[t] > v[t - 1];
+    }
+    *n = (unsigned)len;
+    return rising;
+}
+
+/* Two runs of one quotient whose groups all count 1 (the common case):
+ * a merge of two rising lists, where a remainder in both becomes the
+ * group "x x" (a count of 2). false (nothing written) when either run
+ * has a counter or is long: merge_runs takes it. */
+static inline bool merge_plain_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_runs *cb,
+                                    uint64_t *common, fk_status *st)
+{
+    uint64_t a[FK_QF_PLAIN_MAX], b[FK_QF_PLAIN_MAX];
+    unsigned na, nb;
+    if (!read_plain(ca, a, &na) || !read_plain(cb, b, &nb))
+        return false;
+    *st = build_open(w, ca->q);
+    if (*st != FK_OK)
+        return true;
+    if (w->pos + na + nb > w->qf->slots) {
+        *st = FK_EFULL;
+        return true;
+    }
+    unsigned i = 0, j = 0;
+    while (i < na || j < nb) {
+        uint64_t x;
+        if (j >= nb || (i < na && a[i] < b[j])) {
+            x = a[i++];
+        } else if (i >= na || b[j] < a[i]) {
+            x = b[j++];
+        } else { /* in both: a count of 2 */
+            x = a[i++];
+            j++;
+            build_put(w, x);
+            ++*common;
+        }
+        build_put(w, x);
+    }
+    w->qf->used += na + nb;
+    return true;
+}
+
+/* The next run of c, or quotient UINT64_MAX after the last (merge takes
+ * the smaller quotient of two cursors). */
+static inline void runs_step(fk_qf_runs *c)
+{
+    if (!runs_next(c))
+        c->q = UINT64_MAX;
 }
 
 fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
@@ -1277,47 +1438,43 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
     if (dst->items > UINT64_MAX - src->items)
         return FK_EFULL;
     fk_quotient *out = NULL;
-    fk_status s = fk_qf_create_exact(dst->slots, dst->quotients, dst->r, dst->seed,
-                                     dst->capacity, dst->fpr, &out);
+    fk_status s = create_exact(dst->slots, dst->quotients, dst->r, dst->seed, dst->capacity,
+                               dst->fpr, true, &out);
     if (s != FK_OK)
         return s;
-    /* Runs in quotient order from both tables: a quotient only one table
-     * has keeps its run as it is; one both have gets its groups merged. */
-    run_cursor ca = { dst, 0, 0, 0, false }, cb = { src, 0, 0, 0, false };
-    uint64_t sa[256], sb[256], so[256], common = 0;
-    u64vec va, vb, vo;
+    /* One pass over both tables in quotient order, writing the union's
+     * table left to right: a quotient only one table has keeps its run
+     * as encoded (the common case: a slot read and a slot written), one
+     * both have gets its groups merged. */
+    fk_qf_runs ra, rb;
+    runs_init(&ra, dst);
+    runs_init(&rb, src);
+    runs_step(&ra);
+    runs_step(&rb);
+    uint64_t sa[256], sb[256], common = 0;
+    u64vec va, vb;
     vec_init(&va, sa, 256);
     vec_init(&vb, sb, 256);
-    vec_init(&vo, so, 256);
     fk_qf_builder w;
     fk_qf_build_init(&w, out);
-    bool ha = run_cursor_next(&ca), hb = run_cursor_next(&cb);
-    while (s == FK_OK && (ha || hb)) {
-        bool take_a = ha && (!hb || ca.q <= cb.q), take_b = hb && (!ha || cb.q <= ca.q);
-        if (take_a && !read_cursor_run(&ca, &va))
-            s = FK_ENOMEM;
-        if (take_b && !read_cursor_run(&cb, &vb))
-            s = FK_ENOMEM;
-        if (s != FK_OK)
-            break;
-        if (take_a && take_b) {
-            s = merge_runs(dst, &va, &vb, &vo, &common);
-            if (s == FK_OK)
-                s = build_add_slots(&w, ca.q, vo.v, vo.n);
+    while (s == FK_OK && (ra.q != UINT64_MAX || rb.q != UINT64_MAX)) {
+        if (ra.q != rb.q) {
+            fk_qf_runs *c = ra.q < rb.q ? &ra : &rb;
+            s = build_copy_run(&w, c);
+            runs_step(c);
         } else {
-            const u64vec *v = take_a ? &va : &vb;
-            s = build_add_slots(&w, take_a ? ca.q : cb.q, v->v, v->n);
+            if (!merge_plain_runs(&w, &ra, &rb, &common, &s))
+                s = merge_runs(&w, &ra, &rb, &va, &vb, &common);
+            runs_step(&ra);
+            runs_step(&rb);
         }
-        if (take_a)
-            ha = run_cursor_next(&ca);
-        if (take_b)
-            hb = run_cursor_next(&cb);
     }
+    if (s == FK_OK && (ra.broken || rb.broken))
+        s = FK_EINVAL;
     if (s == FK_OK)
         s = fk_qf_build_finish(&w);
     vec_free(&va);
     vec_free(&vb);
-    vec_free(&vo);
     if (s != FK_OK) {
         fk_quotient_free(out);
         return s;
@@ -1337,8 +1494,8 @@ fk_status fk_quotient_grow(fk_quotient *qf)
         qf->slots * 2 / 64 * block_bytes_of(qf->r - 1) + FK_QF_PAD + sizeof *qf > max)
         return FK_ELIMIT;
     fk_quotient *out = NULL;
-    fk_status s = fk_qf_create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
-                                     qf->capacity, qf->fpr, &out);
+    fk_status s = create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
+                               qf->capacity, qf->fpr, true, &out);
     if (s != FK_OK)
         return s;
     /* (q, x) becomes (2q + top bit of x, x without it): the order of the
@@ -1446,10 +1603,11 @@ static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
     return fk_qf_hash8(key, qf->flip);
 }
 
+/* Straight to the filter's lookup, the hash inlined there (one jump). */
 static bool contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_quotient *qf = (const fk_quotient *)f;
-    return qf->lookup(qf, hash_u64(qf, key));
+    return qf->lookup_u64(qf, key);
 }
 
 static fk_status insert_u64(fk_filter *f, uint64_t key)

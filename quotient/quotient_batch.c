@@ -13,7 +13,7 @@ static inline uint64_t hash_of(const fk_quotient *qf, const void *const keys[],
     if (ints)
         return fk_qf_hash8(ints[i], qf->flip);
     if (lens[i] == 8)
-        return fk_qf_hash8(fk_qf_load64(keys[i]), qf->flip);
+        return fk_qf_hash8(fk_load_le64(keys[i]), qf->flip);
     return fk_qf_hash(keys[i], lens[i], qf->seed);
 }
 
@@ -36,35 +36,28 @@ static inline void hash_window(const fk_quotient *qf, uint64_t h[], const void *
     }
 }
 
-static void lookup_run(const fk_quotient *qf, size_t n, const void *const keys[],
-                       const size_t lens[], const uint64_t ints[], bool out[])
+/* Looks the keys up into out[] (into NULL) or inserts them into `into`
+ * (qf itself), a window at a time while the next window's lines arrive;
+ * *done: the keys inserted before the first failure. Inlined into each
+ * caller, so each gets only its own loop. */
+static inline fk_status batch_run(const fk_quotient *qf, fk_quotient *into, size_t n,
+                                  const void *const keys[], const size_t lens[],
+                                  const uint64_t ints[], bool out[], size_t *done)
 {
     uint64_t h[2][FK_BATCH_WINDOW];
+    const bool write = into != NULL;
     size_t span = fk_batch_span(0, n);
-    hash_window(qf, h[0], keys, lens, ints, 0, span, false);
+    hash_window(qf, h[0], keys, lens, ints, 0, span, write);
     for (size_t start = 0, w = 0; start < n; w ^= 1) {
         size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
         if (nspan)
-            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, false);
-        for (size_t j = 0; j < span; j++)
-            out[start + j] = qf->lookup(qf, h[w][j]);
-        start = next;
-        span = nspan;
-    }
-}
-
-static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
-                            const size_t lens[], const uint64_t ints[], size_t *done)
-{
-    uint64_t h[2][FK_BATCH_WINDOW];
-    size_t span = fk_batch_span(0, n);
-    hash_window(qf, h[0], keys, lens, ints, 0, span, true);
-    for (size_t start = 0, w = 0; start < n; w ^= 1) {
-        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
-        if (nspan)
-            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, true);
+            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, write);
         for (size_t j = 0; j < span; j++) {
-            fk_status s = fk_qf_insert_hash(qf, h[w][j]);
+            if (!write) {
+                out[start + j] = qf->lookup(qf, h[w][j]);
+                continue;
+            }
+            fk_status s = fk_qf_insert_hash(into, h[w][j]);
             if (s != FK_OK) {
                 *done = start + j;
                 return s;
@@ -75,6 +68,19 @@ static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
     }
     *done = n;
     return FK_OK;
+}
+
+static void lookup_run(const fk_quotient *qf, size_t n, const void *const keys[],
+                       const size_t lens[], const uint64_t ints[], bool out[])
+{
+    size_t did;
+    (void)batch_run(qf, NULL, n, keys, lens, ints, out, &did);
+}
+
+static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
+                            const size_t lens[], const uint64_t ints[], size_t *done)
+{
+    return batch_run(qf, qf, n, keys, lens, ints, NULL, done);
 }
 
 /* ------------------------------------------------------ the ops slots */

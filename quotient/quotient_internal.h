@@ -26,6 +26,7 @@
 
 #include <string.h>
 #include "quotient.h"
+#include "../common/bits.h"
 #include "../common/hash.h"
 
 #define FK_QF_BLOCK_HEAD 17u /* occupieds, runends, offset */
@@ -36,6 +37,7 @@
  * answers for a key whose XXH3-64 hash is h. */
 typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
 typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
+typedef bool (*fk_qf_lookup_u64_fn)(const fk_quotient *qf, uint64_t key);
 
 struct fk_quotient {
     fk_filter base;       /* must stay first: an fk_quotient * is an fk_filter * */
@@ -48,6 +50,7 @@ struct fk_quotient {
     uint32_t  block_bytes;
     fk_qf_lookup_fn lookup;         /* by hash (the batches) */
     fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
+    fk_qf_lookup_u64_fn lookup_u64; /* by 64-bit key, the hash inlined */
     bool      bmi2;       /* rank and select with BMI2 and popcnt */
     uint64_t  seed;
     uint64_t  flip;       /* fk_qf_seed_flip(seed) */
@@ -106,24 +109,6 @@ static inline uint64_t fk_qf_quotient(const fk_quotient *qf, uint64_t h, uint64_
 
 /* --------------------------------------------------------- the blocks */
 
-static inline uint64_t fk_qf_load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline void fk_qf_store64(uint8_t *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof v);
-}
-
 static inline uint8_t *fk_qf_block(const fk_quotient *qf, uint64_t b)
 {
     return qf->table + b * qf->block_bytes;
@@ -131,12 +116,12 @@ static inline uint8_t *fk_qf_block(const fk_quotient *qf, uint64_t b)
 
 static inline uint64_t fk_qf_occupieds(const fk_quotient *qf, uint64_t b)
 {
-    return fk_qf_load64(fk_qf_block(qf, b));
+    return fk_load_le64(fk_qf_block(qf, b));
 }
 
 static inline uint64_t fk_qf_runends(const fk_quotient *qf, uint64_t b)
 {
-    return fk_qf_load64(fk_qf_block(qf, b) + 8);
+    return fk_load_le64(fk_qf_block(qf, b) + 8);
 }
 
 static inline unsigned fk_qf_offset(const fk_quotient *qf, uint64_t b)
@@ -149,7 +134,7 @@ static inline uint64_t fk_qf_slot(const fk_quotient *qf, uint64_t j)
 {
     uint64_t bit = (j & 63) * qf->r;
     const uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
-    return (fk_qf_load64(p) >> (bit & 7)) & qf->rmask;
+    return (fk_load_le64(p) >> (bit & 7)) & qf->rmask;
 }
 
 static inline void fk_qf_set_slot(fk_quotient *qf, uint64_t j, uint64_t v)
@@ -157,9 +142,9 @@ static inline void fk_qf_set_slot(fk_quotient *qf, uint64_t j, uint64_t v)
     uint64_t bit = (j & 63) * qf->r;
     uint8_t *p = fk_qf_block(qf, j >> 6) + FK_QF_BLOCK_HEAD + (bit >> 3);
     unsigned sh = (unsigned)(bit & 7);
-    uint64_t w = fk_qf_load64(p);
+    uint64_t w = fk_load_le64(p);
     w = (w & ~(qf->rmask << sh)) | (v << sh);
-    fk_qf_store64(p, w);
+    fk_store_le64(p, w);
 }
 
 static inline bool fk_qf_is_runend(const fk_quotient *qf, uint64_t j)
@@ -231,17 +216,28 @@ size_t fk_qf_decode(const fk_quotient *qf, const uint64_t *vals, size_t i, size_
 
 /* ------------------------------------------------ walking every group */
 
-/* The groups of a table in (quotient, remainder) order. */
+/* The runs of a table in quotient order, in one forward pass: the next
+ * run's quotient is the next occupied bit and its end the next runend
+ * bit (free slots have none), each found with one tzcnt on a word kept
+ * from the last run. Merge walks two tables at once, the groups walk
+ * one. */
 typedef struct {
     const fk_quotient *qf;
-    uint64_t q;        /* current run's quotient */
-    uint64_t pos;      /* next slot of the run */
-    uint64_t end;      /* the run's last slot */
+    uint64_t occ, ob;        /* occupieds of block ob not visited yet */
+    uint64_t re, rb;         /* runends of block rb not used yet */
+    uint64_t pos;            /* one past the last run's end */
+    uint64_t q, start, end;  /* the current run */
+    bool     broken;         /* a runend missing or before its run */
+} fk_qf_runs;
+
+/* The groups of a table in (quotient, remainder) order. */
+typedef struct {
+    fk_qf_runs runs;
     uint64_t vals[256]; /* the run's slots, when it fits (else read in place) */
     size_t   n, i;     /* run length and the next group's index in it */
     uint64_t *heap;    /* a longer run's slots */
     size_t   heap_cap;
-    bool     started, broken, nomem; /* nomem: a long run's buffer failed */
+    bool     broken, nomem; /* nomem: a long run's buffer failed */
 } fk_qf_iter;
 
 void fk_qf_iter_init(fk_qf_iter *it, const fk_quotient *qf);
@@ -257,6 +253,12 @@ typedef struct {
     uint64_t pos;       /* next free slot */
     uint64_t next_block; /* first block whose offset is not written yet */
     bool     open;
+    /* The remainders of block `block`, packed into it a block at a time:
+     * slot by slot, each 8-byte write would overlap the last one and
+     * wait for it (no store forwarding between unaligned overlaps). */
+    bool     dirty;     /* vals holds a slot not written yet */
+    uint64_t block;
+    uint64_t vals[64];
 } fk_qf_builder;
 
 void      fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf);

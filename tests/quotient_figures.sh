@@ -1,9 +1,10 @@
 #!/bin/sh
-# tests/quotient_figures.sh [space|full|heavy|merge|shift|all]: the counting
+# tests/quotient_figures.sh [space|full|heavy|merge|merge-insn|shift|all]: the counting
 # quotient filter's figures as Markdown tables (tests/quotient_figures.c):
 # bits per item sized for n at 1% and 0.1% against (r + 2.125) / 0.95; the
 # load at the first FK_EFULL over 10 seeds; one key inserted 10^6 times;
-# merging two 10^6-key filters against copying both; the slots an insert
+# merging two 10^6-key filters against copying both (merge-insn: its
+# callgrind instruction count, not part of all); the slots an insert
 # moves at load alpha against theory. Run from the repository root after
 # `make`.
 set -eu
@@ -30,9 +31,18 @@ if [ "$what" = heavy ] || [ "$what" = all ]; then
     run heavy 1000000
 fi
 if [ "$what" = merge ] || [ "$what" = all ]; then
-    echo "| keys merged | tables | merge (median of 9) | copy both (median of 9) | merge / copy | insert both key sets anew | merge / inserts |"
+    echo "| keys merged | tables | merge (median of 9, thread CPU time) | copy both (median of 9, thread CPU time) | merge / copy | insert both key sets anew | merge / inserts |"
     echo "|---|---|---|---|---|---|---|"
     run merge 1000000 9
+fi
+if [ "$what" = merge-insn ]; then # not in all: callgrind takes minutes
+    # instructions of fk_quotient_merge alone (callgrind), per key merged
+    valgrind --tool=callgrind --toggle-collect=fk_quotient_merge --callgrind-out-file="$tmp/cg" \
+        "$tmp/qf" merge 1000000 1 >/dev/null 2>"$tmp/vg"
+    ir=$(awk '/^summary:/ {print $2}' "$tmp/cg")
+    echo "| keys merged | instructions in fk_quotient_merge | per key |"
+    echo "|---|---|---|"
+    awk -v ir="$ir" 'BEGIN { printf "| 1000000 + 1000000 | %d | %.1f |\n", ir, ir / 2000000 }'
 fi
 if [ "$what" = shift ] || [ "$what" = all ]; then
     echo "| load alpha | inserts counted | mean slots moved per insert | (1/(1-alpha)^2 - 1) / 2 |"

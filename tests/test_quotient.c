@@ -380,14 +380,20 @@ TEST(sized_fpr_meets_target)
 
 TEST(merge_equals_direct_build)
 {
+    /* r = 2 and 3: most shared quotients hold equal remainders from
+     * different keys (merge's rising-runs path makes them "x x"); r from
+     * the fpr: mostly runs of one table; `dup` 1: no key repeats in x, so
+     * most runs have no counter */
     const uint64_t caps[] = { 50, 1000, 20000 };
-    for (int a = 0; a < 3; a++) {
-        uint64_t cap = caps[a];
-        fk_quotient *x = make(cap, 0.01, 0, 9), *y = make(cap, 0.01, 0, 9);
-        fk_quotient *both = make(cap, 0.01, 0, 9);
-        /* overlapping key sets with repeats: keys i % (cap / 2) */
+    const uint32_t rs[] = { 0, 2, 3 };
+    for (int a = 0; a < 3 * 3 * 2; a++) {
+        uint64_t cap = caps[a % 3], dup = a / 9 ? 1 : 3;
+        uint32_t r = rs[a / 3 % 3];
+        fk_quotient *x = make(cap, 0.01, r, 9), *y = make(cap, 0.01, r, 9);
+        fk_quotient *both = make(cap, 0.01, r, 9);
+        /* overlapping key sets, x's with repeats: keys i % (cap / 3) */
         for (uint64_t i = 0; i < cap * 4 / 10; i++) {
-            uint64_t k = key_of(6, i % (cap / 3 + 1));
+            uint64_t k = key_of(6, i % (cap / dup + 1));
             CHECK_STATUS(fk_quotient_insert(x, &k, 8), FK_OK);
             CHECK_STATUS(fk_quotient_insert(both, &k, 8), FK_OK);
         }

@@ -446,6 +446,10 @@ quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
 } | section quotient-heavy
 {
     quotient_part merge
+    if command -v valgrind >/dev/null 2>&1; then
+        echo
+        quotient_part merge-insn
+    fi
 } | section quotient-merge
 {
     if command -v valgrind >/dev/null 2>&1; then
@@ -453,7 +457,7 @@ quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
         echo
         echo "| command | instructions per call |"
         echo "|---|---|"
-        for args in "quotient $N 0.001 absent" "quotient $N 0.001 lookup" "quotient $N 0.001 insert" \
+        for args in "quotient $N 0.001 absent" "quotient $N 0.001 absent_u64" "quotient $N 0.001 lookup" "quotient $N 0.001 insert" \
                     "cuckoo $N 0.001 absent" "cuckoo $N 0.001 lookup" "cuckoo $N 0.001 insert"; do
             echo "paper_tables.sh: tests/insn_count.sh $args" >&2
             # shellcheck disable=SC2086
@@ -465,7 +469,7 @@ quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
     fi
 } | section quotient-insn
 {
-    q_args=(bench --filters quotient,cuckoo,libbloom --n "$N" --fpr 0.1% --repeat 5)
+    q_args=(bench --filters quotient,cuckoo,libbloom --n "$N" --fpr 0.1% --repeat 5 --wide)
     echo "\`filterkit ${q_args[*]}\` (ns per operation, median of 5; x lb = throughput relative to libbloom in the same run), $stamp:"
     echo
     echo '```'
