@@ -63,9 +63,6 @@ fk_status fk_ctab_alloc(fk_ctab *t, uint64_t buckets, uint32_t f);
 /* Releases the array (t itself belongs to the caller). NULL-safe. */
 void fk_ctab_release(fk_ctab *t);
 
-/* Empties every slot. Cost: O(size). */
-void fk_ctab_clear(fk_ctab *t);
-
 /* ------------------------------------------------- little-endian loads */
 
 /* Readers may run beside the one writer (cuckoo.h's thread table). A packed

@@ -234,8 +234,11 @@ int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
  * the default load (as fk_scalable_new made it). */
 static long long cf_buckets(const fkr_value *v)
 {
-    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops)
-        return (long long)fk_cuckoo_buckets((const fk_cuckoo *)(const void *)v->filter);
+    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
+        fk_cuckoo_description d;
+        fk_cuckoo_describe((const fk_cuckoo *)(const void *)v->filter, &d);
+        return (long long)d.buckets;
+    }
     long long total = 0;
     size_t links = fk_scalable_links(v->filter);
     for (size_t i = 0; i < links; i++) {

@@ -989,6 +989,7 @@ int main(void)
         RUN(u64_calls_answer_as_the_8_little_endian_bytes);
         RUN(build_answers_as_inserts);
         RUN(count_and_merge_follow_the_slots);
+        RUN(intersect_follows_the_slot);
     }
     RUN(the_registry_says_full);
     return check_report();
