@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "endian.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>
@@ -125,12 +126,7 @@ static inline fk_hash128 fk_hash8_128(uint64_t key, uint64_t flip)
  * build for (memcpy is how C says "an unaligned load"). */
 static inline uint64_t fk_hash8_load(const void *p)
 {
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
+    return fk_load_le64(p);
 }
 
 /* A cheap, well-mixed 64-bit mix (the murmur3 finalizer): every output bit

@@ -428,35 +428,33 @@ static void choose_paths(fk_cuckoo *c)
     c->lookup = lookup_any;
     c->insert_u64 = insert_u64_any;
     c->lookup_u64 = lookup_u64_any;
+    /* One case per fingerprint width with a path of its own; wider
+     * fingerprints keep the generic paths. */
+#define FK_CUCKOO_PATHS_CASE(S, F)                                                     \
+    case F:                                                                            \
+        c->insert = insert_##S##F;                                                     \
+        c->lookup = lookup_##S##F;                                                     \
+        c->insert_u64 = insert_u64_##S##F;                                             \
+        c->lookup_u64 = lookup_u64_##S##F;                                             \
+        break;
+#define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
+#define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)
     if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
         switch (c->table.f) {
-#define FK_CUCKOO_PATHS_CASE(F)                                                        \
-    case F:                                                                            \
-        c->insert = insert_blocks##F;                                                  \
-        c->lookup = lookup_blocks##F;                                                  \
-        c->insert_u64 = insert_u64_blocks##F;                                          \
-        c->lookup_u64 = lookup_u64_blocks##F;                                          \
-        break;
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
-#undef FK_CUCKOO_PATHS_CASE
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_BLOCKS_CASE)
         default:
-            break; /* wider fingerprints: the generic paths */
+            break;
         }
     } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
         switch (c->table.f) {
-#define FK_CUCKOO_PATHS_CASE(F)                                                        \
-    case F:                                                                            \
-        c->insert = insert_chunks##F;                                                  \
-        c->lookup = lookup_chunks##F;                                                  \
-        c->insert_u64 = insert_u64_chunks##F;                                          \
-        c->lookup_u64 = lookup_u64_chunks##F;                                          \
-        break;
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
-#undef FK_CUCKOO_PATHS_CASE
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CHUNKS_CASE)
         default:
             break;
         }
     }
+#undef FK_CUCKOO_BLOCKS_CASE
+#undef FK_CUCKOO_CHUNKS_CASE
+#undef FK_CUCKOO_PATHS_CASE
 }
 
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
