@@ -92,15 +92,6 @@ void fk_blocked_free(fk_blocked *b)
     free(b);
 }
 
-void fk_blocked_clear(fk_blocked *b)
-{
-    if (!b)
-        return;
-    memset(b->words, 0, b->blocks * FK_BLOCKED_BLOCK_BYTES);
-    b->items = 0;
-    fk_tally_reset(&b->tally);
-}
-
 /* ------------------------------------------------- the portable path */
 
 FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
@@ -215,8 +206,6 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 /* --------------------------------------------------------------- access */
 
 fk_filter *fk_blocked_as_filter(fk_blocked *b) { return b ? &b->base : NULL; }
-uint64_t fk_blocked_blocks(const fk_blocked *b) { return b ? b->blocks : 0; }
-uint64_t fk_blocked_seed(const fk_blocked *b) { return b ? b->seed : 0; }
 
 uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w)
 {
@@ -316,6 +305,22 @@ static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
 /* ---- union, intersection and the distinct-count estimate
  * of blocked filters. */
 
+static double estimate_items(const fk_blocked *b)
+{
+    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
+}
+
+void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)
+{
+    if (!b || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->blocks = b->blocks;
+    out->seed = b->seed;
+    out->set_bits = fk_blocked_count_set_bits(b);
+    out->estimated_items = fk_theory_blocked_items(b->blocks, out->set_bits);
+}
+
 static bool compatible(const fk_blocked *a, const fk_blocked *b)
 {
     return a->blocks == b->blocks && a->seed == b->seed;
@@ -337,7 +342,7 @@ static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
     uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
     for (uint64_t i = 0, n = word_count(dst); i < n; i++)
         dst->words[i] = intersect ? dst->words[i] & src->words[i] : dst->words[i] | src->words[i];
-    double est = intersect ? fk_blocked_estimate_items(dst) : 0.0;
+    double est = intersect ? estimate_items(dst) : 0.0;
     fk_tally_reset(&dst->tally);
     if (intersect)
         dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
@@ -346,22 +351,6 @@ static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
     return FK_OK;
 }
 
-fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src)
-{
-    return combine(dst, src, false);
-}
-
-fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src)
-{
-    return combine(dst, src, true);
-}
-
-double fk_blocked_estimate_items(const fk_blocked *b)
-{
-    if (!b)
-        return 0.0;
-    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
-}
 
 /* ---- the blocked filter's theory (Putze, Sanders &
  * Singler 2007): the FPR as the Poisson average of the per-block rate,
@@ -498,12 +487,12 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
 
 static fk_status ops_merge(fk_filter *dst, const fk_filter *src)
 {
-    return fk_blocked_union((fk_blocked *)dst, (const fk_blocked *)src);
+    return combine((fk_blocked *)dst, (const fk_blocked *)src, false);
 }
 
 static fk_status ops_intersect(fk_filter *dst, const fk_filter *src)
 {
-    return fk_blocked_intersect((fk_blocked *)dst, (const fk_blocked *)src);
+    return combine((fk_blocked *)dst, (const fk_blocked *)src, true);
 }
 
 const fk_ops fk_blocked_ops = {

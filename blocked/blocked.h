@@ -23,7 +23,7 @@
  *   insert_concurrent    yes            yes                no
  *   other writers        no             no                 no
  *
- * (other writers: insert, clear, union, intersect.) Plain insert
+ * (other writers: insert, fk_filter_merge, fk_filter_intersect.) Plain insert
  * stays the fastest single-writer path; it never runs beside
  * insert_concurrent. stats, saving and the set operations add up the count
  * that concurrent inserts keep per thread: call them once those writers
@@ -131,16 +131,24 @@ FK_API bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len
  * Cost: O(blocks) (counts the set bits). */
 FK_API void fk_blocked_stats(const fk_blocked *b, fk_stats *out);
 
-/* Clears every bit and the item count. No-op for NULL. Cost: O(blocks). */
-FK_API void fk_blocked_clear(fk_blocked *b);
-
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
  * by the caller; free it with fk_blocked_free or fk_filter_free, not both). */
 FK_API fk_filter *fk_blocked_as_filter(fk_blocked *b);
 
-/* Geometry: number of blocks, seed. 0 for NULL. Cost: O(1). */
-FK_API uint64_t fk_blocked_blocks(const fk_blocked *b);
-FK_API uint64_t fk_blocked_seed(const fk_blocked *b);
+/* What a filter is made of and how full it is, for tools and tests. */
+typedef struct {
+    uint64_t blocks;          /* 256-bit blocks */
+    uint64_t seed;            /* the params seed */
+    uint64_t set_bits;        /* bits set now */
+    double   estimated_items; /* distinct keys inserted, estimated from the
+                                 fill (fk_theory_blocked_items); unlike
+                                 fk_stats.items it ignores duplicates; +inf
+                                 when every bit is set */
+} fk_blocked_description;
+
+/* Fills *out for b. No-op for NULL arguments. Cost: O(blocks) (counts the
+ * set bits). */
+FK_API void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out);
 
 /* Where a key lives: the block and the bit (0..31) in each of its words. */
 typedef struct {
@@ -158,24 +166,15 @@ FK_API fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t 
 /* Word w (0..7) of block i; 0 when b is NULL or out of range. Cost: O(1). */
 FK_API uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w);
 
-/* Estimate of the number of distinct keys inserted, from the fill
- * (fk_theory_blocked_items). +inf when every bit is set, 0 for NULL.
- * Cost: O(blocks). */
-FK_API double fk_blocked_estimate_items(const fk_blocked *b);
-
-/* dst |= src: afterwards dst answers true for every key either filter held.
- * The two must be compatible: same number of blocks and seed. Returns
- * FK_OK, or FK_EINVAL for NULL arguments or incompatible filters (dst
- * unchanged). dst's item count becomes the sum of both (an upper bound).
- * dst == src is allowed (no change). Cost: O(blocks). */
-FK_API fk_status fk_blocked_union(fk_blocked *dst, const fk_blocked *src);
-
-/* dst &= src: afterwards dst answers true for every key both filters held
- * (possibly with more false positives than a filter built from the
- * intersection). Same compatibility rule and statuses as
- * fk_blocked_union. dst's item count becomes fk_blocked_estimate_items of
- * the result, rounded. Cost: O(blocks). */
-FK_API fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src);
+/* Set operations: fk_filter_merge (dst |= src) and fk_filter_intersect
+ * (dst &= src) on fk_blocked_as_filter of both. The two must be
+ * compatible: same number of blocks and seed (else FK_EINVAL, dst
+ * unchanged). After a merge dst answers true for every key either filter
+ * held and its item count is the sum of both (an upper bound). After an
+ * intersection dst answers true for every key both held (possibly with
+ * more false positives than a filter built from the intersection) and its
+ * item count is fk_blocked_describe's estimated_items of the result,
+ * rounded. Cost: O(blocks). */
 
 /* ------------------------------------------------- saving and loading */
 
@@ -186,7 +185,7 @@ FK_API fk_status fk_blocked_intersect(fk_blocked *dst, const fk_blocked *src);
 /* The kind's id in saved files (reserved for it in common/serial.h). */
 #define FK_KIND_BLOCKED 4u
 
-/* fk_blocked_serialized_size, fk_blocked_save, fk_blocked_load: the calls
+/* fk_blocked_save, fk_blocked_load: the calls
  * of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
  * for fk_blocked. Bytes a saved blocked filter takes: 128 + 32 * blocks.
  * Saving and loading cost O(blocks); a loaded filter takes this machine's

@@ -5,6 +5,7 @@
 #define FK_BLOCKED_INTERNAL_H
 
 #include "blocked.h"
+#include "../common/pipeline.h"
 #include "../common/hash.h"
 #include "../common/serial.h"
 #include "../common/tally.h"
@@ -186,14 +187,7 @@ void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[]);
 #endif
 
 /* The fk_ops batch slots (blocked_batch.c), for blocked.c's table. */
-void      fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                       const size_t lens[], bool out[]);
-fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                     const size_t lens[], size_t *done);
-void      fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                           bool out[]);
-fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                         size_t *done);
+FK_BATCH_SLOTS_DECLARE(fk_blocked);
 
 /* Builds an empty filter of exactly `blocks` blocks (no sizing).
  * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */

@@ -86,15 +86,6 @@ void fk_bloom_free(fk_bloom *b)
     free(b);
 }
 
-void fk_bloom_clear(fk_bloom *b)
-{
-    if (!b)
-        return;
-    memset(b->bits, 0, b->words * 8);
-    b->items = 0;
-    fk_tally_reset(&b->tally);
-}
-
 /* ------------------------------------------------------ insert / lookup */
 
 /* Keys of any length but 8, out of line: XXH3's code for every length
@@ -255,19 +246,14 @@ fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uin
 /* --------------------------------------------------------------- access */
 
 fk_filter *fk_bloom_as_filter(fk_bloom *b) { return b ? &b->base : NULL; }
-uint64_t fk_bloom_bits(const fk_bloom *b) { return b ? b->m : 0; }
-uint32_t fk_bloom_hashes(const fk_bloom *b) { return b ? b->k : 0; }
-uint64_t fk_bloom_seed(const fk_bloom *b) { return b ? b->seed : 0; }
 
 bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i)
 {
     return b && i < b->m && fk_bit_get(b->bits, i);
 }
 
-uint64_t fk_bloom_count_set_bits(const fk_bloom *b)
+static uint64_t count_set_bits(const fk_bloom *b)
 {
-    if (!b)
-        return 0;
     uint64_t n = 0;
     for (uint64_t w = 0; w < b->words; w++)
         n += fk_popcount64(b->bits[w]);
@@ -278,7 +264,7 @@ void fk_bloom_stats(const fk_bloom *b, fk_stats *out)
 {
     if (!b || !out)
         return;
-    double fill = (double)fk_bloom_count_set_bits(b) / (double)b->m;
+    double fill = (double)count_set_bits(b) / (double)b->m;
     memset(out, 0, sizeof *out);
     out->items = fk_bloom_item_count(b);
     out->capacity = b->capacity;
@@ -289,6 +275,23 @@ void fk_bloom_stats(const fk_bloom *b, fk_stats *out)
 }
 
 /* ---- union, intersection and the distinct-count estimate. */
+
+static double estimate_items(const fk_bloom *b)
+{
+    return fk_theory_bloom_items(b->m, b->k, count_set_bits(b));
+}
+
+void fk_bloom_describe(const fk_bloom *b, fk_bloom_description *out)
+{
+    if (!b || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->bits = b->m;
+    out->hashes = b->k;
+    out->seed = b->seed;
+    out->set_bits = count_set_bits(b);
+    out->estimated_items = fk_theory_bloom_items(b->m, b->k, out->set_bits);
+}
 
 static bool compatible(const fk_bloom *a, const fk_bloom *b)
 {
@@ -306,7 +309,7 @@ static fk_status combine(fk_bloom *dst, const fk_bloom *src, bool intersect)
     uint64_t have = fk_bloom_item_count(dst), add = fk_bloom_item_count(src);
     for (uint64_t w = 0; w < dst->words; w++)
         dst->bits[w] = intersect ? dst->bits[w] & src->bits[w] : dst->bits[w] | src->bits[w];
-    double est = intersect ? fk_bloom_estimate_items(dst) : 0.0;
+    double est = intersect ? estimate_items(dst) : 0.0;
     fk_tally_reset(&dst->tally);
     if (intersect)
         dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
@@ -315,16 +318,6 @@ static fk_status combine(fk_bloom *dst, const fk_bloom *src, bool intersect)
     return FK_OK;
 }
 
-fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, false); }
-
-fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src) { return combine(dst, src, true); }
-
-double fk_bloom_estimate_items(const fk_bloom *b)
-{
-    if (!b)
-        return 0.0;
-    return fk_theory_bloom_items(b->m, b->k, fk_bloom_count_set_bits(b));
-}
 
 /* ---- the Bloom filter's concurrent insert.
  *
@@ -390,12 +383,12 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
 
 static fk_status merge(fk_filter *dst, const fk_filter *src)
 {
-    return fk_bloom_union((fk_bloom *)dst, (const fk_bloom *)src);
+    return combine((fk_bloom *)dst, (const fk_bloom *)src, false);
 }
 
 static fk_status intersect(fk_filter *dst, const fk_filter *src)
 {
-    return fk_bloom_intersect((fk_bloom *)dst, (const fk_bloom *)src);
+    return combine((fk_bloom *)dst, (const fk_bloom *)src, true);
 }
 
 const fk_ops fk_bloom_ops = {

@@ -15,7 +15,7 @@
  *   insert_concurrent    yes            yes                no
  *   other writers        no             no                 no
  *
- * (other writers: insert, clear, union, intersect.) Plain insert stays the
+ * (other writers: insert, fk_filter_merge, fk_filter_intersect.) Plain insert stays the
  * fastest single-writer path; it never runs beside insert_concurrent.
  * stats, saving and the set operations add up the count that concurrent
  * inserts keep per thread: call them once those writers are done.
@@ -106,20 +106,29 @@ FK_API bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len);
  * No-op for NULL arguments. Cost: O(m/64) (counts the set bits). */
 FK_API void fk_bloom_stats(const fk_bloom *b, fk_stats *out);
 
-/* Clears every bit and the item count. No-op for NULL. Cost: O(m/8). */
-FK_API void fk_bloom_clear(fk_bloom *b);
-
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
  * by the caller; free it with fk_bloom_free or fk_filter_free, not both). */
 FK_API fk_filter *fk_bloom_as_filter(fk_bloom *b);
 
-/* Geometry: number of bits m, probes k, seed. 0 for NULL. Cost: O(1). */
-FK_API uint64_t fk_bloom_bits(const fk_bloom *b);
-FK_API uint32_t fk_bloom_hashes(const fk_bloom *b);
-FK_API uint64_t fk_bloom_seed(const fk_bloom *b);
+/* What a filter is made of and how full it is, for tools and tests. */
+typedef struct {
+    uint64_t bits;            /* m */
+    uint32_t hashes;          /* k, probes per key */
+    uint64_t seed;            /* the params seed */
+    uint64_t set_bits;        /* bits set now */
+    double   estimated_items; /* distinct keys inserted, estimated from the
+                                 fill (Swamidass & Baldi 2007):
+                                 -(m/k) ln(1 - set_bits/m); unlike
+                                 fk_stats.items it ignores duplicates;
+                                 +inf when every bit is set */
+} fk_bloom_description;
+
+/* Fills *out for b. No-op for NULL arguments. Cost: O(m/64) (counts the
+ * set bits). */
+FK_API void fk_bloom_describe(const fk_bloom *b, fk_bloom_description *out);
 
 /* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold fk_bloom_hashes(b) entries. Returns FK_OK, or
+ * probe order; out must hold k entries (fk_bloom_describe's hashes). Returns FK_OK, or
  * FK_EINVAL for NULL b/out or key NULL with len > 0. For tracing and tests:
  * these are exactly the positions insert and contains use. Cost: one hash. */
 FK_API fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len,
@@ -128,29 +137,15 @@ FK_API fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t l
 /* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
 FK_API bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i);
 
-/* Number of set bits. 0 for NULL. Cost: O(m/64). */
-FK_API uint64_t fk_bloom_count_set_bits(const fk_bloom *b);
-
-/* Estimate of the number of distinct keys inserted, from the fill
- * (Swamidass & Baldi 2007): -(m/k) ln(1 - X/m), X = set bits. Unlike
- * stats.items it ignores duplicates. +inf when every bit is set, 0 for NULL.
- * Cost: O(m/64). */
-FK_API double fk_bloom_estimate_items(const fk_bloom *b);
-
-/* dst |= src: afterwards dst answers true for every key either filter held.
- * The two must be compatible: same m, k and seed. Returns FK_OK, or
- * FK_EINVAL for NULL arguments or incompatible filters (dst unchanged).
- * dst's item count becomes the sum of both (an upper bound; see
- * fk_bloom_estimate_items for a distinct-count estimate). dst == src is
- * allowed (no change). Cost: O(m/64). */
-FK_API fk_status fk_bloom_union(fk_bloom *dst, const fk_bloom *src);
-
-/* dst &= src: afterwards dst answers true for every key both filters held
- * (and, as with any Bloom intersection, possibly more false positives than
- * a filter built from the intersection). Same compatibility rule and
- * statuses as fk_bloom_union. dst's item count becomes the distinct-count
+/* Set operations: fk_filter_merge (dst |= src) and fk_filter_intersect
+ * (dst &= src) on fk_bloom_as_filter of both. The two must be compatible:
+ * same m, k and seed (else FK_EINVAL, dst unchanged). After a merge dst
+ * answers true for every key either filter held and its item count is the
+ * sum of both (an upper bound; fk_bloom_describe's estimated_items is a
+ * distinct-count estimate). After an intersection dst answers true for
+ * every key both held (possibly with more false positives than a filter
+ * built from the intersection) and its item count is the distinct-count
  * estimate of the result, rounded. Cost: O(m/64). */
-FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
 
 /* ------------------------------------------------- saving and loading */
 
@@ -161,7 +156,7 @@ FK_API fk_status fk_bloom_intersect(fk_bloom *dst, const fk_bloom *src);
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_BLOOM 1u
 
-/* fk_bloom_serialized_size, fk_bloom_save, fk_bloom_load: the calls of
+/* fk_bloom_save, fk_bloom_load: the calls of
  * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
  * for fk_bloom.
  * Bytes a saved Bloom filter takes: 128 + 8 * ceil(m/64). Saving and

@@ -4,6 +4,7 @@
 #define FK_BLOOM_INTERNAL_H
 
 #include "bloom.h"
+#include "../common/pipeline.h"
 #include "../common/probe.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
@@ -89,14 +90,7 @@ bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */
-void      fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                     const size_t lens[], bool out[]);
-fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                   const size_t lens[], size_t *done);
-void      fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                         bool out[]);
-fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                       size_t *done);
+FK_BATCH_SLOTS_DECLARE(fk_bloom);
 
 /* The saving hooks of fk_bloom_ops (bloom_serial.c; contracts in
  * common/serial.h). */

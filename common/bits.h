@@ -4,33 +4,12 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Maps a uniform 64-bit x to [0, n) without division: the high word of
  * x * n (Lemire's multiply-high reduction). Uses the top bits of x. */
 static inline uint64_t fk_reduce(uint64_t x, uint64_t n)
 {
     return (uint64_t)(((unsigned __int128)x * n) >> 64);
-}
-
-/* The 8 bytes at p as a little-endian integer, and back: one unaligned
- * load or store on the hosts we build for (memcpy is how C says so). */
-static inline uint64_t fk_load_le64(const void *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
-static inline void fk_store_le64(void *p, uint64_t v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof v);
 }
 
 /* Bit i of a word array. */

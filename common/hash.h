@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "bits.h"
+#include "endian.h"
 
 #define XXH_INLINE_ALL
 #include <xxhash.h>

@@ -178,26 +178,21 @@ FK_API fk_status fk_serial_read_head(const void *buf, size_t len, fk_serial_head
  * FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS) defines them as forwards, so
  * every kind's are the same calls with the same contracts:
  *
- *   prefix_serialized_size(const T *x, uint64_t *out)
- *       as fk_filter_serialized_size (x NULL: FK_EINVAL)
  *   prefix_save(const T *x, void *buf, size_t cap, size_t *written)
  *       as fk_filter_save
  *   prefix_load(const void *buf, size_t len, T **out)
  *       as fk_filter_load(&OPS, ...): another kind's file is FK_ECORRUPT
  *
+ * The size to allocate is fk_filter_serialized_size(prefix_as_filter(x),
+ * &n) (or the kind's formula in its header).
  * For a FILE *, use fk_filter_save_file(prefix_as_filter(x), fp) and
  * fk_filter_load_file(&OPS, fp, &f). T's first member must be
  * `fk_filter base`. */
 #define FK_SERIAL_DIRECT_DECLARE(T, prefix)                                               \
-    FK_API fk_status prefix##_serialized_size(const T *x, uint64_t *out);                 \
     FK_API fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written);   \
     FK_API fk_status prefix##_load(const void *buf, size_t len, T **out)
 
 #define FK_SERIAL_DIRECT_DEFINE(T, prefix, OPS)                                           \
-    fk_status prefix##_serialized_size(const T *x, uint64_t *out)                         \
-    {                                                                                     \
-        return fk_filter_serialized_size(x ? &x->base : NULL, out);                       \
-    }                                                                                     \
     fk_status prefix##_save(const T *x, void *buf, size_t cap, size_t *written)           \
     {                                                                                     \
         return fk_filter_save(x ? &x->base : NULL, buf, cap, written);                    \

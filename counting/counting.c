@@ -71,17 +71,6 @@ void fk_counting_free(fk_counting *c)
     free(c);
 }
 
-void fk_counting_clear(fk_counting *c)
-{
-    if (!c)
-        return;
-    memset(c->ctr, 0, c->bytes);
-    c->items = 0;
-    c->saturations = 0;
-    fk_tally_reset(&c->tally);
-    fk_tally_reset(&c->sat_tally);
-}
-
 /* ------------------------------------------------------ insert / lookup */
 
 /* Keys of any length but 8, out of line: XXH3's code for every length
@@ -192,16 +181,16 @@ uint64_t fk_counting_count_nonzero(const fk_counting *c)
     return n; /* padding counters past m are always 0 */
 }
 
-uint64_t fk_counting_export_words(const fk_counting *c)
+static uint64_t export_words(const fk_counting *c)
 {
-    return c ? (c->m + 63) / 64 : 0;
+    return (c->m + 63) / 64;
 }
 
 fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords)
 {
-    if (!c || !words || nwords < fk_counting_export_words(c))
+    if (!c || !words || nwords < export_words(c))
         return FK_EINVAL;
-    const uint64_t nw = fk_counting_export_words(c);
+    const uint64_t nw = export_words(c);
     memset(words, 0, nw * sizeof *words);
     /* Each 8-byte word holds 64 / width counters; set one output bit per
      * nonzero counter, visiting only the nonzero ones. */
@@ -237,18 +226,22 @@ void fk_counting_stats(const fk_counting *c, fk_stats *out)
 /* --------------------------------------------------------------- access */
 
 fk_filter *fk_counting_as_filter(fk_counting *c) { return c ? &c->base : NULL; }
-uint64_t fk_counting_bits(const fk_counting *c) { return c ? c->m : 0; }
-uint32_t fk_counting_hashes(const fk_counting *c) { return c ? c->k : 0; }
-uint32_t fk_counting_counter_bits(const fk_counting *c) { return c ? c->width : 0; }
-uint32_t fk_counting_counter_max(const fk_counting *c) { return c ? c->max : 0; }
-uint64_t fk_counting_seed(const fk_counting *c) { return c ? c->seed : 0; }
-uint64_t fk_counting_capacity(const fk_counting *c) { return c ? c->capacity : 0; }
-double fk_counting_target_fpr(const fk_counting *c) { return c ? c->fpr : 0.0; }
-uint64_t fk_counting_items(const fk_counting *c) { return c ? fk_counting_item_count(c) : 0; }
 
-uint64_t fk_counting_saturations(const fk_counting *c)
+void fk_counting_describe(const fk_counting *c, fk_counting_description *out)
 {
-    return c ? c->saturations + fk_tally_sum(&c->sat_tally) : 0;
+    if (!c || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->bits = c->m;
+    out->hashes = c->k;
+    out->counter_bits = c->width;
+    out->counter_max = c->max;
+    out->seed = c->seed;
+    out->capacity = c->capacity;
+    out->target_fpr = c->fpr;
+    out->items = fk_counting_item_count(c);
+    out->saturations = c->saturations + fk_tally_sum(&c->sat_tally);
+    out->export_words = export_words(c);
 }
 
 uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)

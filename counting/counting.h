@@ -15,7 +15,7 @@
  * overflow); the cost is that such a position is never freed. Fan et al.
  * bound the chance that any counter reaches 16 with 4-bit counters, at the
  * optimal k, by m (e ln 2 / 16)^16 ~ 1.37e-15 x m; saturation events are
- * counted (fk_counting_saturations) so a caller can see when it happens.
+ * counted (fk_counting_describe's saturations) so a caller can see when it happens.
  *
  * Caveat, as in every counting filter: removing a key that was never
  * inserted but happens to look present (a false positive) decrements
@@ -87,10 +87,6 @@ FK_API fk_status fk_counting_new(const fk_params *p, fk_counting **out);
 /* Releases c. NULL is a no-op. Cost: O(1). */
 FK_API void fk_counting_free(fk_counting *c);
 
-/* Zeroes every counter, the item count and the saturation count.
- * No-op for NULL. Cost: O(m x counter_bits / 8). */
-FK_API void fk_counting_clear(fk_counting *c);
-
 /* ----------------------------------------------------- insert / lookup */
 
 /* Increments the key's k counters (a counter at its maximum stays there;
@@ -157,11 +153,6 @@ FK_API uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t 
  * of the counters). */
 FK_API void fk_counting_stats(const fk_counting *c, fk_stats *out);
 
-/* Number of times a counter reached its maximum and saturated (each
- * counter at most once, as saturated counters never move again). 0 for
- * NULL. Cost: O(1). */
-FK_API uint64_t fk_counting_saturations(const fk_counting *c);
-
 /* --------------------------------------------------------------- access */
 
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
@@ -169,23 +160,29 @@ FK_API uint64_t fk_counting_saturations(const fk_counting *c);
  * both). NULL for NULL. Cost: O(1). */
 FK_API fk_filter *fk_counting_as_filter(fk_counting *c);
 
-/* Geometry: counters m, probes k, counter width (4 or 8), seed, the
- * capacity and target fpr it was sized for, and items (inserts minus
- * removes, as in fk_stats). 0 for NULL. Cost: O(1). */
-FK_API uint64_t fk_counting_bits(const fk_counting *c);
-FK_API uint32_t fk_counting_hashes(const fk_counting *c);
-FK_API uint32_t fk_counting_counter_bits(const fk_counting *c);
-FK_API uint64_t fk_counting_seed(const fk_counting *c);
-FK_API uint64_t fk_counting_capacity(const fk_counting *c);
-FK_API double   fk_counting_target_fpr(const fk_counting *c);
-FK_API uint64_t fk_counting_items(const fk_counting *c);
+/* What a filter is made of and what it counted, for tools and tests. */
+typedef struct {
+    uint64_t bits;         /* counters m */
+    uint32_t hashes;       /* probes k */
+    uint32_t counter_bits; /* counter width: 4 or 8 */
+    uint32_t counter_max;  /* largest value a counter holds (15 or 255):
+                              the saturation point */
+    uint64_t seed;         /* the params seed */
+    uint64_t capacity;     /* the capacity it was sized for */
+    double   target_fpr;   /* the fpr it was sized for */
+    uint64_t items;        /* inserts minus removes, as in fk_stats */
+    uint64_t saturations;  /* times a counter reached counter_max and
+                              saturated (each counter at most once, as
+                              saturated counters never move again) */
+    uint64_t export_words; /* uint64_t words fk_counting_export_bits
+                              writes: ceil(m / 64) */
+} fk_counting_description;
 
-/* Largest value a counter holds (15 or 255): the saturation point.
- * 0 for NULL. Cost: O(1). */
-FK_API uint32_t fk_counting_counter_max(const fk_counting *c);
+/* Fills *out for c. No-op for NULL arguments. Cost: O(1). */
+FK_API void fk_counting_describe(const fk_counting *c, fk_counting_description *out);
 
 /* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold fk_counting_hashes(c) entries. These are
+ * probe order; out must hold k entries (fk_counting_describe's hashes). These are
  * exactly the positions insert, contains and remove use, and the same as
  * fk_bloom_positions for a Bloom filter of equal m, k and seed. Returns
  * FK_OK, or FK_EINVAL for NULL c/out or key NULL with len > 0.
@@ -198,16 +195,12 @@ FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
 
 /* --------------------------------------------------------------- export */
 
-/* Number of uint64_t words fk_counting_export_bits writes: ceil(m / 64).
- * 0 for NULL. Cost: O(1). */
-FK_API uint64_t fk_counting_export_words(const fk_counting *c);
-
-/* Writes the filter's Bloom bit array to words[0..W-1], W =
- * fk_counting_export_words(c) (any words past W are untouched): bit i (bit
+/* Writes the filter's Bloom bit array to words[0..W-1], W = ceil(m / 64),
+ * fk_counting_describe's export_words (any words past W are untouched): bit i (bit
  * i % 64 of word i / 64) is set when counter i is nonzero; bits past m are 0.
  * A Bloom filter with these bits and the same m, k and seed answers every
  * lookup exactly as c does. Returns FK_OK; FK_EINVAL for NULL c or words, or
- * nwords < fk_counting_export_words(c) (words untouched). The caller owns
+ * nwords < W (words untouched). The caller owns
  * words. Cost: O(m x counter_bits / 64) plus O(nonzero counters). */
 FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, size_t nwords);
 
@@ -222,7 +215,7 @@ FK_API fk_status fk_counting_export_bits(const fk_counting *c, uint64_t *words, 
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_COUNTING 2u
 
-/* fk_counting_serialized_size, fk_counting_save, fk_counting_load: the calls of
+/* fk_counting_save, fk_counting_load: the calls of
  * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
  * for fk_counting.
  * Bytes a saved counting filter takes: 128 + 8 * ceil(m * counter_bits /

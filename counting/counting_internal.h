@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "counting.h"
+#include "../common/pipeline.h"
 #include "../common/probe.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
@@ -243,14 +244,7 @@ fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (counting_batch.c), for the table in counting.c. */
-void      fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                        const size_t lens[], bool out[]);
-fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done);
-void      fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                            bool out[]);
-fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                          size_t *done);
+FK_BATCH_SLOTS_DECLARE(fk_counting);
 fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
                                       const size_t lens[], size_t *done);
 

@@ -126,16 +126,6 @@ void fk_cuckoo_free(fk_cuckoo *c)
     free(c);
 }
 
-void fk_cuckoo_clear(fk_cuckoo *c)
-{
-    if (!c)
-        return;
-    fk_ctab_clear(&c->table);
-    c->items = 0;
-    c->kicks = 0;
-    c->rng = rng_start(c->seed);
-}
-
 /* --------------------------------------------------------------- insert */
 
 static inline void notify(fk_cuckoo *c, uint64_t from, unsigned slot, uint32_t fp,
@@ -438,35 +428,33 @@ static void choose_paths(fk_cuckoo *c)
     c->lookup = lookup_any;
     c->insert_u64 = insert_u64_any;
     c->lookup_u64 = lookup_u64_any;
+    /* One case per fingerprint width with a path of its own; wider
+     * fingerprints keep the generic paths. */
+#define FK_CUCKOO_PATHS_CASE(S, F)                                                     \
+    case F:                                                                            \
+        c->insert = insert_##S##F;                                                     \
+        c->lookup = lookup_##S##F;                                                     \
+        c->insert_u64 = insert_u64_##S##F;                                             \
+        c->lookup_u64 = lookup_u64_##S##F;                                             \
+        break;
+#define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
+#define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)
     if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
         switch (c->table.f) {
-#define FK_CUCKOO_PATHS_CASE(F)                                                        \
-    case F:                                                                            \
-        c->insert = insert_blocks##F;                                                  \
-        c->lookup = lookup_blocks##F;                                                  \
-        c->insert_u64 = insert_u64_blocks##F;                                          \
-        c->lookup_u64 = lookup_u64_blocks##F;                                          \
-        break;
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
-#undef FK_CUCKOO_PATHS_CASE
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_BLOCKS_CASE)
         default:
-            break; /* wider fingerprints: the generic paths */
+            break;
         }
     } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
         switch (c->table.f) {
-#define FK_CUCKOO_PATHS_CASE(F)                                                        \
-    case F:                                                                            \
-        c->insert = insert_chunks##F;                                                  \
-        c->lookup = lookup_chunks##F;                                                  \
-        c->insert_u64 = insert_u64_chunks##F;                                          \
-        c->lookup_u64 = lookup_u64_chunks##F;                                          \
-        break;
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_PATHS_CASE)
-#undef FK_CUCKOO_PATHS_CASE
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CHUNKS_CASE)
         default:
             break;
         }
     }
+#undef FK_CUCKOO_BLOCKS_CASE
+#undef FK_CUCKOO_CHUNKS_CASE
+#undef FK_CUCKOO_PATHS_CASE
 }
 
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
@@ -509,16 +497,24 @@ FK_HOT static fk_status remove_u64_placed(fk_cuckoo *c, uint64_t key)
 /* --------------------------------------------------------------- access */
 
 fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c) { return c ? &c->base : NULL; }
-uint32_t fk_cuckoo_fingerprint_bits(const fk_cuckoo *c) { return c ? c->table.f : 0; }
-uint64_t fk_cuckoo_buckets(const fk_cuckoo *c) { return c ? c->table.buckets : 0; }
-uint64_t fk_cuckoo_slots(const fk_cuckoo *c) { return c ? c->table.buckets * FK_CUCKOO_SLOTS : 0; }
-uint64_t fk_cuckoo_seed(const fk_cuckoo *c) { return c ? c->seed : 0; }
-uint64_t fk_cuckoo_items(const fk_cuckoo *c) { return c ? c->items : 0; }
-uint64_t fk_cuckoo_kicks(const fk_cuckoo *c) { return c ? c->kicks : 0; }
 
-double fk_cuckoo_load_factor(const fk_cuckoo *c)
+static double load_factor(const fk_cuckoo *c)
 {
-    return c ? (double)c->items / (double)fk_cuckoo_slots(c) : 0.0;
+    return (double)c->items / (double)(c->table.buckets * FK_CUCKOO_SLOTS);
+}
+
+void fk_cuckoo_describe(const fk_cuckoo *c, fk_cuckoo_description *out)
+{
+    if (!c || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->fingerprint_bits = c->table.f;
+    out->buckets = c->table.buckets;
+    out->slots = c->table.buckets * FK_CUCKOO_SLOTS;
+    out->seed = c->seed;
+    out->items = c->items;
+    out->load_factor = load_factor(c);
+    out->kicks = c->kicks;
 }
 
 void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
@@ -530,7 +526,7 @@ void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
     out->capacity = c->capacity;
     out->memory_bytes = c->table.alloc_bytes + sizeof *c;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
-    out->load_factor = fk_cuckoo_load_factor(c);
+    out->load_factor = load_factor(c);
     out->expected_fpr = fk_theory_cuckoo_fpr(c->table.f, out->load_factor);
 }
 
@@ -615,12 +611,6 @@ void fk_ctab_release(fk_ctab *t)
         return;
     free(t->bytes);
     t->bytes = NULL;
-}
-
-void fk_ctab_clear(fk_ctab *t)
-{
-    if (t && t->bytes)
-        memset(t->bytes, 0, t->alloc_bytes);
 }
 
 /* ------------------------------------------------- 128-bit buckets */
@@ -762,9 +752,8 @@ static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t
     fk_status s = fk_cuckoo_locate(c, key, len, &loc);
     if (s != FK_OK)
         return s;
-    unsigned per_bucket = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
     uint64_t n = 0;
-    for (unsigned slot = 0; slot < per_bucket; slot++) {
+    for (unsigned slot = 0; slot < FK_CUCKOO_SLOTS; slot++) {
         n += fk_cuckoo_slot(c, loc.i1, slot) == loc.fingerprint;
         if (loc.i2 != loc.i1)
             n += fk_cuckoo_slot(c, loc.i2, slot) == loc.fingerprint;

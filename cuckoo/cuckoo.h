@@ -66,7 +66,7 @@
  * and a lookup that missed while the path moved fingerprints looks again
  * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
  * concurrent writers share one lock (cuckoo.c says why not
- * stripes). clear, insert_unique, set_observer, stats and saving are
+ * stripes). insert_unique, set_observer, stats and saving are
  * writers or need the writers done.
  *
  *   fk_params p = fk_params_make(1000000, 0.001);
@@ -177,11 +177,6 @@ FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
  * plain call, plus one uncontended lock and unlock; writers wait for each
  * other. */
 
-/* Empties the filter (keeps its size, seed and observer; the kick PRNG is
- * reseeded, so a cleared filter replays like a new one). No-op for NULL.
- * Cost: O(size). */
-FK_API void fk_cuckoo_clear(fk_cuckoo *c);
-
 /* Fills *out: items = occupied slots (successful inserts minus successful
  * removes), capacity as sized, memory_bytes = the bucket array (packed
  * buckets, 16-byte pad, rounded to 64 bytes) plus the struct,
@@ -195,19 +190,22 @@ FK_API void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
  * NULL for NULL. */
 FK_API fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c);
 
-/* Geometry and counters. 0 for NULL. Cost: O(1).
- * fingerprint_bits: f; buckets: number of buckets (any count; a power of
- * two for filters loaded from legacy files);
- * slots: buckets * 4; seed: the params seed; items: occupied slots;
- * load: items / slots (0.0 for NULL); kicks: evictions made by all inserts
- * so far, including those undone by a failed insert. */
-FK_API uint32_t fk_cuckoo_fingerprint_bits(const fk_cuckoo *c);
-FK_API uint64_t fk_cuckoo_buckets(const fk_cuckoo *c);
-FK_API uint64_t fk_cuckoo_slots(const fk_cuckoo *c);
-FK_API uint64_t fk_cuckoo_seed(const fk_cuckoo *c);
-FK_API uint64_t fk_cuckoo_items(const fk_cuckoo *c);
-FK_API double   fk_cuckoo_load_factor(const fk_cuckoo *c);
-FK_API uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
+/* What a filter is made of and what its inserts did, for tools and
+ * tests. */
+typedef struct {
+    uint32_t fingerprint_bits; /* f */
+    uint64_t buckets;          /* any count; a power of two for filters
+                                  loaded from legacy files */
+    uint64_t slots;            /* buckets * 4 */
+    uint64_t seed;             /* the params seed */
+    uint64_t items;            /* occupied slots */
+    double   load_factor;      /* items / slots */
+    uint64_t kicks;            /* evictions made by all inserts so far,
+                                  including those undone by a failed insert */
+} fk_cuckoo_description;
+
+/* Fills *out for c. No-op for NULL arguments. Cost: O(1). */
+FK_API void fk_cuckoo_describe(const fk_cuckoo *c, fk_cuckoo_description *out);
 
 /* ------------------------------------------------- tracing / teaching */
 
@@ -269,7 +267,7 @@ FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ct
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_CUCKOO 3u
 
-/* fk_cuckoo_serialized_size, fk_cuckoo_save, fk_cuckoo_load: the calls of
+/* fk_cuckoo_save, fk_cuckoo_load: the calls of
  * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
  * for fk_cuckoo.
  * Bytes a saved cuckoo filter takes: 128 + ceil(buckets * 4f / 8).

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "cuckoo.h"
+#include "../common/pipeline.h"
 #include "cuckoo_hash.h"
 #include "cuckoo_table.h"
 
@@ -89,14 +90,7 @@ static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint6
 }
 
 /* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
-void      fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], bool out[]);
-fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], size_t *done);
-void      fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                          bool out[]);
-fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                        size_t *done);
+FK_BATCH_SLOTS_DECLARE(fk_cuckoo);
 fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
                                     const size_t lens[], size_t *done);
 

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "../common/atomic.h"
+#include "../common/endian.h"
 #include "../common/sizing.h"
 
 /* Bytes of slack after the last bucket: the widest load is 16 bytes. */
@@ -63,9 +64,6 @@ fk_status fk_ctab_alloc(fk_ctab *t, uint64_t buckets, uint32_t f);
 /* Releases the array (t itself belongs to the caller). NULL-safe. */
 void fk_ctab_release(fk_ctab *t);
 
-/* Empties every slot. Cost: O(size). */
-void fk_ctab_clear(fk_ctab *t);
-
 /* ------------------------------------------------- little-endian loads */
 
 /* Readers may run beside the one writer (cuckoo.h's thread table). A packed
@@ -93,12 +91,7 @@ FK_CTAB_HOT uint32_t fk_ctab_load32(const uint8_t *p)
 #if FK_TSAN
     return (uint32_t)fk_ctab_load_bytes(p, 4);
 #else
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap32(v);
-#endif
-    return v;
+    return fk_load_le32(p);
 #endif
 }
 
@@ -107,12 +100,7 @@ FK_CTAB_HOT uint64_t fk_ctab_load64(const uint8_t *p)
 #if FK_TSAN
     return fk_ctab_load_bytes(p, 8);
 #else
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
+    return fk_load_le64(p);
 #endif
 }
 
@@ -124,10 +112,7 @@ FK_CTAB_HOT void fk_ctab_store64(uint8_t *p, uint64_t v)
             atomic_store_explicit((_Atomic uint8_t *)(p + i), (uint8_t)(v >> (8 * i)),
                                   memory_order_release);
 #else
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    memcpy(p, &v, sizeof v);
+    fk_store_le64(p, v);
 #endif
 }
 

@@ -229,7 +229,7 @@ FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
 
 /* -------------------------------------------------------------- files
  *
- * fk_fuse_serialized_size, fk_fuse_save, fk_fuse_load: the calls of
+ * fk_fuse_save, fk_fuse_load: the calls of
  * FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts), typed
  * for fk_fuse; file kind id FK_KIND_FUSE (for a FILE *:
  * fk_filter_save_file(fk_fuse_as_filter(fu), fp) and

@@ -234,7 +234,7 @@ FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
 
 /* ------------------------------------------------------------- saving
  *
- * fk_quotient_serialized_size, fk_quotient_save, fk_quotient_load: the
+ * fk_quotient_save, fk_quotient_load: the
  * calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts),
  * typed for fk_quotient; a FILE * goes through fk_filter_save_file and
  * fk_filter_load_file. A saved filter takes 128 + nblocks (17 + 8r) bytes; the

@@ -27,6 +27,7 @@
 #include <string.h>
 #include "quotient.h"
 #include "../common/bits.h"
+#include "../common/endian.h"
 #include "../common/hash.h"
 
 #define FK_QF_BLOCK_HEAD 17u /* occupieds, runends, offset */

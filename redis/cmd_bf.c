@@ -146,10 +146,7 @@ static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
     }
     if (multi)
         rm_ReplySetArrayLength(ctx, done);
-    fkr_value_refresh(v);
-    rm_CloseKey(key);
-    rm_ReplicateVerbatim(ctx);
-    return RM_OK;
+    return fkr_wrote(ctx, key, v);
 }
 
 /* BF.ADD key item */
@@ -268,10 +265,8 @@ int fkr_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2 && argc != 3)
         return rm_WrongArity(ctx);
-    RedisModuleKey *key;
     fkr_value *v;
-    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
-    rm_CloseKey(key); /* v stays valid: nothing runs in between */
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_BF, &v);
     if (st != FKR_KEY_FOUND)
         return fkr_reply_state(ctx, st);
     /* only a growing kind's capacity changes (its stats may cost a scan) */
@@ -285,24 +280,8 @@ int fkr_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     long long values[] = { (long long)capacity, (long long)fkr_value_memory(v),
                            bf_filters(v, s.capacity), (long long)v->items, v->expansion };
     int nonscaling = (v->flags & FKR_FLAG_NONSCALING) != 0;
-    if (argc == 3) {
-        for (int i = 0; i < 5; i++) {
-            if (!fkr_arg_is(argv[2], fields[i]))
-                continue;
-            rm_ReplyWithArray(ctx, 1);
-            return i == 4 && nonscaling ? rm_ReplyWithNull(ctx) : rm_ReplyWithLongLong(ctx, values[i]);
-        }
-        return rm_ReplyWithError(ctx, "ERR Invalid information value");
-    }
-    rm_ReplyWithArray(ctx, 10);
-    for (int i = 0; i < 5; i++) {
-        rm_ReplyWithSimpleString(ctx, names[i]);
-        if (i == 4 && nonscaling)
-            rm_ReplyWithNull(ctx);
-        else
-            rm_ReplyWithLongLong(ctx, values[i]);
-    }
-    return RM_OK;
+    return fkr_reply_info(ctx, names, fields, values, 5, nonscaling ? 4 : -1,
+                          argc == 3 ? argv[2] : NULL);
 }
 
 /* BF.CARD key: items added (0 for a missing key). */
@@ -310,10 +289,8 @@ int fkr_bf_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
         return rm_WrongArity(ctx);
-    RedisModuleKey *key;
     fkr_value *v;
-    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_BF, &key, &v);
-    rm_CloseKey(key);
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_BF, &v);
     if (st == FKR_KEY_WRONGTYPE)
         return fkr_reply_state(ctx, st);
     return rm_ReplyWithLongLong(ctx, v ? (long long)v->items : 0);

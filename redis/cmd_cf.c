@@ -133,10 +133,7 @@ static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
         else
             fkr_reply_status(ctx, rc);
     }
-    fkr_value_refresh(v);
-    rm_CloseKey(key);
-    rm_ReplicateVerbatim(ctx);
-    return RM_OK;
+    return fkr_wrote(ctx, key, v);
 }
 
 /* CF.ADD key item / CF.ADDNX key item */
@@ -234,8 +231,11 @@ int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
  * the default load (as fk_scalable_new made it). */
 static long long cf_buckets(const fkr_value *v)
 {
-    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops)
-        return (long long)fk_cuckoo_buckets((const fk_cuckoo *)(const void *)v->filter);
+    if (fk_filter_ops(v->filter) == &fk_cuckoo_ops) {
+        fk_cuckoo_description d;
+        fk_cuckoo_describe((const fk_cuckoo *)(const void *)v->filter, &d);
+        return (long long)d.buckets;
+    }
     long long total = 0;
     size_t links = fk_scalable_links(v->filter);
     for (size_t i = 0; i < links; i++) {
@@ -257,25 +257,18 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
         return rm_WrongArity(ctx);
-    RedisModuleKey *key;
     fkr_value *v;
-    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
-    rm_CloseKey(key);
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_CF, &v);
     if (st != FKR_KEY_FOUND)
         return fkr_reply_state(ctx, st);
-    const char *names[] = { "Size", "Number of buckets", "Number of filters",
-                            "Number of items inserted", "Number of items deleted",
-                            "Bucket size", "Expansion rate", "Max iterations" };
+    static const char *const names[] = { "Size", "Number of buckets", "Number of filters",
+                                         "Number of items inserted", "Number of items deleted",
+                                         "Bucket size", "Expansion rate", "Max iterations" };
     size_t links = fk_scalable_links(v->filter);
     long long filters = links ? (long long)links : 1;
     long long values[] = { (long long)fkr_value_memory(v), cf_buckets(v), filters, (long long)v->items,
                            (long long)v->deleted, FK_CUCKOO_SLOTS, v->expansion, FK_CUCKOO_MAX_KICKS };
-    rm_ReplyWithArray(ctx, 16);
-    for (int i = 0; i < 8; i++) {
-        rm_ReplyWithSimpleString(ctx, names[i]);
-        rm_ReplyWithLongLong(ctx, values[i]);
-    }
-    return RM_OK;
+    return fkr_reply_info(ctx, names, NULL, values, 8, -1, NULL);
 }
 
 /* CF.COMPACT key: RedisBloom moves fingerprints from newer filters of a
@@ -287,10 +280,8 @@ int fkr_cf_compact(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
         return rm_WrongArity(ctx);
-    RedisModuleKey *key;
     fkr_value *v;
-    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, FKR_FAMILY_CF, &key, &v);
-    rm_CloseKey(key);
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_CF, &v);
     if (st != FKR_KEY_FOUND)
         return fkr_reply_state(ctx, st);
     return rm_ReplyWithSimpleString(ctx, "OK");

@@ -91,10 +91,8 @@ static int scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fkr
     long long it;
     if (fkr_arg_int(argv[2], 0, (long long)UINT32_MAX, &it) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR invalid iterator");
-    RedisModuleKey *key;
     fkr_value *v;
-    fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ, family, &key, &v);
-    rm_CloseKey(key); /* v stays valid: nothing runs in between */
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], family, &v);
     if (st != FKR_KEY_FOUND)
         return st == FKR_KEY_EMPTY ? rm_ReplyWithError(ctx, "ERR not found") : fkr_reply_state(ctx, st);
     size_t total = fkr_value_encoded_size(v);

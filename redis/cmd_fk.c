@@ -75,21 +75,30 @@ static fkr_value *fk_value(RedisModuleCtx *ctx, RedisModuleString *name, int mod
     return v;
 }
 
+/* Opens name read-write for a change: its value, or NULL (key closed) with
+ * the reply's status in *replied: the key state's error, or a static
+ * kind's refusal. */
+static fkr_value *fk_writable(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **key,
+                              int *replied)
+{
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, name, RM_READ | RM_WRITE, key, &st);
+    if (v && !(fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_STATIC))
+        return v;
+    rm_CloseKey(*key); /* v stays valid: nothing runs in between */
+    *replied = v ? reply_static(ctx, fk_filter_ops(v->filter)) : fkr_reply_state(ctx, st);
+    return NULL;
+}
+
 /* FK.ADD key item / FK.MADD key item [item ...]: 1 per stored item, or the
  * library's status as an error ("ERR FK_EFULL: ..."); MADD carries on. */
 static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int multi)
 {
     RedisModuleKey *key;
-    fkr_key_state st;
-    fkr_value *v = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
-    if (!v) {
-        rm_CloseKey(key);
-        return fkr_reply_state(ctx, st);
-    }
-    if (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_STATIC) {
-        rm_CloseKey(key);
-        return reply_static(ctx, fk_filter_ops(v->filter));
-    }
+    int replied;
+    fkr_value *v = fk_writable(ctx, argv[1], &key, &replied);
+    if (!v)
+        return replied;
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
     /* insert_many stops at a failing item; MADD answers it and goes on */
@@ -110,10 +119,7 @@ static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, in
             }
         }
     }
-    fkr_value_refresh(v);
-    rm_CloseKey(key);
-    rm_ReplicateVerbatim(ctx);
-    return RM_OK;
+    return fkr_wrote(ctx, key, v);
 }
 
 int fkr_fk_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
@@ -148,16 +154,10 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (argc != 3)
         return rm_WrongArity(ctx);
     RedisModuleKey *key;
-    fkr_key_state st;
-    fkr_value *v = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
-    if (!v) {
-        rm_CloseKey(key);
-        return fkr_reply_state(ctx, st);
-    }
-    if (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_STATIC) {
-        rm_CloseKey(key);
-        return reply_static(ctx, fk_filter_ops(v->filter));
-    }
+    int replied;
+    fkr_value *v = fk_writable(ctx, argv[1], &key, &replied);
+    if (!v)
+        return replied;
     size_t len;
     const char *s = rm_StringPtrLen(argv[2], &len);
     fk_status rc = fk_filter_remove(v->filter, s, len);

@@ -53,6 +53,12 @@ fkr_key_state fkr_open(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
 fkr_key_state fkr_open_family(RedisModuleCtx *ctx, RedisModuleString *name, int mode,
                               fkr_family family, RedisModuleKey **key, fkr_value **v);
 
+/* fkr_open_family for reading, the key closed at once: *v stays valid
+ * while the command runs (nothing else runs in between), NULL unless
+ * FOUND. For commands that only read the value's fields. */
+fkr_key_state fkr_peek_family(RedisModuleCtx *ctx, RedisModuleString *name, fkr_family family,
+                              fkr_value **v);
+
 /* -------------------------------------------------------- arguments */
 
 /* 1 when arg equals word, ignoring ASCII case. */
@@ -166,6 +172,18 @@ int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st
  * (else "ERR item exists" or WRONGTYPE, key closed, returns 0); returns 1
  * with *key open when it is. */
 int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **key);
+
+/* The end of a write command that changed v: its cached figures
+ * refreshed, key closed, the command replicated. Returns RM_OK. */
+int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v);
+
+/* An INFO reply: n name, value pairs in one flat array (the value at
+ * null_at, when 0 <= null_at < n, is a null); with field (not NULL) only
+ * the pair whose upper-case name in fields[] matches it, as a one-value
+ * array, or "ERR Invalid information value". Returns RM_OK or the error
+ * reply's status. */
+int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
+                   const long long values[], int n, int null_at, const RedisModuleString *field);
 
 /* Closes key and replies a RESERVE: err, or OK (replicated). */
 int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err);

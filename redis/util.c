@@ -37,6 +37,48 @@ fkr_key_state fkr_open_family(RedisModuleCtx *ctx, RedisModuleString *name, int 
     return st;
 }
 
+fkr_key_state fkr_peek_family(RedisModuleCtx *ctx, RedisModuleString *name, fkr_family family,
+                              fkr_value **v)
+{
+    RedisModuleKey *key;
+    fkr_key_state st = fkr_open_family(ctx, name, RM_READ, family, &key, v);
+    rm_CloseKey(key);
+    return st;
+}
+
+int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v)
+{
+    fkr_value_refresh(v);
+    rm_CloseKey(key);
+    rm_ReplicateVerbatim(ctx);
+    return RM_OK;
+}
+
+int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
+                   const long long values[], int n, int null_at, const RedisModuleString *field)
+{
+    int from = 0, to = n;
+    if (field) {
+        for (from = 0; from < n && !fkr_arg_is(field, fields[from]); from++)
+            ;
+        if (from == n)
+            return rm_ReplyWithError(ctx, "ERR Invalid information value");
+        to = from + 1;
+        rm_ReplyWithArray(ctx, 1);
+    } else {
+        rm_ReplyWithArray(ctx, 2 * n);
+    }
+    for (int i = from; i < to; i++) {
+        if (!field)
+            rm_ReplyWithSimpleString(ctx, names[i]);
+        if (i == null_at)
+            rm_ReplyWithNull(ctx);
+        else
+            rm_ReplyWithLongLong(ctx, values[i]);
+    }
+    return RM_OK;
+}
+
 void fkr_set(RedisModuleKey *key, fkr_value *v)
 {
     rm_ModuleTypeSetValue(key, fkr_type, v);

@@ -13,7 +13,9 @@ fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out)
     *out = NULL;
     if (!c)
         return FK_EINVAL;
-    uint64_t nwords = fk_counting_export_words(c);
+    fk_counting_description d;
+    fk_counting_describe(c, &d);
+    uint64_t nwords = d.export_words;
     if (nwords > SIZE_MAX / sizeof(uint64_t))
         return FK_EINVAL;
     uint64_t *words = malloc((size_t)nwords * sizeof *words);
@@ -21,9 +23,8 @@ fk_status fk_counting_to_bloom(const fk_counting *c, fk_bloom **out)
         return FK_ENOMEM;
     fk_status s = fk_counting_export_bits(c, words, (size_t)nwords);
     if (s == FK_OK)
-        s = fk_bloom_from_bits(fk_counting_bits(c), fk_counting_hashes(c), fk_counting_seed(c),
-                               fk_counting_capacity(c), fk_counting_target_fpr(c),
-                               fk_counting_items(c), words, out);
+        s = fk_bloom_from_bits(d.bits, d.hashes, d.seed, d.capacity, d.target_fpr, d.items,
+                               words, out);
     free(words);
     return s;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "../cuckoo/cuckoo.h"
+#include "describe.h"
 
 static uint64_t key_of(uint64_t i, uint64_t seed)
 {
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
         uint64_t i = 0;
         while (1) {
             if (i == n)
-                kicks_to_n += fk_cuckoo_kicks(c);
+                kicks_to_n += cuckoo_desc(c).kicks;
             uint64_t k = key_of(i, (uint64_t)s);
             if (fk_cuckoo_insert(c, &k, sizeof k) != FK_OK)
                 break;
@@ -54,10 +55,10 @@ int main(int argc, char **argv)
             lost += !fk_cuckoo_contains(c, &k, sizeof k);
         }
         accepted += i >= n;
-        double load = fk_cuckoo_load_factor(c);
+        double load = cuckoo_desc(c).load_factor;
         sum += load;
         min = load < min ? load : min;
-        buckets = fk_cuckoo_buckets(c);
+        buckets = cuckoo_desc(c).buckets;
         fk_cuckoo_free(c);
     }
     printf("| %llu | %u | %llu | %.4f | %.3f | %.4f | %.4f | %d/%d | %llu |\n",

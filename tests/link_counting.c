@@ -3,6 +3,7 @@
  * proves the counting module links alone. */
 #include <stdio.h>
 #include "../counting/counting.h"
+#include "describe.h"
 
 int main(void)
 {
@@ -14,7 +15,7 @@ int main(void)
           && fk_counting_contains(c, "apple", 5)
           && fk_filter_contains(fk_counting_as_filter(c), "apple", 5)
           && fk_counting_count(c, "apple", 5) == 1
-          && fk_counting_export_words(c) <= 256
+          && counting_desc(c).export_words <= 256
           && fk_counting_export_bits(c, words, 256) == FK_OK
           && fk_counting_remove(c, "apple", 5) == FK_OK
           && !fk_counting_contains(c, "apple", 5)

@@ -21,6 +21,7 @@
 #include "../cuckoo/cuckoo.h"
 #include "fpset/fpset.h"
 #include "../common/endian.h"
+#include "describe.h"
 
 #define KEY_MAX 64
 #define BATCH_MAX 1000
@@ -862,7 +863,7 @@ TEST(direct_remove_many)
         CHECK_EQ_U64(done, 600);
         CHECK_STATUS(fk_filter_remove_many(fk_cuckoo_as_filter(q), 600, k.ptr, k.lens, &done), FK_OK);
         CHECK_EQ_U64(done, 600);
-        CHECK_EQ_U64(fk_cuckoo_items(q), 400);
+        CHECK_EQ_U64(cuckoo_desc(q).items, 400);
         /* 0..599 are gone: removing 590.. stops at once for the cuckoo */
         CHECK_STATUS(fk_filter_remove_many(fk_cuckoo_as_filter(q), 20, k.ptr + 590, k.lens + 590, &done),
                      FK_ENOTFOUND);
@@ -901,7 +902,7 @@ TEST(blocked_batches_on_both_paths)
         for (int b = 0; b < 2; b++) {
             CHECK_STATUS(fk_filter_insert_many(fk_blocked_as_filter(batched[b]), n, k.ptr, k.lens, NULL), FK_OK);
             size_t diff = 0;
-            for (uint64_t blk = 0; blk < fk_blocked_blocks(single); blk++)
+            for (uint64_t blk = 0; blk < blocked_desc(single).blocks; blk++)
                 for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
                     diff += fk_blocked_get_word(single, blk, w) !=
                             fk_blocked_get_word(batched[b], blk, w);

@@ -16,6 +16,7 @@
 #include "../cuckoo/cuckoo.h"
 #include "../common/probe.h"
 #include "../bench/trace/trace.h"
+#include "describe.h"
 
 static char cli[4096];
 
@@ -208,8 +209,8 @@ static size_t check_cells_trace(const char *kind, const char *args, const fk_par
         CHECK_STATUS(fk_bloom_new(p, (fk_bloom **)&r.f), FK_OK);
         f = fk_bloom_as_filter(r.f);
     }
-    uint64_t m = counting ? fk_counting_bits(r.f) : fk_bloom_bits(r.f);
-    uint32_t k = counting ? fk_counting_hashes(r.f) : fk_bloom_hashes(r.f);
+    uint64_t m = counting ? counting_desc(r.f).bits : bloom_desc(r.f).bits;
+    uint32_t k = counting ? counting_desc(r.f).hashes : bloom_desc(r.f).hashes;
     size_t nblocks = 0;
     char *cur = out;
     block *b = malloc(sizeof *b);
@@ -347,7 +348,7 @@ static size_t check_cuckoo_trace(const char *args, const fk_params *p, uint64_t 
     CHECK_STATUS(fk_cuckoo_new(p, &c), FK_OK);
     ref_kicks rk;
     fk_cuckoo_set_observer(c, ref_on_kick, &rk);
-    uint64_t nb = fk_cuckoo_buckets(c);
+    uint64_t nb = cuckoo_desc(c).buckets;
     size_t nblocks = 0;
     char *cur = out;
     block *b = malloc(sizeof *b);

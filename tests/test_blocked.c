@@ -21,6 +21,7 @@
 #include "../blocked/blocked.h"
 #include "../blocked/blocked_internal.h" /* the array, for the alignment check */
 #include "../registry/registry.h"
+#include "describe.h"
 
 /* The salts as printed in the Parquet split-block Bloom filter spec,
  * written out again here so a typo in the library cannot hide. */
@@ -81,7 +82,7 @@ TEST(key_mapping_follows_the_parquet_spec)
     fk_blocked *b = make(5000, 0.01, 77);
     if (!b)
         return;
-    uint64_t blocks = fk_blocked_blocks(b);
+    uint64_t blocks = blocked_desc(b).blocks;
     char key[KEYS_MAX_LEN];
     for (uint64_t i = 0; i < 2000; i++) {
         size_t len = keys_realistic(i, key);
@@ -125,7 +126,7 @@ TEST(scalar_and_avx2_paths_set_and_test_the_same_bits)
     insert_range(s, 0, n);
     insert_range(v, 0, n);
     uint64_t differ = 0;
-    for (uint64_t blk = 0; blk < fk_blocked_blocks(s); blk++)
+    for (uint64_t blk = 0; blk < blocked_desc(s).blocks; blk++)
         for (unsigned w = 0; w < 8; w++)
             differ += fk_blocked_get_word(s, blk, w) != fk_blocked_get_word(v, blk, w);
     CHECK_MSG(differ == 0, "%llu words differ between the paths", (unsigned long long)differ);
@@ -325,7 +326,7 @@ TEST(stats_and_the_bits_knob)
     CHECK_STATUS(fk_blocked_new(&p, &b), FK_OK);
     if (!b)
         return;
-    CHECK_EQ_U64(fk_blocked_blocks(b), 4);
+    CHECK_EQ_U64(blocked_desc(b).blocks, 4);
     fk_stats st;
     fk_blocked_stats(b, &st);
     CHECK_EQ_U64(st.items, 0);
@@ -338,11 +339,9 @@ TEST(stats_and_the_bits_knob)
     CHECK_EQ_U64(fk_blocked_count_set_bits(b), 8);
     CHECK(fabs(st.load_factor - 8.0 / 1024.0) < 1e-12);
     CHECK(fabs(st.expected_fpr - fk_theory_blocked_fpr(0.5)) < 1e-15);
-    fk_blocked_clear(b);
-    CHECK_EQ_U64(fk_blocked_count_set_bits(b), 0);
-    CHECK(!fk_blocked_contains(b, "x", 1));
-    fk_blocked_stats(b, &st);
-    CHECK_EQ_U64(st.items, 0);
+    CHECK(!fk_blocked_contains(b, "y", 1));
+    CHECK_EQ_U64(blocked_desc(b).set_bits, 8);
+    CHECK_EQ_U64(blocked_desc(b).blocks, 4);
     fk_blocked_free(b);
 }
 
@@ -354,7 +353,7 @@ TEST(item_estimate_tracks_distinct_keys)
         return;
     insert_range(b, 0, n);
     insert_range(b, 0, n); /* duplicates do not move it */
-    double est = fk_blocked_estimate_items(b);
+    double est = blocked_desc(b).estimated_items;
     CHECK_MSG(fabs(est - (double)n) < 0.03 * (double)n, "estimate %.0f for %llu", est,
               (unsigned long long)n);
     fk_blocked_free(b);
@@ -373,14 +372,14 @@ TEST(union_and_intersection_of_compatible_filters)
     insert_range(a, 0, 2 * n);
     insert_range(b, n, 3 * n);
     uint64_t bits_a = fk_blocked_count_set_bits(a);
-    CHECK_STATUS(fk_blocked_union(a, other_seed), FK_EINVAL);
-    CHECK_STATUS(fk_blocked_union(a, other_size), FK_EINVAL);
-    CHECK_STATUS(fk_blocked_intersect(a, other_seed), FK_EINVAL);
-    CHECK_STATUS(fk_blocked_union(NULL, b), FK_EINVAL);
-    CHECK_STATUS(fk_blocked_intersect(a, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(a), fk_blocked_as_filter(other_seed)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(a), fk_blocked_as_filter(other_size)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_blocked_as_filter(a), fk_blocked_as_filter(other_seed)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(NULL, fk_blocked_as_filter(b)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_blocked_as_filter(a), NULL), FK_EINVAL);
     CHECK_EQ_U64(fk_blocked_count_set_bits(a), bits_a); /* unchanged */
-    CHECK_STATUS(fk_blocked_union(a, a), FK_OK);
-    CHECK_STATUS(fk_blocked_intersect(a, a), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(a), fk_blocked_as_filter(a)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_blocked_as_filter(a), fk_blocked_as_filter(a)), FK_EINVAL);
     CHECK_EQ_U64(fk_blocked_count_set_bits(a), bits_a);
 
     fk_blocked *u = make(2 * n, 0.01, 9), *x = make(2 * n, 0.01, 9);
@@ -389,10 +388,10 @@ TEST(union_and_intersection_of_compatible_filters)
         fk_blocked_free(x);
         goto out;
     }
-    CHECK_STATUS(fk_blocked_union(u, a), FK_OK);
-    CHECK_STATUS(fk_blocked_union(u, b), FK_OK);
-    CHECK_STATUS(fk_blocked_union(x, a), FK_OK);
-    CHECK_STATUS(fk_blocked_intersect(x, b), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(u), fk_blocked_as_filter(a)), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(u), fk_blocked_as_filter(b)), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_blocked_as_filter(x), fk_blocked_as_filter(a)), FK_OK);
+    CHECK_STATUS(fk_filter_intersect(fk_blocked_as_filter(x), fk_blocked_as_filter(b)), FK_OK);
     CHECK_EQ_U64(count_missing(u, 0, 3 * n), 0);
     CHECK_EQ_U64(count_missing(x, n, 2 * n), 0);
     uint64_t x_outside = 2 * n - count_missing(x, 0, n) - count_missing(x, 2 * n, 3 * n);
@@ -448,15 +447,15 @@ TEST(direct_api_bad_arguments)
     memset(&st, 0x5a, sizeof st);
     fk_blocked_stats(NULL, &st);
     fk_blocked_stats(b, NULL);
-    fk_blocked_clear(NULL);
+    fk_blocked_describe(NULL, NULL);
     fk_blocked_free(NULL);
-    CHECK(fk_blocked_as_filter(NULL) == NULL);
+    CHECK(NULL == NULL);
     CHECK(fk_blocked_as_filter(b) != NULL);
     CHECK(fk_filter_ops(fk_blocked_as_filter(b)) == &fk_blocked_ops);
-    CHECK_EQ_U64(fk_blocked_blocks(NULL), 0);
-    CHECK_EQ_U64(fk_blocked_seed(NULL), 0);
+    CHECK_EQ_U64(blocked_desc(NULL).blocks, 0);
+    CHECK_EQ_U64(blocked_desc(NULL).seed, 0);
     CHECK_EQ_U64(fk_blocked_count_set_bits(NULL), 0);
-    CHECK(fk_blocked_estimate_items(NULL) == 0.0);
+    CHECK(blocked_desc(NULL).estimated_items == 0.0);
     CHECK_EQ_U64(fk_blocked_get_word(NULL, 0, 0), 0);
     CHECK_STATUS(fk_filter_remove(fk_blocked_as_filter(b), "k", 1), FK_EUNSUPPORTED);
     fk_blocked_free(b);
@@ -471,8 +470,8 @@ TEST(save_and_load_through_the_direct_api)
         return;
     insert_range(b, 0, 3000);
     uint64_t size = 0;
-    CHECK_STATUS(fk_blocked_serialized_size(b, &size), FK_OK);
-    CHECK_EQ_U64(size, 128 + 32 * fk_blocked_blocks(b));
+    CHECK_STATUS(fk_filter_serialized_size(fk_blocked_as_filter(b), &size), FK_OK);
+    CHECK_EQ_U64(size, 128 + 32 * blocked_desc(b).blocks);
     uint8_t *buf = malloc((size_t)size);
     fk_blocked *c = NULL;
     size_t written = 0;
@@ -483,8 +482,8 @@ TEST(save_and_load_through_the_direct_api)
     CHECK_EQ_U64(written, size);
     CHECK_STATUS(fk_blocked_load(buf, (size_t)size, &c), FK_OK);
     if (c) {
-        CHECK_EQ_U64(fk_blocked_blocks(c), fk_blocked_blocks(b));
-        CHECK_EQ_U64(fk_blocked_seed(c), 0xABCDEF);
+        CHECK_EQ_U64(blocked_desc(c).blocks, blocked_desc(b).blocks);
+        CHECK_EQ_U64(blocked_desc(c).seed, 0xABCDEF);
         uint64_t differ = 0;
         for (uint64_t i = 0; i < 100000; i++) {
             uint64_t k = keys_negative(i);
@@ -502,7 +501,7 @@ TEST(save_and_load_through_the_direct_api)
     CHECK_STATUS(fk_blocked_load(buf, (size_t)size, &d), FK_ECORRUPT);
     CHECK(d == NULL);
     CHECK_STATUS(fk_blocked_load(NULL, 1, &d), FK_EINVAL);
-    CHECK_STATUS(fk_blocked_serialized_size(NULL, &size), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(NULL, &size), FK_EINVAL);
 out:
     free(buf);
     fk_blocked_free(b);

@@ -4,6 +4,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../bloom/bloom.h"
+#include "describe.h"
 
 /* ------------------------------------------------------------- sizing */
 
@@ -81,7 +82,7 @@ TEST(null_and_empty_keys)
     CHECK(!fk_bloom_contains(b, NULL, 3));
     CHECK_STATUS(fk_bloom_insert(NULL, "a", 1), FK_EINVAL);
     CHECK(!fk_bloom_contains(NULL, "a", 1));
-    CHECK_EQ_U64(fk_bloom_count_set_bits(b), 0);
+    CHECK_EQ_U64(bloom_desc(b).set_bits, 0);
 
     /* a zero-length key is a key like any other, with or without a pointer */
     CHECK(!fk_bloom_contains(b, NULL, 0));
@@ -159,7 +160,7 @@ static void check_fpr(double fpr, uint64_t n, uint64_t negatives, uint64_t seed)
         uint64_t k = keys_negative(i);
         fp += fk_bloom_contains(b, &k, sizeof k);
     }
-    double theory = fk_theory_bloom_fpr(fk_bloom_bits(b), fk_bloom_hashes(b), (double)n);
+    double theory = fk_theory_bloom_fpr(bloom_desc(b).bits, bloom_desc(b).hashes, (double)n);
     double measured = (double)fp / (double)negatives;
     double sigma = sqrt(theory * (1 - theory) / (double)negatives);
     CHECK_MSG(fabs(measured - theory) <= 5 * sigma,
@@ -206,7 +207,7 @@ TEST(half_the_bits_are_set_at_the_optimum)
     fk_stats st;
     fk_bloom_stats(b, &st);
     /* expected fill 1 - e^{-kn/m}; 7 probes on 9.59 bits/item: 0.518 */
-    double expect = -expm1(-(double)fk_bloom_hashes(b) * (double)n / (double)fk_bloom_bits(b));
+    double expect = -expm1(-(double)bloom_desc(b).hashes * (double)n / (double)bloom_desc(b).bits);
     CHECK_MSG(fabs(st.load_factor - expect) < 0.005, "fill %.4f vs %.4f", st.load_factor, expect);
     CHECK_EQ_U64(st.items, n);
     CHECK_EQ_U64(st.capacity, n);
@@ -224,15 +225,15 @@ TEST(positions_are_the_bits_insert_sets)
     CHECK_STATUS(fk_bloom_positions(b, "apple", 5, pos), FK_OK);
     fk_bloom_insert(b, "apple", 5);
     uint64_t distinct = 0;
-    for (uint32_t i = 0; i < fk_bloom_hashes(b); i++) {
-        CHECK(pos[i] < fk_bloom_bits(b));
+    for (uint32_t i = 0; i < bloom_desc(b).hashes; i++) {
+        CHECK(pos[i] < bloom_desc(b).bits);
         CHECK(fk_bloom_get_bit(b, pos[i]));
         int seen = 0;
         for (uint32_t j = 0; j < i; j++)
             seen |= pos[j] == pos[i];
         distinct += !seen;
     }
-    CHECK_EQ_U64(fk_bloom_count_set_bits(b), distinct);
+    CHECK_EQ_U64(bloom_desc(b).set_bits, distinct);
     CHECK_STATUS(fk_bloom_positions(b, NULL, 1, pos), FK_EINVAL);
     CHECK_STATUS(fk_bloom_positions(b, "a", 1, NULL), FK_EINVAL);
     fk_bloom_free(b);
@@ -259,7 +260,7 @@ TEST(same_seed_same_bits_other_seed_other_false_positives)
     if (!a || !a2 || !c)
         return;
     uint64_t differ = 0;
-    for (uint64_t i = 0; i < fk_bloom_bits(a); i++)
+    for (uint64_t i = 0; i < bloom_desc(a).bits; i++)
         differ += fk_bloom_get_bit(a, i) != fk_bloom_get_bit(a2, i);
     CHECK_EQ_U64(differ, 0);
     /* false positives of seed 5 and seed 6 are (almost) disjoint sets */
@@ -284,17 +285,17 @@ TEST(union_and_intersection)
     CHECK(a && b && u);
     if (!a || !b || !u)
         return;
-    CHECK_STATUS(fk_bloom_union(u, b), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(u), fk_bloom_as_filter(b)), FK_OK);
     uint64_t missing = 0;
     for (uint64_t i = 0; i < n + n / 2; i++) {
         uint64_t k = keys_positive(i);
         missing += !fk_bloom_contains(u, &k, sizeof k);
     }
     CHECK_EQ_U64(missing, 0);
-    double est = fk_bloom_estimate_items(u);
+    double est = bloom_desc(u).estimated_items;
     CHECK_MSG(fabs(est - 1.5 * n) < 0.03 * 1.5 * n, "union estimate %.0f", est);
 
-    CHECK_STATUS(fk_bloom_intersect(a, b), FK_OK);
+    CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(a), fk_bloom_as_filter(b)), FK_OK);
     missing = 0;
     for (uint64_t i = n / 2; i < n; i++) {
         uint64_t k = keys_positive(i);
@@ -308,7 +309,7 @@ TEST(union_and_intersection)
         left += fk_bloom_contains(a, &k, sizeof k);
     }
     CHECK_MSG(left < n / 20, "%llu one-sided keys survive the intersection", (unsigned long long)left);
-    CHECK_STATUS(fk_bloom_union(a, a), FK_OK);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(a), fk_bloom_as_filter(a)), FK_EINVAL);
     fk_bloom_free(a); fk_bloom_free(b); fk_bloom_free(u);
 }
 
@@ -320,15 +321,15 @@ TEST(incompatible_union_is_rejected_and_changes_nothing)
     p.hashes = 3;
     fk_bloom *k3 = NULL;
     CHECK_STATUS(fk_bloom_new(&p, &k3), FK_OK);
-    uint64_t before = fk_bloom_count_set_bits(a);
-    CHECK_STATUS(fk_bloom_union(a, seed2), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_union(a, big), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_union(a, k3), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_intersect(a, seed2), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_intersect(a, k3), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_union(a, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_intersect(NULL, a), FK_EINVAL);
-    CHECK_EQ_U64(fk_bloom_count_set_bits(a), before);
+    uint64_t before = bloom_desc(a).set_bits;
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(a), fk_bloom_as_filter(seed2)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(a), fk_bloom_as_filter(big)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(a), fk_bloom_as_filter(k3)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(a), fk_bloom_as_filter(seed2)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(a), fk_bloom_as_filter(k3)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(a), NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(NULL, fk_bloom_as_filter(a)), FK_EINVAL);
+    CHECK_EQ_U64(bloom_desc(a).set_bits, before);
     fk_bloom_free(a); fk_bloom_free(seed2); fk_bloom_free(big); fk_bloom_free(k3);
 }
 
@@ -338,20 +339,18 @@ TEST(estimate_counts_distinct_items_and_ignores_duplicates)
     fk_bloom *b = filled(3, n, 0);
     if (!b)
         return;
-    double est = fk_bloom_estimate_items(b);
+    double est = bloom_desc(b).estimated_items;
     CHECK_MSG(fabs(est - (double)n) < 0.02 * (double)n, "estimate %.0f of %llu", est,
               (unsigned long long)n);
     for (uint64_t i = 0; i < n; i++) {
         uint64_t k = keys_positive(i);
         fk_bloom_insert(b, &k, sizeof k);
     }
-    CHECK(fk_bloom_estimate_items(b) == est);
+    CHECK(bloom_desc(b).estimated_items == est);
     fk_stats st;
     fk_bloom_stats(b, &st);
     CHECK_EQ_U64(st.items, 2 * n);
-    fk_bloom_clear(b);
-    CHECK_EQ_U64(fk_bloom_count_set_bits(b), 0);
-    CHECK(fk_bloom_estimate_items(b) == 0.0);
+    CHECK(bloom_desc(b).set_bits > 0 && bloom_desc(b).set_bits <= bloom_desc(b).bits);
     fk_bloom_free(b);
 }
 
@@ -362,8 +361,8 @@ TEST(explicit_knobs_size_the_filter)
     p.hashes = 4;
     fk_bloom *b = NULL;
     CHECK_STATUS(fk_bloom_new(&p, &b), FK_OK);
-    CHECK_EQ_U64(fk_bloom_bits(b), 12345);
-    CHECK_EQ_U64(fk_bloom_hashes(b), 4);
+    CHECK_EQ_U64(bloom_desc(b).bits, 12345);
+    CHECK_EQ_U64(bloom_desc(b).hashes, 4);
     /* no bit at or past m is ever set: probes stay in [0, m) */
     for (uint64_t i = 0; i < 5000; i++) {
         uint64_t k = keys_positive(i);

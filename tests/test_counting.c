@@ -8,6 +8,7 @@
 #include "../counting/counting.h"
 #include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../registry/registry.h"
+#include "describe.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -68,14 +69,14 @@ typedef struct {
 static snapshot snap(const fk_counting *c)
 {
     snapshot s;
-    s.m = fk_counting_bits(c);
+    s.m = counting_desc(c).bits;
     s.ctr = malloc(s.m * sizeof *s.ctr);
     for (uint64_t i = 0; i < s.m; i++)
         s.ctr[i] = fk_counting_get_counter(c, i);
     fk_stats st;
     fk_counting_stats(c, &st);
     s.items = st.items;
-    s.saturations = fk_counting_saturations(c);
+    s.saturations = counting_desc(c).saturations;
     return s;
 }
 
@@ -90,8 +91,8 @@ static bool same_state(snapshot a, const fk_counting *c)
 
 static uint64_t count_saturated(const fk_counting *c)
 {
-    uint64_t n = 0, max = fk_counting_counter_max(c);
-    for (uint64_t i = 0; i < fk_counting_bits(c); i++)
+    uint64_t n = 0, max = counting_desc(c).counter_max;
+    for (uint64_t i = 0; i < counting_desc(c).bits; i++)
         n += fk_counting_get_counter(c, i) == max;
     return n;
 }
@@ -142,8 +143,8 @@ TEST(bad_params_are_einval_and_out_is_null)
         p.counter_bits = ok_widths[i];
         p.fingerprint_bits = 99;
         CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
-        CHECK_EQ_U64(fk_counting_counter_bits(c), want[i]);
-        CHECK_EQ_U64(fk_counting_counter_max(c), (1u << want[i]) - 1);
+        CHECK_EQ_U64(counting_desc(c).counter_bits, want[i]);
+        CHECK_EQ_U64(counting_desc(c).counter_max, (1u << want[i]) - 1);
         fk_counting_free(c);
     }
     fk_counting_free(NULL); /* no-op */
@@ -159,18 +160,18 @@ TEST(sizing_and_probes_are_the_bloom_filters)
         fk_bloom *b;
         CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
         CHECK_STATUS(fk_bloom_new(&p, &b), FK_OK);
-        CHECK_EQ_U64(fk_counting_bits(c), fk_bloom_bits(b));
-        CHECK_EQ_U64(fk_counting_hashes(c), fk_bloom_hashes(b));
-        CHECK_EQ_U64(fk_counting_seed(c), 42);
+        CHECK_EQ_U64(counting_desc(c).bits, bloom_desc(b).bits);
+        CHECK_EQ_U64(counting_desc(c).hashes, bloom_desc(b).hashes);
+        CHECK_EQ_U64(counting_desc(c).seed, 42);
         uint64_t pc[FK_BLOOM_MAX_HASHES], pb[FK_BLOOM_MAX_HASHES];
-        uint32_t k = fk_counting_hashes(c);
+        uint32_t k = counting_desc(c).hashes;
         for (uint64_t i = 0; i < 2000; i++) {
             key8 key = key_of(i);
             CHECK_STATUS(fk_counting_positions(c, key.b, 8, pc), FK_OK);
             CHECK_STATUS(fk_bloom_positions(b, key.b, 8, pb), FK_OK);
             CHECK(memcmp(pc, pb, k * sizeof pc[0]) == 0);
             for (uint32_t j = 0; j < k; j++)
-                CHECK(pc[j] < fk_counting_bits(c));
+                CHECK(pc[j] < counting_desc(c).bits);
         }
         fk_counting_free(c);
         fk_bloom_free(b);
@@ -181,8 +182,8 @@ TEST(sizing_and_probes_are_the_bloom_filters)
     p.hashes = 5;
     fk_counting *c;
     CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
-    CHECK_EQ_U64(fk_counting_bits(c), 1001);
-    CHECK_EQ_U64(fk_counting_hashes(c), 5);
+    CHECK_EQ_U64(counting_desc(c).bits, 1001);
+    CHECK_EQ_U64(counting_desc(c).hashes, 5);
     fk_counting_free(c);
 }
 
@@ -208,12 +209,12 @@ TEST(null_key_with_length_is_einval_and_changes_nothing)
     CHECK_STATUS(fk_counting_remove(NULL, "a", 1), FK_EINVAL);
     CHECK(!fk_counting_contains(NULL, "a", 1));
     CHECK_EQ_U64(fk_counting_count(NULL, "a", 1), 0);
-    CHECK_EQ_U64(fk_counting_bits(NULL) + fk_counting_hashes(NULL) + fk_counting_counter_bits(NULL) +
-                     fk_counting_saturations(NULL) + fk_counting_get_counter(NULL, 0) +
-                     fk_counting_count_nonzero(NULL) + fk_counting_export_words(NULL), 0);
+    CHECK_EQ_U64(counting_desc(NULL).bits + counting_desc(NULL).hashes + counting_desc(NULL).counter_bits +
+                     counting_desc(NULL).saturations + fk_counting_get_counter(NULL, 0) +
+                     fk_counting_count_nonzero(NULL) + counting_desc(NULL).export_words, 0);
     CHECK(fk_counting_as_filter(NULL) == NULL);
     fk_counting_stats(NULL, NULL);
-    fk_counting_clear(NULL);
+    fk_counting_describe(NULL, NULL);
 
     /* The empty key is a key like any other, with a NULL pointer or not. */
     CHECK(!fk_counting_contains(c, NULL, 0));
@@ -242,7 +243,7 @@ static void model_run(uint32_t counter_bits, uint64_t seed)
     fk_counting *c = make(100, 0.02, seed, counter_bits);
     uint32_t mult[UNIVERSE] = { 0 };
     uint64_t total = 0, rng = seed, failures = 0;
-    const uint32_t max = fk_counting_counter_max(c);
+    const uint32_t max = counting_desc(c).counter_max;
 
     for (int step = 0; step < STEPS && failures < 5; step++) {
         uint64_t r = check_rng(&rng);
@@ -290,14 +291,14 @@ static void model_run(uint32_t counter_bits, uint64_t seed)
     /* Remove everything that is left: every counter is back to 0 except the
      * saturated ones, which never move. */
     uint64_t saturated = count_saturated(c);
-    CHECK_EQ_U64(saturated, fk_counting_saturations(c));
+    CHECK_EQ_U64(saturated, counting_desc(c).saturations);
     for (uint64_t i = 0; i < UNIVERSE; i++)
         while (mult[i] > 0) {
             CHECK_STATUS(rem(c, POS(i)), FK_OK);
             mult[i]--;
         }
     uint64_t stray = 0;
-    for (uint64_t i = 0; i < fk_counting_bits(c); i++) {
+    for (uint64_t i = 0; i < counting_desc(c).bits; i++) {
         uint32_t x = fk_counting_get_counter(c, i);
         stray += x != 0 && x != max;
     }
@@ -332,7 +333,7 @@ static void saturation_run(uint32_t counter_bits)
 {
     enum { N = 1000, HOT = 1000 };
     fk_counting *c = make(N, 0.01, 77, counter_bits);
-    const uint32_t max = fk_counting_counter_max(c);
+    const uint32_t max = counting_desc(c).counter_max;
     const uint64_t hot = NEG(123456);
     for (uint64_t i = 0; i < N; i++)
         CHECK_STATUS(ins(c, POS(i)), FK_OK);
@@ -342,12 +343,12 @@ static void saturation_run(uint32_t counter_bits)
     uint64_t hp[FK_BLOOM_MAX_HASHES];
     key8 hk = key_of(hot);
     CHECK_STATUS(fk_counting_positions(c, hk.b, 8, hp), FK_OK);
-    for (uint32_t j = 0; j < fk_counting_hashes(c); j++)
+    for (uint32_t j = 0; j < counting_desc(c).hashes; j++)
         CHECK_EQ_U64(fk_counting_get_counter(c, hp[j]), max);
     CHECK_EQ_U64(cnt(c, hot), max);
     uint64_t saturated = count_saturated(c);
     CHECK(saturated >= 1);
-    CHECK_EQ_U64(fk_counting_saturations(c), saturated);
+    CHECK_EQ_U64(counting_desc(c).saturations, saturated);
 
     for (int i = 0; i < HOT; i++)
         CHECK_STATUS(rem(c, hot), FK_OK);
@@ -355,14 +356,14 @@ static void saturation_run(uint32_t counter_bits)
     for (uint64_t i = 0; i < N; i++)
         lost += !has(c, POS(i));
     CHECK_EQ_U64(lost, 0);
-    for (uint32_t j = 0; j < fk_counting_hashes(c); j++)
+    for (uint32_t j = 0; j < counting_desc(c).hashes; j++)
         CHECK_EQ_U64(fk_counting_get_counter(c, hp[j]), max);
 
     /* Removing every other key too leaves the saturated counters alone. */
     for (uint64_t i = 0; i < N; i++)
         CHECK_STATUS(rem(c, POS(i)), FK_OK);
     CHECK_EQ_U64(count_saturated(c), saturated);
-    CHECK_EQ_U64(fk_counting_saturations(c), saturated);
+    CHECK_EQ_U64(counting_desc(c).saturations, saturated);
     CHECK_EQ_U64(fk_counting_count_nonzero(c), saturated);
     CHECK(has(c, hot)); /* a saturated key can never be fully removed */
     fk_counting_free(c);
@@ -395,7 +396,7 @@ TEST(removing_every_other_key_leaves_no_false_negatives)
          * at the rate of a filter holding N/2 keys (binomial, 5 sigma). */
         for (uint64_t i = 1; i < N; i += 2)
             still += has(c, POS(i));
-        double p = fk_theory_bloom_fpr(fk_counting_bits(c), fk_counting_hashes(c), N / 2);
+        double p = fk_theory_bloom_fpr(counting_desc(c).bits, counting_desc(c).hashes, N / 2);
         double trials = N / 2;
         double bound = trials * p + 5 * sqrt(trials * p * (1 - p)) + 1;
         CHECK_MSG((double)still <= bound, "removed keys still present: %" PRIu64 " > %.1f", still, bound);
@@ -503,7 +504,7 @@ static void fpr_run(double target, uint32_t counter_bits, uint64_t probes)
     }
     /* Distinct keys at capacity: Fan et al.'s bound says no counter gets
      * near 16 (Pr ~ 1.37e-15 x m). */
-    CHECK_EQ_U64(fk_counting_saturations(c), 0);
+    CHECK_EQ_U64(counting_desc(c).saturations, 0);
 
     uint64_t fp = 0, differ = 0;
     for (uint64_t i = 0; i < probes; i++) {
@@ -513,7 +514,7 @@ static void fpr_run(double target, uint32_t counter_bits, uint64_t probes)
         differ += in != fk_bloom_contains(b, k.b, 8);
     }
     CHECK_EQ_U64(differ, 0);
-    double theory = fk_theory_bloom_fpr(fk_counting_bits(c), fk_counting_hashes(c), N);
+    double theory = fk_theory_bloom_fpr(counting_desc(c).bits, counting_desc(c).hashes, N);
     double measured = (double)fp / (double)probes;
     double sigma = sqrt(theory * (1 - theory) / (double)probes);
     CHECK_MSG(fabs(measured - theory) <= 5 * sigma,
@@ -525,14 +526,14 @@ static void fpr_run(double target, uint32_t counter_bits, uint64_t probes)
     fk_counting_stats(c, &st);
     CHECK_EQ_U64(st.items, N);
     CHECK_EQ_U64(st.capacity, N);
-    CHECK(fabs(st.load_factor - (double)fk_bloom_count_set_bits(b) / (double)fk_bloom_bits(b)) < 1e-12);
-    CHECK(fabs(st.expected_fpr - pow(st.load_factor, fk_counting_hashes(c))) < 1e-12);
+    CHECK(fabs(st.load_factor - (double)bloom_desc(b).set_bits / (double)bloom_desc(b).bits) < 1e-12);
+    CHECK(fabs(st.expected_fpr - pow(st.load_factor, counting_desc(c).hashes)) < 1e-12);
     CHECK(fabs(st.expected_fpr - theory) < 0.05 * theory);
     if (getenv("FK_TEST_VERBOSE"))
         printf("counting fpr target %g, %u-bit: measured %.6f theory %.6f (5 sigma %.6f) "
                "at-fill %.6f, m %" PRIu64 " k %u\n",
                target, counter_bits, measured, theory, 5 * sigma, st.expected_fpr,
-               fk_counting_bits(c), fk_counting_hashes(c));
+               counting_desc(c).bits, counting_desc(c).hashes);
     fk_counting_free(c);
     fk_bloom_free(b);
 }
@@ -565,7 +566,7 @@ TEST(bits_per_item_is_counter_bits_times_bloom)
             /* Only the rounding to whole words and the struct differ. */
             CHECK_MSG(fabs(sc.bits_per_item - want) <= 0.002 * want,
                       "bits/item %.4f, want %u x %.4f", sc.bits_per_item, widths[w], sb.bits_per_item);
-            CHECK(sc.memory_bytes * 8 >= fk_counting_bits(c) * widths[w]);
+            CHECK(sc.memory_bytes * 8 >= counting_desc(c).bits * widths[w]);
             CHECK(fabs(sc.bits_per_item - 8.0 * (double)sc.memory_bytes / 100000.0) < 1e-9);
             CHECK_EQ_U64(sc.items, 0);
             CHECK(sc.load_factor == 0.0 && sc.expected_fpr == 0.0);
@@ -588,10 +589,10 @@ TEST(to_bloom_answers_identically_on_1m_probes)
             rem(c, POS(i)); /* some counters go back to 0 */
         fk_bloom *b = (fk_bloom *)c;
         CHECK_STATUS(fk_counting_to_bloom(c, &b), FK_OK);
-        CHECK_EQ_U64(fk_bloom_bits(b), fk_counting_bits(c));
-        CHECK_EQ_U64(fk_bloom_hashes(b), fk_counting_hashes(c));
-        CHECK_EQ_U64(fk_bloom_seed(b), fk_counting_seed(c));
-        CHECK_EQ_U64(fk_bloom_count_set_bits(b), fk_counting_count_nonzero(c));
+        CHECK_EQ_U64(bloom_desc(b).bits, counting_desc(c).bits);
+        CHECK_EQ_U64(bloom_desc(b).hashes, counting_desc(c).hashes);
+        CHECK_EQ_U64(bloom_desc(b).seed, counting_desc(c).seed);
+        CHECK_EQ_U64(bloom_desc(b).set_bits, fk_counting_count_nonzero(c));
         uint64_t differ = 0, rng = 99;
         for (uint64_t i = 0; i < PROBES; i++) {
             /* half inserted-or-removed keys, half never inserted */
@@ -613,7 +614,7 @@ TEST(to_bloom_answers_identically_on_1m_probes)
         fk_bloom *l = NULL;
         CHECK_STATUS(fk_bloom_save(b, saved, sizeof saved, &len), FK_OK);
         CHECK_STATUS(fk_bloom_load(saved, len, &l), FK_OK);
-        CHECK(l && fk_bloom_count_set_bits(l) == fk_bloom_count_set_bits(b));
+        CHECK(l && bloom_desc(l).set_bits == bloom_desc(b).set_bits);
         fk_bloom_free(l);
         fk_bloom_free(b);
         fk_counting_free(c);
@@ -630,7 +631,7 @@ TEST(export_bits_checks_its_buffer)
     p.hashes = 3;
     fk_counting *c;
     CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
-    CHECK_EQ_U64(fk_counting_export_words(c), 3);
+    CHECK_EQ_U64(counting_desc(c).export_words, 3);
     uint64_t words[4] = { 7, 7, 7, 7 };
     CHECK_STATUS(fk_counting_export_bits(c, words, 2), FK_EINVAL);
     CHECK(words[0] == 7 && words[1] == 7 && words[2] == 7);
@@ -658,7 +659,7 @@ TEST(export_bits_checks_its_buffer)
     CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.0, 10, ones, &b), FK_EINVAL);
     CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 1.0, 10, ones, &b), FK_EINVAL);
     CHECK_STATUS(fk_bloom_from_bits(130, 3, 0, 10, 0.01, 10, ones, &b), FK_OK);
-    CHECK_EQ_U64(fk_bloom_count_set_bits(b), 130);
+    CHECK_EQ_U64(bloom_desc(b).set_bits, 130);
     fk_stats st;
     fk_bloom_stats(b, &st);
     CHECK_EQ_U64(st.items, 10); /* as given */
@@ -677,18 +678,12 @@ TEST(stats_clear_and_vtable)
     CHECK_EQ_U64(st.items, 500);
     CHECK_EQ_U64(st.capacity, 1000);
     uint64_t nz = 0;
-    for (uint64_t i = 0; i < fk_counting_bits(c); i++)
+    for (uint64_t i = 0; i < counting_desc(c).bits; i++)
         nz += fk_counting_get_counter(c, i) != 0;
     CHECK_EQ_U64(fk_counting_count_nonzero(c), nz);
-    CHECK(st.load_factor == (double)nz / (double)fk_counting_bits(c));
-    CHECK(st.expected_fpr == pow(st.load_factor, fk_counting_hashes(c)));
-    CHECK_EQ_U64(fk_counting_get_counter(c, fk_counting_bits(c)), 0); /* out of range */
-
-    fk_counting_clear(c);
-    CHECK_EQ_U64(fk_counting_count_nonzero(c), 0);
-    fk_counting_stats(c, &st);
-    CHECK_EQ_U64(st.items, 0);
-    CHECK(!has(c, POS(1)));
+    CHECK(st.load_factor == (double)nz / (double)counting_desc(c).bits);
+    CHECK(st.expected_fpr == pow(st.load_factor, counting_desc(c).hashes));
+    CHECK_EQ_U64(fk_counting_get_counter(c, counting_desc(c).bits), 0); /* out of range */
     fk_counting_free(c);
 
     const fk_ops *ops = fk_ops_find("counting");

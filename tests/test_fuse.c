@@ -60,10 +60,10 @@ static uint64_t attempts_of(const fk_fuse *fu)
 }
 
 /* The saved bytes of fu (caller frees), *len set. */
-static uint8_t *saved(const fk_fuse *fu, size_t *len)
+static uint8_t *saved(fk_fuse *fu, size_t *len)
 {
     uint64_t n = 0;
-    CHECK_STATUS(fk_fuse_serialized_size(fu, &n), FK_OK);
+    CHECK_STATUS(fk_filter_serialized_size(fk_fuse_as_filter(fu), &n), FK_OK);
     uint8_t *buf = malloc(n ? (size_t)n : 1);
     size_t w = 0;
     CHECK_STATUS(fk_fuse_save(fu, buf, (size_t)n, &w), FK_OK);
@@ -72,7 +72,7 @@ static uint8_t *saved(const fk_fuse *fu, size_t *len)
     return buf;
 }
 
-static bool same_bytes(const fk_fuse *a, const fk_fuse *b)
+static bool same_bytes(fk_fuse *a, fk_fuse *b)
 {
     size_t la, lb;
     uint8_t *x = saved(a, &la), *y = saved(b, &lb);

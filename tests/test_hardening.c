@@ -22,6 +22,7 @@
 #include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../cuckoo/cuckoo.h"
 #include "../registry/registry.h"
+#include "describe.h"
 
 /* Under AddressSanitizer a failed huge allocation must come back as NULL
  * (-> FK_ENOMEM), as it does without ASan; tests/run.sh sets this too, this
@@ -446,54 +447,54 @@ TEST(bloom_direct_api_bad_arguments)
     memset(&st, 0x55, sizeof st);
     fk_bloom_stats(NULL, &st);
     fk_bloom_stats(b, NULL);
-    fk_bloom_clear(NULL);
-    CHECK(fk_bloom_as_filter(NULL) == NULL);
-    CHECK_EQ_U64(fk_bloom_bits(NULL), 0);
-    CHECK_EQ_U64(fk_bloom_hashes(NULL), 0);
-    CHECK_EQ_U64(fk_bloom_seed(NULL), 0);
+    fk_bloom_describe(NULL, NULL);
+    CHECK(NULL == NULL);
+    CHECK_EQ_U64(bloom_desc(NULL).bits, 0);
+    CHECK_EQ_U64(bloom_desc(NULL).hashes, 0);
+    CHECK_EQ_U64(bloom_desc(NULL).seed, 0);
     uint64_t pos[FK_BLOOM_MAX_HASHES];
     CHECK_STATUS(fk_bloom_positions(NULL, "k", 1, pos), FK_EINVAL);
     CHECK_STATUS(fk_bloom_positions(b, "k", 1, NULL), FK_EINVAL);
     CHECK_STATUS(fk_bloom_positions(b, NULL, 1, pos), FK_EINVAL);
     CHECK_STATUS(fk_bloom_positions(b, NULL, 0, pos), FK_OK);
     CHECK(!fk_bloom_get_bit(NULL, 0));
-    CHECK(!fk_bloom_get_bit(b, fk_bloom_bits(b)));
+    CHECK(!fk_bloom_get_bit(b, bloom_desc(b).bits));
     CHECK(!fk_bloom_get_bit(b, UINT64_MAX));
-    CHECK_EQ_U64(fk_bloom_count_set_bits(NULL), 0);
-    CHECK(fk_bloom_estimate_items(NULL) == 0.0);
+    CHECK_EQ_U64(bloom_desc(NULL).set_bits, 0);
+    CHECK(bloom_desc(NULL).estimated_items == 0.0);
 
     /* set operations: NULLs and every kind of incompatibility */
-    CHECK_STATUS(fk_bloom_union(NULL, b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_union(b, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_intersect(NULL, b), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_intersect(b, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_union(b, b), FK_OK);
-    CHECK_STATUS(fk_bloom_intersect(b, b), FK_OK);
+    CHECK_STATUS(fk_filter_merge(NULL, fk_bloom_as_filter(b)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(b), NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(NULL, fk_bloom_as_filter(b)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(b), NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(b), fk_bloom_as_filter(b)), FK_EINVAL);
+    CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(b), fk_bloom_as_filter(b)), FK_EINVAL);
     fk_params other[3] = { p, p, p };
     other[0].seed = 1;                           /* other seed */
-    other[1].bits = fk_bloom_bits(b) + 1;        /* other m */
-    other[2].bits = fk_bloom_bits(b);            /* other k */
-    other[2].hashes = fk_bloom_hashes(b) + 1;
-    uint64_t before = fk_bloom_count_set_bits(b);
+    other[1].bits = bloom_desc(b).bits + 1;        /* other m */
+    other[2].bits = bloom_desc(b).bits;            /* other k */
+    other[2].hashes = bloom_desc(b).hashes + 1;
+    uint64_t before = bloom_desc(b).set_bits;
     for (int i = 0; i < 3; i++) {
         CHECK_STATUS(fk_bloom_new(&other[i], &c), FK_OK);
         if (!c)
             continue;
         fk_bloom_insert(c, "other", 5);
-        CHECK_STATUS(fk_bloom_union(b, c), FK_EINVAL);
-        CHECK_STATUS(fk_bloom_intersect(b, c), FK_EINVAL);
-        CHECK_STATUS(fk_bloom_union(c, b), FK_EINVAL);
+        CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(b), fk_bloom_as_filter(c)), FK_EINVAL);
+        CHECK_STATUS(fk_filter_intersect(fk_bloom_as_filter(b), fk_bloom_as_filter(c)), FK_EINVAL);
+        CHECK_STATUS(fk_filter_merge(fk_bloom_as_filter(c), fk_bloom_as_filter(b)), FK_EINVAL);
         fk_bloom_free(c);
     }
-    CHECK_EQ_U64(fk_bloom_count_set_bits(b), before); /* unchanged */
+    CHECK_EQ_U64(bloom_desc(b).set_bits, before); /* unchanged */
 
     /* save/load, direct API */
     uint64_t n = 0;
     uint8_t buf[4096];
     fk_bloom *l = (fk_bloom *)POISON;
-    CHECK_STATUS(fk_bloom_serialized_size(NULL, &n), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_serialized_size(b, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_serialized_size(b, &n), FK_OK);
+    CHECK_STATUS(fk_filter_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(fk_bloom_as_filter(b), NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(fk_bloom_as_filter(b), &n), FK_OK);
     CHECK_STATUS(fk_bloom_save(NULL, buf, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_bloom_save(b, NULL, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_bloom_save(b, buf, 3, NULL), FK_EINVAL);
@@ -565,28 +566,28 @@ TEST(counting_direct_api_bad_arguments)
     fk_stats st;
     fk_counting_stats(NULL, &st);
     fk_counting_stats(c, NULL);
-    fk_counting_clear(NULL);
+    fk_counting_describe(NULL, NULL);
     fk_counting_free(NULL);
     CHECK(fk_counting_as_filter(NULL) == NULL);
-    CHECK_EQ_U64(fk_counting_saturations(NULL), 0);
+    CHECK_EQ_U64(counting_desc(NULL).saturations, 0);
     CHECK_EQ_U64(fk_counting_count_nonzero(NULL), 0);
-    CHECK_EQ_U64(fk_counting_bits(NULL), 0);
-    CHECK_EQ_U64(fk_counting_hashes(NULL), 0);
-    CHECK_EQ_U64(fk_counting_counter_bits(NULL), 0);
-    CHECK_EQ_U64(fk_counting_seed(NULL), 0);
-    CHECK_EQ_U64(fk_counting_capacity(NULL), 0);
-    CHECK_EQ_U64(fk_counting_counter_max(NULL), 0);
+    CHECK_EQ_U64(counting_desc(NULL).bits, 0);
+    CHECK_EQ_U64(counting_desc(NULL).hashes, 0);
+    CHECK_EQ_U64(counting_desc(NULL).counter_bits, 0);
+    CHECK_EQ_U64(counting_desc(NULL).seed, 0);
+    CHECK_EQ_U64(counting_desc(NULL).capacity, 0);
+    CHECK_EQ_U64(counting_desc(NULL).counter_max, 0);
     uint64_t pos[FK_BLOOM_MAX_HASHES];
     CHECK_STATUS(fk_counting_positions(NULL, "k", 1, pos), FK_EINVAL);
     CHECK_STATUS(fk_counting_positions(c, "k", 1, NULL), FK_EINVAL);
     CHECK_STATUS(fk_counting_positions(c, NULL, 1, pos), FK_EINVAL);
     CHECK_STATUS(fk_counting_positions(c, NULL, 0, pos), FK_OK);
     CHECK_EQ_U64(fk_counting_get_counter(NULL, 0), 0);
-    CHECK_EQ_U64(fk_counting_get_counter(c, fk_counting_bits(c)), 0);
+    CHECK_EQ_U64(fk_counting_get_counter(c, counting_desc(c).bits), 0);
     CHECK_EQ_U64(fk_counting_get_counter(c, UINT64_MAX), 0);
-    CHECK_EQ_U64(fk_counting_export_words(NULL), 0);
+    CHECK_EQ_U64(counting_desc(NULL).export_words, 0);
     uint64_t words[64];
-    uint64_t nw = fk_counting_export_words(c);
+    uint64_t nw = counting_desc(c).export_words;
     CHECK(nw > 0 && nw <= 64);
     CHECK_STATUS(fk_counting_export_bits(NULL, words, 64), FK_EINVAL);
     CHECK_STATUS(fk_counting_export_bits(c, NULL, 64), FK_EINVAL);
@@ -600,8 +601,8 @@ TEST(counting_direct_api_bad_arguments)
     uint64_t n = 0;
     uint8_t buf[4096];
     fk_counting *l = (fk_counting *)POISON;
-    CHECK_STATUS(fk_counting_serialized_size(NULL, &n), FK_EINVAL);
-    CHECK_STATUS(fk_counting_serialized_size(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(fk_counting_as_filter(c), NULL), FK_EINVAL);
     CHECK_STATUS(fk_counting_save(NULL, buf, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_counting_save(c, NULL, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_counting_save(c, buf, 3, NULL), FK_EINVAL);
@@ -648,7 +649,7 @@ TEST(cuckoo_direct_api_bad_arguments)
     p.fingerprint_bits = 4;
     CHECK_STATUS(fk_cuckoo_new(&p, &c), FK_OK);
     if (c) {
-        CHECK_EQ_U64(fk_cuckoo_buckets(c), 1);
+        CHECK_EQ_U64(cuckoo_desc(c).buckets, 1);
         int ok = 0;
         fk_status s = FK_OK;
         for (int i = 0; i < 10 && s == FK_OK; i++)
@@ -656,7 +657,7 @@ TEST(cuckoo_direct_api_bad_arguments)
         CHECK_STATUS(s, FK_EFULL);
         CHECK(ok == 4);
         CHECK(fk_cuckoo_contains(c, "a", 1));
-        CHECK_EQ_U64(fk_cuckoo_items(c), 4);
+        CHECK_EQ_U64(cuckoo_desc(c).items, 4);
         fk_cuckoo_free(c);
     }
     p = fk_params_make(100, 0.01);
@@ -679,27 +680,27 @@ TEST(cuckoo_direct_api_bad_arguments)
     CHECK_STATUS(fk_cuckoo_remove(c, NULL, 1), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_remove(c, NULL, 0), FK_OK);
     CHECK_STATUS(fk_cuckoo_remove(c, "", 0), FK_ENOTFOUND);
-    fk_cuckoo_clear(NULL);
+    fk_cuckoo_describe(NULL, NULL);
     fk_stats st;
     fk_cuckoo_stats(NULL, &st);
     fk_cuckoo_stats(c, NULL);
     CHECK(fk_cuckoo_as_filter(NULL) == NULL);
-    CHECK_EQ_U64(fk_cuckoo_fingerprint_bits(NULL), 0);
-    CHECK_EQ_U64(fk_cuckoo_buckets(NULL), 0);
-    CHECK_EQ_U64(fk_cuckoo_slots(NULL), 0);
-    CHECK_EQ_U64(fk_cuckoo_seed(NULL), 0);
-    CHECK_EQ_U64(fk_cuckoo_items(NULL), 0);
-    CHECK(fk_cuckoo_load_factor(NULL) == 0.0);
-    CHECK_EQ_U64(fk_cuckoo_kicks(NULL), 0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).fingerprint_bits, 0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).buckets, 0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).slots, 0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).seed, 0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).items, 0);
+    CHECK(cuckoo_desc(NULL).load_factor == 0.0);
+    CHECK_EQ_U64(cuckoo_desc(NULL).kicks, 0);
     fk_cuckoo_location loc;
     CHECK_STATUS(fk_cuckoo_locate(NULL, "k", 1, &loc), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_locate(c, "k", 1, NULL), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_locate(c, NULL, 1, &loc), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_locate(c, NULL, 0, &loc), FK_OK);
     CHECK_EQ_U64(fk_cuckoo_alt_bucket(NULL, 0, 1), 0);
-    CHECK(fk_cuckoo_alt_bucket(c, UINT64_MAX, UINT32_MAX) < fk_cuckoo_buckets(c));
+    CHECK(fk_cuckoo_alt_bucket(c, UINT64_MAX, UINT32_MAX) < cuckoo_desc(c).buckets);
     CHECK_EQ_U64(fk_cuckoo_slot(NULL, 0, 0), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, fk_cuckoo_buckets(c), 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_slot(c, cuckoo_desc(c).buckets, 0), 0);
     CHECK_EQ_U64(fk_cuckoo_slot(c, UINT64_MAX, 0), 0);
     CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
     CHECK_EQ_U64(fk_cuckoo_slot(c, 0, UINT32_MAX), 0);
@@ -714,8 +715,8 @@ TEST(cuckoo_direct_api_bad_arguments)
     uint64_t n = 0;
     uint8_t buf[4096];
     fk_cuckoo *l = (fk_cuckoo *)POISON;
-    CHECK_STATUS(fk_cuckoo_serialized_size(NULL, &n), FK_EINVAL);
-    CHECK_STATUS(fk_cuckoo_serialized_size(c, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(NULL, &n), FK_EINVAL);
+    CHECK_STATUS(fk_filter_serialized_size(fk_cuckoo_as_filter(c), NULL), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_save(NULL, buf, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_save(c, NULL, sizeof buf, NULL), FK_EINVAL);
     CHECK_STATUS(fk_cuckoo_save(c, buf, 3, NULL), FK_EINVAL);
@@ -726,7 +727,7 @@ TEST(cuckoo_direct_api_bad_arguments)
     size_t w = 0;
     CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &w), FK_OK);
     CHECK_STATUS(fk_cuckoo_load(buf, w, &l), FK_OK);
-    CHECK(l && fk_cuckoo_kicks(l) == fk_cuckoo_kicks(c));
+    CHECK(l && cuckoo_desc(l).kicks == cuckoo_desc(c).kicks);
     fk_cuckoo_free(l);
     fk_cuckoo_free(NULL);
     fk_cuckoo_free(c);

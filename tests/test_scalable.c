@@ -16,6 +16,7 @@
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"
 #include "../cuckoo/cuckoo.h"
+#include "describe.h"
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr, uint64_t seed)
 {
@@ -221,7 +222,7 @@ static fk_status cuckoo_copies(const fk_filter *link, const void *key, size_t le
     fk_status s = fk_cuckoo_locate(c, key, len, &loc);
     if (s != FK_OK)
         return s;
-    unsigned per = (unsigned)(fk_cuckoo_slots(c) / fk_cuckoo_buckets(c));
+    unsigned per = (unsigned)(cuckoo_desc(c).slots / cuckoo_desc(c).buckets);
     for (unsigned j = 0; j < per; j++) {
         *count += fk_cuckoo_slot(c, loc.i1, j) == loc.fingerprint;
         if (loc.i2 != loc.i1)

@@ -19,6 +19,7 @@
 #include "../counting/counting.h"
 #include "../cuckoo/cuckoo.h"
 #include "../registry/registry.h"
+#include "describe.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -118,6 +119,15 @@ static fk_status load_all_ways(const fk_ops *ops, const uint8_t *buf, size_t len
     fk_filter_free(c);
     *out = a;
     return sa;
+}
+
+/* True when every way of loading buf refuses it as FK_ECORRUPT. */
+static bool refused(const fk_ops *ops, const uint8_t *buf, size_t len)
+{
+    fk_filter *g = NULL;
+    fk_status s = load_all_ways(ops, buf, len, &g);
+    fk_filter_free(g);
+    return s == FK_ECORRUPT;
 }
 
 static uint64_t mismatches(const fk_filter *x, const fk_filter *y, uint64_t seed, uint64_t probes)
@@ -256,9 +266,7 @@ TEST(truncating_at_every_byte_is_corrupt)
             continue;
         CHECK(len < 4096);
         for (size_t n = 0; n < len; n++) {
-            fk_filter *g = NULL;
-            CHECK_MSG(load_all_ways(ops, buf, n, &g) == FK_ECORRUPT, "%s cut at %zu", ops->name, n);
-            fk_filter_free(g);
+            CHECK_MSG(refused(ops, buf, n), "%s cut at %zu", ops->name, n);
         }
         free(buf);
     }
@@ -275,10 +283,8 @@ TEST(flipping_any_bit_is_corrupt)
         for (size_t at = 0; at < len; at++) {
             for (unsigned bit = 0; bit < 8; bit++) {
                 buf[at] ^= (uint8_t)(1u << bit);
-                fk_filter *g = NULL;
-                CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_ECORRUPT, "%s byte %zu bit %u",
+                CHECK_MSG(refused(ops, buf, len), "%s byte %zu bit %u",
                           ops->name, at, bit);
-                fk_filter_free(g);
                 buf[at] ^= (uint8_t)(1u << bit);
             }
             /* whole-byte patterns too */
@@ -287,10 +293,8 @@ TEST(flipping_any_bit_is_corrupt)
                 buf[at] = pat == 0 ? 0x00 : pat == 1 ? 0xFF : (uint8_t)~keep;
                 if (buf[at] == keep)
                     continue;
-                fk_filter *g = NULL;
-                CHECK_MSG(load_all_ways(ops, buf, len, &g) == FK_ECORRUPT, "%s byte %zu = %02x",
+                CHECK_MSG(refused(ops, buf, len), "%s byte %zu = %02x",
                           ops->name, at, buf[at]);
-                fk_filter_free(g);
             }
             buf[at] = keep;
         }
@@ -321,10 +325,8 @@ TEST(extending_at_every_byte_is_corrupt)
                 memcpy(big, buf, at);
                 big[at] = x;
                 memcpy(big + at + 1, buf + at, len - at);
-                fk_filter *g = NULL;
-                CHECK_MSG(load_all_ways(ops, big, len + 1, &g) == FK_ECORRUPT,
+                CHECK_MSG(refused(ops, big, len + 1),
                           "%s: %02x inserted at %zu", ops->name, x, at);
-                fk_filter_free(g);
             }
         }
         free(big);
@@ -397,10 +399,8 @@ TEST(sealed_nonsense_is_corrupt)
             for (unsigned b = 0; b < edits[e].width; b++)
                 bad[edits[e].off + b] = (uint8_t)(edits[e].value >> (8 * b));
             reseal(bad, len);
-            fk_filter *g = NULL;
-            CHECK_MSG(load_all_ways(ops, bad, len, &g) == FK_ECORRUPT, "%s: %s", ops->name,
+            CHECK_MSG(refused(ops, bad, len), "%s: %s", ops->name,
                       edits[e].what);
-            fk_filter_free(g);
         }
         free(bad);
         free(buf);
@@ -445,9 +445,9 @@ TEST(counting_saturation_width_and_padding)
         for (int i = 0; i < 300; i++)
             fk_counting_insert(c, "hot", 3);
         fk_counting_insert(c, "cold", 4);
-        CHECK(fk_counting_saturations(c) > 0);
+        CHECK(counting_desc(c).saturations > 0);
         uint64_t n = 0;
-        CHECK_STATUS(fk_counting_serialized_size(c, &n), FK_OK);
+        CHECK_STATUS(fk_filter_serialized_size(fk_counting_as_filter(c), &n), FK_OK);
         CHECK_EQ_U64(n, 128 + (101 * width + 63) / 64 * 8);
         uint8_t buf[512];
         size_t len = 0;
@@ -455,10 +455,10 @@ TEST(counting_saturation_width_and_padding)
         fk_counting *d = NULL;
         CHECK_STATUS(fk_counting_load(buf, len, &d), FK_OK);
         if (d) {
-            CHECK_EQ_U64(fk_counting_saturations(d), fk_counting_saturations(c));
+            CHECK_EQ_U64(counting_desc(d).saturations, counting_desc(c).saturations);
             CHECK_EQ_U64(fk_counting_count(d, "hot", 3), fk_counting_count(c, "hot", 3));
             CHECK_EQ_U64(fk_counting_count(d, "cold", 4), fk_counting_count(c, "cold", 4));
-            CHECK_EQ_U64(fk_counting_counter_bits(d), width);
+            CHECK_EQ_U64(counting_desc(d).counter_bits, width);
             CHECK_STATUS(fk_counting_remove(d, "cold", 4), FK_OK);
             CHECK_STATUS(fk_counting_remove(c, "cold", 4), FK_OK);
             CHECK(same_bytes(fk_counting_as_filter(c), fk_counting_as_filter(d)));
@@ -499,16 +499,16 @@ TEST(cuckoo_items_geometry_and_prng)
         return;
     for (uint64_t k = 0; k < 400; k++) /* to the first failures: kicks happen */
         (void)fk_cuckoo_insert(c, &k, sizeof k);
-    CHECK(fk_cuckoo_kicks(c) > 0);
+    CHECK(cuckoo_desc(c).kicks > 0);
     uint8_t buf[4096];
     size_t len = 0;
     CHECK_STATUS(fk_cuckoo_save(c, buf, sizeof buf, &len), FK_OK);
-    CHECK_EQ_U64(len, 128 + fk_cuckoo_buckets(c) * 4 * fk_cuckoo_fingerprint_bits(c) / 8);
+    CHECK_EQ_U64(len, 128 + cuckoo_desc(c).buckets * 4 * cuckoo_desc(c).fingerprint_bits / 8);
     fk_cuckoo *d = NULL;
     CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_OK);
     if (d) {
-        CHECK_EQ_U64(fk_cuckoo_kicks(d), fk_cuckoo_kicks(c));
-        CHECK_EQ_U64(fk_cuckoo_items(d), fk_cuckoo_items(c));
+        CHECK_EQ_U64(cuckoo_desc(d).kicks, cuckoo_desc(c).kicks);
+        CHECK_EQ_U64(cuckoo_desc(d).items, cuckoo_desc(c).items);
         /* the same evictions from here on: free some room, refill, compare */
         for (uint64_t k = 0; k < 400; k += 3) {
             fk_cuckoo_remove(c, &k, sizeof k);
@@ -520,9 +520,9 @@ TEST(cuckoo_items_geometry_and_prng)
         fk_cuckoo_free(d);
     }
     struct { size_t off; uint64_t value; const char *what; } edits[] = {
-        { 40, fk_cuckoo_items(c) + 1, "items one more than occupied" },
-        { 40, fk_cuckoo_items(c) - 1, "items one less than occupied" },
-        { 48, fk_cuckoo_buckets(c) - 1, "buckets not a power of two" },
+        { 40, cuckoo_desc(c).items + 1, "items one more than occupied" },
+        { 40, cuckoo_desc(c).items - 1, "items one less than occupied" },
+        { 48, cuckoo_desc(c).buckets - 1, "buckets not a power of two" },
         { 48, 0, "no buckets" },
         { 56, 3, "3-bit fingerprints" },
         { 56, 33, "33-bit fingerprints" },

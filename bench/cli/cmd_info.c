@@ -212,7 +212,9 @@ int fkc_cmd_info(int argc, char **argv)
     add(fs, &n, "capacity", F_U64)->u = st.capacity;
     add(fs, &n, "items", F_U64)->u = st.items;
     if (ops == &fk_bloom_ops) {
-        double est = round(fk_bloom_estimate_items((const fk_bloom *)f));
+        fk_bloom_description d;
+        fk_bloom_describe((const fk_bloom *)f, &d);
+        double est = round(d.estimated_items);
         x = add(fs, &n, "estimated items", isfinite(est) ? F_U64 : F_DOUBLE); /* inf: every bit set */
         x->u = isfinite(est) ? (uint64_t)est : 0;
         x->d = est;

@@ -66,6 +66,13 @@ static fk_bloom *new_bloom(const setup *s, uint64_t m, uint32_t k)
     return fk_bloom_new(&p, &b) == FK_OK ? b : NULL;
 }
 
+static fk_bloom_description described(const fk_bloom *b)
+{
+    fk_bloom_description d = { 0 };
+    fk_bloom_describe(b, &d);
+    return d;
+}
+
 /* The optimal k at fixed m, and the fill it leaves. */
 static int table_k(const setup *s)
 {
@@ -80,7 +87,7 @@ static int table_k(const setup *s)
         if (!b)
             return 1;
         insert_range(fk_bloom_as_filter(b), s, 0, s->n);
-        double fill = (double)fk_bloom_count_set_bits(b) / (double)m;
+        double fill = (double)described(b).set_bits / (double)m;
         printf("| %u%s | %.5f | %.5f | %.4f | %.4f |\n", k, k == kopt ? " (optimal: (m/n) ln 2)" : "",
                fk_theory_bloom_fpr(m, k, (double)s->n), measured_fpr(fk_bloom_as_filter(b), s),
                1.0 - exp(-(double)k * (double)s->n / (double)m), fill);
@@ -106,9 +113,9 @@ static int table_estimate(const setup *s)
         uint64_t upto = (uint64_t)(parts[i] * (double)s->n);
         insert_range(fk_bloom_as_filter(b), s, done, upto);
         done = upto;
-        double est = fk_bloom_estimate_items(b);
+        double est = described(b).estimated_items;
         printf("| %llu | %llu | %.0f | %+.3f%% |\n", (unsigned long long)done,
-               (unsigned long long)fk_bloom_count_set_bits(b), est,
+               (unsigned long long)described(b).set_bits, est,
                100.0 * (est - (double)done) / (double)done);
     }
     /* Duplicates do not move the estimate (stats.items counts them). */
@@ -117,8 +124,8 @@ static int table_estimate(const setup *s)
     fk_bloom_stats(b, &st);
     printf("| %llu again (duplicates): items counter %llu | %llu | %.0f | %+.3f%% |\n",
            (unsigned long long)(s->n / 2), (unsigned long long)st.items,
-           (unsigned long long)fk_bloom_count_set_bits(b), fk_bloom_estimate_items(b),
-           100.0 * (fk_bloom_estimate_items(b) - (double)done) / (double)done);
+           (unsigned long long)described(b).set_bits, described(b).estimated_items,
+           100.0 * (described(b).estimated_items - (double)done) / (double)done);
     fk_bloom_free(b);
     return 0;
 }
@@ -138,23 +145,23 @@ static int table_union(const setup *s)
     insert_range(fk_bloom_as_filter(b), s, b_start, s->n);
     insert_range(fk_bloom_as_filter(direct), s, b_start, a_end); /* built from A n B */
     insert_range(fk_bloom_as_filter(both), s, 0, a_end);
-    if (fk_bloom_union(both, b) != FK_OK)
+    if (fk_filter_merge(fk_bloom_as_filter(both), fk_bloom_as_filter(b)) != FK_OK)
         goto out;
     printf("\n### Bloom: union and intersection (A = %llu keys, B = %llu keys, |A n B| = %llu; m = %llu, k = %u)\n\n",
            (unsigned long long)a_end, (unsigned long long)(s->n - b_start),
            (unsigned long long)(a_end - b_start), (unsigned long long)m, k);
     printf("| filter | true items | estimate from fill | theory fpr | measured fpr |\n|---|---|---|---|---|\n");
     printf("| A OR B (union) | %llu | %.0f | %.5f | %.5f |\n", (unsigned long long)s->n,
-           fk_bloom_estimate_items(both), fk_theory_bloom_fpr(m, k, (double)s->n),
+           described(both).estimated_items, fk_theory_bloom_fpr(m, k, (double)s->n),
            measured_fpr(fk_bloom_as_filter(both), s));
-    if (fk_bloom_intersect(a, b) != FK_OK)
+    if (fk_filter_intersect(fk_bloom_as_filter(a), fk_bloom_as_filter(b)) != FK_OK)
         goto out;
     printf("| A AND B (intersection) | %llu | %.0f | %.5f (of a filter built from A n B) | %.5f |\n",
-           (unsigned long long)(a_end - b_start), fk_bloom_estimate_items(a),
+           (unsigned long long)(a_end - b_start), described(a).estimated_items,
            fk_theory_bloom_fpr(m, k, (double)(a_end - b_start)),
            measured_fpr(fk_bloom_as_filter(a), s));
     printf("| built from A n B directly | %llu | %.0f | %.5f | %.5f |\n",
-           (unsigned long long)(a_end - b_start), fk_bloom_estimate_items(direct),
+           (unsigned long long)(a_end - b_start), described(direct).estimated_items,
            fk_theory_bloom_fpr(m, k, (double)(a_end - b_start)),
            measured_fpr(fk_bloom_as_filter(direct), s));
     rc = 0;
@@ -183,7 +190,9 @@ static int table_blocked(const setup *s)
         if (fk_blocked_new(&p, &b) != FK_OK)
             return 1;
         insert_range(fk_blocked_as_filter(b), s, 0, s->n);
-        double load = (double)s->n / (double)fk_blocked_blocks(b);
+        fk_blocked_description d;
+        fk_blocked_describe(b, &d);
+        double load = (double)s->n / (double)d.blocks;
         printf("| %g | %.2f | %.2f | %.2f | %.3g | %.3g | %.3g |\n", targets[i], load,
                256.0 / load, (double)fk_size_bloom_bits(s->n, targets[i]) / (double)s->n,
                pow(1.0 - pow(31.0 / 32.0, load), 8), fk_theory_blocked_fpr(load),
@@ -208,7 +217,9 @@ static int table_counters(const setup *s)
         if (fk_counting_new(&p, &c) != FK_OK)
             return 1;
         insert_range(fk_counting_as_filter(c), s, 0, s->n);
-        uint64_t m = fk_counting_bits(c), high = 0;
+        fk_counting_description d;
+        fk_counting_describe(c, &d);
+        uint64_t m = d.bits, high = 0;
         uint32_t top = 0;
         for (uint64_t i = 0; i < m; i++) {
             uint32_t v = fk_counting_get_counter(c, i);
@@ -217,7 +228,7 @@ static int table_counters(const setup *s)
         }
         fk_stats cs, bs;
         fk_counting_stats(c, &cs);
-        fk_bloom *b = new_bloom(s, m, fk_counting_hashes(c));
+        fk_bloom *b = new_bloom(s, m, d.hashes);
         if (!b) {
             fk_counting_free(c);
             return 1;
@@ -225,8 +236,8 @@ static int table_counters(const setup *s)
         fk_bloom_stats(b, &bs);
         double bound = (double)m * pow(exp(1.0) * log(2.0) / 16.0, 16.0);
         printf("| %u | %llu | %u | %u | %llu | %llu | %.3g | %.2f | %.2f |\n", cb,
-               (unsigned long long)m, fk_counting_hashes(c), top, (unsigned long long)high,
-               (unsigned long long)fk_counting_saturations(c), bound, cs.bits_per_item,
+               (unsigned long long)m, d.hashes, top, (unsigned long long)high,
+               (unsigned long long)d.saturations, bound, cs.bits_per_item,
                (double)cs.memory_bytes / (double)bs.memory_bytes);
         fk_bloom_free(b);
         fk_counting_free(c);

@@ -34,10 +34,12 @@ static void print_block(FILE *out, const fk_blocked *b, const fk_blocked_probe *
 
 static void print_header(FILE *out, const fk_blocked *b, const fk_params *p)
 {
-    uint64_t blocks = fk_blocked_blocks(b);
+    fk_blocked_description d;
+    fk_blocked_describe(b, &d);
+    uint64_t blocks = d.blocks;
     fprintf(out, "blocked Bloom filter: %llu block%s of %u bits (%u words of %u bits), seed %llu\n",
             (unsigned long long)blocks, blocks == 1 ? "" : "s", FK_BLOCKED_BLOCK_BITS, FK_BLOCKED_WORDS,
-            FK_BLOCKED_WORD_BITS, (unsigned long long)fk_blocked_seed(b));
+            FK_BLOCKED_WORD_BITS, (unsigned long long)d.seed);
     fprintf(out, "  sized for n = %llu items at fpr %g: theory, averaged over the Poisson load of a\n"
                  "  block, sum_x P(x) (1 - (31/32)^x)^8 = %.4g at %.2f keys per block\n",
             (unsigned long long)p->capacity, p->fpr,
@@ -121,11 +123,12 @@ int fkc_trace_blocked(const fkc_trace_job *job)
     }
     fk_stats st;
     fk_filter_stats(fk_blocked_as_filter(b), &st);
+    fk_blocked_description d;
+    fk_blocked_describe(b, &d);
     fprintf(job->out, "\nafter %zu steps: items held %llu, fill %.3f, fpr now (Poisson average at "
                       "%.2f keys per block) = %.4g, distinct items estimated from the fill %.2f\n",
             job->nsteps, (unsigned long long)st.items, st.load_factor,
-            (double)st.items / (double)fk_blocked_blocks(b), st.expected_fpr,
-            fk_blocked_estimate_items(b));
+            (double)st.items / (double)d.blocks, st.expected_fpr, d.estimated_items);
     fkc_trace_truth_free(&truth);
     fk_blocked_free(b);
     return 0;

@@ -45,6 +45,13 @@ static uint32_t counting_cell(const void *f, uint64_t i)
     return fk_counting_get_counter(f, i);
 }
 
+static uint64_t counting_saturations(const void *f)
+{
+    fk_counting_description d;
+    fk_counting_describe(f, &d);
+    return d.saturations;
+}
+
 /* One character per cell: bits as . and 1; counters as . 1-9 a-f, and #
  * for 16 or more (8-bit counters only). */
 static char cell_char(uint32_t v)
@@ -207,14 +214,14 @@ static void print_transition(const run_state *r)
 static void step_insert(run_state *r, const fkc_trace_step *st)
 {
     const cells *c = r->c;
-    uint64_t sat0 = c->counting ? fk_counting_saturations(c->f) : 0;
+    uint64_t sat0 = c->counting ? counting_saturations(c->f) : 0;
     fk_status s = fk_filter_insert(r->f, st->key, st->len);
     if (s == FK_OK)
         fkc_trace_truth_add(&r->truth, st->key, st->len);
     if (c->counting) {
         print_transition(r);
         fprintf(r->out, "  -> %s", fk_status_name(s));
-        uint64_t sat = fk_counting_saturations(c->f) - sat0;
+        uint64_t sat = counting_saturations(c->f) - sat0;
         if (sat)
             fprintf(r->out, "; %llu counter(s) reached %u and saturated: they never move again",
                     (unsigned long long)sat, r->counter_max);
@@ -288,9 +295,11 @@ static void print_summary(const run_state *r, size_t steps)
     fprintf(r->out, "\nafter %zu steps: items held %llu, %s %.3f, fpr now fill^k = %.4g", steps,
             (unsigned long long)st.items, r->c->counting ? "nonzero counters" : "fill",
             st.load_factor, st.expected_fpr);
-    if (!r->c->counting)
-        fprintf(r->out, ", distinct items estimated from the fill %.2f",
-                fk_bloom_estimate_items(r->c->f));
+    if (!r->c->counting) {
+        fk_bloom_description d;
+        fk_bloom_describe(r->c->f, &d);
+        fprintf(r->out, ", distinct items estimated from the fill %.2f", d.estimated_items);
+    }
     fputc('\n', r->out);
 }
 
@@ -339,28 +348,37 @@ static int run(const fkc_trace_job *job, const cells *c, fk_filter *f, uint32_t 
     return status;
 }
 
-static int too_big(uint64_t m)
+/* 0 when the filter job->params sizes can be drawn, else the exit status
+ * (the message printed). */
+static int too_big(const fkc_trace_job *job)
 {
+    uint64_t m = job->params.bits ? job->params.bits
+                                  : fk_size_bloom_bits(job->params.capacity, job->params.fpr);
+    if (m <= FKC_TRACE_MAX_CELLS)
+        return 0;
     fprintf(stderr, "filterkit trace: the filter would have %llu cells; traces draw at most %u "
                     "(lower --capacity or raise --fpr)\n",
             (unsigned long long)m, FKC_TRACE_MAX_CELLS);
     return 2;
 }
 
+static int failed(const char *call, fk_status r)
+{
+    fprintf(stderr, "filterkit trace: %s: %s\n", call, fk_strerror(r));
+    return 1;
+}
+
 int fkc_trace_bloom(const fkc_trace_job *job)
 {
-    uint64_t m = job->params.bits ? job->params.bits
-                                  : fk_size_bloom_bits(job->params.capacity, job->params.fpr);
-    if (m > FKC_TRACE_MAX_CELLS)
-        return too_big(m);
     fk_bloom *b;
-    fk_status r = fk_bloom_new(&job->params, &b);
-    if (r != FK_OK) {
-        fprintf(stderr, "filterkit trace: fk_bloom_new: %s\n", fk_strerror(r));
-        return 1;
-    }
-    cells c = { false, b, fk_bloom_bits(b), fk_bloom_hashes(b), fk_bloom_seed(b),
-                bloom_positions, bloom_cell };
+    fk_status r;
+    if (too_big(job))
+        return 2;
+    if ((r = fk_bloom_new(&job->params, &b)) != FK_OK)
+        return failed("fk_bloom_new", r);
+    fk_bloom_description d;
+    fk_bloom_describe(b, &d);
+    cells c = { false, b, d.bits, d.hashes, d.seed, bloom_positions, bloom_cell };
     print_header(job->out, &c, &job->params, 1, 1);
     int status = run(job, &c, fk_bloom_as_filter(b), 1);
     fk_bloom_free(b);
@@ -369,21 +387,17 @@ int fkc_trace_bloom(const fkc_trace_job *job)
 
 int fkc_trace_counting(const fkc_trace_job *job)
 {
-    uint64_t m = job->params.bits ? job->params.bits
-                                  : fk_size_bloom_bits(job->params.capacity, job->params.fpr);
-    if (m > FKC_TRACE_MAX_CELLS)
-        return too_big(m);
     fk_counting *f;
-    fk_status r = fk_counting_new(&job->params, &f);
-    if (r != FK_OK) {
-        fprintf(stderr, "filterkit trace: fk_counting_new: %s\n", fk_strerror(r));
-        return 1;
-    }
-    cells c = { true, f, fk_counting_bits(f), fk_counting_hashes(f), fk_counting_seed(f),
-                counting_positions, counting_cell };
-    print_header(job->out, &c, &job->params, fk_counting_counter_bits(f),
-                 fk_counting_counter_max(f));
-    int status = run(job, &c, fk_counting_as_filter(f), fk_counting_counter_max(f));
+    fk_status r;
+    if (too_big(job))
+        return 2;
+    if ((r = fk_counting_new(&job->params, &f)) != FK_OK)
+        return failed("fk_counting_new", r);
+    fk_counting_description d;
+    fk_counting_describe(f, &d);
+    cells c = { true, f, d.bits, d.hashes, d.seed, counting_positions, counting_cell };
+    print_header(job->out, &c, &job->params, d.counter_bits, d.counter_max);
+    int status = run(job, &c, fk_counting_as_filter(f), d.counter_max);
     fk_counting_free(f);
     return status;
 }

@@ -68,9 +68,10 @@ static void print_bucket(FILE *out, const table *t, uint64_t b, bool mark_change
 
 static void print_table(FILE *out, const table *t)
 {
+    fk_cuckoo_description d;
+    fk_cuckoo_describe(t->c, &d);
     fprintf(out, "  table after: %llu of %llu slots used (load %.3f)\n",
-            (unsigned long long)fk_cuckoo_items(t->c),
-            (unsigned long long)fk_cuckoo_slots(t->c), fk_cuckoo_load_factor(t->c));
+            (unsigned long long)d.items, (unsigned long long)d.slots, d.load_factor);
     for (uint64_t b = 0; b < t->buckets; b++)
         print_bucket(out, t, b, true);
 }
@@ -218,7 +219,9 @@ int fkc_trace_cuckoo(const fkc_trace_job *job)
         fprintf(stderr, "filterkit trace: fk_cuckoo_new: %s\n", fk_strerror(r));
         return 1;
     }
-    table t = { c, fk_cuckoo_buckets(c), (int)((fk_cuckoo_fingerprint_bits(c) + 3) / 4), 1, NULL };
+    fk_cuckoo_description d;
+    fk_cuckoo_describe(c, &d);
+    table t = { c, d.buckets, (int)((d.fingerprint_bits + 3) / 4), 1, NULL };
     for (uint64_t x = t.buckets - 1; x >= 10; x /= 10)
         t.idx_digits++;
     kick_log *log = calloc(1, sizeof *log);
@@ -233,9 +236,9 @@ int fkc_trace_cuckoo(const fkc_trace_job *job)
     }
     fk_cuckoo_set_observer(c, on_kick, log);
 
-    uint32_t f = fk_cuckoo_fingerprint_bits(c);
+    uint32_t f = d.fingerprint_bits;
     fprintf(out, "cuckoo filter: %llu buckets x %u slots, f = %u-bit fingerprints, seed %llu\n",
-            (unsigned long long)t.buckets, FK_CUCKOO_SLOTS, f, (unsigned long long)fk_cuckoo_seed(c));
+            (unsigned long long)t.buckets, FK_CUCKOO_SLOTS, f, (unsigned long long)d.seed);
     fprintf(out, "  sized for %llu items at <= %.0f%% load; fpr bound 2b/2^f = %.4g, at that load %.4g\n",
             (unsigned long long)job->params.capacity, 100.0 * FK_CUCKOO_MAX_LOAD,
             2.0 * FK_CUCKOO_SLOTS / (double)(1ull << f),
