@@ -155,10 +155,10 @@ static inline uint64_t fk_cmap_chunk_offset(const fk_cmap *m, uint32_t fp)
 
 /* A hashed key's fingerprint and buckets under the chunks scheme: two
  * multiplies and one XOR past the hash, no branch. */
-static inline fk_cplace fk_cmap_place_chunks_hm(const fk_cmap *m, uint64_t h, uint32_t fp_mask)
+static inline fk_cplace fk_cmap_place_chunks_h(const fk_cmap *m, uint64_t h)
 {
     fk_cplace p;
-    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * fp_mask) >> 32) + 1;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * m->fp_mask) >> 32) + 1;
     p.i1 = fk_cmap_mulhi(h, m->buckets);
     p.i2 = p.i1 ^ fk_cmap_chunk_offset(m, p.fp);
     p.hash_lo = h;
@@ -166,22 +166,15 @@ static inline fk_cplace fk_cmap_place_chunks_hm(const fk_cmap *m, uint64_t h, ui
     return p;
 }
 
-/* The same, fp_mask = m->fp_mask (the _hm form takes it as a constant
- * where a path knows the width). */
-static inline fk_cplace fk_cmap_place_chunks_h(const fk_cmap *m, uint64_t h)
-{
-    return fk_cmap_place_chunks_hm(m, h, m->fp_mask);
-}
-
 /* ------------------------------------------------------ blocks scheme */
 
 /* A hashed key's fingerprint and buckets under the blocks scheme: four
  * multiplies, no data-dependent branch. */
-static inline fk_cplace fk_cmap_place_blocks_hm(const fk_cmap *m, uint64_t h, uint32_t fp_mask)
+static inline fk_cplace fk_cmap_place_blocks_h(const fk_cmap *m, uint64_t h)
 {
     const uint64_t n = m->buckets;
     fk_cplace p;
-    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * fp_mask) >> 32) + 1;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * m->fp_mask) >> 32) + 1;
     uint64_t g = (uint64_t)p.fp * FK_CUCKOO_FP_MUL;
     uint64_t s = fk_cmap_mulhi(g, n);
     uint64_t x1 = fk_cmap_mulhi(h, n);
@@ -190,12 +183,6 @@ static inline fk_cplace fk_cmap_place_blocks_hm(const fk_cmap *m, uint64_t h, ui
     p.hash_lo = h;
     p.hash_hi = 0;
     return p;
-}
-
-/* The same, fp_mask = m->fp_mask. */
-static inline fk_cplace fk_cmap_place_blocks_h(const fk_cmap *m, uint64_t h)
-{
-    return fk_cmap_place_blocks_hm(m, h, m->fp_mask);
 }
 
 /* A key's fingerprint and buckets under the blocks scheme: one XXH3-64
