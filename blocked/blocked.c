@@ -57,6 +57,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->base.ops = &fk_blocked_ops;
     b->words = words;
     b->blocks = blocks;
+    b->blocks_hi = blocks << 32;
     b->seed = seed;
     b->hash8 = fk_hash8_flip64(seed);
     b->capacity = capacity;
@@ -162,6 +163,7 @@ void fk_blocked_use_path(fk_blocked *b)
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
         b->lookup_u64 = fk_blocked_contains_u64_avx2;
+        b->base.contains_u64 = avx2_filter_contains_u64;
         b->insert = fk_blocked_insert_avx2;
         b->insert_u64 = fk_blocked_insert_u64_avx2;
         return;
@@ -169,6 +171,7 @@ void fk_blocked_use_path(fk_blocked *b)
 #endif
     b->lookup = fk_blocked_contains_scalar;
     b->lookup_u64 = fk_blocked_contains_u64_scalar;
+    b->base.contains_u64 = scalar_filter_contains_u64;
     b->insert = fk_blocked_insert_scalar;
     b->insert_u64 = fk_blocked_insert_u64_scalar;
 }

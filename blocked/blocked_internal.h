@@ -35,6 +35,7 @@ struct fk_blocked {
     uint32_t *words;     /* blocks x 8 words, 64-byte aligned: no block straddles a line */
     uint64_t  blocks;    /* 1 .. 2^32 */
     uint64_t  hash8;     /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
+    uint64_t  blocks_hi; /* blocks << 32 (blocks < 2^32): fk_blocked_block_ptr's multiplier */
     /* the path's single-key calls, chosen when the path is (no per-call
      * test of the path) */
     fk_blocked_lookup_u64_fn lookup_u64;
@@ -87,9 +88,12 @@ static inline uint64_t fk_blocked_block_of(uint64_t hash, uint64_t blocks)
     return ((hash >> 32) * blocks) >> 32;
 }
 
+/* The key's block: fk_blocked_block_of as one multiply-high, since
+ * ((hash >> 32) * blocks) >> 32 == ((hash >> 32) * (blocks << 32)) >> 64. */
 static inline uint32_t *fk_blocked_block_ptr(const fk_blocked *b, uint64_t hash)
 {
-    return b->words + fk_blocked_block_of(hash, b->blocks) * FK_BLOCKED_WORDS;
+    uint64_t block = (uint64_t)(((unsigned __int128)(hash >> 32) * b->blocks_hi) >> 64);
+    return b->words + block * FK_BLOCKED_WORDS;
 }
 
 /* The bit a key sets in word i: the top 5 bits of low32 * salt[i]. */
@@ -127,7 +131,8 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
  * key an out-of-line call (see fk_blocked_hash), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
  * fk_blocked_contains_<PATH>, and the u64 forms fk_blocked_insert_u64_<PATH>
- * and fk_blocked_contains_u64_<PATH> (the same constant-length hash). */
+ * and fk_blocked_contains_u64_<PATH> (the same constant-length hash), and
+ * <PATH>_filter_contains_u64, the last on an fk_filter (b->base's target). */
 #define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
     FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
         fk_blocked *b, const void *key, size_t len)                                        \
@@ -164,6 +169,12 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     }                                                                                      \
     FK_HOT ATTR bool fk_blocked_contains_u64_##PATH(const fk_blocked *b, uint64_t key)     \
     {                                                                                      \
+        return TEST(b, fk_hash8_64(key, b->hash8));                                        \
+    }                                                                                      \
+    /* the same as fk_filter_contains_u64's per-filter target (fk_filter) */               \
+    FK_HOT ATTR static bool PATH##_filter_contains_u64(const fk_filter *f, uint64_t key)   \
+    {                                                                                      \
+        const fk_blocked *b = (const fk_blocked *)f;                                       \
         return TEST(b, fk_hash8_64(key, b->hash8));                                        \
     }
 fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);

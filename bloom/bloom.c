@@ -31,6 +31,7 @@ fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t 
         return s;
     }
     b->base.ops = &fk_bloom_ops;
+    b->base.contains_u64 = fk_bloom_ops_contains_u64; /* no dispatch per key */
     b->m = m;
     b->words = words;
     b->k = k;

@@ -169,15 +169,23 @@ fk_status fk_filter_remove(fk_filter *f, const void *key, size_t len)
 
 /* ------------------------------------------------------- 64-bit keys */
 
-bool fk_filter_contains_u64(const fk_filter *f, uint64_t key)
+/* The table's answer for a filter whose kind chose no path of its own. */
+__attribute__((noinline)) static bool contains_u64_by_ops(const fk_filter *f, uint64_t key)
 {
-    if (!f)
-        return false;
     if (FK_OPS_HAS(f->ops, FK_OPS_V5, contains_u64))
         return f->ops->contains_u64(f, key);
     uint8_t le[8];
     fk_batch_le8(le, key);
     return f->ops->contains(f, le, sizeof le);
+}
+
+bool fk_filter_contains_u64(const fk_filter *f, uint64_t key)
+{
+    if (!f)
+        return false;
+    if (__builtin_expect(f->contains_u64 != NULL, 1))
+        return f->contains_u64(f, key); /* the path chosen when f was made */
+    return contains_u64_by_ops(f, key);
 }
 
 /* The byte-slot path of the u64 writers: the key's 8 LE bytes. */

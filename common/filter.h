@@ -195,6 +195,12 @@ struct fk_ops {
  * member, so a pointer to the kind's struct is a pointer to its fk_filter. */
 struct fk_filter {
     const fk_ops *ops;
+    /* fk_filter_contains_u64's target for this filter, chosen once when it
+     * is made (a kind may point it at a path specialised for the filter's
+     * geometry, so the call tests neither the table's version nor a slot
+     * per key). NULL (a zeroed object) means "ask ops", so a kind that
+     * allocates its object zeroed and sets only `ops` stays correct. */
+    bool (*contains_u64)(const fk_filter *f, uint64_t key);
 };
 
 /* For kind authors, SQLite's IOMETHODS habit: FK_OPS_FORWARD(T, prefix)

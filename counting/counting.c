@@ -30,6 +30,7 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
         return s;
     }
     c->base.ops = &fk_counting_ops;
+    c->base.contains_u64 = fk_counting_ops_contains_u64; /* no dispatch per key */
     c->m = m;
     c->k = k;
     c->width = width;

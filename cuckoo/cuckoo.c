@@ -401,7 +401,22 @@ __attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, 
  * byte form hashes 8-byte keys on the constant-length path (the u64
  * form's code) and other keys up to 16 bytes inline; longer keys go to
  * lookup_any (a tail call), so these paths call nothing and need no saved
- * registers. */
+ * registers. filter_lookup_u64_* is the u64 form on an fk_filter, the
+ * target fk_filter_contains_u64 calls straight (c->base.contains_u64). */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !FK_TSAN
+/* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
+ * otherwise): a second build of the u64 lookups, chosen at creation when the
+ * CPU has them (choose_paths). */
+#define FK_CUCKOO_BMI __attribute__((target("bmi,bmi2")))
+#define FK_CUCKOO_BMI_PATH(...) __VA_ARGS__
+#define FK_CUCKOO_HAVE_BMI 1
+#else
+#define FK_CUCKOO_BMI
+#define FK_CUCKOO_BMI_PATH(...)
+#define FK_CUCKOO_HAVE_BMI 0
+#endif
+
 #define FK_CUCKOO_LOOKUP_W(S, F)                                                       \
     FK_HOT static bool lookup_##S##F(const fk_cuckoo *c, const void *key, size_t len)  \
     {                                                                                  \
@@ -412,7 +427,18 @@ __attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, 
     FK_HOT static bool lookup_u64_##S##F(const fk_cuckoo *c, uint64_t key)             \
     {                                                                                  \
         return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
-    }
+    }                                                                                  \
+    FK_HOT static bool filter_lookup_u64_##S##F(const fk_filter *f, uint64_t key)      \
+    {                                                                                  \
+        const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
+        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
+    }                                                                                  \
+    FK_CUCKOO_BMI_PATH(FK_HOT FK_CUCKOO_BMI static bool filter_lookup_u64_bmi_##S##F(    \
+        const fk_filter *f, uint64_t key)                                              \
+    {                                                                                  \
+        const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
+        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
+    })
 #define FK_CUCKOO_LOOKUP_BLOCKS(F) FK_CUCKOO_LOOKUP_W(blocks, F)
 #define FK_CUCKOO_LOOKUP_CHUNKS(F) FK_CUCKOO_LOOKUP_W(chunks, F)
 FK_CTAB_EACH_WIDTH(FK_CUCKOO_LOOKUP_BLOCKS)
@@ -428,6 +454,10 @@ static void choose_paths(fk_cuckoo *c)
     c->lookup = lookup_any;
     c->insert_u64 = insert_u64_any;
     c->lookup_u64 = lookup_u64_any;
+    c->base.contains_u64 = NULL; /* fk_filter_contains_u64 asks the ops slot */
+#if FK_CUCKOO_HAVE_BMI
+    const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#endif
     /* One case per fingerprint width with a path of its own; wider
      * fingerprints keep the generic paths. */
 #define FK_CUCKOO_PATHS_CASE(S, F)                                                     \
@@ -436,6 +466,8 @@ static void choose_paths(fk_cuckoo *c)
         c->lookup = lookup_##S##F;                                                     \
         c->insert_u64 = insert_u64_##S##F;                                             \
         c->lookup_u64 = lookup_u64_##S##F;                                             \
+        c->base.contains_u64 = filter_lookup_u64_##S##F;                               \
+        FK_CUCKOO_BMI_PATH(if (bmi) c->base.contains_u64 = filter_lookup_u64_bmi_##S##F;) \
         break;
 #define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
 #define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)

@@ -136,7 +136,9 @@ static inline uint64_t fk_cuckoo_moves_unsettled(const fk_cuckoo *c, uint64_t v)
 #if !FK_TSAN
     atomic_thread_fence(memory_order_acquire);
 #endif
-    return (v & 1) | (atomic_load_explicit(&c->moves, memory_order_relaxed) ^ v);
+    /* v odd (a path was running): the count only grows, so it is above
+     * v - 1 = v & ~1 now; v even: it equals v iff no path ran since. */
+    return atomic_load_explicit(&c->moves, memory_order_relaxed) ^ (v & ~(uint64_t)1);
 }
 
 /* The re-read of a lookup that missed beside moves (cuckoo.c, out of line:

@@ -82,6 +82,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
         return NULL;
     }
     c->base.ops = outer;
+    c->base.contains_u64 = FK_OPS_HAS(outer, FK_OPS_V5, contains_u64) ? outer->contains_u64 : NULL;
     c->inner = inner;
     c->first = first_params(p, tightening);
     c->target = p->fpr;

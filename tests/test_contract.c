@@ -895,7 +895,7 @@ TEST(a_static_kind_is_built_and_refuses_writes)
     for (int i = 0; i < 3; i++)
         CHECK(fk_filter_contains_u64(f, keys64[i]));
     /* the table of the built filter is fpset's own; these go through st */
-    fk_filter probe = { &st };
+    fk_filter probe = { .ops = &st };
     CHECK_STATUS(fk_filter_insert(&probe, "k", 1), FK_EUNSUPPORTED);
     CHECK_STATUS(fk_filter_insert_u64(&probe, 4), FK_EUNSUPPORTED);
     CHECK_STATUS(fk_filter_remove(&probe, "k", 1), FK_EUNSUPPORTED);

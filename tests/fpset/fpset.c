@@ -33,7 +33,7 @@ fk_status fpset_create_exact(uint64_t slots, uint32_t f, uint64_t seed, uint64_t
         free(slot);
         return FK_ENOMEM;
     }
-    *s = (fpset){ { &fk_test_fpset_ops }, slot, slots - 1, f, seed, capacity, 0, fpr };
+    *s = (fpset){ { .ops = &fk_test_fpset_ops }, slot, slots - 1, f, seed, capacity, 0, fpr };
     *out = s;
     return FK_OK;
 }
