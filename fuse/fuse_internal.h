@@ -226,15 +226,41 @@ static inline uint64_t fk_fuse_place(const fk_fuse *fu, uint64_t h, bool sharded
     return g;
 }
 
-/* The lookup of a hashed key on path-constant width w and sharding. */
+/* The lookup of a hashed key on path-constant width w and sharding. The
+ * three cells are XORed whole (a packed cell's 64-bit window shifted to
+ * its first bit, the bits above it left in) and the fingerprint's bits
+ * are XORed in before the one mask: equal fingerprints leave zero under
+ * fp_mask, and no cell is masked or narrowed on its own. */
+static inline uint64_t fk_fuse_window(const uint8_t *cells, uint64_t i, unsigned w, uint32_t f)
+{
+    switch (w) {
+    case 8:
+        return cells[i];
+    case 16: {
+        uint16_t v;
+        memcpy(&v, cells + 2 * i, 2);
+        return v;
+    }
+    case 32: {
+        uint32_t v;
+        memcpy(&v, cells + 4 * i, 4);
+        return v;
+    }
+    default: {
+        uint64_t bit = i * f;
+        return fk_fuse_load64(cells + (bit >> 3)) >> (bit & 7);
+    }
+    }
+}
+
 static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool sharded)
 {
     uint64_t c[3];
     uint64_t g = fk_fuse_place(fu, h, sharded, c);
-    uint32_t x = fk_fuse_cell_get(fu->cells, c[0], w, fu->f, fu->fp_mask) ^
-                 fk_fuse_cell_get(fu->cells, c[1], w, fu->f, fu->fp_mask) ^
-                 fk_fuse_cell_get(fu->cells, c[2], w, fu->f, fu->fp_mask);
-    return x == fk_fuse_fingerprint(g, fu->fp_mask);
+    uint64_t x = fk_fuse_window(fu->cells, c[0], w, fu->f) ^
+                 fk_fuse_window(fu->cells, c[1], w, fu->f) ^
+                 fk_fuse_window(fu->cells, c[2], w, fu->f);
+    return ((x ^ g ^ (g >> 32)) & fu->fp_mask) == 0;
 }
 
 /* The width a build derives from a target rate: the smallest f in 1..32
@@ -273,6 +299,7 @@ typedef struct {
     uint64_t shard_keys;    /* 0: FK_FUSE_SHARD_KEYS */
     uint64_t stage_bytes;   /* 0: what FK_FUSE_TEMP_BUDGET leaves */
     uint64_t fail_attempts; /* each shard's first attempts fail */
+    bool     plain_lookups; /* fk_fuse_choose_path skips the BMI2 paths */
 } fk_fuse_test_knobs;
 extern fk_fuse_test_knobs fk_fuse_testing;
 

@@ -662,6 +662,19 @@ TEST(batches_equal_single_lookups)
                 differ += out[i] != fk_fuse_contains(fu, bk[i], 8);
             CHECK_EQ_U64(differ, 0);
         }
+        /* the portable lookups answer as the ones chosen at run time */
+        bool *chosen = malloc(2 * n * sizeof *chosen);
+        for (size_t i = 0; i < 2 * n; i++)
+            chosen[i] = fk_fuse_contains_u64(fu, keys[i]);
+        fk_fuse_testing.plain_lookups = true;
+        fk_fuse_choose_path(fu);
+        size_t differ = 0;
+        for (size_t i = 0; i < 2 * n; i++)
+            differ += (chosen[i] != fk_fuse_contains_u64(fu, keys[i])) +
+                      (chosen[i] != fk_fuse_contains(fu, bk[i], 8));
+        CHECK_MSG(differ == 0, "f = %u: %zu answers differ", f, differ);
+        fk_fuse_testing.plain_lookups = false;
+        free(chosen);
         fk_fuse_free(fu);
     }
     /* NULL rules */
