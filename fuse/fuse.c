@@ -410,17 +410,18 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
 /* ---------------------------------------------------------- sort, dedup */
 
 /* Sorts a[0..n) ascending: an LSD radix sort (11-bit digits, a pass
- * skipped when every key shares its digit) over the top 33 bits only,
- * then each run of equal top bits sorted in place. Random 64-bit hashes
- * rarely share 33 bits (about n^2 / 2^34 pairs: 16k at 2^24 keys), so the
- * runs are a few keys long and the sort reads the array 4 times instead
- * of 7, with the order of a full sort. tmp holds n entries. The hashes
- * come out in order of their first cell, so filling the peeling arrays
- * walks three fronts, and equal hashes come out adjacent. */
+ * skipped when every key shares its digit) of the top 22 bits only, then
+ * each run of keys sharing those bits sorted in place. A shard holds at
+ * most 2^24 keys, so the runs average at most 4 keys (random hashes) and
+ * the sort reads the array 4 times (a histogram pass, two scatters, the
+ * runs) instead of 7, with the order of a full sort. tmp holds n
+ * entries. The hashes come out in order of their first cell, so filling
+ * the peeling arrays walks three fronts, and equal hashes come out
+ * adjacent. */
 #define RADIX_BITS 11u
 #define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES 3u
-#define RADIX_LOW_BITS 31u /* below the digits: sorted run by run */
+#define RADIX_PASSES 2u
+#define RADIX_LOW_BITS 42u /* below the digits: sorted run by run */
 
 static void insertion_sort(uint64_t *a, size_t n)
 {
@@ -466,10 +467,9 @@ static void sort_hashes(uint64_t *a, uint64_t *tmp, size_t n)
         insertion_sort(a, n);
         return;
     }
-    static const unsigned shift[RADIX_PASSES] = { RADIX_LOW_BITS, RADIX_LOW_BITS + 11,
-                                                  RADIX_LOW_BITS + 22 };
+    static const unsigned shift[RADIX_PASSES] = { RADIX_LOW_BITS, RADIX_LOW_BITS + RADIX_BITS };
     uint32_t (*hist)[RADIX_SIZE] = calloc(RADIX_PASSES, sizeof *hist);
-    if (!hist) { /* a 24 KiB table: fall back to a slower sort, same order */
+    if (!hist) { /* a 16 KiB table: fall back to a slower sort, same order */
         shell_sort(a, n);
         return;
     }
