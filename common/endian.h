@@ -98,17 +98,4 @@ static inline void fk_le_get64_array(uint64_t *dst, const uint8_t *src, size_t n
         dst[i] = fk_le_get64(src + 8 * i);
 }
 
-/* 8 little-endian bytes at p, any alignment, as one load on little-endian
- * hosts (hot paths: fk_le_get64's byte loop is not always folded into one
- * load). */
-static inline uint64_t fk_le_load64(const void *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-}
-
 #endif

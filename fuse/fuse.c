@@ -225,7 +225,7 @@ static void choose_path_only(fk_fuse *fu);
     {                                                                                \
         if (__builtin_expect(len != 8 || !key, 0))                                   \
             return name##_any(fu, key, len); /* a tail call: the 8-byte path */      \
-        return fk_fuse_probe(fu, fk_fuse_hash8(fk_le_load64(key), fu->flip), w,    \
+        return fk_fuse_probe(fu, fk_fuse_hash8(fk_hash8_load(key), fu->flip), w,    \
                              sharded);      /* saves no register */                  \
     }                                                                                \
     attr static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \

@@ -82,7 +82,7 @@ uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed);
 static inline uint64_t fk_fuse_flip_of(uint64_t seed)
 {
     uint64_t folded = seed ^ ((uint64_t)__builtin_bswap32((uint32_t)seed) << 32);
-    return (fk_le_load64(XXH3_kSecret + 8) ^ fk_le_load64(XXH3_kSecret + 16)) - folded;
+    return (fk_hash8_load(XXH3_kSecret + 8) ^ fk_hash8_load(XXH3_kSecret + 16)) - folded;
 }
 
 static inline uint64_t fk_fuse_hash8(uint64_t le_value, uint64_t flip)
@@ -100,7 +100,7 @@ static inline uint64_t fk_fuse_hash8(uint64_t le_value, uint64_t flip)
 static inline uint64_t fk_fuse_hash(const void *key, size_t len, uint64_t seed)
 {
     if (__builtin_expect(len == 8, 1))
-        return fk_fuse_hash8(fk_le_load64(key), fk_fuse_flip_of(seed));
+        return fk_fuse_hash8(fk_hash8_load(key), fk_fuse_flip_of(seed));
     return fk_fuse_hash_long(key, len, seed);
 }
 
@@ -136,7 +136,7 @@ static inline void fk_fuse_set_hash_seed(fk_fuse *fu, uint64_t seed)
 static inline uint64_t fk_fuse_hash_in(const fk_fuse *fu, const void *key, size_t len)
 {
     if (__builtin_expect(len == 8, 1))
-        return fk_fuse_hash8(fk_le_load64(key), fu->flip);
+        return fk_fuse_hash8(fk_hash8_load(key), fu->flip);
     return fk_fuse_hash_long(key, len, fu->hash_seed);
 }
 
@@ -176,7 +176,7 @@ static inline uint64_t fk_fuse_window(const uint8_t *cells, uint64_t i, unsigned
     }
     default: {
         uint64_t bit = i * f;
-        return fk_le_load64(cells + (bit >> 3)) >> (bit & 7);
+        return fk_hash8_load(cells + (bit >> 3)) >> (bit & 7);
     }
     }
 }
