@@ -242,6 +242,8 @@ FUSE_LOOKUPS(lookup_sharded_w8, 8, true)
 FUSE_LOOKUPS(lookup_sharded_w16, 16, true)
 FUSE_LOOKUPS(lookup_sharded_w32, 32, true)
 FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
+FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, false)
+FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
 
 /* The packed lookups again for CPUs with BMI2 (chosen at run time, same
  * bits): SHRX shifts a loaded word by a count in any register, which
@@ -251,6 +253,17 @@ FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
 #define FUSE_BMI2 __attribute__((target("bmi2")))
 FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, true, FUSE_BMI2)
+#else /* no BMI2 to ask for: the table's BMI2 column is never chosen */
+#define lookup_packed_bmi2 lookup_packed
+#define lookup_packed_bmi2_u64 lookup_packed_u64
+#define lookup_sharded_packed_bmi2 lookup_sharded_packed
+#define lookup_sharded_packed_bmi2_u64 lookup_sharded_packed_u64
+#define lookup_narrow_bmi2 lookup_narrow
+#define lookup_narrow_bmi2_u64 lookup_narrow_u64
+#define lookup_sharded_narrow_bmi2 lookup_sharded_narrow
+#define lookup_sharded_narrow_bmi2_u64 lookup_sharded_narrow_u64
 #endif
 
 static bool lookup_empty(const fk_fuse *fu, const void *key, size_t len)
@@ -285,18 +298,23 @@ void fk_fuse_choose_path(fk_fuse *fu)
         [FK_FUSE_PATH_SHARDED_W32] = LOOKUP_PAIR(lookup_sharded_w32),
         [FK_FUSE_PATH_SHARDED_PACKED] = LOOKUP_PAIR(lookup_sharded_packed),
     };
+    /* packed paths: [sharded][narrow][bmi2] */
+    static const lookup_pair packed[2][2][2] = {
+        { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+          { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
+        { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
+          { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
+    };
     choose_path_only(fu);
     lookup_pair chosen = by_path[fu->path];
+    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
+        bool bmi2 = false;
 #ifdef FUSE_HAVE_BMI2_PATH
-    if (!fk_fuse_testing.plain_lookups && __builtin_cpu_supports("bmi2")) {
-        static const lookup_pair packed = LOOKUP_PAIR(lookup_packed_bmi2),
-                                 sharded = LOOKUP_PAIR(lookup_sharded_packed_bmi2);
-        if (fu->path == FK_FUSE_PATH_PACKED)
-            chosen = packed;
-        else if (fu->path == FK_FUSE_PATH_SHARDED_PACKED)
-            chosen = sharded;
-    }
+        bmi2 = !fk_fuse_testing.plain_lookups && __builtin_cpu_supports("bmi2");
 #endif
+        chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
+                       [bmi2];
+    }
     fu->lookup = chosen.bytes;
     fu->lookup_u64 = chosen.u64;
 }

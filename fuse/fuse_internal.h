@@ -158,7 +158,12 @@ static inline uint32_t fk_fuse_fingerprint(uint64_t g, uint64_t fp_mask)
 
 /* The 64-bit window of cell i of an array of f-bit cells (w = 8, 16, 32,
  * or 0 for packed): the cell in its low bits, for packed cells the bits
- * of the cells after it above them (the lookups mask once, at the end). */
+ * of the cells after it above them (the lookups mask once, at the end).
+ * w = FK_FUSE_NARROW reads packed cells of at most 9 bits with a 16-bit
+ * load, which crosses a cache line 1 time in 64 where a 64-bit load does
+ * 7 times in 64. */
+#define FK_FUSE_NARROW 1u
+#define FK_FUSE_NARROW_MAX_BITS 9u
 static inline uint64_t fk_fuse_window(const uint8_t *cells, uint64_t i, unsigned w, uint32_t f)
 {
     switch (w) {
@@ -173,6 +178,15 @@ static inline uint64_t fk_fuse_window(const uint8_t *cells, uint64_t i, unsigned
         uint32_t v;
         memcpy(&v, cells + 4 * i, 4);
         return v;
+    }
+    case FK_FUSE_NARROW: { /* packed, f <= 9: 16 bits hold shift + cell */
+        uint64_t bit = i * f;
+        uint16_t v;
+        memcpy(&v, cells + (bit >> 3), 2);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap16(v);
+#endif
+        return (uint64_t)(v >> (bit & 7));
     }
     default: {
         uint64_t bit = i * f;
