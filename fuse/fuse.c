@@ -48,6 +48,9 @@ static unsigned builders_for(unsigned threads, uint64_t ws, uint64_t one_shard)
 
 /* ------------------------------------------------------------ sizing */
 
+/* Bytes of the peeling's record of a cell (peel_and_assign). */
+#define REC_BYTES 9u
+
 uint32_t fk_fuse_fp_bits_for(double fpr)
 {
     if (!(fpr > 0.0 && fpr < 1.0))
@@ -151,8 +154,8 @@ static uint64_t memory_of(uint64_t cell_bytes, uint64_t shards)
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The hashes' array, which the peeling reuses for its order (4 bytes a
- * cell), and the work area: the sort's scratch, then the peeling's 9 bytes
- * a cell. */
+ * cell), and the work area: the sort's scratch, then the peeling's 9-byte
+ * record a cell. */
 static uint64_t hashes_bytes(uint64_t m, const fk_fuse_geom *g)
 {
     return max_u64(8 * (m ? m : 1), 4 * g->shard_cells);
@@ -160,7 +163,7 @@ static uint64_t hashes_bytes(uint64_t m, const fk_fuse_geom *g)
 
 static uint64_t work_bytes_for(uint64_t m, const fk_fuse_geom *g)
 {
-    return max_u64(8 * (m ? m : 1), 9 * g->shard_cells);
+    return max_u64(8 * (m ? m : 1), (uint64_t)REC_BYTES * g->shard_cells);
 }
 
 static uint64_t workspace_bytes(uint64_t m, const fk_fuse_geom *g)
@@ -210,25 +213,27 @@ static void choose_path_only(fk_fuse *fu);
 /* The lookups of each path: hash, three cells, compare (fuse_internal.h's
  * fk_fuse_probe with the width and sharding constant). A NULL key with a
  * length is refused here, so the callers need not test it. */
-#define FUSE_LOOKUPS(name, w, sharded)                                               \
-    __attribute__((noinline)) static bool name##_any(const fk_fuse *fu, const void *key, \
+#define FUSE_LOOKUPS_T(name, w, sharded, attr)                                               \
+    __attribute__((noinline)) attr static bool name##_any(const fk_fuse *fu, const void *key, \
                                                      size_t len)                     \
     {                                                                                \
         if (!key && len > 0)                                                         \
             return false;                                                            \
         return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, sharded);        \
     }                                                                                \
-    static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
+    attr static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
     {                                                                                \
         if (__builtin_expect(len != 8 || !key, 0))                                   \
             return name##_any(fu, key, len); /* a tail call: the 8-byte path */      \
-        return fk_fuse_probe(fu, fk_fuse_hash8(fk_fuse_load64(key), fu->flip), w,    \
+        return fk_fuse_probe(fu, fk_fuse_hash8(fk_hash8_load(key), fu->flip), w,    \
                              sharded);      /* saves no register */                  \
     }                                                                                \
-    static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
+    attr static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
     {                                                                                \
         return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, sharded);          \
     }
+#define FUSE_LOOKUPS(name, w, sharded) FUSE_LOOKUPS_T(name, w, sharded, )
+
 FUSE_LOOKUPS(lookup_w8, 8, false)
 FUSE_LOOKUPS(lookup_w16, 16, false)
 FUSE_LOOKUPS(lookup_w32, 32, false)
@@ -237,6 +242,29 @@ FUSE_LOOKUPS(lookup_sharded_w8, 8, true)
 FUSE_LOOKUPS(lookup_sharded_w16, 16, true)
 FUSE_LOOKUPS(lookup_sharded_w32, 32, true)
 FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
+FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, false)
+FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
+
+/* The packed lookups again for CPUs with BMI2 (chosen at run time, same
+ * bits): SHRX shifts a loaded word by a count in any register, which
+ * saves a move to CL and the register it frees per cell. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define FUSE_HAVE_BMI2_PATH 1
+#define FUSE_BMI2 __attribute__((target("bmi2")))
+FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, true, FUSE_BMI2)
+#else /* no BMI2 to ask for: the table's BMI2 column is never chosen */
+#define lookup_packed_bmi2 lookup_packed
+#define lookup_packed_bmi2_u64 lookup_packed_u64
+#define lookup_sharded_packed_bmi2 lookup_sharded_packed
+#define lookup_sharded_packed_bmi2_u64 lookup_sharded_packed_u64
+#define lookup_narrow_bmi2 lookup_narrow
+#define lookup_narrow_bmi2_u64 lookup_narrow_u64
+#define lookup_sharded_narrow_bmi2 lookup_sharded_narrow
+#define lookup_sharded_narrow_bmi2_u64 lookup_sharded_narrow_u64
+#endif
 
 static bool lookup_empty(const fk_fuse *fu, const void *key, size_t len)
 {
@@ -250,29 +278,45 @@ static bool lookup_empty_u64(const fk_fuse *fu, uint64_t key)
     return false;
 }
 
+/* A path's two lookups, byte keys and integers. */
+typedef struct {
+    fk_fuse_lookup_fn     bytes;
+    fk_fuse_lookup_u64_fn u64;
+} lookup_pair;
+#define LOOKUP_PAIR(name) { name, name##_u64 }
+
 void fk_fuse_choose_path(fk_fuse *fu)
 {
-    static const fk_fuse_lookup_fn by_path[] = {
-        [FK_FUSE_PATH_EMPTY] = lookup_empty,
-        [FK_FUSE_PATH_W8] = lookup_w8, [FK_FUSE_PATH_W16] = lookup_w16,
-        [FK_FUSE_PATH_W32] = lookup_w32, [FK_FUSE_PATH_PACKED] = lookup_packed,
-        [FK_FUSE_PATH_SHARDED_W8] = lookup_sharded_w8,
-        [FK_FUSE_PATH_SHARDED_W16] = lookup_sharded_w16,
-        [FK_FUSE_PATH_SHARDED_W32] = lookup_sharded_w32,
-        [FK_FUSE_PATH_SHARDED_PACKED] = lookup_sharded_packed,
+    static const lookup_pair by_path[] = {
+        [FK_FUSE_PATH_EMPTY] = LOOKUP_PAIR(lookup_empty),
+        [FK_FUSE_PATH_W8] = LOOKUP_PAIR(lookup_w8),
+        [FK_FUSE_PATH_W16] = LOOKUP_PAIR(lookup_w16),
+        [FK_FUSE_PATH_W32] = LOOKUP_PAIR(lookup_w32),
+        [FK_FUSE_PATH_PACKED] = LOOKUP_PAIR(lookup_packed),
+        [FK_FUSE_PATH_SHARDED_W8] = LOOKUP_PAIR(lookup_sharded_w8),
+        [FK_FUSE_PATH_SHARDED_W16] = LOOKUP_PAIR(lookup_sharded_w16),
+        [FK_FUSE_PATH_SHARDED_W32] = LOOKUP_PAIR(lookup_sharded_w32),
+        [FK_FUSE_PATH_SHARDED_PACKED] = LOOKUP_PAIR(lookup_sharded_packed),
     };
-    static const fk_fuse_lookup_u64_fn by_path_u64[] = {
-        [FK_FUSE_PATH_EMPTY] = lookup_empty_u64,
-        [FK_FUSE_PATH_W8] = lookup_w8_u64, [FK_FUSE_PATH_W16] = lookup_w16_u64,
-        [FK_FUSE_PATH_W32] = lookup_w32_u64, [FK_FUSE_PATH_PACKED] = lookup_packed_u64,
-        [FK_FUSE_PATH_SHARDED_W8] = lookup_sharded_w8_u64,
-        [FK_FUSE_PATH_SHARDED_W16] = lookup_sharded_w16_u64,
-        [FK_FUSE_PATH_SHARDED_W32] = lookup_sharded_w32_u64,
-        [FK_FUSE_PATH_SHARDED_PACKED] = lookup_sharded_packed_u64,
+    /* packed paths: [sharded][narrow][bmi2] */
+    static const lookup_pair packed[2][2][2] = {
+        { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+          { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
+        { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
+          { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
     };
     choose_path_only(fu);
-    fu->lookup = by_path[fu->path];
-    fu->lookup_u64 = by_path_u64[fu->path];
+    lookup_pair chosen = by_path[fu->path];
+    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
+        bool bmi2 = false;
+#ifdef FUSE_HAVE_BMI2_PATH
+        bmi2 = !fk_fuse_testing.plain_lookups && __builtin_cpu_supports("bmi2");
+#endif
+        chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
+                       [bmi2];
+    }
+    fu->lookup = chosen.bytes;
+    fu->lookup_u64 = chosen.u64;
 }
 
 static void choose_path_only(fk_fuse *fu)
@@ -383,36 +427,68 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
 
 /* ---------------------------------------------------------- sort, dedup */
 
-/* Sorts a[0..n) ascending (LSD radix, 11-bit digits, 6 passes, a pass
- * skipped when every key shares its digit), tmp holds n entries. The
- * hashes come out in order of their first cell, so filling the peeling
- * arrays walks three fronts, and equal hashes come out adjacent. */
+/* Sorts a[0..n) ascending: an LSD radix sort (11-bit digits, a pass
+ * skipped when every key shares its digit) of the top 22 bits only, then
+ * each run of keys sharing those bits sorted in place. A shard holds at
+ * most 2^24 keys, so the runs average at most 4 keys (random hashes) and
+ * the sort reads the array 4 times (a histogram pass, two scatters, the
+ * runs) instead of 7, with the order of a full sort. tmp holds n
+ * entries. The hashes come out in order of their first cell, so filling
+ * the peeling arrays walks three fronts, and equal hashes come out
+ * adjacent. */
 #define RADIX_BITS 11u
 #define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_PASSES 6u
+#define RADIX_PASSES 2u
+#define RADIX_LOW_BITS 42u /* below the digits: sorted run by run */
+
+static void insertion_sort(uint64_t *a, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        size_t j = i;
+        for (; j > 0 && a[j - 1] > v; j--)
+            a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+static void shell_sort(uint64_t *a, size_t n)
+{
+    for (size_t gap = n / 2; gap > 0; gap /= 2)
+        for (size_t i = gap; i < n; i++) {
+            uint64_t v = a[i];
+            size_t j = i;
+            for (; j >= gap && a[j - gap] > v; j -= gap)
+                a[j] = a[j - gap];
+            a[j] = v;
+        }
+}
+
+/* Sorts each run of a[0..n) whose keys share the bits above `low`. */
+static void sort_runs(uint64_t *a, size_t n, unsigned low)
+{
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && (a[j] >> low) == (a[i] >> low))
+            j++;
+        if (j - i > 64)
+            shell_sort(a + i, j - i); /* no quadratic case for a crafted set */
+        else if (j - i > 1)
+            insertion_sort(a + i, j - i);
+        i = j;
+    }
+}
+
 static void sort_hashes(uint64_t *a, uint64_t *tmp, size_t n)
 {
     if (n < 64) {
-        for (size_t i = 1; i < n; i++) {
-            uint64_t v = a[i];
-            size_t j = i;
-            for (; j > 0 && a[j - 1] > v; j--)
-                a[j] = a[j - 1];
-            a[j] = v;
-        }
+        insertion_sort(a, n);
         return;
     }
-    static const unsigned shift[RADIX_PASSES] = { 0, 11, 22, 33, 44, 54 };
+    static const unsigned shift[RADIX_PASSES] = { RADIX_LOW_BITS, RADIX_LOW_BITS + RADIX_BITS };
     uint32_t (*hist)[RADIX_SIZE] = calloc(RADIX_PASSES, sizeof *hist);
-    if (!hist) { /* a 48 KiB table: fall back to a slower sort, same order */
-        for (size_t gap = n / 2; gap > 0; gap /= 2) /* shell sort */
-            for (size_t i = gap; i < n; i++) {
-                uint64_t v = a[i];
-                size_t j = i;
-                for (; j >= gap && a[j - gap] > v; j -= gap)
-                    a[j] = a[j - gap];
-                a[j] = v;
-            }
+    if (!hist) { /* a 16 KiB table: fall back to a slower sort, same order */
+        shell_sort(a, n);
         return;
     }
     for (size_t i = 0; i < n; i++)
@@ -440,6 +516,7 @@ static void sort_hashes(uint64_t *a, uint64_t *tmp, size_t n)
     if (src != a)
         memcpy(a, src, n * sizeof *a);
     free(hist);
+    sort_runs(a, n, RADIX_LOW_BITS);
 }
 
 /* Drops repeats from sorted a[0..n); returns the distinct count. */
@@ -506,34 +583,56 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
     }
 }
 
+/* The peeling's record of a cell, 9 bytes packed: the XOR of the hashes
+ * of the cell's keys (8 bytes, host order, any alignment) and their
+ * count (1). One record per cell, side by side, so the update of a
+ * neighbour (XOR, then count) touches one cache line, rarely two: with
+ * the XORs and counts in two arrays every neighbour cost two misses. */
+static inline uint64_t rec_hx(const uint8_t *rec, uint64_t c)
+{
+    uint64_t v;
+    memcpy(&v, rec + REC_BYTES * c, 8);
+    return v;
+}
+
+static inline void rec_xor(uint8_t *rec, uint64_t c, uint64_t h)
+{
+    uint64_t v;
+    memcpy(&v, rec + REC_BYTES * c, 8);
+    v ^= h;
+    memcpy(rec + REC_BYTES * c, &v, 8);
+}
+
+static inline uint8_t *rec_count(uint8_t *rec, uint64_t c)
+{
+    return rec + REC_BYTES * c + 8;
+}
+
 /* Peels the m distinct hashes g[0..m) (sorted) of one shard and, when
  * every key peels, assigns its cells (cells + base: the shard's cells, all
  * 0). Returns true on success; false leaves the cells untouched.
- * `work` holds 9 bytes per cell: the XOR of the hashes of each cell's keys
- * (8) and each cell's key count (1); `order` (4 bytes per cell, which may
- * be g's own memory: g is read only before it is written) holds the peeled
- * cells from its bottom and the cells waiting to be peeled from its top.
- * A cell with one key names that key by its hash XOR, so the peeling never
- * goes back to g. It scans the cells in order and, after each peel, peels
- * the cells that peel freed, depth first: they are the neighbours of
- * cells just touched, still in cache. */
+ * `work` holds a 9-byte record per cell (rec_hx, rec_count); `order` (4
+ * bytes per cell, which may be g's own memory: g is read only before it
+ * is written) holds the peeled cells from its bottom and the cells waiting
+ * to be peeled from its top. A cell with one key names that key by its
+ * hash XOR, so the peeling never goes back to g. It scans the cells in
+ * order and, after each peel, peels the cells that peel freed, depth
+ * first: they are the neighbours of cells just touched, still in cache. */
 static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_t m,
                             uint8_t *work, uint32_t *order, uint8_t *cells, uint64_t base,
                             uint32_t f, uint64_t fp_mask)
 {
     const uint64_t n_cells = geom->shard_cells;
-    uint64_t *hx = (uint64_t *)work;
-    uint8_t *count = work + 8 * n_cells;
-    memset(hx, 0, n_cells * sizeof *hx);
-    memset(count, 0, n_cells);
+    uint8_t *rec = work;
+    memset(rec, 0, (size_t)(REC_BYTES * n_cells));
 
     uint8_t overflow = 0;
     for (uint32_t k = 0; k < m; k++) {
         uint64_t c[3];
         fk_fuse_cells_of(geom, g[k], c);
         for (int j = 0; j < 3; j++) {
-            hx[c[j]] ^= g[k];
-            overflow |= (uint8_t)(++count[c[j]] == 0); /* 256 keys on one cell */
+            rec_xor(rec, c[j], g[k]);
+            overflow |= (uint8_t)(++*rec_count(rec, c[j]) == 0); /* 256 keys on one cell */
         }
     }
     if (overflow)
@@ -543,23 +642,23 @@ static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_
      * waiting cells are distinct cells, so the two ends never meet. */
     uint64_t peeled = 0, top = n_cells; /* waiting: order[top .. n_cells) */
     for (uint64_t start = 0; start < n_cells; start++) {
-        if (count[start] != 1)
+        if (*rec_count(rec, start) != 1)
             continue;
         order[--top] = (uint32_t)start;
         while (top < n_cells) {
             uint32_t i = order[top++];
-            if (count[i] != 1)
+            if (*rec_count(rec, i) != 1)
                 continue; /* emptied since it was queued */
-            uint64_t h = hx[i];
-            count[i] = 0;
+            uint64_t h = rec_hx(rec, i);
+            *rec_count(rec, i) = 0;
             order[peeled++] = i;
             uint64_t c[3];
             fk_fuse_cells_of(geom, h, c);
             for (int j = 0; j < 3; j++) {
                 if (c[j] == i)
                     continue;
-                hx[c[j]] ^= h;
-                if (--count[c[j]] == 1)
+                rec_xor(rec, c[j], h);
+                if (--*rec_count(rec, c[j]) == 1)
                     order[--top] = (uint32_t)c[j];
             }
         }
@@ -572,7 +671,7 @@ static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_
     unsigned w = fk_fuse_width_class(f);
     for (uint64_t t = peeled; t-- > 0;) {
         uint32_t i = order[t];
-        uint64_t h = hx[i];
+        uint64_t h = rec_hx(rec, i);
         uint64_t c[3];
         fk_fuse_cells_of(geom, h, c);
         uint32_t v = fk_fuse_fingerprint(h, fp_mask) ^

@@ -29,6 +29,14 @@ static fk_params params_f(uint32_t f, uint64_t seed)
     return p;
 }
 
+/* keys[i] = keys_positive(i) for i < n; returns keys. */
+static uint64_t *fill_positives(uint64_t *keys, size_t n)
+{
+    for (size_t i = 0; keys && i < n; i++)
+        keys[i] = keys_positive(i);
+    return keys;
+}
+
 static fk_fuse *build_u64(const fk_params *p, size_t n, const uint64_t *keys)
 {
     fk_fuse *fu = NULL;
@@ -255,6 +263,19 @@ static void build_many(size_t lo, size_t hi, size_t sets, uint32_t f, uint64_t *
     free(keys);
 }
 
+/* No build failed, no false negative, and fewer than one build in
+ * `per` needed a retry; prints the counts. */
+static void check_builds(const char *what, uint64_t failed, uint64_t fn, uint64_t retries,
+                         uint64_t builds, uint64_t per)
+{
+    CHECK_EQ_U64(failed, 0);
+    CHECK_EQ_U64(fn, 0);
+    CHECK_MSG(retries * per < builds, "%s: %llu retries in %llu builds", what,
+              (unsigned long long)retries, (unsigned long long)builds);
+    printf("%s: %llu builds, %llu retries\n", what, (unsigned long long)builds,
+           (unsigned long long)retries);
+}
+
 TEST(no_failures_at_the_hard_sizes)
 {
     /* 11,400..11,600 and 12,300..12,400, where the reference's segment
@@ -265,14 +286,9 @@ TEST(no_failures_at_the_hard_sizes)
         build_many(11400, 11600, sets, f, &failed, &retries, &builds, &fn);
         build_many(12300, 12400, sets, f, &failed, &retries, &builds, &fn);
     }
-    CHECK_EQ_U64(failed, 0);
-    CHECK_EQ_U64(fn, 0);
     /* the layout keeps at least 16 segments there: a retry is rare (the
      * reference fails about a third of first attempts at 11.5k) */
-    CHECK_MSG(retries * 10 < builds, "%llu retries in %llu builds",
-              (unsigned long long)retries, (unsigned long long)builds);
-    printf("hard sizes: %llu builds, %llu retries\n", (unsigned long long)builds,
-           (unsigned long long)retries);
+    check_builds("hard sizes", failed, fn, retries, builds, 10);
 }
 
 TEST(ten_thousand_random_sets)
@@ -284,20 +300,13 @@ TEST(ten_thousand_random_sets)
         size_t n = 1 + (size_t)(check_rng(&rng) % 5000);
         build_many(n, n, 1, i % 2 ? 8 : 16, &failed, &retries, &builds, &fn);
     }
-    CHECK_EQ_U64(failed, 0);
-    CHECK_EQ_U64(fn, 0);
-    CHECK_MSG(retries * 5 < builds, "%llu retries in %llu builds",
-              (unsigned long long)retries, (unsigned long long)builds);
-    printf("random sets: %llu builds, %llu retries\n", (unsigned long long)builds,
-           (unsigned long long)retries);
+    check_builds("random sets", failed, fn, retries, builds, 5);
 }
 
 TEST(retry_bound)
 {
     size_t n = 5000;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    for (size_t i = 0; i < n; i++)
-        keys[i] = keys_positive(i);
+    uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     fk_params p = params_f(8, 1);
     /* failures up to the bound are retried with new seeds (attempt 4 uses
      * the half-length segments) and the filter is still exact */
@@ -349,9 +358,7 @@ static bool within_binomial(uint64_t hits, uint64_t q, double r)
 TEST(fpr_within_binomial_bound_of_2_pow_minus_f)
 {
     size_t n = FK_TEST_SCALE(100000, 20000);
-    uint64_t *keys = malloc(n * sizeof *keys);
-    for (size_t i = 0; i < n; i++)
-        keys[i] = keys_positive(i);
+    uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     static const uint32_t widths[] = { 1, 2, 4, 7, 8, 9, 12, 16, 20 };
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
         uint32_t f = widths[w];
@@ -479,9 +486,7 @@ TEST(sharded_builds_same_bits_for_any_threads)
 TEST(save_load_round_trip_every_width)
 {
     size_t n = 3000;
-    uint64_t *keys = malloc(n * sizeof *keys);
-    for (size_t i = 0; i < n; i++)
-        keys[i] = keys_positive(i);
+    uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     for (uint32_t f = 1; f <= 32; f++) {
         fk_params p = params_f(f, f * 3);
         fk_fuse *fu = build_u64(&p, n, keys);
@@ -527,8 +532,7 @@ static void forge_param(uint8_t *buf, size_t len, unsigned i, uint64_t v)
 TEST(loader_refuses_forged_headers)
 {
     uint64_t keys[120];
-    for (size_t i = 0; i < 120; i++)
-        keys[i] = keys_positive(i);
+    fill_positives(keys, 120);
     fk_params p = params_f(8, 0);
     fk_fuse *fu = build_u64(&p, 100, keys);
     size_t len;
@@ -662,6 +666,19 @@ TEST(batches_equal_single_lookups)
                 differ += out[i] != fk_fuse_contains(fu, bk[i], 8);
             CHECK_EQ_U64(differ, 0);
         }
+        /* the portable lookups answer as the ones chosen at run time */
+        bool *chosen = malloc(2 * n * sizeof *chosen);
+        for (size_t i = 0; i < 2 * n; i++)
+            chosen[i] = fk_fuse_contains_u64(fu, keys[i]);
+        fk_fuse_testing.plain_lookups = true;
+        fk_fuse_choose_path(fu);
+        size_t differ = 0;
+        for (size_t i = 0; i < 2 * n; i++)
+            differ += (chosen[i] != fk_fuse_contains_u64(fu, keys[i])) +
+                      (chosen[i] != fk_fuse_contains(fu, bk[i], 8));
+        CHECK_MSG(differ == 0, "f = %u: %zu answers differ", f, differ);
+        fk_fuse_testing.plain_lookups = false;
+        free(chosen);
         fk_fuse_free(fu);
     }
     /* NULL rules */
@@ -677,8 +694,7 @@ TEST(batches_equal_single_lookups)
 TEST(locate_shows_the_three_cells)
 {
     uint64_t keys[1000];
-    for (size_t i = 0; i < 1000; i++)
-        keys[i] = keys_positive(i);
+    fill_positives(keys, 1000);
     fk_params p = params_f(8, 0);
     fk_fuse *fu = build_u64(&p, 1000, keys);
     uint32_t seg = info(fu).segment_length;
@@ -804,9 +820,7 @@ TEST(bits_per_item_at_a_million)
     /* 1.125 f + the rounding to whole segments: at 10^6 keys, 9.05 bits at
      * f = 8 and 18.1 at f = 16 (the 10^7 figures are the bench's) */
     size_t n = FK_TEST_SCALE(1000000, 200000);
-    uint64_t *keys = malloc(n * sizeof *keys);
-    for (size_t i = 0; i < n; i++)
-        keys[i] = keys_positive(i);
+    uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     for (uint32_t f = 8; f <= 16; f += 8) {
         fk_params p = params_f(f, 0);
         fk_fuse *fu = build_u64(&p, n, keys);
