@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* True in sanitizer builds and under FK_TEST_SCALE=small. */
 static inline int check_small_scale(void)
@@ -85,11 +86,19 @@ static inline int check_at(int ok, const char *file, int line, const char *fmt, 
 
 #define RUN(fn) check_run(#fn, fn)
 
+/* FK_TEST_TIMES=1 prints each case's seconds to stderr (to find what to
+ * trim when `make check` grows past its 3 minutes). */
 static inline void check_run(const char *name, void (*fn)(void))
 {
     check_case_name = name;
     check_case_failures = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     fn();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (getenv("FK_TEST_TIMES"))
+        fprintf(stderr, "time %-60s %7.3f s\n", name,
+                (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9);
     if (check_case_failures) {
         check_failed++;
         fprintf(stderr, "FAIL %s\n", name);

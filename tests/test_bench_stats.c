@@ -84,6 +84,7 @@ TEST(number_parsers_accept_and_reject)
         { "1k", 1000 }, { "1K", 1000 }, { "2m", 2000000 }, { "2M", 2000000 },
         { "1b", 1000000000 }, { "1B", 1000000000 }, { "1G", 1000000000 },
         { "3T", UINT64_C(3000000000000) }, { "1.5M", 1500000 }, { "0.5k", 500 },
+        { "1000M", 1000000000 }, { "1e9", 1000000000 },
     };
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
         CHECK_MSG(fkc_parse_u64(counts[i].text, &u) == 0 && u == counts[i].value, "'%s' read as %llu",
