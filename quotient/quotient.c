@@ -458,6 +458,12 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
     ATTR static bool NAME##_u64(const fk_quotient *qf, uint64_t key)                        \
     {                                                                                       \
         return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
+    }                                                                                       \
+    /* the same, as the filter's own fk_filter_contains_u64 target */                        \
+    ATTR static bool NAME##_filter_u64(const fk_filter *f, uint64_t key)                    \
+    {                                                                                       \
+        const fk_quotient *qf = (const fk_quotient *)f;                                     \
+        return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
     }
 
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
@@ -483,6 +489,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->lookup = lookup_portable;
     qf->lookup_key = lookup_key_portable;
     qf->lookup_u64 = lookup_key_portable_u64;
+    qf->base.contains_u64 = lookup_key_portable_filter_u64;
 }
 
 static void choose_lookup(fk_quotient *qf)
@@ -493,6 +500,7 @@ static void choose_lookup(fk_quotient *qf)
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
         qf->lookup_u64 = lookup_key_bmi2_u64;
+        qf->base.contains_u64 = lookup_key_bmi2_filter_u64;
         return;
     }
 #endif
