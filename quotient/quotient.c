@@ -1533,12 +1533,13 @@ fk_status fk_quotient_grow(fk_quotient *qf)
 
 /* -------------------------------------------------------------- stats */
 
-fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out)
+void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out)
 {
-    if (out)
-        memset(out, 0, sizeof *out);
-    if (!qf || !out)
-        return FK_EINVAL;
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!qf)
+        return;
     out->remainder_bits = qf->r;
     out->bmi2 = qf->bmi2;
     out->quotients = qf->quotients;
@@ -1547,7 +1548,6 @@ fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out)
     out->distinct = qf->distinct;
     out->items = qf->items;
     out->seed = qf->seed;
-    return FK_OK;
 }
 
 static double load_of(const fk_quotient *qf)

@@ -190,11 +190,11 @@ typedef struct {
     uint64_t distinct;       /* groups: distinct (quotient, remainder) pairs */
     uint64_t items;          /* the sum of the counts */
     uint64_t seed;
-} fk_quotient_info;
+} fk_quotient_description;
 
-/* Fills *out. Returns FK_OK, or FK_EINVAL for NULL arguments (*out zeroed
- * when out is not NULL). Cost: O(1). */
-FK_API fk_status fk_quotient_describe(const fk_quotient *qf, fk_quotient_info *out);
+/* Fills *out for qf (zeroed when qf is NULL); no-op when out is NULL.
+ * Cost: O(1). The same shape as every kind's fk_<kind>_describe. */
+FK_API void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out);
 
 /* ------------------------------------------------- tracing / teaching */
 

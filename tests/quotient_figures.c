@@ -54,9 +54,9 @@ static double cpu_now(void)
 /* Keeps the copies from being optimised away. */
 static uint8_t *volatile sink;
 
-static fk_quotient_info info_of(const fk_quotient *qf)
+static fk_quotient_description info_of(const fk_quotient *qf)
 {
-    fk_quotient_info in;
+    fk_quotient_description in;
     fk_quotient_describe(qf, &in);
     return in;
 }

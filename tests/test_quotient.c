@@ -40,10 +40,10 @@ static fk_quotient *make_exact(uint64_t slots, uint64_t quotients, uint32_t r, u
     return qf;
 }
 
-static fk_quotient_info info_of(const fk_quotient *qf)
+static fk_quotient_description info_of(const fk_quotient *qf)
 {
-    fk_quotient_info in;
-    CHECK_STATUS(fk_quotient_describe(qf, &in), FK_OK);
+    fk_quotient_description in;
+    fk_quotient_describe(qf, &in);
     return in;
 }
 
@@ -879,10 +879,11 @@ TEST(bad_arguments)
     fk_quotient_stats(NULL, &st);
     CHECK_EQ_U64(st.items, 0);
     fk_quotient_stats(qf, NULL);
-    fk_quotient_info in;
-    CHECK_STATUS(fk_quotient_describe(NULL, &in), FK_EINVAL);
+    fk_quotient_description in;
+    memset(&in, 0xAB, sizeof in);
+    fk_quotient_describe(NULL, &in);
     CHECK_EQ_U64(in.slots, 0);
-    CHECK_STATUS(fk_quotient_describe(qf, NULL), FK_EINVAL);
+    fk_quotient_describe(qf, NULL); /* no-op, no crash */
     CHECK(fk_quotient_as_filter(NULL) == NULL);
     fk_quotient_free(NULL);
     fk_quotient_free(qf);

@@ -41,16 +41,16 @@ static uint64_t changed(const table *t, uint64_t *first, uint64_t *last)
     return n;
 }
 
-static fk_quotient_info info_of(const fk_quotient *qf)
+static fk_quotient_description info_of(const fk_quotient *qf)
 {
-    fk_quotient_info in;
+    fk_quotient_description in;
     fk_quotient_describe(qf, &in);
     return in;
 }
 
 static void print_table(FILE *out, const table *t)
 {
-    fk_quotient_info in = info_of(t->qf);
+    fk_quotient_description in = info_of(t->qf);
     fprintf(out, "  table after: %llu of %llu slots used (load %.3f), %llu distinct, %llu items\n",
             (unsigned long long)in.used_slots, (unsigned long long)in.slots,
             (double)in.used_slots / (double)in.slots, (unsigned long long)in.distinct,
@@ -115,7 +115,7 @@ int fkc_trace_quotient(const fkc_trace_job *job)
         fputs("filterkit trace: cannot make that quotient filter\n", stderr);
         return 2;
     }
-    fk_quotient_info in = info_of(t.qf);
+    fk_quotient_description in = info_of(t.qf);
     t.slots = in.slots;
     if (t.slots > FKC_TRACE_MAX_CELLS) {
         fprintf(stderr, "filterkit trace: %llu slots is too many to draw (at most %u): use a"
