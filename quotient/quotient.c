@@ -1535,11 +1535,9 @@ fk_status fk_quotient_grow(fk_quotient *qf)
 
 void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out)
 {
-    if (!out)
+    if (!qf || !out)
         return;
     memset(out, 0, sizeof *out);
-    if (!qf)
-        return;
     out->remainder_bits = qf->r;
     out->bmi2 = qf->bmi2;
     out->quotients = qf->quotients;

@@ -192,8 +192,8 @@ typedef struct {
     uint64_t seed;
 } fk_quotient_description;
 
-/* Fills *out for qf (zeroed when qf is NULL); no-op when out is NULL.
- * Cost: O(1). The same shape as every kind's fk_<kind>_describe. */
+/* Fills *out for qf. No-op for NULL arguments. Cost: O(1). The same
+ * shape as every kind's fk_<kind>_describe. */
 FK_API void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out);
 
 /* ------------------------------------------------- tracing / teaching */
