@@ -228,8 +228,10 @@ static void choose_path_only(fk_fuse *fu);
         return fk_fuse_probe(fu, fk_fuse_hash8(fk_hash8_load(key), fu->flip), w,    \
                              sharded);      /* saves no register */                  \
     }                                                                                \
-    attr static FK_HOT bool name##_u64(const fk_fuse *fu, uint64_t key)                   \
+    /* the filter's own fk_filter_contains_u64 target (base.contains_u64) */       \
+    attr static FK_HOT bool name##_u64(const fk_filter *f, uint64_t key)                  \
     {                                                                                \
+        const fk_fuse *fu = (const fk_fuse *)f;                                      \
         return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, sharded);          \
     }
 #define FUSE_LOOKUPS(name, w, sharded) FUSE_LOOKUPS_T(name, w, sharded, )
@@ -272,16 +274,16 @@ static bool lookup_empty(const fk_fuse *fu, const void *key, size_t len)
     return false;
 }
 
-static bool lookup_empty_u64(const fk_fuse *fu, uint64_t key)
+static bool lookup_empty_u64(const fk_filter *f, uint64_t key)
 {
-    (void)fu, (void)key;
+    (void)f, (void)key;
     return false;
 }
 
 /* A path's two lookups, byte keys and integers. */
 typedef struct {
     fk_fuse_lookup_fn     bytes;
-    fk_fuse_lookup_u64_fn u64;
+    fk_fuse_lookup_u64_fn u64; /* the filter's base.contains_u64 */
 } lookup_pair;
 #define LOOKUP_PAIR(name) { name, name##_u64 }
 
@@ -316,7 +318,7 @@ void fk_fuse_choose_path(fk_fuse *fu)
                        [bmi2];
     }
     fu->lookup = chosen.bytes;
-    fu->lookup_u64 = chosen.u64;
+    fu->base.contains_u64 = chosen.u64;
 }
 
 static void choose_path_only(fk_fuse *fu)
@@ -1121,7 +1123,7 @@ bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len)
 
 bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key)
 {
-    return fu ? fu->lookup_u64(fu, key) : false;
+    return fu ? fu->base.contains_u64(&fu->base, key) : false;
 }
 
 fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse_location *out)
@@ -1197,11 +1199,7 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     return fu->lookup(fu, key, len);
 }
 
-static bool ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_fuse *fu = (const fk_fuse *)f;
-    return fu->lookup_u64(fu, key);
-}
+static bool ops_contains_u64(const fk_filter *f, uint64_t key) { return f->contains_u64(f, key); }
 
 static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }
 

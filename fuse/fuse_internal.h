@@ -42,15 +42,14 @@ typedef struct {
 } fk_fuse_build_figures;
 
 typedef bool (*fk_fuse_lookup_fn)(const fk_fuse *fu, const void *key, size_t len);
-typedef bool (*fk_fuse_lookup_u64_fn)(const fk_fuse *fu, uint64_t key);
+typedef bool (*fk_fuse_lookup_u64_fn)(const fk_filter *f, uint64_t key);
 
 struct fk_fuse {
     fk_filter    base;        /* must stay first: an fk_fuse * is an fk_filter * */
     /* The lookups specialised for the path (fuse.c), chosen with it: a
      * call through them is one predicted indirect jump, and each body is
      * one width's straight-line code. */
-    fk_fuse_lookup_fn     lookup;
-    fk_fuse_lookup_u64_fn lookup_u64;
+    fk_fuse_lookup_fn     lookup;   /* base.contains_u64 is the integers' one */
     fk_fuse_path path;
     fk_fuse_geom geom;
     uint8_t     *cells;       /* S * shard_cells cells of f bits (whole bytes
