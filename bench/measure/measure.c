@@ -184,6 +184,18 @@ static fk_status time_builds(const fk_ops *ops, const fk_params *p, const fkc_be
     return FK_OK;
 }
 
+/* The 0%, 50% and 100% mixes through fk_filter_contains_u64 on f. */
+static void time_lookups_u64(const fk_filter *f, const fkc_bench_keys *k, unsigned rep,
+                             unsigned reps, samples *sm)
+{
+    const fkc_batch_keys *mixes[3] = { &k->batch_mix0, &k->batch_mix50, &k->batch_mix100 };
+    for (int m = 0; m < 3; m++) {
+        uint64_t ns;
+        fkc_time_lookups_u64(f, mixes[m]->ints, mixes[m]->count, &ns);
+        sm->look_u64[(size_t)m * reps + rep] = fkc_ns_per_op(0, ns, mixes[m]->count);
+    }
+}
+
 /* One repeat of one kind: build (timed inserts), the five lookup mixes, and
  * on the first repeat the untimed FPR count and the stats; then removes. */
 static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, unsigned rep,
@@ -207,6 +219,10 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
                                        &sm->ins_batch[rep], r, &f);
         if (status != FK_OK)
             return status;
+        if (k->batch_pos.ints) { /* no insert_u64: the u64 lookups on the built filter */
+            sm->ins_u64[rep] = NAN;
+            time_lookups_u64(f, k, rep, reps, sm);
+        }
         goto built;
     }
 
@@ -260,11 +276,7 @@ static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k,
             total += ns;
         }
         sm->ins_u64[rep] = (double)total / ((double)rounds * (double)n);
-        const fkc_batch_keys *mixes[3] = { &k->batch_mix0, &k->batch_mix50, &k->batch_mix100 };
-        for (int m = 0; m < 3; m++) {
-            fkc_time_lookups_u64(g, mixes[m]->ints, mixes[m]->count, &ns);
-            sm->look_u64[(size_t)m * reps + rep] = fkc_ns_per_op(0, ns, mixes[m]->count);
-        }
+        time_lookups_u64(g, k, rep, reps, sm);
         fk_filter_free(g);
     }
 built:

@@ -107,7 +107,8 @@ static const fkc_column bench_cols[] = {
     F(x_lb_lookup100_batch, "libbloom lookup100_ns / lookup100_batch_ns"),
     T("insert_u64", insert_u64,
       "insert of the same n keys one call per key through fk_filter_insert_u64 (u64 keys "
-      "only: the key as an integer, the same bits as its 8 bytes; empty for other keys)"),
+      "only: the key as an integer, the same bits as its 8 bytes; empty for other keys "
+      "and for a static kind, which has no insert: its lookups are timed on its build)"),
     T("lookup0_u64", lookup0_u64,
       "lookup of the lookup0 keys one call per key through fk_filter_contains_u64 (u64 "
       "keys only)"),
