@@ -10,6 +10,8 @@
 
 /* --------------------------------------------------------------- create */
 
+static void pick_lookups(fk_counting *c);
+
 fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint64_t seed,
                                    uint64_t capacity, double fpr, fk_counting **out)
 {
@@ -30,7 +32,6 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
         return s;
     }
     c->base.ops = &fk_counting_ops;
-    c->base.contains_u64 = fk_counting_ops_contains_u64; /* no dispatch per key */
     c->m = m;
     c->k = k;
     c->width = width;
@@ -42,6 +43,7 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
     c->fpr = fpr;
     c->bytes = bytes;
     c->ctr = ctr;
+    pick_lookups(c);
     *out = c;
     return FK_OK;
 }
@@ -102,13 +104,109 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
     return FK_OK;
 }
 
+/* ------------------------------------------------------------- lookups
+ *
+ * Every probe is tested, without a branch on the counters
+ * (fk_ctr_all_nonzero). As for the Bloom filter (bloom.c), two things are
+ * chosen once, when the filter is made (pick_lookups): k up to
+ * FK_COUNTING_UNROLLED_K as a constant, straight-line probes with no loop
+ * counter, for 4-bit counters (the default; 8-bit ones take the loop over
+ * c->k); and BMI2 where the CPU has it (mulx leaves the multiply's
+ * operands where they are, saving two copies a probe). */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define FK_COUNTING_HAVE_BMI2 1
+#define FK_COUNTING_BMI2 __attribute__((target("bmi2")))
+#else
+#define FK_COUNTING_HAVE_BMI2 0
+#define FK_COUNTING_BMI2
+#endif
+
+#define FK_COUNTING_UNROLLED_K 16u
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FK_COUNTING_IN_ORDER(x) __asm__("" : "+r"(x))
+#else
+#define FK_COUNTING_IN_ORDER(x) ((void)0)
+#endif
+
+/* fk_counting_test_probes with k and the width constants where inlined. */
+static inline bool test_k(const fk_counting *c, fk_probe pr, const uint32_t k, uint32_t shift)
+{
+    const uint8_t *ctr = c->ctr;
+    const uint64_t m = c->m;
+    uint32_t all = 1u << 8;
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < k; i++) {
+        all &= fk_ctr_carry(ctr, fk_probe_next(&pr, m), shift);
+        /* keep the ANDs in probe order, as bloom.c does: regrouped, every
+         * loaded byte stays live at once and the registers spill */
+        FK_COUNTING_IN_ORDER(all);
+    }
+    return all != 0;
+}
+
+#define FK_COUNTING_LOOKUPS(SUFFIX, ATTR, K, SHIFT)                                          \
+    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)           \
+    {                                                                                       \
+        const fk_counting *c = (const fk_counting *)f;                                      \
+        return test_k(c, fk_probe_start(fk_hash8_128(key, c->hash8)), K, SHIFT);            \
+    }                                                                                       \
+    ATTR FK_HOT static bool lookup_##SUFFIX(const fk_counting *c, const void *key, size_t len) \
+    {                                                                                       \
+        if (len != 8 || !key)                                                               \
+            return contains_any(c, key, len);                                               \
+        return test_k(c, fk_probe_start(fk_hash8_128(fk_hash8_load(key), c->hash8)), K,     \
+                      SHIFT);                                                               \
+    }
+#define FK_COUNTING_EACH_K(X) \
+    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
+#define FK_COUNTING_PLAIN_K(K) FK_COUNTING_LOOKUPS(plain_##K, , K, 1)
+FK_COUNTING_EACH_K(FK_COUNTING_PLAIN_K)
+FK_COUNTING_LOOKUPS(plain_any4, , c->k, 1)
+FK_COUNTING_LOOKUPS(plain_any8, , c->k, 0)
+#if FK_COUNTING_HAVE_BMI2
+#define FK_COUNTING_BMI2_K(K) FK_COUNTING_LOOKUPS(bmi2_##K, FK_COUNTING_BMI2, K, 1)
+FK_COUNTING_EACH_K(FK_COUNTING_BMI2_K)
+FK_COUNTING_LOOKUPS(bmi2_any4, FK_COUNTING_BMI2, c->k, 1)
+FK_COUNTING_LOOKUPS(bmi2_any8, FK_COUNTING_BMI2, c->k, 0)
+#endif
+
+typedef struct {
+    bool (*u64)(const fk_filter *f, uint64_t key);
+    bool (*bytes)(const fk_counting *c, const void *key, size_t len);
+} lookup_pair;
+
+/* [0]: 8-bit counters, any k; [1]: 4-bit counters, k above the unrolled
+ * ones; [1 + k]: 4-bit counters, that k. */
+#define FK_COUNTING_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX },
+#define FK_COUNTING_PLAIN_PAIR(K) FK_COUNTING_PAIR(plain_##K)
+static const lookup_pair plain_lookups[FK_COUNTING_UNROLLED_K + 2] = {
+    FK_COUNTING_PAIR(plain_any8) FK_COUNTING_PAIR(plain_any4)
+    FK_COUNTING_EACH_K(FK_COUNTING_PLAIN_PAIR)
+};
+#if FK_COUNTING_HAVE_BMI2
+#define FK_COUNTING_BMI2_PAIR(K) FK_COUNTING_PAIR(bmi2_##K)
+static const lookup_pair bmi2_lookups[FK_COUNTING_UNROLLED_K + 2] = {
+    FK_COUNTING_PAIR(bmi2_any8) FK_COUNTING_PAIR(bmi2_any4)
+    FK_COUNTING_EACH_K(FK_COUNTING_BMI2_PAIR)
+};
+#endif
+
+static void pick_lookups(fk_counting *c)
+{
+    const lookup_pair *table = plain_lookups;
+#if FK_COUNTING_HAVE_BMI2
+    if (__builtin_cpu_supports("bmi2"))
+        table = bmi2_lookups;
+#endif
+    size_t at = c->shift == 0 ? 0 : c->k <= FK_COUNTING_UNROLLED_K ? 1 + c->k : 1;
+    c->base.contains_u64 = table[at].u64; /* fk_filter_contains_u64 calls it straight */
+    c->lookup = table[at].bytes;
+}
+
 FK_HOT bool fk_counting_contains(const fk_counting *c, const void *key, size_t len)
 {
-    if (!c)
-        return false;
-    if (len != 8 || !key)
-        return contains_any(c, key, len);
-    return fk_counting_test_probes(c, fk_probe_start(fk_hash8_128(fk_hash8_load(key), c->hash8)));
+    return c && c->lookup(c, key, len);
 }
 
 FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
@@ -124,8 +222,7 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 /* The u64 slots: the dispatchers checked f. */
 FK_HOT bool fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key)
 {
-    const fk_counting *c = (const fk_counting *)f;
-    return fk_counting_test_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
+    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
 }
 
 FK_HOT fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key)

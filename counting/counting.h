@@ -98,8 +98,8 @@ FK_API fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
 
 /* Returns true when all k counters of the key are nonzero (maybe present),
  * false when one is zero (definitely absent). c NULL, or key NULL with
- * len > 0, answers false. Cost: one hash, up to k counter reads, taken in
- * groups of 4 and stopping after the first group that holds a zero, as
+ * len > 0, answers false. Cost: one hash and all k counter reads (no branch
+ * on a counter, so present, absent and mixed keys cost the same), as
  * fk_bloom_contains does. */
 FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t len);
 

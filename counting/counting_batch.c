@@ -49,6 +49,12 @@ static inline void hash_window(const fk_counting *c, fk_probe pr[], const void *
     }
 }
 
+/* The staged batch (common/pipeline.h) tests each key's first
+ * FK_COUNTING_GROUP counters and fetches the rest only for the keys that
+ * pass: at half fill 4 counters hold a zero with probability 15/16, so most
+ * negatives ask for no more lines. (The single-key lookup tests all k.) */
+#define FK_COUNTING_GROUP 4u
+
 /* 1 when the next `count` counters are all nonzero, advancing *pr: the
  * answer fk_counting_test_probes gives, in any grouping. */
 static inline uint32_t test_next(const fk_counting *c, fk_probe *pr, uint32_t count)

@@ -575,6 +575,51 @@ TEST(bits_per_item_is_counter_bits_times_bloom)
         }
 }
 
+/* ---------------------------------------------------------------- lookups */
+
+/* Each k up to 16 (4-bit counters) has its own straight-line lookup, chosen
+ * when the filter is made, and 8-bit counters and larger k take the loop:
+ * every one answers "all k counters nonzero", which fk_counting_count (the
+ * smallest counter, read on its own path) says independently; the byte
+ * call, the u64 call and a key of another length agree with it. */
+TEST(every_lookup_path_answers_as_the_counters_say)
+{
+    const uint32_t ks[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 23, 40, 64 };
+    const uint32_t widths[] = { 4, 8 };
+    for (size_t w = 0; w < 2; w++)
+        for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++) {
+            fk_params p = fk_params_make(2000, 0.01);
+            p.seed = 1000 + ks[j];
+            p.hashes = ks[j];
+            p.counter_bits = widths[w];
+            fk_counting *c = NULL;
+            CHECK_STATUS(fk_counting_new(&p, &c), FK_OK);
+            if (!c)
+                continue;
+            /* fill to about half the counters nonzero, so both answers come up */
+            uint64_t n = (uint64_t)(0.69 * (double)counting_desc(c).bits / ks[j]);
+            for (uint64_t i = 0; i < n; i++)
+                ins(c, POS(i));
+            uint64_t wrong = 0, yes = 0, missed = 0, rng = 7 + j;
+            for (uint64_t i = 0; i < 20000; i++) {
+                uint64_t r = check_rng(&rng);
+                uint64_t id = r & 1 ? POS(r % n) : NEG(r >> 1);
+                key8 k = key_of(id);
+                bool truth = fk_counting_count(c, k.b, 8) > 0;
+                yes += truth;
+                missed += (r & 1) && !has(c, id);
+                wrong += fk_counting_contains(c, k.b, 8) != truth;
+                wrong += fk_filter_contains_u64(&c->base, id) != truth;
+                wrong += fk_filter_contains(&c->base, k.b, 8) != truth;
+                wrong += fk_counting_contains(c, k.b, 5) != (fk_counting_count(c, k.b, 5) > 0);
+            }
+            CHECK_EQ_U64(wrong, 0);
+            CHECK_EQ_U64(missed, 0);
+            CHECK(yes > 9000 && yes < 19000); /* both answers were exercised */
+            fk_counting_free(c);
+        }
+}
+
 /* ---------------------------------------------------------------- export */
 
 TEST(to_bloom_answers_identically_on_1m_probes)
@@ -716,6 +761,7 @@ int main(void)
     RUN(count_is_an_upper_bound_on_multiplicity);
     RUN(fpr_matches_theory_at_1_percent_and_0_1_percent);
     RUN(bits_per_item_is_counter_bits_times_bloom);
+    RUN(every_lookup_path_answers_as_the_counters_say);
     RUN(to_bloom_answers_identically_on_1m_probes);
     RUN(export_bits_checks_its_buffer);
     RUN(stats_clear_and_vtable);
