@@ -31,7 +31,6 @@ fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t 
         return s;
     }
     b->base.ops = &fk_bloom_ops;
-    b->base.contains_u64 = fk_bloom_ops_contains_u64; /* no dispatch per key */
     b->m = m;
     b->words = words;
     b->k = k;
@@ -163,8 +162,9 @@ static inline bool test_k(const fk_bloom *b, fk_probe pr, const uint32_t k)
 }
 
 #define FK_BLOOM_LOOKUPS(SUFFIX, ATTR, K)                                                  \
-    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_bloom *b, uint64_t key)          \
+    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)         \
     {                                                                                     \
+        const fk_bloom *b = (const fk_bloom *)f;                                          \
         return test_k(b, fk_probe_start(fk_hash8_128(key, b->hash8)), K);                 \
     }                                                                                     \
     ATTR FK_HOT static bool lookup_##SUFFIX(const fk_bloom *b, const void *key, size_t len) \
@@ -185,7 +185,7 @@ FK_BLOOM_LOOKUPS(bmi2_any, FK_BLOOM_BMI2, b->k)
 #endif
 
 typedef struct {
-    bool (*u64)(const fk_bloom *b, uint64_t key);
+    bool (*u64)(const fk_filter *f, uint64_t key);
     bool (*bytes)(const fk_bloom *b, const void *key, size_t len);
 } lookup_pair;
 
@@ -209,7 +209,7 @@ static void pick_lookups(fk_bloom *b)
         table = bmi2_lookups;
 #endif
     const lookup_pair *p = &table[b->k <= FK_BLOOM_UNROLLED_K ? b->k : 0];
-    b->lookup_u64 = p->u64;
+    b->base.contains_u64 = p->u64; /* fk_filter_contains_u64 calls it straight */
     b->lookup = p->bytes;
 }
 
@@ -223,8 +223,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 /* The u64 slots: the dispatchers checked f. */
 FK_HOT bool fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key)
 {
-    const fk_bloom *b = (const fk_bloom *)f;
-    return b->lookup_u64(b, key);
+    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
 }
 
 FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)

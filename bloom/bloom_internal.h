@@ -11,8 +11,8 @@
 
 struct fk_bloom {
     fk_filter base;      /* must stay first: an fk_bloom * is an fk_filter * */
-    /* the lookups for this CPU, chosen at creation (bloom.c) */
-    bool    (*lookup_u64)(const fk_bloom *b, uint64_t key);
+    /* the byte-key lookup for this k and CPU, chosen at creation (bloom.c);
+     * base.contains_u64 is its integer twin */
     bool    (*lookup)(const fk_bloom *b, const void *key, size_t len);
     uint64_t  m;         /* bits */
     uint64_t  words;     /* ceil(m / 64) */
