@@ -2,7 +2,7 @@
 # bench/scripts/paper_tables.sh: regenerates every measured figure of PAPER_NOTES.md.
 #
 #   bench/scripts/paper_tables.sh [--build DIR] [--update FILE] [--plots] [--quick]
-#                         [--only run,theory,sweep,load,memory,speed,pick,trace,growth,static,quotient,plots,batch]
+#                         [--only run,theory,sweep,load,memory,speed,cost,pick,trace,growth,static,quotient,plots,batch]
 #
 # Runs the `filterkit` commands behind each table (bench, sweep, pick, theory,
 # trace), turns their CSV or text into Markdown, and either prints every
@@ -231,6 +231,33 @@ run speed "${speed_args[@]}"
     fi
 } | section speed
 fi
+
+# ------------------------------------- cost: where a lookup's instructions go
+if want cost; then {
+    if command -v valgrind >/dev/null 2>&1; then
+        echo "Counted by callgrind over \`tests/insn_count.sh KIND 1000000 FPR OP\` (one call per 8-byte key through \`fk_filter_contains_u64\`, loop included; \`FK_INSN_ANNOTATE=FILE\` writes the per-line counts) at $stamp, gcc -O2; the split is callgrind's count per function, per lookup."
+        echo
+        echo "| kind, fpr | absent | present | 50% mix | loop + \`fk_filter_contains_u64\` | the kind's own functions (absent) |"
+        echo "|---|---|---|---|---|---|"
+        for spec in "blocked 0.01" "cuckoo 0.01" "cuckoo 0.001" "bloom 0.01" "counting 0.01" "quotient 0.001" "fuse 0.01" "fuse 0.004"; do
+            set -- $spec
+            echo "paper_tables.sh: tests/insn_count.sh $1 1000000 $2 absent_u64 (present_u64, mixed_u64)" >&2
+            per() { sed 's/.* = \([0-9.]*\) per .*/\1/'; }
+            absent=$(FK_INSN_ANNOTATE="$tmp/cost.txt" BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" absent_u64 | per)
+            present=$(BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" present_u64 | per)
+            mixed=$(BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" mixed_u64 | per)
+            # callgrind_annotate's function lines: "COUNT  FILE:FUNCTION [OBJECT]"
+            awk '/^ *[0-9,]+ +[^ ]+:[^ ]+ \[/ { gsub(/,/, "", $1); f = $2; sub(/^[^:]*:/, "", f); print $1, f }' \
+                "$tmp/cost.txt" >"$tmp/cost.fn"
+            frame=$(awk '$2 == "lookup_loop_u64" || $2 == "fk_filter_contains_u64" { t += $1 } END { printf "%.0f", t / 1e6 }' "$tmp/cost.fn")
+            own=$(awk '$2 != "lookup_loop_u64" && $2 != "fk_filter_contains_u64" { printf "%s`%s` %.1f", sep, $2, $1 / 1e6; sep = ", " }' "$tmp/cost.fn")
+            printf '| %s %s | %s | %s | %s | %s | %s |\n' "$1" "$(awk -v p="$2" 'BEGIN { printf "%g%%", 100 * p }')" \
+                "$absent" "$present" "$mixed" "$frame" "$own"
+        done
+    else
+        echo "(valgrind is not installed: no instruction counts)"
+    fi
+} | section cost; fi
 
 # --------------------------------------------------- pick
 if want pick; then {
