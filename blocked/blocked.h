@@ -135,21 +135,10 @@ FK_API void fk_blocked_stats(const fk_blocked *b, fk_stats *out);
  * by the caller; free it with fk_blocked_free or fk_filter_free, not both). */
 FK_API fk_filter *fk_blocked_as_filter(fk_blocked *b);
 
-/* 64-bit keys, for an app that links this module alone: each answers as
- * the byte call on the key's 8 little-endian bytes (fk_blocked_contains(...,
- * 8), fk_blocked_insert(..., 8)) and is
- * fk_filter_*_u64 on the filter (common/filter.h: the path chosen for 8-byte
- * keys when the filter was made). Inline: nothing more is exported. Same
- * statuses (FK_EINVAL for b NULL), thread rules and cost as the byte calls. */
-static inline bool fk_blocked_contains_u64(const fk_blocked *b, uint64_t key)
-{
-    return fk_filter_contains_u64((const fk_filter *)(const void *)b, key);
-}
-
-static inline fk_status fk_blocked_insert_u64(fk_blocked *b, uint64_t key)
-{
-    return fk_filter_insert_u64((fk_filter *)(void *)b, key);
-}
+/* Integer keys (common/filter.h, FK_U64_CALLS): fk_blocked_contains_u64,
+ * fk_blocked_insert_u64(x, key) answer as the byte calls on the key's 8
+ * little-endian bytes; inline, for a program that links this module alone. */
+FK_U64_CALLS(fk_blocked)
 
 /* What a filter is made of and how full it is, for tools and tests. */
 typedef struct {

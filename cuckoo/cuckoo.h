@@ -190,26 +190,12 @@ FK_API void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
  * NULL for NULL. */
 FK_API fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c);
 
-/* 64-bit keys, for an app that links this module alone: each answers as
- * the byte call on the key's 8 little-endian bytes (fk_cuckoo_contains(...,
- * 8), fk_cuckoo_insert(..., 8), fk_cuckoo_remove(..., 8)) and is
- * fk_filter_*_u64 on the filter (common/filter.h: the path chosen for 8-byte
- * keys when the filter was made). Inline: nothing more is exported. Same
- * statuses (FK_EINVAL for c NULL), thread rules and cost as the byte calls. */
-static inline bool fk_cuckoo_contains_u64(const fk_cuckoo *c, uint64_t key)
-{
-    return fk_filter_contains_u64((const fk_filter *)(const void *)c, key);
-}
-
-static inline fk_status fk_cuckoo_insert_u64(fk_cuckoo *c, uint64_t key)
-{
-    return fk_filter_insert_u64((fk_filter *)(void *)c, key);
-}
-
-static inline fk_status fk_cuckoo_remove_u64(fk_cuckoo *c, uint64_t key)
-{
-    return fk_filter_remove_u64((fk_filter *)(void *)c, key);
-}
+/* Integer keys (common/filter.h, FK_U64_CALLS): fk_cuckoo_contains_u64,
+ * fk_cuckoo_insert_u64 and fk_cuckoo_remove_u64(x, key) answer as the byte
+ * calls on the key's 8 little-endian bytes; inline, for a program that
+ * links this module alone. */
+FK_U64_CALLS(fk_cuckoo)
+FK_U64_REMOVE(fk_cuckoo)
 
 /* What a filter is made of and what its inserts did, for tools and
  * tests. */

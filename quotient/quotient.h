@@ -180,26 +180,12 @@ FK_API void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
  * NULL for NULL. */
 FK_API fk_filter *fk_quotient_as_filter(fk_quotient *qf);
 
-/* 64-bit keys, for an app that links this module alone: each answers as
- * the byte call on the key's 8 little-endian bytes (fk_quotient_contains(...,
- * 8), fk_quotient_insert(..., 8), fk_quotient_remove(..., 8)) and is
- * fk_filter_*_u64 on the filter (common/filter.h: the path chosen for 8-byte
- * keys when the filter was made). Inline: nothing more is exported. Same
- * statuses (FK_EINVAL for qf NULL), thread rules and cost as the byte calls. */
-static inline bool fk_quotient_contains_u64(const fk_quotient *qf, uint64_t key)
-{
-    return fk_filter_contains_u64((const fk_filter *)(const void *)qf, key);
-}
-
-static inline fk_status fk_quotient_insert_u64(fk_quotient *qf, uint64_t key)
-{
-    return fk_filter_insert_u64((fk_filter *)(void *)qf, key);
-}
-
-static inline fk_status fk_quotient_remove_u64(fk_quotient *qf, uint64_t key)
-{
-    return fk_filter_remove_u64((fk_filter *)(void *)qf, key);
-}
+/* Integer keys (common/filter.h, FK_U64_CALLS): fk_quotient_contains_u64,
+ * fk_quotient_insert_u64 and fk_quotient_remove_u64(x, key) answer as the
+ * byte calls on the key's 8 little-endian bytes; inline, for a program
+ * that links this module alone. */
+FK_U64_CALLS(fk_quotient)
+FK_U64_REMOVE(fk_quotient)
 
 /* What a filter is made of and holds, for tools and tests. */
 typedef struct {
