@@ -99,7 +99,13 @@ if want batch; then {
 # --------------------------------------------------------------- run block
 if want run; then {
     echo "**The machine behind the generated blocks** (each block names its own command and commit; this line was written at commit \`$commit\`): $cpu, $cores cores online;"
-    echo "$(uname -sm); caches as lscpu reports them: $(lscpu 2>/dev/null | awk -F: '/^L[23] cache/ { gsub(/^ +/, "", $2); printf "%s%s %s", sep, $1, $2; sep = ", " }');"
+    caches=$(lscpu 2>/dev/null | awk -F: '/^L[23] cache/ { gsub(/^ +/, "", $2); printf "%s%s %s", sep, $1, $2; sep = ", " }')
+    if [ -n "$caches" ]; then
+        caches="as lscpu reports them: $caches"
+    else # some VMs' lscpu lists none: the C library's figures
+        caches="as getconf reports them: $(getconf -a 2>/dev/null | awk '/^LEVEL[123]_D?CACHE_SIZE/ && $2 > 0 { n = $1; sub(/^LEVEL/, "L", n); sub(/_D?CACHE_SIZE/, "", n); printf "%s%s %g KiB", sep, n, $2 / 1024; sep = ", " }')"
+    fi
+    echo "$(uname -sm); caches $caches;"
     echo "compiler: $cc_version; the default portable build (\`make\`, -O2)."
     echo "Regenerate with \`bench/scripts/paper_tables.sh --update PAPER_NOTES.md\` (after \`make\`)."
 } | section run; fi
