@@ -74,8 +74,25 @@ static void read_cpu_model(char *out, size_t len)
     fclose(f);
 }
 
+/* The C library's figures, in the same form, for a machine whose sysfs
+ * lists no caches (some VMs): glibc's sysconf reads them from CPUID. */
+static void caches_from_sysconf(char *out, size_t len)
+{
+    out[0] = 0;
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    const long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE),
+               l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l1 > 0 && l2 > 0 && l3 > 0)
+        snprintf(out, len, "L1d=%ld L2=%ld L3=%ld", l1, l2, l3);
+    else if (l1 > 0 && l2 > 0)
+        snprintf(out, len, "L1d=%ld L2=%ld", l1, l2);
+#else
+    (void)len;
+#endif
+}
+
 /* The data and unified caches of CPU 0 from sysfs, "L1d=49152 L2=..."
- * in bytes ("unknown" where sysfs has none). */
+ * in bytes (else sysconf's; "unknown" where neither knows). */
 static void read_caches(char *out, size_t len)
 {
     size_t at = 0;
@@ -105,6 +122,8 @@ static void read_caches(char *out, size_t len)
             break;
         at += (size_t)w;
     }
+    if (!out[0])
+        caches_from_sysconf(out, len);
     if (!out[0])
         snprintf(out, len, "unknown");
 }
