@@ -7,6 +7,17 @@
 #     was at least half a CPU per CPU ("" otherwise): other work then shared
 #     the cores and the timings read slower than the machine is.
 BEGIN { FS = ": " }
+# "L1d=49152 L2=1048576" -> "L1d 48K, L2 1M" (bytes as the CSV has them)
+function human_caches(c,    n, part, i, kv, b, out) {
+    n = split(c, part, " ")
+    for (i = 1; i <= n; i++) {
+        if (split(part[i], kv, "=") != 2 || kv[2] !~ /^[0-9]+$/) { out = out (out ? ", " : "") part[i]; continue }
+        b = kv[2] + 0
+        b = b >= 1048576 && b % 1048576 == 0 ? (b / 1048576) "M" : b >= 1048576 ? sprintf("%.0fM", b / 1048576) : b >= 1024 ? sprintf("%.0fK", b / 1024) : b
+        out = out (out ? ", " : "") kv[1] " " b
+    }
+    return out
+}
 /^# [a-z]+: / {
     key = substr($1, 3)
     v = substr($0, length($1) + 3)
@@ -27,7 +38,7 @@ END {
     }
     line = "commit " (("commit" in info) ? info["commit"] : "unknown")
     if ("cpu" in info) line = line " · " info["cpu"]
-    if ("caches" in info) line = line " · caches " info["caches"]
+    if ("caches" in info) line = line " · caches " human_caches(info["caches"])
     if ("build" in info) line = line " · " info["build"]
     if ("date" in info) line = line " · " info["date"]
     if ("loadavg" in info) line = line " · load " info["loadavg"] " at start"
