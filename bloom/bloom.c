@@ -118,70 +118,34 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
 /* ------------------------------------------------------------- lookups
  *
  * A lookup runs every probe without a branch on the bits (bloom_internal.h,
- * fk_bloom_test_probes). Two things are chosen once, when the filter is
- * made (pick_lookups), instead of on every call:
- * - k: for k up to FK_BLOOM_UNROLLED_K the probe loop is compiled with k a
+ * fk_bloom_test_k). Two things are chosen once, when the filter is made
+ * (pick_lookups), instead of on every call (common/lookup_paths.h):
+ * - k: for k up to FK_UNROLLED_K the probe loop is compiled with k a
  *   constant, straight-line code with no counter (about 3 instructions a
  *   probe fewer than the loop over b->k); larger k take the loop.
  * - BMI2: on x86-64 CPUs that have it, shrx shifts by a register without
  *   the copy through cl that shr needs. The build stays portable: both
  *   forms are compiled, the CPU picks one. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FK_BLOOM_HAVE_BMI2 1
-#define FK_BLOOM_BMI2 __attribute__((target("bmi2")))
-#else
-#define FK_BLOOM_HAVE_BMI2 0
-#define FK_BLOOM_BMI2
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define FK_BLOOM_IN_ORDER(x) __asm__("" : "+r"(x))
-#else
-#define FK_BLOOM_IN_ORDER(x) ((void)0)
-#endif
-
-/* Largest k with its own unrolled lookups. */
-#define FK_BLOOM_UNROLLED_K 16u
-
-/* fk_bloom_test_probes with k a parameter, inlined with a constant. */
-static inline bool test_k(const fk_bloom *b, fk_probe pr, const uint32_t k)
-{
-    const uint64_t *bits = b->bits;
-    const uint64_t m = b->m;
-    uint64_t all = 1;
-#pragma GCC unroll 16
-    for (uint32_t i = 0; i < k; i++) {
-        uint64_t pos = fk_probe_next(&pr, m);
-        all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
-        /* keep the ANDs in probe order: regrouped, they hold every loaded
-         * word live at once, and the registers run out (6 pushes and pops
-         * and 3 spills at k = 7); the loads still overlap in the core */
-        FK_BLOOM_IN_ORDER(all);
-    }
-    return all & 1;
-}
-
-#define FK_BLOOM_LOOKUPS(SUFFIX, ATTR, K)                                                  \
-    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)         \
-    {                                                                                     \
-        const fk_bloom *b = (const fk_bloom *)f;                                          \
-        return test_k(b, fk_probe_start(fk_hash8_128(key, b->hash8)), K);                 \
-    }                                                                                     \
+#define FK_BLOOM_LOOKUPS(SUFFIX, ATTR, K)                                                   \
+    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)           \
+    {                                                                                       \
+        const fk_bloom *b = (const fk_bloom *)f;                                            \
+        return fk_bloom_test_k(b, fk_probe_start(fk_hash8_128(key, b->hash8)), K);          \
+    }                                                                                       \
     ATTR FK_HOT static bool lookup_##SUFFIX(const fk_bloom *b, const void *key, size_t len) \
-    {                                                                                     \
-        if (len != 8 || !key)                                                             \
-            return contains_any(b, key, len);                                             \
-        return test_k(b, fk_probe_start(fk_hash8_128(fk_hash8_load(key), b->hash8)), K);  \
+    {                                                                                       \
+        if (len != 8 || !key)                                                               \
+            return contains_any(b, key, len);                                               \
+        fk_hash128 h = fk_hash8_128(fk_hash8_load(key), b->hash8);                          \
+        return fk_bloom_test_k(b, fk_probe_start(h), K);                                    \
     }
-#define FK_BLOOM_EACH_K(X) \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define FK_BLOOM_PLAIN_K(K) FK_BLOOM_LOOKUPS(plain_##K, , K)
-FK_BLOOM_EACH_K(FK_BLOOM_PLAIN_K)
+FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_K)
 FK_BLOOM_LOOKUPS(plain_any, , b->k)
-#if FK_BLOOM_HAVE_BMI2
-#define FK_BLOOM_BMI2_K(K) FK_BLOOM_LOOKUPS(bmi2_##K, FK_BLOOM_BMI2, K)
-FK_BLOOM_EACH_K(FK_BLOOM_BMI2_K)
-FK_BLOOM_LOOKUPS(bmi2_any, FK_BLOOM_BMI2, b->k)
+#if FK_HAVE_BMI2_PATHS
+#define FK_BLOOM_BMI2_K(K) FK_BLOOM_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K)
+FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_K)
+FK_BLOOM_LOOKUPS(bmi2_any, FK_TARGET_BMI2, b->k)
 #endif
 
 typedef struct {
@@ -191,24 +155,24 @@ typedef struct {
 
 #define FK_BLOOM_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX },
 #define FK_BLOOM_PLAIN_PAIR(K) FK_BLOOM_PAIR(plain_##K)
-static const lookup_pair plain_lookups[FK_BLOOM_UNROLLED_K + 1] = {
-    FK_BLOOM_PAIR(plain_any) FK_BLOOM_EACH_K(FK_BLOOM_PLAIN_PAIR)
+static const lookup_pair plain_lookups[FK_UNROLLED_K + 1] = {
+    FK_BLOOM_PAIR(plain_any) FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_PAIR)
 };
-#if FK_BLOOM_HAVE_BMI2
+#if FK_HAVE_BMI2_PATHS
 #define FK_BLOOM_BMI2_PAIR(K) FK_BLOOM_PAIR(bmi2_##K)
-static const lookup_pair bmi2_lookups[FK_BLOOM_UNROLLED_K + 1] = {
-    FK_BLOOM_PAIR(bmi2_any) FK_BLOOM_EACH_K(FK_BLOOM_BMI2_PAIR)
+static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 1] = {
+    FK_BLOOM_PAIR(bmi2_any) FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_PAIR)
 };
 #endif
 
 static void pick_lookups(fk_bloom *b)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_BLOOM_HAVE_BMI2
-    if (__builtin_cpu_supports("bmi2"))
+#if FK_HAVE_BMI2_PATHS
+    if (fk_cpu_has_bmi2())
         table = bmi2_lookups;
 #endif
-    const lookup_pair *p = &table[b->k <= FK_BLOOM_UNROLLED_K ? b->k : 0];
+    const lookup_pair *p = &table[b->k <= FK_UNROLLED_K ? b->k : 0];
     b->base.contains_u64 = p->u64; /* fk_filter_contains_u64 calls it straight */
     b->lookup = p->bytes;
 }

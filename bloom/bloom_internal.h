@@ -4,6 +4,7 @@
 #define FK_BLOOM_INTERNAL_H
 
 #include "bloom.h"
+#include "../common/lookup_paths.h"
 #include "../common/pipeline.h"
 #include "../common/probe.h"
 #include "../common/tally.h"
@@ -72,16 +73,26 @@ static inline void fk_bloom_set_probes(fk_bloom *b, fk_probe pr)
  * and prefetch the rest only for keys that passed them. */
 #define FK_BLOOM_GROUP 4u
 
-static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
+/* The one probe loop: bloom.c inlines it with k a constant for each k up
+ * to FK_UNROLLED_K (its specialised lookups); fk_bloom_test_probes runs it
+ * over b->k. */
+static inline bool fk_bloom_test_k(const fk_bloom *b, fk_probe pr, const uint32_t k)
 {
     const uint64_t *bits = b->bits;
     const uint64_t m = b->m;
     uint64_t all = 1;
-    for (uint32_t i = 0, k = b->k; i < k; i++) {
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < k; i++) {
         uint64_t pos = fk_probe_next(&pr, m);
         all &= fk_load64(&bits[pos >> 6]) >> (pos & 63);
+        FK_KEEP_IN_ORDER(all);
     }
     return all & 1;
+}
+
+static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
+{
+    return fk_bloom_test_k(b, pr, b->k);
 }
 
 /* The fk_ops u64 slots (bloom.c), for the kind's table: f checked by the

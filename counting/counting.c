@@ -107,68 +107,34 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
 /* ------------------------------------------------------------- lookups
  *
  * Every probe is tested, without a branch on the counters
- * (fk_ctr_all_nonzero). As for the Bloom filter (bloom.c), two things are
- * chosen once, when the filter is made (pick_lookups): k up to
- * FK_COUNTING_UNROLLED_K as a constant, straight-line probes with no loop
+ * (fk_counting_test_k). As for the Bloom filter (bloom.c), two things are
+ * chosen once, when the filter is made (pick_lookups, common/lookup_paths.h):
+ * k up to FK_UNROLLED_K as a constant, straight-line probes with no loop
  * counter, for 4-bit counters (the default; 8-bit ones take the loop over
  * c->k); and BMI2 where the CPU has it (mulx leaves the multiply's
  * operands where they are, saving two copies a probe). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FK_COUNTING_HAVE_BMI2 1
-#define FK_COUNTING_BMI2 __attribute__((target("bmi2")))
-#else
-#define FK_COUNTING_HAVE_BMI2 0
-#define FK_COUNTING_BMI2
-#endif
-
-#define FK_COUNTING_UNROLLED_K 16u
-
-#if defined(__GNUC__) || defined(__clang__)
-#define FK_COUNTING_IN_ORDER(x) __asm__("" : "+r"(x))
-#else
-#define FK_COUNTING_IN_ORDER(x) ((void)0)
-#endif
-
-/* fk_counting_test_probes with k and the width constants where inlined. */
-static inline bool test_k(const fk_counting *c, fk_probe pr, const uint32_t k, uint32_t shift)
-{
-    const uint8_t *ctr = c->ctr;
-    const uint64_t m = c->m;
-    uint32_t all = 1u << 8;
-#pragma GCC unroll 16
-    for (uint32_t i = 0; i < k; i++) {
-        all &= fk_ctr_carry(ctr, fk_probe_next(&pr, m), shift);
-        /* keep the ANDs in probe order, as bloom.c does: regrouped, every
-         * loaded byte stays live at once and the registers spill */
-        FK_COUNTING_IN_ORDER(all);
-    }
-    return all != 0;
-}
-
-#define FK_COUNTING_LOOKUPS(SUFFIX, ATTR, K, SHIFT)                                          \
-    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)           \
-    {                                                                                       \
-        const fk_counting *c = (const fk_counting *)f;                                      \
-        return test_k(c, fk_probe_start(fk_hash8_128(key, c->hash8)), K, SHIFT);            \
-    }                                                                                       \
+#define FK_COUNTING_LOOKUPS(SUFFIX, ATTR, K, SHIFT)                                            \
+    ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)              \
+    {                                                                                          \
+        const fk_counting *c = (const fk_counting *)f;                                         \
+        return fk_counting_test_k(c, fk_probe_start(fk_hash8_128(key, c->hash8)), K, SHIFT);   \
+    }                                                                                          \
     ATTR FK_HOT static bool lookup_##SUFFIX(const fk_counting *c, const void *key, size_t len) \
-    {                                                                                       \
-        if (len != 8 || !key)                                                               \
-            return contains_any(c, key, len);                                               \
-        return test_k(c, fk_probe_start(fk_hash8_128(fk_hash8_load(key), c->hash8)), K,     \
-                      SHIFT);                                                               \
+    {                                                                                          \
+        if (len != 8 || !key)                                                                  \
+            return contains_any(c, key, len);                                                  \
+        fk_hash128 h = fk_hash8_128(fk_hash8_load(key), c->hash8);                             \
+        return fk_counting_test_k(c, fk_probe_start(h), K, SHIFT);                             \
     }
-#define FK_COUNTING_EACH_K(X) \
-    X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define FK_COUNTING_PLAIN_K(K) FK_COUNTING_LOOKUPS(plain_##K, , K, 1)
-FK_COUNTING_EACH_K(FK_COUNTING_PLAIN_K)
+FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_K)
 FK_COUNTING_LOOKUPS(plain_any4, , c->k, 1)
 FK_COUNTING_LOOKUPS(plain_any8, , c->k, 0)
-#if FK_COUNTING_HAVE_BMI2
-#define FK_COUNTING_BMI2_K(K) FK_COUNTING_LOOKUPS(bmi2_##K, FK_COUNTING_BMI2, K, 1)
-FK_COUNTING_EACH_K(FK_COUNTING_BMI2_K)
-FK_COUNTING_LOOKUPS(bmi2_any4, FK_COUNTING_BMI2, c->k, 1)
-FK_COUNTING_LOOKUPS(bmi2_any8, FK_COUNTING_BMI2, c->k, 0)
+#if FK_HAVE_BMI2_PATHS
+#define FK_COUNTING_BMI2_K(K) FK_COUNTING_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K, 1)
+FK_EACH_UNROLLED_K(FK_COUNTING_BMI2_K)
+FK_COUNTING_LOOKUPS(bmi2_any4, FK_TARGET_BMI2, c->k, 1)
+FK_COUNTING_LOOKUPS(bmi2_any8, FK_TARGET_BMI2, c->k, 0)
 #endif
 
 typedef struct {
@@ -180,26 +146,26 @@ typedef struct {
  * ones; [1 + k]: 4-bit counters, that k. */
 #define FK_COUNTING_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX },
 #define FK_COUNTING_PLAIN_PAIR(K) FK_COUNTING_PAIR(plain_##K)
-static const lookup_pair plain_lookups[FK_COUNTING_UNROLLED_K + 2] = {
+static const lookup_pair plain_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(plain_any8) FK_COUNTING_PAIR(plain_any4)
-    FK_COUNTING_EACH_K(FK_COUNTING_PLAIN_PAIR)
+    FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_PAIR)
 };
-#if FK_COUNTING_HAVE_BMI2
+#if FK_HAVE_BMI2_PATHS
 #define FK_COUNTING_BMI2_PAIR(K) FK_COUNTING_PAIR(bmi2_##K)
-static const lookup_pair bmi2_lookups[FK_COUNTING_UNROLLED_K + 2] = {
+static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(bmi2_any8) FK_COUNTING_PAIR(bmi2_any4)
-    FK_COUNTING_EACH_K(FK_COUNTING_BMI2_PAIR)
+    FK_EACH_UNROLLED_K(FK_COUNTING_BMI2_PAIR)
 };
 #endif
 
 static void pick_lookups(fk_counting *c)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_COUNTING_HAVE_BMI2
-    if (__builtin_cpu_supports("bmi2"))
+#if FK_HAVE_BMI2_PATHS
+    if (fk_cpu_has_bmi2())
         table = bmi2_lookups;
 #endif
-    size_t at = c->shift == 0 ? 0 : c->k <= FK_COUNTING_UNROLLED_K ? 1 + c->k : 1;
+    size_t at = c->shift == 0 ? 0 : c->k <= FK_UNROLLED_K ? 1 + c->k : 1;
     c->base.contains_u64 = table[at].u64; /* fk_filter_contains_u64 calls it straight */
     c->lookup = table[at].bytes;
 }

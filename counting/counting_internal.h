@@ -5,6 +5,7 @@
 
 #include <string.h>
 #include "counting.h"
+#include "../common/lookup_paths.h"
 #include "../common/pipeline.h"
 #include "../common/probe.h"
 #include "../common/tally.h"
@@ -173,30 +174,31 @@ static inline uint32_t fk_ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t
     return fk_ctr_carry(ctr, pos, shift) >> 8;
 }
 
-/* The lookup loop, inlined twice below with shift a constant (1 or 0) so
- * each width gets straight-line code with immediate shifts and masks.
- * Every one of the k probes is tested and the answer is the one branch:
- * an exit per probe, or per group of probes, mispredicts on a stream that
- * mixes present and absent keys (with groups of 4, a 50% mix cost 1.3x
- * the absent lookups), while k probes cost the same for every key. The
- * loads are independent, so their misses overlap. */
-static inline bool fk_ctr_all_nonzero(const uint8_t *ctr, fk_probe pr, uint64_t m, uint32_t k,
-                                      uint32_t shift)
+/* The one lookup loop. Every one of the k probes is tested and the answer
+ * is the one branch: an exit per probe, or per group of probes,
+ * mispredicts on a stream that mixes present and absent keys (with groups
+ * of 4, a 50% mix cost 1.3x the absent lookups), while k probes cost the
+ * same for every key. The loads are independent, so their misses overlap.
+ * counting.c inlines it with k and shift constants for each k up to
+ * FK_UNROLLED_K (its specialised lookups); fk_counting_test_probes runs it
+ * over c->k with shift a constant per width. */
+static inline bool fk_counting_test_k(const fk_counting *c, fk_probe pr, const uint32_t k,
+                                      const uint32_t shift)
 {
-    uint32_t all = 1u << 8, i = 0;
-    for (; i + 2 <= k; i += 2) { /* two a turn: half the loop's own instructions */
-        uint32_t a = fk_ctr_carry(ctr, fk_probe_next(&pr, m), shift);
-        all &= a & fk_ctr_carry(ctr, fk_probe_next(&pr, m), shift);
-    }
-    if (i < k)
+    const uint8_t *ctr = c->ctr;
+    const uint64_t m = c->m;
+    uint32_t all = 1u << 8;
+#pragma GCC unroll 16
+    for (uint32_t i = 0; i < k; i++) {
         all &= fk_ctr_carry(ctr, fk_probe_next(&pr, m), shift);
+        FK_KEEP_IN_ORDER(all);
+    }
     return all != 0;
 }
 
 static inline bool fk_counting_test_probes(const fk_counting *c, fk_probe pr)
 {
-    return c->shift ? fk_ctr_all_nonzero(c->ctr, pr, c->m, c->k, 1)
-                    : fk_ctr_all_nonzero(c->ctr, pr, c->m, c->k, 0);
+    return c->shift ? fk_counting_test_k(c, pr, c->k, 1) : fk_counting_test_k(c, pr, c->k, 0);
 }
 
 /* Takes one insertion of the key away: FK_OK, or FK_ENOTFOUND with every
