@@ -7,6 +7,7 @@
 #  - CSVs for only some plots: those are drawn, the others fail by name with
 #    gnuplot's reason, exit 1, and no 0-byte image is left anywhere.
 . "$(dirname "$0")/lib_cli.sh"
+unset FK_SUITE_STARTED # the runs below are outside any suite unless they say
 case "$build" in */san) echo "skipped: the sanitizer build folder (the plain build draws the plots)"; exit 0;; esac
 if ! command -v gnuplot >/dev/null 2>&1; then
     echo "skipped: no gnuplot (apt-get install gnuplot-nox)"
@@ -41,6 +42,28 @@ done
 sed 's/^# loadavg: .*/# loadavg: 9.00 9.00 9.00 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/loaded.csv"
 check "provenance.awk: a load of 9 on 2 CPUs is a warning" \
     sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/loaded.csv' | grep -q '^WARNING: load average 9.00 on 2 CPUs'"
+# inside make bench, the suite's own earlier steps are no warning (about one
+# busy process: 1.10 on 2 CPUs less 0.95), and more than them still is
+sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
+    "$tmp/res/sweep-fpr-u64.csv" >"$tmp/own.csv"
+check "provenance.awk: load from the suite's own earlier steps is no warning" \
+    test -z "$(awk -v what=warning -f "$root/plots/provenance.awk" "$tmp/own.csv")"
+sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 2.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
+    "$tmp/res/sweep-fpr-u64.csv" >"$tmp/own_more.csv"
+check "provenance.awk: load beyond the suite's own is a warning that says its share" \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/own_more.csv' | grep -q \"^WARNING: load average 2.10 on 2 CPUs when the run started (0.95 of it this suite's own\""
+sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs/' \
+    "$tmp/res/sweep-fpr-u64.csv" >"$tmp/alone.csv"
+check "provenance.awk: the same load outside a suite is a warning" \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/alone.csv' | grep -q '^WARNING: load average 1.10 on 2 CPUs when the run started:'"
+# the CLI writes that share inside a suite (FK_SUITE_STARTED: make bench's
+# start), 1 - exp(-t/60) after t seconds, and nothing outside one
+FK_SUITE_STARTED=$(($(date +%s) - 60)) "$fk" bench --filters bloom --n 1000 --repeat 1 \
+    --lookups 1000 --no-fill --out "$tmp/suite" >/dev/null 2>&1
+check "a run 60 s into a suite records suiteload 0.63 (1 - 1/e)" \
+    grep -q '^# suiteload: 0\.6[34]$' "$tmp/suite/bench-u64.csv"
+check "a run outside a suite records no suiteload" \
+    sh -c "! grep -q '^# suiteload' '$tmp/res/sweep-fpr-u64.csv'"
 sed 's/^# loadavg: .*/# loadavg: 0.05 0.10 0.10 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/quiet.csv"
 check "provenance.awk: a quiet machine is no warning" \
     test -z "$(awk -v what=warning -f "$root/plots/provenance.awk" "$tmp/quiet.csv")"

@@ -1,6 +1,7 @@
 /* bench/report/runinfo.c: see runinfo.h. The FK_BUILD_* strings come from the
  * Makefile (compiled into this file only, so a new commit rebuilds just it). */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 
 static char command_line[2048];
 static char load_at_start[96] = "unknown";
+static char suite_load[32];
 
 /* /proc/loadavg's first three fields and the CPUs online. */
 static void read_loadavg(char *out, size_t len)
@@ -37,9 +39,24 @@ static void read_loadavg(char *out, size_t len)
         snprintf(out, len, "%.2f %.2f %.2f on %ld CPUs", a, b, c, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
+/* 1 - exp(-t/60) for t = now - FK_SUITE_STARTED, when that is a time in
+ * the past; "" otherwise. */
+static void read_suite_load(char *out, size_t len)
+{
+    out[0] = 0;
+    const char *v = getenv("FK_SUITE_STARTED");
+    char *end = NULL;
+    long long started = v ? strtoll(v, &end, 10) : -1;
+    time_t now = time(NULL);
+    if (!v || end == v || *end || started < 0 || started > (long long)now)
+        return;
+    snprintf(out, len, "%.2f", -expm1(-(double)((long long)now - started) / 60.0));
+}
+
 void fkc_runinfo_set_argv(int argc, char **argv)
 {
     read_loadavg(load_at_start, sizeof load_at_start);
+    read_suite_load(suite_load, sizeof suite_load);
     size_t at = 0;
     command_line[0] = 0;
     for (int i = 0; i < argc && at < sizeof command_line; i++) {
@@ -154,6 +171,7 @@ void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed)
     strftime(ri->date, sizeof ri->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
     snprintf(ri->command, sizeof ri->command, "%s", command_line);
     snprintf(ri->loadavg, sizeof ri->loadavg, "%s", load_at_start);
+    snprintf(ri->suiteload, sizeof ri->suiteload, "%s", suite_load);
     ri->seed = seed;
 }
 
@@ -171,6 +189,10 @@ int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *val
     case 8: *name = "libbloom"; snprintf(value, len, "%s", ri->libbloom); return 1;
     case 9: *name = "caches";   snprintf(value, len, "%s", ri->caches); return 1;
     case 10: *name = "loadavg"; snprintf(value, len, "%s", ri->loadavg); return 1;
+    case 11: /* only inside a suite */
+        if (!ri->suiteload[0])
+            return 0;
+        *name = "suiteload"; snprintf(value, len, "%s", ri->suiteload); return 1;
     default: return 0;
     }
 }

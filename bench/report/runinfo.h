@@ -20,12 +20,21 @@ typedef struct {
     char        loadavg[96]; /* /proc/loadavg's 1, 5 and 15 minute figures when
                                 the program started, and the CPUs online:
                                 "0.52 0.60 0.70 on 2 CPUs" (plots warn when high) */
+    char        suiteload[32]; /* what a suite's own earlier steps add to the
+                                   1-minute load average when the program
+                                   started (FK_SUITE_STARTED, see
+                                   fkc_runinfo_set_argv); "" outside a suite */
     char        command[2048];
     uint64_t    seed;
 } fkc_runinfo;
 
 /* Remembers the whole command line and the load average at start (called
- * once by main, before any work). */
+ * once by main, before any work). Where the environment has
+ * FK_SUITE_STARTED (the Unix time a suite of runs such as make bench
+ * began), it also records the share of the 1-minute load average that the
+ * suite's own earlier steps explain: one busy process for t seconds adds
+ * up to 1 - exp(-t/60) (the kernel's exponential average), so a plot
+ * warns only of load beyond it. */
 void fkc_runinfo_set_argv(int argc, char **argv);
 
 /* Fills *ri for a run with this seed. */
