@@ -23,10 +23,12 @@ static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
     return rm_ReplyWithError(ctx, msg);
 }
 
-/* FK.RESERVE key KIND fpr capacity [GROWTH s] */
+/* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n]: SEED (0 to
+ * 2^63 - 1) replaces the seed taken from the key's name, so that filters
+ * of two keys reserved alike can be merged (FK.MERGE). */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
-    if (argc != 5 && argc != 7)
+    if (argc < 5 || argc > 9 || argc % 2 == 0)
         return rm_WrongArity(ctx);
     size_t n;
     const char *name = rm_StringPtrLen(argv[2], &n);
@@ -38,24 +40,32 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (fk_ops_caps(ops) & FK_CAP_STATIC)
         return reply_static(ctx, ops);
     double fpr;
-    long long capacity, growth = 0;
+    long long capacity, growth = 0, seed = 0;
+    int has_growth = 0, has_seed = 0;
     if (fkr_arg_rate(argv[3], &fpr) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR fpr must be a number in (0, 1)");
     if (fkr_arg_int(argv[4], 1, INT64_MAX, &capacity) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR capacity must be a positive integer");
-    if (argc == 7) {
-        if (!fkr_arg_is(argv[5], "GROWTH"))
+    for (int i = 5; i < argc; i += 2) {
+        if (fkr_arg_is(argv[i], "GROWTH") && !has_growth) {
+            has_growth = 1;
+            if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
+                return rm_ReplyWithError(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
+            if (fkr_arg_int(argv[i + 1], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR GROWTH must be an integer in 1..65536");
+        } else if (fkr_arg_is(argv[i], "SEED") && !has_seed) {
+            has_seed = 1;
+            if (fkr_arg_int(argv[i + 1], 0, INT64_MAX, &seed) != RM_OK)
+                return rm_ReplyWithError(ctx, "ERR SEED must be an integer in 0..9223372036854775807");
+        } else {
             return rm_ReplyWithError(ctx, "ERR syntax error");
-        if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
-            return rm_ReplyWithError(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
-        if (fkr_arg_int(argv[6], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
-            return rm_ReplyWithError(ctx, "ERR GROWTH must be an integer in 1..65536");
+        }
     }
     RedisModuleKey *key;
     if (!fkr_open_new(ctx, argv[1], &key))
         return RM_OK;
     fk_params p = fk_params_make((uint64_t)capacity, fpr);
-    p.seed = fkr_key_seed(argv[1]);
+    p.seed = has_seed ? (uint64_t)seed : fkr_key_seed(argv[1]);
     p.growth = (uint32_t)growth;
     fkr_value *v;
     const char *err = fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
@@ -171,6 +181,81 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_ReplyWithLongLong(ctx, rc == FK_OK);
     }
     return fkr_reply_status(ctx, rc);
+}
+
+/* A copy of v (what COPY makes), or NULL when out of memory. */
+static fkr_value *value_copy(const fkr_value *v)
+{
+    size_t len = fkr_value_encoded_size(v);
+    uint8_t *buf = len ? malloc(len) : NULL;
+    fkr_value *copy = NULL;
+    if (buf && (fkr_value_encode(v, buf, len) != FK_OK ||
+                fkr_value_decode(buf, len, FK_MEMORY_CAP, &copy) != FK_OK))
+        copy = NULL;
+    free(buf);
+    if (copy)
+        fkr_apply_limit(copy);
+    return copy;
+}
+
+/* FK.MERGE dest src: dest becomes the union of both filters
+ * (fk_filter_merge: counts add up where the kind counts); src is not
+ * changed. As SUNIONSTORE and PFMERGE do, a missing src is an empty set
+ * (dest unchanged, not created) and a missing dest starts empty (it
+ * becomes a copy of src). The filters must be of one kind and shape:
+ * reserved with the same KIND, fpr, capacity and SEED (a key's own seed
+ * comes from its name, so two keys reserved without SEED never match), or
+ * loaded from files built alike. Replies OK, or an error naming the
+ * status: FK_EINVAL (kinds or shapes differ), FK_EUNSUPPORTED (the kind
+ * cannot merge: cuckoo, the growing chains, static kinds), FK_EFULL (a
+ * quotient filter without room for the union; dest unchanged). */
+int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *skey, *dkey;
+    fkr_key_state sst, dst_state;
+    fkr_value *src = fk_value(ctx, argv[2], RM_READ, &skey, &sst);
+    fkr_value *dst = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &dkey, &dst_state);
+    int reply;
+    if (sst == FKR_KEY_WRONGTYPE || dst_state == FKR_KEY_WRONGTYPE) {
+        reply = fkr_reply_state(ctx, FKR_KEY_WRONGTYPE);
+    } else if (!src || src == dst) { /* nothing to add */
+        reply = rm_ReplyWithSimpleString(ctx, "OK");
+    } else if (!dst) {
+        fkr_value *copy = value_copy(src);
+        if (copy) {
+            fkr_set(dkey, copy);
+            rm_ReplicateVerbatim(ctx);
+            reply = rm_ReplyWithSimpleString(ctx, "OK");
+        } else {
+            reply = fkr_reply_status(ctx, FK_ENOMEM);
+        }
+    } else {
+        const fk_ops *ops = fk_filter_ops(dst->filter);
+        fk_status rc = fk_filter_merge(dst->filter, src->filter);
+        char msg[320];
+        if (rc == FK_OK) {
+            fkr_value_changed(dst, (int64_t)src->items);
+            fkr_value_refresh(dst);
+            rm_ReplicateVerbatim(ctx);
+            reply = rm_ReplyWithSimpleString(ctx, "OK");
+        } else if (rc == FK_EINVAL) {
+            snprintf(msg, sizeof msg,
+                     "ERR FK_EINVAL: the filters differ (%s and %s, or their size, fpr or seed): "
+                     "only filters reserved with the same kind, fpr, capacity and SEED merge",
+                     ops->name, fk_filter_ops(src->filter)->name);
+            reply = rm_ReplyWithError(ctx, msg);
+        } else if (rc == FK_EUNSUPPORTED) {
+            snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot merge", ops->name);
+            reply = rm_ReplyWithError(ctx, msg);
+        } else {
+            reply = fkr_reply_status(ctx, rc);
+        }
+    }
+    rm_CloseKey(skey);
+    rm_CloseKey(dkey);
+    return reply;
 }
 
 static const char *family_name(const fkr_value *v)

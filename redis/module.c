@@ -21,44 +21,46 @@ typedef struct {
     rm_cmd_fn   fn;
     const char *flags;
     int         firstkey; /* 1 for every keyed command, 0 for FK.KINDS */
+    int         lastkey;  /* firstkey, but 2 for FK.MERGE (dest, src) */
 } command;
 
 /* Writes that may allocate are "deny-oom"; O(1)-per-key work is "fast". */
 static const command commands[] = {
-    { "BF.RESERVE",  fkr_bf_reserve,  "write deny-oom",      1 },
-    { "BF.ADD",      fkr_bf_add,      "write deny-oom fast", 1 },
-    { "BF.MADD",     fkr_bf_madd,     "write deny-oom",      1 },
-    { "BF.INSERT",   fkr_bf_insert,   "write deny-oom",      1 },
-    { "BF.EXISTS",   fkr_bf_exists,   "readonly fast",      1 },
-    { "BF.MEXISTS",  fkr_bf_mexists,  "readonly fast",      1 },
-    { "BF.INFO",     fkr_bf_info,     "readonly fast",      1 },
-    { "BF.CARD",     fkr_bf_card,     "readonly fast",      1 },
-    { "BF.SCANDUMP", fkr_bf_scandump, "readonly",           1 },
-    { "BF.LOADCHUNK", fkr_bf_loadchunk, "write deny-oom",    1 },
-    { "CF.RESERVE",  fkr_cf_reserve,  "write deny-oom",      1 },
-    { "CF.ADD",      fkr_cf_add,      "write deny-oom fast", 1 },
-    { "CF.ADDNX",    fkr_cf_addnx,    "write deny-oom fast", 1 },
-    { "CF.INSERT",   fkr_cf_insert,   "write deny-oom",      1 },
-    { "CF.INSERTNX", fkr_cf_insertnx, "write deny-oom",      1 },
-    { "CF.EXISTS",   fkr_cf_exists,   "readonly fast",      1 },
-    { "CF.MEXISTS",  fkr_cf_mexists,  "readonly fast",      1 },
-    { "CF.DEL",      fkr_cf_del,      "write fast",         1 },
-    { "CF.COUNT",    fkr_cf_count,    "readonly fast",      1 },
-    { "CF.INFO",     fkr_cf_info,     "readonly fast",      1 },
-    { "CF.COMPACT",  fkr_cf_compact,  "write",              1 },
-    { "CF.SCANDUMP", fkr_cf_scandump, "readonly",           1 },
-    { "CF.LOADCHUNK", fkr_cf_loadchunk, "write deny-oom",    1 },
-    { "FK.RESERVE",  fkr_fk_reserve,  "write deny-oom",      1 },
-    { "FK.ADD",      fkr_fk_add,      "write deny-oom fast", 1 },
-    { "FK.MADD",     fkr_fk_madd,     "write deny-oom",      1 },
-    { "FK.EXISTS",   fkr_fk_exists,   "readonly fast",      1 },
-    { "FK.MEXISTS",  fkr_fk_mexists,  "readonly fast",      1 },
-    { "FK.DEL",      fkr_fk_del,      "write fast",         1 },
-    { "FK.COUNT",    fkr_fk_count,    "readonly fast",      1 },
-    { "FK.INFO",     fkr_fk_info,     "readonly",           1 }, /* stats may scan */
-    { "FK.DUMP",     fkr_fk_dump,     "readonly",           1 },
-    { "FK.LOAD",     fkr_fk_load,     "write deny-oom",      1 },
-    { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0 },
+    { "BF.RESERVE",  fkr_bf_reserve,  "write deny-oom",      1, 1 },
+    { "BF.ADD",      fkr_bf_add,      "write deny-oom fast", 1, 1 },
+    { "BF.MADD",     fkr_bf_madd,     "write deny-oom",      1, 1 },
+    { "BF.INSERT",   fkr_bf_insert,   "write deny-oom",      1, 1 },
+    { "BF.EXISTS",   fkr_bf_exists,   "readonly fast",      1, 1 },
+    { "BF.MEXISTS",  fkr_bf_mexists,  "readonly fast",      1, 1 },
+    { "BF.INFO",     fkr_bf_info,     "readonly fast",      1, 1 },
+    { "BF.CARD",     fkr_bf_card,     "readonly fast",      1, 1 },
+    { "BF.SCANDUMP", fkr_bf_scandump, "readonly",           1, 1 },
+    { "BF.LOADCHUNK", fkr_bf_loadchunk, "write deny-oom",    1, 1 },
+    { "CF.RESERVE",  fkr_cf_reserve,  "write deny-oom",      1, 1 },
+    { "CF.ADD",      fkr_cf_add,      "write deny-oom fast", 1, 1 },
+    { "CF.ADDNX",    fkr_cf_addnx,    "write deny-oom fast", 1, 1 },
+    { "CF.INSERT",   fkr_cf_insert,   "write deny-oom",      1, 1 },
+    { "CF.INSERTNX", fkr_cf_insertnx, "write deny-oom",      1, 1 },
+    { "CF.EXISTS",   fkr_cf_exists,   "readonly fast",      1, 1 },
+    { "CF.MEXISTS",  fkr_cf_mexists,  "readonly fast",      1, 1 },
+    { "CF.DEL",      fkr_cf_del,      "write fast",         1, 1 },
+    { "CF.COUNT",    fkr_cf_count,    "readonly fast",      1, 1 },
+    { "CF.INFO",     fkr_cf_info,     "readonly fast",      1, 1 },
+    { "CF.COMPACT",  fkr_cf_compact,  "write",              1, 1 },
+    { "CF.SCANDUMP", fkr_cf_scandump, "readonly",           1, 1 },
+    { "CF.LOADCHUNK", fkr_cf_loadchunk, "write deny-oom",    1, 1 },
+    { "FK.RESERVE",  fkr_fk_reserve,  "write deny-oom",      1, 1 },
+    { "FK.ADD",      fkr_fk_add,      "write deny-oom fast", 1, 1 },
+    { "FK.MADD",     fkr_fk_madd,     "write deny-oom",      1, 1 },
+    { "FK.EXISTS",   fkr_fk_exists,   "readonly fast",      1, 1 },
+    { "FK.MEXISTS",  fkr_fk_mexists,  "readonly fast",      1, 1 },
+    { "FK.DEL",      fkr_fk_del,      "write fast",         1, 1 },
+    { "FK.COUNT",    fkr_fk_count,    "readonly fast",      1, 1 },
+    { "FK.INFO",     fkr_fk_info,     "readonly",           1, 1 }, /* stats may scan */
+    { "FK.DUMP",     fkr_fk_dump,     "readonly",           1, 1 },
+    { "FK.LOAD",     fkr_fk_load,     "write deny-oom",      1, 1 },
+    { "FK.MERGE",    fkr_fk_merge,    "write deny-oom",      1, 2 },
+    { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0, 0 },
 };
 
 /* Module arguments: MAXBYTES n, CHUNKBYTES n. */
@@ -103,7 +105,7 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return RM_ERR;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const command *c = &commands[i];
-        if (rm_CreateCommand(ctx, c->name, c->fn, c->flags, c->firstkey, c->firstkey,
+        if (rm_CreateCommand(ctx, c->name, c->fn, c->flags, c->firstkey, c->lastkey,
                              c->firstkey) != RM_OK)
             return RM_ERR;
     }

@@ -11,6 +11,8 @@
 #    FK_ECORRUPT, the key untouched, the server up);
 #  - FK.LOAD of a `filterkit build` file, FK.DUMP read by `filterkit query`;
 #    a static (fuse) file served by FK.EXISTS/FK.MEXISTS, its writes refused;
+#  - FK.MERGE (quotient counts add up, Bloom unions, missing keys, every
+#    refusal named) and FK.RESERVE's SEED, which makes two keys mergeable;
 #  - persistence: SAVE + restart, BGREWRITEAOF (no RDB preamble) + restart,
 #    DEBUG RELOAD, DUMP/RESTORE, COPY: byte-identical filters and answers;
 #  - MEMORY USAGE within 5% of the filter's bytes plus a constant;
@@ -196,6 +198,50 @@ FK.INFO q1 => ~kind|quotient|family|fk|capacity|1000|items|4|
 FK.DEL q1 apple => 1
 FK.COUNT q1 apple => 2
 FK.DEL q1 plum => 0
+FK.RESERVE qa quotient 0.01 1000 SEED 7 => OK
+FK.RESERVE qb quotient 0.01 1000 SEED 7 => OK
+FK.MADD qa apple apple pear => 1|1|1
+FK.MADD qb apple plum => 1|1
+FK.MERGE qa qb => OK
+FK.COUNT qa apple => 3
+FK.COUNT qa pear => 1
+FK.COUNT qa plum => 1
+FK.COUNT qb apple => 1
+FK.COUNT qb pear => 0
+FK.INFO qa => ~kind|quotient|family|fk|capacity|1000|items|5|
+FK.MERGE qa nokey => OK
+FK.MERGE qa qa => OK
+FK.COUNT qa apple => 3
+FK.MERGE qnew qb => OK
+FK.COUNT qnew plum => 1
+FK.COUNT qnew pear => 0
+FK.MERGE nokey2 nokey3 => OK
+EXISTS nokey2 => 0
+FK.RESERVE qc quotient 0.01 1000 => OK
+FK.MERGE qa qc => ~ERR FK_EINVAL: the filters differ (quotient and quotient
+FK.RESERVE qd quotient 0.01 2000 SEED 7 => OK
+FK.MERGE qa qd => ~ERR FK_EINVAL
+FK.RESERVE ba bloom 0.01 1000 SEED 7 => OK
+FK.RESERVE bb bloom 0.01 1000 SEED 7 => OK
+FK.MERGE qa ba => ~ERR FK_EINVAL: the filters differ (quotient and bloom
+FK.MADD ba a1 a2 => 1|1
+FK.MADD bb b1 b2 => 1|1
+FK.MERGE ba bb => OK
+FK.MEXISTS ba a1 a2 b1 b2 => 1|1|1|1
+FK.MEXISTS bb a1 b1 => 0|1
+FK.RESERVE ca cuckoo 0.01 1000 SEED 1 => OK
+FK.RESERVE cb cuckoo 0.01 1000 SEED 1 => OK
+FK.MERGE ca cb => ERR FK_EUNSUPPORTED: a cuckoo filter cannot merge
+FK.MERGE str qa => WRONGTYPE Operation against a key holding the wrong kind of value
+FK.MERGE qa str => WRONGTYPE Operation against a key holding the wrong kind of value
+FK.MERGE qa qb qc => ERR wrong number of arguments for 'FK.MERGE' command
+FK.RESERVE x bloom 0.01 10 SEED -1 => ERR SEED must be an integer in 0..9223372036854775807
+FK.RESERVE x bloom 0.01 10 SEED abc => ERR SEED must be an integer in 0..9223372036854775807
+FK.RESERVE x bloom 0.01 10 SEED 1 SEED 2 => ERR syntax error
+FK.RESERVE x bloom 0.01 10 SEED => ERR wrong number of arguments for 'FK.RESERVE' command
+FK.RESERVE x scalable-bloom 0.01 10 SEED 3 GROWTH 2 => OK
+FK.RESERVE x scalable-bloom 0.01 10 SEED 3 GROWTH 2 => ERR item exists
+DEL x => 1
 FK.EXISTS nokey a => 0
 FK.MEXISTS nokey a b => 0|0
 FK.COUNT nokey a => 0
@@ -296,7 +342,7 @@ section random-loads
 for cmd in BF.RESERVE BF.ADD BF.MADD BF.INSERT BF.EXISTS BF.MEXISTS BF.INFO BF.CARD \
            CF.RESERVE CF.ADD CF.ADDNX CF.INSERT CF.INSERTNX CF.EXISTS CF.MEXISTS CF.DEL \
            CF.COUNT CF.INFO FK.RESERVE FK.ADD FK.MADD FK.EXISTS FK.MEXISTS FK.DEL FK.COUNT \
-           FK.INFO FK.DUMP FK.LOAD; do
+           FK.INFO FK.DUMP FK.LOAD FK.MERGE; do
     echo "$cmd => ERR wrong number of arguments for '$cmd' command"
 done | batch $S
 for rate in 0 1 -0.5 1.5 nan inf -inf abc 0x10 '""' 1e-400; do
@@ -457,7 +503,14 @@ done
     echo "FK.RESERVE rfk counting 0.01 1000"
     echo "FK.MADD rfk $(seq 1 700 | sed 's/^/r-/' | tr '\n' ' ')"
     echo "FK.DEL rfk r-5"
+    echo "FK.RESERVE rq1 quotient 0.01 1000 SEED 9"
+    echo "FK.RESERVE rq2 quotient 0.01 1000 SEED 9"
+    echo "FK.MADD rq1 $(seq 1 300 | sed 's/^/r-/' | tr '\n' ' ')"
+    echo "FK.MADD rq2 $(seq 200 500 | sed 's/^/r-/' | tr '\n' ' ')"
+    echo "FK.MERGE rq1 rq2"
+    echo "FK.MERGE rq3 rq2"
 } | rc $P >/dev/null
+expect "FK.MERGE on the primary: the union's counts" "2" $P FK.COUNT rq1 r-250
 expect "WAIT" "1" $P WAIT 1 30000
 # (on a loaded machine the replica has been seen to lag behind its own
 # acknowledgement for a moment: give it up to 30 s to settle before the

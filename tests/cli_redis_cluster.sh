@@ -92,5 +92,18 @@ check "after resharding: all 10^5 found ($found): zero false negatives" test "$f
 cluster <"$tmp/dump.cmds" | cksum >"$tmp/dump.after"
 check "migrated filters are byte-identical" cmp -s "$tmp/dump.before" "$tmp/dump.after"
 
+# FK.MERGE names both keys (first 1, last 2): two keys of one hash slot
+# ({tag}) merge; keys in two slots are Redis's CROSSSLOT error
+{
+    echo "FK.RESERVE {m}a quotient 0.01 1000 SEED 5"
+    echo "FK.RESERVE {m}b quotient 0.01 1000 SEED 5"
+    echo "FK.ADD {m}a x"
+    echo "FK.ADD {m}b y"
+} | cluster >/dev/null
+check "FK.MERGE of two keys in one slot" test "$(cluster FK.MERGE '{m}a' '{m}b')" = OK
+check "the merged key answers both" test "$(cluster FK.MEXISTS '{m}a' x y | tr '\n' ' ')" = "1 1 "
+check "FK.MERGE across slots is CROSSSLOT" \
+    sh -c "timeout 60 redis-cli -c -h 127.0.0.1 -p '$port_a' FK.MERGE mergeone mergetwo 2>&1 | grep -q CROSSSLOT"
+
 echo "cli_redis_cluster: $((SECONDS - start)) s"
 redis_lib_done
