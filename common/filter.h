@@ -51,7 +51,7 @@ typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
 typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
 
 /* Capability flags, as fk_ops_caps answers them. A kind stores in
- * fk_ops.caps only what no slot can tell (COUNT, BOUNDED, GROWS); REMOVE
+ * fk_ops.caps only what no slot can tell (COUNT, BOUNDED, GROWS, RESIZES); REMOVE
  * and SERIALIZE are derived from the slots, never stored twice. */
 #define FK_CAP_REMOVE    (1u << 0) /* derived: the remove slot is set */
 #define FK_CAP_COUNT     (1u << 1) /* the kind can estimate multiplicities */
@@ -67,6 +67,10 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
                                       insert and remove answer FK_EUNSUPPORTED */
 #define FK_CAP_MERGE     (1u << 6) /* derived: the merge slot is set */
 #define FK_CAP_INTERSECT (1u << 7) /* derived: the intersect slot is set */
+#define FK_CAP_RESIZES   (1u << 8) /* the kind's own call doubles a filter in
+                                      place without its keys, each doubling
+                                      doubling its FPR at a given number of
+                                      keys (quotient: fk_quotient_grow) */
 #define FK_CAP_DERIVED \
     (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE | FK_CAP_INTERSECT)
 

@@ -1667,7 +1667,7 @@ const fk_ops fk_quotient_ops = {
     .name = "quotient",
     .summary = "counting quotient filter: rank-and-select runs of r-bit remainders; counts, "
                "removes, merges, grows",
-    .caps = FK_CAP_COUNT | FK_CAP_BOUNDED,
+    .caps = FK_CAP_COUNT | FK_CAP_BOUNDED | FK_CAP_RESIZES,
     .create = create_slot,
     .destroy = destroy_slot,
     .insert = insert_slot,

@@ -207,7 +207,7 @@ static fkr_value *value_copy(const fkr_value *v)
  * comes from its name, so two keys reserved without SEED never match), or
  * loaded from files built alike. Replies OK, or an error naming the
  * status: FK_EINVAL (kinds or shapes differ), FK_EUNSUPPORTED (the kind
- * cannot merge: cuckoo, the growing chains, static kinds), FK_EFULL (a
+ * cannot merge: counting, cuckoo, the growing chains, static kinds), FK_EFULL (a
  * quotient filter without room for the union; dest unchanged). */
 int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {

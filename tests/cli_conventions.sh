@@ -179,6 +179,25 @@ check "pick text: the best fpr of each kind" grep -q '^best fpr within' "$tmp/pi
 check "pick --repeat 1: '1 run', not 'median of 1 runs'" sh -c "grep -q ', 1 run' '$tmp/pick.txt' && ! grep -q 'median of 1 runs' '$tmp/pick.txt'"
 "$fk" pick --n 100k --fpr 1% --n-uncertain --repeat 1 --keys "$tmp/k2k" --format json >"$tmp/grow.json"
 check "pick --n-uncertain: a growing kind" sh -c "jq -r .recommendation.kind '$tmp/grow.json' | grep -q '^scalable-'"
+# --grow-to: start at n, reach N without the keys; merges leave the quotient
+# filter, made with fpr / 2^g for its g doublings
+"$fk" pick --n 100k --fpr 1% --grow-to 300k --merges --repeat 1 --keys "$tmp/k2k" --format json >"$tmp/growto.json"
+check "pick --grow-to --merges: quotient, made with 1%/4 for 2 doublings" \
+    test "$(jq -r '.recommendation | "\(.kind) \(.fpr) \(.doublings)"' "$tmp/growto.json")" = "quotient 0.0025 2"
+check "pick --grow-to: the recommendation says how to grow it" \
+    sh -c "jq -r .recommendation.grow '$tmp/growto.json' | grep -q 'fk_quotient_grow.*2 doublings take it to 400000 items at fpr 0.01'"
+check "pick --grow-to: every fixed kind is out, saying it cannot grow without the keys" \
+    test "$(jq '[.candidates[] | select(.kind == "bloom" or .kind == "blocked" or .kind == "cuckoo" or .kind == "counting") | select(.reason | startswith("fixed size"))] | length' "$tmp/growto.json")" = 4
+check "pick --grow-to: the query records it" test "$(jq .query.grow_to "$tmp/growto.json")" = 300000
+"$fk" pick --n 100k --fpr 1% --grow-to 300k --repeat 1 --keys "$tmp/k2k" >"$tmp/growto.txt"
+check "pick --grow-to (text): a kind that grows, and the sizing line" \
+    sh -c "grep -Eq '^recommend: (scalable-|quotient)' '$tmp/growto.txt' && grep -q 'growing to 300000 without the keys' '$tmp/growto.txt'"
+"$fk" pick --n 100k --fpr 1% --grow-to 100k --repeat 1 2>"$tmp/err"
+check "pick --grow-to N at most n: usage error" sh -c "test $? -eq 2 && grep -q 'must be more than --n' '$tmp/err'"
+"$fk" pick --n 100k --fpr 1% --grow-to 1M --n-uncertain --repeat 1 2>"$tmp/err"
+check "pick --grow-to with --n-uncertain: usage error" sh -c "test $? -eq 2 && grep -q 'give one' '$tmp/err'"
+"$fk" pick --n 100k --fpr 1% --grow-to 1M --static --repeat 1 2>"$tmp/err"
+check "pick --grow-to with --static: usage error" sh -c "test $? -eq 2 && grep -q 'never grows' '$tmp/err'"
 "$fk" pick --n 100M --fpr 1% --memory 1M --repeat 1 --keys "$tmp/k2k" --format json >"$tmp/none.json" 2>/dev/null
 check "pick: nothing fits, exit 1 with recommendation null" \
     sh -c "test $? -eq 1 && test \"\$(jq .recommendation '$tmp/none.json')\" = null"

@@ -376,6 +376,46 @@ TEST(sized_fpr_meets_target)
     fk_quotient_free(qf);
 }
 
+/* `filterkit pick --grow-to N` makes a quotient filter for n with fpr
+ * P / 2^g, g the doublings that take n past N, and says to grow it when
+ * an insert answers FK_EFULL: then it holds all N keys, and at N its fpr
+ * is within P (each doubling doubles it). */
+TEST(grown_on_full_as_pick_says_meets_the_target_at_the_end)
+{
+    const double target = 0.01;
+    const uint64_t n = 20000, grow_to = 75000; /* g = 2: 20000 * 4 >= 75000 */
+    fk_quotient *qf = make(n, target / 4, 0, 5);
+    unsigned grows = 0;
+    for (uint64_t i = 0; i < grow_to; i++) {
+        uint64_t k = key_of(6, i);
+        fk_status st = fk_quotient_insert(qf, &k, 8);
+        if (st == FK_EFULL) { /* nothing was stored: grow, then insert again */
+            CHECK_STATUS(fk_quotient_grow(qf), FK_OK);
+            grows++;
+            st = fk_quotient_insert(qf, &k, 8);
+        }
+        CHECK_STATUS(st, FK_OK);
+    }
+    CHECK_MSG(grows == 2, "%u doublings to reach %llu keys", grows, (unsigned long long)grow_to);
+    uint64_t missing = 0, hits = 0, trials = FK_TEST_SCALE(400000, 100000);
+    for (uint64_t i = 0; i < grow_to; i++) {
+        uint64_t k = key_of(6, i);
+        missing += !fk_quotient_contains(qf, &k, 8);
+    }
+    for (uint64_t i = 0; i < trials; i++) {
+        uint64_t k = key_of(7, i);
+        hits += fk_quotient_contains(qf, &k, 8);
+    }
+    CHECK_EQ_U64(missing, 0);
+    double rate = (double)hits / (double)trials, sd = sqrt(target * (1 - target) / (double)trials);
+    CHECK_MSG(rate <= target + 4 * sd, "after %u doublings: measured fpr %.5f, target %.3f", grows,
+              rate, target);
+    fk_stats stats;
+    fk_quotient_stats(qf, &stats);
+    CHECK_MSG(stats.expected_fpr <= target, "expected fpr %.5f", stats.expected_fpr);
+    fk_quotient_free(qf);
+}
+
 /* ------------------------------------------------------- merge and grow */
 
 TEST(merge_equals_direct_build)
@@ -914,6 +954,7 @@ int main(void)
     RUN(model_heavy_duplicates);
     RUN(full_loses_nothing_and_comes_late);
     RUN(fpr_within_binomial_bound);
+    RUN(grown_on_full_as_pick_says_meets_the_target_at_the_end);
     RUN(sized_fpr_meets_target);
     RUN(merge_equals_direct_build);
     RUN(merge_refuses_and_loses_nothing);

@@ -47,6 +47,9 @@ typedef struct {
     int           sized;      /* memory and theory are known */
     uint64_t      memory;     /* at the capacity */
     int           exact;
+    double        fpr;        /* the rate it is made with: the target, or less
+                                 for a kind that resizes (--grow-to) */
+    unsigned      doublings;  /* --grow-to: fk_quotient_grow calls to reach it */
     double        theory;     /* theoretical FPR holding `capacity` items */
     double        best_fpr;   /* the lowest theoretical FPR within the budget; NaN: none */
     double        cost;       /* ns per operation at the read ratio */
@@ -188,6 +191,9 @@ static void json_candidate(const candidate *c, const candidate *best, double rea
             printf(", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory);
             json_num(8.0 * (double)c->memory / (double)capacity);
         }
+        printf(", \"fpr_made\": ");
+        json_num(c->fpr);
+        printf(", \"doublings\": %u", c->doublings);
         printf(", \"memory_exact\": %s, \"theory_fpr\": ", c->exact ? "true" : "false");
         json_num(c->theory);
         printf(", \"best_fpr_in_budget\": ");
@@ -269,6 +275,7 @@ int fkc_cmd_pick(int argc, char **argv)
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9, headroom = PICK_DEFAULT_HEADROOM;
     int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0;
+    uint64_t grow_to = 0;
     const char *keys = "u64", *format = "text", *out = NULL;
     const fkc_opt opts[] = {
         { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold, e.g. 10M or 1B (required)" },
@@ -280,6 +287,7 @@ int fkc_cmd_pick(int argc, char **argv)
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
         { "headroom", FKC_OPT_RATIO, &headroom, "R", "share of n to be added later (default: 25%; 0 for a fixed set)" },
         { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: pick a growing kind (scalable-*)" },
+        { "grow-to", FKC_OPT_COUNT, &grow_to, "N", "the set starts at n and grows to N later, without the keys: a growing kind, or one that doubles in place (quotient), made to reach the fpr at N" },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
@@ -290,7 +298,7 @@ int fkc_cmd_pick(int argc, char **argv)
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] "
+        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
                 "[--read-ratio R] [--keys u64|str|FILE] [--format text|json] [--out DIR]",
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
@@ -298,6 +306,11 @@ int fkc_cmd_pick(int argc, char **argv)
         "Every kind is sized for n plus the headroom (--headroom, default 25%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
+        "With --grow-to N the filter starts at n and must reach N items without the\n"
+        "keys: a growing kind (scalable-*: it adds sub-filters by itself) or one that\n"
+        "doubles in place (quotient: each fk_quotient_grow doubles its slots and its fpr,\n"
+        "so it is made with fpr P / 2^g for the g doublings that reach N); a fixed kind\n"
+        "would have to be sized for N now or rebuilt from the keys. Memory is at n.\n"
         "It ends in the 'filterkit build' line, the C and the Python calls, and the best\n"
         "fpr each kind reaches within the memory budget (or the recommended filter's\n"
         "memory). --format json prints the whole decision: every candidate, its sizes,\n"
@@ -316,6 +329,11 @@ int fkc_cmd_pick(int argc, char **argv)
         return fkc_args_fail(&spec, "missing --n N");
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
+    if (grow_to && grow_to <= n)
+        return fkc_args_fail(&spec, "--grow-to N: N must be more than --n");
+    if (grow_to && (uncertain || is_static))
+        return fkc_args_fail(&spec, uncertain ? "--grow-to N and --n-uncertain: give one (a known bound, or none)"
+                                              : "--grow-to N and --static: a static set never grows");
     int json = strcmp(format, "json") == 0;
     fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
     if (fkc_keyspec_parse(keys, &ks))
@@ -326,7 +344,10 @@ int fkc_cmd_pick(int argc, char **argv)
      * changes, so it has nothing to add later */
     if (is_static)
         headroom = 0;
-    double want = ceil((double)n * (1 + (uncertain ? 0 : headroom)));
+    int grows = uncertain || grow_to; /* starts at n, grows past it */
+    if (grow_to)
+        headroom = 0; /* the growth is the room for later adds */
+    double want = ceil((double)n * (1 + (grows ? 0 : headroom)));
     if (want > (double)FKC_COUNT_MAX)
         return fkc_args_fail(&spec, "--n with --headroom: at most 2^48 items");
     uint64_t capacity = (uint64_t)want;
@@ -336,6 +357,7 @@ int fkc_cmd_pick(int argc, char **argv)
     for (size_t i = 0; fk_ops_at(i) && nc < FKC_KINDS_MAX; i++) {
         memset(&c[nc], 0, sizeof c[nc]);
         c[nc].best_fpr = NAN;
+        c[nc].fpr = fpr;
         c[nc++].ops = fk_ops_at(i);
     }
     /* What the formulas rule out needs no measurement: too big for the
@@ -345,13 +367,25 @@ int fkc_cmd_pick(int argc, char **argv)
     size_t which[FKC_KINDS_MAX];
     for (size_t i = 0; i < nc; i++) {
         unsigned caps = fk_ops_caps(c[i].ops);
-        c[i].memory = fkc_model_bytes(c[i].ops, capacity, fpr, c[i].params, sizeof c[i].params);
+        if (grow_to && (caps & FK_CAP_RESIZES)) {
+            /* g doublings take capacity past grow_to; each doubles the fpr */
+            while (c[i].doublings < 48 && ldexp((double)capacity, (int)c[i].doublings) < (double)grow_to)
+                c[i].doublings++;
+            c[i].fpr = ldexp(fpr, -(int)c[i].doublings);
+        }
+        c[i].memory = fkc_model_bytes(c[i].ops, capacity, c[i].fpr, c[i].params, sizeof c[i].params);
         if (c[i].memory) {
             c[i].sized = 1;
-            c[i].theory = theory_at(c[i].ops, capacity, fpr);
+            c[i].theory = theory_at(c[i].ops, capacity, c[i].fpr);
         }
         if (deletes && !(caps & FK_CAP_REMOVE)) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
+            continue;
+        }
+        if (grow_to && !(caps & (FK_CAP_GROWS | FK_CAP_RESIZES))) {
+            snprintf(c[i].why_not, sizeof c[i].why_not,
+                     "fixed size: it cannot grow to %llu items without the keys (size it for them "
+                     "now with --n, or rebuild it from the keys)", (unsigned long long)grow_to);
             continue;
         }
         if (!is_static && (fk_ops_caps(c[i].ops) & FK_CAP_STATIC)) {
@@ -368,7 +402,7 @@ int fkc_cmd_pick(int argc, char **argv)
             snprintf(c[i].why_not, sizeof c[i].why_not, "cannot merge two filters without the keys");
             continue;
         }
-        if ((caps & FK_CAP_GROWS) && !uncertain) {
+        if ((caps & FK_CAP_GROWS) && !grows) {
             snprintf(c[i].why_not, sizeof c[i].why_not,
                      "grows when n is unknown (--n-uncertain); with n known its inner kind sized "
                      "for n needs less memory and one lookup instead of one per sub-filter");
@@ -383,9 +417,9 @@ int fkc_cmd_pick(int argc, char **argv)
         /* (over the budget is judged after the timing: plot 8 shows every
          * kind beside the budget line) */
         if (c[i].sized)
-            judge(&c[i], fpr, 0);
+            judge(&c[i], c[i].fpr, 0);
         if (!c[i].why_not[0]) {
-            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, fpr, (unsigned)repeat, 0, 0, 0 };
+            cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, c[i].fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
     }
@@ -412,15 +446,15 @@ int fkc_cmd_pick(int argc, char **argv)
                 continue;
             }
             x->measured = x->sized = 1;
-            x->memory = fkc_model_extrapolate(x->ops, fpr, n_meas, x->r.memory_bytes, capacity, &x->exact);
-            x->theory = fkc_model_fpr(x->ops, capacity, fpr, x->r.fpr_theory);
+            x->memory = fkc_model_extrapolate(x->ops, x->fpr, n_meas, x->r.memory_bytes, capacity, &x->exact);
+            x->theory = fkc_model_fpr(x->ops, capacity, x->fpr, x->r.fpr_theory);
             x->cost = read_ratio * x->r.lookup[2].median + (1 - read_ratio) * x->r.insert.median;
             if (x->r.insert_failures)
                 snprintf(x->why_not, sizeof x->why_not, "%llu of %llu inserts failed at this size",
                          (unsigned long long)x->r.insert_failures, (unsigned long long)n_meas);
-            else if (!judge(x, fpr, memory) && x->r.fpr_low > fpr)
+            else if (!judge(x, x->fpr, memory) && x->r.fpr_low > x->fpr)
                 snprintf(x->why_not, sizeof x->why_not, "measured fpr %.3g%% is above the %.3g%% asked",
-                         100 * x->r.fpr_measured, 100 * fpr);
+                         100 * x->r.fpr_measured, 100 * x->fpr);
         }
         fkc_bench_keys_free(&bk);
         fkc_progress_end();
@@ -441,7 +475,7 @@ int fkc_cmd_pick(int argc, char **argv)
      * memory): what the same bytes buy from each */
     uint64_t budget_for_best = memory ? memory : best ? best->memory : 0;
     for (size_t i = 0; i < nc && budget_for_best; i++)
-        if (c[i].sized && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || uncertain))
+        if (c[i].sized && !c[i].doublings && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || grows))
             c[i].best_fpr = best_fpr_within(c[i].ops, capacity, budget_for_best);
 
     if (out && strcmp(out, "-") != 0 &&
@@ -452,25 +486,33 @@ int fkc_cmd_pick(int argc, char **argv)
     shortest(fpr, fpr_text, sizeof fpr_text);
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
-    char build_line[400] = "", c_line[400] = "", py_line[200] = "";
+    char build_line[400] = "", c_line[400] = "", py_line[200] = "", grow_line[300] = "";
+    char made_text[40] = "";
     if (best) {
+        shortest(best->fpr, made_text, sizeof made_text); /* what it is made with */
+        if (best->doublings)
+            snprintf(grow_line, sizeof grow_line,
+                     "made with fpr %s; call fk_quotient_grow() when an insert answers FK_EFULL: "
+                     "%u doublings take it to %llu items at fpr %.3g", made_text, best->doublings,
+                     (unsigned long long)ldexp((double)capacity, (int)best->doublings),
+                     ldexp(best->fpr, (int)best->doublings));
         snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
-                 best->ops->name, fpr_text, (unsigned long long)capacity);
+                 best->ops->name, made_text, (unsigned long long)capacity);
         if (best->r.static_kind) {
             /* built once from all the keys: no headroom to add to */
             snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s < keys.txt > filter.fk",
-                     best->ops->name, fpr_text);
+                     best->ops->name, made_text);
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(0, %s); fk_filter *f = NULL; "
                      "fk_status s = fk_filter_build(fk_ops_find(\"%s\"), &p, n, keys, lens, &f);",
-                     fpr_text, best->ops->name);
+                     made_text, best->ops->name);
             snprintf(py_line, sizeof py_line, "f = filterkit.kind_class(\"%s\").build(keys, fpr=%s)",
-                     best->ops->name, fpr_text);
+                     best->ops->name, made_text);
         } else {
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "
                      "fk_status s = fk_filter_new(fk_ops_find(\"%s\"), &p, &f);",
-                     (unsigned long long)capacity, fpr_text, best->ops->name);
+                     (unsigned long long)capacity, made_text, best->ops->name);
             snprintf(py_line, sizeof py_line, "f = filterkit.Filter(\"%s\", capacity=%llu, fpr=%s)",
-                     best->ops->name, (unsigned long long)capacity, fpr_text);
+                     best->ops->name, (unsigned long long)capacity, made_text);
         }
     }
 
@@ -486,9 +528,13 @@ int fkc_cmd_pick(int argc, char **argv)
         else
             printf("null");
         printf(", \"headroom\": ");
-        json_num(uncertain ? 0 : headroom);
-        printf(", \"n_uncertain\": %s, \"capacity\": %llu, \"read_ratio\": ", uncertain ? "true" : "false",
-               (unsigned long long)capacity);
+        json_num(grows ? 0 : headroom);
+        printf(", \"n_uncertain\": %s, \"grow_to\": ", uncertain ? "true" : "false");
+        if (grow_to)
+            printf("%llu", (unsigned long long)grow_to);
+        else
+            fputs("null", stdout);
+        printf(", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)capacity);
         json_num(read_ratio);
         printf(", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"timed_at_n\": %llu},\n",
                fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
@@ -497,13 +543,18 @@ int fkc_cmd_pick(int argc, char **argv)
         if (best) {
             printf("{\"kind\": ");
             fkc_json_string(stdout, best->ops->name);
-            printf(", \"capacity\": %llu, \"fpr\": %s, \"memory_bytes\": %llu, \"build\": ",
-                   (unsigned long long)capacity, fpr_text, (unsigned long long)best->memory);
+            printf(", \"capacity\": %llu, \"fpr\": %s, \"doublings\": %u, \"memory_bytes\": %llu, \"build\": ",
+                   (unsigned long long)capacity, made_text, best->doublings, (unsigned long long)best->memory);
             fkc_json_string(stdout, build_line);
             printf(", \"c\": ");
             fkc_json_string(stdout, c_line);
             printf(", \"python\": ");
             fkc_json_string(stdout, py_line);
+            printf(", \"grow\": ");
+            if (grow_line[0])
+                fkc_json_string(stdout, grow_line);
+            else
+                fputs("null", stdout);
             printf("},\n");
         } else {
             printf("null,\n");
@@ -532,7 +583,10 @@ int fkc_cmd_pick(int argc, char **argv)
            "read ratio %.2f\n", (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no",
            counts ? ", counts" : "", merges ? ", merges" : "", is_static ? "yes" : "no", budget,
            read_ratio);
-    if (uncertain)
+    if (grow_to)
+        printf("sized for: %llu items to start with, growing to %llu without the keys (--grow-to)\n",
+               (unsigned long long)capacity, (unsigned long long)grow_to);
+    else if (uncertain)
         printf("sized for: %llu items to start with; a growing kind grows past them\n", (unsigned long long)capacity);
     else
         printf("sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n",
@@ -587,6 +641,8 @@ int fkc_cmd_pick(int argc, char **argv)
     printf("  build:      %s\n", build_line);
     printf("  C:          %s\n", c_line);
     printf("  Python:     %s\n", py_line);
+    if (grow_line[0])
+        printf("  grow:       %s\n", grow_line);
     if (best->params[0])
         printf("  geometry:   %s\n", best->params);
     printf("  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
@@ -622,7 +678,7 @@ int fkc_cmd_pick(int argc, char **argv)
     printf("best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",
            (unsigned long long)capacity);
     for (size_t i = 0; i < nc; i++) {
-        if (!c[i].sized || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !uncertain))
+        if (!c[i].sized || c[i].doublings || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !grows))
             continue;
         printf("  %-16s ", c[i].ops->name);
         if (isnan(c[i].best_fpr))
