@@ -22,7 +22,7 @@ check "no CSVs: no image" test -z "$(ls "$tmp/out0" 2>/dev/null)"
 
 # only the fpr sweep: plot 1 is drawn; the bench-based plots fail (no
 # bench-u64.csv), plots that need other sweeps say what they miss
-"$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --filters bloom,cuckoo --repeat 1 --lookups 2000 \
+"$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --filters bloom,cuckoo,quotient --repeat 1 --lookups 2000 \
     --out "$tmp/res" >/dev/null 2>&1
 "$root/bench/scripts/plots.sh" "$tmp/res" "$tmp/out" >"$tmp/log" 2>"$tmp/err"
 check "some plots fail: exit 1" test $? -eq 1
@@ -30,6 +30,12 @@ check "plot 1 drawn" test -s "$tmp/out/1_fpr_vs_bits.png" -a -s "$tmp/out/1_fpr_
 check "a failed plot is named with a reason" grep -q 'lookup_vs_n failed, nothing written: .*sweep-n-u64.csv' "$tmp/err"
 check "no 0-byte image" test -z "$(find "$tmp/out" -type f -size 0)"
 check "no scratch folder left" test -z "$(find "$tmp/out" -name '.drawing-*')"
+# plots 1 and 4 draw every kind of the sweep (plot 4 once drew no quotient)
+for k in bloom cuckoo quotient; do
+    for p in 1_fpr_vs_bits 4_memory_per_item; do
+        check "$p draws $k" grep -q ">$k[ <]" "$tmp/out/$p.svg"
+    done
+done
 check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep -c -v '^[14]_')" -eq 0
 # provenance and error bars: the SVG carries the commit, the CPU and the
 # load at start from the CSV's '#' lines; plot 1 draws FPR intervals
