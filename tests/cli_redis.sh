@@ -14,7 +14,8 @@
 #  - FK.MERGE (quotient counts add up, Bloom unions, missing keys, every
 #    refusal named) and FK.RESERVE's SEED, which makes two keys mergeable;
 #  - persistence: SAVE + restart, BGREWRITEAOF (no RDB preamble) + restart,
-#    DEBUG RELOAD, DUMP/RESTORE, COPY: byte-identical filters and answers;
+#    DEBUG RELOAD, DUMP/RESTORE, COPY: byte-identical filters and answers
+#    (a key made by FK.MERGE among them);
 #  - MEMORY USAGE within 5% of the filter's bytes plus a constant;
 #  - a replica (REPLICAOF, WAIT) holds byte-identical filters.
 set -u
@@ -229,6 +230,15 @@ FK.MADD bb b1 b2 => 1|1
 FK.MERGE ba bb => OK
 FK.MEXISTS ba a1 a2 b1 b2 => 1|1|1|1
 FK.MEXISTS bb a1 b1 => 0|1
+FK.RESERVE ka blocked 0.01 1000 SEED 3 => OK
+FK.RESERVE kb blocked 0.01 1000 SEED 3 => OK
+FK.ADD kb only-b => 1
+FK.MERGE ka kb => OK
+FK.EXISTS ka only-b => 1
+FK.RESERVE ka2 counting 0.01 100 SEED 7 => OK
+FK.RESERVE kb2 counting 0.01 100 SEED 7 => OK
+FK.MERGE ka2 kb2 => ERR FK_EUNSUPPORTED: a counting filter cannot merge
+COMMAND GETKEYS FK.MERGE qa qb => qa|qb
 FK.RESERVE ca cuckoo 0.01 1000 SEED 1 => OK
 FK.RESERVE cb cuckoo 0.01 1000 SEED 1 => OK
 FK.MERGE ca cb => ERR FK_EUNSUPPORTED: a cuckoo filter cannot merge
@@ -259,6 +269,8 @@ FK.RESERVE bf bloom 0.01 10 => ERR item exists
 FK.INFO bf => ~kind|
 FK.EXISTS bf a => 1
 SPEC
+# a merge never grows its dest: MAXBYTES holds as it did at FK.RESERVE
+check "FK.MERGE keeps dest's size" test "$(rc $S FK.INFO qa | sed -n 10p)" = "$(rc $S FK.INFO qb | sed -n 10p)"
 
 # a file made by `filterkit build` loads with redis-cli -x FK.LOAD ...
 if [ -x "$fk" ]; then
@@ -429,7 +441,14 @@ items=$(seq 1 1500 | sed 's/^/fk-/' | tr '\n' ' ')
         echo "FK.RESERVE pfk:$kind $kind 0.01 3000"
         echo "FK.MADD pfk:$kind $items"
     done
+    # a merged quotient key (its counts added) persists like any other
+    echo "FK.RESERVE pmerged quotient 0.01 3000 SEED 9"
+    echo "FK.RESERVE pmerged-src quotient 0.01 3000 SEED 9"
+    echo "FK.MADD pmerged $items"
+    echo "FK.MADD pmerged-src $items user-1"
+    echo "FK.MERGE pmerged pmerged-src"
 } | rc $P >/dev/null
+expect "a merged quotient key counts both" "2" $P FK.COUNT pmerged fk-1
 nkeys=$(rc $P DBSIZE)
 check "persistence: $nkeys filters" test "$nkeys" -ge 6
 probe_all $P >"$tmp/before"
@@ -467,6 +486,7 @@ section aof
 expect "DEBUG RELOAD" "OK" $P DEBUG RELOAD
 probe_all $P >"$tmp/after"
 check "DEBUG RELOAD: identical filters" cmp -s "$tmp/before" "$tmp/after"
+expect "DEBUG RELOAD: a merged key still counts both" "2" $P FK.COUNT pmerged fk-1
 
 rc $P DUMP pcf | head -c -1 >"$tmp/pcf.dump"
 expect "RESTORE" "OK" $P -x RESTORE pcf-restored 0 <"$tmp/pcf.dump"
