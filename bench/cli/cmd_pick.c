@@ -490,12 +490,20 @@ int fkc_cmd_pick(int argc, char **argv)
     char made_text[40] = "";
     if (best) {
         shortest(best->fpr, made_text, sizeof made_text); /* what it is made with */
-        if (best->doublings)
+        if (best->doublings) {
+            /* grown g times it is the table made for 2^g capacity at the
+             * target (one remainder bit fewer per doubling) */
+            uint64_t grown = (uint64_t)ldexp((double)capacity, (int)best->doublings);
+            char grown_mem[32] = "?";
+            uint64_t gm = fkc_model_bytes(best->ops, grown, fpr, NULL, 0);
+            if (gm && gm != FKC_MODEL_TOO_BIG)
+                fkc_human_bytes(gm, grown_mem, sizeof grown_mem);
             snprintf(grow_line, sizeof grow_line,
                      "made with fpr %s; call fk_quotient_grow() when an insert answers FK_EFULL: "
-                     "%u doublings take it to %llu items at fpr %.3g", made_text, best->doublings,
-                     (unsigned long long)ldexp((double)capacity, (int)best->doublings),
-                     ldexp(best->fpr, (int)best->doublings));
+                     "%u doublings take it to %llu items at fpr %.3g in about %s", made_text,
+                     best->doublings, (unsigned long long)grown, ldexp(best->fpr, (int)best->doublings),
+                     grown_mem);
+        }
         snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
                  best->ops->name, made_text, (unsigned long long)capacity);
         if (best->r.static_kind) {
