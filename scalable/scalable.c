@@ -1,6 +1,7 @@
 /* scalable/scalable.c: the growing filter: a chain of links of one inner
  * kind, each `growth` times larger and `tightening` times stricter than the
- * one before (scalable.h has the contract). Needs nothing but fk_ops. */
+ * one before (scalable.h has the contract). Needs nothing but fk_ops, and
+ * the inner kind's common/hashed.h table where the registry binds one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
