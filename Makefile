@@ -110,7 +110,7 @@ BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/main.o,$(CLI_OBJS))
 # installed one alone, as C and as C++, so one that needs an internal
 # header fails there.
 INTERNAL_HEADERS := common/hash.h common/bits.h common/probe.h common/alloc.h common/cache.h \
-                    common/atomic.h common/tally.h common/pipeline.h \
+                    common/atomic.h common/tally.h common/pipeline.h common/hashed.h \
                     common/endian.h cuckoo/cuckoo_table.h cuckoo/cuckoo_hash.h
 PUBLIC_HEADERS   := $(filter-out $(INTERNAL_HEADERS) %_internal.h, \
                       $(sort $(foreach m,$(PRESENT),$(shell find $(m) -name '*.h')))) \

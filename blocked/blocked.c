@@ -166,6 +166,8 @@ void fk_blocked_use_path(fk_blocked *b)
         b->base.contains_u64 = avx2_filter_contains_u64;
         b->insert = fk_blocked_insert_avx2;
         b->insert_u64 = fk_blocked_insert_u64_avx2;
+        b->lookup_hashed = avx2_lookup_hashed;
+        b->insert_hashed = avx2_insert_hashed;
         return;
     }
 #endif
@@ -174,6 +176,8 @@ void fk_blocked_use_path(fk_blocked *b)
     b->base.contains_u64 = scalar_filter_contains_u64;
     b->insert = fk_blocked_insert_scalar;
     b->insert_u64 = fk_blocked_insert_u64_scalar;
+    b->lookup_hashed = scalar_lookup_hashed;
+    b->insert_hashed = scalar_insert_hashed;
 }
 
 /* ------------------------------------------------------ insert / lookup */
@@ -285,6 +289,45 @@ static bool ops_contains_u64(const fk_filter *f, uint64_t key)
     const fk_blocked *b = (const fk_blocked *)f;
     return b->lookup_u64(b, key);
 }
+
+/* Probes from a hash computed beforehand (common/hashed.h): the path's
+ * own set and test, as the calls above. */
+static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
+{
+    fk_hash128 h = { fk_blocked_hash_of((const fk_blocked *)f, key, len), 0 };
+    return h;
+}
+
+static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
+{
+    fk_hash128 h = { fk_hash8_64(key, ((const fk_blocked *)f)->hash8), 0 };
+    return h;
+}
+
+static bool hashed_takes(const fk_filter *f)
+{
+    (void)f;
+    return true;
+}
+
+static bool hashed_contains(const fk_filter *f, fk_hash128 h)
+{
+    return ((const fk_blocked *)f)->lookup_hashed(f, h);
+}
+
+static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
+{
+    return ((fk_blocked *)f)->insert_hashed(f, h);
+}
+
+const fk_hashed_ops fk_blocked_hashed_ops = {
+    .hash = hashed_hash,
+    .hash_u64 = hashed_hash_u64,
+    .takes_hash = hashed_takes,
+    .contains_hashed = hashed_contains,
+    .insert_hashed = hashed_insert,
+    .contains_many_hashed = fk_blocked_contains_many_hashed,
+};
 
 static void ops_stats(const fk_filter *f, fk_stats *out)
 {

@@ -7,11 +7,14 @@
 #include "blocked_internal.h"
 #include "../common/pipeline.h"
 
-/* The hash of key i: bytes, or the integer ints[i] (the hash of its 8
- * little-endian bytes; callers pass ints or keys NULL as a constant). */
+/* The hash of key i: given (pre[i].lo, common/hashed.h), bytes, or the
+ * integer ints[i] (the hash of its 8 little-endian bytes); callers pass
+ * the ones they do not use as NULL constants. */
 static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], const size_t lens[],
-                               const uint64_t ints[], size_t i)
+                               const uint64_t ints[], const fk_hash128 pre[], size_t i)
 {
+    if (pre)
+        return pre[i].lo;
     if (!keys)
         return fk_hash8_64(ints[i], b->hash8);
     return fk_blocked_hash_of(b, keys[i], lens[i]);
@@ -20,12 +23,12 @@ static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], co
 /* Hashes keys [start, start + span) into h[] and prefetches their blocks
  * (not for a table that stays in cache). */
 static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *const keys[],
-                               const size_t lens[], const uint64_t ints[], size_t start,
-                               size_t span, bool write)
+                               const size_t lens[], const uint64_t ints[],
+                               const fk_hash128 pre[], size_t start, size_t span, bool write)
 {
     const bool prefetch = fk_batch_prefetches(b->blocks * FK_BLOCKED_BLOCK_BYTES);
     for (size_t j = 0; j < span; j++) {
-        h[j] = hash_of(b, keys, lens, ints, start + j);
+        h[j] = hash_of(b, keys, lens, ints, pre, start + j);
         if (!prefetch)
             continue;
         const uint32_t *block = fk_blocked_block_ptr(b, h[j]);
@@ -60,16 +63,17 @@ static inline void probe_window(fk_blocked *wb, const fk_blocked *b, size_t span
 /* The pipeline: lookups when out is not NULL (wb NULL), else inserts into
  * wb (== b). Inserts never fail. */
 static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void *const keys[],
-                       const size_t lens[], const uint64_t ints[], bool out[])
+                       const size_t lens[], const uint64_t ints[], const fk_hash128 pre[],
+                       bool out[])
 {
     uint64_t h[2][FK_BATCH_WINDOW];
     unsigned cur = 0;
     if (n > 0)
-        hash_window(b, h[0], keys, lens, ints, 0, fk_batch_span(0, n), !out);
+        hash_window(b, h[0], keys, lens, ints, pre, 0, fk_batch_span(0, n), !out);
     for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
         size_t next = start + FK_BATCH_WINDOW;
         if (next < n)
-            hash_window(b, h[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), !out);
+            hash_window(b, h[cur ^ 1], keys, lens, ints, pre, next, fk_batch_span(next, n), !out);
         probe_window(wb, b, fk_batch_span(start, n), h[cur], out ? out + start : NULL);
     }
 }
@@ -82,13 +86,13 @@ static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void
 FK_HOT void fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                          const size_t lens[], bool out[])
 {
-    run(NULL, (const fk_blocked *)f, n, keys, lens, NULL, out);
+    run(NULL, (const fk_blocked *)f, n, keys, lens, NULL, NULL, out);
 }
 
 FK_HOT fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
                                             const size_t lens[], size_t *done)
 {
-    run((fk_blocked *)f, (const fk_blocked *)f, n, keys, lens, NULL, NULL);
+    run((fk_blocked *)f, (const fk_blocked *)f, n, keys, lens, NULL, NULL, NULL);
     *done = n;
     return FK_OK;
 }
@@ -96,13 +100,19 @@ FK_HOT fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *
 FK_HOT void fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
                                              bool out[])
 {
-    run(NULL, (const fk_blocked *)f, n, NULL, NULL, keys, out);
+    run(NULL, (const fk_blocked *)f, n, NULL, NULL, keys, NULL, out);
 }
 
 FK_HOT fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
                                                 size_t *done)
 {
-    run((fk_blocked *)f, (const fk_blocked *)f, n, NULL, NULL, keys, NULL);
+    run((fk_blocked *)f, (const fk_blocked *)f, n, NULL, NULL, keys, NULL, NULL);
     *done = n;
     return FK_OK;
+}
+
+FK_HOT void fk_blocked_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
+                                            bool out[])
+{
+    run(NULL, (const fk_blocked *)f, n, NULL, NULL, NULL, h, out);
 }

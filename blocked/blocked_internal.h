@@ -10,6 +10,7 @@
 #include "../common/serial.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
+#include "../common/hashed.h"
 
 /* The AVX2 path exists where the compiler can target it and ask the CPU. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -29,6 +30,8 @@ typedef fk_status (*fk_blocked_insert_fn)(fk_blocked *b, const void *key, size_t
 typedef bool (*fk_blocked_lookup_fn)(const fk_blocked *b, const void *key, size_t len);
 typedef fk_status (*fk_blocked_insert_u64_fn)(fk_blocked *b, uint64_t key);
 typedef bool (*fk_blocked_lookup_u64_fn)(const fk_blocked *b, uint64_t key);
+typedef bool (*fk_blocked_lookup_hashed_fn)(const fk_filter *f, fk_hash128 h);
+typedef fk_status (*fk_blocked_insert_hashed_fn)(fk_filter *f, fk_hash128 h);
 
 struct fk_blocked {
     fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
@@ -42,6 +45,9 @@ struct fk_blocked {
     fk_blocked_lookup_fn     lookup;
     fk_blocked_insert_u64_fn insert_u64;
     fk_blocked_insert_fn     insert;
+    /* the same from the key's XXH3-64 in .lo (fk_blocked_hashed_ops) */
+    fk_blocked_lookup_hashed_fn lookup_hashed;
+    fk_blocked_insert_hashed_fn insert_hashed;
     uint64_t  seed;
     uint64_t  capacity;  /* items it was sized for */
     double    fpr;       /* target it was sized for */
@@ -131,8 +137,10 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
  * key an out-of-line call (see fk_blocked_hash), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
  * fk_blocked_contains_<PATH>, and the u64 forms fk_blocked_insert_u64_<PATH>
- * and fk_blocked_contains_u64_<PATH> (the same constant-length hash), and
- * <PATH>_filter_contains_u64, the last on an fk_filter (b->base's target). */
+ * and fk_blocked_contains_u64_<PATH> (the same constant-length hash),
+ * <PATH>_lookup_hashed and <PATH>_insert_hashed (from a hash given:
+ * common/hashed.h), and <PATH>_filter_contains_u64, on an fk_filter
+ * (b->base's target). */
 #define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
     FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
         fk_blocked *b, const void *key, size_t len)                                        \
@@ -171,6 +179,16 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     {                                                                                      \
         return TEST(b, fk_hash8_64(key, b->hash8));                                        \
     }                                                                                      \
+    /* the same from a hash computed beforehand (common/hashed.h) */                       \
+    FK_HOT ATTR static bool PATH##_lookup_hashed(const fk_filter *f, fk_hash128 h)         \
+    {                                                                                      \
+        return TEST((const fk_blocked *)f, h.lo);                                          \
+    }                                                                                      \
+    FK_HOT ATTR static fk_status PATH##_insert_hashed(fk_filter *f, fk_hash128 h)          \
+    {                                                                                      \
+        SET((fk_blocked *)f, h.lo);                                                        \
+        return FK_OK;                                                                      \
+    }                                                                                      \
     /* the same as fk_filter_contains_u64's per-filter target (fk_filter) */               \
     FK_HOT ATTR static bool PATH##_filter_contains_u64(const fk_filter *f, uint64_t key)   \
     {                                                                                      \
@@ -199,6 +217,16 @@ void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[]);
 
 /* The fk_ops batch slots (blocked_batch.c), for blocked.c's table. */
 FK_BATCH_SLOTS_DECLARE(fk_blocked);
+
+/* The blocked filter's probes from a hash computed beforehand
+ * (common/hashed.h; blocked.c), for the growing chains the registry binds;
+ * the hash is fk_blocked_hash_of's XXH3-64, in .lo. Not exported. */
+extern const fk_hashed_ops fk_blocked_hashed_ops;
+
+/* fk_blocked_hashed_ops' batch (blocked_batch.c): out[i] = the lookup of
+ * the key whose hash is h[i].lo, on the lookups' pipeline and b's path. */
+void fk_blocked_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
+                                     bool out[]);
 
 /* Builds an empty filter of exactly `blocks` blocks (no sizing).
  * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */

@@ -127,6 +127,11 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
  *   the copy through cl that shr needs. The build stays portable: both
  *   forms are compiled, the CPU picks one. */
 #define FK_BLOOM_LOOKUPS(SUFFIX, ATTR, K)                                                   \
+    ATTR FK_HOT static bool lookup_hashed_##SUFFIX(const fk_filter *f, fk_hash128 h)        \
+    {                                                                                       \
+        const fk_bloom *b = (const fk_bloom *)f;                                            \
+        return fk_bloom_test_k(b, fk_probe_start(h), K);                                    \
+    }                                                                                       \
     ATTR FK_HOT static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)           \
     {                                                                                       \
         const fk_bloom *b = (const fk_bloom *)f;                                            \
@@ -151,9 +156,10 @@ FK_BLOOM_LOOKUPS(bmi2_any, FK_TARGET_BMI2, b->k)
 typedef struct {
     bool (*u64)(const fk_filter *f, uint64_t key);
     bool (*bytes)(const fk_bloom *b, const void *key, size_t len);
+    bool (*hashed)(const fk_filter *f, fk_hash128 h);
 } lookup_pair;
 
-#define FK_BLOOM_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX },
+#define FK_BLOOM_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX, lookup_hashed_##SUFFIX },
 #define FK_BLOOM_PLAIN_PAIR(K) FK_BLOOM_PAIR(plain_##K)
 static const lookup_pair plain_lookups[FK_UNROLLED_K + 1] = {
     FK_BLOOM_PAIR(plain_any) FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_PAIR)
@@ -175,6 +181,7 @@ static void pick_lookups(fk_bloom *b)
     const lookup_pair *p = &table[b->k <= FK_UNROLLED_K ? b->k : 0];
     b->base.contains_u64 = p->u64; /* fk_filter_contains_u64 calls it straight */
     b->lookup = p->bytes;
+    b->lookup_hashed = p->hashed;
 }
 
 FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
@@ -206,6 +213,47 @@ fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uin
         out[i] = fk_probe_next(&pr, b->m);
     return FK_OK;
 }
+
+/* ------------------------------------------- probes from a given hash
+ *
+ * common/hashed.h: the growing chains hash a key once and probe each link
+ * from the hash, through the same probe code as the calls above. */
+
+static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
+{
+    return fk_bloom_hash((const fk_bloom *)f, key, len);
+}
+
+static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
+{
+    return fk_hash8_128(key, ((const fk_bloom *)f)->hash8);
+}
+
+static bool hashed_takes(const fk_filter *f)
+{
+    (void)f;
+    return true;
+}
+
+static bool hashed_contains(const fk_filter *f, fk_hash128 h)
+{
+    return ((const fk_bloom *)f)->lookup_hashed(f, h); /* the unrolled lookup pick_lookups chose */
+}
+
+static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
+{
+    fk_bloom_set_probes((fk_bloom *)f, fk_probe_start(h));
+    return FK_OK;
+}
+
+const fk_hashed_ops fk_bloom_hashed_ops = {
+    .hash = hashed_hash,
+    .hash_u64 = hashed_hash_u64,
+    .takes_hash = hashed_takes,
+    .contains_hashed = hashed_contains,
+    .insert_hashed = hashed_insert,
+    .contains_many_hashed = fk_bloom_contains_many_hashed,
+};
 
 /* --------------------------------------------------------------- access */
 

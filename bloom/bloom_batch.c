@@ -111,6 +111,51 @@ static inline void lookup_run(const fk_bloom *b, size_t n, const void *const key
         out[i] = fk_bloom_test_probes(b, probe_of(b, keys, lens, ints, i));
 }
 
+/* ------------------------------------- lookups of hashes (common/hashed.h)
+ *
+ * The same staged pipeline, its hash step reading the hashes given: the
+ * steps get this pair as their `f`. */
+typedef struct {
+    const fk_bloom   *b;
+    const fk_hash128 *h;
+} hashed_batch;
+
+static void hashed_staged_hash(const void *ctx, fk_probe pr[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, uint32_t lines)
+{
+    const hashed_batch *hb = ctx;
+    (void)keys, (void)lens, (void)ints;
+    for (size_t j = 0; j < span; j++) {
+        pr[j] = fk_probe_start(hb->h[start + j]);
+        prefetch_next(hb->b, pr[j], lines);
+    }
+}
+
+static uint64_t hashed_staged_test(const void *ctx, fk_probe *pr, uint32_t count)
+{
+    return test_next(((const hashed_batch *)ctx)->b, pr, count);
+}
+
+static void hashed_staged_prefetch(const void *ctx, fk_probe pr, uint32_t count)
+{
+    prefetch_next(((const hashed_batch *)ctx)->b, pr, count);
+}
+
+FK_HOT void fk_bloom_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
+                                          bool out[])
+{
+    const fk_bloom *b = (const fk_bloom *)f;
+    if (n > 0 && prefetches(b)) {
+        const hashed_batch hb = { b, h };
+        fk_batch_lookup_staged(&hb, b->k, FK_BLOOM_GROUP, n, NULL, NULL, NULL, out,
+                               hashed_staged_hash, hashed_staged_test, hashed_staged_prefetch);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = b->lookup_hashed(f, h[i]);
+}
+
 /* Inserts never fail: every key goes in. */
 static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
                               const size_t lens[], const uint64_t ints[])

@@ -313,6 +313,10 @@ __attribute__((noinline)) FK_HOT static fk_status insert_any(fk_cuckoo *c, const
     FK_HOT static fk_status insert_u64_##S##F(fk_cuckoo *c, uint64_t key)              \
     {                                                                                  \
         return insert_placed_##S##F(c, fk_hash8_64(key, c->hash8));                    \
+    }                                                                                  \
+    FK_HOT static fk_status insert_hashed_##S##F(fk_filter *f, fk_hash128 h)           \
+    {                                                                                  \
+        return insert_placed_##S##F((fk_cuckoo *)f, h.lo);                             \
     }
 #define FK_CUCKOO_INSERT_BLOCKS(F) FK_CUCKOO_INSERT_W(blocks, F)
 #define FK_CUCKOO_INSERT_CHUNKS(F) FK_CUCKOO_INSERT_W(chunks, F)
@@ -321,6 +325,14 @@ FK_CTAB_EACH_WIDTH(FK_CUCKOO_INSERT_CHUNKS)
 #undef FK_CUCKOO_INSERT_BLOCKS
 #undef FK_CUCKOO_INSERT_CHUNKS
 #undef FK_CUCKOO_INSERT_W
+
+/* Any width, a hash given (blocks and chunks schemes). */
+__attribute__((noinline)) static fk_status insert_hashed_any(fk_filter *f, fk_hash128 h)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    fk_cplace k = fk_cmap_place_h(&c->map, h.lo);
+    return insert_fp(c, k.i1, k.i2, k.fp);
+}
 
 /* Any scheme and width, 8-byte integer keys. */
 __attribute__((noinline)) FK_HOT static fk_status insert_u64_any(fk_cuckoo *c, uint64_t key)
@@ -395,6 +407,12 @@ __attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, 
     return test_any(c, fk_cuckoo_place_u64(c, key));
 }
 
+__attribute__((noinline)) static bool lookup_hashed_any(const fk_filter *f, fk_hash128 h)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    return test_any(c, fk_cmap_place_h(&c->map, h.lo));
+}
+
 /* Lookups, one per scheme (blocks, chunks) and width 4..16, with the width
  * a constant (field masks and bucket offsets folded), chosen once at
  * creation (choose_paths) so a lookup tests neither width nor scheme. The
@@ -428,6 +446,11 @@ __attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, 
     {                                                                                  \
         return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
     }                                                                                  \
+    FK_HOT static bool lookup_hashed_##S##F(const fk_filter *f, fk_hash128 h)         \
+    {                                                                                  \
+        const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
+        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, h.lo));                     \
+    }                                                                                  \
     FK_HOT static bool filter_lookup_u64_##S##F(const fk_filter *f, uint64_t key)      \
     {                                                                                  \
         const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
@@ -454,6 +477,8 @@ static void choose_paths(fk_cuckoo *c)
     c->lookup = lookup_any;
     c->insert_u64 = insert_u64_any;
     c->lookup_u64 = lookup_u64_any;
+    c->insert_hashed = insert_hashed_any;
+    c->lookup_hashed = lookup_hashed_any;
     c->base.contains_u64 = NULL; /* fk_filter_contains_u64 asks the ops slot */
 #if FK_CUCKOO_HAVE_BMI
     const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
@@ -466,6 +491,8 @@ static void choose_paths(fk_cuckoo *c)
         c->lookup = lookup_##S##F;                                                     \
         c->insert_u64 = insert_u64_##S##F;                                             \
         c->lookup_u64 = lookup_u64_##S##F;                                             \
+        c->insert_hashed = insert_hashed_##S##F;                                       \
+        c->lookup_hashed = lookup_hashed_##S##F;                                       \
         c->base.contains_u64 = filter_lookup_u64_##S##F;                               \
         FK_CUCKOO_BMI_PATH(if (bmi) c->base.contains_u64 = filter_lookup_u64_bmi_##S##F;) \
         break;
@@ -496,6 +523,47 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
     return c->lookup(c, key, len);
 }
 
+
+/* ------------------------------------------- probes from a given hash
+ *
+ * common/hashed.h: the growing chains hash a key once and probe each link
+ * from the hash, through the paths choose_paths picked for the link. */
+
+static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
+{
+    fk_hash128 h = { fk_cuckoo_hash((const fk_cuckoo *)f, key, len), 0 };
+    return h;
+}
+
+static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
+{
+    fk_hash128 h = { fk_hash8_64(key, ((const fk_cuckoo *)f)->hash8), 0 };
+    return h;
+}
+
+static bool hashed_takes(const fk_filter *f)
+{
+    return ((const fk_cuckoo *)f)->map.scheme != FK_CUCKOO_SCHEME_LEGACY;
+}
+
+static bool hashed_contains(const fk_filter *f, fk_hash128 h)
+{
+    return ((const fk_cuckoo *)f)->lookup_hashed(f, h);
+}
+
+static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
+{
+    return ((fk_cuckoo *)f)->insert_hashed(f, h);
+}
+
+const fk_hashed_ops fk_cuckoo_hashed_ops = {
+    .hash = hashed_hash,
+    .hash_u64 = hashed_hash_u64,
+    .takes_hash = hashed_takes,
+    .contains_hashed = hashed_contains,
+    .insert_hashed = hashed_insert,
+    .contains_many_hashed = fk_cuckoo_contains_many_hashed,
+};
 
 fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k)
 {

@@ -14,8 +14,11 @@ typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
 /* The place of key i: bytes, or the integer ints[i] (the place of its 8
  * little-endian bytes; callers pass ints or keys NULL as a constant). */
 static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
-                                 const size_t lens[], const uint64_t ints[], size_t i)
+                                 const size_t lens[], const uint64_t ints[],
+                                 const fk_hash128 pre[], size_t i)
 {
+    if (pre) /* a hash given (common/hashed.h; never the legacy scheme) */
+        return fk_cmap_place_h(&c->map, pre[i].lo);
     if (!keys)
         return fk_cuckoo_place_u64(c, ints[i]);
     return fk_cuckoo_place(c, keys[i], lens[i]);
@@ -25,12 +28,12 @@ static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
  * of each (for writing unless op is DO_TEST; none for a table that stays
  * in cache). */
 static inline void place_window(const fk_cuckoo *c, fk_cplace k[], const void *const keys[],
-                                const size_t lens[], const uint64_t ints[], size_t start,
-                                size_t span, batch_op op)
+                                const size_t lens[], const uint64_t ints[],
+                                const fk_hash128 pre[], size_t start, size_t span, batch_op op)
 {
     const bool prefetch = fk_batch_prefetches(c->table.alloc_bytes);
     for (size_t j = 0; j < span; j++) {
-        k[j] = place_of(c, keys, lens, ints, start + j);
+        k[j] = place_of(c, keys, lens, ints, pre, start + j);
         if (!prefetch)
             continue;
         const uint8_t *b1 = fk_ctab_bucket_addr(&c->table, k[j].i1);
@@ -142,17 +145,17 @@ static size_t write_window(fk_cuckoo *c, const fk_cplace k[], size_t span, bool 
  * stops at the first key whose status is not FK_OK and stores in *done
  * how many were done. */
 static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const void *const keys[],
-                            const size_t lens[], const uint64_t ints[], bool out[], batch_op op,
-                            size_t *done)
+                            const size_t lens[], const uint64_t ints[], const fk_hash128 pre[],
+                            bool out[], batch_op op, size_t *done)
 {
     fk_cplace k[2][FK_BATCH_WINDOW];
     unsigned cur = 0;
     if (n > 0)
-        place_window(c, k[0], keys, lens, ints, 0, fk_batch_span(0, n), op);
+        place_window(c, k[0], keys, lens, ints, pre, 0, fk_batch_span(0, n), op);
     for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
         size_t next = start + FK_BATCH_WINDOW;
         if (next < n)
-            place_window(c, k[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), op);
+            place_window(c, k[cur ^ 1], keys, lens, ints, pre, next, fk_batch_span(next, n), op);
         size_t span = fk_batch_span(start, n);
         if (op == DO_TEST) {
             lookup_window(c, k[cur], span, out + start);
@@ -178,30 +181,37 @@ FK_HOT void fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void
                                         const size_t lens[], bool out[])
 {
     size_t did;
-    run(NULL, (const fk_cuckoo *)f, n, keys, lens, NULL, out, DO_TEST, &did);
+    run(NULL, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, out, DO_TEST, &did);
 }
 
 FK_HOT fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
                                            const size_t lens[], size_t *done)
 {
-    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, DO_ADD, done);
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, NULL, DO_ADD, done);
 }
 
 FK_HOT fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
                                            const size_t lens[], size_t *done)
 {
-    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, DO_TAKE, done);
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, NULL, DO_TAKE, done);
 }
 
 FK_HOT void fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
                                             bool out[])
 {
     size_t did;
-    run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, keys, out, DO_TEST, &did);
+    run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, out, DO_TEST, &did);
 }
 
 FK_HOT fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
                                                size_t *done)
 {
-    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, DO_ADD, done);
+    return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, NULL, DO_ADD, done);
+}
+
+FK_HOT void fk_cuckoo_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
+                                           bool out[])
+{
+    size_t did;
+    run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, NULL, h, out, DO_TEST, &did);
 }

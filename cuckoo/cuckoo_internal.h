@@ -9,6 +9,7 @@
 #include "../common/pipeline.h"
 #include "cuckoo_hash.h"
 #include "cuckoo_table.h"
+#include "../common/hashed.h"
 
 /* A lookup and an insert specialised for the filter's scheme and width
  * (cuckoo.c). */
@@ -16,6 +17,8 @@ typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t 
 typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
 typedef bool (*fk_cuckoo_lookup_u64_fn)(const fk_cuckoo *c, uint64_t key);
 typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
+typedef bool (*fk_cuckoo_lookup_hashed_fn)(const fk_filter *f, fk_hash128 h);
+typedef fk_status (*fk_cuckoo_insert_hashed_fn)(fk_filter *f, fk_hash128 h);
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
@@ -25,6 +28,10 @@ struct fk_cuckoo {
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     fk_cuckoo_lookup_u64_fn lookup_u64; /* the same for 8-byte integer keys */
     fk_cuckoo_insert_u64_fn insert_u64;
+    /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
+     * and chunks schemes) */
+    fk_cuckoo_lookup_hashed_fn lookup_hashed;
+    fk_cuckoo_insert_hashed_fn insert_hashed;
     uint64_t  hash8;       /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */
@@ -93,6 +100,17 @@ static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint6
 FK_BATCH_SLOTS_DECLARE(fk_cuckoo);
 fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
                                     const size_t lens[], size_t *done);
+
+/* The cuckoo filter's probes from a hash computed beforehand
+ * (common/hashed.h; cuckoo.c), for the growing chains the registry binds:
+ * the hash is fk_cuckoo_hash's XXH3-64, in .lo; a filter of the legacy
+ * scheme (XXH3-128) does not take it. Not exported. */
+extern const fk_hashed_ops fk_cuckoo_hashed_ops;
+
+/* fk_cuckoo_hashed_ops' batch (cuckoo_batch.c): out[i] = the lookup of
+ * the key whose hash is h[i].lo, on the lookups' pipeline. */
+void fk_cuckoo_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
+                                    bool out[]);
 
 /* Builds an empty filter of exactly `buckets` buckets and f-bit
  * fingerprints (no sizing) under hash scheme `scheme` (cuckoo_hash.h):

@@ -4,16 +4,32 @@
  * the wrapper itself knows none. All three save under FK_KIND_SCALABLE,
  * told apart by the inner kind's id (kind parameter 0). */
 #include "registry.h"
+#include "../common/hashed.h"
 #include "../scalable/scalable.h"
 
 extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
+/* each kind's probes from a hash (common/hashed.h; declared in the kind's
+ * internal header, not exported): a chain hashes a key once for all its
+ * links */
+extern const fk_hashed_ops fk_bloom_hashed_ops, fk_blocked_hashed_ops, fk_cuckoo_hashed_ops;
 
-/* The slots that bind table VAR to inner kind INNER. */
-#define SCALABLE_BINDING(VAR, INNER)                                                   \
+/* A chain just made or loaded (status s), bound to its kind's probes from
+ * a hash. */
+static fk_status bind_hashed(fk_status s, fk_filter *f, const fk_hashed_ops *hashed)
+{
+    if (s == FK_OK)
+        fk_scalable_bind_hashed(f, hashed);
+    return s;
+}
+
+/* The slots that bind table VAR to inner kind INNER, whose probes from a
+ * hash are HASHED. */
+#define SCALABLE_BINDING(VAR, INNER, HASHED)                                           \
     extern const fk_ops VAR;                                                           \
     static fk_status VAR##_create(const fk_params *p, fk_filter **out)                 \
     {                                                                                  \
-        return fk_scalable_new_as(&VAR, &INNER, p, out);                               \
+        fk_status s = fk_scalable_new_as(&VAR, &INNER, p, out);                        \
+        return bind_hashed(s, s == FK_OK ? *out : NULL, &HASHED);                      \
     }                                                                                  \
     static fk_status VAR##_size(const fk_params *p, double items, fk_sizing *out)      \
     {                                                                                  \
@@ -26,7 +42,8 @@ extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
     static fk_status VAR##_load(const fk_serial_head *h, const uint8_t *payload,       \
                                 fk_filter **out)                                       \
     {                                                                                  \
-        return fk_scalable_load(&VAR, &INNER, h, payload, out);                        \
+        fk_status s = fk_scalable_load(&VAR, &INNER, h, payload, out);                 \
+        return bind_hashed(s, s == FK_OK ? *out : NULL, &HASHED);                      \
     }                                                                                  \
     static const fk_serial_ops VAR##_serial = {                                        \
         .kind_id = FK_KIND_SCALABLE,                                                   \
@@ -43,7 +60,7 @@ extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
     .contains = fk_scalable_contains, .stats = fk_scalable_stats,                      \
     .serial = &VAR##_serial, .size = VAR##_size, FK_SCALABLE_BATCH_SLOTS
 
-SCALABLE_BINDING(fk_scalable_bloom_ops, fk_bloom_ops)
+SCALABLE_BINDING(fk_scalable_bloom_ops, fk_bloom_ops, fk_bloom_hashed_ops)
 const fk_ops fk_scalable_bloom_ops = {
     SCALABLE_SLOTS(fk_scalable_bloom_ops),
     .caps = FK_CAP_GROWS,
@@ -51,7 +68,7 @@ const fk_ops fk_scalable_bloom_ops = {
     .summary = "growing chain of Bloom filters (x2 capacity, x0.9 fpr each); no capacity to guess",
 };
 
-SCALABLE_BINDING(fk_scalable_blocked_ops, fk_blocked_ops)
+SCALABLE_BINDING(fk_scalable_blocked_ops, fk_blocked_ops, fk_blocked_hashed_ops)
 const fk_ops fk_scalable_blocked_ops = {
     SCALABLE_SLOTS(fk_scalable_blocked_ops),
     .caps = FK_CAP_GROWS,
@@ -59,7 +76,7 @@ const fk_ops fk_scalable_blocked_ops = {
     .summary = "growing chain of blocked Bloom filters (x2 capacity, x0.9 fpr each)",
 };
 
-SCALABLE_BINDING(fk_scalable_cuckoo_ops, fk_cuckoo_ops)
+SCALABLE_BINDING(fk_scalable_cuckoo_ops, fk_cuckoo_ops, fk_cuckoo_hashed_ops)
 const fk_ops fk_scalable_cuckoo_ops = {
     SCALABLE_SLOTS(fk_scalable_cuckoo_ops),
     .caps = FK_CAP_GROWS | FK_CAP_COUNT, /* the copies summed over its links */

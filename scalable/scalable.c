@@ -1,6 +1,7 @@
 /* scalable/scalable.c: the growing filter: a chain of links of one inner
  * kind, each `growth` times larger and `tightening` times stricter than the
- * one before (scalable.h has the contract). Needs nothing but fk_ops. */
+ * one before (scalable.h has the contract). Needs nothing but fk_ops, and
+ * the inner kind's common/hashed.h table where the registry binds one. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,7 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
     c->link_memory += st.memory_bytes;
     c->spent += fk_scalable_link_spend(c->inner, q);
     c->newest_full = false;
+    c->hash_once = c->hash_once && c->hashed->takes_hash(f);
     return FK_OK;
 }
 
@@ -201,6 +203,18 @@ fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_
     return FK_OK;
 }
 
+void fk_scalable_bind_hashed(fk_filter *f, const fk_hashed_ops *hashed)
+{
+    if (!fk_scalable_is(f))
+        return;
+    fk_scalable *c = (fk_scalable *)f;
+    c->hashed = hashed;
+    bool all = hashed != NULL;
+    for (size_t i = 0; all && i < c->count; i++)
+        all = hashed->takes_hash(c->link[i].filter);
+    c->hash_once = all;
+}
+
 void fk_scalable_destroy(fk_filter *f)
 {
     fk_scalable *c = (fk_scalable *)f;
@@ -212,17 +226,64 @@ void fk_scalable_destroy(fk_filter *f)
     free(c);
 }
 
+/* --------------------------------------------------------- a chain's key
+ *
+ * A key as the links see it: its bytes, and in a chain that hashes once
+ * (c->hash_once) its hash, computed here once for every link. All links
+ * share the chain's seed, so link 0 hashes it for all of them. */
+
+typedef struct {
+    const void *key;
+    size_t      len;
+    bool        hashed; /* hash is set (the chain hashed once when it was made) */
+    fk_hash128  hash;
+} chain_key;
+
+static inline chain_key key_of(const fk_scalable *c, const void *key, size_t len)
+{
+    chain_key k = { key, len, c->hash_once, { 0, 0 } };
+    if (k.hashed)
+        k.hash = c->hashed->hash(c->link[0].filter, key, len);
+    return k;
+}
+
+/* The key of the 8 little-endian bytes at le (of integer key). */
+static inline chain_key key_of_u64(const fk_scalable *c, const uint8_t le[8], uint64_t key)
+{
+    chain_key k = { le, 8, c->hash_once, { 0, 0 } };
+    if (k.hashed)
+        k.hash = c->hashed->hash_u64(c->link[0].filter, key);
+    return k;
+}
+
+/* Link i's answer for k: from its hash, or the link's own call (which
+ * hashes again). hash_once only turns false (a link that does not take
+ * the hash added after k was made), never true. */
+static inline bool link_has(const fk_scalable *c, size_t i, const chain_key *k)
+{
+    if (k->hashed && c->hash_once)
+        return c->hashed->contains_hashed(c->link[i].filter, k->hash);
+    return c->inner->contains(c->link[i].filter, k->key, k->len);
+}
+
+static inline fk_status link_insert(fk_scalable *c, size_t i, const chain_key *k)
+{
+    if (k->hashed && c->hash_once)
+        return c->hashed->insert_hashed(c->link[i].filter, k->hash);
+    return c->inner->insert(c->link[i].filter, k->key, k->len);
+}
+
 /* ------------------------------------------------------------- insert */
 
 /* A bounded link refusing a key while under half full is not full: the
  * key's own slots are (a cuckoo link holds at most 8 copies of one key).
  * Growing for it would add a link per 8 copies, each s times larger, so
  * the copy goes into an older link with room, or is refused. */
-static fk_status insert_copy(fk_scalable *c, const void *key, size_t len)
+static fk_status insert_copy(fk_scalable *c, const chain_key *k)
 {
     for (size_t i = c->count - 1; i-- > 0;) {
         fk_scalable_link *l = &c->link[i];
-        fk_status s = c->inner->insert(l->filter, key, len);
+        fk_status s = link_insert(c, i, k);
         if (s == FK_EFULL)
             continue;
         if (s == FK_OK) {
@@ -234,28 +295,31 @@ static fk_status insert_copy(fk_scalable *c, const void *key, size_t len)
     return FK_EFULL;
 }
 
-/* The newest link that answers yes for key, or c->count when none does. */
-static size_t newest_match(const fk_scalable *c, const void *key, size_t len)
+/* The newest link that answers yes for k, or c->count when none does. */
+static size_t newest_match(const fk_scalable *c, const chain_key *k)
 {
     for (size_t i = c->count; i-- > 0;)
-        if (c->inner->contains(c->link[i].filter, key, len))
+        if (link_has(c, i, k))
             return i;
     return c->count;
 }
 
-fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
+/* fk_scalable_insert of a key made by key_of / key_of_u64, or of one
+ * not hashed (each link hashes it). Inlined into each caller, so that
+ * for a key known not hashed the chain_key folds away. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline fk_status insert_key(fk_scalable *c, const chain_key *k)
 {
-    fk_scalable *c = (fk_scalable *)f;
-    if (!key && len)
-        return FK_EINVAL;
     if (c->inner->remove && c->count > 1) {
         /* Removable kinds: a key that already reads present in an older
          * link adds its copy there, so all copies of a key share one link
          * and a remove finds them in one place (see remove). */
-        size_t at = newest_match(c, key, len);
+        size_t at = newest_match(c, k);
         if (at < c->count - 1) {
             fk_scalable_link *l = &c->link[at];
-            fk_status s = c->inner->insert(l->filter, key, len);
+            fk_status s = link_insert(c, at, k);
             if (s == FK_OK) {
                 l->items++;
                 c->items++;
@@ -271,9 +335,9 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
             return s;
     }
     fk_scalable_link *l = &c->link[c->count - 1];
-    fk_status s = c->inner->insert(l->filter, key, len);
+    fk_status s = link_insert(c, c->count - 1, k);
     if (s == FK_EFULL && l->items < l->capacity / 2)
-        return insert_copy(c, key, len);
+        return insert_copy(c, k);
     if (s == FK_EFULL) {
         /* Bounded kinds: nothing was lost; the key goes into a new link
          * (a fresh link always has room for one key). */
@@ -282,7 +346,7 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
         if (s != FK_OK)
             return s;
         l = &c->link[c->count - 1];
-        s = c->inner->insert(l->filter, key, len);
+        s = link_insert(c, c->count - 1, k);
         if (s == FK_EFULL)
             s = FK_EINVAL; /* an inner kind that refuses an empty table's first key */
     }
@@ -295,6 +359,45 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
     return FK_OK;
 }
 
+/* Whether an insert hashes the key once for the links: only where it
+ * reads more than one link, a removable kind's (the newest link holding
+ * the key first). Any other insert writes the newest link alone (an older
+ * one only after FK_EFULL), where the link's own call, its hash inlined,
+ * is the cheaper (scalable-bloom, 10^6 keys into 4 links: 240
+ * instructions a key so, 259 hashing first). */
+static inline bool insert_hashes_once(const fk_scalable *c)
+{
+    return c->hash_once && c->inner->remove != NULL;
+}
+
+fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!key && len)
+        return FK_EINVAL;
+    if (!insert_hashes_once(c)) {
+        const chain_key plain = { key, len, false, { 0, 0 } };
+        return insert_key(c, &plain);
+    }
+    chain_key k = key_of(c, key, len);
+    return insert_key(c, &k);
+}
+
+/* An integer key: its 8 little-endian bytes, hashed once on the kind's
+ * constant-length path in a chain that hashes once. */
+fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    uint8_t le[8];
+    fk_batch_le8(le, key);
+    if (!insert_hashes_once(c)) {
+        const chain_key plain = { le, sizeof le, false, { 0, 0 } };
+        return insert_key(c, &plain);
+    }
+    chain_key k = key_of_u64(c, le, key);
+    return insert_key(c, &k);
+}
+
 /* ------------------------------------------------------------- lookup */
 
 bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
@@ -303,17 +406,34 @@ bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
     if (!key && len)
         return false;
     /* newest first: it holds the most keys (about 1 - 1/s of them) */
+    if (c->hash_once) {
+        const fk_hashed_ops *t = c->hashed;
+        fk_hash128 h = t->hash(c->link[0].filter, key, len);
+        for (size_t i = c->count; i-- > 0;)
+            if (t->contains_hashed(c->link[i].filter, h))
+                return true;
+        return false;
+    }
     for (size_t i = c->count; i-- > 0;)
         if (c->inner->contains(c->link[i].filter, key, len))
             return true;
     return false;
 }
 
-/* A u64 key: the newest link first, through the inner kind's own u64
- * call (or its bytes where the kind has none). */
+/* A u64 key: the newest link first, from its hash computed once, or
+ * through the inner kind's own u64 call (or its bytes where the kind has
+ * none). */
 bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_scalable *c = (const fk_scalable *)f;
+    if (c->hash_once) {
+        const fk_hashed_ops *t = c->hashed;
+        fk_hash128 h = t->hash_u64(c->link[0].filter, key);
+        for (size_t i = c->count; i-- > 0;)
+            if (t->contains_hashed(c->link[i].filter, h))
+                return true;
+        return false;
+    }
     for (size_t i = c->count; i-- > 0;)
         if (fk_filter_contains_u64(c->link[i].filter, key))
             return true;
@@ -372,13 +492,47 @@ static inline void lookup_block(const fk_scalable *c, size_t n, const void *cons
     }
 }
 
+/* lookup_block in a chain that hashes once (c->hash_once): the block's
+ * keys are hashed once, then each link, newest first, looks up the hashes
+ * still unanswered in one call on its kind's pipeline (which prefetches a
+ * window ahead), and those it holds drop out. */
+static inline void lookup_block_hashed(const fk_scalable *c, size_t n, const void *const keys[],
+                                       const size_t lens[], const uint64_t ints[], bool out[])
+{
+    const fk_hashed_ops *t = c->hashed;
+    const fk_filter *first = c->link[0].filter; /* every link's seed */
+    uint16_t live[FK_SCALABLE_BATCH];
+    fk_hash128 h[FK_SCALABLE_BATCH];
+    bool hit[FK_SCALABLE_BATCH];
+    size_t m = n;
+    for (size_t j = 0; j < n; j++) {
+        live[j] = (uint16_t)j;
+        out[j] = false;
+        h[j] = ints ? t->hash_u64(first, ints[j]) : t->hash(first, keys[j], lens[j]);
+    }
+    for (size_t i = c->count; i-- > 0 && m > 0;) {
+        t->contains_many_hashed(c->link[i].filter, m, h, hit);
+        size_t kept = 0;
+        for (size_t j = 0; j < m; j++) {
+            out[live[j]] = hit[j];
+            live[kept] = live[j]; /* compact without a branch, as above */
+            h[kept] = h[j];
+            kept += !hit[j];
+        }
+        m = kept;
+    }
+}
+
 void fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                const size_t lens[], bool out[])
 {
     const fk_scalable *c = (const fk_scalable *)f;
     for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
         size_t m = n - at < FK_SCALABLE_BATCH ? n - at : FK_SCALABLE_BATCH;
-        lookup_block(c, m, keys + at, lens + at, NULL, out + at);
+        if (c->hash_once)
+            lookup_block_hashed(c, m, keys + at, lens + at, NULL, out + at);
+        else
+            lookup_block(c, m, keys + at, lens + at, NULL, out + at);
     }
 }
 
@@ -388,7 +542,10 @@ void fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t 
     const fk_scalable *c = (const fk_scalable *)f;
     for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
         size_t m = n - at < FK_SCALABLE_BATCH ? n - at : FK_SCALABLE_BATCH;
-        lookup_block(c, m, NULL, NULL, keys + at, out + at);
+        if (c->hash_once)
+            lookup_block_hashed(c, m, NULL, NULL, keys + at, out + at);
+        else
+            lookup_block(c, m, NULL, NULL, keys + at, out + at);
     }
 }
 
@@ -427,14 +584,8 @@ static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], co
             if (at == n)
                 break;
         }
-        fk_status s;
-        if (keys)
-            s = fk_scalable_insert(f, keys[at], lens[at]);
-        else {
-            uint8_t le[8];
-            fk_batch_le8(le, ints[at]);
-            s = fk_scalable_insert(f, le, sizeof le);
-        }
+        fk_status s = keys ? fk_scalable_insert(f, keys[at], lens[at])
+                           : fk_scalable_insert_u64(f, ints[at]);
         if (s != FK_OK) {
             if (done)
                 *done = at;
@@ -468,9 +619,10 @@ fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len)
         return FK_EINVAL;
     if (!c->inner->remove)
         return FK_EUNSUPPORTED;
+    chain_key k = key_of(c, key, len);
     size_t at = c->count, matches = 0;
     for (size_t i = c->count; i-- > 0;) {
-        if (c->inner->contains(c->link[i].filter, key, len)) {
+        if (link_has(c, i, &k)) {
             matches++;
             at = at == c->count ? i : at; /* the newest */
         }

@@ -169,23 +169,42 @@ fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
 
 fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
                              fk_filter **out);
+/* Hands chain f (made by fk_scalable_new_as or fk_scalable_load) its
+ * inner kind's probes from a hash (common/hashed.h), which the registry
+ * binds for the kinds that lend them. All links of a chain share its seed,
+ * so a key's hash is the same in every link: from then on lookups (single,
+ * u64 and batched), a removable kind's inserts and removes hash a key once
+ * (the kind's own XXH3) and probe every link from that hash, newest first
+ * (an insert of a kind that cannot remove writes the newest link alone,
+ * through the link's own call), as long as every link takes
+ * the hash (a cuckoo link of the legacy scheme does not: the chain then
+ * keeps the per-link path). Answers, statuses and stored bits are those of
+ * the per-link path, which a chain without a table (fk_scalable_new: a
+ * user's own inner kind) keeps, each link hashing the key itself.
+ * hashed NULL unbinds. Call before the chain is shared. Cost: O(links). */
+struct fk_hashed_ops;
+void      fk_scalable_bind_hashed(fk_filter *f, const struct fk_hashed_ops *hashed);
 void      fk_scalable_destroy(fk_filter *f);
 fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
 bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
 fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
 /* The u64 and batch slots. Lookups go link by link, newest first, each
  * link's keys through its kind's own u64 or batch call (the prefetching
- * pipeline for batches); a key found drops out, so a link sees only the
- * keys no newer link holds. Batched inserts of kinds that cannot remove
+ * pipeline for batches), or, in a chain bound to its kind's probes from a
+ * hash (fk_scalable_bind_hashed), each block of keys hashed once and every
+ * link probed from the hashes on its kind's pipeline; a key found drops
+ * out, so a link sees only the keys no newer link holds. Batched inserts of kinds that cannot remove
  * fill the newest link through its kind's batch call while it has room,
  * and take the single-key path (growth, copies) for the key that finds it
  * full; removable kinds insert key by key (an older link may hold a copy).
  * Same answers, statuses and links as the single-key calls in order. */
 bool      fk_scalable_contains_u64(const fk_filter *f, uint64_t key);
+fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key);
 #define FK_SCALABLE_BATCH_SLOTS                                                          \
     .contains_many = fk_scalable_contains_many, .insert_many = fk_scalable_insert_many,  \
     .contains_many_u64 = fk_scalable_contains_many_u64,                                  \
-    .insert_many_u64 = fk_scalable_insert_many_u64, .contains_u64 = fk_scalable_contains_u64
+    .insert_many_u64 = fk_scalable_insert_many_u64, .contains_u64 = fk_scalable_contains_u64, \
+    .insert_u64 = fk_scalable_insert_u64
 void      fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                     const size_t lens[], bool out[]);
 void      fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],

@@ -4,6 +4,7 @@
 #define FK_SCALABLE_INTERNAL_H
 
 #include <stdbool.h>
+#include "../common/hashed.h"
 #include "scalable.h"
 
 typedef struct {
@@ -30,6 +31,10 @@ typedef struct {
     double            spent;       /* sum of the links' fprs when full */
     uint64_t          max_bytes;   /* the chain's byte limit, all of it
                                       (fk_params_max_bytes); not saved */
+    const fk_hashed_ops *hashed;   /* the inner kind's probes from a hash
+                                      (fk_scalable_bind_hashed), or NULL */
+    bool              hash_once;   /* hashed, and every link takes its hash:
+                                      a key is hashed once for all links */
 } fk_scalable;
 
 /* Links allocated for `count` in use: 8, then the next power of two, so

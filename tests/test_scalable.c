@@ -10,12 +10,14 @@
 #include "keys.h"
 #include "../common/filter.h"
 #include "../scalable/scalable.h"
+#include "../scalable/scalable_internal.h"
 #include "../common/serial.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"
 #include "../cuckoo/cuckoo.h"
+#include "../blocked/blocked.h"
 #include "describe.h"
 
 static fk_filter *make(const fk_ops *ops, uint64_t capacity, double fpr, uint64_t seed)
@@ -894,6 +896,176 @@ TEST(a_link_fpr_off_the_rules_is_corrupt)
     free(a);
 }
 
+/* ------------------------------------------ one hash per key per chain
+ *
+ * A registered chain hashes a key once and probes every link from the
+ * hash (common/hashed.h); a chain of the same inner kind made through
+ * fk_scalable_new has no hashed table and lets each link hash the key
+ * itself. Built from the same keys with the same seed, the two hold the
+ * same bits, so every answer must agree, for every call. */
+
+/* Key i as bytes of a length that varies with i (0 to 40: the 8-byte
+ * path, the short ones, and the cuckoo's long-key path). */
+static size_t bytes_key(uint64_t i, uint64_t salt, uint8_t out[48])
+{
+    size_t len = (size_t)(keys_mix(i ^ salt) % 41);
+    for (size_t b = 0; b < len; b += 8) {
+        uint64_t w = keys_mix(i * 41 + b + salt);
+        memcpy(out + b, &w, 8);
+    }
+    return len;
+}
+
+/* keys_positive from an offset (the keys inserted as integers). */
+static uint64_t positive_offset;
+static uint64_t positive_from_offset(uint64_t i) { return keys_positive(i + positive_offset); }
+
+/* Asks both chains about n keys (bytes when `bytes`, else integers) from
+ * `from`, singly and in batches, and checks every answer agrees; with
+ * `present` every answer must be yes. Returns the keys answered yes. */
+static uint64_t compare_answers(const fk_filter *hashed, const fk_filter *per_link, uint64_t n,
+                                uint64_t (*from)(uint64_t), bool bytes, bool present)
+{
+    enum { BLOCK = 1000 };
+    static uint8_t store[BLOCK][48];
+    const void *keys[BLOCK];
+    size_t lens[BLOCK];
+    uint64_t ints[BLOCK];
+    bool a[BLOCK], b[BLOCK];
+    uint64_t yes = 0, bad = 0;
+    for (uint64_t at = 0; at < n; at += BLOCK) {
+        size_t m = n - at < BLOCK ? (size_t)(n - at) : BLOCK;
+        for (size_t j = 0; j < m; j++) {
+            ints[j] = from(at + j);
+            lens[j] = bytes_key(ints[j], 7, store[j]);
+            keys[j] = store[j];
+        }
+        if (bytes) {
+            fk_filter_contains_many(hashed, m, keys, lens, a);
+            fk_filter_contains_many(per_link, m, keys, lens, b);
+        } else {
+            fk_filter_contains_many_u64(hashed, m, ints, a);
+            fk_filter_contains_many_u64(per_link, m, ints, b);
+        }
+        for (size_t j = 0; j < m; j++) {
+            bool one = bytes ? fk_filter_contains(hashed, keys[j], lens[j])
+                             : fk_filter_contains_u64(hashed, ints[j]);
+            bool two = bytes ? fk_filter_contains(per_link, keys[j], lens[j])
+                             : fk_filter_contains_u64(per_link, ints[j]);
+            bool ok = one == two && a[j] == one && b[j] == one && (!present || one);
+            bad += !ok;
+            yes += one;
+        }
+    }
+    CHECK_MSG(bad == 0, "%s: %llu of %llu %s %s keys answer differently (hashed vs per link, "
+              "single vs batch)", hashed->ops->name, (unsigned long long)bad,
+              (unsigned long long)n, present ? "inserted" : "absent", bytes ? "byte" : "u64");
+    return yes;
+}
+
+TEST(one_hash_per_key_answers_as_the_per_link_path)
+{
+    const fk_ops *kinds[3] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
+                               &fk_scalable_cuckoo_ops };
+    const fk_ops *inner[3] = { &fk_bloom_ops, &fk_blocked_ops, &fk_cuckoo_ops };
+    /* (capacity, keys): one link, a few, many */
+    const uint64_t shapes[][2] = { { 5000, 4000 }, { 1000, 7000 }, { 300, 20000 } };
+    const uint64_t absent = FK_TEST_SCALE(100000, 20000);
+    for (size_t k = 0; k < 3; k++) {
+        for (size_t sh = 0; sh < 3; sh++) {
+            fk_params p = fk_params_make(shapes[sh][0], 0.01);
+            p.seed = 0x5eed + sh;
+            fk_filter *h = NULL, *g = NULL;
+            CHECK_STATUS(fk_filter_new(kinds[k], &p, &h), FK_OK);
+            CHECK_STATUS(fk_scalable_new(inner[k], &p, &g), FK_OK);
+            if (!h || !g) {
+                fk_filter_free(h);
+                fk_filter_free(g);
+                continue;
+            }
+            CHECK_MSG(((const fk_scalable *)h)->hash_once, "%s: the registry bound no hashed "
+                      "table", kinds[k]->name);
+            CHECK(!((const fk_scalable *)g)->hash_once);
+            /* the same keys into both, through every insert call: a third
+             * as bytes one by one, a third as integers one by one, a third
+             * as an integer batch */
+            const uint64_t n = shapes[sh][1], third = n / 3;
+            uint64_t statuses_differ = 0;
+            uint8_t buf[48];
+            for (uint64_t i = 0; i < n; i++) {
+                uint64_t key = keys_positive(i);
+                fk_status a = FK_OK, b = FK_OK;
+                if (i < third) {
+                    /* short keys repeat (a cuckoo link refuses a 9th copy:
+                     * FK_EFULL); both chains must say the same */
+                    size_t len = bytes_key(key, 7, buf);
+                    a = fk_filter_insert(h, buf, len);
+                    b = fk_filter_insert(g, buf, len);
+                } else if (i < 2 * third) {
+                    a = fk_filter_insert_u64(h, key);
+                    b = fk_filter_insert_u64(g, key);
+                }
+                statuses_differ += a != b || (a != FK_OK && a != FK_EFULL);
+            }
+            CHECK_MSG(statuses_differ == 0, "%s: %llu inserts answered differently",
+                      kinds[k]->name, (unsigned long long)statuses_differ);
+            uint64_t rest[20000];
+            size_t m = 0, done = 0;
+            for (uint64_t i = 2 * third; i < n; i++)
+                rest[m++] = keys_positive(i);
+            CHECK_STATUS(fk_filter_insert_many_u64(h, m, rest, &done), FK_OK);
+            CHECK_STATUS(fk_filter_insert_many_u64(g, m, rest, &done), FK_OK);
+            CHECK_MSG(fk_scalable_links(h) == fk_scalable_links(g) &&
+                          (sh == 0 || fk_scalable_links(h) >= 3),
+                      "%s: %zu and %zu links", kinds[k]->name, fk_scalable_links(h),
+                      fk_scalable_links(g));
+            fk_stats sa, sb;
+            fk_filter_stats(h, &sa);
+            fk_filter_stats(g, &sb);
+            CHECK(sa.items == sb.items && sa.load_factor == sb.load_factor);
+            /* inserted keys: the byte third as bytes, the rest as u64 */
+            compare_answers(h, g, third, keys_positive, true, true);
+            positive_offset = third;
+            compare_answers(h, g, n - third, positive_from_offset, false, true);
+            /* absent keys, both forms, with false positives agreeing */
+            uint64_t fp = compare_answers(h, g, absent, keys_negative, true, false);
+            fp += compare_answers(h, g, absent, keys_negative, false, false);
+            CHECK_MSG(fp < 2 * absent / 20, "%s: %llu false positives", kinds[k]->name,
+                      (unsigned long long)fp);
+            fk_filter_free(h);
+            fk_filter_free(g);
+        }
+    }
+}
+
+
+TEST(one_hash_per_key_keeps_inserted_u64_keys)
+{
+    fk_params p = fk_params_make(500, 0.01);
+    p.seed = 99;
+    const fk_ops *kinds[3] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
+                               &fk_scalable_cuckoo_ops };
+    const fk_ops *inner[3] = { &fk_bloom_ops, &fk_blocked_ops, &fk_cuckoo_ops };
+    for (size_t k = 0; k < 3; k++) {
+        fk_filter *h = NULL, *g = NULL;
+        CHECK_STATUS(fk_filter_new(kinds[k], &p, &h), FK_OK);
+        CHECK_STATUS(fk_scalable_new(inner[k], &p, &g), FK_OK);
+        if (!h || !g) {
+            fk_filter_free(h);
+            fk_filter_free(g);
+            continue;
+        }
+        for (uint64_t i = 0; i < 10000; i++) {
+            CHECK_STATUS(fk_filter_insert_u64(h, keys_positive(i)), FK_OK);
+            CHECK_STATUS(fk_filter_insert_u64(g, keys_positive(i)), FK_OK);
+        }
+        CHECK(fk_scalable_links(h) >= 4);
+        compare_answers(h, g, 10000, keys_positive, false, true);
+        fk_filter_free(h);
+        fk_filter_free(g);
+    }
+}
+
 int main(void)
 {
     RUN(bad_params_are_einval);
@@ -912,5 +1084,7 @@ int main(void)
     RUN(max_bytes_refuses_at_create);
     RUN(thousandfold_growth_holds_the_target);
     RUN(growth_to_ten_million);
+    RUN(one_hash_per_key_answers_as_the_per_link_path);
+    RUN(one_hash_per_key_keeps_inserted_u64_keys);
     return check_report();
 }
