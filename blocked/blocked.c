@@ -304,28 +304,18 @@ static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
     return h;
 }
 
-static bool hashed_takes(const fk_filter *f)
+/* The path's probes, as fk_blocked_use_path chose them. */
+static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
 {
-    (void)f;
+    const fk_blocked *b = (const fk_blocked *)f;
+    *out = (fk_hashed_probes){ b->lookup_hashed, b->insert_hashed };
     return true;
-}
-
-static bool hashed_contains(const fk_filter *f, fk_hash128 h)
-{
-    return ((const fk_blocked *)f)->lookup_hashed(f, h);
-}
-
-static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
-{
-    return ((fk_blocked *)f)->insert_hashed(f, h);
 }
 
 const fk_hashed_ops fk_blocked_hashed_ops = {
     .hash = hashed_hash,
     .hash_u64 = hashed_hash_u64,
-    .takes_hash = hashed_takes,
-    .contains_hashed = hashed_contains,
-    .insert_hashed = hashed_insert,
+    .probes = hashed_probes,
     .contains_many_hashed = fk_blocked_contains_many_hashed,
 };
 

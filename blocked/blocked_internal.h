@@ -30,8 +30,6 @@ typedef fk_status (*fk_blocked_insert_fn)(fk_blocked *b, const void *key, size_t
 typedef bool (*fk_blocked_lookup_fn)(const fk_blocked *b, const void *key, size_t len);
 typedef fk_status (*fk_blocked_insert_u64_fn)(fk_blocked *b, uint64_t key);
 typedef bool (*fk_blocked_lookup_u64_fn)(const fk_blocked *b, uint64_t key);
-typedef bool (*fk_blocked_lookup_hashed_fn)(const fk_filter *f, fk_hash128 h);
-typedef fk_status (*fk_blocked_insert_hashed_fn)(fk_filter *f, fk_hash128 h);
 
 struct fk_blocked {
     fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
@@ -46,8 +44,8 @@ struct fk_blocked {
     fk_blocked_insert_u64_fn insert_u64;
     fk_blocked_insert_fn     insert;
     /* the same from the key's XXH3-64 in .lo (fk_blocked_hashed_ops) */
-    fk_blocked_lookup_hashed_fn lookup_hashed;
-    fk_blocked_insert_hashed_fn insert_hashed;
+    fk_contains_hashed_fn lookup_hashed;
+    fk_insert_hashed_fn   insert_hashed;
     uint64_t  seed;
     uint64_t  capacity;  /* items it was sized for */
     double    fpr;       /* target it was sized for */

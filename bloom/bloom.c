@@ -229,29 +229,23 @@ static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
     return fk_hash8_128(key, ((const fk_bloom *)f)->hash8);
 }
 
-static bool hashed_takes(const fk_filter *f)
-{
-    (void)f;
-    return true;
-}
-
-static bool hashed_contains(const fk_filter *f, fk_hash128 h)
-{
-    return ((const fk_bloom *)f)->lookup_hashed(f, h); /* the unrolled lookup pick_lookups chose */
-}
-
 static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
 {
     fk_bloom_set_probes((fk_bloom *)f, fk_probe_start(h));
     return FK_OK;
 }
 
+/* The unrolled lookup pick_lookups chose for f's k, and the insert. */
+static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
+{
+    *out = (fk_hashed_probes){ ((const fk_bloom *)f)->lookup_hashed, hashed_insert };
+    return true;
+}
+
 const fk_hashed_ops fk_bloom_hashed_ops = {
     .hash = hashed_hash,
     .hash_u64 = hashed_hash_u64,
-    .takes_hash = hashed_takes,
-    .contains_hashed = hashed_contains,
-    .insert_hashed = hashed_insert,
+    .probes = hashed_probes,
     .contains_many_hashed = fk_bloom_contains_many_hashed,
 };
 

@@ -17,7 +17,7 @@ struct fk_bloom {
      * base.contains_u64 is its integer twin */
     bool    (*lookup)(const fk_bloom *b, const void *key, size_t len);
     /* the same lookup from the key's hash (fk_bloom_hashed_ops) */
-    bool    (*lookup_hashed)(const fk_filter *f, fk_hash128 h);
+    fk_contains_hashed_fn lookup_hashed;
     uint64_t  m;         /* bits */
     uint64_t  words;     /* ceil(m / 64) */
     uint32_t  k;         /* probes per key */

@@ -19,6 +19,22 @@
 #include "filter.h"
 #include "hash.h"
 
+/* A filter's probes from a hash (the key's hash as `hash` below computes
+ * it with the filter's seed): contains answers what fk_filter_contains
+ * answers for that key; insert stores what fk_filter_insert stores, with
+ * its status (FK_OK; FK_EFULL from a bounded kind, nothing lost). A kind
+ * chooses them for each filter when it is made or loaded (its k, its code
+ * path) and keeps them for the filter's life, so a caller may hold them and
+ * make one indirect call per probe. Thread rules: the kind's contains and
+ * insert. Cost: the kind's probes, no hash. */
+typedef bool (*fk_contains_hashed_fn)(const fk_filter *f, fk_hash128 h);
+typedef fk_status (*fk_insert_hashed_fn)(fk_filter *f, fk_hash128 h);
+
+typedef struct {
+    fk_contains_hashed_fn contains;
+    fk_insert_hashed_fn   insert;
+} fk_hashed_probes;
+
 typedef struct fk_hashed_ops {
     /* The key's hash as f's kind computes it with f's seed (XXH3-128, or
      * XXH3-64 in .lo with .hi 0; 8-byte keys on hash.h's constant-length
@@ -28,22 +44,14 @@ typedef struct fk_hashed_ops {
     fk_hash128 (*hash)(const fk_filter *f, const void *key, size_t len);
     /* The same for an integer key: the hash of its 8 little-endian bytes. */
     fk_hash128 (*hash_u64)(const fk_filter *f, uint64_t key);
-    /* True when f's probes derive from the hash above (false, for
-     * instance, for a cuckoo filter loaded with the legacy scheme, whose
-     * hash is another): only then may the calls below be given f. O(1). */
-    bool (*takes_hash)(const fk_filter *f);
-    /* f's contains for a key of hash h (from hash / hash_u64 with f's
-     * seed): the answer fk_filter_contains gives for that key. Safe beside
-     * other lookups, and where the kind allows it beside its concurrent
-     * writers, as the kind's contains. Cost: the kind's probes, no hash. */
-    bool (*contains_hashed)(const fk_filter *f, fk_hash128 h);
-    /* f's insert of a key of hash h: the status and the stored bits of
-     * fk_filter_insert for that key (FK_OK; FK_EFULL from a bounded kind,
-     * nothing lost). One writer at a time, as the kind's insert. */
-    fk_status (*insert_hashed)(fk_filter *f, fk_hash128 h);
-    /* out[i] = contains_hashed(f, h[i]) for i < n, in the kind's batch
-     * pipeline (windows of keys, their lines prefetched a window ahead
-     * when the table is out of cache; common/pipeline.h). n may be 0. */
+    /* f's probes from a hash, into *out: false (nothing written) when f's
+     * probes do not derive from that hash (for instance a cuckoo filter
+     * loaded with the legacy scheme, whose hash is another). O(1). */
+    bool (*probes)(const fk_filter *f, fk_hashed_probes *out);
+    /* out[i] = f's contains for the key of hash h[i], i < n, in the kind's
+     * batch pipeline (windows of keys, their lines prefetched a window
+     * ahead when the table is out of cache; common/pipeline.h). n may be
+     * 0. Only for an f whose `probes` answered true. */
     void (*contains_many_hashed)(const fk_filter *f, size_t n, const fk_hash128 h[], bool out[]);
 } fk_hashed_ops;
 

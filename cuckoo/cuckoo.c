@@ -541,27 +541,21 @@ static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
     return h;
 }
 
-static bool hashed_takes(const fk_filter *f)
+/* The paths choose_paths picked; none for the legacy scheme, whose
+ * buckets come from another hash. */
+static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
 {
-    return ((const fk_cuckoo *)f)->map.scheme != FK_CUCKOO_SCHEME_LEGACY;
-}
-
-static bool hashed_contains(const fk_filter *f, fk_hash128 h)
-{
-    return ((const fk_cuckoo *)f)->lookup_hashed(f, h);
-}
-
-static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
-{
-    return ((fk_cuckoo *)f)->insert_hashed(f, h);
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    if (c->map.scheme == FK_CUCKOO_SCHEME_LEGACY)
+        return false;
+    *out = (fk_hashed_probes){ c->lookup_hashed, c->insert_hashed };
+    return true;
 }
 
 const fk_hashed_ops fk_cuckoo_hashed_ops = {
     .hash = hashed_hash,
     .hash_u64 = hashed_hash_u64,
-    .takes_hash = hashed_takes,
-    .contains_hashed = hashed_contains,
-    .insert_hashed = hashed_insert,
+    .probes = hashed_probes,
     .contains_many_hashed = fk_cuckoo_contains_many_hashed,
 };
 

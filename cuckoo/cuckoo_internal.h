@@ -17,8 +17,6 @@ typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t 
 typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
 typedef bool (*fk_cuckoo_lookup_u64_fn)(const fk_cuckoo *c, uint64_t key);
 typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
-typedef bool (*fk_cuckoo_lookup_hashed_fn)(const fk_filter *f, fk_hash128 h);
-typedef fk_status (*fk_cuckoo_insert_hashed_fn)(fk_filter *f, fk_hash128 h);
 
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
@@ -30,8 +28,8 @@ struct fk_cuckoo {
     fk_cuckoo_insert_u64_fn insert_u64;
     /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
      * and chunks schemes) */
-    fk_cuckoo_lookup_hashed_fn lookup_hashed;
-    fk_cuckoo_insert_hashed_fn insert_hashed;
+    fk_contains_hashed_fn lookup_hashed;
+    fk_insert_hashed_fn   insert_hashed;
     uint64_t  hash8;       /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  seed;        /* hash seed */
     uint64_t  capacity;    /* items it was sized for */

@@ -122,11 +122,11 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
         return FK_ELIMIT;
     if (c->count == c->slots) {
         size_t grown = fk_scalable_slots(c->count + 1);
-        fk_scalable_link *l = realloc(c->link, grown * sizeof *l);
-        if (!l)
+        fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
+        if (!more)
             return FK_ENOMEM;
-        memset(l + c->slots, 0, (grown - c->slots) * sizeof *l);
-        c->link = l;
+        memset(more + c->slots, 0, (grown - c->slots) * sizeof *more);
+        c->link = more;
         c->slots = grown;
     }
     fk_filter *f = NULL;
@@ -140,11 +140,12 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
         c->inner->destroy(f);
         return FK_ELIMIT;
     }
-    c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, 0 };
+    fk_scalable_link *l = &c->link[c->count++];
+    *l = (fk_scalable_link){ f, q->capacity, q->fpr, 0, { NULL, NULL }, { 0, 0 } };
     c->link_memory += st.memory_bytes;
     c->spent += fk_scalable_link_spend(c->inner, q);
     c->newest_full = false;
-    c->hash_once = c->hash_once && c->hashed->takes_hash(f);
+    c->hash_once = c->hash_once && c->hashed->probes(f, &l->probes);
     return FK_OK;
 }
 
@@ -211,7 +212,7 @@ void fk_scalable_bind_hashed(fk_filter *f, const fk_hashed_ops *hashed)
     c->hashed = hashed;
     bool all = hashed != NULL;
     for (size_t i = 0; all && i < c->count; i++)
-        all = hashed->takes_hash(c->link[i].filter);
+        all = hashed->probes(c->link[i].filter, &c->link[i].probes);
     c->hash_once = all;
 }
 
@@ -262,14 +263,14 @@ static inline chain_key key_of_u64(const fk_scalable *c, const uint8_t le[8], ui
 static inline bool link_has(const fk_scalable *c, size_t i, const chain_key *k)
 {
     if (k->hashed && c->hash_once)
-        return c->hashed->contains_hashed(c->link[i].filter, k->hash);
+        return c->link[i].probes.contains(c->link[i].filter, k->hash);
     return c->inner->contains(c->link[i].filter, k->key, k->len);
 }
 
 static inline fk_status link_insert(fk_scalable *c, size_t i, const chain_key *k)
 {
     if (k->hashed && c->hash_once)
-        return c->hashed->insert_hashed(c->link[i].filter, k->hash);
+        return c->link[i].probes.insert(c->link[i].filter, k->hash);
     return c->inner->insert(c->link[i].filter, k->key, k->len);
 }
 
@@ -400,19 +401,27 @@ fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key)
 
 /* ------------------------------------------------------------- lookup */
 
+/* Whether a link holds the key of hash h, newest first (it holds the most
+ * keys, about 1 - 1/s of them), in a chain that hashes once: one indirect
+ * call per link visited, to the probes the link chose when made. */
+static inline bool any_link_has(const fk_scalable *c, fk_hash128 h)
+{
+    for (size_t i = c->count; i-- > 0;) {
+        const fk_scalable_link *l = &c->link[i];
+        if (l->probes.contains(l->filter, h))
+            return true;
+    }
+    return false;
+}
+
 bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     if (!key && len)
         return false;
-    /* newest first: it holds the most keys (about 1 - 1/s of them) */
     if (c->hash_once) {
-        const fk_hashed_ops *t = c->hashed;
-        fk_hash128 h = t->hash(c->link[0].filter, key, len);
-        for (size_t i = c->count; i-- > 0;)
-            if (t->contains_hashed(c->link[i].filter, h))
-                return true;
-        return false;
+        fk_hash128 h = c->hashed->hash(c->link[0].filter, key, len);
+        return any_link_has(c, h);
     }
     for (size_t i = c->count; i-- > 0;)
         if (c->inner->contains(c->link[i].filter, key, len))
@@ -426,14 +435,8 @@ bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
 bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_scalable *c = (const fk_scalable *)f;
-    if (c->hash_once) {
-        const fk_hashed_ops *t = c->hashed;
-        fk_hash128 h = t->hash_u64(c->link[0].filter, key);
-        for (size_t i = c->count; i-- > 0;)
-            if (t->contains_hashed(c->link[i].filter, h))
-                return true;
-        return false;
-    }
+    if (c->hash_once)
+        return any_link_has(c, c->hashed->hash_u64(c->link[0].filter, key));
     for (size_t i = c->count; i-- > 0;)
         if (fk_filter_contains_u64(c->link[i].filter, key))
             return true;
@@ -445,6 +448,33 @@ bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
 /* Keys a batch lookup carries from link to link at a time: enough for the
  * inner pipelines' windows to fill, few enough to stay in L1. */
 #define FK_SCALABLE_BATCH 256u
+
+/* After a link's batch call answered hit[j] for the m keys still
+ * unanswered: writes each answer to out (at its index in the block,
+ * live[j]) and keeps the keys the link does not hold, in order, in live
+ * and in the payloads a (a_size bytes a key) and b (b_size bytes, or
+ * NULL) that the next link's call reads. Returns how many are kept.
+ * The newest link's pass covers the whole block, so it writes every
+ * answer once: out needs no clearing before.
+ * Compacts without a branch: each slot is written either way. Inlined
+ * with constant sizes, the copies are plain moves. */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((always_inline))
+#endif
+static inline size_t keep_unanswered(size_t m, const bool hit[], uint16_t live[], bool out[],
+                                     void *a, size_t a_size, void *b, size_t b_size)
+{
+    size_t kept = 0;
+    for (size_t j = 0; j < m; j++) {
+        out[live[j]] = hit[j];
+        live[kept] = live[j];
+        memmove((char *)a + kept * a_size, (char *)a + j * a_size, a_size);
+        if (b)
+            memmove((char *)b + kept * b_size, (char *)b + j * b_size, b_size);
+        kept += !hit[j];
+    }
+    return kept;
+}
 
 /* The lookups of one block of at most FK_SCALABLE_BATCH keys: `live`
  * holds the indexes (into the block) still unanswered; each link, newest
@@ -459,36 +489,23 @@ static inline void lookup_block(const fk_scalable *c, size_t n, const void *cons
     size_t plens[FK_SCALABLE_BATCH];
     bool hit[FK_SCALABLE_BATCH];
     size_t m = n;
-    for (size_t j = 0; j < n; j++) {
-        live[j] = (uint16_t)j;
-        out[j] = false;
-        if (ints)
-            ikeys[j] = ints[j];
-        else {
-            pkeys[j] = keys[j];
-            plens[j] = lens[j];
-        }
+    for (size_t j = 0; j < n; j++)
+        live[j] = (uint16_t)j; /* out[j] is written by the newest link's pass */
+    if (ints)
+        memcpy(ikeys, ints, n * sizeof *ikeys);
+    else {
+        memcpy(pkeys, keys, n * sizeof *pkeys);
+        memcpy(plens, lens, n * sizeof *plens);
     }
     for (size_t i = c->count; i-- > 0 && m > 0;) {
         const fk_filter *link = c->link[i].filter;
-        if (ints)
+        if (ints) {
             fk_filter_contains_many_u64(link, m, ikeys, hit);
-        else
+            m = keep_unanswered(m, hit, live, out, ikeys, sizeof *ikeys, NULL, 0);
+        } else {
             fk_filter_contains_many(link, m, pkeys, plens, hit);
-        size_t kept = 0;
-        for (size_t j = 0; j < m; j++) {
-            out[live[j]] = hit[j];
-            /* compact without a branch: the slot is written either way */
-            live[kept] = live[j];
-            if (ints)
-                ikeys[kept] = ikeys[j];
-            else {
-                pkeys[kept] = pkeys[j];
-                plens[kept] = plens[j];
-            }
-            kept += !hit[j];
+            m = keep_unanswered(m, hit, live, out, pkeys, sizeof *pkeys, plens, sizeof *plens);
         }
-        m = kept;
     }
 }
 
@@ -506,20 +523,12 @@ static inline void lookup_block_hashed(const fk_scalable *c, size_t n, const voi
     bool hit[FK_SCALABLE_BATCH];
     size_t m = n;
     for (size_t j = 0; j < n; j++) {
-        live[j] = (uint16_t)j;
-        out[j] = false;
+        live[j] = (uint16_t)j; /* out[j] is written by the newest link's pass */
         h[j] = ints ? t->hash_u64(first, ints[j]) : t->hash(first, keys[j], lens[j]);
     }
     for (size_t i = c->count; i-- > 0 && m > 0;) {
         t->contains_many_hashed(c->link[i].filter, m, h, hit);
-        size_t kept = 0;
-        for (size_t j = 0; j < m; j++) {
-            out[live[j]] = hit[j];
-            live[kept] = live[j]; /* compact without a branch, as above */
-            h[kept] = h[j];
-            kept += !hit[j];
-        }
-        m = kept;
+        m = keep_unanswered(m, hit, live, out, h, sizeof *h, NULL, 0);
     }
 }
 

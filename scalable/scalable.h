@@ -174,8 +174,9 @@ fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_
  * binds for the kinds that lend them. All links of a chain share its seed,
  * so a key's hash is the same in every link: from then on lookups (single,
  * u64 and batched), a removable kind's inserts and removes hash a key once
- * (the kind's own XXH3) and probe every link from that hash, newest first
- * (an insert of a kind that cannot remove writes the newest link alone,
+ * (the kind's own XXH3) and probe every link from that hash, newest first,
+ * each link through the probes it chose when made or loaded (held in the
+ * chain: one indirect call per link visited) (an insert of a kind that cannot remove writes the newest link alone,
  * through the link's own call), as long as every link takes
  * the hash (a cuckoo link of the legacy scheme does not: the chain then
  * keeps the per-link path). Answers, statuses and stored bits are those of

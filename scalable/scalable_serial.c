@@ -120,7 +120,8 @@ static fk_status load_link(fk_scalable *c, fk_params *q, double nominal, const u
         c->inner->destroy(f);
         return FK_ECORRUPT;
     }
-    c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, lh.items };
+    /* its probes from a hash: fk_scalable_bind_hashed, once loaded */
+    c->link[c->count++] = (fk_scalable_link){ f, q->capacity, q->fpr, lh.items, { NULL, NULL }, { 0, 0 } };
     c->link_memory += st.memory_bytes;
     c->spent += fk_scalable_link_spend(c->inner, q);
     return FK_OK;

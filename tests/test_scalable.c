@@ -963,11 +963,34 @@ static uint64_t compare_answers(const fk_filter *hashed, const fk_filter *per_li
     return yes;
 }
 
+/* The registered chains that hash a key once, and their inner kinds. */
+static const fk_ops *const hashing_chains[3] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
+                                                 &fk_scalable_cuckoo_ops };
+static const fk_ops *const hashing_inner[3] = { &fk_bloom_ops, &fk_blocked_ops, &fk_cuckoo_ops };
+
+/* hashing_chains[k] made twice from p: registered (*h, which hashes once)
+ * and through fk_scalable_new (*g, which hashes in every link). false, both
+ * NULL, when either could not be made. */
+static bool chain_pair(size_t k, const fk_params *p, fk_filter **h, fk_filter **g)
+{
+    *h = *g = NULL;
+    CHECK_STATUS(fk_filter_new(hashing_chains[k], p, h), FK_OK);
+    CHECK_STATUS(fk_scalable_new(hashing_inner[k], p, g), FK_OK);
+    if (*h && *g) {
+        CHECK_MSG(((const fk_scalable *)*h)->hash_once, "%s: the registry bound no hashed "
+                  "table", hashing_chains[k]->name);
+        CHECK(!((const fk_scalable *)*g)->hash_once);
+        return true;
+    }
+    fk_filter_free(*h);
+    fk_filter_free(*g);
+    *h = *g = NULL;
+    return false;
+}
+
 TEST(one_hash_per_key_answers_as_the_per_link_path)
 {
-    const fk_ops *kinds[3] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
-                               &fk_scalable_cuckoo_ops };
-    const fk_ops *inner[3] = { &fk_bloom_ops, &fk_blocked_ops, &fk_cuckoo_ops };
+    const fk_ops *const *kinds = hashing_chains;
     /* (capacity, keys): one link, a few, many */
     const uint64_t shapes[][2] = { { 5000, 4000 }, { 1000, 7000 }, { 300, 20000 } };
     const uint64_t absent = FK_TEST_SCALE(100000, 20000);
@@ -975,17 +998,9 @@ TEST(one_hash_per_key_answers_as_the_per_link_path)
         for (size_t sh = 0; sh < 3; sh++) {
             fk_params p = fk_params_make(shapes[sh][0], 0.01);
             p.seed = 0x5eed + sh;
-            fk_filter *h = NULL, *g = NULL;
-            CHECK_STATUS(fk_filter_new(kinds[k], &p, &h), FK_OK);
-            CHECK_STATUS(fk_scalable_new(inner[k], &p, &g), FK_OK);
-            if (!h || !g) {
-                fk_filter_free(h);
-                fk_filter_free(g);
+            fk_filter *h, *g;
+            if (!chain_pair(k, &p, &h, &g))
                 continue;
-            }
-            CHECK_MSG(((const fk_scalable *)h)->hash_once, "%s: the registry bound no hashed "
-                      "table", kinds[k]->name);
-            CHECK(!((const fk_scalable *)g)->hash_once);
             /* the same keys into both, through every insert call: a third
              * as bytes one by one, a third as integers one by one, a third
              * as an integer batch */
@@ -1043,24 +1058,22 @@ TEST(one_hash_per_key_keeps_inserted_u64_keys)
 {
     fk_params p = fk_params_make(500, 0.01);
     p.seed = 99;
-    const fk_ops *kinds[3] = { &fk_scalable_bloom_ops, &fk_scalable_blocked_ops,
-                               &fk_scalable_cuckoo_ops };
-    const fk_ops *inner[3] = { &fk_bloom_ops, &fk_blocked_ops, &fk_cuckoo_ops };
     for (size_t k = 0; k < 3; k++) {
-        fk_filter *h = NULL, *g = NULL;
-        CHECK_STATUS(fk_filter_new(kinds[k], &p, &h), FK_OK);
-        CHECK_STATUS(fk_scalable_new(inner[k], &p, &g), FK_OK);
-        if (!h || !g) {
-            fk_filter_free(h);
-            fk_filter_free(g);
+        fk_filter *h, *g;
+        if (!chain_pair(k, &p, &h, &g))
             continue;
-        }
         for (uint64_t i = 0; i < 10000; i++) {
             CHECK_STATUS(fk_filter_insert_u64(h, keys_positive(i)), FK_OK);
             CHECK_STATUS(fk_filter_insert_u64(g, keys_positive(i)), FK_OK);
         }
         CHECK(fk_scalable_links(h) >= 4);
         compare_answers(h, g, 10000, keys_positive, false, true);
+        /* loaded, the chain takes each link's probes again and hashes once */
+        h = round_trip(h);
+        CHECK_MSG(((const fk_scalable *)h)->hash_once, "%s: a loaded chain hashes per link",
+                  hashing_chains[k]->name);
+        compare_answers(h, g, 10000, keys_positive, false, true);
+        compare_answers(h, g, 10000, keys_negative, false, false);
         fk_filter_free(h);
         fk_filter_free(g);
     }
