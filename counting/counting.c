@@ -125,6 +125,10 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
             return contains_any(c, key, len);                                                  \
         fk_hash128 h = fk_hash8_128(fk_hash8_load(key), c->hash8);                             \
         return fk_counting_test_k(c, fk_probe_start(h), K, SHIFT);                             \
+    }                                                                                          \
+    ATTR FK_HOT static bool test_##SUFFIX(const fk_counting *c, fk_probe pr)                   \
+    {                                                                                          \
+        return fk_counting_test_k(c, pr, K, SHIFT);                                            \
     }
 #define FK_COUNTING_PLAIN_K(K) FK_COUNTING_LOOKUPS(plain_##K, , K, 1)
 FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_K)
@@ -140,11 +144,12 @@ FK_COUNTING_LOOKUPS(bmi2_any8, FK_TARGET_BMI2, c->k, 0)
 typedef struct {
     bool (*u64)(const fk_filter *f, uint64_t key);
     bool (*bytes)(const fk_counting *c, const void *key, size_t len);
+    bool (*probes)(const fk_counting *c, fk_probe pr);
 } lookup_pair;
 
 /* [0]: 8-bit counters, any k; [1]: 4-bit counters, k above the unrolled
  * ones; [1 + k]: 4-bit counters, that k. */
-#define FK_COUNTING_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX },
+#define FK_COUNTING_PAIR(SUFFIX) { lookup_u64_##SUFFIX, lookup_##SUFFIX, test_##SUFFIX },
 #define FK_COUNTING_PLAIN_PAIR(K) FK_COUNTING_PAIR(plain_##K)
 static const lookup_pair plain_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(plain_any8) FK_COUNTING_PAIR(plain_any4)
@@ -168,6 +173,7 @@ static void pick_lookups(fk_counting *c)
     size_t at = c->shift == 0 ? 0 : c->k <= FK_UNROLLED_K ? 1 + c->k : 1;
     c->base.contains_u64 = table[at].u64; /* fk_filter_contains_u64 calls it straight */
     c->lookup = table[at].bytes;
+    c->test_probes = table[at].probes;
 }
 
 FK_HOT bool fk_counting_contains(const fk_counting *c, const void *key, size_t len)

@@ -20,6 +20,8 @@ struct fk_counting {
     /* The 8-byte-key lookup for this k, width and CPU, chosen when the
      * filter is made (counting.c); base.contains_u64 is its integer twin. */
     bool    (*lookup)(const fk_counting *c, const void *key, size_t len);
+    /* the same lookup from a key's probes (fk_counting_test_probes) */
+    bool    (*test_probes)(const fk_counting *c, fk_probe pr);
     uint64_t  m;          /* counters */
     uint32_t  k;          /* probes per key */
     uint32_t  width;      /* counter_bits: 4 or 8 */
@@ -180,8 +182,8 @@ static inline uint32_t fk_ctr_nonzero(const uint8_t *ctr, uint64_t pos, uint32_t
  * of 4, a 50% mix cost 1.3x the absent lookups), while k probes cost the
  * same for every key. The loads are independent, so their misses overlap.
  * counting.c inlines it with k and shift constants for each k up to
- * FK_UNROLLED_K (its specialised lookups); fk_counting_test_probes runs it
- * over c->k with shift a constant per width. */
+ * FK_UNROLLED_K (its specialised lookups), and over c->k with shift a
+ * constant per width for the others. */
 static inline bool fk_counting_test_k(const fk_counting *c, fk_probe pr, const uint32_t k,
                                       const uint32_t shift)
 {
@@ -196,9 +198,11 @@ static inline bool fk_counting_test_k(const fk_counting *c, fk_probe pr, const u
     return all != 0;
 }
 
+/* The lookup of a key whose probes start at pr: the specialised lookup
+ * chosen for c's k and width when c was made (counting.c). */
 static inline bool fk_counting_test_probes(const fk_counting *c, fk_probe pr)
 {
-    return c->shift ? fk_counting_test_k(c, pr, c->k, 1) : fk_counting_test_k(c, pr, c->k, 0);
+    return c->test_probes(c, pr);
 }
 
 /* Takes one insertion of the key away: FK_OK, or FK_ENOTFOUND with every
