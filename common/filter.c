@@ -87,7 +87,8 @@ unsigned fk_ops_caps(const fk_ops *ops)
            (ops->serial ? FK_CAP_SERIALIZE : 0u) |
            (builds && !ops->insert ? FK_CAP_STATIC : 0u) |
            (FK_OPS_HAS(ops, FK_OPS_V5, merge) ? FK_CAP_MERGE : 0u) |
-           (FK_OPS_HAS(ops, FK_OPS_V5, intersect) ? FK_CAP_INTERSECT : 0u);
+           (FK_OPS_HAS(ops, FK_OPS_V5, intersect) ? FK_CAP_INTERSECT : 0u) |
+           (FK_OPS_HAS(ops, FK_OPS_V5, grow) ? FK_CAP_RESIZES : 0u);
 }
 
 /* Asks the kind's size slot; *out zeroed on error. */
@@ -249,6 +250,15 @@ fk_status fk_filter_intersect(fk_filter *dst, const fk_filter *src)
     if (!FK_OPS_HAS(dst->ops, FK_OPS_V5, intersect))
         return FK_EUNSUPPORTED;
     return dst->ops->intersect(dst, src);
+}
+
+fk_status fk_filter_grow(fk_filter *f)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V5, grow))
+        return FK_EUNSUPPORTED;
+    return f->ops->grow(f);
 }
 
 /* ------------------------------------------------------------- figures */

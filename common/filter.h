@@ -67,12 +67,14 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
                                       insert and remove answer FK_EUNSUPPORTED */
 #define FK_CAP_MERGE     (1u << 6) /* derived: the merge slot is set */
 #define FK_CAP_INTERSECT (1u << 7) /* derived: the intersect slot is set */
-#define FK_CAP_RESIZES   (1u << 8) /* the kind's own call doubles a filter in
+#define FK_CAP_RESIZES   (1u << 8) /* derived: the grow slot is set
+                                      (fk_filter_grow doubles a filter in
                                       place without its keys, each doubling
                                       doubling its FPR at a given number of
-                                      keys (quotient: fk_quotient_grow) */
-#define FK_CAP_DERIVED \
-    (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE | FK_CAP_INTERSECT)
+                                      keys: quotient) */
+#define FK_CAP_DERIVED                                                                  \
+    (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE | FK_CAP_INTERSECT | \
+     FK_CAP_RESIZES)
 
 /* What a kind would build for given params, without building it, and what
  * theory expects of it (RocksDB's CalculateSpace and EstimatedFpRate):
@@ -110,8 +112,9 @@ typedef struct {
  *                          without them the 8 little-endian bytes go
  *                          through the byte slots, same answers), build,
  *                          build_u64 (a filter from the whole set; without
- *                          them create plus insert_many), count, merge and
- *                          intersect (without them FK_EUNSUPPORTED). A static kind
+ *                          them create plus insert_many), count, merge,
+ *                          intersect and grow (without them
+ *                          FK_EUNSUPPORTED). A static kind
  *                          sets build and leaves create and insert NULL.
  *
  * Tables are static const and built with designated initializers; a slot
@@ -187,6 +190,7 @@ struct fk_ops {
     fk_status (*count)(const fk_filter *f, const void *key, size_t len, uint64_t *count);
     fk_status (*merge)(fk_filter *dst, const fk_filter *src);
     fk_status (*intersect)(fk_filter *dst, const fk_filter *src);
+    fk_status (*grow)(fk_filter *f);
 
     /* Slots appended later go below, under FK_OPS_V6 and so on. */
 };
@@ -423,6 +427,21 @@ FK_API fk_status fk_filter_merge(fk_filter *dst, const fk_filter *src);
  * pass over both filters. Needs every other call on dst done; src may be
  * read by lookups meanwhile. */
 FK_API fk_status fk_filter_intersect(fk_filter *dst, const fk_filter *src);
+
+/* Doubles f in place without its keys, for the kinds that resize
+ * (FK_CAP_RESIZES; today quotient, whose header says how): afterwards f
+ * holds every key it held, with its counts, and room for twice as many;
+ * its FPR at a given number of keys doubles, its stats' capacity doubles,
+ * and the target fpr its file records doubles (while the double stays
+ * below 1). Growing kinds (FK_CAP_GROWS) grow by
+ * themselves and do not resize. Returns FK_OK; FK_EINVAL for f NULL or a
+ * filter that cannot double again (the kind's header says when);
+ * FK_ELIMIT when the doubled filter would pass the fk_params.max_bytes f
+ * was made with; FK_ENOMEM; FK_EUNSUPPORTED when the kind cannot resize.
+ * On any error f is unchanged. Cost: one pass over f writing a table of
+ * twice its size (both held while it runs). Needs every other call on f
+ * done. */
+FK_API fk_status fk_filter_grow(fk_filter *f);
 
 /* ------------------------------------------------------------ batches
  *

@@ -1646,6 +1646,11 @@ static fk_status merge_slot(fk_filter *dst, const fk_filter *src)
     return fk_quotient_merge((fk_quotient *)dst, (const fk_quotient *)src);
 }
 
+static fk_status grow_slot(fk_filter *f)
+{
+    return fk_quotient_grow((fk_quotient *)f);
+}
+
 static fk_status size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t S, N;
@@ -1667,7 +1672,7 @@ const fk_ops fk_quotient_ops = {
     .name = "quotient",
     .summary = "counting quotient filter: rank-and-select runs of r-bit remainders; counts, "
                "removes, merges, grows",
-    .caps = FK_CAP_COUNT | FK_CAP_BOUNDED | FK_CAP_RESIZES,
+    .caps = FK_CAP_COUNT | FK_CAP_BOUNDED,
     .create = create_slot,
     .destroy = destroy_slot,
     .insert = insert_slot,
@@ -1685,4 +1690,5 @@ const fk_ops fk_quotient_ops = {
     .remove_u64 = remove_u64,
     .count = count_slot,
     .merge = merge_slot,
+    .grow = grow_slot,
 };

@@ -258,6 +258,55 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     return reply;
 }
 
+/* FK.GROW key: the key's filter doubled in place without its keys
+ * (fk_filter_grow: a quotient filter's slots double and its remainders
+ * lose a bit, so its fpr at a given number of keys doubles). Replies OK,
+ * or an error naming the status: FK_EUNSUPPORTED (the kind cannot
+ * resize: every kind but quotient; the growing chains grow by
+ * themselves), FK_ELIMIT (twice its memory would pass the module's
+ * MAXBYTES: the key is unchanged, whatever limit it was made or loaded
+ * with), FK_EINVAL (it cannot double again: its remainders are at the
+ * minimum width). A missing key is an error, as FK.INFO's. */
+int fkr_fk_grow(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    RedisModuleKey *key;
+    fkr_key_state st;
+    fkr_value *v = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &key, &st);
+    int reply;
+    char msg[200];
+    const fk_ops *ops = v ? fk_filter_ops(v->filter) : NULL;
+    if (!v) {
+        reply = fkr_reply_state(ctx, st);
+    } else if (!(fk_ops_caps(ops) & FK_CAP_RESIZES)) {
+        snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot resize%s", ops->name,
+                 (fk_ops_caps(ops) & FK_CAP_GROWS) ? " (it grows by itself as items arrive)" : "");
+        reply = rm_ReplyWithError(ctx, msg);
+    } else if (v->memory_bytes > fkr_max_bytes / 2) {
+        snprintf(msg, sizeof msg, "ERR FK_ELIMIT: doubling this %llu-byte filter would pass MAXBYTES "
+                 "(%llu)", (unsigned long long)v->memory_bytes, (unsigned long long)fkr_max_bytes);
+        reply = rm_ReplyWithError(ctx, msg);
+    } else {
+        fk_status rc = fk_filter_grow(v->filter);
+        if (rc == FK_OK) {
+            fk_stats s;
+            fk_filter_stats(v->filter, &s); /* O(1) for the kinds that resize */
+            v->capacity = s.capacity;
+            v->memory_bytes = s.memory_bytes;
+            rm_ReplicateVerbatim(ctx);
+            reply = rm_ReplyWithSimpleString(ctx, "OK");
+        } else if (rc == FK_EINVAL) {
+            reply = rm_ReplyWithError(ctx, "ERR FK_EINVAL: the filter cannot double again (its "
+                                           "remainders are at the minimum width)");
+        } else {
+            reply = fkr_reply_status(ctx, rc);
+        }
+    }
+    rm_CloseKey(key);
+    return reply;
+}
+
 static const char *family_name(const fkr_value *v)
 {
     static const char *const names[FKR_FAMILY_COUNT] = { "fk", "bf", "cf" };

@@ -44,6 +44,7 @@ FKR_COMMAND(fkr_fk_info);
 FKR_COMMAND(fkr_fk_dump);
 FKR_COMMAND(fkr_fk_load);
 FKR_COMMAND(fkr_fk_merge);
+FKR_COMMAND(fkr_fk_grow);
 FKR_COMMAND(fkr_fk_kinds);
 
 #endif

@@ -60,6 +60,7 @@ static const command commands[] = {
     { "FK.DUMP",     fkr_fk_dump,     "readonly",           1, 1 },
     { "FK.LOAD",     fkr_fk_load,     "write deny-oom",      1, 1 },
     { "FK.MERGE",    fkr_fk_merge,    "write deny-oom",      1, 2 },
+    { "FK.GROW",     fkr_fk_grow,     "write deny-oom",      1, 1 },
     { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0, 0 },
 };
 

@@ -11,6 +11,8 @@
 #    --capacity takes 25% more keys by 'add'; FK_EFULL names scalable-cuckoo;
 #  - "did you mean" for commands, options and kinds;
 #  - counts take K/M/G/T and k/m/b;
+#  - grow doubles a saved quotient filter (--times, --to) keeping every key,
+#    and exits 1 naming the kinds that resize for any other;
 #  - pick --format json is one JSON document whose build line, run as is,
 #    makes a filter that takes the n keys and an 'add' of 10% more.
 source "$(dirname "$0")/lib_cli.sh"
@@ -185,7 +187,7 @@ check "pick --n-uncertain: a growing kind" sh -c "jq -r .recommendation.kind '$t
 check "pick --grow-to --merges: quotient, made with 1%/4 for 2 doublings" \
     test "$(jq -r '.recommendation | "\(.kind) \(.fpr) \(.doublings)"' "$tmp/growto.json")" = "quotient 0.0025 2"
 check "pick --grow-to: the recommendation says how to grow it" \
-    sh -c "jq -r .recommendation.grow '$tmp/growto.json' | grep -q 'fk_quotient_grow.*2 doublings take it to 400000 items at fpr 0.01'"
+    sh -c "jq -r .recommendation.grow '$tmp/growto.json' | grep -q 'fk_filter_grow.*filterkit grow): 2 doublings take it to 400000 items at fpr 0.01'"
 check "pick --grow-to: every fixed kind is out, saying it cannot grow without the keys" \
     test "$(jq '[.candidates[] | select(.kind == "bloom" or .kind == "blocked" or .kind == "cuckoo" or .kind == "counting") | select(.reason | startswith("fixed size"))] | length' "$tmp/growto.json")" = 4
 check "pick --grow-to: the query records it" test "$(jq .query.grow_to "$tmp/growto.json")" = 300000
@@ -198,6 +200,27 @@ check "pick --grow-to N at most n: usage error" sh -c "test $? -eq 2 && grep -q 
 check "pick --grow-to with --n-uncertain: usage error" sh -c "test $? -eq 2 && grep -q 'give one' '$tmp/err'"
 "$fk" pick --n 100k --fpr 1% --grow-to 1M --static --repeat 1 2>"$tmp/err"
 check "pick --grow-to with --static: usage error" sh -c "test $? -eq 2 && grep -q 'never grows' '$tmp/err'"
+
+# --- grow: a saved quotient filter doubled without its keys -----------------
+seq 1 20000 >"$tmp/q20k"
+"$fk" build --kind quotient --capacity 20000 --fpr 0.0025 <"$tmp/q20k" >"$tmp/q.fk"
+"$fk" grow --to 75000 "$tmp/q.fk" >"$tmp/q4.fk"
+check "grow --to 75000: exit 0, 2 doublings (capacity 80000)" \
+    sh -c "test $? -eq 0 && '$fk' info --json '$tmp/q4.fk' | jq -e '.capacity == 80000 and .items == 20000' >/dev/null"
+check "grow: every key kept" test "$("$fk" query -c "$tmp/q4.fk" <"$tmp/q20k")" = 20000
+"$fk" grow --times 2 "$tmp/q.fk" >"$tmp/q4b.fk"
+check "grow --times 2 writes the same file as --to 75000" cmp -s "$tmp/q4.fk" "$tmp/q4b.fk"
+"$fk" grow "$tmp/q.fk" >"$tmp/q2.fk"
+check "grow (once): capacity 40000" sh -c "'$fk' info --json '$tmp/q2.fk' | jq -e '.capacity == 40000' >/dev/null"
+"$fk" grow --times 30 "$tmp/q.fk" >"$tmp/qx.fk" 2>"$tmp/err"
+check "grow past the minimum remainder: exit 1, nothing written, says why" \
+    sh -c "test $? -eq 1 && test ! -s '$tmp/qx.fk' && grep -q 'cannot double again' '$tmp/err'"
+"$fk" grow "$tmp/s.fk" >"$tmp/bx.fk" 2>"$tmp/err"
+check "grow of a bloom filter: exit 1 naming the kinds that resize" \
+    sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'kinds that resize: quotient' '$tmp/err'"
+"$fk" grow --times 2 --to 9 "$tmp/q.fk" >"$tmp/bx.fk" 2>"$tmp/err"
+check "grow --times with --to: usage error" sh -c "test $? -eq 2 && grep -q 'give one' '$tmp/err'"
+
 "$fk" pick --n 100M --fpr 1% --memory 1M --repeat 1 --keys "$tmp/k2k" --format json >"$tmp/none.json" 2>/dev/null
 check "pick: nothing fits, exit 1 with recommendation null" \
     sh -c "test $? -eq 1 && test \"\$(jq .recommendation '$tmp/none.json')\" = null"

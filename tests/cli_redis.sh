@@ -11,6 +11,8 @@
 #    FK_ECORRUPT, the key untouched, the server up);
 #  - FK.LOAD of a `filterkit build` file, FK.DUMP read by `filterkit query`;
 #    a static (fuse) file served by FK.EXISTS/FK.MEXISTS, its writes refused;
+#  - FK.GROW (a quotient filter doubles keeping its counts; every refusal
+#    named; replicated);
 #  - FK.MERGE (quotient counts add up, Bloom unions, missing keys, every
 #    refusal named) and FK.RESERVE's SEED, which makes two keys mergeable;
 #  - persistence: SAVE + restart, BGREWRITEAOF (no RDB preamble) + restart,
@@ -245,6 +247,23 @@ FK.MERGE ca cb => ERR FK_EUNSUPPORTED: a cuckoo filter cannot merge
 FK.MERGE str qa => WRONGTYPE Operation against a key holding the wrong kind of value
 FK.MERGE qa str => WRONGTYPE Operation against a key holding the wrong kind of value
 FK.MERGE qa qb qc => ERR wrong number of arguments for 'FK.MERGE' command
+FK.RESERVE qg quotient 0.01 1000 SEED 9 => OK
+FK.MADD qg apple apple pear => 1|1|1
+FK.GROW qg => OK
+FK.INFO qg => ~kind|quotient|family|fk|capacity|2000|items|3|
+FK.COUNT qg apple => 2
+FK.MEXISTS qg pear plum => 1|0
+FK.ADD qg plum => 1
+FK.COUNT qg plum => 1
+FK.GROW ba => ERR FK_EUNSUPPORTED: a bloom filter cannot resize
+FK.RESERVE sg scalable-bloom 0.01 100 => OK
+FK.GROW sg => ERR FK_EUNSUPPORTED: a scalable-bloom filter cannot resize (it grows by itself as items arrive)
+FK.RESERVE qtiny quotient 0.3 100 => OK
+FK.GROW qtiny => ERR FK_EINVAL: the filter cannot double again (its remainders are at the minimum width)
+FK.GROW nokey => ERR not found
+FK.GROW str => WRONGTYPE Operation against a key holding the wrong kind of value
+FK.GROW qg qa => ERR wrong number of arguments for 'FK.GROW' command
+COMMAND GETKEYS FK.GROW qg => qg
 FK.RESERVE x bloom 0.01 10 SEED -1 => ERR SEED must be an integer in 0..9223372036854775807
 FK.RESERVE x bloom 0.01 10 SEED abc => ERR SEED must be an integer in 0..9223372036854775807
 FK.RESERVE x bloom 0.01 10 SEED 1 SEED 2 => ERR syntax error
@@ -354,7 +373,7 @@ section random-loads
 for cmd in BF.RESERVE BF.ADD BF.MADD BF.INSERT BF.EXISTS BF.MEXISTS BF.INFO BF.CARD \
            CF.RESERVE CF.ADD CF.ADDNX CF.INSERT CF.INSERTNX CF.EXISTS CF.MEXISTS CF.DEL \
            CF.COUNT CF.INFO FK.RESERVE FK.ADD FK.MADD FK.EXISTS FK.MEXISTS FK.DEL FK.COUNT \
-           FK.INFO FK.DUMP FK.LOAD FK.MERGE; do
+           FK.INFO FK.DUMP FK.LOAD FK.MERGE FK.GROW; do
     echo "$cmd => ERR wrong number of arguments for '$cmd' command"
 done | batch $S
 for rate in 0 1 -0.5 1.5 nan inf -inf abc 0x10 '""' 1e-400; do
@@ -529,8 +548,9 @@ done
     echo "FK.MADD rq2 $(seq 200 500 | sed 's/^/r-/' | tr '\n' ' ')"
     echo "FK.MERGE rq1 rq2"
     echo "FK.MERGE rq3 rq2"
+    echo "FK.GROW rq1"
 } | rc $P >/dev/null
-expect "FK.MERGE on the primary: the union's counts" "2" $P FK.COUNT rq1 r-250
+expect "FK.MERGE and FK.GROW on the primary: the union's counts" "2" $P FK.COUNT rq1 r-250
 expect "WAIT" "1" $P WAIT 1 30000
 # (on a loaded machine the replica has been seen to lag behind its own
 # acknowledgement for a moment: give it up to 30 s to settle before the

@@ -2,7 +2,8 @@
 # tests/cli_redis_limits.sh: one client cannot take the server down (issue
 # 22). A server with MAXBYTES 1 MiB: every path that makes or grows a key
 # (BF, CF and FK growth, RESERVE with a huge EXPANSION/GROWTH, FK.LOAD and
-# RESTORE of a small chain saved with growth 65,536) is refused with an
+# RESTORE of a small chain saved with growth 65,536, FK.GROW of a quotient
+# filter, made or loaded) is refused with an
 # error naming MAXBYTES, no key's MEMORY USAGE passes the limit, and the
 # process stays small. A second server (default 1 GiB) makes a ~900 MB key
 # while PINGs are timed: none waits 100 ms. CF keys: CF.COUNT sums the
@@ -68,6 +69,24 @@ under_limit "RESTORE key" restored
 # DEBUG RELOAD: the RDB path keeps the limit
 rc small DEBUG RELOAD >/dev/null
 has_limit_error "growth after DEBUG RELOAD" "$(madd small FK.MADD restored 201 400)"
+# FK.GROW: a quotient filter doubles until twice its memory would pass
+# MAXBYTES, however it was made (FK.LOAD'ed ones were made without a limit)
+expect "FK.RESERVE a small quotient filter" "OK" small FK.RESERVE qg quotient 0.000001 1000
+grows=0
+for _ in $(seq 1 30); do
+    r=$(rc small FK.GROW qg)
+    [ "$r" = OK ] || break
+    grows=$((grows + 1))
+done
+has_limit_error "FK.GROW past MAXBYTES" "$r"
+if [ "$grows" -ge 3 ]; then ok; else bad "FK.GROW: only $grows doublings under MAXBYTES"; fi
+under_limit "FK.GROW key" qg
+rc big FK.RESERVE qsrc quotient 0.000001 1000 >/dev/null
+rc big FK.DUMP qsrc | head -c -1 >"$tmp/qsrc.fk"
+expect "FK.LOAD of a quotient filter" "OK" small -x FK.LOAD qloaded <"$tmp/qsrc.fk"
+for _ in $(seq 1 30); do r=$(rc small FK.GROW qloaded); [ "$r" = OK ] || break; done
+has_limit_error "FK.GROW of an FK.LOAD key past MAXBYTES" "$r"
+under_limit "FK.GROW of an FK.LOAD key" qloaded
 rss=$(rc small INFO memory | tr -d '\r' | awk -F: '$1 == "used_memory_rss" { print $2 }')
 if [ -n "$rss" ] && [ "$rss" -lt $((256 << 20)) ]; then ok; else bad "small server RSS $rss"; fi
 

@@ -21,6 +21,7 @@ seq 1 2000 | sed 's/^/k/' >"$tmp/keys"
 "$fk" build --kind counting --fpr 0.01 <"$tmp/keys" >"$tmp/c.fk"
 "$fk" build --kind bloom --fpr 0.01 --capacity 4000 <"$tmp/keys" >"$tmp/b.fk"
 cp "$tmp/b.fk" "$tmp/b2.fk"
+"$fk" build --kind quotient --fpr 0.01 <"$tmp/keys" >"$tmp/q.fk"
 
 # --- stdout that cannot be written -------------------------------------
 # one cheap real run per subcommand; `filterkit help` lists them all, so a
@@ -38,6 +39,7 @@ declare -A run=(
     [add]="add --help"
     [remove]="remove $tmp/c.fk"
     [merge]="merge $tmp/b.fk $tmp/b2.fk"
+    [grow]="grow $tmp/q.fk"
     [dedup]="dedup $tmp/d.fk --kind bloom --fpr 0.01 --capacity 100"
     [completion]="completion bash"
 )

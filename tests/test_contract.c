@@ -788,6 +788,47 @@ out:
     fk_filter_free(g);
 }
 
+/* Grow: FK_EUNSUPPORTED and nothing changed where the kind cannot resize;
+ * where it can, every key kept with its count, the capacity and the fpr
+ * its stats report doubled. */
+TEST(grow_follows_the_slot)
+{
+    CHECK_STATUS(fk_filter_grow(NULL), FK_EINVAL);
+    fk_filter *f = is_static() ? build_positive(1000, 0.01, 3) : make(1000, 0.01, 3);
+    if (!f)
+        return;
+    if (!is_static()) {
+        for (uint64_t i = 0; i < 1000; i++)
+            CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(i)), FK_OK);
+        CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(0)), FK_OK); /* a second copy */
+    }
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
+    uint64_t count_before = 0, key0 = keys_positive(0);
+    fk_status counted = fk_filter_count(f, &key0, sizeof key0, &count_before);
+    fk_status s = fk_filter_grow(f);
+    fk_filter_stats(f, &after);
+    if (fk_ops_caps(kind) & FK_CAP_RESIZES) {
+        CHECK_STATUS(s, FK_OK);
+        CHECK_EQ_U64(after.capacity, 2 * before.capacity);
+        CHECK_EQ_U64(after.items, before.items);
+        CHECK(after.memory_bytes > before.memory_bytes);
+        uint64_t count_after = 0;
+        if (counted == FK_OK) {
+            CHECK_STATUS(fk_filter_count(f, &key0, sizeof key0, &count_after), FK_OK);
+            CHECK_EQ_U64(count_after, count_before);
+        }
+    } else {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+        CHECK(memcmp(&before, &after, sizeof before) == 0);
+    }
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < 1000; i++)
+        missing += !fk_filter_contains_u64(f, keys_positive(i));
+    CHECK_EQ_U64(missing, 0);
+    fk_filter_free(f);
+}
+
 /* Intersect: named errors for what cannot intersect; for what can, no
  * false negative for a key in both, and (for these Bloom kinds) the keys of
  * only one side mostly gone. */
@@ -990,6 +1031,7 @@ int main(void)
         RUN(build_answers_as_inserts);
         RUN(count_and_merge_follow_the_slots);
         RUN(intersect_follows_the_slot);
+        RUN(grow_follows_the_slot);
     }
     RUN(the_registry_says_full);
     return check_report();

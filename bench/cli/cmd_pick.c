@@ -49,7 +49,7 @@ typedef struct {
     int           exact;
     double        fpr;        /* the rate it is made with: the target, or less
                                  for a kind that resizes (--grow-to) */
-    unsigned      doublings;  /* --grow-to: fk_quotient_grow calls to reach it */
+    unsigned      doublings;  /* --grow-to: fk_filter_grow calls to reach it */
     double        theory;     /* theoretical FPR holding `capacity` items */
     double        best_fpr;   /* the lowest theoretical FPR within the budget; NaN: none */
     double        cost;       /* ns per operation at the read ratio */
@@ -308,7 +308,7 @@ int fkc_cmd_pick(int argc, char **argv)
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
         "With --grow-to N the filter starts at n and must reach N items without the\n"
         "keys: a growing kind (scalable-*: it adds sub-filters by itself) or one that\n"
-        "doubles in place (quotient: each fk_quotient_grow doubles its slots and its fpr,\n"
+        "doubles in place (quotient: each fk_filter_grow doubles its slots and its fpr,\n"
         "so it is made with fpr P / 2^g for the g doublings that reach N); a fixed kind\n"
         "would have to be sized for N now or rebuilt from the keys. Memory is at n.\n"
         "It ends in the 'filterkit build' line, the C and the Python calls, and the best\n"
@@ -499,8 +499,9 @@ int fkc_cmd_pick(int argc, char **argv)
             if (gm && gm != FKC_MODEL_TOO_BIG)
                 fkc_human_bytes(gm, grown_mem, sizeof grown_mem);
             snprintf(grow_line, sizeof grow_line,
-                     "made with fpr %s; call fk_quotient_grow() when an insert answers FK_EFULL: "
-                     "%u doublings take it to %llu items at fpr %.3g in about %s", made_text,
+                     "made with fpr %s; grow it when an insert answers FK_EFULL (fk_filter_grow, "
+                     "f.grow() in Python, FK.GROW in Redis, filterkit grow): %u doublings take it "
+                     "to %llu items at fpr %.3g in about %s", made_text,
                      best->doublings, (unsigned long long)grown, ldexp(best->fpr, (int)best->doublings),
                      grown_mem);
         }

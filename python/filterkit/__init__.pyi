@@ -61,7 +61,7 @@ class Filter:
     fingerprint_bits, growth, max_load, tightening."""
     kind: ClassVar[str]          # on each kind's class
     summary: ClassVar[str]
-    capabilities: ClassVar[frozenset[str]]  # remove count serialize bounded grows static merge intersect
+    capabilities: ClassVar[frozenset[str]]  # remove count serialize bounded grows static merge intersect resizes
     def __new__(cls: type[_F], kind: str = ..., /, *, capacity: Optional[int] = ..., fpr: float = 0.01,
                 seed: int = 0, bits: int = 0, hashes: int = 0, counter_bits: int = 0,
                 fingerprint_bits: int = 0, growth: int = 0, max_load: float = 0.0,
@@ -97,6 +97,12 @@ class _Removes(Filter):
 class _Counts(Filter):
     def count(self, key: Key, /) -> int: ...
 
+class _Resizes(Filter):
+    # doubles in place without the keys: every key and count kept; the fpr
+    # at a given number of keys, capacity and target_fpr double. ValueError
+    # when it cannot double again, LimitError past max_bytes. O(size).
+    def grow(self) -> None: ...
+
 class _Merges(Filter):
     # the union: true for every key either holds; filters made alike (same
     # kind, capacity, fpr, seed), else ValueError. O(size).
@@ -118,7 +124,7 @@ class ScalableBloom(_Inserts): ...
 class ScalableBlocked(_Inserts): ...
 class ScalableCuckoo(_Inserts, _Removes, _Counts): ...
 class Fuse(Filter): ...      # static: Fuse.build(keys, fpr=...)
-class Quotient(_Inserts, _Removes, _Counts, _Merges): ...
+class Quotient(_Inserts, _Removes, _Counts, _Merges, _Resizes): ...
 
 def kinds() -> list[str]: ...
 def kind_class(kind: str) -> type[Filter]: ...

@@ -775,6 +775,28 @@ static PyObject *combine_in_place(PyObject *a, PyObject *b, combine_fn op, const
     return r;
 }
 
+/* f.grow(): fk_filter_grow, for the kinds that resize (FK_CAP_RESIZES). */
+static PyObject *filter_grow(PyObject *o, PyObject *noargs)
+{
+    pyfk_filter *self = (pyfk_filter *)o;
+    (void)noargs;
+    if (pyfk_wait_idle(self, true))
+        return NULL;
+    fk_status s = fk_filter_grow(self->filter);
+    if (s == FK_EINVAL) {
+        PyErr_Format(PyExc_ValueError, "this %s filter cannot double again: its remainders are at "
+                     "the minimum width, or the doubled table would pass the memory cap",
+                     fk_filter_ops(self->filter)->name);
+        return NULL;
+    }
+    if (s != FK_OK)
+        return pyfk_raise(s, "grow");
+    /* the target it now meets, as fk_filter_grow records it (filter.h) */
+    if (self->fpr * 2 < 1.0)
+        self->fpr *= 2;
+    Py_RETURN_NONE;
+}
+
 static PyObject *filter_or(PyObject *a, PyObject *b)
 {
     return combine_new(a, b, fk_filter_merge, "merge");
@@ -827,6 +849,14 @@ PyDoc_STRVAR(discard_doc, "discard(key, /)\n--\n\n"
 PyDoc_STRVAR(count_doc, "count(key, /)\n--\n\n"
 "Estimated number of times key was added (never less than the truth for keys\n"
 "added and not removed; 0 means definitely absent). Cost: one hash plus probes.");
+PyDoc_STRVAR(grow_doc, "grow()\n--\n\n"
+"Doubles the filter in place without its keys: every key kept with its count,\n"
+"room for twice as many. The false-positive rate at a given number of keys\n"
+"doubles, and so do capacity and target_fpr in stats(): make the filter with\n"
+"the fpr needed at the end divided by 2**g for g doublings (filterkit.pick's\n"
+"grow_to says which). ValueError when it cannot double again, LimitError past\n"
+"max_bytes, MemoryError. Cost: one pass writing a table twice the size (both\n"
+"held meanwhile)." DOC_THREADS);
 PyDoc_STRVAR(stats_doc, "stats()\n--\n\n"
 "A dict: kind, items, capacity, memory_bytes, bits_per_item, load_factor,\n"
 "expected_fpr (theory at the current fill), target_fpr, seed. Cost: O(1) or one\n"
@@ -873,6 +903,10 @@ static PyMethodDef remove_methods[] = {
 };
 static PyMethodDef count_methods[] = {
     { "count", filter_count, METH_O, count_doc },
+    { NULL, NULL, 0, NULL },
+};
+static PyMethodDef resize_methods[] = {
+    { "grow", filter_grow, METH_NOARGS, grow_doc },
     { NULL, NULL, 0, NULL },
 };
 
@@ -938,7 +972,7 @@ static PyObject *caps_set(unsigned caps)
     } names[] = {
         { FK_CAP_REMOVE, "remove" },   { FK_CAP_COUNT, "count" },   { FK_CAP_SERIALIZE, "serialize" },
         { FK_CAP_BOUNDED, "bounded" }, { FK_CAP_GROWS, "grows" },   { FK_CAP_STATIC, "static" },
-        { FK_CAP_MERGE, "merge" },     { FK_CAP_INTERSECT, "intersect" },
+        { FK_CAP_MERGE, "merge" },     { FK_CAP_INTERSECT, "intersect" }, { FK_CAP_RESIZES, "resizes" },
     };
     PyObject *set = PyFrozenSet_New(NULL);
     for (size_t i = 0; set && i < sizeof names / sizeof names[0]; i++) {
@@ -961,14 +995,17 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
     /* The spec's strings and method table live as long as the class:
      * allocated once per kind at import, never freed. */
     size_t nm = 0;
-    PyMethodDef *groups[3] = { NULL, NULL, NULL };
+    enum { NGROUPS = 4 };
+    PyMethodDef *groups[NGROUPS] = { NULL, NULL, NULL, NULL };
     if (!(caps & FK_CAP_STATIC))
         groups[0] = insert_methods;
     if (caps & FK_CAP_REMOVE)
         groups[1] = remove_methods;
     if (caps & FK_CAP_COUNT)
         groups[2] = count_methods;
-    for (int g = 0; g < 3; g++)
+    if (caps & FK_CAP_RESIZES)
+        groups[3] = resize_methods;
+    for (int g = 0; g < NGROUPS; g++)
         for (PyMethodDef *m = groups[g]; m && m->ml_name; m++)
             nm++;
     PyMethodDef *methods = PyMem_Calloc(nm + 1, sizeof *methods);
@@ -983,16 +1020,17 @@ static PyTypeObject *make_kind_class(PyObject *module, const fk_ops *ops)
         return NULL;
     }
     nm = 0;
-    for (int g = 0; g < 3; g++)
+    for (int g = 0; g < NGROUPS; g++)
         for (PyMethodDef *m = groups[g]; m && m->ml_name; m++)
             methods[nm++] = *m;
     snprintf(qual, strlen(cname) + sizeof "filterkit.", "filterkit.%s", cname);
     snprintf(doc, doc_cap, "%s(*, capacity, fpr=0.01, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
-            "%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
+            "%s%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
             cname, ops->name, ops->summary ? ops->summary : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",
             caps & FK_CAP_REMOVE ? "Removes keys (remove, discard).\n" : "",
             caps & FK_CAP_COUNT ? "Counts keys (count).\n" : "",
+            caps & FK_CAP_RESIZES ? "Doubles in place without its keys (grow).\n" : "",
             caps & FK_CAP_MERGE ? "Merges (f | g, f |= g) with filters made alike.\n" : "",
             caps & FK_CAP_INTERSECT ? "Intersects (f & g, f &= g) with filters made alike: true for every "
                                       "key both hold,\nand possibly more than a filter of the common keys "

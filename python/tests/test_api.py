@@ -159,6 +159,32 @@ def test_count():
         assert f.count(b"never") == 0 or b"never" in f
 
 
+def test_grow():
+    resizing = [k for k in KINDS if "resizes" in caps(k)]
+    assert resizing == ["quotient"]
+    for kind in resizing:
+        f = filterkit.kind_class(kind)(capacity=1000, fpr=0.001, seed=3)
+        f.update(range(1000))
+        f.add(7)
+        before = f.stats()
+        assert f.grow() is None
+        after = f.stats()
+        assert after["capacity"] == 2 * before["capacity"]
+        assert after["target_fpr"] == 2 * before["target_fpr"]
+        assert after["items"] == before["items"] and f.count(7) >= 2
+        assert all(i in f for i in range(1000))
+        f.update(range(1000, 2000))  # the room it gained
+        assert all(i in f for i in range(2000))
+        assert filterkit.from_bytes(f.to_bytes()).to_bytes() == f.to_bytes()
+        with pytest.raises(ValueError, match="cannot double again"):
+            for _ in range(64):
+                f.grow()
+        assert all(i in f for i in range(2000))  # the refused doubling changed nothing
+    for kind in KINDS:
+        if "resizes" not in caps(kind):
+            assert not hasattr(filterkit.kind_class(kind), "grow")
+
+
 def test_merge():
     for kind in KINDS:
         if "merge" not in caps(kind):
