@@ -7,20 +7,9 @@
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "hints.h"
 #include "operands.h"
 #include "../../registry/registry.h"
-
-/* The kinds that resize, comma-separated, for messages. */
-static void resizing_kinds(char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; fk_ops_at(i); i++) {
-        if (!(fk_ops_caps(fk_ops_at(i)) & FK_CAP_RESIZES))
-            continue;
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
-    }
-}
 
 /* The doublings that take a filter of capacity `have` to at least `want`
  * (0 when it is there already). */
@@ -72,7 +61,7 @@ int fkc_cmd_grow(int argc, char **argv)
     const fk_ops *ops = fk_filter_ops(f);
     if (!(fk_ops_caps(ops) & FK_CAP_RESIZES)) {
         char kinds[200];
-        resizing_kinds(kinds, sizeof kinds);
+        fkc_kinds_with(FK_CAP_RESIZES, kinds, sizeof kinds);
         fprintf(stderr, "filterkit grow: %s filters cannot be resized: the library has no grow for "
                 "this kind (kinds that resize: %s)%s\n", ops->name, kinds,
                 (fk_ops_caps(ops) & FK_CAP_GROWS) ? "; this one grows by itself as keys arrive"

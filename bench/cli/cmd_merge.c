@@ -7,6 +7,7 @@
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
+#include "hints.h"
 #include "operands.h"
 #include "../../registry/registry.h"
 
@@ -17,18 +18,6 @@ typedef fk_status (*union_fn)(fk_filter *dst, const fk_filter *src);
 static union_fn union_of(const fk_ops *ops)
 {
     return (fk_ops_caps(ops) & FK_CAP_MERGE) ? fk_filter_merge : NULL;
-}
-
-/* The kinds that can be merged, comma-separated, for messages. */
-static void merge_kinds(char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; fk_ops_at(i); i++) {
-        if (!(fk_ops_caps(fk_ops_at(i)) & FK_CAP_MERGE))
-            continue;
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", fk_ops_at(i)->name);
-    }
 }
 
 /* Why two headers of the same kind cannot be merged, or NULL. */
@@ -96,7 +85,7 @@ int fkc_cmd_merge(int argc, char **argv)
                 "kind can be merged\n", path[0], ops->name, path[1], fk_filter_ops(f[1])->name);
     } else if (!unite) {
         char kinds[200];
-        merge_kinds(kinds, sizeof kinds);
+        fkc_kinds_with(FK_CAP_MERGE, kinds, sizeof kinds);
         fprintf(stderr, "filterkit merge: %s filters cannot be merged: the library has no merge for "
                 "this kind (kinds that merge: %s); build one filter from both inputs instead\n",
                 ops->name, kinds);

@@ -11,19 +11,6 @@
 #include "operands.h"
 #include "../../registry/registry.h"
 
-/* The kinds that can remove, comma-separated, for messages. */
-static void removing_kinds(char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; fk_ops_at(i); i++) {
-        const fk_ops *ops = fk_ops_at(i);
-        if ((fk_ops_caps(ops) & FK_CAP_REMOVE) && (fk_ops_caps(ops) & FK_CAP_SERIALIZE)) {
-            size_t used = strlen(buf);
-            snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
-        }
-    }
-}
-
 /* add and remove: the same options, operand and steps; name and about
  * differ. */
 static int update(const char *name, const char *about, fkc_feed_op op, int argc, char **argv)
@@ -67,7 +54,7 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
     }
     if (op == FKC_FEED_REMOVE && !(fk_ops_caps(ops) & FK_CAP_REMOVE)) {
         char kinds[200];
-        removing_kinds(kinds, sizeof kinds);
+        fkc_kinds_with(FK_CAP_REMOVE | FK_CAP_SERIALIZE, kinds, sizeof kinds);
         fprintf(stderr, "filterkit remove: %s: a %s filter cannot remove keys (kinds that can: %s)\n",
                 path, ops->name, kinds);
         fk_filter_free(f);

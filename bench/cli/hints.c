@@ -1,6 +1,8 @@
 /* bench/cli/hints.c: see hints.h. */
+#include <stdio.h>
 #include <string.h>
 #include "hints.h"
+#include "../../registry/registry.h"
 #include "../baselines/runnable_kinds.h"
 
 const char *fkc_suggest_kind(const char *typed, int save_only)
@@ -45,5 +47,17 @@ void fkc_did_you_mean_kinds(const char *list, char *buf, size_t len)
             }
         }
         p += n + (p[n] == ',');
+    }
+}
+
+void fkc_kinds_with(unsigned caps, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if ((fk_ops_caps(ops) & caps) != caps)
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
     }
 }

@@ -16,6 +16,11 @@ const char *fkc_suggest_kind(const char *typed, int save_only);
  * for its first unknown name, into buf ("" when none is close). */
 void fkc_did_you_mean_kinds(const char *list, char *buf, size_t len);
 
+/* The registered kinds whose fk_ops_caps hold every flag of caps,
+ * comma-separated, into buf ("" when none), for messages that name the
+ * kinds that can do what another cannot. */
+void fkc_kinds_with(unsigned caps, char *buf, size_t len);
+
 /* After FK_EFULL from a kind with a hard capacity: one line on `to` saying
  * what to do -- build again with headroom (a larger --capacity), or use a
  * growing kind ("scalable-cuckoo") that never fills. cmd names the
