@@ -294,14 +294,12 @@ static bool ops_contains_u64(const fk_filter *f, uint64_t key)
  * own set and test, as the calls above. */
 static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
 {
-    fk_hash128 h = { fk_blocked_hash_of((const fk_blocked *)f, key, len), 0 };
-    return h;
+    return fk_hashed_of64(fk_blocked_hash_of((const fk_blocked *)f, key, len));
 }
 
 static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
 {
-    fk_hash128 h = { fk_hash8_64(key, ((const fk_blocked *)f)->hash8), 0 };
-    return h;
+    return fk_hashed_of64(fk_hash8_64(key, ((const fk_blocked *)f)->hash8));
 }
 
 /* The path's probes, as fk_blocked_use_path chose them. */

@@ -35,6 +35,14 @@ typedef struct {
     fk_insert_hashed_fn   insert;
 } fk_hashed_probes;
 
+/* The hash of a kind that hashes with XXH3-64 (blocked, cuckoo), in the
+ * shape the table below carries: .lo, with .hi 0. */
+static inline fk_hash128 fk_hashed_of64(uint64_t h)
+{
+    fk_hash128 r = { h, 0 };
+    return r;
+}
+
 typedef struct fk_hashed_ops {
     /* The key's hash as f's kind computes it with f's seed (XXH3-128, or
      * XXH3-64 in .lo with .hi 0; 8-byte keys on hash.h's constant-length

@@ -531,14 +531,12 @@ bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)
 
 static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
 {
-    fk_hash128 h = { fk_cuckoo_hash((const fk_cuckoo *)f, key, len), 0 };
-    return h;
+    return fk_hashed_of64(fk_cuckoo_hash((const fk_cuckoo *)f, key, len));
 }
 
 static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
 {
-    fk_hash128 h = { fk_hash8_64(key, ((const fk_cuckoo *)f)->hash8), 0 };
-    return h;
+    return fk_hashed_of64(fk_hash8_64(key, ((const fk_cuckoo *)f)->hash8));
 }
 
 /* The paths choose_paths picked; none for the legacy scheme, whose
