@@ -185,7 +185,7 @@ static inline uint64_t fk_fuse_window(const uint8_t *cells, uint64_t i, unsigned
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         v = __builtin_bswap16(v);
 #endif
-        return (uint64_t)(v >> (bit & 7));
+        return (uint32_t)v >> (bit & 7); /* unsigned: no sign extension to 64 bits */
     }
     default: {
         uint64_t bit = i * f;
