@@ -225,13 +225,13 @@ static fk_status time_u64_calls(const fk_ops *ops, const fk_params *p, const fkc
 }
 
 /* One repeat of one kind: build (timed inserts), an untimed warming pass,
- * the five lookup mixes, and
- * on the first repeat the untimed FPR count and the stats; then removes;
- * then the u64 calls. The byte-key mixes follow their filter's inserts
- * directly: with the u64 calls' filter built in between, the first mix
- * timed (0%) paid for bringing the evicted table back into cache, which
- * the others did not (blocked at 10^6: 5.5 ns against 4.3 for every other
- * mix, its lookup being the same for every mix). */
+ * the five lookup mixes, and on the first repeat the untimed FPR count and
+ * the stats; then removes; then the u64 calls. The byte-key mixes follow
+ * their filter's inserts directly: with the u64 calls' filter built in
+ * between, the first mix timed (0%) paid for bringing the evicted table
+ * back into cache, which the others did not (blocked at 10^6: 5.5 ns
+ * against 4.3 for every other mix, its lookup being the same for every
+ * mix). */
 static fk_status one_repeat(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, unsigned rep,
                             unsigned reps, samples *sm, fkc_result *r)
 {
@@ -307,8 +307,9 @@ built:
     /* one untimed pass (the last mix's keys) first: a static kind's build
      * leaves its workspace in cache, not its table, and without this pass
      * the first mix timed paid for the table's cold lines alone (fuse at
-     * 10^6, 1%: 8.8 ns against 7.4-7.6 for every other mix); for a kind
-     * that inserts, its inserts have already warmed the table */
+     * 10^6, 1%: 8.8 ns against 7.4-7.6 for every other mix). A kind that
+     * inserts has its table warm already; the pass runs for it too, so
+     * that every kind's mixes follow the same steps. */
     fkc_time_lookups(has, f, &k->mix[FKC_MIXES - 1], &ns);
     for (int m = 0; m < FKC_MIXES; m++) {
         uint64_t hits = fkc_time_lookups(has, f, &k->mix[m], &ns);
