@@ -13,6 +13,8 @@
 #  - counts take K/M/G/T and k/m/b;
 #  - grow doubles a saved quotient filter (--times, --to) keeping every key,
 #    and exits 1 naming the kinds that resize for any other;
+#  - an option given twice is a usage error; grow, build, add and dedup stop
+#    at --max-bytes (default: half the physical memory) with exit 1;
 #  - pick --format json is one JSON document whose build line, run as is,
 #    makes a filter that takes the n keys and an 'add' of 10% more.
 source "$(dirname "$0")/lib_cli.sh"
@@ -220,6 +222,33 @@ check "grow of a bloom filter: exit 1 naming the kinds that resize" \
     sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'kinds that resize: quotient' '$tmp/err'"
 "$fk" grow --times 2 --to 9 "$tmp/q.fk" >"$tmp/bx.fk" 2>"$tmp/err"
 check "grow --times with --to: usage error" sh -c "test $? -eq 2 && grep -q 'give one' '$tmp/err'"
+
+# --- each option once; growth stops at a memory limit (issue 38) -------------
+"$fk" grow --times 2 --times 3 "$tmp/q.fk" >"$tmp/bx.fk" 2>"$tmp/err"
+check "grow --times twice: usage error naming it, nothing written" \
+    sh -c "test $? -eq 2 && test ! -s '$tmp/bx.fk' && grep -q \"'--times' given twice\" '$tmp/err'"
+"$fk" build --kind bloom --kind cuckoo --fpr 1% <"$tmp/seen" >"$tmp/bx.fk" 2>"$tmp/err"
+check "build --kind twice: usage error" sh -c "test $? -eq 2 && grep -q \"'--kind' given twice\" '$tmp/err'"
+"$fk" query -c --count "$tmp/s.fk" <"$tmp/seen" >/dev/null 2>"$tmp/err"
+check "query -c and --count: the same option twice, usage error" \
+    sh -c "test $? -eq 2 && grep -q \"'--count' given twice\" '$tmp/err'"
+"$fk" build --kind quotient --capacity 1000 --fpr 1e-15 <"$tmp/seen" >"$tmp/qm.fk"
+"$fk" grow --times 20 --max-bytes 1M "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err"
+check "grow past --max-bytes: exit 1 before allocating, nothing written, names the limit" \
+    sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'over the memory limit of 1.0 MiB (--max-bytes B raises it)' '$tmp/err'"
+"$fk" grow --times 3 --max-bytes 1M "$tmp/qm.fk" >"$tmp/bx.fk"
+check "grow under --max-bytes: exit 0, every key kept" \
+    sh -c "test $? -eq 0 && test \"\$('$fk' query -c '$tmp/bx.fk' <'$tmp/seen')\" = 1000"
+(ulimit -v 2000000; "$fk" grow --times 40 "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err")
+check "grow without --max-bytes under a 2 GB address-space limit: exit 1 naming the limit, not killed" \
+    sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'over the memory limit' '$tmp/err'"
+seq 1 100 | "$fk" build --kind scalable-bloom --fpr 1% >"$tmp/sb.fk"
+cp "$tmp/sb.fk" "$tmp/sb0.fk"
+seq 1 300000 | "$fk" add --max-bytes 100K "$tmp/sb.fk" 2>"$tmp/err"
+check "add to a chain past --max-bytes: exit 1, file unchanged, names the option" \
+    sh -c "test $? -eq 1 && cmp -s '$tmp/sb.fk' '$tmp/sb0.fk' && grep -q 'byte limit.*--max-bytes B raises the limit' '$tmp/err'"
+seq 1 300000 | "$fk" add --max-bytes 10M "$tmp/sb.fk"
+check "add to a chain under --max-bytes: exit 0" test $? -eq 0
 
 "$fk" pick --n 100M --fpr 1% --memory 1M --repeat 1 --keys "$tmp/k2k" --format json >"$tmp/none.json" 2>/dev/null
 check "pick: nothing fits, exit 1 with recommendation null" \

@@ -283,6 +283,9 @@ int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
         fkc_args_spy(spec);
         return FKC_ARGS_HELP;
     }
+    /* which options were given: a second value for one is a mistake (which
+     * one was meant?), refused as Redis refuses a repeated argument */
+    unsigned char given[FKC_OPTS_MAX] = { 0 };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -309,6 +312,12 @@ int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv)
             if (dym[0]) /* "did you mean '--x'" */
                 snprintf(dym, sizeof dym, "; did you mean '--%s'?", fkc_suggest(typed, names));
             return fkc_args_fail(spec, "unknown option '--%.*s'%s", (int)len, name, dym);
+        }
+        size_t at = (size_t)(o - spec->opts);
+        if (at < FKC_OPTS_MAX) {
+            if (given[at])
+                return fkc_args_fail(spec, "option '--%s' given twice; give it once", o->name);
+            given[at] = 1;
         }
         const char *v = NULL;
         if (o->type == FKC_OPT_FLAG) {

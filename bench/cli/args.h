@@ -34,6 +34,10 @@ typedef enum {
 /* Most timed runs per figure (--repeat). */
 #define FKC_REPEAT_MAX UINT64_C(1000)
 
+/* Most options one command has (fkc_args_parse tracks which were given:
+ * each may be given once). */
+#define FKC_OPTS_MAX 64
+
 #define FKC_LIST_MAX 32
 typedef struct { uint64_t v[FKC_LIST_MAX]; size_t n; } fkc_u64_list;
 typedef struct { double v[FKC_LIST_MAX]; size_t n; } fkc_double_list;
@@ -62,7 +66,8 @@ enum { FKC_ARGS_OK = 0, FKC_ARGS_HELP = 1, FKC_ARGS_BAD = 2 };
 extern void (*fkc_args_spy)(const fkc_cmd_spec *spec);
 
 /* Parses argv[1..argc) (argv[0] is the subcommand's name) against spec.
- * Returns FKC_ARGS_OK; FKC_ARGS_HELP after printing the help on stdout for -h
+ * Each option may be given once (a repeat is an error, as is a short letter
+ * and its long name both given). Returns FKC_ARGS_OK; FKC_ARGS_HELP after printing the help on stdout for -h
  * or --help; FKC_ARGS_BAD after printing a one-line error and the usage on
  * stderr. */
 int fkc_args_parse(const fkc_cmd_spec *spec, int argc, char **argv);

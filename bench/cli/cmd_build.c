@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "hints.h"
+#include "memlimit.h"
 #include "../keys/keyfeed.h"
 #include "../keys/keylines.h"
 #include "../../registry/registry.h"
@@ -86,7 +87,7 @@ static int count_then_rewind(fkc_linereader *r, int binary_lines, uint64_t *line
 /* build --threads: the keys read whole, then inserted by `threads`
  * threads (build_threads.c). Returns the command's exit status. */
 static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint64_t seed,
-                          int binary_lines, int unique_input, unsigned threads)
+                          uint64_t max_bytes, int binary_lines, int unique_input, unsigned threads)
 {
     if (!FK_OPS_HAS(ops, FK_OPS_V4, insert_concurrent)) {
         fprintf(stderr, "filterkit build: --threads: a %s filter has no concurrent insert\n",
@@ -106,11 +107,12 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
     fkc_linereader_free(&r);
     fk_params p = fk_params_make(capacity ? capacity : default_capacity(ops, keys.count), fpr);
     p.seed = seed;
+    p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
     fk_filter *f = NULL;
     fk_status s = fk_filter_new(ops, &p, &f);
     if (s != FK_OK) {
-        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s\n",
-                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s%s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s), fkc_memlimit_hint(s));
         fkc_keylist_free(&keys);
         return 1;
     }
@@ -121,8 +123,8 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
                 (unsigned long long)done);
         fkc_hint_full(stderr, "build", ops, (unsigned long long)p.capacity);
     } else if (s != FK_OK) {
-        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
-                (unsigned long long)done, fk_strerror(s));
+        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s%s\n",
+                (unsigned long long)done, fk_strerror(s), fkc_memlimit_hint(s));
     }
     if (s == FK_OK && (double)keys.count > 1.1 * (double)p.capacity)
         warn_over(lines, done, p.capacity, fpr);
@@ -142,7 +144,7 @@ static int build_threaded(const fk_ops *ops, double fpr, uint64_t capacity, uint
  * peak, freed before the filter is written), and the filter. Returns the
  * command's exit status. */
 static int build_static(const fk_ops *ops, double fpr, uint64_t capacity, uint64_t seed,
-                        int binary_lines, unsigned threads)
+                        uint64_t max_bytes, int binary_lines, unsigned threads)
 {
     fkc_linereader r;
     fkc_keylist keys;
@@ -171,6 +173,7 @@ static int build_static(const fk_ops *ops, double fpr, uint64_t capacity, uint64
     }
     fk_params p = fk_params_make(capacity, fpr); /* capacity 0: the keys */
     p.seed = seed;
+    p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
     p.threads = threads;
     fk_filter *f = NULL;
     fk_status s = fk_filter_build(ops, &p, n, ptrs, lens, &f);
@@ -195,7 +198,7 @@ int fkc_cmd_build(int argc, char **argv)
 {
     const char *kind = NULL;
     double fpr = 0;
-    uint64_t capacity = 0, seed = 0, growth = 0;
+    uint64_t capacity = 0, seed = 0, growth = 0, max_bytes = 0;
     double tightening = 0;
     int binary_lines = 0, unique_input = 0;
     uint64_t threads = 0;
@@ -209,10 +212,11 @@ int fkc_cmd_build(int argc, char **argv)
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
         { "threads", FKC_OPT_COUNT, &threads, "T", "insert with T threads at once (holds the input in memory)" },
+        FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] < keys > FILTER",
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] < keys > FILTER",
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
@@ -275,10 +279,10 @@ int fkc_cmd_build(int argc, char **argv)
         return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
 
     if (fk_ops_caps(ops) & FK_CAP_STATIC)
-        return build_static(ops, fpr, capacity, seed, binary_lines,
+        return build_static(ops, fpr, capacity, seed, max_bytes, binary_lines,
                             (unsigned)(threads > 64 ? 64 : threads));
     if (threads)
-        return build_threaded(ops, fpr, capacity, seed, binary_lines, unique_input,
+        return build_threaded(ops, fpr, capacity, seed, max_bytes, binary_lines, unique_input,
                               (unsigned)(threads > 1024 ? 1024 : threads));
 
     fkc_linereader r;
@@ -300,13 +304,14 @@ int fkc_cmd_build(int argc, char **argv)
     }
     fk_params p = fk_params_make(size_for, fpr);
     p.seed = seed;
+    p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
     p.growth = (uint32_t)growth;
     p.tightening = tightening;
     fk_filter *f = NULL;
     fk_status s = fk_filter_new(ops, &p, &f);
     if (s != FK_OK) {
-        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s\n",
-                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        fprintf(stderr, "filterkit build: cannot create a %s filter for %llu items at fpr %g: %s%s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s), fkc_memlimit_hint(s));
         fkc_linereader_free(&r);
         return 1;
     }
@@ -320,8 +325,8 @@ int fkc_cmd_build(int argc, char **argv)
     } else if (s == FK_EIO)
         fprintf(stderr, "filterkit build: reading keys from stdin: %s\n", fkc_linereader_error(c.read_err));
     else if (s != FK_OK)
-        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s\n",
-                (unsigned long long)c.done, fk_strerror(s));
+        fprintf(stderr, "filterkit build: insert failed after %llu keys: %s%s\n",
+                (unsigned long long)c.done, fk_strerror(s), fkc_memlimit_hint(s));
     /* (distinct lines past the capacity would be the exact test, but a
      * kind without removes keeps no line set; repeats are rare in a real
      * key list, and a list that repeats this much deserves the note) */

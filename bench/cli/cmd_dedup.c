@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "hints.h"
+#include "memlimit.h"
 #include "../keys/keybatch.h"
 #include "../keys/keylines.h"
 #include "operands.h"
@@ -20,7 +21,7 @@
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */
 static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64_t capacity,
-                  uint64_t seed, fk_filter **out)
+                  uint64_t seed, uint64_t max_bytes, fk_filter **out)
 {
     char kinds[200];
     fkc_filterfile_kinds(kinds, sizeof kinds);
@@ -34,10 +35,11 @@ static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64
         return fkc_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
     fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
     p.seed = seed;
+    p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
     fk_status s = fk_filter_new(ops, &p, out);
     if (s != FK_OK) {
-        fprintf(stderr, "filterkit dedup: cannot create a %s filter for %llu items at fpr %g: %s\n",
-                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s));
+        fprintf(stderr, "filterkit dedup: cannot create a %s filter for %llu items at fpr %g: %s%s\n",
+                ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s), fkc_memlimit_hint(s));
         return 1;
     }
     return 0;
@@ -49,16 +51,18 @@ int fkc_cmd_dedup(int argc, char **argv)
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
+    uint64_t max_bytes = 0;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "dedup", "[--binary-lines] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
+        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
         "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
         "input, adds it, and at the end saves FILTER atomically (as 'filterkit add'):\n"
         "  filterkit dedup seen.fk < today.log > new-today.log\n"
@@ -85,9 +89,10 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
         return 1;
     if (lk.created) {
-        rc = create(&spec, kind, fpr, capacity, seed, &f);
+        rc = create(&spec, kind, fpr, capacity, seed, max_bytes, &f);
     } else {
-        rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0;
+        rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
+             fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
         if (!rc && (kind || fpr != 0 || capacity || seed))
             fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
                     "--capacity and --seed are ignored (its own settings hold)\n", path);
@@ -150,7 +155,8 @@ int fkc_cmd_dedup(int argc, char **argv)
         fkc_hint_full(stderr, "dedup", fk_filter_ops(f), (unsigned long long)full.capacity);
     }
     else if (s != FK_OK)
-        fprintf(stderr, "filterkit dedup: %s: insert failed: %s; the file is unchanged\n", path, fk_strerror(s));
+        fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; the file is unchanged\n", path,
+                fk_strerror(s), fkc_memlimit_hint(s));
     else if (fk_filter_stats(f, &after), after.items < before.items)
         fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
                 "unchanged\n", path, (unsigned long long)before.items);

@@ -8,8 +8,10 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "hints.h"
+#include "memlimit.h"
 #include "operands.h"
 #include "../../registry/registry.h"
+#include "../report/units.h"
 
 /* The doublings that take a filter of capacity `have` to at least `want`
  * (0 when it is there already). */
@@ -25,14 +27,15 @@ static unsigned doublings_to(uint64_t have, uint64_t want)
 
 int fkc_cmd_grow(int argc, char **argv)
 {
-    uint64_t times = 0, to = 0;
+    uint64_t times = 0, to = 0, max_bytes = 0;
     const fkc_opt opts[] = {
         { "times", FKC_OPT_COUNT, &times, "G", "double G times (default 1)" },
         { "to", FKC_OPT_COUNT, &to, "N", "double until the capacity is at least N items" },
+        { "max-bytes", FKC_OPT_BYTES, &max_bytes, "B", "the most memory a doubling may need, old and new table together (default: half the physical memory, or the process's limit when lower)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "grow", "[--times G | --to N] A.fk > B.fk",
+        "grow", "[--times G | --to N] [--max-bytes B] A.fk > B.fk",
         "Writes to stdout, saved, the filter A.fk doubled in place without its keys:\n"
         "every key it held (with its count) and room for twice as many. Each doubling\n"
         "doubles the false-positive rate at a given number of keys, and the capacity\n"
@@ -42,7 +45,10 @@ int fkc_cmd_grow(int argc, char **argv)
         "double and its remainders lose a bit); others exit 1, naming the kinds that\n"
         "do. Growing kinds (scalable-*) need no call: they grow as keys arrive.\n"
         "A filter that cannot double again (its remainders at the minimum width, or\n"
-        "the doubled table past the library's memory cap) exits 1, nothing written.",
+        "the doubled table past the library's memory cap) exits 1, nothing written.\n"
+        "A doubling holds the old table and the new one at once, about three times\n"
+        "the filter's memory: one that would need more than --max-bytes exits 1\n"
+        "before allocating, nothing written.",
         opts,
     };
     const char *path[1] = { NULL };
@@ -71,7 +77,22 @@ int fkc_cmd_grow(int argc, char **argv)
     fk_stats st;
     fk_filter_stats(f, &st);
     unsigned g = to ? doublings_to(st.capacity, to) : times ? (unsigned)(times > 64 ? 65 : times) : 1;
+    if (!max_bytes)
+        max_bytes = fkc_memlimit_default();
     for (unsigned i = 0; i < g; i++) {
+        fk_filter_stats(f, &st);
+        uint64_t need = st.memory_bytes > UINT64_MAX / 3 ? UINT64_MAX : 3 * st.memory_bytes;
+        if (need > max_bytes) {
+            char have[32], want[32], now[32];
+            fkc_human_bytes(need, want, sizeof want);
+            fkc_human_bytes(st.memory_bytes, now, sizeof now);
+            fkc_human_bytes(max_bytes, have, sizeof have);
+            fprintf(stderr, "filterkit grow: %s: doubling %u of %u would need about %s (the %s "
+                    "table and the doubled one), over the memory limit of %s (--max-bytes B "
+                    "raises it); nothing written\n", path[0], i + 1, g, want,
+                    now, have);
+            goto out;
+        }
         fk_status s = fk_filter_grow(f);
         if (s != FK_OK) {
             fprintf(stderr, "filterkit grow: %s: doubling %u of %u: %s%s; nothing written\n", path[0],

@@ -7,6 +7,7 @@
 #include "cmd.h"
 #include "filterfile.h"
 #include "hints.h"
+#include "memlimit.h"
 #include "../keys/keyfeed.h"
 #include "operands.h"
 #include "../../registry/registry.h"
@@ -16,11 +17,16 @@
 static int update(const char *name, const char *about, fkc_feed_op op, int argc, char **argv)
 {
     int binary_lines = 0;
-    const fkc_opt opts[] = {
+    uint64_t max_bytes = 0;
+    fkc_opt opts[] = {
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec cmd_spec = { name, "[--binary-lines] FILTER < keys", about, opts };
+    if (op == FKC_FEED_REMOVE) /* removing never grows a filter */
+        opts[1] = opts[2];
+    const fkc_cmd_spec cmd_spec = { name, op == FKC_FEED_REMOVE ? "[--binary-lines] FILTER < keys"
+                                          : "[--binary-lines] [--max-bytes B] FILTER < keys", about, opts };
     const fkc_cmd_spec *spec = &cmd_spec;
     const char *path = NULL;
     int rc = fkc_args_parse_operands(spec, NULL, argc, argv, &path, 1,
@@ -37,7 +43,8 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
     if (fkc_filterfile_lock(spec->name, path, 0, &lk) != 0)
         return 1;
     if (fkc_filterfile_load(spec->name, lk.real, &f, NULL, NULL) != 0 ||
-        fkc_filterfile_can_save(spec->name, lk.real) != 0) {
+        fkc_filterfile_can_save(spec->name, lk.real) != 0 ||
+        fkc_memlimit_apply(spec->name, f, max_bytes) != 0) {
         fk_filter_free(f);
         fkc_filterfile_unlock(&lk, 0);
         return 1;
@@ -81,8 +88,9 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
         fprintf(stderr, "filterkit %s: reading keys from stdin: %s; the file is unchanged\n", spec->name,
                 fkc_linereader_error(c.read_err));
     else if (s != FK_OK)
-        fprintf(stderr, "filterkit %s: %s: %s failed after %llu keys: %s; the file is unchanged\n",
-                spec->name, path, spec->name, (unsigned long long)c.done, fk_strerror(s));
+        fprintf(stderr, "filterkit %s: %s: %s failed after %llu keys: %s%s; the file is unchanged\n",
+                spec->name, path, spec->name, (unsigned long long)c.done, fk_strerror(s),
+                fkc_memlimit_hint(s));
     fk_stats after;
     fk_filter_stats(f, &after);
     if (s == FK_OK && op == FKC_FEED_INSERT && after.items < st.items) {
