@@ -239,8 +239,8 @@ check "grow past --max-bytes: exit 1 before allocating, nothing written, names t
 "$fk" grow --times 3 --max-bytes 1M "$tmp/qm.fk" >"$tmp/bx.fk"
 check "grow under --max-bytes: exit 0, every key kept" \
     sh -c "test $? -eq 0 && test \"\$('$fk' query -c '$tmp/bx.fk' <'$tmp/seen')\" = 1000"
-(ulimit -v 2000000; "$fk" grow --times 40 "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err")
-check "grow without --max-bytes under a 2 GB address-space limit: exit 1 naming the limit, not killed" \
+(ulimit -v 4000000; "$fk" grow --times 40 "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err")
+check "grow without --max-bytes under a 4 GB address-space limit: exit 1 naming the limit, not killed" \
     sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'over the memory limit' '$tmp/err'"
 seq 1 100 | "$fk" build --kind scalable-bloom --fpr 1% >"$tmp/sb.fk"
 cp "$tmp/sb.fk" "$tmp/sb0.fk"

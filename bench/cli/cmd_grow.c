@@ -31,7 +31,7 @@ int fkc_cmd_grow(int argc, char **argv)
     const fkc_opt opts[] = {
         { "times", FKC_OPT_COUNT, &times, "G", "double G times (default 1)" },
         { "to", FKC_OPT_COUNT, &to, "N", "double until the capacity is at least N items" },
-        { "max-bytes", FKC_OPT_BYTES, &max_bytes, "B", "the most memory a doubling may need, old and new table together (default: half the physical memory, or the process's limit when lower)" },
+        FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
@@ -46,9 +46,8 @@ int fkc_cmd_grow(int argc, char **argv)
         "do. Growing kinds (scalable-*) need no call: they grow as keys arrive.\n"
         "A filter that cannot double again (its remainders at the minimum width, or\n"
         "the doubled table past the library's memory cap) exits 1, nothing written.\n"
-        "A doubling holds the old table and the new one at once, about three times\n"
-        "the filter's memory: one that would need more than --max-bytes exits 1\n"
-        "before allocating, nothing written.",
+        "A doubling whose filter would hold more than --max-bytes (its memory twice\n"
+        "over) exits 1 before allocating, nothing written.",
         opts,
     };
     const char *path[1] = { NULL };
@@ -81,15 +80,15 @@ int fkc_cmd_grow(int argc, char **argv)
         max_bytes = fkc_memlimit_default();
     for (unsigned i = 0; i < g; i++) {
         fk_filter_stats(f, &st);
-        uint64_t need = st.memory_bytes > UINT64_MAX / 3 ? UINT64_MAX : 3 * st.memory_bytes;
+        uint64_t need = st.memory_bytes > UINT64_MAX / 2 ? UINT64_MAX : 2 * st.memory_bytes;
         if (need > max_bytes) {
             char have[32], want[32], now[32];
             fkc_human_bytes(need, want, sizeof want);
             fkc_human_bytes(st.memory_bytes, now, sizeof now);
             fkc_human_bytes(max_bytes, have, sizeof have);
-            fprintf(stderr, "filterkit grow: %s: doubling %u of %u would need about %s (the %s "
-                    "table and the doubled one), over the memory limit of %s (--max-bytes B "
-                    "raises it); nothing written\n", path[0], i + 1, g, want,
+            fprintf(stderr, "filterkit grow: %s: doubling %u of %u would make a filter of about %s "
+                    "(twice %s), over the memory limit of %s (--max-bytes B raises it); "
+                    "nothing written\n", path[0], i + 1, g, want,
                     now, have);
             goto out;
         }

@@ -1,4 +1,5 @@
-/* bench/cli/memlimit.c: the default byte limit of the CLI's filters. */
+/* bench/cli/memlimit.c: the default byte limit of the CLI's filters. The
+ * same rule as the Python package's default_max_bytes (python/src). */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -20,14 +21,28 @@ static uint64_t soft_limit(int resource)
     return (uint64_t)rl.rlim_cur;
 }
 
+/* The cgroup (v2) memory.max the process runs under: the OOM killer acts
+ * there first in a container. "max" or no file: no limit. */
+static uint64_t cgroup_memory_max(void)
+{
+    FILE *fp = fopen("/sys/fs/cgroup/memory.max", "r");
+    unsigned long long v = 0;
+    int got = fp ? fscanf(fp, "%llu", &v) : 0;
+    if (fp)
+        fclose(fp);
+    return got == 1 && v > 0 ? (uint64_t)v : UINT64_MAX;
+}
+
 uint64_t fkc_memlimit_default(void)
 {
-    uint64_t cap = FK_MEMORY_CAP;
+    uint64_t room = UINT64_MAX;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     if (pages > 0 && page > 0)
-        cap = lower(cap, (uint64_t)pages / 2 * (uint64_t)page);
-    cap = lower(cap, soft_limit(RLIMIT_AS));
-    cap = lower(cap, soft_limit(RLIMIT_DATA));
+        room = (uint64_t)pages * (uint64_t)page;
+    room = lower(room, soft_limit(RLIMIT_AS));
+    room = lower(room, soft_limit(RLIMIT_DATA));
+    room = lower(room, cgroup_memory_max());
+    uint64_t cap = lower(room / 2, FK_MEMORY_CAP);
     return cap ? cap : 1;
 }
 

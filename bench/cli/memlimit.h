@@ -7,11 +7,11 @@
 #include <stdint.h>
 #include "../../common/filter.h"
 
-/* The default: half of the machine's physical memory (a grow holds the old
- * table and the doubled one at once, and the machine has other work), or
- * the process's soft RLIMIT_AS / RLIMIT_DATA when lower, and never above
- * the library's FK_MEMORY_CAP. Falls back to FK_MEMORY_CAP when the system
- * does not say. */
+/* The default: half the least of the machine's physical memory, the
+ * process's soft RLIMIT_AS and RLIMIT_DATA and its cgroup's memory.max
+ * (half, since growing holds the old table beside the new one), and never
+ * above the library's FK_MEMORY_CAP. The Python package's
+ * default_max_bytes() follows the same rule. */
 uint64_t fkc_memlimit_default(void);
 
 /* Gives a loaded growing filter (a chain) the limit max_bytes (0: the
@@ -24,6 +24,6 @@ const char *fkc_memlimit_hint(fk_status s);
 
 /* The option that sets it, the same line in every command that grows. */
 #define FKC_MEMLIMIT_OPT(dst) \
-    { "max-bytes", FKC_OPT_BYTES, (dst), "B", "the most memory the filter may grow to (default: half the physical memory, or the process's limit when lower)" }
+    { "max-bytes", FKC_OPT_BYTES, (dst), "B", "the most memory the filter may grow to (default: half the least of physical memory, rlimits and cgroup memory.max)" }
 
 #endif
