@@ -60,6 +60,14 @@ ifneq ($(SAN),)
 BASE_CFLAGS += -g -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=$(SAN)
 endif
+# DEBUG_INVARIANTS=1: after every merge, grow and load a kind checks the
+# table it produced against its invariants (O(size) each; traps when one
+# breaks). On in the sanitizer builds (`make test`'s build/san, test-tsan)
+# and the fuzz build; never in the library `make` builds.
+DEBUG_INVARIANTS ?= $(if $(SAN),1,0)
+ifeq ($(DEBUG_INVARIANTS),1)
+BASE_CFLAGS += -DFK_DEBUG_INVARIANTS=1
+endif
 ALL_CFLAGS  = $(BASE_CFLAGS) $(OPT) $(CPPFLAGS) $(CFLAGS)
 ALL_LDFLAGS = $(SAN_LDFLAGS) $(LDFLAGS)
 LDLIBS_ALL  = -lm -pthread
@@ -381,7 +389,7 @@ FUZZ_CC       ?= clang
 FUZZ_BUILD    := $(BUILD)/fuzz
 FUZZ_NAMES    := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_SRCS := $(foreach m,$(PRESENT),$(call mod_srcs,$(m))) $(REGISTRY_SRCS)
-FUZZ_CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -I. -Wall -Wextra -Werror -g -O1 \
+FUZZ_CFLAGS   := -std=c11 -D_POSIX_C_SOURCE=200809L -DFK_DEBUG_INVARIANTS=1 -I. -Wall -Wextra -Werror -g -O1 \
                  -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 .PHONY: fuzz fuzz-build deps-fuzz

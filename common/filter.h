@@ -398,7 +398,9 @@ FK_API fk_status fk_filter_build_u64(const fk_ops *ops, const fk_params *p, size
  * possibly more (false positives, shared counters). What each kind
  * answers: a counting Bloom filter its smallest counter, a cuckoo filter
  * the stored copies of the key's fingerprint, a quotient filter its
- * counter, a growing kind the sum over its links. Returns FK_OK;
+ * counter, a growing kind the sum over its links. Counts saturate, never
+ * wrap: a quotient filter's stops at UINT64_MAX, as does its
+ * fk_stats.items. Returns FK_OK;
  * FK_EINVAL for f or count NULL, or key NULL with len > 0 (*count = 0);
  * FK_EUNSUPPORTED when the kind cannot count (plain Bloom filters, static
  * kinds). Thread safety and cost: as fk_filter_contains. */

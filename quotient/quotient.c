@@ -914,11 +914,10 @@ static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64
         }
         nc = c - 1;
     } else {
-        if (c > UINT64_MAX - add) {
-            st = FK_EFULL;
-            goto out;
-        }
-        nc = c + add;
+        /* a count stops at UINT64_MAX rather than wrap */
+        nc = c > UINT64_MAX - add ? UINT64_MAX : c + add;
+        if (nc == c)
+            goto out; /* already saturated: nothing changes */
     }
     uint64_t enc[FK_QF_GROUP_MAX];
     unsigned elen = nc ? fk_qf_encode(qf, x, nc, enc) : 0;
@@ -936,7 +935,7 @@ static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64
     st = nv.n == oldlen + 1 ? grow_run_by_one(qf, P, q, oldlen, nv.v)
                             : rewrite_run(qf, P, q, oldlen, nv.v, nv.n);
     if (st == FK_OK) {
-        qf->items = add ? qf->items + add : qf->items - 1;
+        qf->items = qf->items + nc - c;
         qf->distinct += (c == 0) - (nc == 0);
         qf->used = qf->used + nv.n - oldlen;
     }
@@ -1267,7 +1266,7 @@ fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t cou
         return s;
     uint64_t enc[FK_QF_GROUP_MAX];
     unsigned n = fk_qf_encode(qf, x, count, enc);
-    if (b->pos + n > qf->slots || count > UINT64_MAX - qf->items)
+    if (b->pos + n > qf->slots)
         return FK_EFULL;
     for (unsigned t = 0; t < n; t++)
         build_put(b, enc[t]);
@@ -1282,6 +1281,60 @@ fk_status fk_qf_build_finish(fk_qf_builder *b)
     if (b->dirty)
         build_flush(b);
     return build_close(b, UINT64_MAX);
+}
+
+/* ------------------------------------------------------ the invariants */
+
+fk_status fk_qf_rebuild_canonical(const fk_quotient *table, fk_quotient *out)
+{
+    fk_qf_iter it;
+    fk_qf_iter_init(&it, table);
+    fk_qf_builder b;
+    fk_qf_build_init(&b, out);
+    uint64_t q, x, c, last_q = 0, last_x = 0;
+    bool first = true, ordered = true;
+    fk_status s = FK_OK;
+    while (s == FK_OK && fk_qf_iter_next(&it, &q, &x, &c)) {
+        /* quotients rise by construction (runs come in occupied order);
+         * within a run the remainders must rise strictly */
+        ordered = first || q != last_q || x > last_x;
+        if (!ordered)
+            break;
+        first = false;
+        last_q = q;
+        last_x = x;
+        s = fk_qf_build_add(&b, q, x, c);
+    }
+    bool nomem = it.nomem, broken = it.broken;
+    fk_qf_iter_done(&it);
+    if (nomem)
+        return FK_ENOMEM;
+    if (s == FK_OK && ordered && !broken)
+        s = fk_qf_build_finish(&b);
+    /* the rebuilt table is canonical by construction: the bytes agree
+     * exactly when the runends, offsets, counters' encodings and free
+     * slots of `table` are the canonical ones */
+    if (s != FK_OK || !ordered || broken ||
+        memcmp(out->table, table->table, (size_t)(table->nblocks * table->block_bytes)) != 0)
+        return FK_ECORRUPT;
+    return FK_OK;
+}
+
+bool fk_qf_check_canonical(const fk_quotient *qf)
+{
+    fk_quotient *copy = NULL;
+    if (create_exact(qf->slots, qf->quotients, qf->r, qf->seed, qf->capacity, qf->fpr, false,
+                     &copy) != FK_OK)
+        return true; /* no memory to check with */
+    fk_status s = fk_qf_rebuild_canonical(qf, copy);
+    bool ok = s == FK_ENOMEM ||
+              (s == FK_OK && copy->items == qf->items && copy->distinct == qf->distinct &&
+               copy->used == qf->used);
+    const uint8_t *pad = qf->table + qf->nblocks * qf->block_bytes;
+    for (unsigned i = 0; i < FK_QF_PAD; i++)
+        ok &= pad[i] == 0;
+    fk_quotient_free(copy);
+    return ok;
 }
 
 /* ------------------------------------------------------- merge and grow */
@@ -1332,10 +1385,10 @@ static bool read_runs_run(const fk_qf_runs *c, u64vec *a)
 }
 
 /* The groups of two runs of one quotient, merged (counts of equal
- * remainders added) and appended to the builder; *common counts the
- * equal ones. */
+ * remainders added, stopping at UINT64_MAX) and appended to the
+ * builder; *common counts the equal ones, *lost what saturation cut. */
 static fk_status merge_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_runs *cb,
-                            u64vec *a, u64vec *b, uint64_t *common)
+                            u64vec *a, u64vec *b, uint64_t *common, fk_qf_sum *lost)
 {
     if (!read_runs_run(ca, a) || !read_runs_run(cb, b))
         return FK_ENOMEM;
@@ -1354,9 +1407,8 @@ static fk_status merge_runs(fk_qf_builder *w, const fk_qf_runs *ca, const fk_qf_
         bool take_b = j < b->n && (i >= a->n || xb <= xa);
         uint64_t x = take_a ? xa : xb, c;
         if (take_a && take_b) {
-            if (ca_n > UINT64_MAX - cb_n)
-                return FK_EFULL;
-            c = ca_n + cb_n;
+            c = ca_n > UINT64_MAX - cb_n ? UINT64_MAX : ca_n + cb_n;
+            *lost += (fk_qf_sum)ca_n + cb_n - c;
             ++*common;
         } else {
             c = take_a ? ca_n : cb_n;
@@ -1443,8 +1495,6 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
 {
     if (!dst || !src || dst == src || !same_geometry(dst, src))
         return FK_EINVAL;
-    if (dst->items > UINT64_MAX - src->items)
-        return FK_EFULL;
     fk_quotient *out = NULL;
     fk_status s = create_exact(dst->slots, dst->quotients, dst->r, dst->seed, dst->capacity,
                                dst->fpr, true, &out);
@@ -1460,6 +1510,7 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
     runs_step(&ra);
     runs_step(&rb);
     uint64_t sa[256], sb[256], common = 0;
+    fk_qf_sum lost = 0;
     u64vec va, vb;
     vec_init(&va, sa, 256);
     vec_init(&vb, sb, 256);
@@ -1472,7 +1523,7 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
             runs_step(c);
         } else {
             if (!merge_plain_runs(&w, &ra, &rb, &common, &s))
-                s = merge_runs(&w, &ra, &rb, &va, &vb, &common);
+                s = merge_runs(&w, &ra, &rb, &va, &vb, &common, &lost);
             runs_step(&ra);
             runs_step(&rb);
         }
@@ -1487,9 +1538,10 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
         fk_quotient_free(out);
         return s;
     }
-    out->items = dst->items + src->items;
+    out->items = dst->items + src->items - lost;
     out->distinct = dst->distinct + src->distinct - common;
     adopt(dst, out);
+    FK_QF_DEBUG_CHECK(dst);
     return FK_OK;
 }
 
@@ -1528,6 +1580,7 @@ fk_status fk_quotient_grow(fk_quotient *qf)
     adopt(qf, out);
     qf->capacity = qf->capacity > UINT64_MAX / 2 ? UINT64_MAX : qf->capacity * 2;
     qf->fpr = qf->fpr * 2 < 1.0 ? qf->fpr * 2 : qf->fpr;
+    FK_QF_DEBUG_CHECK(qf);
     return FK_OK;
 }
 
@@ -1544,7 +1597,7 @@ void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out)
     out->slots = qf->slots;
     out->used_slots = qf->used;
     out->distinct = qf->distinct;
-    out->items = qf->items;
+    out->items = fk_qf_items(qf);
     out->seed = qf->seed;
 }
 
@@ -1565,7 +1618,7 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
     memset(out, 0, sizeof *out);
     if (!qf)
         return;
-    out->items = qf->items;
+    out->items = fk_qf_items(qf);
     out->capacity = qf->capacity;
     out->memory_bytes = table_bytes(qf) + sizeof *qf;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)qf->capacity;

@@ -107,9 +107,10 @@ FK_API fk_status fk_quotient_new(const fk_params *p, fk_quotient **out);
 /* Releases qf. NULL is a no-op. Cost: O(1). */
 FK_API void fk_quotient_free(fk_quotient *qf);
 
-/* Adds one occurrence of key (its count goes up by one). Returns FK_OK;
- * FK_EFULL when the table has no room for it (or its count is already
- * 2^64 - 1): the filter is then exactly as before; FK_ENOMEM when a
+/* Adds one occurrence of key (its count goes up by one, and stays at
+ * UINT64_MAX once there: counts saturate, never wrap). Returns FK_OK;
+ * FK_EFULL when the table has no room for it: the filter is then exactly
+ * as before; FK_ENOMEM when a
  * scratch buffer for a very long cluster cannot be had (nothing changed);
  * FK_EINVAL for qf NULL or key NULL with len > 0.
  * Cost: one hash, a rank and a select, then the slots after the key's run
@@ -148,8 +149,9 @@ FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len
  * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
  * filters of different geometry (slots, quotients, r) or seed (two
  * filters made from the same params match; a grown one matches one grown
- * as often); FK_EFULL when the union does not fit in dst's table or a count
- * would pass 2^64 - 1 (dst unchanged); FK_ENOMEM (dst unchanged).
+ * as often); FK_EFULL when the union does not fit in dst's table (dst
+ * unchanged); FK_ENOMEM (dst unchanged). A count that would pass
+ * UINT64_MAX stops there (so does the items figure of fk_quotient_stats).
  * Cost: one pass over both tables writing a new one (O(S) time, dst's
  * size in extra memory while it runs). */
 FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
@@ -169,7 +171,8 @@ FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
 FK_API fk_status fk_quotient_grow(fk_quotient *qf);
 
 /* Fills *out: items = the sum of the counts (successful inserts minus
- * successful removes, merges included), capacity as sized, memory_bytes =
+ * successful removes, merges included; UINT64_MAX when larger: the
+ * filter keeps the exact sum inside, so removes after that stay exact), capacity as sized, memory_bytes =
  * the table plus the struct, bits_per_item = 8 memory_bytes / capacity,
  * load_factor = used slots / S, expected_fpr = the theory above with the
  * distinct groups as keys. No-op for NULL arguments. Cost: O(1). */
@@ -244,9 +247,16 @@ FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
  * fk_quotient_save, fk_quotient_load: the
  * calls of FK_SERIAL_DIRECT_DECLARE (common/serial.h has their contracts),
  * typed for fk_quotient; a FILE * goes through fk_filter_save_file and
- * fk_filter_load_file. A saved filter takes 128 + nblocks (17 + 8r) bytes; the
- * loader rebuilds the table from its own groups and refuses (FK_ECORRUPT)
- * any byte that differs. Cost O(S). */
+ * fk_filter_load_file. A saved filter takes 128 + nblocks (17 + 8r) bytes.
+ * The loader accepts only a canonical table, one that inserts could have
+ * built: occupieds and runends pair up, groups rise in (quotient,
+ * remainder) order within each run, every counter is well formed and in
+ * its shortest encoding, runs sit as far left as they go with the offsets
+ * saying so, free slots are 0, and the header's items equal the sum of
+ * the counts (UINT64_MAX when larger). It walks the groups, rebuilds the
+ * table from them and refuses (FK_ECORRUPT) any byte that differs, so a
+ * loaded filter grows, merges and saves into records that load again.
+ * Cost O(S). */
 FK_SERIAL_DIRECT_DECLARE(fk_quotient, fk_quotient);
 
 #ifdef __cplusplus

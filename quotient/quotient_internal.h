@@ -20,7 +20,24 @@
  * in their shortest encoding, free slots zero), whatever the order of the
  * calls that built it. Merge, grow and the loader rely on it: a merged or
  * grown filter is byte for byte the filter built directly, and a file is
- * valid exactly when rebuilding it from its own groups gives its bytes. */
+ * valid exactly when rebuilding it from its own groups gives its bytes.
+ *
+ * The invariants, all checked by fk_qf_rebuild_canonical (the loader; the
+ * debug check after merge, grow and load in the test builds):
+ *   - occupieds and runends agree: the i-th occupied quotient (below N)
+ *     owns the run that ends at the i-th runend, which starts at or after
+ *     the quotient and after the last run; no other bit is set;
+ *   - within a run the groups rise strictly by remainder (the quotients
+ *     rise by construction), so no (quotient, remainder) has two groups;
+ *   - every counter is well formed and in its shortest encoding
+ *     (fk_qf_encode's), every count in 1..UINT64_MAX;
+ *   - runs sit as far left as they can, the offsets say where, and every
+ *     slot outside a run, and the padding after the last block, is 0;
+ *   - items is the sum of the counts, distinct the groups, used the slots
+ *     in runs.
+ * A table that breaks the order alone still decodes and answers lookups,
+ * but grow splits its runs into groups no longer in order and merge
+ * misreads them: the saved result of either would not load again. */
 #ifndef FK_QUOTIENT_INTERNAL_H
 #define FK_QUOTIENT_INTERNAL_H
 
@@ -37,6 +54,12 @@
 /* The lookup body, chosen at creation (BMI2 select or the portable one):
  * answers for a key whose XXH3-64 hash is h. */
 typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
+
+/* The sum of the counts, exact: each count stops at UINT64_MAX (inserts
+ * and merges saturate it), and a table of fewer than 2^64 groups sums to
+ * under 2^128, so the sum never wraps and a remove after a saturated sum
+ * still subtracts exactly. Callers see it capped (fk_qf_items). */
+typedef unsigned __int128 fk_qf_sum;
 typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
 typedef bool (*fk_qf_lookup_u64_fn)(const fk_quotient *qf, uint64_t key);
 
@@ -58,10 +81,17 @@ struct fk_quotient {
     uint64_t  capacity;   /* items it was sized for */
     double    fpr;        /* target it was sized for */
     uint64_t  max_bytes;  /* fk_params_max_bytes at creation: grow stays under it */
-    uint64_t  items;      /* sum of the counts */
+    fk_qf_sum items;      /* the exact sum of the counts (reported capped: fk_qf_items) */
     uint64_t  distinct;   /* groups: distinct (quotient, remainder) pairs */
     uint64_t  used;       /* slots in runs */
 };
+
+/* The items a caller sees (stats, describe, the saved header): the sum of
+ * the counts, UINT64_MAX when it is larger. */
+static inline uint64_t fk_qf_items(const fk_quotient *qf)
+{
+    return qf->items > UINT64_MAX ? UINT64_MAX : (uint64_t)qf->items;
+}
 
 /* ------------------------------------------------------- key -> place */
 
@@ -266,6 +296,29 @@ void      fk_qf_build_init(fk_qf_builder *b, fk_quotient *qf);
 /* FK_OK, or FK_EFULL when the group does not fit (slots or offsets). */
 fk_status fk_qf_build_add(fk_qf_builder *b, uint64_t q, uint64_t x, uint64_t count);
 fk_status fk_qf_build_finish(fk_qf_builder *b);
+
+/* Rebuilds the groups of `table` (any bytes, in a filter of that
+ * geometry) into `out`, an empty filter of the same geometry, and checks
+ * every invariant above but the counts fields of `table`: FK_OK when
+ * `table` is canonical (out's table then equals it byte for byte and out
+ * holds its items, distinct and used), FK_ECORRUPT when it is not,
+ * FK_ENOMEM when a long run's buffer cannot be had. O(S). */
+fk_status fk_qf_rebuild_canonical(const fk_quotient *table, fk_quotient *out);
+
+/* true when qf keeps every invariant above, its counts fields included
+ * (true too when memory for the check runs out: nothing was checked).
+ * O(S) time and a second table: the tests call it, and in builds with
+ * FK_DEBUG_INVARIANTS (the Makefile's sanitizer and fuzz builds, never the
+ * library users get) every merge, grow and load checks its result with
+ * FK_QF_DEBUG_CHECK, which traps on a broken invariant. */
+bool fk_qf_check_canonical(const fk_quotient *qf);
+
+#ifdef FK_DEBUG_INVARIANTS
+#define FK_QF_DEBUG_CHECK(qf) \
+    do { if (!fk_qf_check_canonical(qf)) __builtin_trap(); } while (0)
+#else
+#define FK_QF_DEBUG_CHECK(qf) ((void)0)
+#endif
 
 /* An empty filter of exactly these dimensions (no sizing): slots a
  * positive multiple of 64, 1 <= quotients <= slots, r in

@@ -10,11 +10,15 @@
  * in-memory padding. Keys map through XXH3-64 (quotient_internal.h); the
  * header's hashing scheme id 1 names the XXH3 family, as for cuckoo.
  *
- * Validation: the table is canonical (quotient_internal.h), so the loader
- * walks the groups the payload describes, rebuilds a table from them and
- * requires every byte to match, and the items to equal the counts' sum:
- * any bit that a real filter could not hold is FK_ECORRUPT, and a loaded
- * filter is one that inserts could have built. */
+ * Validation: the table is canonical (quotient_internal.h lists the
+ * invariants), so the loader walks the groups the payload describes,
+ * requires them to rise in (quotient, remainder) order, rebuilds a table
+ * from them and requires every byte to match (runends paired with
+ * occupieds, offsets, counters in their shortest encoding, free slots 0),
+ * and the header's items to equal the counts' sum (capped at UINT64_MAX,
+ * as fk_quotient_stats reports it): any bit that a real filter could not
+ * hold is FK_ECORRUPT, and a loaded filter is one that inserts could have
+ * built, so merge, grow and save keep it loadable. O(S) time. */
 #include <stdlib.h>
 #include "quotient_internal.h"
 
@@ -31,7 +35,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = qf->seed;
     h->capacity = qf->capacity;
     h->fpr = qf->fpr;
-    h->items = qf->items;
+    h->items = fk_qf_items(qf);
     h->param[P_SLOTS] = qf->slots;
     h->param[P_QUOTIENTS] = qf->quotients;
     h->param[P_R] = qf->r;
@@ -72,24 +76,15 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
         return s == FK_EINVAL ? FK_ECORRUPT : s;
     }
     memcpy(seen->table, payload, (size_t)h->payload_len);
-    fk_qf_iter it;
-    fk_qf_iter_init(&it, seen);
-    fk_qf_builder b;
-    fk_qf_build_init(&b, qf);
-    uint64_t q, x, c;
-    while (s == FK_OK && fk_qf_iter_next(&it, &q, &x, &c))
-        s = fk_qf_build_add(&b, q, x, c);
-    if (s == FK_OK)
-        s = fk_qf_build_finish(&b);
-    bool same = s == FK_OK && !it.broken && qf->items == h->items &&
-                memcmp(qf->table, seen->table, (size_t)h->payload_len) == 0;
-    bool nomem = it.nomem;
-    fk_qf_iter_done(&it);
+    s = fk_qf_rebuild_canonical(seen, qf);
     fk_quotient_free(seen);
-    if (!same) {
+    if (s == FK_OK && fk_qf_items(qf) != h->items)
+        s = FK_ECORRUPT;
+    if (s != FK_OK) {
         fk_quotient_free(qf);
-        return nomem ? FK_ENOMEM : FK_ECORRUPT;
+        return s;
     }
+    FK_QF_DEBUG_CHECK(qf);
     *out = &qf->base;
     return FK_OK;
 }

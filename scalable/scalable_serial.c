@@ -10,8 +10,12 @@
  * bytes: that link saved as a whole record of the inner kind (its own
  * header, payload and checksum), so each link is validated by the inner
  * kind's loader. Every link's capacity, fpr and seed must be exactly those
- * the chain derives for it (c0 s^i, e0 r^i, the header's seed), and the
- * links' items must add up to the header's.
+ * the chain derives for it (c0 s^i, e0 r^i, the header's seed), the
+ * links' items must add up to the header's, and a link of bloom or blocked
+ * filters holds at most its capacity (what inserts leave: see load_link).
+ * Not checkable, and harmless: which link a key went to (every link
+ * answers for any key), and newest_full (either value leads to a valid
+ * chain on the next insert).
  */
 #include <string.h>
 #include "scalable_internal.h"
@@ -105,6 +109,15 @@ static fk_status load_link(fk_scalable *c, fk_params *q, double nominal, const u
     if (c->count == 0)
         nominal = q->fpr; /* link 0: exactly e0 */
     bool exact = memcmp(&lh.fpr, &nominal, sizeof lh.fpr) == 0;
+    /* A link of an unbounded kind that cannot remove (bloom, blocked)
+     * takes inserts only while newest and closes at its capacity (bulk
+     * inserts stop there too), so it never holds more: a forged count
+     * above it would let the chain's item count wrap after a few inserts
+     * and its save no longer load. (A bounded kind's loader bounds its
+     * own count by its slots; a removable kind's, counting in a chain
+     * made through the API only, counts copies and has no bound.) */
+    if (!c->bounded && !c->inner->remove && lh.items > q->capacity)
+        return FK_ECORRUPT;
     if (lh.capacity != q->capacity || lh.seed != q->seed ||
         !(exact || (lh.fpr > nominal && lh.fpr <= q->fpr * (1.0 + 1e-9))))
         return FK_ECORRUPT;

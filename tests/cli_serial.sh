@@ -134,5 +134,17 @@ printf '\x02\x00\xa7\x5a' | dd of="$tmp/v2.fk" bs=1 seek=8 conv=notrunc 2>/dev/n
 expect 1 info "$tmp/v2.fk"
 check "newer version: says so" grep -q 'not supported' "$tmp/err"
 
+# Issue 38: a legal quotient file with one runends byte (table byte 9) set
+# to 0x80 and its checksum recomputed (tests/test_serial.c writes it, with
+# the other kinds' forged seeds, into the load fuzzer's corpus) puts a
+# run's groups out of order: refused, so no grow can turn it into a file
+# that no longer loads. The chain forged with a link over its capacity too.
+srcdir=$(cd "$(dirname "$0")" && pwd)
+for forged in quotient scalable-bloom scalable-blocked; do
+    expect 1 info "$srcdir/fuzz/corpus/load/$forged-forged.fk"
+    check "forged $forged file: info says it is corrupt" grep -q 'corrupt' "$tmp/err"
+    expect 1 grow "$srcdir/fuzz/corpus/load/$forged-forged.fk"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

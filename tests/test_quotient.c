@@ -72,12 +72,18 @@ static bool well_formed(const fk_quotient *qf)
 {
     fk_qf_iter it;
     fk_qf_iter_init(&it, qf);
-    uint64_t q, x, c, items = 0, groups = 0;
+    uint64_t q, x, c, groups = 0, last_q = 0, last_x = 0;
+    unsigned __int128 items = 0;
+    bool ordered = true;
     while (fk_qf_iter_next(&it, &q, &x, &c)) {
+        /* groups rise in (quotient, remainder) order (issue 38) */
+        ordered &= groups == 0 || q > last_q || (q == last_q && x > last_x);
+        last_q = q;
+        last_x = x;
         items += c;
         groups++;
     }
-    bool ok = !it.broken && items == qf->items && groups == qf->distinct;
+    bool ok = !it.broken && ordered && items == qf->items && groups == qf->distinct;
     fk_qf_iter_done(&it);
     /* rebuilding from the groups gives the same bytes */
     fk_quotient *copy = make_exact(qf->slots, qf->quotients, qf->r, qf->seed);
@@ -89,6 +95,9 @@ static bool well_formed(const fk_quotient *qf)
     fk_qf_iter_done(&it);
     ok = ok && fk_qf_build_finish(&b) == FK_OK && same_table(qf, copy);
     fk_quotient_free(copy);
+#ifdef FK_QF_DEBUG_CHECK
+    ok = ok && fk_qf_check_canonical(qf); /* the library's own check agrees */
+#endif
     return ok;
 }
 
@@ -765,6 +774,155 @@ TEST(loader_refuses_every_impossible_table)
     fk_quotient_free(qf);
 }
 
+/* A table whose groups break the order within a run: "5 5 3" decodes as
+ * (5, count 2) then (3, count 1), and rebuilding those groups in that
+ * order gives the same bytes, so only the order check refuses it. Before
+ * issue 38 it loaded, and its grow wrote quotients out of order. */
+static uint8_t *unordered_record(size_t *len)
+{
+    fk_quotient *qf = make_exact(64, 64, 3, 7);
+    fk_qf_builder b;
+    fk_qf_build_init(&b, qf);
+    CHECK_STATUS(fk_qf_build_add(&b, 10, 5, 2), FK_OK);
+    CHECK_STATUS(fk_qf_build_add(&b, 10, 3, 1), FK_OK);
+    CHECK_STATUS(fk_qf_build_finish(&b), FK_OK);
+    uint64_t size = 0;
+    CHECK_STATUS(fk_filter_serialized_size(fk_quotient_as_filter(qf), &size), FK_OK);
+    uint8_t *buf = malloc((size_t)size);
+    CHECK_STATUS(fk_quotient_save(qf, buf, (size_t)size, NULL), FK_OK);
+    fk_quotient_free(qf);
+    *len = (size_t)size;
+    return buf;
+}
+
+TEST(loader_refuses_groups_out_of_order)
+{
+    size_t len = 0;
+    uint8_t *buf = unordered_record(&len);
+    fk_quotient *back = NULL;
+    CHECK_STATUS(fk_quotient_load(buf, len, &back), FK_ECORRUPT);
+    CHECK(back == NULL);
+    fk_filter *any = NULL;
+    CHECK_STATUS(fk_filter_load_any(buf, len, &any), FK_ECORRUPT);
+    if (back) { /* the old loader: what grow then made does not load */
+        CHECK_STATUS(fk_quotient_grow(back), FK_OK);
+        fk_quotient_free(back);
+    }
+    fk_filter_free(any);
+    free(buf);
+}
+
+/* Counts stop at UINT64_MAX (issue 38): a filter merged with a copy of
+ * itself doubles every count; after 70 doublings of a count of 1 the
+ * count and the items are UINT64_MAX, not a wrapped value, and the filter
+ * still saves, loads, takes inserts and removes. */
+TEST(counts_saturate_at_the_largest_value)
+{
+    fk_quotient *qf = make(1000, 0.01, 0, 11);
+    uint64_t k = 77, other = 78, c = 0;
+    CHECK_STATUS(fk_quotient_insert(qf, &k, 8), FK_OK);
+    for (int i = 0; i < 70; i++) {
+        uint64_t size = 0;
+        fk_filter_serialized_size(fk_quotient_as_filter(qf), &size);
+        uint8_t *buf = malloc((size_t)size);
+        CHECK_STATUS(fk_quotient_save(qf, buf, (size_t)size, NULL), FK_OK);
+        fk_quotient *copy = NULL;
+        CHECK_STATUS(fk_quotient_load(buf, (size_t)size, &copy), FK_OK);
+        free(buf);
+        if (!copy)
+            break;
+        CHECK_STATUS(fk_quotient_merge(qf, copy), FK_OK);
+        fk_quotient_free(copy);
+        CHECK_STATUS(fk_quotient_count(qf, &k, 8, &c), FK_OK);
+        CHECK_EQ_U64(c, i < 63 ? UINT64_C(1) << (i + 1) : UINT64_MAX);
+    }
+    CHECK_EQ_U64(c, UINT64_MAX);
+    fk_stats st;
+    fk_quotient_stats(qf, &st);
+    CHECK_EQ_U64(st.items, UINT64_MAX);
+    CHECK_EQ_U64(info_of(qf).items, UINT64_MAX);
+    CHECK_STATUS(fk_filter_count(fk_quotient_as_filter(qf), &k, 8, &c), FK_OK);
+    CHECK_EQ_U64(c, UINT64_MAX);
+    CHECK(well_formed(qf));
+    save_load_round_trip(qf);
+    /* an insert at the top keeps it there; another key adds to a sum that
+     * is past 2^64 - 1 but reads as UINT64_MAX and still loads */
+    CHECK_STATUS(fk_quotient_insert(qf, &k, 8), FK_OK);
+    CHECK_STATUS(fk_quotient_count(qf, &k, 8, &c), FK_OK);
+    CHECK_EQ_U64(c, UINT64_MAX);
+    CHECK_STATUS(fk_quotient_insert(qf, &other, 8), FK_OK);
+    CHECK_EQ_U64(info_of(qf).items, UINT64_MAX);
+    CHECK(well_formed(qf));
+    save_load_round_trip(qf);
+    /* removes count down exactly from the saturated value */
+    CHECK_STATUS(fk_quotient_remove(qf, &other, 8), FK_OK);
+    CHECK_STATUS(fk_quotient_remove(qf, &k, 8), FK_OK);
+    CHECK_STATUS(fk_quotient_count(qf, &k, 8, &c), FK_OK);
+    CHECK_EQ_U64(c, UINT64_MAX - 1);
+    CHECK_EQ_U64(info_of(qf).items, UINT64_MAX - 1);
+    CHECK(well_formed(qf));
+    save_load_round_trip(qf);
+    /* two groups each past half: their sum saturates, both stay exact */
+    fk_quotient *two = make(1000, 0.01, 0, 11);
+    CHECK_STATUS(fk_quotient_insert(two, &other, 8), FK_OK);
+    CHECK_STATUS(fk_quotient_merge(two, qf), FK_OK);
+    CHECK_EQ_U64(info_of(two).items, UINT64_MAX);
+    CHECK_STATUS(fk_quotient_count(two, &other, 8, &c), FK_OK);
+    CHECK_EQ_U64(c, 1);
+    CHECK(well_formed(two));
+    save_load_round_trip(two);
+    fk_quotient_free(two);
+    fk_quotient_free(qf);
+}
+
+/* Every table merge, grow and load produce keeps the invariants (the
+ * library's own check, run here in every build; the sanitizer build also
+ * runs it inside the library after each of those calls). */
+TEST(invariants_hold_after_merge_grow_and_load)
+{
+    fk_quotient *a = make(2000, 0.01, 0, 9), *b = make(2000, 0.01, 0, 9);
+    for (uint64_t i = 0; i < 600; i++) {
+        uint64_t k = key_of(40, i % 500); /* some counts of 2 */
+        CHECK_STATUS(fk_quotient_insert(a, &k, 8), FK_OK);
+        k = key_of(41, i % 300);
+        CHECK_STATUS(fk_quotient_insert(b, &k, 8), FK_OK);
+    }
+    CHECK(well_formed(a) && well_formed(b));
+    CHECK_STATUS(fk_quotient_merge(a, b), FK_OK);
+    CHECK(well_formed(a));
+    for (int g = 0; g < 3; g++) {
+        CHECK_STATUS(fk_quotient_grow(a), FK_OK);
+        CHECK(well_formed(a));
+        CHECK_STATUS(fk_quotient_grow(b), FK_OK);
+        CHECK_STATUS(fk_quotient_merge(a, b), FK_OK);
+        CHECK(well_formed(a));
+    }
+    uint64_t size = 0;
+    fk_filter_serialized_size(fk_quotient_as_filter(a), &size);
+    uint8_t *buf = malloc((size_t)size);
+    CHECK_STATUS(fk_quotient_save(a, buf, (size_t)size, NULL), FK_OK);
+    fk_quotient *back = NULL;
+    CHECK_STATUS(fk_quotient_load(buf, (size_t)size, &back), FK_OK);
+    CHECK(back && well_formed(back) && same_table(a, back));
+    fk_quotient_free(back);
+    free(buf);
+#ifdef FK_QF_DEBUG_CHECK
+    /* and the check refuses a table out of order */
+    size_t len = 0;
+    uint8_t *rec = unordered_record(&len);
+    fk_quotient *bad = make_exact(64, 64, 3, 7);
+    memcpy(bad->table, rec + 120, bytes_of(bad));
+    bad->items = 3;
+    bad->distinct = 2;
+    bad->used = 3;
+    CHECK(!fk_qf_check_canonical(bad));
+    fk_quotient_free(bad);
+    free(rec);
+#endif
+    fk_quotient_free(a);
+    fk_quotient_free(b);
+}
+
 /* -------------------------------------------------------------- select */
 
 #if HAVE_BMI2
@@ -963,6 +1121,9 @@ int main(void)
     RUN(remove_of_keys_never_inserted);
     RUN(save_load_at_many_sizes);
     RUN(loader_refuses_every_impossible_table);
+    RUN(loader_refuses_groups_out_of_order);
+    RUN(counts_saturate_at_the_largest_value);
+    RUN(invariants_hold_after_merge_grow_and_load);
     RUN(bmi2_select_matches_portable);
     RUN(eight_byte_hash_is_xxh3);
     RUN(batches_answer_as_single_calls);

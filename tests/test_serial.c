@@ -712,6 +712,120 @@ TEST(null_and_bad_arguments)
     fk_filter_free(f);
 }
 
+/* ------------------------------------------------ forged records (issue 38)
+ *
+ * A record with a valid checksum whose content a real filter could not
+ * hold, of the class that loads but that a later operation turns into a
+ * record that no longer loads. Per kind:
+ *   quotient: a legal file with one runends byte (table byte 9) set to
+ *     0x80 joins part of the next run to a run, leaving its groups out of
+ *     (quotient, remainder) order; before 0.3.0's fix it loaded, and grow
+ *     then wrote a table whose save did not load;
+ *   scalable-bloom, scalable-blocked: link 0 claims far more items than
+ *     its capacity (the header's total adjusted to match), so a few
+ *     inserts wrapped the chain's count and its save did not load;
+ *   bloom, blocked, counting: an item count of 2^64 - 2 (every count is
+ *     valid there: an insert count, duplicates included); these load, and
+ *     must keep round-tripping after inserts (the load fuzzer's seeds);
+ *   cuckoo, fuse: the same count, refused (it must equal the occupied
+ *     slots / be at most the cells).
+ * NULL for a kind without a table or a saved form. */
+static uint8_t *forged_record(const fk_ops *ops, size_t *len, bool *must_refuse)
+{
+    *must_refuse = true;
+    if (!strcmp(ops->name, "quotient")) {
+        fk_params p = fk_params_make(40, 0.02);
+        p.seed = 93;
+        fk_filter *f = NULL;
+        CHECK_STATUS(fk_filter_new(ops, &p, &f), FK_OK);
+        for (uint64_t k = 0; f && k < 24; k++) {
+            uint8_t key[8];
+            key_of(k, key);
+            CHECK_STATUS(fk_filter_insert(f, key, 8), FK_OK);
+            if (k % 2 == 0)
+                CHECK_STATUS(fk_filter_insert(f, key, 8), FK_OK);
+        }
+        uint8_t *buf = f ? save(f, len) : NULL;
+        fk_filter_free(f);
+        if (buf) {
+            CHECK(buf[FK_SERIAL_HEADER_BYTES + 9] != 0x80); /* the edit changes a byte */
+            buf[FK_SERIAL_HEADER_BYTES + 9] = 0x80;
+            reseal(buf, *len);
+        }
+        return buf;
+    }
+    if (!strncmp(ops->name, "scalable-", 9) && strcmp(ops->name, "scalable-cuckoo") != 0) {
+        fk_filter *f = make(ops, 16, 0.01, 5);
+        if (f)
+            fill(f, 6, 40); /* three links */
+        uint8_t *buf = f ? save(f, len) : NULL;
+        fk_filter_free(f);
+        if (!buf)
+            return NULL;
+        uint8_t *link = buf + FK_SERIAL_HEADER_BYTES + 8; /* link 0's record */
+        size_t link_len = (size_t)fk_le_get64(buf + FK_SERIAL_HEADER_BYTES);
+        uint64_t was = fk_le_get64(link + 40), now = UINT64_MAX - 1000;
+        fk_le_put64(link + 40, now);
+        reseal(link, link_len);
+        fk_le_put64(buf + 40, fk_le_get64(buf + 40) - was + now);
+        reseal(buf, *len);
+        return buf;
+    }
+    if (fk_ops_caps(ops) & FK_CAP_GROWS)
+        return NULL; /* scalable-cuckoo: its links' loader bounds their counts */
+    *must_refuse = !strcmp(ops->name, "cuckoo") || !strcmp(ops->name, "fuse");
+    uint8_t *buf = small_file(ops, len);
+    if (buf) {
+        fk_le_put64(buf + 40, UINT64_MAX - 1);
+        reseal(buf, *len);
+    }
+    return buf;
+}
+
+TEST(forged_records_load_only_when_every_operation_keeps_them_loadable)
+{
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        size_t len = 0;
+        bool must_refuse = false;
+        uint8_t *buf = serializes(ops) ? forged_record(ops, &len, &must_refuse) : NULL;
+        if (!buf)
+            continue;
+        fk_filter *f = NULL;
+        fk_status s = load_all_ways(ops, buf, len, &f);
+        if (must_refuse)
+            CHECK_MSG(s == FK_ECORRUPT, "%s: a forged record loads (%s)", ops->name,
+                      fk_status_name(s));
+        else
+            CHECK_MSG(s == FK_OK, "%s: %s", ops->name, fk_status_name(s));
+        /* what loads survives every operation: grow, merge with a copy,
+         * inserts, removes, and its save loads again */
+        if (f) {
+            (void)fk_filter_grow(f);
+            fk_filter *copy = NULL;
+            if (fk_filter_load(ops, buf, len, &copy) == FK_OK)
+                (void)fk_filter_merge(f, copy);
+            fk_filter_free(copy);
+            fill(f, 99, 2000);
+            for (uint64_t k = 0; k < 100; k++) {
+                uint8_t key[8];
+                key_of(k, key);
+                (void)fk_filter_remove(f, key, 8);
+            }
+            size_t again_len = 0;
+            uint8_t *again = save(f, &again_len);
+            fk_filter *g = NULL;
+            CHECK_MSG(again && fk_filter_load(ops, again, again_len, &g) == FK_OK,
+                      "%s: the forged record's successor does not load", ops->name);
+            CHECK(g == NULL || mismatches(f, g, 5, 1000) == 0);
+            fk_filter_free(g);
+            free(again);
+        }
+        fk_filter_free(f);
+        free(buf);
+    }
+}
+
 /* ------------------------------------------------------------- golden */
 
 static char golden_dir[512];
@@ -741,6 +855,12 @@ static void write_fuzz_seeds(const fk_ops *ops)
         write_file(path, buf, len);
     free(buf);
     fk_filter_free(f);
+    bool must_refuse;
+    buf = forged_record(ops, &len, &must_refuse);
+    snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s-forged.fk", golden_dir, ops->name);
+    if (buf)
+        write_file(path, buf, len);
+    free(buf);
 }
 
 /* The pinned filter of each kind: explicit sizes so no floating-point sizing
@@ -859,6 +979,7 @@ int main(void)
     RUN(file_round_trip_and_trailing_bytes);
     RUN(short_file_with_huge_claim_is_corrupt);
     RUN(null_and_bad_arguments);
+    RUN(forged_records_load_only_when_every_operation_keeps_them_loadable);
     RUN(golden_files_pin_the_format);
     return check_report();
 }
