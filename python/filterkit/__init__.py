@@ -31,17 +31,25 @@ Exceptions: ValueError (bad parameters: fpr not in (0, 1) or NaN, capacity
 out of range), MemoryError, KeyError (remove of an absent key),
 FilterFullError (a bounded kind such as cuckoo has no room; nothing lost),
 LimitError (a FilterFullError and a ValueError: the filter would pass its
-byte limit, the max_bytes knob or the 64 GiB cap, when made or grown),
-CorruptError and UnsupportedError (both ValueError: damaged bytes, a newer
+byte limit when made or grown: the max_bytes knob, else
+default_max_bytes(), half the least of the physical memory, RLIMIT_AS,
+RLIMIT_DATA and the cgroup's memory.max, at most 64 GiB; f.max_bytes
+says which), CorruptError and UnsupportedError (both ValueError: damaged bytes, a newer
 format, or an operation the kind cannot do), OSError (files). All of
 filterkit's own derive from filterkit.Error.
 
-Threads: lookups (x in f, contains_many, count) may run from many threads
-at once. contains_many, add_many and save release the GIL for large
-batches; while one runs on a filter, a writer on that filter (add, update,
-remove, merge, intersect, add_many) waits for it, and everything waits for a running
-add_many. Each filter is independent: different filters never wait for each
-other.
+Threads: every call may run from any thread at any time; the binding
+keeps each filter's table from changing under a reader. Lookups (x in f,
+contains_many, count, stats, to_bytes, save) run together. contains_many,
+add_many and save release the GIL for large batches (1024 keys and more);
+while one runs on a filter, an operation that writes that filter (add,
+update, add_many, remove, discard, grow, f |= g, f &= g) waits for it, and
+everything waits for a running add_many. f |= g, f &= g, f | g and f & g
+hold both filters at once for their whole run (f written, g read: no
+add_many on g meanwhile), checked together after every wait, so two of
+them in opposite orders (f |= g beside g |= f) cannot deadlock; a batch
+that starts while such an operation waits queues behind it. Filters not
+in the same call never wait for each other.
 
 Cost: x in f and add are one hash and a few memory accesses (tens of ns);
 the batch calls overlap the memory accesses of many keys; to_bytes, copy,
@@ -56,6 +64,7 @@ from ._filterkit import (  # noqa: F401  (re-exported)
     LimitError,
     UnsupportedError,
     bench,
+    default_max_bytes,
     from_bytes,
     kinds,
     library_version,
@@ -182,5 +191,6 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=False,
 
 
 __all__ = ["Filter", "Error", "FilterFullError", "LimitError", "CorruptError", "UnsupportedError", "kinds",
-           "kind_class", "load", "from_bytes", "bench", "pick", "sizing", "library_version"] + \
+           "kind_class", "load", "from_bytes", "bench", "pick", "sizing", "library_version",
+           "default_max_bytes"] + \
     sorted(c.__name__ for c in _classes.values())

@@ -281,7 +281,8 @@ PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
     size_t done = 0;
     fk_status s;
     if (b) {
-        if (pyfk_wait_idle(self, true)) {
+        /* a GIL-free batch also waits behind a merge or grow waiting here */
+        if (pyfk_hold(self, NULL, view.len / 8 >= PYFK_NOGIL_MIN)) {
             PyBuffer_Release(&view);
             return NULL;
         }
@@ -291,7 +292,7 @@ PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
         gather g;
         if (gather_all(&g, keys))
             return NULL;
-        if (pyfk_wait_idle(self, true)) {
+        if (pyfk_hold(self, NULL, g.n >= PYFK_NOGIL_MIN)) {
             gather_free(&g);
             return NULL;
         }
@@ -381,7 +382,7 @@ PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw)
     bool *res;
     PyObject *arr = out == Py_None ? pyfk_new_bool_array((Py_ssize_t)n, &res, &outview)
                                    : out_buffer(out, (Py_ssize_t)n, &res, &outview);
-    if (arr && pyfk_wait_idle(self, false)) {
+    if (arr && pyfk_hold(NULL, self, n >= PYFK_NOGIL_MIN)) {
         PyBuffer_Release(&outview);
         Py_CLEAR(arr);
     }

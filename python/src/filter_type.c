@@ -8,6 +8,9 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+#include "scalable/scalable.h" /* fk_scalable_set_max_bytes: a loaded chain's limit */
 
 PyTypeObject *pyfk_filter_type;
 
@@ -43,18 +46,77 @@ const fk_ops *pyfk_ops_of_type(PyTypeObject *type)
 }
 
 /* ------------------------------------------------------------ busy state */
-int pyfk_wait_idle_slow(pyfk_filter *self, bool write)
+int pyfk_hold_slow(pyfk_filter *w, pyfk_filter *r, bool batch)
 {
-    /* Another thread runs a GIL-free batch on this filter; it needs the GIL
-     * back to finish, so wait with the GIL released. */
-    while (self->writing || (write && self->readers)) {
+    /* Other threads run GIL-free sections on these filters; they need the
+     * GIL back to finish, so wait with it released. A writer or a merge
+     * says it waits, so that batches starting now queue behind it. */
+    if (!batch) {
+        if (w)
+            w->waiting++;
+        if (r)
+            r->waiting++;
+    }
+    int rc = 0;
+    while (pyfk_must_wait(w, r, batch)) {
         Py_BEGIN_ALLOW_THREADS
         sched_yield();
         Py_END_ALLOW_THREADS
-        if (PyErr_CheckSignals() < 0)
-            return -1;
+        if (PyErr_CheckSignals() < 0) {
+            rc = -1;
+            break;
+        }
     }
-    return 0;
+    if (!batch) {
+        if (w)
+            w->waiting--;
+        if (r)
+            r->waiting--;
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ byte limit */
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
+/* The cgroup (v2) memory.max the process runs under: the OOM killer acts
+ * there first in a container; UINT64_MAX when there is none ("max"). */
+static uint64_t cgroup_memory_max(void)
+{
+    FILE *fp = fopen("/sys/fs/cgroup/memory.max", "r");
+    unsigned long long v = 0;
+    int got = fp ? fscanf(fp, "%llu", &v) : 0;
+    if (fp)
+        fclose(fp);
+    return got == 1 && v > 0 ? (uint64_t)v : UINT64_MAX;
+}
+
+uint64_t pyfk_default_max_bytes(void)
+{
+    uint64_t room = UINT64_MAX;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0)
+        room = (uint64_t)pages > UINT64_MAX / (uint64_t)page ? UINT64_MAX : (uint64_t)pages * (uint64_t)page;
+    const int limits[] = { RLIMIT_AS, RLIMIT_DATA };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        struct rlimit rl;
+        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+            room = min_u64(room, (uint64_t)rl.rlim_cur);
+    }
+    room = min_u64(room, cgroup_memory_max());
+    return min_u64(room / 2, FK_MEMORY_CAP);
+}
+
+void pyfk_set_max_bytes(pyfk_filter *self, uint64_t max_bytes)
+{
+    self->max_bytes = max_bytes ? min_u64(max_bytes, FK_MEMORY_CAP) : pyfk_default_max_bytes();
+    /* a chain checks its limit before each new link; other kinds answer
+     * FK_EINVAL (not a chain): grow checks theirs here (filter_grow) */
+    if (self->filter)
+        (void)fk_scalable_set_max_bytes(self->filter, self->max_bytes);
 }
 
 /* ---------------------------------------------------------- construction */
@@ -71,6 +133,7 @@ static pyfk_filter *alloc_for(PyTypeObject *type, fk_filter *f, double fpr, uint
                                                                         : fk_filter_contains_u64;
     self->fpr = fpr;
     self->seed = seed;
+    pyfk_set_max_bytes(self, 0); /* the default; a made filter sets its knob's */
     return self;
 }
 
@@ -248,6 +311,8 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     if (p.capacity == 0)
         p.capacity = GROWING_START_CAPACITY;
+    if (p.max_bytes == 0) /* below the machine's memory: LimitError, not the OOM killer */
+        p.max_bytes = pyfk_default_max_bytes();
     fk_filter *f = NULL;
     fk_status s = fk_filter_new(ops, &p, &f);
     if (s != FK_OK) {
@@ -256,7 +321,10 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
                  (unsigned long long)p.capacity, p.fpr);
         return pyfk_raise(s, what);
     }
-    return (PyObject *)alloc_for(make, f, p.fpr, p.seed);
+    pyfk_filter *self = alloc_for(make, f, p.fpr, p.seed);
+    if (self)
+        pyfk_set_max_bytes(self, p.max_bytes);
+    return (PyObject *)self;
 }
 
 static void filter_dealloc(PyObject *o)
@@ -470,6 +538,12 @@ static PyObject *get_fpr(PyObject *o, void *unused)
     return PyFloat_FromDouble(((pyfk_filter *)o)->fpr);
 }
 
+static PyObject *get_max_bytes(PyObject *o, void *unused)
+{
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(((pyfk_filter *)o)->max_bytes);
+}
+
 static PyObject *get_seed(PyObject *o, void *unused)
 {
     (void)unused;
@@ -535,6 +609,8 @@ static PyObject *as_class(PyObject *r, PyTypeObject *cls)
     fk_filter *f = src->filter;
     src->filter = NULL;
     pyfk_filter *dst = alloc_for(cls, f, src->fpr, src->seed);
+    if (dst)
+        pyfk_set_max_bytes(dst, src->max_bytes);
     Py_DECREF(r);
     return (PyObject *)dst;
 }
@@ -567,7 +643,7 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
     PyObject *path = NULL;
     if (!PyUnicode_FSConverter(path_arg, &path))
         return NULL;
-    if (pyfk_wait_idle(self, false)) {
+    if (pyfk_hold(NULL, self, true)) {
         Py_DECREF(path);
         return NULL;
     }
@@ -691,7 +767,10 @@ static PyObject *filter_copy(PyObject *o, PyObject *unused)
     PyObject *r = load_buffer(fk_filter_ops(((pyfk_filter *)o)->filter), PyBytes_AS_STRING(data),
                               (size_t)PyBytes_GET_SIZE(data), "copy");
     Py_DECREF(data);
-    return as_class(r, Py_TYPE(o)); /* a user's subclass keeps its class */
+    r = as_class(r, Py_TYPE(o)); /* a user's subclass keeps its class */
+    if (r) /* and its byte limit, a runtime setting the bytes do not carry */
+        pyfk_set_max_bytes((pyfk_filter *)r, ((pyfk_filter *)o)->max_bytes);
+    return r;
 }
 
 static PyObject *filter_deepcopy(PyObject *o, PyObject *memo)
@@ -721,6 +800,8 @@ static PyObject *filter_build(PyObject *cls, PyObject *args, PyObject *kw)
         return NULL;
     Py_DECREF(ok);
     pyfk_filter *self = alloc_for((PyTypeObject *)cls, f, p.fpr, p.seed);
+    if (self)
+        pyfk_set_max_bytes(self, p.max_bytes);
     return (PyObject *)self;
 }
 
@@ -734,7 +815,9 @@ typedef fk_status (*combine_fn)(fk_filter *dst, const fk_filter *src);
 static PyObject *combine_into(pyfk_filter *dst, PyObject *other, combine_fn op, const char *verb)
 {
     pyfk_filter *src = (pyfk_filter *)other;
-    if (pyfk_wait_idle(dst, true) || pyfk_wait_idle(src, false))
+    /* both at once: the GIL then stays held to the end, so no batch starts
+     * on dst (whose table a merge may free) nor a writer on src */
+    if (pyfk_hold(dst, src, false))
         return NULL;
     fk_status s = op(dst->filter, src->filter);
     if (s == FK_EINVAL) {
@@ -782,6 +865,16 @@ static PyObject *filter_grow(PyObject *o, PyObject *noargs)
     (void)noargs;
     if (pyfk_wait_idle(self, true))
         return NULL;
+    /* the doubled table must fit the byte limit (a loaded table's kind
+     * knows none of its own); the library checks its exact size too */
+    fk_stats st;
+    fk_filter_stats(self->filter, &st);
+    if (st.memory_bytes > self->max_bytes / 2) {
+        PyErr_Format(pyfk_LimitError, "grow: the doubled %s filter (about %llu bytes) would pass its "
+                     "byte limit max_bytes=%llu", fk_filter_ops(self->filter)->name,
+                     (unsigned long long)st.memory_bytes * 2, (unsigned long long)self->max_bytes);
+        return NULL;
+    }
     fk_status s = fk_filter_grow(self->filter);
     if (s == FK_EINVAL) {
         PyErr_Format(PyExc_ValueError, "this %s filter cannot double again: its remainders are at "
@@ -818,7 +911,8 @@ static PyObject *filter_iand(PyObject *a, PyObject *b)
 }
 
 /* ------------------------------------------------------- method tables */
-#define DOC_THREADS "\n\nThreads: see help(filterkit) -- lookups may run together; a writer runs alone."
+#define DOC_THREADS "\n\nThreads: see help(filterkit) -- lookups may run together; a writer waits for " \
+    "the GIL-free batches on its filters (both filters of | and &) and runs alone."
 
 PyDoc_STRVAR(add_doc, "add(key, /)\n--\n\n"
 "Adds key (bytes, str as UTF-8, or int in 0..2**64-1 as its 8 little-endian bytes).\n"
@@ -854,9 +948,10 @@ PyDoc_STRVAR(grow_doc, "grow()\n--\n\n"
 "room for twice as many. The false-positive rate at a given number of keys\n"
 "doubles, and so do capacity and target_fpr in stats(): make the filter with\n"
 "the fpr needed at the end divided by 2**g for g doublings (filterkit.pick's\n"
-"grow_to says which). ValueError when it cannot double again, LimitError past\n"
-"max_bytes, MemoryError. Cost: one pass writing a table twice the size (both\n"
-"held meanwhile)." DOC_THREADS);
+"grow_to says which). ValueError when it cannot double again, LimitError when\n"
+"twice its memory_bytes would pass f.max_bytes (the max_bytes knob, else\n"
+"filterkit.default_max_bytes()), MemoryError. Cost: one pass writing a table\n"
+"twice the size (both held meanwhile)." DOC_THREADS);
 PyDoc_STRVAR(stats_doc, "stats()\n--\n\n"
 "A dict: kind, items, capacity, memory_bytes, bits_per_item, load_factor,\n"
 "expected_fpr (theory at the current fill), target_fpr, seed. Cost: O(1) or one\n"
@@ -914,6 +1009,8 @@ static PyGetSetDef filter_getset[] = {
     { "kind", get_kind, NULL, "the kind's registry name (\"bloom\", ...)", NULL },
     { "fpr", get_fpr, NULL, "the target false-positive rate it was made for", NULL },
     { "seed", get_seed, NULL, "the hash seed", NULL },
+    { "max_bytes", get_max_bytes, NULL, "the byte limit its growth stays under (LimitError past it): "
+      "the max_bytes knob, else filterkit.default_max_bytes() when made or loaded; a copy keeps it", NULL },
     { NULL, NULL, NULL, NULL, NULL },
 };
 
@@ -925,8 +1022,9 @@ static char filter_doc[] = PyDoc_STR(
 "also be called directly: filterkit.Bloom(capacity=10**6, fpr=0.01).\n\n"
 "capacity is the number of items to size for (growing kinds may omit it);\n"
 "knobs, 0 meaning derive: bits, hashes, counter_bits, fingerprint_bits, growth,\n"
-"max_load, tightening; max_bytes caps the bytes the filter may hold (0: 64 GiB;\n"
-"not saved with it). ValueError for a bad value (fpr not in (0, 1), NaN,\n"
+"max_load, tightening; max_bytes caps the bytes the filter may hold, growth\n"
+"included (0: filterkit.default_max_bytes(), below the machine's memory; at most\n"
+"64 GiB; not saved with it: a loaded filter gets the default). ValueError for a bad value (fpr not in (0, 1), NaN,\n"
 "capacity 0), LimitError (a ValueError) for a filter over max_bytes, TypeError\n"
 "for a wrong type, MemoryError.\n\n"
 "x in f is False only when x was never added (or was removed); True may be a false\n"

@@ -100,6 +100,21 @@ static PyObject *mod_version(PyObject *module, PyObject *unused)
     return PyUnicode_FromString(fk_version());
 }
 
+static PyObject *mod_default_max_bytes(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(pyfk_default_max_bytes());
+}
+
+PyDoc_STRVAR(default_max_bytes_doc, "default_max_bytes()\n--\n\n"
+"The byte limit of a filter made without max_bytes (or with 0), or loaded:\n"
+"half the least of the physical memory, RLIMIT_AS, RLIMIT_DATA and the\n"
+"cgroup's memory.max (those set), at most 64 GiB; read now, so a later\n"
+"setrlimit counts. Half, as a grow holds the old table beside the new one.\n"
+"Growth past it raises filterkit.LimitError (a MemoryError would come from\n"
+"the allocator; the kernel's OOM killer would not raise at all).");
+
 PyDoc_STRVAR(kinds_doc, "kinds()\n--\n\n"
 "The names of the filter kinds this build knows, in the registry's order\n"
 "(the CLI's --kind names). Each has a class: filterkit.Filter(name, ...).");
@@ -135,6 +150,7 @@ static PyMethodDef module_methods[] = {
       "_c_contains_many_ns(f, keys, repeat)\n--\n\nThe C batch call's own time per key (ns, best "
       "of repeat) on filter f and a uint64 array, for comparing the Python call's overhead." },
     { "library_version", mod_version, METH_NOARGS, "The C library's version string." },
+    { "default_max_bytes", mod_default_max_bytes, METH_NOARGS, default_max_bytes_doc },
     { NULL, NULL, 0, NULL },
 };
 

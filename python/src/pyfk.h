@@ -19,7 +19,7 @@
 
 /* ------------------------------------------------------ the filter object
  *
- * 56 bytes beside the C filter (sys.getsizeof adds the filter's own
+ * 64 bytes beside the C filter (sys.getsizeof adds the filter's own
  * memory_bytes). No __dict__, no GC header: it holds no Python object. */
 typedef struct {
     PyObject_HEAD
@@ -30,10 +30,16 @@ typedef struct {
     bool     (*contains_u64)(const fk_filter *f, uint64_t key);
     double     fpr;    /* the target it was made for (stats() reports it) */
     uint64_t   seed;
-    /* GIL-free sections in flight on this filter (changed only with the
-     * GIL held): lookups may overlap lookups; a writer overlaps nothing. */
-    int        readers;
-    int        writing;
+    /* The busy state (changed only with the GIL held): GIL-free sections
+     * in flight on this filter (lookups may overlap lookups; a writer
+     * overlaps nothing), and the operations waiting to hold it. */
+    int        readers;  /* GIL-free lookups: contains_many, save */
+    uint16_t   writing;  /* 1 while a GIL-free add_many runs */
+    uint16_t   waiting;  /* operations waiting for the two above to end:
+                            new GIL-free batches wait behind them */
+    /* The byte limit its growth stays under: the max_bytes knob, else
+     * pyfk_default_max_bytes() when it was made or loaded. */
+    uint64_t   max_bytes;
 } pyfk_filter;
 
 /* The base class filterkit.Filter and the per-kind classes. */
@@ -102,19 +108,52 @@ static inline bool pyfk_small_u64(PyObject *o, uint64_t *out)
 int pyfk_u64_of(PyObject *o, uint64_t *out);
 void pyfk_le64(uint64_t v, unsigned char out[8]);
 
-/* ------------------------------------------------------ the busy state */
+/* ------------------------------------------------------ the busy state
+ *
+ * The GIL is the lock: an operation that keeps the GIL from its check to
+ * its end holds the filters it checked, since no other Python code runs.
+ * What it must wait for are the GIL-free sections (batches, save) already
+ * in flight. pyfk_hold waits for them with the GIL dropped and then checks
+ * every filter again, all at once, so the operation starts with all of
+ * them idle (never "f was idle before I waited for g"); it holds nothing
+ * while it waits, so two operations cannot wait for each other (f |= g
+ * beside g |= f), whatever the order of their filters. */
 
-/* Waits (dropping the GIL) until no GIL-free writer runs on self and, for
- * a writer, no GIL-free reader either. 0, or -1 when a signal handler
- * raised while waiting. Call with the GIL held; the caller then does its
- * work without dropping the GIL, or marks itself busy first. */
-int pyfk_wait_idle_slow(pyfk_filter *self, bool write);
+/* True when an operation writing w (NULL: none) and reading r (NULL:
+ * none) must wait: a GIL-free section on w, a GIL-free writer on r, and
+ * for a caller about to drop the GIL itself (batch), an operation already
+ * waiting for either (so a stream of batches cannot starve a merge). */
+static inline bool pyfk_must_wait(const pyfk_filter *w, const pyfk_filter *r, bool batch)
+{
+    return (w && (w->writing || w->readers || (batch && w->waiting))) ||
+           (r && (r->writing || (batch && r->waiting)));
+}
+
+/* Waits (dropping the GIL) until pyfk_must_wait(w, r, batch) is false,
+ * with the GIL held. 0, or -1 when a signal handler raised while waiting.
+ * The caller then does its work without dropping the GIL, or marks itself
+ * busy (readers, writing) before it drops it. */
+int pyfk_hold_slow(pyfk_filter *w, pyfk_filter *r, bool batch);
+static inline int pyfk_hold(pyfk_filter *w, pyfk_filter *r, bool batch)
+{
+    return pyfk_must_wait(w, r, batch) ? pyfk_hold_slow(w, r, batch) : 0;
+}
+/* One filter: read it (write false) or write it (write true). */
 static inline int pyfk_wait_idle(pyfk_filter *self, bool write)
 {
-    if (!self->writing && !(write && self->readers))
-        return 0;
-    return pyfk_wait_idle_slow(self, write);
+    return write ? pyfk_hold(self, NULL, false) : pyfk_hold(NULL, self, false);
 }
+
+/* ------------------------------------------------------ the byte limit */
+
+/* The byte limit of a filter made with max_bytes 0 or loaded: half the
+ * least of the physical memory (sysconf), RLIMIT_AS, RLIMIT_DATA and the
+ * cgroup's memory.max (those that are set), at most FK_MEMORY_CAP. Half,
+ * since a grow holds the old table beside the new one. Cost: a few system
+ * calls and one small file read. */
+uint64_t pyfk_default_max_bytes(void);
+/* Sets self's byte limit (0: the default), passing it to a growing chain. */
+void pyfk_set_max_bytes(pyfk_filter *self, uint64_t max_bytes);
 
 /* ------------------------------------------------------------ batches */
 

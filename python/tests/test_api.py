@@ -1,6 +1,8 @@
 """The set-like API, the same for every kind: keys, batches, stats, classes."""
 import array
+import os
 import struct
+import subprocess
 import sys
 import threading
 
@@ -423,3 +425,67 @@ def test_byte_limit():
     assert f.stats()["memory_bytes"] <= 20000
     with pytest.raises(ValueError):
         filterkit.Bloom(capacity=10**6, max_bytes=1000)  # does not fit at all
+
+
+def test_grow_stops_at_the_byte_limit():
+    # (issue 38) grow() raises LimitError before the doubled table would
+    # pass max_bytes; a copy keeps the limit, loaded bytes get the default
+    limit = 1 << 20
+    q = filterkit.Quotient(capacity=1 << 14, fpr=1e-6, max_bytes=limit)
+    assert q.max_bytes == limit
+    q.update(range(1000))
+    grows = 0
+    with pytest.raises(filterkit.LimitError):
+        for _ in range(20):
+            q.grow()
+            grows += 1
+    assert grows >= 1 and q.stats()["memory_bytes"] <= limit
+    assert all(i in q for i in range(1000))
+    c = q.copy()
+    assert c.max_bytes == limit and (q | q).max_bytes == limit
+    with pytest.raises(filterkit.LimitError):
+        c.grow()
+    loaded = filterkit.from_bytes(q.to_bytes())
+    assert loaded.max_bytes == filterkit.default_max_bytes()
+
+
+def test_default_byte_limit_is_below_the_machine():
+    import resource
+    d = filterkit.default_max_bytes()
+    phys = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGESIZE")
+    assert 0 < d <= phys // 2 and d <= 64 << 30
+    for which in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
+        soft = resource.getrlimit(which)[0]
+        if soft != resource.RLIM_INFINITY:
+            assert d <= soft // 2
+    for f in (filterkit.Quotient(capacity=1000), filterkit.ScalableBloom(), filterkit.Bloom(capacity=10),
+              filterkit.Quotient(capacity=1000, max_bytes=0)):
+        assert f.max_bytes == d
+    assert filterkit.Quotient(capacity=1000, max_bytes=d * 4).max_bytes == min(d * 4, 64 << 30)
+    with pytest.raises(filterkit.LimitError):  # a table over the default: refused, not allocated
+        filterkit.Bloom(capacity=10**6, bits=8 * (d + 4096))
+
+
+@pytest.mark.skipif("asan" in os.environ.get("LD_PRELOAD", ""),
+                    reason="ASan's shadow memory does not fit under an RLIMIT_DATA")
+def test_a_grow_loop_stops_under_rlimit_data():
+    # (issue 38: a grow loop ran into the OOM killer) under RLIMIT_DATA =
+    # 384 MiB the default limit is 192 MiB: the loop ends with LimitError
+    # while the tables fit, not with MemoryError from a failed allocation
+    code = """
+import resource, filterkit
+resource.setrlimit(resource.RLIMIT_DATA, (384 << 20, resource.RLIM_INFINITY))
+assert filterkit.default_max_bytes() == 192 << 20, filterkit.default_max_bytes()
+q = filterkit.Quotient(capacity=1 << 20, fpr=1e-6)
+q.update(range(1000))
+try:
+    while True:
+        q.grow()
+except filterkit.LimitError:
+    pass
+m = q.stats()["memory_bytes"]
+assert 96 << 20 < m <= 192 << 20 and all(i in q for i in range(1000)), m
+print("ok", m)
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout + r.stderr

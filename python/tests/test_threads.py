@@ -1,0 +1,165 @@
+"""Threads on filters that a merge changes (issue 38): a merge, an
+intersection or a grow holds every filter it touches for its whole run, so
+a GIL-free batch on either never overlaps it. Run under ASan+UBSan by
+tests/cli_python.sh in `make test`; there the old binding's merge freed a
+quotient table under a running contains_many (heap-use-after-free)."""
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import filterkit
+
+# Each scenario waits for its threads at most this long: a deadlock fails
+# the test instead of hanging the run.
+TIMEOUT_S = 60
+
+
+def busy(f):
+    """True while a GIL-free add_many runs on f (its repr says so)."""
+    return repr(f).endswith("(busy)>")
+
+
+def run_threads(*targets):
+    """Starts one daemon thread per target and joins them all within
+    TIMEOUT_S; returns the exceptions the targets raised."""
+    errors = []
+
+    def guard(fn):
+        try:
+            fn()
+        except BaseException as e:  # noqa: B902 -- reported, not swallowed
+            errors.append(e)
+
+    threads = [threading.Thread(target=guard, args=(t,), daemon=True) for t in targets]
+    for t in threads:
+        t.start()
+    return threads, errors
+
+
+def join_all(threads):
+    end = time.monotonic() + TIMEOUT_S
+    for t in threads:
+        t.join(max(0.0, end - time.monotonic()))
+    assert not any(t.is_alive() for t in threads), "threads still running: a deadlock"
+
+
+def wait_until(cond, what):
+    end = time.monotonic() + TIMEOUT_S
+    while not cond():
+        assert time.monotonic() < end, what
+        time.sleep(0.001)
+
+
+def merge_while_batches(f, g, g_keys, batch, expect_all):
+    """Three threads: T1 fills g with a GIL-free add_many; T2 runs f |= g,
+    which must wait for T1; T3 starts batches on f while T2 waits, and goes
+    on until the merge is done. `batch()` is T3's call, `expect_all` the
+    keys f must hold at the end."""
+    merged = threading.Event()
+    t1, e1 = run_threads(lambda: g.add_many(g_keys))
+    wait_until(lambda: busy(g) or not t1[0].is_alive(), "g's add_many never started")
+    assert busy(g), "g's add_many ended before the merge began: make g_keys larger"
+
+    def merge():
+        f.__ior__(g)
+        merged.set()
+
+    t2, e2 = run_threads(merge)
+    time.sleep(0.02)  # T2 now waits for g (the old code: having checked f once)
+
+    def batches():
+        while not merged.is_set():
+            batch()
+
+    t3, e3 = run_threads(batches)
+    join_all(t1 + t2 + t3)
+    assert not (e1 + e2 + e3), e1 + e2 + e3
+    assert f.contains_many(expect_all).all(), "keys lost: a batch ran beside the merge"
+
+
+def test_contains_many_never_reads_a_table_the_merge_frees():
+    # quotient merges into a new table and frees the old one: a GIL-free
+    # lookup on f that overlaps f |= g reads freed memory (ASan reports it,
+    # a plain build may crash or miss keys)
+    n = 1_000_000
+    f = filterkit.Quotient(capacity=4 * n, fpr=0.01, seed=7)
+    g = filterkit.Quotient(capacity=4 * n, fpr=0.01, seed=7)
+    f_keys = np.arange(n, dtype=np.uint64) * np.uint64(4)
+    g_keys = np.arange(3 * n, dtype=np.uint64) * np.uint64(4) + np.uint64(1)
+    f.add_many(f_keys)
+    looked_up = np.tile(f_keys, 8)  # one batch outlasts the merge
+
+    def lookups():
+        assert f.contains_many(looked_up).all()
+
+    merge_while_batches(f, g, g_keys, lookups, np.concatenate([f_keys, g_keys]))
+
+
+@pytest.mark.parametrize("kind", ["bloom", "blocked"])
+def test_add_many_never_overlaps_an_in_place_merge(kind):
+    # bloom and blocked merge in place (word by word, f |= g): an add_many
+    # on f running beside it loses the bits the merge writes back stale,
+    # and the count of items the merge sets
+    n = 1_000_000
+    cls = filterkit.kind_class(kind)
+    for _ in range(3):  # a lost bit is a matter of timing: three tries
+        f = cls(capacity=8 * n, fpr=0.01, seed=3)
+        g = cls(capacity=8 * n, fpr=0.01, seed=3)
+        g_keys = np.arange(4 * n, dtype=np.uint64)
+        added = []
+        chunks = iter(np.array_split(np.uint64(5 * n) + np.arange(4 * n, dtype=np.uint64), 8))
+
+        def adds():
+            c = next(chunks, None)
+            if c is not None:
+                f.add_many(c)
+                added.append(c)
+
+        merge_while_batches(f, g, g_keys, adds, g_keys)
+        assert added, "no add_many ran"
+        all_added = np.concatenate(added)
+        assert f.stats()["items"] == len(g_keys) + len(all_added), "items lost beside the merge"
+        assert f.contains_many(all_added).all(), "keys added beside the merge lost"
+
+
+def test_two_merges_in_opposite_orders_finish():
+    # f |= g and g |= f at once, each waiting for batches on both filters:
+    # neither may wait for the other forever
+    n = 500_000
+    f = filterkit.Bloom(capacity=4 * n, fpr=0.01, seed=1)
+    g = filterkit.Bloom(capacity=4 * n, fpr=0.01, seed=1)
+    fk = np.arange(n, dtype=np.uint64)
+    gk = fk + np.uint64(n)
+    for _ in range(5):
+        t, e = run_threads(lambda: f.add_many(fk), lambda: g.add_many(gk),
+                           lambda: f.__ior__(g), lambda: g.__ior__(f),
+                           lambda: f.contains_many(gk), lambda: g.contains_many(fk))
+        join_all(t)
+        assert not e, e
+    both = np.concatenate([fk, gk])
+    assert f.contains_many(both).all() and g.contains_many(both).all()
+
+
+def test_grow_and_intersect_wait_for_batches():
+    # grow replaces the table, &= rewrites it: both wait for a GIL-free
+    # batch on either filter, and a batch started while they wait comes after
+    n = 1_000_000
+    q = filterkit.Quotient(capacity=2 * n, fpr=0.001)
+    keys = np.arange(n, dtype=np.uint64)
+    more = keys + np.uint64(n)
+    t, e = run_threads(lambda: q.add_many(keys), lambda: q.grow(),
+                       lambda: q.contains_many(keys), lambda: q.add_many(more))
+    join_all(t)
+    assert not e, e
+    assert q.contains_many(np.concatenate([keys, more])).all()
+    a = filterkit.Blocked(capacity=4 * n, fpr=0.01)
+    b = filterkit.Blocked(capacity=4 * n, fpr=0.01)
+    a.add_many(keys)
+    b.add_many(keys)
+    t, e = run_threads(lambda: a.add_many(more), lambda: a.__iand__(b),
+                       lambda: b.add_many(more), lambda: a.contains_many(keys))
+    join_all(t)
+    assert not e, e
+    assert a.contains_many(keys).all()
