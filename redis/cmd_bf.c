@@ -277,8 +277,8 @@ int fkr_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     static const char *const names[] = { "Capacity", "Size", "Number of filters",
                                          "Number of items inserted", "Expansion rate" };
     static const char *const fields[] = { "CAPACITY", "SIZE", "FILTERS", "ITEMS", "EXPANSION" };
-    long long values[] = { (long long)capacity, (long long)fkr_value_memory(v),
-                           bf_filters(v, s.capacity), (long long)v->items, v->expansion };
+    long long values[] = { fkr_count_reply(capacity), fkr_count_reply(fkr_value_memory(v)),
+                           bf_filters(v, s.capacity), fkr_count_reply(v->items), v->expansion };
     int nonscaling = (v->flags & FKR_FLAG_NONSCALING) != 0;
     return fkr_reply_info(ctx, names, fields, values, 5, nonscaling ? 4 : -1,
                           argc == 3 ? argv[2] : NULL);
@@ -293,5 +293,5 @@ int fkr_bf_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_BF, &v);
     if (st == FKR_KEY_WRONGTYPE)
         return fkr_reply_state(ctx, st);
-    return rm_ReplyWithLongLong(ctx, v ? (long long)v->items : 0);
+    return rm_ReplyWithLongLong(ctx, v ? fkr_count_reply(v->items) : 0);
 }

@@ -266,8 +266,8 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                                          "Bucket size", "Expansion rate", "Max iterations" };
     size_t links = fk_scalable_links(v->filter);
     long long filters = links ? (long long)links : 1;
-    long long values[] = { (long long)fkr_value_memory(v), cf_buckets(v), filters, (long long)v->items,
-                           (long long)v->deleted, FK_CUCKOO_SLOTS, v->expansion, FK_CUCKOO_MAX_KICKS };
+    long long values[] = { fkr_count_reply(fkr_value_memory(v)), cf_buckets(v), filters,
+                           fkr_count_reply(v->items), fkr_count_reply(v->deleted), FK_CUCKOO_SLOTS, v->expansion, FK_CUCKOO_MAX_KICKS };
     return fkr_reply_info(ctx, names, NULL, values, 8, -1, NULL);
 }
 

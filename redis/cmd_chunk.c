@@ -21,15 +21,16 @@
  *    40   -  the data: bytes [index * chunk size, ...) of the value
  *
  * The iterator SCANDUMP returns with chunk i is i + 1, and LOADCHUNK takes
- * it back. LOADCHUNK gathers a dump's chunks aside (up to FKR_RESTORES_MAX
- * restores at once, in memory) and replaces the key only when the last one
- * has arrived and the whole value decodes and matches its dump id: a forged
+ * it back. LOADCHUNK gathers a dump's chunks aside (restores in progress: at
+ * most FKR_RESTORES_MAX, RESTOREBYTES in all, each per database and key,
+ * dropped RESTORETIMEOUT seconds after its last chunk and by FLUSHDB /
+ * FLUSHALL) and replaces the key only when the last one has arrived and the whole value decodes and matches its dump id: a forged
  * or damaged chunk (its checksum), a chunk out of order, a chunk of another
  * dump (the key changed between SCANDUMP calls) or of the other family is
  * refused with an error, and neither the key nor the chunks gathered so far
  * are lost (send the right chunk, or restart from the first). A first chunk
- * starts the restore of its key again. Replicas and the AOF see the same
- * LOADCHUNK commands, in order, and gather the same way. */
+ * starts the restore of its key again. Replicas and the AOF see no chunk:
+ * only one FK.LOAD of the whole value once the last chunk is in. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,50 +152,232 @@ int fkr_cf_scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 
 /* ----------------------------------------------------------- LOADCHUNK */
 
-/* One restore in progress: the chunks of one dump gathered for one key. */
+/* One restore in progress: the chunks of one dump gathered for one key of
+ * one database. Its buffers come from the server's allocator (rm_Alloc),
+ * so used_memory and maxmemory count them. */
 typedef struct {
     char     *name;     /* the key's name (NULL: a free slot) */
     size_t    name_len;
+    int       db;       /* the database the first chunk was sent in */
     uint8_t   family;
-    uint64_t  dump_id, total, filled, touched;
+    uint64_t  dump_id, total, filled;
+    long long touched_ms; /* when its last chunk arrived */
     uint32_t  count, next; /* chunks in the dump; the index expected next */
     uint8_t  *buf;      /* filled bytes of the value so far */
 } restore;
 
-#define FKR_RESTORES_MAX 16
 static restore restores[FKR_RESTORES_MAX];
-static uint64_t clock_ticks;
+uint64_t fkr_restore_bytes = FKR_DEFAULT_MAX_BYTES + FKR_RESTORE_SLACK;
+uint64_t fkr_restore_timeout_s = FKR_DEFAULT_RESTORE_TIMEOUT_S;
+
+/* What INFO reports (fkr_restores_info). */
+static struct {
+    uint64_t live;     /* restores in progress */
+    uint64_t reserved; /* their dumps' sizes and names: what RESTOREBYTES bounds */
+    uint64_t buffered; /* bytes gathered so far */
+    uint64_t expired, dropped, refused; /* since the server started */
+} tally;
+static int timer_armed;
+
+/* The bytes a restore holds against RESTOREBYTES: its whole dump, from
+ * the first chunk on (so a restore never fails halfway for room), and its
+ * name. */
+static uint64_t restore_cost(uint64_t total, size_t name_len)
+{
+    return total + name_len;
+}
 
 static void restore_drop(restore *r)
 {
-    free(r->name);
-    free(r->buf);
+    tally.live--;
+    tally.reserved -= restore_cost(r->total, r->name_len);
+    tally.buffered -= r->filled;
+    rm_Free(r->name);
+    if (r->buf)
+        rm_Free(r->buf);
     memset(r, 0, sizeof *r);
 }
 
-static restore *restore_find(const char *name, size_t len)
+static restore *restore_find(int db, const char *name, size_t len)
 {
     for (int i = 0; i < FKR_RESTORES_MAX; i++)
-        if (restores[i].name && restores[i].name_len == len && memcmp(restores[i].name, name, len) == 0)
+        if (restores[i].name && restores[i].db == db && restores[i].name_len == len &&
+            memcmp(restores[i].name, name, len) == 0)
             return &restores[i];
     return NULL;
 }
 
-/* A slot for a new restore: a free one, else the one left alone longest
- * (an abandoned restore; its key was never touched). */
-static restore *restore_slot(void)
+static restore *restore_free_slot(void)
 {
-    restore *old = &restores[0];
-    for (int i = 0; i < FKR_RESTORES_MAX; i++) {
+    for (int i = 0; i < FKR_RESTORES_MAX; i++)
         if (!restores[i].name)
             return &restores[i];
-        if (restores[i].touched < old->touched)
-            old = &restores[i];
-    }
-    restore_drop(old);
-    return old;
+    return NULL;
 }
 
+/* Drops the restores left alone for RESTORETIMEOUT seconds or more. */
+static void restore_expire(long long now)
+{
+    long long ttl = (long long)fkr_restore_timeout_s * 1000;
+    for (int i = 0; i < FKR_RESTORES_MAX; i++)
+        if (restores[i].name && now - restores[i].touched_ms >= ttl) {
+            restore_drop(&restores[i]);
+            tally.expired++;
+        }
+}
+
+static void restore_arm_timer(RedisModuleCtx *ctx);
+
+static void restore_on_timer(RedisModuleCtx *ctx, void *data)
+{
+    (void)data;
+    timer_armed = 0;
+    restore_expire(rm_Milliseconds());
+    restore_arm_timer(ctx);
+}
+
+/* One timer at a time, due when the oldest restore expires: an abandoned
+ * restore's memory goes back without waiting for another LOADCHUNK. */
+static void restore_arm_timer(RedisModuleCtx *ctx)
+{
+    if (timer_armed)
+        return;
+    long long oldest = 0;
+    int any = 0;
+    for (int i = 0; i < FKR_RESTORES_MAX; i++)
+        if (restores[i].name && (!any || restores[i].touched_ms < oldest)) {
+            oldest = restores[i].touched_ms;
+            any = 1;
+        }
+    if (!any)
+        return;
+    long long wait = oldest + (long long)fkr_restore_timeout_s * 1000 - rm_Milliseconds();
+    rm_CreateTimer(ctx, wait > 0 ? wait + 1 : 1, restore_on_timer, NULL);
+    timer_armed = 1;
+}
+
+/* Drops the restores of database db (-1: every database). */
+static void restore_drop_db(int db)
+{
+    for (int i = 0; i < FKR_RESTORES_MAX; i++)
+        if (restores[i].name && (db < 0 || restores[i].db == db)) {
+            restore_drop(&restores[i]);
+            tally.dropped++;
+        }
+}
+
+/* FLUSHDB / FLUSHALL (and the flush that starts a replica's full sync or
+ * DEBUG RELOAD) drop that database's restores; a server that becomes a
+ * replica drops them all (it takes no writes, and its primary never saw
+ * them). */
+static void restore_on_flush(RedisModuleCtx *ctx, rm_event eid, uint64_t subevent, void *data)
+{
+    (void)ctx;
+    (void)eid;
+    const rm_flush_info *fi = data;
+    if (subevent == RM_SUBEVENT_FLUSHDB_START)
+        restore_drop_db(fi ? fi->dbnum : -1);
+}
+
+static void restore_on_role(RedisModuleCtx *ctx, rm_event eid, uint64_t subevent, void *data)
+{
+    (void)ctx;
+    (void)eid;
+    (void)data;
+    if (subevent == RM_EVENT_REPLROLECHANGED_NOW_REPLICA)
+        restore_drop_db(-1);
+}
+
+static void restore_info(RedisModuleInfoCtx *ctx, int for_crash_report)
+{
+    (void)for_crash_report;
+    rm_InfoAddSection(ctx, "restores");
+    rm_InfoAddFieldULongLong(ctx, "restores_in_progress", tally.live);
+    rm_InfoAddFieldULongLong(ctx, "restores_max", FKR_RESTORES_MAX);
+    rm_InfoAddFieldULongLong(ctx, "restores_buffered_bytes", tally.buffered);
+    rm_InfoAddFieldULongLong(ctx, "restores_reserved_bytes", tally.reserved);
+    rm_InfoAddFieldULongLong(ctx, "restores_limit_bytes", fkr_restore_bytes);
+    rm_InfoAddFieldULongLong(ctx, "restores_timeout_seconds", fkr_restore_timeout_s);
+    rm_InfoAddFieldULongLong(ctx, "restores_expired", tally.expired);
+    rm_InfoAddFieldULongLong(ctx, "restores_dropped", tally.dropped);
+    rm_InfoAddFieldULongLong(ctx, "restores_refused", tally.refused);
+}
+
+int fkr_restores_init(RedisModuleCtx *ctx)
+{
+    rm_event flush = { RM_EVENT_FLUSHDB, 1 }, role = { RM_EVENT_REPLICATION_ROLE_CHANGED, 1 };
+    if (rm_SubscribeToServerEvent(ctx, flush, restore_on_flush) != RM_OK ||
+        rm_SubscribeToServerEvent(ctx, role, restore_on_role) != RM_OK ||
+        rm_RegisterInfoFunc(ctx, restore_info) != RM_OK)
+        return RM_ERR;
+    return RM_OK;
+}
+
+/* The first chunk of a dump: r (this key's restore in this database, or
+ * NULL) starts again, or a new restore takes a free slot, when the dump
+ * fits RESTOREBYTES beside the others. Returns NULL with the error to
+ * reply (nothing changed), or the restore, empty, in *out. */
+static const char *restore_start(restore *r, int db, const char *name, size_t nlen,
+                                 uint64_t total, long long now, restore **out)
+{
+    static char why[320];
+    uint64_t need = restore_cost(total, nlen);
+    uint64_t others = tally.reserved - (r ? restore_cost(r->total, r->name_len) : 0);
+    *out = NULL;
+    if (need > fkr_restore_bytes) {
+        tally.refused++;
+        snprintf(why, sizeof why, "ERR this dump's %llu bytes pass the module's limit of %llu "
+                 "bytes for restores in progress (RESTOREBYTES); nothing changed",
+                 (unsigned long long)total, (unsigned long long)fkr_restore_bytes);
+        return why;
+    }
+    if (need > fkr_restore_bytes - others) {
+        tally.refused++;
+        snprintf(why, sizeof why, "ERR restores in progress hold %llu of the module's %llu bytes "
+                 "(RESTOREBYTES) and this dump needs %llu: nothing changed; retry when one ends or "
+                 "expires (%llu s after its last chunk)", (unsigned long long)others,
+                 (unsigned long long)fkr_restore_bytes, (unsigned long long)need,
+                 (unsigned long long)fkr_restore_timeout_s);
+        return why;
+    }
+    if (!r) {
+        r = restore_free_slot();
+        if (!r) {
+            tally.refused++;
+            snprintf(why, sizeof why, "ERR %d restores are in progress, the most at once: nothing "
+                     "changed; retry when one ends or expires (%llu s after its last chunk)",
+                     FKR_RESTORES_MAX, (unsigned long long)fkr_restore_timeout_s);
+            return why;
+        }
+        r->name = rm_Alloc(nlen ? nlen : 1);
+        memcpy(r->name, name, nlen);
+        r->name_len = nlen;
+        r->db = db;
+        tally.live++;
+    } else {
+        tally.reserved -= restore_cost(r->total, r->name_len);
+        tally.buffered -= r->filled;
+        if (r->buf)
+            rm_Free(r->buf);
+        r->buf = NULL;
+    }
+    r->total = total;
+    r->filled = 0;
+    r->next = 0;
+    r->touched_ms = now;
+    tally.reserved += need;
+    *out = r;
+    return NULL;
+}
+
+/* BF.LOADCHUNK / CF.LOADCHUNK key iterator chunk. The chunks are gathered
+ * on this server only and are not replicated: when the last one arrives
+ * and the whole value checks out, the key is written and one FK.LOAD of
+ * the whole value goes to the replicas and the AOF, so a full sync or an
+ * AOF rewrite falling between the chunks (which carry only the keys) never
+ * leaves a replica or a restarted server without the key. A restore that
+ * was dropped (expired, flushed, a restart or failover) answers the next
+ * chunk with an error: start again from the first. */
 static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fkr_family family)
 {
     if (argc != 4)
@@ -231,36 +414,33 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
         rm_CloseKey(key);
         return fkr_reply_state(ctx, st);
     }
-    restore *r = restore_find(name, nlen);
+    long long now = rm_Milliseconds();
+    restore_expire(now);
+    int db = rm_GetSelectedDb(ctx);
+    restore *r = restore_find(db, name, nlen);
     if (index == 0 && (dlen > total || (count > 1 && dlen == 0) || (count == 1 && dlen != total))) {
         rm_CloseKey(key); /* checked before a restore in progress is restarted */
         return rm_ReplyWithError(ctx, "ERR a chunk whose size does not fit its dump (nothing changed)");
     }
     if (index == 0) { /* a dump starts (again) */
-        if (!r) {
-            r = restore_slot();
-            r->name = malloc(nlen ? nlen : 1);
-            if (!r->name) {
-                rm_CloseKey(key);
-                return fkr_reply_status(ctx, FK_ENOMEM);
-            }
-            memcpy(r->name, name, nlen);
-            r->name_len = nlen;
+        const char *refuse = restore_start(r, db, name, nlen, total, now, &r);
+        if (refuse) {
+            rm_CloseKey(key);
+            return rm_ReplyWithError(ctx, refuse);
         }
-        free(r->buf);
-        r->buf = NULL;
         r->family = (uint8_t)family;
         r->dump_id = dump_id;
-        r->total = total;
         r->count = count;
-        r->next = 0;
-        r->filled = 0;
     }
     const char *refuse = NULL;
-    char why[200];
-    if (!r)
-        refuse = "ERR no restore of this key in progress: send its first chunk (iterator 1) first";
-    else if (r->family != family)
+    char why[300];
+    if (!r) {
+        snprintf(why, sizeof why, "ERR no restore of this key in progress in this database: send "
+                 "its first chunk (iterator 1) first (a restore is dropped %llu s after its last "
+                 "chunk, by FLUSHDB/FLUSHALL, a restart or a failover)",
+                 (unsigned long long)fkr_restore_timeout_s);
+        refuse = why;
+    } else if (r->family != family)
         refuse = "ERR this key's restore is of the other family (BF / CF)";
     else if (dump_id != r->dump_id || total != r->total || count != r->count)
         refuse = "ERR a chunk of another dump (the key changed between SCANDUMP calls?): nothing "
@@ -276,19 +456,18 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
         rm_CloseKey(key);
         return rm_ReplyWithError(ctx, refuse);
     }
-    uint8_t *grown = realloc(r->buf, (size_t)(r->filled + dlen ? r->filled + dlen : 1));
-    if (!grown) {
-        rm_CloseKey(key);
-        return fkr_reply_status(ctx, FK_ENOMEM);
-    }
-    r->buf = grown;
+    /* rm_Realloc never returns NULL: the server stops when out of memory,
+     * as for any of its own allocations (maxmemory and deny-oom refuse the
+     * command long before) */
+    r->buf = rm_Realloc(r->buf, (size_t)(r->filled + dlen ? r->filled + dlen : 1));
     memcpy(r->buf + r->filled, c + CHUNK_HEADER, dlen);
     r->filled += dlen;
+    tally.buffered += dlen;
     r->next++;
-    r->touched = ++clock_ticks;
-    rm_ReplicateVerbatim(ctx);
+    r->touched_ms = now;
     if (r->next < r->count) { /* more to come */
         rm_CloseKey(key);
+        restore_arm_timer(ctx);
         return rm_ReplyWithSimpleString(ctx, "OK");
     }
     /* the last chunk: the whole value, checked, then the key replaced */
@@ -296,20 +475,25 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
     fk_status s = fk_checksum64(r->buf, (size_t)r->total, DUMP_SEED) == r->dump_id
                       ? fkr_value_decode(r->buf, (size_t)r->total, fkr_max_bytes, &v)
                       : FK_ECORRUPT;
-    restore_drop(r);
     if (s == FK_OK && v->family != family) {
         fkr_value_free(v);
+        restore_drop(r);
         rm_CloseKey(key);
         return rm_ReplyWithError(ctx, family == FKR_FAMILY_BF ? "ERR the dump is not a BF key's (use CF.LOADCHUNK)"
                                                               : "ERR the dump is not a CF key's (use BF.LOADCHUNK)");
     }
     if (s != FK_OK) {
+        restore_drop(r);
         rm_CloseKey(key);
         return s == FK_EINVAL ? rm_ReplyWithError(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
     }
     fkr_apply_limit(v);
     fkr_set(key, v);
     rm_CloseKey(key);
+    /* the whole value, as AOF rewrite writes it: FK.LOAD decodes it into
+     * the same value (family and settings included) */
+    rm_Replicate(ctx, "FK.LOAD", "sb", argv[1], (const char *)r->buf, (size_t)r->total);
+    restore_drop(r);
     return rm_ReplyWithSimpleString(ctx, "OK");
 }
 

@@ -200,7 +200,9 @@ static fkr_value *value_copy(const fkr_value *v)
 
 /* FK.MERGE dest src: dest becomes the union of both filters
  * (fk_filter_merge: counts add up where the kind counts); src is not
- * changed. As SUNIONSTORE and PFMERGE do, a missing src is an empty set
+ * changed; FK.MERGE k k answers as a merge from a copy of k would (Bloom:
+ * unchanged; quotient: counts doubled; an error for kinds that cannot
+ * merge). As SUNIONSTORE and PFMERGE do, a missing src is an empty set
  * (dest unchanged, not created) and a missing dest starts empty (it
  * becomes a copy of src). The filters must be of one kind and shape:
  * reserved with the same KIND, fpr, capacity and SEED (a key's own seed
@@ -218,10 +220,20 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fkr_value *src = fk_value(ctx, argv[2], RM_READ, &skey, &sst);
     fkr_value *dst = fk_value(ctx, argv[1], RM_READ | RM_WRITE, &dkey, &dst_state);
     int reply;
+    fkr_value *self = NULL; /* FK.MERGE k k: a copy of k to merge from */
+    char msg[320];
     if (sst == FKR_KEY_WRONGTYPE || dst_state == FKR_KEY_WRONGTYPE) {
         reply = fkr_reply_state(ctx, FKR_KEY_WRONGTYPE);
-    } else if (!src || src == dst) { /* nothing to add */
+    } else if (!src) { /* nothing to add */
         reply = rm_ReplyWithSimpleString(ctx, "OK");
+    } else if (src == dst && !(fk_ops_caps(fk_filter_ops(dst->filter)) & FK_CAP_MERGE)) {
+        /* the answer a merge from any other key of this kind gets, without
+         * copying a filter that cannot merge */
+        snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot merge",
+                 fk_filter_ops(dst->filter)->name);
+        reply = rm_ReplyWithError(ctx, msg);
+    } else if (src == dst && !(self = value_copy(src))) {
+        reply = fkr_reply_status(ctx, FK_ENOMEM);
     } else if (!dst) {
         fkr_value *copy = value_copy(src);
         if (copy) {
@@ -232,11 +244,14 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             reply = fkr_reply_status(ctx, FK_ENOMEM);
         }
     } else {
+        /* k with itself merges from its copy (the library takes no filter
+         * as both): Bloom bits unchanged, quotient counts doubled */
+        if (self)
+            src = self;
         const fk_ops *ops = fk_filter_ops(dst->filter);
         fk_status rc = fk_filter_merge(dst->filter, src->filter);
-        char msg[320];
         if (rc == FK_OK) {
-            fkr_value_changed(dst, (int64_t)src->items);
+            fkr_value_added(dst, src->items);
             fkr_value_refresh(dst);
             rm_ReplicateVerbatim(ctx);
             reply = rm_ReplyWithSimpleString(ctx, "OK");
@@ -253,6 +268,7 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             reply = fkr_reply_status(ctx, rc);
         }
     }
+    fkr_value_free(self);
     rm_CloseKey(skey);
     rm_CloseKey(dkey);
     return reply;
@@ -334,11 +350,11 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_ReplyWithSimpleString(ctx, "family");
     rm_ReplyWithSimpleString(ctx, family_name(v));
     rm_ReplyWithSimpleString(ctx, "capacity");
-    rm_ReplyWithLongLong(ctx, (long long)s.capacity);
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.capacity));
     rm_ReplyWithSimpleString(ctx, "items");
-    rm_ReplyWithLongLong(ctx, (long long)s.items);
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.items));
     rm_ReplyWithSimpleString(ctx, "memory_bytes");
-    rm_ReplyWithLongLong(ctx, (long long)s.memory_bytes);
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.memory_bytes));
     rm_ReplyWithSimpleString(ctx, "bits_per_item");
     rm_ReplyWithDouble(ctx, s.bits_per_item);
     rm_ReplyWithSimpleString(ctx, "load_factor");
@@ -346,7 +362,7 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_ReplyWithSimpleString(ctx, "expected_fpr");
     rm_ReplyWithDouble(ctx, s.expected_fpr);
     rm_ReplyWithSimpleString(ctx, "serialized_bytes");
-    rm_ReplyWithLongLong(ctx, (long long)saved);
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(saved));
     rm_ReplyWithSimpleString(ctx, "growth");
     rm_ReplyWithLongLong(ctx, v->expansion);
     return RM_OK;

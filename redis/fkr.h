@@ -24,6 +24,25 @@ extern uint64_t fkr_max_bytes;
 #define FKR_MIN_CHUNK_BYTES     UINT64_C(64)
 extern uint64_t fkr_chunk_bytes;
 
+/* Restores in progress (BF/CF.LOADCHUNK, cmd_chunk.c): at most
+ * FKR_RESTORES_MAX at once, holding at most fkr_restore_bytes in all
+ * (module argument RESTOREBYTES; by default MAXBYTES + FKR_RESTORE_SLACK,
+ * room for one dump of the largest key), each dropped
+ * fkr_restore_timeout_s seconds after its last chunk (module argument
+ * RESTORETIMEOUT). A first chunk past any of them is refused, never
+ * another client's restore evicted. */
+#define FKR_RESTORES_MAX              64
+#define FKR_RESTORE_SLACK             (UINT64_C(1) << 20)
+#define FKR_DEFAULT_RESTORE_TIMEOUT_S 60
+#define FKR_MAX_RESTORE_TIMEOUT_S     86400
+extern uint64_t fkr_restore_bytes;
+extern uint64_t fkr_restore_timeout_s;
+
+/* At load: follows FLUSHDB/FLUSHALL and replication role changes (they
+ * drop restores) and adds the "filterkit_restores" INFO section. RM_OK or
+ * RM_ERR. */
+int fkr_restores_init(RedisModuleCtx *ctx);
+
 /* RedisBloom's defaults and limits. */
 #define FKR_BF_ERROR        0.01
 #define FKR_BF_CAPACITY     100
@@ -74,6 +93,11 @@ int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long l
 
 /* Replies "ERR FK_XXX: <sentence>" for s. */
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s);
+
+/* A count as a reply's integer: RESP integers are signed 64-bit, so a
+ * count past INT64_MAX (a quotient filter's counts add up through merges,
+ * and the library's saturate at UINT64_MAX) is answered INT64_MAX. */
+long long fkr_count_reply(uint64_t n);
 
 /* Replies with a key-state error: "ERR not found" or WRONGTYPE. */
 int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st);

@@ -1,11 +1,15 @@
 /* redis/module.c: the entry point of filterkit-redis.so.
  *
  *   redis-server --loadmodule build/filterkit-redis.so [MAXBYTES n] [CHUNKBYTES n]
+ *                [RESTOREBYTES n] [RESTORETIMEOUT s]
  *
  * Registers the "filterkit" data type and the BF.*, CF.* and FK.*
  * commands. MAXBYTES caps one filter's body (default 1 GiB); a RESERVE
  * or FK.LOAD above it is an error and allocates nothing. CHUNKBYTES caps
- * one SCANDUMP chunk (default 16 MiB).
+ * one SCANDUMP chunk (default 16 MiB). RESTOREBYTES caps the chunks
+ * LOADCHUNK restores in progress hold (default MAXBYTES + 1 MiB) and
+ * RESTORETIMEOUT drops a restore that many seconds after its last chunk
+ * (default 60).
  */
 #include "commands.h"
 #include "type.h"
@@ -64,9 +68,11 @@ static const command commands[] = {
     { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0, 0 },
 };
 
-/* Module arguments: MAXBYTES n, CHUNKBYTES n. */
+/* Module arguments: MAXBYTES n, CHUNKBYTES n, RESTOREBYTES n,
+ * RESTORETIMEOUT seconds. */
 static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
+    int restore_bytes_given = 0;
     for (int i = 0; i < argc; i++) {
         long long n;
         if (fkr_arg_is(argv[i], "MAXBYTES") && i + 1 < argc &&
@@ -77,13 +83,25 @@ static int parse_args(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                    fkr_arg_int(argv[i + 1], (long long)FKR_MIN_CHUNK_BYTES, 1LL << 30, &n) == RM_OK) {
             fkr_chunk_bytes = (uint64_t)n;
             i++;
+        } else if (fkr_arg_is(argv[i], "RESTOREBYTES") && i + 1 < argc &&
+                   fkr_arg_int(argv[i + 1], 1, (long long)FK_MEMORY_CAP, &n) == RM_OK) {
+            fkr_restore_bytes = (uint64_t)n;
+            restore_bytes_given = 1;
+            i++;
+        } else if (fkr_arg_is(argv[i], "RESTORETIMEOUT") && i + 1 < argc &&
+                   fkr_arg_int(argv[i + 1], 1, FKR_MAX_RESTORE_TIMEOUT_S, &n) == RM_OK) {
+            fkr_restore_timeout_s = (uint64_t)n;
+            i++;
         } else {
             rm_Log(ctx, "warning", "filterkit: bad module argument (expected: MAXBYTES 1..%llu, "
-                   "CHUNKBYTES %llu..%llu)", (unsigned long long)FK_MEMORY_CAP,
-                   (unsigned long long)FKR_MIN_CHUNK_BYTES, 1ULL << 30);
+                   "CHUNKBYTES %llu..%llu, RESTOREBYTES 1..%llu, RESTORETIMEOUT 1..%d)",
+                   (unsigned long long)FK_MEMORY_CAP, (unsigned long long)FKR_MIN_CHUNK_BYTES,
+                   1ULL << 30, (unsigned long long)FK_MEMORY_CAP, FKR_MAX_RESTORE_TIMEOUT_S);
             return RM_ERR;
         }
     }
+    if (!restore_bytes_given) /* room for one dump of the largest key */
+        fkr_restore_bytes = fkr_max_bytes + FKR_RESTORE_SLACK;
     return RM_OK;
 }
 
@@ -102,7 +120,7 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (parse_args(ctx, argv, argc) != RM_OK)
         return RM_ERR;
     rm_SetModuleOptions(ctx, RM_OPTIONS_HANDLE_IO_ERRORS);
-    if (fkr_type_register(ctx) != RM_OK)
+    if (fkr_type_register(ctx) != RM_OK || fkr_restores_init(ctx) != RM_OK)
         return RM_ERR;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
         const command *c = &commands[i];

@@ -39,6 +39,16 @@ void (*rm_EmitAOF)(RedisModuleIO *, const char *, const char *, ...);
 void (*rm_DigestAddStringBuffer)(RedisModuleDigest *, const char *, size_t);
 void (*rm_DigestEndSequence)(RedisModuleDigest *);
 void (*rm_Free)(void *);
+void *(*rm_Alloc)(size_t);
+void *(*rm_Realloc)(void *, size_t);
+int (*rm_GetSelectedDb)(RedisModuleCtx *);
+int (*rm_Replicate)(RedisModuleCtx *, const char *, const char *, ...);
+long long (*rm_Milliseconds)(void);
+int (*rm_SubscribeToServerEvent)(RedisModuleCtx *, rm_event, rm_event_fn);
+uint64_t (*rm_CreateTimer)(RedisModuleCtx *, long long, rm_timer_fn, void *);
+int (*rm_RegisterInfoFunc)(RedisModuleCtx *, rm_info_fn);
+int (*rm_InfoAddSection)(RedisModuleInfoCtx *, const char *);
+int (*rm_InfoAddFieldULongLong)(RedisModuleInfoCtx *, const char *, unsigned long long);
 
 /* Name -> where its address goes. */
 #define ENTRY(name) { "RedisModule_" #name, (void **)&rm_##name }
@@ -53,7 +63,10 @@ static const struct { const char *name; void **slot; } wanted[] = {
     ENTRY(StringToLongLong), ENTRY(StringToDouble), ENTRY(SaveUnsigned),
     ENTRY(LoadUnsigned), ENTRY(SaveStringBuffer), ENTRY(LoadStringBuffer),
     ENTRY(IsIOError), ENTRY(EmitAOF), ENTRY(DigestAddStringBuffer),
-    ENTRY(DigestEndSequence), ENTRY(Free),
+    ENTRY(DigestEndSequence), ENTRY(Free), ENTRY(Alloc), ENTRY(Realloc),
+    ENTRY(GetSelectedDb), ENTRY(Replicate), ENTRY(Milliseconds), ENTRY(SubscribeToServerEvent),
+    ENTRY(CreateTimer), ENTRY(RegisterInfoFunc), ENTRY(InfoAddSection),
+    ENTRY(InfoAddFieldULongLong),
 };
 
 int rm_api_init(RedisModuleCtx *ctx)

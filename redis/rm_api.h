@@ -28,6 +28,7 @@ typedef struct RedisModuleType RedisModuleType;
 typedef struct RedisModuleIO RedisModuleIO;
 typedef struct RedisModuleDigest RedisModuleDigest;
 typedef struct RedisModuleDefragCtx RedisModuleDefragCtx;
+typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
 
 /* Documented constants. */
 #define RM_OK  0
@@ -42,6 +43,26 @@ typedef struct RedisModuleDefragCtx RedisModuleDefragCtx;
 #define RM_ERRORMSG_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
 
 typedef int (*rm_cmd_fn)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
+
+/* Server events (RedisModuleEvent: an id and the version of the data the
+ * callback gets) and the two this module follows. */
+typedef struct {
+    uint64_t id;
+    uint64_t dataver;
+} rm_event;
+#define RM_EVENT_REPLICATION_ROLE_CHANGED 0
+#define RM_EVENT_FLUSHDB 2
+#define RM_SUBEVENT_FLUSHDB_START 0
+#define RM_EVENT_REPLROLECHANGED_NOW_REPLICA 1
+/* RedisModuleFlushInfo, version 1: the database flushed, -1 for all. */
+typedef struct {
+    uint64_t version;
+    int32_t  sync;
+    int32_t  dbnum;
+} rm_flush_info;
+typedef void (*rm_event_fn)(RedisModuleCtx *ctx, rm_event eid, uint64_t subevent, void *data);
+typedef void (*rm_timer_fn)(RedisModuleCtx *ctx, void *data);
+typedef void (*rm_info_fn)(RedisModuleInfoCtx *ctx, int for_crash_report);
 
 /* RedisModuleTypeMethods, method-table version 3 (Redis >= 6.2): the
  * server reads the slots up to `defrag` and no further. */
@@ -105,6 +126,19 @@ extern void (*rm_EmitAOF)(RedisModuleIO *io, const char *cmd, const char *fmt, .
 extern void (*rm_DigestAddStringBuffer)(RedisModuleDigest *md, const char *ele, size_t len);
 extern void (*rm_DigestEndSequence)(RedisModuleDigest *md);
 extern void (*rm_Free)(void *ptr);
+extern void *(*rm_Alloc)(size_t bytes);
+extern void *(*rm_Realloc)(void *ptr, size_t bytes);
+
+extern int (*rm_GetSelectedDb)(RedisModuleCtx *ctx);
+extern int (*rm_Replicate)(RedisModuleCtx *ctx, const char *cmdname, const char *fmt, ...);
+extern long long (*rm_Milliseconds)(void);
+extern int (*rm_SubscribeToServerEvent)(RedisModuleCtx *ctx, rm_event event, rm_event_fn callback);
+extern uint64_t (*rm_CreateTimer)(RedisModuleCtx *ctx, long long period_ms, rm_timer_fn callback,
+                                  void *data);
+extern int (*rm_RegisterInfoFunc)(RedisModuleCtx *ctx, rm_info_fn cb);
+extern int (*rm_InfoAddSection)(RedisModuleInfoCtx *ctx, const char *name);
+extern int (*rm_InfoAddFieldULongLong)(RedisModuleInfoCtx *ctx, const char *field,
+                                       unsigned long long value);
 
 /* Resolves every function above through the context's RedisModule_GetApi.
  * Returns RM_OK, or RM_ERR when one is missing (nothing else is touched).

@@ -133,6 +133,11 @@ int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
     return rm_ReplyWithError(ctx, msg);
 }
 
+long long fkr_count_reply(uint64_t n)
+{
+    return n > (uint64_t)INT64_MAX ? INT64_MAX : (long long)n;
+}
+
 int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st)
 {
     return rm_ReplyWithError(ctx, st == FKR_KEY_WRONGTYPE ? RM_ERRORMSG_WRONGTYPE : "ERR not found");
@@ -251,7 +256,7 @@ long long fkr_count(const fkr_value *v, const char *key, size_t len)
      * over its links), else 1 when it answers yes */
     uint64_t n = 0;
     if (fk_filter_count(v->filter, key, len, &n) == FK_OK)
-        return (long long)n;
+        return fkr_count_reply(n);
     return fk_filter_contains(v->filter, key, len) ? 1 : 0;
 }
 

@@ -74,7 +74,17 @@ fkr_value *fkr_value_wrap_new(fk_filter *filter, fkr_family family, uint64_t cap
 
 void fkr_value_changed(fkr_value *v, int64_t items_delta)
 {
-    v->items += (uint64_t)items_delta;
+    /* saturating: merges add counts without bound */
+    uint64_t n = items_delta < 0 ? (uint64_t)0 - (uint64_t)items_delta : (uint64_t)items_delta;
+    if (items_delta >= 0)
+        v->items = n > UINT64_MAX - v->items ? UINT64_MAX : v->items + n;
+    else
+        v->items = n > v->items ? 0 : v->items - n;
+}
+
+void fkr_value_added(fkr_value *v, uint64_t items)
+{
+    v->items = items > UINT64_MAX - v->items ? UINT64_MAX : v->items + items;
 }
 
 void fkr_value_refresh(fkr_value *v)

@@ -69,8 +69,13 @@ fkr_value *fkr_value_wrap(fk_filter *filter, fkr_family family, uint64_t capacit
 fkr_value *fkr_value_wrap_new(fk_filter *filter, fkr_family family, uint64_t capacity,
                               uint64_t memory_bytes);
 
-/* Records that a command inserted (+n) or removed (-n) n items. O(1). */
+/* Records that a command inserted (+n) or removed (-n) n items, the
+ * total kept within [0, UINT64_MAX]. O(1). */
 void fkr_value_changed(fkr_value *v, int64_t items_delta);
+
+/* Records that a merge added items (any uint64_t), saturating at
+ * UINT64_MAX. O(1). */
+void fkr_value_added(fkr_value *v, uint64_t items);
 
 /* After a command's inserts: a kind that grows may have allocated, so its
  * memory is read again from its stats (a no-op for the others). */
