@@ -93,14 +93,14 @@ REGISTRY_SRCS := $(SRCS_registry)
 LIB_OBJS := $(foreach m,$(PRESENT),$(call mod_objs,$(m))) \
             $(patsubst %.c,$(BUILD)/%.o,$(REGISTRY_SRCS))
 
-# The CLI: every .c under bench/. The libbloom baseline adapter is compiled
-# in only when libbloom-dev's header is installed, and loads libbloom.so.1
-# with dlopen when a bench first runs it: the CLI does not link libbloom
-# (`ldd build/filterkit` does not list it). (Set HAVE_LIBBLOOM=0 on the
-# command line to leave it out by hand.)
+# The CLI: every .c under bench/ but bench/figures/. The libbloom baseline
+# adapter is compiled in only when libbloom-dev's header is installed, and
+# loads libbloom.so.1 with dlopen when a bench first runs it: the CLI does
+# not link libbloom (`ldd build/filterkit` does not list it). (Set
+# HAVE_LIBBLOOM=0 on the command line to leave it out by hand.)
 HAVE_LIBBLOOM := $(shell printf '$(HASH)include <bloom.h>\nint main(void){struct bloom b; return sizeof b == 0;}\n' | \
                    $(CC) -x c - -o /dev/null 2>/dev/null && echo 1 || echo 0)
-CLI_SRCS := $(SRCS_bench)
+CLI_SRCS := $(filter-out bench/figures/%,$(SRCS_bench))
 ifneq ($(HAVE_LIBBLOOM),1)
 CLI_SRCS := $(filter-out bench/baselines/libbloom.c,$(CLI_SRCS))
 else
@@ -112,6 +112,15 @@ CLI      := $(BUILD)/filterkit
 # The CLI minus main(), as an archive the tests/test_bench_*.c programs link.
 BENCH_LIB := $(BUILD)/libfk_bench.a
 BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/main.o,$(CLI_OBJS))
+
+# The measurement programs beside the bench (bench/figures/<name>.c, one
+# program each, run by the scripts there): linked with the all-in-one
+# archive, compiled with -g so callgrind_annotate can show their lines
+# (bench/figures/insn_count.sh); `make` and `make check` build them.
+FIGURE_SRCS := $(filter bench/figures/%,$(SRCS_bench))
+FIGURE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(FIGURE_SRCS))
+FIGURES     := $(patsubst %.c,$(BUILD)/%,$(FIGURE_SRCS))
+FIGURE_CFLAGS := -g
 
 # Public headers: every header of a library module but the internal ones
 # (named *_internal.h, or listed here). tests/cli_install.sh compiles each
@@ -181,7 +190,7 @@ TEST_KINDS := fpset
 TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
-.PHONY: all build lib static shared cli tests-build test test-fast bench bench-quick \
+.PHONY: all build lib static shared cli figures tests-build test test-fast bench bench-quick \
         deps deps-bench deps-test config clean help test-tsan deps-tsan
 
 # `make`, `make test`, `make bench` first install what is missing (deps*),
@@ -189,7 +198,7 @@ TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildca
 all: deps
 	@$(MAKE) --no-print-directory build SAY_CONFIG=1
 
-build: lib cli completion
+build: lib cli figures completion
 
 lib: static shared
 
@@ -205,6 +214,8 @@ $(BUILD)/include/filterkit:
 shared: $(BUILD)/$(SHLIB_REAL) $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV)
 
 cli: $(if $(CLI_SRCS),$(CLI))
+
+figures: $(FIGURES)
 
 config:
 	@echo '$(CONFIG_LINE)'
@@ -222,7 +233,7 @@ help:
 	@echo "make fuzz         run each libFuzzer target (tests/fuzz/) for FUZZ_SECONDS (30) under ASan+UBSan"
 	@echo "make install      install-headers install-static install-shared install-pc install-man install-bin install-completion"
 	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
-	@echo "make lib | static | shared | cli    build one part (no package install)"
+	@echo "make lib | static | shared | cli | figures    build one part (no package install)"
 	@echo "make config       print which optional parts this build has"
 	@echo "make deps         install missing Debian packages (as root) or say which"
 	@echo "make python       build the Python package into $(BUILD)/python/lib (PYTHON=$(PYTHON))"
@@ -277,11 +288,11 @@ deps-test: deps
 
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).
-.SECONDARY: $(addsuffix .o,$(TEST_BINS) $(LINK_BINS))
+.SECONDARY: $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)) $(FIGURE_OBJS)
 
 $(BUILD)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(if $(filter bench/%,$<),$(CLI_CFLAGS)) -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(if $(filter bench/figures/%,$<),$(FIGURE_CFLAGS),$(if $(filter bench/%,$<),$(CLI_CFLAGS))) -c $< -o $@
 
 # Archives are rebuilt from scratch so a deleted source leaves no stale object.
 define archive_rule
@@ -303,6 +314,9 @@ $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV): $(BUILD)/$(SHLIB_REAL)
 
 $(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+$(FIGURES): $(BUILD)/bench/figures/%: $(BUILD)/bench/figures/%.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(TEST_KIND_ARCHIVES) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
@@ -334,7 +348,7 @@ $(BUILD)/tests/link_registry: $(BUILD)/tests/link_registry.o $(BUILD)/libfilterk
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # ---------------------------------------------------------------- tests
-tests-build: lib cli $(TEST_BINS) $(LINK_BINS)
+tests-build: lib cli figures $(TEST_BINS) $(LINK_BINS)
 
 # `make test`: everything twice, plain and under AddressSanitizer + UBSan;
 # the runner ends with one line `N passed, N failed`.
@@ -604,4 +618,4 @@ endif
 # ======================================================== end python package
 
 # The header dependencies -MMD wrote for this folder's objects.
--include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
+-include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(FIGURE_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))

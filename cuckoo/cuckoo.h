@@ -156,7 +156,7 @@ FK_API fk_status fk_cuckoo_insert_unique(fk_cuckoo *c, const void *key, size_t l
  * Cost: one hash, a few multiplies, two bucket reads (at most two cache
  * lines for f = 8 or 16), no branch on slot contents; about 106
  * instructions for an 8-byte key at f = 10, call included
- * (tests/insn_count.sh). */
+ * (bench/figures/insn_count.sh). */
 FK_API bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len);
 
 /* Deletes one copy of key's fingerprint from its first bucket, else its

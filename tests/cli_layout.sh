@@ -2,6 +2,8 @@
 # tests/cli_layout.sh: the floor plan holds (CONTRIBUTING.md, "Layout").
 #  - nothing outside bench/ includes a bench/ header, but the bench's own
 #    tests (tests/test_bench_*.c, tests/fuzz/fuzz_cli_*.c);
+#  - bench/figures/ (the measurement programs) includes only the library:
+#    common/, the kinds and the registry, never bench/ or tests/;
 #  - common/ includes no kind and not the registry; no kind includes
 #    another kind, the registry, bench/ or redis/ (scalable/ reaches its
 #    inner kinds through their fk_ops only);
@@ -31,6 +33,10 @@ outside_bench=$(git ls-files '*.c' '*.h' 2>/dev/null | grep -v -E "$bench_tests"
 [ -n "$outside_bench" ] || outside_bench=$(find . -name '*.[ch]' ! -path './build*' | sed 's|^\./||' | grep -v -E "$bench_tests")
 bad=$(printf '%s\n' $outside_bench | xargs grep -n -H -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"(\.\./)*bench/' 2>/dev/null)
 check "no file outside bench/ includes from bench/: $bad" test -z "$bad"
+
+lib_dirs=$(echo common $kinds registry | tr ' ' '|')
+bad=$(includes_in bench/figures | grep -v -E "#[[:space:]]*include[[:space:]]*\"\.\./\.\./($lib_dirs)/[A-Za-z0-9_]+\.h\"")
+check "bench/figures/ includes only the library (common/, the kinds, registry/): $bad" test -z "$bad"
 
 bad=$(includes_in common | grep -E "\"\.\./($(echo $kinds registry bench redis | tr ' ' '|'))/")
 check "common/ includes no kind, registry, bench or redis: $bad" test -z "$bad"

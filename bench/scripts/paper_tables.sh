@@ -241,17 +241,17 @@ fi
 # ------------------------------------- cost: where a lookup's instructions go
 if want cost; then {
     if command -v valgrind >/dev/null 2>&1; then
-        echo "Counted by callgrind over \`tests/insn_count.sh KIND 1000000 FPR OP\` (one call per 8-byte key through \`fk_filter_contains_u64\`, loop included; \`FK_INSN_ANNOTATE=FILE\` writes the per-line counts) at $stamp, gcc -O2; the split is callgrind's count per function, per lookup."
+        echo "Counted by callgrind over \`bench/figures/insn_count.sh KIND 1000000 FPR OP\` (one call per 8-byte key through \`fk_filter_contains_u64\`, loop included; \`FK_INSN_ANNOTATE=FILE\` writes the per-line counts) at $stamp, gcc -O2; the split is callgrind's count per function, per lookup."
         echo
         echo "| kind, fpr | absent | present | 50% mix | loop + \`fk_filter_contains_u64\` | the kind's own functions (absent) |"
         echo "|---|---|---|---|---|---|"
         for spec in "blocked 0.01" "cuckoo 0.01" "cuckoo 0.001" "bloom 0.01" "counting 0.01" "quotient 0.001" "fuse 0.01" "fuse 0.004"; do
             set -- $spec
-            echo "paper_tables.sh: tests/insn_count.sh $1 1000000 $2 absent_u64 (present_u64, mixed_u64)" >&2
+            echo "paper_tables.sh: bench/figures/insn_count.sh $1 1000000 $2 absent_u64 (present_u64, mixed_u64)" >&2
             per() { sed 's/.* = \([0-9.]*\) per .*/\1/'; }
-            absent=$(FK_INSN_ANNOTATE="$tmp/cost.txt" BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" absent_u64 | per)
-            present=$(BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" present_u64 | per)
-            mixed=$(BUILD="$build" sh tests/insn_count.sh "$1" 1000000 "$2" mixed_u64 | per)
+            absent=$(FK_INSN_ANNOTATE="$tmp/cost.txt" BUILD="$build" sh bench/figures/insn_count.sh "$1" 1000000 "$2" absent_u64 | per)
+            present=$(BUILD="$build" sh bench/figures/insn_count.sh "$1" 1000000 "$2" present_u64 | per)
+            mixed=$(BUILD="$build" sh bench/figures/insn_count.sh "$1" 1000000 "$2" mixed_u64 | per)
             # callgrind_annotate's function lines: "COUNT  FILE:FUNCTION [OBJECT]"
             awk '/^ *[0-9,]+ +[^ ]+:[^ ]+ \[/ { gsub(/,/, "", $1); f = $2; sub(/^[^:]*:/, "", f); print $1, f }' \
                 "$tmp/cost.txt" >"$tmp/cost.fn"
@@ -373,17 +373,17 @@ run growth-sweep2 "${gs_args2[@]}"
             for cap in "$N" $((N / 2)) $((N / 8)) $((N / 64)) $((N / 1000)); do
                 if [ -z "$base" ]; then
                     args=("$kind" "$N" 0.01 lookup)
-                    out=$(BUILD="$build" sh tests/insn_count.sh "${args[@]}")
+                    out=$(BUILD="$build" sh bench/figures/insn_count.sh "${args[@]}")
                     base=$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per lookup/\1/')
-                    printf '| `tests/insn_count.sh %s` | 1 (fixed) | %s | 1 |\n' "${args[*]}" "$base"
+                    printf '| `bench/figures/insn_count.sh %s` | 1 (fixed) | %s | 1 |\n' "${args[*]}" "$base"
                 fi
                 args=("scalable-$kind" "$N" 0.01 lookup "$cap")
-                echo "paper_tables.sh: tests/insn_count.sh ${args[*]}" >&2
-                out=$(BUILD="$build" sh tests/insn_count.sh "${args[@]}")
+                echo "paper_tables.sh: bench/figures/insn_count.sh ${args[*]}" >&2
+                out=$(BUILD="$build" sh bench/figures/insn_count.sh "${args[@]}")
                 per=$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per lookup/\1/')
                 seq 1 "$N" | "$fk" build --kind "scalable-$kind" --fpr 0.01 --capacity "$cap" --unique-input >"$tmp/links.fk"
                 links=$("$fk" info --json "$tmp/links.fk" | sed -n 's/^  "links": \([0-9]*\),$/\1/p')
-                printf '| `tests/insn_count.sh %s` | %s | %s | %.2f |\n' "${args[*]}" "$links" "$per" "$(awk -v a="$per" -v b="$base" 'BEGIN { print a / b }')"
+                printf '| `bench/figures/insn_count.sh %s` | %s | %s | %.2f |\n' "${args[*]}" "$links" "$per" "$(awk -v a="$per" -v b="$base" 'BEGIN { print a / b }')"
             done
         done
     else
@@ -460,10 +460,10 @@ fi
 
 # --------------------------------------------------- quotient
 if want quotient; then
-quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
-    echo "\`tests/quotient_figures.sh $1\`, $stamp:"
+quotient_part() { # PART: bench/figures/quotient_figures.sh PART, with its command line
+    echo "\`bench/figures/quotient_figures.sh $1\`, $stamp:"
     echo
-    BUILD="$build" sh tests/quotient_figures.sh "$1"
+    BUILD="$build" sh bench/figures/quotient_figures.sh "$1"
 }
 {
     quotient_part space
@@ -492,10 +492,10 @@ quotient_part() { # PART: tests/quotient_figures.sh PART, with its command line
         echo "|---|---|"
         for args in "quotient $N 0.001 absent" "quotient $N 0.001 absent_u64" "quotient $N 0.001 lookup" "quotient $N 0.001 insert" \
                     "cuckoo $N 0.001 absent" "cuckoo $N 0.001 lookup" "cuckoo $N 0.001 insert"; do
-            echo "paper_tables.sh: tests/insn_count.sh $args" >&2
+            echo "paper_tables.sh: bench/figures/insn_count.sh $args" >&2
             # shellcheck disable=SC2086
-            out=$(BUILD="$build" sh tests/insn_count.sh $args)
-            printf '| `tests/insn_count.sh %s` | %s |\n' "$args" "$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per .*/\1/')"
+            out=$(BUILD="$build" sh bench/figures/insn_count.sh $args)
+            printf '| `bench/figures/insn_count.sh %s` | %s |\n' "$args" "$(printf '%s\n' "$out" | sed 's/.* = \([0-9.]*\) per .*/\1/')"
         done
     else
         echo "(valgrind is not installed: no instruction counts)"

@@ -1,20 +1,21 @@
 #!/bin/sh
-# tests/quotient_figures.sh [space|full|heavy|merge|merge-insn|shift|all]: the counting
-# quotient filter's figures as Markdown tables (tests/quotient_figures.c):
+# bench/figures/quotient_figures.sh [space|full|heavy|merge|merge-insn|shift|all]:
+# the counting quotient filter's figures as Markdown tables
+# (bench/figures/quotient_figures.c, built by `make`):
 # bits per item sized for n at 1% and 0.1% against (r + 2.125) / 0.95; the
 # load at the first FK_EFULL over 10 seeds; one key inserted 10^6 times;
 # merging two 10^6-key filters against copying both (merge-insn: its
 # callgrind instruction count, not part of all); the slots an insert
 # moves at load alpha against theory. Run from the repository root after
-# `make`.
+# `make`; BUILD=dir picks the build folder (default build).
 set -eu
 what=${1:-all}
 build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -I. -o "$tmp/qf" tests/quotient_figures.c "$build/libfk_quotient.a" \
-    "$build/libfk_common.a" -lm
-run() { "$tmp/qf" "$@"; }
+qf="$build/bench/figures/quotient_figures"
+[ -x "$qf" ] || { echo "$0: no $qf; run make first (BUILD=$build)" >&2; exit 1; }
+run() { "$qf" "$@"; }
 if [ "$what" = space ] || [ "$what" = all ]; then
     echo "| n | fpr | r | slots | load at n | bits/item (all memory) | (r + 2.125) / 0.95 | measured FPR | theory |"
     echo "|---|---|---|---|---|---|---|---|---|"
@@ -38,7 +39,7 @@ fi
 if [ "$what" = merge-insn ]; then # not in all: callgrind takes minutes
     # instructions of fk_quotient_merge alone (callgrind), per key merged
     valgrind --tool=callgrind --toggle-collect=fk_quotient_merge --callgrind-out-file="$tmp/cg" \
-        "$tmp/qf" merge 1000000 1 >/dev/null 2>"$tmp/vg"
+        "$qf" merge 1000000 1 >/dev/null 2>"$tmp/vg"
     ir=$(awk '/^summary:/ {print $2}' "$tmp/cg")
     echo "| keys merged | instructions in fk_quotient_merge | per key |"
     echo "|---|---|---|"

@@ -1,4 +1,5 @@
-/* tests/chain_figures.c: times a growing chain's calls (tests/chain_figures.sh).
+/* bench/figures/chain_figures.c: times a growing chain's calls
+ * (bench/figures/chain_figures.sh).
  * Usage: chain_figures KIND N FPR CAPACITY REPEAT: makes KIND with the
  * capacity and fpr, inserts N integer keys one by one (timed), then looks
  * up N absent keys one by one (fk_filter_contains_u64) and in batches of
@@ -9,9 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "registry/registry.h"
-#include "scalable/scalable.h"
-#include "tests/keys.h"
+#include "../../registry/registry.h"
+#include "../../scalable/scalable.h"
+
+/* The keys of tests/keys.h: present keys mix 2i, absent ones 2i + 1
+ * (splitmix64's finalizer, a bijection), so none is both. */
+static uint64_t key_mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
 
 static double now_ns(void)
 {
@@ -44,8 +53,8 @@ int main(int argc, char **argv)
     if (!in || !out || !hit)
         return 1;
     for (size_t i = 0; i < n; i++) {
-        in[i] = keys_positive(i);
-        out[i] = keys_negative(i);
+        in[i] = key_mix(2 * (uint64_t)i);
+        out[i] = key_mix(2 * (uint64_t)i + 1);
     }
     double ins[15], one[15], many[15];
     size_t links = 0, yes = 0;

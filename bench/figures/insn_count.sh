@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/insn_count.sh [KIND] [N] [FPR] [OP] [CAPACITY]:
+# bench/figures/insn_count.sh [KIND] [N] [FPR] [OP] [CAPACITY]:
 # instructions per call of an 8-byte key, one call per key through fk_ops,
-# loop included, counted by callgrind over tests/insn_lookup.c's loops.
+# loop included, counted by callgrind over bench/figures/insn_lookup.c's
+# loops.
 # OP: lookup (the n present then n absent keys), absent (n absent keys),
 # present (the n present), mixed (n keys, present or absent by a coin flip),
 # insert (n keys into a filter sized for n) or cinsert (through the
@@ -9,7 +10,8 @@
 # insert_u64, ...) goes through fk_filter_contains_u64 / fk_filter_insert_u64
 # instead of the byte slots; a `_batch` suffix (absent_batch, ...) through
 # fk_filter_contains_many_u64, 1024 keys a call.
-# Run from the repository root after `make`; defaults: cuckoo 1000000 0.001
+# Run from the repository root after `make` (BUILD=dir: the build folder
+# whose insn_lookup runs, default build); defaults: cuckoo 1000000 0.001
 # lookup, CAPACITY = N (a growing kind started smaller grows to N).
 # FK_INSN_ANNOTATE=FILE also writes callgrind_annotate's per-line counts
 # (--auto=yes) of the counted loop to FILE.
@@ -18,7 +20,8 @@ kind=${1:-cuckoo} n=${2:-1000000} fpr=${3:-0.001} op=${4:-lookup} capacity=${5:-
 build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -g -o "$tmp/insn_lookup" tests/insn_lookup.c "$build/libfilterkit.a" -lm -pthread
+prog="$build/bench/figures/insn_lookup"
+[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
 base=${op%_u64} u64=0 batch=0
 [ "$base" = "$op" ] || u64=1
 case $base in *_batch) base=${base%_batch} batch=1 ;; esac
@@ -35,7 +38,7 @@ esac
 FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
     valgrind --tool=callgrind --toggle-collect="$loop" \
     --callgrind-out-file="$tmp/cg.out" \
-    "$tmp/insn_lookup" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"
+    "$prog" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"
 case $loop in
     lookup*) calls=$(awk '{print $1}' "$tmp/run.txt") ;;
     *) calls=$(awk '{print $5}' "$tmp/run.txt") ;;

@@ -1,8 +1,8 @@
 #!/bin/sh
-# tests/insn_chain.sh [N] [FPR]: a growing chain hashes a key once, not
+# bench/figures/insn_chain.sh [N] [FPR]: a growing chain hashes a key once, not
 # once per link. XXH3 is inlined into the probes (common/hash.h), so there
 # is no call to count: this counts instructions instead (callgrind, through
-# tests/insn_count.sh) of N absent lookups, each of which visits every link,
+# insn_count.sh beside it) of N absent lookups, each of which visits every link,
 # in a scalable-bloom chain of 4 links (first capacity ceil(N/15), growth
 # 2: N keys fill links of c0, 2c0, 4c0 and 8c0), and compares them per link
 # visited with a fixed Bloom filter of the same N and FPR, for the u64,
@@ -11,6 +11,9 @@
 # and an fk_ops call per link on top of the probes. Fails when any ratio
 # exceeds 1.3 (issue #24's "Measured targets"). Run from the repository
 # root after `make`; BUILD=dir as insn_count.sh. Defaults: 1000000 0.01.
+# A measurement with a verdict, not a test (no make target runs it): it
+# needs valgrind and its counts depend on the compiler; tests/test_scalable.c
+# checks that a registered chain hashes once (its hash_once flag).
 set -eu
 n=${1:-1000000} fpr=${2:-0.01}
 links=4

@@ -1,6 +1,7 @@
-/* tests/insn_lookup.c: the loops whose instructions tests/insn_count.sh
- * counts with callgrind: one call per key through the kind's fk_ops (an
- * indirect call, as the bench makes), 8-byte keys, a filter sized for n.
+/* bench/figures/insn_lookup.c: the loops whose instructions
+ * bench/figures/insn_count.sh counts with callgrind: one call per key
+ * through the kind's fk_ops (an indirect call, as the bench makes), 8-byte
+ * keys, a filter sized for n.
  * insert_loop inserts n keys; lookup_loop then looks up those n and n
  * absent ones. callgrind counts one of them (--toggle-collect), so
  * Ir / calls is the cost of one call, loop included.
@@ -22,8 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../common/filter.h"
-#include "../registry/registry.h"
+#include "../../common/filter.h"
+#include "../../registry/registry.h"
 
 typedef bool (*contains_fn)(const fk_filter *, const void *, size_t);
 

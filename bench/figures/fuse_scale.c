@@ -1,6 +1,6 @@
-/* tests/fuse_scale.c: one large binary fuse build, checked afterwards (run
- * by tests/fuse_scale.sh; not part of `make test`: 10^9 keys take minutes
- * and about 10 GiB).
+/* bench/figures/fuse_scale.c: one large binary fuse build, checked
+ * afterwards (run by bench/figures/fuse_scale.sh; not part of `make test`:
+ * 10^9 keys take minutes and about 10 GiB).
  *
  *   usage: fuse_scale N FP_BITS THREADS SAMPLE
  *
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../fuse/fuse.h"
+#include "../../fuse/fuse.h"
 
 static uint64_t mix(uint64_t z) /* splitmix64's finalizer: a bijection */
 {

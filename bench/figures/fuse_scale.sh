@@ -1,7 +1,7 @@
 #!/bin/sh
-# tests/fuse_scale.sh [N] [FP_BITS] [THREADS] [SAMPLE]: one binary fuse
+# bench/figures/fuse_scale.sh [N] [FP_BITS] [THREADS] [SAMPLE]: one binary fuse
 # build of N distinct 8-byte keys generated in process, timed, then checked
-# (tests/fuse_scale.c): zero false negatives in SAMPLE keys spread over the
+# (fuse_scale.c): zero false negatives in SAMPLE keys spread over the
 # set and the FPR of SAMPLE absent keys within a binomial bound of 2^-f.
 # Run from the repository root after `make`. Defaults: 1000000000 8 2
 # 10000000 (10^9 keys: about 8 GiB for the keys, 1.1 GiB for the filter and
@@ -9,8 +9,6 @@
 set -eu
 n=${1:-1000000000} f=${2:-8} threads=${3:-2} sample=${4:-10000000}
 build=${BUILD:-build}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-${CC:-cc} -O2 -o "$tmp/fuse_scale" tests/fuse_scale.c "$build/libfk_fuse.a" \
-    "$build/libfk_common.a" -lm -pthread
-"$tmp/fuse_scale" "$n" "$f" "$threads" "$sample"
+prog="$build/bench/figures/fuse_scale"
+[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+"$prog" "$n" "$f" "$threads" "$sample"

@@ -1,6 +1,6 @@
-/* tests/cuckoo_load.c: load at the first FK_EFULL of cuckoo filters sized
- * for n (default target load), over several seeds; run by
- * tests/cuckoo_load.sh. For each (n, f) it prints the buckets, the load at
+/* bench/figures/cuckoo_load.c: load at the first FK_EFULL of cuckoo filters
+ * sized for n (default target load), over several seeds; run by
+ * bench/figures/cuckoo_load.sh. For each (n, f) it prints the buckets, the load at
  * n, the mean evictions per insert while filling to n, the mean and
  * minimum load at the first failed insert, how many seeds accepted all n
  * inserts, and the keys lost (inserted with FK_OK, then not found):
@@ -9,14 +9,23 @@
  *   usage: cuckoo_load N F SEEDS [MAX_LOAD] */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../cuckoo/cuckoo.h"
-#include "describe.h"
+#include <string.h>
+#include "../../cuckoo/cuckoo.h"
 
 static uint64_t key_of(uint64_t i, uint64_t seed)
 {
     uint64_t z = i * UINT64_C(0x9E3779B97F4A7C15) + seed * UINT64_C(0xD1B54A32D192ED03);
     z = (z ^ (z >> 31)) * UINT64_C(0xBF58476D1CE4E5B9);
     return z ^ (z >> 29);
+}
+
+/* fk_cuckoo_describe as a value, zeroed first. */
+static fk_cuckoo_description described(const fk_cuckoo *c)
+{
+    fk_cuckoo_description d;
+    memset(&d, 0, sizeof d);
+    fk_cuckoo_describe(c, &d);
+    return d;
 }
 
 int main(int argc, char **argv)
@@ -44,7 +53,7 @@ int main(int argc, char **argv)
         uint64_t i = 0;
         while (1) {
             if (i == n)
-                kicks_to_n += cuckoo_desc(c).kicks;
+                kicks_to_n += described(c).kicks;
             uint64_t k = key_of(i, (uint64_t)s);
             if (fk_cuckoo_insert(c, &k, sizeof k) != FK_OK)
                 break;
@@ -55,10 +64,10 @@ int main(int argc, char **argv)
             lost += !fk_cuckoo_contains(c, &k, sizeof k);
         }
         accepted += i >= n;
-        double load = cuckoo_desc(c).load_factor;
+        double load = described(c).load_factor;
         sum += load;
         min = load < min ? load : min;
-        buckets = cuckoo_desc(c).buckets;
+        buckets = described(c).buckets;
         fk_cuckoo_free(c);
     }
     printf("| %llu | %u | %llu | %.4f | %.3f | %.4f | %.4f | %d/%d | %llu |\n",

@@ -1,6 +1,6 @@
-/* tests/quotient_figures.c: the counting quotient filter's figures for
- * PAPER_NOTES and the report, run by tests/quotient_figures.sh (not a
- * test: it measures). One line of Markdown table per call.
+/* bench/figures/quotient_figures.c: the counting quotient filter's figures
+ * for PAPER_NOTES and the report, run by bench/figures/quotient_figures.sh
+ * (not a test: it measures). One line of Markdown table per call.
  *
  *   quotient_figures space N FPR        bits per item of a filter sized for N
  *   quotient_figures full N SEEDS       load at the first FK_EFULL, over SEEDS seeds
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "../quotient/quotient.h"
-#include "../quotient/quotient_internal.h"
+#include "../../quotient/quotient.h"
+#include "../../quotient/quotient_internal.h"
 
 static uint64_t key_of(uint64_t i, uint64_t seed)
 {
