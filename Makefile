@@ -122,6 +122,30 @@ FIGURE_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(FIGURE_SRCS))
 FIGURES     := $(patsubst %.c,$(BUILD)/%,$(FIGURE_SRCS))
 FIGURE_CFLAGS := -g
 
+# The Redis module: $(BUILD)/filterkit-redis.so, a Redis 7.0 module over the
+# all-in-one library (redis/; no Redis header needed). `make test` builds
+# it too when redis-server is installed, and tests/cli_redis.sh runs it on
+# real servers.
+REDIS_MODULE := $(BUILD)/filterkit-redis.so
+REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
+HAVE_REDIS   := $(shell command -v redis-server >/dev/null 2>&1 && echo 1)
+
+# The Python package: the CPython extension filterkit._filterkit (python/:
+# setup.py, Debian's python3-setuptools) statically linked with
+# $(BUILD)/libfilterkit.a, into $(BUILD)/python/lib (import it with
+# PYTHONPATH=$(BUILD)/python/lib). `pip install --no-build-isolation ./python`
+# builds and installs it the same way. PYTHON picks the interpreter.
+# `make test` builds it too when python3-dev is installed, and
+# tests/cli_python.sh runs python/tests with pytest and hypothesis.
+PYTHON        ?= /usr/bin/python3
+PY_BUILD      := $(BUILD)/python
+HAVE_PYTHON_DEV := $(shell $(PYTHON) -c 'import sysconfig, os, sys; \
+    sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
+    >/dev/null 2>&1 && echo 1)
+PY_SRCS       := $(wildcard python/src/*.c python/src/*.h python/filterkit/*.py python/filterkit/*.pyi) \
+                 python/setup.py
+PY_STAMP      := $(PY_BUILD)/built.stamp
+
 # Public headers: every header of a library module but the internal ones
 # (named *_internal.h, or listed here). tests/cli_install.sh compiles each
 # installed one alone, as C and as C++, so one that needs an internal
@@ -190,8 +214,9 @@ TEST_KINDS := fpset
 TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
-.PHONY: all build lib static shared cli figures tests-build test test-fast bench bench-quick \
-        deps deps-bench deps-test config clean help test-tsan deps-tsan
+.PHONY: all build lib static shared cli figures redis python tests-build test test-fast bench \
+        bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-python deps-python-test \
+        config clean help test-tsan
 
 # `make`, `make test`, `make bench` first install what is missing (deps*),
 # then build in a second make that sees what they installed.
@@ -217,11 +242,18 @@ cli: $(if $(CLI_SRCS),$(CLI))
 
 figures: $(FIGURES)
 
+# `make redis`: the Redis module (above), not part of `make`.
+redis: deps $(REDIS_MODULE)
+
+# `make python`: the Python package (above), not part of `make`.
+python: deps deps-python
+	@$(MAKE) --no-print-directory $(PY_STAMP)
+
 config:
 	@echo '$(CONFIG_LINE)'
 
 help:
-	@echo "make              build the libraries and the CLI into $(BUILD)/"
+	@echo "make              build the libraries, the CLI and the figure programs (bench/figures/) into $(BUILD)/"
 	@echo "make test         build and run every test, plain and under ASan+UBSan"
 	@echo "make test-fast    run the tests once, without the sanitizer build"
 	@echo "make check        every test at small scale, plain build: the loop after each change"
@@ -235,8 +267,10 @@ help:
 	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
 	@echo "make lib | static | shared | cli | figures    build one part (no package install)"
 	@echo "make config       print which optional parts this build has"
-	@echo "make deps         install missing Debian packages (as root) or say which"
+	@echo "make redis        build the Redis module $(REDIS_MODULE)"
 	@echo "make python       build the Python package into $(BUILD)/python/lib (PYTHON=$(PYTHON))"
+	@echo "make deps         install missing Debian packages (as root) or say which; what each part needs:"
+	@echo "                  deps-bench deps-test deps-tsan deps-fuzz deps-redis deps-python deps-python-test"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
 	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
@@ -286,6 +320,31 @@ deps-test: deps
 	-$(call ensure,jq,command -v jq)
 	-$(call ensure,zsh,command -v zsh)
 
+# The Redis module's tests: redis-server and redis-tools, and python3-redis,
+# the client tests/cli_redis_clients.sh drives it with.
+deps-redis:
+	$(call ensure,redis-server,command -v redis-server)
+	$(call ensure,redis-tools,command -v redis-cli)
+	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
+
+deps-python:
+	$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
+	$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
+	$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
+
+# What the Python tests and the example use (all optional for `make test`:
+# tests/cli_python.sh says what is missing and skips).
+deps-python-test: deps
+	-$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
+	-$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
+	-$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
+	-$(call ensure,python3-venv,$(PYTHON) -c 'import ensurepip')
+	-$(call ensure,python3-pip,$(PYTHON) -m pip --version)
+	-$(call ensure,python3-pytest,$(PYTHON) -c 'import pytest')
+	-$(call ensure,python3-hypothesis,$(PYTHON) -c 'import hypothesis')
+	-$(call ensure,python3-matplotlib,$(PYTHON) -c 'import matplotlib')
+	-$(call ensure,python3-flor,$(PYTHON) -c 'import flor')
+
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).
 .SECONDARY: $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)) $(FIGURE_OBJS)
@@ -314,6 +373,18 @@ $(BUILD)/$(SHLIB_SONAME) $(BUILD)/$(SHLIB_DEV): $(BUILD)/$(SHLIB_REAL)
 
 $(CLI): $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJS) $(BUILD)/libfilterkit.a $(CLI_LIBS) $(LDLIBS_ALL)
+
+$(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
+	$(CC) -shared $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(REDIS_OBJS) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
+
+# setup.py rebuilds what changed (its depends: the archive and pyfk.h).
+$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
+	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_WERROR=$(WERROR) \
+	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
+	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
+	  $(PYTHON) setup.py -q build --build-base $(abspath $(PY_BUILD))/tmp \
+	  --build-lib $(abspath $(PY_BUILD))/lib --build-temp $(abspath $(PY_BUILD))/tmp
+	@touch $@
 
 $(FIGURES): $(BUILD)/bench/figures/%: $(BUILD)/bench/figures/%.o $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
@@ -349,6 +420,13 @@ $(BUILD)/tests/link_registry: $(BUILD)/tests/link_registry.o $(BUILD)/libfilterk
 
 # ---------------------------------------------------------------- tests
 tests-build: lib cli figures $(TEST_BINS) $(LINK_BINS)
+# The Redis module and the Python package when their tools are installed.
+ifeq ($(HAVE_REDIS),1)
+tests-build: $(REDIS_MODULE)
+endif
+ifeq ($(HAVE_PYTHON_DEV),1)
+tests-build: $(PY_STAMP)
+endif
 
 # `make test`: everything twice, plain and under AddressSanitizer + UBSan;
 # the runner ends with one line `N passed, N failed`.
@@ -422,6 +500,9 @@ deps-fuzz:
 FUZZ_CLI_SRCS := $(filter %/args.c %/operands.c %/suggest.c,$(CLI_SRCS))
 $(FUZZ_BUILD)/fuzz_cli_args: FUZZ_EXTRA_SRCS := $(FUZZ_CLI_SRCS)
 $(FUZZ_BUILD)/fuzz_cli_args: $(FUZZ_CLI_SRCS) $(shell find bench -name '*.h')
+# The Redis module's value decoder, fuzzed like the library's loader.
+$(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
+$(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
 
 $(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB_SRCS) $(shell find $(PRESENT) -name '*.h')
 	@mkdir -p $(dir $@)
@@ -542,80 +623,6 @@ uninstall-bin:
 
 clean:
 	rm -rf $(BUILD)
-
-# ============================================================ redis module
-# (issue 18) `make redis` builds $(BUILD)/filterkit-redis.so, a Redis 7.0
-# module over the all-in-one library (redis/; no Redis header needed).
-# `make test` builds it too when redis-server is installed, and
-# tests/cli_redis.sh runs it on real servers; `make deps-redis` installs
-# redis-server and redis-tools (and python3-redis, the client
-# tests/cli_redis_clients.sh drives it with).
-REDIS_MODULE := $(BUILD)/filterkit-redis.so
-REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
-HAVE_REDIS   := $(shell command -v redis-server >/dev/null 2>&1 && echo 1)
-.PHONY: redis deps-redis
-redis: deps $(REDIS_MODULE)
-$(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
-	$(CC) -shared $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(REDIS_OBJS) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
-deps-redis:
-	$(call ensure,redis-server,command -v redis-server)
-	$(call ensure,redis-tools,command -v redis-cli)
-	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
-ifeq ($(HAVE_REDIS),1)
-tests-build: $(REDIS_MODULE)
-endif
-# The module's value decoder, fuzzed like the library's loader (make fuzz).
-$(FUZZ_BUILD)/fuzz_redis_value: FUZZ_EXTRA_SRCS := redis/value.c
-$(FUZZ_BUILD)/fuzz_redis_value: redis/value.c redis/value.h
-# ======================================================== end redis module
-
-# ============================================================ python package
-# (issue 28) `make python` builds the CPython extension filterkit._filterkit
-# (python/: setup.py, Debian's python3-setuptools) statically linked with
-# $(BUILD)/libfilterkit.a, into $(BUILD)/python/lib (import it with
-# PYTHONPATH=$(BUILD)/python/lib). `pip install --no-build-isolation ./python`
-# builds and installs it the same way. PYTHON picks the interpreter.
-# `make test` builds it too when python3-dev is installed, and
-# tests/cli_python.sh runs python/tests with pytest and hypothesis.
-PYTHON        ?= /usr/bin/python3
-PY_BUILD      := $(BUILD)/python
-HAVE_PYTHON_DEV := $(shell $(PYTHON) -c 'import sysconfig, os, sys; \
-    sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
-    >/dev/null 2>&1 && echo 1)
-PY_SRCS       := $(wildcard python/src/*.c python/src/*.h python/filterkit/*.py python/filterkit/*.pyi) \
-                 python/setup.py
-PY_STAMP      := $(PY_BUILD)/built.stamp
-.PHONY: python deps-python deps-python-test
-python: deps deps-python
-	@$(MAKE) --no-print-directory $(PY_STAMP)
-# setup.py rebuilds what changed (its depends: the archive and pyfk.h).
-$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_WERROR=$(WERROR) \
-	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
-	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
-	  $(PYTHON) setup.py -q build --build-base $(abspath $(PY_BUILD))/tmp \
-	  --build-lib $(abspath $(PY_BUILD))/lib --build-temp $(abspath $(PY_BUILD))/tmp
-	@touch $@
-deps-python:
-	$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
-	$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
-	$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
-# What the Python tests and the example use (all optional for `make test`:
-# tests/cli_python.sh says what is missing and skips).
-deps-python-test: deps
-	-$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")
-	-$(call ensure,python3-setuptools,$(PYTHON) -c 'import setuptools')
-	-$(call ensure,python3-numpy,$(PYTHON) -c 'import numpy')
-	-$(call ensure,python3-venv,$(PYTHON) -c 'import ensurepip')
-	-$(call ensure,python3-pip,$(PYTHON) -m pip --version)
-	-$(call ensure,python3-pytest,$(PYTHON) -c 'import pytest')
-	-$(call ensure,python3-hypothesis,$(PYTHON) -c 'import hypothesis')
-	-$(call ensure,python3-matplotlib,$(PYTHON) -c 'import matplotlib')
-	-$(call ensure,python3-flor,$(PYTHON) -c 'import flor')
-ifeq ($(HAVE_PYTHON_DEV),1)
-tests-build: $(PY_STAMP)
-endif
-# ======================================================== end python package
 
 # The header dependencies -MMD wrote for this folder's objects.
 -include $(patsubst %.o,%.d,$(LIB_OBJS) $(CLI_OBJS) $(FIGURE_OBJS) $(REDIS_OBJS) $(TEST_KIND_OBJS) $(addsuffix .o,$(TEST_BINS) $(LINK_BINS)))
