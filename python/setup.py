@@ -79,9 +79,12 @@ ext = Extension(
     extra_link_args=["-Wl,--exclude-libs,ALL"] + os.environ.get("FK_PY_LDFLAGS", "").split(),
 )
 
-# The metadata is pyproject.toml's [project] table; here only what needs
-# code: the version (from the C library's header) and the extension.
+# The metadata is pyproject.toml's [project] table; here the version (from
+# the C library's header), the extension and the package's files.
 setup(
     version=version(),
     ext_modules=[ext],
+    packages=["filterkit"],
+    package_data={"filterkit": ["py.typed", "*.pyi"]},
+    zip_safe=False,
 )
