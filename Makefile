@@ -143,7 +143,7 @@ HAVE_PYTHON_DEV := $(shell $(PYTHON) -c 'import sysconfig, os, sys; \
     sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
     >/dev/null 2>&1 && echo 1)
 PY_SRCS       := $(wildcard python/src/*.c python/src/*.h python/filterkit/*.py python/filterkit/*.pyi) \
-                 python/setup.py
+                 python/setup.py python/pyproject.toml
 PY_STAMP      := $(PY_BUILD)/built.stamp
 
 # Public headers: every header of a library module but the internal ones
@@ -344,6 +344,7 @@ deps-python-test: deps
 	-$(call ensure,python3-hypothesis,$(PYTHON) -c 'import hypothesis')
 	-$(call ensure,python3-matplotlib,$(PYTHON) -c 'import matplotlib')
 	-$(call ensure,python3-flor,$(PYTHON) -c 'import flor')
+	-$(call ensure,python3-mypy,$(PYTHON) -c 'import mypy.stubtest')
 
 # ---------------------------------------------------------------- rules
 # Keep the test objects (make would delete them as intermediates).

@@ -1,6 +1,7 @@
-"""Builds filterkit's Python package: the C extension filterkit._filterkit,
-statically linked with the library (libfilterkit.a, compiled -fPIC), so the
-installed module needs nothing else.
+"""Builds filterkit's Python package (its metadata: pyproject.toml): the C
+extension filterkit._filterkit, statically linked with the library
+(libfilterkit.a, compiled -fPIC), so the installed module needs nothing
+else.
 
 The extension is built from the filterkit source tree this folder sits in:
 setup.py runs `make -C .. static` (or uses the archive named by
@@ -78,15 +79,12 @@ ext = Extension(
     extra_link_args=["-Wl,--exclude-libs,ALL"] + os.environ.get("FK_PY_LDFLAGS", "").split(),
 )
 
+# The metadata is pyproject.toml's [project] table; here the version (from
+# the C library's header), the extension and the package's files.
 setup(
-    name="filterkit",
     version=version(),
-    description="Approximate membership filters (Bloom, blocked, counting, cuckoo, growing, ...) "
-                "over the filterkit C library",
-    license="BSD-2-Clause",
-    python_requires=">=3.9",
+    ext_modules=[ext],
     packages=["filterkit"],
     package_data={"filterkit": ["py.typed", "*.pyi"]},
-    ext_modules=[ext],
     zip_safe=False,
 )

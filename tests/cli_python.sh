@@ -39,7 +39,7 @@ native=0; case "$stamp" in *"NATIVE=1"*) native=1 ;; esac
 rel=${build#"$root"/}
 fresh=0
 if [ -f "$build/python/built.stamp" ] && [ -f "$build/libfilterkit.a" ] && [ -z "$(find "$root/python/src" \
-        "$root/python/filterkit" "$root/python/setup.py" "$build/libfilterkit.a" -newer "$build/python/built.stamp" \
+        "$root/python/filterkit" "$root/python/setup.py" "$root/python/pyproject.toml" "$build/libfilterkit.a" -newer "$build/python/built.stamp" \
         2>/dev/null | head -n 1)" ]; then
     fresh=1 # built by make test already: do not touch the folder's configuration
 fi

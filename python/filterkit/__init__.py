@@ -39,17 +39,16 @@ format, or an operation the kind cannot do), OSError (files). All of
 filterkit's own derive from filterkit.Error.
 
 Threads: every call may run from any thread at any time; the binding
-keeps each filter's table from changing under a reader. Lookups (x in f,
-contains_many, count, stats, to_bytes, save) run together. contains_many,
-add_many and save release the GIL for large batches (1024 keys and more);
-while one runs on a filter, an operation that writes that filter (add,
-update, add_many, remove, discard, grow, f |= g, f &= g) waits for it, and
-everything waits for a running add_many. f |= g, f &= g, f | g and f & g
-hold both filters at once for their whole run (f written, g read: no
-add_many on g meanwhile), checked together after every wait, so two of
-them in opposite orders (f |= g beside g |= f) cannot deadlock; a batch
-that starts while such an operation waits queues behind it. Filters not
-in the same call never wait for each other.
+keeps each filter's table from changing under a reader. Each filter has
+a lock: contains_many, add_many and save (for 1024 keys and more), grow,
+|=, &=, | and & release the GIL and hold their filters meanwhile, a
+writer alone, readers together; | and & hold both filters (the left one
+written, the right one read), taken in address order, so f |= g beside
+g |= f cannot deadlock. The calls that keep the GIL (x in f, add,
+update, remove, discard, count, stats, to_bytes) run when no holder
+conflicts. A call that must wait sleeps on the lock with the GIL
+released (no CPU while waiting); batches queue behind a waiting writer.
+Filters not in the same call never wait for each other.
 
 Cost: x in f and add are one hash and a few memory accesses (tens of ns);
 the batch calls overlap the memory accesses of many keys; to_bytes, copy,

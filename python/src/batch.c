@@ -225,50 +225,42 @@ static int gather_all(gather *g, PyObject *o)
     return 0;
 }
 
-/* ------------------------------------------------------------- errors */
-static PyObject *raise_batch(fk_status s, size_t done, const char *what)
+/* The state of the module that made self's class (its exceptions). */
+static pyfk_state *state_of(pyfk_filter *self)
 {
-    pyfk_raise(s, what);
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    if (value) {
-        PyObject *d = PyLong_FromSize_t(done);
-        if (d) {
-            PyObject_SetAttrString(value, "done", d);
-            Py_DECREF(d);
-        }
-    }
-    PyErr_Restore(type, value, tb);
-    return NULL;
+    return pyfk_state_of_type(Py_TYPE(self));
 }
 
 /* ------------------------------------------------------------ add_many */
-static fk_status insert_u64s(pyfk_filter *self, const uint64_t *keys, size_t n, size_t *done)
-{
-    fk_status s;
-    if (n < PYFK_NOGIL_MIN)
-        return fk_filter_insert_many_u64(self->filter, n, keys, done);
-    self->writing = 1;
-    Py_BEGIN_ALLOW_THREADS
-    s = fk_filter_insert_many_u64(self->filter, n, keys, done);
-    Py_END_ALLOW_THREADS
-    self->writing = 0;
-    return s;
-}
 
-static fk_status insert_gathered(pyfk_filter *self, const gather *g, size_t *done)
+/* Inserts n keys: u64 when u64 is not NULL, else g's byte keys. A batch of
+ * PYFK_NOGIL_MIN keys or more holds self for writing and drops the GIL; a
+ * smaller one keeps the GIL. */
+static fk_status insert_batch(pyfk_filter *self, size_t n, const uint64_t *u64, const gather *g,
+                              size_t *done, bool *interrupted)
 {
-    if (g->all_int)
-        return insert_u64s(self, g->u64, g->n, done);
     fk_status s;
-    if (g->n < PYFK_NOGIL_MIN)
-        return fk_filter_insert_many(self->filter, g->n, g->ptrs, g->lens, done);
-    self->writing = 1;
+    *interrupted = false;
+    if (n < PYFK_NOGIL_MIN) {
+        int in = pyfk_enter(self, true);
+        if (in < 0) {
+            *interrupted = true;
+            return FK_OK;
+        }
+        s = u64 ? fk_filter_insert_many_u64(self->filter, n, u64, done)
+                : fk_filter_insert_many(self->filter, n, g->ptrs, g->lens, done);
+        pyfk_leave(self, in);
+        return s;
+    }
+    if (pyfk_hold(self, NULL)) {
+        *interrupted = true;
+        return FK_OK;
+    }
     Py_BEGIN_ALLOW_THREADS
-    s = fk_filter_insert_many(self->filter, g->n, g->ptrs, g->lens, done);
+    s = u64 ? fk_filter_insert_many_u64(self->filter, n, u64, done)
+            : fk_filter_insert_many(self->filter, n, g->ptrs, g->lens, done);
     Py_END_ALLOW_THREADS
-    self->writing = 0;
+    pyfk_unhold(self, NULL);
     return s;
 }
 
@@ -280,49 +272,43 @@ PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
         return NULL;
     size_t done = 0;
     fk_status s;
+    bool interrupted;
     if (b) {
-        /* a GIL-free batch also waits behind a merge or grow waiting here */
-        if (pyfk_hold(self, NULL, view.len / 8 >= PYFK_NOGIL_MIN)) {
-            PyBuffer_Release(&view);
-            return NULL;
-        }
-        s = insert_u64s(self, view.buf, (size_t)(view.len / 8), &done);
+        s = insert_batch(self, (size_t)(view.len / 8), view.buf, NULL, &done, &interrupted);
         PyBuffer_Release(&view);
     } else {
         gather g;
         if (gather_all(&g, keys))
             return NULL;
-        if (pyfk_hold(self, NULL, g.n >= PYFK_NOGIL_MIN)) {
-            gather_free(&g);
-            return NULL;
-        }
-        s = insert_gathered(self, &g, &done);
+        s = insert_batch(self, g.n, g.all_int ? g.u64 : NULL, &g, &done, &interrupted);
         gather_free(&g);
     }
+    if (interrupted)
+        return NULL;
     if (s != FK_OK)
-        return raise_batch(s, done, "add_many");
+        return pyfk_raise_done(state_of(self), s, done, "add_many");
     Py_RETURN_NONE;
 }
 
 /* -------------------------------------------------------- contains_many */
-static PyObject *numpy_empty, *numpy_bool;
-
-PyObject *pyfk_new_bool_array(Py_ssize_t n, bool **data, Py_buffer *view)
+/* A new NumPy bool array of n elements (numpy imported on first use), its
+ * data in *data; NULL with the exception set. */
+static PyObject *new_bool_array(pyfk_state *st, Py_ssize_t n, bool **data, Py_buffer *view)
 {
-    if (!numpy_empty) {
+    if (!st->numpy_empty) {
         PyObject *np = PyImport_ImportModule("numpy");
         if (!np)
             return NULL;
-        numpy_empty = PyObject_GetAttrString(np, "empty");
-        numpy_bool = PyObject_GetAttrString(np, "bool_");
+        st->numpy_empty = PyObject_GetAttrString(np, "empty");
+        st->numpy_bool = PyObject_GetAttrString(np, "bool_");
         Py_DECREF(np);
-        if (!numpy_empty || !numpy_bool) {
-            Py_CLEAR(numpy_empty);
-            Py_CLEAR(numpy_bool);
+        if (!st->numpy_empty || !st->numpy_bool) {
+            Py_CLEAR(st->numpy_empty);
+            Py_CLEAR(st->numpy_bool);
             return NULL;
         }
     }
-    PyObject *arr = PyObject_CallFunction(numpy_empty, "nO", n, numpy_bool);
+    PyObject *arr = PyObject_CallFunction(st->numpy_empty, "nO", n, st->numpy_bool);
     if (!arr)
         return NULL;
     if (PyObject_GetBuffer(arr, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
@@ -380,24 +366,28 @@ PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw)
         return NULL;
     size_t n = b ? (size_t)(view.len / 8) : g.n;
     bool *res;
-    PyObject *arr = out == Py_None ? pyfk_new_bool_array((Py_ssize_t)n, &res, &outview)
+    pyfk_state *st = state_of(self);
+    PyObject *arr = !st ? NULL
+                  : out == Py_None ? new_bool_array(st, (Py_ssize_t)n, &res, &outview)
                                    : out_buffer(out, (Py_ssize_t)n, &res, &outview);
-    if (arr && pyfk_hold(NULL, self, n >= PYFK_NOGIL_MIN)) {
-        PyBuffer_Release(&outview);
-        Py_CLEAR(arr);
-    }
     if (arr) {
         const void *u64 = b ? view.buf : g.all_int ? g.u64 : NULL;
+        int in = 0;
         if (n < PYFK_NOGIL_MIN) {
-            lookup_many(self->filter, n, u64, &g, res);
-        } else {
-            self->readers++;
+            if ((in = pyfk_enter(self, false)) >= 0) {
+                lookup_many(self->filter, n, u64, &g, res);
+                pyfk_leave(self, in);
+            }
+        } else if ((in = pyfk_hold(NULL, self)) == 0) {
+            /* readers together: other batches and lookups go on */
             Py_BEGIN_ALLOW_THREADS
             lookup_many(self->filter, n, u64, &g, res);
             Py_END_ALLOW_THREADS
-            self->readers--;
+            pyfk_unhold(NULL, self);
         }
         PyBuffer_Release(&outview);
+        if (in < 0)
+            Py_CLEAR(arr);
     }
     if (b)
         PyBuffer_Release(&view);
@@ -407,6 +397,48 @@ PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw)
 }
 
 /* -------------------------------------------------------------- update */
+/* The raised exception, taken (PyErr_GetRaisedException from 3.12 on). */
+static PyObject *take_exception(void)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    return PyErr_GetRaisedException();
+#else
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    if (value && tb)
+        PyException_SetTraceback(value, tb);
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+    return value;
+#endif
+}
+
+/* Raises exc again (stolen). */
+static void restore_exception(PyObject *exc)
+{
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(exc);
+#else
+    if (exc)
+        PyErr_Restore(Py_NewRef((PyObject *)Py_TYPE(exc)), exc, PyException_GetTraceback(exc));
+#endif
+}
+
+/* Inserts g's keys keeping the GIL (an update chunk: the iterator runs
+ * Python code between chunks): 0 with the status in *s, or -1 when the
+ * wait for the lock was interrupted. */
+static int insert_chunk(pyfk_filter *self, const gather *g, size_t *done, fk_status *s)
+{
+    int in = pyfk_enter(self, true);
+    if (in < 0)
+        return -1;
+    *s = g->all_int ? fk_filter_insert_many_u64(self->filter, g->n, g->u64, done)
+                    : fk_filter_insert_many(self->filter, g->n, g->ptrs, g->lens, done);
+    pyfk_leave(self, in);
+    return 0;
+}
+
 PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
 {
     Py_buffer view;
@@ -440,13 +472,11 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
         if (flush && g.n) {
             /* the iterator may run Python code: wait only around the insert */
             size_t done = 0;
-            if (pyfk_wait_idle(self, true)) {
+            if (insert_chunk(self, &g, &done, &s)) {
                 Py_XDECREF(item);
                 failed = true;
                 break;
             }
-            s = g.all_int ? fk_filter_insert_many_u64(self->filter, g.n, g.u64, &done)
-                          : fk_filter_insert_many(self->filter, g.n, g.ptrs, g.lens, &done);
             total += done;
             gather_clear(&g);
             if (s != FK_OK) {
@@ -460,14 +490,12 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
         Py_DECREF(item);
         if (rc) {
             /* keys before the bad one go in, as set.update would have them */
-            PyObject *type, *value, *tb;
-            PyErr_Fetch(&type, &value, &tb);
+            PyObject *exc = take_exception();
             size_t done = 0;
-            if (g.n && pyfk_wait_idle(self, true) == 0)
-                s = g.all_int ? fk_filter_insert_many_u64(self->filter, g.n, g.u64, &done)
-                              : fk_filter_insert_many(self->filter, g.n, g.ptrs, g.lens, &done);
+            if (g.n && insert_chunk(self, &g, &done, &s))
+                PyErr_Clear(); /* the bad key's error wins */
             gather_clear(&g);
-            PyErr_Restore(type, value, tb);
+            restore_exception(exc);
             failed = true;
             break;
         }
@@ -477,12 +505,13 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
     if (failed || PyErr_Occurred())
         return NULL;
     if (s != FK_OK)
-        return raise_batch(s, total, "update");
+        return pyfk_raise_done(state_of(self), s, total, "update");
     Py_RETURN_NONE;
 }
 
 /* --------------------------------------------------------------- build */
-PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out)
+PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_params *p, PyObject *keys,
+                          fk_filter **out)
 {
     Py_buffer view;
     gather g;
@@ -507,6 +536,6 @@ PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys,
     else
         gather_free(&g);
     if (s != FK_OK)
-        return pyfk_raise(s, "build");
+        return pyfk_raise(st, s, "build");
     Py_RETURN_NONE;
 }

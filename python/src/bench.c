@@ -271,7 +271,6 @@ fail:
 /* _sizing(kind, capacity=..., fpr=..., knobs...) -> dict (fk_ops_size) */
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw)
 {
-    (void)module;
     const char *name;
     if (!PyArg_ParseTuple(args, "s:_sizing", &name))
         return NULL;
@@ -286,21 +285,20 @@ PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw)
     fk_sizing z;
     fk_status s = fk_ops_size(ops, &p, &z);
     if (s != FK_OK)
-        return pyfk_raise(s, name);
+        return pyfk_raise(PyModule_GetState(module), s, name);
     return Py_BuildValue("{s:s,s:K,s:d,s:s}", "kind", ops->name, "memory_bytes",
                          (unsigned long long)z.memory_bytes, "expected_fpr", z.expected_fpr, "geometry",
                          z.geometry);
 }
 
 /* _c_contains_many_ns(f, keys, repeat): the C batch call alone. */
-PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
 PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args)
 {
-    (void)module;
+    const pyfk_state *st = PyModule_GetState(module);
     PyObject *fo;
     Py_buffer view;
     int repeat = 5;
-    if (!PyArg_ParseTuple(args, "O!y*|i:_c_contains_many_ns", pyfk_filter_type, &fo, &view, &repeat))
+    if (!PyArg_ParseTuple(args, "O!y*|i:_c_contains_many_ns", st->filter_type, &fo, &view, &repeat))
         return NULL;
     size_t n = (size_t)view.len / 8;
     bool *res = PyMem_RawMalloc(n ? n : 1);
@@ -309,15 +307,21 @@ PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args)
         return PyErr_NoMemory();
     }
     double best = 0;
-    const fk_filter *f = ((pyfk_filter *)fo)->filter;
-    for (int i = 0; i < (repeat < 1 ? 1 : repeat) && n; i++) {
+    pyfk_filter *self = (pyfk_filter *)fo;
+    int in = pyfk_enter(self, false); /* the GIL kept: only a writer holding it is waited for */
+    for (int i = 0; in >= 0 && i < (repeat < 1 ? 1 : repeat) && n; i++) {
         uint64_t t0 = now_ns();
-        fk_filter_contains_many_u64(f, n, view.buf, res);
+        fk_filter_contains_many_u64(self->filter, n, view.buf, res);
         double t = (double)(now_ns() - t0) / (double)n;
         if (i == 0 || t < best)
             best = t;
     }
+    pyfk_leave(self, in);
     PyMem_RawFree(res);
+    if (in < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     PyBuffer_Release(&view);
     return PyFloat_FromDouble(best);
 }

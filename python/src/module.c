@@ -1,70 +1,9 @@
-/* python/src/module.c: the module filterkit._filterkit: its exceptions,
- * functions (kinds, load, from_bytes, bench, ...) and classes. The public
- * face is the package filterkit (python/filterkit/__init__.py). */
+/* python/src/module.c: the module filterkit._filterkit: its state, its
+ * multi-phase initialisation (PEP 489: every import runs module_exec into a
+ * new module object with its own state), and its functions (kinds, load,
+ * from_bytes, bench, ...). The public face is the package filterkit
+ * (python/filterkit/__init__.py). */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
-#include <stdio.h>
-
-PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError, *pyfk_LimitError;
-
-PyObject *pyfk_load_bytes(const fk_ops *ops, PyObject *data, const char *what);
-PyObject *pyfk_load_path(PyObject *path_arg, const fk_ops *ops);
-
-/* ---------------------------------------------------------------- errors */
-PyObject *pyfk_raise(fk_status s, const char *what)
-{
-    PyObject *type;
-    switch (s) {
-    case FK_EINVAL:       type = PyExc_ValueError; break;
-    case FK_ENOMEM:       type = PyExc_MemoryError; break;
-    case FK_EFULL:        type = pyfk_FilterFullError; break;
-    case FK_ENOTFOUND:    type = PyExc_KeyError; break;
-    case FK_EUNSUPPORTED: type = pyfk_UnsupportedError; break;
-    case FK_ECORRUPT:     type = pyfk_CorruptError; break;
-    case FK_EIO:          type = PyExc_OSError; break;
-    case FK_ELIMIT:       type = pyfk_LimitError; break;
-    default:              type = pyfk_Error; break;
-    }
-    PyErr_Format(type, "%s: %s (%s)", what, fk_strerror(s), fk_status_name(s));
-    return NULL;
-}
-
-static int add_exception(PyObject *module, PyObject **slot, const char *name, PyObject *bases,
-                         const char *doc)
-{
-    char full[64];
-    snprintf(full, sizeof full, "filterkit.%s", name);
-    *slot = PyErr_NewExceptionWithDoc(full, doc, bases, NULL);
-    Py_XDECREF(bases);
-    return *slot ? PyModule_AddObjectRef(module, name, *slot) : -1;
-}
-
-int pyfk_errors_init(PyObject *module)
-{
-    if (add_exception(module, &pyfk_Error, "Error", NULL,
-                      "Base class of filterkit's own exceptions."))
-        return -1;
-    if (add_exception(module, &pyfk_FilterFullError, "FilterFullError", Py_BuildValue("(O)", pyfk_Error),
-                      "A bounded kind (cuckoo) has no room for the key (FK_EFULL): nothing was lost, "
-                      "the filter answers as before. From a batch, .done says how many keys went in."))
-        return -1;
-    if (add_exception(module, &pyfk_CorruptError, "CorruptError",
-                      Py_BuildValue("(OO)", pyfk_Error, PyExc_ValueError),
-                      "The bytes or file are not a filter saved by filterkit, or were truncated or "
-                      "altered (FK_ECORRUPT). A ValueError."))
-        return -1;
-    if (add_exception(module, &pyfk_UnsupportedError, "UnsupportedError",
-                      Py_BuildValue("(OO)", pyfk_Error, PyExc_ValueError),
-                      "The kind cannot do this (FK_EUNSUPPORTED): e.g. insert into a static kind, "
-                      "or a file written by a newer filterkit. A ValueError."))
-        return -1;
-    if (add_exception(module, &pyfk_LimitError, "LimitError",
-                      Py_BuildValue("(OO)", pyfk_FilterFullError, PyExc_ValueError),
-                      "The filter would pass its byte limit (FK_ELIMIT: the max_bytes knob, else "
-                      "the library's 64 GiB cap): when it is made, or when a growing filter needs "
-                      "a new link. Nothing changed. A FilterFullError and a ValueError."))
-        return -1;
-    return 0;
-}
 
 /* ------------------------------------------------------------- functions */
 static PyObject *mod_kinds(PyObject *module, PyObject *unused)
@@ -83,14 +22,12 @@ static PyObject *mod_kinds(PyObject *module, PyObject *unused)
 
 static PyObject *mod_load(PyObject *module, PyObject *path)
 {
-    (void)module;
-    return pyfk_load_path(path, NULL);
+    return pyfk_load_path(PyModule_GetState(module), path, NULL);
 }
 
 static PyObject *mod_from_bytes(PyObject *module, PyObject *data)
 {
-    (void)module;
-    return pyfk_load_bytes(NULL, data, "from_bytes");
+    return pyfk_load_bytes(PyModule_GetState(module), NULL, data, "from_bytes");
 }
 
 static PyObject *mod_version(PyObject *module, PyObject *unused)
@@ -138,8 +75,6 @@ PyDoc_STRVAR(sizing_doc, "_sizing(kind, /, *, capacity, fpr=0.01, ...)\n--\n\n"
 "What the kind would build for these parameters, without building it (fk_ops_size):\n"
 "a dict with memory_bytes, expected_fpr and geometry.");
 
-PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
-
 static PyMethodDef module_methods[] = {
     { "kinds", mod_kinds, METH_NOARGS, kinds_doc },
     { "load", mod_load, METH_O, load_doc },
@@ -154,23 +89,91 @@ static PyMethodDef module_methods[] = {
     { NULL, NULL, 0, NULL },
 };
 
-static struct PyModuleDef module_def = {
-    PyModuleDef_HEAD_INIT, "filterkit._filterkit",
-    "The C extension behind the filterkit package (import filterkit instead).", -1, module_methods,
-    NULL, NULL, NULL, NULL,
+/* ------------------------------------------------------------ the state */
+static int module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+    pyfk_state *st = PyModule_GetState(module);
+    if (!st)
+        return 0;
+    Py_VISIT(st->Error);
+    Py_VISIT(st->FilterFullError);
+    Py_VISIT(st->CorruptError);
+    Py_VISIT(st->UnsupportedError);
+    Py_VISIT(st->LimitError);
+    Py_VISIT(st->filter_type);
+    for (size_t i = 0; i < st->nkinds; i++)
+        Py_VISIT(st->kinds[i].type);
+    Py_VISIT(st->numpy_empty);
+    Py_VISIT(st->numpy_bool);
+    return 0;
+}
+
+static int module_clear(PyObject *module)
+{
+    pyfk_state *st = PyModule_GetState(module);
+    if (!st)
+        return 0;
+    Py_CLEAR(st->Error);
+    Py_CLEAR(st->FilterFullError);
+    Py_CLEAR(st->CorruptError);
+    Py_CLEAR(st->UnsupportedError);
+    Py_CLEAR(st->LimitError);
+    /* the kinds' classes first: each is a subclass of Filter */
+    for (size_t i = 0; i < st->nkinds; i++)
+        Py_CLEAR(st->kinds[i].type);
+    st->nkinds = 0;
+    Py_CLEAR(st->filter_type);
+    Py_CLEAR(st->numpy_empty);
+    Py_CLEAR(st->numpy_bool);
+    return 0;
+}
+
+static void module_free(void *module)
+{
+    (void)module_clear((PyObject *)module);
+}
+
+/* Fills a new module object (its state starts zeroed). */
+static int module_exec(PyObject *module)
+{
+    pyfk_state *st = PyModule_GetState(module);
+    if (pyfk_errors_init(module, st) || pyfk_types_init(module, st) ||
+        PyModule_AddIntConstant(module, "NOGIL_MIN_KEYS", PYFK_NOGIL_MIN) < 0 ||
+        PyModule_AddStringConstant(module, "__version__", fk_version()) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot module_slots[] = {
+    { Py_mod_exec, (void *)module_exec },
+#ifdef Py_mod_multiple_interpreters
+    /* every Python object lives in the module's state; interpreters with
+     * a GIL of their own are not claimed (the library's process-wide
+     * state, e.g. the registry, was not reviewed for them) */
+    { Py_mod_multiple_interpreters, Py_MOD_MULTIPLE_INTERPRETERS_SUPPORTED },
+#endif
+#ifdef Py_mod_gil
+    /* Used: the calls that keep the GIL (add, x in f, ...) rely on it to
+     * run alone on a filter; only the GIL-free sections take its lock. */
+    { Py_mod_gil, Py_MOD_GIL_USED },
+#endif
+    { 0, NULL },
+};
+
+PyModuleDef pyfk_module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "filterkit._filterkit",
+    .m_doc = "The C extension behind the filterkit package (import filterkit instead).",
+    .m_size = sizeof(pyfk_state),
+    .m_methods = module_methods,
+    .m_slots = module_slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
 };
 
 PyMODINIT_FUNC PyInit__filterkit(void);
 PyMODINIT_FUNC PyInit__filterkit(void)
 {
-    PyObject *m = PyModule_Create(&module_def);
-    if (!m)
-        return NULL;
-    if (pyfk_errors_init(m) || pyfk_types_init(m) ||
-        PyModule_AddIntConstant(m, "NOGIL_MIN_KEYS", PYFK_NOGIL_MIN) < 0 ||
-        PyModule_AddStringConstant(m, "__version__", fk_version()) < 0) {
-        Py_DECREF(m);
-        return NULL;
-    }
-    return m;
+    return PyModuleDef_Init(&pyfk_module_def);
 }

@@ -1,26 +1,87 @@
 /* python/src/pyfk.h: what the files of the extension filterkit._filterkit
- * share: the filter object, the key conversions, the error mapping and the
- * busy state that keeps GIL-free batches apart from writers.
+ * share, every prototype one of them calls in another. The files, bottom
+ * up (each calls only those above it):
+ *
+ *   errors.c       the exceptions and the fk_status -> exception map
+ *   keys.c         Python objects -> key bytes
+ *   lock.c         the per-filter lock: GIL-free sections and writers
+ *   params.c       the keyword knobs -> fk_params, the default byte limit
+ *   batch.c        many keys per call (add_many, contains_many, update, build)
+ *   filter_type.c  filterkit.Filter and one class per registered kind
+ *   bench.c        filterkit.bench and the sizing behind filterkit.pick
+ *   module.c       the module: its state, multi-phase initialisation, functions
  *
  * The extension knows no kind by name: every kind comes from the registry
  * (fk_ops_at), and what it can do from fk_ops_caps, so a new kind in the
  * library is a new Python class with no change here.
+ *
+ * Everything an import makes lives in the module's state (pyfk_state): two
+ * imports (two interpreters, or importlib loading the file twice) share no
+ * Python object. Needs CPython 3.11 (PyType_GetModuleByDef).
  */
 #ifndef PYFK_H
 #define PYFK_H
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <pythread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "common/filter.h"
 #include "common/serial.h"
 #include "registry/registry.h" /* the kinds: fk_ops_at, fk_ops_find, fk_filter_load_any */
 
+#if PY_VERSION_HEX < 0x030B0000
+#error "filterkit's Python package needs CPython 3.11 or newer (PyType_GetModuleByDef)"
+#endif
+
+/* ------------------------------------------------------- module state */
+
+/* At most this many kinds get a class (the registry has 9 today). */
+#define PYFK_MAX_KINDS 64
+
+typedef struct {
+    /* filterkit's exceptions (errors.c) */
+    PyObject *Error, *FilterFullError, *CorruptError, *UnsupportedError, *LimitError;
+    /* filterkit.Filter, and the class of each registry kind */
+    PyTypeObject *filter_type;
+    size_t        nkinds;
+    struct {
+        const fk_ops *ops;
+        PyTypeObject *type;
+    } kinds[PYFK_MAX_KINDS];
+    /* numpy.empty and numpy.bool_, imported on the first contains_many */
+    PyObject *numpy_empty, *numpy_bool;
+} pyfk_state;
+
+extern PyModuleDef pyfk_module_def;
+
+/* The state of the module that made type (a kind's class, Filter, or a
+ * user's subclass of one): never NULL for those (a TypeError, NULL, for
+ * any other type). Cost: a walk up type's MRO. */
+static inline pyfk_state *pyfk_state_of_type(PyTypeObject *type)
+{
+    PyObject *m = PyType_GetModuleByDef(type, &pyfk_module_def); /* borrowed */
+    return m ? (pyfk_state *)PyModule_GetState(m) : NULL;
+}
+
+/* -------------------------------------------------------------- errors */
+
+/* Adds filterkit's exceptions to module and its state: 0, or -1. */
+int pyfk_errors_init(PyObject *module, pyfk_state *st);
+/* The exception documented for s (never FK_OK): borrowed. */
+PyObject *pyfk_exception_for(const pyfk_state *st, fk_status s);
+/* Sets the exception documented for s (never FK_OK) with "what: reason";
+ * returns NULL so that callers can `return pyfk_raise(...)`. */
+PyObject *pyfk_raise(const pyfk_state *st, fk_status s, const char *what);
+/* As pyfk_raise, the exception carrying .done (the keys a batch inserted
+ * before the refused one). */
+PyObject *pyfk_raise_done(const pyfk_state *st, fk_status s, size_t done, const char *what);
+
 /* ------------------------------------------------------ the filter object
  *
- * 64 bytes beside the C filter (sys.getsizeof adds the filter's own
- * memory_bytes). No __dict__, no GC header: it holds no Python object. */
+ * Beside the C filter (sys.getsizeof adds the filter's own memory_bytes)
+ * and its lock. No __dict__, no GC header: it holds no Python object. */
 typedef struct {
     PyObject_HEAD
     fk_filter *filter; /* owned; never NULL once __new__ returned */
@@ -30,35 +91,30 @@ typedef struct {
     bool     (*contains_u64)(const fk_filter *f, uint64_t key);
     double     fpr;    /* the target it was made for (stats() reports it) */
     uint64_t   seed;
-    /* The busy state (changed only with the GIL held): GIL-free sections
-     * in flight on this filter (lookups may overlap lookups; a writer
-     * overlaps nothing), and the operations waiting to hold it. */
-    int        readers;  /* GIL-free lookups: contains_many, save */
-    uint16_t   writing;  /* 1 while a GIL-free add_many runs */
-    uint16_t   waiting;  /* operations waiting for the two above to end:
-                            new GIL-free batches wait behind them */
     /* The byte limit its growth stays under: the max_bytes knob, else
      * pyfk_default_max_bytes() when it was made or loaded. */
     uint64_t   max_bytes;
+    /* The lock (lock.c). `room` is held while the filter has a holder: a
+     * writer, or a group of readers (the last one out releases it); the
+     * counts beside it change only with the GIL held. */
+    PyThread_type_lock room;
+    int        readers;         /* holders reading it (a group) */
+    int        writers_waiting; /* writers blocked on room: readers stop joining */
+    bool       writer;          /* a holder writes it */
 } pyfk_filter;
 
-/* The base class filterkit.Filter and the per-kind classes. */
-extern PyTypeObject *pyfk_filter_type;
-int pyfk_types_init(PyObject *module);
 /* The class of the kind ops (borrowed), or NULL with TypeError set. */
-PyTypeObject *pyfk_type_of_ops(const fk_ops *ops);
-/* The kind a class stands for: NULL for the base class (no error set). */
-const fk_ops *pyfk_ops_of_type(PyTypeObject *type);
+PyTypeObject *pyfk_type_of_ops(const pyfk_state *st, const fk_ops *ops);
+/* The kind a class stands for: NULL for Filter itself (no error set). */
+const fk_ops *pyfk_ops_of_type(const pyfk_state *st, PyTypeObject *type);
 /* Wraps f (stolen: freed on error) in a new object of its kind's class. */
-PyObject *pyfk_wrap(fk_filter *f, double fpr, uint64_t seed);
-
-/* --------------------------------------------------------------- errors */
-extern PyObject *pyfk_Error, *pyfk_FilterFullError, *pyfk_CorruptError, *pyfk_UnsupportedError,
-    *pyfk_LimitError;
-int pyfk_errors_init(PyObject *module);
-/* Sets the exception documented for s (never FK_OK) with "what: reason";
- * returns NULL so that callers can `return pyfk_raise(...)`. */
-PyObject *pyfk_raise(fk_status s, const char *what);
+PyObject *pyfk_wrap(const pyfk_state *st, fk_filter *f, double fpr, uint64_t seed);
+/* Makes Filter and the kinds' classes into module and st: 0, or -1. */
+int pyfk_types_init(PyObject *module, pyfk_state *st);
+/* The filter saved in data (bytes-like) or in the file at path_arg: of
+ * kind ops, or of the kind its header names when ops is NULL. */
+PyObject *pyfk_load_bytes(const pyfk_state *st, const fk_ops *ops, PyObject *data, const char *what);
+PyObject *pyfk_load_path(const pyfk_state *st, PyObject *path_arg, const fk_ops *ops);
 
 /* ----------------------------------------------------------------- keys
  *
@@ -93,7 +149,7 @@ static inline bool pyfk_small_u64(PyObject *o, uint64_t *out)
     *out = (uint64_t)v;
     return v >= 0;
 #else
-    /* CPython <= 3.11: ob_size is the signed digit count */
+    /* CPython 3.11: ob_size is the signed digit count */
     const digit *d = ((PyLongObject *)o)->ob_digit;
     switch (Py_SIZE(o)) {
     case 0: *out = 0; return true;
@@ -108,52 +164,59 @@ static inline bool pyfk_small_u64(PyObject *o, uint64_t *out)
 int pyfk_u64_of(PyObject *o, uint64_t *out);
 void pyfk_le64(uint64_t v, unsigned char out[8]);
 
-/* ------------------------------------------------------ the busy state
+/* ------------------------------------------------------------- the lock
  *
- * The GIL is the lock: an operation that keeps the GIL from its check to
- * its end holds the filters it checked, since no other Python code runs.
- * What it must wait for are the GIL-free sections (batches, save) already
- * in flight. pyfk_hold waits for them with the GIL dropped and then checks
- * every filter again, all at once, so the operation starts with all of
- * them idle (never "f was idle before I waited for g"); it holds nothing
- * while it waits, so two operations cannot wait for each other (f |= g
- * beside g |= f), whatever the order of their filters. */
+ * Two ways to use a filter, both with the GIL held when they start:
+ *
+ * Holding it (pyfk_hold .. pyfk_unhold): for a section that drops the GIL
+ * (a batch, save) or replaces, frees or rewrites the table (merge,
+ * intersect, grow). A writer holds it alone; readers hold it together,
+ * and stop joining while a writer waits, so a stream of batches cannot
+ * starve a merge. An operation on two filters holds both for its whole
+ * run, taken in address order, so f |= g beside g |= f cannot deadlock.
+ * Nothing that may run Python code (a key's __index__, an allocation that
+ * may collect garbage) happens while a filter is held: a finalizer using
+ * the filter would wait for its own thread.
+ *
+ * Using it under the GIL (pyfk_enter .. pyfk_leave): a call that keeps the
+ * GIL from its check to its end (add, x in f, count, stats, ...) only
+ * needs the holders that would conflict to be gone, since no holder can
+ * start without the GIL. When one is there it blocks on the lock with the
+ * GIL released (no spin), then runs with the lock taken.
+ *
+ * Waits end early (-1, the exception set) when a signal handler raises. */
 
-/* True when an operation writing w (NULL: none) and reading r (NULL:
- * none) must wait: a GIL-free section on w, a GIL-free writer on r, and
- * for a caller about to drop the GIL itself (batch), an operation already
- * waiting for either (so a stream of batches cannot starve a merge). */
-static inline bool pyfk_must_wait(const pyfk_filter *w, const pyfk_filter *r, bool batch)
+/* Holds w for writing and r for reading (either may be NULL; w != r). 0,
+ * or -1 with nothing held. */
+int pyfk_hold(pyfk_filter *w, pyfk_filter *r);
+void pyfk_unhold(pyfk_filter *w, pyfk_filter *r);
+
+/* GIL-held use of f: 0 (go, nothing taken), 1 (go, the lock taken: pass
+ * it to pyfk_leave), or -1 with the exception set. */
+int pyfk_enter_slow(pyfk_filter *f, bool write);
+static inline int pyfk_enter(pyfk_filter *f, bool write)
 {
-    return (w && (w->writing || w->readers || (batch && w->waiting))) ||
-           (r && (r->writing || (batch && r->waiting)));
+    return (f->writer || (write && f->readers)) ? pyfk_enter_slow(f, write) : 0;
+}
+static inline void pyfk_leave(pyfk_filter *f, int entered)
+{
+    if (entered > 0)
+        PyThread_release_lock(f->room);
 }
 
-/* Waits (dropping the GIL) until pyfk_must_wait(w, r, batch) is false,
- * with the GIL held. 0, or -1 when a signal handler raised while waiting.
- * The caller then does its work without dropping the GIL, or marks itself
- * busy (readers, writing) before it drops it. */
-int pyfk_hold_slow(pyfk_filter *w, pyfk_filter *r, bool batch);
-static inline int pyfk_hold(pyfk_filter *w, pyfk_filter *r, bool batch)
-{
-    return pyfk_must_wait(w, r, batch) ? pyfk_hold_slow(w, r, batch) : 0;
-}
-/* One filter: read it (write false) or write it (write true). */
-static inline int pyfk_wait_idle(pyfk_filter *self, bool write)
-{
-    return write ? pyfk_hold(self, NULL, false) : pyfk_hold(NULL, self, false);
-}
+/* --------------------------------------------------- knobs and limits */
 
-/* ------------------------------------------------------ the byte limit */
-
+/* Reads the fk_params knobs from keyword arguments (capacity, fpr, seed,
+ * bits, hashes, counter_bits, fingerprint_bits, growth, max_load,
+ * tightening, max_bytes); 0, or -1 with TypeError/ValueError/OverflowError set.
+ * Unset knobs stay 0 ("derive"); fpr defaults to 0.01. */
+int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required);
 /* The byte limit of a filter made with max_bytes 0 or loaded: half the
  * least of the physical memory (sysconf), RLIMIT_AS, RLIMIT_DATA and the
  * cgroup's memory.max (those that are set), at most FK_MEMORY_CAP. Half,
  * since a grow holds the old table beside the new one. Cost: a few system
  * calls and one small file read. */
 uint64_t pyfk_default_max_bytes(void);
-/* Sets self's byte limit (0: the default), passing it to a growing chain. */
-void pyfk_set_max_bytes(pyfk_filter *self, uint64_t max_bytes);
 
 /* ------------------------------------------------------------ batches */
 
@@ -163,22 +226,15 @@ void pyfk_set_max_bytes(pyfk_filter *self, uint64_t max_bytes);
 PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys);
 PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw);
 PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
-/* A new NumPy bool array of n elements (numpy imported on first use), its
- * data in *data; NULL with the exception set. */
-PyObject *pyfk_new_bool_array(Py_ssize_t n, bool **data, Py_buffer *view);
 /* Builds a filter of kind ops from keys (as add_many takes them) with
  * fk_filter_build(_u64), the GIL released: a new reference to None and the
  * filter in *out, or NULL with the exception set. */
-PyObject *pyfk_build_keys(const fk_ops *ops, const fk_params *p, PyObject *keys, fk_filter **out);
+PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_params *p, PyObject *keys,
+                          fk_filter **out);
 
 /* -------------------------------------------------- bench and sizing */
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
-
-/* Reads the fk_params knobs from keyword arguments (capacity, fpr, seed,
- * bits, hashes, counter_bits, fingerprint_bits, growth, max_load,
- * tightening, max_bytes); 0, or -1 with TypeError/ValueError/OverflowError set.
- * Unset knobs stay 0 ("derive"); fpr defaults to 0.01. */
-int pyfk_params_from(PyObject *kw, fk_params *p, bool capacity_required);
+PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
 
 #endif

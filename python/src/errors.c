@@ -1,0 +1,75 @@
+/* python/src/errors.c: filterkit's exceptions (one set per import, in the
+ * module's state) and the map from the library's fk_status to them. */
+#include "pyfk.h" /* first: Python.h sets the feature macros */
+#include <stdio.h>
+
+static int add_exception(PyObject *module, PyObject **slot, const char *name, PyObject *bases,
+                         const char *doc)
+{
+    char full[64];
+    snprintf(full, sizeof full, "filterkit.%s", name);
+    *slot = PyErr_NewExceptionWithDoc(full, doc, bases, NULL);
+    Py_XDECREF(bases);
+    return *slot ? PyModule_AddObjectRef(module, name, *slot) : -1;
+}
+
+int pyfk_errors_init(PyObject *module, pyfk_state *st)
+{
+    if (add_exception(module, &st->Error, "Error", NULL, "Base class of filterkit's own exceptions."))
+        return -1;
+    if (add_exception(module, &st->FilterFullError, "FilterFullError", Py_BuildValue("(O)", st->Error),
+                      "A bounded kind (cuckoo) has no room for the key (FK_EFULL): nothing was lost, "
+                      "the filter answers as before. From a batch, .done says how many keys went in."))
+        return -1;
+    if (add_exception(module, &st->CorruptError, "CorruptError",
+                      Py_BuildValue("(OO)", st->Error, PyExc_ValueError),
+                      "The bytes or file are not a filter saved by filterkit, or were truncated or "
+                      "altered (FK_ECORRUPT). A ValueError."))
+        return -1;
+    if (add_exception(module, &st->UnsupportedError, "UnsupportedError",
+                      Py_BuildValue("(OO)", st->Error, PyExc_ValueError),
+                      "The kind cannot do this (FK_EUNSUPPORTED): e.g. insert into a static kind, "
+                      "or a file written by a newer filterkit. A ValueError."))
+        return -1;
+    if (add_exception(module, &st->LimitError, "LimitError",
+                      Py_BuildValue("(OO)", st->FilterFullError, PyExc_ValueError),
+                      "The filter would pass its byte limit (FK_ELIMIT: the max_bytes knob, else "
+                      "the library's 64 GiB cap): when it is made, or when a growing filter needs "
+                      "a new link. Nothing changed. A FilterFullError and a ValueError."))
+        return -1;
+    return 0;
+}
+
+PyObject *pyfk_exception_for(const pyfk_state *st, fk_status s)
+{
+    switch (s) {
+    case FK_EINVAL:       return PyExc_ValueError;
+    case FK_ENOMEM:       return PyExc_MemoryError;
+    case FK_EFULL:        return st->FilterFullError;
+    case FK_ENOTFOUND:    return PyExc_KeyError;
+    case FK_EUNSUPPORTED: return st->UnsupportedError;
+    case FK_ECORRUPT:     return st->CorruptError;
+    case FK_EIO:          return PyExc_OSError;
+    case FK_ELIMIT:       return st->LimitError;
+    default:              return st->Error;
+    }
+}
+
+PyObject *pyfk_raise(const pyfk_state *st, fk_status s, const char *what)
+{
+    PyErr_Format(pyfk_exception_for(st, s), "%s: %s (%s)", what, fk_strerror(s), fk_status_name(s));
+    return NULL;
+}
+
+PyObject *pyfk_raise_done(const pyfk_state *st, fk_status s, size_t done, const char *what)
+{
+    PyObject *msg = PyUnicode_FromFormat("%s: %s (%s)", what, fk_strerror(s), fk_status_name(s));
+    PyObject *e = msg ? PyObject_CallOneArg(pyfk_exception_for(st, s), msg) : NULL;
+    PyObject *n = e ? PyLong_FromSize_t(done) : NULL;
+    if (n && PyObject_SetAttrString(e, "done", n) == 0)
+        PyErr_SetObject((PyObject *)Py_TYPE(e), e);
+    Py_XDECREF(msg);
+    Py_XDECREF(e);
+    Py_XDECREF(n);
+    return NULL;
+}
