@@ -960,6 +960,77 @@ TEST(golden_files_pin_the_format)
     }
 }
 
+/* tests/golden/<kind>-0.3.fk: each kind's golden file as 0.3.0 wrote it.
+ * Never regenerated: every later release must load them, hold the recipe's
+ * keys and give the same answers to 100,000 probes ("probe-0" ...) as 0.3.0
+ * did, pinned by the hit count and an FNV-1a digest of the answers. */
+static const struct { const char *kind; uint64_t hits, digest; } release_0_3[] = {
+    { "bloom", UINT64_C(19), UINT64_C(0xd9ffade75e232954) },
+    { "counting", UINT64_C(14), UINT64_C(0x50c462f086377779) },
+    { "cuckoo", UINT64_C(115), UINT64_C(0x7076ca894a5a301c) },
+    { "blocked", UINT64_C(15), UINT64_C(0xb947ce94a98b7a48) },
+    { "scalable-bloom", UINT64_C(361), UINT64_C(0xbe0a0a0ecc8d8aa6) },
+    { "scalable-blocked", UINT64_C(92), UINT64_C(0x4def6d87372da07b) },
+    { "scalable-cuckoo", UINT64_C(119), UINT64_C(0xcfcd1f0942e483d2) },
+    { "fuse", UINT64_C(18), UINT64_C(0x7a949874dffa5519) },
+    { "quotient", UINT64_C(13), UINT64_C(0x052d61e04331955e) },
+};
+
+static void probe_digest(const fk_filter *f, uint64_t *hits, uint64_t *digest)
+{
+    char key[32];
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    *hits = 0;
+    for (int i = 0; i < 100000; i++) {
+        int n = snprintf(key, sizeof key, "probe-%d", i);
+        bool yes = fk_filter_contains(f, key, (size_t)n);
+        *hits += yes;
+        h = (h ^ (uint64_t)yes) * UINT64_C(0x100000001b3);
+    }
+    *digest = h;
+}
+
+TEST(release_0_3_golden_files_still_load)
+{
+    bool print = getenv("FK_PRINT_RELEASE_DIGESTS") != NULL;
+    size_t found = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!serializes(ops))
+            continue;
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s-0.3.fk", golden_dir, ops->name);
+        size_t len = 0;
+        uint8_t *buf = read_whole(path, &len);
+        CHECK_MSG(buf != NULL, "missing %s", path);
+        fk_filter *g = NULL;
+        if (buf)
+            CHECK_STATUS(load_all_ways(ops, buf, len, &g), FK_OK);
+        free(buf);
+        if (!g)
+            continue;
+        char key[32];
+        for (int k = 10; k < 80; k++) {
+            int n = snprintf(key, sizeof key, "key-%d", k);
+            CHECK(fk_filter_contains(g, key, (size_t)n));
+        }
+        CHECK(fk_filter_contains(g, NULL, 0));
+        uint64_t hits, digest;
+        probe_digest(g, &hits, &digest);
+        if (print)
+            printf("    { \"%s\", UINT64_C(%llu), UINT64_C(0x%016llx) },\n", ops->name,
+                   (unsigned long long)hits, (unsigned long long)digest);
+        for (size_t r = 0; r < sizeof release_0_3 / sizeof release_0_3[0]; r++)
+            if (strcmp(release_0_3[r].kind, ops->name) == 0) {
+                found++;
+                CHECK_EQ_U64(hits, release_0_3[r].hits);
+                CHECK_MSG(digest == release_0_3[r].digest, "%s: answers differ from 0.3.0's", path);
+            }
+        fk_filter_free(g);
+    }
+    CHECK_EQ_U64(found, sizeof release_0_3 / sizeof release_0_3[0]);
+}
+
 int main(void)
 {
     /* The golden files sit next to this source: tests/golden/ from the
@@ -981,5 +1052,6 @@ int main(void)
     RUN(null_and_bad_arguments);
     RUN(forged_records_load_only_when_every_operation_keeps_them_loadable);
     RUN(golden_files_pin_the_format);
+    RUN(release_0_3_golden_files_still_load);
     return check_report();
 }
