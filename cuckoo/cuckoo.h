@@ -90,7 +90,6 @@ extern "C" {
 #include <stdint.h>
 #include "../common/filter.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
 
 typedef struct fk_cuckoo fk_cuckoo;
 
@@ -101,6 +100,37 @@ typedef struct fk_cuckoo fk_cuckoo;
 /* Fingerprint widths accepted in fk_params.fingerprint_bits (0 = derive). */
 #define FK_CUCKOO_MIN_FP_BITS 4u
 #define FK_CUCKOO_MAX_FP_BITS 32u
+
+/* ------------------------------------------------------------ sizing */
+
+/* Slots per cuckoo bucket (the paper's b). */
+#define FK_CUCKOO_SLOTS 4u
+/* The load a cuckoo table is sized for by default (fk_params.max_load 0):
+ * low enough that a filter sized for n accepts its n inserts (the first
+ * failure comes near 97%, PAPER_NOTES §3) and its last inserts stay
+ * cheap. */
+#define FK_CUCKOO_MAX_LOAD 0.94
+
+/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
+ * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
+FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
+
+/* Buckets of a cuckoo table for n items at a load of at most max_load
+ * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): the fewest that hold n, i.e.
+ * ceil(ceil(n / max_load) / 4), any count (no power-of-two rounding).
+ * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
+ * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
+FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
+
+/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
+ * 0 or the count would exceed 2^62. */
+FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
+
+/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
+ * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
+ * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
+ * 64 gives 1.0. */
+FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
 
 /* The vtable for fk_filter_new(&fk_cuckoo_ops, ...); name "cuckoo",
  * caps FK_CAP_REMOVE. */
