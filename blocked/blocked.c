@@ -213,7 +213,7 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 
 fk_filter *fk_blocked_as_filter(fk_blocked *b) { return b ? &b->base : NULL; }
 
-uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w)
+uint32_t fk_blocked_cell(const fk_blocked *b, uint64_t block, unsigned w)
 {
     if (!b || block >= b->blocks || w >= FK_BLOCKED_WORDS)
         return 0;

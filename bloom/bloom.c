@@ -204,7 +204,7 @@ FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
     return FK_OK;
 }
 
-fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
+fk_status fk_bloom_locate(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
@@ -253,7 +253,7 @@ const fk_hashed_ops fk_bloom_hashed_ops = {
 
 fk_filter *fk_bloom_as_filter(fk_bloom *b) { return b ? &b->base : NULL; }
 
-bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i)
+bool fk_bloom_cell(const fk_bloom *b, uint64_t i)
 {
     return b && i < b->m && fk_bit_get(b->bits, i);
 }

@@ -132,16 +132,6 @@ typedef struct {
  * set bits). */
 FK_API void fk_bloom_describe(const fk_bloom *b, fk_bloom_description *out);
 
-/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold k entries (fk_bloom_describe's hashes). Returns FK_OK, or
- * FK_EINVAL for NULL b/out or key NULL with len > 0. For tracing and tests:
- * these are exactly the positions insert and contains use. Cost: one hash. */
-FK_API fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len,
-                                    uint64_t *out);
-
-/* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
-FK_API bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i);
-
 /* Set operations: fk_filter_merge (dst |= src) and fk_filter_intersect
  * (dst &= src) on fk_bloom_as_filter of both. The two must be compatible:
  * same m, k and seed (else FK_EINVAL, dst unchanged). After a merge dst

@@ -347,16 +347,19 @@ FK_API fk_status fk_filter_remove_u64(fk_filter *f, uint64_t key);
  * fk_filter): FK_U64_CALLS(T) defines the static inline
  *     bool      T_contains_u64(const T *x, uint64_t key);
  *     fk_status T_insert_u64(T *x, uint64_t key);
- * and FK_U64_REMOVE(T)
+ * (FK_U64_CONTAINS(T) the first alone, for a kind built whole), and
+ * FK_U64_REMOVE(T)
  *     fk_status T_remove_u64(T *x, uint64_t key);
  * the calls above on x's filter, so a program that links that module alone
  * has the integer calls under the kind's own names and the library
  * exports nothing more. Statuses, thread rules and cost: as above. */
-#define FK_U64_CALLS(T)                                                      \
+#define FK_U64_CONTAINS(T)                                                   \
     static inline bool T##_contains_u64(const T *x, uint64_t key)            \
     {                                                                        \
         return fk_filter_contains_u64((const fk_filter *)(const void *)x, key); \
-    }                                                                        \
+    }
+#define FK_U64_CALLS(T)                                                      \
+    FK_U64_CONTAINS(T)                                                       \
     static inline fk_status T##_insert_u64(T *x, uint64_t key)               \
     {                                                                        \
         return fk_filter_insert_u64((fk_filter *)(void *)x, key);            \

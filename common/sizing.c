@@ -1,6 +1,7 @@
 /* common/sizing.c: the formulas of sizing.h. */
 #include <math.h>
 #include "sizing.h"
+#include "probe.h" /* fk_size_bloom_geometry */
 
 /* ------------------------------------------------------------ Bloom */
 

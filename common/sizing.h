@@ -28,14 +28,6 @@ FK_API uint64_t fk_size_bloom_bits(uint64_t n, double p);
  * Returns 0 when m or n is 0. */
 FK_API uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n);
 
-/* The geometry of a Bloom or counting filter asked for by p: m = p->bits if
- * nonzero, else fk_size_bloom_bits(capacity, fpr); k = p->hashes if
- * nonzero, else fk_size_bloom_hashes(m, capacity). Returns FK_OK with *m
- * and *k set; FK_EINVAL when p fails fk_params_check, p->hashes is above
- * FK_BLOOM_MAX_HASHES, or m cannot be sized (overflow). The memory cap is
- * the allocator's to check. Cost: O(1). */
-FK_API fk_status fk_size_bloom_geometry(const fk_params *p, uint64_t *m, uint32_t *k);
-
 /* Theoretical FPR of a Bloom filter with m bits and k probes holding n
  * items: (1 - e^{-kn/m})^k. Returns 1.0 for m or k 0, 0.0 for n <= 0 or NaN. */
 FK_API double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n);

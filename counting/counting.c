@@ -225,7 +225,7 @@ uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len)
     return least;
 }
 
-fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t len,
+fk_status fk_counting_locate(const fk_counting *c, const void *key, size_t len,
                                 uint64_t *out)
 {
     if (!c || !out || (!key && len))
@@ -314,7 +314,7 @@ void fk_counting_describe(const fk_counting *c, fk_counting_description *out)
     out->export_words = export_words(c);
 }
 
-uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)
+uint32_t fk_counting_cell(const fk_counting *c, uint64_t i)
 {
     return c && i < c->m ? fk_ctr_get(fk_ctr_view_of(c), i) : 0;
 }

@@ -136,13 +136,6 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
  * Returns FK_OK, FK_ENOTFOUND, or FK_EINVAL for c NULL or key NULL with
  * len > 0. Cost: one hash, k loads, up to k byte CAS. */
 
-/* Returns the smallest of the key's k counters: an upper bound on how many
- * times the key is present (inserts minus removes), exact unless other keys
- * share all its positions; 0 means definitely absent. A saturated minimum
- * answers the maximum (15 or 255), meaning "at least that many".
- * 0 for c NULL or key NULL with len > 0. Cost: one hash, k counter reads. */
-FK_API uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len);
-
 /* ---------------------------------------------------------------- stats */
 
 /* Fills *out: items = successful inserts minus successful removes;
@@ -187,18 +180,6 @@ typedef struct {
 
 /* Fills *out for c. No-op for NULL arguments. Cost: O(1). */
 FK_API void fk_counting_describe(const fk_counting *c, fk_counting_description *out);
-
-/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold k entries (fk_counting_describe's hashes). These are
- * exactly the positions insert, contains and remove use, and the same as
- * fk_bloom_positions for a Bloom filter of equal m, k and seed. Returns
- * FK_OK, or FK_EINVAL for NULL c/out or key NULL with len > 0.
- * For tracing and tests. Cost: one hash. */
-FK_API fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t len,
-                                       uint64_t *out);
-
-/* Returns counter i (0 when c is NULL or i >= m). Cost: O(1). */
-FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
 
 /* --------------------------------------------------------------- export */
 

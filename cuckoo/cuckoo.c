@@ -688,7 +688,7 @@ uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp)
     return alt_bucket(c, bucket % c->table.buckets, fp & c->table.fp_mask); /* not a hot path */
 }
 
-uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot)
+uint32_t fk_cuckoo_cell(const fk_cuckoo *c, uint64_t bucket, unsigned slot)
 {
     if (!c || bucket >= c->table.buckets || slot >= FK_CUCKOO_SLOTS)
         return 0;
@@ -818,9 +818,9 @@ static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t
         return s;
     uint64_t n = 0;
     for (unsigned slot = 0; slot < FK_CUCKOO_SLOTS; slot++) {
-        n += fk_cuckoo_slot(c, loc.i1, slot) == loc.fingerprint;
+        n += fk_cuckoo_cell(c, loc.i1, slot) == loc.fingerprint;
         if (loc.i2 != loc.i1)
-            n += fk_cuckoo_slot(c, loc.i2, slot) == loc.fingerprint;
+            n += fk_cuckoo_cell(c, loc.i2, slot) == loc.fingerprint;
     }
     *out = n;
     return FK_OK;

@@ -258,20 +258,6 @@ typedef struct {
                              fingerprint); may equal i1 */
 } fk_cuckoo_location;
 
-/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL c/out or key
- * NULL with len > 0. Cost: one hash. */
-FK_API fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
-                                  fk_cuckoo_location *out);
-
-/* The other bucket of a fingerprint stored in `bucket` (the mapping in
- * cuckoo_hash.h); applying it twice gives bucket back. Returns 0 for NULL
- * c; bucket is taken modulo the bucket count, fp modulo 2^f. O(1). */
-FK_API uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
-
-/* The fingerprint in slot `slot` (0..3) of bucket `bucket`; 0 when the
- * slot is empty, or for NULL c or out-of-range arguments. Cost: O(1). */
-FK_API uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot);
-
 /* One eviction during an insert: the fingerprint that was in slot `slot`
  * of bucket `from` was displaced and is heading to its other bucket `to`
  * (to == fk_cuckoo_alt_bucket(c, from, fingerprint)). `kick` counts the

@@ -1121,11 +1121,6 @@ bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len)
     return fu ? fu->lookup(fu, key, len) : false;
 }
 
-bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key)
-{
-    return fu ? fu->base.contains_u64(&fu->base, key) : false;
-}
-
 fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse_location *out)
 {
     if (!fu || !out || (!key && len > 0))

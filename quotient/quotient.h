@@ -126,15 +126,6 @@ FK_API fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len
  * run (1.6 groups on average at load 0.95); one or two cache lines. */
 FK_API bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len);
 
-/* Stores in *count the count of key's group: at least the number of its
- * inserts minus its removes (never under), more only when other keys
- * share its quotient and remainder; 0 for a key that is definitely
- * absent. Returns FK_OK; FK_EINVAL for qf or count NULL or key NULL with
- * len > 0 (*count 0 when count is not NULL). Cost: as contains, plus
- * decoding the group's counter. */
-FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len,
-                                   uint64_t *count);
-
 /* Removes one occurrence of key: its group's count goes down by one, and
  * the group's slots go when it reaches 0 (later slots move back left).
  * Returns FK_OK; FK_ENOTFOUND when no group has the key's quotient and
@@ -142,33 +133,6 @@ FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_
  * FK_EINVAL for qf NULL or key NULL with len > 0. Removing a key that was
  * never inserted: see the top of this header. Cost: as insert. */
 FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len);
-
-/* Adds src's multiset to dst: every group's count becomes the sum of its
- * counts in both, so dst answers exactly as a filter into which both key
- * sequences were inserted (byte for byte the same table). src is not
- * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
- * filters of different geometry (slots, quotients, r) or seed (two
- * filters made from the same params match; a grown one matches one grown
- * as often); FK_EFULL when the union does not fit in dst's table (dst
- * unchanged); FK_ENOMEM (dst unchanged). A count that would pass
- * UINT64_MAX stops there (so does the items figure of fk_quotient_stats).
- * Cost: one pass over both tables writing a new one (O(S) time, dst's
- * size in extra memory while it runs). */
-FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
-
-/* Doubles the filter in place, without the keys: N and S double and r
- * drops by one (the remainder's top bit becomes the quotient's last), so
- * the table is the one a filter of 2N quotients and r - 1 bits would have
- * built from the same keys, byte for byte, with every count kept. The FPR
- * at a given number of keys doubles (the filter then holds twice as many
- * at the old load; capacity doubles, the recorded target fpr doubles).
- * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
- * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
- * the fk_params.max_bytes the filter was made with (loaded filters: none
- * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
- * Cost: O(S) time, the old and the new table both held while it runs
- * (about 2.9 times the old size at its peak). */
-FK_API fk_status fk_quotient_grow(fk_quotient *qf);
 
 /* Fills *out: items = the sum of the counts (successful inserts minus
  * successful removes, merges included; UINT64_MAX when larger: the
@@ -221,11 +185,6 @@ typedef struct {
     uint64_t group_slots; /* slots the key's group takes (0 when absent) */
 } fk_quotient_location;
 
-/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL qf/out or key
- * NULL with len > 0. Cost: as fk_quotient_count. */
-FK_API fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
-                                    fk_quotient_location *out);
-
 /* One slot of the table, for tracing (slot j in 0..S-1): its r bits
  * (a remainder, or a counter digit), whether quotient j has a run
  * (occupied: a property of the quotient j, not of what the slot holds),
@@ -236,11 +195,6 @@ typedef struct {
     bool     runend;
     bool     used;
 } fk_quotient_slot_info;
-
-/* Fills *out for slot j. Returns FK_OK; FK_EINVAL for NULL arguments or j
- * >= S. Cost: a rank and a popcount or two. */
-FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
-                                     fk_quotient_slot_info *out);
 
 /* ------------------------------------------------------------- saving
  *
