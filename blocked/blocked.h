@@ -103,8 +103,8 @@ FK_API void fk_blocked_free(fk_blocked *b);
  * rises instead). Cost: one hash, one 32-byte read-modify-write. */
 FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_blocked_as_filter(x)). Sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_blocked_as_filter(b), key, len)). It sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
  * many threads at once and beside any number of fk_blocked_contains calls
  * (see the table above): the block's eight words are read, and each word
  * whose bit is still clear is ORed with one atomic read-modify-write

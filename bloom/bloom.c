@@ -191,12 +191,9 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 
 
 
-/* The u64 slots: the dispatchers checked f. */
-FK_HOT bool fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
-}
-
+/* The u64 insert slot: the dispatcher checked f. (No contains_u64 slot:
+ * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * target.) */
 FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_bloom *b = (fk_bloom *)f;
@@ -411,6 +408,5 @@ const fk_ops fk_bloom_ops = {
     .insert_concurrent = insert_concurrent,
     .merge = merge,
     .intersect = intersect,
-    .contains_u64 = fk_bloom_ops_contains_u64,
     .insert_u64 = fk_bloom_ops_insert_u64,
 };

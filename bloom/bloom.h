@@ -58,8 +58,8 @@ FK_API extern const fk_ops fk_bloom_ops;
  * on error. Cost: O(m/8) bytes allocated and zeroed. */
 FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_bloom_as_filter(x)). Adds key; safe to call from many threads at once, and beside any number
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_bloom_as_filter(b), key, len)). It adds key; safe to call from many threads at once, and beside any number
  * of fk_bloom_contains calls (see the table above). Each of the key's k
  * words is ORed with one atomic read-modify-write (relaxed order), and only
  * where its bit is still clear, so no thread's bit is ever lost and the

@@ -103,9 +103,8 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
     return b->lookup_hashed(&b->base, h);
 }
 
-/* The fk_ops u64 slots (bloom.c), for the kind's table: f checked by the
+/* The fk_ops u64 insert slot (bloom.c), for the kind's table: f checked by the
  * dispatchers. */
-bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */

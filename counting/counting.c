@@ -191,12 +191,9 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 
 
 
-/* The u64 slots: the dispatchers checked f. */
-FK_HOT bool fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
-}
-
+/* The u64 writer slots: the dispatchers checked f. (No contains_u64 slot:
+ * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * target.) */
 FK_HOT fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_counting *c = (fk_counting *)f;
@@ -484,7 +481,6 @@ const fk_ops fk_counting_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
-    .contains_u64 = fk_counting_ops_contains_u64,
     .insert_u64 = fk_counting_ops_insert_u64,
     .remove_u64 = fk_counting_ops_remove_u64,
 };

@@ -114,9 +114,9 @@ FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t l
  * Cost: one hash, k counter reads and up to k writes. */
 FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_counting_as_filter(x)). fk_counting_insert, safe from many threads at once and beside any number
- * of fk_counting_contains / _count calls (see the table above): each
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_counting_as_filter(c), key, len)). It is fk_counting_insert, safe from many threads at once and beside any number
+ * of fk_counting_contains / fk_filter_count calls (see the table above): each
  * counter is raised by a compare-and-swap of its byte, retried when another
  * thread changed the byte first, and a counter seen saturated is left
  * alone (the saturation rule holds). A key whose call has returned, and
@@ -125,8 +125,8 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
  * Returns as fk_counting_insert. Cost: one hash, k loads, k byte CAS (more
  * under contention for the same byte). */
 
-/* Concurrent remove (the fk_ops slot: fk_filter_remove_concurrent on
- * fk_counting_as_filter(x)). fk_counting_remove, safe from many threads at once, beside
+/* Note on the remove_concurrent slot (no typed call: it is
+ * fk_filter_remove_concurrent(fk_counting_as_filter(c), key, len)). It is fk_counting_remove, safe from many threads at once, beside
  * the concurrent insert and any number of lookups: FK_ENOTFOUND
  * (nothing changed) when a counter of the key reads 0; otherwise each
  * unsaturated counter is lowered by a compare-and-swap, and one that has

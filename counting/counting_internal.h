@@ -243,9 +243,8 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
     return FK_OK;
 }
 
-/* The fk_ops u64 slots (counting.c), for the kind's table: f checked by
+/* The fk_ops u64 writer slots (counting.c), for the kind's table: f checked by
  * the dispatchers. */
-bool      fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
 

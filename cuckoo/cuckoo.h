@@ -11,8 +11,8 @@
  * is the first XOR a hash of fp, kept inside a power-of-two block of the
  * table: 0..N-1 splits into the aligned blocks of N's binary digits, whose
  * frame each fingerprint sees rotated by its own offset (details and
- * why: cuckoo_hash.h and PAPER_NOTES). fk_cuckoo_alt_bucket applied twice
- * gives the bucket back.
+ * why: cuckoo_hash.h and PAPER_NOTES). The alternate of the alternate is
+ * the bucket itself.
  *
  * Lookup reads the two buckets and compares their four slots at once
  * (word-wide "has a zero field" test, a path with its constants folded in
@@ -254,13 +254,13 @@ typedef struct {
                              the fingerprint) */
     uint32_t fingerprint; /* nonzero, < 2^f */
     uint64_t i1;          /* first bucket */
-    uint64_t i2;          /* second bucket: fk_cuckoo_alt_bucket(c, i1,
+    uint64_t i2;          /* second bucket: the alternate of (i1,
                              fingerprint); may equal i1 */
 } fk_cuckoo_location;
 
 /* One eviction during an insert: the fingerprint that was in slot `slot`
  * of bucket `from` was displaced and is heading to its other bucket `to`
- * (to == fk_cuckoo_alt_bucket(c, from, fingerprint)). `kick` counts the
+ * (to is the alternate bucket of from for fingerprint). `kick` counts the
  * evictions of the current insert from 1. If that insert then fails with
  * FK_EFULL, all its evictions are undone (no further events). */
 typedef struct {

@@ -1194,7 +1194,6 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     return fu->lookup(fu, key, len);
 }
 
-static bool ops_contains_u64(const fk_filter *f, uint64_t key) { return f->contains_u64(f, key); }
 
 static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }
 
@@ -1249,7 +1248,6 @@ const fk_ops fk_fuse_ops = {
     .size = ops_size,
     .contains_many = fk_fuse_ops_contains_many,
     .contains_many_u64 = fk_fuse_ops_contains_many_u64,
-    .contains_u64 = ops_contains_u64,
     .build = ops_build,
     .build_u64 = ops_build_u64,
 };

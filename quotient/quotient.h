@@ -22,7 +22,7 @@
  * base 2^r - 2 written in the remainder slots themselves (quotient_internal.h
  * has the exact encoding), at most 3 + ceil(log_(2^r-2) C) slots: a key
  * inserted 10^6 times takes 5 slots at r = 7 (PAPER_NOTES §9).
- * fk_quotient_count never answers below the number of inserts minus
+ * fk_filter_count never answers below the number of inserts minus
  * removes of the key; it answers more only when other keys share its
  * quotient and remainder (the same event as a false positive).
  *
@@ -33,7 +33,7 @@
  * Full: the table holds keys until a run would have to move past its last
  * slot, or an offset past 255 (around 98% of the slots for large tables;
  * PAPER_NOTES measures it); the insert that cannot fit answers FK_EFULL
- * and leaves the filter exactly as it was. fk_quotient_grow doubles the
+ * and leaves the filter exactly as it was. fk_filter_grow doubles the
  * table without the keys.
  *
  * Removing a key that was never inserted: when no group of its quotient
@@ -45,8 +45,8 @@
  *
  * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
  * Thread safety: lookups (contains, count, fk_filter_contains_many) may
- * run together; every writer (insert, remove, merge, grow,
- * fk_filter_insert_many) needs the filter to itself. stats and saving are
+ * run together; every writer (insert, remove, fk_filter_merge,
+ * fk_filter_grow, fk_filter_insert_many) needs the filter to itself. stats and saving are
  * readers. Batches: fk_filter_contains_many and friends hash a window of
  * keys and prefetch each key's block before probing (quotient_batch.c).
  *
@@ -55,7 +55,8 @@
  *   if (fk_quotient_new(&p, &qf) != FK_OK) ...;
  *   fk_quotient_insert(qf, "apple", 5);               // FK_OK (or FK_EFULL)
  *   fk_quotient_insert(qf, "apple", 5);
- *   uint64_t c; fk_quotient_count(qf, "apple", 5, &c); // c = 2
+ *   uint64_t c;
+ *   fk_filter_count(fk_quotient_as_filter(qf), "apple", 5, &c); // c = 2
  *   fk_quotient_remove(qf, "apple", 5);               // FK_OK, c now 1
  *   fk_quotient_free(qf);
  */
