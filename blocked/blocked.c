@@ -196,7 +196,6 @@ bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len)
 }
 
 
-
 fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
                             fk_blocked_probe *out)
 {
@@ -214,7 +213,7 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 
 fk_filter *fk_blocked_as_filter(fk_blocked *b) { return b ? &b->base : NULL; }
 
-uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w)
+uint32_t fk_blocked_cell(const fk_blocked *b, uint64_t block, unsigned w)
 {
     if (!b || block >= b->blocks || w >= FK_BLOCKED_WORDS)
         return 0;
@@ -250,141 +249,6 @@ void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
                        ((double)b->blocks * FK_BLOCKED_BLOCK_BITS);
     out->expected_fpr = fk_theory_blocked_fpr((double)out->items / (double)b->blocks);
 }
-
-/* ---------------------------------------------------------------- vtable */
-
-static fk_status ops_create(const fk_params *p, fk_filter **out)
-{
-    fk_blocked *b = NULL;
-    fk_status s = fk_blocked_new(p, &b);
-    *out = b ? &b->base : NULL;
-    return s;
-}
-
-static void ops_destroy(fk_filter *f) { fk_blocked_free((fk_blocked *)f); }
-
-/* The fk_filter_* dispatchers never pass a NULL filter: these go straight
- * to the path's call (a tail jump; the bench's loops call them one key at
- * a time). */
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
-{
-    fk_blocked *b = (fk_blocked *)f;
-    return b->insert(b, key, len);
-}
-
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
-{
-    const fk_blocked *b = (const fk_blocked *)f;
-    return b->lookup(b, key, len);
-}
-
-static fk_status ops_insert_u64(fk_filter *f, uint64_t key)
-{
-    fk_blocked *b = (fk_blocked *)f;
-    return b->insert_u64(b, key);
-}
-
-static bool ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_blocked *b = (const fk_blocked *)f;
-    return b->lookup_u64(b, key);
-}
-
-/* Probes from a hash computed beforehand (common/hashed.h): the path's
- * own set and test, as the calls above. */
-static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
-{
-    return fk_hashed_of64(fk_blocked_hash_of((const fk_blocked *)f, key, len));
-}
-
-static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
-{
-    return fk_hashed_of64(fk_hash8_64(key, ((const fk_blocked *)f)->hash8));
-}
-
-/* The path's probes, as fk_blocked_use_path chose them. */
-static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
-{
-    const fk_blocked *b = (const fk_blocked *)f;
-    *out = (fk_hashed_probes){ b->lookup_hashed, b->insert_hashed };
-    return true;
-}
-
-const fk_hashed_ops fk_blocked_hashed_ops = {
-    .hash = hashed_hash,
-    .hash_u64 = hashed_hash_u64,
-    .probes = hashed_probes,
-    .contains_many_hashed = fk_blocked_contains_many_hashed,
-};
-
-static void ops_stats(const fk_filter *f, fk_stats *out)
-{
-    fk_blocked_stats((const fk_blocked *)f, out);
-}
-
-/* What fk_blocked_new(p) would build, and its theory at `items` keys. */
-static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
-{
-    uint64_t blocks;
-    fk_status s = fk_blocked_geometry(p, &blocks);
-    if (s != FK_OK)
-        return s;
-    out->memory_bytes = (blocks * FK_BLOCKED_BLOCK_BYTES + 63) / 64 * 64 + sizeof(fk_blocked);
-    out->expected_fpr = fk_theory_blocked_fpr(items / (double)blocks);
-    snprintf(out->geometry, sizeof out->geometry, "%llu blocks of %u bits, 8 bits per key",
-             (unsigned long long)blocks, FK_BLOCKED_BLOCK_BITS);
-    return FK_OK;
-}
-
-/* ---- union, intersection and the distinct-count estimate
- * of blocked filters. */
-
-static double estimate_items(const fk_blocked *b)
-{
-    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
-}
-
-void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)
-{
-    if (!b || !out)
-        return;
-    memset(out, 0, sizeof *out);
-    out->blocks = b->blocks;
-    out->seed = b->seed;
-    out->set_bits = fk_blocked_count_set_bits(b);
-    out->estimated_items = fk_theory_blocked_items(b->blocks, out->set_bits);
-}
-
-static bool compatible(const fk_blocked *a, const fk_blocked *b)
-{
-    return a->blocks == b->blocks && a->seed == b->seed;
-}
-
-static uint64_t word_count(const fk_blocked *b)
-{
-    return b->blocks * FK_BLOCKED_WORDS;
-}
-
-/* dst |= src, or dst &= src when intersect; the item count as the two
- * calls below say. */
-static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
-{
-    if (!dst || !src || !compatible(dst, src))
-        return FK_EINVAL;
-    if (dst == src)
-        return FK_OK;
-    uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
-    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
-        dst->words[i] = intersect ? dst->words[i] & src->words[i] : dst->words[i] | src->words[i];
-    double est = intersect ? estimate_items(dst) : 0.0;
-    fk_tally_reset(&dst->tally);
-    if (intersect)
-        dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
-    else
-        dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
-    return FK_OK;
-}
-
 
 /* ---- the blocked filter's theory (Putze, Sanders &
  * Singler 2007): the FPR as the Poisson average of the per-block rate,
@@ -474,6 +338,55 @@ fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks)
     return FK_OK;
 }
 
+/* ---- union, intersection and the distinct-count estimate
+ * of blocked filters. */
+
+static double estimate_items(const fk_blocked *b)
+{
+    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
+}
+
+void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)
+{
+    if (!b || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->blocks = b->blocks;
+    out->seed = b->seed;
+    out->set_bits = fk_blocked_count_set_bits(b);
+    out->estimated_items = fk_theory_blocked_items(b->blocks, out->set_bits);
+}
+
+static bool compatible(const fk_blocked *a, const fk_blocked *b)
+{
+    return a->blocks == b->blocks && a->seed == b->seed;
+}
+
+static uint64_t word_count(const fk_blocked *b)
+{
+    return b->blocks * FK_BLOCKED_WORDS;
+}
+
+/* dst |= src, or dst &= src when intersect; the item count as the two
+ * calls below say. */
+static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
+{
+    if (!dst || !src || !compatible(dst, src))
+        return FK_EINVAL;
+    if (dst == src)
+        return FK_OK;
+    uint64_t have = fk_blocked_item_count(dst), add = fk_blocked_item_count(src);
+    for (uint64_t i = 0, n = word_count(dst); i < n; i++)
+        dst->words[i] = intersect ? dst->words[i] & src->words[i] : dst->words[i] | src->words[i];
+    double est = intersect ? estimate_items(dst) : 0.0;
+    fk_tally_reset(&dst->tally);
+    if (intersect)
+        dst->items = isfinite(est) ? (uint64_t)llround(est) : have;
+    else
+        dst->items = have > UINT64_MAX - add ? UINT64_MAX : have + add;
+    return FK_OK;
+}
+
 /* ---- the blocked filter's concurrent insert: the
  * scalar path's bits, each word set by an atomic OR where its bit is still
  * clear (OR is order-free, so concurrent inserts lose nothing; skipping the
@@ -516,6 +429,91 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
     }
 #endif
     fk_tally_add(&b->tally, 1);
+    return FK_OK;
+}
+
+/* ---------------------------------------------------------------- vtable */
+
+static fk_status ops_create(const fk_params *p, fk_filter **out)
+{
+    fk_blocked *b = NULL;
+    fk_status s = fk_blocked_new(p, &b);
+    *out = b ? &b->base : NULL;
+    return s;
+}
+
+static void ops_destroy(fk_filter *f) { fk_blocked_free((fk_blocked *)f); }
+
+/* The fk_filter_* dispatchers never pass a NULL filter: these go straight
+ * to the path's call (a tail jump; the bench's loops call them one key at
+ * a time). */
+static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
+{
+    fk_blocked *b = (fk_blocked *)f;
+    return b->insert(b, key, len);
+}
+
+static bool ops_contains(const fk_filter *f, const void *key, size_t len)
+{
+    const fk_blocked *b = (const fk_blocked *)f;
+    return b->lookup(b, key, len);
+}
+
+static fk_status ops_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_blocked *b = (fk_blocked *)f;
+    return b->insert_u64(b, key);
+}
+
+static bool ops_contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_blocked *b = (const fk_blocked *)f;
+    return b->lookup_u64(b, key);
+}
+
+/* Probes from a hash computed beforehand (common/hashed.h): the path's
+ * own set and test, as the calls above. */
+static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
+{
+    return fk_hashed_of64(fk_blocked_hash_of((const fk_blocked *)f, key, len));
+}
+
+static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
+{
+    return fk_hashed_of64(fk_hash8_64(key, ((const fk_blocked *)f)->hash8));
+}
+
+/* The path's probes, as fk_blocked_use_path chose them. */
+static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
+{
+    const fk_blocked *b = (const fk_blocked *)f;
+    *out = (fk_hashed_probes){ b->lookup_hashed, b->insert_hashed };
+    return true;
+}
+
+const fk_hashed_ops fk_blocked_hashed_ops = {
+    .hash = hashed_hash,
+    .hash_u64 = hashed_hash_u64,
+    .probes = hashed_probes,
+    .contains_many_hashed = fk_blocked_contains_many_hashed,
+};
+
+static void ops_stats(const fk_filter *f, fk_stats *out)
+{
+    fk_blocked_stats((const fk_blocked *)f, out);
+}
+
+/* What fk_blocked_new(p) would build, and its theory at `items` keys. */
+static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint64_t blocks;
+    fk_status s = fk_blocked_geometry(p, &blocks);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = (blocks * FK_BLOCKED_BLOCK_BYTES + 63) / 64 * 64 + sizeof(fk_blocked);
+    out->expected_fpr = fk_theory_blocked_fpr(items / (double)blocks);
+    snprintf(out->geometry, sizeof out->geometry, "%llu blocks of %u bits, 8 bits per key",
+             (unsigned long long)blocks, FK_BLOCKED_BLOCK_BITS);
     return FK_OK;
 }
 

@@ -82,17 +82,12 @@ FK_API double fk_theory_blocked_fpr(double load);
  * are sized as this load, as cuckoo fingerprints stop at 32 bits. */
 #define FK_BLOCKED_MIN_LOAD 0.125
 
-/* The block count fk_blocked_new uses for p: ceil(p->bits / 256) when
- * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). Returns
- * FK_OK with *blocks set; FK_EINVAL for NULL arguments, p failing
- * fk_params_check, or a count that cannot be sized (0 or over 2^32). The
- * memory cap is the allocator's to check. Cost: that of the sizing. */
-FK_API fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks);
-
 /* ------------------------------------------------------------ the filter */
 
-/* Creates a blocked filter of fk_blocked_geometry(p) blocks. p->hashes
- * is ignored (a key always sets 8 bits). The seed picks the hash.
+/* Creates a blocked filter of ceil(p->bits / 256) blocks when p->bits is
+ * nonzero, else the fewest blocks whose theoretical FPR
+ * (fk_theory_blocked_fpr) at capacity keys meets fpr (at most 2^32;
+ * fk_ops_size says the memory beforehand). p->hashes is ignored (a key always sets 8 bits). The seed picks the hash.
  * Returns FK_OK with a new filter in *out (caller frees with
  * fk_blocked_free); FK_EINVAL for NULL p or out, bad params
  * (fk_params_check), more than 2^32 blocks or a size
@@ -108,8 +103,8 @@ FK_API void fk_blocked_free(fk_blocked *b);
  * rises instead). Cost: one hash, one 32-byte read-modify-write. */
 FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_blocked_as_filter(x)). Sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_blocked_as_filter(b), key, len)). It sets the key's 8 bits as fk_blocked_insert does (same bits), safely from
  * many threads at once and beside any number of fk_blocked_contains calls
  * (see the table above): the block's eight words are read, and each word
  * whose bit is still clear is ORed with one atomic read-modify-write
@@ -161,15 +156,6 @@ typedef struct {
     uint64_t block;                   /* ((hash >> 32) * blocks) >> 32 */
     uint8_t  bit[FK_BLOCKED_WORDS];   /* (low32 * salt[i]) >> 27 */
 } fk_blocked_probe;
-
-/* Fills *out with the key's block and bits: exactly what insert and
- * contains use. For tracing and tests. Returns FK_OK, or FK_EINVAL for NULL
- * b/out or key NULL with len > 0. Cost: one hash. */
-FK_API fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
-                                   fk_blocked_probe *out);
-
-/* Word w (0..7) of block i; 0 when b is NULL or out of range. Cost: O(1). */
-FK_API uint32_t fk_blocked_get_word(const fk_blocked *b, uint64_t block, unsigned w);
 
 /* Set operations: fk_filter_merge (dst |= src) and fk_filter_intersect
  * (dst &= src) on fk_blocked_as_filter of both. The two must be

@@ -272,4 +272,20 @@ double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
 /* Number of set bits. 0 for NULL. Cost: O(blocks). */
 uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
 
+/* Fills *out with the key's block and bits: exactly what insert and
+ * contains use. For tracing and tests. Returns FK_OK, or FK_EINVAL for NULL
+ * b/out or key NULL with len > 0. Cost: one hash. */
+fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
+                                   fk_blocked_probe *out);
+
+/* Word w (0..7) of block i; 0 when b is NULL or out of range. Cost: O(1). */
+uint32_t fk_blocked_cell(const fk_blocked *b, uint64_t block, unsigned w);
+
+/* The block count fk_blocked_new uses for p: ceil(p->bits / 256) when
+ * p->bits is nonzero, else fk_size_blocked_blocks(capacity, fpr). Returns
+ * FK_OK with *blocks set; FK_EINVAL for NULL arguments, p failing
+ * fk_params_check, or a count that cannot be sized (0 or over 2^32). The
+ * memory cap is the allocator's to check. Cost: that of the sizing. */
+fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks);
+
 #endif

@@ -191,12 +191,9 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 
 
 
-/* The u64 slots: the dispatchers checked f. */
-FK_HOT bool fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
-}
-
+/* The u64 insert slot: the dispatcher checked f. (No contains_u64 slot:
+ * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * target.) */
 FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_bloom *b = (fk_bloom *)f;
@@ -204,7 +201,7 @@ FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
     return FK_OK;
 }
 
-fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
+fk_status fk_bloom_locate(const fk_bloom *b, const void *key, size_t len, uint64_t *out)
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
@@ -253,7 +250,7 @@ const fk_hashed_ops fk_bloom_hashed_ops = {
 
 fk_filter *fk_bloom_as_filter(fk_bloom *b) { return b ? &b->base : NULL; }
 
-bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i)
+bool fk_bloom_cell(const fk_bloom *b, uint64_t i)
 {
     return b && i < b->m && fk_bit_get(b->bits, i);
 }
@@ -411,6 +408,5 @@ const fk_ops fk_bloom_ops = {
     .insert_concurrent = insert_concurrent,
     .merge = merge,
     .intersect = intersect,
-    .contains_u64 = fk_bloom_ops_contains_u64,
     .insert_u64 = fk_bloom_ops_insert_u64,
 };

@@ -58,8 +58,8 @@ FK_API extern const fk_ops fk_bloom_ops;
  * on error. Cost: O(m/8) bytes allocated and zeroed. */
 FK_API fk_status fk_bloom_new(const fk_params *p, fk_bloom **out);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_bloom_as_filter(x)). Adds key; safe to call from many threads at once, and beside any number
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_bloom_as_filter(b), key, len)). It adds key; safe to call from many threads at once, and beside any number
  * of fk_bloom_contains calls (see the table above). Each of the key's k
  * words is ORed with one atomic read-modify-write (relaxed order), and only
  * where its bit is still clear, so no thread's bit is ever lost and the
@@ -131,16 +131,6 @@ typedef struct {
 /* Fills *out for b. No-op for NULL arguments. Cost: O(m/64) (counts the
  * set bits). */
 FK_API void fk_bloom_describe(const fk_bloom *b, fk_bloom_description *out);
-
-/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold k entries (fk_bloom_describe's hashes). Returns FK_OK, or
- * FK_EINVAL for NULL b/out or key NULL with len > 0. For tracing and tests:
- * these are exactly the positions insert and contains use. Cost: one hash. */
-FK_API fk_status fk_bloom_positions(const fk_bloom *b, const void *key, size_t len,
-                                    uint64_t *out);
-
-/* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
-FK_API bool fk_bloom_get_bit(const fk_bloom *b, uint64_t i);
 
 /* Set operations: fk_filter_merge (dst |= src) and fk_filter_intersect
  * (dst &= src) on fk_bloom_as_filter of both. The two must be compatible:

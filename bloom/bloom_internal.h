@@ -103,9 +103,8 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
     return b->lookup_hashed(&b->base, h);
 }
 
-/* The fk_ops u64 slots (bloom.c), for the kind's table: f checked by the
+/* The fk_ops u64 insert slot (bloom.c), for the kind's table: f checked by the
  * dispatchers. */
-bool      fk_bloom_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */
@@ -123,5 +122,15 @@ void fk_bloom_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash12
 /* The saving hooks of fk_bloom_ops (bloom_serial.c; contracts in
  * common/serial.h). */
 extern const fk_serial_ops fk_bloom_serial_ops;
+
+/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
+ * probe order; out must hold k entries (fk_bloom_describe's hashes). Returns FK_OK, or
+ * FK_EINVAL for NULL b/out or key NULL with len > 0. For tracing and tests:
+ * these are exactly the positions insert and contains use. Cost: one hash. */
+fk_status fk_bloom_locate(const fk_bloom *b, const void *key, size_t len,
+                                    uint64_t *out);
+
+/* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
+bool fk_bloom_cell(const fk_bloom *b, uint64_t i);
 
 #endif

@@ -168,6 +168,29 @@ fk_status fk_filter_remove(fk_filter *f, const void *key, size_t len)
     return f->ops->remove(f, key, len);
 }
 
+/* ------------------------------------------------------ concurrent writers
+ * Only a kind that says how its writers may overlap (the version-4 slots)
+ * takes them; there is no generic fallback, since a loop cannot make a
+ * plain writer safe to run beside another. */
+
+fk_status fk_filter_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    if (!f || (!key && len > 0))
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V4, insert_concurrent))
+        return FK_EUNSUPPORTED;
+    return f->ops->insert_concurrent(f, key, len);
+}
+
+fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    if (!f || (!key && len > 0))
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V4, remove_concurrent))
+        return FK_EUNSUPPORTED;
+    return f->ops->remove_concurrent(f, key, len);
+}
+
 /* ------------------------------------------------------- 64-bit keys */
 
 /* The table's answer for a filter whose kind chose no path of its own. */

@@ -1,7 +1,7 @@
 /* common/filter.h: the one interface every filter kind implements.
  *
- * A kind (bloom, counting, cuckoo, or an external adapter in bench/) fills
- * in an fk_ops table; every filter object begins with an fk_filter header
+ * A kind (each folder of the library, or one a program registers with
+ * fk_ops_register) fills in an fk_ops table; every filter object begins with an fk_filter header
  * that points at that table, and the fk_filter_* functions below dispatch
  * through it. Optional methods are NULL and the dispatcher answers
  * FK_EUNSUPPORTED for them, never crashes (the SQLite VFS habit).
@@ -117,8 +117,18 @@ typedef struct {
  *                          FK_EUNSUPPORTED). A static kind
  *                          sets build and leaves create and insert NULL.
  *
+ * Version 5 is frozen with release 0.3.0: its slots, their order and
+ * their contracts stay as they are; the next feature starts version 6
+ * (FK_OPS_V6), appended below the version-5 slots.
+ *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
+ *
+ * What an out-of-tree kind must set: a table with version, name, create
+ * (or build, for a static kind), destroy, insert (unless static), contains
+ * and stats; every object it makes begins with an fk_filter whose `ops` is
+ * that table and whose `contains_u64` is its 64-bit lookup or NULL (see
+ * struct fk_filter). Everything else is optional.
  */
 #define FK_OPS_V1      1u
 #define FK_OPS_V2      2u
@@ -203,11 +213,16 @@ struct fk_ops {
  * member, so a pointer to the kind's struct is a pointer to its fk_filter. */
 struct fk_filter {
     const fk_ops *ops;
-    /* fk_filter_contains_u64's target for this filter, chosen once when it
-     * is made (a kind may point it at a path specialised for the filter's
-     * geometry, so the call tests neither the table's version nor a slot
-     * per key). NULL (a zeroed object) means "ask ops", so a kind that
-     * allocates its object zeroed and sets only `ops` stays correct. */
+    /* The filter's one 64-bit lookup: fk_filter_contains_u64 calls it
+     * straight. The kind sets it when it makes or loads the object (and
+     * again where it changes path, as a grow may), usually at a path
+     * specialised for the filter's geometry, so a call tests neither the
+     * table's version nor a slot per key; the built-in kinds whose lookup
+     * is chosen per object (bloom, counting, fuse) set no contains_u64
+     * slot at all. NULL (a zeroed object) means "ask ops": the
+     * contains_u64 slot if set, else the key's 8 little-endian bytes
+     * through contains, so a kind that allocates its object zeroed and
+     * sets only `ops` stays correct. */
     bool (*contains_u64)(const fk_filter *f, uint64_t key);
 };
 
@@ -347,16 +362,19 @@ FK_API fk_status fk_filter_remove_u64(fk_filter *f, uint64_t key);
  * fk_filter): FK_U64_CALLS(T) defines the static inline
  *     bool      T_contains_u64(const T *x, uint64_t key);
  *     fk_status T_insert_u64(T *x, uint64_t key);
- * and FK_U64_REMOVE(T)
+ * (FK_U64_CONTAINS(T) the first alone, for a kind built whole), and
+ * FK_U64_REMOVE(T)
  *     fk_status T_remove_u64(T *x, uint64_t key);
  * the calls above on x's filter, so a program that links that module alone
  * has the integer calls under the kind's own names and the library
  * exports nothing more. Statuses, thread rules and cost: as above. */
-#define FK_U64_CALLS(T)                                                      \
+#define FK_U64_CONTAINS(T)                                                   \
     static inline bool T##_contains_u64(const T *x, uint64_t key)            \
     {                                                                        \
         return fk_filter_contains_u64((const fk_filter *)(const void *)x, key); \
-    }                                                                        \
+    }
+#define FK_U64_CALLS(T)                                                      \
+    FK_U64_CONTAINS(T)                                                       \
     static inline fk_status T##_insert_u64(T *x, uint64_t key)               \
     {                                                                        \
         return fk_filter_insert_u64((fk_filter *)(void *)x, key);            \

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include "bits.h"
 #include "hash.h"
+#include "params.h"
+#include "status.h"
 
 typedef struct {
     uint64_t x; /* current 64-bit probe value */
@@ -41,5 +43,13 @@ static inline uint64_t fk_probe_next(fk_probe *p, uint64_t m)
     p->x += p->y;
     return pos;
 }
+
+/* The geometry of a Bloom or counting filter asked for by p: m = p->bits if
+ * nonzero, else fk_size_bloom_bits(capacity, fpr); k = p->hashes if
+ * nonzero, else fk_size_bloom_hashes(m, capacity). Returns FK_OK with *m
+ * and *k set; FK_EINVAL when p fails fk_params_check, p->hashes is above
+ * FK_BLOOM_MAX_HASHES, or m cannot be sized (overflow). The memory cap is
+ * the allocator's to check. Cost: O(1). */
+fk_status fk_size_bloom_geometry(const fk_params *p, uint64_t *m, uint32_t *k);
 
 #endif

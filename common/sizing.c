@@ -1,6 +1,7 @@
 /* common/sizing.c: the formulas of sizing.h. */
 #include <math.h>
 #include "sizing.h"
+#include "probe.h" /* fk_size_bloom_geometry */
 
 /* ------------------------------------------------------------ Bloom */
 
@@ -68,43 +69,4 @@ double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x)
     if (x >= m)
         return INFINITY;
     return -((double)m / (double)k) * log1p(-(double)x / (double)m);
-}
-
-/* ----------------------------------------------------------- Cuckoo */
-
-uint32_t fk_size_cuckoo_fp_bits(double p)
-{
-    if (!(p > 0.0 && p < 1.0))
-        return 0;
-    for (uint32_t f = 4; f <= 32; f++)
-        if (2.0 * FK_CUCKOO_SLOTS / ldexp(1.0, (int)f) <= p)
-            return f;
-    return 32;
-}
-
-fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets)
-{
-    if (max_load == 0.0)
-        max_load = FK_CUCKOO_MAX_LOAD;
-    if (n == 0 || !buckets || !(max_load > 0.0 && max_load <= 1.0))
-        return FK_EINVAL;
-    /* slots needed = ceil(n / load); buckets = ceil(slots / 4) */
-    double need = ceil(ceil((double)n / max_load) / FK_CUCKOO_SLOTS);
-    if (need > ldexp(1.0, 62))
-        return FK_EINVAL;
-    *buckets = (uint64_t)need;
-    return FK_OK;
-}
-
-uint64_t fk_size_cuckoo_buckets(uint64_t n)
-{
-    uint64_t b;
-    return fk_size_cuckoo_table(n, 0.0, &b) == FK_OK ? b : 0;
-}
-
-double fk_theory_cuckoo_fpr(uint32_t f, double load)
-{
-    if (f == 0 || f > 64)
-        return 1.0;
-    return -expm1(2.0 * FK_CUCKOO_SLOTS * unit_interval(load) * log1p(-ldexp(1.0, -(int)f)));
 }

@@ -1,6 +1,7 @@
-/* common/sizing.h: the sizing formulas and theoretical false-positive rates
- * of every kind, in one place, public so the bench, the tests and
- * PAPER_NOTES print theory beside measurement. All functions are pure and
+/* common/sizing.h: the Bloom sizing formulas and theoretical false-positive
+ * rates that bloom/, counting/ and blocked/ share, public so the bench, the
+ * tests and PAPER_NOTES print theory beside measurement (cuckoo's own are
+ * in cuckoo/cuckoo.h). All functions are pure and
  * O(1) (or O(k)); none allocates.
  */
 #ifndef FK_SIZING_H
@@ -27,14 +28,6 @@ FK_API uint64_t fk_size_bloom_bits(uint64_t n, double p);
  * Returns 0 when m or n is 0. */
 FK_API uint32_t fk_size_bloom_hashes(uint64_t m, uint64_t n);
 
-/* The geometry of a Bloom or counting filter asked for by p: m = p->bits if
- * nonzero, else fk_size_bloom_bits(capacity, fpr); k = p->hashes if
- * nonzero, else fk_size_bloom_hashes(m, capacity). Returns FK_OK with *m
- * and *k set; FK_EINVAL when p fails fk_params_check, p->hashes is above
- * FK_BLOOM_MAX_HASHES, or m cannot be sized (overflow). The memory cap is
- * the allocator's to check. Cost: O(1). */
-FK_API fk_status fk_size_bloom_geometry(const fk_params *p, uint64_t *m, uint32_t *k);
-
 /* Theoretical FPR of a Bloom filter with m bits and k probes holding n
  * items: (1 - e^{-kn/m})^k. Returns 1.0 for m or k 0, 0.0 for n <= 0 or NaN. */
 FK_API double fk_theory_bloom_fpr(uint64_t m, uint32_t k, double n);
@@ -47,37 +40,6 @@ FK_API double fk_theory_bloom_fpr_at_fill(double fill, uint32_t k);
  * bits x (Swamidass & Baldi 2007): -(m/k) ln(1 - x/m). Returns +inf when
  * every bit is set, 0 for m or k 0. */
 FK_API double fk_theory_bloom_items(uint64_t m, uint32_t k, uint64_t x);
-
-/* ----------------------------------------------------------- Cuckoo */
-
-/* Slots per cuckoo bucket (the paper's b). */
-#define FK_CUCKOO_SLOTS 4u
-/* The load a cuckoo table is sized for by default (fk_params.max_load 0):
- * low enough that a filter sized for n accepts its n inserts (the first
- * failure comes near 97%, PAPER_NOTES §3) and its last inserts stay
- * cheap. */
-#define FK_CUCKOO_MAX_LOAD 0.94
-
-/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
- * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
-FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
-
-/* Buckets of a cuckoo table for n items at a load of at most max_load
- * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): the fewest that hold n, i.e.
- * ceil(ceil(n / max_load) / 4), any count (no power-of-two rounding).
- * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
- * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
-FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
-
-/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
- * 0 or the count would exceed 2^62. */
-FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
-
-/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
- * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
- * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
- * 64 gives 1.0. */
-FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
 
 #ifdef __cplusplus
 }

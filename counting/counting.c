@@ -191,12 +191,9 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 
 
 
-/* The u64 slots: the dispatchers checked f. */
-FK_HOT bool fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    return f->contains_u64(f, key); /* the lookup pick_lookups chose */
-}
-
+/* The u64 writer slots: the dispatchers checked f. (No contains_u64 slot:
+ * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * target.) */
 FK_HOT fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_counting *c = (fk_counting *)f;
@@ -225,7 +222,7 @@ uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len)
     return least;
 }
 
-fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t len,
+fk_status fk_counting_locate(const fk_counting *c, const void *key, size_t len,
                                 uint64_t *out)
 {
     if (!c || !out || (!key && len))
@@ -314,7 +311,7 @@ void fk_counting_describe(const fk_counting *c, fk_counting_description *out)
     out->export_words = export_words(c);
 }
 
-uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i)
+uint32_t fk_counting_cell(const fk_counting *c, uint64_t i)
 {
     return c && i < c->m ? fk_ctr_get(fk_ctr_view_of(c), i) : 0;
 }
@@ -484,7 +481,6 @@ const fk_ops fk_counting_ops = {
     .insert_concurrent = insert_concurrent,
     .remove_concurrent = remove_concurrent,
     .count = count,
-    .contains_u64 = fk_counting_ops_contains_u64,
     .insert_u64 = fk_counting_ops_insert_u64,
     .remove_u64 = fk_counting_ops_remove_u64,
 };

@@ -114,9 +114,9 @@ FK_API bool fk_counting_contains(const fk_counting *c, const void *key, size_t l
  * Cost: one hash, k counter reads and up to k writes. */
 FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len);
 
-/* Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
- * fk_counting_as_filter(x)). fk_counting_insert, safe from many threads at once and beside any number
- * of fk_counting_contains / _count calls (see the table above): each
+/* Note on the insert_concurrent slot (no typed call: it is
+ * fk_filter_insert_concurrent(fk_counting_as_filter(c), key, len)). It is fk_counting_insert, safe from many threads at once and beside any number
+ * of fk_counting_contains / fk_filter_count calls (see the table above): each
  * counter is raised by a compare-and-swap of its byte, retried when another
  * thread changed the byte first, and a counter seen saturated is left
  * alone (the saturation rule holds). A key whose call has returned, and
@@ -125,8 +125,8 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
  * Returns as fk_counting_insert. Cost: one hash, k loads, k byte CAS (more
  * under contention for the same byte). */
 
-/* Concurrent remove (the fk_ops slot: fk_filter_remove_concurrent on
- * fk_counting_as_filter(x)). fk_counting_remove, safe from many threads at once, beside
+/* Note on the remove_concurrent slot (no typed call: it is
+ * fk_filter_remove_concurrent(fk_counting_as_filter(c), key, len)). It is fk_counting_remove, safe from many threads at once, beside
  * the concurrent insert and any number of lookups: FK_ENOTFOUND
  * (nothing changed) when a counter of the key reads 0; otherwise each
  * unsaturated counter is lowered by a compare-and-swap, and one that has
@@ -135,13 +135,6 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
  * the caveat on keys never inserted applies as to fk_counting_remove.
  * Returns FK_OK, FK_ENOTFOUND, or FK_EINVAL for c NULL or key NULL with
  * len > 0. Cost: one hash, k loads, up to k byte CAS. */
-
-/* Returns the smallest of the key's k counters: an upper bound on how many
- * times the key is present (inserts minus removes), exact unless other keys
- * share all its positions; 0 means definitely absent. A saturated minimum
- * answers the maximum (15 or 255), meaning "at least that many".
- * 0 for c NULL or key NULL with len > 0. Cost: one hash, k counter reads. */
-FK_API uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len);
 
 /* ---------------------------------------------------------------- stats */
 
@@ -187,18 +180,6 @@ typedef struct {
 
 /* Fills *out for c. No-op for NULL arguments. Cost: O(1). */
 FK_API void fk_counting_describe(const fk_counting *c, fk_counting_description *out);
-
-/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
- * probe order; out must hold k entries (fk_counting_describe's hashes). These are
- * exactly the positions insert, contains and remove use, and the same as
- * fk_bloom_positions for a Bloom filter of equal m, k and seed. Returns
- * FK_OK, or FK_EINVAL for NULL c/out or key NULL with len > 0.
- * For tracing and tests. Cost: one hash. */
-FK_API fk_status fk_counting_positions(const fk_counting *c, const void *key, size_t len,
-                                       uint64_t *out);
-
-/* Returns counter i (0 when c is NULL or i >= m). Cost: O(1). */
-FK_API uint32_t fk_counting_get_counter(const fk_counting *c, uint64_t i);
 
 /* --------------------------------------------------------------- export */
 

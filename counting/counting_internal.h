@@ -243,9 +243,8 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
     return FK_OK;
 }
 
-/* The fk_ops u64 slots (counting.c), for the kind's table: f checked by
+/* The fk_ops u64 writer slots (counting.c), for the kind's table: f checked by
  * the dispatchers. */
-bool      fk_counting_ops_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
 fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
 
@@ -270,5 +269,24 @@ extern const fk_serial_ops fk_counting_serial_ops;
 
 /* Number of nonzero counters. 0 for NULL. Cost: O(m x counter_bits / 64). */
 uint64_t fk_counting_count_nonzero(const fk_counting *c);
+
+/* Writes the key's k probe positions (each in [0, m)) to out[0..k-1], in
+ * probe order; out must hold k entries (fk_counting_describe's hashes). These are
+ * exactly the positions insert, contains and remove use, and the same as
+ * fk_bloom_locate for a Bloom filter of equal m, k and seed. Returns
+ * FK_OK, or FK_EINVAL for NULL c/out or key NULL with len > 0.
+ * For tracing and tests. Cost: one hash. */
+fk_status fk_counting_locate(const fk_counting *c, const void *key, size_t len,
+                                       uint64_t *out);
+
+/* Returns counter i (0 when c is NULL or i >= m). Cost: O(1). */
+uint32_t fk_counting_cell(const fk_counting *c, uint64_t i);
+
+/* Returns the smallest of the key's k counters: an upper bound on how many
+ * times the key is present (inserts minus removes), exact unless other keys
+ * share all its positions; 0 means definitely absent. A saturated minimum
+ * answers the maximum (15 or 255), meaning "at least that many".
+ * 0 for c NULL or key NULL with len > 0. Cost: one hash, k counter reads. */
+uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len);
 
 #endif

@@ -1,9 +1,10 @@
 /* cuckoo/cuckoo.c: the cuckoo policy: which buckets a key has, where a
  * fingerprint goes, evictions and their undo, lookup, remove, stats.
- * Bucket storage is cuckoo_table.h's business. */
+ * Bucket storage is cuckoo_table.h's business (bodies: cuckoo_table.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <math.h>
 #include "cuckoo_internal.h"
 #include "../common/hash.h"
 #include "../common/alloc.h"
@@ -15,11 +16,6 @@
 static inline fk_cplace place(const fk_cuckoo *c, const void *key, size_t len)
 {
     return fk_cuckoo_place(c, key, len);
-}
-
-uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
 }
 
 static inline uint64_t alt_bucket(const fk_cuckoo *c, uint64_t b, uint32_t fp)
@@ -40,6 +36,53 @@ static inline uint64_t rng_next(uint64_t *state)
 static inline uint64_t rng_start(uint64_t seed)
 {
     return fk_mix64(seed ^ UINT64_C(0x6a09e667f3bcc909));
+}
+
+/* ------------------------------------------------------------ sizing */
+
+_Static_assert(FK_CTAB_SLOTS == FK_CUCKOO_SLOTS, "cuckoo_table.h and cuckoo.h agree on the bucket");
+
+/* A fraction clamped to [0, 1]; NaN reads as 0. */
+static double unit_interval(double x)
+{
+    return x > 1.0 ? 1.0 : x > 0.0 ? x : 0.0;
+}
+
+uint32_t fk_size_cuckoo_fp_bits(double p)
+{
+    if (!(p > 0.0 && p < 1.0))
+        return 0;
+    for (uint32_t f = 4; f <= 32; f++)
+        if (2.0 * FK_CUCKOO_SLOTS / ldexp(1.0, (int)f) <= p)
+            return f;
+    return 32;
+}
+
+fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets)
+{
+    if (max_load == 0.0)
+        max_load = FK_CUCKOO_MAX_LOAD;
+    if (n == 0 || !buckets || !(max_load > 0.0 && max_load <= 1.0))
+        return FK_EINVAL;
+    /* slots needed = ceil(n / load); buckets = ceil(slots / 4) */
+    double need = ceil(ceil((double)n / max_load) / FK_CUCKOO_SLOTS);
+    if (need > ldexp(1.0, 62))
+        return FK_EINVAL;
+    *buckets = (uint64_t)need;
+    return FK_OK;
+}
+
+uint64_t fk_size_cuckoo_buckets(uint64_t n)
+{
+    uint64_t b;
+    return fk_size_cuckoo_table(n, 0.0, &b) == FK_OK ? b : 0;
+}
+
+double fk_theory_cuckoo_fpr(uint32_t f, double load)
+{
+    if (f == 0 || f > 64)
+        return 1.0;
+    return -expm1(2.0 * FK_CUCKOO_SLOTS * unit_interval(load) * log1p(-ldexp(1.0, -(int)f)));
 }
 
 /* --------------------------------------------------------------- create */
@@ -645,7 +688,7 @@ uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp)
     return alt_bucket(c, bucket % c->table.buckets, fp & c->table.fp_mask); /* not a hot path */
 }
 
-uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot)
+uint32_t fk_cuckoo_cell(const fk_cuckoo *c, uint64_t bucket, unsigned slot)
 {
     if (!c || bucket >= c->table.buckets || slot >= FK_CUCKOO_SLOTS)
         return 0;
@@ -658,77 +701,6 @@ void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx)
         return;
     c->observer = fn;
     c->observer_ctx = fn ? ctx : NULL;
-}
-
-/* ---- allocation of the packed bucket array. */
-
-fk_status fk_ctab_alloc(fk_ctab *t, uint64_t buckets, uint32_t f)
-{
-    memset(t, 0, sizeof *t);
-    if (f < 4 || f > 32 || buckets == 0)
-        return FK_EINVAL;
-    uint64_t bits;
-    if (!fk_mul_ok(buckets, (uint64_t)FK_CUCKOO_SLOTS * f, &bits) || bits > UINT64_MAX - 7)
-        return FK_EINVAL;
-    uint64_t data = (bits + 7) / 8;
-    if (data > FK_MEMORY_CAP)
-        return FK_EINVAL;
-    /* Count what is really held: packed data + pad, rounded to the line. */
-    uint64_t bytes = (data + FK_CTAB_PAD + 63) & ~UINT64_C(63);
-    void *mem;
-    fk_status s = fk_alloc_zeroed(bytes, &mem);
-    if (s != FK_OK)
-        return s;
-    t->bytes = mem;
-    t->buckets = buckets;
-    t->alloc_bytes = bytes;
-    t->f = f;
-    t->fp_mask = (uint32_t)((UINT64_C(1) << f) - 1);
-    t->bucket_bits = FK_CUCKOO_SLOTS * f;
-    for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
-        if (f <= 16)
-            t->ones |= UINT64_C(1) << (j * f);
-        else
-            t->ones128 |= (fk_ctab_u128)1 << (j * f);
-    }
-    t->highs = t->ones << (f - 1);
-    t->highs128 = t->ones128 << (f - 1);
-    t->bucket_mask = f < 16 ? (UINT64_C(1) << t->bucket_bits) - 1 : UINT64_MAX;
-    return FK_OK;
-}
-
-void fk_ctab_release(fk_ctab *t)
-{
-    if (!t)
-        return;
-    free(t->bytes);
-    t->bytes = NULL;
-}
-
-/* ------------------------------------------------- 128-bit buckets */
-
-/* The zero-field mask of bucket b against fp (f > 16): one word-wide
- * compare of all four slots. */
-static inline fk_ctab_u128 match128(const fk_ctab *t, uint64_t b, uint32_t fp)
-{
-    return fk_ctab_zero_fields128(fk_ctab_bucket128(t, b) ^ (fp * t->ones128), t->ones128,
-                                  t->highs128);
-}
-
-int fk_ctab_find128(const fk_ctab *t, uint64_t b, uint32_t fp)
-{
-    fk_ctab_u128 m = match128(t, b, fp);
-    uint64_t lo = (uint64_t)m, hi = (uint64_t)(m >> 64);
-    if (lo)
-        return fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(lo), t->f);
-    if (hi)
-        return fk_ctab_slot_of_bit(64u + (unsigned)__builtin_ctzll(hi), t->f);
-    return -1;
-}
-
-bool fk_ctab_has2_128(const fk_ctab *t, uint64_t b1, uint64_t b2, uint32_t fp)
-{
-    return (match128(t, b1, fp) | match128(t, b2, fp)) != 0;
 }
 
 /* ---- many writers on one cuckoo filter.
@@ -846,9 +818,9 @@ static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t
         return s;
     uint64_t n = 0;
     for (unsigned slot = 0; slot < FK_CUCKOO_SLOTS; slot++) {
-        n += fk_cuckoo_slot(c, loc.i1, slot) == loc.fingerprint;
+        n += fk_cuckoo_cell(c, loc.i1, slot) == loc.fingerprint;
         if (loc.i2 != loc.i1)
-            n += fk_cuckoo_slot(c, loc.i2, slot) == loc.fingerprint;
+            n += fk_cuckoo_cell(c, loc.i2, slot) == loc.fingerprint;
     }
     *out = n;
     return FK_OK;

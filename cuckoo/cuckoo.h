@@ -11,8 +11,8 @@
  * is the first XOR a hash of fp, kept inside a power-of-two block of the
  * table: 0..N-1 splits into the aligned blocks of N's binary digits, whose
  * frame each fingerprint sees rotated by its own offset (details and
- * why: cuckoo_hash.h and PAPER_NOTES). fk_cuckoo_alt_bucket applied twice
- * gives the bucket back.
+ * why: cuckoo_hash.h and PAPER_NOTES). The alternate of the alternate is
+ * the bucket itself.
  *
  * Lookup reads the two buckets and compares their four slots at once
  * (word-wide "has a zero field" test, a path with its constants folded in
@@ -90,7 +90,6 @@ extern "C" {
 #include <stdint.h>
 #include "../common/filter.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
 
 typedef struct fk_cuckoo fk_cuckoo;
 
@@ -101,6 +100,37 @@ typedef struct fk_cuckoo fk_cuckoo;
 /* Fingerprint widths accepted in fk_params.fingerprint_bits (0 = derive). */
 #define FK_CUCKOO_MIN_FP_BITS 4u
 #define FK_CUCKOO_MAX_FP_BITS 32u
+
+/* ------------------------------------------------------------ sizing */
+
+/* Slots per cuckoo bucket (the paper's b). */
+#define FK_CUCKOO_SLOTS 4u
+/* The load a cuckoo table is sized for by default (fk_params.max_load 0):
+ * low enough that a filter sized for n accepts its n inserts (the first
+ * failure comes near 97%, PAPER_NOTES §3) and its last inserts stay
+ * cheap. */
+#define FK_CUCKOO_MAX_LOAD 0.94
+
+/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
+ * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
+FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
+
+/* Buckets of a cuckoo table for n items at a load of at most max_load
+ * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): the fewest that hold n, i.e.
+ * ceil(ceil(n / max_load) / 4), any count (no power-of-two rounding).
+ * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
+ * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
+FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
+
+/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
+ * 0 or the count would exceed 2^62. */
+FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
+
+/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
+ * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
+ * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
+ * 64 gives 1.0. */
+FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
 
 /* The vtable for fk_filter_new(&fk_cuckoo_ops, ...); name "cuckoo",
  * caps FK_CAP_REMOVE. */
@@ -224,27 +254,13 @@ typedef struct {
                              the fingerprint) */
     uint32_t fingerprint; /* nonzero, < 2^f */
     uint64_t i1;          /* first bucket */
-    uint64_t i2;          /* second bucket: fk_cuckoo_alt_bucket(c, i1,
+    uint64_t i2;          /* second bucket: the alternate of (i1,
                              fingerprint); may equal i1 */
 } fk_cuckoo_location;
 
-/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL c/out or key
- * NULL with len > 0. Cost: one hash. */
-FK_API fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
-                                  fk_cuckoo_location *out);
-
-/* The other bucket of a fingerprint stored in `bucket` (the mapping in
- * cuckoo_hash.h); applying it twice gives bucket back. Returns 0 for NULL
- * c; bucket is taken modulo the bucket count, fp modulo 2^f. O(1). */
-FK_API uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
-
-/* The fingerprint in slot `slot` (0..3) of bucket `bucket`; 0 when the
- * slot is empty, or for NULL c or out-of-range arguments. Cost: O(1). */
-FK_API uint32_t fk_cuckoo_slot(const fk_cuckoo *c, uint64_t bucket, unsigned slot);
-
 /* One eviction during an insert: the fingerprint that was in slot `slot`
  * of bucket `from` was displaced and is heading to its other bucket `to`
- * (to == fk_cuckoo_alt_bucket(c, from, fingerprint)). `kick` counts the
+ * (to is the alternate bucket of from for fingerprint). `kick` counts the
  * evictions of the current insert from 1. If that insert then fails with
  * FK_EFULL, all its evictions are undone (no further events). */
 typedef struct {

@@ -98,7 +98,7 @@ static inline uint64_t fk_cmap_add_mod(uint64_t a, uint64_t b, uint64_t n)
     return r >= n ? r - n : r;
 }
 
-/* XXH3-64 of keys longer than 16 bytes, out of line (cuckoo.c): the hot
+/* XXH3-64 of keys longer than 16 bytes, out of line (cuckoo_hash.c): the hot
  * paths inline only the short-key code, which keeps their registers (and
  * the pushes and pops that save them) few. Same value as
  * XXH3_64bits_withSeed. */

@@ -172,4 +172,18 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
  * common/serial.h). */
 extern const fk_serial_ops fk_cuckoo_serial_ops;
 
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL c/out or key
+ * NULL with len > 0. Cost: one hash. */
+fk_status fk_cuckoo_locate(const fk_cuckoo *c, const void *key, size_t len,
+                                  fk_cuckoo_location *out);
+
+/* The fingerprint in slot `slot` (0..3) of bucket `bucket`; 0 when the
+ * slot is empty, or for NULL c or out-of-range arguments. Cost: O(1). */
+uint32_t fk_cuckoo_cell(const fk_cuckoo *c, uint64_t bucket, unsigned slot);
+
+/* The other bucket of a fingerprint stored in `bucket` (the mapping in
+ * cuckoo_hash.h); applying it twice gives bucket back. Returns 0 for NULL
+ * c; bucket is taken modulo the bucket count, fp modulo 2^f. O(1). */
+uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
+
 #endif

@@ -1,6 +1,6 @@
 /* cuckoo/cuckoo_table.h: bucket storage of the cuckoo filter (internal).
  *
- * A table of `buckets` buckets, each FK_CUCKOO_SLOTS = 4 slots of f-bit
+ * A table of `buckets` buckets, each FK_CTAB_SLOTS = 4 slots of f-bit
  * fingerprints, packed: bucket b occupies bits [4f*b, 4f*(b+1)) of a
  * little-endian byte array, slot j the f bits starting at 4f*b + f*j.
  * A slot holding 0 is empty. This file knows nothing of keys, hashing or
@@ -30,10 +30,14 @@
 #include <string.h>
 #include "../common/atomic.h"
 #include "../common/endian.h"
-#include "../common/sizing.h"
+#include "../common/params.h"
+#include "../common/status.h"
 
 /* Bytes of slack after the last bucket: the widest load is 16 bytes. */
 #define FK_CTAB_PAD 16u
+
+/* Slots per bucket (cuckoo.h's FK_CUCKOO_SLOTS; cuckoo.c checks they agree). */
+#define FK_CTAB_SLOTS 4u
 
 typedef unsigned __int128 fk_ctab_u128;
 

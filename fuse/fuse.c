@@ -1121,11 +1121,6 @@ bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len)
     return fu ? fu->lookup(fu, key, len) : false;
 }
 
-bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key)
-{
-    return fu ? fu->base.contains_u64(&fu->base, key) : false;
-}
-
 fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len, fk_fuse_location *out)
 {
     if (!fu || !out || (!key && len > 0))
@@ -1199,7 +1194,6 @@ static bool ops_contains(const fk_filter *f, const void *key, size_t len)
     return fu->lookup(fu, key, len);
 }
 
-static bool ops_contains_u64(const fk_filter *f, uint64_t key) { return f->contains_u64(f, key); }
 
 static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }
 
@@ -1254,7 +1248,6 @@ const fk_ops fk_fuse_ops = {
     .size = ops_size,
     .contains_many = fk_fuse_ops_contains_many,
     .contains_many_u64 = fk_fuse_ops_contains_many_u64,
-    .contains_u64 = ops_contains_u64,
     .build = ops_build,
     .build_u64 = ops_build_u64,
 };

@@ -159,8 +159,10 @@ FK_API fk_status fk_fuse_build_u64(const fk_params *p, size_t n, const uint64_t 
  * an 8-byte read of its seed table and a 64-bit mix. */
 FK_API bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len);
 
-/* fk_fuse_contains(fu, le8(key), 8). fu NULL answers false. */
-FK_API bool fk_fuse_contains_u64(const fk_fuse *fu, uint64_t key);
+/* fk_fuse_contains(fu, le8(key), 8), a static inline over
+ * fk_filter_contains_u64 (common/filter.h, FK_U64_CONTAINS) as every kind's
+ * integer calls are. fu NULL answers false. */
+FK_U64_CONTAINS(fk_fuse)
 
 /* Fills *out: items = distinct keys stored, capacity = the capacity asked
  * (n when 0 was given, at least 1), memory_bytes = the cells, the shard
@@ -215,12 +217,6 @@ typedef struct {
     uint32_t xor_of_cells;/* value[0] ^ value[1] ^ value[2]: equal to the
                              fingerprint when the key may be present */
 } fk_fuse_location;
-
-/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL fu/out or key
- * NULL with len > 0. An empty filter answers its cells as 0. Cost: one
- * hash. */
-FK_API fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
-                                fk_fuse_location *out);
 
 /* Batches: fk_filter_contains_many and fk_filter_contains_many_u64 on
  * fk_fuse_as_filter(fu) take the kind's pipeline (fuse_batch.c): a window

@@ -313,4 +313,10 @@ void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t 
 /* The saving hooks of fk_fuse_ops (fuse_serial.c). */
 extern const fk_serial_ops fk_fuse_serial_ops;
 
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL fu/out or key
+ * NULL with len > 0. An empty filter answers its cells as 0. Cost: one
+ * hash. */
+fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
+                                fk_fuse_location *out);
+
 #endif

@@ -1048,7 +1048,7 @@ fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
     return s;
 }
 
-fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j, fk_quotient_slot_info *out)
+fk_status fk_quotient_cell(const fk_quotient *qf, uint64_t j, fk_quotient_slot_info *out)
 {
     if (!qf || !out || j >= qf->slots)
         return FK_EINVAL;

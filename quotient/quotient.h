@@ -22,7 +22,7 @@
  * base 2^r - 2 written in the remainder slots themselves (quotient_internal.h
  * has the exact encoding), at most 3 + ceil(log_(2^r-2) C) slots: a key
  * inserted 10^6 times takes 5 slots at r = 7 (PAPER_NOTES §9).
- * fk_quotient_count never answers below the number of inserts minus
+ * fk_filter_count never answers below the number of inserts minus
  * removes of the key; it answers more only when other keys share its
  * quotient and remainder (the same event as a false positive).
  *
@@ -33,7 +33,7 @@
  * Full: the table holds keys until a run would have to move past its last
  * slot, or an offset past 255 (around 98% of the slots for large tables;
  * PAPER_NOTES measures it); the insert that cannot fit answers FK_EFULL
- * and leaves the filter exactly as it was. fk_quotient_grow doubles the
+ * and leaves the filter exactly as it was. fk_filter_grow doubles the
  * table without the keys.
  *
  * Removing a key that was never inserted: when no group of its quotient
@@ -45,8 +45,8 @@
  *
  * Link: build/libfk_quotient.a build/libfk_common.a -lm, nothing else.
  * Thread safety: lookups (contains, count, fk_filter_contains_many) may
- * run together; every writer (insert, remove, merge, grow,
- * fk_filter_insert_many) needs the filter to itself. stats and saving are
+ * run together; every writer (insert, remove, fk_filter_merge,
+ * fk_filter_grow, fk_filter_insert_many) needs the filter to itself. stats and saving are
  * readers. Batches: fk_filter_contains_many and friends hash a window of
  * keys and prefetch each key's block before probing (quotient_batch.c).
  *
@@ -55,7 +55,8 @@
  *   if (fk_quotient_new(&p, &qf) != FK_OK) ...;
  *   fk_quotient_insert(qf, "apple", 5);               // FK_OK (or FK_EFULL)
  *   fk_quotient_insert(qf, "apple", 5);
- *   uint64_t c; fk_quotient_count(qf, "apple", 5, &c); // c = 2
+ *   uint64_t c;
+ *   fk_filter_count(fk_quotient_as_filter(qf), "apple", 5, &c); // c = 2
  *   fk_quotient_remove(qf, "apple", 5);               // FK_OK, c now 1
  *   fk_quotient_free(qf);
  */
@@ -126,15 +127,6 @@ FK_API fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len
  * run (1.6 groups on average at load 0.95); one or two cache lines. */
 FK_API bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len);
 
-/* Stores in *count the count of key's group: at least the number of its
- * inserts minus its removes (never under), more only when other keys
- * share its quotient and remainder; 0 for a key that is definitely
- * absent. Returns FK_OK; FK_EINVAL for qf or count NULL or key NULL with
- * len > 0 (*count 0 when count is not NULL). Cost: as contains, plus
- * decoding the group's counter. */
-FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len,
-                                   uint64_t *count);
-
 /* Removes one occurrence of key: its group's count goes down by one, and
  * the group's slots go when it reaches 0 (later slots move back left).
  * Returns FK_OK; FK_ENOTFOUND when no group has the key's quotient and
@@ -142,33 +134,6 @@ FK_API fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_
  * FK_EINVAL for qf NULL or key NULL with len > 0. Removing a key that was
  * never inserted: see the top of this header. Cost: as insert. */
 FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len);
-
-/* Adds src's multiset to dst: every group's count becomes the sum of its
- * counts in both, so dst answers exactly as a filter into which both key
- * sequences were inserted (byte for byte the same table). src is not
- * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
- * filters of different geometry (slots, quotients, r) or seed (two
- * filters made from the same params match; a grown one matches one grown
- * as often); FK_EFULL when the union does not fit in dst's table (dst
- * unchanged); FK_ENOMEM (dst unchanged). A count that would pass
- * UINT64_MAX stops there (so does the items figure of fk_quotient_stats).
- * Cost: one pass over both tables writing a new one (O(S) time, dst's
- * size in extra memory while it runs). */
-FK_API fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
-
-/* Doubles the filter in place, without the keys: N and S double and r
- * drops by one (the remainder's top bit becomes the quotient's last), so
- * the table is the one a filter of 2N quotients and r - 1 bits would have
- * built from the same keys, byte for byte, with every count kept. The FPR
- * at a given number of keys doubles (the filter then holds twice as many
- * at the old load; capacity doubles, the recorded target fpr doubles).
- * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
- * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
- * the fk_params.max_bytes the filter was made with (loaded filters: none
- * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
- * Cost: O(S) time, the old and the new table both held while it runs
- * (about 2.9 times the old size at its peak). */
-FK_API fk_status fk_quotient_grow(fk_quotient *qf);
 
 /* Fills *out: items = the sum of the counts (successful inserts minus
  * successful removes, merges included; UINT64_MAX when larger: the
@@ -221,11 +186,6 @@ typedef struct {
     uint64_t group_slots; /* slots the key's group takes (0 when absent) */
 } fk_quotient_location;
 
-/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL qf/out or key
- * NULL with len > 0. Cost: as fk_quotient_count. */
-FK_API fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
-                                    fk_quotient_location *out);
-
 /* One slot of the table, for tracing (slot j in 0..S-1): its r bits
  * (a remainder, or a counter digit), whether quotient j has a run
  * (occupied: a property of the quotient j, not of what the slot holds),
@@ -236,11 +196,6 @@ typedef struct {
     bool     runend;
     bool     used;
 } fk_quotient_slot_info;
-
-/* Fills *out for slot j. Returns FK_OK; FK_EINVAL for NULL arguments or j
- * >= S. Cost: a rank and a popcount or two. */
-FK_API fk_status fk_quotient_slot_at(const fk_quotient *qf, uint64_t j,
-                                     fk_quotient_slot_info *out);
 
 /* ------------------------------------------------------------- saving
  *

@@ -353,4 +353,50 @@ void fk_qf_use_portable(fk_quotient *qf);
 /* The insert of a key already hashed (quotient.c), for the batches. */
 fk_status fk_qf_insert_hash(fk_quotient *qf, uint64_t h);
 
+/* Fills *out for key. Returns FK_OK, or FK_EINVAL for NULL qf/out or key
+ * NULL with len > 0. Cost: as fk_quotient_count. */
+fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
+                                    fk_quotient_location *out);
+
+/* Fills *out for slot j. Returns FK_OK; FK_EINVAL for NULL arguments or j
+ * >= S. Cost: a rank and a popcount or two. */
+fk_status fk_quotient_cell(const fk_quotient *qf, uint64_t j,
+                                     fk_quotient_slot_info *out);
+
+/* Stores in *count the count of key's group: at least the number of its
+ * inserts minus its removes (never under), more only when other keys
+ * share its quotient and remainder; 0 for a key that is definitely
+ * absent. Returns FK_OK; FK_EINVAL for qf or count NULL or key NULL with
+ * len > 0 (*count 0 when count is not NULL). Cost: as contains, plus
+ * decoding the group's counter. */
+fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len,
+                                   uint64_t *count);
+
+/* Adds src's multiset to dst: every group's count becomes the sum of its
+ * counts in both, so dst answers exactly as a filter into which both key
+ * sequences were inserted (byte for byte the same table). src is not
+ * changed. Returns FK_OK; FK_EINVAL for NULL arguments, dst == src, or
+ * filters of different geometry (slots, quotients, r) or seed (two
+ * filters made from the same params match; a grown one matches one grown
+ * as often); FK_EFULL when the union does not fit in dst's table (dst
+ * unchanged); FK_ENOMEM (dst unchanged). A count that would pass
+ * UINT64_MAX stops there (so does the items figure of fk_quotient_stats).
+ * Cost: one pass over both tables writing a new one (O(S) time, dst's
+ * size in extra memory while it runs). */
+fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
+
+/* Doubles the filter in place, without the keys: N and S double and r
+ * drops by one (the remainder's top bit becomes the quotient's last), so
+ * the table is the one a filter of 2N quotients and r - 1 bits would have
+ * built from the same keys, byte for byte, with every count kept. The FPR
+ * at a given number of keys doubles (the filter then holds twice as many
+ * at the old load; capacity doubles, the recorded target fpr doubles).
+ * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
+ * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
+ * the fk_params.max_bytes the filter was made with (loaded filters: none
+ * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
+ * Cost: O(S) time, the old and the new table both held while it runs
+ * (about 2.9 times the old size at its peak). */
+fk_status fk_quotient_grow(fk_quotient *qf);
+
 #endif

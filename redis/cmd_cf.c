@@ -7,7 +7,6 @@
  * (4 and 500), for every key, a chain's buckets summed over its links. */
 #include "commands.h"
 
-#include "../common/sizing.h"
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 

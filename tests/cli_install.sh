@@ -92,6 +92,11 @@ done
 leaked=$(cd "$inc" 2>/dev/null && ls */*_internal.h common/hash.h common/bits.h common/probe.h \
          common/alloc.h common/endian.h cuckoo/cuckoo_table.h 2>/dev/null)
 check "no internal header installed (found: $leaked)" test -z "$leaked"
+# ... nor one whose opening comment calls it internal (the Makefile names
+# its public headers; this catches a name put there by mistake)
+leaked=$(cd "$inc" 2>/dev/null && for h in $(find . -name '*.h' | sed 's|^\./||'); do
+    awk '{ print } /\*\// { exit }' "$h" | grep -q -i -E 'internal( header|\))' && echo "$h"; done)
+check "no installed header says it is internal (found: $leaked)" test -z "$leaked"
 lib="$dest/usr/lib"
 for f in libfilterkit.a libfk_common.a libfk_bloom.a libfk_blocked.a libfk_counting.a libfk_cuckoo.a libfk_scalable.a \
          "libfilterkit.so.$version" pkgconfig/filterkit.pc; do

@@ -11,7 +11,11 @@
 #    by role (<kind>.h, <kind>_internal.h, <kind>.c), every .c there is
 #    <kind>.c or <kind>_<role>.c and none is under 60 lines, and the
 #    registry names its ops table (registry/registry.c); the test-only
-#    kinds of TEST_KINDS (tests/<kind>/) have the same files by role.
+#    kinds of TEST_KINDS (tests/<kind>/) have the same files by role. A .c
+#    under 60 lines is accepted when it is the body file of the header of
+#    its name (cuckoo/cuckoo_hash.c);
+#  - no include circle among a kind's files, nor between folders (none
+#    in bench/ runs back up): see circles() below.
 # Reads the tree only; needs no build.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +25,80 @@ fail=0
 ok() { pass=$((pass + 1)); }
 ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 check() { local what=$1; shift; if "$@"; then ok; else ko "$what"; fi; }
+
+# Include circles. A file's unit is the header stem it is named after
+# (cuckoo_table.h and cuckoo_table.c are one unit; cuckoo_batch.c belongs to
+# cuckoo); with `folder` the unit is its folder. Unit A needs unit B when a
+# file of A includes a file of B, or a header of A declares a function whose
+# body is in B. A unit that needs itself through another is a circle: the
+# bodies of a header live in a file that includes it (cuckoo_table.h's
+# bodies once in cuckoo.c), or an include runs back up (bench/trace/trace.h
+# defined in bench/cli/). Prints one line per circle.
+# $1 = unit or folder, then the folders to read.
+circles() {
+    local by=$1; shift
+    find "$@" -name '*.[ch]' 2>/dev/null | sort | xargs awk -v by="$by" '
+    function dirof(p) { sub(/\/[^\/]*$/, "", p); return p }
+    function norm(p,   n, a, i, out, k, st) {
+        n = split(p, a, "/"); k = 0
+        for (i = 1; i <= n; i++) {
+            if (a[i] == "." || a[i] == "") continue
+            if (a[i] == ".." && k > 0 && st[k] != "..") { k--; continue }
+            st[++k] = a[i]
+        }
+        out = st[1]; for (i = 2; i <= k; i++) out = out "/" st[i]
+        return out
+    }
+    FNR == 1 { file = FILENAME; sub(/^\.\//, "", file); files[file] = 1 }
+    /^[ \t]*#[ \t]*include[ \t]*"/ {
+        inc = $0; sub(/^[^"]*"/, "", inc); sub(/".*/, "", inc)
+        incs[file, ++ninc[file]] = norm(dirof(file) "/" inc)
+        next
+    }
+    /^[A-Za-z_]/ && !/^(static|typedef|extern|return|case|default)[^A-Za-z0-9_]/ && /\(/ {
+        line = $0; sub(/\(.*/, "", line)
+        if (line !~ /[A-Za-z_][A-Za-z0-9_]*[ \t]*$/ || line !~ /[ *\t]/) next
+        sub(/[ \t]+$/, "", line); sub(/.*[^A-Za-z0-9_]/, "", line)
+        if (file ~ /\.h$/) decl[file, ++ndecl[file]] = line
+        else def[line] = (line in def) ? def[line] SUBSEP file : file
+    }
+    END {
+        # units: a header stem (name minus .h and _internal) and the files named after it
+        for (f in files) if (f ~ /\.h$/) { s = f; sub(/\.h$/, "", s); sub(/_internal$/, "", s); stem[s] = 1 }
+        for (f in files) {
+            s = f; sub(/\.[ch]$/, "", s); sub(/_internal$/, "", s); u = s
+            best = ""
+            for (t in stem) if ((s == t || index(s, t "_") == 1) && dirof(s) == dirof(t) && length(t) > length(best)) best = t
+            unit[f] = by == "folder" ? dirof(f) : best != "" ? best : u
+        }
+        for (f in files) {
+            for (i = 1; i <= ninc[f]; i++) { g = incs[f, i]; if ((g in files) && unit[g] != unit[f]) edge[unit[f], unit[g]] = f " includes " g }
+            for (i = 1; i <= ndecl[f]; i++) {
+                n = decl[f, i]; if (!(n in def)) continue
+                m = split(def[n], ds, SUBSEP)
+                for (j = 1; j <= m; j++) if (unit[ds[j]] != unit[f]) edge[unit[f], unit[ds[j]]] = f " declares " n ", defined in " ds[j]
+            }
+        }
+        for (k in edge) { split(k, p, SUBSEP); nodes[p[1]] = 1; out[p[1]] = out[p[1]] SUBSEP p[2] }
+        # a circle: a unit that reaches itself
+        for (a in nodes) {
+            delete seen; delete from; top = 0; stack[++top] = a; found = 0
+            while (top > 0 && !found) {
+                x = stack[top--]; m = split(substr(out[x], 2), nx, SUBSEP)
+                for (j = 1; j <= m; j++) {
+                    y = nx[j]
+                    if (y == a) { from[y] = x; found = 1; break }
+                    if (!(y in seen)) { seen[y] = 1; from[y] = x; stack[++top] = y }
+                }
+            }
+            if (!found) continue
+            path = ""; y = a; x = from[a]
+            do { path = edge[x, y] "; " path; y = x; x = from[y] } while (y != a)
+            key = path; if (!(key in told)) { told[key] = 1; print "circle through " a ": " path }
+
+        }
+    }'
+}
 
 kinds=$(sed -n 's/^KINDS *:= *//p' Makefile)
 check "the Makefile names its kinds on one KINDS line ($kinds)" test -n "$kinds"
@@ -53,8 +131,13 @@ roles() {
         [ -f "$c" ] || continue
         case "$(basename "$c")" in "$k.c"|"${k}_"*.c) ok;; *) ko "$c is not named $k.c or ${k}_<role>.c";; esac
         lines=$(wc -l < "$c")
+        # a small body file of its own header (cuckoo_hash.c beside
+        # cuckoo_hash.h) is what keeps that header out of a circle
+        [ -f "${c%.c}.h" ] && { ok; continue; }
         check "$c has at least 60 lines (has $lines; fold it into its role file)" test "$lines" -ge 60
     done
+    bad=$(circles unit "$dir")
+    check "no include circle among $dir/'s files: $bad" test -z "$bad"
 }
 
 for k in $(sed -n 's/^TEST_KINDS *:= *//p' Makefile); do
@@ -68,6 +151,9 @@ for k in $kinds; do
     check "$k/ includes no other kind, registry, bench or redis: $bad" test -z "$bad"
     check "registry/registry.c lists $k" grep -q -E "X\(fk_${k}[a-z_]*_ops\)" registry/registry.c
 done
+
+bad=$(circles folder common $kinds registry bench redis python/src)
+check "no include circle between folders (and none running back up in bench/): $bad" test -z "$bad"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

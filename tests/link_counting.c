@@ -3,6 +3,7 @@
  * proves the counting module links alone. */
 #include <stdio.h>
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h"
 #include "describe.h"
 
 int main(void)

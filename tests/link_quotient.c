@@ -3,6 +3,7 @@
  * proves the quotient module links alone. */
 #include <stdio.h>
 #include "../quotient/quotient.h"
+#include "../quotient/quotient_internal.h"
 
 int main(void)
 {

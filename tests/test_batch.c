@@ -908,8 +908,8 @@ TEST(blocked_batches_on_both_paths)
             size_t diff = 0;
             for (uint64_t blk = 0; blk < blocked_desc(single).blocks; blk++)
                 for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
-                    diff += fk_blocked_get_word(single, blk, w) !=
-                            fk_blocked_get_word(batched[b], blk, w);
+                    diff += fk_blocked_cell(single, blk, w) !=
+                            fk_blocked_cell(batched[b], blk, w);
             CHECK_MSG(diff == 0, "path %d: %zu words differ", b, diff);
             fk_filter_contains_many(fk_blocked_as_filter(batched[b]), 2 * n, k.ptr, k.lens, out);
             size_t wrong = 0;

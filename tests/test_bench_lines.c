@@ -15,6 +15,7 @@
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
 #include "../common/sizing.h"
+#include "../cuckoo/cuckoo.h"
 #include "../registry/registry.h"
 
 /* The keys the reader gives for `text`, joined by '|'. */

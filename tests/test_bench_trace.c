@@ -12,8 +12,11 @@
 #include <string.h>
 #include "check.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_internal.h"
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h"
 #include "../common/probe.h"
 #include "../bench/trace/trace.h"
 #include "describe.h"
@@ -181,7 +184,7 @@ typedef struct {
 
 static uint32_t ref_cell(const ref_cells *r, uint64_t i)
 {
-    return r->counting ? fk_counting_get_counter(r->f, i) : fk_bloom_get_bit(r->f, i);
+    return r->counting ? fk_counting_cell(r->f, i) : fk_bloom_cell(r->f, i);
 }
 
 static char expect_char(uint32_t v)
@@ -219,9 +222,9 @@ static size_t check_cells_trace(const char *kind, const char *args, const fk_par
         size_t len = strlen(b->key);
         uint64_t pos[MAX_K];
         if (counting)
-            fk_counting_positions(r.f, b->key, len, pos);
+            fk_counting_locate(r.f, b->key, len, pos);
         else
-            fk_bloom_positions(r.f, b->key, len, pos);
+            fk_bloom_locate(r.f, b->key, len, pos);
         CHECK_EQ_U64(b->nprobes, k);
         for (uint32_t i = 0; i < k && i < b->nprobes; i++)
             CHECK_MSG(b->probes[i] == pos[i], "%s '%s' probe %u: printed %llu, filter uses %llu",
@@ -392,7 +395,7 @@ static size_t check_cuckoo_trace(const char *args, const fk_params *p, uint64_t 
         uint64_t bad = 0;
         for (uint64_t i = 0; i < nb && i < b->table_rows; i++)
             for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-                bad += b->table[i][s] != fk_cuckoo_slot(c, i, s);
+                bad += b->table[i][s] != fk_cuckoo_cell(c, i, s);
         CHECK_MSG(bad == 0, "%s '%s': %llu printed slots differ from the filter", b->op, b->key,
                   (unsigned long long)bad);
     }

@@ -96,18 +96,18 @@ TEST(key_mapping_follows_the_parquet_spec)
         /* after the insert, exactly those bits are set in that block */
         uint32_t before[8];
         for (unsigned w = 0; w < 8; w++)
-            before[w] = fk_blocked_get_word(b, pr.block, w);
+            before[w] = fk_blocked_cell(b, pr.block, w);
         CHECK_STATUS(fk_blocked_insert(b, key, len), FK_OK);
         for (unsigned w = 0; w < 8; w++)
-            CHECK_EQ_U64(fk_blocked_get_word(b, pr.block, w),
+            CHECK_EQ_U64(fk_blocked_cell(b, pr.block, w),
                          before[w] | (UINT32_C(1) << pr.bit[w]));
     }
     /* hand-computed: the top 5 bits of each salt are the bits of low32 = 1 */
     static const uint8_t top5[8] = { 8, 8, 17, 20, 14, 5, 19, 11 };
     for (unsigned w = 0; w < 8; w++)
         CHECK_EQ_U64(spec_salt[w] >> 27, top5[w]);
-    CHECK_EQ_U64(fk_blocked_get_word(b, blocks, 0), 0);
-    CHECK_EQ_U64(fk_blocked_get_word(b, 0, 8), 0);
+    CHECK_EQ_U64(fk_blocked_cell(b, blocks, 0), 0);
+    CHECK_EQ_U64(fk_blocked_cell(b, 0, 8), 0);
     fk_blocked_free(b);
 }
 
@@ -128,7 +128,7 @@ TEST(scalar_and_avx2_paths_set_and_test_the_same_bits)
     uint64_t differ = 0;
     for (uint64_t blk = 0; blk < blocked_desc(s).blocks; blk++)
         for (unsigned w = 0; w < 8; w++)
-            differ += fk_blocked_get_word(s, blk, w) != fk_blocked_get_word(v, blk, w);
+            differ += fk_blocked_cell(s, blk, w) != fk_blocked_cell(v, blk, w);
     CHECK_MSG(differ == 0, "%llu words differ between the paths", (unsigned long long)differ);
     /* each path answers the same on the other's bits, for every probe */
     uint64_t disagree = 0, positives = 0;
@@ -456,7 +456,7 @@ TEST(direct_api_bad_arguments)
     CHECK_EQ_U64(blocked_desc(NULL).seed, 0);
     CHECK_EQ_U64(fk_blocked_count_set_bits(NULL), 0);
     CHECK(blocked_desc(NULL).estimated_items == 0.0);
-    CHECK_EQ_U64(fk_blocked_get_word(NULL, 0, 0), 0);
+    CHECK_EQ_U64(fk_blocked_cell(NULL, 0, 0), 0);
     CHECK_STATUS(fk_filter_remove(fk_blocked_as_filter(b), "k", 1), FK_EUNSUPPORTED);
     fk_blocked_free(b);
 }

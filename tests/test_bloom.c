@@ -4,6 +4,7 @@
 #include "check.h"
 #include "keys.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_internal.h"
 #include "describe.h"
 
 /* ------------------------------------------------------------- sizing */
@@ -222,20 +223,20 @@ TEST(positions_are_the_bits_insert_sets)
     fk_bloom *b = NULL;
     CHECK_STATUS(fk_bloom_new(&p, &b), FK_OK);
     uint64_t pos[FK_BLOOM_MAX_HASHES];
-    CHECK_STATUS(fk_bloom_positions(b, "apple", 5, pos), FK_OK);
+    CHECK_STATUS(fk_bloom_locate(b, "apple", 5, pos), FK_OK);
     fk_bloom_insert(b, "apple", 5);
     uint64_t distinct = 0;
     for (uint32_t i = 0; i < bloom_desc(b).hashes; i++) {
         CHECK(pos[i] < bloom_desc(b).bits);
-        CHECK(fk_bloom_get_bit(b, pos[i]));
+        CHECK(fk_bloom_cell(b, pos[i]));
         int seen = 0;
         for (uint32_t j = 0; j < i; j++)
             seen |= pos[j] == pos[i];
         distinct += !seen;
     }
     CHECK_EQ_U64(bloom_desc(b).set_bits, distinct);
-    CHECK_STATUS(fk_bloom_positions(b, NULL, 1, pos), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_positions(b, "a", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_locate(b, NULL, 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_locate(b, "a", 1, NULL), FK_EINVAL);
     fk_bloom_free(b);
 }
 
@@ -261,7 +262,7 @@ TEST(same_seed_same_bits_other_seed_other_false_positives)
         return;
     uint64_t differ = 0;
     for (uint64_t i = 0; i < bloom_desc(a).bits; i++)
-        differ += fk_bloom_get_bit(a, i) != fk_bloom_get_bit(a2, i);
+        differ += fk_bloom_cell(a, i) != fk_bloom_cell(a2, i);
     CHECK_EQ_U64(differ, 0);
     /* false positives of seed 5 and seed 6 are (almost) disjoint sets */
     uint64_t fp_a = 0, fp_c = 0, both = 0;
@@ -368,7 +369,7 @@ TEST(explicit_knobs_size_the_filter)
         uint64_t k = keys_positive(i);
         fk_bloom_insert(b, &k, sizeof k);
     }
-    CHECK(!fk_bloom_get_bit(b, 12345));
+    CHECK(!fk_bloom_cell(b, 12345));
     fk_stats st;
     fk_bloom_stats(b, &st);
     CHECK(st.load_factor > 0.5 && st.load_factor <= 1.0);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_internal.h"
 #include "../counting/counting.h"
 #include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../registry/registry.h"
@@ -72,7 +73,7 @@ static snapshot snap(const fk_counting *c)
     s.m = counting_desc(c).bits;
     s.ctr = malloc(s.m * sizeof *s.ctr);
     for (uint64_t i = 0; i < s.m; i++)
-        s.ctr[i] = fk_counting_get_counter(c, i);
+        s.ctr[i] = fk_counting_cell(c, i);
     fk_stats st;
     fk_counting_stats(c, &st);
     s.items = st.items;
@@ -93,7 +94,7 @@ static uint64_t count_saturated(const fk_counting *c)
 {
     uint64_t n = 0, max = counting_desc(c).counter_max;
     for (uint64_t i = 0; i < counting_desc(c).bits; i++)
-        n += fk_counting_get_counter(c, i) == max;
+        n += fk_counting_cell(c, i) == max;
     return n;
 }
 
@@ -167,8 +168,8 @@ TEST(sizing_and_probes_are_the_bloom_filters)
         uint32_t k = counting_desc(c).hashes;
         for (uint64_t i = 0; i < 2000; i++) {
             key8 key = key_of(i);
-            CHECK_STATUS(fk_counting_positions(c, key.b, 8, pc), FK_OK);
-            CHECK_STATUS(fk_bloom_positions(b, key.b, 8, pb), FK_OK);
+            CHECK_STATUS(fk_counting_locate(c, key.b, 8, pc), FK_OK);
+            CHECK_STATUS(fk_bloom_locate(b, key.b, 8, pb), FK_OK);
             CHECK(memcmp(pc, pb, k * sizeof pc[0]) == 0);
             for (uint32_t j = 0; j < k; j++)
                 CHECK(pc[j] < counting_desc(c).bits);
@@ -199,8 +200,8 @@ TEST(null_key_with_length_is_einval_and_changes_nothing)
     CHECK_STATUS(fk_counting_remove(c, NULL, 3), FK_EINVAL);
     CHECK(!fk_counting_contains(c, NULL, 3));
     CHECK_EQ_U64(fk_counting_count(c, NULL, 3), 0);
-    CHECK_STATUS(fk_counting_positions(c, NULL, 3, pos), FK_EINVAL);
-    CHECK_STATUS(fk_counting_positions(c, "a", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_locate(c, NULL, 3, pos), FK_EINVAL);
+    CHECK_STATUS(fk_counting_locate(c, "a", 1, NULL), FK_EINVAL);
     CHECK(same_state(s, c));
     free(s.ctr);
 
@@ -210,7 +211,7 @@ TEST(null_key_with_length_is_einval_and_changes_nothing)
     CHECK(!fk_counting_contains(NULL, "a", 1));
     CHECK_EQ_U64(fk_counting_count(NULL, "a", 1), 0);
     CHECK_EQ_U64(counting_desc(NULL).bits + counting_desc(NULL).hashes + counting_desc(NULL).counter_bits +
-                     counting_desc(NULL).saturations + fk_counting_get_counter(NULL, 0) +
+                     counting_desc(NULL).saturations + fk_counting_cell(NULL, 0) +
                      fk_counting_count_nonzero(NULL) + counting_desc(NULL).export_words, 0);
     CHECK(fk_counting_as_filter(NULL) == NULL);
     fk_counting_stats(NULL, NULL);
@@ -299,7 +300,7 @@ static void model_run(uint32_t counter_bits, uint64_t seed)
         }
     uint64_t stray = 0;
     for (uint64_t i = 0; i < counting_desc(c).bits; i++) {
-        uint32_t x = fk_counting_get_counter(c, i);
+        uint32_t x = fk_counting_cell(c, i);
         stray += x != 0 && x != max;
     }
     CHECK_EQ_U64(stray, 0);
@@ -342,9 +343,9 @@ static void saturation_run(uint32_t counter_bits)
 
     uint64_t hp[FK_BLOOM_MAX_HASHES];
     key8 hk = key_of(hot);
-    CHECK_STATUS(fk_counting_positions(c, hk.b, 8, hp), FK_OK);
+    CHECK_STATUS(fk_counting_locate(c, hk.b, 8, hp), FK_OK);
     for (uint32_t j = 0; j < counting_desc(c).hashes; j++)
-        CHECK_EQ_U64(fk_counting_get_counter(c, hp[j]), max);
+        CHECK_EQ_U64(fk_counting_cell(c, hp[j]), max);
     CHECK_EQ_U64(cnt(c, hot), max);
     uint64_t saturated = count_saturated(c);
     CHECK(saturated >= 1);
@@ -357,7 +358,7 @@ static void saturation_run(uint32_t counter_bits)
         lost += !has(c, POS(i));
     CHECK_EQ_U64(lost, 0);
     for (uint32_t j = 0; j < counting_desc(c).hashes; j++)
-        CHECK_EQ_U64(fk_counting_get_counter(c, hp[j]), max);
+        CHECK_EQ_U64(fk_counting_cell(c, hp[j]), max);
 
     /* Removing every other key too leaves the saturated counters alone. */
     for (uint64_t i = 0; i < N; i++)
@@ -438,7 +439,7 @@ TEST(removing_an_absent_key_is_enotfound_and_changes_nothing)
     for (uint64_t i = 0; i < 200000 && found < 20; i++) {
         uint64_t pos[8];
         key8 k = key_of(NEG(i));
-        fk_counting_positions(c, k.b, 8, pos);
+        fk_counting_locate(c, k.b, 8, pos);
         uint32_t need[16] = { 0 };
         bool all_nonzero = true, short_somewhere = false;
         for (int j = 0; j < 8; j++)
@@ -446,8 +447,8 @@ TEST(removing_an_absent_key_is_enotfound_and_changes_nothing)
         for (int j = 0; j < 16; j++) {
             if (!need[j])
                 continue;
-            all_nonzero &= fk_counting_get_counter(c, (uint64_t)j) > 0;
-            short_somewhere |= fk_counting_get_counter(c, (uint64_t)j) < need[j];
+            all_nonzero &= fk_counting_cell(c, (uint64_t)j) > 0;
+            short_somewhere |= fk_counting_cell(c, (uint64_t)j) < need[j];
         }
         if (!all_nonzero || !short_somewhere)
             continue;
@@ -688,7 +689,7 @@ TEST(export_bits_checks_its_buffer)
     CHECK_EQ_U64(words[3], 7); /* past nwords: untouched */
     CHECK_EQ_U64(words[2] >> 2, 0); /* past m: clear */
     for (uint64_t i = 0; i < 130; i++)
-        CHECK((fk_counting_get_counter(c, i) != 0) == (((words[i >> 6] >> (i & 63)) & 1) != 0));
+        CHECK((fk_counting_cell(c, i) != 0) == (((words[i >> 6] >> (i & 63)) & 1) != 0));
     fk_counting_free(c);
 
     /* fk_bloom_from_bits: its own argument checks, and bits past m dropped. */
@@ -724,11 +725,11 @@ TEST(stats_clear_and_vtable)
     CHECK_EQ_U64(st.capacity, 1000);
     uint64_t nz = 0;
     for (uint64_t i = 0; i < counting_desc(c).bits; i++)
-        nz += fk_counting_get_counter(c, i) != 0;
+        nz += fk_counting_cell(c, i) != 0;
     CHECK_EQ_U64(fk_counting_count_nonzero(c), nz);
     CHECK(st.load_factor == (double)nz / (double)counting_desc(c).bits);
     CHECK(st.expected_fpr == pow(st.load_factor, counting_desc(c).hashes));
-    CHECK_EQ_U64(fk_counting_get_counter(c, counting_desc(c).bits), 0); /* out of range */
+    CHECK_EQ_U64(fk_counting_cell(c, counting_desc(c).bits), 0); /* out of range */
     fk_counting_free(c);
 
     const fk_ops *ops = fk_ops_find("counting");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "check.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h"
 #include "../cuckoo/cuckoo_hash.h"
 #include "../common/serial.h"
 #include "../cuckoo/cuckoo_table.h"
@@ -40,7 +41,7 @@ static uint64_t count_occupied(const fk_cuckoo *c)
     uint64_t n = 0;
     for (uint64_t b = 0; b < cuckoo_desc(c).buckets; b++)
         for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-            n += fk_cuckoo_slot(c, b, s) != 0;
+            n += fk_cuckoo_cell(c, b, s) != 0;
     return n;
 }
 
@@ -50,14 +51,14 @@ static uint32_t *snapshot(const fk_cuckoo *c)
     uint64_t n = cuckoo_desc(c).slots;
     uint32_t *s = malloc(n * sizeof *s);
     for (uint64_t i = 0; s && i < n; i++)
-        s[i] = fk_cuckoo_slot(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS));
+        s[i] = fk_cuckoo_cell(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS));
     return s;
 }
 
 static bool same_as(const fk_cuckoo *c, const uint32_t *snap)
 {
     for (uint64_t i = 0; i < cuckoo_desc(c).slots; i++)
-        if (snap[i] != fk_cuckoo_slot(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS)))
+        if (snap[i] != fk_cuckoo_cell(c, i / FK_CUCKOO_SLOTS, (unsigned)(i % FK_CUCKOO_SLOTS)))
             return false;
     return true;
 }
@@ -423,8 +424,8 @@ static void run_model(uint32_t f, uint64_t slots, uint64_t seed, int ops)
             fk_cuckoo_locate(c, &key, sizeof key, &loc);
             bool both_full = true;
             for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-                both_full &= fk_cuckoo_slot(c, loc.i1, s) != 0 &&
-                             fk_cuckoo_slot(c, loc.i2, s) != 0;
+                both_full &= fk_cuckoo_cell(c, loc.i1, s) != 0 &&
+                             fk_cuckoo_cell(c, loc.i2, s) != 0;
             uint32_t *snap = both_full ? snapshot(c) : NULL;
             fk_status s = fk_cuckoo_insert(c, &key, sizeof key);
             if (s == FK_OK) {
@@ -564,7 +565,7 @@ TEST(locate_reports_the_buckets_insert_uses)
             CHECK_STATUS(fk_cuckoo_insert(c, &key, sizeof key), FK_OK);
             bool in_i1 = false;
             for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-                in_i1 |= fk_cuckoo_slot(c, loc.i1, s) == loc.fingerprint;
+                in_i1 |= fk_cuckoo_cell(c, loc.i1, s) == loc.fingerprint;
             CHECK(in_i1);
         }
     }
@@ -738,10 +739,10 @@ TEST(null_and_empty_keys)
     CHECK(fk_cuckoo_as_filter(NULL) == NULL);
     CHECK_EQ_U64(cuckoo_desc(NULL).buckets + cuckoo_desc(NULL).slots + cuckoo_desc(NULL).items +
                  cuckoo_desc(NULL).seed + cuckoo_desc(NULL).kicks + cuckoo_desc(NULL).fingerprint_bits +
-                 fk_cuckoo_slot(NULL, 0, 0) + fk_cuckoo_alt_bucket(NULL, 1, 1), 0);
+                 fk_cuckoo_cell(NULL, 0, 0) + fk_cuckoo_alt_bucket(NULL, 1, 1), 0);
     CHECK(cuckoo_desc(NULL).load_factor == 0.0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, cuckoo_desc(c).buckets, 0), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, cuckoo_desc(c).buckets, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, 0, 4), 0);
     fk_stats st;
     fk_cuckoo_stats(NULL, &st);
     fk_cuckoo_stats(c, NULL);

@@ -18,9 +18,11 @@
 #include "../common/serial.h"
 #include "../common/sizing.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_internal.h"
 #include "../counting/counting.h"
 #include "../counting/counting_internal.h" /* fk_counting_count_nonzero */
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h"
 #include "../registry/registry.h"
 #include "describe.h"
 
@@ -453,13 +455,13 @@ TEST(bloom_direct_api_bad_arguments)
     CHECK_EQ_U64(bloom_desc(NULL).hashes, 0);
     CHECK_EQ_U64(bloom_desc(NULL).seed, 0);
     uint64_t pos[FK_BLOOM_MAX_HASHES];
-    CHECK_STATUS(fk_bloom_positions(NULL, "k", 1, pos), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_positions(b, "k", 1, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_positions(b, NULL, 1, pos), FK_EINVAL);
-    CHECK_STATUS(fk_bloom_positions(b, NULL, 0, pos), FK_OK);
-    CHECK(!fk_bloom_get_bit(NULL, 0));
-    CHECK(!fk_bloom_get_bit(b, bloom_desc(b).bits));
-    CHECK(!fk_bloom_get_bit(b, UINT64_MAX));
+    CHECK_STATUS(fk_bloom_locate(NULL, "k", 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_locate(b, "k", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_locate(b, NULL, 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_bloom_locate(b, NULL, 0, pos), FK_OK);
+    CHECK(!fk_bloom_cell(NULL, 0));
+    CHECK(!fk_bloom_cell(b, bloom_desc(b).bits));
+    CHECK(!fk_bloom_cell(b, UINT64_MAX));
     CHECK_EQ_U64(bloom_desc(NULL).set_bits, 0);
     CHECK(bloom_desc(NULL).estimated_items == 0.0);
 
@@ -578,13 +580,13 @@ TEST(counting_direct_api_bad_arguments)
     CHECK_EQ_U64(counting_desc(NULL).capacity, 0);
     CHECK_EQ_U64(counting_desc(NULL).counter_max, 0);
     uint64_t pos[FK_BLOOM_MAX_HASHES];
-    CHECK_STATUS(fk_counting_positions(NULL, "k", 1, pos), FK_EINVAL);
-    CHECK_STATUS(fk_counting_positions(c, "k", 1, NULL), FK_EINVAL);
-    CHECK_STATUS(fk_counting_positions(c, NULL, 1, pos), FK_EINVAL);
-    CHECK_STATUS(fk_counting_positions(c, NULL, 0, pos), FK_OK);
-    CHECK_EQ_U64(fk_counting_get_counter(NULL, 0), 0);
-    CHECK_EQ_U64(fk_counting_get_counter(c, counting_desc(c).bits), 0);
-    CHECK_EQ_U64(fk_counting_get_counter(c, UINT64_MAX), 0);
+    CHECK_STATUS(fk_counting_locate(NULL, "k", 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_counting_locate(c, "k", 1, NULL), FK_EINVAL);
+    CHECK_STATUS(fk_counting_locate(c, NULL, 1, pos), FK_EINVAL);
+    CHECK_STATUS(fk_counting_locate(c, NULL, 0, pos), FK_OK);
+    CHECK_EQ_U64(fk_counting_cell(NULL, 0), 0);
+    CHECK_EQ_U64(fk_counting_cell(c, counting_desc(c).bits), 0);
+    CHECK_EQ_U64(fk_counting_cell(c, UINT64_MAX), 0);
     CHECK_EQ_U64(counting_desc(NULL).export_words, 0);
     uint64_t words[64];
     uint64_t nw = counting_desc(c).export_words;
@@ -699,11 +701,11 @@ TEST(cuckoo_direct_api_bad_arguments)
     CHECK_STATUS(fk_cuckoo_locate(c, NULL, 0, &loc), FK_OK);
     CHECK_EQ_U64(fk_cuckoo_alt_bucket(NULL, 0, 1), 0);
     CHECK(fk_cuckoo_alt_bucket(c, UINT64_MAX, UINT32_MAX) < cuckoo_desc(c).buckets);
-    CHECK_EQ_U64(fk_cuckoo_slot(NULL, 0, 0), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, cuckoo_desc(c).buckets, 0), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, UINT64_MAX, 0), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, 4), 0);
-    CHECK_EQ_U64(fk_cuckoo_slot(c, 0, UINT32_MAX), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(NULL, 0, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, cuckoo_desc(c).buckets, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, UINT64_MAX, 0), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, 0, 4), 0);
+    CHECK_EQ_U64(fk_cuckoo_cell(c, 0, UINT32_MAX), 0);
     fk_cuckoo_set_observer(NULL, count_kick, NULL);
     int kicks = 0;
     fk_cuckoo_set_observer(c, count_kick, &kicks);

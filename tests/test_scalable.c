@@ -17,6 +17,7 @@
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h"
 #include "../blocked/blocked.h"
 #include "describe.h"
 
@@ -226,9 +227,9 @@ static fk_status cuckoo_copies(const fk_filter *link, const void *key, size_t le
         return s;
     unsigned per = (unsigned)(cuckoo_desc(c).slots / cuckoo_desc(c).buckets);
     for (unsigned j = 0; j < per; j++) {
-        *count += fk_cuckoo_slot(c, loc.i1, j) == loc.fingerprint;
+        *count += fk_cuckoo_cell(c, loc.i1, j) == loc.fingerprint;
         if (loc.i2 != loc.i1)
-            *count += fk_cuckoo_slot(c, loc.i2, j) == loc.fingerprint;
+            *count += fk_cuckoo_cell(c, loc.i2, j) == loc.fingerprint;
     }
     return FK_OK;
 }

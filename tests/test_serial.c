@@ -17,7 +17,9 @@
 #include "../common/hash.h"
 #include "../bloom/bloom.h"
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h"
 #include "../registry/registry.h"
 #include "describe.h"
 
@@ -552,7 +554,7 @@ TEST(cuckoo_items_geometry_and_prng)
         fk_le_put64(buf + 40, 1); /* now items agrees */
         reseal(buf, len);
         CHECK_STATUS(fk_cuckoo_load(buf, len, &d), FK_OK);
-        CHECK(d && fk_cuckoo_slot(d, 0, 3) == 16);
+        CHECK(d && fk_cuckoo_cell(d, 0, 3) == 16);
         fk_cuckoo_free(d);
         fk_cuckoo_free(c);
     }

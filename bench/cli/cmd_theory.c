@@ -17,6 +17,7 @@
 #include "../../blocked/blocked.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
+#include "../../counting/counting_internal.h"
 #include "args.h"
 #include "cmd.h"
 
@@ -222,7 +223,7 @@ static int table_counters(const setup *s)
         uint64_t m = d.bits, high = 0;
         uint32_t top = 0;
         for (uint64_t i = 0; i < m; i++) {
-            uint32_t v = fk_counting_get_counter(c, i);
+            uint32_t v = fk_counting_cell(c, i);
             top = v > top ? v : top;
             high += v >= 8;
         }

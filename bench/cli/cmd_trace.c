@@ -1,5 +1,6 @@
-/* bench/cli/cmd_trace.c: `filterkit trace`: argument parsing and the helpers the
- * per-kind tracers share (bench/trace/trace_bloom.c, bench/trace/trace_cuckoo.c). */
+/* bench/cli/cmd_trace.c: `filterkit trace`: argument parsing and the choice
+ * of tracer (bench/trace/trace_<kind>.c; their shared helpers are in
+ * bench/trace/trace.c). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -222,71 +223,4 @@ int fkc_cmd_trace(int argc, char **argv)
     }
     free(steps);
     return status;
-}
-
-/* -------------------------------------------------------- shared helpers */
-
-void fkc_trace_print_key(FILE *out, const char *key, size_t len)
-{
-    fputc('"', out);
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)key[i];
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20 || c > 0x7e)
-            fprintf(out, "\\x%02x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-void fkc_trace_print_heading(FILE *out, const fkc_trace_step *s)
-{
-    static const char *const verb[] = { "insert", "lookup", "remove" };
-    fprintf(out, "\n%s ", verb[s->op]);
-    fkc_trace_print_key(out, s->key, s->len);
-    fputc('\n', out);
-}
-
-static size_t truth_index(const fkc_trace_truth *t, const char *key, size_t len)
-{
-    for (size_t i = 0; i < t->n; i++)
-        if (t->steps[i].len == len && memcmp(t->steps[i].key, key, len) == 0)
-            return i;
-    return t->n;
-}
-
-int fkc_trace_truth_init(fkc_trace_truth *t, const fkc_trace_job *job)
-{
-    t->steps = job->steps;
-    t->n = job->nsteps;
-    t->count = calloc(job->nsteps ? job->nsteps : 1, sizeof *t->count);
-    return t->count ? 0 : -1;
-}
-
-void fkc_trace_truth_free(fkc_trace_truth *t)
-{
-    free(t->count);
-    t->count = NULL;
-}
-
-void fkc_trace_truth_add(fkc_trace_truth *t, const char *key, size_t len)
-{
-    size_t i = truth_index(t, key, len);
-    if (i < t->n)
-        t->count[i]++;
-}
-
-void fkc_trace_truth_del(fkc_trace_truth *t, const char *key, size_t len)
-{
-    size_t i = truth_index(t, key, len);
-    if (i < t->n && t->count[i])
-        t->count[i]--;
-}
-
-size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len)
-{
-    size_t i = truth_index(t, key, len);
-    return i < t->n ? t->count[i] : 0;
 }

@@ -217,7 +217,7 @@ int main(int argc, char **argv)
             fk_quotient_locate(qf, &k, 8, &loc);
             uint64_t before = loc.occupied ? loc.run_end + 1 : loc.run_start, e = before;
             fk_quotient_slot_info si;
-            while (e < S && fk_quotient_slot_at(qf, e, &si) == FK_OK && si.used)
+            while (e < S && fk_quotient_cell(qf, e, &si) == FK_OK && si.used)
                 e++;
             if (fk_quotient_insert(qf, &k, 8) != FK_OK)
                 break;

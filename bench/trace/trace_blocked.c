@@ -1,10 +1,11 @@
 /* bench/trace/trace_blocked.c: `filterkit trace blocked`: the split-block filter
  * step by step: each key's hash, its block, the bit it sets in each of the
  * block's eight words, and the block's words after the step. Positions come
- * from fk_blocked_locate and words are read back with fk_blocked_get_word:
+ * from fk_blocked_locate and words are read back with fk_blocked_cell:
  * the trace prints the filter's real state, it recomputes nothing. */
 #include <stdlib.h>
 #include "../../blocked/blocked.h"
+#include "../../blocked/blocked_internal.h"
 #include "trace.h"
 
 /* One 32-bit word as 32 characters, bit 0 first: . = 0, 1 = set. */
@@ -25,11 +26,11 @@ static void print_block(FILE *out, const fk_blocked *b, const fk_blocked_probe *
 {
     unsigned set = 0;
     for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
-        set += (unsigned)__builtin_popcount(fk_blocked_get_word(b, pr->block, w));
+        set += (unsigned)__builtin_popcount(fk_blocked_cell(b, pr->block, w));
     fprintf(out, "  block %llu (%u of %u bits set):\n", (unsigned long long)pr->block, set,
             FK_BLOCKED_BLOCK_BITS);
     for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
-        print_word(out, w, fk_blocked_get_word(b, pr->block, w), pr->bit[w]);
+        print_word(out, w, fk_blocked_cell(b, pr->block, w), pr->bit[w]);
 }
 
 static void print_header(FILE *out, const fk_blocked *b, const fk_params *p)
@@ -56,7 +57,7 @@ static void step(FILE *out, fk_blocked *b, const fkc_trace_step *st, fkc_trace_t
 {
     unsigned before = 0; /* of the key's 8 bits, how many were already set */
     for (unsigned w = 0; w < FK_BLOCKED_WORDS; w++)
-        before += (fk_blocked_get_word(b, pr->block, w) >> pr->bit[w]) & 1;
+        before += (fk_blocked_cell(b, pr->block, w) >> pr->bit[w]) & 1;
     fk_filter *f = fk_blocked_as_filter(b);
     if (st->op == FKC_TRACE_INSERT) {
         fk_status s = fk_filter_insert(f, st->key, st->len);
@@ -72,7 +73,7 @@ static void step(FILE *out, fk_blocked *b, const fkc_trace_step *st, fkc_trace_t
                 fputs(" (a false positive: this key was never inserted)", out);
         } else {
             unsigned w = 0; /* the first word whose bit is 0 */
-            while (w + 1 < FK_BLOCKED_WORDS && ((fk_blocked_get_word(b, pr->block, w) >> pr->bit[w]) & 1))
+            while (w + 1 < FK_BLOCKED_WORDS && ((fk_blocked_cell(b, pr->block, w) >> pr->bit[w]) & 1))
                 w++;
             fprintf(out, " -> definitely absent (word %u bit %u is 0)", w, pr->bit[w]);
         }

@@ -2,14 +2,16 @@
  *
  * Both kinds are an array of m cells (bits or counters) and k probe
  * positions per key, so one tracer serves both through a small table of
- * accessors. Positions come from fk_bloom_positions / fk_counting_positions
- * and cells are read back with fk_bloom_get_bit / fk_counting_get_counter:
+ * accessors. Positions come from fk_bloom_locate / fk_counting_locate
+ * and cells are read back with fk_bloom_cell / fk_counting_cell:
  * the trace prints the filter's real state, it recomputes nothing. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../bloom/bloom.h"
+#include "../../bloom/bloom_internal.h"
 #include "../../counting/counting.h"
+#include "../../counting/counting_internal.h"
 #include "../../common/hash.h"
 #include "trace.h"
 
@@ -27,22 +29,22 @@ typedef struct {
 
 static fk_status bloom_positions(const void *f, const void *key, size_t len, uint64_t *out)
 {
-    return fk_bloom_positions(f, key, len, out);
+    return fk_bloom_locate(f, key, len, out);
 }
 
 static uint32_t bloom_cell(const void *f, uint64_t i)
 {
-    return fk_bloom_get_bit(f, i);
+    return fk_bloom_cell(f, i);
 }
 
 static fk_status counting_positions(const void *f, const void *key, size_t len, uint64_t *out)
 {
-    return fk_counting_positions(f, key, len, out);
+    return fk_counting_locate(f, key, len, out);
 }
 
 static uint32_t counting_cell(const void *f, uint64_t i)
 {
-    return fk_counting_get_counter(f, i);
+    return fk_counting_cell(f, i);
 }
 
 static uint64_t counting_saturations(const void *f)

@@ -1,13 +1,14 @@
 /* bench/trace/trace_cuckoo.c: `filterkit trace cuckoo`.
  *
  * Fingerprint and buckets come from fk_cuckoo_locate, the table is read
- * back with fk_cuckoo_slot and every kick is reported by the filter itself
+ * back with fk_cuckoo_cell and every kick is reported by the filter itself
  * through fk_cuckoo_set_observer, so the trace shows what the filter did,
  * not a re-enactment of it. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../cuckoo/cuckoo.h"
+#include "../../cuckoo/cuckoo_internal.h"
 #include "trace.h"
 
 typedef struct {
@@ -41,7 +42,7 @@ static void snapshot(const table *t)
 {
     for (uint64_t b = 0; b < t->buckets; b++)
         for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-            *snap_at(t, b, s) = fk_cuckoo_slot(t->c, b, s);
+            *snap_at(t, b, s) = fk_cuckoo_cell(t->c, b, s);
 }
 
 static void print_fp(FILE *out, const table *t, uint32_t fp)
@@ -57,7 +58,7 @@ static void print_bucket(FILE *out, const table *t, uint64_t b, bool mark_change
 {
     fprintf(out, "    bucket %*llu:", t->idx_digits, (unsigned long long)b);
     for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++) {
-        uint32_t now = fk_cuckoo_slot(t->c, b, s);
+        uint32_t now = fk_cuckoo_cell(t->c, b, s);
         fputc(' ', out);
         print_fp(out, t, now);
         if (mark_changes && now != *snap_at(t, b, s))
@@ -80,7 +81,7 @@ static unsigned free_slots(const table *t, uint64_t b)
 {
     unsigned n = 0;
     for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++)
-        n += fk_cuckoo_slot(t->c, b, s) == 0;
+        n += fk_cuckoo_cell(t->c, b, s) == 0;
     return n;
 }
 
@@ -90,7 +91,7 @@ static bool changed_slot(const table *t, bool filled, uint64_t *b_out, unsigned 
 {
     for (uint64_t b = 0; b < t->buckets; b++)
         for (unsigned s = 0; s < FK_CUCKOO_SLOTS; s++) {
-            uint32_t was = *snap_at(t, b, s), now = fk_cuckoo_slot(t->c, b, s);
+            uint32_t was = *snap_at(t, b, s), now = fk_cuckoo_cell(t->c, b, s);
             if (filled ? (!was && now) : (was && !now)) {
                 *b_out = b;
                 *s_out = s;
@@ -148,7 +149,7 @@ static void trace_insert(FILE *out, table *t, kick_log *log, const fkc_trace_ste
         fprintf(out, "  -> FK_OK");
         if (changed_slot(t, true, &b, &s)) {
             fputs(": 0x", out);
-            print_fp(out, t, fk_cuckoo_slot(t->c, b, s));
+            print_fp(out, t, fk_cuckoo_cell(t->c, b, s));
             fprintf(out, " lands in the empty slot %u of bucket %llu", s, (unsigned long long)b);
             if (log->n)
                 fprintf(out, " after %u kick(s)", log->n);

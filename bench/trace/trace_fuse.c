@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../fuse/fuse.h"
+#include "../../fuse/fuse_internal.h"
 #include "trace.h"
 
 static void print_value(FILE *out, uint32_t v, int digits)

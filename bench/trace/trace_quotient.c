@@ -1,13 +1,14 @@
 /* bench/trace/trace_quotient.c: `filterkit trace quotient`.
  *
  * Quotient, remainder and the key's run come from fk_quotient_locate, the
- * table is read back with fk_quotient_slot_at, so the trace shows what
+ * table is read back with fk_quotient_cell, so the trace shows what
  * the filter holds: which slots the step changed, how far the runs after
  * the key's were shifted, and the counters once a key repeats. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../../quotient/quotient.h"
+#include "../../quotient/quotient_internal.h"
 #include "trace.h"
 
 typedef struct {
@@ -20,7 +21,7 @@ typedef struct {
 static void snapshot(const table *t)
 {
     for (uint64_t j = 0; j < t->slots; j++)
-        fk_quotient_slot_at(t->qf, j, &t->snap[j]);
+        fk_quotient_cell(t->qf, j, &t->snap[j]);
 }
 
 /* Slots whose content (value, runend, in use) differs from the snapshot. */
@@ -29,7 +30,7 @@ static uint64_t changed(const table *t, uint64_t *first, uint64_t *last)
     uint64_t n = 0;
     for (uint64_t j = 0; j < t->slots; j++) {
         fk_quotient_slot_info now;
-        fk_quotient_slot_at(t->qf, j, &now);
+        fk_quotient_cell(t->qf, j, &now);
         const fk_quotient_slot_info *was = &t->snap[j];
         if (now.value != was->value || now.runend != was->runend || now.used != was->used) {
             if (!n)
@@ -61,7 +62,7 @@ static void print_table(FILE *out, const table *t)
         fprintf(out, "    %4llu:", (unsigned long long)row);
         for (uint64_t j = row; j < row + 16 && j < t->slots; j++) {
             fk_quotient_slot_info now;
-            fk_quotient_slot_at(t->qf, j, &now);
+            fk_quotient_cell(t->qf, j, &now);
             const fk_quotient_slot_info *was = &t->snap[j];
             bool diff = now.value != was->value || now.runend != was->runend ||
                         now.used != was->used;
