@@ -187,6 +187,7 @@ int fkc_cmd_trace(int argc, char **argv)
     size_t n = 0;
     fkc_trace_op mode = FKC_TRACE_INSERT;
     int options_done = 0, status = 0;
+    unsigned given = 0; /* the options given, by their index in valued[]: each once */
     for (int i = kind ? 2 : 1; i < argc && !status; i++) {
         const char *a = argv[i];
         if (options_done || strncmp(a, "--", 2) != 0) {
@@ -213,14 +214,22 @@ int fkc_cmd_trace(int argc, char **argv)
         };
         const char *other = fkc_args_synonym(name, nlen);
         const char *opt = NULL;
+        unsigned bit = 0;
         for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
             if ((strlen(valued[j]) == nlen && strncmp(valued[j], name, nlen) == 0) ||
-                (other && strcmp(valued[j], other) == 0))
+                (other && strcmp(valued[j], other) == 0)) {
                 opt = valued[j];
+                bit = 1u << j;
+            }
         if (!opt) {
             status = bad("unknown option '%s'", a);
             break;
         }
+        if (given & bit) { /* as fkc_args_parse: which value was meant? */
+            status = bad("option '%s' given twice (under one of its names); give it once", a);
+            break;
+        }
+        given |= bit;
         const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!v) {
             status = bad("option '%s' needs a value", a);
