@@ -326,9 +326,15 @@ check "grow past --max-bytes: exit 1 before allocating, nothing written, names t
 "$fk" grow --times 3 --max-bytes 1M "$tmp/qm.fk" >"$tmp/bx.fk"
 check "grow under --max-bytes: exit 0, every key kept" \
     sh -c "test $? -eq 0 && test \"\$('$fk' query -c '$tmp/bx.fk' <'$tmp/seen')\" = 1000"
-(ulimit -v 4000000; "$fk" grow --times 40 "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err")
-check "grow without --max-bytes under a 4 GB address-space limit: exit 1 naming the limit, not killed" \
-    sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'over the memory limit' '$tmp/err'"
+# (a sanitizer build cannot start under ulimit -v: ASan reserves terabytes
+# of shadow address space first; the plain build runs the check)
+if (ulimit -v 4000000; "$fk" --version) >/dev/null 2>&1; then
+    (ulimit -v 4000000; "$fk" grow --times 40 "$tmp/qm.fk" >"$tmp/bx.fk" 2>"$tmp/err")
+    check "grow without --max-bytes under a 4 GB address-space limit: exit 1 naming the limit, not killed" \
+        sh -c "test $? -eq 1 && test ! -s '$tmp/bx.fk' && grep -q 'over the memory limit' '$tmp/err'"
+else
+    echo "cli_conventions.sh: $fk cannot start under ulimit -v (a sanitizer build): the 4 GB limit check is left to the plain build"
+fi
 seq 1 100 | "$fk" build --kind scalable-bloom --fpr 1% >"$tmp/sb.fk"
 cp "$tmp/sb.fk" "$tmp/sb0.fk"
 seq 1 300000 | "$fk" add --max-bytes 100K "$tmp/sb.fk" 2>"$tmp/err"
