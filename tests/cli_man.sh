@@ -40,14 +40,19 @@ done
 
 # Every option of every command: the man page's Options list of the command
 # matches the options its --help prints, name for name.
+# A tag naming an option under both names of the shared vocabulary reads
+# `.BR \-\-kind ", " \-\-filters " \fIK\fR"` in the page and
+# `--kind, --filters K` in --help: every name of the tag counts.
 man_opts() { # COMMAND: its option names in the man page, sorted
     sed -n '/^\.SH COMMANDS/,/^\.SH /p' "$page" |
         awk -v cmd="$1" 'prev == ".TP" && $1 == ".B" && $2 !~ /^\\-/ { on = ($2 == cmd) }
-                        on && prev == ".TP" && ($1 == ".B" || $1 == ".BI") && $2 ~ /^\\-\\-/ { print $2 }
+                        on && prev == ".TP" && ($1 == ".B" || $1 == ".BI" || $1 == ".BR") {
+                            for (i = 2; i <= NF; i++) if ($i ~ /^\\-\\-[a-z]/) print $i }
                         { prev = $1 }' | sed 's/\\-/-/g' | sort -u
 }
 help_opts() { # COMMAND: its option names in --help, sorted
-    "$build/filterkit" "$1" --help | sed -n '/^options:/,$p' | sed -n 's/^  \(--[a-z0-9-]*\).*/\1/p' |
+    "$build/filterkit" "$1" --help | sed -n '/^options:/,$p' |
+        sed -n 's/^  \(--[a-z0-9-]*\(, --[a-z0-9-]*\)*\).*/\1/p' | tr ',' '\n' | tr -d ' ' |
         grep -vx -- '--help' | sort -u
 }
 for c in $listed; do
@@ -55,6 +60,8 @@ for c in $listed; do
     check "man page options of '$c' match its --help (man: $m; help: $h)" test "$m" = "$h"
 done
 check "the man page states the '\\r' rule for keys" grep -q 'without one carriage return' "$page"
+check "the man page names the shared words (--kind, --filters; --n, --capacity)" \
+    sh -c "sed -n '/^\\.SH DESCRIPTION/,/^\\.SH /p' '$page' | tr '\\n' ' ' | grep -q 'B \\\\-\\\\-kind and .B \\\\-\\\\-filters are one option'"
 check "the man page's trace example is the one --help gives a both-bucket table for" \
     grep -q 'filterkit trace cuckoo \\-\\-capacity 8 \\-\\-fp\\-bits 8 apple banana cherry' "$page"
 

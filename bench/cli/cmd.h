@@ -24,6 +24,10 @@ int fkc_cmd_grow(int argc, char **argv);   /* a saved filter doubled without its
 int fkc_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
 int fkc_cmd_completion(int argc, char **argv); /* bash/zsh completion script */
 
+/* The kinds `filterkit trace` can show, in the registry's order, separated
+ * by sep, into buf (its usage and the completion list them). */
+void fkc_trace_kinds(const char *sep, char *buf, size_t len);
+
 /* The table of subcommands (bench/cli/main.c), for the completion. */
 typedef struct {
     const char *name;

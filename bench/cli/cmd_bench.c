@@ -10,7 +10,8 @@
 
 int fkc_cmd_bench(int argc, char **argv)
 {
-    const char *filters = "all", *keys = "u64", *format = "table", *out = "results", *name = NULL;
+    fkc_kind_opt filters = { .at = fkc_kind_at, .value = "all" };
+    const char *keys = "u64", *format = "table", *out = "results", *name = NULL;
     fkc_u64_list ns = { { 1000000 }, 1 };
     fkc_double_list fprs = { { 0.01 }, 1 };
     uint64_t repeat = 5, seed = 1, lookups = 0;
@@ -18,7 +19,7 @@ int fkc_cmd_bench(int argc, char **argv)
     uint64_t threads = 0;
     int binary_lines = 0;
     const fkc_opt opts[] = {
-        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
+        { "filters", FKC_OPT_KINDS, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "8-byte integers, 8..64-byte strings, or a file's lines (- = stdin)" },
@@ -56,16 +57,16 @@ int fkc_cmd_bench(int argc, char **argv)
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
-    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err)) {
+    if (fkc_kinds_parse(filters.value, kinds, &nkinds, err, sizeof err)) {
         char dym[96];
-        fkc_did_you_mean_kinds(filters, dym, sizeof dym);
+        fkc_did_you_mean_kinds(filters.value, dym, sizeof dym);
         return fkc_args_fail(&spec, "--filters: %s%s", err, dym);
     }
     fkc_keyspec ks = { FKC_KEYS_U64, NULL, seed, binary_lines };
     if (fkc_keyspec_parse(keys, &ks))
         return fkc_args_fail(&spec, "--keys: expected u64, str or a file name");
     ks.seed = seed;
-    if (strcmp(filters, "all") == 0 && !fkc_kind_find("libbloom"))
+    if (strcmp(filters.value, "all") == 0 && !fkc_kind_find("libbloom"))
         fprintf(stderr, "filterkit bench: note: no libbloom baseline: %s; running without it\n",
                 fkc_kind_missing_why("libbloom"));
 

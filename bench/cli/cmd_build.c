@@ -196,14 +196,14 @@ static int build_static(const fk_ops *ops, double fpr, uint64_t capacity, uint64
 
 int fkc_cmd_build(int argc, char **argv)
 {
-    const char *kind = NULL;
+    fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .what = "that can be saved" };
     double fpr = 0;
     uint64_t capacity = 0, seed = 0, growth = 0, max_bytes = 0;
     double tightening = 0;
     int binary_lines = 0, unique_input = 0;
     uint64_t threads = 0;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_STR, &kind, "K", "filter kind (required; 'filterkit help' lists them)" },
+        { "kind", FKC_OPT_KIND, &kind, "K", "the filter's kind (required)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
         { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
@@ -215,15 +215,19 @@ int fkc_cmd_build(int argc, char **argv)
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] < keys > FILTER",
+    /* the kinds named in the text come from the registry, by capability */
+    char removers[256], bounded[256], statics[256], about[4096];
+    fkc_kinds_with(FK_CAP_REMOVE, removers, sizeof removers);
+    fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
+    fkc_kinds_with(FK_CAP_STATIC, statics, sizeof statics);
+    snprintf(about, sizeof about,
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
         "A key is the line's bytes without its '\\n' and without one '\\r' before it\n"
         "(CRLF and LF files give the same keys; --binary-lines keeps the '\\r').\n"
-        "Duplicate lines are inserted once: for kinds that can remove (counting,\n"
-        "cuckoo) repeats are found exactly by a set of 128-bit line hashes (16-21\n"
+        "Duplicate lines are inserted once: for kinds that can remove (%s)\n"
+        "repeats are found exactly by a set of 128-bit line hashes (16-21\n"
         "bytes of memory per distinct line while building), so removing each key\n"
         "once later leaves no false negatives; for other kinds a line the filter\n"
         "already answers 'maybe present' to is skipped (it would set no new bit).\n"
@@ -231,10 +235,10 @@ int fkc_cmd_build(int argc, char **argv)
         "kept, and a repeated line would be inserted twice.\n"
         "With --capacity N (or a growing kind) the input is streamed: memory is the\n"
         "filter plus a 64 KiB line buffer (plus the line set above). Without it the\n"
-        "capacity is the line count (plus 25% for a kind that fills up, cuckoo, so\n"
-        "that 'filterkit add' has room): a regular file is read twice, a pipe is held\n"
-        "in memory whole. A warning says when the lines read exceed the capacity by\n"
-        "more than 10% (the false-positive rate is then above target; 'filterkit\n"
+        "capacity is the line count (plus 25%% for a kind that fills up: %s;\n"
+        "so that 'filterkit add' has room): a regular file is read twice, a pipe is\n"
+        "held in memory whole. A warning says when the lines read exceed the capacity\n"
+        "by more than 10%% (the false-positive rate is then above target; 'filterkit\n"
         "info' shows the expected rate). Query it with 'filterkit query', change\n"
         "it with 'filterkit add' and 'filterkit remove'. 'filterkit pick' prints a\n"
         "build line for a workload.\n"
@@ -247,28 +251,27 @@ int fkc_cmd_build(int argc, char **argv)
         "add up in any order); a cuckoo filter holds the same keys and count with\n"
         "no false negatives, but which slot a fingerprint lands in depends on the\n"
         "order, so its bytes may differ from run to run.\n"
-        "A static kind (fuse: built from the whole set, never added to) reads the\n"
+        "A static kind (%s: built from the whole set, never added to) reads the\n"
         "lines once into memory (the input's bytes plus 24 bytes a line) and builds\n"
         "the filter in one call, dropping repeated lines itself; the build holds\n"
-        "about 18 more bytes a key at its peak (fuse/fuse.h), freed before the\n"
-        "filter is written. --threads T builds its shards in parallel (sets above\n"
-        "16.7M keys); --capacity is informative only, --unique-input changes nothing.",
+        "more memory at its peak (fuse: about 18 bytes a key, fuse/fuse.h), freed\n"
+        "before the filter is written. --threads T builds its shards in parallel\n"
+        "(fuse: sets above 16.7M keys); --capacity is informative only,\n"
+        "--unique-input changes nothing.", removers, bounded, statics);
+    const fkc_cmd_spec spec = {
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] < keys > FILTER",
+        about,
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
-    char kinds[200];
-    fkc_filterfile_kinds(kinds, sizeof kinds);
-    if (!kind)
+    if (!kind.ops) {
+        char kinds[1024];
+        fkc_kind_opt_names(&kind, ", ", kinds, sizeof kinds);
         return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
-    const fk_ops *ops = fk_ops_find(kind);
-    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE)) {
-        char dym[96];
-        fkc_did_you_mean(fkc_suggest_kind(kind, 1), dym, sizeof dym);
-        return fkc_args_fail(&spec, "--kind: '%s' is not a kind that can be saved (one of: %s)%s", kind,
-                            kinds, dym);
     }
+    const fk_ops *ops = kind.ops;
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
     if ((growth || tightening != 0) && !(fk_ops_caps(ops) & FK_CAP_GROWS))

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
-#include "../baselines/runnable_kinds.h"
 
 /* What a command's options look like, gathered by the spy. */
 #define MAX_OPTS 48
@@ -16,10 +15,25 @@ typedef struct {
     char arg[96];   /* placeholder or '|'-separated choices; "" for a flag */
     char help[160];
     int  choice;    /* arg holds the choices */
+    char kinds[512];/* the kinds it takes, space-separated ("" for no kind option) */
 } opt_info;
 
 static opt_info gathered[MAX_OPTS];
 static size_t ngathered;
+
+/* Each option whose name has a synonym in the shared vocabulary (args.h)
+ * is offered under both names. */
+static void add_synonyms(void)
+{
+    for (size_t i = 0, n = ngathered; i < n && ngathered < MAX_OPTS; i++) {
+        const char *other = fkc_args_synonym(gathered[i].name, strlen(gathered[i].name));
+        if (!other)
+            continue;
+        gathered[ngathered] = gathered[i];
+        snprintf(gathered[ngathered].name, sizeof gathered[ngathered].name, "%s", other);
+        ngathered++;
+    }
+}
 
 static void spy(const fkc_cmd_spec *spec)
 {
@@ -30,6 +44,11 @@ static void spy(const fkc_cmd_spec *spec)
         snprintf(x->arg, sizeof x->arg, "%s", o->type == FKC_OPT_FLAG ? "" : o->arg ? o->arg : "X");
         snprintf(x->help, sizeof x->help, "%s", o->help ? o->help : "");
         x->choice = o->type == FKC_OPT_CHOICE;
+        x->kinds[0] = 0;
+        if (o->type == FKC_OPT_KIND || o->type == FKC_OPT_KINDS)
+            fkc_kind_opt_names(o->dst, " ", x->kinds, sizeof x->kinds);
+        if (o->type == FKC_OPT_KINDS && strlen(x->kinds) + 5 < sizeof x->kinds)
+            strcat(x->kinds, " all");
     }
 }
 
@@ -38,22 +57,25 @@ static void spy(const fkc_cmd_spec *spec)
 static void gather(const fkc_command *c)
 {
     static const opt_info trace_opts[] = {
-        { "capacity", "N", "items the filter is sized for", 0 },
-        { "fpr", "P", "target false-positive rate", 0 },
-        { "seed", "S", "hash seed", 0 },
-        { "bits", "M", "bloom/counting: bits or counters m", 0 },
-        { "hashes", "K", "bloom/counting: probes per key k", 0 },
-        { "counter-bits", "4|8", "counting: counter bits", 1 },
-        { "fp-bits", "F", "cuckoo: fingerprint bits", 0 },
-        { "max-load", "L", "cuckoo: the load the table is sized for", 0 },
-        { "insert", "", "insert the keys that follow", 0 },
-        { "lookup", "", "look up the keys that follow", 0 },
-        { "remove", "", "remove the keys that follow", 0 },
+        { "kind", "K", "the kind, when not given first", 0, "" },
+        { "capacity", "N", "items the filter is sized for", 0, "" },
+        { "fpr", "P", "target false-positive rate", 0, "" },
+        { "seed", "S", "hash seed", 0, "" },
+        { "bits", "M", "bloom/counting: bits or counters m", 0, "" },
+        { "hashes", "K", "bloom/counting: probes per key k", 0, "" },
+        { "counter-bits", "4|8", "counting: counter bits", 1, "" },
+        { "fp-bits", "F", "cuckoo: fingerprint bits", 0, "" },
+        { "max-load", "L", "cuckoo: the load the table is sized for", 0, "" },
+        { "insert", "", "insert the keys that follow", 0, "" },
+        { "lookup", "", "look up the keys that follow", 0, "" },
+        { "remove", "", "remove the keys that follow", 0, "" },
     };
     ngathered = 0;
     if (strcmp(c->name, "trace") == 0) {
         ngathered = sizeof trace_opts / sizeof trace_opts[0];
         memcpy(gathered, trace_opts, sizeof trace_opts);
+        fkc_trace_kinds(" ", gathered[0].kinds, sizeof gathered[0].kinds);
+        add_synonyms();
         return;
     }
     if (c->run == fkc_cmd_completion)
@@ -70,6 +92,7 @@ static void gather(const fkc_command *c)
         fclose(devnull);
     }
     fkc_args_spy = NULL;
+    add_synonyms();
 }
 
 /* An option whose value is a kind (or a list of kinds), a file, or free. */
@@ -77,24 +100,12 @@ typedef enum { VALUE_FREE, VALUE_KIND, VALUE_FILE } value_kind;
 
 static value_kind value_of(const opt_info *o)
 {
-    if (strcmp(o->name, "kind") == 0 || strcmp(o->name, "filters") == 0)
+    if (o->kinds[0])
         return VALUE_KIND;
     if (strstr(o->arg, "FILE") || strstr(o->arg, "DIR") || strstr(o->arg, "FILTER") ||
         strcmp(o->name, "keys") == 0)
         return VALUE_FILE;
     return VALUE_FREE;
-}
-
-static void kinds_words(char *buf, size_t len)
-{
-    size_t at = 0;
-    buf[0] = 0;
-    for (size_t i = 0; fkc_kind_at(i) && at < len; i++) {
-        int w = snprintf(buf + at, len - at, "%s%s", i ? " " : "", fkc_kind_at(i)->name);
-        if (w < 0)
-            break;
-        at += (size_t)w;
-    }
 }
 
 /* "a|b|c" -> "a b c" */
@@ -110,16 +121,14 @@ static void choices_words(const char *arg, char *buf, size_t len)
 
 static void bash_script(const fkc_command *cmds, size_t n)
 {
-    char kinds[512], words[256];
-    kinds_words(kinds, sizeof kinds);
+    char words[256];
     printf("# bash completion for filterkit, generated by 'filterkit completion bash'\n"
            "# (from the CLI's own command and option tables; make install puts it in\n"
            "# share/bash-completion/completions/filterkit)\n"
            "_filterkit() {\n"
            "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
-           "    local kinds='%s'\n"
            "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n"
-           "        COMPREPLY=($(compgen -W '", kinds);
+           "        COMPREPLY=($(compgen -W '");
     for (size_t i = 0; i < n; i++)
         printf("%s ", cmds[i].name);
     printf("help --help --version' -- \"$cur\"))\n"
@@ -137,9 +146,9 @@ static void bash_script(const fkc_command *cmds, size_t n)
         printf("    %s)\n", cmds[i].name);
         if (strcmp(cmds[i].name, "trace") == 0)
             printf("        if [ \"$COMP_CWORD\" -eq 2 ]; then\n"
-                   "            COMPREPLY=($(compgen -W 'bloom blocked counting cuckoo' -- \"$cur\"))\n"
+                   "            COMPREPLY=($(compgen -W '%s' -- \"$cur\"))\n"
                    "            return\n"
-                   "        fi\n");
+                   "        fi\n", gathered[0].kinds);
         if (strcmp(cmds[i].name, "completion") == 0) {
             printf("        COMPREPLY=($(compgen -W 'bash zsh' -- \"$cur\"))\n"
                    "        ;;\n");
@@ -154,9 +163,8 @@ static void bash_script(const fkc_command *cmds, size_t n)
             if (o->choice) {
                 choices_words(o->arg, words, sizeof words);
                 printf("COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", words);
-            } else if (value_of(o) == VALUE_KIND) {
-                printf("COMPREPLY=($(compgen -W \"$kinds%s\" -- \"$cur\")); return ;;\n",
-                       strcmp(o->name, "filters") == 0 ? " all" : "");
+            } else if (value_of(o) == VALUE_KIND) { /* the kinds this option takes */
+                printf("COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n", o->kinds);
             } else if (value_of(o) == VALUE_FILE) {
                 printf("COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n");
             } else {
@@ -195,8 +203,7 @@ static void zsh_text(const char *s)
 
 static void zsh_script(const fkc_command *cmds, size_t n)
 {
-    char kinds[512], words[256];
-    kinds_words(kinds, sizeof kinds);
+    char words[256];
     printf("#compdef filterkit\n"
            "# zsh completion for filterkit, generated by 'filterkit completion zsh'\n"
            "# (from the CLI's own command and option tables; make install puts it in\n"
@@ -215,9 +222,8 @@ static void zsh_script(const fkc_command *cmds, size_t n)
            "        _describe 'filterkit command' commands\n"
            "        return\n"
            "    fi\n"
-           "    local kinds=(%s)\n"
            "    case $words[2] in\n"
-           "    help) _describe 'filterkit command' commands ;;\n", kinds);
+           "    help) _describe 'filterkit command' commands ;;\n");
     for (size_t i = 0; i < n; i++) {
         gather(&cmds[i]);
         printf("    %s)\n        _arguments", cmds[i].name);
@@ -238,7 +244,7 @@ static void zsh_script(const fkc_command *cmds, size_t n)
                     choices_words(o->arg, words, sizeof words);
                     printf("(%s)", words);
                 } else if (value_of(o) == VALUE_KIND) {
-                    printf("($kinds)");
+                    printf("(%s)", o->kinds);
                 } else if (value_of(o) == VALUE_FILE) {
                     printf("_files");
                 } else {
@@ -248,7 +254,7 @@ static void zsh_script(const fkc_command *cmds, size_t n)
             printf("'");
         }
         if (strcmp(cmds[i].name, "trace") == 0)
-            printf(" \\\n            '1:kind:(bloom blocked counting cuckoo)' '*:key: '\n        ;;\n");
+            printf(" \\\n            '1:kind:(%s)' '*:key: '\n        ;;\n", gathered[0].kinds);
         else
             printf(" \\\n            '*:file:_files'\n        ;;\n");
     }

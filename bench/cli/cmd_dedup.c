@@ -20,17 +20,15 @@
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */
-static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64_t capacity,
+static int create(const fkc_cmd_spec *spec, const fkc_kind_opt *kind, double fpr, uint64_t capacity,
                   uint64_t seed, uint64_t max_bytes, fk_filter **out)
 {
-    char kinds[200];
-    fkc_filterfile_kinds(kinds, sizeof kinds);
-    if (!kind || fpr == 0)
+    char kinds[1024];
+    fkc_kind_opt_names(kind, ", ", kinds, sizeof kinds);
+    if (!kind->ops || fpr == 0)
         return fkc_args_fail(spec, "FILTER does not exist: give --kind K --fpr P --capacity N to create it "
                             "(kinds: %s)", kinds);
-    const fk_ops *ops = fk_ops_find(kind);
-    if (!ops || !(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-        return fkc_args_fail(spec, "--kind: '%s' is not a kind that can be saved (one of: %s)", kind, kinds);
+    const fk_ops *ops = kind->ops;
     if (!capacity && !(fk_ops_caps(ops) & FK_CAP_GROWS))
         return fkc_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
     fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
@@ -47,13 +45,16 @@ static int create(const fkc_cmd_spec *spec, const char *kind, double fpr, uint64
 
 int fkc_cmd_dedup(int argc, char **argv)
 {
-    const char *kind = NULL;
+    /* a filter added to line by line: a kind that can be saved and is not
+     * built once from the whole set */
+    fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .refuse = FK_CAP_STATIC,
+                          .what = "that can be saved and added to" };
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
     uint64_t max_bytes = 0;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_STR, &kind, "K", "a new FILTER's kind: bloom, counting, cuckoo" },
+        { "kind", FKC_OPT_KIND, &kind, "K", "a new FILTER's kind" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
@@ -61,8 +62,9 @@ int fkc_cmd_dedup(int argc, char **argv)
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec spec = {
-        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
+    char bounded[256], about[2048];
+    fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
+    snprintf(about, sizeof about,
         "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
         "input, adds it, and at the end saves FILTER atomically (as 'filterkit add'):\n"
         "  filterkit dedup seen.fk < today.log > new-today.log\n"
@@ -70,8 +72,11 @@ int fkc_cmd_dedup(int argc, char **argv)
         "dropped (at the filter's false-positive rate); a seen line is never printed.\n"
         "When FILTER does not exist it is created with --kind, --fpr and --capacity.\n"
         "Keys follow the line rule of 'filterkit build'; a printed line is its key and\n"
-        "'\\n'. If the filter fills up (cuckoo) or saving fails, FILTER is left as it\n"
-        "was and the exit status is 1 (the lines printed so far were new).",
+        "'\\n'. If the filter fills up (%s) or saving fails, FILTER is left as\n"
+        "it was and the exit status is 1 (the lines printed so far were new).", bounded);
+    const fkc_cmd_spec spec = {
+        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
+        about,
         opts,
     };
     const char *path = NULL;
@@ -89,11 +94,11 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
         return 1;
     if (lk.created) {
-        rc = create(&spec, kind, fpr, capacity, seed, max_bytes, &f);
+        rc = create(&spec, &kind, fpr, capacity, seed, max_bytes, &f);
     } else {
         rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
              fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
-        if (!rc && (kind || fpr != 0 || capacity || seed))
+        if (!rc && (kind.ops || fpr != 0 || capacity || seed))
             fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
                     "--capacity and --seed are ignored (its own settings hold)\n", path);
     }

@@ -34,20 +34,24 @@ int fkc_cmd_grow(int argc, char **argv)
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec spec = {
-        "grow", "[--times G | --to N] [--max-bytes B] A.fk > B.fk",
+    char resizers[256], about[2048];
+    fkc_kinds_with(FK_CAP_RESIZES, resizers, sizeof resizers);
+    snprintf(about, sizeof about,
         "Writes to stdout, saved, the filter A.fk doubled in place without its keys:\n"
         "every key it held (with its count) and room for twice as many. Each doubling\n"
         "doubles the false-positive rate at a given number of keys, and the capacity\n"
         "and the target fpr that 'filterkit info' reports: make the filter with the\n"
         "fpr you need at the end divided by 2^G ('filterkit pick --grow-to N' says\n"
-        "which). The kinds whose fk_ops has a grow slot resize (quotient: its slots\n"
-        "double and its remainders lose a bit); others exit 1, naming the kinds that\n"
-        "do. Growing kinds (scalable-*) need no call: they grow as keys arrive.\n"
+        "which). The kinds whose fk_ops has a grow slot resize (%s; a quotient\n"
+        "filter's slots double and its remainders lose a bit); others exit 1, naming\n"
+        "the kinds that do. Growing kinds (scalable-*) need no call: they grow as keys arrive.\n"
         "A filter that cannot double again (its remainders at the minimum width, or\n"
         "the doubled table past the library's memory cap) exits 1, nothing written.\n"
         "A doubling whose filter would hold more than --max-bytes (its memory twice\n"
-        "over) exits 1 before allocating, nothing written.",
+        "over) exits 1 before allocating, nothing written.", resizers);
+    const fkc_cmd_spec spec = {
+        "grow", "[--times G | --to N] [--max-bytes B] A.fk > B.fk",
+        about,
         opts,
     };
     const char *path[1] = { NULL };

@@ -50,19 +50,23 @@ int fkc_cmd_merge(int argc, char **argv)
         { "strict", FKC_OPT_FLAG, &strict, NULL, "refuse (exit 1, nothing written) when the union's expected fpr exceeds the target" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec spec = {
-        "merge", "[--strict] A.fk B.fk > C.fk",
+    char mergers[256], about[2048];
+    fkc_kinds_with(FK_CAP_MERGE, mergers, sizeof mergers);
+    snprintf(about, sizeof about,
         "Writes to stdout, saved, the union of two saved filters: a filter that\n"
         "answers 'maybe present' for every key either one held, as if built from both\n"
         "inputs. They must be compatible: the same kind, geometry (same --fpr and\n"
         "--capacity at build time) and seed; anything else exits 1 saying what\n"
-        "differs. The kinds whose fk_ops has a merge slot merge (bloom, blocked,\n"
-        "quotient; counting kinds add the counts); others exit 1, naming the kinds\n"
+        "differs. The kinds whose fk_ops has a merge slot merge (%s;\n"
+        "kinds that count add the counts); others exit 1, naming the kinds\n"
         "that do: build one filter from both inputs instead.\n"
         "The union holds the keys of both, in a filter of the same size: when its\n"
         "expected false-positive rate exceeds the target the inputs were built for, a\n"
         "warning says so (as 'filterkit add' does); --strict refuses instead (exit 1,\n"
-        "nothing written). Build a larger filter from both key lists then.",
+        "nothing written). Build a larger filter from both key lists then.", mergers);
+    const fkc_cmd_spec spec = {
+        "merge", "[--strict] A.fk B.fk > C.fk",
+        about,
         opts,
     };
     const char *path[2] = { NULL, NULL };

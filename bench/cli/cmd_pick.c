@@ -277,17 +277,25 @@ int fkc_cmd_pick(int argc, char **argv)
     int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0;
     uint64_t grow_to = 0;
     const char *keys = "u64", *format = "text", *out = NULL;
+    /* the kinds named in the help come from the registry, by capability */
+    char statics[256], resizers[256], static_help[400], grow_help[400];
+    fkc_kinds_with(FK_CAP_STATIC, statics, sizeof statics);
+    fkc_kinds_with(FK_CAP_RESIZES, resizers, sizeof resizers);
+    snprintf(static_help, sizeof static_help, "the whole set is known before the first lookup and "
+             "never changes (admits static kinds: %s)", statics);
+    snprintf(grow_help, sizeof grow_help, "the set starts at n and grows to N later, without the keys: "
+             "a growing kind, or one that doubles in place (%s), made to reach the fpr at N", resizers);
     const fkc_opt opts[] = {
         { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold, e.g. 10M or 1B (required)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate, e.g. 0.1% (required)" },
         { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
-        { "static", FKC_OPT_FLAG, &is_static, NULL, "the whole set is known before the first lookup and never changes (admits static kinds: fuse)" },
+        { "static", FKC_OPT_FLAG, &is_static, NULL, static_help },
         { "counts", FKC_OPT_FLAG, &counts, NULL, "the filter must count each item's copies (fk_filter_count)" },
         { "merges", FKC_OPT_FLAG, &merges, NULL, "two filters must merge into one without the keys (fk_filter_merge)" },
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
         { "headroom", FKC_OPT_RATIO, &headroom, "R", "share of n to be added later (default: 25%; 0 for a fixed set)" },
         { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: pick a growing kind (scalable-*)" },
-        { "grow-to", FKC_OPT_COUNT, &grow_to, "N", "the set starts at n and grows to N later, without the keys: a growing kind, or one that doubles in place (quotient), made to reach the fpr at N" },
+        { "grow-to", FKC_OPT_COUNT, &grow_to, "N", grow_help },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
@@ -297,29 +305,32 @@ int fkc_cmd_pick(int argc, char **argv)
         { "out", FKC_OPT_STR, &out, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
-                "[--read-ratio R] [--keys u64|str|FILE] [--format text|json] [--out DIR]",
+    char about[3072];
+    snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
         "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
-        "Every kind is sized for n plus the headroom (--headroom, default 25%), so the\n"
+        "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
         "With --grow-to N the filter starts at n and must reach N items without the\n"
         "keys: a growing kind (scalable-*: it adds sub-filters by itself) or one that\n"
-        "doubles in place (quotient: each fk_filter_grow doubles its slots and its fpr,\n"
+        "doubles in place (%s: each fk_filter_grow doubles its slots and its fpr,\n"
         "so it is made with fpr P / 2^g for the g doublings that reach N); a fixed kind\n"
         "would have to be sized for N now or rebuilt from the keys. Memory is at n.\n"
         "It ends in the 'filterkit build' line, the C and the Python calls, and the best\n"
         "fpr each kind reaches within the memory budget (or the recommended filter's\n"
         "memory). --format json prints the whole decision: every candidate, its sizes,\n"
         "measured figures (median, min and max of the runs) and why it lost.\n"
-        "A static kind (fuse) is built once from the whole set: it is a candidate only\n"
+        "A static kind (%s) is built once from the whole set: it is a candidate only\n"
         "with --static (the set is known up front and never changes), and its build\n"
         "time per key stands in for the insert time in the cost, so a low read ratio\n"
         "weighs its build.\n"
-        "Exit status 1 when no filter meets the constraints.",
+        "Exit status 1 when no filter meets the constraints.", resizers, statics);
+    const fkc_cmd_spec spec = {
+        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
+                "[--read-ratio R] [--keys u64|str|FILE] [--format text|json] [--out DIR]",
+        about,
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);

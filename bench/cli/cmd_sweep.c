@@ -22,7 +22,8 @@ static const uint64_t series_growth[] = { 1, 10, 1000 };
 
 int fkc_cmd_sweep(int argc, char **argv)
 {
-    const char *vary = NULL, *filters = NULL, *keys = "u64", *format = "table", *out = "results",
+    fkc_kind_opt filters = { .at = fkc_kind_at };
+    const char *vary = NULL, *keys = "u64", *format = "table", *out = "results",
                *name = NULL;
     fkc_u64_list ns = { { 0 }, 0 };
     fkc_double_list fprs = { { 0 }, 0 };
@@ -31,7 +32,7 @@ int fkc_cmd_sweep(int argc, char **argv)
     int binary_lines = 0;
     const fkc_opt opts[] = {
         { "vary", FKC_OPT_CHOICE, &vary, "n|fpr|load|growth", "what the series varies (required)" },
-        { "filters", FKC_OPT_STR, &filters, "LIST", "filters to run (default: all; for load: cuckoo; for growth: the growing kinds and their inner kinds)" },
+        { "filters", FKC_OPT_KINDS, &filters, "LIST", "filters to run (default: all; for load: cuckoo; for growth: the growing kinds and their inner kinds)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items (default 1000000); with --vary n, the series itself" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target FPR (default 0.01); with --vary fpr, the series itself" },
         { "large", FKC_OPT_FLAG, &large, NULL, "--vary n: go up to 1e8 items (DRAM), not 1e7" },
@@ -74,14 +75,14 @@ int fkc_cmd_sweep(int argc, char **argv)
 
     int load = strcmp(vary, "load") == 0;
     int growing = strcmp(vary, "growth") == 0;
-    if (!filters)
-        filters = load ? "cuckoo" : growing ? GROWTH_FILTERS : "all";
+    if (!filters.value)
+        filters.value = load ? "cuckoo" : growing ? GROWTH_FILTERS : "all";
     const fk_ops *kinds[FKC_KINDS_MAX];
     size_t nkinds;
     char err[512];
-    if (fkc_kinds_parse(filters, kinds, &nkinds, err, sizeof err)) {
+    if (fkc_kinds_parse(filters.value, kinds, &nkinds, err, sizeof err)) {
         char dym[96];
-        fkc_did_you_mean_kinds(filters, dym, sizeof dym);
+        fkc_did_you_mean_kinds(filters.value, dym, sizeof dym);
         return fkc_args_fail(&spec, "--filters: %s%s%s", err, dym,
                             load && !fkc_kind_find("cuckoo") ? " (the load sweep needs a kind that fills up)" : "");
     }

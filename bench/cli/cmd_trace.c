@@ -38,12 +38,34 @@ static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
     return NULL;
 }
 
+void fkc_trace_kinds(const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = 0;
+    /* in the registry's order, as every other list of kinds */
+    for (size_t i = 0; fk_ops_at(i) && used < len; i++) {
+        if (!tracer_of(fk_ops_at(i)))
+            continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? sep : "", fk_ops_at(i)->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
 /* The load a trace sizes a cuckoo table for unless --max-load says. */
 #define FKC_TRACE_CUCKOO_LOAD 0.125
 
-static const char usage_line[] =
-    "usage: filterkit trace bloom|blocked|counting|cuckoo|fuse|quotient [OPTIONS] [--insert] KEY... "
-    "[--lookup KEY...] [--remove KEY...]\n";
+/* "usage: filterkit trace KIND|KIND... [OPTIONS] ...", the kinds that can
+ * be traced. */
+static void usage_line(FILE *to)
+{
+    char kinds[256];
+    fkc_trace_kinds("|", kinds, sizeof kinds);
+    fprintf(to, "usage: filterkit trace %s [OPTIONS] [--insert] KEY... [--lookup KEY...] "
+            "[--remove KEY...]\n", kinds);
+}
 
 static const char usage_more[] =
     "\n"
@@ -57,17 +79,18 @@ static const char usage_more[] =
     "happens to the keys after it (--insert switches back; -- ends options).\n"
     "\n"
     "options:\n"
-    "  --capacity N      items the filter is sized for (default 8)\n"
-    "  --fpr P           target false-positive rate, 0.05 or 5% (default 0.05)\n"
-    "  --seed S          hash seed (default 0)\n"
-    "  --bits M          bloom/counting: bits or counters m (default: from N, P)\n"
-    "  --hashes K        bloom/counting: probes per key k (default: from m, N)\n"
-    "  --counter-bits C  counting: 4 or 8 (default 4)\n"
-    "  --fp-bits F       cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient: remainder bits\n"
-    "                    (default: from P)\n"
-    "  --max-load L      cuckoo: the load the table is sized for (default 12.5%:\n"
-    "                    enough buckets that a key's two buckets differ; 94%, a\n"
-    "                    real filter's packing, shows kicks with a few keys)\n"
+    "  --kind, --filters K    the kind, when not given first (one of the usage's)\n"
+    "  --n, --capacity N      items the filter is sized for (default 8)\n"
+    "  --fpr P                target false-positive rate, 0.05 or 5% (default 0.05)\n"
+    "  --seed S               hash seed (default 0)\n"
+    "  --bits M               bloom/counting: bits or counters m (default: from N, P)\n"
+    "  --hashes K             bloom/counting: probes per key k (default: from m, N)\n"
+    "  --counter-bits C       counting: 4 or 8 (default 4)\n"
+    "  --fp-bits F            cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient:\n"
+    "                         remainder bits (default: from P)\n"
+    "  --max-load L           cuckoo: the load the table is sized for (default 12.5%:\n"
+    "                         enough buckets that a key's two buckets differ; 94%, a\n"
+    "                         real filter's packing, shows kicks with a few keys)\n"
     "\n"
     "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
 
@@ -76,7 +99,7 @@ static int bad(const char *fmt, const char *arg)
     fputs("filterkit trace: ", stderr);
     fprintf(stderr, fmt, arg);
     fputc('\n', stderr);
-    fputs(usage_line, stderr);
+    usage_line(stderr);
     return 2;
 }
 
@@ -137,7 +160,7 @@ static int set_option(fk_params *p, const char *opt, const char *v)
     if (!err)
         return 0;
     fprintf(stderr, "filterkit trace: --%s: bad value '%s' (%s)\n", opt, v, want);
-    fputs(usage_line, stderr);
+    usage_line(stderr);
     return 2;
 }
 
@@ -147,18 +170,15 @@ int fkc_cmd_trace(int argc, char **argv)
         if (strcmp(argv[i], "--") == 0)
             break;
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(usage_line, stdout);
+            usage_line(stdout);
             fputs(usage_more, stdout);
             return 0;
         }
     }
-    if (argc < 2)
-        return bad("%s", "which filter? bloom, blocked, counting, cuckoo, fuse or quotient");
-    const char *kind = argv[1];
-    int (*tracer)(const fkc_trace_job *) = tracer_of(fk_ops_find(kind));
-    if (!tracer)
-        return bad("unknown filter '%s' (bloom, blocked, counting, cuckoo, fuse or quotient)", kind);
-
+    char kinds[256], why[400];
+    fkc_trace_kinds(", ", kinds, sizeof kinds);
+    /* the kind: the first argument, or --kind K (--filters K) anywhere among the options */
+    const char *kind = argc > 1 && strncmp(argv[1], "--", 2) != 0 ? argv[1] : NULL;
     fk_params p = fk_params_make(8, 0.05);
     fkc_trace_step *steps = calloc((size_t)argc, sizeof *steps);
     if (!steps) {
@@ -168,7 +188,8 @@ int fkc_cmd_trace(int argc, char **argv)
     size_t n = 0;
     fkc_trace_op mode = FKC_TRACE_INSERT;
     int options_done = 0, status = 0;
-    for (int i = 2; i < argc && !status; i++) {
+    unsigned given = 0; /* the options given, by their index in valued[]: each once */
+    for (int i = kind ? 2 : 1; i < argc && !status; i++) {
         const char *a = argv[i];
         if (options_done || strncmp(a, "--", 2) != 0) {
             steps[n].op = mode;
@@ -185,26 +206,54 @@ int fkc_cmd_trace(int argc, char **argv)
         if (strcmp(a, "--lookup") == 0) { mode = FKC_TRACE_LOOKUP; continue; }
         if (strcmp(a, "--remove") == 0) { mode = FKC_TRACE_REMOVE; continue; }
 
-        /* Options with a value: "--name value" or "--name=value". */
+        /* Options with a value: "--name value" or "--name=value", under
+         * either name of a pair of the shared vocabulary (args.h). */
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t nlen = eq ? (size_t)(eq - name) : strlen(name);
         static const char *const valued[] = {
-            "capacity", "fpr", "seed", "bits", "hashes", "counter-bits", "fp-bits", "max-load",
+            "kind", "capacity", "fpr", "seed", "bits", "hashes", "counter-bits", "fp-bits", "max-load",
         };
+        const char *other = fkc_args_synonym(name, nlen);
         const char *opt = NULL;
+        unsigned bit = 0;
         for (size_t j = 0; j < sizeof valued / sizeof valued[0]; j++)
-            if (strlen(valued[j]) == nlen && strncmp(valued[j], name, nlen) == 0)
+            if ((strlen(valued[j]) == nlen && strncmp(valued[j], name, nlen) == 0) ||
+                (other && strcmp(valued[j], other) == 0)) {
                 opt = valued[j];
+                bit = 1u << j;
+            }
         if (!opt) {
             status = bad("unknown option '%s'", a);
             break;
         }
+        if (given & bit) { /* as fkc_args_parse: which value was meant? */
+            status = bad("option '%s' given twice (under one of its names); give it once", a);
+            break;
+        }
+        given |= bit;
         const char *v = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!v) {
             status = bad("option '%s' needs a value", a);
             break;
         }
-        status = set_option(&p, opt, v);
+        if (strcmp(opt, "kind") != 0)
+            status = set_option(&p, opt, v);
+        else if (kind)
+            status = bad("%s: the kind is given twice; give it once", a);
+        else
+            kind = v;
+    }
+    int (*tracer)(const fkc_trace_job *) = kind ? tracer_of(fk_ops_find(kind)) : NULL;
+    if (!status && !kind) {
+        snprintf(why, sizeof why, "which filter? %s", kinds);
+        status = bad("%s", why);
+    } else if (!status && strchr(kind, ',')) {
+        snprintf(why, sizeof why, "a trace shows one filter: give one kind, not the list '%.40s' (%s)",
+                 kind, kinds);
+        status = bad("%s", why);
+    } else if (!status && !tracer) {
+        snprintf(why, sizeof why, "unknown filter '%.40s' (one of: %s)", kind, kinds);
+        status = bad("%s", why);
     }
     if (!status && p.fingerprint_bits && p.fingerprint_bits < 4 && tracer == fkc_trace_cuckoo)
         status = bad("%s", "--fp-bits: bad value (4..32 for cuckoo)");

@@ -118,26 +118,32 @@ static int update(const char *name, const char *about, fkc_feed_op op, int argc,
 
 int fkc_cmd_add(int argc, char **argv)
 {
-    return update("add",
-                  "Inserts the key of each line of stdin into the saved FILTER and replaces the\n"
-                  "file atomically (a temporary file in the same folder, renamed over it once\n"
-                  "complete; on any failure, such as a full disk or a full cuckoo table, the\n"
-                  "file is left as it was). Lines and duplicates follow the rules of 'filterkit\n"
-                  "build': each distinct line of this input is inserted once (a key already in\n"
-                  "FILTER from before is inserted again into a counting or cuckoo filter, and\n"
-                  "one 'remove' then takes away one of the two).",
-                  FKC_FEED_INSERT, argc, argv);
+    char removers[256], bounded[256], about[2048];
+    fkc_kinds_with(FK_CAP_REMOVE, removers, sizeof removers);
+    fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
+    snprintf(about, sizeof about,
+             "Inserts the key of each line of stdin into the saved FILTER and replaces the\n"
+             "file atomically (a temporary file in the same folder, renamed over it once\n"
+             "complete; on any failure, such as a full disk or a full table of a kind\n"
+             "that fills up (%s), the file is left as it was). Lines and\n"
+             "duplicates follow the rules of 'filterkit build': each distinct line of this\n"
+             "input is inserted once (a key already in FILTER from before is inserted\n"
+             "again into a filter of a kind that can remove (%s), and one\n"
+             "'remove' then takes away one of the two).", bounded, removers);
+    return update("add", about, FKC_FEED_INSERT, argc, argv);
 }
 
 int fkc_cmd_remove(int argc, char **argv)
 {
-    return update("remove",
-                  "Removes the key of each distinct line of stdin from the saved FILTER (a kind\n"
-                  "that can remove: counting, cuckoo), replaces the file atomically as 'add'\n"
-                  "does, and prints one line: how many keys were removed, how many were\n"
-                  "definitely absent (nothing changed for those) and how many lines repeated an\n"
-                  "earlier one (removed once). Remove only keys that were added: removing a\n"
-                  "key that was never added but answers 'maybe present' (a false positive)\n"
-                  "takes away another key's trace and can make that key read as absent.",
-                  FKC_FEED_REMOVE, argc, argv);
+    char removers[256], about[2048];
+    fkc_kinds_with(FK_CAP_REMOVE | FK_CAP_SERIALIZE, removers, sizeof removers);
+    snprintf(about, sizeof about,
+             "Removes the key of each distinct line of stdin from the saved FILTER (a kind\n"
+             "that can remove: %s), replaces the file atomically as\n"
+             "'add' does, and prints one line: how many keys were removed, how many were\n"
+             "definitely absent (nothing changed for those) and how many lines repeated an\n"
+             "earlier one (removed once). Remove only keys that were added: removing a\n"
+             "key that was never added but answers 'maybe present' (a false positive)\n"
+             "takes away another key's trace and can make that key read as absent.", removers);
+    return update("remove", about, FKC_FEED_REMOVE, argc, argv);
 }

@@ -332,15 +332,3 @@ const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i)
     const fk_ops *ops = fk_ops_find_kind_id(kind_id);
     return ops && ops->serial && i < FK_SERIAL_PARAMS ? ops->serial->param_names[i] : NULL;
 }
-
-void fkc_filterfile_kinds(char *buf, size_t len)
-{
-    buf[0] = 0;
-    for (size_t i = 0; fk_ops_at(i); i++) {
-        const fk_ops *ops = fk_ops_at(i);
-        if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-            continue;
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", used ? ", " : "", ops->name);
-    }
-}

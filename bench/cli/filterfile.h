@@ -63,9 +63,6 @@ int fkc_filterfile_save_locked(const char *cmd, const fkc_filelock *lk, const fk
  * (saved 0), removes the placeholder. NULL-safe; lk may be unheld. */
 void fkc_filterfile_unlock(fkc_filelock *lk, int saved);
 
-/* The kinds that can be saved, comma-separated, for messages. */
-void fkc_filterfile_kinds(char *buf, size_t len);
-
 /* What header parameter i of the kind with file id kind_id means ("bits
  * (m)"), or NULL when it has no name here (unused, or an unknown kind). */
 const char *fkc_filterfile_param_name(uint32_t kind_id, unsigned i);

@@ -5,15 +5,14 @@
 #include "../../registry/registry.h"
 #include "../baselines/runnable_kinds.h"
 
-const char *fkc_suggest_kind(const char *typed, int save_only)
+/* fkc_suggest over the runnable kinds (registry + baselines). (A kind
+ * option's own "did you mean" is args.c's, over the kinds it offers.) */
+static const char *suggest_kind(const char *typed)
 {
     const char *names[FKC_KINDS_MAX + 1];
     size_t n = 0;
-    for (size_t i = 0; fkc_kind_at(i) && n < FKC_KINDS_MAX; i++) {
-        const fk_ops *ops = fkc_kind_at(i);
-        if (!save_only || (fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-            names[n++] = ops->name;
-    }
+    for (size_t i = 0; fkc_kind_at(i) && n < FKC_KINDS_MAX; i++)
+        names[n++] = fkc_kind_at(i)->name;
     names[n] = NULL;
     return fkc_suggest(typed, names);
 }
@@ -42,7 +41,7 @@ void fkc_did_you_mean_kinds(const char *list, char *buf, size_t len)
             memcpy(name, p, n);
             name[n] = 0;
             if (!fkc_kind_find(name)) {
-                fkc_did_you_mean(fkc_suggest_kind(name, 0), buf, len);
+                fkc_did_you_mean(suggest_kind(name), buf, len);
                 return;
             }
         }

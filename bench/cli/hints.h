@@ -8,10 +8,6 @@
 #include "../../common/filter.h"
 #include "suggest.h"
 
-/* fkc_suggest over the runnable kinds (registry + baselines), or over the
- * kinds that can be saved (save_only). */
-const char *fkc_suggest_kind(const char *typed, int save_only);
-
 /* For a --filters list that fkc_kinds_parse refused: "; did you mean 'X'?"
  * for its first unknown name, into buf ("" when none is close). */
 void fkc_did_you_mean_kinds(const char *list, char *buf, size_t len);

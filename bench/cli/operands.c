@@ -7,14 +7,12 @@
 #include <string.h>
 #include "operands.h"
 
+/* The option "--name" or "--name=value" stands for (either name of a
+ * synonym pair), or NULL. */
 static const fkc_opt *long_opt(const fkc_cmd_spec *spec, const char *arg)
 {
     const char *name = arg + 2;
-    size_t len = strcspn(name, "=");
-    for (const fkc_opt *o = spec->opts; o && o->name; o++)
-        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0)
-            return o;
-    return NULL;
+    return fkc_args_find(spec, name, strcspn(name, "="));
 }
 
 static const char *short_name(const fkc_short_flag *shorts, char c)

@@ -2,11 +2,13 @@
  * (bench/cli/args.c, bench/cli/operands.c) on arbitrary argument vectors.
  *
  * Input: the arguments, separated by NUL bytes. They are parsed against a
- * table holding every option type, as --long options and as operands with
- * one-letter flags, and each one through every single-value parser.
- * Properties: no crash, leak or UB; the result is one of the three
- * documented codes; every value stored is inside its type's domain; an
- * operand is one of the arguments given. */
+ * table holding every option type (and both names of each synonym pair of
+ * the shared vocabulary: --kind/--filters, --n/--capacity), as --long
+ * options and as operands with one-letter flags, and each one through
+ * every single-value parser. Properties: no crash, leak or UB; the result
+ * is one of the three documented codes; every value stored is inside its
+ * type's domain (a kind is one the option offers); an operand is one of
+ * the arguments given. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t u = 0, count = 0, bytes = 0;
     double fpr = 0, ratio = 0;
     const char *str = NULL, *choice = NULL;
+    fkc_kind_opt kind = { .refuse = FK_CAP_STATIC }, kinds = { 0 };
     fkc_u64_list counts = { { 0 }, 0 };
     fkc_double_list fprs = { { 0 }, 0 };
     const fkc_opt opts[] = {
@@ -49,7 +52,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         { "str", FKC_OPT_STR, &str, "S", "string" },
         { "ns", FKC_OPT_COUNT_LIST, &counts, "N,...", "counts" },
         { "fprs", FKC_OPT_FPR_LIST, &fprs, "P,...", "rates" },
-        { "kind", FKC_OPT_CHOICE, &choice, "bloom|counting|cuckoo", "choice" },
+        { "choice", FKC_OPT_CHOICE, &choice, "bloom|counting|cuckoo", "choice" },
+        { "kind", FKC_OPT_KIND, &kind, "K", "one kind" },
+        { "kinds", FKC_OPT_KINDS, &kinds, "LIST", "kinds" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = { "fuzz", "[options]", "fuzzing", opts };
@@ -59,6 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fpr = ratio = 0.5;
         counts.n = fprs.n = 0;
         choice = NULL;
+        kind.value = kinds.value = NULL;
+        kind.ops = NULL;
         const char *operand = NULL;
         static const fkc_short_flag shorts[] = { { 'c', "count" }, { 'f', "flag" }, { 0, NULL } };
         int rc = pass == 0 ? fkc_args_parse(&spec, argc, argv)
@@ -75,6 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             REQUIRE(fprs.v[i] > 0 && fprs.v[i] < 1);
         REQUIRE(!choice || !strcmp(choice, "bloom") || !strcmp(choice, "counting") ||
                 !strcmp(choice, "cuckoo"));
+        REQUIRE(!kind.value == !kind.ops);
+        REQUIRE(!kind.ops || (fkc_kind_opt_offers(&kind, kind.ops) &&
+                              strcmp(kind.ops->name, kind.value) == 0));
+        REQUIRE(!kinds.value || *kinds.value);
         if (pass == 1) {
             int found = 0;
             for (int i = 1; i < argc; i++)
