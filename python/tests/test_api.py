@@ -489,3 +489,19 @@ print("ok", m)
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.startswith("ok"), r.stdout + r.stderr
+
+
+def test_every_version_string_agrees():
+    """The package, its extension and the C library all say common/version.h's
+    version, and CHANGELOG.md dates that release (issue 39's release check)."""
+    import re
+    from conftest import ROOT
+    header = open(os.path.join(ROOT, "common", "version.h")).read()
+    parts = [re.search(r"#define FK_VERSION_%s (\d+)" % p, header).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH")]
+    version = ".".join(parts)
+    assert filterkit.__version__ == version
+    assert filterkit.library_version() == version
+    changelog = open(os.path.join(ROOT, "CHANGELOG.md")).read()
+    assert re.search(r"^## %s \(\d{4}-\d{2}-\d{2}\)$" % re.escape(version), changelog, re.M), \
+        "CHANGELOG.md has no dated heading for %s" % version
