@@ -162,7 +162,6 @@ void fk_blocked_use_path(fk_blocked *b)
 #if FK_BLOCKED_HAVE_AVX2
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
-        b->lookup_u64 = fk_blocked_contains_u64_avx2;
         b->base.contains_u64 = avx2_filter_contains_u64;
         b->insert = fk_blocked_insert_avx2;
         b->insert_u64 = fk_blocked_insert_u64_avx2;
@@ -172,7 +171,6 @@ void fk_blocked_use_path(fk_blocked *b)
     }
 #endif
     b->lookup = fk_blocked_contains_scalar;
-    b->lookup_u64 = fk_blocked_contains_u64_scalar;
     b->base.contains_u64 = scalar_filter_contains_u64;
     b->insert = fk_blocked_insert_scalar;
     b->insert_u64 = fk_blocked_insert_u64_scalar;
@@ -465,12 +463,6 @@ static fk_status ops_insert_u64(fk_filter *f, uint64_t key)
     return b->insert_u64(b, key);
 }
 
-static bool ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_blocked *b = (const fk_blocked *)f;
-    return b->lookup_u64(b, key);
-}
-
 /* Probes from a hash computed beforehand (common/hashed.h): the path's
  * own set and test, as the calls above. */
 static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
@@ -545,6 +537,5 @@ const fk_ops fk_blocked_ops = {
     .insert_concurrent = insert_concurrent,
     .merge = ops_merge,
     .intersect = ops_intersect,
-    .contains_u64 = ops_contains_u64,
     .insert_u64 = ops_insert_u64,
 };

@@ -217,12 +217,13 @@ struct fk_filter {
      * straight. The kind sets it when it makes or loads the object (and
      * again where it changes path, as a grow may), usually at a path
      * specialised for the filter's geometry, so a call tests neither the
-     * table's version nor a slot per key; the built-in kinds whose lookup
-     * is chosen per object (bloom, counting, fuse) set no contains_u64
-     * slot at all. NULL (a zeroed object) means "ask ops": the
+     * table's version nor a slot per key. Every built-in kind sets it on
+     * every object and keeps no second pointer to it; none sets the
+     * contains_u64 slot. NULL (a zeroed object) means "ask ops": the
      * contains_u64 slot if set, else the key's 8 little-endian bytes
      * through contains, so a kind that allocates its object zeroed and
-     * sets only `ops` stays correct. */
+     * sets only `ops` stays correct. The slot is only for such a kind: one
+     * lookup for all its objects, without touching each object. */
     bool (*contains_u64)(const fk_filter *f, uint64_t key);
 };
 

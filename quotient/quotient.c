@@ -454,13 +454,9 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
             return BODY(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));                      \
         return NAME##_any(qf, key, len);                                                    \
     }                                                                                       \
-    /* 64-bit keys: their 8 little-endian bytes, hashed the same way */                     \
-    ATTR static bool NAME##_u64(const fk_quotient *qf, uint64_t key)                        \
-    {                                                                                       \
-        return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
-    }                                                                                       \
-    /* the same, as the filter's own fk_filter_contains_u64 target */                        \
-    ATTR static bool NAME##_filter_u64(const fk_filter *f, uint64_t key)                    \
+    /* 64-bit keys: their 8 little-endian bytes, hashed the same way; the      \
+     * filter's one 64-bit lookup (base.contains_u64) */                        \
+    ATTR static bool NAME##_u64(const fk_filter *f, uint64_t key)                           \
     {                                                                                       \
         const fk_quotient *qf = (const fk_quotient *)f;                                     \
         return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
@@ -488,8 +484,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->bmi2 = false;
     qf->lookup = lookup_portable;
     qf->lookup_key = lookup_key_portable;
-    qf->lookup_u64 = lookup_key_portable_u64;
-    qf->base.contains_u64 = lookup_key_portable_filter_u64;
+    qf->base.contains_u64 = lookup_key_portable_u64;
 }
 
 static void choose_lookup(fk_quotient *qf)
@@ -499,8 +494,7 @@ static void choose_lookup(fk_quotient *qf)
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
-        qf->lookup_u64 = lookup_key_bmi2_u64;
-        qf->base.contains_u64 = lookup_key_bmi2_filter_u64;
+        qf->base.contains_u64 = lookup_key_bmi2_u64;
         return;
     }
 #endif
@@ -1356,7 +1350,6 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
     qf->bmi2 = keep.bmi2; /* the tests may have chosen the portable path */
     qf->lookup = keep.lookup;
     qf->lookup_key = keep.lookup_key;
-    qf->lookup_u64 = keep.lookup_u64;
     qf->capacity = keep.capacity;
     qf->fpr = keep.fpr;
     qf->max_bytes = keep.max_bytes;
@@ -1662,13 +1655,6 @@ static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
     return fk_qf_hash8(key, qf->flip);
 }
 
-/* Straight to the filter's lookup, the hash inlined there (one jump). */
-static bool contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_quotient *qf = (const fk_quotient *)f;
-    return qf->lookup_u64(qf, key);
-}
-
 static fk_status insert_u64(fk_filter *f, uint64_t key)
 {
     fk_quotient *qf = (fk_quotient *)f;
@@ -1738,7 +1724,6 @@ const fk_ops fk_quotient_ops = {
     .insert_many = fk_quotient_ops_insert_many,
     .contains_many_u64 = fk_quotient_ops_contains_many_u64,
     .insert_many_u64 = fk_quotient_ops_insert_many_u64,
-    .contains_u64 = contains_u64,
     .insert_u64 = insert_u64,
     .remove_u64 = remove_u64,
     .count = count_slot,

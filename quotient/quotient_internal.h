@@ -61,7 +61,6 @@ typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
  * still subtracts exactly. Callers see it capped (fk_qf_items). */
 typedef unsigned __int128 fk_qf_sum;
 typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
-typedef bool (*fk_qf_lookup_u64_fn)(const fk_quotient *qf, uint64_t key);
 
 struct fk_quotient {
     fk_filter base;       /* must stay first: an fk_quotient * is an fk_filter * */
@@ -74,7 +73,6 @@ struct fk_quotient {
     uint32_t  block_bytes;
     fk_qf_lookup_fn lookup;         /* by hash (the batches) */
     fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
-    fk_qf_lookup_u64_fn lookup_u64; /* by 64-bit key, the hash inlined */
     bool      bmi2;       /* rank and select with BMI2 and popcnt */
     uint64_t  seed;
     uint64_t  flip;       /* fk_qf_seed_flip(seed) */

@@ -71,6 +71,8 @@ bool fk_scalable_is(const fk_filter *f)
     return f && f->ops->stats == fk_scalable_stats;
 }
 
+static bool chain_contains_u64(const fk_filter *f, uint64_t key);
+
 fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
                                uint32_t growth, double tightening, size_t slots)
 {
@@ -83,7 +85,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
         return NULL;
     }
     c->base.ops = outer;
-    c->base.contains_u64 = FK_OPS_HAS(outer, FK_OPS_V5, contains_u64) ? outer->contains_u64 : NULL;
+    c->base.contains_u64 = chain_contains_u64; /* fk_filter_contains_u64's one target */
     c->inner = inner;
     c->first = first_params(p, tightening);
     c->target = p->fpr;
@@ -431,8 +433,8 @@ bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
 
 /* A u64 key: the newest link first, from its hash computed once, or
  * through the inner kind's own u64 call (or its bytes where the kind has
- * none). */
-bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
+ * none). The chain's base.contains_u64 (no contains_u64 slot). */
+static bool chain_contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     if (c->hash_once)

@@ -199,13 +199,13 @@ fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
  * and take the single-key path (growth, copies) for the key that finds it
  * full; removable kinds insert key by key (an older link may hold a copy).
  * Same answers, statuses and links as the single-key calls in order. */
-bool      fk_scalable_contains_u64(const fk_filter *f, uint64_t key);
 fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key);
+/* (The 64-bit lookup is the chain's base.contains_u64, set by
+ * fk_scalable_alloc: no slot.) */
 #define FK_SCALABLE_BATCH_SLOTS                                                          \
     .contains_many = fk_scalable_contains_many, .insert_many = fk_scalable_insert_many,  \
     .contains_many_u64 = fk_scalable_contains_many_u64,                                  \
-    .insert_many_u64 = fk_scalable_insert_many_u64, .contains_u64 = fk_scalable_contains_u64, \
-    .insert_u64 = fk_scalable_insert_u64
+    .insert_many_u64 = fk_scalable_insert_many_u64, .insert_u64 = fk_scalable_insert_u64
 void      fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                     const size_t lens[], bool out[]);
 void      fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
