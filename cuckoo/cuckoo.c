@@ -728,12 +728,12 @@ static fk_status locked_write(fk_filter *f, const void *key, size_t len,
     return s;
 }
 
-static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+static fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
 {
     return locked_write(f, key, len, fk_cuckoo_insert_placed);
 }
 
-static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+static fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
 {
     return locked_write(f, key, len, fk_cuckoo_remove_placed);
 }
@@ -748,13 +748,13 @@ FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
  * (chosen at creation for its scheme and width) do the rest. (No
  * contains_u64 slot: base.contains_u64, set by choose_paths, is
  * fk_filter_contains_u64's one target.) */
-static fk_status insert_u64(fk_filter *f, uint64_t key)
+static fk_status fk_cuckoo_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_cuckoo *c = (fk_cuckoo *)f;
     return c->insert_u64(c, key);
 }
 
-static fk_status remove_u64(fk_filter *f, uint64_t key)
+static fk_status fk_cuckoo_slot_remove_u64(fk_filter *f, uint64_t key)
 {
     return remove_u64_placed((fk_cuckoo *)f, key);
 }
@@ -781,7 +781,7 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
     return FK_OK;
 }
 
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_cuckoo_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t buckets;
     uint32_t f;
@@ -801,7 +801,8 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
 
 /* The stored copies of the key's fingerprint in its two buckets: every
  * insert of the key stored one, so this never under-counts. */
-static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+static fk_status fk_cuckoo_slot_count(const fk_filter *f, const void *key, size_t len,
+                                      uint64_t *out)
 {
     const fk_cuckoo *c = (const fk_cuckoo *)f;
     fk_cuckoo_location loc;
@@ -824,17 +825,17 @@ const fk_ops fk_cuckoo_ops = {
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
     .caps = FK_CAP_BOUNDED | FK_CAP_COUNT,
     FK_OPS_FORWARD_SLOTS(fk_cuckoo),
-    .remove = fk_cuckoo_fwd_remove,
+    .remove = fk_cuckoo_slot_remove,
     .serial = &fk_cuckoo_serial_ops,
-    .size = size,
-    .contains_many = fk_cuckoo_ops_contains_many,
-    .insert_many = fk_cuckoo_ops_insert_many,
-    .contains_many_u64 = fk_cuckoo_ops_contains_many_u64,
-    .insert_many_u64 = fk_cuckoo_ops_insert_many_u64,
-    .remove_many = fk_cuckoo_ops_remove_many,
-    .insert_concurrent = insert_concurrent,
-    .remove_concurrent = remove_concurrent,
-    .count = count,
-    .insert_u64 = insert_u64,
-    .remove_u64 = remove_u64,
+    .size = fk_cuckoo_slot_size,
+    .contains_many = fk_cuckoo_slot_contains_many,
+    .insert_many = fk_cuckoo_slot_insert_many,
+    .contains_many_u64 = fk_cuckoo_slot_contains_many_u64,
+    .insert_many_u64 = fk_cuckoo_slot_insert_many_u64,
+    .remove_many = fk_cuckoo_slot_remove_many,
+    .insert_concurrent = fk_cuckoo_slot_insert_concurrent,
+    .remove_concurrent = fk_cuckoo_slot_remove_concurrent,
+    .count = fk_cuckoo_slot_count,
+    .insert_u64 = fk_cuckoo_slot_insert_u64,
+    .remove_u64 = fk_cuckoo_slot_remove_u64,
 };

@@ -94,8 +94,8 @@ static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint6
 
 /* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
 FK_BATCH_SLOTS_DECLARE(fk_cuckoo);
-fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], size_t *done);
+fk_status fk_cuckoo_slot_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done);
 
 /* The cuckoo filter's probes from a hash computed beforehand
  * (common/hashed.h; cuckoo.c), for the growing chains the registry binds:

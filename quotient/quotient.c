@@ -1623,7 +1623,7 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
 
 /* ------------------------------------------------------------ the vtable */
 
-static fk_status create_slot(const fk_params *p, fk_filter **out)
+static fk_status fk_quotient_slot_create(const fk_params *p, fk_filter **out)
 {
     fk_quotient *made = NULL;
     fk_status s = fk_quotient_new(p, &made);
@@ -1631,19 +1631,19 @@ static fk_status create_slot(const fk_params *p, fk_filter **out)
     return s;
 }
 
-static void destroy_slot(fk_filter *f) { fk_quotient_free((fk_quotient *)f); }
+static void fk_quotient_slot_destroy(fk_filter *f) { fk_quotient_free((fk_quotient *)f); }
 
-static fk_status insert_slot(fk_filter *f, const void *key, size_t len)
+static fk_status fk_quotient_slot_insert(fk_filter *f, const void *key, size_t len)
 {
     return fk_quotient_insert((fk_quotient *)f, key, len);
 }
 
-static void stats_slot(const fk_filter *f, fk_stats *out)
+static void fk_quotient_slot_stats(const fk_filter *f, fk_stats *out)
 {
     fk_quotient_stats((const fk_quotient *)f, out);
 }
 
-static fk_status remove_slot(fk_filter *f, const void *key, size_t len)
+static fk_status fk_quotient_slot_remove(fk_filter *f, const void *key, size_t len)
 {
     return fk_quotient_remove((fk_quotient *)f, key, len);
 }
@@ -1655,13 +1655,13 @@ static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
     return fk_qf_hash8(key, qf->flip);
 }
 
-static fk_status insert_u64(fk_filter *f, uint64_t key)
+static fk_status fk_quotient_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_quotient *qf = (fk_quotient *)f;
     return fk_qf_insert_hash(qf, hash_u64(qf, key));
 }
 
-static fk_status remove_u64(fk_filter *f, uint64_t key)
+static fk_status fk_quotient_slot_remove_u64(fk_filter *f, uint64_t key)
 {
     fk_quotient *qf = (fk_quotient *)f;
     uint64_t x, q = fk_qf_quotient(qf, hash_u64(qf, key), &x);
@@ -1669,28 +1669,29 @@ static fk_status remove_u64(fk_filter *f, uint64_t key)
 }
 
 /* The lookup slot goes straight to the filter's lookup (one jump). */
-static bool contains_slot(const fk_filter *f, const void *key, size_t len)
+static bool fk_quotient_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_quotient *qf = (const fk_quotient *)f;
     return qf->lookup_key(qf, key, len);
 }
 
-static fk_status count_slot(const fk_filter *f, const void *key, size_t len, uint64_t *count)
+static fk_status fk_quotient_slot_count(const fk_filter *f, const void *key, size_t len,
+                                        uint64_t *count)
 {
     return fk_quotient_count((const fk_quotient *)f, key, len, count);
 }
 
-static fk_status merge_slot(fk_filter *dst, const fk_filter *src)
+static fk_status fk_quotient_slot_merge(fk_filter *dst, const fk_filter *src)
 {
     return fk_quotient_merge((fk_quotient *)dst, (const fk_quotient *)src);
 }
 
-static fk_status grow_slot(fk_filter *f)
+static fk_status fk_quotient_slot_grow(fk_filter *f)
 {
     return fk_quotient_grow((fk_quotient *)f);
 }
 
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_quotient_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t S, N;
     uint32_t r;
@@ -1712,21 +1713,21 @@ const fk_ops fk_quotient_ops = {
     .summary = "counting quotient filter: rank-and-select runs of r-bit remainders; counts, "
                "removes, merges, grows",
     .caps = FK_CAP_COUNT | FK_CAP_BOUNDED,
-    .create = create_slot,
-    .destroy = destroy_slot,
-    .insert = insert_slot,
-    .contains = contains_slot,
-    .stats = stats_slot,
-    .remove = remove_slot,
+    .create = fk_quotient_slot_create,
+    .destroy = fk_quotient_slot_destroy,
+    .insert = fk_quotient_slot_insert,
+    .contains = fk_quotient_slot_contains,
+    .stats = fk_quotient_slot_stats,
+    .remove = fk_quotient_slot_remove,
     .serial = &fk_quotient_serial_ops,
-    .size = size,
-    .contains_many = fk_quotient_ops_contains_many,
-    .insert_many = fk_quotient_ops_insert_many,
-    .contains_many_u64 = fk_quotient_ops_contains_many_u64,
-    .insert_many_u64 = fk_quotient_ops_insert_many_u64,
-    .insert_u64 = insert_u64,
-    .remove_u64 = remove_u64,
-    .count = count_slot,
-    .merge = merge_slot,
-    .grow = grow_slot,
+    .size = fk_quotient_slot_size,
+    .contains_many = fk_quotient_slot_contains_many,
+    .insert_many = fk_quotient_slot_insert_many,
+    .contains_many_u64 = fk_quotient_slot_contains_many_u64,
+    .insert_many_u64 = fk_quotient_slot_insert_many_u64,
+    .insert_u64 = fk_quotient_slot_insert_u64,
+    .remove_u64 = fk_quotient_slot_remove_u64,
+    .count = fk_quotient_slot_count,
+    .merge = fk_quotient_slot_merge,
+    .grow = fk_quotient_slot_grow,
 };

@@ -334,14 +334,14 @@ double fk_qf_theory_fpr(uint64_t quotients, uint32_t r, double items);
 
 /* The batch slots (quotient_batch.c) and the saving hooks
  * (quotient_serial.c) of fk_quotient_ops. */
-void      fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                        const size_t lens[], bool out[]);
-fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done);
-void      fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                            bool out[]);
-fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                          size_t *done);
+void      fk_quotient_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], bool out[]);
+fk_status fk_quotient_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+void      fk_quotient_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                             bool out[]);
+fk_status fk_quotient_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done);
 extern const fk_serial_ops fk_quotient_serial_ops;
 
 /* Switches qf to the portable rank and select (the tests run both paths
