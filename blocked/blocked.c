@@ -162,7 +162,6 @@ void fk_blocked_use_path(fk_blocked *b)
 #if FK_BLOCKED_HAVE_AVX2
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
-        b->lookup_u64 = fk_blocked_contains_u64_avx2;
         b->base.contains_u64 = avx2_filter_contains_u64;
         b->insert = fk_blocked_insert_avx2;
         b->insert_u64 = fk_blocked_insert_u64_avx2;
@@ -172,7 +171,6 @@ void fk_blocked_use_path(fk_blocked *b)
     }
 #endif
     b->lookup = fk_blocked_contains_scalar;
-    b->lookup_u64 = fk_blocked_contains_u64_scalar;
     b->base.contains_u64 = scalar_filter_contains_u64;
     b->insert = fk_blocked_insert_scalar;
     b->insert_u64 = fk_blocked_insert_u64_scalar;
@@ -182,17 +180,17 @@ void fk_blocked_use_path(fk_blocked *b)
 
 /* ------------------------------------------------------ insert / lookup */
 
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len);
-static bool ops_contains(const fk_filter *f, const void *key, size_t len);
+static fk_status fk_blocked_slot_insert(fk_filter *f, const void *key, size_t len);
+static bool fk_blocked_slot_contains(const fk_filter *f, const void *key, size_t len);
 
 fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len)
 {
-    return b ? ops_insert(&b->base, key, len) : FK_EINVAL;
+    return b ? fk_blocked_slot_insert(&b->base, key, len) : FK_EINVAL;
 }
 
 bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len)
 {
-    return b && ops_contains(&b->base, key, len);
+    return b && fk_blocked_slot_contains(&b->base, key, len);
 }
 
 
@@ -394,7 +392,7 @@ static fk_status combine(fk_blocked *dst, const fk_blocked *src, bool intersect)
  * less). The lookups read the same memory as 32-bit words: both are
  * atomic accesses, so no access races with a plain one. */
 
-FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+FK_HOT static fk_status fk_blocked_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
 {
     fk_blocked *b = (fk_blocked *)f;
     if (!b || (!key && len))
@@ -434,7 +432,7 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
 
 /* ---------------------------------------------------------------- vtable */
 
-static fk_status ops_create(const fk_params *p, fk_filter **out)
+static fk_status fk_blocked_slot_create(const fk_params *p, fk_filter **out)
 {
     fk_blocked *b = NULL;
     fk_status s = fk_blocked_new(p, &b);
@@ -442,33 +440,27 @@ static fk_status ops_create(const fk_params *p, fk_filter **out)
     return s;
 }
 
-static void ops_destroy(fk_filter *f) { fk_blocked_free((fk_blocked *)f); }
+static void fk_blocked_slot_destroy(fk_filter *f) { fk_blocked_free((fk_blocked *)f); }
 
 /* The fk_filter_* dispatchers never pass a NULL filter: these go straight
  * to the path's call (a tail jump; the bench's loops call them one key at
  * a time). */
-static fk_status ops_insert(fk_filter *f, const void *key, size_t len)
+static fk_status fk_blocked_slot_insert(fk_filter *f, const void *key, size_t len)
 {
     fk_blocked *b = (fk_blocked *)f;
     return b->insert(b, key, len);
 }
 
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
+static bool fk_blocked_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_blocked *b = (const fk_blocked *)f;
     return b->lookup(b, key, len);
 }
 
-static fk_status ops_insert_u64(fk_filter *f, uint64_t key)
+static fk_status fk_blocked_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_blocked *b = (fk_blocked *)f;
     return b->insert_u64(b, key);
-}
-
-static bool ops_contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_blocked *b = (const fk_blocked *)f;
-    return b->lookup_u64(b, key);
 }
 
 /* Probes from a hash computed beforehand (common/hashed.h): the path's
@@ -498,13 +490,13 @@ const fk_hashed_ops fk_blocked_hashed_ops = {
     .contains_many_hashed = fk_blocked_contains_many_hashed,
 };
 
-static void ops_stats(const fk_filter *f, fk_stats *out)
+static void fk_blocked_slot_stats(const fk_filter *f, fk_stats *out)
 {
     fk_blocked_stats((const fk_blocked *)f, out);
 }
 
 /* What fk_blocked_new(p) would build, and its theory at `items` keys. */
-static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_blocked_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t blocks;
     fk_status s = fk_blocked_geometry(p, &blocks);
@@ -517,12 +509,12 @@ static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
-static fk_status ops_merge(fk_filter *dst, const fk_filter *src)
+static fk_status fk_blocked_slot_merge(fk_filter *dst, const fk_filter *src)
 {
     return combine((fk_blocked *)dst, (const fk_blocked *)src, false);
 }
 
-static fk_status ops_intersect(fk_filter *dst, const fk_filter *src)
+static fk_status fk_blocked_slot_intersect(fk_filter *dst, const fk_filter *src)
 {
     return combine((fk_blocked *)dst, (const fk_blocked *)src, true);
 }
@@ -531,20 +523,19 @@ const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
     .summary = "split-block Bloom filter: 8 bits in one 256-bit block per key; no removes",
-    .create = ops_create,
-    .destroy = ops_destroy,
-    .insert = ops_insert,
-    .contains = ops_contains,
-    .stats = ops_stats,
+    .create = fk_blocked_slot_create,
+    .destroy = fk_blocked_slot_destroy,
+    .insert = fk_blocked_slot_insert,
+    .contains = fk_blocked_slot_contains,
+    .stats = fk_blocked_slot_stats,
     .serial = &fk_blocked_serial_ops,
-    .size = ops_size,
-    .contains_many = fk_blocked_ops_contains_many,
-    .insert_many = fk_blocked_ops_insert_many,
-    .contains_many_u64 = fk_blocked_ops_contains_many_u64,
-    .insert_many_u64 = fk_blocked_ops_insert_many_u64,
-    .insert_concurrent = insert_concurrent,
-    .merge = ops_merge,
-    .intersect = ops_intersect,
-    .contains_u64 = ops_contains_u64,
-    .insert_u64 = ops_insert_u64,
+    .size = fk_blocked_slot_size,
+    .contains_many = fk_blocked_slot_contains_many,
+    .insert_many = fk_blocked_slot_insert_many,
+    .contains_many_u64 = fk_blocked_slot_contains_many_u64,
+    .insert_many_u64 = fk_blocked_slot_insert_many_u64,
+    .insert_concurrent = fk_blocked_slot_insert_concurrent,
+    .merge = fk_blocked_slot_merge,
+    .intersect = fk_blocked_slot_intersect,
+    .insert_u64 = fk_blocked_slot_insert_u64,
 };

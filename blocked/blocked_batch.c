@@ -83,28 +83,28 @@ static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void
  * The dispatchers (common/batch.c) have checked every argument and key,
  * and pass a non-NULL done. */
 
-FK_HOT void fk_blocked_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                         const size_t lens[], bool out[])
+FK_HOT void fk_blocked_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                          const size_t lens[], bool out[])
 {
     run(NULL, (const fk_blocked *)f, n, keys, lens, NULL, NULL, out);
 }
 
-FK_HOT fk_status fk_blocked_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                            const size_t lens[], size_t *done)
+FK_HOT fk_status fk_blocked_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                             const size_t lens[], size_t *done)
 {
     run((fk_blocked *)f, (const fk_blocked *)f, n, keys, lens, NULL, NULL, NULL);
     *done = n;
     return FK_OK;
 }
 
-FK_HOT void fk_blocked_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                             bool out[])
+FK_HOT void fk_blocked_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                              bool out[])
 {
     run(NULL, (const fk_blocked *)f, n, NULL, NULL, keys, NULL, out);
 }
 
-FK_HOT fk_status fk_blocked_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                                size_t *done)
+FK_HOT fk_status fk_blocked_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                                 size_t *done)
 {
     run((fk_blocked *)f, (const fk_blocked *)f, n, NULL, NULL, keys, NULL, NULL);
     *done = n;

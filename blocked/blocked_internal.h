@@ -29,7 +29,6 @@ typedef enum {
 typedef fk_status (*fk_blocked_insert_fn)(fk_blocked *b, const void *key, size_t len);
 typedef bool (*fk_blocked_lookup_fn)(const fk_blocked *b, const void *key, size_t len);
 typedef fk_status (*fk_blocked_insert_u64_fn)(fk_blocked *b, uint64_t key);
-typedef bool (*fk_blocked_lookup_u64_fn)(const fk_blocked *b, uint64_t key);
 
 struct fk_blocked {
     fk_filter base;      /* must stay first: an fk_blocked * is an fk_filter * */
@@ -38,8 +37,7 @@ struct fk_blocked {
     uint64_t  hash8;     /* fk_hash8_flip64(seed): XXH3 of 8-byte keys (common/hash.h) */
     uint64_t  blocks_hi; /* blocks << 32 (blocks < 2^32): fk_blocked_block_ptr's multiplier */
     /* the path's single-key calls, chosen when the path is (no per-call
-     * test of the path) */
-    fk_blocked_lookup_u64_fn lookup_u64;
+     * test of the path); its 64-bit lookup is base.contains_u64 */
     fk_blocked_lookup_fn     lookup;
     fk_blocked_insert_u64_fn insert_u64;
     fk_blocked_insert_fn     insert;
@@ -134,11 +132,11 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
  * hash: an 8-byte key takes the constant-length hash inline, any other
  * key an out-of-line call (see fk_blocked_hash), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
- * fk_blocked_contains_<PATH>, and the u64 forms fk_blocked_insert_u64_<PATH>
- * and fk_blocked_contains_u64_<PATH> (the same constant-length hash),
- * <PATH>_lookup_hashed and <PATH>_insert_hashed (from a hash given:
- * common/hashed.h), and <PATH>_filter_contains_u64, on an fk_filter
- * (b->base's target). */
+ * fk_blocked_contains_<PATH>, the u64 insert fk_blocked_insert_u64_<PATH>
+ * (the same constant-length hash), <PATH>_lookup_hashed and
+ * <PATH>_insert_hashed (from a hash given: common/hashed.h), and
+ * <PATH>_filter_contains_u64, on an fk_filter: the path's 64-bit lookup,
+ * b->base.contains_u64 (no second pointer to it). */
 #define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
     FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
         fk_blocked *b, const void *key, size_t len)                                        \
@@ -173,10 +171,6 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
         SET(b, fk_hash8_64(key, b->hash8));                                                \
         return FK_OK;                                                                      \
     }                                                                                      \
-    FK_HOT ATTR bool fk_blocked_contains_u64_##PATH(const fk_blocked *b, uint64_t key)     \
-    {                                                                                      \
-        return TEST(b, fk_hash8_64(key, b->hash8));                                        \
-    }                                                                                      \
     /* the same from a hash computed beforehand (common/hashed.h) */                       \
     FK_HOT ATTR static bool PATH##_lookup_hashed(const fk_filter *f, fk_hash128 h)         \
     {                                                                                      \
@@ -196,7 +190,6 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
 fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
 fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
-bool      fk_blocked_contains_u64_scalar(const fk_blocked *b, uint64_t key);
 
 /* The AVX2 path (blocked.c): insert and contains whole, hash
  * included, compiled for AVX2 (so no call sits between the hash and the
@@ -206,7 +199,6 @@ bool      fk_blocked_contains_u64_scalar(const fk_blocked *b, uint64_t key);
 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
 fk_status fk_blocked_insert_u64_avx2(fk_blocked *b, uint64_t key);
-bool      fk_blocked_contains_u64_avx2(const fk_blocked *b, uint64_t key);
 /* The same on keys already hashed (fk_blocked_hash), for the batches:
  * out[j] = the test of h[j]; the sets in order. */
 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[], bool out[]);

@@ -194,7 +194,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 /* The u64 insert slot: the dispatcher checked f. (No contains_u64 slot:
  * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
  * target.) */
-FK_HOT fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key)
+FK_HOT fk_status fk_bloom_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_bloom *b = (fk_bloom *)f;
     fk_bloom_set_probes(b, fk_probe_start(fk_hash8_128(key, b->hash8)));
@@ -331,7 +331,7 @@ static fk_status combine(fk_bloom *dst, const fk_bloom *src, bool intersect)
  * as in a lookup), and only the bits still clear are ORed, since a locked
  * read-modify-write also orders memory and would serialise the misses. */
 
-FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+FK_HOT static fk_status fk_bloom_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
 {
     fk_bloom *b = (fk_bloom *)f;
     if (!b || (!key && len))
@@ -370,7 +370,7 @@ static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k)
     return s;
 }
 
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_bloom_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t m;
     uint32_t k;
@@ -384,12 +384,12 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
-static fk_status merge(fk_filter *dst, const fk_filter *src)
+static fk_status fk_bloom_slot_merge(fk_filter *dst, const fk_filter *src)
 {
     return combine((fk_bloom *)dst, (const fk_bloom *)src, false);
 }
 
-static fk_status intersect(fk_filter *dst, const fk_filter *src)
+static fk_status fk_bloom_slot_intersect(fk_filter *dst, const fk_filter *src)
 {
     return combine((fk_bloom *)dst, (const fk_bloom *)src, true);
 }
@@ -400,13 +400,13 @@ const fk_ops fk_bloom_ops = {
     .summary = "standard Bloom filter: m bits, k probes from one hash; no removes",
     FK_OPS_FORWARD_SLOTS(fk_bloom),
     .serial = &fk_bloom_serial_ops,
-    .size = size,
-    .contains_many = fk_bloom_ops_contains_many,
-    .insert_many = fk_bloom_ops_insert_many,
-    .contains_many_u64 = fk_bloom_ops_contains_many_u64,
-    .insert_many_u64 = fk_bloom_ops_insert_many_u64,
-    .insert_concurrent = insert_concurrent,
-    .merge = merge,
-    .intersect = intersect,
-    .insert_u64 = fk_bloom_ops_insert_u64,
+    .size = fk_bloom_slot_size,
+    .contains_many = fk_bloom_slot_contains_many,
+    .insert_many = fk_bloom_slot_insert_many,
+    .contains_many_u64 = fk_bloom_slot_contains_many_u64,
+    .insert_many_u64 = fk_bloom_slot_insert_many_u64,
+    .insert_concurrent = fk_bloom_slot_insert_concurrent,
+    .merge = fk_bloom_slot_merge,
+    .intersect = fk_bloom_slot_intersect,
+    .insert_u64 = fk_bloom_slot_insert_u64,
 };

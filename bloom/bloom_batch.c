@@ -180,28 +180,28 @@ static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
  * The dispatchers (common/batch.c) have checked every argument and key,
  * and pass a non-NULL done. */
 
-FK_HOT void fk_bloom_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                       const size_t lens[], bool out[])
+FK_HOT void fk_bloom_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                        const size_t lens[], bool out[])
 {
     lookup_run((const fk_bloom *)f, n, keys, lens, NULL, out);
 }
 
-FK_HOT fk_status fk_bloom_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                          const size_t lens[], size_t *done)
+FK_HOT fk_status fk_bloom_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], size_t *done)
 {
     insert_run((fk_bloom *)f, n, keys, lens, NULL);
     *done = n;
     return FK_OK;
 }
 
-FK_HOT void fk_bloom_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                           bool out[])
+FK_HOT void fk_bloom_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                            bool out[])
 {
     lookup_run((const fk_bloom *)f, n, NULL, NULL, keys, out);
 }
 
-FK_HOT fk_status fk_bloom_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                              size_t *done)
+FK_HOT fk_status fk_bloom_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                               size_t *done)
 {
     insert_run((fk_bloom *)f, n, NULL, NULL, keys);
     *done = n;

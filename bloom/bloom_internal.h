@@ -105,7 +105,7 @@ static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)
 
 /* The fk_ops u64 insert slot (bloom.c), for the kind's table: f checked by the
  * dispatchers. */
-fk_status fk_bloom_ops_insert_u64(fk_filter *f, uint64_t key);
+fk_status fk_bloom_slot_insert_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (bloom_batch.c), for the table in bloom.c. */
 FK_BATCH_SLOTS_DECLARE(fk_bloom);

@@ -123,6 +123,8 @@ typedef struct {
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
+ * Naming (SQLite's IOMETHODS habit): the function in slot `s` of kind
+ * fk_<kind> is fk_<kind>_slot_<s> (FK_OPS_FORWARD makes those names).
  *
  * What an out-of-tree kind must set: a table with version, name, create
  * (or build, for a static kind), destroy, insert (unless static), contains
@@ -217,54 +219,55 @@ struct fk_filter {
      * straight. The kind sets it when it makes or loads the object (and
      * again where it changes path, as a grow may), usually at a path
      * specialised for the filter's geometry, so a call tests neither the
-     * table's version nor a slot per key; the built-in kinds whose lookup
-     * is chosen per object (bloom, counting, fuse) set no contains_u64
-     * slot at all. NULL (a zeroed object) means "ask ops": the
+     * table's version nor a slot per key. Every built-in kind sets it on
+     * every object and keeps no second pointer to it; none sets the
+     * contains_u64 slot. NULL (a zeroed object) means "ask ops": the
      * contains_u64 slot if set, else the key's 8 little-endian bytes
      * through contains, so a kind that allocates its object zeroed and
-     * sets only `ops` stays correct. */
+     * sets only `ops` stays correct. The slot is only for such a kind: one
+     * lookup for all its objects, without touching each object. */
     bool (*contains_u64)(const fk_filter *f, uint64_t key);
 };
 
 /* For kind authors, SQLite's IOMETHODS habit: FK_OPS_FORWARD(T, prefix)
- * defines the static slot functions prefix_fwd_create, _destroy, _insert,
+ * defines the static slot functions prefix_slot_create, _destroy, _insert,
  * _contains and _stats, which forward to the kind's direct API prefix_new,
  * _free, _insert, _contains and _stats on a struct T whose first member is
- * `fk_filter base`; FK_OPS_FORWARD_REMOVE adds prefix_fwd_remove.
+ * `fk_filter base`; FK_OPS_FORWARD_REMOVE adds prefix_slot_remove.
  * FK_OPS_FORWARD_SLOTS(prefix) names the first five in a table:
  *   FK_OPS_FORWARD(fk_bloom, fk_bloom)
  *   const fk_ops fk_bloom_ops = { .version = FK_OPS_VERSION, .name = "bloom",
  *                                 FK_OPS_FORWARD_SLOTS(fk_bloom), ... }; */
-#define FK_OPS_FORWARD(T, prefix)                                                   \
-    static fk_status prefix##_fwd_create(const fk_params *p, fk_filter **out)      \
-    {                                                                               \
-        T *made = NULL;                                                             \
-        fk_status s = prefix##_new(p, &made);                                       \
-        *out = made ? &made->base : NULL;                                           \
-        return s;                                                                   \
-    }                                                                               \
-    static void prefix##_fwd_destroy(fk_filter *f) { prefix##_free((T *)f); }       \
-    static fk_status prefix##_fwd_insert(fk_filter *f, const void *key, size_t len) \
-    {                                                                               \
-        return prefix##_insert((T *)f, key, len);                                   \
-    }                                                                               \
-    static bool prefix##_fwd_contains(const fk_filter *f, const void *key, size_t len) \
-    {                                                                               \
-        return prefix##_contains((const T *)f, key, len);                           \
-    }                                                                               \
-    static void prefix##_fwd_stats(const fk_filter *f, fk_stats *out)               \
-    {                                                                               \
-        prefix##_stats((const T *)f, out);                                          \
+#define FK_OPS_FORWARD(T, prefix)                                                       \
+    static fk_status prefix##_slot_create(const fk_params *p, fk_filter **out)          \
+    {                                                                                   \
+        T *made = NULL;                                                                 \
+        fk_status s = prefix##_new(p, &made);                                           \
+        *out = made ? &made->base : NULL;                                               \
+        return s;                                                                       \
+    }                                                                                   \
+    static void prefix##_slot_destroy(fk_filter *f) { prefix##_free((T *)f); }          \
+    static fk_status prefix##_slot_insert(fk_filter *f, const void *key, size_t len)    \
+    {                                                                                   \
+        return prefix##_insert((T *)f, key, len);                                       \
+    }                                                                                   \
+    static bool prefix##_slot_contains(const fk_filter *f, const void *key, size_t len) \
+    {                                                                                   \
+        return prefix##_contains((const T *)f, key, len);                               \
+    }                                                                                   \
+    static void prefix##_slot_stats(const fk_filter *f, fk_stats *out)                  \
+    {                                                                                   \
+        prefix##_stats((const T *)f, out);                                              \
     }
-#define FK_OPS_FORWARD_REMOVE(T, prefix)                                            \
-    static fk_status prefix##_fwd_remove(fk_filter *f, const void *key, size_t len) \
-    {                                                                               \
-        return prefix##_remove((T *)f, key, len);                                   \
+#define FK_OPS_FORWARD_REMOVE(T, prefix)                                                \
+    static fk_status prefix##_slot_remove(fk_filter *f, const void *key, size_t len)    \
+    {                                                                                   \
+        return prefix##_remove((T *)f, key, len);                                       \
     }
-#define FK_OPS_FORWARD_SLOTS(prefix)                                       \
-    .create = prefix##_fwd_create, .destroy = prefix##_fwd_destroy,        \
-    .insert = prefix##_fwd_insert, .contains = prefix##_fwd_contains,      \
-    .stats = prefix##_fwd_stats
+#define FK_OPS_FORWARD_SLOTS(prefix)                                                    \
+    .create = prefix##_slot_create, .destroy = prefix##_slot_destroy,                   \
+    .insert = prefix##_slot_insert, .contains = prefix##_slot_contains,                 \
+    .stats = prefix##_slot_stats
 
 /* --------------------------------------------------- asking the kind */
 

@@ -144,18 +144,19 @@ static inline void fk_batch_lookup_staged(const void *f, uint32_t k, uint32_t gr
     }
 }
 
-/* Declares a kind's four batch slots, prefix_ops_contains_many,
+/* Declares a kind's four batch slots, prefix_slot_contains_many,
  * _insert_many, _contains_many_u64 and _insert_many_u64 (defined in its
  * <kind>_batch.c, set in its fk_ops table; the fk_filter_* dispatchers
  * check f and the arguments before they call them). */
-#define FK_BATCH_SLOTS_DECLARE(prefix)                                                    \
-    void prefix##_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[], \
-                                    const size_t lens[], bool out[]);                    \
-    fk_status prefix##_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],  \
-                                       const size_t lens[], size_t *done);               \
-    void prefix##_ops_contains_many_u64(const fk_filter *f, size_t n,                    \
-                                        const uint64_t keys[], bool out[]);              \
-    fk_status prefix##_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[], \
-                                           size_t *done)
+#define FK_BATCH_SLOTS_DECLARE(prefix)                                                   \
+    void prefix##_slot_contains_many(const fk_filter *f, size_t n,                       \
+                                     const void *const keys[], const size_t lens[],      \
+                                     bool out[]);                                        \
+    fk_status prefix##_slot_insert_many(fk_filter *f, size_t n, const void *const keys[], \
+                                        const size_t lens[], size_t *done);              \
+    void prefix##_slot_contains_many_u64(const fk_filter *f, size_t n,                   \
+                                         const uint64_t keys[], bool out[]);             \
+    fk_status prefix##_slot_insert_many_u64(fk_filter *f, size_t n,                      \
+                                            const uint64_t keys[], size_t *done)
 
 #endif

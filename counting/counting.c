@@ -194,14 +194,14 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 /* The u64 writer slots: the dispatchers checked f. (No contains_u64 slot:
  * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
  * target.) */
-FK_HOT fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key)
+FK_HOT fk_status fk_counting_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_counting *c = (fk_counting *)f;
     fk_counting_add_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
     return FK_OK;
 }
 
-FK_HOT fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key)
+FK_HOT fk_status fk_counting_slot_remove_u64(fk_filter *f, uint64_t key)
 {
     fk_counting *c = (fk_counting *)f;
     return fk_counting_remove_probes(c, fk_probe_start(fk_hash8_128(key, c->hash8)));
@@ -378,7 +378,8 @@ static inline uint32_t concurrent_positions(const fk_counting *c, fk_ctr_view v,
     return c->k;
 }
 
-FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+FK_HOT static fk_status fk_counting_slot_insert_concurrent(fk_filter *f, const void *key,
+                                                            size_t len)
 {
     fk_counting *c = (fk_counting *)f;
     const fk_ctr_view v = fk_ctr_view_of(c);
@@ -393,7 +394,8 @@ FK_HOT static fk_status insert_concurrent(fk_filter *f, const void *key, size_t 
     return FK_OK;
 }
 
-FK_HOT static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+FK_HOT static fk_status fk_counting_slot_remove_concurrent(fk_filter *f, const void *key,
+                                                            size_t len)
 {
     fk_counting *c = (fk_counting *)f;
     const fk_ctr_view v = fk_ctr_view_of(c);
@@ -444,7 +446,7 @@ static fk_status geometry(const fk_params *p, uint64_t *m, uint32_t *k, uint32_t
 
 /* A counter is nonzero exactly when the Bloom filter's bit would be set,
  * so the theory is the Bloom filter's (saturation only ever keeps ones). */
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_counting_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t m;
     uint32_t k, width;
@@ -458,7 +460,8 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
     return FK_OK;
 }
 
-static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+static fk_status fk_counting_slot_count(const fk_filter *f, const void *key, size_t len,
+                                        uint64_t *out)
 {
     *out = fk_counting_count((const fk_counting *)f, key, len);
     return FK_OK;
@@ -470,17 +473,17 @@ const fk_ops fk_counting_ops = {
     .summary = "counting Bloom filter: m saturating 4- or 8-bit counters, k probes; removes",
     .caps = FK_CAP_COUNT,
     FK_OPS_FORWARD_SLOTS(fk_counting),
-    .remove = fk_counting_fwd_remove,
+    .remove = fk_counting_slot_remove,
     .serial = &fk_counting_serial_ops,
-    .size = size,
-    .contains_many = fk_counting_ops_contains_many,
-    .insert_many = fk_counting_ops_insert_many,
-    .contains_many_u64 = fk_counting_ops_contains_many_u64,
-    .insert_many_u64 = fk_counting_ops_insert_many_u64,
-    .remove_many = fk_counting_ops_remove_many,
-    .insert_concurrent = insert_concurrent,
-    .remove_concurrent = remove_concurrent,
-    .count = count,
-    .insert_u64 = fk_counting_ops_insert_u64,
-    .remove_u64 = fk_counting_ops_remove_u64,
+    .size = fk_counting_slot_size,
+    .contains_many = fk_counting_slot_contains_many,
+    .insert_many = fk_counting_slot_insert_many,
+    .contains_many_u64 = fk_counting_slot_contains_many_u64,
+    .insert_many_u64 = fk_counting_slot_insert_many_u64,
+    .remove_many = fk_counting_slot_remove_many,
+    .insert_concurrent = fk_counting_slot_insert_concurrent,
+    .remove_concurrent = fk_counting_slot_remove_concurrent,
+    .count = fk_counting_slot_count,
+    .insert_u64 = fk_counting_slot_insert_u64,
+    .remove_u64 = fk_counting_slot_remove_u64,
 };

@@ -150,34 +150,34 @@ static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
  * The dispatchers (common/batch.c) have checked every argument and key,
  * and pass a non-NULL done. */
 
-FK_HOT void fk_counting_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                          const size_t lens[], bool out[])
+FK_HOT void fk_counting_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], bool out[])
 {
     size_t did;
     run(NULL, (const fk_counting *)f, n, keys, lens, NULL, out, DO_TEST, &did);
 }
 
-FK_HOT fk_status fk_counting_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                             const size_t lens[], size_t *done)
+FK_HOT fk_status fk_counting_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                              const size_t lens[], size_t *done)
 {
     return run((fk_counting *)f, (const fk_counting *)f, n, keys, lens, NULL, NULL, DO_ADD, done);
 }
 
-FK_HOT fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                             const size_t lens[], size_t *done)
+FK_HOT fk_status fk_counting_slot_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                              const size_t lens[], size_t *done)
 {
     return run((fk_counting *)f, (const fk_counting *)f, n, keys, lens, NULL, NULL, DO_TAKE, done);
 }
 
-FK_HOT void fk_counting_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                              bool out[])
+FK_HOT void fk_counting_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                               bool out[])
 {
     size_t did;
     run(NULL, (const fk_counting *)f, n, NULL, NULL, keys, out, DO_TEST, &did);
 }
 
-FK_HOT fk_status fk_counting_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                                 size_t *done)
+FK_HOT fk_status fk_counting_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                                  size_t *done)
 {
     return run((fk_counting *)f, (const fk_counting *)f, n, NULL, NULL, keys, NULL, DO_ADD, done);
 }

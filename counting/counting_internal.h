@@ -245,13 +245,13 @@ static inline fk_status fk_counting_remove_probes(fk_counting *c, fk_probe pr)
 
 /* The fk_ops u64 writer slots (counting.c), for the kind's table: f checked by
  * the dispatchers. */
-fk_status fk_counting_ops_insert_u64(fk_filter *f, uint64_t key);
-fk_status fk_counting_ops_remove_u64(fk_filter *f, uint64_t key);
+fk_status fk_counting_slot_insert_u64(fk_filter *f, uint64_t key);
+fk_status fk_counting_slot_remove_u64(fk_filter *f, uint64_t key);
 
 /* The fk_ops batch slots (counting_batch.c), for the table in counting.c. */
 FK_BATCH_SLOTS_DECLARE(fk_counting);
-fk_status fk_counting_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done);
+fk_status fk_counting_slot_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
 
 /* Builds an empty filter of exactly m counters of `width` bits and k probes
  * (no sizing). Returns FK_EINVAL for m 0, k not in 1..64, width not 4 or 8,

@@ -445,8 +445,9 @@ __attribute__((noinline)) FK_HOT static bool lookup_any(const fk_cuckoo *c, cons
     return test_any(c, place(c, key, len));
 }
 
-__attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_cuckoo *c, uint64_t key)
+__attribute__((noinline)) FK_HOT static bool lookup_u64_any(const fk_filter *f, uint64_t key)
 {
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
     return test_any(c, fk_cuckoo_place_u64(c, key));
 }
 
@@ -462,8 +463,9 @@ __attribute__((noinline)) static bool lookup_hashed_any(const fk_filter *f, fk_h
  * byte form hashes 8-byte keys on the constant-length path (the u64
  * form's code) and other keys up to 16 bytes inline; longer keys go to
  * lookup_any (a tail call), so these paths call nothing and need no saved
- * registers. filter_lookup_u64_* is the u64 form on an fk_filter, the
- * target fk_filter_contains_u64 calls straight (c->base.contains_u64). */
+ * registers. lookup_u64_* is the u64 form, on an fk_filter: the filter's
+ * one 64-bit lookup, c->base.contains_u64, which fk_filter_contains_u64
+ * calls straight. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
     !FK_TSAN
 /* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
@@ -485,21 +487,17 @@ __attribute__((noinline)) static bool lookup_hashed_any(const fk_filter *f, fk_h
             return lookup_any(c, key, len);                                            \
         return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_cuckoo_hash(c, key, len))); \
     }                                                                                  \
-    FK_HOT static bool lookup_u64_##S##F(const fk_cuckoo *c, uint64_t key)             \
-    {                                                                                  \
-        return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
-    }                                                                                  \
     FK_HOT static bool lookup_hashed_##S##F(const fk_filter *f, fk_hash128 h)         \
     {                                                                                  \
         const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
         return test_w##F(c, fk_cmap_place_##S##_h(&c->map, h.lo));                     \
     }                                                                                  \
-    FK_HOT static bool filter_lookup_u64_##S##F(const fk_filter *f, uint64_t key)      \
+    FK_HOT static bool lookup_u64_##S##F(const fk_filter *f, uint64_t key)             \
     {                                                                                  \
         const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
         return test_w##F(c, fk_cmap_place_##S##_h(&c->map, fk_hash8_64(key, c->hash8))); \
     }                                                                                  \
-    FK_CUCKOO_BMI_PATH(FK_HOT FK_CUCKOO_BMI static bool filter_lookup_u64_bmi_##S##F(    \
+    FK_CUCKOO_BMI_PATH(FK_HOT FK_CUCKOO_BMI static bool lookup_u64_bmi_##S##F(           \
         const fk_filter *f, uint64_t key)                                              \
     {                                                                                  \
         const fk_cuckoo *c = (const fk_cuckoo *)f;                                     \
@@ -519,10 +517,9 @@ static void choose_paths(fk_cuckoo *c)
     c->insert = insert_any;
     c->lookup = lookup_any;
     c->insert_u64 = insert_u64_any;
-    c->lookup_u64 = lookup_u64_any;
     c->insert_hashed = insert_hashed_any;
     c->lookup_hashed = lookup_hashed_any;
-    c->base.contains_u64 = NULL; /* fk_filter_contains_u64 asks the ops slot */
+    c->base.contains_u64 = lookup_u64_any;
 #if FK_CUCKOO_HAVE_BMI
     const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
 #endif
@@ -533,11 +530,10 @@ static void choose_paths(fk_cuckoo *c)
         c->insert = insert_##S##F;                                                     \
         c->lookup = lookup_##S##F;                                                     \
         c->insert_u64 = insert_u64_##S##F;                                             \
-        c->lookup_u64 = lookup_u64_##S##F;                                             \
         c->insert_hashed = insert_hashed_##S##F;                                       \
         c->lookup_hashed = lookup_hashed_##S##F;                                       \
-        c->base.contains_u64 = filter_lookup_u64_##S##F;                               \
-        FK_CUCKOO_BMI_PATH(if (bmi) c->base.contains_u64 = filter_lookup_u64_bmi_##S##F;) \
+        c->base.contains_u64 = lookup_u64_##S##F;                                      \
+        FK_CUCKOO_BMI_PATH(if (bmi) c->base.contains_u64 = lookup_u64_bmi_##S##F;)     \
         break;
 #define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
 #define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)
@@ -732,12 +728,12 @@ static fk_status locked_write(fk_filter *f, const void *key, size_t len,
     return s;
 }
 
-static fk_status insert_concurrent(fk_filter *f, const void *key, size_t len)
+static fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
 {
     return locked_write(f, key, len, fk_cuckoo_insert_placed);
 }
 
-static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
+static fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
 {
     return locked_write(f, key, len, fk_cuckoo_remove_placed);
 }
@@ -748,21 +744,17 @@ static fk_status remove_concurrent(fk_filter *f, const void *key, size_t len)
 FK_OPS_FORWARD(fk_cuckoo, fk_cuckoo)
 FK_OPS_FORWARD_REMOVE(fk_cuckoo, fk_cuckoo)
 
-/* The u64 slots: fk_filter_*_u64 checked f; the filter's own paths (chosen
- * at creation for its scheme and width) do the rest. */
-static bool contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_cuckoo *c = (const fk_cuckoo *)f;
-    return c->lookup_u64(c, key);
-}
-
-static fk_status insert_u64(fk_filter *f, uint64_t key)
+/* The u64 writer slots: fk_filter_*_u64 checked f; the filter's own paths
+ * (chosen at creation for its scheme and width) do the rest. (No
+ * contains_u64 slot: base.contains_u64, set by choose_paths, is
+ * fk_filter_contains_u64's one target.) */
+static fk_status fk_cuckoo_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_cuckoo *c = (fk_cuckoo *)f;
     return c->insert_u64(c, key);
 }
 
-static fk_status remove_u64(fk_filter *f, uint64_t key)
+static fk_status fk_cuckoo_slot_remove_u64(fk_filter *f, uint64_t key)
 {
     return remove_u64_placed((fk_cuckoo *)f, key);
 }
@@ -789,7 +781,7 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
     return FK_OK;
 }
 
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_cuckoo_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t buckets;
     uint32_t f;
@@ -809,7 +801,8 @@ static fk_status size(const fk_params *p, double items, fk_sizing *out)
 
 /* The stored copies of the key's fingerprint in its two buckets: every
  * insert of the key stored one, so this never under-counts. */
-static fk_status count(const fk_filter *f, const void *key, size_t len, uint64_t *out)
+static fk_status fk_cuckoo_slot_count(const fk_filter *f, const void *key, size_t len,
+                                      uint64_t *out)
 {
     const fk_cuckoo *c = (const fk_cuckoo *)f;
     fk_cuckoo_location loc;
@@ -832,18 +825,17 @@ const fk_ops fk_cuckoo_ops = {
     .summary = "cuckoo filter: 4-slot buckets of f-bit fingerprints, partial-key cuckoo hashing; removes",
     .caps = FK_CAP_BOUNDED | FK_CAP_COUNT,
     FK_OPS_FORWARD_SLOTS(fk_cuckoo),
-    .remove = fk_cuckoo_fwd_remove,
+    .remove = fk_cuckoo_slot_remove,
     .serial = &fk_cuckoo_serial_ops,
-    .size = size,
-    .contains_many = fk_cuckoo_ops_contains_many,
-    .insert_many = fk_cuckoo_ops_insert_many,
-    .contains_many_u64 = fk_cuckoo_ops_contains_many_u64,
-    .insert_many_u64 = fk_cuckoo_ops_insert_many_u64,
-    .remove_many = fk_cuckoo_ops_remove_many,
-    .insert_concurrent = insert_concurrent,
-    .remove_concurrent = remove_concurrent,
-    .count = count,
-    .contains_u64 = contains_u64,
-    .insert_u64 = insert_u64,
-    .remove_u64 = remove_u64,
+    .size = fk_cuckoo_slot_size,
+    .contains_many = fk_cuckoo_slot_contains_many,
+    .insert_many = fk_cuckoo_slot_insert_many,
+    .contains_many_u64 = fk_cuckoo_slot_contains_many_u64,
+    .insert_many_u64 = fk_cuckoo_slot_insert_many_u64,
+    .remove_many = fk_cuckoo_slot_remove_many,
+    .insert_concurrent = fk_cuckoo_slot_insert_concurrent,
+    .remove_concurrent = fk_cuckoo_slot_remove_concurrent,
+    .count = fk_cuckoo_slot_count,
+    .insert_u64 = fk_cuckoo_slot_insert_u64,
+    .remove_u64 = fk_cuckoo_slot_remove_u64,
 };

@@ -177,34 +177,34 @@ static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const v
  * The dispatchers (common/batch.c) have checked every argument and key,
  * and pass a non-NULL done. */
 
-FK_HOT void fk_cuckoo_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                        const size_t lens[], bool out[])
+FK_HOT void fk_cuckoo_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], bool out[])
 {
     size_t did;
     run(NULL, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, out, DO_TEST, &did);
 }
 
-FK_HOT fk_status fk_cuckoo_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                           const size_t lens[], size_t *done)
+FK_HOT fk_status fk_cuckoo_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                            const size_t lens[], size_t *done)
 {
     return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, NULL, DO_ADD, done);
 }
 
-FK_HOT fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                           const size_t lens[], size_t *done)
+FK_HOT fk_status fk_cuckoo_slot_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                            const size_t lens[], size_t *done)
 {
     return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, keys, lens, NULL, NULL, NULL, DO_TAKE, done);
 }
 
-FK_HOT void fk_cuckoo_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                            bool out[])
+FK_HOT void fk_cuckoo_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                             bool out[])
 {
     size_t did;
     run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, out, DO_TEST, &did);
 }
 
-FK_HOT fk_status fk_cuckoo_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                               size_t *done)
+FK_HOT fk_status fk_cuckoo_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                                size_t *done)
 {
     return run((fk_cuckoo *)f, (const fk_cuckoo *)f, n, NULL, NULL, keys, NULL, NULL, DO_ADD, done);
 }

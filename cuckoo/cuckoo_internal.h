@@ -15,7 +15,6 @@
  * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
 typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
-typedef bool (*fk_cuckoo_lookup_u64_fn)(const fk_cuckoo *c, uint64_t key);
 typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
 
 struct fk_cuckoo {
@@ -24,7 +23,6 @@ struct fk_cuckoo {
     fk_cmap   map;         /* key -> fingerprint and buckets (cuckoo_hash.h) */
     fk_cuckoo_lookup_fn lookup; /* fk_cuckoo_contains' body, chosen at creation */
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
-    fk_cuckoo_lookup_u64_fn lookup_u64; /* the same for 8-byte integer keys */
     fk_cuckoo_insert_u64_fn insert_u64;
     /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
      * and chunks schemes) */
@@ -96,8 +94,8 @@ static inline void fk_cuckoo_new_geometry(uint64_t need, uint32_t *scheme, uint6
 
 /* The fk_ops batch slots (cuckoo_batch.c), for the table in cuckoo.c. */
 FK_BATCH_SLOTS_DECLARE(fk_cuckoo);
-fk_status fk_cuckoo_ops_remove_many(fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], size_t *done);
+fk_status fk_cuckoo_slot_remove_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done);
 
 /* The cuckoo filter's probes from a hash computed beforehand
  * (common/hashed.h; cuckoo.c), for the growing chains the registry binds:

@@ -1185,20 +1185,23 @@ void fk_fuse_describe(const fk_fuse *fu, fk_fuse_description *out)
 
 /* --------------------------------------------------------- the vtable */
 
-static void ops_destroy(fk_filter *f) { fk_fuse_free((fk_fuse *)f); }
+static void fk_fuse_slot_destroy(fk_filter *f) { fk_fuse_free((fk_fuse *)f); }
 
 /* (the dispatchers have checked f) */
-static bool ops_contains(const fk_filter *f, const void *key, size_t len)
+static bool fk_fuse_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_fuse *fu = (const fk_fuse *)f;
     return fu->lookup(fu, key, len);
 }
 
 
-static void ops_stats(const fk_filter *f, fk_stats *out) { fk_fuse_stats((const fk_fuse *)f, out); }
+static void fk_fuse_slot_stats(const fk_filter *f, fk_stats *out)
+{
+    fk_fuse_stats((const fk_fuse *)f, out);
+}
 
-static fk_status ops_build(const fk_params *p, size_t n, const void *const keys[],
-                           const size_t lens[], fk_filter **out)
+static fk_status fk_fuse_slot_build(const fk_params *p, size_t n, const void *const keys[],
+                                    const size_t lens[], fk_filter **out)
 {
     fk_fuse *fu = NULL;
     fk_status s = fk_fuse_build(p, n, keys, lens, &fu);
@@ -1206,8 +1209,8 @@ static fk_status ops_build(const fk_params *p, size_t n, const void *const keys[
     return s;
 }
 
-static fk_status ops_build_u64(const fk_params *p, size_t n, const uint64_t keys[],
-                               fk_filter **out)
+static fk_status fk_fuse_slot_build_u64(const fk_params *p, size_t n, const uint64_t keys[],
+                                        fk_filter **out)
 {
     fk_fuse *fu = NULL;
     fk_status s = fk_fuse_build_u64(p, n, keys, &fu);
@@ -1216,7 +1219,7 @@ static fk_status ops_build_u64(const fk_params *p, size_t n, const uint64_t keys
 }
 
 /* What a build of p->capacity distinct keys would make. */
-static fk_status ops_size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_fuse_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint32_t f = 0;
     fk_status s = check_build_params(p, &f);
@@ -1241,13 +1244,13 @@ const fk_ops fk_fuse_ops = {
     .summary = "binary fuse filter (3-wise): static, built from the whole set; ~1.125 f bits "
                "per key for fpr 2^-f, three reads per lookup",
     .caps = 0,
-    .destroy = ops_destroy,
-    .contains = ops_contains,
-    .stats = ops_stats,
+    .destroy = fk_fuse_slot_destroy,
+    .contains = fk_fuse_slot_contains,
+    .stats = fk_fuse_slot_stats,
     .serial = &fk_fuse_serial_ops,
-    .size = ops_size,
-    .contains_many = fk_fuse_ops_contains_many,
-    .contains_many_u64 = fk_fuse_ops_contains_many_u64,
-    .build = ops_build,
-    .build_u64 = ops_build_u64,
+    .size = fk_fuse_slot_size,
+    .contains_many = fk_fuse_slot_contains_many,
+    .contains_many_u64 = fk_fuse_slot_contains_many_u64,
+    .build = fk_fuse_slot_build,
+    .build_u64 = fk_fuse_slot_build_u64,
 };

@@ -78,14 +78,14 @@ static inline void run_path(const fk_fuse *fu, size_t n, const void *const keys[
 
 /* (the dispatchers have checked the arguments: f, keys, lens and out are
  * valid for n > 0, and no key is NULL with a length) */
-FK_HOT void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], bool out[])
+FK_HOT void fk_fuse_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], bool out[])
 {
     run_path((const fk_fuse *)f, n, keys, lens, NULL, out, false);
 }
 
-FK_HOT void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                          bool out[])
+FK_HOT void fk_fuse_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                           bool out[])
 {
     run_path((const fk_fuse *)f, n, NULL, NULL, keys, out, true);
 }

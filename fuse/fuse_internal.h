@@ -305,10 +305,10 @@ bool fk_fuse_geom_ok(const fk_fuse_geom *geom);
 void fk_fuse_geom_finish(fk_fuse_geom *geom);
 
 /* The fk_ops batch slots (fuse_batch.c). */
-void fk_fuse_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                               const size_t lens[], bool out[]);
-void fk_fuse_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                   bool out[]);
+void fk_fuse_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                const size_t lens[], bool out[]);
+void fk_fuse_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                    bool out[]);
 
 /* The saving hooks of fk_fuse_ops (fuse_serial.c). */
 extern const fk_serial_ops fk_fuse_serial_ops;

@@ -454,13 +454,9 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
             return BODY(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));                      \
         return NAME##_any(qf, key, len);                                                    \
     }                                                                                       \
-    /* 64-bit keys: their 8 little-endian bytes, hashed the same way */                     \
-    ATTR static bool NAME##_u64(const fk_quotient *qf, uint64_t key)                        \
-    {                                                                                       \
-        return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
-    }                                                                                       \
-    /* the same, as the filter's own fk_filter_contains_u64 target */                        \
-    ATTR static bool NAME##_filter_u64(const fk_filter *f, uint64_t key)                    \
+    /* 64-bit keys: their 8 little-endian bytes, hashed the same way; the      \
+     * filter's one 64-bit lookup (base.contains_u64) */                        \
+    ATTR static bool NAME##_u64(const fk_filter *f, uint64_t key)                           \
     {                                                                                       \
         const fk_quotient *qf = (const fk_quotient *)f;                                     \
         return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
@@ -488,8 +484,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->bmi2 = false;
     qf->lookup = lookup_portable;
     qf->lookup_key = lookup_key_portable;
-    qf->lookup_u64 = lookup_key_portable_u64;
-    qf->base.contains_u64 = lookup_key_portable_filter_u64;
+    qf->base.contains_u64 = lookup_key_portable_u64;
 }
 
 static void choose_lookup(fk_quotient *qf)
@@ -499,8 +494,7 @@ static void choose_lookup(fk_quotient *qf)
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
         qf->lookup_key = lookup_key_bmi2;
-        qf->lookup_u64 = lookup_key_bmi2_u64;
-        qf->base.contains_u64 = lookup_key_bmi2_filter_u64;
+        qf->base.contains_u64 = lookup_key_bmi2_u64;
         return;
     }
 #endif
@@ -1356,7 +1350,6 @@ static void adopt(fk_quotient *qf, fk_quotient *from)
     qf->bmi2 = keep.bmi2; /* the tests may have chosen the portable path */
     qf->lookup = keep.lookup;
     qf->lookup_key = keep.lookup_key;
-    qf->lookup_u64 = keep.lookup_u64;
     qf->capacity = keep.capacity;
     qf->fpr = keep.fpr;
     qf->max_bytes = keep.max_bytes;
@@ -1630,7 +1623,7 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
 
 /* ------------------------------------------------------------ the vtable */
 
-static fk_status create_slot(const fk_params *p, fk_filter **out)
+static fk_status fk_quotient_slot_create(const fk_params *p, fk_filter **out)
 {
     fk_quotient *made = NULL;
     fk_status s = fk_quotient_new(p, &made);
@@ -1638,19 +1631,19 @@ static fk_status create_slot(const fk_params *p, fk_filter **out)
     return s;
 }
 
-static void destroy_slot(fk_filter *f) { fk_quotient_free((fk_quotient *)f); }
+static void fk_quotient_slot_destroy(fk_filter *f) { fk_quotient_free((fk_quotient *)f); }
 
-static fk_status insert_slot(fk_filter *f, const void *key, size_t len)
+static fk_status fk_quotient_slot_insert(fk_filter *f, const void *key, size_t len)
 {
     return fk_quotient_insert((fk_quotient *)f, key, len);
 }
 
-static void stats_slot(const fk_filter *f, fk_stats *out)
+static void fk_quotient_slot_stats(const fk_filter *f, fk_stats *out)
 {
     fk_quotient_stats((const fk_quotient *)f, out);
 }
 
-static fk_status remove_slot(fk_filter *f, const void *key, size_t len)
+static fk_status fk_quotient_slot_remove(fk_filter *f, const void *key, size_t len)
 {
     return fk_quotient_remove((fk_quotient *)f, key, len);
 }
@@ -1662,20 +1655,13 @@ static inline uint64_t hash_u64(const fk_quotient *qf, uint64_t key)
     return fk_qf_hash8(key, qf->flip);
 }
 
-/* Straight to the filter's lookup, the hash inlined there (one jump). */
-static bool contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_quotient *qf = (const fk_quotient *)f;
-    return qf->lookup_u64(qf, key);
-}
-
-static fk_status insert_u64(fk_filter *f, uint64_t key)
+static fk_status fk_quotient_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_quotient *qf = (fk_quotient *)f;
     return fk_qf_insert_hash(qf, hash_u64(qf, key));
 }
 
-static fk_status remove_u64(fk_filter *f, uint64_t key)
+static fk_status fk_quotient_slot_remove_u64(fk_filter *f, uint64_t key)
 {
     fk_quotient *qf = (fk_quotient *)f;
     uint64_t x, q = fk_qf_quotient(qf, hash_u64(qf, key), &x);
@@ -1683,28 +1669,29 @@ static fk_status remove_u64(fk_filter *f, uint64_t key)
 }
 
 /* The lookup slot goes straight to the filter's lookup (one jump). */
-static bool contains_slot(const fk_filter *f, const void *key, size_t len)
+static bool fk_quotient_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_quotient *qf = (const fk_quotient *)f;
     return qf->lookup_key(qf, key, len);
 }
 
-static fk_status count_slot(const fk_filter *f, const void *key, size_t len, uint64_t *count)
+static fk_status fk_quotient_slot_count(const fk_filter *f, const void *key, size_t len,
+                                        uint64_t *count)
 {
     return fk_quotient_count((const fk_quotient *)f, key, len, count);
 }
 
-static fk_status merge_slot(fk_filter *dst, const fk_filter *src)
+static fk_status fk_quotient_slot_merge(fk_filter *dst, const fk_filter *src)
 {
     return fk_quotient_merge((fk_quotient *)dst, (const fk_quotient *)src);
 }
 
-static fk_status grow_slot(fk_filter *f)
+static fk_status fk_quotient_slot_grow(fk_filter *f)
 {
     return fk_quotient_grow((fk_quotient *)f);
 }
 
-static fk_status size(const fk_params *p, double items, fk_sizing *out)
+static fk_status fk_quotient_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t S, N;
     uint32_t r;
@@ -1726,22 +1713,21 @@ const fk_ops fk_quotient_ops = {
     .summary = "counting quotient filter: rank-and-select runs of r-bit remainders; counts, "
                "removes, merges, grows",
     .caps = FK_CAP_COUNT | FK_CAP_BOUNDED,
-    .create = create_slot,
-    .destroy = destroy_slot,
-    .insert = insert_slot,
-    .contains = contains_slot,
-    .stats = stats_slot,
-    .remove = remove_slot,
+    .create = fk_quotient_slot_create,
+    .destroy = fk_quotient_slot_destroy,
+    .insert = fk_quotient_slot_insert,
+    .contains = fk_quotient_slot_contains,
+    .stats = fk_quotient_slot_stats,
+    .remove = fk_quotient_slot_remove,
     .serial = &fk_quotient_serial_ops,
-    .size = size,
-    .contains_many = fk_quotient_ops_contains_many,
-    .insert_many = fk_quotient_ops_insert_many,
-    .contains_many_u64 = fk_quotient_ops_contains_many_u64,
-    .insert_many_u64 = fk_quotient_ops_insert_many_u64,
-    .contains_u64 = contains_u64,
-    .insert_u64 = insert_u64,
-    .remove_u64 = remove_u64,
-    .count = count_slot,
-    .merge = merge_slot,
-    .grow = grow_slot,
+    .size = fk_quotient_slot_size,
+    .contains_many = fk_quotient_slot_contains_many,
+    .insert_many = fk_quotient_slot_insert_many,
+    .contains_many_u64 = fk_quotient_slot_contains_many_u64,
+    .insert_many_u64 = fk_quotient_slot_insert_many_u64,
+    .insert_u64 = fk_quotient_slot_insert_u64,
+    .remove_u64 = fk_quotient_slot_remove_u64,
+    .count = fk_quotient_slot_count,
+    .merge = fk_quotient_slot_merge,
+    .grow = fk_quotient_slot_grow,
 };

@@ -85,14 +85,14 @@ static fk_status insert_run(fk_quotient *qf, size_t n, const void *const keys[],
 
 /* ------------------------------------------------------ the ops slots */
 
-void fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                   const size_t lens[], bool out[])
+void fk_quotient_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], bool out[])
 {
     lookup_run((const fk_quotient *)f, n, keys, lens, NULL, out);
 }
 
-fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done)
+fk_status fk_quotient_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done)
 {
     size_t did = 0;
     fk_status s = insert_run((fk_quotient *)f, n, keys, lens, NULL, &did);
@@ -101,14 +101,14 @@ fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const 
     return s;
 }
 
-void fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                       bool out[])
+void fk_quotient_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                        bool out[])
 {
     lookup_run((const fk_quotient *)f, n, NULL, NULL, keys, out);
 }
 
-fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                          size_t *done)
+fk_status fk_quotient_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done)
 {
     size_t did = 0;
     fk_status s = insert_run((fk_quotient *)f, n, NULL, NULL, keys, &did);

@@ -61,7 +61,6 @@ typedef bool (*fk_qf_lookup_fn)(const fk_quotient *qf, uint64_t h);
  * still subtracts exactly. Callers see it capped (fk_qf_items). */
 typedef unsigned __int128 fk_qf_sum;
 typedef bool (*fk_qf_lookup_key_fn)(const fk_quotient *qf, const void *key, size_t len);
-typedef bool (*fk_qf_lookup_u64_fn)(const fk_quotient *qf, uint64_t key);
 
 struct fk_quotient {
     fk_filter base;       /* must stay first: an fk_quotient * is an fk_filter * */
@@ -74,7 +73,6 @@ struct fk_quotient {
     uint32_t  block_bytes;
     fk_qf_lookup_fn lookup;         /* by hash (the batches) */
     fk_qf_lookup_key_fn lookup_key; /* by key, the hash inlined */
-    fk_qf_lookup_u64_fn lookup_u64; /* by 64-bit key, the hash inlined */
     bool      bmi2;       /* rank and select with BMI2 and popcnt */
     uint64_t  seed;
     uint64_t  flip;       /* fk_qf_seed_flip(seed) */
@@ -336,14 +334,14 @@ double fk_qf_theory_fpr(uint64_t quotients, uint32_t r, double items);
 
 /* The batch slots (quotient_batch.c) and the saving hooks
  * (quotient_serial.c) of fk_quotient_ops. */
-void      fk_quotient_ops_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                        const size_t lens[], bool out[]);
-fk_status fk_quotient_ops_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                      const size_t lens[], size_t *done);
-void      fk_quotient_ops_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                            bool out[]);
-fk_status fk_quotient_ops_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                          size_t *done);
+void      fk_quotient_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], bool out[]);
+fk_status fk_quotient_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+void      fk_quotient_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                             bool out[]);
+fk_status fk_quotient_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done);
 extern const fk_serial_ops fk_quotient_serial_ops;
 
 /* Switches qf to the portable rank and select (the tests run both paths

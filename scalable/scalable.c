@@ -68,8 +68,10 @@ double fk_scalable_link_spend(const fk_ops *inner, const fk_params *q)
 
 bool fk_scalable_is(const fk_filter *f)
 {
-    return f && f->ops->stats == fk_scalable_stats;
+    return f && f->ops->stats == fk_scalable_slot_stats;
 }
+
+static bool chain_contains_u64(const fk_filter *f, uint64_t key);
 
 fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const fk_params *p,
                                uint32_t growth, double tightening, size_t slots)
@@ -83,7 +85,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
         return NULL;
     }
     c->base.ops = outer;
-    c->base.contains_u64 = FK_OPS_HAS(outer, FK_OPS_V5, contains_u64) ? outer->contains_u64 : NULL;
+    c->base.contains_u64 = chain_contains_u64; /* fk_filter_contains_u64's one target */
     c->inner = inner;
     c->first = first_params(p, tightening);
     c->target = p->fpr;
@@ -197,7 +199,7 @@ fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_
     if (s == FK_ELIMIT && p->max_bytes == 0)
         s = FK_EINVAL; /* over FK_MEMORY_CAP, as every kind's create says */
     if (s != FK_OK) {
-        fk_scalable_destroy(&c->base);
+        fk_scalable_slot_destroy(&c->base);
         return s;
     }
     *out = &c->base;
@@ -216,7 +218,7 @@ void fk_scalable_bind_hashed(fk_filter *f, const fk_hashed_ops *hashed)
     c->hash_once = all;
 }
 
-void fk_scalable_destroy(fk_filter *f)
+void fk_scalable_slot_destroy(fk_filter *f)
 {
     fk_scalable *c = (fk_scalable *)f;
     if (!c)
@@ -305,7 +307,7 @@ static size_t newest_match(const fk_scalable *c, const chain_key *k)
     return c->count;
 }
 
-/* fk_scalable_insert of a key made by key_of / key_of_u64, or of one
+/* fk_scalable_slot_insert of a key made by key_of / key_of_u64, or of one
  * not hashed (each link hashes it). Inlined into each caller, so that
  * for a key known not hashed the chain_key folds away. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -371,7 +373,7 @@ static inline bool insert_hashes_once(const fk_scalable *c)
     return c->hash_once && c->inner->remove != NULL;
 }
 
-fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
+fk_status fk_scalable_slot_insert(fk_filter *f, const void *key, size_t len)
 {
     fk_scalable *c = (fk_scalable *)f;
     if (!key && len)
@@ -386,7 +388,7 @@ fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len)
 
 /* An integer key: its 8 little-endian bytes, hashed once on the kind's
  * constant-length path in a chain that hashes once. */
-fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key)
+fk_status fk_scalable_slot_insert_u64(fk_filter *f, uint64_t key)
 {
     fk_scalable *c = (fk_scalable *)f;
     uint8_t le[8];
@@ -414,7 +416,7 @@ static inline bool any_link_has(const fk_scalable *c, fk_hash128 h)
     return false;
 }
 
-bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
+bool fk_scalable_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     if (!key && len)
@@ -431,8 +433,8 @@ bool fk_scalable_contains(const fk_filter *f, const void *key, size_t len)
 
 /* A u64 key: the newest link first, from its hash computed once, or
  * through the inner kind's own u64 call (or its bytes where the kind has
- * none). */
-bool fk_scalable_contains_u64(const fk_filter *f, uint64_t key)
+ * none). The chain's base.contains_u64 (no contains_u64 slot). */
+static bool chain_contains_u64(const fk_filter *f, uint64_t key)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     if (c->hash_once)
@@ -532,8 +534,8 @@ static inline void lookup_block_hashed(const fk_scalable *c, size_t n, const voi
     }
 }
 
-void fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                               const size_t lens[], bool out[])
+void fk_scalable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                    const size_t lens[], bool out[])
 {
     const fk_scalable *c = (const fk_scalable *)f;
     for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
@@ -545,8 +547,8 @@ void fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const k
     }
 }
 
-void fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                   bool out[])
+void fk_scalable_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                        bool out[])
 {
     const fk_scalable *c = (const fk_scalable *)f;
     for (size_t at = 0; at < n; at += FK_SCALABLE_BATCH) {
@@ -561,7 +563,7 @@ void fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t 
 /* Inserts keys [at, n) (bytes, or ints when keys is NULL): while the
  * newest link of a kind that cannot remove has room, a run of keys goes
  * through the inner kind's batch call; the key that finds it full (or
- * any key of a removable kind) takes fk_scalable_insert. */
+ * any key of a removable kind) takes fk_scalable_slot_insert. */
 static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], const size_t lens[],
                             const uint64_t ints[], size_t *done)
 {
@@ -593,8 +595,8 @@ static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], co
             if (at == n)
                 break;
         }
-        fk_status s = keys ? fk_scalable_insert(f, keys[at], lens[at])
-                           : fk_scalable_insert_u64(f, ints[at]);
+        fk_status s = keys ? fk_scalable_slot_insert(f, keys[at], lens[at])
+                           : fk_scalable_slot_insert_u64(f, ints[at]);
         if (s != FK_OK) {
             if (done)
                 *done = at;
@@ -607,21 +609,21 @@ static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], co
     return FK_OK;
 }
 
-fk_status fk_scalable_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                  const size_t lens[], size_t *done)
+fk_status fk_scalable_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done)
 {
     return insert_run(f, n, keys, lens, NULL, done);
 }
 
-fk_status fk_scalable_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                      size_t *done)
+fk_status fk_scalable_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done)
 {
     return insert_run(f, n, NULL, NULL, keys, done);
 }
 
 /* ------------------------------------------------------------- remove */
 
-fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len)
+fk_status fk_scalable_slot_remove(fk_filter *f, const void *key, size_t len)
 {
     fk_scalable *c = (fk_scalable *)f;
     if (!key && len)
@@ -671,15 +673,15 @@ fk_status fk_scalable_count(const fk_filter *f, const void *key, size_t len,
     return FK_OK;
 }
 
-fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
-                                  uint64_t *count)
+fk_status fk_scalable_slot_count(const fk_filter *f, const void *key, size_t len,
+                                 uint64_t *count)
 {
     return fk_scalable_count(f, key, len, fk_filter_count, count);
 }
 
 /* -------------------------------------------------------------- stats */
 
-void fk_scalable_stats(const fk_filter *f, fk_stats *out)
+void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
 {
     const fk_scalable *c = (const fk_scalable *)f;
     memset(out, 0, sizeof *out);
@@ -742,7 +744,7 @@ fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items
 
 /* ------------------------------------------------- the generic tables */
 
-static fk_status generic_create(const fk_params *p, fk_filter **out)
+static fk_status fk_scalable_slot_create(const fk_params *p, fk_filter **out)
 {
     (void)p;
     if (out)
@@ -754,12 +756,13 @@ static fk_status generic_create(const fk_params *p, fk_filter **out)
 #define GENERIC_SLOTS                                                                    \
     .version = FK_OPS_VERSION, .name = "scalable",                                       \
     .summary = "growing chain of filters of one kind (fk_scalable_new); cannot be saved", \
-    .caps = FK_CAP_GROWS, .create = generic_create, .destroy = fk_scalable_destroy,      \
-    .insert = fk_scalable_insert, .contains = fk_scalable_contains,                      \
-    .stats = fk_scalable_stats, FK_SCALABLE_BATCH_SLOTS
+    .caps = FK_CAP_GROWS, .create = fk_scalable_slot_create,                             \
+    .destroy = fk_scalable_slot_destroy, .insert = fk_scalable_slot_insert,              \
+    .contains = fk_scalable_slot_contains, .stats = fk_scalable_slot_stats,              \
+    FK_SCALABLE_BATCH_SLOTS
 
 static const fk_ops generic_ops = { GENERIC_SLOTS };
-static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_remove };
+static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_slot_remove };
 
 fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out)
 {

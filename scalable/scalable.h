@@ -185,10 +185,10 @@ fk_status fk_scalable_new_as(const fk_ops *outer, const fk_ops *inner, const fk_
  * hashed NULL unbinds. Call before the chain is shared. Cost: O(links). */
 struct fk_hashed_ops;
 void      fk_scalable_bind_hashed(fk_filter *f, const struct fk_hashed_ops *hashed);
-void      fk_scalable_destroy(fk_filter *f);
-fk_status fk_scalable_insert(fk_filter *f, const void *key, size_t len);
-bool      fk_scalable_contains(const fk_filter *f, const void *key, size_t len);
-fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
+void      fk_scalable_slot_destroy(fk_filter *f);
+fk_status fk_scalable_slot_insert(fk_filter *f, const void *key, size_t len);
+bool      fk_scalable_slot_contains(const fk_filter *f, const void *key, size_t len);
+fk_status fk_scalable_slot_remove(fk_filter *f, const void *key, size_t len);
 /* The u64 and batch slots. Lookups go link by link, newest first, each
  * link's keys through its kind's own u64 or batch call (the prefetching
  * pipeline for batches), or, in a chain bound to its kind's probes from a
@@ -199,26 +199,28 @@ fk_status fk_scalable_remove(fk_filter *f, const void *key, size_t len);
  * and take the single-key path (growth, copies) for the key that finds it
  * full; removable kinds insert key by key (an older link may hold a copy).
  * Same answers, statuses and links as the single-key calls in order. */
-bool      fk_scalable_contains_u64(const fk_filter *f, uint64_t key);
-fk_status fk_scalable_insert_u64(fk_filter *f, uint64_t key);
+fk_status fk_scalable_slot_insert_u64(fk_filter *f, uint64_t key);
+/* (The 64-bit lookup is the chain's base.contains_u64, set by
+ * fk_scalable_alloc: no slot.) */
 #define FK_SCALABLE_BATCH_SLOTS                                                          \
-    .contains_many = fk_scalable_contains_many, .insert_many = fk_scalable_insert_many,  \
-    .contains_many_u64 = fk_scalable_contains_many_u64,                                  \
-    .insert_many_u64 = fk_scalable_insert_many_u64, .contains_u64 = fk_scalable_contains_u64, \
-    .insert_u64 = fk_scalable_insert_u64
-void      fk_scalable_contains_many(const fk_filter *f, size_t n, const void *const keys[],
-                                    const size_t lens[], bool out[]);
-void      fk_scalable_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
-                                        bool out[]);
-fk_status fk_scalable_insert_many(fk_filter *f, size_t n, const void *const keys[],
-                                  const size_t lens[], size_t *done);
-fk_status fk_scalable_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
-                                      size_t *done);
-void      fk_scalable_stats(const fk_filter *f, fk_stats *out);
+    .contains_many = fk_scalable_slot_contains_many,                                     \
+    .insert_many = fk_scalable_slot_insert_many,                                         \
+    .contains_many_u64 = fk_scalable_slot_contains_many_u64,                             \
+    .insert_many_u64 = fk_scalable_slot_insert_many_u64,                                 \
+    .insert_u64 = fk_scalable_slot_insert_u64
+void      fk_scalable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], bool out[]);
+void      fk_scalable_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                             bool out[]);
+fk_status fk_scalable_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                       const size_t lens[], size_t *done);
+fk_status fk_scalable_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                           size_t *done);
+void      fk_scalable_slot_stats(const fk_filter *f, fk_stats *out);
 /* The count slot (inner kinds that count): fk_scalable_count over the
  * links' own count slots (fk_filter_count). */
-fk_status fk_scalable_count_links(const fk_filter *f, const void *key, size_t len,
-                                  uint64_t *count);
+fk_status fk_scalable_slot_count(const fk_filter *f, const void *key, size_t len,
+                                 uint64_t *count);
 /* The size slot: the filter create(p) makes (its first link) and the
  * chain's theory once it holds `items` keys (links filled in order). */
 fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items,

@@ -185,7 +185,7 @@ fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_se
     if (s == FK_OK && (left != 0 || items != h->items))
         s = FK_ECORRUPT;
     if (s != FK_OK) {
-        fk_scalable_destroy(&c->base);
+        fk_scalable_slot_destroy(&c->base);
         return s;
     }
     c->items = items;

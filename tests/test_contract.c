@@ -437,6 +437,60 @@ TEST(registry_finds_the_built_in_kinds)
     CHECK(fk_ops_find(NULL) == NULL);
 }
 
+/* ---------------------------------- the object's one 64-bit lookup
+ * Every built-in kind fills its object's contains_u64 member when it makes
+ * or loads it, at every geometry (a cuckoo filter of 26-bit fingerprints
+ * takes the generic path), and sets no contains_u64 slot that would only
+ * jump back to it (common/filter.h, struct fk_filter). Run before the test
+ * kinds are registered: only the registry's own kinds are checked. */
+static fk_filter *made_for_u64(double fpr)
+{
+    fk_params p = fk_params_make(2000, fpr);
+    p.seed = 5;
+    fk_filter *f = NULL;
+    if (is_static()) {
+        static uint64_t keys[1000];
+        for (uint64_t i = 0; i < 1000; i++)
+            keys[i] = keys_positive(i);
+        CHECK_STATUS(fk_filter_build_u64(kind, &p, 1000, keys, &f), FK_OK);
+        return f;
+    }
+    CHECK_STATUS(fk_filter_new(kind, &p, &f), FK_OK);
+    for (uint64_t i = 0; f && i < 1000; i++)
+        CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(i)), FK_OK);
+    return f;
+}
+
+TEST(each_built_in_object_holds_its_64_bit_lookup)
+{
+    for (size_t i = 0; (kind = fk_ops_at(i)) != NULL; i++) {
+        CHECK_MSG(!FK_OPS_HAS(kind, FK_OPS_V5, contains_u64),
+                  "%s: a contains_u64 slot beside the object's member", kind->name);
+        const double fprs[] = { 0.01, 1e-7 };
+        for (size_t j = 0; j < sizeof fprs / sizeof fprs[0]; j++) {
+            fk_filter *f = made_for_u64(fprs[j]), *back = NULL;
+            if (!f)
+                continue;
+            CHECK_MSG(f->contains_u64 != NULL, "%s fpr %g: made without its u64 lookup",
+                      kind->name, fprs[j]);
+            uint64_t size = 0;
+            uint8_t *buf = NULL;
+            if (kind->serial && fk_filter_serialized_size(f, &size) == FK_OK &&
+                (buf = malloc((size_t)size)) != NULL &&
+                CHECK(fk_filter_save(f, buf, (size_t)size, NULL) == FK_OK) &&
+                CHECK(fk_filter_load(kind, buf, (size_t)size, &back) == FK_OK)) {
+                CHECK_MSG(back->contains_u64 != NULL, "%s fpr %g: loaded without its u64 lookup",
+                          kind->name, fprs[j]);
+                CHECK(fk_filter_contains_u64(back, keys_positive(7)));
+            }
+            fk_filter_free(back);
+            free(buf);
+            fk_filter_free(f);
+        }
+    }
+    kind = NULL;
+}
+
 /* ------------------------------------------- a version-1 table
  * The fk_ops layout as a program compiled against version 1 holds it: the
  * table ends after .serial, so the library must never read the later
@@ -1008,6 +1062,7 @@ static bool kind_selected(const char *name)
 int main(void)
 {
     RUN(registry_finds_the_built_in_kinds);
+    RUN(each_built_in_object_holds_its_64_bit_lookup);
     RUN(a_version_1_table_works_and_its_later_slots_are_never_read);
     RUN(a_table_lacking_a_required_slot_is_refused);
     RUN(registering_a_kind);

@@ -152,7 +152,7 @@ const fk_ops fk_test_fpset_ops = {
     .summary = "test-only: an exact set of f-bit fingerprints (tests/fpset/)",
     .caps = FK_CAP_BOUNDED,
     FK_OPS_FORWARD_SLOTS(fpset),
-    .remove = fpset_fwd_remove,
+    .remove = fpset_slot_remove,
     .serial = &fpset_serial_ops,
     .size = fpset_size,
 };
