@@ -2,6 +2,7 @@
  * at the asked scale and recommend one, saying why each other one loses, and
  * end in what builds it: the `filterkit build` line, the C and the Python
  * calls. --format json prints the whole decision. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -153,8 +154,9 @@ static void why_lost(const candidate *o, const candidate *best, double read_rati
 }
 
 /* How the user runs this program again: "filterkit" when that name on PATH
- * is this very program (or it was started by name), else the path it was
- * started as ("build/filterkit"), quoted for the shell when it must be. */
+ * is this very program (or it was started by name), else its absolute path
+ * (/src/filterkit/build/filterkit: the line runs from any folder), quoted
+ * for the shell when it must be. */
 static void runnable_name(char *buf, size_t len)
 {
     const char *self = fkc_runinfo_invoked_as();
@@ -173,10 +175,14 @@ static void runnable_name(char *buf, size_t len)
             return;
         path = end ? end + 1 : NULL;
     }
-    if (strspn(self, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == strlen(self))
-        snprintf(buf, len, "%s", self);
-    else if (!strchr(self, '\''))
-        snprintf(buf, len, "'%s'", self);
+    char *abs = realpath(self, NULL);
+    if (!abs)
+        return;
+    if (strspn(abs, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == strlen(abs))
+        snprintf(buf, len, "%s", abs);
+    else if (!strchr(abs, '\''))
+        snprintf(buf, len, "'%s'", abs);
+    free(abs);
 }
 
 /* ---------------------------------------------------------- the JSON form */
@@ -576,7 +582,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     shortest(fpr, fpr_text, sizeof fpr_text);
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
-    char build_line[400] = "", c_line[400] = "", py_line[200] = "", grow_line[300] = "";
+    char build_line[4600] = "", c_line[400] = "", py_line[200] = "", grow_line[300] = "";
     char made_text[40] = "";
     if (best) {
         shortest(best->fpr, made_text, sizeof made_text); /* what it is made with */
@@ -595,7 +601,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                      best->doublings, (unsigned long long)grown, ldexp(best->fpr, (int)best->doublings),
                      grown_mem);
         }
-        char self[160];
+        char self[4200];
         runnable_name(self, sizeof self);
         snprintf(build_line, sizeof build_line, "%s build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
                  self, best->ops->name, made_text, (unsigned long long)capacity);
