@@ -130,7 +130,9 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     measured: medians, min and max of the runs, cost_ns with cost_ns_low
     and cost_ns_high), run. Plus, as in 0.3.0: kind (the recommendation's,
     or None), params (the keyword arguments of filterkit.Filter(kind,
-    **params)), and each candidate's why_not (its reason). Cost: about a
+    **params)), memory_bytes, expected_fpr, and each candidate's why_not
+    (its reason). Progress goes to stderr as the CLI's does
+    (FILTERKIT_PROGRESS=0 in the environment silences it). Cost: about a
     second per kind timed; none with measure=False.
     """
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
@@ -158,8 +160,11 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     rec = answer["recommendation"]
     for c in answer["candidates"]:
         c["why_not"] = c["reason"]
+    chosen = [c for c in answer["candidates"] if c["chosen"]]
     answer["kind"] = rec["kind"] if rec else None
     answer["params"] = {"capacity": rec["capacity"], "fpr": rec["fpr"]} if rec else None
+    answer["memory_bytes"] = rec["memory_bytes"] if rec else None
+    answer["expected_fpr"] = chosen[0].get("theory_fpr") if chosen else None
     return answer
 
 
