@@ -8,7 +8,7 @@
 #  - ties: a kind whose runs overlap the fastest's (or within 1.25x of it)
 #    is tied with it, the smallest of the tied wins, and the output says so
 #    (decided_by / "decided:");
-#  - --formulas-only times nothing and picks the smallest that qualifies;
+#  - --no-timing times nothing and picks the smallest that qualifies;
 #  - the build line names the program as it can be run: "filterkit" when
 #    that is this program on PATH, else its absolute path, and it runs.
 # Usage: tests/cli_pick.sh [BUILD_DIR]   (default build/)
@@ -63,22 +63,22 @@ check "text: a cost table with min-max of the runs" \
     sh -c "grep -q '^cost per operation at read ratio 0.90, ns (median, and min-max of the 1 run):' '$tmp/p.txt' &&
            grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +chosen' '$tmp/p.txt'"
 
-# --- --formulas-only: nothing timed, the smallest that qualifies
-"$fk" pick --n 1M --fpr 1% --deletes --formulas-only --format json >"$tmp/f.json" 2>/dev/null
-check "--formulas-only: nothing timed" test "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/f.json")" = 0
-check "--formulas-only: the smallest feasible kind" \
+# --- --no-timing: nothing timed, the smallest that qualifies
+"$fk" pick --n 1M --fpr 1% --deletes --no-timing --format json >"$tmp/f.json" 2>/dev/null
+check "--no-timing: nothing timed" test "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/f.json")" = 0
+check "--no-timing: the smallest feasible kind" \
     test "$(jq -r '.recommendation.kind' "$tmp/f.json")" = \
          "$(jq -r '[.candidates[] | select(.feasible)] | min_by(.memory_bytes) | .kind' "$tmp/f.json")"
 
 # --- the build line names a program the user can run
 absfk=$(cd "$(dirname "$fk")" && pwd)/filterkit
-line=$(PATH=/usr/bin:/bin "$fk" pick --n 2000 --fpr 1% --formulas-only --format json 2>/dev/null | jq -r .recommendation.build)
+line=$(PATH=/usr/bin:/bin "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
 check "not on PATH: the build line starts with the absolute path ($line)" test "${line%% *}" = "$absfk"
 seq 1 2000 >"$tmp/keys.txt"
 (cd "$tmp" && PATH=/usr/bin:/bin && eval "$line")
 check "... and runs as printed from another folder" test -s "$tmp/filter.fk"
 mkdir "$tmp/bin" && ln -s "$absfk" "$tmp/bin/filterkit"
-line=$(PATH="$tmp/bin:/usr/bin:/bin" "$fk" pick --n 2000 --fpr 1% --formulas-only --format json 2>/dev/null | jq -r .recommendation.build)
+line=$(PATH="$tmp/bin:/usr/bin:/bin" "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
 check "on PATH as filterkit: the build line starts with filterkit ($line)" test "${line%% *}" = filterkit
 
 finish

@@ -58,6 +58,7 @@ typedef struct {
     double        cost;       /* ns per operation at the read ratio (medians) */
     double        cost_low;   /* ... from the fastest of the runs (min) */
     double        cost_high;  /* ... from the slowest of the runs (max) */
+    int           untimed;    /* ruled out by its sizing before any timing */
     int           tied;       /* in the group tied on time with the fastest
                                  (the fastest too, when others are) */
     char          why_not[200];
@@ -324,7 +325,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9, headroom = PICK_DEFAULT_HEADROOM;
-    int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0, formulas_only = 0;
+    int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0, no_timing = 0;
     uint64_t grow_to = 0;
     const char *keys = "u64", *format = "text", *out_dir = NULL;
     /* the kinds named in the help come from the registry, by capability */
@@ -350,7 +351,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
         { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure; the spread of the runs decides ties (default: 3)" },
-        { "formulas-only", FKC_OPT_FLAG, &formulas_only, NULL, "time nothing: the smallest kind the sizing formulas admit wins" },
+        { "no-timing", FKC_OPT_FLAG, &no_timing, NULL, "time nothing: the smallest kind the sizing formulas admit wins" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "format", FKC_OPT_CHOICE, &format, "text|json", "text for people, or the whole decision as JSON (default: text)" },
         { "out", FKC_OPT_STR, &out_dir, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
@@ -380,7 +381,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         "Exit status 1 when no filter meets the constraints.", resizers, statics);
     const fkc_cmd_spec spec = {
         "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
-                "[--read-ratio R] [--keys u64|str|FILE] [--repeat R] [--formulas-only] [--format text|json] [--out DIR]",
+                "[--read-ratio R] [--keys u64|str|FILE] [--repeat R] [--no-timing] [--format text|json] [--out DIR]",
         about,
         opts,
     };
@@ -479,8 +480,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         /* over the budget is known from the formulas: not timed, unless
          * for plot 8 (--out), which shows every kind beside the budget line */
         if (c[i].sized)
-            judge(&c[i], c[i].fpr, out_dir ? 0 : memory);
-        if (!c[i].why_not[0] && !formulas_only) {
+            c[i].untimed = judge(&c[i], c[i].fpr, out_dir ? 0 : memory);
+        if (!c[i].why_not[0] && !no_timing) {
             cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, c[i].fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
@@ -526,7 +527,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
 
     /* The fastest feasible, then the smallest of those tied with it on
      * time: within PICK_SPEED_SLACK of it, or whose min..max over the runs
-     * overlaps its own. --formulas-only: the smallest feasible. */
+     * overlaps its own. --no-timing: the smallest feasible. */
     const candidate *best = NULL;
     candidate *fastest = NULL;
     size_t ties = 0;
@@ -542,7 +543,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             x->tied = 1;
             ties++;
         }
-        if (fastest ? x == fastest || x->tied : formulas_only)
+        if (fastest ? x == fastest || x->tied : no_timing)
             if (!best || x->memory < best->memory)
                 best = x;
     }
@@ -551,7 +552,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     char decided[400] = "";
     if (best && !fastest) {
         snprintf(decided, sizeof decided, "the smallest that qualifies, by the sizing formulas alone "
-                 "(--formulas-only: nothing timed)");
+                 "(--no-timing: nothing timed)");
     } else if (best && !ties) {
         snprintf(decided, sizeof decided, "the fastest at read ratio %.2f; no other kind is within %.2fx of "
                  "it or within its spread over the runs (%.1f-%.1f ns)", read_ratio, PICK_SPEED_SLACK,
@@ -643,9 +644,9 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             fputs("null", out);
         fprintf(out, ", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)capacity);
         json_num(out, read_ratio);
-        fprintf(out, ", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"formulas_only\": %s, \"timed_at_n\": %llu},\n",
+        fprintf(out, ", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"no_timing\": %s, \"timed_at_n\": %llu},\n",
                fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
-               formulas_only ? "true" : "false", (unsigned long long)(nmeas ? n_meas : 0));
+               no_timing ? "true" : "false", (unsigned long long)(nmeas ? n_meas : 0));
         fprintf(out, "  \"recommendation\": ");
         if (best) {
             fprintf(out, "{\"kind\": ");
@@ -705,8 +706,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                fkc_key_type_name(ks.type), repeat > 1 ? "median of " : "", (unsigned long long)repeat,
                repeat > 1 ? "s" : "",
                n_meas < capacity ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
-    else if (formulas_only)
-        fprintf(out, "(nothing timed: --formulas-only)\n\n");
+    else if (no_timing)
+        fprintf(out, "(nothing timed: --no-timing)\n\n");
     else
         fprintf(out, "(nothing timed: the sizing formulas rule every kind out)\n\n");
 
@@ -781,10 +782,13 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         fprintf(out, "cost per operation at read ratio %.2f, ns (median, and min-max of the %llu run%s):\n",
                 read_ratio, (unsigned long long)repeat, repeat > 1 ? "s" : "");
         for (size_t i = 0; i < nc; i++)
-            if (c[i].measured)
-                fprintf(out, "  %-16s %7.1f  %7.1f-%-7.1f %s\n", c[i].ops->name, c[i].cost, c[i].cost_low,
-                        c[i].cost_high, &c[i] == best ? "chosen" : c[i].tied ? "tied" : c[i].why_not[0] ?
-                        "ruled out" : "");
+            if (c[i].measured) {
+                const char *mark = &c[i] == best ? "  chosen" : c[i].tied ? "  tied" : c[i].why_not[0] ?
+                                   "  ruled out" : "";
+                char range[64];
+                snprintf(range, sizeof range, "%.1f-%.1f", c[i].cost_low, c[i].cost_high);
+                fprintf(out, "  %-16s %7.1f  %*s%s\n", c[i].ops->name, c[i].cost, mark[0] ? -15 : 0, range, mark);
+            }
     }
     fprintf(out, "why not the others:\n");
     for (size_t i = 0; i < nc; i++) {
@@ -796,8 +800,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             snprintf(why, sizeof why, "%s", o->why_not);
         else
             why_lost(o, best, read_ratio, why, sizeof why);
-        fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->why_not[0] && !o->measured && !formulas_only ?
-                " (not timed)" : "");
+        fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->untimed ? " (by the formulas: not timed)" : "");
     }
     char bb[32];
     fkc_human_bytes(budget_for_best, bb, sizeof bb);

@@ -120,7 +120,7 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     budget in bytes, --memory), static (--static: the whole set is known
     before any lookup), read_ratio, seed, repeat (timed runs per figure),
     headroom (the share of n added later, default 0.25), counts, merges.
-    measure=False is --formulas-only: nothing timed, the smallest kind the
+    measure=False is --no-timing: nothing timed, the smallest kind the
     sizing formulas admit wins.
 
     Returns the CLI's JSON as a dict: query, recommendation (None when
@@ -149,7 +149,7 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     if headroom is not None:
         args += ["--headroom", _pick_number(headroom, "headroom", 0)]
     for flag, on in (("--deletes", deletes), ("--static", static), ("--counts", counts),
-                     ("--merges", merges), ("--formulas-only", not measure)):
+                     ("--merges", merges), ("--no-timing", not measure)):
         if on:
             args.append(flag)
     with _pick_lock:

@@ -88,7 +88,7 @@ def test_pick_is_the_clis(cli):
     formulas alone the whole decision is the same; timed, the same candidate
     table (who qualifies, why the others do not) and a feasible winner."""
     for args in PICK_CASES:
-        rc, c = cli_pick(cli, args, "--formulas-only")
+        rc, c = cli_pick(cli, args, "--no-timing")
         p = py_pick(args, measure=False)
         assert rc == (0 if c["recommendation"] else 1)
         assert p["candidates"] == [dict(x, why_not=x["reason"]) for x in c["candidates"]], args
