@@ -39,12 +39,14 @@ def version():
 
 
 def static_libraries():
-    given = [os.environ.get("FK_LIBFKBENCH"), os.environ.get("FK_LIBFILTERKIT")]
-    if all(given):
-        for name, lib in zip(("FK_LIBFKBENCH", "FK_LIBFILTERKIT"), given):
-            if not os.path.isfile(lib):
-                fail("%s=%s: no such file" % (name, lib))
-        return [os.path.abspath(lib) for lib in given]
+    lib = os.environ.get("FK_LIBFILTERKIT")
+    if lib:
+        # the CLI's archive beside it unless named (make builds both there)
+        bench = os.environ.get("FK_LIBFKBENCH") or os.path.join(os.path.dirname(lib), "libfk_bench.a")
+        for name, path in (("FK_LIBFILTERKIT", lib), ("FK_LIBFKBENCH", bench)):
+            if not os.path.isfile(path):
+                fail("%s=%s: no such file (make static bench-lib builds it)" % (name, path))
+        return [os.path.abspath(bench), os.path.abspath(lib)]
     # Only when a command builds the extension (not for egg_info, sdist, ...).
     building = any(c in sys.argv for c in ("build", "build_ext", "bdist_wheel", "install",
                                            "develop", "editable_wheel"))
