@@ -361,7 +361,11 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
-        "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
+        "read ratio. Kinds tied with the fastest (within 1.25x of it, or whose cost over\n"
+        "the --repeat runs, min to max, overlaps its own) count as as fast, and the one\n"
+        "with the least memory wins; the output shows each cost's spread and says which\n"
+        "rule decided. Kinds the formulas rule out (over --memory, lacking a required\n"
+        "capability) are listed with their reason and not timed (unless --out, for plot 8).\n"
         "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
