@@ -214,7 +214,7 @@ TEST_KINDS := fpset
 TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
-.PHONY: all build lib static shared cli figures redis python tests-build test test-fast bench \
+.PHONY: all build lib static bench-lib shared cli figures redis python tests-build test test-fast bench \
         bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-python deps-python-test \
         config clean help test-tsan
 
@@ -228,6 +228,8 @@ build: lib cli figures completion
 lib: static shared
 
 static: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/include/filterkit
+# The CLI minus main() (the Python package links it for filterkit.pick).
+bench-lib: $(BENCH_LIB)
 
 # The installed include layout, in the tree: $(BUILD)/include/filterkit is
 # the source root, so a program written for the installed headers
@@ -379,8 +381,9 @@ $(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(REDIS_OBJS) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # setup.py rebuilds what changed (its depends: the archive and pyfk.h).
-$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(CONFIG_STAMP)
-	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_WERROR=$(WERROR) \
+$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(BENCH_LIB) $(CONFIG_STAMP)
+	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_LIBFKBENCH=$(abspath $(BENCH_LIB)) \
+	  FK_WERROR=$(WERROR) \
 	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
 	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
 	  $(PYTHON) setup.py -q build --build-base $(abspath $(PY_BUILD))/tmp \

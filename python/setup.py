@@ -1,11 +1,12 @@
 """Builds filterkit's Python package (its metadata: pyproject.toml): the C
 extension filterkit._filterkit, statically linked with the library
-(libfilterkit.a, compiled -fPIC), so the installed module needs nothing
-else.
+(libfilterkit.a, compiled -fPIC) and with the CLI's code (libfk_bench.a:
+filterkit.pick runs `filterkit pick` itself), so the installed module needs
+nothing else.
 
 The extension is built from the filterkit source tree this folder sits in:
-setup.py runs `make -C .. static` (or uses the archive named by
-FK_LIBFILTERKIT, as `make python` passes it). Copied elsewhere, set
+setup.py runs `make -C .. static bench-lib` (or uses the archives named by
+FK_LIBFILTERKIT and FK_LIBFKBENCH, as `make python` passes them). Copied elsewhere, set
 FK_SOURCE_ROOT to a filterkit source tree.
 """
 import os
@@ -37,28 +38,31 @@ def version():
     return ".".join(parts)
 
 
-def static_library():
+def static_libraries():
     lib = os.environ.get("FK_LIBFILTERKIT")
     if lib:
-        if not os.path.isfile(lib):
-            fail("FK_LIBFILTERKIT=%s: no such file" % lib)
-        return os.path.abspath(lib)
+        # the CLI's archive beside it unless named (make builds both there)
+        bench = os.environ.get("FK_LIBFKBENCH") or os.path.join(os.path.dirname(lib), "libfk_bench.a")
+        for name, path in (("FK_LIBFILTERKIT", lib), ("FK_LIBFKBENCH", bench)):
+            if not os.path.isfile(path):
+                fail("%s=%s: no such file (make static bench-lib builds it)" % (name, path))
+        return [os.path.abspath(bench), os.path.abspath(lib)]
     # Only when a command builds the extension (not for egg_info, sdist, ...).
     building = any(c in sys.argv for c in ("build", "build_ext", "bdist_wheel", "install",
                                            "develop", "editable_wheel"))
-    lib = os.path.join(ROOT, "build", "libfilterkit.a")
+    libs = [os.path.join(ROOT, "build", "libfk_bench.a"), os.path.join(ROOT, "build", "libfilterkit.a")]
     if building:
-        cmd = ["make", "-C", ROOT, "--no-print-directory", "static"]
+        cmd = ["make", "-C", ROOT, "--no-print-directory", "static", "bench-lib"]
         print("filterkit setup.py: " + " ".join(cmd), flush=True)
         try:
             subprocess.check_call(cmd)
         except (OSError, subprocess.CalledProcessError) as e:
             fail("building the C library failed (%s); run `make static` in %s and read its "
                  "errors (Debian: apt-get install build-essential libxxhash-dev)" % (e, ROOT))
-    return lib
+    return libs
 
 
-LIB = static_library()
+LIBS = static_libraries()  # the CLI's code first: it calls the library
 SRC = sorted(os.path.join("src", f) for f in os.listdir(os.path.join(HERE, "src"))
              if f.endswith(".c"))
 WARN = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes", "-Wshadow",
@@ -70,9 +74,9 @@ ext = Extension(
     "filterkit._filterkit",
     sources=SRC,
     include_dirs=[ROOT],
-    extra_objects=[LIB],
-    libraries=["m"],
-    depends=[LIB, os.path.join("src", "pyfk.h")],
+    extra_objects=LIBS,
+    libraries=["m", "pthread", "dl"],
+    depends=LIBS + [os.path.join("src", "pyfk.h")],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden"] + WARN
     + os.environ.get("FK_PY_CFLAGS", "").split(),
     # the library's symbols stay inside the module

@@ -2,11 +2,13 @@
  * at the asked scale and recommend one, saying why each other one loses, and
  * end in what builds it: the `filterkit build` line, the C and the Python
  * calls. --format json prints the whole decision. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "args.h"
 #include "cmd.h"
 #include "hints.h"
@@ -22,8 +24,9 @@
 /* Timings are measured at no more than this many items (memory is
  * extrapolated exactly), so a pick takes seconds, not minutes. */
 #define PICK_MAX_MEASURED UINT64_C(2000000)
-/* A kind within this factor of the fastest counts as "as fast"; among
- * those, the smallest wins. */
+/* A kind within this factor of the fastest counts as "as fast", as does one
+ * whose cost over the runs (min..max) overlaps the fastest's: such kinds
+ * are tied on time, and the smallest of them wins. */
 #define PICK_SPEED_SLACK 1.25
 /* A kind qualifies when its theoretical FPR at capacity is at most this
  * times the target: Bloom sizing rounds k to a whole number, which lifts
@@ -52,7 +55,12 @@ typedef struct {
     unsigned      doublings;  /* --grow-to: fk_filter_grow calls to reach it */
     double        theory;     /* theoretical FPR holding `capacity` items */
     double        best_fpr;   /* the lowest theoretical FPR within the budget; NaN: none */
-    double        cost;       /* ns per operation at the read ratio */
+    double        cost;       /* ns per operation at the read ratio (medians) */
+    double        cost_low;   /* ... from the fastest of the runs (min) */
+    double        cost_high;  /* ... from the slowest of the runs (max) */
+    int           untimed;    /* ruled out by its sizing before any timing */
+    int           tied;       /* in the group tied on time with the fastest
+                                 (the fastest too, when others are) */
     char          why_not[200];
     char          params[160];
 } candidate;
@@ -125,7 +133,14 @@ static int judge(candidate *c, double fpr, uint64_t budget)
 static void why_lost(const candidate *o, const candidate *best, double read_ratio, char *buf, size_t len)
 {
     double mr = (double)o->memory / (double)best->memory, tr = o->cost / best->cost;
-    if (mr >= 1.1 && tr >= 1.1)
+    if (!best->measured)
+        snprintf(buf, len, "%.2fx the memory of %s at this fpr (ranked by the formulas alone)", mr,
+                 best->ops->name);
+    else if (o->tied)
+        snprintf(buf, len, "tied on time with %s (%.1f-%.1f vs %.1f-%.1f ns per operation over the runs), "
+                 "and the tie goes to the smaller: it needs %.2fx the memory", best->ops->name, o->cost_low,
+                 o->cost_high, best->cost_low, best->cost_high, mr);
+    else if (mr >= 1.1 && tr >= 1.1)
         snprintf(buf, len, "%.1fx the memory and %.1fx the time per operation of %s at this fpr", mr, tr,
                  best->ops->name);
     else if (mr >= 1.1)
@@ -139,84 +154,120 @@ static void why_lost(const candidate *o, const candidate *best, double read_rati
                  best->ops->name);
 }
 
+/* How the user runs this program again: "filterkit" when that name on PATH
+ * is this very program (or it was started by name), else its absolute path
+ * (/src/filterkit/build/filterkit: the line runs from any folder), quoted
+ * for the shell when it must be. */
+static void runnable_name(char *buf, size_t len)
+{
+    const char *self = fkc_runinfo_invoked_as();
+    struct stat me, there;
+    snprintf(buf, len, "filterkit");
+    if (!self[0] || !strchr(self, '/') || stat(self, &me) != 0)
+        return;
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        const char *end = strchr(path, ':');
+        size_t dir = end ? (size_t)(end - path) : strlen(path);
+        char try_path[4096];
+        if (snprintf(try_path, sizeof try_path, "%.*s/filterkit", (int)(dir ? dir : 1), dir ? path : ".") <
+                (int)sizeof try_path &&
+            stat(try_path, &there) == 0 && there.st_dev == me.st_dev && there.st_ino == me.st_ino)
+            return;
+        path = end ? end + 1 : NULL;
+    }
+    char *abs = realpath(self, NULL);
+    if (!abs)
+        return;
+    if (strspn(abs, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == strlen(abs))
+        snprintf(buf, len, "%s", abs);
+    else if (!strchr(abs, '\''))
+        snprintf(buf, len, "'%s'", abs);
+    free(abs);
+}
+
 /* ---------------------------------------------------------- the JSON form */
 
-static void json_num(double d)
+static void json_num(FILE *out, double d)
 {
     char buf[40];
     if (isnan(d) || isinf(d)) {
-        fputs("null", stdout);
+        fputs("null", out);
         return;
     }
     shortest(d, buf, sizeof buf);
-    fputs(buf, stdout);
+    fputs(buf, out);
 }
 
-static void json_summary(const char *name, fkc_summary s)
+static void json_summary(FILE *out, const char *name, fkc_summary s)
 {
-    printf(", \"%s\": {\"median\": ", name);
-    json_num(s.median);
-    printf(", \"min\": ");
-    json_num(s.min);
-    printf(", \"max\": ");
-    json_num(s.max);
-    printf("}");
+    fprintf(out, ", \"%s\": {\"median\": ", name);
+    json_num(out, s.median);
+    fprintf(out, ", \"min\": ");
+    json_num(out, s.min);
+    fprintf(out, ", \"max\": ");
+    json_num(out, s.max);
+    fprintf(out, "}");
 }
 
-static void json_candidate(const candidate *c, const candidate *best, double read_ratio, uint64_t capacity)
+static void json_candidate(FILE *out, const candidate *c, const candidate *best, double read_ratio, uint64_t capacity)
 {
     char lost[240] = "";
     if (c->why_not[0])
         snprintf(lost, sizeof lost, "%s", c->why_not);
     else if (c != best && best)
         why_lost(c, best, read_ratio, lost, sizeof lost);
-    printf("    {\"kind\": ");
-    fkc_json_string(stdout, c->ops->name);
-    printf(", \"chosen\": %s, \"feasible\": %s, \"reason\": ", c == best ? "true" : "false",
-           c->why_not[0] ? "false" : "true");
+    fprintf(out, "    {\"kind\": ");
+    fkc_json_string(out, c->ops->name);
+    fprintf(out, ", \"chosen\": %s, \"feasible\": %s, \"tied\": %s, \"reason\": ", c == best ? "true" : "false",
+           c->why_not[0] ? "false" : "true", c->tied ? "true" : "false");
     if (lost[0])
-        fkc_json_string(stdout, lost);
+        fkc_json_string(out, lost);
     else
-        fputs("null", stdout);
-    printf(", \"can_remove\": %s, \"grows\": %s, \"bounded\": %s",
+        fputs("null", out);
+    fprintf(out, ", \"can_remove\": %s, \"grows\": %s, \"bounded\": %s",
            fk_ops_caps(c->ops) & FK_CAP_REMOVE ? "true" : "false",
            fk_ops_caps(c->ops) & FK_CAP_GROWS ? "true" : "false",
            fk_ops_caps(c->ops) & FK_CAP_BOUNDED ? "true" : "false");
     if (c->sized) {
-        printf(", \"geometry\": ");
-        fkc_json_string(stdout, c->params);
+        fprintf(out, ", \"geometry\": ");
+        fkc_json_string(out, c->params);
         if (c->memory == FKC_MODEL_TOO_BIG) {
-            printf(", \"memory_bytes\": null, \"bits_per_item\": null");
+            fprintf(out, ", \"memory_bytes\": null, \"bits_per_item\": null");
         } else {
-            printf(", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory);
-            json_num(8.0 * (double)c->memory / (double)capacity);
+            fprintf(out, ", \"memory_bytes\": %llu, \"bits_per_item\": ", (unsigned long long)c->memory);
+            json_num(out, 8.0 * (double)c->memory / (double)capacity);
         }
-        printf(", \"fpr_made\": ");
-        json_num(c->fpr);
-        printf(", \"doublings\": %u", c->doublings);
-        printf(", \"memory_exact\": %s, \"theory_fpr\": ", c->exact ? "true" : "false");
-        json_num(c->theory);
-        printf(", \"best_fpr_in_budget\": ");
-        json_num(c->best_fpr);
+        fprintf(out, ", \"fpr_made\": ");
+        json_num(out, c->fpr);
+        fprintf(out, ", \"doublings\": %u", c->doublings);
+        fprintf(out, ", \"memory_exact\": %s, \"theory_fpr\": ", c->exact ? "true" : "false");
+        json_num(out, c->theory);
+        fprintf(out, ", \"best_fpr_in_budget\": ");
+        json_num(out, c->best_fpr);
     }
     if (c->measured) {
-        printf(",\n     \"measured\": {\"n\": %llu, \"fpr\": ", (unsigned long long)c->r.n);
-        json_num(c->r.fpr_measured);
-        printf(", \"fpr_low\": ");
-        json_num(c->r.fpr_low);
-        printf(", \"fpr_high\": ");
-        json_num(c->r.fpr_high);
-        printf(", \"fpr_negatives\": %llu", (unsigned long long)c->r.fpr_negatives);
-        json_summary("insert_ns", c->r.insert);
-        json_summary("lookup_absent_ns", c->r.lookup[0]);
-        json_summary("lookup_50_ns", c->r.lookup[2]);
-        json_summary("lookup_present_ns", c->r.lookup[4]);
-        json_summary("remove_ns", c->r.remove);
-        printf(", \"insert_failures\": %llu, \"cost_ns\": ", (unsigned long long)c->r.insert_failures);
-        json_num(c->cost);
-        printf("}");
+        fprintf(out, ",\n     \"measured\": {\"n\": %llu, \"fpr\": ", (unsigned long long)c->r.n);
+        json_num(out, c->r.fpr_measured);
+        fprintf(out, ", \"fpr_low\": ");
+        json_num(out, c->r.fpr_low);
+        fprintf(out, ", \"fpr_high\": ");
+        json_num(out, c->r.fpr_high);
+        fprintf(out, ", \"fpr_negatives\": %llu", (unsigned long long)c->r.fpr_negatives);
+        json_summary(out, "insert_ns", c->r.insert);
+        json_summary(out, "lookup_absent_ns", c->r.lookup[0]);
+        json_summary(out, "lookup_50_ns", c->r.lookup[2]);
+        json_summary(out, "lookup_present_ns", c->r.lookup[4]);
+        json_summary(out, "remove_ns", c->r.remove);
+        fprintf(out, ", \"insert_failures\": %llu, \"cost_ns\": ", (unsigned long long)c->r.insert_failures);
+        json_num(out, c->cost);
+        fprintf(out, ", \"cost_ns_low\": ");
+        json_num(out, c->cost_low);
+        fprintf(out, ", \"cost_ns_high\": ");
+        json_num(out, c->cost_high);
+        fprintf(out, "}");
     }
-    printf("}");
+    fprintf(out, "}");
 }
 
 /* ----------------------------------------------------------- the CSV file */
@@ -270,13 +321,13 @@ static int write_csv(const char *dir, const candidate *c, size_t nc, const candi
 
 /* ------------------------------------------------------------ the command */
 
-int fkc_cmd_pick(int argc, char **argv)
+int fkc_pick_run(FILE *out, int argc, char **argv)
 {
     uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
     double fpr = 0, read_ratio = 0.9, headroom = PICK_DEFAULT_HEADROOM;
-    int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0;
+    int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0, no_timing = 0;
     uint64_t grow_to = 0;
-    const char *keys = "u64", *format = "text", *out = NULL;
+    const char *keys = "u64", *format = "text", *out_dir = NULL;
     /* the kinds named in the help come from the registry, by capability */
     char statics[256], resizers[256], static_help[400], grow_help[400];
     fkc_kinds_with(FK_CAP_STATIC, statics, sizeof statics);
@@ -299,17 +350,22 @@ int fkc_cmd_pick(int argc, char **argv)
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
-        { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure (default: 3)" },
+        { "repeat", FKC_OPT_REPEAT, &repeat, "R", "timed runs per figure; the spread of the runs decides ties (default: 3)" },
+        { "no-timing", FKC_OPT_FLAG, &no_timing, NULL, "time nothing: the smallest kind the sizing formulas admit wins" },
         { "seed", FKC_OPT_U64, &seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "format", FKC_OPT_CHOICE, &format, "text|json", "text for people, or the whole decision as JSON (default: text)" },
-        { "out", FKC_OPT_STR, &out, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
+        { "out", FKC_OPT_STR, &out_dir, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     char about[3072];
     snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
-        "read ratio, preferring the smallest among those within 1.25x of the fastest.\n"
+        "read ratio. Kinds tied with the fastest (within 1.25x of it, or whose cost over\n"
+        "the --repeat runs, min to max, overlaps its own) count as as fast, and the one\n"
+        "with the least memory wins; the output shows each cost's spread and says which\n"
+        "rule decided. Kinds the formulas rule out (over --memory, lacking a required\n"
+        "capability) are listed with their reason and not timed (unless --out, for plot 8).\n"
         "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
@@ -329,7 +385,7 @@ int fkc_cmd_pick(int argc, char **argv)
         "Exit status 1 when no filter meets the constraints.", resizers, statics);
     const fkc_cmd_spec spec = {
         "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
-                "[--read-ratio R] [--keys u64|str|FILE] [--format text|json] [--out DIR]",
+                "[--read-ratio R] [--keys u64|str|FILE] [--repeat R] [--no-timing] [--format text|json] [--out DIR]",
         about,
         opts,
     };
@@ -425,11 +481,11 @@ int fkc_cmd_pick(int argc, char **argv)
                                                           : "loses its false-positive rate");
             continue;
         }
-        /* (over the budget is judged after the timing: plot 8 shows every
-         * kind beside the budget line) */
+        /* over the budget is known from the formulas: not timed, unless
+         * for plot 8 (--out), which shows every kind beside the budget line */
         if (c[i].sized)
-            judge(&c[i], c[i].fpr, 0);
-        if (!c[i].why_not[0]) {
+            c[i].untimed = judge(&c[i], c[i].fpr, out_dir ? 0 : memory);
+        if (!c[i].why_not[0] && !no_timing) {
             cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, c[i].fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
@@ -460,6 +516,8 @@ int fkc_cmd_pick(int argc, char **argv)
             x->memory = fkc_model_extrapolate(x->ops, x->fpr, n_meas, x->r.memory_bytes, capacity, &x->exact);
             x->theory = fkc_model_fpr(x->ops, capacity, x->fpr, x->r.fpr_theory);
             x->cost = read_ratio * x->r.lookup[2].median + (1 - read_ratio) * x->r.insert.median;
+            x->cost_low = read_ratio * x->r.lookup[2].min + (1 - read_ratio) * x->r.insert.min;
+            x->cost_high = read_ratio * x->r.lookup[2].max + (1 - read_ratio) * x->r.insert.max;
             if (x->r.insert_failures)
                 snprintf(x->why_not, sizeof x->why_not, "%llu of %llu inserts failed at this size",
                          (unsigned long long)x->r.insert_failures, (unsigned long long)n_meas);
@@ -471,16 +529,48 @@ int fkc_cmd_pick(int argc, char **argv)
         fkc_progress_end();
     }
 
-    /* the fastest feasible, then the smallest of those nearly as fast */
+    /* The fastest feasible, then the smallest of those tied with it on
+     * time: within PICK_SPEED_SLACK of it, or whose min..max over the runs
+     * overlaps its own. --no-timing: the smallest feasible. */
     const candidate *best = NULL;
+    candidate *fastest = NULL;
+    size_t ties = 0;
     for (size_t i = 0; i < nc; i++)
-        if (!c[i].why_not[0] && (!best || c[i].cost < best->cost))
-            best = &c[i];
-    if (best) {
-        double limit = best->cost * PICK_SPEED_SLACK;
-        for (size_t i = 0; i < nc; i++)
-            if (!c[i].why_not[0] && c[i].cost <= limit && c[i].memory < best->memory)
-                best = &c[i];
+        if (!c[i].why_not[0] && c[i].measured && (!fastest || c[i].cost < fastest->cost))
+            fastest = &c[i];
+    for (size_t i = 0; i < nc; i++) {
+        candidate *x = &c[i];
+        if (x->why_not[0] || !x->sized)
+            continue;
+        if (fastest && x != fastest &&
+            (x->cost <= fastest->cost * PICK_SPEED_SLACK || x->cost_low <= fastest->cost_high)) {
+            x->tied = 1;
+            ties++;
+        }
+        if (fastest ? x == fastest || x->tied : no_timing)
+            if (!best || x->memory < best->memory)
+                best = x;
+    }
+    if (ties)
+        fastest->tied = 1;
+    char decided[400] = "";
+    if (best && !fastest) {
+        snprintf(decided, sizeof decided, "the smallest that qualifies, by the sizing formulas alone "
+                 "(--no-timing: nothing timed)");
+    } else if (best && !ties) {
+        snprintf(decided, sizeof decided, "the fastest at read ratio %.2f; no other kind is within %.2fx of "
+                 "it or within its spread over the runs (%.1f-%.1f ns)", read_ratio, PICK_SPEED_SLACK,
+                 fastest->cost_low, fastest->cost_high);
+    } else if (best) {
+        size_t at = (size_t)snprintf(decided, sizeof decided, "tied on time:");
+        for (size_t i = 0; i < nc && at < sizeof decided; i++)
+            if (c[i].tied)
+                at += (size_t)snprintf(decided + at, sizeof decided - at, " %s %.1f (%.1f-%.1f)", c[i].ops->name,
+                                       c[i].cost, c[i].cost_low, c[i].cost_high);
+        if (at < sizeof decided)
+            snprintf(decided + at, sizeof decided - at, " ns per operation (median, min-max of the runs: "
+                     "they overlap or are within %.2fx); the tie goes to the least memory: %s", PICK_SPEED_SLACK,
+                     best->ops->name);
     }
     /* the best fpr of each kind within the budget (or the recommendation's
      * memory): what the same bytes buy from each */
@@ -489,15 +579,15 @@ int fkc_cmd_pick(int argc, char **argv)
         if (c[i].sized && !c[i].doublings && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || grows))
             c[i].best_fpr = best_fpr_within(c[i].ops, capacity, budget_for_best);
 
-    if (out && strcmp(out, "-") != 0 &&
-        write_csv(out, c, nc, best, n, capacity, fpr, memory ? memory : budget_for_best, seed) != 0)
+    if (out_dir && strcmp(out_dir, "-") != 0 &&
+        write_csv(out_dir, c, nc, best, n, capacity, fpr, memory ? memory : budget_for_best, seed) != 0)
         return 1;
 
     char fpr_text[40], budget[32] = "any";
     shortest(fpr, fpr_text, sizeof fpr_text);
     if (memory)
         fkc_human_bytes(memory, budget, sizeof budget);
-    char build_line[400] = "", c_line[400] = "", py_line[200] = "", grow_line[300] = "";
+    char build_line[4600] = "", c_line[400] = "", py_line[200] = "", grow_line[300] = "";
     char made_text[40] = "";
     if (best) {
         shortest(best->fpr, made_text, sizeof made_text); /* what it is made with */
@@ -516,12 +606,14 @@ int fkc_cmd_pick(int argc, char **argv)
                      best->doublings, (unsigned long long)grown, ldexp(best->fpr, (int)best->doublings),
                      grown_mem);
         }
-        snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
-                 best->ops->name, made_text, (unsigned long long)capacity);
-        if (best->r.static_kind) {
+        char self[4200];
+        runnable_name(self, sizeof self);
+        snprintf(build_line, sizeof build_line, "%s build --kind %s --fpr %s --capacity %llu < keys.txt > filter.fk",
+                 self, best->ops->name, made_text, (unsigned long long)capacity);
+        if (fk_ops_caps(best->ops) & FK_CAP_STATIC) {
             /* built once from all the keys: no headroom to add to */
-            snprintf(build_line, sizeof build_line, "filterkit build --kind %s --fpr %s < keys.txt > filter.fk",
-                     best->ops->name, made_text);
+            snprintf(build_line, sizeof build_line, "%s build --kind %s --fpr %s < keys.txt > filter.fk",
+                     self, best->ops->name, made_text);
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(0, %s); fk_filter *f = NULL; "
                      "fk_status s = fk_filter_build(fk_ops_find(\"%s\"), &p, n, keys, lens, &f);",
                      made_text, best->ops->name);
@@ -539,85 +631,89 @@ int fkc_cmd_pick(int argc, char **argv)
     if (json) {
         fkc_runinfo ri;
         fkc_runinfo_fill(&ri, seed);
-        printf("{\n  \"query\": {\"n\": %llu, \"fpr\": %s, \"deletes\": %s, \"static\": %s, "
+        fprintf(out, "{\n  \"query\": {\"n\": %llu, \"fpr\": %s, \"deletes\": %s, \"static\": %s, "
                "\"counts\": %s, \"merges\": %s, \"memory_budget\": ",
                (unsigned long long)n, fpr_text, deletes ? "true" : "false", is_static ? "true" : "false",
                counts ? "true" : "false", merges ? "true" : "false");
         if (memory)
-            printf("%llu", (unsigned long long)memory);
+            fprintf(out, "%llu", (unsigned long long)memory);
         else
-            printf("null");
-        printf(", \"headroom\": ");
-        json_num(grows ? 0 : headroom);
-        printf(", \"n_uncertain\": %s, \"grow_to\": ", uncertain ? "true" : "false");
+            fprintf(out, "null");
+        fprintf(out, ", \"headroom\": ");
+        json_num(out, grows ? 0 : headroom);
+        fprintf(out, ", \"n_uncertain\": %s, \"grow_to\": ", uncertain ? "true" : "false");
         if (grow_to)
-            printf("%llu", (unsigned long long)grow_to);
+            fprintf(out, "%llu", (unsigned long long)grow_to);
         else
-            fputs("null", stdout);
-        printf(", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)capacity);
-        json_num(read_ratio);
-        printf(", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"timed_at_n\": %llu},\n",
+            fputs("null", out);
+        fprintf(out, ", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)capacity);
+        json_num(out, read_ratio);
+        fprintf(out, ", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"no_timing\": %s, \"timed_at_n\": %llu},\n",
                fkc_key_type_name(ks.type), (unsigned long long)repeat, (unsigned long long)seed,
-               (unsigned long long)(nmeas ? n_meas : 0));
-        printf("  \"recommendation\": ");
+               no_timing ? "true" : "false", (unsigned long long)(nmeas ? n_meas : 0));
+        fprintf(out, "  \"recommendation\": ");
         if (best) {
-            printf("{\"kind\": ");
-            fkc_json_string(stdout, best->ops->name);
-            printf(", \"capacity\": %llu, \"fpr\": %s, \"doublings\": %u, \"memory_bytes\": %llu, \"build\": ",
+            fprintf(out, "{\"kind\": ");
+            fkc_json_string(out, best->ops->name);
+            fprintf(out, ", \"capacity\": %llu, \"fpr\": %s, \"doublings\": %u, \"memory_bytes\": %llu, \"build\": ",
                    (unsigned long long)capacity, made_text, best->doublings, (unsigned long long)best->memory);
-            fkc_json_string(stdout, build_line);
-            printf(", \"c\": ");
-            fkc_json_string(stdout, c_line);
-            printf(", \"python\": ");
-            fkc_json_string(stdout, py_line);
-            printf(", \"grow\": ");
+            fkc_json_string(out, build_line);
+            fprintf(out, ", \"c\": ");
+            fkc_json_string(out, c_line);
+            fprintf(out, ", \"python\": ");
+            fkc_json_string(out, py_line);
+            fprintf(out, ", \"grow\": ");
             if (grow_line[0])
-                fkc_json_string(stdout, grow_line);
+                fkc_json_string(out, grow_line);
             else
-                fputs("null", stdout);
-            printf("},\n");
+                fputs("null", out);
+            fprintf(out, ", \"decided_by\": ");
+            fkc_json_string(out, decided);
+            fprintf(out, "},\n");
         } else {
-            printf("null,\n");
+            fprintf(out, "null,\n");
         }
-        printf("  \"budget_for_best_fpr\": %llu,\n  \"candidates\": [\n", (unsigned long long)budget_for_best);
+        fprintf(out, "  \"budget_for_best_fpr\": %llu,\n  \"candidates\": [\n", (unsigned long long)budget_for_best);
         for (size_t i = 0; i < nc; i++) {
-            json_candidate(&c[i], best, read_ratio, capacity);
-            printf("%s\n", i + 1 < nc ? "," : "");
+            json_candidate(out, &c[i], best, read_ratio, capacity);
+            fprintf(out, "%s\n", i + 1 < nc ? "," : "");
         }
-        printf("  ],\n  \"run\": {");
+        fprintf(out, "  ],\n  \"run\": {");
         const char *name;
         char value[2048];
         for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++) {
-            printf("%s", i ? ", " : "");
-            fkc_json_string(stdout, name);
-            printf(": ");
-            fkc_json_string(stdout, value);
+            fprintf(out, "%s", i ? ", " : "");
+            fkc_json_string(out, name);
+            fprintf(out, ": ");
+            fkc_json_string(out, value);
         }
-        printf("}\n}\n");
+        fprintf(out, "}\n}\n");
         if (!best)
             fprintf(stderr, "filterkit pick: no filter meets these constraints (see \"reason\")\n");
         return best ? 0 : 1;
     }
 
-    printf("filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s%s%s, static set: %s, memory budget: %s, "
+    fprintf(out, "filterkit pick: n=%llu, fpr=%.3g%%, deletes: %s%s%s, static set: %s, memory budget: %s, "
            "read ratio %.2f\n", (unsigned long long)n, 100 * fpr, deletes ? "yes" : "no",
            counts ? ", counts" : "", merges ? ", merges" : "", is_static ? "yes" : "no", budget,
            read_ratio);
     if (grow_to)
-        printf("sized for: %llu items to start with, growing to %llu without the keys (--grow-to)\n",
+        fprintf(out, "sized for: %llu items to start with, growing to %llu without the keys (--grow-to)\n",
                (unsigned long long)capacity, (unsigned long long)grow_to);
     else if (uncertain)
-        printf("sized for: %llu items to start with; a growing kind grows past them\n", (unsigned long long)capacity);
+        fprintf(out, "sized for: %llu items to start with; a growing kind grows past them\n", (unsigned long long)capacity);
     else
-        printf("sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n",
+        fprintf(out, "sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n",
                (unsigned long long)capacity, 100 * headroom);
     if (nmeas)
-        printf("(timed at n=%llu with %s keys, %s%llu run%s%s)\n\n", (unsigned long long)n_meas,
+        fprintf(out, "(timed at n=%llu with %s keys, %s%llu run%s%s)\n\n", (unsigned long long)n_meas,
                fkc_key_type_name(ks.type), repeat > 1 ? "median of " : "", (unsigned long long)repeat,
                repeat > 1 ? "s" : "",
                n_meas < capacity ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
+    else if (no_timing)
+        fprintf(out, "(nothing timed: --no-timing)\n\n");
     else
-        printf("(nothing timed: the sizing formulas rule every kind out)\n\n");
+        fprintf(out, "(nothing timed: the sizing formulas rule every kind out)\n\n");
 
     if (!best) {
         const candidate *smallest = NULL;
@@ -657,31 +753,48 @@ int fkc_cmd_pick(int argc, char **argv)
 
     char mem[32];
     fkc_human_bytes(best->memory, mem, sizeof mem);
-    printf("recommend: %s\n", best->ops->name);
-    printf("  build:      %s\n", build_line);
-    printf("  C:          %s\n", c_line);
-    printf("  Python:     %s\n", py_line);
+    fprintf(out, "recommend: %s\n", best->ops->name);
+    fprintf(out, "  build:      %s\n", build_line);
+    fprintf(out, "  C:          %s\n", c_line);
+    fprintf(out, "  Python:     %s\n", py_line);
     if (grow_line[0])
-        printf("  grow:       %s\n", grow_line);
+        fprintf(out, "  grow:       %s\n", grow_line);
     if (best->params[0])
-        printf("  geometry:   %s\n", best->params);
-    printf("  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
+        fprintf(out, "  geometry:   %s\n", best->params);
+    fprintf(out, "  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
            8.0 * (double)best->memory / (double)capacity);
-    printf("  measured:   fpr %.3g%% (theory %.3g%% at capacity), insert %.1f ns, lookup %.1f ns (50%% present), "
+    if (best->measured) {
+    fprintf(out, "  measured:   fpr %.3g%% (theory %.3g%% at capacity), insert %.1f ns, lookup %.1f ns (50%% present), "
            "%.1f ns (absent)", 100 * best->r.fpr_measured, 100 * best->theory, best->r.insert.median,
            best->r.lookup[2].median, best->r.lookup[0].median);
     if (!isnan(best->r.remove.median))
-        printf(", remove %.1f ns", best->r.remove.median);
+        fprintf(out, ", remove %.1f ns", best->r.remove.median);
     if (best->r.static_kind) {
-        printf("\n  static:     built once from the whole set: %.1f ns per key to build (the insert"
+        fprintf(out, "\n  static:     built once from the whole set: %.1f ns per key to build (the insert"
                " figure above)", best->r.insert.median);
         if (!isnan(best->r.build_temp_per_key))
-            printf(", %.1f bytes per key of temporary memory at its peak",
+            fprintf(out, ", %.1f bytes per key of temporary memory at its peak",
                    best->r.build_temp_per_key);
-        printf("; no inserts or removes afterwards");
+        fprintf(out, "; no inserts or removes afterwards");
     }
-    printf("\n  cost:       %.1f ns per operation at read ratio %.2f\n", best->cost, read_ratio);
-    printf("why not the others:\n");
+    fprintf(out, "\n  cost:       %.1f ns per operation at read ratio %.2f (%.1f-%.1f over the %llu run%s)\n",
+            best->cost, read_ratio, best->cost_low, best->cost_high, (unsigned long long)repeat,
+            repeat > 1 ? "s" : "");
+    }
+    fprintf(out, "  decided:    %s\n", decided);
+    if (fastest) {
+        fprintf(out, "cost per operation at read ratio %.2f, ns (median, and min-max of the %llu run%s):\n",
+                read_ratio, (unsigned long long)repeat, repeat > 1 ? "s" : "");
+        for (size_t i = 0; i < nc; i++)
+            if (c[i].measured) {
+                const char *mark = &c[i] == best ? "  chosen" : c[i].tied ? "  tied" : c[i].why_not[0] ?
+                                   "  ruled out" : "";
+                char range[64];
+                snprintf(range, sizeof range, "%.1f-%.1f", c[i].cost_low, c[i].cost_high);
+                fprintf(out, "  %-16s %7.1f  %*s%s\n", c[i].ops->name, c[i].cost, mark[0] ? -15 : 0, range, mark);
+            }
+    }
+    fprintf(out, "why not the others:\n");
     for (size_t i = 0; i < nc; i++) {
         const candidate *o = &c[i];
         if (o == best)
@@ -691,21 +804,26 @@ int fkc_cmd_pick(int argc, char **argv)
             snprintf(why, sizeof why, "%s", o->why_not);
         else
             why_lost(o, best, read_ratio, why, sizeof why);
-        printf("  %s: %s\n", o->ops->name, why);
+        fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->untimed ? " (by the formulas: not timed)" : "");
     }
     char bb[32];
     fkc_human_bytes(budget_for_best, bb, sizeof bb);
-    printf("best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",
+    fprintf(out, "best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",
            (unsigned long long)capacity);
     for (size_t i = 0; i < nc; i++) {
         if (!c[i].sized || c[i].doublings || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !grows))
             continue;
-        printf("  %-16s ", c[i].ops->name);
+        fprintf(out, "  %-16s ", c[i].ops->name);
         if (isnan(c[i].best_fpr))
-            printf("does not fit\n");
+            fprintf(out, "does not fit\n");
         else
-            printf("%.3g%%%s\n", 100 * c[i].best_fpr,
+            fprintf(out, "%.3g%%%s\n", 100 * c[i].best_fpr,
                    deletes && !(fk_ops_caps(c[i].ops) & FK_CAP_REMOVE) ? " (no deletes)" : "");
     }
     return 0;
+}
+
+int fkc_cmd_pick(int argc, char **argv)
+{
+    return fkc_pick_run(stdout, argc, argv);
 }

@@ -53,8 +53,18 @@ static void read_suite_load(char *out, size_t len)
     snprintf(out, len, "%.2f", -expm1(-(double)((long long)now - started) / 60.0));
 }
 
+/* argv[0] as the program was started: how the user runs it again */
+static char invoked_as[1024];
+
+const char *fkc_runinfo_invoked_as(void)
+{
+    return invoked_as;
+}
+
 void fkc_runinfo_set_argv(int argc, char **argv)
 {
+    if (argc > 0 && argv[0] && strlen(argv[0]) < sizeof invoked_as)
+        memcpy(invoked_as, argv[0], strlen(argv[0]) + 1);
     read_loadavg(load_at_start, sizeof load_at_start);
     read_suite_load(suite_load, sizeof suite_load);
     size_t at = 0;

@@ -36,6 +36,9 @@ typedef struct {
  * up to 1 - exp(-t/60) (the kernel's exponential average), so a plot
  * warns only of load beyond it. */
 void fkc_runinfo_set_argv(int argc, char **argv);
+/* argv[0] as fkc_runinfo_set_argv saw it ("build/filterkit", "filterkit");
+ * "" before it ran (or when it did not fit 1023 bytes). */
+const char *fkc_runinfo_invoked_as(void);
 
 /* Fills *ri for a run with this seed. */
 void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed);

@@ -54,6 +54,9 @@ Cost: x in f and add are one hash and a few memory accesses (tens of ns);
 the batch calls overlap the memory accesses of many keys; to_bytes, copy,
 pickle, | and & are O(size).
 """
+import json
+import threading
+
 from . import _filterkit
 from ._filterkit import (  # noqa: F401  (re-exported)
     CorruptError,
@@ -95,98 +98,74 @@ def sizing(kind, capacity, fpr=0.01, **knobs):
     return _filterkit._sizing(kind, capacity=capacity, fpr=fpr, **knobs)
 
 
-# A kind qualifies when its theory at n is within this factor of the target
-# (Bloom sizing rounds k to a whole number), as `filterkit pick` does.
-_PICK_THEORY_SLACK = 1.05
-# Among measured kinds within this factor of the fastest, the smallest wins.
-_PICK_SPEED_SLACK = 1.25
-_PICK_MAX_MEASURED = 200_000
+# One pick at a time: the CLI's code behind it writes process-wide
+# progress lines (it runs with the GIL released).
+_pick_lock = threading.Lock()
 
 
-def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=False,
-         read_ratio=0.9, seed=1):
-    """Recommends a kind for n items at false-positive rate fpr, as the CLI's
-    `filterkit pick` does.
+def _pick_number(x, what, low, high=None):
+    if isinstance(x, bool) or not isinstance(x, (int, float)) or not x >= low or \
+            (high is not None and not x <= high):
+        raise ValueError("%s must be a number in [%r, %r], got %r" % (what, low, high, x))
+    return repr(x) if isinstance(x, float) else str(x)
 
-    Every kind is sized by its own formulas (fk_ops_size: exact memory and
-    theoretical FPR at n, nothing built). A kind is ruled out when it cannot
-    remove and deletes=True, when it grows (with n known, its inner kind
-    sized for n is smaller and faster), when it is static and static=False
-    (pass static=True when the whole set is known before any lookup), when
-    its theory at n is above fpr (5% slack), or when it needs more than
-    `memory` bytes. Of the rest the smallest wins; with measure=True each is
-    timed briefly (filterkit.bench at up to 200000 keys) and the fastest at
-    read_ratio (the share of lookups among operations) wins, preferring the
-    smallest of those within 1.25x of it.
 
-    Returns a dict: kind (a name, or None when nothing fits), params (the
-    keyword arguments to build it: filterkit.Filter(r["kind"], **r["params"])),
-    memory_bytes, expected_fpr, and candidates (one dict per kind: kind,
-    memory_bytes, expected_fpr, geometry, insert_ns / lookup_ns when
-    measured, why_not (None for the ones that qualify)). Cost: O(kinds),
-    plus the measurement (about a second per kind).
+def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read_ratio=0.9,
+         seed=1, repeat=3, headroom=None, counts=False, merges=False):
+    """Recommends a kind for n items at false-positive rate fpr: the CLI's
+    `filterkit pick --format json` itself (the same C code, linked into this
+    module), returned as data.
+
+    The arguments are the CLI's options: deletes (--deletes), memory (a
+    budget in bytes, --memory), static (--static: the whole set is known
+    before any lookup), read_ratio, seed, repeat (timed runs per figure),
+    headroom (the share of n added later, default 0.25), counts, merges.
+    measure=False is --no-timing: nothing timed, the smallest kind the
+    sizing formulas admit wins.
+
+    Returns the CLI's JSON as a dict: query, recommendation (None when
+    nothing fits; else kind, capacity, fpr, memory_bytes, the build, c and
+    python lines, decided_by: why it won, ties included), candidates (one
+    per kind: reason it lost or was ruled out, tied, sizes, and when timed,
+    measured: medians, min and max of the runs, cost_ns with cost_ns_low
+    and cost_ns_high), run. Plus, as in 0.3.0: kind (the recommendation's,
+    or None), params (the keyword arguments of filterkit.Filter(kind,
+    **params)), memory_bytes, expected_fpr, and each candidate's why_not
+    (its reason). Progress goes to stderr as the CLI's does
+    (FILTERKIT_PROGRESS=0 in the environment silences it). Cost: about a
+    second per kind timed; none with measure=False.
     """
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
         raise ValueError("n must be an int >= 1")
-    if not (isinstance(fpr, (int, float)) and 0 < fpr < 1):
+    if isinstance(fpr, bool) or not (isinstance(fpr, (int, float)) and 0 < fpr < 1):
         raise ValueError("fpr must be in (0, 1), got %r" % (fpr,))
-    if not 0 <= read_ratio <= 1:
-        raise ValueError("read_ratio must be in [0, 1]")
-    rows = []
-    for name in kinds():
-        caps = _classes[name].capabilities
-        row = {"kind": name, "memory_bytes": None, "expected_fpr": None, "geometry": None,
-               "insert_ns": None, "lookup_ns": None, "why_not": None}
-        rows.append(row)
-        if deletes and "remove" not in caps:
-            row["why_not"] = "no deletes"
-            continue
-        if "grows" in caps:
-            row["why_not"] = ("grows when n is unknown; with n known its inner kind sized for n "
-                              "needs less memory and one lookup instead of one per sub-filter")
-            continue
-        if "static" in caps and not static:
-            row["why_not"] = "static: made once from the whole set (pass static=True if it is known up front)"
-            continue
-        try:
-            size = sizing(name, n, fpr)
-        except (ValueError, UnsupportedError) as e:
-            row["why_not"] = "cannot be made at this size and fpr (%s)" % e
-            continue
-        row.update(memory_bytes=size["memory_bytes"], expected_fpr=size["expected_fpr"],
-                   geometry=size["geometry"])
-        if size["expected_fpr"] > fpr * _PICK_THEORY_SLACK:
-            row["why_not"] = "its theoretical fpr at n is %.3g, above the %.3g asked" % (
-                size["expected_fpr"], fpr)
-        elif memory is not None and size["memory_bytes"] > memory:
-            row["why_not"] = "needs %d bytes, over the %d budget" % (size["memory_bytes"], memory)
-    ok = [r for r in rows if r["why_not"] is None]
-    if ok and measure:
-        measured = bench([r["kind"] for r in ok], n=min(n, _PICK_MAX_MEASURED), fpr=fpr, seed=seed,
-                         repeat=1)
-        for r, m in zip(ok, measured):
-            if m["error"]:
-                r["why_not"] = "cannot be built at this fpr (%s)" % m["error"]
-            elif m["insert_failures"]:
-                r["why_not"] = "%d of %d inserts failed" % (m["insert_failures"], m["n"])
-            else:
-                r["insert_ns"] = m["insert_ns"]
-                r["lookup_ns"] = (m["lookup_hit_ns"] + m["lookup_miss_ns"]) / 2
-        ok = [r for r in ok if r["why_not"] is None]
-
-        def cost(r):
-            return read_ratio * r["lookup_ns"] + (1 - read_ratio) * r["insert_ns"]
-        if ok:
-            fastest = min(cost(r) for r in ok)
-            ok = [r for r in ok if cost(r) <= fastest * _PICK_SPEED_SLACK]
-    best = min(ok, key=lambda r: r["memory_bytes"]) if ok else None
-    return {
-        "kind": best["kind"] if best else None,
-        "params": {"capacity": n, "fpr": fpr} if best else None,
-        "memory_bytes": best["memory_bytes"] if best else None,
-        "expected_fpr": best["expected_fpr"] if best else None,
-        "candidates": rows,
-    }
+    args = ["--n", str(n), "--fpr", repr(float(fpr)), "--format", "json",
+            "--read-ratio", _pick_number(read_ratio, "read_ratio", 0, 1),
+            "--seed", _pick_number(seed, "seed", 0), "--repeat", _pick_number(repeat, "repeat", 1)]
+    if memory is not None:
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
+            raise ValueError("memory must be an int >= 1 (bytes) or None, got %r" % (memory,))
+        args += ["--memory", str(memory)]
+    if headroom is not None:
+        args += ["--headroom", _pick_number(headroom, "headroom", 0)]
+    for flag, on in (("--deletes", deletes), ("--static", static), ("--counts", counts),
+                     ("--merges", merges), ("--no-timing", not measure)):
+        if on:
+            args.append(flag)
+    with _pick_lock:
+        status, text = _filterkit._pick(args)
+    if status == 2 or not text:
+        raise ValueError("filterkit pick %s: refused these arguments" % " ".join(args))
+    answer = json.loads(text)
+    rec = answer["recommendation"]
+    for c in answer["candidates"]:
+        c["why_not"] = c["reason"]
+    chosen = [c for c in answer["candidates"] if c["chosen"]]
+    answer["kind"] = rec["kind"] if rec else None
+    answer["params"] = {"capacity": rec["capacity"], "fpr": rec["fpr"]} if rec else None
+    answer["memory_bytes"] = rec["memory_bytes"] if rec else None
+    answer["expected_fpr"] = chosen[0].get("theory_fpr") if chosen else None
+    return answer
 
 
 __all__ = ["Filter", "Error", "FilterFullError", "LimitError", "CorruptError", "UnsupportedError", "kinds",

@@ -8,7 +8,7 @@
  *   params.c       the keyword knobs -> fk_params, the default byte limit
  *   batch.c        many keys per call (add_many, contains_many, update, build)
  *   filter_type.c  filterkit.Filter and one class per registered kind
- *   bench.c        filterkit.bench and the sizing behind filterkit.pick
+ *   bench.c        filterkit.bench, sizing, and filterkit.pick: the CLI's own pick
  *   module.c       the module: its state, multi-phase initialisation, functions
  *
  * The extension knows no kind by name: every kind comes from the registry
@@ -236,5 +236,6 @@ PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_para
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
+PyObject *pyfk_pick(PyObject *module, PyObject *args); /* the CLI's pick */
 
 #endif

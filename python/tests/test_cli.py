@@ -1,5 +1,6 @@
 """Files cross between the CLI (build/filterkit) and Python both ways: a
 str key is a CLI line's bytes."""
+import json
 import subprocess
 
 
@@ -57,3 +58,50 @@ def test_python_file_answers_the_same_in_the_cli(cli, tmp_path):
         info = run(cli, "info", str(path), stdin=b"").decode()
         assert "kind:" in info and kind in info
         assert ("items: %d" % f.stats()["items"]) in " ".join(info.split())
+
+
+PICK_CASES = [[], ["--deletes"], ["--static"], ["--memory", "12000"], ["--deletes", "--memory", "30000"]]
+
+
+def py_pick(args, **kw):
+    opts = {"deletes": "--deletes" in args, "static": "--static" in args}
+    if "--memory" in args:
+        opts["memory"] = int(args[args.index("--memory") + 1])
+    return filterkit.pick(10000, 0.01, seed=3, **opts, **kw)
+
+
+def cli_pick(cli, args, *more):
+    r = subprocess.run([cli, "pick", "--n", "10000", "--fpr", "0.01", "--seed", "3", "--format", "json",
+                        *args, *more], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    return r.returncode, json.loads(r.stdout)
+
+
+def without_build(answer):
+    # the build line names the program: the CLI's path there, filterkit here
+    rec = dict(answer["recommendation"] or {})
+    rec.pop("build", None)
+    return rec
+
+
+def test_pick_is_the_clis(cli):
+    """filterkit.pick is `filterkit pick --format json`, as data: by the
+    formulas alone the whole decision is the same; timed, the same candidate
+    table (who qualifies, why the others do not) and a feasible winner."""
+    for args in PICK_CASES:
+        rc, c = cli_pick(cli, args, "--no-timing")
+        p = py_pick(args, measure=False)
+        assert rc == (0 if c["recommendation"] else 1)
+        assert p["candidates"] == [dict(x, why_not=x["reason"]) for x in c["candidates"]], args
+        assert without_build(p) == without_build(c) and p["query"] == c["query"], args
+        assert p["kind"] == (c["recommendation"] or {}).get("kind"), args
+    # timed, the winner may move with the machine's load; what the formulas
+    # and capabilities decide may not: the same kinds untimed for the same
+    # reasons, the same kinds timed, and each winner one of those
+    for args in PICK_CASES[:2]:
+        rc, c = cli_pick(cli, args, "--repeat", "1")
+        p = py_pick(args, repeat=1)
+        for a in (p, c):
+            a["untimed"] = {x["kind"]: x["reason"] for x in a["candidates"] if "measured" not in x}
+            a["timed"] = {x["kind"] for x in a["candidates"] if "measured" in x}
+        assert p["untimed"] == c["untimed"] and p["timed"] == c["timed"], args
+        assert p["kind"] in p["timed"] and c["recommendation"]["kind"] in c["timed"], args

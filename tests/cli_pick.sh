@@ -1,0 +1,84 @@
+#!/bin/bash
+# tests/cli_pick.sh: what `filterkit pick` decides and how it says so:
+#  - what the formulas rule out is not timed: a memory budget no kind fits
+#    (--n 1B --fpr 0.1% --memory 1GiB) answers in well under a second with
+#    no candidate measured, each one's reason naming the budget;
+#  - the spread of each measured cost over the runs: cost_ns_low <= cost_ns
+#    <= cost_ns_high in the JSON, the min-max in the text table;
+#  - ties: a kind whose runs overlap the fastest's (or within 1.25x of it)
+#    is tied with it, the smallest of the tied wins, and the output says so
+#    (decided_by / "decided:");
+#  - --no-timing times nothing and picks the smallest that qualifies;
+#  - the build line names the program as it can be run: "filterkit" when
+#    that is this program on PATH, else its absolute path, and it runs.
+# Usage: tests/cli_pick.sh [BUILD_DIR]   (default build/)
+FK_BUILD=${1:-${FK_BUILD:-build}}
+. "$(dirname "$0")/lib_cli.sh"
+
+# --- the budget rules every kind out: nothing timed
+start=$(date +%s%N)
+"$fk" pick --n 1B --fpr 0.1% --memory 1GiB --format json >"$tmp/none.json" 2>"$tmp/none.err"
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+check "pick over a budget no kind fits: exit 1 (got $rc)" test "$rc" -eq 1
+check "... in under 2 s, nothing timed (took $ms ms)" test "$ms" -lt 2000
+check "... timed_at_n is 0" test "$(jq .query.timed_at_n "$tmp/none.json")" = 0
+check "... no candidate was measured" test "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/none.json")" = 0
+check "... every non-growing, non-static kind is ruled out by the budget" \
+    test "$(jq '[.candidates[] | select(.reason | test("over the .* budget"))] | length' "$tmp/none.json")" -ge 4
+"$fk" pick --n 1B --fpr 0.1% --memory 1GiB >"$tmp/none.txt" 2>&1
+check "text: says nothing was timed" grep -q 'nothing timed' "$tmp/none.txt"
+
+# --- a budget that rules some kinds out: those are not timed, the rest are
+"$fk" pick --n 10k --fpr 1% --memory 20K --repeat 1 --format json >"$tmp/some.json" 2>/dev/null
+check "over-budget kinds are listed, unmeasured, with the budget as reason" \
+    test "$(jq '[.candidates[] | select(.reason != null and (.reason | test("budget")) and .measured)] | length' "$tmp/some.json")" = 0 -a \
+         "$(jq '[.candidates[] | select(.reason != null and (.reason | test("budget")))] | length' "$tmp/some.json")" -ge 1
+
+# --- spread and ties
+"$fk" pick --n 10k --fpr 1% --repeat 2 --format json >"$tmp/p.json" 2>/dev/null
+check "json: every measured kind has cost_ns_low <= cost_ns <= cost_ns_high" \
+    test "$(jq '[.candidates[] | .measured // empty | select(.cost_ns_low <= .cost_ns and .cost_ns <= .cost_ns_high)] | length' "$tmp/p.json")" = \
+         "$(jq '[.candidates[] | .measured // empty] | length' "$tmp/p.json")"
+check "json: the recommendation says how it was decided" \
+    test "$(jq -r '.recommendation.decided_by | length > 20' "$tmp/p.json")" = true
+# the tie rule, recomputed from the JSON: tied = feasible, timed, and within
+# 1.25x of the fastest or overlapping its min-max; the chosen is the
+# smallest of the fastest and those tied with it
+verdict=$(jq -r '
+  [.candidates[] | select(.feasible and .measured)] as $f
+  | ($f | min_by(.measured.cost_ns)) as $fast
+  | [$f[] | select(.kind != $fast.kind)
+          | select(.measured.cost_ns <= 1.25 * $fast.measured.cost_ns
+                   or .measured.cost_ns_low <= $fast.measured.cost_ns_high)] as $ties
+  | ([$fast] + $ties | min_by(.memory_bytes) | .memory_bytes) as $least
+  | ([.candidates[] | select(.chosen)][0]) as $chosen
+  | if ($chosen.memory_bytes == $least)
+       and ([$ties[] | .kind] | sort) == ([.candidates[] | select(.tied and .kind != $fast.kind) | .kind] | sort)
+    then "ok" else "chosen \($chosen.kind), least \($least), ties \([$ties[] | .kind])" end' "$tmp/p.json")
+check "json: the tie rule holds ($verdict)" test "$verdict" = ok
+"$fk" pick --n 10k --fpr 1% --repeat 1 >"$tmp/p.txt" 2>/dev/null
+check "text: a 'decided:' line" grep -q '^  decided: ' "$tmp/p.txt"
+check "text: a cost table with min-max of the runs" \
+    sh -c "grep -q '^cost per operation at read ratio 0.90, ns (median, and min-max of the 1 run):' '$tmp/p.txt' &&
+           grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +chosen' '$tmp/p.txt'"
+
+# --- --no-timing: nothing timed, the smallest that qualifies
+"$fk" pick --n 1M --fpr 1% --deletes --no-timing --format json >"$tmp/f.json" 2>/dev/null
+check "--no-timing: nothing timed" test "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/f.json")" = 0
+check "--no-timing: the smallest feasible kind" \
+    test "$(jq -r '.recommendation.kind' "$tmp/f.json")" = \
+         "$(jq -r '[.candidates[] | select(.feasible)] | min_by(.memory_bytes) | .kind' "$tmp/f.json")"
+
+# --- the build line names a program the user can run
+absfk=$(cd "$(dirname "$fk")" && pwd)/filterkit
+line=$(PATH=/usr/bin:/bin "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
+check "not on PATH: the build line starts with the absolute path ($line)" test "${line%% *}" = "$absfk"
+seq 1 2000 >"$tmp/keys.txt"
+(cd "$tmp" && PATH=/usr/bin:/bin && eval "$line")
+check "... and runs as printed from another folder" test -s "$tmp/filter.fk"
+mkdir "$tmp/bin" && ln -s "$absfk" "$tmp/bin/filterkit"
+line=$(PATH="$tmp/bin:/usr/bin:/bin" "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
+check "on PATH as filterkit: the build line starts with filterkit ($line)" test "${line%% *}" = filterkit
+
+finish
