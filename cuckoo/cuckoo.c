@@ -60,7 +60,8 @@ uint32_t fk_size_cuckoo_fp_bits(double p)
 
 fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets)
 {
-    if (max_load == 0.0)
+    bool by_default = max_load == 0.0;
+    if (by_default)
         max_load = FK_CUCKOO_MAX_LOAD;
     if (n == 0 || !buckets || !(max_load > 0.0 && max_load <= 1.0))
         return FK_EINVAL;
@@ -68,6 +69,21 @@ fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets)
     double need = ceil(ceil((double)n / max_load) / FK_CUCKOO_SLOTS);
     if (need > ldexp(1.0, 62))
         return FK_EINVAL;
+    if (by_default && n <= FK_CUCKOO_SLOTS) {
+        need = 1.0; /* one bucket holds any 4 keys: both their buckets are it */
+    } else if (by_default && need < FK_CUCKOO_SMALL_BUCKETS) {
+        /* A small table's fullest corner decides: its load at the first
+         * failure scatters by ~1/sqrt(n), and a few keys whose two buckets
+         * coincide weigh more. 4 sqrt(n) spare slots and a power-of-two
+         * count (one block: no small blocks, cuckoo_hash.h) make n fit at
+         * every seed measured (PAPER_NOTES); capped where the plain rule
+         * takes over, so buckets never shrink as n grows. */
+        double spare = ceil(((double)n / max_load + 4.0 * sqrt((double)n)) / FK_CUCKOO_SLOTS);
+        uint64_t b = 1;
+        while ((double)b < spare && b < FK_CUCKOO_SMALL_BUCKETS)
+            b <<= 1;
+        need = (double)b;
+    }
     *buckets = (uint64_t)need;
     return FK_OK;
 }

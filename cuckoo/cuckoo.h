@@ -33,8 +33,9 @@
  * before and the insert returns FK_EFULL: nothing is ever lost, and every
  * FK_OK insert is found afterwards until removed. A filter sized for n
  * items holds them at a load of at most FK_CUCKOO_MAX_LOAD (94%) by
- * default; the first failure comes near 97% load (measured in
- * PAPER_NOTES), so n inserts succeed.
+ * default (small tables at less, with spare slots: fk_size_cuckoo_table);
+ * the first failure comes near 97% load (measured in PAPER_NOTES), so n
+ * distinct inserts succeed at every capacity.
  *
  * Caveats (inherent to cuckoo filters):
  *  - Removing a key that was never inserted can delete the fingerprint of
@@ -115,9 +116,21 @@ typedef struct fk_cuckoo fk_cuckoo;
  * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
 FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
 
+/* Tables that need fewer buckets than this are sized with spare room (see
+ * fk_size_cuckoo_table). */
+#define FK_CUCKOO_SMALL_BUCKETS 1024u
+
 /* Buckets of a cuckoo table for n items at a load of at most max_load
- * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): the fewest that hold n, i.e.
- * ceil(ceil(n / max_load) / 4), any count (no power-of-two rounding).
+ * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): need = ceil(ceil(n / max_load)
+ * / 4), any count (no power-of-two rounding). That is the answer for an
+ * explicit max_load (exact geometry, as asked) and for the default from
+ * FK_CUCKOO_SMALL_BUCKETS up. Below, where the load at the first failure
+ * scatters widely between seeds, the default gives spare room so that a
+ * filter made for n accepts n distinct keys at every capacity: 1 bucket
+ * for n <= 4 (it holds any 4 keys), else the smallest power of two holding
+ * n / 0.94 + 4 sqrt(n) slots, at most FK_CUCKOO_SMALL_BUCKETS (10 keys get
+ * 8 buckets, 100 get 64, 1000 get 512; from 3,850 keys on, and so at 10^6,
+ * the sizing is unchanged).
  * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
  * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
 FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
@@ -141,7 +154,8 @@ FK_API extern const fk_ops fk_cuckoo_ops;
  * so 1% gives 10 bits and 0.1% gives 13; at most 32, so targets below
  * 8/2^32 ~ 1.9e-9 get 32 bits and are not met); buckets =
  * fk_size_cuckoo_table(capacity, p->max_load): the fewest that hold
- * capacity items at p->max_load (0 = FK_CUCKOO_MAX_LOAD, 94%), any count.
+ * capacity items at p->max_load (0 = FK_CUCKOO_MAX_LOAD, 94%, with spare
+ * room below FK_CUCKOO_SMALL_BUCKETS buckets), any count.
  * A higher max_load saves memory and makes the last inserts slower (more
  * evictions) or, near 0.97 and above, fail; a lower one buys faster
  * inserts with memory. The seed picks the hash function and seeds the

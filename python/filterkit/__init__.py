@@ -25,6 +25,10 @@ key either holds); f & g and f &= g ("intersect": true for every key both
 hold, and possibly for more keys than a filter of the common keys alone).
 Both need filters made alike (same kind, capacity, fpr and seed), else
 ValueError; a kind without them raises TypeError, as any unsupported operand.
+Every kind: clear() (but static ones), f == g (same kind, parameters and
+bits), f.capacity, weakref.ref(f); f <= g (subset by bits) for bloom and
+blocked, TypeError for the others; len(f) raises TypeError (no filter knows
+how many distinct keys it holds: stats()["items"] counts insertions).
 
 Exceptions: ValueError (bad parameters: fpr not in (0, 1) or NaN, capacity
 0, a filter over 64 GiB), TypeError (wrong types), OverflowError (int key

@@ -56,14 +56,18 @@ class BenchRow(TypedDict):
     error: Optional[str]
 
 class Filter:
-    """Filter(kind, *, capacity, fpr=0.01, seed=0, **knobs): an instance of
-    the kind's class. Knobs (0 = derive): bits, hashes, counter_bits,
-    fingerprint_bits, growth, max_load, tightening, max_bytes (0:
-    default_max_bytes())."""
+    """Filter(kind, /, capacity, fpr=0.01, *, seed=0, **knobs): an instance
+    of the kind's class (Bloom(capacity, fpr) too). Knobs (0 = derive): bits,
+    hashes, counter_bits, fingerprint_bits, growth, max_load, tightening,
+    max_bytes (0: default_max_bytes()). f == g: same kind, parameters and
+    bits; f <= g / f >= g: subset by bits (bloom, blocked; TypeError for
+    the others); len(f) raises TypeError (a filter does not know how many
+    distinct keys it holds: stats()["items"] counts insertions); weakref.ref(f)
+    works."""
     kind: ClassVar[str]          # on each kind's class
     summary: ClassVar[str]
     capabilities: ClassVar[frozenset[str]]  # remove count serialize bounded grows static merge intersect resizes
-    def __new__(cls: type[_F], kind: str = ..., /, *, capacity: Optional[int] = ..., fpr: float = 0.01,
+    def __new__(cls: type[_F], kind: str = ..., /, capacity: Optional[int] = ..., fpr: float = 0.01, *,
                 seed: int = 0, bits: int = 0, hashes: int = 0, counter_bits: int = 0,
                 fingerprint_bits: int = 0, growth: int = 0, max_load: float = 0.0,
                 tightening: float = 0.0, max_bytes: int = 0) -> _F: ...
@@ -73,7 +77,15 @@ class Filter:
     def seed(self) -> int: ...
     @property
     def max_bytes(self) -> int: ...   # the byte limit growth stays under
+    @property
+    def capacity(self) -> int: ...    # items it is sized for (stats()["capacity"])
     def __contains__(self, key: Key) -> bool: ...
+    def __len__(self) -> int: ...     # raises TypeError: a filter's count of distinct keys is an estimate
+    def __bool__(self) -> bool: ...   # always True
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __le__(self, other: Filter) -> bool: ...   # bloom, blocked: subset by bits; else TypeError
+    def __ge__(self, other: Filter) -> bool: ...
     def contains_many(self, keys: Keys, /, out: Optional[npt.NDArray[np.bool_]] = None) -> npt.NDArray[np.bool_]: ...
     def stats(self) -> Stats: ...
     def to_bytes(self) -> bytes: ...
@@ -92,6 +104,7 @@ class _Inserts(Filter):
     def add(self, key: Key, /) -> None: ...
     def update(self, *iterables: Keys) -> None: ...
     def add_many(self, keys: Keys, /) -> None: ...
+    def clear(self) -> None: ...   # every key gone; UnsupportedError when its shape cannot be remade
 
 class _Removes(Filter):
     def remove(self, key: Key, /) -> None: ...   # KeyError when definitely absent

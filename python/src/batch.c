@@ -231,6 +231,19 @@ static pyfk_state *state_of(pyfk_filter *self)
     return pyfk_state_of_type(Py_TYPE(self));
 }
 
+/* FilterFullError with the CLI's hints for self (its capacity read under
+ * the lock) and the keys a batch put in. */
+static PyObject *raise_full(pyfk_filter *self, size_t done, const char *what)
+{
+    fk_stats st = { 0 };
+    int in = pyfk_enter(self, false);
+    if (in < 0)
+        return NULL;
+    fk_filter_stats(self->filter, &st);
+    pyfk_leave(self, in);
+    return pyfk_raise_full(state_of(self), fk_filter_ops(self->filter), st.capacity, true, done, what);
+}
+
 /* ------------------------------------------------------------ add_many */
 
 /* Inserts n keys: u64 when u64 is not NULL, else g's byte keys. A batch of
@@ -285,6 +298,8 @@ PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
     }
     if (interrupted)
         return NULL;
+    if (s == FK_EFULL)
+        return raise_full(self, done, "add_many");
     if (s != FK_OK)
         return pyfk_raise_done(state_of(self), s, done, "add_many");
     Py_RETURN_NONE;
@@ -504,6 +519,8 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable)
     gather_free(&g);
     if (failed || PyErr_Occurred())
         return NULL;
+    if (s == FK_EFULL)
+        return raise_full(self, total, "update");
     if (s != FK_OK)
         return pyfk_raise_done(state_of(self), s, total, "update");
     Py_RETURN_NONE;

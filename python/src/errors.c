@@ -61,15 +61,48 @@ PyObject *pyfk_raise(const pyfk_state *st, fk_status s, const char *what)
     return NULL;
 }
 
-PyObject *pyfk_raise_done(const pyfk_state *st, fk_status s, size_t done, const char *what)
+/* Raises exception type `type` with message msg (stolen), carrying .done. */
+static PyObject *raise_with_done(PyObject *type, PyObject *msg, size_t done)
 {
-    PyObject *msg = PyUnicode_FromFormat("%s: %s (%s)", what, fk_strerror(s), fk_status_name(s));
-    PyObject *e = msg ? PyObject_CallOneArg(pyfk_exception_for(st, s), msg) : NULL;
+    PyObject *e = msg ? PyObject_CallOneArg(type, msg) : NULL;
     PyObject *n = e ? PyLong_FromSize_t(done) : NULL;
     if (n && PyObject_SetAttrString(e, "done", n) == 0)
         PyErr_SetObject((PyObject *)Py_TYPE(e), e);
     Py_XDECREF(msg);
     Py_XDECREF(e);
     Py_XDECREF(n);
+    return NULL;
+}
+
+PyObject *pyfk_raise_done(const pyfk_state *st, fk_status s, size_t done, const char *what)
+{
+    return raise_with_done(pyfk_exception_for(st, s),
+                           PyUnicode_FromFormat("%s: %s (%s)", what, fk_strerror(s), fk_status_name(s)),
+                           done);
+}
+
+PyObject *pyfk_raise_full(const pyfk_state *st, const fk_ops *ops, uint64_t capacity, bool with_done,
+                          size_t done, const char *what)
+{
+    /* the CLI's hint (bench/cli/hints.c): headroom, or the growing kind over
+     * this one, found by name in the registry */
+    char grows[64];
+    snprintf(grows, sizeof grows, "scalable-%s", ops->name);
+    const fk_ops *g = fk_ops_find(grows);
+    PyTypeObject *gt = NULL;
+    for (size_t i = 0; g && i < st->nkinds; i++)
+        if (st->kinds[i].ops == g)
+            gt = st->kinds[i].type;
+    PyObject *msg = PyUnicode_FromFormat(
+        "%s: %s (%s): a %s filter holds a fixed number of keys (this one was sized for %llu); "
+        "make it again with headroom for what you will add (a larger capacity: "
+        "filterkit.pick(n, fpr) prints one)%s%s%s",
+        what, fk_strerror(FK_EFULL), fk_status_name(FK_EFULL), ops->name, (unsigned long long)capacity,
+        gt ? ", or use " : "", gt ? gt->tp_name : "", gt ? ", which grows instead of filling up" : "");
+    if (with_done)
+        return raise_with_done(st->FilterFullError, msg, done);
+    if (msg)
+        PyErr_SetObject(st->FilterFullError, msg);
+    Py_XDECREF(msg);
     return NULL;
 }

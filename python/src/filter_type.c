@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "scalable/scalable.h" /* fk_scalable_set_max_bytes: a loaded chain's limit */
+#include <structmember.h> /* T_PYSSIZET, READONLY: the weak-reference list (3.11 has no Py_T_*) */
 
 /* A growing kind made without a capacity starts with this first link (the
  * CLI's default too). */
@@ -97,30 +98,87 @@ static const fk_ops *kind_argument(PyObject *name)
 }
 
 /* The class to make for `type` called with `args`: the kind's class (or
- * type itself when it is a subclass of a kind's class), and its ops. */
+ * type itself when it is a subclass of a kind's class), and its ops; *rest
+ * is the index of the first positional argument after the kind's name
+ * (capacity, then fpr). */
 static const fk_ops *resolve_kind(const pyfk_state *st, PyTypeObject *type, PyObject *args,
-                                  PyTypeObject **make)
+                                  PyTypeObject **make, Py_ssize_t *rest)
 {
     const fk_ops *ops = pyfk_ops_of_type(st, type);
     Py_ssize_t nargs = PyTuple_GET_SIZE(args);
     *make = type;
+    *rest = ops ? 0 : 1;
+    if (nargs - *rest > 2 || nargs < *rest) {
+        PyErr_Format(PyExc_TypeError, "%s(%scapacity, fpr, *, seed=..., **knobs): takes at most 2 "
+                     "positional arguments%s", type->tp_name, ops ? "" : "kind, ",
+                     ops ? " (capacity, fpr)" : " after the kind's name (filterkit.kinds() lists them)");
+        return NULL;
+    }
     if (!ops) {
-        if (nargs != 1) {
-            PyErr_SetString(PyExc_TypeError, "Filter(kind, capacity=..., fpr=..., seed=...): give the "
-                                             "kind's name (filterkit.kinds() lists them)");
-            return NULL;
-        }
         ops = kind_argument(PyTuple_GET_ITEM(args, 0));
         if (ops && !(*make = pyfk_type_of_ops(st, ops)))
             return NULL;
-        return ops;
-    }
-    if (nargs != 0) {
-        PyErr_Format(PyExc_TypeError, "%s() takes keyword arguments only (capacity=..., fpr=..., "
-                     "seed=...)", type->tp_name);
-        return NULL;
     }
     return ops;
+}
+
+/* kw (may be NULL) with the positional capacity and fpr of args[rest..]
+ * added: a new dict, or NULL with TypeError for an argument given twice. */
+static PyObject *with_positional(PyObject *args, Py_ssize_t rest, PyObject *kw)
+{
+    static const char *const names[] = { "capacity", "fpr" };
+    PyObject *all = kw ? PyDict_Copy(kw) : PyDict_New();
+    for (Py_ssize_t i = rest; all && i < PyTuple_GET_SIZE(args); i++) {
+        const char *name = names[i - rest];
+        int had = PyDict_GetItemString(all, name) != NULL;
+        if (had || PyDict_SetItemString(all, name, PyTuple_GET_ITEM(args, i)) < 0) {
+            if (had)
+                PyErr_Format(PyExc_TypeError, "got multiple values for argument '%s'", name);
+            Py_CLEAR(all);
+        }
+    }
+    return all;
+}
+
+/* n bytes in words: "1.1 PiB" (binary units, 3 significant digits). */
+static void human_bytes(double n, char *out, size_t cap)
+{
+    static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+    size_t u = 0;
+    while (n >= 1024 && u + 1 < sizeof units / sizeof units[0]) {
+        n /= 1024;
+        u++;
+    }
+    snprintf(out, cap, u ? "%.3g %s" : "%.0f %s", n, units[u]);
+}
+
+/* The error for a filter fk_filter_new refused: when it is too big, the
+ * memory it would need (the kind's own sizing, scaled from the largest
+ * capacity it sizes when the size itself is past the library's cap). */
+static PyObject *raise_new_failed(const pyfk_state *st, const fk_ops *ops, const fk_params *p,
+                                  fk_status s, const char *what)
+{
+    fk_sizing sz;
+    fk_params q = *p;
+    while (q.capacity > 1 && fk_ops_size(ops, &q, &sz) == FK_EINVAL)
+        q.capacity /= 2;
+    if ((s != FK_EINVAL && s != FK_ELIMIT) || fk_ops_size(ops, &q, &sz) != FK_OK ||
+        (s == FK_EINVAL && q.capacity == p->capacity))
+        return pyfk_raise(st, s, what); /* not a question of size */
+    double need = (double)sz.memory_bytes * ((double)p->capacity / (double)q.capacity);
+    char words[32], cap[32];
+    human_bytes(need, words, sizeof words);
+    uint64_t limit = s == FK_ELIMIT ? p->max_bytes : FK_MEMORY_CAP;
+    human_bytes((double)limit, cap, sizeof cap);
+    char msg[600]; /* PyErr_Format has no %f */
+    snprintf(msg, sizeof msg, "%s would need %s%s (%.0f bytes), over %s %s (%llu bytes%s): give a "
+             "smaller capacity or a larger fpr (filterkit.sizing() says what a size needs)",
+             what, q.capacity == p->capacity ? "" : "about ", words, need,
+             s == FK_ELIMIT ? "its byte limit max_bytes," : "the library's cap on one filter,", cap,
+             (unsigned long long)limit,
+             s == FK_ELIMIT ? "; filterkit.default_max_bytes() when not given" : "");
+    PyErr_SetString(pyfk_exception_for(st, s), msg);
+    return NULL;
 }
 
 static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
@@ -129,7 +187,8 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!st)
         return NULL;
     PyTypeObject *make;
-    const fk_ops *ops = resolve_kind(st, type, args, &make);
+    Py_ssize_t rest;
+    const fk_ops *ops = resolve_kind(st, type, args, &make, &rest);
     if (!ops)
         return NULL;
     unsigned caps = fk_ops_caps(ops);
@@ -139,7 +198,10 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     }
     fk_params p;
-    if (pyfk_params_from(kw, &p, !(caps & FK_CAP_GROWS)))
+    PyObject *all = with_positional(args, rest, kw);
+    int bad = !all || pyfk_params_from(all, &p, !(caps & FK_CAP_GROWS));
+    Py_XDECREF(all);
+    if (bad)
         return NULL;
     if (p.capacity == 0)
         p.capacity = GROWING_START_CAPACITY;
@@ -151,11 +213,14 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         char what[160];
         snprintf(what, sizeof what, "%s(capacity=%llu, fpr=%g)", ops->name,
                  (unsigned long long)p.capacity, p.fpr);
-        return pyfk_raise(st, s, what);
+        return raise_new_failed(st, ops, &p, s, what);
     }
     pyfk_filter *self = alloc_for(make, f, p.fpr, p.seed);
-    if (self)
+    if (self) {
         set_max_bytes(self, p.max_bytes);
+        self->made = p;
+        self->made_known = true;
+    }
     return (PyObject *)self;
 }
 
@@ -163,6 +228,8 @@ static void filter_dealloc(PyObject *o)
 {
     pyfk_filter *self = (pyfk_filter *)o;
     PyTypeObject *type = Py_TYPE(o);
+    if (self->weakrefs)
+        PyObject_ClearWeakRefs(o);
     fk_filter_free(self->filter);
     if (self->room) /* no holder: each holds a reference to o */
         PyThread_free_lock(self->room);
@@ -228,6 +295,8 @@ static int filter_contains(PyObject *o, PyObject *key)
     return contains_slow(self, key);
 }
 
+static int stats_of(pyfk_filter *self, fk_stats *st);
+
 static PyObject *filter_add(PyObject *o, PyObject *key)
 {
     pyfk_filter *self = (pyfk_filter *)o;
@@ -249,6 +318,12 @@ static PyObject *filter_add(PyObject *o, PyObject *key)
                      : fk_filter_insert(self->filter, k.ptr, k.len);
         pyfk_leave(self, in);
         pyfk_key_release(&k);
+    }
+    if (s == FK_EFULL) {
+        fk_stats st;
+        return stats_of(self, &st) ? NULL
+                                   : pyfk_raise_full(state_of(o), fk_filter_ops(self->filter), st.capacity,
+                                                     false, 0, "add");
     }
     if (s != FK_OK)
         return pyfk_raise(state_of(o), s, "add");
@@ -443,6 +518,21 @@ static PyObject *filter_to_bytes(PyObject *o, PyObject *unused)
     return NULL;
 }
 
+/* The error for bytes that did not load; head: their first len bytes. Bytes
+ * without filterkit's magic are not a damaged filter but something else (a
+ * text file, an image): said as the CLI says it. */
+static PyObject *raise_load_failed(const pyfk_state *st, fk_status s, const void *head, size_t len,
+                                   const char *what)
+{
+    if (s == FK_ECORRUPT &&
+        (len < FK_SERIAL_MAGIC_BYTES || memcmp(head, FK_SERIAL_MAGIC, FK_SERIAL_MAGIC_BYTES) != 0)) {
+        PyErr_Format(st->CorruptError, "%s: not a filterkit file (it does not start with the filterkit "
+                     "header; to_bytes() and save() write one)", what);
+        return NULL;
+    }
+    return pyfk_raise(st, s, what);
+}
+
 /* A new filter loaded from the bytes in buf: of kind ops, or of the kind
  * the header names when ops is NULL. */
 static PyObject *load_buffer(const pyfk_state *st, const fk_ops *ops, const void *buf, size_t len,
@@ -458,7 +548,7 @@ static PyObject *load_buffer(const pyfk_state *st, const fk_ops *ops, const void
         return NULL;
     }
     if (s != FK_OK)
-        return pyfk_raise(st, s, what);
+        return raise_load_failed(st, s, buf, len, what);
     fk_serial_head h; /* the header passed: its fpr and seed are the filter's */
     fk_serial_read_head(buf, len, &h);
     return pyfk_wrap(st, f, h.fpr, h.seed);
@@ -606,7 +696,7 @@ PyObject *pyfk_load_path(const pyfk_state *st, PyObject *path_arg, const fk_ops 
         char buf[300];
         snprintf(buf, sizeof buf, "load %s", what ? what : "?");
         Py_XDECREF(name);
-        return pyfk_raise(st, s, buf);
+        return raise_load_failed(st, s, head, got, buf);
     }
     fk_serial_head h;
     fk_serial_read_head(head, got, &h);
@@ -640,8 +730,11 @@ static PyObject *filter_copy(PyObject *o, PyObject *unused)
                               PyBytes_AS_STRING(data), (size_t)PyBytes_GET_SIZE(data), "copy");
     Py_DECREF(data);
     r = as_class(r, Py_TYPE(o)); /* a user's subclass keeps its class */
-    if (r) /* and its byte limit, a runtime setting the bytes do not carry */
+    if (r) { /* and its byte limit, a runtime setting the bytes do not carry */
         set_max_bytes((pyfk_filter *)r, ((pyfk_filter *)o)->max_bytes);
+        ((pyfk_filter *)r)->made = ((pyfk_filter *)o)->made;
+        ((pyfk_filter *)r)->made_known = ((pyfk_filter *)o)->made_known;
+    }
     return r;
 }
 
@@ -807,6 +900,168 @@ static PyObject *filter_iand(PyObject *a, PyObject *b)
     return combine_in_place(a, b, fk_filter_intersect, "intersect");
 }
 
+/* ------------------------------------------------------------ set-likeness */
+
+/* len(f): no kind knows how many distinct keys it holds (stats' items
+ * counts insertions less removals, a repeated key each time; a Bloom
+ * filter's distinct count is an estimate from its fill), so len refuses
+ * with a TypeError that says so, rather than answer what set.__len__ does
+ * not mean. bool(f) stays True (nb_bool), as for any object without len. */
+static Py_ssize_t filter_len(PyObject *o)
+{
+    const char *kind = fk_filter_ops(((pyfk_filter *)o)->filter)->name;
+    PyErr_Format(PyExc_TypeError, "len() of a %s filter would be an estimate: a filter does not "
+                 "know how many distinct keys it holds. f.stats()['items'] counts the insertions "
+                 "(less removals; a key added twice counts twice)", kind);
+    return -1;
+}
+
+static int filter_bool(PyObject *o)
+{
+    (void)o;
+    return 1;
+}
+
+static PyObject *get_capacity(PyObject *o, void *unused)
+{
+    (void)unused;
+    fk_stats st;
+    if (stats_of((pyfk_filter *)o, &st))
+        return NULL;
+    return PyLong_FromUnsignedLongLong((unsigned long long)st.capacity);
+}
+
+/* f.clear(): an empty filter of the same shape replaces the table. It is
+ * made from the parameters the constructor had; a loaded, built or grown
+ * filter is remade from its capacity, fpr and seed when that gives its
+ * shape again (same kind, memory and file size), else UnsupportedError. */
+static PyObject *filter_clear(PyObject *o, PyObject *noargs)
+{
+    (void)noargs;
+    pyfk_filter *self = (pyfk_filter *)o;
+    pyfk_state *st = state_of(o);
+    fk_stats now;
+    uint64_t size_now = 0, size_new = 0;
+    int in = pyfk_enter(self, false);
+    if (in < 0)
+        return NULL;
+    const fk_ops *ops = fk_filter_ops(self->filter);
+    fk_filter_stats(self->filter, &now);
+    (void)fk_filter_serialized_size(self->filter, &size_now);
+    pyfk_leave(self, in);
+    bool grows = (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
+    fk_params p = self->made;
+    if (!self->made_known) {
+        p = fk_params_make(now.capacity, self->fpr);
+        p.seed = self->seed;
+        p.max_bytes = self->max_bytes;
+    }
+    fk_filter *fresh = NULL;
+    fk_status s = fk_filter_new(ops, &p, &fresh);
+    fk_stats st_new;
+    if (s == FK_OK) {
+        fk_filter_stats(fresh, &st_new);
+        (void)fk_filter_serialized_size(fresh, &size_new);
+    }
+    if (s == FK_OK && !grows && (st_new.memory_bytes != now.memory_bytes || size_new != size_now ||
+                                 st_new.capacity != now.capacity)) {
+        fk_filter_free(fresh);
+        PyErr_Format(st->UnsupportedError, "clear: this %s filter (loaded, built or grown) cannot be "
+                     "made again from its capacity, fpr and seed alone: make a new one", ops->name);
+        return NULL;
+    }
+    if (s != FK_OK)
+        return pyfk_raise(st, s, "clear");
+    if (pyfk_hold(self, NULL)) { /* a writer: replaces the table */
+        fk_filter_free(fresh);
+        return NULL;
+    }
+    fk_filter *old = self->filter;
+    self->filter = fresh;
+    pyfk_unhold(self, NULL);
+    fk_filter_free(old);
+    Py_RETURN_NONE;
+}
+
+/* The saved form of o with its item count and checksum zeroed: what ==
+ * compares (kind, parameters and contents, not how many inserts made
+ * them). A new bytes object, or NULL. */
+static PyObject *comparable_bytes(PyObject *o)
+{
+    PyObject *b = filter_to_bytes(o, NULL);
+    if (!b)
+        return NULL;
+    char *d = PyBytes_AS_STRING(b);
+    size_t n = (size_t)PyBytes_GET_SIZE(b);
+    if (n >= FK_SERIAL_HEADER_BYTES + FK_SERIAL_TRAILER_BYTES) {
+        memset(d + 40, 0, 8); /* the item count (common/serial.h) */
+        memset(d + n - FK_SERIAL_TRAILER_BYTES, 0, FK_SERIAL_TRAILER_BYTES);
+    }
+    return b;
+}
+
+/* The kinds whose merge ORs bits (merge, and neither counts, removes nor
+ * grows: bloom, blocked): f <= g is "every bit of f is set in g". */
+static bool subset_by_bits(const fk_ops *ops)
+{
+    unsigned caps = fk_ops_caps(ops);
+    return (caps & FK_CAP_MERGE) && !(caps & (FK_CAP_COUNT | FK_CAP_REMOVE | FK_CAP_GROWS));
+}
+
+/* f == g: the same kind, parameters and bits (items aside); f <= g and
+ * f >= g for the kinds whose bits say subset; other orderings TypeError. */
+static PyObject *filter_richcompare(PyObject *a, PyObject *b, int op)
+{
+    if (!is_filter(a) || !is_filter(b))
+        Py_RETURN_NOTIMPLEMENTED;
+    const fk_ops *ka = fk_filter_ops(((pyfk_filter *)a)->filter);
+    const fk_ops *kb = fk_filter_ops(((pyfk_filter *)b)->filter);
+    if (op == Py_LE || op == Py_GE) {
+        if (!subset_by_bits(ka) || ka != kb) {
+            PyErr_Format(PyExc_TypeError, "%s: subset is defined only between two filters of a kind "
+                         "whose bits tell it (bloom, blocked: every bit of one set in the other), "
+                         "not %s and %s", op == Py_LE ? "<=" : ">=", ka->name, kb->name);
+            return NULL;
+        }
+    } else if (op != Py_EQ && op != Py_NE) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (op == Py_GE) {
+        PyObject *t = a;
+        a = b;
+        b = t;
+    }
+    if (a == b)
+        return PyBool_FromLong(op != Py_NE);
+    if (ka != kb)
+        return PyBool_FromLong(op == Py_NE);
+    PyObject *x = comparable_bytes(a), *y = x ? comparable_bytes(b) : NULL;
+    if (!y) {
+        Py_XDECREF(x);
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(x);
+    const unsigned char *q = (const unsigned char *)PyBytes_AS_STRING(y);
+    size_t n = (size_t)PyBytes_GET_SIZE(x);
+    bool same_size = n == (size_t)PyBytes_GET_SIZE(y);
+    PyObject *r = NULL;
+    if (op == Py_EQ || op == Py_NE) {
+        bool eq = same_size && memcmp(p, q, n) == 0;
+        r = PyBool_FromLong(op == Py_EQ ? eq : !eq);
+    } else if (!same_size || memcmp(p, q, FK_SERIAL_HEADER_BYTES) != 0) {
+        PyErr_Format(PyExc_ValueError, "subset needs two %s filters made alike (same capacity, fpr "
+                     "and seed)", ka->name);
+    } else {
+        bool sub = true; /* the payload: bit words, compared byte by byte */
+        for (size_t i = FK_SERIAL_HEADER_BYTES; sub && i + FK_SERIAL_TRAILER_BYTES < n; i++)
+            sub = (p[i] & ~q[i]) == 0;
+        r = PyBool_FromLong(sub);
+    }
+    Py_DECREF(x);
+    Py_DECREF(y);
+    return r;
+}
+
 /* ------------------------------------------------------- method tables */
 #define DOC_THREADS "\n\nThreads: see help(filterkit) -- lookups may run together; a writer waits for " \
     "the GIL-free batches on its filters (both filters of | and &) and runs alone."
@@ -866,6 +1121,10 @@ PyDoc_STRVAR(build_doc, "build($type, keys, /, *, capacity=None, fpr=0.01, seed=
 "Class method: a filter made from the whole set at once (the way static kinds are\n"
 "made; for the others, created with capacity len(keys) when not given and filled\n"
 "with add_many). keys as for add_many.");
+PyDoc_STRVAR(clear_doc, "clear($self)\n--\n\n"
+"Removes every key: an empty filter of the same shape (kind, capacity, fpr, seed and\n"
+"knobs) replaces the table. UnsupportedError for a loaded, built or grown filter\n"
+"whose shape its capacity, fpr and seed alone do not give. Cost: O(size), a writer." DOC_THREADS);
 PyDoc_STRVAR(copy_doc, "copy($self)\n--\n\nAn independent copy (through the file format). Cost: O(size).");
 
 static PyMethodDef read_methods[] = {
@@ -886,6 +1145,7 @@ static PyMethodDef insert_methods[] = {
     { "add", filter_add, METH_O, add_doc },
     { "update", filter_update, METH_VARARGS, update_doc },
     { "add_many", filter_add_many, METH_O, add_many_doc },
+    { "clear", filter_clear, METH_NOARGS, clear_doc },
     { NULL, NULL, 0, NULL },
 };
 static PyMethodDef remove_methods[] = {
@@ -906,6 +1166,8 @@ static PyGetSetDef filter_getset[] = {
     { "kind", get_kind, NULL, "the kind's registry name (\"bloom\", ...)", NULL },
     { "fpr", get_fpr, NULL, "the target false-positive rate it was made for", NULL },
     { "seed", get_seed, NULL, "the hash seed", NULL },
+    { "capacity", get_capacity, NULL, "the number of items it is sized for (stats()['capacity']; a "
+      "growing kind's grows with it)", NULL },
     { "max_bytes", get_max_bytes, NULL, "the byte limit its growth stays under (LimitError past it): "
       "the max_bytes knob, else filterkit.default_max_bytes() when made or loaded; a copy keeps it", NULL },
     { NULL, NULL, NULL, NULL, NULL },
@@ -913,29 +1175,54 @@ static PyGetSetDef filter_getset[] = {
 
 /* not const: PyType_Slot takes a void * */
 static char filter_doc[] = PyDoc_STR(
-"Filter(kind, /, *, capacity, fpr=0.01, seed=0, **knobs)\n--\n\n"
+"Filter(kind, /, capacity, fpr=0.01, *, seed=0, **knobs)\n--\n\n"
 "An approximate-membership filter of the named kind (filterkit.kinds()); the\n"
 "result is an instance of that kind's class (filterkit.Bloom, ...), which can\n"
-"also be called directly: filterkit.Bloom(capacity=10**6, fpr=0.01).\n\n"
+"also be called directly: filterkit.Bloom(10**6, 0.01) or\n"
+"filterkit.Bloom(capacity=10**6, fpr=0.01).\n\n"
 "capacity is the number of items to size for (growing kinds may omit it);\n"
 "knobs, 0 meaning derive: bits, hashes, counter_bits, fingerprint_bits, growth,\n"
 "max_load, tightening; max_bytes caps the bytes the filter may hold, growth\n"
 "included (0: filterkit.default_max_bytes(), below the machine's memory; at most\n"
 "64 GiB; not saved with it: a loaded filter gets the default). ValueError for a bad value (fpr not in (0, 1), NaN,\n"
-"capacity 0), LimitError (a ValueError) for a filter over max_bytes, TypeError\n"
-"for a wrong type, MemoryError.\n\n"
+"capacity 0; a filter over the library's 64 GiB cap, saying the memory it would need),\n"
+"LimitError (a ValueError) for a filter over max_bytes, TypeError for a wrong type,\n"
+"MemoryError.\n\n"
 "x in f is False only when x was never added (or was removed); True may be a false\n"
-"positive, at about the rate fpr once capacity items are in.");
+"positive, at about the rate fpr once capacity items are in.\n\n"
+"Methods (a kind's class has those its kind can do: its `capabilities`; see\n"
+"help(filterkit.Bloom.add) and so on for each):\n"
+"  add(key), update(*iterables), add_many(keys): insert (all but static kinds);\n"
+"    FilterFullError, saying what to do, when a bounded kind (cuckoo) is full\n"
+"  clear(): remove every key (all but static kinds)\n"
+"  remove(key), discard(key): kinds with \"remove\"; count(key): with \"count\"\n"
+"  grow(): kinds with \"resizes\"; f | g, f |= g: \"merge\"; f & g, f &= g: \"intersect\"\n"
+"  x in f, contains_many(keys), stats(), to_bytes(), save(path), copy(),\n"
+"  from_bytes(data), build(keys): every kind\n"
+"  f == g: the same kind, parameters and bits (not how many inserts made them);\n"
+"  f <= g, f >= g: subset by bits, for bloom and blocked (TypeError for others)\n"
+"  len(f): TypeError (a filter does not know how many distinct keys it holds:\n"
+"    f.stats()['items'] counts insertions); weakref.ref(f) works.\n"
+"Attributes: kind, capacity, fpr, seed, max_bytes.");
+
+static PyMemberDef filter_members[] = {
+    { "__weaklistoffset__", T_PYSSIZET, offsetof(pyfk_filter, weakrefs), READONLY, NULL },
+    { NULL, 0, 0, 0, NULL },
+};
 
 static PyType_Slot filter_slots[] = {
     { Py_tp_new, filter_new },
     { Py_tp_dealloc, filter_dealloc },
     { Py_tp_repr, filter_repr },
     { Py_tp_hash, PyObject_HashNotImplemented },
+    { Py_tp_richcompare, filter_richcompare },
     { Py_tp_methods, read_methods },
     { Py_tp_getset, filter_getset },
+    { Py_tp_members, filter_members },
     { Py_tp_doc, filter_doc },
     { Py_sq_contains, filter_contains },
+    { Py_sq_length, filter_len },
+    { Py_nb_bool, filter_bool },
     { 0, NULL },
 };
 
@@ -1009,7 +1296,7 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
         PyErr_NoMemory();
         return NULL;
     }
-    snprintf(doc, doc_cap, "%s(*, capacity, fpr=0.01, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
+    snprintf(doc, doc_cap, "%s(capacity, fpr=0.01, *, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
             "%s%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
             cname, ops->name, ops->summary ? ops->summary : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",

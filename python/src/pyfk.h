@@ -77,11 +77,18 @@ PyObject *pyfk_raise(const pyfk_state *st, fk_status s, const char *what);
 /* As pyfk_raise, the exception carrying .done (the keys a batch inserted
  * before the refused one). */
 PyObject *pyfk_raise_done(const pyfk_state *st, fk_status s, size_t done, const char *what);
+/* FilterFullError for an insert into a filter of kind ops sized for
+ * capacity that found no room, with the CLI's hints: the headroom to give
+ * and the growing kind to use (filterkit.ScalableCuckoo for cuckoo);
+ * carrying .done when with_done. Returns NULL. */
+PyObject *pyfk_raise_full(const pyfk_state *st, const fk_ops *ops, uint64_t capacity, bool with_done,
+                          size_t done, const char *what);
 
 /* ------------------------------------------------------ the filter object
  *
  * Beside the C filter (sys.getsizeof adds the filter's own memory_bytes)
- * and its lock. No __dict__, no GC header: it holds no Python object. */
+ * and its lock. No __dict__, no GC header: it holds no Python object but
+ * its list of weak references. */
 typedef struct {
     PyObject_HEAD
     fk_filter *filter; /* owned; never NULL once __new__ returned */
@@ -101,6 +108,12 @@ typedef struct {
     int        readers;         /* holders reading it (a group) */
     int        writers_waiting; /* writers blocked on room: readers stop joining */
     bool       writer;          /* a holder writes it */
+    /* What clear() remakes it from: the parameters it was made with, when
+     * the constructor made it (made_known); else its header's capacity,
+     * fpr and seed, checked against its shape before use. */
+    fk_params  made;
+    bool       made_known;
+    PyObject  *weakrefs;        /* weakref.ref(f) support (tp_weaklistoffset) */
 } pyfk_filter;
 
 /* The class of the kind ops (borrowed), or NULL with TypeError set. */
