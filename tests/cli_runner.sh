@@ -13,6 +13,9 @@ cat >"$tmp/quick_fail.sh" <<'T'
 echo "1 passed, 2 failed"
 exit 1
 T
+mkdir -p "$tmp/b/tests"
+cp "$tmp/slow_pass.sh" "$tmp/b/tests/test_slow"
+chmod +x "$tmp/b/tests/test_slow"
 FK_TEST_HEARTBEAT=1 "$root/tests/run.sh" "$tmp/slow_pass.sh" "$tmp/quick_fail.sh" >"$tmp/out" 2>&1
 rc=$?
 check "run.sh exits nonzero on the failing test" test "$rc" -ne 0
@@ -23,6 +26,11 @@ check "the total is still the last line, heartbeats not counted" \
     test "$(tail -n 1 "$tmp/out")" = "4 passed, 2 failed"
 check "the slow test's own line still reads ok with its count" \
     grep -qE '^ok +.*slow_pass.sh +3 passed' "$tmp/out"
+# a test program of a build folder (labelled "DIR/tests/test_slow") and a
+# script run against a folder (labelled "PATH/cli_x.sh (DIR)"): the name is
+# the program's or script's
+FK_TEST_HEARTBEAT=1 "$root/tests/run.sh" "$tmp/b/tests/test_slow" >"$tmp/out2" 2>&1
+check "a build folder's program: '... still running test_slow (1 s)'" grep -qx '... still running test_slow (1 s)' "$tmp/out2"
 # the heartbeat stops with its test: no line after the total
 sleep 1.3
 check "no heartbeat after run.sh ended" test "$(tail -n 1 "$tmp/out")" = "4 passed, 2 failed"

@@ -33,9 +33,10 @@ heartbeat_lines() { # label
 
 run_one() { # label, command...
     local label=$1; shift
-    local out rc line p f start end beat
+    local out rc line p f start end beat name
     start=$(date +%s.%N)
-    heartbeat_lines "${label##*/}" &
+    name=${label%% (*}          # "/x/tests/cli_a.sh (build/w)" -> "cli_a.sh"
+    heartbeat_lines "${name##*/}" &
     beat=$!
     out=$("$@" 2>&1); rc=$?
     kill "$beat" 2>/dev/null
