@@ -43,8 +43,8 @@ check "query: a missing key file exits 2" test $? -eq 2
 check "query: a missing filter exits 2" test $? -eq 2
 "$fk" query --nope "$tmp/s.fk" </dev/null 2>/dev/null
 check "query: bad usage exits 2" test $? -eq 2
-check "query FILTER FILE FILE: both files read" \
-    test "$("$fk" query -c "$tmp/s.fk" "$tmp/seen" "$tmp/fresh")" = 1000
+check "query -c FILTER FILE FILE: both files read, one FILE:count line each (as grep -c)" \
+    test "$("$fk" query -c "$tmp/s.fk" "$tmp/seen" "$tmp/fresh")" = "$(printf '%s:1000\n%s:0' "$tmp/seen" "$tmp/fresh")"
 
 # --- '-' is stdin ----------------------------------------------------------
 check "info - reads the filter from stdin" sh -c "'$fk' info - <'$tmp/s.fk' | grep -q '^kind: *bloom'"
@@ -262,7 +262,7 @@ fkdir=$(cd "$(dirname "$fk")" && pwd)
 check "the build line, run as is, makes filter.fk" test -s "$tmp/filter.fk"
 check "the built filter holds the n keys" test "$("$fk" query -c "$tmp/filter.fk" <"$tmp/keys.txt")" = 100000
 check "an add of 10% more succeeds" "$fk" add "$tmp/filter.fk" <"$tmp/more.txt"
-check "... and every key is found" test "$("$fk" query -c "$tmp/filter.fk" "$tmp/keys.txt" "$tmp/more.txt")" = 110000
+check "... and every key is found" test "$(cat "$tmp/keys.txt" "$tmp/more.txt" | "$fk" query -c "$tmp/filter.fk")" = 110000
 "$fk" pick --n 100k --fpr 0.1% --repeat 1 --keys "$tmp/k2k" >"$tmp/pick.txt"
 check "pick text: prints the build, C and Python lines" \
     sh -c "grep -q '^  build: *[^ ]*filterkit build --kind' '$tmp/pick.txt' && grep -q '^  C: *fk_params p = fk_params_make' '$tmp/pick.txt' && grep -q '^  Python: *f = filterkit.Filter' '$tmp/pick.txt'"

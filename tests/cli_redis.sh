@@ -302,6 +302,13 @@ if [ -x "$fk" ]; then
     # ... and FK.DUMP is a filterkit file: byte-identical, and query finds every key
     rc $S FK.DUMP users | head -c -1 >"$tmp/users.dump"
     check "FK.DUMP = the loaded file" cmp -s "$tmp/users.fk" "$tmp/users.dump"
+    # docs/redis.md's command; plain '>' keeps redis-cli's newline, and
+    # info says so (issue 40: it said "corrupt")
+    rc $S --raw FK.DUMP users | head -c -1 >"$tmp/users.raw"
+    check "redis-cli --raw FK.DUMP k | head -c -1 (docs/redis.md) = the loaded file" cmp -s "$tmp/users.fk" "$tmp/users.raw"
+    rc $S FK.DUMP users >"$tmp/users.nl"
+    check "redis-cli FK.DUMP k > f: info names the trailing newline and the fix" \
+        sh -c "! '$fk' info '$tmp/users.nl' 2>'$tmp/err' >/dev/null && grep -q '1 byte after the .*-byte record: a trailing newline' '$tmp/err' && grep -q 'redis-cli --raw FK.DUMP KEY | head -c -1' '$tmp/err'"
     rc $S FK.DUMP fk:bloom | head -c -1 >"$tmp/bloom.dump"
     check "filterkit query reads FK.DUMP" test "$("$fk" query -c "$tmp/bloom.dump" <"$tmp/keys300")" = 300
     # damaged files: refused as FK_ECORRUPT, the key untouched (one

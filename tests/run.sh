@@ -6,7 +6,8 @@
 # one line. A program that crashes or prints no such line counts as one
 # failure, except one that exits 0 with the last line `skipped: <why>`
 # (a script whose tool is missing): it is listed as skipped, with its why.
-# Exit status is nonzero on any failure.
+# Exit status is nonzero on any failure. While a test runs longer than 30 s
+# (FK_TEST_HEARTBEAT seconds) a "... still running NAME (N s)" line says so.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 total_pass=0
@@ -15,11 +16,31 @@ total_skip=0
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# Seconds between the "... still running" lines printed while one test
+# runs (a quiet `make test` under load looked hung for minutes).
+heartbeat=${FK_TEST_HEARTBEAT:-30}
+
+# Prints "... still running LABEL (N s)" every $heartbeat seconds until
+# killed; its sleep writes nowhere, so a pipe reading run.sh's output is not
+# held open by a sleep outliving it.
+heartbeat_lines() { # label
+    local waited=0
+    while sleep "$heartbeat" </dev/null >/dev/null 2>&1; do
+        waited=$((waited + heartbeat))
+        printf '... still running %s (%d s)\n' "$1" "$waited"
+    done
+}
+
 run_one() { # label, command...
     local label=$1; shift
-    local out rc line p f start end
+    local out rc line p f start end beat name
     start=$(date +%s.%N)
+    name=${label%% (*}          # "/x/tests/cli_a.sh (build/w)" -> "cli_a.sh"
+    heartbeat_lines "${name##*/}" &
+    beat=$!
     out=$("$@" 2>&1); rc=$?
+    kill "$beat" 2>/dev/null
+    wait "$beat" 2>/dev/null
     end=$(date +%s.%N)
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
     why=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^skipped: //p')

@@ -290,6 +290,7 @@ int fkc_cmd_build(int argc, char **argv)
 
     fkc_linereader r;
     uint64_t size_for = capacity;
+    uint64_t lines_known = 0; /* presizes the duplicate check: lines, never --capacity */
     int ok;
     if (!size_for && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
         size_for = GROWING_START_CAPACITY;
@@ -298,6 +299,7 @@ int fkc_cmd_build(int argc, char **argv)
         uint64_t lines = 0;
         ok = count_then_rewind(&r, binary_lines, &lines) == 0;
         size_for = default_capacity(ops, lines);
+        lines_known = lines;
     } else {
         ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
     }
@@ -319,7 +321,7 @@ int fkc_cmd_build(int argc, char **argv)
         return 1;
     }
     fkc_feed_counts c;
-    s = fkc_feed_lines(f, FKC_FEED_INSERT, &r, size_for, unique_input, "build", &c);
+    s = fkc_feed_lines(f, FKC_FEED_INSERT, &r, lines_known, unique_input, "build", &c);
     fkc_linereader_free(&r);
     if (s == FK_EFULL) {
         fprintf(stderr, "filterkit build: the %s filter is full after %llu keys\n", ops->name,

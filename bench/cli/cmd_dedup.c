@@ -20,14 +20,14 @@
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */
-static int create(const fkc_cmd_spec *spec, const fkc_kind_opt *kind, double fpr, uint64_t capacity,
-                  uint64_t seed, uint64_t max_bytes, fk_filter **out)
+static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt *kind, double fpr,
+                  uint64_t capacity, uint64_t seed, uint64_t max_bytes, fk_filter **out)
 {
     char kinds[1024];
     fkc_kind_opt_names(kind, ", ", kinds, sizeof kinds);
     if (!kind->ops || fpr == 0)
-        return fkc_args_fail(spec, "FILTER does not exist: give --kind K --fpr P --capacity N to create it "
-                            "(kinds: %s)", kinds);
+        return fkc_args_fail(spec, "%s does not exist: give --kind K --fpr P --capacity N to create it "
+                            "(kinds: %s)", path, kinds);
     const fk_ops *ops = kind->ops;
     if (!capacity && !(fk_ops_caps(ops) & FK_CAP_GROWS))
         return fkc_args_fail(spec, "--capacity N is needed to create a %s filter (it cannot grow)", ops->name);
@@ -94,7 +94,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
         return 1;
     if (lk.created) {
-        rc = create(&spec, &kind, fpr, capacity, seed, max_bytes, &f);
+        rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, &f);
     } else {
         rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
              fkc_memlimit_apply(spec.name, f, max_bytes) != 0;

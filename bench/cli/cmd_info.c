@@ -29,6 +29,24 @@ typedef struct {
 
 #define MAX_FIELDS (18 + FK_SERIAL_PARAMS)
 
+/* Header parameters a reader cannot act on: the kick generator's state, the
+ * cuckoo bucket map's encoding, fuse's construction seed, and two that the
+ * text shows in user terms ("inner kind", "tightening"). The text form
+ * lists them only with --raw; --json always has them (a program may
+ * compare files by them). */
+static const char *const internal_params[] = {
+    "kick rng state", "cuckoo scheme", "chunk bits", "hash seed",
+    "inner kind id", "tightening (r), f64 bits",
+};
+
+static int is_internal(const char *name)
+{
+    for (size_t i = 0; i < sizeof internal_params / sizeof *internal_params; i++)
+        if (strcmp(name, internal_params[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* "fp bits (f)" -> "fp_bits": the label up to " (", spaces as '_'. */
 static void json_key(const char *label, char *key, size_t len)
 {
@@ -153,13 +171,14 @@ static void print_json(const field *fs, size_t n, const fk_filter *filter)
 
 int fkc_cmd_info(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, raw = 0;
     const fkc_opt opts[] = {
         { "json", FKC_OPT_FLAG, &json, NULL, "print one JSON object (the same fields, sizes in bytes)" },
+        { "raw", FKC_OPT_FLAG, &raw, NULL, "also list the header's internal parameters (kick rng state, ...); --json always has them" },
         { NULL, 0, NULL, NULL, NULL },
     };
     const fkc_cmd_spec spec = {
-        "info", "[--json] FILTER",
+        "info", "[--json] [--raw] FILTER",
         "Describes a saved filter (a file written by 'filterkit build'): its kind,\n"
         "parameters, sizes, fill and the false-positive rate expected at that fill;\n"
         "for a Bloom filter also the distinct items estimated from its set bits; for\n"
@@ -195,12 +214,18 @@ int fkc_cmd_info(int argc, char **argv)
     for (unsigned i = 0; i < FK_SERIAL_PARAMS; i++) {
         const char *name = fkc_filterfile_param_name(h.kind_id, i);
         char label[40];
+        if (name && is_internal(name) && !json && !raw)
+            continue;
         if (name)
             snprintf(label, sizeof label, "%s", name);
         else if (h.param[i])
             snprintf(label, sizeof label, "parameter %u", i);
         else
             continue;
+        if (name && strcmp(name, "newest link full (0/1)") == 0 && !json && !raw) {
+            add(fs, &n, "newest link full", F_STR)->s = h.param[i] ? "yes" : "no";
+            continue;
+        }
         add(fs, &n, label, F_U64)->u = h.param[i];
     }
     uint32_t growth;

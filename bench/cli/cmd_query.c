@@ -67,7 +67,7 @@ int fkc_cmd_query(int argc, char **argv)
     int count = 0, invert = 0, binary_lines = 0;
     const char *filter_path = NULL;
     const fkc_opt opts[] = {
-        { "count", FKC_OPT_FLAG, &count, NULL, "-c: print only the number of matching lines" },
+        { "count", FKC_OPT_FLAG, &count, NULL, "-c: print only the number of matching lines (one FILE:N line per key file when several, as grep)" },
         { "invert", FKC_OPT_FLAG, &invert, NULL, "-v: match the lines definitely NOT in it" },
         { "filter", FKC_OPT_STR, &filter_path, "FILTER", "-f: the saved filter, when not the first operand (- = stdin)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
@@ -123,25 +123,29 @@ int fkc_cmd_query(int argc, char **argv)
     uint64_t matched = 0;
     int failed = 0;
     fkc_progress_begin(NULL, 0);
+    /* -c with several key files: one "FILE:count" line each, as grep -c */
+    int per_file = count && nfiles > 1;
     if (nfiles == 0)
         failed |= query_stream(f, stdin, "stdin", binary_lines, invert, count, &matched) != 0;
     for (int i = 0; i < nfiles && !ferror(stdout); i++) {
-        if (strcmp(files[i], "-") == 0) {
-            failed |= query_stream(f, stdin, "stdin", binary_lines, invert, count, &matched) != 0;
-            continue;
-        }
-        FILE *in = fopen(files[i], "rb");
+        uint64_t here = 0;
+        int is_stdin = strcmp(files[i], "-") == 0;
+        FILE *in = is_stdin ? stdin : fopen(files[i], "rb");
         if (!in) {
             fprintf(stderr, "filterkit query: %s: %s\n", files[i], strerror(errno));
             failed = 1;
             continue;
         }
-        failed |= query_stream(f, in, files[i], binary_lines, invert, count, &matched) != 0;
-        fclose(in);
+        failed |= query_stream(f, in, is_stdin ? "stdin" : files[i], binary_lines, invert, count, &here) != 0;
+        if (!is_stdin)
+            fclose(in);
+        matched += here;
+        if (per_file)
+            printf("%s:%llu\n", is_stdin ? "(standard input)" : files[i], (unsigned long long)here);
     }
     fkc_progress_end();
     fk_filter_free(f);
-    if (count)
+    if (count && !per_file)
         printf("%llu\n", (unsigned long long)matched);
     return failed ? QUERY_ERROR : matched ? QUERY_MATCHED : QUERY_NONE;
 }

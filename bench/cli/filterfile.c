@@ -17,16 +17,43 @@ static int fail(const char *cmd, const char *path, const char *why)
     return -1;
 }
 
+/* What the loader learned of the input's length: `size` bytes in all
+ * (0: unknown), the last one a newline or not; `record` is the length the
+ * header announces (0: no header read). */
+typedef struct {
+    uint64_t size, record;
+    int ends_in_newline;
+} input_length;
+
 /* head: the first `got` bytes of the input, to tell a foreign file (no
- * filterkit magic: a text file, an image) from a damaged filter. */
-static int fail_status(const char *cmd, const char *path, fk_status s, const uint8_t *head, size_t got)
+ * filterkit magic: a text file, an image) from a damaged filter; len tells
+ * a cut-short or a padded record (a download cut off, redis-cli's newline)
+ * from one whose bytes changed. */
+static int fail_status(const char *cmd, const char *path, fk_status s, const uint8_t *head, size_t got,
+                       const input_length *len)
 {
-    char why[200];
+    char why[400];
     if (s == FK_EIO || s == FK_ENOMEM)
         snprintf(why, sizeof why, "%s", s == FK_EIO ? strerror(errno) : fk_strerror(s));
     else if (got < FK_SERIAL_MAGIC_BYTES || memcmp(head, FK_SERIAL_MAGIC, FK_SERIAL_MAGIC_BYTES) != 0)
         snprintf(why, sizeof why, "not a filterkit file (it does not start with the filterkit header; "
                  "'filterkit build' writes one)");
+    else if (got < FK_SERIAL_HEADER_BYTES)
+        snprintf(why, sizeof why, "truncated: %zu bytes, shorter than the %d-byte header "
+                 "(a copy or download cut short?)", got, FK_SERIAL_HEADER_BYTES);
+    else if (s == FK_ECORRUPT && len->record && len->size && len->size < len->record)
+        snprintf(why, sizeof why, "truncated: %llu bytes of the %llu its header announces "
+                 "(a copy or download cut short?)",
+                 (unsigned long long)len->size, (unsigned long long)len->record);
+    else if (s == FK_ECORRUPT && len->record && len->size == len->record + 1 && len->ends_in_newline)
+        snprintf(why, sizeof why, "1 byte after the %llu-byte record: a trailing newline, as "
+                 "'redis-cli FK.DUMP KEY > FILE' leaves? Save a dump with "
+                 "'redis-cli --raw FK.DUMP KEY | head -c -1 > FILE' (docs/redis.md)",
+                 (unsigned long long)len->record);
+    else if (s == FK_ECORRUPT && len->record && len->size > len->record)
+        snprintf(why, sizeof why, "%llu bytes after the %llu-byte record its header announces "
+                 "(files joined, or written over a longer one?)",
+                 (unsigned long long)(len->size - len->record), (unsigned long long)len->record);
     else
         snprintf(why, sizeof why, "not a filter this version can read: %s", fk_strerror(s));
     return fail(cmd, path, why);
@@ -36,7 +63,7 @@ static int fail_status(const char *cmd, const char *path, fk_status s, const uin
  * after the header already read, growing as bytes arrive and never past
  * the length the header claims plus one byte (to see trailing bytes). */
 static fk_status load_rest(FILE *fp, const uint8_t *head, const fk_serial_head *h,
-                           fk_filter **out, uint64_t *bytes)
+                           fk_filter **out, uint64_t *bytes, input_length *len)
 {
     if (h->payload_len > FK_MEMORY_CAP)
         return FK_ECORRUPT;
@@ -64,7 +91,16 @@ static fk_status load_rest(FILE *fp, const uint8_t *head, const fk_serial_head *
     }
     fk_status s = ferror(fp) ? FK_EIO : fk_filter_load_any(buf, have, out);
     *bytes = have;
+    len->size = have;
+    len->ends_in_newline = have && buf[have - 1] == '\n';
     free(buf);
+    if (s == FK_ECORRUPT && have > total) { /* count the rest, for the message */
+        int c;
+        while ((c = getc(fp)) != EOF) {
+            len->size++;
+            len->ends_in_newline = c == '\n';
+        }
+    }
     return s;
 }
 
@@ -88,13 +124,19 @@ int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
     fk_serial_head h;
     fk_status s = ferror(fp) ? FK_EIO : fk_serial_read_head(hb, got, &h);
     uint64_t size = 0;
+    input_length len = { 0, 0, 0 };
     if (s == FK_OK) {
+        len.record = FK_SERIAL_HEADER_BYTES + h.payload_len + FK_SERIAL_TRAILER_BYTES;
         if (!from_stdin && fseek(fp, 0, SEEK_SET) == 0) {
             s = fk_filter_load_file_any(fp, out);
-            size = FK_SERIAL_HEADER_BYTES + h.payload_len + FK_SERIAL_TRAILER_BYTES;
+            size = len.record;
+            if (s == FK_ECORRUPT && S_ISREG(st.st_mode) && st.st_size > 0) {
+                len.size = (uint64_t)st.st_size;
+                len.ends_in_newline = fseek(fp, -1, SEEK_END) == 0 && getc(fp) == '\n';
+            }
         } else {
             clearerr(fp);
-            s = load_rest(fp, hb, &h, out, &size);
+            s = load_rest(fp, hb, &h, out, &size, &len);
         }
     }
     int err = errno;
@@ -104,7 +146,7 @@ int fkc_filterfile_load(const char *cmd, const char *path, fk_filter **out,
         fk_filter_free(*out);
         *out = NULL;
         errno = err;
-        return fail_status(cmd, path, s, hb, got);
+        return fail_status(cmd, path, s, hb, got, &len);
     }
     if (head)
         *head = h;

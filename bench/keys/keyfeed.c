@@ -7,7 +7,7 @@
 #include "../clock/progress.h"
 #include "../clock/timing.h"
 
-/* The set of seen lines is sized for the expected count up front (no
+/* The set of seen lines is sized for a known line count up front (no
  * doubling, whose old and new tables would briefly coexist), but for no
  * more lines than this (1.4 GB), and grows past it as lines arrive. */
 #define PRESIZE_MAX (UINT64_C(1) << 26)

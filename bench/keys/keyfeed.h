@@ -31,8 +31,11 @@ typedef struct {
 typedef enum { FKC_FEED_INSERT, FKC_FEED_REMOVE } fkc_feed_op;
 
 /* Reads every line of r and inserts (or removes) its key in f, as above.
- * expected sizes the set of seen lines up front (0: it grows from small;
- * the set costs about 21 bytes per distinct line).
+ * expected sizes the set of seen lines up front: pass the input's line
+ * count when it is known, never a capacity (a --capacity far above the
+ * input would cost 21 bytes per item never read); 0: it grows from small
+ * as lines arrive, so its memory follows the lines read (about 21 bytes
+ * per distinct line, 1.5x that while it doubles).
  * progress names the work on the TTY progress line ("build"). Returns FK_OK;
  * FK_EIO when reading fails (c->read_err says why); FK_ENOMEM when the set
  * cannot grow; else the first failing insert's or remove's status

@@ -143,7 +143,7 @@ static const fkc_column bench_cols[] = {
 static const fkc_column load_cols[] = {
     S(kind, "filter kind"),
     S(keys, "key type: u64, str or file"),
-    U(n, "items the filter was sized for (the table holds more slots: a power of two of buckets)"),
+    U(n, "items the filter was sized for (the table holds a few more slots: the fewest buckets of 4 that hold n at the sizing load, any count)"),
     F(target_fpr, "false-positive rate the filter was sized for"),
     U(seed, "workload and hash seed"),
     U(repeat, "timed runs per figure; each *_ns is their median"),

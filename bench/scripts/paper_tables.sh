@@ -173,7 +173,7 @@ run sweep-fpr "${sweep_args[@]}"
             }
         }'
     echo
-    echo "\"Sized for n\" is the table \`fk_cuckoo_new\` builds for n = $N items (buckets rounded up to a power of two); \"full table\" is the same table filled to its first failed insert."
+    echo "\"Sized for n\" is the table \`fk_cuckoo_new\` builds for n = $N items (the fewest buckets of 4 that hold n at its sizing load: any count, no power-of-two rounding); \"full table\" is the same table filled to its first failed insert."
 } | section crossover
 fi
 
