@@ -153,7 +153,7 @@ PY_STAMP      := $(PY_BUILD)/built.stamp
 # added here. tests/cli_install.sh compiles each installed one alone, as C
 # and as C++, and fails if one calls itself internal.
 PUBLIC_HEADERS := common/status.h common/params.h common/version.h common/filter.h \
-                  common/serial.h common/sizing.h \
+                  common/serial.h \
                   $(foreach k,$(filter $(KINDS),$(PRESENT)),$(k)/$(k).h) \
                   $(REGISTRY_DIR)/registry.h
 

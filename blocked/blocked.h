@@ -67,15 +67,6 @@ FK_API extern const fk_ops fk_blocked_ops;
 
 /* ------------------------------------------------------ sizing, theory */
 
-/* Expected FPR of a split-block filter whose blocks hold on average
- * `load` keys (load = n / blocks). A block holding x keys has, in each of
- * its eight words, x bits chosen independently, so a given bit is set with
- * probability 1 - (31/32)^x and an absent key passes with probability
- * (1 - (31/32)^x)^8; x is Poisson(load) distributed, so the FPR is
- * sum_x e^-load load^x / x! * (1 - (31/32)^x)^8.
- * Returns 0 for load <= 0 or NaN, 1 for +inf. Cost: O(load + sqrt(load)). */
-FK_API double fk_theory_blocked_fpr(double load);
-
 /* The lowest load sizing goes to: 1/8 key per block (2048 bits per key),
  * an FPR of about 1.1e-13. Below it the FPR falls only in proportion to the
  * memory spent (one key in a block passes with 2^-40), so lower targets
@@ -85,9 +76,10 @@ FK_API double fk_theory_blocked_fpr(double load);
 /* ------------------------------------------------------------ the filter */
 
 /* Creates a blocked filter of ceil(p->bits / 256) blocks when p->bits is
- * nonzero, else the fewest blocks whose theoretical FPR
- * (fk_theory_blocked_fpr) at capacity keys meets fpr (at most 2^32;
- * fk_ops_size says the memory beforehand). p->hashes is ignored (a key always sets 8 bits). The seed picks the hash.
+ * nonzero, else the fewest blocks whose theoretical FPR (a Poisson sum
+ * over the keys per block; fk_ops_expected_fpr) at capacity keys meets
+ * fpr (at most 2^32; fk_ops_size says the memory beforehand). p->hashes
+ * is ignored (a key always sets 8 bits). The seed picks the hash.
  * Returns FK_OK with a new filter in *out (caller frees with
  * fk_blocked_free); FK_EINVAL for NULL p or out, bad params
  * (fk_params_check), more than 2^32 blocks or a size
@@ -120,11 +112,11 @@ FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
  * answers false. Cost: one hash, one 32-byte read. */
 FK_API bool fk_blocked_contains(const fk_blocked *b, const void *key, size_t len);
 
-/* Fills *out: items = successful inserts (duplicates count again),
+/* Stats: fk_filter_stats(fk_blocked_as_filter(x), &out) fills out:
+ * items = successful inserts (duplicates count again),
  * load_factor = set bits / bits, expected_fpr =
- * fk_theory_blocked_fpr(items / blocks). No-op for NULL arguments.
+ * the theory at items / blocks keys per block. No-op for NULL arguments.
  * Cost: O(blocks) (counts the set bits). */
-FK_API void fk_blocked_stats(const fk_blocked *b, fk_stats *out);
 
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
  * by the caller; free it with fk_blocked_free or fk_filter_free, not both). */
@@ -141,7 +133,7 @@ typedef struct {
     uint64_t seed;            /* the params seed */
     uint64_t set_bits;        /* bits set now */
     double   estimated_items; /* distinct keys inserted, estimated from the
-                                 fill (fk_theory_blocked_items); unlike
+                                 fill (an estimate per block); unlike
                                  fk_stats.items it ignores duplicates; +inf
                                  when every bit is set */
 } fk_blocked_description;

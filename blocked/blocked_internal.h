@@ -11,6 +11,7 @@
 #include "../common/tally.h"
 #include "../common/atomic.h"
 #include "../common/hashed.h"
+#include "../common/sizing_internal.h"
 
 /* The AVX2 path exists where the compiler can target it and ask the CPU. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
@@ -261,6 +262,17 @@ uint64_t fk_size_blocked_blocks(uint64_t n, double p);
  * set, 0 for blocks 0. */
 double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
 
+/* Internal (not exported): a user asks for it through fk_ops_expected_fpr
+ * (common/filter.h); the bench and the tests call it directly. */
+/* Expected FPR of a split-block filter whose blocks hold on average
+ * `load` keys (load = n / blocks). A block holding x keys has, in each of
+ * its eight words, x bits chosen independently, so a given bit is set with
+ * probability 1 - (31/32)^x and an absent key passes with probability
+ * (1 - (31/32)^x)^8; x is Poisson(load) distributed, so the FPR is
+ * sum_x e^-load load^x / x! * (1 - (31/32)^x)^8.
+ * Returns 0 for load <= 0 or NaN, 1 for +inf. Cost: O(load + sqrt(load)). */
+double fk_theory_blocked_fpr(double load);
+
 /* Number of set bits. 0 for NULL. Cost: O(blocks). */
 uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
 
@@ -279,5 +291,10 @@ uint32_t fk_blocked_cell(const fk_blocked *b, uint64_t block, unsigned w);
  * fk_params_check, or a count that cannot be sized (0 or over 2^32). The
  * memory cap is the allocator's to check. Cost: that of the sizing. */
 fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks);
+
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * blocked.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_blocked_as_filter(x), &out); the tests and the bench call this. */
+void fk_blocked_stats(const fk_blocked *b, fk_stats *out);
 
 #endif

@@ -41,7 +41,6 @@ extern "C" {
 #include <stdint.h>
 #include "../common/filter.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
 
 typedef struct fk_bloom fk_bloom;
 
@@ -50,8 +49,9 @@ typedef struct fk_bloom fk_bloom;
 FK_API extern const fk_ops fk_bloom_ops;
 
 /* Creates a Bloom filter. Sizing: m = p->bits if nonzero, else
- * fk_size_bloom_bits(capacity, fpr); k = p->hashes if nonzero, else
- * fk_size_bloom_hashes(m, capacity). The seed picks the hash function.
+ * ceil(-capacity ln fpr / (ln 2)^2); k = p->hashes if nonzero, else
+ * round((m / capacity) ln 2) in 1..FK_BLOOM_MAX_HASHES. The seed picks the
+ * hash function.
  * Returns FK_OK with a new filter in *out (caller frees with fk_bloom_free);
  * FK_EINVAL for NULL p or out, bad params (fk_params_check), hashes > 64, or
  * a size over FK_MEMORY_CAP; FK_ENOMEM when allocation fails. *out is NULL
@@ -101,10 +101,10 @@ FK_API fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len);
  * 8-byte key takes XXH3's constant-length path (the u64 calls' code). */
 FK_API bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len);
 
-/* Fills *out: items = successful inserts (duplicates count again),
+/* Stats: fk_filter_stats(fk_bloom_as_filter(x), &out) fills out:
+ * items = successful inserts (duplicates count again),
  * load_factor = set bits / m, expected_fpr = load_factor^k.
  * No-op for NULL arguments. Cost: O(m/64) (counts the set bits). */
-FK_API void fk_bloom_stats(const fk_bloom *b, fk_stats *out);
 
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
  * by the caller; free it with fk_bloom_free or fk_filter_free, not both). */

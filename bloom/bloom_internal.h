@@ -7,6 +7,7 @@
 #include "../common/lookup_paths.h"
 #include "../common/pipeline.h"
 #include "../common/probe.h"
+#include "../common/sizing_internal.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
 #include "../common/hashed.h"
@@ -132,5 +133,10 @@ fk_status fk_bloom_locate(const fk_bloom *b, const void *key, size_t len,
 
 /* Returns bit i (false when b is NULL or i >= m). Cost: O(1). */
 bool fk_bloom_cell(const fk_bloom *b, uint64_t i);
+
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * bloom.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_bloom_as_filter(x), &out); the tests and the bench call this. */
+void fk_bloom_stats(const fk_bloom *b, fk_stats *out);
 
 #endif

@@ -14,6 +14,8 @@ extern "C" {
  * FK_EINVAL, so a typo in capacity cannot ask the allocator for petabytes. */
 #define FK_MEMORY_CAP (UINT64_C(1) << 36)
 
+#define FK_BLOOM_MAX_HASHES 64u /* the most probes a Bloom or counting filter takes */
+
 typedef struct {
     uint64_t capacity;         /* expected number of items, > 0 */
     double   fpr;              /* target false-positive rate, 0 < fpr < 1 */
@@ -21,7 +23,7 @@ typedef struct {
     /* Optional knobs; 0 always means "derive from capacity and fpr". A kind
      * ignores the knobs that are not its own. */
     uint64_t bits;             /* bloom/counting: number of bits/counters m */
-    uint32_t hashes;           /* bloom/counting: probes per key k (1..64) */
+    uint32_t hashes;           /* bloom/counting: probes per key k (1..FK_BLOOM_MAX_HASHES) */
     uint32_t counter_bits;     /* counting: 4 (default) or 8 */
     uint32_t fingerprint_bits; /* cuckoo: 4..32 */
     uint32_t growth;           /* scalable: each new sub-filter holds `growth`

@@ -1,6 +1,6 @@
-/* common/sizing.c: the formulas of sizing.h. */
+/* common/sizing.c: the formulas of sizing_internal.h. */
 #include <math.h>
-#include "sizing.h"
+#include "sizing_internal.h"
 #include "probe.h" /* fk_size_bloom_geometry */
 
 /* ------------------------------------------------------------ Bloom */

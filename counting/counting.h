@@ -2,10 +2,10 @@
  * Broder, "Summary Cache", 2000): a Bloom filter whose m bits are small
  * counters, so keys can be removed.
  *
- * Sizing and probing are exactly the Bloom filter's (common/sizing.h,
- * common/probe.h): m counters, k probes per key from one XXH3-128 hash, so a
- * key touches the same k positions in an fk_counting and in an fk_bloom of
- * the same m, k and seed, and the false-positive rate is the same. Counters
+ * Sizing and probing are exactly the Bloom filter's: m
+ * counters, k probes per key from one XXH3-128 hash, so a key touches the
+ * same k positions in an fk_counting and in an fk_bloom of the same m, k
+ * and seed, and the false-positive rate is the same. Counters
  * are 4 bits (two per byte) by default, or 8 bits with counter_bits = 8; the
  * price of removes is counter_bits times the Bloom filter's memory.
  *
@@ -60,7 +60,6 @@ extern "C" {
 #include <stdint.h>
 #include "../common/filter.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
 
 typedef struct fk_counting fk_counting;
 
@@ -74,8 +73,9 @@ FK_API extern const fk_ops fk_counting_ops;
 /* ------------------------------------------------------------ lifecycle */
 
 /* Creates a counting Bloom filter. Sizing is the Bloom filter's:
- * m = p->bits if nonzero, else fk_size_bloom_bits(capacity, fpr) counters;
- * k = p->hashes if nonzero, else fk_size_bloom_hashes(m, capacity).
+ * m = p->bits if nonzero, else ceil(-capacity ln fpr / (ln 2)^2) counters;
+ * k = p->hashes if nonzero, else round((m / capacity) ln 2), in
+ * 1..FK_BLOOM_MAX_HASHES.
  * counter_bits: 0 or 4 gives 4-bit counters, 8 gives byte counters.
  * Returns FK_OK with a new filter in *out (caller frees with
  * fk_counting_free); FK_EINVAL for NULL p or out, bad params
@@ -138,13 +138,13 @@ FK_API fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 
 /* ---------------------------------------------------------------- stats */
 
-/* Fills *out: items = successful inserts minus successful removes;
+/* Stats: fk_filter_stats(fk_counting_as_filter(x), &out) fills out:
+ * items = successful inserts minus successful removes;
  * capacity; memory_bytes = counter array + struct; bits_per_item =
  * 8 x memory_bytes / capacity; load_factor = nonzero counters / m;
  * expected_fpr = load_factor^k (the Bloom formula at the current fill).
  * No-op for NULL arguments. Cost: O(m x counter_bits / 64) (word-wide scan
  * of the counters). */
-FK_API void fk_counting_stats(const fk_counting *c, fk_stats *out);
 
 /* --------------------------------------------------------------- access */
 

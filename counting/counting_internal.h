@@ -8,6 +8,7 @@
 #include "../common/lookup_paths.h"
 #include "../common/pipeline.h"
 #include "../common/probe.h"
+#include "../common/sizing_internal.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
 
@@ -288,5 +289,10 @@ uint32_t fk_counting_cell(const fk_counting *c, uint64_t i);
  * answers the maximum (15 or 255), meaning "at least that many".
  * 0 for c NULL or key NULL with len > 0. Cost: one hash, k counter reads. */
 uint32_t fk_counting_count(const fk_counting *c, const void *key, size_t len);
+
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * counting.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_counting_as_filter(x), &out); the tests and the bench call this. */
+void fk_counting_stats(const fk_counting *c, fk_stats *out);
 
 #endif

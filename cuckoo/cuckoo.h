@@ -20,7 +20,7 @@
  * table, an 8- or 16-bit bucket never straddles a cache line; a 6-byte
  * 12-bit bucket does in 2 of 32 positions (the cost of packing exactly 4f
  * bits). False-positive rate at load L (occupied / slots) is about
- * 1 - (1 - 2^-f)^(8L) <= 8 / 2^f (fk_theory_cuckoo_fpr).
+ * 1 - (1 - 2^-f)^(8L) <= 8 / 2^f (fk_ops_expected_fpr).
  *
  * Filters loaded from files saved before this scheme (power-of-two tables,
  * XXH3-128, i2 = i1 XOR (fk_mix64(fp) & (N - 1))) keep that mapping and
@@ -33,7 +33,7 @@
  * before and the insert returns FK_EFULL: nothing is ever lost, and every
  * FK_OK insert is found afterwards until removed. A filter sized for n
  * items holds them at a load of at most FK_CUCKOO_MAX_LOAD (94%) by
- * default (small tables at less, with spare slots: fk_size_cuckoo_table);
+ * default (small tables at less, with spare slots; fk_ops_size tells);
  * the first failure comes near 97% load (measured in PAPER_NOTES), so n
  * distinct inserts succeed at every capacity.
  *
@@ -67,7 +67,7 @@
  * and a lookup that missed while the path moved fingerprints looks again
  * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
  * concurrent writers share one lock (cuckoo.c says why not
- * stripes). insert_unique, set_observer, stats and saving are
+ * stripes). insert_unique and saving are
  * writers or need the writers done.
  *
  *   fk_params p = fk_params_make(1000000, 0.001);
@@ -112,50 +112,17 @@ typedef struct fk_cuckoo fk_cuckoo;
  * cheap. */
 #define FK_CUCKOO_MAX_LOAD 0.94
 
-/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
- * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
-FK_API uint32_t fk_size_cuckoo_fp_bits(double p);
-
-/* Tables that need fewer buckets than this are sized with spare room (see
- * fk_size_cuckoo_table). */
-#define FK_CUCKOO_SMALL_BUCKETS 1024u
-
-/* Buckets of a cuckoo table for n items at a load of at most max_load
- * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): need = ceil(ceil(n / max_load)
- * / 4), any count (no power-of-two rounding). That is the answer for an
- * explicit max_load (exact geometry, as asked) and for the default from
- * FK_CUCKOO_SMALL_BUCKETS up. Below, where the load at the first failure
- * scatters widely between seeds, the default gives spare room so that a
- * filter made for n accepts n distinct keys at every capacity: 1 bucket
- * for n <= 4 (it holds any 4 keys), else the smallest power of two holding
- * n / 0.94 + 4 sqrt(n) slots, at most FK_CUCKOO_SMALL_BUCKETS (10 keys get
- * 8 buckets, 100 get 64, 1000 get 512; from 3,850 keys on, and so at 10^6,
- * the sizing is unchanged).
- * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
- * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
-FK_API fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
-
-/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
- * 0 or the count would exceed 2^62. */
-FK_API uint64_t fk_size_cuckoo_buckets(uint64_t n);
-
-/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
- * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
- * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
- * 64 gives 1.0. */
-FK_API double fk_theory_cuckoo_fpr(uint32_t f, double load);
-
 /* The vtable for fk_filter_new(&fk_cuckoo_ops, ...); name "cuckoo",
  * caps FK_CAP_REMOVE. */
 FK_API extern const fk_ops fk_cuckoo_ops;
 
 /* Creates an empty cuckoo filter. Sizing: f = p->fingerprint_bits if
- * nonzero, else fk_size_cuckoo_fp_bits(fpr) (smallest f with 8/2^f <= fpr,
+ * nonzero, else the smallest f with 8/2^f <= fpr (f in 4..32,
  * so 1% gives 10 bits and 0.1% gives 13; at most 32, so targets below
  * 8/2^32 ~ 1.9e-9 get 32 bits and are not met); buckets =
- * fk_size_cuckoo_table(capacity, p->max_load): the fewest that hold
+ * the fewest that hold
  * capacity items at p->max_load (0 = FK_CUCKOO_MAX_LOAD, 94%, with spare
- * room below FK_CUCKOO_SMALL_BUCKETS buckets), any count.
+ * room below 1024 buckets), any count (fk_ops_size gives both).
  * A higher max_load saves memory and makes the last inserts slower (more
  * evictions) or, near 0.97 and above, fail; a lower one buys faster
  * inserts with memory. The seed picks the hash function and seeds the
@@ -221,13 +188,13 @@ FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
  * plain call, plus one uncontended lock and unlock; writers wait for each
  * other. */
 
-/* Fills *out: items = occupied slots (successful inserts minus successful
+/* Stats: fk_filter_stats(fk_cuckoo_as_filter(x), &out) fills out:
+ * items = occupied slots (successful inserts minus successful
  * removes), capacity as sized, memory_bytes = the bucket array (packed
  * buckets, 16-byte pad, rounded to 64 bytes) plus the struct,
  * bits_per_item = 8 * memory_bytes / capacity, load_factor = items / slots,
- * expected_fpr = fk_theory_cuckoo_fpr(f, load_factor). No-op for NULL
+ * expected_fpr = 1 - (1 - 2^-f)^(8 load_factor). No-op for NULL
  * arguments. Cost: O(1). */
-FK_API void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
 
 /* The filter as an fk_filter, for the generic fk_filter_* calls (still owned
  * by the caller; free it with fk_cuckoo_free or fk_filter_free, not both).
@@ -257,41 +224,6 @@ typedef struct {
 
 /* Fills *out for c. No-op for NULL arguments. Cost: O(1). */
 FK_API void fk_cuckoo_describe(const fk_cuckoo *c, fk_cuckoo_description *out);
-
-/* ------------------------------------------------- tracing / teaching */
-
-/* Where a key lives: exactly what insert, contains and remove compute. */
-typedef struct {
-    uint64_t hash_lo;     /* the key's XXH3-64 hash (legacy filters: the low
-                             half of its XXH3-128 hash, which gives i1) */
-    uint64_t hash_hi;     /* 0 (legacy filters: the high half, which gives
-                             the fingerprint) */
-    uint32_t fingerprint; /* nonzero, < 2^f */
-    uint64_t i1;          /* first bucket */
-    uint64_t i2;          /* second bucket: the alternate of (i1,
-                             fingerprint); may equal i1 */
-} fk_cuckoo_location;
-
-/* One eviction during an insert: the fingerprint that was in slot `slot`
- * of bucket `from` was displaced and is heading to its other bucket `to`
- * (to is the alternate bucket of from for fingerprint). `kick` counts the
- * evictions of the current insert from 1. If that insert then fails with
- * FK_EFULL, all its evictions are undone (no further events). */
-typedef struct {
-    uint64_t from;
-    uint64_t to;
-    uint32_t slot;
-    uint32_t fingerprint;
-    uint32_t kick;
-} fk_cuckoo_kick_event;
-
-typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
-
-/* Registers fn to be called (with ctx) for every eviction; fn NULL (the
- * default) turns it off. The callback must not modify the filter. The
- * library itself never prints. No-op for NULL c. Cost: O(1); a set
- * observer adds one call per eviction, nothing to lookups. */
-FK_API void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 
 /* ------------------------------------------------- saving and loading */
 

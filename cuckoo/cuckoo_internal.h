@@ -11,6 +11,82 @@
 #include "cuckoo_table.h"
 #include "../common/hashed.h"
 
+/* ------------------------------------------------------------ sizing */
+
+/* Internal (not exported): a user asks for a cuckoo filter's geometry and
+ * theory through fk_ops_size / fk_ops_expected_fpr (common/filter.h); the
+ * bench, the tests, the Redis module and the Python extension, which link
+ * the static library, call these directly. */
+
+/* Smallest fingerprint width f in [4, 32] with 2b / 2^f <= p (b = 4 slots).
+ * Returns 32 when even 32 bits cannot reach p, 0 for p not in (0,1). */
+uint32_t fk_size_cuckoo_fp_bits(double p);
+
+/* Tables that need fewer buckets than this are sized with spare room (see
+ * fk_size_cuckoo_table). */
+#define FK_CUCKOO_SMALL_BUCKETS 1024u
+
+/* Buckets of a cuckoo table for n items at a load of at most max_load
+ * (0 = FK_CUCKOO_MAX_LOAD; else in (0, 1]): need = ceil(ceil(n / max_load)
+ * / 4), any count (no power-of-two rounding). That is the answer for an
+ * explicit max_load (exact geometry, as asked) and for the default from
+ * FK_CUCKOO_SMALL_BUCKETS up. Below, where the load at the first failure
+ * scatters widely between seeds, the default gives spare room so that a
+ * filter made for n accepts n distinct keys at every capacity: 1 bucket
+ * for n <= 4 (it holds any 4 keys), else the smallest power of two holding
+ * n / 0.94 + 4 sqrt(n) slots, at most FK_CUCKOO_SMALL_BUCKETS (10 keys get
+ * 8 buckets, 100 get 64, 1000 get 512; from 3,850 keys on, and so at 10^6,
+ * the sizing is unchanged).
+ * Returns FK_OK with *buckets set; FK_EINVAL for n 0, buckets NULL,
+ * max_load NaN or outside (0, 1], or more than 2^62 buckets. Cost: O(1). */
+fk_status fk_size_cuckoo_table(uint64_t n, double max_load, uint64_t *buckets);
+
+/* fk_size_cuckoo_table(n, 0, ...): the default bucket count, or 0 when n is
+ * 0 or the count would exceed 2^62. */
+uint64_t fk_size_cuckoo_buckets(uint64_t n);
+
+/* Expected FPR of a cuckoo filter with f-bit fingerprints at `load`
+ * (occupied / slots): 1 - (1 - 2^-f)^(2b * load). load is clamped to
+ * [0, 1] (NaN reads as 0), so the result is a rate in [0, 1]; f 0 or above
+ * 64 gives 1.0. */
+double fk_theory_cuckoo_fpr(uint32_t f, double load);
+
+/* ------------------------------------------------- tracing / teaching */
+
+/* Where a key lives: exactly what insert, contains and remove compute. */
+typedef struct {
+    uint64_t hash_lo;     /* the key's XXH3-64 hash (legacy filters: the low
+                             half of its XXH3-128 hash, which gives i1) */
+    uint64_t hash_hi;     /* 0 (legacy filters: the high half, which gives
+                             the fingerprint) */
+    uint32_t fingerprint; /* nonzero, < 2^f */
+    uint64_t i1;          /* first bucket */
+    uint64_t i2;          /* second bucket: the alternate of (i1,
+                             fingerprint); may equal i1 */
+} fk_cuckoo_location;
+
+/* One eviction during an insert: the fingerprint that was in slot `slot`
+ * of bucket `from` was displaced and is heading to its other bucket `to`
+ * (to is the alternate bucket of from for fingerprint). `kick` counts the
+ * evictions of the current insert from 1. If that insert then fails with
+ * FK_EFULL, all its evictions are undone (no further events). */
+typedef struct {
+    uint64_t from;
+    uint64_t to;
+    uint32_t slot;
+    uint32_t fingerprint;
+    uint32_t kick;
+} fk_cuckoo_kick_event;
+
+typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
+
+/* Registers fn to be called (with ctx) for every eviction; fn NULL (the
+ * default) turns it off. The callback must not modify the filter. The
+ * library itself never prints. No-op for NULL c. Cost: O(1); a set
+ * observer adds one call per eviction, nothing to lookups. */
+void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
+
+
 /* A lookup and an insert specialised for the filter's scheme and width
  * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
@@ -183,5 +259,10 @@ uint32_t fk_cuckoo_cell(const fk_cuckoo *c, uint64_t bucket, unsigned slot);
  * cuckoo_hash.h); applying it twice gives bucket back. Returns 0 for NULL
  * c; bucket is taken modulo the bucket count, fp modulo 2^f. O(1). */
 uint64_t fk_cuckoo_alt_bucket(const fk_cuckoo *c, uint64_t bucket, uint32_t fp);
+
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * cuckoo.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_cuckoo_as_filter(x), &out); the tests and the bench call this. */
+void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out);
 
 #endif

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include "fuse_internal.h"
 #include "../common/alloc.h"
-#include "../common/sizing.h"
+#include "../common/sizing_internal.h"
 
 uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed)
 {

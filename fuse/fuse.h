@@ -164,12 +164,12 @@ FK_API bool fk_fuse_contains(const fk_fuse *fu, const void *key, size_t len);
  * integer calls are. fu NULL answers false. */
 FK_U64_CONTAINS(fk_fuse)
 
-/* Fills *out: items = distinct keys stored, capacity = the capacity asked
+/* Stats: fk_filter_stats(fk_fuse_as_filter(x), &out) fills out:
+ * items = distinct keys stored, capacity = the capacity asked
  * (n when 0 was given, at least 1), memory_bytes = the cells, the shard
  * seed table and the struct, bits_per_item = 8 * memory_bytes / max(items,
  * 1), load_factor = items / cells, expected_fpr = 2^-f (0 when empty).
  * No-op for NULL arguments (out, if given, is zeroed). Cost: O(1). */
-FK_API void fk_fuse_stats(const fk_fuse *fu, fk_stats *out);
 
 /* Releases fu. NULL is a no-op. Cost: O(1). */
 FK_API void fk_fuse_free(fk_fuse *fu);

@@ -319,4 +319,9 @@ extern const fk_serial_ops fk_fuse_serial_ops;
 fk_status fk_fuse_locate(const fk_fuse *fu, const void *key, size_t len,
                                 fk_fuse_location *out);
 
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * fuse.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_fuse_as_filter(x), &out); the tests and the bench call this. */
+void fk_fuse_stats(const fk_fuse *fu, fk_stats *out);
+
 #endif

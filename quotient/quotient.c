@@ -8,7 +8,7 @@
 #include "quotient_internal.h"
 #include "../common/alloc.h"
 #include "../common/bits.h"
-#include "../common/sizing.h"
+#include "../common/sizing_internal.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>

@@ -135,13 +135,13 @@ FK_API bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t 
  * never inserted: see the top of this header. Cost: as insert. */
 FK_API fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len);
 
-/* Fills *out: items = the sum of the counts (successful inserts minus
+/* Stats: fk_filter_stats(fk_quotient_as_filter(x), &out) fills out:
+ * items = the sum of the counts (successful inserts minus
  * successful removes, merges included; UINT64_MAX when larger: the
  * filter keeps the exact sum inside, so removes after that stay exact), capacity as sized, memory_bytes =
  * the table plus the struct, bits_per_item = 8 memory_bytes / capacity,
  * load_factor = used slots / S, expected_fpr = the theory above with the
  * distinct groups as keys. No-op for NULL arguments. Cost: O(1). */
-FK_API void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
 
 /* The filter as an fk_filter, for the generic calls (still owned by the
  * caller; free it with fk_quotient_free or fk_filter_free, not both).

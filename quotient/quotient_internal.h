@@ -397,4 +397,9 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
  * (about 2.9 times the old size at its peak). */
 fk_status fk_quotient_grow(fk_quotient *qf);
 
+/* The body of fk_filter_stats for this kind (what each field holds:
+ * quotient.h, "Stats"). Internal: a user calls fk_filter_stats(
+ * fk_quotient_as_filter(x), &out); the tests and the bench call this. */
+void fk_quotient_stats(const fk_quotient *qf, fk_stats *out);
+
 #endif

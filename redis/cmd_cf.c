@@ -9,6 +9,7 @@
 
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h" /* fk_size_cuckoo_table (static library) */
 
 #define CF_FULL "ERR Filter is full"
 

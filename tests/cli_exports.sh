@@ -11,10 +11,12 @@
 # a change that means it edits that file, one line per export: its name
 # and why a user calls it. At most FK_MAX_EXPORTS (140, issue 39: a kind's
 # typed exports are its direct API, new, insert, contains, remove, save,
-# load, describe, as_filter, free; set operations, growth, counts and sizes
-# are the fk_filter_* calls; where a key goes and what a cell holds are
-# internal, for the trace and the tests) functions. Every FK_API declaration in an installed header is documented
-# (a comment ends right above it, or it continues a group under one).
+# load, describe, as_filter, free; set operations, growth, counts, stats,
+# sizes and theory are the fk_filter_* and fk_ops_* calls; where a key
+# goes, what a cell holds and the sizing formulas are internal, for the
+# trace, the bench and the tests) functions. Every FK_API declaration in
+# an installed header is documented (a comment ends right above it, or
+# it continues a group under one).
 # FK_BUILD=<build dir>.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -18,6 +18,7 @@
 #include "../blocked/blocked.h"
 #include "../blocked/blocked_internal.h" /* fk_blocked_set_path: both code paths */
 #include "../counting/counting.h"
+#include "../counting/counting_internal.h" /* fk_counting_stats */
 #include "../cuckoo/cuckoo.h"
 #include "fpset/fpset.h"
 #include "../common/endian.h"

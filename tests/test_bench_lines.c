@@ -14,8 +14,9 @@
 #include "../bench/measure/memory_model.h"
 #include "../bloom/bloom.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
+#include "../common/sizing_internal.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h" /* fk_theory_cuckoo_fpr */
 #include "../registry/registry.h"
 
 /* The keys the reader gives for `text`, joined by '|'. */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "check.h"
 #include "../common/serial.h"
-#include "../common/sizing.h"
+#include "../common/sizing_internal.h"
 #include "../bloom/bloom.h"
 #include "../bloom/bloom_internal.h"
 #include "../counting/counting.h"

@@ -21,7 +21,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "runnable_kinds.h"
-#include "../../common/sizing.h"
+#include "../../common/sizing_internal.h"
 
 /* ------------------------------------------------------- loading */
 

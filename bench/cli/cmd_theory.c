@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../../blocked/blocked.h"
+#include "../../blocked/blocked_internal.h"
 #include "../../bloom/bloom.h"
 #include "../../counting/counting.h"
 #include "../../counting/counting_internal.h"
@@ -122,7 +123,7 @@ static int table_estimate(const setup *s)
     /* Duplicates do not move the estimate (stats.items counts them). */
     insert_range(fk_bloom_as_filter(b), s, 0, s->n / 2);
     fk_stats st;
-    fk_bloom_stats(b, &st);
+    fk_filter_stats(fk_bloom_as_filter(b), &st);
     printf("| %llu again (duplicates): items counter %llu | %llu | %.0f | %+.3f%% |\n",
            (unsigned long long)(s->n / 2), (unsigned long long)st.items,
            (unsigned long long)described(b).set_bits, described(b).estimated_items,
@@ -228,13 +229,13 @@ static int table_counters(const setup *s)
             high += v >= 8;
         }
         fk_stats cs, bs;
-        fk_counting_stats(c, &cs);
+        fk_filter_stats(fk_counting_as_filter(c), &cs);
         fk_bloom *b = new_bloom(s, m, d.hashes);
         if (!b) {
             fk_counting_free(c);
             return 1;
         }
-        fk_bloom_stats(b, &bs);
+        fk_filter_stats(fk_bloom_as_filter(b), &bs);
         double bound = (double)m * pow(exp(1.0) * log(2.0) / 16.0, 16.0);
         printf("| %u | %llu | %u | %u | %llu | %llu | %.3g | %.2f | %.2f |\n", cb,
                (unsigned long long)m, d.hashes, top, (unsigned long long)high,

@@ -85,7 +85,7 @@ int main(int argc, char **argv)
         return 1;
     }
     fk_stats st;
-    fk_fuse_stats(fu, &st);
+    fk_filter_stats(fk_fuse_as_filter(fu), &st);
     fk_fuse_description b;
     fk_fuse_describe(fu, &b);
     /* every sampled key answers true; never-inserted keys give the FPR */

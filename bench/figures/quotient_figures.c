@@ -91,7 +91,7 @@ int main(int argc, char **argv)
             fp += fk_quotient_contains(qf, &k, 8);
         }
         fk_stats st;
-        fk_quotient_stats(qf, &st);
+        fk_filter_stats(fk_quotient_as_filter(qf), &st);
         uint32_t r = info_of(qf).remainder_bits;
         printf("| %llu | %g | %u | %llu | %.3f | %.3f | %.3f | %.4f%% | %.4f%% |\n",
                (unsigned long long)n, fpr, r, (unsigned long long)info_of(qf).slots,

@@ -275,7 +275,7 @@ int fkc_trace_cuckoo(const fkc_trace_job *job)
             print_table(out, &t);
     }
     fk_stats stats;
-    fk_cuckoo_stats(c, &stats);
+    fk_filter_stats(fk_cuckoo_as_filter(c), &stats);
     if (!status)
         fprintf(out, "\nafter %zu steps: items held %llu, load %.3f, fpr now 1 - (1 - 2^-f)^(2b load) = %.4g\n",
                 job->nsteps, (unsigned long long)stats.items, stats.load_factor, stats.expected_fpr);
