@@ -1,5 +1,5 @@
 /* bench/cli/memlimit.c: the default byte limit of the CLI's filters. The
- * same rule as the Python package's default_max_bytes (python/src). */
+ * Python package calls it for its default_max_bytes (python/src/params.c). */
 #include <stdio.h>
 #include <sys/resource.h>
 #include <unistd.h>

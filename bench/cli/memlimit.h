@@ -11,7 +11,7 @@
  * process's soft RLIMIT_AS and RLIMIT_DATA and its cgroup's memory.max
  * (half, since growing holds the old table beside the new one), and never
  * above the library's FK_MEMORY_CAP. The Python package's
- * default_max_bytes() follows the same rule. */
+ * default_max_bytes() is this call (python/src/params.c). */
 uint64_t fkc_memlimit_default(void);
 
 /* Gives a loaded growing filter (a chain) the limit max_bytes (0: the

@@ -3,41 +3,18 @@
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
 /* ------------------------------------------------------------ byte limit */
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? a : b;
-}
-
-/* The cgroup (v2) memory.max the process runs under: the OOM killer acts
- * there first in a container; UINT64_MAX when there is none ("max"). */
-static uint64_t cgroup_memory_max(void)
-{
-    FILE *fp = fopen("/sys/fs/cgroup/memory.max", "r");
-    unsigned long long v = 0;
-    int got = fp ? fscanf(fp, "%llu", &v) : 0;
-    if (fp)
-        fclose(fp);
-    return got == 1 && v > 0 ? (uint64_t)v : UINT64_MAX;
-}
+/* The CLI's default limit (bench/cli/memlimit.c, linked in from
+ * libfk_bench.a as pick is): half the least of physical memory, RLIMIT_AS,
+ * RLIMIT_DATA and the cgroup's memory.max, at most FK_MEMORY_CAP. Declared
+ * here, not included, since nothing outside bench/ includes bench/; its
+ * contract is in bench/cli/memlimit.h. */
+uint64_t fkc_memlimit_default(void);
 
 uint64_t pyfk_default_max_bytes(void)
 {
-    uint64_t room = UINT64_MAX;
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    if (pages > 0 && page > 0)
-        room = (uint64_t)pages > UINT64_MAX / (uint64_t)page ? UINT64_MAX : (uint64_t)pages * (uint64_t)page;
-    const int limits[] = { RLIMIT_AS, RLIMIT_DATA };
-    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
-        struct rlimit rl;
-        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-            room = min_u64(room, (uint64_t)rl.rlim_cur);
-    }
-    room = min_u64(room, cgroup_memory_max());
-    return min_u64(room / 2, FK_MEMORY_CAP);
+    return fkc_memlimit_default();
 }
 
 /* ---------------------------------------------------------------- knobs */
