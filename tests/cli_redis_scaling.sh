@@ -82,7 +82,7 @@ n1=$(rc $S CF.INFO c1 | sed -n '6p')
 n2=$(rc $S CF.INFO c2 | sed -n '6p')
 # a link of 500 is a small cuckoo table, sized with spare room (256 buckets,
 # 1,024 slots: cuckoo/cuckoo.h), and a link takes keys until it is full:
-# about 1,000 each, so 10 or more links (20 before 0.3.1's sizing)
+# about 1,000 each, so 10 or more links (20 before 0.4.0's sizing)
 check "CF expansion 1: $n1 filters (10^4 keys, 500 each)" test "$n1" -ge 10 -a "$n1" -le 12
 check "CF expansion 2: $n2 filters" test "$n2" -ge 4 -a "$n2" -le 6
 check "CF.INFO expansion rate" test "$(rc $S CF.INFO c2 | sed -n '13p;14p' | tr '\n' ,)" = "Expansion rate,2,"
