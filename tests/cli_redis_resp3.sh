@@ -189,12 +189,12 @@ stop_server main
 # only; one that loaded would run until the timeout, status 124)
 for args in "bf-initial-size 0" "ERROR_RATE 1" "cf-bucket-size 2" "NAME redisbloom"; do
     # shellcheck disable=SC2086
-    timeout 10 redis-server --port 0 --unixsocket "$tmp/bad.sock" --save '' \
+    timeout 10 ${REDIS_WRAP:-} redis-server --port 0 --unixsocket "$tmp/bad.sock" --save '' \
         --loadmodule "$module" $args \
         >"$tmp/badarg.log" 2>&1
     st=$?
     check "module argument '$args' refused ($st)" \
-        sh -c "[ $st -ne 0 ] && [ $st -ne 124 ] && grep -q 'filterkit' '$tmp/badarg.log'"
+        sh -c "[ $st -ne 0 ] && [ $st -ne 124 ] && grep -q 'filterkit: ' '$tmp/badarg.log'"
 done
 start_server bf NAME bf cf-max-iterations 9 || exit 1
 batch bf <<'SPEC'
