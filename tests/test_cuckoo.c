@@ -901,6 +901,44 @@ TEST(observer_sees_every_kick)
     fk_cuckoo_free(c);
 }
 
+static void on_kick_max(void *ctx, const fk_cuckoo_kick_event *ev)
+{
+    uint32_t *most = ctx;
+    if (ev->kick > *most)
+        *most = ev->kick;
+}
+
+/* fk_cuckoo_set_max_kicks (the Redis module's MAXITERATIONS): no insert
+ * walks past the limit, a low limit gives up sooner on the same table
+ * (one seed: the same table, the same keys), and the value is clamped. */
+TEST(max_kicks_bounds_every_insert)
+{
+    uint64_t filled[2] = { 0, 0 };
+    const uint32_t limits[2] = { 2, FK_CUCKOO_MAX_KICKS };
+    for (int i = 0; i < 2; i++) {
+        fk_cuckoo *c = make_slots(1024, 12, 21);
+        if (!c)
+            return;
+        uint32_t most = 0;
+        fk_cuckoo_set_max_kicks(c, limits[i]);
+        fk_cuckoo_set_observer(c, on_kick_max, &most);
+        filled[i] = fill_to_failure(c, 8);
+        CHECK_MSG(most <= limits[i], "limit %u: an insert kicked %u times", limits[i], most);
+        fk_cuckoo_free(c);
+    }
+    CHECK_MSG(filled[0] < filled[1], "2 kicks filled %llu, 500 filled %llu",
+              (unsigned long long)filled[0], (unsigned long long)filled[1]);
+    fk_cuckoo *c = make_slots(64, 12, 21);
+    if (!c)
+        return;
+    fk_cuckoo_set_max_kicks(c, 0);
+    CHECK_EQ_U64(c->max_kicks, 1);
+    fk_cuckoo_set_max_kicks(c, 65535);
+    CHECK_EQ_U64(c->max_kicks, FK_CUCKOO_MAX_KICKS);
+    fk_cuckoo_set_max_kicks(NULL, 3); /* a no-op */
+    fk_cuckoo_free(c);
+}
+
 TEST(vtable_drives_the_same_filter)
 {
     const fk_ops *ops = fk_ops_find("cuckoo");
@@ -1152,6 +1190,7 @@ int main(void)
     RUN(stats_report_true_memory_load_and_theory);
     RUN(same_seed_same_table);
     RUN(observer_sees_every_kick);
+    RUN(max_kicks_bounds_every_insert);
     RUN(vtable_drives_the_same_filter);
     RUN(the_legacy_golden_file_answers_exactly_as_before);
     RUN(new_files_carry_the_blocks_scheme);
