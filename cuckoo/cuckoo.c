@@ -149,6 +149,7 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t chu
     c->capacity = capacity;
     c->fpr = fpr;
     c->rng = rng_start(seed);
+    c->max_kicks = FK_CUCKOO_MAX_KICKS;
     *out = c;
     return FK_OK;
 }
@@ -260,7 +261,8 @@ static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigne
  * eviction never changes which slots are free), and never takes a slot
  * twice, so what it read is what the table holds when the path is carried
  * out. Then move, from the free end back (see above). A walk that finds no
- * free slot within FK_CUCKOO_MAX_KICKS steps changed nothing: FK_EFULL. */
+ * free slot within c->max_kicks (at most FK_CUCKOO_MAX_KICKS) steps
+ * changed nothing: FK_EFULL. */
 __attribute__((noinline))
 static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp)
 {
@@ -270,7 +272,7 @@ static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint3
     uint64_t r = rng_next(&c->rng);
     uint64_t b = (r & 1) ? i2 : i1;
 
-    for (uint32_t k = 0; k < FK_CUCKOO_MAX_KICKS; k++) {
+    for (uint32_t k = 0; k < c->max_kicks; k++) {
         unsigned s = (unsigned)(rng_next(&c->rng) >> 62);
         for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++)
             if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0 &&
@@ -713,6 +715,13 @@ void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx)
         return;
     c->observer = fn;
     c->observer_ctx = fn ? ctx : NULL;
+}
+
+void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n)
+{
+    if (!c)
+        return;
+    c->max_kicks = n < 1 ? 1 : n > FK_CUCKOO_MAX_KICKS ? FK_CUCKOO_MAX_KICKS : n;
 }
 
 /* ---- many writers on one cuckoo filter.

@@ -86,6 +86,16 @@ typedef void (*fk_cuckoo_observer)(void *ctx, const fk_cuckoo_kick_event *ev);
  * observer adds one call per eviction, nothing to lookups. */
 void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 
+/* Sets the evictions one insert of c may make before it gives up with
+ * FK_EFULL (the filter then exactly as before): n clamped to
+ * 1..FK_CUCKOO_MAX_KICKS, which every filter starts with (new or loaded).
+ * A runtime limit, not saved with the filter: the Redis module applies
+ * CF.RESERVE's MAXITERATIONS with it (above FK_CUCKOO_MAX_KICKS the walk
+ * stops at FK_CUCKOO_MAX_KICKS). A lower limit bounds an insert's time
+ * and makes a nearly full table say FK_EFULL sooner. Not thread safe
+ * against writers. No-op for NULL c. Cost: O(1). */
+void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n);
+
 
 /* A lookup and an insert specialised for the filter's scheme and width
  * (cuckoo.c). */
@@ -110,6 +120,7 @@ struct fk_cuckoo {
     double    fpr;         /* target it was sized for */
     fk_cuckoo_observer observer; /* NULL: no kick events */
     void     *observer_ctx;
+    uint32_t  max_kicks;   /* evictions an insert may make (fk_cuckoo_set_max_kicks) */
     /* What the writer changes on every insert lives a cache line away from
      * what every lookup reads above, so lookups beside a writer do not
      * lose their line to it on each insert. */

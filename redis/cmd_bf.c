@@ -4,9 +4,12 @@
  * items past its capacity, as RedisBloom's NONSCALING filters do). */
 #include "commands.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "../scalable/scalable.h"
+#include "../scalable/scalable_internal.h" /* BF.DEBUG: each link */
+#include "../bloom/bloom_internal.h"       /* BF.DEBUG: a table's bits and hashes */
 
 #define BF_FULL "ERR non scaling filter is full"
 #define BF_MAX_EXPANSION ((long long)FK_SCALABLE_MAX_GROWTH)
@@ -18,7 +21,17 @@ typedef struct {
     int       nonscaling;
 } bf_opts;
 
-static const bf_opts bf_defaults = { FKR_BF_ERROR, FKR_BF_CAPACITY, FKR_BF_EXPANSION, 0 };
+/* What a filter made without options gets: the module's configs
+ * (bf-error-rate, bf-initial-size, bf-expansion-factor; 0 is NONSCALING). */
+static bf_opts bf_defaults(void)
+{
+    bf_opts o = { fkr_cfg.bf_error_rate, fkr_cfg.bf_initial_size, fkr_cfg.bf_expansion, 0 };
+    if (o.expansion == 0) {
+        o.expansion = FKR_BF_EXPANSION;
+        o.nonscaling = 1;
+    }
+    return o;
+}
 
 /* Creates an empty Bloom value for key (open for writing) and stores it.
  * Returns NULL, or the error text to reply. */
@@ -51,7 +64,7 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 4 || argc > 7)
         return rm_WrongArity(ctx);
-    bf_opts o = bf_defaults;
+    bf_opts o = bf_defaults();
     if (rm_StringToDouble(argv[2], &o.error_rate) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR bad error rate");
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0))
@@ -60,12 +73,12 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_ReplyWithError(ctx, "ERR bad capacity");
     if (o.capacity <= 0)
         return rm_ReplyWithError(ctx, "ERR (capacity should be larger than 0)");
-    int expansion_given = 0;
+    int expansion_given = 0, nonscaling_given = 0;
     for (int i = 4; i < argc; i++) {
         if (fkr_arg_is(argv[i], "NONSCALING")) {
-            if (o.nonscaling)
+            if (nonscaling_given)
                 return rm_ReplyWithError(ctx, "ERR NONSCALING given twice");
-            o.nonscaling = 1;
+            o.nonscaling = nonscaling_given = 1;
         } else if (fkr_arg_is(argv[i], "EXPANSION")) {
             if (expansion_given)
                 return rm_ReplyWithError(ctx, "ERR EXPANSION given twice");
@@ -76,11 +89,12 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             if (o.expansion < 1 || o.expansion > BF_MAX_EXPANSION)
                 return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 65536");
             expansion_given = 1;
+            o.nonscaling = nonscaling_given;
         } else {
             return rm_ReplyWithError(ctx, "ERR unknown argument");
         }
     }
-    if (o.nonscaling && expansion_given)
+    if (nonscaling_given && expansion_given)
         return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
 
     RedisModuleKey *key;
@@ -125,13 +139,13 @@ static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
         for (int j = 0; j < b.n; j++) {
             done++;
             if (b.maybe[j] || (changed && fk_filter_contains(v->filter, b.keys[j], b.lens[j]))) {
-                rm_ReplyWithLongLong(ctx, 0);
+                fkr_reply_bool(ctx, 0);
                 continue;
             }
             fk_status rc = fkr_at_capacity(v) ? FK_EFULL
                                               : fk_filter_insert(v->filter, b.keys[j], b.lens[j]);
             if (rc == FK_OK) {
-                rm_ReplyWithLongLong(ctx, 1);
+                fkr_reply_bool(ctx, 1);
                 fkr_value_changed(v, 1);
                 changed = true;
                 continue;
@@ -154,7 +168,8 @@ int fkr_bf_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 3)
         return rm_WrongArity(ctx);
-    return bf_insert(ctx, argv[1], argv + 2, 1, &bf_defaults, 0, 0);
+    bf_opts o = bf_defaults();
+    return bf_insert(ctx, argv[1], argv + 2, 1, &o, 0, 0);
 }
 
 /* BF.MADD key item [item ...] */
@@ -162,7 +177,8 @@ int fkr_bf_madd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 3)
         return rm_WrongArity(ctx);
-    return bf_insert(ctx, argv[1], argv + 2, argc - 2, &bf_defaults, 0, 1);
+    bf_opts o = bf_defaults();
+    return bf_insert(ctx, argv[1], argv + 2, argc - 2, &o, 0, 1);
 }
 
 /* BF.INSERT key [CAPACITY c] [ERROR e] [EXPANSION n] [NOCREATE] [NONSCALING]
@@ -171,7 +187,7 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 4)
         return rm_WrongArity(ctx);
-    bf_opts o = bf_defaults;
+    bf_opts o = bf_defaults();
     int nocreate = 0, items = -1;
     unsigned seen = 0; /* options given, one bit each: a repeat is an error */
     static const char *const words[] = { "NOCREATE", "NONSCALING", "CAPACITY", "ERROR", "EXPANSION" };
@@ -209,8 +225,10 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     }
     if (items < 0 || items == argc)
         return rm_WrongArity(ctx);
-    if (o.nonscaling && (seen & (1u << 4)))
+    if ((seen & (1u << 1)) && (seen & (1u << 4)))
         return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
+    if (seen & (1u << 4))
+        o.nonscaling = 0; /* an explicit EXPANSION scales, whatever bf-expansion-factor says */
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0) || o.capacity < 1 || o.expansion < 1 ||
         o.expansion > BF_MAX_EXPANSION)
         return rm_ReplyWithError(ctx, "ERR Bad argument received");
@@ -294,4 +312,49 @@ int fkr_bf_card(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (st == FKR_KEY_WRONGTYPE)
         return fkr_reply_state(ctx, st);
     return rm_ReplyWithLongLong(ctx, v ? fkr_count_reply(v->items) : 0);
+}
+
+/* One BF.DEBUG line for a Bloom table, as RedisBloom words it. */
+static void bf_debug_line(RedisModuleCtx *ctx, const fk_filter *f, uint64_t items)
+{
+    char line[200];
+    if (fk_filter_ops(f) == &fk_bloom_ops) {
+        const fk_bloom *b = (const fk_bloom *)(const void *)f;
+        snprintf(line, sizeof line,
+                 "bytes:%llu bits:%llu hashes:%u hashwidth:64 capacity:%llu size:%llu ratio:%g",
+                 (unsigned long long)(b->words * 8), (unsigned long long)b->m, b->k,
+                 (unsigned long long)b->capacity, (unsigned long long)items, b->fpr);
+    } else { /* a kind BF never makes: its stats */
+        fk_stats s;
+        fk_filter_stats(f, &s);
+        snprintf(line, sizeof line, "bytes:%llu capacity:%llu size:%llu",
+                 (unsigned long long)s.memory_bytes, (unsigned long long)s.capacity,
+                 (unsigned long long)items);
+    }
+    rm_ReplyWithSimpleString(ctx, line);
+}
+
+/* BF.DEBUG key: "size:<items>", then one line per sub-filter, oldest
+ * first (bytes, bits, hashes, capacity, items, error rate). */
+int fkr_bf_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    fkr_value *v;
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_BF, &v);
+    if (st != FKR_KEY_FOUND)
+        return fkr_reply_state(ctx, st);
+    size_t links = fk_scalable_links(v->filter);
+    rm_ReplyWithArray(ctx, 1 + (long)(links ? links : 1));
+    char head[40];
+    snprintf(head, sizeof head, "size:%llu", (unsigned long long)v->items);
+    rm_ReplyWithSimpleString(ctx, head);
+    if (!links) {
+        bf_debug_line(ctx, v->filter, v->items);
+        return RM_OK;
+    }
+    const fk_scalable *chain = (const fk_scalable *)(const void *)v->filter;
+    for (size_t i = 0; i < links; i++)
+        bf_debug_line(ctx, chain->link[i].filter, chain->link[i].items);
+    return RM_OK;
 }

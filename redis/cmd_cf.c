@@ -1,12 +1,14 @@
 /* redis/cmd_cf.c: the RedisBloom cuckoo filter commands (CF.*), same
  * arguments and replies as RedisBloom, over a filterkit "cuckoo" filter
  * (or "scalable-cuckoo" when that kind is registered and EXPANSION > 0).
- * filterkit's cuckoo buckets always hold 4 fingerprints and kick at most
- * FK_CUCKOO_MAX_KICKS times: BUCKETSIZE and MAXITERATIONS are checked as
- * RedisBloom checks them and kept, CF.INFO reports what the filter uses
- * (4 and 500), for every key, a chain's buckets summed over its links. */
+ * filterkit's cuckoo buckets always hold 4 fingerprints: BUCKETSIZE is
+ * checked as RedisBloom checks it and then refused unless 4.
+ * MAXITERATIONS is each insert's kick limit (fkr_apply_kicks; at most
+ * FK_CUCKOO_MAX_KICKS walk). CF.INFO reports both, and a chain's buckets
+ * summed over its links. */
 #include "commands.h"
 
+#include <stdio.h>
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_internal.h" /* fk_size_cuckoo_table (static library) */
@@ -17,8 +19,32 @@ typedef struct {
     long long capacity, bucket_size, max_iterations, expansion;
 } cf_opts;
 
-static const cf_opts cf_defaults = { FKR_CF_CAPACITY, FKR_CF_BUCKETSIZE, FKR_CF_MAXITER,
-                                     FKR_CF_EXPANSION };
+/* What a filter made without options gets: the module's configs
+ * (cf-initial-size, cf-bucket-size, cf-max-iterations,
+ * cf-expansion-factor). */
+static cf_opts cf_defaults(void)
+{
+    cf_opts o = { fkr_cfg.cf_initial_size, fkr_cfg.cf_bucket_size, fkr_cfg.cf_max_iterations,
+                  fkr_cfg.cf_expansion };
+    return o;
+}
+
+/* cf-max-expansions: a scaling chain holding 1 + cf-max-expansions links
+ * grows no more (its byte limit is held at what it holds, so a growth
+ * answers FK_ELIMIT, replied "Filter is full"). Returns 1 when v is so
+ * bounded. Applied before each command's inserts and after each growth. */
+static int cf_bound(fkr_value *v)
+{
+    size_t links = fk_scalable_links(v->filter);
+    if (!links)
+        return 0;
+    int full = links >= (uint64_t)fkr_cfg.cf_max_expansions + 1;
+    uint64_t cap = full ? fk_scalable_memory_bytes(v->filter) : fkr_max_bytes;
+    if (cap > fkr_max_bytes)
+        cap = fkr_max_bytes;
+    (void)fk_scalable_set_max_bytes(v->filter, cap);
+    return full;
+}
 
 static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const cf_opts *o,
                              fkr_value **out)
@@ -41,6 +67,7 @@ static const char *cf_create(RedisModuleKey *key, RedisModuleString *name, const
     v->bucket_size = (uint32_t)o->bucket_size;
     v->max_iterations = (uint32_t)o->max_iterations;
     v->flags = grows ? 0 : FKR_FLAG_NONSCALING;
+    fkr_apply_kicks(v);
     fkr_set(key, v);
     *out = v;
     return NULL;
@@ -51,7 +78,7 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 3 || argc % 2 == 0)
         return rm_WrongArity(ctx);
-    cf_opts o = cf_defaults;
+    cf_opts o = cf_defaults();
     if (rm_StringToLongLong(argv[2], &o.capacity) != RM_OK)
         return rm_ReplyWithError(ctx, "ERR Bad capacity");
     unsigned seen = 0; /* a repeated option is an error */
@@ -69,6 +96,8 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                 return rm_ReplyWithError(ctx, "ERR Couldn't parse BUCKETSIZE");
             if (o.bucket_size <= 0 || o.bucket_size > 255)
                 return rm_ReplyWithError(ctx, "ERR BUCKETSIZE parameter needs to be a positive integer (at most 255)");
+            if (o.bucket_size != FK_CUCKOO_SLOTS)
+                return rm_ReplyWithError(ctx, fkr_bucket_size_error(o.bucket_size));
         } else if (fkr_arg_is(argv[i], "MAXITERATIONS")) {
             if (rm_StringToLongLong(argv[i + 1], &o.max_iterations) != RM_OK)
                 return rm_ReplyWithError(ctx, "ERR Couldn't parse MAXITERATIONS");
@@ -83,7 +112,8 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             return rm_ReplyWithError(ctx, "ERR unknown argument");
         }
     }
-    if (o.capacity < o.bucket_size * 2)
+    /* RedisBloom's least capacity at its default bucket size */
+    if (o.capacity < FKR_CF_BUCKETSIZE * 2)
         return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
 
     RedisModuleKey *key;
@@ -93,8 +123,17 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     return fkr_reply_created(ctx, key, cf_create(key, argv[1], &o, &v));
 }
 
-/* Adds items (nx: only those not already present). Single: 1 / 0 or the
- * "Filter is full" error; multi: an array of 1 / 0 / -1 (full). */
+/* One item's answer: a yes/no (fkr_reply_bool), or an integer where
+ * RedisBloom keeps one in RESP3 too (ints: CF.INSERTNX, whose array may
+ * also hold -1). */
+static int reply_added(RedisModuleCtx *ctx, int added, int ints)
+{
+    return ints ? rm_ReplyWithLongLong(ctx, added) : fkr_reply_bool(ctx, added);
+}
+
+/* Adds items (nx: only those not already present). Single: yes / no or
+ * the "Filter is full" error; multi: an array of yes / no / -1 (full),
+ * CF.INSERTNX's of integers 1 / 0 / -1. */
 static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleString **items,
                      int nitems, long long capacity, int nocreate, int nx, int multi)
 {
@@ -102,7 +141,7 @@ static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
     fkr_value *v;
     fkr_key_state st = fkr_open_family(ctx, name, RM_READ | RM_WRITE, FKR_FAMILY_CF, &key, &v);
     if (st == FKR_KEY_EMPTY && !nocreate) {
-        cf_opts o = cf_defaults;
+        cf_opts o = cf_defaults();
         o.capacity = capacity;
         const char *err = cf_create(key, name, &o, &v);
         if (err) {
@@ -115,17 +154,26 @@ static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
     }
     if (multi)
         rm_ReplyWithArray(ctx, nitems);
+    int ints = multi && nx;
+    int bounded = cf_bound(v);
     for (int i = 0; i < nitems; i++) {
         size_t len;
         const char *s = rm_StringPtrLen(items[i], &len);
         if (nx && fk_filter_contains(v->filter, s, len)) {
-            rm_ReplyWithLongLong(ctx, 0);
+            reply_added(ctx, 0, ints);
             continue;
         }
         fk_status rc = fk_filter_insert(v->filter, s, len);
         fkr_value_changed(v, rc == FK_OK);
+        if (fk_scalable_links(v->filter) != v->links) { /* a new link: give it the limits */
+            fkr_value_refresh(v);
+            fkr_apply_kicks(v);
+            bounded = cf_bound(v);
+        }
+        if (rc == FK_ELIMIT && bounded)
+            rc = FK_EFULL; /* cf-max-expansions reached */
         if (rc == FK_OK)
-            rm_ReplyWithLongLong(ctx, 1);
+            reply_added(ctx, 1, ints);
         else if (rc == FK_EFULL && multi)
             rm_ReplyWithLongLong(ctx, -1);
         else if (rc == FK_EFULL)
@@ -141,14 +189,14 @@ int fkr_cf_add(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 3)
         return rm_WrongArity(ctx);
-    return cf_insert(ctx, argv[1], argv + 2, 1, FKR_CF_CAPACITY, 0, 0, 0);
+    return cf_insert(ctx, argv[1], argv + 2, 1, fkr_cfg.cf_initial_size, 0, 0, 0);
 }
 
 int fkr_cf_addnx(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 3)
         return rm_WrongArity(ctx);
-    return cf_insert(ctx, argv[1], argv + 2, 1, FKR_CF_CAPACITY, 0, 1, 0);
+    return cf_insert(ctx, argv[1], argv + 2, 1, fkr_cfg.cf_initial_size, 0, 1, 0);
 }
 
 /* CF.INSERT / CF.INSERTNX key [CAPACITY c] [NOCREATE] ITEMS item [item ...] */
@@ -156,7 +204,7 @@ static int cf_insert_cmd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
 {
     if (argc < 4)
         return rm_WrongArity(ctx);
-    long long capacity = FKR_CF_CAPACITY;
+    long long capacity = fkr_cfg.cf_initial_size;
     int nocreate = 0, items = -1;
     for (int i = 2; i < argc && items < 0; i++) {
         if (fkr_arg_is(argv[i], "ITEMS")) {
@@ -221,9 +269,9 @@ int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     }
     rm_CloseKey(key);
     rm_ReplicateVerbatim(ctx);
-    if (rc == FK_OK)
-        return rm_ReplyWithLongLong(ctx, 1);
-    return rc == FK_ENOTFOUND ? rm_ReplyWithLongLong(ctx, 0) : fkr_reply_status(ctx, rc);
+    if (rc == FK_OK || rc == FK_ENOTFOUND)
+        return fkr_reply_bool(ctx, rc == FK_OK);
+    return fkr_reply_status(ctx, rc);
 }
 
 /* The buckets of every cuckoo table of v's filter: a plain cuckoo's own;
@@ -248,11 +296,11 @@ static long long cf_buckets(const fkr_value *v)
     return total;
 }
 
-/* CF.INFO key: RedisBloom's fields, with what the filter really uses: its
- * buckets (summed over a chain's links), 4 slots per bucket and
- * FK_CUCKOO_MAX_KICKS kicks, whatever BUCKETSIZE and MAXITERATIONS
- * CF.RESERVE was given (docs/redis.md). "Max iterations" is RedisBloom's
- * name, which clients read (redis-py's CFInfo). */
+/* CF.INFO key: RedisBloom's eight fields in its order: its buckets
+ * (summed over a chain's links), 4 slots per bucket, the expansion and
+ * the kick limit (MAXITERATIONS) it was made with (docs/redis.md).
+ * "Max iterations" is RedisBloom's name, which clients read (redis-py's
+ * CFInfo). */
 int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
@@ -267,8 +315,30 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     size_t links = fk_scalable_links(v->filter);
     long long filters = links ? (long long)links : 1;
     long long values[] = { fkr_count_reply(fkr_value_memory(v)), cf_buckets(v), filters,
-                           fkr_count_reply(v->items), fkr_count_reply(v->deleted), FK_CUCKOO_SLOTS, v->expansion, FK_CUCKOO_MAX_KICKS };
+                           fkr_count_reply(v->items), fkr_count_reply(v->deleted), FK_CUCKOO_SLOTS,
+                           v->expansion, v->max_iterations };
     return fkr_reply_info(ctx, names, NULL, values, 8, -1, NULL);
+}
+
+/* CF.DEBUG key: one line, as RedisBloom's: bucket size, buckets (summed
+ * over a chain's links), items, deletes, sub-filters, kick limit,
+ * expansion. */
+int fkr_cf_debug(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 2)
+        return rm_WrongArity(ctx);
+    fkr_value *v;
+    fkr_key_state st = fkr_peek_family(ctx, argv[1], FKR_FAMILY_CF, &v);
+    if (st != FKR_KEY_FOUND)
+        return fkr_reply_state(ctx, st);
+    size_t links = fk_scalable_links(v->filter);
+    char line[240];
+    snprintf(line, sizeof line,
+             "bktsize:%u buckets:%lld items:%llu deletes:%llu filters:%llu max_iterations:%u "
+             "expansion:%u", FK_CUCKOO_SLOTS, cf_buckets(v), (unsigned long long)v->items,
+             (unsigned long long)v->deleted, (unsigned long long)(links ? links : 1),
+             v->max_iterations, v->expansion);
+    return rm_ReplyWithSimpleString(ctx, line);
 }
 
 /* CF.COMPACT key: RedisBloom moves fingerprints from newer filters of a

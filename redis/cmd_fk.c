@@ -121,7 +121,7 @@ static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, in
                                                  b.lens + j, &did);
             fkr_value_changed(v, (int64_t)did);
             for (size_t k = 0; k < did; k++)
-                rm_ReplyWithLongLong(ctx, 1);
+                fkr_reply_bool(ctx, 1);
             j += (int)did;
             if (rc != FK_OK) {
                 fkr_reply_status(ctx, rc);
@@ -178,7 +178,7 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_CloseKey(key);
     if (rc == FK_OK || rc == FK_ENOTFOUND) {
         rm_ReplicateVerbatim(ctx);
-        return rm_ReplyWithLongLong(ctx, rc == FK_OK);
+        return fkr_reply_bool(ctx, rc == FK_OK);
     }
     return fkr_reply_status(ctx, rc);
 }
@@ -344,7 +344,7 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fk_filter_stats(v->filter, &s);
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
-    rm_ReplyWithArray(ctx, 20);
+    fkr_reply_map(ctx, 10);
     rm_ReplyWithSimpleString(ctx, "kind");
     rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
     rm_ReplyWithSimpleString(ctx, "family");

@@ -16,6 +16,7 @@ FKR_COMMAND(fkr_bf_exists);
 FKR_COMMAND(fkr_bf_mexists);
 FKR_COMMAND(fkr_bf_info);
 FKR_COMMAND(fkr_bf_card);
+FKR_COMMAND(fkr_bf_debug);
 FKR_COMMAND(fkr_bf_scandump);   /* cmd_chunk.c */
 FKR_COMMAND(fkr_bf_loadchunk);
 
@@ -30,6 +31,7 @@ FKR_COMMAND(fkr_cf_del);
 FKR_COMMAND(fkr_cf_count);
 FKR_COMMAND(fkr_cf_info);
 FKR_COMMAND(fkr_cf_compact);
+FKR_COMMAND(fkr_cf_debug);
 FKR_COMMAND(fkr_cf_scandump);   /* cmd_chunk.c */
 FKR_COMMAND(fkr_cf_loadchunk);
 

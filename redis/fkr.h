@@ -48,13 +48,50 @@ int fkr_restores_init(RedisModuleCtx *ctx);
 #define FKR_BF_CAPACITY     100
 #define FKR_BF_EXPANSION    2
 #define FKR_CF_CAPACITY     1024
-#define FKR_CF_BUCKETSIZE   2
+#define FKR_CF_BUCKETSIZE   2 /* RedisBloom's default: the least capacity is twice it */
 #define FKR_CF_MAXITER      20
 /* RedisBloom's CF default is 1 (equal links); filterkit's is 2: links
  * that double keep 10^6 items from CF.ADD's defaults in 10 links, not
  * ~1000 (docs/redis.md). An explicit EXPANSION 1 is kept. */
 #define FKR_CF_EXPANSION    2
 #define FKR_CF_ERROR        0.01 /* fingerprint width: 10 bits */
+#define FKR_CF_MAX_EXPANSIONS 32
+
+/* ----------------------------------------------------------- configs
+ *
+ * RedisBloom's eight module configs (config.c), with its names, ranges
+ * and defaults but two: cf-bucket-size takes only 4 (the bucket filterkit
+ * serves) and cf-expansion-factor defaults to FKR_CF_EXPANSION. Set at
+ * load time as module arguments (`bf-error-rate 0.001`, any case; also
+ * RedisBloom's older INITIAL_SIZE, ERROR_RATE, CF_MAX_EXPANSIONS) and at
+ * run time by CONFIG SET <module name>.<config> (Redis 7 module configs).
+ * They shape filters made from then on: what RESERVE and INSERT are not
+ * told, and every filter BF.ADD / CF.ADD / ... create on a missing key.
+ * cf-max-expansions bounds every scaling CF chain at each insert. */
+typedef struct {
+    double    bf_error_rate;     /* (0, 1) */
+    long long bf_initial_size;   /* 1..1048576 */
+    long long bf_expansion;      /* 0..32768; 0: auto-created filters do not scale */
+    long long cf_bucket_size;    /* 4 only (RedisBloom: 1..255) */
+    long long cf_initial_size;   /* 4..1048576 */
+    long long cf_max_iterations; /* 1..65535 */
+    long long cf_expansion;      /* 0..32768; 0: auto-created filters do not scale */
+    long long cf_max_expansions; /* 1..65536: sub-filters a CF chain may add */
+} fkr_config;
+extern fkr_config fkr_cfg;
+
+/* Registers the configs with Redis and loads the values a config file or
+ * MODULE LOADEX gave (their defaults: the values the module arguments
+ * left). RM_OK or RM_ERR. From RedisModule_OnLoad, after the arguments. */
+int fkr_config_register(RedisModuleCtx *ctx);
+
+/* A module argument pair name value: 1 when name is a config (or a legacy
+ * name) and value fits it (stored), -1 when value does not (logged), 0
+ * when name is not a config. */
+int fkr_config_arg(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleString *value);
+
+/* The error for a BUCKETSIZE other than the 4 slots filterkit serves. */
+const char *fkr_bucket_size_error(long long b);
 
 /* ------------------------------------------------------------ keys */
 
@@ -91,6 +128,21 @@ int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long l
 
 /* ----------------------------------------------------------- replies */
 
+/* The one place that decides a reply's shape by protocol (RedisBloom's
+ * rule): a client that said HELLO 3 gets booleans for yes/no answers and
+ * maps for field/value replies; a RESP2 client gets integers 1 / 0 and
+ * flat arrays, as before. Every command replies through these. */
+
+/* 1 when the calling client speaks RESP3. */
+int fkr_resp3(RedisModuleCtx *ctx);
+
+/* A yes/no answer: RESP3 true/false, RESP2 integer 1/0. */
+int fkr_reply_bool(RedisModuleCtx *ctx, int yes);
+
+/* Starts a reply of `pairs` name/value pairs: RESP3 a map, RESP2 an
+ * array of 2 * pairs. The caller then replies each name and its value. */
+int fkr_reply_map(RedisModuleCtx *ctx, long pairs);
+
 /* Replies "ERR FK_XXX: <sentence>" for s. */
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s);
 
@@ -126,8 +178,16 @@ const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family fami
 const char *fkr_limit_error(void);
 
 /* Gives a loaded value's growing filter the module's byte limit (the
- * limit is not saved with a filter): it grows no further past MAXBYTES. */
+ * limit is not saved with a filter): it grows no further past MAXBYTES;
+ * and a CF value its kick limit (fkr_apply_kicks). */
 void fkr_apply_limit(fkr_value *v);
+
+/* Gives a CF value's cuckoo tables (a chain's, every link) its
+ * max_iterations as their kick limit (fk_cuckoo_set_max_kicks: at most
+ * FK_CUCKOO_MAX_KICKS). The limit is not saved with a filter: applied at
+ * creation, at load (fkr_apply_limit) and after a chain grows a link.
+ * A no-op for BF and FK values. */
+void fkr_apply_kicks(fkr_value *v);
 
 /* A BF/CF value that may not grow past its capacity and has reached it:
  * the kind does not grow by itself, and the value is NONSCALING or no
@@ -167,7 +227,8 @@ void fkr_batch_lookup(fkr_batch *b, const fk_filter *f);
 /* The EXISTS / MEXISTS / COUNT replies of every family, on a key its
  * command opened (key, st and v from fkr_open or fkr_open_family):
  * WRONGTYPE replies the error; otherwise each item of argv[2..argc) is
- * answered 1 / 0 (count: its fkr_count), a missing key holding nothing
+ * answered yes / no (fkr_reply_bool; count: its fkr_count, an integer),
+ * a missing key holding nothing
  * (0), one reply per item, in an array when multi. Closes key; returns
  * RM_OK or the error reply's status. */
 int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st,
@@ -201,11 +262,12 @@ int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **
  * refreshed, key closed, the command replicated. Returns RM_OK. */
 int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v);
 
-/* An INFO reply: n name, value pairs in one flat array (the value at
- * null_at, when 0 <= null_at < n, is a null); with field (not NULL) only
- * the pair whose upper-case name in fields[] matches it, as a one-value
- * array, or "ERR Invalid information value". Returns RM_OK or the error
- * reply's status. */
+/* An INFO reply: n name, value pairs (fkr_reply_map: a map in RESP3, a
+ * flat array in RESP2; the value at null_at, when 0 <= null_at < n, is a
+ * null); with field (not NULL) only the pair whose upper-case name in
+ * fields[] matches it, as RedisBloom answers it: RESP2 a one-value array,
+ * RESP3 a one-pair map; an unknown field is "ERR Invalid information
+ * value". Returns RM_OK or the error reply's status. */
 int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
                    const long long values[], int n, int null_at, const RedisModuleString *field);
 

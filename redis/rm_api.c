@@ -26,6 +26,9 @@ int (*rm_ReplyWithArray)(RedisModuleCtx *, long);
 void (*rm_ReplySetArrayLength)(RedisModuleCtx *, long);
 int (*rm_ReplyWithStringBuffer)(RedisModuleCtx *, const char *, size_t);
 int (*rm_ReplyWithNull)(RedisModuleCtx *);
+int (*rm_ReplyWithBool)(RedisModuleCtx *, int);
+int (*rm_ReplyWithMap)(RedisModuleCtx *, long);
+int (*rm_GetContextFlags)(RedisModuleCtx *);
 int (*rm_ReplicateVerbatim)(RedisModuleCtx *);
 const char *(*rm_StringPtrLen)(const RedisModuleString *, size_t *);
 int (*rm_StringToLongLong)(const RedisModuleString *, long long *);
@@ -49,6 +52,15 @@ uint64_t (*rm_CreateTimer)(RedisModuleCtx *, long long, rm_timer_fn, void *);
 int (*rm_RegisterInfoFunc)(RedisModuleCtx *, rm_info_fn);
 int (*rm_InfoAddSection)(RedisModuleInfoCtx *, const char *);
 int (*rm_InfoAddFieldULongLong)(RedisModuleInfoCtx *, const char *, unsigned long long);
+int (*rm_RegisterNumericConfig)(RedisModuleCtx *, const char *, long long, unsigned int, long long,
+                                long long, rm_config_get_numeric_fn, rm_config_set_numeric_fn,
+                                rm_config_apply_fn, void *);
+int (*rm_RegisterStringConfig)(RedisModuleCtx *, const char *, const char *, unsigned int,
+                               rm_config_get_string_fn, rm_config_set_string_fn,
+                               rm_config_apply_fn, void *);
+int (*rm_LoadConfigs)(RedisModuleCtx *);
+RedisModuleString *(*rm_CreateString)(RedisModuleCtx *, const char *, size_t);
+void (*rm_FreeString)(RedisModuleCtx *, RedisModuleString *);
 
 /* Name -> where its address goes. */
 #define ENTRY(name) { "RedisModule_" #name, (void **)&rm_##name }
@@ -66,7 +78,9 @@ static const struct { const char *name; void **slot; } wanted[] = {
     ENTRY(DigestEndSequence), ENTRY(Free), ENTRY(Alloc), ENTRY(Realloc),
     ENTRY(GetSelectedDb), ENTRY(Replicate), ENTRY(Milliseconds), ENTRY(SubscribeToServerEvent),
     ENTRY(CreateTimer), ENTRY(RegisterInfoFunc), ENTRY(InfoAddSection),
-    ENTRY(InfoAddFieldULongLong),
+    ENTRY(InfoAddFieldULongLong), ENTRY(ReplyWithBool), ENTRY(ReplyWithMap),
+    ENTRY(GetContextFlags), ENTRY(RegisterNumericConfig), ENTRY(RegisterStringConfig),
+    ENTRY(LoadConfigs), ENTRY(CreateString), ENTRY(FreeString),
 };
 
 int rm_api_init(RedisModuleCtx *ctx)

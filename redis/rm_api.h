@@ -41,6 +41,10 @@ typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
 #define RM_POSTPONED_ARRAY_LEN (-1L)
 #define RM_OPTIONS_HANDLE_IO_ERRORS (1 << 0)
 #define RM_ERRORMSG_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
+/* RM_GetContextFlags: the client speaks RESP3 (HELLO 3). */
+#define RM_CTX_FLAGS_RESP3 (1 << 22)
+/* RM_Register*Config flags: none (a plain, mutable config). */
+#define RM_CONFIG_DEFAULT 0
 
 typedef int (*rm_cmd_fn)(RedisModuleCtx *ctx, RedisModuleString **argv, int argc);
 
@@ -111,6 +115,9 @@ extern int (*rm_ReplyWithArray)(RedisModuleCtx *ctx, long len);
 extern void (*rm_ReplySetArrayLength)(RedisModuleCtx *ctx, long len);
 extern int (*rm_ReplyWithStringBuffer)(RedisModuleCtx *ctx, const char *buf, size_t len);
 extern int (*rm_ReplyWithNull)(RedisModuleCtx *ctx);
+extern int (*rm_ReplyWithBool)(RedisModuleCtx *ctx, int b);
+extern int (*rm_ReplyWithMap)(RedisModuleCtx *ctx, long len);
+extern int (*rm_GetContextFlags)(RedisModuleCtx *ctx);
 extern int (*rm_ReplicateVerbatim)(RedisModuleCtx *ctx);
 
 extern const char *(*rm_StringPtrLen)(const RedisModuleString *s, size_t *len);
@@ -139,6 +146,27 @@ extern int (*rm_RegisterInfoFunc)(RedisModuleCtx *ctx, rm_info_fn cb);
 extern int (*rm_InfoAddSection)(RedisModuleInfoCtx *ctx, const char *name);
 extern int (*rm_InfoAddFieldULongLong)(RedisModuleInfoCtx *ctx, const char *field,
                                        unsigned long long value);
+
+/* Module configuration (Redis 7.0): CONFIG SET/GET <module>.<name>. */
+typedef long long (*rm_config_get_numeric_fn)(const char *name, void *privdata);
+typedef int (*rm_config_set_numeric_fn)(const char *name, long long val, void *privdata,
+                                        RedisModuleString **err);
+typedef RedisModuleString *(*rm_config_get_string_fn)(const char *name, void *privdata);
+typedef int (*rm_config_set_string_fn)(const char *name, RedisModuleString *val, void *privdata,
+                                       RedisModuleString **err);
+typedef int (*rm_config_apply_fn)(RedisModuleCtx *ctx, void *privdata, RedisModuleString **err);
+extern int (*rm_RegisterNumericConfig)(RedisModuleCtx *ctx, const char *name, long long default_val,
+                                       unsigned int flags, long long min, long long max,
+                                       rm_config_get_numeric_fn getfn,
+                                       rm_config_set_numeric_fn setfn, rm_config_apply_fn applyfn,
+                                       void *privdata);
+extern int (*rm_RegisterStringConfig)(RedisModuleCtx *ctx, const char *name, const char *default_val,
+                                      unsigned int flags, rm_config_get_string_fn getfn,
+                                      rm_config_set_string_fn setfn, rm_config_apply_fn applyfn,
+                                      void *privdata);
+extern int (*rm_LoadConfigs)(RedisModuleCtx *ctx);
+extern RedisModuleString *(*rm_CreateString)(RedisModuleCtx *ctx, const char *ptr, size_t len);
+extern void (*rm_FreeString)(RedisModuleCtx *ctx, RedisModuleString *str);
 
 /* Resolves every function above through the context's RedisModule_GetApi.
  * Returns RM_OK, or RM_ERR when one is missing (nothing else is touched).

@@ -6,6 +6,8 @@
 #include <string.h>
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
+#include "../cuckoo/cuckoo_internal.h" /* fk_cuckoo_set_max_kicks (static library) */
+#include "../scalable/scalable_internal.h" /* a chain's links, to give each the kick limit */
 
 RedisModuleType *fkr_type;
 uint64_t fkr_max_bytes = FKR_DEFAULT_MAX_BYTES;
@@ -57,19 +59,23 @@ int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v)
 int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
                    const long long values[], int n, int null_at, const RedisModuleString *field)
 {
-    int from = 0, to = n;
+    int from = 0, to = n, resp3 = fkr_resp3(ctx);
     if (field) {
         for (from = 0; from < n && !fkr_arg_is(field, fields[from]); from++)
             ;
         if (from == n)
             return rm_ReplyWithError(ctx, "ERR Invalid information value");
         to = from + 1;
-        rm_ReplyWithArray(ctx, 1);
+        /* one field: RedisBloom keeps its name in a RESP3 map */
+        if (resp3)
+            fkr_reply_map(ctx, 1);
+        else
+            rm_ReplyWithArray(ctx, 1);
     } else {
-        rm_ReplyWithArray(ctx, 2 * n);
+        fkr_reply_map(ctx, n);
     }
     for (int i = from; i < to; i++) {
-        if (!field)
+        if (!field || resp3)
             rm_ReplyWithSimpleString(ctx, names[i]);
         if (i == null_at)
             rm_ReplyWithNull(ctx);
@@ -123,6 +129,21 @@ int fkr_arg_int(const RedisModuleString *arg, long long lo, long long hi, long l
 }
 
 /* ----------------------------------------------------------- replies */
+
+int fkr_resp3(RedisModuleCtx *ctx)
+{
+    return (rm_GetContextFlags(ctx) & RM_CTX_FLAGS_RESP3) != 0;
+}
+
+int fkr_reply_bool(RedisModuleCtx *ctx, int yes)
+{
+    return fkr_resp3(ctx) ? rm_ReplyWithBool(ctx, yes != 0) : rm_ReplyWithLongLong(ctx, yes != 0);
+}
+
+int fkr_reply_map(RedisModuleCtx *ctx, long pairs)
+{
+    return fkr_resp3(ctx) ? rm_ReplyWithMap(ctx, pairs) : rm_ReplyWithArray(ctx, 2 * pairs);
+}
 
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
 {
@@ -264,6 +285,23 @@ void fkr_apply_limit(fkr_value *v)
 {
     if (fk_scalable_links(v->filter))
         (void)fk_scalable_set_max_bytes(v->filter, fkr_max_bytes);
+    fkr_apply_kicks(v);
+}
+
+void fkr_apply_kicks(fkr_value *v)
+{
+    if (v->family != FKR_FAMILY_CF || v->max_iterations == 0)
+        return; /* FK keys keep the library's limit */
+    fk_filter *f = v->filter;
+    if (fk_filter_ops(f) == &fk_cuckoo_ops) {
+        fk_cuckoo_set_max_kicks((fk_cuckoo *)(void *)f, v->max_iterations);
+        return;
+    }
+    if (fk_scalable_inner(f) != &fk_cuckoo_ops)
+        return;
+    fk_scalable *chain = (fk_scalable *)(void *)f;
+    for (size_t i = 0; i < chain->count; i++)
+        fk_cuckoo_set_max_kicks((fk_cuckoo *)(void *)chain->link[i].filter, v->max_iterations);
 }
 
 /* ------------------------------------------------------------ batches */
@@ -301,9 +339,12 @@ int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st
         fkr_batch_take(&b, argv, i, argc);
         if (!count)
             fkr_batch_lookup(&b, v ? v->filter : NULL);
-        for (int j = 0; j < b.n; j++)
-            rm_ReplyWithLongLong(ctx, !count ? b.maybe[j]
-                                      : v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
+        for (int j = 0; j < b.n; j++) {
+            if (count)
+                rm_ReplyWithLongLong(ctx, v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
+            else
+                fkr_reply_bool(ctx, b.maybe[j]);
+        }
     }
     rm_CloseKey(key);
     return RM_OK;

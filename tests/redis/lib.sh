@@ -149,18 +149,19 @@ check() { # DESC command...: the command succeeds
 # ~0.1 s on a loaded machine). SPEC lines are `COMMAND => WANT`, WANT the
 # reply lines joined by '|' (nil is empty), or `~PREFIX` for a prefix
 # match; blank lines and lines starting with # are skipped. COMMAND is
-# quoted as in redis-cli's prompt.
+# quoted as in redis-cli's prompt. BATCH_CLI_OPTS (e.g. "-3 --no-raw":
+# RESP3, each reply's type shown) go to that redis-cli.
 batch() {
     local name=$1 spec="$tmp/batch.spec" out="$tmp/batch.out" line
     grep -v -e '^#' -e '^[[:space:]]*$' >"$spec"
     while IFS= read -r line; do
-        printf '%s\nECHO @@batch@@\n' "${line% =>*}"
-    done <"$spec" | rc "$name" >"$out" 2>&1
+        printf '%s\nECHO @@batch@@\n' "${line%% =>*}"
+    done <"$spec" | rc "$name" ${BATCH_CLI_OPTS:-} >"$out" 2>&1
     while IFS= read -r line; do
         case "$line" in ok) ok ;; *) bad "$line" ;; esac
     done < <(awk 'NR == FNR { n++; i = index($0, " =>"); cmd[n] = substr($0, 1, i - 1)
                               want[n] = substr($0, i + 3); sub(/^ /, "", want[n]); next }
-                  $0 == "@@batch@@" { got[++k] = cur; cur = ""; sep = ""; next }
+                  $0 == "@@batch@@" || $0 == "\"@@batch@@\"" { got[++k] = cur; cur = ""; sep = ""; next }
                   { cur = cur sep $0; sep = "|" }
                   END { for (j = 1; j <= n; j++) {
                           g = got[j]; sub(/\|+$/, "", g); w = want[j]
