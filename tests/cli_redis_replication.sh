@@ -128,7 +128,7 @@ check "the replica logged no error from its primary for writes that succeed" tes
 # ------------------------------------- commands that create a key and fail
 # CF.INSERT into a new key that grows past MAXBYTES: the key is made,
 # then the insert stops with an error element or an error
-rc p CF.INSERT cfail1 CAPACITY 1000 ITEMS $(items a 1 60000) >"$tmp/cfail1" 2>&1
+rc p CF.INSERT cfail1 CAPACITY 1000 ITEMS $(items a 1 36000) >"$tmp/cfail1" 2>&1
 check "CF.INSERT into a new key past MAXBYTES stops ($(grep -v '^1$' "$tmp/cfail1" | sort | uniq -c | tr '\n' ' '))" \
     grep -q -v '^1$' "$tmp/cfail1"
 exists_p "CF.INSERT that created a key and then failed" cfail1
@@ -150,7 +150,7 @@ exists_p "BF.INSERT that created a key and then failed" bfail
 rc p BF.MADD bfail $(items b 1 50) >/dev/null 2>&1
 same "BF.INSERT / BF.MADD past a NONSCALING key's capacity" bfail
 # FK.MADD into a new growing key past MAXBYTES
-rc p FK.MADD ffail $(items a 1 60000) >/dev/null 2>&1
+rc p FK.MADD ffail $(items a 1 36000) >/dev/null 2>&1
 same "FK.MADD into a new key past MAXBYTES" ffail
 # RedisBloom's own PR #1034 case, where the module has the config:
 # cf-max-expansions 1, CF.ADD into a new key until it cannot grow
