@@ -215,7 +215,7 @@ TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
 .PHONY: all build lib static bench-lib shared cli figures redis python tests-build test test-fast bench \
-        bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-python deps-python-test \
+        bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-node deps-python deps-python-test \
         config clean help test-tsan
 
 # `make`, `make test`, `make bench` first install what is missing (deps*),
@@ -272,7 +272,7 @@ help:
 	@echo "make redis        build the Redis module $(REDIS_MODULE)"
 	@echo "make python       build the Python package into $(BUILD)/python/lib (PYTHON=$(PYTHON))"
 	@echo "make deps         install missing Debian packages (as root) or say which; what each part needs:"
-	@echo "                  deps-bench deps-test deps-tsan deps-fuzz deps-redis deps-python deps-python-test"
+	@echo "                  deps-bench deps-test deps-tsan deps-fuzz deps-redis deps-node deps-python deps-python-test"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
 	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
@@ -323,11 +323,18 @@ deps-test: deps
 	-$(call ensure,zsh,command -v zsh)
 
 # The Redis module's tests: redis-server and redis-tools, and python3-redis,
-# the client tests/cli_redis_clients.sh drives it with.
-deps-redis:
+# the client tests/cli_redis_clients.sh drives it with; node and npm for
+# tests/cli_redis_node.sh (deps-node; optional: it skips without them).
+deps-redis: deps-node
 	$(call ensure,redis-server,command -v redis-server)
 	$(call ensure,redis-tools,command -v redis-cli)
 	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
+
+# node and npm: tests/cli_redis_node.sh installs node-redis 5 with npm into
+# a cache outside the source tree (~/.cache/filterkit) on its first run.
+deps-node:
+	-$(call ensure,nodejs,command -v node)
+	-$(call ensure,npm,command -v npm)
 
 deps-python:
 	$(call ensure,python3-dev,test -f "$$($(PYTHON) -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h")

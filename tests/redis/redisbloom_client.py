@@ -51,6 +51,10 @@ try:
     check("bf().insert noCreate on a missing key is an error", False)
 except redis.ResponseError:
     check("bf().insert noCreate on a missing key is an error", True)
+check("bf().create expansion", bf.create("grow4", 0.01, 100, expansion=4) and bf.info("grow4").expansionRate == 4)
+check("bf().create noScale", bf.create("fixed", 0.01, 100, noScale=True) and bf.info("fixed").expansionRate is None)
+check("bf().insert expansion, noScale", bf.insert("ins3", ["a"], capacity=50, error=0.001, expansion=3) == [1] and
+      bf.info("ins3").expansionRate == 3 and bf.insert("ins0", ["a", "b"], capacity=1, noScale=True)[0] == 1)
 bf_keys = ["user-%d" % i for i in range(15000)]
 for i in range(0, len(bf_keys), 1000):
     bf.madd("users", *bf_keys[i:i + 1000])
@@ -75,10 +79,17 @@ cf_keys = ["item-%d" % i for i in range(12000)]
 for i in range(0, len(cf_keys), 1000):
     cf.insert("seen", cf_keys[i:i + 1000])
 ci = cf.info("seen")  # CFInfo reads "Max iterations": a KeyError before 0.3.0
-check("cf().info parses: Max iterations %s" % ci.maxIteration, ci.maxIteration == 20)  # RedisBloom's default, honored
+check("cf().info parses: Max iterations %s (RedisBloom's default, 20)" % ci.maxIteration, ci.maxIteration == 20)
 check("cf().info: bucket size %s" % ci.bucketSize, ci.bucketSize == 4)
 check("cf().info: buckets %s" % ci.bucketNum, ci.bucketNum > 0)
 check("cf().info: deleted %s" % ci.deletedNum, ci.deletedNum == 1)
+check("cf().create bucket_size 4, max_iterations 30, expansion 1",
+      cf.create("opts", 1000, expansion=1, bucket_size=4, max_iterations=30))
+co = cf.info("opts")
+check("cf().info of it: %s %s %s" % (co.bucketSize, co.maxIteration, co.expansionRate),
+      (co.bucketSize, co.maxIteration, co.expansionRate) == (4, 30, 1))
+check("cf().insert capacity, nocreate", cf.insert("cins", ["a"], capacity=100) == [1] and
+      cf.insert("cins", ["b"], nocreate=True) == [1])
 check("cf().create default key: info", cf.add("dflt", "x") == 1 and cf.info("dflt").bucketNum > 0)
 
 # --- backup with SCANDUMP, restore with LOADCHUNK into server B ---------------
