@@ -35,6 +35,12 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
         fk_le_put32(dst + 4 * i, b->words[i]);
 }
 
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_blocked *b = (const fk_blocked *)f;
+    return fk_serial_put_le32(put, ctx, b->words, b->blocks * FK_BLOCKED_WORDS);
+}
+
 static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
@@ -70,6 +76,7 @@ const fk_serial_ops fk_blocked_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_blocked, fk_blocked, fk_blocked_ops)

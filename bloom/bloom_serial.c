@@ -28,6 +28,13 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
     fk_le_put64_array(dst, b->bits, (size_t)b->words);
 }
 
+/* The words are the payload: on a little-endian host, as they lie. */
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_bloom *b = (const fk_bloom *)f;
+    return fk_serial_put_le64(put, ctx, b->bits, b->words);
+}
+
 static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
@@ -68,6 +75,7 @@ const fk_serial_ops fk_bloom_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_bloom, fk_bloom, fk_bloom_ops)

@@ -147,4 +147,21 @@ static inline uint64_t fk_checksum64(const void *buf, size_t len, uint64_t seed)
     return XXH64(buf, len, seed);
 }
 
+/* The same checksum over bytes that arrive in pieces (a record streamed to
+ * a file): begin, add each piece in order, then end gives fk_checksum64 of
+ * their concatenation. */
+typedef XXH64_state_t fk_checksum64_state;
+static inline void fk_checksum64_begin(fk_checksum64_state *st, uint64_t seed)
+{
+    (void)XXH64_reset(st, seed);
+}
+static inline void fk_checksum64_add(fk_checksum64_state *st, const void *buf, size_t len)
+{
+    (void)XXH64_update(st, buf, len);
+}
+static inline uint64_t fk_checksum64_end(const fk_checksum64_state *st)
+{
+    return XXH64_digest(st);
+}
+
 #endif

@@ -101,24 +101,111 @@ fk_status fk_filter_save(const fk_filter *f, void *buf, size_t cap, size_t *writ
     return FK_OK;
 }
 
-fk_status fk_filter_save_file(const fk_filter *f, FILE *fp)
+/* A record on its way out: every byte is checksummed, then passed on. */
+struct stream {
+    fk_checksum64_state sum;
+    fk_serial_put put;
+    void *ctx;
+    uint64_t sent;
+};
+
+static bool sum_and_put(void *ctx, const void *bytes, size_t n)
 {
-    if (!f || !fp)
-        return FK_EINVAL;
-    uint64_t n;
-    fk_status s = fk_filter_serialized_size(f, &n);
-    if (s != FK_OK)
-        return s;
+    struct stream *st = ctx;
+    if (n == 0)
+        return true;
+    fk_checksum64_add(&st->sum, bytes, n);
+    st->sent += n;
+    return st->put(st->ctx, bytes, n);
+}
+
+/* The record staged in one buffer, for kinds without stream_payload. */
+static fk_status stage_and_put(const fk_filter *f, uint64_t n, fk_serial_put put, void *ctx)
+{
     if (n > SIZE_MAX)
         return FK_ENOMEM;
     uint8_t *buf = malloc((size_t)n);
     if (!buf)
         return FK_ENOMEM;
     size_t len = 0;
-    s = fk_filter_save(f, buf, (size_t)n, &len);
-    if (s == FK_OK && (fwrite(buf, 1, len, fp) != len || fflush(fp) != 0))
+    fk_status s = fk_filter_save(f, buf, (size_t)n, &len);
+    if (s == FK_OK && !put(ctx, buf, len))
         s = FK_EIO;
     free(buf);
+    return s;
+}
+
+fk_status fk_serial_stream(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    if (!f || !put)
+        return FK_EINVAL;
+    fk_serial_head h;
+    if (!head_of(f, &h))
+        return FK_EUNSUPPORTED;
+    const fk_serial_ops *so = f->ops->serial;
+    if (!so->stream_payload)
+        return stage_and_put(f, OVERHEAD + h.payload_len, put, ctx);
+    uint8_t head[FK_SERIAL_HEADER_BYTES];
+    put_head(head, &h);
+    struct stream st = { .put = put, .ctx = ctx, .sent = 0 };
+    fk_checksum64_begin(&st.sum, CHECKSUM_SEED);
+    if (!sum_and_put(&st, head, sizeof head) || !so->stream_payload(f, sum_and_put, &st))
+        return FK_EIO;
+    /* A hook that passed other than payload_len bytes would leave a record
+     * no reader accepts; the caller's stream then holds a broken record. */
+    if (st.sent != FK_SERIAL_HEADER_BYTES + h.payload_len)
+        return FK_EIO;
+    uint8_t tail[FK_SERIAL_TRAILER_BYTES];
+    fk_le_put64(tail, fk_checksum64_end(&st.sum));
+    return put(ctx, tail, sizeof tail) ? FK_OK : FK_EIO;
+}
+
+/* Converts words to little-endian through this many bytes of stack. */
+#define SCRATCH_BYTES 4096u
+
+bool fk_serial_put_le64(fk_serial_put put, void *ctx, const uint64_t *w, uint64_t n)
+{
+    if (FK_HOST_LITTLE_ENDIAN)
+        return n <= SIZE_MAX / 8 && put(ctx, w, (size_t)(n * 8));
+    uint8_t buf[SCRATCH_BYTES];
+    for (uint64_t i = 0; i < n;) {
+        size_t k = n - i < SCRATCH_BYTES / 8 ? (size_t)(n - i) : SCRATCH_BYTES / 8;
+        fk_le_put64_array(buf, w + i, k);
+        if (!put(ctx, buf, 8 * k))
+            return false;
+        i += k;
+    }
+    return true;
+}
+
+bool fk_serial_put_le32(fk_serial_put put, void *ctx, const uint32_t *w, uint64_t n)
+{
+    if (FK_HOST_LITTLE_ENDIAN)
+        return n <= SIZE_MAX / 4 && put(ctx, w, (size_t)(n * 4));
+    uint8_t buf[SCRATCH_BYTES];
+    for (uint64_t i = 0; i < n;) {
+        size_t k = n - i < SCRATCH_BYTES / 4 ? (size_t)(n - i) : SCRATCH_BYTES / 4;
+        for (size_t j = 0; j < k; j++)
+            fk_le_put32(buf + 4 * j, w[i + j]);
+        if (!put(ctx, buf, 4 * k))
+            return false;
+        i += k;
+    }
+    return true;
+}
+
+static bool put_file(void *fp, const void *bytes, size_t n)
+{
+    return fwrite(bytes, 1, n, fp) == n;
+}
+
+fk_status fk_filter_save_file(const fk_filter *f, FILE *fp)
+{
+    if (!f || !fp)
+        return FK_EINVAL;
+    fk_status s = fk_serial_stream(f, put_file, fp);
+    if (s == FK_OK && fflush(fp) != 0)
+        s = FK_EIO;
     return s;
 }
 

@@ -86,6 +86,11 @@ struct fk_serial_head {
     uint64_t payload_len;
 };
 
+/* Where fk_serial_ops.stream_payload sends the payload: takes the n bytes
+ * at bytes (any n, 0 included); returns false when they could not be
+ * written, and the save stops. */
+typedef bool (*fk_serial_put)(void *ctx, const void *bytes, size_t n);
+
 /* ------------------------------------------------- the kind's hooks
  * (fk_ops.serial; called only by the functions below, never by users)
  *
@@ -113,6 +118,14 @@ struct fk_serial_ops {
      * filter, checking the payload's content. Returns FK_OK, FK_ECORRUPT
      * (nothing leaked, *out NULL) or FK_ENOMEM. */
     fk_status (*load)(const fk_serial_head *h, const uint8_t *payload, fk_filter **out);
+    /* Optional (NULL: fk_filter_save_file stages the record in a buffer of
+     * its size, through save_payload; appended last, so tables written
+     * before it leave it NULL). Passes the bytes save_payload writes, in
+     * order, to put, in pieces of any size: a table whose memory has the
+     * file's layout on this host goes out as it lies, one that converts goes
+     * through a small scratch buffer, so saving to a file needs no second
+     * copy of the filter. Returns false as soon as put does, else true. */
+    bool (*stream_payload)(const fk_filter *f, fk_serial_put put, void *ctx);
 };
 
 /* ------------------------------------------------------------ saving */
@@ -133,9 +146,11 @@ FK_API fk_status fk_filter_save(const fk_filter *f, void *buf, size_t cap, size_
 /* Writes f to fp (opened for writing in binary mode by the caller, who also
  * closes it) at its current position, then flushes it. Returns FK_OK;
  * FK_EINVAL for NULL arguments; FK_EUNSUPPORTED as fk_filter_save;
- * FK_ENOMEM when the staging buffer cannot be allocated; FK_EIO when a
- * write or the flush fails (the stream holds a partial record).
- * Cost: O(size); stages the record in one temporary buffer of that size. */
+ * FK_ENOMEM when a kind without stream_payload cannot have its staging
+ * buffer; FK_EIO when a write or the flush fails (the stream holds a
+ * partial record). Cost: O(size); streams the record (checksum computed as
+ * it goes), so it allocates nothing for the kinds with stream_payload
+ * (every built-in kind); others stage it in one buffer of its size. */
 FK_API fk_status fk_filter_save_file(const fk_filter *f, FILE *fp);
 
 /* ----------------------------------------------------------- loading */
@@ -216,6 +231,20 @@ fk_status fk_serial_load(const fk_ops *ops, fk_serial_lookup lookup,
                          const void *buf, size_t len, fk_filter **out);
 fk_status fk_serial_load_file(const fk_ops *ops, fk_serial_lookup lookup,
                               FILE *fp, fk_filter **out);
+
+/* Writes f's whole record (header, payload, checksum: the bytes
+ * fk_filter_save writes) through put: streamed when f's kind has
+ * stream_payload, else staged in one buffer. For fk_filter_save_file and
+ * kinds whose payload holds other records (a scalable chain's links).
+ * Returns FK_OK; FK_EINVAL for f or put NULL; FK_EUNSUPPORTED when f's kind
+ * cannot serialize; FK_ENOMEM (staging); FK_EIO when put fails. */
+fk_status fk_serial_stream(const fk_filter *f, fk_serial_put put, void *ctx);
+
+/* For stream_payload hooks: n words as the file has them (little-endian),
+ * straight from memory on a little-endian host, else through a small
+ * scratch buffer. Return put's verdict. */
+bool fk_serial_put_le64(fk_serial_put put, void *ctx, const uint64_t *w, uint64_t n);
+bool fk_serial_put_le32(fk_serial_put put, void *ctx, const uint32_t *w, uint64_t n);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,12 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
     memcpy(dst, c->ctr, (size_t)c->bytes); /* bytes: the same on every host */
 }
 
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_counting *c = (const fk_counting *)f;
+    return put(ctx, c->ctr, (size_t)c->bytes);
+}
+
 static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
@@ -99,6 +105,7 @@ const fk_serial_ops fk_counting_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_counting, fk_counting, fk_counting_ops)

@@ -50,6 +50,12 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
     memcpy(dst, c->table.bytes, (size_t)((c->table.buckets * c->table.bucket_bits + 7) / 8));
 }
 
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_cuckoo *c = (const fk_cuckoo *)f;
+    return put(ctx, c->table.bytes, (size_t)((c->table.buckets * c->table.bucket_bits + 7) / 8));
+}
+
 static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
@@ -124,6 +130,7 @@ const fk_serial_ops fk_cuckoo_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_cuckoo, fk_cuckoo, fk_cuckoo_ops)

@@ -61,6 +61,26 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
                fu->f);
 }
 
+/* The shard seeds, then the cells: as they lie on a little-endian host (and
+ * for packed widths), else byte-swapped through a small scratch buffer. */
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_fuse *fu = (const fk_fuse *)f;
+    if (!fk_serial_put_le64(put, ctx, fu->shard_seed, fu->geom.shards))
+        return false;
+    uint64_t bytes = fk_fuse_packed_bytes(&fu->geom, fu->f);
+    if (FK_HOST_LITTLE_ENDIAN || (fu->f != 16 && fu->f != 32))
+        return put(ctx, fu->cells, (size_t)bytes);
+    uint8_t buf[4096]; /* a multiple of 4: no cell straddles two pieces */
+    for (uint64_t i = 0; i < bytes; i += sizeof buf) {
+        uint64_t k = bytes - i < sizeof buf ? bytes - i : sizeof buf;
+        copy_cells(buf, fu->cells + i, k, fu->f);
+        if (!put(ctx, buf, (size_t)k))
+            return false;
+    }
+    return true;
+}
+
 /* The geometry a header describes (not yet checked). */
 static fk_fuse_geom head_geom(const fk_serial_head *h)
 {
@@ -138,6 +158,7 @@ const fk_serial_ops fk_fuse_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_fuse, fk_fuse, fk_fuse_ops)

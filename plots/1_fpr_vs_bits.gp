@@ -23,15 +23,20 @@ set format y "10^{%T}"
 set xrange [0:80]
 set yrange [1e-6:0.5]
 set samples 400
+# the legend inside, bottom right: below the lower bound nothing can lie,
+# and right of 30 bits below 1e-4 nothing does; under the plot (the
+# common place) its 12 entries covered the x-axis label
+set key inside bottom right vertical maxrows 7 opaque box font ",9"
+set bmargin 4
 cload = first(file, 'load', 'kind=cuckoo')
 ptitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo sized for n (%.0f%% full)", 100*real(cload)) : k
 PLOT = "plot bloom_theory(x) w l lw 2 dt 2 lc rgb '#1f77b4' t 'Bloom theory, optimal k', \
-       bloom_theory(x/4) w l lw 2 dt 2 lc rgb '#2ca02c' t 'counting theory, 4-bit counters', \
+       bloom_theory(x/4) w l lw 2 dt 2 lc rgb '#2ca02c' t 'counting theory (4-bit)', \
        cuckoo_theory(x) w l lw 2 dt 2 lc rgb '#d62728' t 'cuckoo theory, 95% load', \
-       fuse_theory(x) w l lw 2 dt 2 lc rgb kcolor('fuse') t 'binary fuse theory, 1.125 f bits (static)', \
+       fuse_theory(x) w l lw 2 dt 2 lc rgb kcolor('fuse') t 'fuse theory, 1.125 f bits', \
        bound(x) w l lw 2 lc rgb 'black' t 'lower bound log₂(1/fpr)', \
        for [k in kinds] sel(file, 'bits_per_item,fpr_measured,fpr_low,fpr_high', 'kind='.k) u 1:2:3:4 w yerrorlines pt 7 ps 1.2 lw 1.5 lc rgb kcolor(k) t ptitle(k), \
-       sel(file, 'bits_per_item_at_full,fpr_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 ps 1.4 lw 1.5 dt 3 lc rgb kcolor('cuckoo') t 'cuckoo at its first failed insert'"
+       sel(file, 'bits_per_item_at_full,fpr_at_full', 'kind=cuckoo') u 1:2 w lp pt 6 ps 1.4 lw 1.5 dt 3 lc rgb kcolor('cuckoo') t 'cuckoo filled to failure'"
 set format y "%.0e"
 eval png('1_fpr_vs_bits')
 eval PLOT

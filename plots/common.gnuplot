@@ -4,8 +4,9 @@
 # sel(file, cols, where): the awk pipe that reads named columns.
 #
 # Every image carries its provenance (provenance(file): commit, CPU, caches,
-# build, date, load average at start, in small print at the bottom; a red
-# warning at the top when the machine was loaded), its legend outside the
+# build, date, the other work the machine did during the run, in small
+# print at the top; a red warning above it when that other work took a
+# share of the CPUs: provenance.awk), its legend outside the
 # data (below the plot), and error bars from the repeats where the figure
 # is a timing (the CSV's _min and _max columns) or a measured rate (its
 # 95% interval); sizes are exact and carry none.
@@ -32,12 +33,14 @@ set border lw 1
 set bmargin 8
 set tmargin 6
 
-# provenance(file): the small print at the bottom, and the load warning
-prov_line(file) = system(sprintf("awk -v what=line -f %s/provenance.awk %s/%s", plotdir, results, file))
+# provenance(file): the small print at the top, and the load warning
+prov_line(file) = system(sprintf("awk -v what=line -v data=%s -f %s/provenance.awk %s/%s", file, plotdir, results, file))
 prov_warn(file) = system(sprintf("awk -v what=warning -f %s/provenance.awk %s/%s", plotdir, results, file))
 # (top of the image: the warning first, the provenance under it, the title
 # below both; the legend has the bottom)
-provenance(file) = sprintf("set label 990 \"%s  ·  data: %s\" at screen 0.01, screen 0.948 left font ',8' tc rgb '#444444' front; w = prov_warn('%s'); if (strlen(w) > 0) { set label 991 w at screen 0.5, screen 0.978 center font ',10' tc rgb '#cc0000' front }", prov_line(file), file, file)
+# (the line comes broken into lines of at most 160 characters, which fit
+# the 1100-pixel width in this small print)
+provenance(file) = sprintf("set label 990 \"%s\" at screen 0.01, screen 0.948 left font ',8' tc rgb '#444444' front; w = prov_warn('%s'); if (strlen(w) > 0) { set label 991 w at screen 0.5, screen 0.978 center font ',10' tc rgb '#cc0000' front }", prov_line(file), file)
 
 # draw(name): after `set output` is left to this: PNG then SVG of the plot
 # command stored in the string PLOT.

@@ -48,6 +48,12 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
     memcpy(dst, qf->table, (size_t)payload_bytes(qf->slots, qf->r));
 }
 
+static bool stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_quotient *qf = (const fk_quotient *)f;
+    return put(ctx, qf->table, (size_t)payload_bytes(qf->slots, qf->r));
+}
+
 static fk_status check_head(const fk_serial_head *h)
 {
     for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
@@ -97,6 +103,7 @@ const fk_serial_ops fk_quotient_serial_ops = {
     .save_payload = save_payload,
     .check_head = check_head,
     .load = load_payload,
+    .stream_payload = stream_payload,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_quotient, fk_quotient, fk_quotient_ops)

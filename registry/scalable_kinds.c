@@ -52,6 +52,7 @@ static fk_status bind_hashed(fk_status s, fk_filter *f, const fk_hashed_ops *has
         .save_payload = fk_scalable_save_payload,                                       \
         .check_head = KIND##_check_head,                                                \
         .load = KIND##_load,                                                            \
+        .stream_payload = fk_scalable_stream_payload,                                   \
     };
 
 #define SCALABLE_SLOTS(KIND)                                                            \

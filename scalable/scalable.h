@@ -229,6 +229,7 @@ fk_status fk_scalable_size(const fk_ops *inner, const fk_params *p, double items
  * load also check that the saved chain's inner kind is `inner`. */
 void      fk_scalable_save_head(const fk_filter *f, fk_serial_head *h);
 void      fk_scalable_save_payload(const fk_filter *f, uint8_t *dst);
+bool      fk_scalable_stream_payload(const fk_filter *f, fk_serial_put put, void *ctx);
 fk_status fk_scalable_check_head(const fk_ops *inner, const fk_serial_head *h);
 fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_serial_head *h,
                            const uint8_t *payload, fk_filter **out);

@@ -66,6 +66,19 @@ void fk_scalable_save_payload(const fk_filter *f, uint8_t *dst)
     }
 }
 
+/* Each link: its record's length, then the record, streamed in turn. */
+bool fk_scalable_stream_payload(const fk_filter *f, fk_serial_put put, void *ctx)
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    for (size_t i = 0; i < c->count; i++) {
+        uint8_t len[LINK_LEN_BYTES];
+        fk_le_put64(len, link_record_bytes(c->link[i].filter));
+        if (!put(ctx, len, sizeof len) || fk_serial_stream(c->link[i].filter, put, ctx) != FK_OK)
+            return false;
+    }
+    return true;
+}
+
 static double tightening_of(const fk_serial_head *h)
 {
     double r;

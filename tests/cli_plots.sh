@@ -5,7 +5,15 @@
 # plain build only (it tests the script, not the binary).
 #  - no CSVs: exit 1 with a message, no image;
 #  - CSVs for only some plots: those are drawn, the others fail by name with
-#    gnuplot's reason, exit 1, and no 0-byte image is left anywhere.
+#    gnuplot's reason, exit 1, and no 0-byte image is left anywhere;
+#  - text inside the image: no text past its edges (the provenance and
+#    warning lines once were), plot 1's legend inside the graph (it once
+#    covered the x-axis label): tests/svg_layout.awk;
+#  - the load warning: from the other work measured during the run
+#    ("# otherload:"), tried on crafted provenance lines;
+#  - captions (plots/caption.sh) name the series the plot draws, no other;
+#  - the results page names every CSV's provenance, and make bench's "files
+#    written" lists every file it wrote (pick.txt was missing).
 . "$(dirname "$0")/lib_cli.sh"
 unset FK_SUITE_STARTED # the runs below are outside any suite unless they say
 case "$build" in */san) echo "skipped: the sanitizer build folder (the plain build draws the plots)"; exit 0;; esac
@@ -42,23 +50,23 @@ check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep
 commit=$(sed -n 's/^# commit: //p' "$tmp/res/sweep-fpr-u64.csv")
 for svg in "$tmp/out"/*.svg; do
     check "$(basename "$svg"): shows the commit $commit" grep -q "commit $commit" "$svg"
-    check "$(basename "$svg"): shows the load at start" grep -q "on [0-9]* CPUs at start" "$svg"
+    check "$(basename "$svg"): shows the other work during the run" grep -q "other work [0-9.]* of [0-9]* CPUs during the run" "$svg"
 done
 # a loaded machine is flagged in red on the image; a quiet one is not
 sed 's/^# loadavg: .*/# loadavg: 9.00 9.00 9.00 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/loaded.csv"
 check "provenance.awk: a load of 9 on 2 CPUs is a warning" \
-    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/loaded.csv' | grep -q '^WARNING: load average 9.00 on 2 CPUs'"
+    sh -c "sed '/^# otherload: /d' '$tmp/loaded.csv' | awk -v what=warning -f '$root/plots/provenance.awk' | grep -q '^WARNING: load average 9.00 on 2 CPUs'"
 # inside make bench, the suite's own earlier steps are no warning (about one
 # busy process: 1.10 on 2 CPUs less 0.95), and more than them still is
-sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
+sed -e '/^# suiteload: /d' -e '/^# otherload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
     "$tmp/res/sweep-fpr-u64.csv" >"$tmp/own.csv"
 check "provenance.awk: load from the suite's own earlier steps is no warning" \
     test -z "$(awk -v what=warning -f "$root/plots/provenance.awk" "$tmp/own.csv")"
-sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 2.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
+sed -e '/^# suiteload: /d' -e '/^# otherload: /d' -e 's/^# loadavg: .*/# loadavg: 2.10 0.90 0.50 on 2 CPUs\n# suiteload: 0.95/' \
     "$tmp/res/sweep-fpr-u64.csv" >"$tmp/own_more.csv"
 check "provenance.awk: load beyond the suite's own is a warning that says its share" \
-    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/own_more.csv' | grep -q \"^WARNING: load average 2.10 on 2 CPUs when the run started (0.95 of it this suite's own\""
-sed -e '/^# suiteload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs/' \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/own_more.csv' | grep -q \"^WARNING: load average 2.10 on 2 CPUs when the run started (0.95 of it this suite's own)\""
+sed -e '/^# suiteload: /d' -e '/^# otherload: /d' -e 's/^# loadavg: .*/# loadavg: 1.10 0.90 0.50 on 2 CPUs/' \
     "$tmp/res/sweep-fpr-u64.csv" >"$tmp/alone.csv"
 check "provenance.awk: the same load outside a suite is a warning" \
     sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/alone.csv' | grep -q '^WARNING: load average 1.10 on 2 CPUs when the run started:'"
@@ -70,7 +78,7 @@ check "a run 60 s into a suite records suiteload 0.63 (1 - 1/e)" \
     grep -q '^# suiteload: 0\.6[34]$' "$tmp/suite/bench-u64.csv"
 check "a run outside a suite records no suiteload" \
     sh -c "! grep -q '^# suiteload' '$tmp/res/sweep-fpr-u64.csv'"
-sed 's/^# loadavg: .*/# loadavg: 0.05 0.10 0.10 on 2 CPUs/' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/quiet.csv"
+sed -e 's/^# loadavg: .*/# loadavg: 0.05 0.10 0.10 on 2 CPUs/' -e '/^# otherload: /d' "$tmp/res/sweep-fpr-u64.csv" >"$tmp/quiet.csv"
 check "provenance.awk: a quiet machine is no warning" \
     test -z "$(awk -v what=warning -f "$root/plots/provenance.awk" "$tmp/quiet.csv")"
 # the numbering: every script is N_name.gp and draws N_name.png
@@ -90,5 +98,155 @@ for gp in "$root"/plots/[0-9]*.gp; do
     [ -s "$root/plots/ref/$name.png" ] && [ -s "$root/plots/ref/$name.txt" ] || noref="$noref $name"
 done
 check "every plots/N_name.gp has plots/ref/N_name.png and .txt (missing:$noref)" test -z "$noref"
+
+# ---- the load warning reflects the run (issue 40: a run flagged as loaded
+# by its load average at start measured 20-30% faster than a quiet one):
+# the CLI records the CPU time other work took while it measured
+# ("# otherload:", /proc/stat at start and end less its own), and the rule
+# reads that, not the load average at start
+prov_warn() { awk -v what=warning -f "$root/plots/provenance.awk" "$1"; }
+check "a CSV records the other work during its run" \
+    grep -Eq '^# otherload: [0-9.]+ of [0-9]+ CPUs over [0-9.]+ s \(steal [0-9.]+' "$tmp/res/sweep-fpr-u64.csv"
+craft() { # LOADAVG OTHERLOAD > CSV: the sweep's CSV with these two lines
+    sed -e '/^# otherload: /d' -e "s/^# loadavg: .*/# loadavg: $1\n# otherload: $2/" "$tmp/res/sweep-fpr-u64.csv"
+}
+craft "9.00 9.00 9.00 on 2 CPUs" "0.05 of 2 CPUs over 30.0 s (steal 0.00, load average at end 0.40)" >"$tmp/w1.csv"
+check "loaded at start, quiet during the run: no warning" test -z "$(prov_warn "$tmp/w1.csv")"
+craft "0.05 0.10 0.10 on 2 CPUs" "1.20 of 2 CPUs over 30.0 s (steal 0.00, load average at end 1.30)" >"$tmp/w2.csv"
+check "quiet at start, other work took 1.2 of 2 CPUs during the run: a warning that says so" \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/w2.csv' | grep -q '^WARNING: other work took 1.20 of 2 CPUs while this run measured (30 s)'"
+craft "0.05 0.10 0.10 on 2 CPUs" "0.49 of 2 CPUs over 30.0 s (steal 0.00, load average at end 0.60)" >"$tmp/w3.csv"
+check "just under half a CPU of other work on 2: no warning" test -z "$(prov_warn "$tmp/w3.csv")"
+craft "0.05 0.10 0.10 on 16 CPUs" "3.00 of 16 CPUs over 30.0 s (steal 0.00, load average at end 3.10)" >"$tmp/w4.csv"
+check "3 of 16 CPUs (under a quarter): no warning" test -z "$(prov_warn "$tmp/w4.csv")"
+craft "0.05 0.10 0.10 on 16 CPUs" "4.00 of 16 CPUs over 30.0 s (steal 0.00, load average at end 4.10)" >"$tmp/w5.csv"
+check "4 of 16 CPUs (a quarter): a warning" sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/w5.csv' | grep -q '^WARNING: other work took 4.00 of 16 CPUs'"
+craft "0.05 0.10 0.10 on 8 CPUs" "0.00 of 8 CPUs over 30.0 s (steal 1.00, load average at end 0.10)" >"$tmp/w6.csv"
+check "a hypervisor stealing 1 of 8 CPUs: a warning that names it" \
+    sh -c "awk -v what=warning -f '$root/plots/provenance.awk' '$tmp/w6.csv' | grep -q 'the hypervisor 1.00 more'"
+# the measure itself: a busy loop beside a run shows as other work
+( while :; do :; done ) &
+busy=$!
+"$fk" bench --filters bloom --n 300000 --repeat 2 --lookups 300000 --no-fill --out "$tmp/busy" >/dev/null 2>&1
+kill "$busy" 2>/dev/null; wait "$busy" 2>/dev/null
+other=$(sed -n 's/^# otherload: \([0-9.]*\) .*/\1/p' "$tmp/busy/bench-u64.csv")
+check "a busy loop beside the run is measured as other work (got ${other:-none} CPUs, want >= 0.3: a whole CPU on 2 or more, half of one on 1)" \
+    awk -v o="${other:-0}" 'BEGIN { exit !(o >= 0.3) }'
+
+# ---- text inside the image. A long CPU name and a loaded run: the
+# provenance lines and the warning stay inside the 1100 pixels (they ran
+# past the right edge of plots 1, 2, 4 and 7), and no text overlaps the
+# x-axis label (plot 1's legend covered it)
+mkdir -p "$tmp/long"
+sed -e 's/^# cpu: .*/# cpu: AMD EPYC 7B13 64-Core Processor with a long marketing name (2 cores online)/' \
+    -e 's/^# otherload: .*/# otherload: 1.90 of 2 CPUs over 300.0 s (steal 0.40, load average at end 2.10)/' \
+    "$tmp/res/sweep-fpr-u64.csv" >"$tmp/long/sweep-fpr-u64.csv"
+"$root/bench/scripts/plots.sh" "$tmp/long" "$tmp/outlong" >/dev/null 2>&1
+for p in 1_fpr_vs_bits 4_memory_per_item; do
+    xl=$(sed -n 's/^set xlabel "\(.*\)"$/\1/p' "$root/plots/$p.gp")
+    awk -v label="$xl" -f "$root/tests/svg_layout.awk" "$tmp/outlong/$p.svg" >"$tmp/layout" 2>&1
+    check "$p: every text inside the image, none over the x label ($(head -c 300 "$tmp/layout"))" test ! -s "$tmp/layout"
+    check "$p: the warning is drawn" grep -q '>WARNING: other work took 1.90' "$tmp/outlong/$p.svg"
+done
+# plot 1's legend sits inside the graph: its entries above the x-axis label
+ty() { # SVG TEXT: the y of the text exactly TEXT
+    grep -B1 "<text>$2</text>" "$1" | sed -n 's/.*translate([0-9.]*,\([0-9.]*\)).*/\1/p' | head -n 1
+}
+ylabel=$(ty "$tmp/outlong/1_fpr_vs_bits.svg" "memory per item (bits)")
+ykey=$(ty "$tmp/outlong/1_fpr_vs_bits.svg" "lower bound log₂(1\/fpr)")
+check "1_fpr_vs_bits: the legend is inside the graph, above the x label (key at y ${ykey:-?}, label at ${ylabel:-?})" \
+    awk -v k="${ykey:-9999}" -v l="${ylabel:-0}" 'BEGIN { exit !(k + 0 < l - 20) }'
+awk -v what=line -v data=sweep-fpr-u64.csv -f "$root/plots/provenance.awk" "$tmp/long/sweep-fpr-u64.csv" |
+    sed 's/\\n/\n/g' >"$tmp/provlines"
+check "provenance.awk: the line comes in pieces of at most 160 characters" \
+    awk '{ gsub(/[\200-\277]/, "") } length($0) > 160 { bad = 1 } END { exit bad }' "$tmp/provlines"
+check "provenance.awk: and loses nothing (the CPU, the data file)" \
+    sh -c "tr '\n' ' ' <'$tmp/provlines' | grep -q 'long marketing name.*data: sweep-fpr-u64.csv'"
+
+# ---- captions name what the plot draws (plots/caption.sh). Plot 5 from a
+# bench of bloom, counting, cuckoo and quotient: its remove sentence names
+# exactly the kinds with a remove figure (it once said counting and cuckoo
+# only), and its "Drawn from" line exactly the bars drawn
+"$fk" bench --filters bloom,counting,cuckoo,quotient --n 2000 --fpr 1% --repeat 1 --lookups 2000 \
+    --no-fill --out "$tmp/cap" >/dev/null 2>&1
+mkdir -p "$tmp/cap"
+"$fk" pick --n 2000 --fpr 1% --repeat 1 --out "$tmp/cap" >/dev/null 2>&1
+"$root/bench/scripts/plots.sh" "$tmp/cap" "$tmp/capout" >/dev/null 2>&1
+kinds_in() { printf '%s\n' "$1" | sed 's/, / /g; s/ and / /g' | tr ' ' '\n' | grep . | sort | tr '\n' ' '; }
+# the kinds a plot draws as measured series: texts that are a kind's name,
+# or start with it and go on as the plots' titles do
+drawn() { # SVG
+    sed -n 's/.*<text>\([^<]*\)<\/text>.*/\1/p' "$1" | sed -n -E 's/^ *([a-z-]+)( \(| sized| present| absent| single| batched|$).*/\1/p' |
+        grep -Ex "$("$fk" help 2>&1 | sed -n '/^filter kinds/,/^$/s/^  \([a-z-]*\) .*/\1/p' | paste -sd '|')|libbloom" | sort -u | tr '\n' ' '
+}
+cap5=$("$root/plots/caption.sh" 5_throughput "$tmp/cap")
+named=$(kinds_in "$(printf '%s' "$cap5" | sed -n 's/.*Only \(.*\) have a remove bar.*/\1/p')")
+want=$(awk -F, -v cols=kind,remove_ns -v where= -f "$root/plots/csvsel.awk" "$tmp/cap/bench-u64.csv" | awk '$2 != "NaN" { print $1 }' | sort | tr '\n' ' ')
+check "5_throughput caption: the remove bars named are the kinds that have one ('$named' vs '$want')" \
+    test -n "$want" -a "$named" = "$want"
+for p in 1_fpr_vs_bits 4_memory_per_item; do
+    c=$("$root/plots/caption.sh" "$p" "$tmp/res")
+    listed=$(kinds_in "$(printf '%s' "$c" | sed -n 's/.*Drawn from [a-z0-9-]*\.csv: \(.*\)\.$/\1/p')")
+    check "$p caption names the kinds the plot draws ('$listed' vs '$(drawn "$tmp/out/$p.svg")')" \
+        test -n "$listed" -a "$listed" = "$(drawn "$tmp/out/$p.svg")"
+done
+for p in 5_throughput 8_pick; do
+    c=$("$root/plots/caption.sh" "$p" "$tmp/cap")
+    listed=$(kinds_in "$(printf '%s' "$c" | sed -n 's/.*Drawn from [a-z0-9-]*\.csv: \(.*\)\.$/\1/p')")
+    check "$p caption names the kinds the plot draws ('$listed' vs '$(drawn "$tmp/capout/$p.svg")')" \
+        test -n "$listed" -a "$listed" = "$(drawn "$tmp/capout/$p.svg")"
+done
+chosen=$(awk -F, -v cols=kind -v where=chosen=1 -f "$root/plots/csvsel.awk" "$tmp/cap/pick.csv")
+check "8_pick caption names pick's choice ($chosen)" \
+    sh -c "'$root/plots/caption.sh' 8_pick '$tmp/cap' | grep -q 'In this run pick recommends $chosen[;.]'"
+# the red warning line is described exactly when the image draws it
+for load in "0.00 of 2 CPUs over 3.0 s (steal 0.00)" "1.90 of 2 CPUs over 3.0 s (steal 0.00)"; do
+    mkdir -p "$tmp/cap8"
+    sed "s/^# otherload: .*/# otherload: $load/" "$tmp/cap/pick.csv" >"$tmp/cap8/pick.csv"
+    "$root/bench/scripts/plots.sh" "$tmp/cap8" "$tmp/cap8out" >/dev/null 2>&1
+    says=0; "$root/plots/caption.sh" 8_pick "$tmp/cap8" | grep -q 'red line' && says=1
+    draws=0; grep -q '>WARNING' "$tmp/cap8out/8_pick.svg" && draws=1
+    check "8_pick, other work ${load%% *}: the caption describes a warning line ($says) exactly when the plot draws one ($draws)" \
+        test "$says" = "$draws"
+    rm -rf "$tmp/cap8" "$tmp/cap8out"
+done
+
+# ---- make bench's page and its "files written", end to end with a stand-in
+# CLI that writes small CSVs at once (the real steps take minutes)
+mkdir -p "$tmp/fake"
+cat >"$tmp/fake/filterkit" <<FAKE
+#!/bin/sh
+# stand-in for run_default.sh: each result-writing command writes a CSV
+out=""; prev=""
+for a in "\$@"; do [ "\$prev" = --out ] && out=\$a; prev=\$a; done
+case "\$1" in
+info) printf '{\n  "memory_bytes": 1000,\n  "links": 1,\n}\n'; exit 0 ;;
+build) echo filter; exit 0 ;;
+bench | sweep | pick) ;;
+*) exit 0 ;;
+esac
+[ -n "\$out" ] && [ "\$out" != - ] || exit 0
+mkdir -p "\$out"
+name=\$1-u64.csv; [ "\$1" = pick ] && name=pick.csv; [ "\$1" = sweep ] && name=sweep-\$3-u64.csv
+{ echo "# commit: c0ffee"; echo "# cpu: stand-in (2 cores online)"; echo "# date: 2026-01-01T00:00:00Z"
+  echo "# command: filterkit \$*"; echo "# otherload: 0.00 of 2 CPUs over 1.0 s (steal 0.00)"
+  echo "kind,n"; echo "bloom,1000"; } >"\$out/\$name"
+echo "\$1 done"
+FAKE
+chmod +x "$tmp/fake/filterkit"
+"$root/bench/scripts/run_default.sh" --quick "$tmp/fake" "$tmp/page" "$tmp/pageplots" >"$tmp/page.log" 2>&1
+sed -n '/^files written:/,/^total:/p' "$tmp/page.log" | sed -n 's/^  //p' >"$tmp/written"
+check "files written lists pick.txt" grep -q '/pick.txt$' "$tmp/written"
+check "files written lists index.html and summary.txt" sh -c "grep -q '/index.html\$' '$tmp/written' && grep -q '/summary.txt\$' '$tmp/written'"
+missing=""
+for f in "$tmp/page"/*; do grep -qx "$f" "$tmp/written" || missing="$missing $(basename "$f")"; done
+check "files written lists every file in the results folder (missing:$missing)" test -z "$missing"
+# the page's provenance names every CSV, says what they share, marks a quick run
+for f in "$tmp/page"/*.csv; do
+    check "index.html: the provenance names $(basename "$f")" grep -q "<td>$(basename "$f")</td>" "$tmp/page/index.html"
+done
+check "index.html: one commit shared by every CSV is said once, as shared" \
+    grep -q "c0ffee (the same in all $(ls "$tmp/page"/*.csv | wc -l) files)" "$tmp/page/index.html"
+check "index.html: a quick run says so" grep -q '<b>Quick run</b>' "$tmp/page/index.html"
 
 finish

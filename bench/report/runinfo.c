@@ -27,6 +27,67 @@ static char command_line[2048];
 static char load_at_start[96] = "unknown";
 static char suite_load[32];
 
+/* The machine's CPU time at start (/proc/stat's first line, in clock
+ * ticks), this process's own and the wall clock, to tell at the end how
+ * much of the machine other work took meanwhile. */
+struct cpu_sample {
+    int ok;
+    double busy, steal; /* seconds, all CPUs together */
+    double self;        /* this process's CPU seconds, all its threads */
+    double wall;        /* monotonic seconds */
+};
+static struct cpu_sample at_start;
+
+static double seconds_of(clockid_t id)
+{
+    struct timespec ts;
+    return clock_gettime(id, &ts) == 0 ? (double)ts.tv_sec + ts.tv_nsec / 1e9 : 0.0;
+}
+
+static struct cpu_sample sample_cpu(void)
+{
+    struct cpu_sample s = { 0 };
+    FILE *f = fopen("/proc/stat", "r");
+    unsigned long long user = 0, nice = 0, sys = 0, idle = 0, iowait = 0, irq = 0, softirq = 0,
+                       steal = 0;
+    int got = f ? fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &user, &nice, &sys,
+                         &idle, &iowait, &irq, &softirq, &steal)
+                : 0;
+    if (f)
+        fclose(f);
+    long hz = sysconf(_SC_CLK_TCK);
+    if (got < 7 || hz <= 0)
+        return s;
+    s.ok = 1;
+    s.busy = (double)(user + nice + sys + irq + softirq) / (double)hz;
+    s.steal = got >= 8 ? (double)steal / (double)hz : 0.0;
+    s.self = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+    s.wall = seconds_of(CLOCK_MONOTONIC);
+    return s;
+}
+
+/* "X of N CPUs over T s (steal S, load average at end L)", or "". */
+static void read_other_load(char *out, size_t len)
+{
+    out[0] = 0;
+    struct cpu_sample now = sample_cpu();
+    double wall = now.wall - at_start.wall;
+    if (!at_start.ok || !now.ok || !(wall > 0.0))
+        return;
+    double other = (now.busy - at_start.busy - (now.self - at_start.self)) / wall;
+    double steal = (now.steal - at_start.steal) / wall;
+    double end1 = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    int got = f ? fscanf(f, "%lf", &end1) : 0;
+    if (f)
+        fclose(f);
+    char end[48] = "";
+    if (got == 1)
+        snprintf(end, sizeof end, ", load average at end %.2f", end1);
+    snprintf(out, len, "%.2f of %ld CPUs over %.1f s (steal %.2f%s)", other > 0 ? other : 0.0,
+             sysconf(_SC_NPROCESSORS_ONLN), wall, steal > 0 ? steal : 0.0, end);
+}
+
 /* /proc/loadavg's first three fields and the CPUs online. */
 static void read_loadavg(char *out, size_t len)
 {
@@ -66,6 +127,7 @@ void fkc_runinfo_set_argv(int argc, char **argv)
     if (argc > 0 && argv[0] && strlen(argv[0]) < sizeof invoked_as)
         memcpy(invoked_as, argv[0], strlen(argv[0]) + 1);
     read_loadavg(load_at_start, sizeof load_at_start);
+    at_start = sample_cpu();
     read_suite_load(suite_load, sizeof suite_load);
     size_t at = 0;
     command_line[0] = 0;
@@ -182,12 +244,15 @@ void fkc_runinfo_fill(fkc_runinfo *ri, uint64_t seed)
     snprintf(ri->command, sizeof ri->command, "%s", command_line);
     snprintf(ri->loadavg, sizeof ri->loadavg, "%s", load_at_start);
     snprintf(ri->suiteload, sizeof ri->suiteload, "%s", suite_load);
+    read_other_load(ri->otherload, sizeof ri->otherload);
     ri->seed = seed;
 }
 
-int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len)
+/* Field k of all there may be: 1 and filled, 0 when absent in this run,
+ * -1 past the end. */
+static int field_at(const fkc_runinfo *ri, int k, const char **name, char *value, unsigned len)
 {
-    switch (i) {
+    switch (k) {
     case 0: *name = "commit";   snprintf(value, len, "%s", ri->commit); return 1;
     case 1: *name = "compiler"; snprintf(value, len, "%s", ri->cc); return 1;
     case 2: *name = "cflags";   snprintf(value, len, "%s", ri->cflags); return 1;
@@ -203,6 +268,21 @@ int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *val
         if (!ri->suiteload[0])
             return 0;
         *name = "suiteload"; snprintf(value, len, "%s", ri->suiteload); return 1;
-    default: return 0;
+    case 12: /* only where /proc/stat could be read */
+        if (!ri->otherload[0])
+            return 0;
+        *name = "otherload"; snprintf(value, len, "%s", ri->otherload); return 1;
+    default: return -1;
+    }
+}
+
+int fkc_runinfo_field(const fkc_runinfo *ri, int i, const char **name, char *value, unsigned len)
+{
+    for (int k = 0, seen = 0;; k++) {
+        int r = field_at(ri, k, name, value, len);
+        if (r < 0)
+            return 0;
+        if (r > 0 && seen++ == i)
+            return 1;
     }
 }

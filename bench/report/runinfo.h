@@ -24,11 +24,21 @@ typedef struct {
                                    1-minute load average when the program
                                    started (FK_SUITE_STARTED, see
                                    fkc_runinfo_set_argv); "" outside a suite */
+    char        otherload[160]; /* the CPU time other processes (and the
+                                   hypervisor: steal) took while this run
+                                   measured, from /proc/stat at start and at
+                                   fkc_runinfo_fill, less this process's own:
+                                   "0.85 of 2 CPUs over 42.1 s (steal 0.00,
+                                   load average at end 1.10)"; "" where
+                                   /proc/stat is unreadable. The plots warn
+                                   on this, not on the load average at
+                                   start (which lags by a minute) */
     char        command[2048];
     uint64_t    seed;
 } fkc_runinfo;
 
-/* Remembers the whole command line and the load average at start (called
+/* Remembers the whole command line, the load average and the machine's
+ * CPU times at start (called
  * once by main, before any work). Where the environment has
  * FK_SUITE_STARTED (the Unix time a suite of runs such as make bench
  * began), it also records the share of the 1-minute load average that the

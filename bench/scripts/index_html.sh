@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# bench/scripts/index_html.sh RESULTS_DIR PLOTS_DIR > RESULTS_DIR/index.html:
-# one page listing a bench run: its provenance (from the CSVs' '#' lines:
-# commit, CPU, caches, build, date, load average at start, with a warning
-# when the machine was loaded), every plot drawn (PNG, linking its SVG),
-# the summary table and every CSV/JSON file. Paths are relative to
-# RESULTS_DIR, so the folder can be opened or served as it is.
+# bench/scripts/index_html.sh RESULTS_DIR PLOTS_DIR [--quick] > RESULTS_DIR/index.html:
+# one page listing a bench run: its provenance (from every CSV's '#' lines:
+# what all of them share -- commit, compiler, CPU, caches, build -- once,
+# saying so, and what differs per file -- date, command, the other work the
+# machine did meanwhile -- in a table with one row per CSV, with each load
+# warning), every plot drawn (PNG, linking its SVG) with its caption
+# (plots/caption.sh: the reading guide filled from this run's CSVs; with
+# --quick, marked as written for the full run), the summary table and every
+# CSV/JSON file. Paths are relative to RESULTS_DIR, so the folder can be
+# opened or served as it is.
 set -u
 results=${1:?results folder}
 plots=${2:?plots folder}
+quick=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
 rel=$(realpath --relative-to="$results" "$plots" 2>/dev/null || echo "$plots")
-first_csv=$(ls "$results"/bench-u64.csv "$results"/*.csv 2>/dev/null | head -n 1)
+csvs=$(ls "$results"/*.csv 2>/dev/null)
+# field FILE NAME: the value of one '# NAME: ' line
+field() { sed -n "s/^# $2: //p" "$1" | head -n 1; }
 cat <<HTML
 <!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>filterkit bench results</title>
@@ -24,13 +31,33 @@ pre { overflow-x: auto; background: #f6f6f6; padding: 0.6em; }
 </style></head><body>
 <h1>filterkit bench results</h1>
 HTML
-if [ -n "$first_csv" ]; then
-    echo "<h2>Provenance</h2><table class=\"prov\">"
-    grep '^# [a-z]*: ' "$first_csv" | sed 's/^# //' | esc |
-        sed 's|^\([a-z]*\): \(.*\)$|<tr><td>\1</td><td>\2</td></tr>|'
+[ "$quick" = --quick ] && echo "<p><b>Quick run</b> (make bench-quick): small sizes, one repeat; the figures check the pipeline and are not for quoting.</p>"
+if [ -n "$csvs" ]; then
+    count=$(printf '%s\n' $csvs | wc -l)
+    echo "<h2>Provenance</h2>"
+    echo "<p>From the '#' lines of each of the $count CSV files this page draws from.</p><table class=\"prov\">"
+    for key in commit compiler cflags build cpu caches libbloom; do
+        values=$(for f in $csvs; do field "$f" "$key"; done | sort -u)
+        [ -n "$values" ] || continue
+        if [ "$(printf '%s\n' "$values" | wc -l)" -eq 1 ]; then
+            printf '<tr><td>%s</td><td>%s (the same in all %d files)</td></tr>\n' "$key" "$(printf '%s' "$values" | esc)" "$count"
+        else
+            for f in $csvs; do
+                printf '<tr><td>%s</td><td>%s: %s</td></tr>\n' "$key" "$(basename "$f")" "$(field "$f" "$key" | esc)"
+            done
+        fi
+    done
     echo "</table>"
-    warn=$(awk -v what=warning -f "$root/plots/provenance.awk" "$first_csv")
-    [ -n "$warn" ] && echo "<p class=\"warn\">$(printf '%s' "$warn" | esc)</p>"
+    echo "<table class=\"prov\"><tr><th>file</th><th>date</th><th>command</th><th>other work while it measured</th></tr>"
+    for f in $csvs; do
+        other=$(field "$f" otherload)
+        [ -n "$other" ] && other="other work: $other" || other="load average $(field "$f" loadavg) at start (no other-work figure: an older filterkit)"
+        printf '<tr><td>%s</td><td>%s</td><td><code>%s</code></td><td>%s</td></tr>\n' "$(basename "$f")" \
+            "$(field "$f" date | esc)" "$(field "$f" command | esc)" "$(printf '%s' "$other" | esc)"
+        warn=$(awk -v what=warning -f "$root/plots/provenance.awk" "$f")
+        [ -n "$warn" ] && printf '<tr><td></td><td colspan="3" class="warn">%s: %s</td></tr>\n' "$(basename "$f")" "$(printf '%s' "$warn" | esc)"
+    done
+    echo "</table>"
 fi
 echo "<h2>Plots</h2>"
 found=0
@@ -38,9 +65,9 @@ for png in "$plots"/[0-9]*.png; do
     [ -e "$png" ] || continue
     found=1
     name=$(basename "$png" .png)
-    ref="$root/plots/ref/$name.txt"
+    caption=$("$root/plots/caption.sh" "$name" "$results" "$quick")
     echo "<figure><a href=\"$rel/$name.svg\"><img src=\"$rel/$name.png\" alt=\"$name\"></a>"
-    echo "<figcaption><b>$name</b>$( [ -f "$ref" ] && printf ': %s' "$(esc <"$ref")")</figcaption></figure>"
+    echo "<figcaption><b>$name</b>$( [ -n "$caption" ] && printf ': %s' "$(printf '%s' "$caption" | esc)")</figcaption></figure>"
 done
 [ "$found" = 1 ] || echo "<p>No plots (gnuplot missing, or no CSVs): see the log of the run.</p>"
 if [ -f "$results/summary.txt" ]; then

@@ -37,6 +37,9 @@ fk="$build/filterkit"
 [ -x "$fk" ] || { echo "run_default.sh: no $fk; run make first" >&2; exit 1; }
 mkdir -p "$out"
 start=$(date +%s)
+# what this run writes is what is newer than this stamp ("files written")
+stamp=$(mktemp)
+trap 'rm -f "$stamp"' EXIT
 # Each result file records how much of the load average this suite's own
 # earlier steps explain, so the plots warn only of other work (runinfo.h).
 export FK_SUITE_STARTED=$start
@@ -88,13 +91,14 @@ step "plots"
 "$root/bench/scripts/plots.sh" "$out" "$plots" || true # says what failed
 
 step "index: $out/index.html"
-"$root/bench/scripts/index_html.sh" "$out" "$plots" >"$out/index.html"
+"$root/bench/scripts/index_html.sh" "$out" "$plots" $([ "$quick" = 1 ] && echo --quick) >"$out/index.html"
 
 echo
 echo "summary (ns per operation; x lb = throughput relative to libbloom, >1 = faster)"
 cat "$summary"
 echo
 echo "files written:"
-ls -1 "$out"/*.csv "$out"/*.json "$summary" "$out/index.html" 2>/dev/null | sed 's/^/  /'
-ls -1 "$plots"/*.png "$plots"/*.svg 2>/dev/null | sed 's/^/  /' || true
+# every file this run wrote or rewrote, found rather than listed by hand
+# (a hand-kept list once left out pick.txt)
+find "$out" "$plots" -maxdepth 1 -type f -newer "$stamp" 2>/dev/null | sort | sed 's/^/  /'
 echo "total: $(($(date +%s) - start)) s"

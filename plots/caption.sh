@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# plots/caption.sh NAME RESULTS_DIR [--quick]: the caption of plot NAME
+# (e.g. 5_throughput) for the run whose CSVs are in RESULTS_DIR, as
+# bench/scripts/index_html.sh prints it under the image. Its reading guide
+# is plots/ref/NAME.txt, with each @placeholder@ filled from the CSV the
+# plot draws (a caption once said only counting and cuckoo had a remove
+# bar while quotient had one too, and described a warning line the plot
+# did not draw):
+#   @remove_kinds@   (5) the kinds with a remove bar: a remove_ns figure at
+#                    the plot's n and fpr 1%
+#   @pick_story@     (8) which kind pick recommended, and which were faster
+#                    but outside the budget
+#   @load_warning@   (8) what the red warning line says, only when the plot
+#                    draws one (provenance.awk's rule)
+# then one generated line: the file drawn from and the series it has, which
+# tests/cli_plots.sh compares with the series the image draws. --quick (the
+# page of make bench-quick) says that the guide was written for the full
+# run's figure (plots/ref/NAME.png), whose sizes and numbers differ.
+# Prints plain text (the caller escapes it); nothing when there is no guide.
+set -u
+name=${1:?plot name}
+results=${2:?results folder}
+quick=${3:-}
+here=$(cd "$(dirname "$0")" && pwd)
+ref="$here/ref/$name.txt"
+[ -f "$ref" ] || exit 0
+
+# sel FILE COLS WHERE [unique]: named columns of a CSV (plots/csvsel.awk)
+sel() {
+    [ -s "$results/$1" ] || return 0
+    awk -F, -v cols="$2" -v where="$3" -v unique="${4:-}" -f "$here/csvsel.awk" "$results/$1" 2>/dev/null
+}
+# "a", "a and b", "a, b and c"
+listing() {
+    awk 'NF { w[++n] = $0 } END {
+        if (n == 0) { printf "no kind"; exit }
+        for (i = 1; i <= n; i++) printf "%s%s", w[i], (i == n ? "" : i == n - 1 ? " and " : ", ")
+    }'
+}
+
+file=""; where=""; only=""
+case "$name" in
+1_*) file=sweep-fpr-u64.csv ;;
+2_* | 6_*) file=sweep-n-u64.csv ;;
+3_*) file=sweep-load-u64.csv ;;
+4_*) file=sweep-fpr-u64.csv; only="bloom blocked counting cuckoo fuse quotient" ;;
+5_*)
+    file=bench-u64.csv
+    n=$(sel "$file" n 'target_fpr=0.01' | head -n 1)
+    where="n=$n;target_fpr=0.01" ;;
+7_*) file=growth-memory.csv ;;
+8_*) file=pick.csv ;;
+esac
+kinds=""
+if [ -n "$file" ] && [ -s "$results/$file" ]; then
+    if [ "$name" = 3_cuckoo_load ]; then
+        kinds=cuckoo
+    else
+        kinds=$(sel "$file" kind "$where" 1)
+    fi
+    if [ -n "$only" ]; then
+        kinds=$(for k in $kinds; do case " $only " in *" $k "*) echo "$k" ;; esac; done)
+    fi
+fi
+
+remove_kinds=""
+pick_story=""
+load_warning=""
+case "$name" in
+5_*)
+    remove_kinds=$(sel "$file" kind,remove_ns "$where" | awk '$2 != "NaN" { print $1 }' | listing) ;;
+8_*)
+    if [ -s "$results/$file" ]; then
+        pick_story=$(sel "$file" kind,chosen,feasible,lookup50_ns '' | awk '
+            { k[NR] = $1; chosen[NR] = $2; fits[NR] = $3; ns[NR] = $4 + 0 }
+            END {
+                for (i = 1; i <= NR; i++) if (chosen[i] == 1) c = i
+                if (!c) { printf "In this run no kind fits the budget."; exit }
+                for (i = 1; i <= NR; i++)
+                    if (!fits[i] && ns[i] < ns[c]) out = out (out ? ", " : "") k[i]
+                printf "In this run pick recommends %s", k[c]
+                if (out != "") printf "; faster but outside the budget: %s", out
+                printf "."
+            }')
+        w=$(awk -v what=warning -f "$here/provenance.awk" "$results/$file")
+        case "$w" in
+        WARNING*) load_warning="The red line at the top is the load warning: other work shared the CPUs while pick measured, so its times read slower than this machine is (the memory axis is unaffected)." ;;
+        esac
+    fi ;;
+esac
+
+text=$(cat "$ref")
+text=${text//@remove_kinds@/$remove_kinds}
+text=${text//@pick_story@/$pick_story}
+text=${text//@load_warning@/$load_warning}
+text=$(printf '%s' "$text" | sed -e 's/  */ /g' -e 's/ *$//')
+if [ "$quick" = --quick ]; then
+    printf '(Quick run: small sizes, one repeat. The guide below was written for the full run'"'"'s figure, plots/ref/%s.png; its sizes and numbers differ from this one.) ' "$name"
+fi
+printf '%s' "$text"
+if [ -n "$file" ]; then
+    if [ -n "$kinds" ]; then
+        printf ' Drawn from %s: %s.' "$file" "$(printf '%s\n' $kinds | listing)"
+    else
+        printf ' (No %s in this run.)' "$file"
+    fi
+fi
+printf '\n'
