@@ -520,7 +520,7 @@ const fk_ops fk_window_ops = {
     .name = "window",
     .summary = "sliding window: seen in the last N inserts (or T ticks); cuckoo slots with "
                "3-bit generation tags",
-    .caps = 0,
+    .caps = FK_CAP_EXPIRES,
     .create = fk_window_slot_create,
     .destroy = fk_window_slot_destroy,
     .insert = fk_window_slot_insert,
