@@ -280,6 +280,20 @@ static bool kick_in(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
     uint64_t carry = v;
     unsigned n = 0;
     for (; n < FK_WINDOW_MAX_KICKS; n++) {
+        /* look one step ahead first: a slot of b whose fingerprint's other
+         * bucket has room moves there and the walk ends (the four reads
+         * are independent, so their misses overlap) */
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t there = fk_win_get(w, b, i);
+            uint64_t alt = fk_win_alt(w, b, (uint32_t)(there >> FK_WIN_TAG_BITS));
+            int k = fk_win_find_free(w, alt);
+            if (k >= 0) {
+                fk_win_set(w, alt, (unsigned)k, there);
+                fk_win_set(w, b, i, carry);
+                w->kicks++;
+                return true;
+            }
+        }
         unsigned j = (unsigned)(rng_next(&w->rng) >> 62);
         uint64_t out = fk_win_get(w, b, j);
         fk_win_set(w, b, j, carry);
