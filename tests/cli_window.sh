@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# tests/cli_window.sh: the sliding window in the CLI (issue 42).
+# Run by tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`.
+#  - dedup --kind window --capacity N prints a line unless it was seen
+#    among the last N lines (a repeat refreshes it), matching an exact
+#    sliding set computed by awk;
+#  - a line from a pipe is printed and flushed before the next line
+#    arrives (tail -f ... | filterkit dedup ... works);
+#  - --window-seconds T creates a time window, info shows the generation,
+#    the oldest age and the fill per generation; --window-seconds with a
+#    kind that does not forget is a usage error.
+. "$(dirname "$0")/lib_cli.sh"
+
+# a stream of 20000 lines over 3000 values: the exact answer by awk (a line
+# is new unless its value appeared in the previous 700 lines)
+awk 'BEGIN { s = 7; for (i = 0; i < 20000; i++) { s = (s * 1103515245 + 12345) % 2147483648; print "v" int(s / 65536) % 3000 } }' >"$tmp/stream"
+awk -v n=700 '{ if (!($0 in last) || NR - last[$0] > n) print; last[$0] = NR }' "$tmp/stream" >"$tmp/want"
+"$fk" dedup --kind window --capacity 700 --fpr 1e-6 "$tmp/w.fk" <"$tmp/stream" >"$tmp/got"
+check "window dedup exits 0" test $? -eq 0
+# the window may remember a line up to 8 ceil(N/7) - 1 = 799 lines: lines
+# whose last sighting is 701..799 back may be dropped; nothing else differs
+awk -v n=700 -v slack=799 'NR == FNR { got[FNR] = $0; ng = FNR; next }
+    { if (!($0 in last) || FNR - last[$0] > slack) must[FNR] = 1
+      else if (FNR - last[$0] > n) may[FNR] = 1
+      last[$0] = FNR; line[FNR] = $0; nl = FNR }
+    END { j = 1; bad = 0
+          for (i = 1; i <= nl; i++) {
+              if (j <= ng && got[j] == line[i] && (must[i] || may[i])) { j++; continue }
+              if (must[i]) bad++ }
+          if (j <= ng) bad++
+          print bad }' "$tmp/got" "$tmp/stream" >"$tmp/bad"
+check "window dedup = the exact sliding set (up to the slack)" test "$(cat "$tmp/bad")" = 0
+check "it printed lines seen long ago again" test "$(wc -l <"$tmp/got")" -gt "$(sort -u "$tmp/stream" | wc -l)"
+"$fk" info "$tmp/w.fk" >"$tmp/info"
+check "info: the window" grep -q '^window: *700 (inserts)' "$tmp/info"
+check "info: the current generation" grep -q '^current generation: *200$' "$tmp/info"
+check "info: fill per generation" grep -q '^fill per generation: ' "$tmp/info"
+check "info: oldest age" grep -q '^oldest age: *700 ' "$tmp/info"
+
+# a pipe: each printed line arrives before the input ends
+mkfifo "$tmp/in"
+( "$fk" dedup --kind window --capacity 100 "$tmp/p.fk" <"$tmp/in" | head -n 2 >"$tmp/head" ) &
+reader=$!
+exec 3>"$tmp/in"
+printf 'a\nb\na\nc\n' >&3
+for _ in $(seq 50); do [ "$(wc -l <"$tmp/head" 2>/dev/null)" = 2 ] && break; sleep 0.1; done
+check "a pipe gets each new line at once" test "$(cat "$tmp/head" | tr '\n' ' ')" = "a b "
+exec 3>&-
+wait "$reader"
+
+printf 'x\ny\nx\n' | "$fk" dedup --kind window --capacity 100 --window-seconds 60 "$tmp/t.fk" >"$tmp/tout"
+check "time window dedup" test "$(tr '\n' ' ' <"$tmp/tout")" = "x y "
+"$fk" info "$tmp/t.fk" >"$tmp/tinfo"
+check "info: a time window in ns" grep -q '^window: *60000000000 (ticks' "$tmp/tinfo"
+"$fk" dedup --kind cuckoo --capacity 100 --fpr 0.01 --window-seconds 5 "$tmp/c.fk" </dev/null 2>"$tmp/err"
+check "--window-seconds needs a window: exit 2" test $? -eq 2
+check "and says so" grep -q 'forgets' "$tmp/err"
+finish
