@@ -169,10 +169,11 @@ fk_status fkc_window_run(const fkc_window_cfg *cfg, const fk_ops *ops, int as_re
 
     const uint64_t n = cfg->n;
     const uint64_t total = as_reference ? n : (cfg->stream ? cfg->stream : 10 * n);
-    /* checkpoints every N/2 once 2N are in; the reference (and a short
-     * stream) has one, at the end */
+    /* checkpoints every N/2 once 2N are in (from 2N + N/2, so that every
+     * band has keys at each); the reference (and a short stream) has one,
+     * at the end */
     const uint64_t step = n / 2 ? n / 2 : 1;
-    const uint64_t first_cp = !as_reference && total >= 2 * n ? 2 * n : total;
+    const uint64_t first_cp = !as_reference && total >= 2 * n + step ? 2 * n + step : total;
     const uint64_t cps = 1 + (total - first_cp) / step;
     uint64_t probes = cfg->probes ? cfg->probes : (n < (UINT64_C(1) << 20) ? n : UINT64_C(1) << 20);
     if (!cfg->probes && probes < 1000)

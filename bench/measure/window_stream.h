@@ -17,7 +17,7 @@
  * What is timed: the stream's inserts (single calls, and, for kinds with
  * batch slots, a second stream through fk_filter_insert_many_u64), and the
  * lookups of never-seen keys ("absent") and window keys ("found"), single
- * and batched, at checkpoints every N/2 inserts once 2N are in. Untimed,
+ * and batched, at checkpoints every N/2 inserts from 2N + N/2. Untimed,
  * after every chunk of inserts, every key then near the end of its window
  * is looked up: over the stream, each key is checked once at an age within
  * a chunk of N - 1, so "window misses" counts false negatives over all of
