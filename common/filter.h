@@ -51,7 +51,7 @@ typedef struct fk_serial_head fk_serial_head; /* defined in serial.h */
 typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
 
 /* Capability flags, as fk_ops_caps answers them. A kind stores in
- * fk_ops.caps only what no slot can tell (COUNT, BOUNDED, GROWS, RESIZES); REMOVE
+ * fk_ops.caps only what no slot can tell (COUNT, BOUNDED, GROWS, EXPIRES); REMOVE
  * and SERIALIZE are derived from the slots, never stored twice. */
 #define FK_CAP_REMOVE    (1u << 0) /* derived: the remove slot is set */
 #define FK_CAP_COUNT     (1u << 1) /* the kind can estimate multiplicities */
@@ -72,6 +72,10 @@ typedef struct fk_serial_ops fk_serial_ops;   /* defined in serial.h */
                                       place without its keys, each doubling
                                       doubling its FPR at a given number of
                                       keys: quotient) */
+#define FK_CAP_EXPIRES   (1u << 9) /* the kind forgets: a key leaves after a window of
+                                      later inserts (or of time), and inserting a
+                                      key again refreshes it (window): a stream
+                                      inserts every occurrence, seen or not */
 #define FK_CAP_DERIVED                                                                  \
     (FK_CAP_REMOVE | FK_CAP_SERIALIZE | FK_CAP_STATIC | FK_CAP_MERGE | FK_CAP_INTERSECT | \
      FK_CAP_RESIZES)

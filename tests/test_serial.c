@@ -775,7 +775,8 @@ static uint8_t *forged_record(const fk_ops *ops, size_t *len, bool *must_refuse)
     }
     if (fk_ops_caps(ops) & FK_CAP_GROWS)
         return NULL; /* scalable-cuckoo: its links' loader bounds their counts */
-    *must_refuse = !strcmp(ops->name, "cuckoo") || !strcmp(ops->name, "fuse");
+    *must_refuse = !strcmp(ops->name, "cuckoo") || !strcmp(ops->name, "fuse") ||
+                   !strcmp(ops->name, "window"); /* items = the inserts its slots imply */
     uint8_t *buf = small_file(ops, len);
     if (buf) {
         fk_le_put64(buf + 40, UINT64_MAX - 1);
@@ -998,7 +999,10 @@ TEST(release_0_3_golden_files_still_load)
     size_t found = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
-        if (!serializes(ops))
+        bool in_0_3 = false; /* kinds added after 0.3.0 have no such file */
+        for (size_t r = 0; r < sizeof release_0_3 / sizeof release_0_3[0]; r++)
+            in_0_3 = in_0_3 || strcmp(release_0_3[r].kind, ops->name) == 0;
+        if (!serializes(ops) || !in_0_3)
             continue;
         char path[600];
         snprintf(path, sizeof path, "%s/%s-0.3.fk", golden_dir, ops->name);

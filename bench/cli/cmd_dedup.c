@@ -1,12 +1,16 @@
 /* bench/cli/cmd_dedup.c: `filterkit dedup FILTER < in > out`: the streaming
  * deduplicator -- prints each line not already in the saved filter (nor
  * earlier in this input), adds it, and saves the filter at the end,
- * atomically. */
+ * atomically. With a kind that forgets (FK_CAP_EXPIRES: window), "seen"
+ * means seen within the window: every line is inserted (a repeat
+ * refreshes its key), and a time window's clock is read at each line. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
@@ -17,12 +21,39 @@
 #include "operands.h"
 #include "../clock/progress.h"
 #include "../../registry/registry.h"
+#include "../../window/window.h"
+
+/* The wall clock in nanoseconds: a time window saved by one run and
+ * reloaded by the next keeps one time line (a monotonic clock restarts at
+ * each boot). Returns 0 if the clock cannot be read. */
+static uint64_t wall_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0 || ts.tv_sec < 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* True when fd is a pipe, a socket or a terminal: a stream whose reader
+ * waits for each line (tail -f ... | filterkit dedup ... | ...). */
+static bool is_stream(int fd)
+{
+    struct stat st;
+    if (isatty(fd))
+        return true;
+    return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+}
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
  * Returns 0, 2 (usage, printed) or 1 (printed). */
 static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt *kind, double fpr,
-                  uint64_t capacity, uint64_t seed, uint64_t max_bytes, fk_filter **out)
+                  uint64_t capacity, uint64_t seed, uint64_t max_bytes, uint64_t window_seconds,
+                  fk_filter **out)
 {
+    if (window_seconds && (!kind->ops || !(fk_ops_caps(kind->ops) & FK_CAP_EXPIRES)))
+        return fkc_args_fail(spec, "--window-seconds T needs a kind that forgets (--kind window)");
+    if (kind->ops && (fk_ops_caps(kind->ops) & FK_CAP_EXPIRES) && fpr == 0)
+        fpr = 0.01; /* a window's default target */
     char kinds[1024];
     fkc_kind_opt_names(kind, ", ", kinds, sizeof kinds);
     if (!kind->ops || fpr == 0)
@@ -34,7 +65,16 @@ static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt
     fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
     p.seed = seed;
     p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
-    fk_status s = fk_filter_new(ops, &p, out);
+    fk_status s;
+    if (window_seconds) {
+        fk_window *w = NULL;
+        s = window_seconds > UINT64_MAX / UINT64_C(1000000000)
+                ? FK_EINVAL
+                : fk_window_new_time(&p, window_seconds * UINT64_C(1000000000), &w);
+        *out = fk_window_as_filter(w);
+    } else {
+        s = fk_filter_new(ops, &p, out);
+    }
     if (s != FK_OK) {
         fprintf(stderr, "filterkit dedup: cannot create a %s filter for %llu items at fpr %g: %s%s\n",
                 ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s), fkc_memlimit_hint(s));
@@ -52,12 +92,14 @@ int fkc_cmd_dedup(int argc, char **argv)
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
     int binary_lines = 0;
-    uint64_t max_bytes = 0;
+    uint64_t max_bytes = 0, window_seconds = 0;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_KIND, &kind, "K", "a new FILTER's kind" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
         { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
+        { "window-seconds", FKC_OPT_COUNT, &window_seconds, "T",
+          "a new window FILTER remembers the last T seconds (--capacity: lines per T)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
@@ -73,9 +115,17 @@ int fkc_cmd_dedup(int argc, char **argv)
         "When FILTER does not exist it is created with --kind, --fpr and --capacity.\n"
         "Keys follow the line rule of 'filterkit build'; a printed line is its key and\n"
         "'\\n'. If the filter fills up (%s) or saving fails, FILTER is left as\n"
-        "it was and the exit status is 1 (the lines printed so far were new).", bounded);
+        "it was and the exit status is 1 (the lines printed so far were new).\n"
+        "A window (--kind window --capacity N; --fpr defaults to 1%%) forgets: a line\n"
+        "is printed unless it was seen among the last N lines (or, with\n"
+        "--window-seconds T, in the last T seconds, the clock read at each line):\n"
+        "  tail -f access.log | filterkit dedup --kind window --capacity 1M seen.fk\n"
+        "When stdin is a pipe or a terminal each line is handled as it arrives, and\n"
+        "when stdout is one each printed line is flushed at once. A time window fed\n"
+        "faster than --capacity lines per T refuses to remember the excess (said on\n"
+        "stderr; those lines are printed, never lost from the window's promise).", bounded);
     const fkc_cmd_spec spec = {
-        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N)",
+        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N [--window-seconds T])",
         about,
         opts,
     };
@@ -94,13 +144,13 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
         return 1;
     if (lk.created) {
-        rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, &f);
+        rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, window_seconds, &f);
     } else {
         rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
              fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
-        if (!rc && (kind.ops || fpr != 0 || capacity || seed))
+        if (!rc && (kind.ops || fpr != 0 || capacity || seed || window_seconds))
             fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
-                    "--capacity and --seed are ignored (its own settings hold)\n", path);
+                    "--capacity, --seed and --window-seconds are ignored (its own settings hold)\n", path);
     }
     if (rc) {
         fkc_filterfile_unlock(&lk, 0);
@@ -119,31 +169,72 @@ int fkc_cmd_dedup(int argc, char **argv)
     fkc_keybatch_init(&b);
     bool maybe[FKC_KEYBATCH_KEYS];
     int got = 0;
-    uint64_t fresh = 0;
+    uint64_t fresh = 0, unremembered = 0;
     fk_status s = FK_OK;
+    /* a kind that forgets takes every line (a repeat refreshes it); a time
+     * window (fk_window_advance answers) reads the clock at each line */
+    const bool expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
+    const bool timed = expires && fk_window_advance(f, wall_ns()) != FK_EUNSUPPORTED;
+    const bool stream_in = is_stream(STDIN_FILENO), flush_out = is_stream(STDOUT_FILENO);
     fkc_progress_begin(NULL, 0);
     /* A batch of lines is looked up together (its lines come into cache at
      * once), then taken in order as the filter stands at each one's turn:
      * once a line of the batch went in, each later "absent" answer is asked
      * again (an insert only ever turns answers to "maybe", and a line
-     * repeated within the batch must be seen). */
-    while (s == FK_OK && !ferror(stdout) && (got = fkc_keybatch_read(&b, &r)) != 0) {
+     * repeated within the batch must be seen). A window forgets as lines
+     * go in, so its lines are asked one at a time; so are the lines of a
+     * stream, each handled as it arrives. */
+    for (;;) {
+        if (s != FK_OK || ferror(stdout))
+            break;
+        if (stream_in || timed) {
+            const char *key;
+            size_t len;
+            got = fkc_linereader_next(&r, &key, &len);
+            if (got != 1) {
+                if (got < 0)
+                    b.err = errno;
+                break;
+            }
+            b.n = 1;
+            b.keys[0] = key;
+            b.lens[0] = len;
+        } else if ((got = fkc_keybatch_read(&b, &r)) == 0) {
+            break;
+        }
         if ((r.lines ^ (r.lines - b.n)) & ~(uint64_t)0xffff) {
             char at[64];
             fkc_linereader_progress(&r, at, sizeof at);
             fkc_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
         }
-        fk_filter_contains_many(f, b.n, b.keys, b.lens, maybe);
+        if (!expires && b.n > 1)
+            fk_filter_contains_many(f, b.n, b.keys, b.lens, maybe);
         bool changed = false;
         for (size_t i = 0; i < b.n; i++) {
-            if (maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i])))
+            if (timed)
+                (void)fk_window_advance(f, wall_ns()); /* a clock stepped back: keep its time */
+            bool seen = (!expires && b.n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i]))
+                                              : fk_filter_contains(f, b.keys[i], b.lens[i]);
+            if (seen && !expires)
                 continue;
-            if ((s = fk_filter_insert(f, b.keys[i], b.lens[i])) != FK_OK)
+            s = fk_filter_insert(f, b.keys[i], b.lens[i]);
+            if (s == FK_EFULL && timed) {
+                /* fed past its rate: this line is not remembered */
+                if (unremembered++ == 0)
+                    fprintf(stderr, "filterkit dedup: %s: more lines than --capacity per window: "
+                            "the excess is not remembered (counted at the end)\n", path);
+                s = FK_OK;
+            }
+            if (s != FK_OK)
                 break;
             changed = true;
+            if (seen)
+                continue;
             fresh++;
             fwrite(b.keys[i], 1, b.lens[i], stdout);
             putchar('\n');
+            if (flush_out)
+                fflush(stdout);
         }
         if (got < 0)
             break;
@@ -162,13 +253,16 @@ int fkc_cmd_dedup(int argc, char **argv)
     else if (s != FK_OK)
         fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; the file is unchanged\n", path,
                 fk_strerror(s), fkc_memlimit_hint(s));
-    else if (fk_filter_stats(f, &after), after.items < before.items)
+    else if (fk_filter_stats(f, &after), !expires && after.items < before.items)
         fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
                 "unchanged\n", path, (unsigned long long)before.items);
     else if (fflush(stdout) != 0 || ferror(stdout))
         fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
     else if (fkc_filterfile_save_locked(spec.name, &lk, f) == 0)
         rc = 0;
+    if (unremembered)
+        fprintf(stderr, "filterkit dedup: %s: %llu lines came faster than the window's capacity and "
+                "were not remembered\n", path, (unsigned long long)unremembered);
     fkc_filterfile_unlock(&lk, rc == 0);
     fkc_keybatch_free(&b);
     fkc_linereader_free(&r);

@@ -13,6 +13,7 @@
 #include "../report/units.h"
 #include "../../bloom/bloom.h"
 #include "../../scalable/scalable.h"
+#include "../../window/window.h"
 
 /* One line of the description: its text label, its JSON key, and a value
  * of one of three types. */
@@ -27,7 +28,7 @@ typedef struct {
     const char *note; /* text form only, after the value */
 } field;
 
-#define MAX_FIELDS (18 + FK_SERIAL_PARAMS)
+#define MAX_FIELDS (24 + FK_SERIAL_PARAMS)
 
 /* Header parameters a reader cannot act on: the kick generator's state, the
  * cuckoo bucket map's encoding, fuse's construction seed, and two that the
@@ -244,6 +245,32 @@ int fkc_cmd_info(int argc, char **argv)
         x->u = isfinite(est) ? (uint64_t)est : 0;
         x->d = est;
         x->note = "(distinct keys, from the set bits)";
+    }
+    fk_window_description wd;
+    static char fill[8 * 48];
+    if (ops == &fk_window_ops) {
+        fk_window_describe((const fk_window *)f, &wd);
+        x = add(fs, &n, "window", F_U64);
+        x->u = wd.window;
+        x->note = wd.timed ? "(ticks: ns from the CLI)" : "(inserts)";
+        add(fs, &n, "current generation", F_U64)->u = wd.generation;
+        x = add(fs, &n, "oldest age", F_U64);
+        x->u = wd.oldest_age;
+        x->note = wd.timed ? "(ticks since the oldest live generation began)"
+                           : "(inserts since the oldest live generation began)";
+        x = add(fs, &n, "live slots", F_U64);
+        x->u = wd.live;
+        x->note = "(at most 8L)";
+        size_t at = 0;
+        for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++)
+            at += (size_t)snprintf(fill + at, sizeof fill - at, "%s%llu", k ? " " : "",
+                                   (unsigned long long)wd.generation_slots[k]);
+        x = add(fs, &n, "fill per generation", F_STR);
+        x->s = fill;
+        x->note = "(live slots, current first)";
+        x = add(fs, &n, "refused", F_U64);
+        x->u = wd.refused;
+        x->note = "(inserts past a time window's rate)";
     }
     x = add(fs, &n, "bits per item", F_DOUBLE);
     x->d = st.bits_per_item;

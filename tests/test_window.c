@@ -1,0 +1,645 @@
+/* tests/test_window.c: the sliding window (window/window.h) against an
+ * exact sliding set: no false negative inside the window for count and
+ * time windows (10^6 inserts at full scale), the slack and the FPR of each
+ * age band within binomial bounds, windows of 1, 2 and 7 items to the
+ * insert, refreshes, save/load in the middle of a stream continuing
+ * identically, the clock going backwards refused, a time window fed at 10x
+ * its sized rate, huge windows, forged files, batches = single calls. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "keys.h"
+#include "../window/window.h"
+#include "../window/window_internal.h"
+#include "../common/hash.h"
+#include "../common/endian.h"
+
+static fk_window *count_window(uint64_t n, double fpr, uint32_t fbits, uint64_t seed)
+{
+    fk_params p = fk_params_make(n, fpr);
+    p.fingerprint_bits = fbits;
+    p.seed = seed;
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_OK);
+    return w;
+}
+
+static fk_window *time_window(uint64_t n, uint64_t span, double fpr, uint32_t fbits,
+                              uint64_t seed)
+{
+    fk_params p = fk_params_make(n, fpr);
+    p.fingerprint_bits = fbits;
+    p.seed = seed;
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_new_time(&p, span, &w), FK_OK);
+    return w;
+}
+
+static uint8_t *save(const fk_window *w, size_t *len)
+{
+    uint64_t n = 0;
+    fk_filter *f = fk_window_as_filter((fk_window *)(uintptr_t)w);
+    if (fk_filter_serialized_size(f, &n) != FK_OK)
+        return NULL;
+    uint8_t *buf = malloc((size_t)n);
+    if (buf && fk_window_save(w, buf, (size_t)n, len) != FK_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static bool same_bytes(const fk_window *a, const fk_window *b)
+{
+    size_t la = 0, lb = 0;
+    uint8_t *x = save(a, &la), *y = save(b, &lb);
+    bool same = x && y && la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+    return keys_mix(*s += UINT64_C(0x9e3779b97f4a7c15));
+}
+
+/* ------------------------------------------- count windows, exact model
+ *
+ * A stream of inserts of keys drawn from 3N values (so keys repeat and
+ * refresh), the model the index of each key's last insert. After every
+ * insert the key that entered the window exactly N inserts ago (the
+ * oldest the promise covers) and one random in-window key must answer
+ * present; a key whose last insert is 8L or more inserts back must have
+ * been swept (it answers present only as a false positive, counted). */
+static void count_model(uint64_t n, uint32_t fbits, uint64_t inserts, uint64_t seed)
+{
+    fk_window *w = count_window(n, 0.01, fbits, seed);
+    if (!w)
+        return;
+    const uint64_t L = fk_win_gen_len(n), universe = 3 * n + 1;
+    uint64_t *ring = malloc(n * sizeof *ring);          /* key of insert j, j mod n */
+    uint64_t *last = malloc(universe * sizeof *last);   /* last insert index + 1 */
+    if (!ring || !last) {
+        CHECK(0);
+        goto out;
+    }
+    memset(last, 0, universe * sizeof *last);
+    uint64_t rng = seed, missing = 0, expired_hits = 0, expired_probes = 0;
+    for (uint64_t j = 0; j < inserts; j++) {
+        uint64_t k = splitmix(&rng) % universe;
+        CHECK_STATUS(fk_window_insert_u64(w, keys_positive(k)), FK_OK);
+        ring[j % n] = k;
+        last[k] = j + 1;
+        /* the oldest insert still inside the window: max(0, j - n + 1) */
+        uint64_t oldest = j + 1 >= n ? ring[(j + 1) % n] : ring[0];
+        missing += !fk_window_contains_u64(w, keys_positive(oldest));
+        uint64_t back = splitmix(&rng) % (j + 1 < n ? j + 1 : n);
+        missing += !fk_window_contains_u64(w, keys_positive(ring[(j - back) % n]));
+        /* a random key of the universe whose generation is 8 or more back:
+         * swept (the current generation after j + 1 inserts: (j + 1) / L) */
+        uint64_t q = splitmix(&rng) % universe;
+        if (last[q] && (j + 1) / L - (last[q] - 1) / L >= FK_WINDOW_GENERATIONS) {
+            expired_probes++;
+            expired_hits += fk_window_contains_u64(w, keys_positive(q));
+        }
+    }
+    CHECK_MSG(missing == 0, "N=%llu f=%u: %llu false negatives inside the window",
+              (unsigned long long)n, fbits, (unsigned long long)missing);
+    /* the expired keys answer like never-seen ones: the FPR bound */
+    double bound = 0.01 * (double)expired_probes + 5.0 * sqrt(0.01 * (double)expired_probes) + 3;
+    CHECK_MSG((double)expired_hits <= bound, "N=%llu: %llu of %llu expired keys present",
+              (unsigned long long)n, (unsigned long long)expired_hits,
+              (unsigned long long)expired_probes);
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK(d.live <= d.live_budget);
+    CHECK(d.refreshed > 0);
+out:
+    free(ring);
+    free(last);
+    fk_window_free(w);
+}
+
+TEST(count_windows_never_miss_a_key_inside_the_window)
+{
+    const uint64_t m = 1000000; /* cheap enough for the sanitizer builds too */
+    count_model(1000, 0, m, 1);    /* f = 10: the word path, 7000 generations */
+    count_model(50, 29, m / 4, 2); /* f = 29: the slot-by-slot path */
+    count_model(20000, 13, m / 2, 3);
+}
+
+/* Windows of 1, 2 and 7 items, to the insert, at f = 29 (a false positive
+ * would take odds of 2^-26): a key answers present exactly while fewer
+ * than 8L inserts (its own included) have come since it, L = ceil(N / 7);
+ * a key inserted again lives from its last insert. */
+TEST(tiny_windows_to_the_insert)
+{
+    const uint64_t ns[] = { 1, 2, 7, 8, 14 };
+    for (size_t t = 0; t < sizeof ns / sizeof ns[0]; t++) {
+        uint64_t n = ns[t], L = fk_win_gen_len(n);
+        fk_window *w = count_window(n, 0.01, 29, 7 + t);
+        if (!w)
+            continue;
+        uint64_t wrong = 0;
+        const uint64_t total = 400;
+        for (uint64_t j = 0; j < total; j++) {
+            /* every 5th insert repeats the key of 3 inserts back */
+            uint64_t key = (j % 5 == 4) ? j - 3 : j;
+            CHECK_STATUS(fk_window_insert_u64(w, key), FK_OK);
+            /* after j + 1 inserts the current generation is (j + 1) / L; a
+             * key is present exactly while its last insert's generation is
+             * at most 7 back */
+            for (uint64_t i = j >= 60 ? j - 60 : 0; i <= j; i++) {
+                if (i % 5 == 4)
+                    continue; /* a repeat: its key is i - 3 */
+                uint64_t at = (i % 5 == 1 && i + 3 <= j) ? i + 3 : i; /* last insert */
+                uint64_t since = j - at + 1; /* inserts since, its own included */
+                bool want = (j + 1) / L - at / L < FK_WINDOW_GENERATIONS;
+                bool got = fk_window_contains_u64(w, i);
+                wrong += got != want;
+                if (since <= n)
+                    wrong += !got; /* the promise itself */
+            }
+        }
+        CHECK_MSG(wrong == 0, "N=%llu: %llu wrong answers", (unsigned long long)n,
+                  (unsigned long long)wrong);
+        fk_window_free(w);
+    }
+}
+
+/* ----------------------------------------------------- FPR per age band
+ *
+ * 10N distinct inserts into a window of N = 20000, then lookups of keys
+ * of every age: inside the window (all present), in the slack (present or
+ * not, nothing promised), expired (past 8L) and never seen: those two
+ * within a binomial bound of the target (mean + 5 sigma). Fixed seeds. */
+static void age_bands(double fpr, uint32_t seed)
+{
+    const uint64_t n = 20000, total = 10 * n, L = fk_win_gen_len(n);
+    fk_window *w = count_window(n, fpr, 0, seed);
+    if (!w)
+        return;
+    for (uint64_t i = 0; i < total; i++)
+        CHECK_STATUS(fk_window_insert_u64(w, keys_positive(i)), FK_OK);
+    uint64_t in = 0, slack = 0, slack_n = 0, old = 0, old_n = 0, never = 0;
+    const uint64_t never_n = 400000;
+    for (uint64_t i = 0; i < total; i++) {
+        uint64_t age = total - i; /* inserts since, its own included */
+        bool got = fk_window_contains_u64(w, keys_positive(i));
+        if (age <= n)
+            in += !got;
+        else if (age < 8 * L) {
+            slack += got;
+            slack_n++;
+        } else {
+            old += got;
+            old_n++;
+        }
+    }
+    for (uint64_t i = 0; i < never_n; i++)
+        never += fk_window_contains_u64(w, keys_negative(i));
+    CHECK_MSG(in == 0, "fpr %g: %llu false negatives in the window", fpr, (unsigned long long)in);
+    double b_old = fpr * (double)old_n + 5.0 * sqrt(fpr * (double)old_n);
+    double b_never = fpr * (double)never_n + 5.0 * sqrt(fpr * (double)never_n);
+    CHECK_MSG((double)old <= b_old, "fpr %g: expired %llu of %llu", fpr, (unsigned long long)old,
+              (unsigned long long)old_n);
+    CHECK_MSG((double)never <= b_never, "fpr %g: never seen %llu of %llu", fpr,
+              (unsigned long long)never, (unsigned long long)never_n);
+    CHECK(never > 0); /* a real lookup */
+    printf("  fpr %g: in-window misses 0; slack present %llu/%llu; expired %.5f; never %.5f\n",
+           fpr, (unsigned long long)slack, (unsigned long long)slack_n,
+           (double)old / (double)old_n, (double)never / (double)never_n);
+    fk_window_free(w);
+}
+
+TEST(fpr_per_age_band_within_binomial_bounds)
+{
+    age_bands(0.01, 11);
+    age_bands(0.001, 12);
+}
+
+/* ------------------------------------------- time windows, exact model */
+
+/* Keys inserted at times t (ticks), the clock advancing by random steps
+ * (sometimes a jump past the whole window); a key inserted less than T
+ * ticks ago answers present, always; one older than 8D is gone. */
+TEST(time_windows_never_miss_a_key_inside_the_window)
+{
+    const uint64_t T = 1000, D = fk_win_gen_len(T), steps = FK_TEST_SCALE(200000, 30000);
+    fk_window *w = time_window(5000, T, 0.01, 29, 21);
+    if (!w)
+        return;
+    enum { RING = 8192 };
+    static uint64_t key_at[RING], time_at[RING];
+    uint64_t rng = 5, now = 1000000, head = 0, missing = 0, lingering = 0, refused = 0;
+    CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), now), FK_OK);
+    for (uint64_t s = 0; s < steps; s++) {
+        uint64_t r = splitmix(&rng);
+        if (r % 100 == 0)
+            now += (r >> 8) % (3 * T); /* sometimes a long quiet spell */
+        else
+            now += (r >> 8) % 3;
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), now), FK_OK);
+        uint64_t key = keys_positive(s);
+        fk_status st = fk_window_insert_u64(w, key);
+        refused += st == FK_EFULL;
+        if (st == FK_OK) {
+            key_at[head % RING] = key;
+            time_at[head % RING] = now;
+            head++;
+        }
+        /* remembered keys at random: younger than T present, older than
+         * 8D absent (f = 29: no false positive in practice) */
+        uint64_t have = head < RING ? head : RING;
+        for (int c = 0; c < 16 && have; c++) {
+            uint64_t i = (head - 1 - splitmix(&rng) % have) % RING;
+            uint64_t age = now - time_at[i];
+            bool got = fk_window_contains_u64(w, key_at[i]);
+            if (age < T)
+                missing += !got;
+            else if (age >= 8 * D)
+                lingering += got;
+        }
+    }
+    CHECK_MSG(missing == 0, "%llu false negatives inside the time window",
+              (unsigned long long)missing);
+    CHECK_MSG(lingering == 0, "%llu keys older than 8D still present", (unsigned long long)lingering);
+    CHECK_EQ_U64(refused, 0); /* 5000 per window is more than this rate needs */
+    fk_window_free(w);
+}
+
+/* Fed at 10x its sized rate: the window stays exact for every key it
+ * accepted, refuses the rest with FK_EFULL (counted), and never holds more
+ * than 8L live slots. */
+TEST(time_window_fed_at_10x_its_rate_refuses_and_never_misses)
+{
+    const uint64_t T = 7000, cap = 700; /* sized for 0.1 keys per tick */
+    fk_window *w = time_window(cap, T, 0.01, 0, 31);
+    if (!w)
+        return;
+    enum { RING = 16384 };
+    static uint64_t key_at[RING], time_at[RING];
+    uint64_t head = 0, missing = 0, refused = 0, ok = 0;
+    for (uint64_t now = 0; now < 10 * T; now++) {
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), now), FK_OK);
+        uint64_t key = keys_positive(now); /* 1 key per tick: 10x the rate */
+        fk_status s = fk_window_insert_u64(w, key);
+        CHECK(s == FK_OK || s == FK_EFULL);
+        if (s == FK_OK) {
+            ok++;
+            key_at[head % RING] = key;
+            time_at[head % RING] = now;
+            head++;
+        } else {
+            refused++;
+        }
+        if (now % 97 == 0)
+            for (uint64_t b = 1; b <= head && b < RING; b++) {
+                uint64_t i = (head - b) % RING;
+                if (now - time_at[i] >= T)
+                    break;
+                missing += !fk_window_contains_u64(w, key_at[i]);
+            }
+        fk_window_description d;
+        fk_window_describe(w, &d);
+        if (d.live > d.live_budget)
+            missing++;
+    }
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK_EQ_U64(d.refused, refused);
+    CHECK_MSG(missing == 0, "%llu false negatives at 10x the rate", (unsigned long long)missing);
+    CHECK_MSG(refused > 8 * ok / 10, "refused %llu, accepted %llu", (unsigned long long)refused,
+              (unsigned long long)ok);
+    /* the refused keys were not remembered: a refused insert changed nothing */
+    fk_window_free(w);
+}
+
+TEST(clock_going_backwards_is_refused_and_changes_nothing)
+{
+    fk_window *w = time_window(100, 70, 0.01, 0, 41);
+    fk_window *c = count_window(100, 0.01, 0, 41);
+    if (!w || !c)
+        goto out;
+    fk_filter *f = fk_window_as_filter(w);
+    CHECK_STATUS(fk_window_advance(f, 500), FK_OK);
+    for (uint64_t i = 0; i < 50; i++)
+        CHECK_STATUS(fk_window_insert_u64(w, i), FK_OK);
+    CHECK_STATUS(fk_window_advance(f, 530), FK_OK);
+    size_t len = 0;
+    uint8_t *before = save(w, &len);
+    CHECK_STATUS(fk_window_advance(f, 529), FK_EINVAL);
+    CHECK_STATUS(fk_window_advance(f, 0), FK_EINVAL);
+    size_t len2 = 0;
+    uint8_t *after = save(w, &len2);
+    CHECK(before && after && len == len2 && memcmp(before, after, len) == 0);
+    free(before);
+    free(after);
+    CHECK_STATUS(fk_window_advance(f, 530), FK_OK); /* the same time again is fine */
+    CHECK_STATUS(fk_window_advance(NULL, 1), FK_EINVAL);
+    CHECK_STATUS(fk_window_advance(fk_window_as_filter(c), 1), FK_EUNSUPPORTED);
+    fk_params p = fk_params_make(100, 0.01);
+    fk_window *z = NULL;
+    CHECK_STATUS(fk_window_new_time(&p, 0, &z), FK_EINVAL);
+    CHECK(z == NULL);
+    /* the clock's end: a boundary past UINT64_MAX saturates */
+    CHECK_STATUS(fk_window_advance(f, UINT64_MAX - 3), FK_OK);
+    CHECK(!fk_window_contains_u64(w, 1));
+    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_OK);
+out:
+    fk_window_free(w);
+    fk_window_free(c);
+}
+
+/* ----------------------------------------------- save/load mid-stream */
+
+static void continue_identically(bool timed)
+{
+    fk_window *a = timed ? time_window(3000, 700, 0.01, 0, 51) : count_window(3000, 0.01, 0, 51);
+    if (!a)
+        return;
+    uint64_t now = 10;
+    for (uint64_t i = 0; i < 20000; i++) {
+        if (timed && i % 7 == 0)
+            CHECK_STATUS(fk_window_advance(fk_window_as_filter(a), now += 3), FK_OK);
+        (void)fk_window_insert_u64(a, keys_positive(i % 5000));
+    }
+    size_t len = 0;
+    uint8_t *buf = save(a, &len);
+    fk_window *b = NULL;
+    CHECK(buf != NULL);
+    if (buf)
+        CHECK_STATUS(fk_window_load(buf, len, &b), FK_OK);
+    free(buf);
+    if (!b)
+        goto out;
+    CHECK(same_bytes(a, b));
+    for (uint64_t i = 20000; i < 45000; i++) {
+        if (timed && i % 7 == 0) {
+            now += 3;
+            CHECK_STATUS(fk_window_advance(fk_window_as_filter(a), now), FK_OK);
+            CHECK_STATUS(fk_window_advance(fk_window_as_filter(b), now), FK_OK);
+        }
+        uint64_t k = keys_positive(i % 9000);
+        CHECK_EQ_U64(fk_window_insert_u64(a, k), fk_window_insert_u64(b, k));
+        uint64_t q = keys_negative(i);
+        CHECK(fk_window_contains_u64(a, q) == fk_window_contains_u64(b, q));
+    }
+    CHECK(same_bytes(a, b));
+    fk_window_description da, db;
+    fk_window_describe(a, &da);
+    fk_window_describe(b, &db);
+    CHECK_EQ_U64(da.generation, db.generation);
+    CHECK_EQ_U64(da.kicks, db.kicks);
+    CHECK(da.generation > 8);
+out:
+    fk_window_free(a);
+    fk_window_free(b);
+}
+
+TEST(save_and_load_mid_stream_continue_identically)
+{
+    continue_identically(false);
+    continue_identically(true);
+}
+
+/* ------------------------------------------------------- huge windows */
+
+TEST(windows_of_2_to_the_32_and_more_served_or_refused_as_documented)
+{
+    fk_params p = fk_params_make(UINT64_C(1) << 32, 0.01);
+    fk_sizing sz;
+    CHECK_STATUS(fk_ops_size(&fk_window_ops, &p, &sz), FK_OK);
+    double bits = 8.0 * (double)sz.memory_bytes / ldexp(1.0, 32);
+    CHECK_MSG(bits > 15.0 && bits < 15.6, "2^32 at 1%%: %.3f bits per window item", bits);
+    /* refused before allocating when over the caller's byte limit */
+    p.max_bytes = UINT64_C(1) << 30;
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_ELIMIT);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_window_ops, &p, &f), FK_ELIMIT);
+    /* past FK_MEMORY_CAP: refused */
+    p = fk_params_make(UINT64_C(1) << 36, 0.01);
+    CHECK_STATUS(fk_ops_size(&fk_window_ops, &p, &sz), FK_EINVAL);
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    p = fk_params_make(UINT64_MAX, 0.01);
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    CHECK(w == NULL);
+    /* the bad knobs */
+    p = fk_params_make(100, 0.01);
+    p.fingerprint_bits = 3;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    p.fingerprint_bits = 30;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    p.fingerprint_bits = 0;
+    p.max_load = 1.5;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    p.max_load = NAN;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_EINVAL);
+    CHECK_STATUS(fk_window_new(NULL, &w), FK_EINVAL);
+    CHECK_STATUS(fk_window_new(&p, NULL), FK_EINVAL);
+}
+
+/* The sizing the issue targets: bits per window item at N = 10^6 (the
+ * table and the struct; the table alone is what memory_bytes holds). */
+TEST(bits_per_window_item_meet_the_targets)
+{
+    const double fprs[] = { 0.01, 0.001 }, targets[] = { 15.6, 19.2 };
+    for (int i = 0; i < 2; i++) {
+        fk_params p = fk_params_make(1000000, fprs[i]);
+        fk_sizing sz;
+        CHECK_STATUS(fk_ops_size(&fk_window_ops, &p, &sz), FK_OK);
+        double bits = 8.0 * (double)sz.memory_bytes / 1e6;
+        CHECK_MSG(bits <= targets[i], "fpr %g: %.3f bits per window item", fprs[i], bits);
+        printf("  N = 10^6, fpr %g: %.2f bits per window item (%s)\n", fprs[i], bits, sz.geometry);
+    }
+}
+
+/* --------------------------------------------------------- forged files */
+
+static void reseal(uint8_t *buf, size_t len)
+{
+    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
+}
+
+static fk_status load_edited(const uint8_t *orig, size_t len, size_t at, uint64_t word)
+{
+    uint8_t *buf = malloc(len);
+    if (!buf)
+        return FK_ENOMEM;
+    memcpy(buf, orig, len);
+    fk_le_put64(buf + at, word);
+    reseal(buf, len);
+    fk_window *w = NULL;
+    fk_status s = fk_window_load(buf, len, &w);
+    fk_window_free(w);
+    free(buf);
+    return s;
+}
+
+TEST(forged_files_are_refused)
+{
+    /* a young count window (generation 2 of 8: tags 3..7 unused) */
+    fk_window *w = count_window(70, 0.01, 0, 61);
+    if (!w)
+        return;
+    for (uint64_t i = 0; i < 25; i++)
+        CHECK_STATUS(fk_window_insert_u64(w, i), FK_OK);
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    if (!buf)
+        goto out;
+    const size_t head = FK_SERIAL_HEADER_BYTES, state = head, table = head + 8 * 16;
+    fk_window *g = NULL;
+    CHECK_STATUS(fk_window_load(buf, len, &g), FK_OK);
+    fk_window_free(g);
+    /* the stream state against the slots */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 0, 9), FK_ECORRUPT);  /* gen 0 got 9 != L */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 2, 0), FK_ECORRUPT);  /* fewer than its slots */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 2, 10), FK_ECORRUPT); /* current = L */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 5, 1), FK_ECORRUPT);  /* an unborn generation */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 11, 2), FK_ECORRUPT); /* clock flag 2 */
+    CHECK_STATUS(load_edited(buf, len, state + 8 * 9, 5), FK_ECORRUPT);  /* a count window's clock */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 3, 1), FK_ECORRUPT);     /* generation 1 */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 2, 11), FK_ECORRUPT);    /* L != ceil(N / 7) */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 4, 5), FK_ECORRUPT);     /* a span without D */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 6, 1), FK_ECORRUPT);     /* an unused param */
+    CHECK_STATUS(load_edited(buf, len, 40, 24), FK_ECORRUPT);            /* items */
+    /* a slot with tag 5 (no generation 5 yet), and one with a tag but no
+     * fingerprint: find an empty slot and write it */
+    fk_window *e = NULL;
+    CHECK_STATUS(fk_window_load(buf, len, &e), FK_OK);
+    if (e) {
+        uint64_t b = 0;
+        int j = -1;
+        for (; b < e->buckets && j < 0; b++)
+            j = fk_win_find_free(e, b);
+        b--;
+        uint64_t bit = (4 * b + (uint64_t)j) * e->w;
+        uint8_t *copy = malloc(len);
+        const uint64_t forged[] = { (7u << 3) | 5u, 2u };
+        for (int k = 0; copy && k < 2; k++) {
+            memcpy(copy, buf, len);
+            uint8_t *p = copy + table + (bit >> 3);
+            uint64_t x = fk_load_le64(p) | (forged[k] << (bit & 7));
+            /* only the table's bytes: the write stays inside the record */
+            for (unsigned byte = 0; byte < 8 && p + byte < copy + len - 8; byte++)
+                p[byte] = (uint8_t)(x >> (8 * byte));
+            reseal(copy, len);
+            fk_window *h = NULL;
+            CHECK_STATUS(fk_window_load(copy, len, &h), FK_ECORRUPT);
+            fk_window_free(h);
+        }
+        free(copy);
+        fk_window_free(e);
+    }
+    free(buf);
+out:
+    fk_window_free(w);
+}
+
+/* ------------------------------------------------- batches, stats, misc */
+
+TEST(batches_answer_as_single_calls)
+{
+    fk_window *a = count_window(5000, 0.01, 0, 71), *b = count_window(5000, 0.01, 0, 71);
+    if (!a || !b)
+        goto out;
+    enum { N = 30000 };
+    static uint64_t keys[N];
+    static bool one[N], many[N];
+    for (uint64_t i = 0; i < N; i++)
+        keys[i] = keys_positive(i % 12000);
+    size_t done = 0;
+    CHECK_STATUS(fk_filter_insert_many_u64(fk_window_as_filter(a), N, keys, &done), FK_OK);
+    CHECK_EQ_U64(done, N);
+    for (uint64_t i = 0; i < N; i++)
+        CHECK_STATUS(fk_window_insert_u64(b, keys[i]), FK_OK);
+    CHECK(same_bytes(a, b));
+    for (uint64_t i = 0; i < N; i++) {
+        keys[i] = i % 2 ? keys_positive(i) : keys_negative(i);
+        one[i] = fk_window_contains_u64(a, keys[i]);
+    }
+    fk_filter_contains_many_u64(fk_window_as_filter(a), N, keys, many);
+    CHECK(memcmp(one, many, sizeof one) == 0);
+    /* byte keys of every length: the same answers as the u64 calls */
+    const void *ptrs[64];
+    size_t lens[64];
+    bool out[64];
+    char text[64][32];
+    for (int i = 0; i < 64; i++) {
+        lens[i] = (size_t)snprintf(text[i], sizeof text[i], "key-%d-%.*s", i, i % 20,
+                                   "xxxxxxxxxxxxxxxxxxxx");
+        ptrs[i] = text[i];
+        CHECK_STATUS(fk_window_insert(a, ptrs[i], lens[i]), FK_OK);
+    }
+    fk_filter_contains_many(fk_window_as_filter(a), 64, ptrs, lens, out);
+    for (int i = 0; i < 64; i++)
+        CHECK(out[i] && fk_window_contains(a, ptrs[i], lens[i]));
+    uint8_t le[8];
+    fk_le_put64(le, 12345);
+    CHECK_STATUS(fk_window_insert(b, le, 8), FK_OK);
+    CHECK(fk_window_contains_u64(b, 12345));
+    CHECK(fk_filter_contains_u64(fk_window_as_filter(b), 12345));
+    /* NULL rules */
+    CHECK_STATUS(fk_window_insert(NULL, "a", 1), FK_EINVAL);
+    CHECK_STATUS(fk_window_insert(a, NULL, 1), FK_EINVAL);
+    CHECK(!fk_window_contains(NULL, "a", 1));
+    CHECK(!fk_window_contains(a, NULL, 1));
+    CHECK_STATUS(fk_filter_remove(fk_window_as_filter(a), "a", 1), FK_EUNSUPPORTED);
+out:
+    fk_window_free(a);
+    fk_window_free(b);
+}
+
+TEST(stats_and_describe_follow_the_stream)
+{
+    fk_window *w = count_window(700, 0.01, 0, 81); /* L = 100 */
+    if (!w)
+        return;
+    for (uint64_t i = 0; i < 1250; i++)
+        CHECK_STATUS(fk_window_insert_u64(w, i % 1000), FK_OK);
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK_EQ_U64(d.generation, 12);
+    CHECK_EQ_U64(d.generation_length, 100);
+    CHECK_EQ_U64(d.window, 700);
+    CHECK_EQ_U64(d.generation_inserts[0], 50);
+    for (int k = 1; k < 8; k++)
+        CHECK_EQ_U64(d.generation_inserts[k], 100);
+    CHECK_EQ_U64(d.oldest_age, 750);
+    uint64_t live = 0;
+    for (int k = 0; k < 8; k++)
+        live += d.generation_slots[k];
+    CHECK_EQ_U64(live, d.live);
+    CHECK(d.swept_total > 0 && d.refreshed > 0);
+    fk_stats st;
+    fk_filter_stats(fk_window_as_filter(w), &st);
+    CHECK_EQ_U64(st.items, 750);
+    CHECK_EQ_U64(st.capacity, 700);
+    CHECK(st.load_factor > 0 && st.load_factor <= 1);
+    fk_window_location loc;
+    CHECK_STATUS(fk_window_locate(w, &(uint64_t){ 0 }, 8, &loc), FK_OK);
+    fk_window_free(w);
+}
+
+int main(void)
+{
+    RUN(count_windows_never_miss_a_key_inside_the_window);
+    RUN(tiny_windows_to_the_insert);
+    RUN(fpr_per_age_band_within_binomial_bounds);
+    RUN(time_windows_never_miss_a_key_inside_the_window);
+    RUN(time_window_fed_at_10x_its_rate_refuses_and_never_misses);
+    RUN(clock_going_backwards_is_refused_and_changes_nothing);
+    RUN(save_and_load_mid_stream_continue_identically);
+    RUN(windows_of_2_to_the_32_and_more_served_or_refused_as_documented);
+    RUN(bits_per_window_item_meet_the_targets);
+    RUN(forged_files_are_refused);
+    RUN(batches_answer_as_single_calls);
+    RUN(stats_and_describe_follow_the_stream);
+    return check_report();
+}

@@ -1,0 +1,536 @@
+/* window/window.c: the sliding window (window.h): sizing, generations and
+ * the sweep, insert with refresh and cuckoo evictions, lookups, the clock,
+ * stats and the vtable. Layout and invariants: window_internal.h. */
+#include <math.h>
+#include <stdlib.h>
+#include "window_internal.h"
+#include "../common/alloc.h"
+
+/* splitmix64 step: the eviction PRNG. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+uint64_t fk_win_hash_long(const void *key, size_t len, uint64_t seed)
+{
+    return XXH3_64bits_withSeed(key, len, seed);
+}
+
+/* ------------------------------------------------------------ sizing */
+
+double fk_win_theory_fpr(uint32_t f, double load)
+{
+    if (!(load > 0.0))
+        return 0.0;
+    if (load > 1.0)
+        load = 1.0;
+    double per = 1.0 / (ldexp(1.0, (int)f) - 1.0);
+    return -expm1(8.0 * load * log1p(-per));
+}
+
+/* Tables below this many buckets get spare room (a tiny cuckoo table's
+ * load at its first failure scatters widely). */
+#define SMALL_BUCKETS 1024u
+
+/* The geometry fk_window_new builds for p: buckets and f. */
+static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
+{
+    if (fk_params_check(p) != FK_OK)
+        return FK_EINVAL;
+    if (p->fingerprint_bits != 0 &&
+        (p->fingerprint_bits < FK_WINDOW_MIN_FP_BITS || p->fingerprint_bits > FK_WINDOW_MAX_FP_BITS))
+        return FK_EINVAL;
+    double load = p->max_load;
+    if (load == 0.0)
+        load = FK_WINDOW_MAX_LOAD;
+    else if (!(load > 0.0 && load <= 1.0))
+        return FK_EINVAL;
+    uint64_t L = fk_win_gen_len(p->capacity);
+    if (L > (UINT64_C(1) << 58))
+        return FK_EINVAL;
+    double budget = 8.0 * (double)L;
+    double slots = ceil(budget / load);
+    double nb = ceil(slots / 4.0);
+    if (nb < SMALL_BUCKETS)
+        nb = ceil((slots + 4.0 * sqrt(budget)) / 4.0);
+    if (!(nb >= 1.0))
+        nb = 1.0;
+    if (nb > ldexp(1.0, 58))
+        return FK_EINVAL;
+    uint32_t width = p->fingerprint_bits;
+    if (width == 0) {
+        for (width = FK_WINDOW_MIN_FP_BITS; width < FK_WINDOW_MAX_FP_BITS; width++)
+            if (fk_win_theory_fpr(width, load) <= p->fpr)
+                break;
+    }
+    if (fk_win_table_bytes((uint64_t)nb, width + FK_WIN_TAG_BITS) + FK_WIN_PAD > FK_MEMORY_CAP)
+        return FK_EINVAL;
+    *buckets = (uint64_t)nb;
+    *f = width;
+    return FK_OK;
+}
+
+static bool contains_u64(const fk_filter *f, uint64_t key);
+
+/* --------------------------------------------------------------- create */
+
+fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, double fpr,
+                              uint64_t span, uint64_t seed, fk_window **out)
+{
+    *out = NULL;
+    if (buckets == 0 || buckets > (UINT64_C(1) << 58) || f < FK_WINDOW_MIN_FP_BITS ||
+        f > FK_WINDOW_MAX_FP_BITS || capacity == 0 || fk_win_gen_len(capacity) > (UINT64_C(1) << 58))
+        return FK_EINVAL;
+    uint32_t w = f + FK_WIN_TAG_BITS;
+    uint64_t bytes = fk_win_table_bytes(buckets, w) + FK_WIN_PAD;
+    if (bytes > FK_MEMORY_CAP)
+        return FK_EINVAL;
+    fk_window *x = calloc(1, sizeof *x);
+    if (!x)
+        return FK_ENOMEM;
+    void *t = NULL;
+    fk_status s = fk_alloc_zeroed(bytes, &t);
+    if (s != FK_OK) {
+        free(x);
+        return s;
+    }
+    x->base.ops = &fk_window_ops;
+    x->base.contains_u64 = contains_u64;
+    x->bytes = t;
+    x->buckets = buckets;
+    x->f = f;
+    x->w = w;
+    x->bucket_bits = 4 * w;
+    x->fp_mask = (uint32_t)((UINT64_C(1) << f) - 1);
+    x->slot_mask = (UINT64_C(1) << w) - 1;
+    x->bucket_mask = x->bucket_bits >= 64 ? UINT64_MAX : (UINT64_C(1) << x->bucket_bits) - 1;
+    if (f <= FK_WIN_WORD_FP_BITS) {
+        for (unsigned j = 0; j < 4; j++) {
+            x->ones |= UINT64_C(1) << (j * w);
+            x->high |= UINT64_C(1) << (j * w + w - 1);
+        }
+        x->fp_ones = x->ones << FK_WIN_TAG_BITS;
+        x->fp_fields = x->fp_ones * x->fp_mask;
+        x->tag_fields = x->ones * FK_WIN_TAG_MASK;
+    }
+    x->seed = seed;
+    x->hash8 = fk_hash8_flip64(seed);
+    x->capacity = capacity;
+    x->fpr = fpr;
+    x->gen_len = fk_win_gen_len(capacity);
+    x->live_budget = 8 * x->gen_len;
+    x->span = span;
+    x->timed = span != 0;
+    x->gen_span = span ? fk_win_gen_len(span) : 0;
+    x->rng = fk_mix64(seed ^ UINT64_C(0x510e527fade682d1));
+    *out = x;
+    return FK_OK;
+}
+
+static fk_status make(const fk_params *p, uint64_t span, fk_window **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    uint64_t nb;
+    uint32_t f;
+    fk_status s = geometry(p, &nb, &f);
+    if (s != FK_OK)
+        return s;
+    if (p->max_bytes != 0 &&
+        fk_win_table_bytes(nb, f + FK_WIN_TAG_BITS) + FK_WIN_PAD + sizeof(fk_window) >
+            fk_params_max_bytes(p))
+        return FK_ELIMIT;
+    return fk_win_create_exact(nb, f, p->capacity, p->fpr, span, p->seed, out);
+}
+
+fk_status fk_window_new(const fk_params *p, fk_window **out)
+{
+    return make(p, 0, out);
+}
+
+fk_status fk_window_new_time(const fk_params *p, uint64_t span, fk_window **out)
+{
+    if (out)
+        *out = NULL;
+    if (span == 0)
+        return FK_EINVAL;
+    return make(p, span, out);
+}
+
+void fk_window_free(fk_window *w)
+{
+    if (!w)
+        return;
+    free(w->bytes);
+    free(w);
+}
+
+fk_filter *fk_window_as_filter(fk_window *w)
+{
+    return w ? &w->base : NULL;
+}
+
+/* ------------------------------------------------- generations, sweep */
+
+/* Empties every slot of tag t, one pass over the buckets. */
+static void sweep(fk_window *w, unsigned t)
+{
+    uint64_t gone = w->slots[t];
+    w->swept_last = gone;
+    w->swept_total += gone;
+    if (gone == 0)
+        return;
+    if (w->f <= FK_WIN_WORD_FP_BITS) {
+        const uint64_t want = w->ones * t, ones = w->ones, tags = w->tag_fields;
+        const uint64_t slot = w->slot_mask;
+        for (uint64_t b = 0; b < w->buckets; b++) {
+            uint64_t v = fk_win_bucket(w, b);
+            /* bit 0 of a slot set when its tag differs from t */
+            uint64_t d = (v ^ want) & tags;
+            d = (d | (d >> 1) | (d >> 2)) & ones;
+            /* clearing an empty slot (tag 0 = t) changes nothing */
+            uint64_t keep = v & ~((~d & ones) * slot);
+            if (keep != v)
+                fk_win_put_bucket(w, b, keep);
+        }
+    } else {
+        for (uint64_t b = 0; b < w->buckets; b++)
+            for (unsigned j = 0; j < 4; j++) {
+                uint64_t v = fk_win_get(w, b, j);
+                if (v && (v & FK_WIN_TAG_MASK) == t)
+                    fk_win_set(w, b, j, 0);
+            }
+    }
+    w->live -= gone;
+    w->slots[t] = 0;
+}
+
+/* Starts the next generation: its tag is the oldest's, swept first. */
+static void next_generation(fk_window *w)
+{
+    w->generation++;
+    unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
+    sweep(w, t);
+    w->inserts[t] = 0;
+}
+
+void fk_win_clear(fk_window *w)
+{
+    memset(w->bytes, 0, (size_t)fk_win_table_bytes(w->buckets, w->w));
+    w->swept_last = w->live;
+    w->swept_total += w->live;
+    w->live = 0;
+    memset(w->slots, 0, sizeof w->slots);
+    memset(w->inserts, 0, sizeof w->inserts);
+}
+
+fk_status fk_window_advance(fk_filter *f, uint64_t now)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (f->ops != &fk_window_ops || !((fk_window *)f)->timed)
+        return FK_EUNSUPPORTED;
+    fk_window *w = (fk_window *)f;
+    if (!w->clock_set) {
+        w->clock_set = true;
+        w->now = now;
+        w->boundary = now > UINT64_MAX - w->gen_span ? UINT64_MAX : now + w->gen_span;
+        return FK_OK;
+    }
+    if (now < w->now)
+        return FK_EINVAL;
+    w->now = now;
+    if (now < w->boundary)
+        return FK_OK;
+    /* boundaries crossed: the one at w->boundary and every D after it */
+    uint64_t past = now - w->boundary, crossed = past / w->gen_span + 1;
+    uint64_t last = now - past % w->gen_span; /* the last boundary crossed */
+    w->boundary = last > UINT64_MAX - w->gen_span ? UINT64_MAX : last + w->gen_span;
+    if (crossed >= FK_WINDOW_GENERATIONS) {
+        fk_win_clear(w);
+        w->generation += crossed; /* mod 2^64, a multiple of 8: tags stay right */
+        return FK_OK;
+    }
+    while (crossed--)
+        next_generation(w);
+    return FK_OK;
+}
+
+/* ------------------------------------------------------------- insert */
+
+/* One eviction step of a walk, to undo it. */
+typedef struct {
+    uint64_t bucket;
+    unsigned slot;
+} kick_step;
+
+/* Places slot value v (fingerprint fp) starting from a full bucket pair
+ * (b1, b2): a random walk of evictions. True when placed; false with the
+ * table exactly as before. */
+static bool kick_in(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
+{
+    kick_step path[FK_WINDOW_MAX_KICKS];
+    uint64_t r = rng_next(&w->rng);
+    uint64_t b = (r & 1) ? b2 : b1;
+    uint64_t carry = v;
+    unsigned n = 0;
+    for (; n < FK_WINDOW_MAX_KICKS; n++) {
+        unsigned j = (unsigned)(rng_next(&w->rng) >> 62);
+        uint64_t out = fk_win_get(w, b, j);
+        fk_win_set(w, b, j, carry);
+        path[n].bucket = b;
+        path[n].slot = j;
+        w->kicks++;
+        carry = out;
+        b = fk_win_alt(w, b, (uint32_t)(carry >> FK_WIN_TAG_BITS));
+        int k = fk_win_find_free(w, b);
+        if (k >= 0) {
+            fk_win_set(w, b, (unsigned)k, carry);
+            return true;
+        }
+    }
+    /* undo, newest first: each step put `carry` where `out` was */
+    while (n--) {
+        uint64_t here = fk_win_get(w, path[n].bucket, path[n].slot);
+        fk_win_set(w, path[n].bucket, path[n].slot, carry);
+        carry = here;
+    }
+    return false;
+}
+
+/* Counts an accepted insert; a count window's generation ends with its
+ * L-th insert. */
+static inline void counted(fk_window *w, unsigned t)
+{
+    w->inserts[t]++;
+    if (!w->timed && w->inserts[t] >= w->gen_len)
+        next_generation(w);
+}
+
+fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
+{
+    fk_win_place p = fk_win_place_of(w, h);
+    const unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
+    const uint64_t v = ((uint64_t)p.fp << FK_WIN_TAG_BITS) | t;
+    /* already here: refresh the slot to the current generation */
+    uint64_t b = p.i1;
+    int j = fk_win_find(w, b, p.fp);
+    if (j < 0) {
+        b = p.i2;
+        j = fk_win_find(w, b, p.fp);
+    }
+    if (j >= 0) {
+        unsigned old = (unsigned)(fk_win_get(w, b, (unsigned)j) & FK_WIN_TAG_MASK);
+        if (old != t) {
+            fk_win_set(w, b, (unsigned)j, v);
+            w->slots[old]--;
+            w->slots[t]++;
+        }
+        w->refreshed++;
+        counted(w, t);
+        return FK_OK;
+    }
+    if (w->live >= w->live_budget) { /* a time window fed past its size */
+        w->refused++;
+        return FK_EFULL;
+    }
+    if ((j = fk_win_find_free(w, p.i1)) >= 0)
+        fk_win_set(w, p.i1, (unsigned)j, v);
+    else if ((j = fk_win_find_free(w, p.i2)) >= 0)
+        fk_win_set(w, p.i2, (unsigned)j, v);
+    else if (!kick_in(w, p.i1, p.i2, v)) {
+        w->refused++;
+        return FK_EFULL;
+    }
+    w->live++;
+    w->slots[t]++;
+    counted(w, t);
+    return FK_OK;
+}
+
+FK_HOT fk_status fk_window_insert(fk_window *w, const void *key, size_t len)
+{
+    if (!w || (!key && len > 0))
+        return FK_EINVAL;
+    return fk_win_insert_hash(w, fk_win_hash(w, key, len));
+}
+
+FK_HOT bool fk_window_contains(const fk_window *w, const void *key, size_t len)
+{
+    if (!w || (!key && len > 0))
+        return false;
+    fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
+    return fk_win_has(w, &p);
+}
+
+static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_window *w = (const fk_window *)f;
+    fk_win_place p = fk_win_place_of(w, fk_hash8_64(key, w->hash8));
+    return fk_win_has(w, &p);
+}
+
+/* ------------------------------------------------------ describe, stats */
+
+fk_status fk_window_locate(const fk_window *w, const void *key, size_t len,
+                           fk_window_location *out)
+{
+    if (!w || !out || (!key && len > 0))
+        return FK_EINVAL;
+    memset(out, 0, sizeof *out);
+    out->hash = fk_win_hash(w, key, len);
+    fk_win_place p = fk_win_place_of(w, out->hash);
+    out->fingerprint = p.fp;
+    out->i1 = p.i1;
+    out->i2 = p.i2;
+    out->slot = -1;
+    int j = fk_win_find(w, p.i1, p.fp);
+    uint64_t b = p.i1;
+    out->bucket = j >= 0 ? 1 : 0;
+    if (j < 0 && (j = fk_win_find(w, p.i2, p.fp)) >= 0) {
+        out->bucket = 2;
+        b = p.i2;
+    }
+    if (j >= 0) {
+        out->slot = j;
+        unsigned tag = (unsigned)(fk_win_get(w, b, (unsigned)j) & FK_WIN_TAG_MASK);
+        uint64_t age = (w->generation - tag) & FK_WIN_TAG_MASK;
+        out->age = age;
+        out->generation = w->generation - age;
+    }
+    return FK_OK;
+}
+
+void fk_window_describe(const fk_window *w, fk_window_description *out)
+{
+    if (!w || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->fingerprint_bits = w->f;
+    out->slot_bits = w->w;
+    out->timed = w->timed;
+    out->clock_set = w->clock_set;
+    out->buckets = w->buckets;
+    out->slots = 4 * w->buckets;
+    out->window = w->timed ? w->span : w->capacity;
+    out->generation_length = w->timed ? w->gen_span : w->gen_len;
+    out->live_budget = w->live_budget;
+    out->generation = w->generation;
+    out->now = w->now;
+    out->next_boundary = w->boundary;
+    uint64_t older = w->generation < 7 ? w->generation : 7;
+    if (w->timed)
+        out->oldest_age = w->clock_set ? w->now - (w->boundary - w->gen_span * (older + 1)) : 0;
+    else
+        out->oldest_age = older * w->gen_len + w->inserts[w->generation & FK_WIN_TAG_MASK];
+    out->live = w->live;
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++) {
+        unsigned t = (unsigned)((w->generation - k) & FK_WIN_TAG_MASK);
+        out->generation_slots[k] = w->slots[t];
+        out->generation_inserts[k] = w->inserts[t];
+    }
+    out->swept_last = w->swept_last;
+    out->swept_total = w->swept_total;
+    out->refreshed = w->refreshed;
+    out->refused = w->refused;
+    out->kicks = w->kicks;
+    out->seed = w->seed;
+}
+
+static uint64_t memory_of(uint64_t buckets, uint32_t w)
+{
+    return fk_win_table_bytes(buckets, w) + FK_WIN_PAD + sizeof(fk_window);
+}
+
+void fk_window_stats(const fk_window *w, fk_stats *out)
+{
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    if (!w)
+        return;
+    uint64_t items = 0;
+    for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++)
+        items += w->inserts[t];
+    out->items = items;
+    out->capacity = w->capacity;
+    out->memory_bytes = memory_of(w->buckets, w->w);
+    out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)w->capacity;
+    out->load_factor = (double)w->live / (double)(4 * w->buckets);
+    out->expected_fpr = fk_win_theory_fpr(w->f, out->load_factor);
+}
+
+/* ------------------------------------------------------------ the vtable */
+
+static fk_status fk_window_slot_create(const fk_params *p, fk_filter **out)
+{
+    fk_window *made = NULL;
+    fk_status s = fk_window_new(p, &made);
+    *out = made ? &made->base : NULL;
+    return s;
+}
+
+static void fk_window_slot_destroy(fk_filter *f) { fk_window_free((fk_window *)f); }
+
+static fk_status fk_window_slot_insert(fk_filter *f, const void *key, size_t len)
+{
+    return fk_window_insert((fk_window *)f, key, len);
+}
+
+static bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
+{
+    return fk_window_contains((const fk_window *)f, key, len);
+}
+
+static void fk_window_slot_stats(const fk_filter *f, fk_stats *out)
+{
+    fk_window_stats((const fk_window *)f, out);
+}
+
+static fk_status fk_window_slot_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_window *w = (fk_window *)f;
+    return fk_win_insert_hash(w, fk_hash8_64(key, w->hash8));
+}
+
+static fk_status fk_window_slot_size(const fk_params *p, double items, fk_sizing *out)
+{
+    uint64_t nb;
+    uint32_t f;
+    fk_status s = geometry(p, &nb, &f);
+    if (s != FK_OK)
+        return s;
+    uint64_t L = fk_win_gen_len(p->capacity);
+    double live = items < (double)(8 * L) ? items : (double)(8 * L);
+    out->memory_bytes = memory_of(nb, f + FK_WIN_TAG_BITS);
+    out->expected_fpr = fk_win_theory_fpr(f, live / (4.0 * (double)nb));
+    snprintf(out->geometry, sizeof out->geometry,
+             "f = %u + 3 tag bits, %llu buckets of 4, 8 generations of %llu", f,
+             (unsigned long long)nb, (unsigned long long)L);
+    return FK_OK;
+}
+
+const fk_ops fk_window_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "window",
+    .summary = "sliding window: seen in the last N inserts (or T ticks); cuckoo slots with "
+               "3-bit generation tags",
+    .caps = FK_CAP_EXPIRES,
+    .create = fk_window_slot_create,
+    .destroy = fk_window_slot_destroy,
+    .insert = fk_window_slot_insert,
+    .contains = fk_window_slot_contains,
+    .stats = fk_window_slot_stats,
+    .serial = &fk_window_serial_ops,
+    .size = fk_window_slot_size,
+    .contains_many = fk_window_slot_contains_many,
+    .insert_many = fk_window_slot_insert_many,
+    .contains_many_u64 = fk_window_slot_contains_many_u64,
+    .insert_many_u64 = fk_window_slot_insert_many_u64,
+    .insert_u64 = fk_window_slot_insert_u64,
+};

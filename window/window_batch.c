@@ -1,0 +1,102 @@
+/* window/window_batch.c: the sliding window's batches (common/pipeline.h):
+ * hash a window of keys and prefetch both buckets of each (when the table
+ * is out of cache), then look the window up, or insert it in order with
+ * the single-key code, while the next window's lines arrive. Inserts stop
+ * at the first FK_EFULL, which loses nothing. */
+#include "window_internal.h"
+
+static inline uint64_t hash_of(const fk_window *w, const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t i)
+{
+    if (ints)
+        return fk_hash8_64(ints[i], w->hash8);
+    return fk_win_hash(w, keys[i], lens[i]);
+}
+
+/* Hashes keys [start, start + span) into h[] and prefetches their buckets. */
+static inline void hash_window(const fk_window *w, uint64_t h[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t start,
+                               size_t span, bool write)
+{
+    const bool prefetch = fk_batch_prefetches(fk_win_table_bytes(w->buckets, w->w));
+    for (size_t j = 0; j < span; j++) {
+        h[j] = hash_of(w, keys, lens, ints, start + j);
+        if (!prefetch)
+            continue;
+        fk_win_place p = fk_win_place_of(w, h[j]);
+        if (write) {
+            FK_PREFETCH_WRITE(fk_win_bucket_addr(w, p.i1));
+            FK_PREFETCH_WRITE(fk_win_bucket_addr(w, p.i2));
+        } else {
+            FK_PREFETCH_READ(fk_win_bucket_addr(w, p.i1));
+            FK_PREFETCH_READ(fk_win_bucket_addr(w, p.i2));
+        }
+    }
+}
+
+/* Looks the keys up into out[] (into NULL) or inserts them into `into`,
+ * a window at a time; *done: the keys inserted before the first failure. */
+static inline fk_status batch_run(const fk_window *w, fk_window *into, size_t n,
+                                  const void *const keys[], const size_t lens[],
+                                  const uint64_t ints[], bool out[], size_t *done)
+{
+    uint64_t h[2][FK_BATCH_WINDOW];
+    const bool write = into != NULL;
+    size_t span = fk_batch_span(0, n);
+    hash_window(w, h[0], keys, lens, ints, 0, span, write);
+    for (size_t start = 0, k = 0; start < n; k ^= 1) {
+        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
+        if (nspan)
+            hash_window(w, h[k ^ 1], keys, lens, ints, next, nspan, write);
+        for (size_t j = 0; j < span; j++) {
+            if (!write) {
+                fk_win_place p = fk_win_place_of(w, h[k][j]);
+                out[start + j] = fk_win_has(w, &p);
+                continue;
+            }
+            fk_status s = fk_win_insert_hash(into, h[k][j]);
+            if (s != FK_OK) {
+                *done = start + j;
+                return s;
+            }
+        }
+        start = next;
+        span = nspan;
+    }
+    *done = n;
+    return FK_OK;
+}
+
+void fk_window_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                  const size_t lens[], bool out[])
+{
+    size_t did;
+    (void)batch_run((const fk_window *)f, NULL, n, keys, lens, NULL, out, &did);
+}
+
+fk_status fk_window_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                     const size_t lens[], size_t *done)
+{
+    size_t did = 0;
+    fk_status s = batch_run((fk_window *)f, (fk_window *)f, n, keys, lens, NULL, NULL, &did);
+    if (done)
+        *done = did;
+    return s;
+}
+
+void fk_window_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
+                                      bool out[])
+{
+    size_t did;
+    (void)batch_run((const fk_window *)f, NULL, n, NULL, NULL, keys, out, &did);
+}
+
+fk_status fk_window_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                         size_t *done)
+{
+    size_t did = 0;
+    fk_status s = batch_run((fk_window *)f, (fk_window *)f, n, NULL, NULL, keys, NULL, &did);
+    if (done)
+        *done = did;
+    return s;
+}

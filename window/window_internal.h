@@ -1,0 +1,280 @@
+/* window/window_internal.h: the sliding window's layout, shared by the
+ * files of this module (core, batches, serialization). Not installed.
+ *
+ * The table: `buckets` buckets of 4 slots, each slot w = f + 3 bits,
+ * packed little-endian: slot j of bucket b is bits [(4b + j) w, (4b + j) w
+ * + w) of the byte array. Inside a slot the low 3 bits are the generation
+ * tag (the generation's number mod 8) and the high f bits the fingerprint
+ * (1..2^f - 1); a slot of all zeros is empty. FK_WIN_PAD zero bytes follow
+ * the buckets so every 64-bit load stays inside the allocation.
+ *
+ * Invariants (the loader checks them, window_serial.c):
+ *   - a nonzero slot has a nonzero fingerprint and the tag of a live
+ *     generation (every tag once 7 generations have passed; before, only
+ *     the tags 0..generation);
+ *   - slots[t] counts the nonzero slots of tag t, live their sum, at most
+ *     live_budget = 8L;
+ *   - inserts[t] >= slots[t] (a slot of tag t was placed or refreshed by
+ *     an insert of generation t); a count window's older live generations
+ *     got exactly L inserts each and the current one fewer than L (the
+ *     generation advances at the end of the insert that fills it);
+ *   - a time window's clock: before the first advance now = boundary = 0
+ *     and generation = 0; after it now < boundary <= now + D (boundary
+ *     UINT64_MAX once the clock's end is reached).
+ */
+#ifndef FK_WINDOW_INTERNAL_H
+#define FK_WINDOW_INTERNAL_H
+
+#include <string.h>
+#include "window.h"
+#include "../common/endian.h"
+#include "../common/hash.h"
+
+#define FK_WIN_PAD     16u
+#define FK_WIN_TAG_BITS 3u
+#define FK_WIN_TAG_MASK 7u
+/* Fingerprints up to this width keep a bucket in one 64-bit word (4w <= 64
+ * bits, at a shift of 0 or 4), compared whole; wider ones slot by slot. */
+#define FK_WIN_WORD_FP_BITS 13u
+/* The second bucket's multiplier: 2^64 / golden ratio, odd. */
+#define FK_WIN_FP_MUL UINT64_C(0x9e3779b97f4a7c15)
+/* Words of stream state at the start of a saved payload. */
+#define FK_WIN_STATE_WORDS 16u
+
+struct fk_window {
+    fk_filter base;        /* must stay first: an fk_window * is an fk_filter * */
+    uint8_t  *bytes;       /* the packed buckets + FK_WIN_PAD */
+    uint64_t  buckets;
+    uint32_t  f;           /* fingerprint bits */
+    uint32_t  w;           /* slot bits, f + 3 */
+    uint32_t  bucket_bits; /* 4w */
+    uint32_t  fp_mask;     /* 2^f - 1 */
+    uint64_t  bucket_mask; /* the low 4w bits (f <= 13) */
+    uint64_t  ones;        /* bit 0 of each slot of a bucket word */
+    uint64_t  fp_ones;     /* bit 3 (the fingerprint's low bit) of each slot */
+    uint64_t  fp_fields;   /* the fingerprint bits of every slot */
+    uint64_t  tag_fields;  /* the tag bits of every slot */
+    uint64_t  high;        /* the top bit of each slot */
+    uint64_t  slot_mask;   /* 2^w - 1 */
+    uint64_t  seed;
+    uint64_t  hash8;       /* fk_hash8_flip64(seed) */
+    uint64_t  capacity;    /* N: the window (count) or the keys per window (time) */
+    double    fpr;
+    uint64_t  gen_len;     /* L = ceil(N / 7): a count generation's inserts */
+    uint64_t  live_budget; /* 8L */
+    uint64_t  span;        /* time: T; count: 0 */
+    uint64_t  gen_span;    /* time: D = ceil(T / 7); count: 0 */
+    bool      timed;
+    bool      clock_set;
+    uint64_t  now;         /* time: the clock */
+    uint64_t  boundary;    /* time: when the next generation starts */
+    uint64_t  generation;  /* the current generation (its tag: & 7) */
+    uint64_t  live;        /* nonzero slots */
+    uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
+    uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
+    uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
+    uint64_t  kicks, refreshed, refused, swept_last, swept_total;
+};
+
+/* ------------------------------------------------------- key -> place */
+
+/* XXH3-64 of keys longer than 16 bytes, out of line (window.c). */
+uint64_t fk_win_hash_long(const void *key, size_t len, uint64_t seed);
+
+static inline uint64_t fk_win_hash(const fk_window *w, const void *key, size_t len)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_64(fk_load_le64(key), w->hash8);
+    if (len <= 16)
+        return XXH3_64bits_withSeed(key, len, w->seed);
+    return fk_win_hash_long(key, len, w->seed);
+}
+
+static inline uint64_t fk_win_mulhi(uint64_t a, uint64_t b)
+{
+    return (uint64_t)(((unsigned __int128)a * b) >> 64);
+}
+
+/* A key's fingerprint and buckets. */
+typedef struct {
+    uint64_t i1, i2;
+    uint32_t fp;
+} fk_win_place;
+
+/* The other bucket of fingerprint fp in bucket b: s(fp) - b mod buckets,
+ * which maps b to i2 and i2 back to b for any bucket count. */
+static inline uint64_t fk_win_alt(const fk_window *w, uint64_t b, uint32_t fp)
+{
+    uint64_t s = fk_win_mulhi((uint64_t)fp * FK_WIN_FP_MUL, w->buckets);
+    return s >= b ? s - b : s + (w->buckets - b);
+}
+
+/* From the hash: fp uniform over 1..2^f - 1 from the low 32 bits, i1 the
+ * multiply-high of the whole hash. */
+static inline fk_win_place fk_win_place_of(const fk_window *w, uint64_t h)
+{
+    fk_win_place p;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * w->fp_mask) >> 32) + 1;
+    p.i1 = fk_win_mulhi(h, w->buckets);
+    p.i2 = fk_win_alt(w, p.i1, p.fp);
+    return p;
+}
+
+/* ------------------------------------------------------------ buckets */
+
+/* Slot j of bucket b (any width: w + 7 <= 39 bits fit one load). */
+static inline uint64_t fk_win_get(const fk_window *w, uint64_t b, unsigned j)
+{
+    uint64_t bit = (4 * b + j) * w->w;
+    return (fk_load_le64(w->bytes + (bit >> 3)) >> (bit & 7)) & w->slot_mask;
+}
+
+static inline void fk_win_set(fk_window *w, uint64_t b, unsigned j, uint64_t v)
+{
+    uint64_t bit = (4 * b + j) * w->w;
+    uint8_t *p = w->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t x = fk_load_le64(p);
+    x = (x & ~(w->slot_mask << sh)) | (v << sh);
+    fk_store_le64(p, x);
+}
+
+/* f <= 13: bucket b's 4w bits as one word. */
+static inline uint64_t fk_win_bucket(const fk_window *w, uint64_t b)
+{
+    uint64_t bit = b * w->bucket_bits;
+    return (fk_load_le64(w->bytes + (bit >> 3)) >> (bit & 7)) & w->bucket_mask;
+}
+
+static inline void fk_win_put_bucket(fk_window *w, uint64_t b, uint64_t v)
+{
+    uint64_t bit = b * w->bucket_bits;
+    uint8_t *p = w->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    uint64_t x = fk_load_le64(p);
+    x = (x & ~(w->bucket_mask << sh)) | (v << sh);
+    fk_store_le64(p, x);
+}
+
+/* Nonzero when a slot of bucket word v holds fingerprint fp (any tag):
+ * the top bit of the lowest such slot is the lowest bit set ("has a zero
+ * field" on the fingerprint bits, the tags masked off). */
+static inline uint64_t fk_win_match(const fk_window *w, uint64_t v, uint32_t fp)
+{
+    uint64_t x = (v ^ ((uint64_t)fp * w->fp_ones)) & w->fp_fields;
+    return (x - w->fp_ones) & ~x & w->high;
+}
+
+/* Nonzero when bucket word v has an empty slot (lowest exact, as above). */
+static inline uint64_t fk_win_free_mask(const fk_window *w, uint64_t v)
+{
+    return (v - w->ones) & ~v & w->high;
+}
+
+/* The slot (0..3) whose top bit is `bit`. */
+static inline unsigned fk_win_slot_of_bit(const fk_window *w, unsigned bit)
+{
+    return (bit >= w->w) + (bit >= 2 * w->w) + (bit >= 3 * w->w);
+}
+
+/* Index of the lowest slot of bucket b holding fp (any tag), or -1. */
+static inline int fk_win_find(const fk_window *w, uint64_t b, uint32_t fp)
+{
+    if (w->f <= FK_WIN_WORD_FP_BITS) {
+        uint64_t m = fk_win_match(w, fk_win_bucket(w, b), fp);
+        return m ? (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m)) : -1;
+    }
+    for (unsigned j = 0; j < 4; j++)
+        if ((fk_win_get(w, b, j) >> FK_WIN_TAG_BITS) == fp)
+            return (int)j;
+    return -1;
+}
+
+/* Index of the lowest empty slot of bucket b, or -1. */
+static inline int fk_win_find_free(const fk_window *w, uint64_t b)
+{
+    if (w->f <= FK_WIN_WORD_FP_BITS) {
+        uint64_t m = fk_win_free_mask(w, fk_win_bucket(w, b));
+        return m ? (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m)) : -1;
+    }
+    for (unsigned j = 0; j < 4; j++)
+        if (fk_win_get(w, b, j) == 0)
+            return (int)j;
+    return -1;
+}
+
+/* The lookup: either bucket holds fp. Every tag in the table is live, so
+ * no tag is tested. */
+static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
+{
+    if (__builtin_expect(w->f <= FK_WIN_WORD_FP_BITS, 1))
+        return (fk_win_match(w, fk_win_bucket(w, p->i1), p->fp) |
+                fk_win_match(w, fk_win_bucket(w, p->i2), p->fp)) != 0;
+    return fk_win_find(w, p->i1, p->fp) >= 0 || fk_win_find(w, p->i2, p->fp) >= 0;
+}
+
+/* The first byte of bucket b, for prefetching. */
+static inline const uint8_t *fk_win_bucket_addr(const fk_window *w, uint64_t b)
+{
+    return w->bytes + ((b * w->bucket_bits) >> 3);
+}
+
+/* Bytes of the packed buckets (no pad). */
+static inline uint64_t fk_win_table_bytes(uint64_t buckets, uint32_t w)
+{
+    return (buckets * 4 * w + 7) / 8;
+}
+
+/* ------------------------------------------------------------- writers */
+
+/* fk_window_insert from the key's hash (window.c), statuses included. */
+fk_status fk_win_insert_hash(fk_window *w, uint64_t h);
+
+/* Empties the table and every count: the generation goes on (window.c). */
+void fk_win_clear(fk_window *w);
+
+/* An empty window of exactly this geometry (no sizing): buckets >= 1, f in
+ * 4..29, gen_len >= 1; span 0 (count) or > 0 (time, gen_span =
+ * ceil(span / 7)). FK_EINVAL for anything else or a table over
+ * FK_MEMORY_CAP; FK_ENOMEM. */
+fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, double fpr,
+                              uint64_t span, uint64_t seed, fk_window **out);
+
+/* L = ceil(n / 7). */
+static inline uint64_t fk_win_gen_len(uint64_t n)
+{
+    return n / FK_WINDOW_SPAN_GENERATIONS + (n % FK_WINDOW_SPAN_GENERATIONS != 0);
+}
+
+/* The theory: 1 - (1 - 1/(2^f - 1))^(8 load). */
+double fk_win_theory_fpr(uint32_t f, double load);
+
+/* ------------------------------------------------- tracing / teaching */
+
+/* Where a key lives and what it matches. */
+typedef struct {
+    uint64_t hash;
+    uint32_t fingerprint;
+    uint64_t i1, i2;
+    int      bucket;      /* 1 or 2: the bucket holding its fingerprint; 0 none */
+    int      slot;        /* 0..3 when found, else -1 */
+    uint64_t generation;  /* the generation of that slot (when found) */
+    uint64_t age;         /* generations back from the current one (0 = current) */
+} fk_window_location;
+
+/* Fills *out for key. FK_OK, or FK_EINVAL for NULL w/out or key NULL with
+ * len > 0. Cost: one hash. */
+fk_status fk_window_locate(const fk_window *w, const void *key, size_t len,
+                           fk_window_location *out);
+
+/* The batch slots (window_batch.c). */
+#include "../common/pipeline.h"
+FK_BATCH_SLOTS_DECLARE(fk_window);
+
+/* The saving hooks (window_serial.c). */
+extern const fk_serial_ops fk_window_serial_ops;
+
+/* The body of fk_filter_stats for this kind. */
+void fk_window_stats(const fk_window *w, fk_stats *out);
+
+#endif

@@ -1,0 +1,187 @@
+/* window/window_serial.c: the sliding window's part of the saved format
+ * (framing: common/serial.h), file kind id 8.
+ *
+ * Kind parameters: param[0] = buckets (>= 1), param[1] = fingerprint bits
+ * f (4..29), param[2] = L (= ceil(capacity / 7)), param[3] = the current
+ * generation, param[4] = T (0 for a count window), param[5] = D (=
+ * ceil(T / 7); 0 for a count window); the rest 0. The header's items is
+ * the inserts of the live generations (fk_stats.items).
+ * Payload: 16 little-endian u64 words of stream state -- the inserts of
+ * each tag's generation (8 words, by tag), the eviction PRNG, the clock,
+ * the next boundary, 1 when the clock is set (else 0), then the counters
+ * kicks, refreshed, refused and swept_total -- followed by the packed
+ * buckets, ceil(buckets 4 (f + 3) / 8) bytes, bits past the last slot 0.
+ * Keys map through XXH3-64 (window_internal.h); hashing scheme id 1.
+ *
+ * Validation: every invariant of window_internal.h -- each slot empty or
+ * with a fingerprint and a live tag, the slot counts against the inserts,
+ * a count window's inserts per generation exactly as its position implies,
+ * the live slots within 8L, a clock before its boundary -- is checked and
+ * anything else is FK_ECORRUPT, so a loaded window is one a stream of
+ * inserts and advances could have made, and it continues as that one. */
+#include <stdlib.h>
+#include "window_internal.h"
+
+enum { P_BUCKETS, P_FP_BITS, P_GEN_LEN, P_GENERATION, P_SPAN, P_GEN_SPAN, P_USED };
+enum { S_INSERTS = 0, S_RNG = 8, S_NOW, S_BOUNDARY, S_CLOCK, S_KICKS, S_REFRESHED, S_REFUSED,
+       S_SWEPT };
+
+static uint64_t payload_bytes(uint64_t buckets, uint32_t f)
+{
+    return 8u * FK_WIN_STATE_WORDS + fk_win_table_bytes(buckets, f + FK_WIN_TAG_BITS);
+}
+
+static uint64_t items_of(const fk_window *w)
+{
+    uint64_t s = 0;
+    for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++)
+        s += w->inserts[t];
+    return s;
+}
+
+static void save_head(const fk_filter *f, fk_serial_head *h)
+{
+    const fk_window *w = (const fk_window *)f;
+    h->seed = w->seed;
+    h->capacity = w->capacity;
+    h->fpr = w->fpr;
+    h->items = items_of(w);
+    h->param[P_BUCKETS] = w->buckets;
+    h->param[P_FP_BITS] = w->f;
+    h->param[P_GEN_LEN] = w->gen_len;
+    h->param[P_GENERATION] = w->generation;
+    h->param[P_SPAN] = w->span;
+    h->param[P_GEN_SPAN] = w->gen_span;
+    h->payload_len = payload_bytes(w->buckets, w->f);
+}
+
+static void save_payload(const fk_filter *f, uint8_t *dst)
+{
+    const fk_window *w = (const fk_window *)f;
+    uint64_t st[FK_WIN_STATE_WORDS] = { 0 };
+    memcpy(st + S_INSERTS, w->inserts, sizeof w->inserts);
+    st[S_RNG] = w->rng;
+    st[S_NOW] = w->now;
+    st[S_BOUNDARY] = w->boundary;
+    st[S_CLOCK] = w->clock_set;
+    st[S_KICKS] = w->kicks;
+    st[S_REFRESHED] = w->refreshed;
+    st[S_REFUSED] = w->refused;
+    st[S_SWEPT] = w->swept_total;
+    fk_le_put64_array(dst, st, FK_WIN_STATE_WORDS);
+    memcpy(dst + 8u * FK_WIN_STATE_WORDS, w->bytes,
+           (size_t)fk_win_table_bytes(w->buckets, w->w));
+}
+
+static fk_status check_head(const fk_serial_head *h)
+{
+    for (unsigned i = P_USED; i < FK_SERIAL_PARAMS; i++)
+        if (h->param[i] != 0)
+            return FK_ECORRUPT;
+    uint64_t nb = h->param[P_BUCKETS], f = h->param[P_FP_BITS];
+    if (nb == 0 || nb > (UINT64_C(1) << 58) || f < FK_WINDOW_MIN_FP_BITS ||
+        f > FK_WINDOW_MAX_FP_BITS)
+        return FK_ECORRUPT;
+    if (h->param[P_GEN_LEN] != fk_win_gen_len(h->capacity) ||
+        h->param[P_GEN_LEN] > (UINT64_C(1) << 58))
+        return FK_ECORRUPT;
+    uint64_t span = h->param[P_SPAN];
+    if (h->param[P_GEN_SPAN] != (span ? fk_win_gen_len(span) : 0))
+        return FK_ECORRUPT;
+    if (fk_win_table_bytes(nb, (uint32_t)f + FK_WIN_TAG_BITS) + FK_WIN_PAD > FK_MEMORY_CAP)
+        return FK_ECORRUPT;
+    if (h->payload_len != payload_bytes(nb, (uint32_t)f))
+        return FK_ECORRUPT;
+    return FK_OK;
+}
+
+/* The stream state against the generation and the slots (already counted
+ * into w->slots / w->live). */
+static bool state_ok(const fk_window *w, uint64_t items)
+{
+    const uint64_t g = w->generation, cur = g & FK_WIN_TAG_MASK;
+    uint64_t sum = 0;
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++) {
+        unsigned t = (unsigned)((g - k) & FK_WIN_TAG_MASK);
+        bool used = k <= g; /* generation g - k has existed */
+        if (w->inserts[t] < w->slots[t] || (!used && w->inserts[t] != 0))
+            return false;
+        if (!w->timed && k > 0 && used && w->inserts[t] != w->gen_len)
+            return false;
+        if (sum > UINT64_MAX - w->inserts[t])
+            return false;
+        sum += w->inserts[t];
+    }
+    if (sum != items || w->live > w->live_budget)
+        return false;
+    if (!w->timed)
+        return w->inserts[cur] < w->gen_len && !w->clock_set && w->now == 0 && w->boundary == 0;
+    if (!w->clock_set)
+        return g == 0 && w->now == 0 && w->boundary == 0;
+    return w->now < w->boundary &&
+           (w->boundary == UINT64_MAX || w->boundary - w->now <= w->gen_span);
+}
+
+static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
+{
+    *out = NULL;
+    fk_window *w = NULL;
+    fk_status s = fk_win_create_exact(h->param[P_BUCKETS], (uint32_t)h->param[P_FP_BITS],
+                                      h->capacity, h->fpr, h->param[P_SPAN], h->seed, &w);
+    if (s != FK_OK)
+        return s == FK_EINVAL ? FK_ECORRUPT : s;
+    uint64_t st[FK_WIN_STATE_WORDS];
+    fk_le_get64_array(st, payload, FK_WIN_STATE_WORDS);
+    memcpy(w->inserts, st + S_INSERTS, sizeof w->inserts);
+    w->rng = st[S_RNG];
+    w->now = st[S_NOW];
+    w->boundary = st[S_BOUNDARY];
+    w->clock_set = st[S_CLOCK] == 1;
+    w->kicks = st[S_KICKS];
+    w->refreshed = st[S_REFRESHED];
+    w->refused = st[S_REFUSED];
+    w->swept_total = st[S_SWEPT];
+    w->generation = h->param[P_GENERATION];
+    uint64_t tb = fk_win_table_bytes(w->buckets, w->w);
+    memcpy(w->bytes, payload + 8u * FK_WIN_STATE_WORDS, (size_t)tb);
+    bool ok = st[S_CLOCK] <= 1;
+    /* bits past the last slot are 0 */
+    uint64_t used_bits = w->buckets * 4 * w->w;
+    if (used_bits & 7)
+        ok = ok && (w->bytes[tb - 1] >> (used_bits & 7)) == 0;
+    const uint64_t g = w->generation;
+    for (uint64_t b = 0; ok && b < w->buckets; b++)
+        for (unsigned j = 0; j < 4; j++) {
+            uint64_t v = fk_win_get(w, b, j);
+            if (!v)
+                continue;
+            unsigned t = (unsigned)(v & FK_WIN_TAG_MASK);
+            uint64_t age = (g - t) & FK_WIN_TAG_MASK;
+            if ((v >> FK_WIN_TAG_BITS) == 0 || age > g) {
+                ok = false;
+                break;
+            }
+            w->slots[t]++;
+            w->live++;
+        }
+    if (!ok || !state_ok(w, h->items)) {
+        fk_window_free(w);
+        return FK_ECORRUPT;
+    }
+    *out = &w->base;
+    return FK_OK;
+}
+
+const fk_serial_ops fk_window_serial_ops = {
+    .kind_id = FK_KIND_WINDOW,
+    .param_names = { [P_BUCKETS] = "buckets", [P_FP_BITS] = "fingerprint bits (f)",
+                     [P_GEN_LEN] = "generation length (L inserts)",
+                     [P_GENERATION] = "generation", [P_SPAN] = "time window (T ticks)",
+                     [P_GEN_SPAN] = "generation span (D ticks)" },
+    .save_head = save_head,
+    .save_payload = save_payload,
+    .check_head = check_head,
+    .load = load_payload,
+};
+
+FK_SERIAL_DIRECT_DEFINE(fk_window, fk_window, fk_window_ops)
