@@ -166,6 +166,7 @@ const fk_ops fkc_rotating_bloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "rotating-bloom",
     .summary = "baseline: two Bloom filters of N at fpr/2, swapped and cleared every N inserts; a window of N",
+    .caps = FK_CAP_EXPIRES,
     .create = rot_create,
     .destroy = rot_destroy,
     .insert = rot_insert,

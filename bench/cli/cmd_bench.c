@@ -11,19 +11,17 @@
 #include "../measure/window_stream.h"
 #include "../report/report.h"
 
-/* The window workload's default filters: the library's window kind when
- * this build has one, the window baselines, and the speed reference. */
+/* The window workload's default filters: every runnable kind that forgets
+ * (FK_CAP_EXPIRES: the library's window kind, the window baselines), and
+ * the speed reference. */
 static void window_defaults(const char *reference, char *buf, size_t len)
 {
     size_t at = 0;
     buf[0] = 0;
-    const fk_ops *w = fkc_kind_find("window");
-    if (w)
-        at += (size_t)snprintf(buf, len, "%s", w->name);
     for (size_t i = 0; fkc_kind_at(i) && at < len; i++)
-        if (fkc_kind_is_window_baseline(fkc_kind_at(i)))
+        if (fk_ops_caps(fkc_kind_at(i)) & FK_CAP_EXPIRES)
             at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", fkc_kind_at(i)->name);
-    if (at < len && fkc_kind_find(reference))
+    if (at < len)
         snprintf(buf + at, len - at, "%s%s", at ? "," : "", reference);
 }
 
@@ -56,8 +54,6 @@ static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filte
         return fkc_args_fail(spec, "--filters: %s", err);
     if (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0)
         return fkc_args_fail(spec, "--format: the window workload prints a table or csv");
-    if (!fkc_kind_find("window"))
-        fprintf(stderr, "filterkit bench: note: this build has no window kind; the baselines run alone\n");
     size_t cap = ns->n * fprs->n * nkinds;
     fkc_window_row *rows = calloc(cap ? cap : 1, sizeof *rows);
     if (!rows) {

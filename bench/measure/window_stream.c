@@ -5,6 +5,7 @@
 #include "loops.h"
 #include "window_stream.h"
 #include "../baselines/window_baselines.h"
+#include "../../window/window.h"
 #include "../clock/timing.h"
 #include "../keys/keygen.h"
 #include "../keys/rng.h"
@@ -234,7 +235,14 @@ fk_status fkc_window_run(const fkc_window_cfg *cfg, const fk_ops *ops, int as_re
     row->memory_bytes = stats.memory_bytes;
     row->bits_per_window_item = 8.0 * (double)stats.memory_bytes / (double)n;
     row->theory = stats.expected_fpr;
-    if (fkc_window_baseline_shape(st.f, &row->window, &row->lifetime, row->shape, sizeof row->shape) != 0) {
+    if (ops == &fk_window_ops) {
+        fk_window_description d;
+        fk_window_describe((const fk_window *)(const void *)st.f, &d);
+        row->window = d.window;
+        row->lifetime = FK_WINDOW_GENERATIONS * d.generation_length;
+        snprintf(row->shape, sizeof row->shape, "%u-bit fingerprints + 3-bit tags, %llu buckets x 4, L = %llu",
+                 d.fingerprint_bits, (unsigned long long)d.buckets, (unsigned long long)d.generation_length);
+    } else if (fkc_window_baseline_shape(st.f, &row->window, &row->lifetime, row->shape, sizeof row->shape) != 0) {
         fk_sizing z;
         if (fk_ops_size(ops, &p, &z) == FK_OK)
             snprintf(row->shape, sizeof row->shape, "%s", z.geometry);
