@@ -2,14 +2,23 @@
 #include <stdio.h>
 #include <string.h>
 #include "runnable_kinds.h"
+#include "window_baselines.h"
 #include "../../registry/registry.h"
 
 static const fk_ops *const baselines[] = {
 #ifdef FK_HAVE_LIBBLOOM
     &fkc_libbloom_ops,
 #endif
+    &fkc_rotating_bloom_ops,
+    &fkc_apbf_ops,
+    &fkc_apbf_best_ops,
     NULL
 };
+
+int fkc_kind_is_window_baseline(const fk_ops *ops)
+{
+    return ops == &fkc_rotating_bloom_ops || ops == &fkc_apbf_ops || ops == &fkc_apbf_best_ops;
+}
 
 static size_t builtin_count(void)
 {
@@ -85,9 +94,10 @@ int fkc_kinds_parse(const char *list, const fk_ops **out, size_t *n, char *err, 
     *n = 0;
     if (!list || strcmp(list, "all") == 0) {
         /* every kind but the growing ones: sized for n they are their inner
-         * kind at a tenth of the fpr; sweep --vary growth shows them grow */
+         * kind at a tenth of the fpr; sweep --vary growth shows them grow;
+         * nor the window baselines: `bench --workload window` runs them */
         for (size_t i = 0; fkc_kind_at(i) && *n < FKC_KINDS_MAX; i++)
-            if (!(fk_ops_caps(fkc_kind_at(i)) & FK_CAP_GROWS))
+            if (!(fk_ops_caps(fkc_kind_at(i)) & FK_CAP_GROWS) && !fkc_kind_is_window_baseline(fkc_kind_at(i)))
                 out[(*n)++] = fkc_kind_at(i);
         return 0;
     }

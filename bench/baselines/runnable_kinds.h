@@ -1,7 +1,8 @@
 /* bench/baselines/runnable_kinds.h: the filters a benchmark can run: every
  * built-in kind of the library's registry (fk_ops_at), then the external
  * baselines compiled into this CLI (libbloom when libbloom-dev was present
- * at build time). All of them are driven through the same fk_ops vtable. */
+ * at build time, and the sliding-window baselines of window_baselines.h).
+ * All of them are driven through the same fk_ops vtable. */
 #ifndef FKC_BENCH_RUNNABLE_KINDS_H
 #define FKC_BENCH_RUNNABLE_KINDS_H
 
@@ -31,6 +32,10 @@ const fk_ops *fkc_kind_find(const char *name);
 
 /* True for external baselines (not part of libfilterkit). */
 int fkc_kind_is_baseline(const fk_ops *ops);
+
+/* True for the sliding-window baselines (window_baselines.h: rotating-bloom,
+ * apbf, apbf-best), which `--filters all` leaves to `bench --workload window`. */
+int fkc_kind_is_window_baseline(const fk_ops *ops);
 
 /* True when the kind with this name is a baseline this build left out or
  * cannot load (fkc_kind_missing_why says which). */

@@ -1,12 +1,114 @@
 /* bench/cli/cmd_bench.c: `filterkit bench`: every filter at one parameter set
  * (or a few, given comma lists), side by side with the baselines. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "args.h"
 #include "cmd.h"
 #include "hints.h"
 #include "../baselines/runnable_kinds.h"
 #include "../measure/grid.h"
+#include "../measure/window_stream.h"
+#include "../report/report.h"
+
+/* The window workload's default filters: every runnable kind that forgets
+ * (FK_CAP_EXPIRES: the library's window kind, the window baselines), and
+ * the speed reference. */
+static void window_defaults(const char *reference, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; fkc_kind_at(i) && at < len; i++)
+        if (fk_ops_caps(fkc_kind_at(i)) & FK_CAP_EXPIRES)
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", fkc_kind_at(i)->name);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s%s", at ? "," : "", reference);
+}
+
+/* Whether name is in the comma list. */
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p && *p;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0)
+            return 1;
+        p = comma ? comma + 1 : NULL;
+    }
+    return 0;
+}
+
+/* `bench --workload window`: each (n, fpr) in turn, a table each, one CSV. */
+static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filters_given, const char *reference,
+                        const fkc_u64_list *ns, const fkc_double_list *fprs, uint64_t seed, uint64_t stream,
+                        uint64_t probes, int no_batches, const char *format, const char *out, const char *name)
+{
+    char defaults[256];
+    window_defaults(reference, defaults, sizeof defaults);
+    const char *list = filters_given ? filters : defaults;
+    const fk_ops *kinds[FKC_KINDS_MAX];
+    size_t nkinds;
+    char err[512];
+    if (fkc_kinds_parse(list, kinds, &nkinds, err, sizeof err))
+        return fkc_args_fail(spec, "--filters: %s", err);
+    if (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0)
+        return fkc_args_fail(spec, "--format: the window workload prints a table or csv");
+    size_t cap = ns->n * fprs->n * nkinds;
+    fkc_window_row *rows = calloc(cap ? cap : 1, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "filterkit bench: out of memory\n");
+        return 1;
+    }
+    FILE *csv = NULL;
+    char path[1024] = "";
+    if (strcmp(out, "-") != 0) {
+        snprintf(path, sizeof path, "%s/%s.csv", out, name ? name : "bench-window");
+        if (fkc_make_dirs(out) != 0 || !(csv = fopen(path, "w"))) {
+            fprintf(stderr, "filterkit bench: cannot write %s\n", path);
+            free(rows);
+            return 1;
+        }
+    }
+    int rc = 0;
+    size_t done = 0;
+    for (size_t a = 0; a < ns->n && rc == 0; a++)
+        for (size_t b = 0; b < fprs->n && rc == 0; b++) {
+            fkc_window_cfg cfg = { ns->v[a], fprs->v[b], seed, stream, probes, !no_batches };
+            fkc_window_row *set = rows + done;
+            size_t got = 0;
+            for (size_t i = 0; i < nkinds; i++) {
+                char prefix[96];
+                snprintf(prefix, sizeof prefix, "filterkit bench: window n=%llu fpr=%g: ",
+                         (unsigned long long)cfg.n, cfg.fpr);
+                fk_status s = fkc_window_run(&cfg, kinds[i], in_list(reference, kinds[i]->name), &set[got], prefix);
+                if (s != FK_OK) {
+                    fprintf(stderr, "filterkit bench: %s at n=%llu fpr=%g: %s; skipped\n", kinds[i]->name,
+                            (unsigned long long)cfg.n, cfg.fpr, fk_strerror(s));
+                    continue;
+                }
+                if (set[got].window_misses) {
+                    fprintf(stderr, "filterkit bench: %s: %llu FALSE NEGATIVES inside the window\n",
+                            kinds[i]->name, (unsigned long long)set[got].window_misses);
+                    rc = 1;
+                }
+                got++;
+            }
+            if (strcmp(format, "table") == 0)
+                fkc_window_table(stdout, &cfg, set, got, reference);
+            else
+                fkc_window_csv(stdout, &cfg, set, got);
+            if (csv)
+                fkc_window_csv(csv, &cfg, set, got);
+            done += got;
+        }
+    if (csv && fclose(csv) != 0) {
+        fprintf(stderr, "filterkit bench: cannot write %s\n", path);
+        rc = 1;
+    }
+    free(rows);
+    return rc;
+}
 
 int fkc_cmd_bench(int argc, char **argv)
 {
@@ -18,7 +120,15 @@ int fkc_cmd_bench(int argc, char **argv)
     int no_fill = 0, wide = 0;
     uint64_t threads = 0;
     int binary_lines = 0;
+    const char *workload = "fill", *reference = "cuckoo";
+    uint64_t stream = 0, probes = 0;
+    int no_batches = 0;
     const fkc_opt opts[] = {
+        { "workload", FKC_OPT_CHOICE, &workload, "fill|window", "fill: n keys, then lookups (default); window: a stream of 10 n distinct inserts into sliding-window filters of n, lookups of keys of every age" },
+        { "stream", FKC_OPT_COUNT, &stream, "S", "--workload window: inserts in the stream (default: 10 n)" },
+        { "probes", FKC_OPT_COUNT, &probes, "P", "--workload window: lookups per age band (default: n clamped to [1000, 2^20])" },
+        { "reference", FKC_OPT_STR, &reference, "LIST", "--workload window: kinds that take n keys, not the stream: the speed reference (default: cuckoo)" },
+        { "no-batches", FKC_OPT_FLAG, &no_batches, NULL, "--workload window: skip the batch calls" },
         { "filters", FKC_OPT_KINDS, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
@@ -45,12 +155,20 @@ int fkc_cmd_bench(int argc, char **argv)
         "(fk_filter_*_many). With --threads T, also the aggregate million operations\n"
         "per second of T threads inserting into one filter at once\n"
         "(fk_filter_insert_concurrent) and looking up in it, beside one thread\n"
-        "(a second table). Columns: 'filterkit columns'.",
+        "(a second table). Columns: 'filterkit columns'.\n"
+        "--workload window: sliding-window filters of n (the window kind, the APBF and\n"
+        "rotating-Bloom baselines) take 10 n distinct inserts; printed per filter: bits per\n"
+        "window item, the share of keys answering present by age (window: false negatives;\n"
+        "slack N..8N/7; expired 8N/7..2N; old; never seen), ns per insert and lookup, single\n"
+        "and batched, and ratios to the reference (a cuckoo filter holding n keys).",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (strcmp(workload, "window") == 0)
+        return bench_window(&spec, filters.value, strcmp(filters.value, "all") != 0, reference, &ns, &fprs, seed,
+                            stream, probes, no_batches, format, out, name);
     if (wide && strcmp(format, "table") == 0)
         format = "wide";
 

@@ -37,4 +37,7 @@ int fkc_report_files(const char *dir, const char *stem, const fkc_runinfo *ri, c
 /* Value of column c of row r as text (empty for NaN), for CSV and tests. */
 void fkc_report_cell(const fkc_column *c, const fkc_result *r, char *buf, size_t len);
 
+/* mkdir -p dir: returns 0, or -1 (errno set) when a folder could not be made. */
+int fkc_make_dirs(const char *dir);
+
 #endif

@@ -52,8 +52,7 @@ void fkc_report_csv(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const 
     }
 }
 
-/* mkdir -p */
-static int make_dirs(const char *dir)
+int fkc_make_dirs(const char *dir)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
@@ -75,7 +74,7 @@ static int make_dirs(const char *dir)
 int fkc_report_files(const char *dir, const char *stem, const fkc_runinfo *ri, const fkc_schema *s,
                     const fkc_result *rows, size_t n)
 {
-    if (make_dirs(dir)) {
+    if (fkc_make_dirs(dir)) {
         fprintf(stderr, "filterkit: cannot create '%s': %s\n", dir, strerror(errno));
         return -1;
     }
