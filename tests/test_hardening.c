@@ -182,8 +182,11 @@ TEST(fpr_at_the_edges_works)
             uint64_t ok = 0;
             for (uint64_t k = 0; k < 1000; k++)
                 ok += fk_filter_insert(f, &k, sizeof k) == FK_OK;
-            /* Every inserted key is found (an FK_EFULL insert changed nothing). */
-            for (uint64_t k = 0; k < 1000; k++) {
+            /* Every inserted key is found (an FK_EFULL insert changed nothing).
+             * A kind that forgets counts these inserts into its window, which
+             * would push the keys out: it is checked by its own tests. */
+            bool expires = (fk_ops_caps(ops) & FK_CAP_EXPIRES) != 0;
+            for (uint64_t k = 0; k < 1000 && !expires; k++) {
                 fk_status s = fk_filter_insert(f, &k, 0); /* the empty key, repeatedly */
                 CHECK(s == FK_OK || s == FK_EFULL);
             }
