@@ -85,7 +85,7 @@ static fk_status geometry_of(const fk_params *p, xf_geometry *g)
         return FK_EINVAL;
     g->quotients = (uint64_t)n;
     g->slots = fk_xf_slots_for(g->quotients);
-    if (g->slots == 0 || fk_xf_table_bytes(g->slots, g->width) > FK_MEMORY_CAP)
+    if (g->slots == 0 || fk_xf_table_bytes(g->slots, g->width) + struct_bytes() > FK_MEMORY_CAP)
         return FK_EINVAL;
     return FK_OK;
 }
@@ -169,6 +169,14 @@ fk_status fk_expandable_new(const fk_params *p, fk_expandable **out)
         (*out)->growth = g.growth;
     }
     return s;
+}
+
+fk_status fk_expandable_set_max_bytes(fk_expandable *xf, uint64_t max_bytes)
+{
+    if (!xf)
+        return FK_EINVAL;
+    xf->max_bytes = max_bytes == 0 || max_bytes > FK_MEMORY_CAP ? FK_MEMORY_CAP : max_bytes;
+    return FK_OK;
 }
 
 void fk_expandable_free(fk_expandable *xf)

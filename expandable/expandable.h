@@ -129,6 +129,12 @@ FK_API bool fk_expandable_contains(const fk_expandable *xf, const void *key, siz
  * NULL or key NULL with len > 0. Cost: as insert, without doubling. */
 FK_API fk_status fk_expandable_remove(fk_expandable *xf, const void *key, size_t len);
 
+/* Sets the byte limit of xf (0: FK_MEMORY_CAP), as p->max_bytes at
+ * creation (a loaded filter has FK_MEMORY_CAP until this is called): a
+ * doubling past it answers FK_ELIMIT. Returns FK_OK, or FK_EINVAL for xf
+ * NULL. Not thread safe against writers. O(1). */
+FK_API fk_status fk_expandable_set_max_bytes(fk_expandable *xf, uint64_t max_bytes);
+
 /* Stats: fk_filter_stats(fk_expandable_as_filter(x), &out): items = entries
  * (table and voids), capacity = the entries before the next doubling
  * (capacity 2^G), memory_bytes = tables, void list and struct,
