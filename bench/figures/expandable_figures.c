@@ -64,16 +64,24 @@ int main(int argc, char **argv)
     printf("| keys | doublings | filter | bits/key | measured FPR | absent lookup ns (single) | (batch) |\n");
     printf("|---|---|---|---|---|---|---|\n");
     uint64_t done = 0;
+    bool dead[K_N] = { false }; /* the quotient filter stops when r reaches its minimum */
     for (unsigned g = 0; g <= D; g++) {
         uint64_t upto = n0 << g;
         for (int k = 0; k < K_N; k++) {
             double t0 = now_ns();
-            for (uint64_t i = done; i < upto; i++) {
+            for (uint64_t i = done; i < upto && !dead[k]; i++) {
                 fk_status st = fk_filter_insert_u64(f[k], keys[i]);
                 while (st == FK_EFULL && k == K_QF) {
-                    if (fk_filter_grow(f[k]) != FK_OK)
-                        return 1;
+                    if (fk_filter_grow(f[k]) != FK_OK) {
+                        dead[k] = true;
+                        break;
+                    }
                     st = fk_filter_insert_u64(f[k], keys[i]);
+                }
+                if (dead[k]) {
+                    printf("| %llu | %u | %s | cannot double again (r at its minimum) | | | |\n",
+                           (unsigned long long)i, g, names[k]);
+                    break;
                 }
                 if (st != FK_OK) {
                     fprintf(stderr, "%s: insert %llu: %s\n", names[k], (unsigned long long)i,
@@ -85,6 +93,8 @@ int main(int argc, char **argv)
         }
         done = upto;
         for (int k = 0; k < K_N; k++) {
+            if (dead[k])
+                continue;
             fk_stats st;
             fk_filter_stats(f[k], &st);
             double best = 1e30, bbest = 1e30;
