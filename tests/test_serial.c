@@ -1065,6 +1065,14 @@ static const struct { const char *kind; uint64_t hits, digest; } release_0_3[] =
     { "quotient", UINT64_C(13), UINT64_C(0x052d61e04331955e) },
 };
 
+static bool in_release_0_3(const char *kind)
+{
+    for (size_t r = 0; r < sizeof release_0_3 / sizeof release_0_3[0]; r++)
+        if (strcmp(release_0_3[r].kind, kind) == 0)
+            return true;
+    return false;
+}
+
 static void probe_digest(const fk_filter *f, uint64_t *hits, uint64_t *digest)
 {
     char key[32];
@@ -1085,10 +1093,7 @@ TEST(release_0_3_golden_files_still_load)
     size_t found = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
-        bool in_0_3 = false; /* kinds added after 0.3.0 have no such file */
-        for (size_t r = 0; r < sizeof release_0_3 / sizeof release_0_3[0]; r++)
-            in_0_3 = in_0_3 || strcmp(release_0_3[r].kind, ops->name) == 0;
-        if (!serializes(ops) || !in_0_3)
+        if (!serializes(ops) || !in_release_0_3(ops->name)) /* kinds added later */
             continue;
         char path[600];
         snprintf(path, sizeof path, "%s/%s-0.3.fk", golden_dir, ops->name);

@@ -1,0 +1,918 @@
+/* expandable/expandable.c: the expandable filter (expandable.h; layout in
+ * expandable_internal.h): sizing, lookups, inserts and removes on the
+ * rank-and-select table, doubling, the void list, stats and the vtable. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "expandable_internal.h"
+#include "../common/alloc.h"
+
+/* ------------------------------------------------------------ geometry */
+
+uint64_t fk_xf_slots_for(uint64_t quotients)
+{
+    if (quotients == 0 || quotients > (UINT64_C(1) << 40))
+        return 0;
+    uint64_t want = quotients + 16 + (uint64_t)(2.0 * sqrt((double)quotients));
+    return (want + 63) / 64 * 64;
+}
+
+uint64_t fk_xf_table_bytes(uint64_t slots, uint32_t width)
+{
+    return slots / 64 * (FK_XF_HEAD + 8u * (uint64_t)width) + FK_XF_PAD;
+}
+
+static uint64_t struct_bytes(void)
+{
+    return sizeof(fk_expandable);
+}
+
+static uint64_t memory_of(const fk_expandable *xf)
+{
+    return fk_xf_table_bytes(xf->slots, xf->width) + struct_bytes() +
+           (uint64_t)xf->voids_cap * sizeof(uint64_t);
+}
+
+/* D = ceil(log2 growth) */
+static unsigned doublings_for(uint32_t growth)
+{
+    unsigned d = 0;
+    while (d < 32 && (UINT64_C(1) << d) < growth)
+        d++;
+    return d;
+}
+
+/* The F and W the params ask for (expandable.h, "Sizing"). */
+static fk_status widths_for(const fk_params *p, double max_load, uint32_t *width,
+                            uint32_t *fp_bits)
+{
+    uint32_t f = p->fingerprint_bits;
+    if (f > 31)
+        return FK_EINVAL;
+    if (f == 0) {
+        unsigned d = doublings_for(p->growth ? p->growth : FK_EXPANDABLE_DEFAULT_GROWTH);
+        f = d + 1;
+        while (f < 31 && max_load * ldexp(1.0, -(int)f) * (1.0 + d / 2.0) > p->fpr)
+            f++;
+        f = f <= 15 ? 15 : 31;
+    }
+    *width = f <= 15 ? 16 : 32;
+    *fp_bits = f;
+    return FK_OK;
+}
+
+typedef struct {
+    uint64_t quotients, slots;
+    uint32_t width, fp_bits, growth;
+    double   max_load;
+} xf_geometry;
+
+static fk_status geometry_of(const fk_params *p, xf_geometry *g)
+{
+    fk_status s = fk_params_check(p);
+    if (s != FK_OK)
+        return s;
+    double load = p->max_load == 0 ? FK_EXPANDABLE_MAX_LOAD : p->max_load;
+    if (!(load >= 0.5 && load < 1.0))
+        return FK_EINVAL;
+    g->max_load = load;
+    s = widths_for(p, load, &g->width, &g->fp_bits);
+    if (s != FK_OK)
+        return s;
+    g->growth = p->growth ? p->growth : FK_EXPANDABLE_DEFAULT_GROWTH;
+    double n = ceil((double)p->capacity / load);
+    if (!(n < ldexp(1.0, 40)))
+        return FK_EINVAL;
+    g->quotients = (uint64_t)n;
+    g->slots = fk_xf_slots_for(g->quotients);
+    if (g->slots == 0 || fk_xf_table_bytes(g->slots, g->width) + struct_bytes() > FK_MEMORY_CAP)
+        return FK_EINVAL;
+    return FK_OK;
+}
+
+static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
+{
+    if (width != 16 && width != 32)
+        return false;
+    if (fp_bits < 1 || fp_bits > width - 1)
+        return false;
+    uint64_t S = fk_xf_slots_for(quotients);
+    return S != 0 && fk_xf_table_bytes(S, width) <= FK_MEMORY_CAP;
+}
+
+/* ------------------------------------------------------------- creation */
+
+static bool contains_u64(const fk_filter *f, uint64_t key);
+
+static fk_status create_table(uint64_t slots, uint32_t width, uint8_t **out)
+{
+    void *t = NULL;
+    fk_status s = fk_alloc_zeroed(fk_xf_table_bytes(slots, width), &t);
+    *out = t;
+    return s;
+}
+
+fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bits,
+                             uint32_t doublings, uint64_t seed, uint64_t capacity, double fpr,
+                             fk_expandable **out)
+{
+    *out = NULL;
+    if (!geometry_ok(quotients, width, fp_bits) || doublings > FK_EXPANDABLE_MAX_DOUBLINGS ||
+        capacity == 0 || (capacity << doublings) >> doublings != capacity)
+        return FK_EINVAL;
+    fk_expandable *xf = calloc(1, sizeof *xf);
+    if (!xf)
+        return FK_ENOMEM;
+    xf->slots = fk_xf_slots_for(quotients);
+    fk_status s = create_table(xf->slots, width, &xf->table);
+    if (s != FK_OK) {
+        free(xf);
+        return s;
+    }
+    xf->base.ops = &fk_expandable_ops;
+    xf->base.contains_u64 = contains_u64;
+    xf->nblocks = xf->slots / 64;
+    xf->quotients = quotients;
+    xf->width = width;
+    xf->slot_bytes = width / 8;
+    xf->block_bytes = FK_XF_HEAD + 8u * width;
+    xf->fp_bits = fp_bits;
+    xf->doublings = doublings;
+    xf->growth = FK_EXPANDABLE_DEFAULT_GROWTH;
+    xf->seed = seed;
+    xf->flip = fk_hash8_flip64(seed);
+    xf->capacity = capacity;
+    xf->fpr = fpr;
+    xf->limit = capacity << doublings;
+    xf->max_bytes = FK_MEMORY_CAP;
+    *out = xf;
+    return FK_OK;
+}
+
+fk_status fk_expandable_new(const fk_params *p, fk_expandable **out)
+{
+    if (!out)
+        return FK_EINVAL;
+    *out = NULL;
+    if (!p)
+        return FK_EINVAL;
+    xf_geometry g;
+    fk_status s = geometry_of(p, &g);
+    if (s != FK_OK)
+        return s;
+    if (fk_xf_table_bytes(g.slots, g.width) + struct_bytes() > fk_params_max_bytes(p))
+        return FK_ELIMIT;
+    s = fk_xf_create_exact(g.quotients, g.width, g.fp_bits, 0, p->seed, p->capacity, p->fpr,
+                           out);
+    if (s == FK_OK) {
+        (*out)->max_bytes = fk_params_max_bytes(p);
+        (*out)->growth = g.growth;
+    }
+    return s;
+}
+
+fk_status fk_expandable_set_max_bytes(fk_expandable *xf, uint64_t max_bytes)
+{
+    if (!xf)
+        return FK_EINVAL;
+    xf->max_bytes = max_bytes == 0 || max_bytes > FK_MEMORY_CAP ? FK_MEMORY_CAP : max_bytes;
+    return FK_OK;
+}
+
+void fk_expandable_free(fk_expandable *xf)
+{
+    if (!xf)
+        return;
+    free(xf->table);
+    free(xf->voids);
+    free(xf);
+}
+
+fk_filter *fk_expandable_as_filter(fk_expandable *xf)
+{
+    return xf ? &xf->base : NULL;
+}
+
+/* --------------------------------------------------------- bit helpers */
+
+static inline void set_bit(fk_expandable *xf, unsigned at, uint64_t j, bool on)
+{
+    uint8_t *p = fk_xf_block(xf, j >> 6) + at;
+    uint64_t w = fk_load_le64(p), m = UINT64_C(1) << (j & 63);
+    fk_store_le64(p, on ? w | m : w & ~m);
+}
+
+static inline bool is_runend(const fk_expandable *xf, uint64_t j)
+{
+    return (fk_xf_runends(xf, j >> 6) >> (j & 63)) & 1u;
+}
+
+static inline bool is_occupied(const fk_expandable *xf, uint64_t q)
+{
+    return (fk_xf_occupieds(xf, q >> 6) >> (q & 63)) & 1u;
+}
+
+static inline void set_offset(fk_expandable *xf, uint64_t b, unsigned v)
+{
+    fk_le_put16(fk_xf_block(xf, b) + 16, (uint16_t)v);
+}
+
+/* The first set bit at or after `from` below `limit` in the occupieds
+ * (at = 0) or runends (at = 8) words; `limit` when none. */
+static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, uint64_t limit)
+{
+    while (from < limit) {
+        uint64_t w = fk_load_le64(fk_xf_block(xf, from >> 6) + at) >> (from & 63);
+        if (w) {
+            uint64_t j = from + (uint64_t)__builtin_ctzll(w);
+            return j < limit ? j : limit;
+        }
+        from = (from | 63) + 1;
+    }
+    return limit;
+}
+
+/* The d-th (from 1) runend at or after p0; S when none. */
+static uint64_t nth_runend(const fk_expandable *xf, uint64_t p0, unsigned d)
+{
+    uint64_t w = p0 >> 6;
+    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
+    unsigned c = fk_xf_popcount(re);
+    while (c < d) {
+        d -= c;
+        if (++w >= xf->nblocks)
+            return xf->slots;
+        re = fk_xf_runends(xf, w);
+        c = fk_xf_popcount(re);
+    }
+    return (w << 6) + fk_xf_select(re, d - 1);
+}
+
+/* Where q's run starts or would start: one past the last run of a
+ * quotient below q, and not before q. */
+static uint64_t run_place(const fk_expandable *xf, uint64_t q)
+{
+    uint64_t b = q >> 6;
+    uint64_t below = fk_xf_occupieds(xf, b) & ((UINT64_C(1) << (q & 63)) - 1);
+    uint64_t p0 = (b << 6) + fk_xf_offset(xf, b);
+    unsigned d = fk_xf_popcount(below);
+    uint64_t at = d == 0 ? p0 : nth_runend(xf, p0, d) + 1;
+    return at > q ? at : q;
+}
+
+/* The first free slot at or after j (S when none), jumping by lower
+ * bounds of how far the cluster reaches (the quotient filter's method:
+ * runs of quotients <= j not ended by j each need one more slot). */
+static uint64_t first_free(const fk_expandable *xf, uint64_t j)
+{
+    while (j < xf->slots) {
+        uint64_t b = j >> 6;
+        unsigned i = (unsigned)(j & 63), off = fk_xf_offset(xf, b);
+        uint64_t upto = ~UINT64_C(0) >> (63 - i);
+        unsigned d = fk_xf_popcount(fk_xf_occupieds(xf, b) & upto);
+        if (off > i) {
+            j += off - i + d;
+            continue;
+        }
+        uint64_t re = fk_xf_runends(xf, b) & upto & (~UINT64_C(0) << off);
+        unsigned open = d - fk_xf_popcount(re);
+        if (open > 0)
+            j += open;
+        else if ((re >> i) & 1)
+            j++;
+        else
+            return j;
+    }
+    return xf->slots;
+}
+
+/* ---------------------------------------------------------------- lookup */
+
+static bool voids_have(const fk_expandable *xf, uint64_t key)
+{
+    size_t lo = 0, hi = xf->nvoids;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (xf->voids[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < xf->nvoids && xf->voids[lo] == key;
+}
+
+static uint64_t void_key(const fk_expandable *xf, uint64_t q, unsigned gen)
+{
+    return ((uint64_t)gen << FK_XF_VOID_SHIFT) | (q >> (xf->doublings - gen));
+}
+
+/* The most specific void matching quotient q (index in voids), or -1. */
+static long voids_match(const fk_expandable *xf, uint64_t q)
+{
+    for (uint64_t gens = xf->void_gens; gens;) {
+        unsigned g = 63u - (unsigned)__builtin_clzll(gens);
+        gens &= ~(UINT64_C(1) << g);
+        uint64_t key = void_key(xf, q, g);
+        if (voids_have(xf, key)) {
+            size_t lo = 0, hi = xf->nvoids;
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if (xf->voids[mid] < key)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            return (long)lo;
+        }
+    }
+    return -1;
+}
+
+/* q's run (q occupied): the rank of q among its block's occupied
+ * quotients, counted from the block's offset, numbers the runend that
+ * ends it; the run starts after the previous runend, not before q. */
+__attribute__((noinline)) static bool run_matches(const fk_expandable *xf, uint64_t q,
+                                                  uint32_t kv, const uint8_t *blk, uint64_t occ)
+{
+    uint64_t b = q >> 6;
+    unsigned d = fk_xf_popcount(occ & (~UINT64_C(0) >> (63 - (q & 63))));
+    uint64_t p0 = (b << 6) + fk_le_get16(blk + 16), w = p0 >> 6;
+    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
+    unsigned c = fk_xf_popcount(re);
+    while (c < d) {
+        d -= c;
+        re = fk_xf_runends(xf, ++w);
+        c = fk_xf_popcount(re);
+    }
+    uint64_t j = (w << 6) + fk_xf_select(re, d - 1);
+    for (;;) {
+        if (fk_xf_match(fk_xf_slot(xf, j), kv))
+            return true;
+        if (j <= q || is_runend(xf, j - 1))
+            return false;
+        j--;
+    }
+}
+
+bool fk_xf_lookup_hash(const fk_expandable *xf, uint64_t h)
+{
+    uint32_t kv;
+    uint64_t q = fk_xf_place(xf, h, &kv);
+    const uint8_t *blk = fk_xf_block(xf, q >> 6);
+    /* the slots of q are usually in its block's later lines: ask now */
+    __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * xf->slot_bytes);
+    uint64_t occ = fk_load_le64(blk);
+    if (((occ >> (q & 63)) & 1) && run_matches(xf, q, kv, blk, occ))
+        return true;
+    return xf->nvoids != 0 && voids_match(xf, q) >= 0;
+}
+
+bool fk_expandable_contains(const fk_expandable *xf, const void *key, size_t len)
+{
+    if (!xf || (!key && len > 0))
+        return false;
+    return fk_xf_lookup_hash(xf, fk_xf_hash(xf, key, len));
+}
+
+static bool contains_u64(const fk_filter *f, uint64_t key)
+{
+    const fk_expandable *xf = (const fk_expandable *)f;
+    return fk_xf_lookup_hash(xf, fk_hash8_64(key, xf->flip));
+}
+
+/* ---------------------------------------------------------------- insert */
+
+/* Puts value v into q's run, keeping the run's values rising. FK_EFULL
+ * (nothing changed) when the cluster would pass the last slot or an
+ * offset would pass FK_XF_OFFSET_MAX. */
+static fk_status table_insert(fk_expandable *xf, uint64_t q, uint32_t v)
+{
+    uint64_t start = run_place(xf, q), p = start, end = start;
+    bool occupied = is_occupied(xf, q);
+    if (occupied) {
+        end = next_bit(xf, 8, start, xf->slots);
+        while (p <= end && fk_xf_slot(xf, p) <= v)
+            p++;
+    }
+    uint64_t e = first_free(xf, p);
+    if (e >= xf->slots)
+        return FK_EFULL;
+    /* Offsets: only blocks after q's and up to e change. For a block
+     * starting after p, the slot before its start is in the shifted stretch
+     * and belongs to a run of a quotient below it: its offset grows by one.
+     * For one starting at or before p (q below its start), the new entry
+     * ends the last run of a quotient below it unless that run already
+     * reached p. */
+    uint64_t b_lo = (q >> 6) + 1, b_hi = e >> 6;
+    for (uint64_t b = b_lo; b <= b_hi; b++)
+        if (fk_xf_offset(xf, b) >= FK_XF_OFFSET_MAX || (b << 6) + FK_XF_OFFSET_MAX <= p)
+            return FK_EFULL;
+    for (uint64_t j = e; j > p; j--) {
+        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j - 1));
+        set_bit(xf, 8, j, is_runend(xf, j - 1));
+    }
+    fk_xf_set_slot(xf, p, v);
+    if (!occupied) {
+        set_bit(xf, 0, q, true);
+        set_bit(xf, 8, p, true);
+    } else if (p == end + 1) {
+        set_bit(xf, 8, end, false);
+        set_bit(xf, 8, p, true);
+    } else {
+        set_bit(xf, 8, p, false);
+    }
+    for (uint64_t b = b_lo; b <= b_hi; b++) {
+        uint64_t at = b << 6;
+        unsigned off = fk_xf_offset(xf, b);
+        if (at > p || (off > 0 && at + off > p))
+            off++;
+        else
+            off = (unsigned)(p + 1 - at);
+        set_offset(xf, b, off);
+    }
+    return FK_OK;
+}
+
+static fk_status double_table(fk_expandable *xf);
+
+fk_status fk_xf_insert_hash(fk_expandable *xf, uint64_t h)
+{
+    if (xf->used >= xf->limit) {
+        fk_status s = double_table(xf);
+        if (s != FK_OK)
+            return s;
+    }
+    for (int tries = 0;; tries++) {
+        uint32_t kv;
+        uint64_t q = fk_xf_place(xf, h, &kv);
+        fk_status s = table_insert(xf, q, fk_xf_entry(xf, kv));
+        if (s == FK_OK) {
+            xf->used++;
+            xf->by_len[xf->fp_bits]++;
+            return FK_OK;
+        }
+        if (tries > 0) /* doubling did not help: copies of one hash */
+            return FK_EFULL;
+        s = double_table(xf);
+        if (s != FK_OK)
+            return s;
+    }
+}
+
+fk_status fk_expandable_insert(fk_expandable *xf, const void *key, size_t len)
+{
+    if (!xf || (!key && len > 0))
+        return FK_EINVAL;
+    return fk_xf_insert_hash(xf, fk_xf_hash(xf, key, len));
+}
+
+/* ---------------------------------------------------------------- remove */
+
+static void voids_erase(fk_expandable *xf, size_t i)
+{
+    unsigned g = (unsigned)(xf->voids[i] >> FK_XF_VOID_SHIFT);
+    memmove(xf->voids + i, xf->voids + i + 1, (xf->nvoids - i - 1) * sizeof *xf->voids);
+    xf->nvoids--;
+    bool left = (i > 0 && (xf->voids[i - 1] >> FK_XF_VOID_SHIFT) == g) ||
+                (i < xf->nvoids && (xf->voids[i] >> FK_XF_VOID_SHIFT) == g);
+    if (!left)
+        xf->void_gens &= ~(UINT64_C(1) << g);
+}
+
+/* Removes slot p of q's run [start, end]: the runs after it that sit past
+ * their quotient move left by one, up to the first that cannot. */
+static void table_remove_at(fk_expandable *xf, uint64_t q, uint64_t start, uint64_t end,
+                            uint64_t p)
+{
+    uint64_t E = end, cur = q;
+    while (E + 1 < xf->slots) {
+        uint64_t q2 = next_bit(xf, 0, cur + 1, xf->quotients);
+        if (q2 >= xf->quotients || q2 > E)
+            break;
+        E = next_bit(xf, 8, E + 1, xf->slots);
+        cur = q2;
+    }
+    if (start == end)
+        set_bit(xf, 0, q, false);
+    else if (p == end)
+        set_bit(xf, 8, end - 1, true);
+    for (uint64_t j = p; j < E; j++) {
+        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j + 1));
+        set_bit(xf, 8, j, is_runend(xf, j + 1));
+    }
+    fk_xf_set_slot(xf, E, 0);
+    set_bit(xf, 8, E, false);
+    /* offsets: every block after q's up to E loses one (see table_insert) */
+    for (uint64_t b = (q >> 6) + 1; b <= E >> 6; b++) {
+        unsigned off = fk_xf_offset(xf, b);
+        set_offset(xf, b, off ? off - 1 : 0);
+    }
+}
+
+static fk_status remove_hash(fk_expandable *xf, uint64_t h)
+{
+    uint32_t kv;
+    uint64_t q = fk_xf_place(xf, h, &kv);
+    if (is_occupied(xf, q)) {
+        uint64_t start = run_place(xf, q), end = next_bit(xf, 8, start, xf->slots);
+        uint64_t best = end + 1;
+        unsigned best_len = 0;
+        for (uint64_t j = start; j <= end; j++) {
+            uint32_t v = fk_xf_slot(xf, j);
+            unsigned L = fk_xf_len(xf, v);
+            if (fk_xf_match(v, kv) && (best > end || L > best_len)) {
+                best = j;
+                best_len = L;
+            }
+        }
+        if (best <= end) {
+            table_remove_at(xf, q, start, end, best);
+            xf->used--;
+            xf->by_len[best_len]--;
+            return FK_OK;
+        }
+    }
+    long i = xf->nvoids ? voids_match(xf, q) : -1;
+    if (i < 0)
+        return FK_ENOTFOUND;
+    voids_erase(xf, (size_t)i);
+    return FK_OK;
+}
+
+fk_status fk_expandable_remove(fk_expandable *xf, const void *key, size_t len)
+{
+    if (!xf || (!key && len > 0))
+        return FK_EINVAL;
+    return remove_hash(xf, fk_xf_hash(xf, key, len));
+}
+
+/* ------------------------------------------------- runs, builder, check */
+
+/* The runs of a table in quotient order: the i-th occupied quotient owns
+ * the run ending at the i-th runend, starting after the last run and not
+ * before its quotient. `broken` when the bits do not pair up that way. */
+typedef struct {
+    const fk_expandable *xf;
+    uint64_t qfrom, pos;
+    uint64_t q, start, end;
+    bool broken;
+} xf_runs;
+
+static void runs_init(xf_runs *r, const fk_expandable *xf)
+{
+    memset(r, 0, sizeof *r);
+    r->xf = xf;
+}
+
+static bool runs_next(xf_runs *r)
+{
+    const fk_expandable *xf = r->xf;
+    uint64_t q = next_bit(xf, 0, r->qfrom, xf->slots);
+    uint64_t end = next_bit(xf, 8, r->pos, xf->slots);
+    if (q >= xf->slots) {
+        r->broken = end < xf->slots; /* a runend without a run */
+        return false;
+    }
+    uint64_t start = q > r->pos ? q : r->pos;
+    if (q >= xf->quotients || end >= xf->slots || end < start) {
+        r->broken = true;
+        return false;
+    }
+    r->q = q;
+    r->start = start;
+    r->end = end;
+    r->qfrom = q + 1;
+    r->pos = end + 1;
+    return true;
+}
+
+/* Appends runs in quotient order to an empty table. */
+typedef struct {
+    fk_expandable *xf;
+    uint64_t pos, next_block;
+} xf_builder;
+
+static fk_status build_offsets(xf_builder *b, uint64_t upto_block)
+{
+    for (; b->next_block <= upto_block && b->next_block < b->xf->nblocks; b->next_block++) {
+        uint64_t start = b->next_block << 6;
+        uint64_t off = b->pos > start ? b->pos - start : 0;
+        if (off > FK_XF_OFFSET_MAX)
+            return FK_EFULL;
+        set_offset(b->xf, b->next_block, (unsigned)off);
+    }
+    return FK_OK;
+}
+
+/* Appends q's run of n values (n >= 1, q above every earlier run's). */
+static fk_status build_run(xf_builder *b, uint64_t q, const uint32_t *vals, size_t n)
+{
+    fk_expandable *xf = b->xf;
+    fk_status s = build_offsets(b, q >> 6);
+    if (s != FK_OK)
+        return s;
+    uint64_t start = b->pos > q ? b->pos : q;
+    if (start + n > xf->slots)
+        return FK_EFULL;
+    for (size_t i = 0; i < n; i++)
+        fk_xf_set_slot(xf, start + i, vals[i]);
+    set_bit(xf, 0, q, true);
+    set_bit(xf, 8, start + n - 1, true);
+    b->pos = start + n;
+    return FK_OK;
+}
+
+static fk_status build_finish(xf_builder *b)
+{
+    return build_offsets(b, b->xf->nblocks);
+}
+
+/* A growable buffer of slot values (a run). */
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} u32vec;
+
+static bool vec_push(u32vec *a, uint32_t x)
+{
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        uint32_t *v = realloc(a->v, cap * sizeof *v);
+        if (!v)
+            return false;
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return true;
+}
+
+fk_status fk_xf_rebuild_canonical(const fk_expandable *from, fk_expandable *to)
+{
+    xf_runs r;
+    xf_builder b = { to, 0, 0 };
+    u32vec run = { 0 };
+    fk_status s = FK_OK;
+    uint64_t lens[32] = { 0 }, used = 0;
+    runs_init(&r, from);
+    while (s == FK_OK && runs_next(&r)) {
+        run.n = 0;
+        uint32_t prev = 0;
+        for (uint64_t j = r.start; j <= r.end && s == FK_OK; j++) {
+            uint32_t v = fk_xf_slot(from, j);
+            if (v == 0 || v < prev || fk_xf_len(from, v) > from->fp_bits ||
+                (from->width == 16 && v > 0xffffu))
+                s = FK_ECORRUPT;
+            else if (!vec_push(&run, v))
+                s = FK_ENOMEM;
+            else
+                lens[fk_xf_len(from, v)]++;
+            prev = v;
+        }
+        used += run.n;
+        if (s == FK_OK && build_run(&b, r.q, run.v, run.n) != FK_OK)
+            s = FK_ECORRUPT;
+    }
+    if (s == FK_OK && r.broken)
+        s = FK_ECORRUPT;
+    if (s == FK_OK && build_finish(&b) != FK_OK)
+        s = FK_ECORRUPT;
+    free(run.v);
+    if (s != FK_OK)
+        return s;
+    uint64_t bytes = fk_xf_table_bytes(from->slots, from->width);
+    if (memcmp(from->table, to->table, (size_t)bytes) != 0)
+        return FK_ECORRUPT;
+    to->used = used;
+    memcpy(to->by_len, lens, sizeof lens);
+    return FK_OK;
+}
+
+bool fk_xf_check_canonical(const fk_expandable *xf)
+{
+    fk_expandable *copy = NULL;
+    if (fk_xf_create_exact(xf->quotients, xf->width, xf->fp_bits, xf->doublings, xf->seed,
+                           xf->capacity, xf->fpr, &copy) != FK_OK)
+        return true; /* no memory to check with */
+    fk_status s = fk_xf_rebuild_canonical(xf, copy);
+    bool ok = s == FK_OK && copy->used == xf->used &&
+              memcmp(copy->by_len, xf->by_len, sizeof xf->by_len) == 0;
+    if (s == FK_ENOMEM)
+        ok = true;
+    for (size_t i = 1; ok && i < xf->nvoids; i++)
+        ok = xf->voids[i - 1] <= xf->voids[i];
+    fk_expandable_free(copy);
+    return ok;
+}
+
+/* -------------------------------------------------------------- doubling */
+
+static fk_status voids_reserve(fk_expandable *xf, size_t more)
+{
+    if (xf->nvoids + more <= xf->voids_cap)
+        return FK_OK;
+    size_t cap = xf->voids_cap ? xf->voids_cap : 16;
+    while (cap < xf->nvoids + more)
+        cap *= 2;
+    uint64_t *v = realloc(xf->voids, cap * sizeof *v);
+    if (!v)
+        return FK_ENOMEM;
+    xf->voids = v;
+    xf->voids_cap = cap;
+    return FK_OK;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Doubles the table: N and S double (S as fk_xf_slots_for says), each
+ * entry gives its first fingerprint bit to its quotient, and entries of
+ * length 0 go to the void list. Nothing changes on error. */
+static fk_status double_table(fk_expandable *xf)
+{
+    if (xf->doublings >= FK_EXPANDABLE_MAX_DOUBLINGS ||
+        xf->quotients > (UINT64_C(1) << 39) || (xf->limit << 1) >> 1 != xf->limit)
+        return FK_ELIMIT;
+    uint64_t N2 = xf->quotients * 2, S2 = fk_xf_slots_for(N2);
+    uint64_t new_voids = xf->by_len[0];
+    uint64_t bytes = fk_xf_table_bytes(S2, xf->width) + struct_bytes() +
+                     (uint64_t)(xf->nvoids + new_voids) * sizeof(uint64_t);
+    if (S2 == 0 || bytes > xf->max_bytes || bytes > FK_MEMORY_CAP)
+        return FK_ELIMIT;
+    if (voids_reserve(xf, (size_t)new_voids) != FK_OK)
+        return FK_ENOMEM;
+    fk_expandable next = *xf; /* the new geometry, sharing nothing yet */
+    next.quotients = N2;
+    next.slots = S2;
+    next.nblocks = S2 / 64;
+    fk_status s = create_table(S2, xf->width, &next.table);
+    if (s != FK_OK)
+        return s;
+    xf_runs r;
+    xf_builder b = { &next, 0, 0 };
+    u32vec kids[2] = { { 0 }, { 0 } };
+    const uint32_t top = UINT32_C(1) << (xf->width - 1);
+    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
+    size_t nv = xf->nvoids;
+    runs_init(&r, xf);
+    while (s == FK_OK && runs_next(&r)) {
+        kids[0].n = kids[1].n = 0;
+        for (uint64_t j = r.start; j <= r.end && s == FK_OK; j++) {
+            uint32_t v = fk_xf_slot(xf, j);
+            if (v == top)
+                xf->voids[nv++] = ((uint64_t)xf->doublings << FK_XF_VOID_SHIFT) | r.q;
+            else if (!vec_push(&kids[v >> (xf->width - 1)], (v << 1) & wmask))
+                s = FK_ENOMEM;
+        }
+        for (unsigned c = 0; c < 2 && s == FK_OK; c++)
+            if (kids[c].n)
+                s = build_run(&b, 2 * r.q + c, kids[c].v, kids[c].n);
+    }
+    if (s == FK_OK)
+        s = build_finish(&b);
+    free(kids[0].v);
+    free(kids[1].v);
+    if (s != FK_OK) {
+        free(next.table);
+        return s; /* the void list's new tail is ignored: nvoids unchanged */
+    }
+    free(xf->table);
+    xf->table = next.table;
+    xf->quotients = N2;
+    xf->slots = S2;
+    xf->nblocks = S2 / 64;
+    xf->doublings++;
+    xf->limit <<= 1;
+    if (nv > xf->nvoids) {
+        xf->void_gens |= UINT64_C(1) << (xf->doublings - 1);
+        xf->nvoids = nv;
+        qsort(xf->voids, nv, sizeof *xf->voids, cmp_u64);
+    }
+    xf->used -= new_voids;
+    for (unsigned L = 0; L + 1 < 32; L++)
+        xf->by_len[L] = xf->by_len[L + 1];
+    xf->by_len[31] = 0;
+    FK_XF_DEBUG_CHECK(xf);
+    return FK_OK;
+}
+
+/* ----------------------------------------------------------------- stats */
+
+static double fpr_bound(const fk_expandable *xf)
+{
+    double sum = 0;
+    for (unsigned L = 0; L < 32; L++)
+        sum += (double)xf->by_len[L] * ldexp(1.0, -(int)L);
+    for (size_t i = 0; i < xf->nvoids; i++)
+        sum += ldexp(1.0, (int)(xf->doublings - (unsigned)(xf->voids[i] >> FK_XF_VOID_SHIFT)));
+    double f = sum / (double)xf->quotients;
+    return f < 1 ? f : 1;
+}
+
+static void stats_of(const fk_expandable *xf, fk_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = xf->used + xf->nvoids;
+    out->capacity = xf->limit;
+    out->memory_bytes = memory_of(xf);
+    out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)xf->limit;
+    out->load_factor = (double)xf->used / (double)xf->slots;
+    out->expected_fpr = fpr_bound(xf);
+}
+
+void fk_expandable_describe(const fk_expandable *xf, fk_expandable_description *out)
+{
+    if (!xf || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->slot_bits = xf->width;
+    out->fingerprint_bits = xf->fp_bits;
+    out->doublings = xf->doublings;
+    out->growth = xf->growth;
+    out->quotients = xf->quotients;
+    out->slots = xf->slots;
+    out->entries = xf->used;
+    out->voids = xf->nvoids;
+    memcpy(out->by_length, xf->by_len, sizeof out->by_length);
+    bool any = false;
+    for (uint32_t L = 0; L < 32; L++)
+        if (xf->by_len[L]) {
+            if (!any)
+                out->shortest = L;
+            out->longest = L;
+            any = true;
+        }
+    uint64_t all = xf->used + xf->nvoids;
+    out->void_share = all ? (double)xf->nvoids / (double)all : 0.0;
+    out->seed = xf->seed;
+}
+
+/* ------------------------------------------------------------ the vtable */
+
+static void fk_expandable_stats(const fk_expandable *xf, fk_stats *out)
+{
+    if (!out)
+        return;
+    if (!xf) {
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    stats_of(xf, out);
+}
+
+FK_OPS_FORWARD(fk_expandable, fk_expandable)
+FK_OPS_FORWARD_REMOVE(fk_expandable, fk_expandable)
+
+static fk_status fk_expandable_slot_insert_u64(fk_filter *f, uint64_t key)
+{
+    fk_expandable *xf = (fk_expandable *)f;
+    return fk_xf_insert_hash(xf, fk_hash8_64(key, xf->flip));
+}
+
+static fk_status fk_expandable_slot_remove_u64(fk_filter *f, uint64_t key)
+{
+    fk_expandable *xf = (fk_expandable *)f;
+    return remove_hash(xf, fk_hash8_64(key, xf->flip));
+}
+
+static fk_status fk_expandable_slot_size(const fk_params *p, double items, fk_sizing *out)
+{
+    xf_geometry g;
+    fk_status s = geometry_of(p, &g);
+    if (s != FK_OK)
+        return s;
+    out->memory_bytes = fk_xf_table_bytes(g.slots, g.width) + struct_bytes();
+    /* items past capacity: the doublings they cause, at the bound above */
+    unsigned G = 0;
+    while (G < 60 && ldexp((double)p->capacity, (int)G) < items)
+        G++;
+    double f = g.max_load * ldexp(1.0, -(int)g.fp_bits) * (1.0 + G / 2.0);
+    if (G == 0)
+        f = items / (double)g.quotients * ldexp(1.0, -(int)g.fp_bits);
+    out->expected_fpr = f < 1 ? f : 1;
+    snprintf(out->geometry, sizeof out->geometry,
+             "%u-bit slots, F = %u fingerprint bits, %llu quotients, grows for %u",
+             g.width, g.fp_bits, (unsigned long long)g.quotients, g.growth);
+    return FK_OK;
+}
+
+const fk_ops fk_expandable_ops = {
+    .version = FK_OPS_VERSION,
+    .name = "expandable",
+    .summary = "expandable filter: one quotient table that doubles in place, newer entries "
+               "with longer fingerprints, FPR held (InfiniFilter/Aleph class)",
+    .caps = FK_CAP_GROWS,
+    FK_OPS_FORWARD_SLOTS(fk_expandable),
+    .remove = fk_expandable_slot_remove,
+    .serial = &fk_expandable_serial_ops,
+    .size = fk_expandable_slot_size,
+    .contains_many = fk_expandable_slot_contains_many,
+    .insert_many = fk_expandable_slot_insert_many,
+    .contains_many_u64 = fk_expandable_slot_contains_many_u64,
+    .insert_many_u64 = fk_expandable_slot_insert_many_u64,
+    .insert_u64 = fk_expandable_slot_insert_u64,
+    .remove_u64 = fk_expandable_slot_remove_u64,
+};

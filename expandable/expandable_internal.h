@@ -1,0 +1,230 @@
+/* expandable/expandable_internal.h: the expandable filter's layout, shared
+ * by the files of this module (core, batches, serialization). Not
+ * installed.
+ *
+ * The table is a rank-and-select quotient table (the layout of Pandey et
+ * al.'s RSQF, written for this module) of nblocks blocks of 64 slots, each
+ * block FK_XF_HEAD + 64 W/8 bytes, packed with no padding:
+ *   bytes [0, 8)    occupieds: bit i set when quotient 64b + i has a run
+ *   bytes [8, 16)   runends:   bit i set when slot 64b + i ends a run
+ *   bytes [16, 18)  offset:    slots at the start of this block used by
+ *                              runs of quotients below 64b (0..65535)
+ *   bytes [18, ..)  64 slots of W bits (W = 16 or 32), little-endian
+ * FK_XF_PAD zero bytes follow the last block.
+ *
+ * A slot holds one entry: a fingerprint of L bits (0 <= L <= W - 1) in its
+ * top L bits, then a 1 (the marker), then W - 1 - L zeros (unary padding),
+ * so L = W - 1 - ctz(v) and a free slot is 0. A key's hash h gives the
+ * quotient q = floor(h N / 2^64) and the fraction bits after it; an entry
+ * of length L matches a key of quotient q whose first L fraction bits are
+ * its fingerprint. Doubling N makes the first fraction bit the quotient's
+ * last: an entry gives its top fingerprint bit to the address (q' = 2q +
+ * b) and keeps L - 1 bits (v' = v << 1), so the table doubles without the
+ * keys. New entries get F bits (fp_bits). An entry with L = 0 matches every
+ * key of its quotient; at the next doubling it has no bit to give and
+ * moves to the void list as (generation g, quotient at generation g),
+ * matching every key whose quotient at g is that one.
+ *
+ * Canonical: runs sit as far left as they can, sorted by quotient, and
+ * within a run the slot values rise (ties kept together), free slots are
+ * 0, offsets say where runs reach; the void list is sorted. So the table
+ * is a function of the multiset of (quotient, value) alone, and the loader
+ * accepts a file exactly when rebuilding the table from its own runs gives
+ * its bytes. */
+#ifndef FK_EXPANDABLE_INTERNAL_H
+#define FK_EXPANDABLE_INTERNAL_H
+
+#include <string.h>
+#include "expandable.h"
+#include "../common/bits.h"
+#include "../common/endian.h"
+#include "../common/hash.h"
+
+#define FK_XF_HEAD       18u    /* occupieds, runends, offset */
+#define FK_XF_PAD        8u
+#define FK_XF_OFFSET_MAX 65535u
+#define FK_XF_VOID_SHIFT 56u    /* void key: generation << 56 | quotient */
+
+struct fk_expandable {
+    fk_filter base;        /* must stay first */
+    uint8_t  *table;       /* nblocks * block_bytes + FK_XF_PAD bytes */
+    uint64_t  nblocks;
+    uint64_t  slots;       /* S = 64 nblocks */
+    uint64_t  quotients;   /* N = N0 2^doublings */
+    uint32_t  width;       /* W: slot bits, 16 or 32 */
+    uint32_t  slot_bytes;  /* W / 8 */
+    uint32_t  block_bytes;
+    uint32_t  fp_bits;     /* F: fingerprint bits of a new entry, 1..W-1 */
+    uint32_t  doublings;   /* G */
+    uint32_t  growth;      /* the expected growth factor F was sized for */
+    uint64_t  seed;
+    uint64_t  flip;        /* fk_hash8_flip64(seed) */
+    uint64_t  capacity;    /* entries the first table was made for */
+    double    fpr;         /* target */
+    uint64_t  limit;       /* capacity 2^G: entries before the next doubling */
+    uint64_t  max_bytes;   /* doublings stay under it (not saved) */
+    uint64_t  used;        /* entries in the table */
+    uint64_t  by_len[32];  /* entries in the table by fingerprint length */
+    uint64_t *voids;       /* sorted void keys (a multiset) */
+    size_t    nvoids, voids_cap;
+    uint64_t  void_gens;   /* bit g set when a void of generation g exists */
+};
+
+/* ------------------------------------------------------- key -> place */
+
+static inline uint64_t fk_xf_hash(const fk_expandable *xf, const void *key, size_t len)
+{
+    if (len == 8 && key)
+        return fk_hash8_64(fk_load_le64(key), xf->flip);
+    return XXH3_64bits_withSeed(key, len, xf->seed);
+}
+
+/* The quotient of hash h, and in *kv the key's value as a slot of the
+ * longest length W - 1 (its first W - 1 fraction bits, then the marker). */
+static inline uint64_t fk_xf_place(const fk_expandable *xf, uint64_t h, uint32_t *kv)
+{
+    unsigned __int128 m = (unsigned __int128)h * xf->quotients;
+    uint64_t frac = (uint64_t)m;
+    *kv = (uint32_t)(((frac >> (65 - xf->width)) << 1) | 1u);
+    return (uint64_t)(m >> 64);
+}
+
+/* The slot value a new entry stores: the key's first F bits, then the marker. */
+static inline uint32_t fk_xf_entry(const fk_expandable *xf, uint32_t kv)
+{
+    unsigned lowbits = xf->width - xf->fp_bits; /* marker and padding */
+    return ((kv >> lowbits) << lowbits) | (UINT32_C(1) << (lowbits - 1));
+}
+
+/* The fingerprint length of a nonzero slot value. */
+static inline unsigned fk_xf_len(const fk_expandable *xf, uint32_t v)
+{
+    return xf->width - 1u - (unsigned)__builtin_ctz(v);
+}
+
+/* True when entry v matches the key whose longest value is kv: they agree
+ * above v's marker (32-bit arithmetic: the mask is 0 for L = 0 at W = 32). */
+static inline bool fk_xf_match(uint32_t v, uint32_t kv)
+{
+    uint32_t marker = v & (0u - v);
+    return ((v ^ kv) & ~((marker << 1) - 1u)) == 0;
+}
+
+/* --------------------------------------------------------- the blocks */
+
+static inline uint8_t *fk_xf_block(const fk_expandable *xf, uint64_t b)
+{
+    return xf->table + b * xf->block_bytes;
+}
+
+static inline uint64_t fk_xf_occupieds(const fk_expandable *xf, uint64_t b)
+{
+    return fk_load_le64(fk_xf_block(xf, b));
+}
+
+static inline uint64_t fk_xf_runends(const fk_expandable *xf, uint64_t b)
+{
+    return fk_load_le64(fk_xf_block(xf, b) + 8);
+}
+
+static inline unsigned fk_xf_offset(const fk_expandable *xf, uint64_t b)
+{
+    return fk_le_get16(fk_xf_block(xf, b) + 16);
+}
+
+static inline uint32_t fk_xf_slot(const fk_expandable *xf, uint64_t j)
+{
+    const uint8_t *p = fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
+    return xf->slot_bytes == 2 ? fk_le_get16(p) : fk_le_get32(p);
+}
+
+static inline void fk_xf_set_slot(fk_expandable *xf, uint64_t j, uint32_t v)
+{
+    uint8_t *p = fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
+    if (xf->slot_bytes == 2)
+        fk_le_put16(p, (uint16_t)v);
+    else
+        fk_le_put32(p, v);
+}
+
+/* ------------------------------------------------- rank and select */
+
+/* Position of the k-th (from 0) set bit of w (w has more than k): the
+ * bytes' running popcounts found with one multiply, then the byte's bits.
+ * Portable, branch-light; no BMI2 needed. */
+static inline unsigned fk_xf_select(uint64_t w, unsigned k)
+{
+    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
+    uint64_t s = w - ((w >> 1) & UINT64_C(0x5555555555555555));
+    s = (s & UINT64_C(0x3333333333333333)) + ((s >> 2) & UINT64_C(0x3333333333333333));
+    s = (s + (s >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    uint64_t cum = s * ones;                              /* byte i: bits in bytes 0..i */
+    uint64_t le = ((k * ones) | highs) - cum;             /* high bit set where cum_i <= k */
+    unsigned byte = (unsigned)((((le & highs) >> 7) * ones) >> 56);
+    unsigned before = byte ? (unsigned)(cum >> (8 * byte - 8)) & 0xffu : 0u;
+    uint64_t bits = (w >> (8 * byte)) & 0xffu;
+    for (unsigned r = k - before; r; r--)
+        bits &= bits - 1;
+    return 8 * byte + (unsigned)__builtin_ctzll(bits);
+}
+
+/* Set bits of w: the instruction where the build has it, else the SWAR
+ * sum (a portable build's __builtin_popcountll is a library call). */
+static inline unsigned fk_xf_popcount(uint64_t w)
+{
+#if defined(__POPCNT__)
+    return (unsigned)__builtin_popcountll(w);
+#else
+    w = w - ((w >> 1) & UINT64_C(0x5555555555555555));
+    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
+    w = (w + (w >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
+/* ----------------------------------------------------- shared entries */
+
+/* The lookup of a hashed key (expandable.c): table run, then voids. */
+bool fk_xf_lookup_hash(const fk_expandable *xf, uint64_t h);
+/* The insert of a hashed key: doubles first when the table is at its limit. */
+fk_status fk_xf_insert_hash(fk_expandable *xf, uint64_t h);
+
+/* An empty filter of exactly these dimensions (no sizing, no doublings
+ * applied): FK_EINVAL for a geometry fk_xf_geometry_ok refuses. */
+fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bits,
+                             uint32_t doublings, uint64_t seed, uint64_t capacity, double fpr,
+                             fk_expandable **out);
+/* The slots a table of N quotients has: whole blocks for N plus a margin
+ * of 16 + 2 sqrt(N) for runs pushed past the last quotient. 0 on overflow. */
+uint64_t fk_xf_slots_for(uint64_t quotients);
+uint64_t fk_xf_table_bytes(uint64_t slots, uint32_t width);
+
+/* Rebuilds `from`'s table (any bytes) into `to` (an empty filter of the
+ * same geometry) from its runs, checking every invariant above: FK_OK when
+ * from's table is canonical (to then equals it byte for byte, with its
+ * used and by_len counts), FK_ECORRUPT otherwise. O(S). */
+fk_status fk_xf_rebuild_canonical(const fk_expandable *from, fk_expandable *to);
+
+/* true when xf keeps every invariant above, its counts included. O(S) time
+ * and a second table (the tests; FK_DEBUG_INVARIANTS builds after doubling
+ * and load). */
+bool fk_xf_check_canonical(const fk_expandable *xf);
+
+#ifdef FK_DEBUG_INVARIANTS
+#define FK_XF_DEBUG_CHECK(xf) \
+    do { if (!fk_xf_check_canonical(xf)) __builtin_trap(); } while (0)
+#else
+#define FK_XF_DEBUG_CHECK(xf) ((void)0)
+#endif
+
+void      fk_expandable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], bool out[]);
+fk_status fk_expandable_slot_insert_many(fk_filter *f, size_t n, const void *const keys[],
+                                         const size_t lens[], size_t *done);
+void      fk_expandable_slot_contains_many_u64(const fk_filter *f, size_t n,
+                                               const uint64_t keys[], bool out[]);
+fk_status fk_expandable_slot_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[],
+                                             size_t *done);
+extern const fk_serial_ops fk_expandable_serial_ops;
+
+#endif

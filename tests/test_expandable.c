@@ -1,0 +1,433 @@
+/* tests/test_expandable.c: the expandable filter (expandable/expandable.h).
+ *
+ * Model-based: random inserts, removes and lookups against an exact
+ * multiset while the filter doubles, with a save/load round trip and the
+ * invariant check at every doubling; zero false negatives throughout; the
+ * measured FPR after each doubling within a binomial bound of the stated
+ * bound; voids (entries out of bits) kept and removable; growth up to the
+ * memory limit refused with FK_ELIMIT and nothing lost; forged files
+ * refused. */
+#include <math.h>
+#include "check.h"
+#include "../expandable/expandable.h"
+#include "../expandable/expandable_internal.h"
+#include "../registry/registry.h"
+
+static fk_expandable *make(uint64_t capacity, double fpr, uint32_t fp_bits, uint64_t seed)
+{
+    fk_params p = fk_params_make(capacity, fpr);
+    p.fingerprint_bits = fp_bits;
+    p.seed = seed;
+    fk_expandable *xf = NULL;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_OK);
+    return xf;
+}
+
+static uint8_t *save(const fk_expandable *xf, size_t *len)
+{
+    uint64_t n = 0;
+    fk_filter *f = fk_expandable_as_filter((fk_expandable *)(uintptr_t)xf);
+    if (fk_filter_serialized_size(f, &n) != FK_OK)
+        return NULL;
+    uint8_t *buf = malloc((size_t)n);
+    if (buf && fk_expandable_save(xf, buf, (size_t)n, len) != FK_OK) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static uint32_t doublings(const fk_expandable *xf)
+{
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    return d.doublings;
+}
+
+/* absent keys: ids with the top bit set are never inserted */
+static uint64_t absent_key(uint64_t i) { return i | (UINT64_C(1) << 63); }
+
+/* ------------------------------------------------------- model-based */
+
+typedef struct {
+    uint64_t *keys;   /* distinct keys by id */
+    uint32_t *count;  /* the multiset */
+    size_t n;
+} model;
+
+/* Every key the model holds answers true; items agree. */
+static void check_no_false_negatives(const fk_expandable *xf, const model *m)
+{
+    uint64_t fn = 0, total = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        total += m->count[i];
+        if (m->count[i] && !fk_expandable_contains_u64(xf, m->keys[i]))
+            fn++;
+    }
+    CHECK_EQ_U64(fn, 0);
+    fk_stats st;
+    fk_filter_stats(fk_expandable_as_filter((fk_expandable *)(uintptr_t)xf), &st);
+    CHECK_EQ_U64(st.items, total);
+}
+
+TEST(model_sequences_while_growing)
+{
+    const size_t pool = check_small_scale() ? 6000 : 20000;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        model m = { calloc(pool, 8), calloc(pool, 4), pool };
+        uint64_t rng = seed * 977;
+        for (size_t i = 0; i < pool; i++)
+            m.keys[i] = check_rng(&rng) >> 1;
+        fk_expandable *xf = make(60, 0.001, 0, seed);
+        uint32_t seen = 0;
+        for (size_t step = 0; xf && step < 3 * pool; step++) {
+            size_t i = (size_t)(check_rng(&rng) % pool);
+            uint64_t op = check_rng(&rng) % 10;
+            if (op < 6) { /* insert (duplicates allowed) */
+                CHECK_STATUS(fk_expandable_insert_u64(xf, m.keys[i]), FK_OK);
+                m.count[i]++;
+            } else if (op < 8) { /* remove a present key (an absent one may
+                                    take a colliding key's entry: never) */
+                if (m.count[i]) {
+                    CHECK_STATUS(fk_expandable_remove_u64(xf, m.keys[i]), FK_OK);
+                    m.count[i]--;
+                }
+            } else if (m.count[i]) {
+                CHECK(fk_expandable_contains_u64(xf, m.keys[i]));
+            }
+            if (doublings(xf) != seen) { /* at every doubling: check, save, load */
+                seen = doublings(xf);
+                CHECK(fk_xf_check_canonical(xf));
+                check_no_false_negatives(xf, &m);
+                size_t len = 0;
+                uint8_t *buf = save(xf, &len);
+                fk_expandable *back = NULL;
+                CHECK(buf != NULL);
+                if (buf)
+                    CHECK_STATUS(fk_expandable_load(buf, len, &back), FK_OK);
+                if (back) {
+                    size_t len2 = 0;
+                    uint8_t *again = save(back, &len2);
+                    CHECK(again && len2 == len && memcmp(again, buf, len) == 0);
+                    free(again);
+                    for (uint64_t k = 0; k < 2000; k++)
+                        CHECK(fk_expandable_contains_u64(back, absent_key(k)) ==
+                              fk_expandable_contains_u64(xf, absent_key(k)));
+                    fk_expandable_free(xf); /* go on with the loaded one */
+                    xf = back;
+                }
+                free(buf);
+            }
+        }
+        CHECK(seen >= 5); /* 60 -> ~ 60 * 2^6 */
+        if (xf) {
+            CHECK(fk_xf_check_canonical(xf));
+            check_no_false_negatives(xf, &m);
+            /* remove everything: the filter ends empty */
+            for (size_t i = 0; i < pool; i++)
+                while (m.count[i]) {
+                    CHECK_STATUS(fk_expandable_remove_u64(xf, m.keys[i]), FK_OK);
+                    m.count[i]--;
+                }
+            fk_expandable_description d;
+            fk_expandable_describe(xf, &d);
+            CHECK_EQ_U64(d.entries + d.voids, 0);
+            CHECK(fk_xf_check_canonical(xf));
+        }
+        fk_expandable_free(xf);
+        free(m.keys);
+        free(m.count);
+    }
+}
+
+/* ------------------------------------------------------------- FPR */
+
+/* measured false positives over `probes` absent keys must stay under the
+ * binomial mean + 4 sd (+ 3) of `bound` */
+static void check_fpr_under(const fk_expandable *xf, double bound, uint64_t probes,
+                            uint64_t salt)
+{
+    uint64_t fp = 0;
+    for (uint64_t k = 0; k < probes; k++)
+        fp += fk_expandable_contains_u64(xf, absent_key(salt * probes + k));
+    double mean = bound * (double)probes;
+    double limit = mean + 4 * sqrt(mean * (1 - bound)) + 3;
+    CHECK_MSG((double)fp <= limit, "%llu false positives over %llu probes, bound %.3g allows %.0f",
+              (unsigned long long)fp, (unsigned long long)probes, bound, limit);
+    fk_stats st;
+    fk_filter_stats(fk_expandable_as_filter((fk_expandable *)(uintptr_t)xf), &st);
+    /* the reported (exact union-bound) figure is itself under the stated bound */
+    CHECK(st.expected_fpr <= bound * 1.0001);
+}
+
+TEST(fpr_held_after_each_doubling)
+{
+    /* F = 6 makes the rate measurable: bound 0.9 2^-6 (1 + G/2) */
+    const uint64_t probes = check_small_scale() ? 20000 : 100000;
+    fk_expandable *xf = make(500, 0.01, 6, 7);
+    uint64_t k = 0;
+    for (uint32_t g = 0; xf && g <= 5; g++) {
+        while (doublings(xf) == g && k < (UINT64_C(500) << g)) /* fill to the limit */
+            CHECK_STATUS(fk_expandable_insert_u64(xf, k++), FK_OK);
+        double bound = 0.9 * ldexp(1.0, -6) * (1.0 + g / 2.0);
+        check_fpr_under(xf, bound, probes, g);
+    }
+    fk_expandable_free(xf);
+
+    /* the default sizing for 0.1% over a 1024-fold growth: at most 0.1% */
+    xf = make(100, 0.001, 0, 8);
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    CHECK_EQ_U64(d.slot_bits, 16);
+    CHECK_EQ_U64(d.fingerprint_bits, 15);
+    for (k = 0; xf && k < (check_small_scale() ? 25600u : 102400u); k++)
+        CHECK_STATUS(fk_expandable_insert_u64(xf, k), FK_OK);
+    check_fpr_under(xf, 0.001, probes, 99);
+    fk_expandable_free(xf);
+}
+
+TEST(sizing_follows_fpr_and_growth)
+{
+    fk_params p = fk_params_make(1000, 1e-7);
+    fk_expandable *xf = NULL;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_OK);
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    CHECK_EQ_U64(d.slot_bits, 32);
+    CHECK_EQ_U64(d.fingerprint_bits, 31);
+    CHECK_EQ_U64(d.growth, FK_EXPANDABLE_DEFAULT_GROWTH);
+    fk_expandable_free(xf);
+    p = fk_params_make(1000, 0.001);
+    p.growth = 1u << 20; /* 20 doublings need F > 20: 32-bit slots */
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_OK);
+    fk_expandable_describe(xf, &d);
+    CHECK_EQ_U64(d.slot_bits, 32);
+    fk_expandable_free(xf);
+    p = fk_params_make(1000, 0.001);
+    p.fingerprint_bits = 32;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_EINVAL);
+    p.fingerprint_bits = 0;
+    p.max_load = 1.0;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_EINVAL);
+    p.max_load = 0;
+    p.max_bytes = 100;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_ELIMIT);
+}
+
+/* ----------------------------------------------------------- voids */
+
+TEST(entries_out_of_bits_go_void_and_stay_found)
+{
+    /* F = 3: entries of the first table run out after 3 doublings */
+    fk_expandable *xf = make(64, 0.1, 3, 11);
+    const uint64_t n = 64u << 6;
+    for (uint64_t k = 0; xf && k < n; k++)
+        CHECK_STATUS(fk_expandable_insert_u64(xf, k), FK_OK);
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    CHECK(d.doublings == 6);
+    CHECK(d.voids > 0);
+    CHECK(d.void_share > 0 && d.void_share < 0.5);
+    CHECK_EQ_U64(d.entries + d.voids, n);
+    for (uint64_t k = 0; xf && k < n; k++)
+        CHECK(fk_expandable_contains_u64(xf, k));
+    /* a round trip keeps the voids */
+    size_t len = 0;
+    uint8_t *buf = save(xf, &len);
+    fk_expandable *back = NULL;
+    CHECK(buf && fk_expandable_load(buf, len, &back) == FK_OK);
+    free(buf);
+    /* remove every key: voids included, nothing is lost on the way */
+    for (uint64_t k = 0; back && k < n; k++) {
+        CHECK_STATUS(fk_expandable_remove_u64(back, k), FK_OK);
+        if (k % 512 == 511)
+            for (uint64_t j = k + 1; j < n; j += 7)
+                CHECK(fk_expandable_contains_u64(back, j));
+    }
+    if (back) {
+        fk_expandable_describe(back, &d);
+        CHECK_EQ_U64(d.entries + d.voids, 0);
+    }
+    fk_expandable_free(back);
+    fk_expandable_free(xf);
+}
+
+/* ----------------------------------------------------------- limits */
+
+TEST(growth_to_the_memory_limit_refused_nothing_lost)
+{
+    fk_params p = fk_params_make(1000, 0.001);
+    p.max_bytes = 40000; /* the first table and two doublings fit */
+    fk_expandable *xf = NULL;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_OK);
+    uint64_t k = 0;
+    fk_status s = FK_OK;
+    while (xf && (s = fk_expandable_insert_u64(xf, k)) == FK_OK)
+        k++;
+    CHECK_STATUS(s, FK_ELIMIT);
+    CHECK(k >= 2000 && k < 16000);
+    fk_stats st;
+    fk_filter_stats(fk_expandable_as_filter(xf), &st);
+    CHECK_EQ_U64(st.items, k);
+    CHECK(st.memory_bytes <= 40000);
+    for (uint64_t j = 0; j < k; j++)
+        CHECK(fk_expandable_contains_u64(xf, j));
+    /* a remove makes room again */
+    CHECK_STATUS(fk_expandable_remove_u64(xf, 0), FK_OK);
+    CHECK_STATUS(fk_expandable_insert_u64(xf, k), FK_OK);
+    CHECK_STATUS(fk_expandable_insert_u64(xf, k + 1), FK_ELIMIT);
+    /* a batch stops at the same place */
+    uint64_t more[3] = { k + 1, k + 2, k + 3 };
+    size_t done = 9;
+    CHECK_STATUS(fk_filter_insert_many_u64(fk_expandable_as_filter(xf), 3, more, &done),
+                 FK_ELIMIT);
+    CHECK_EQ_U64(done, 0);
+    fk_expandable_free(xf);
+}
+
+/* ------------------------------------------------- calls agree */
+
+TEST(remove_takes_the_longest_match_and_calls_agree)
+{
+    fk_expandable *xf = make(50, 0.01, 0, 3);
+    fk_filter *f = fk_expandable_as_filter(xf);
+    CHECK_STATUS(fk_expandable_insert(xf, "apple", 5), FK_OK);
+    CHECK_STATUS(fk_expandable_insert(xf, "apple", 5), FK_OK);
+    CHECK_STATUS(fk_expandable_remove(xf, "apple", 5), FK_OK);
+    CHECK(fk_expandable_contains(xf, "apple", 5));
+    CHECK_STATUS(fk_expandable_remove(xf, "apple", 5), FK_OK);
+    CHECK(!fk_expandable_contains(xf, "apple", 5));
+    CHECK_STATUS(fk_expandable_remove(xf, "apple", 5), FK_ENOTFOUND);
+    CHECK_STATUS(fk_expandable_insert(xf, NULL, 0), FK_OK);
+    CHECK(fk_expandable_contains(xf, NULL, 0));
+    CHECK_STATUS(fk_expandable_insert(xf, NULL, 3), FK_EINVAL);
+    CHECK_STATUS(fk_expandable_insert(NULL, "a", 1), FK_EINVAL);
+    CHECK(!fk_expandable_contains(NULL, "a", 1));
+    /* an old key (short fingerprint) and keys added after doublings */
+    enum { N = 3000 };
+    static uint64_t keys[N];
+    static bool got[N];
+    static const void *ptrs[N];
+    static size_t lens[N];
+    for (size_t i = 0; i < N; i++) {
+        keys[i] = i * 0x9E3779B97F4A7C15u;
+        ptrs[i] = &keys[i]; /* the LE bytes on the little-endian hosts we test on */
+        lens[i] = 8;
+    }
+    size_t done = 0;
+    CHECK_STATUS(fk_filter_insert_many(f, N / 2, ptrs, lens, &done), FK_OK);
+    CHECK_EQ_U64(done, N / 2);
+    CHECK_STATUS(fk_filter_insert_many_u64(f, N / 2, keys + N / 2, &done), FK_OK);
+    CHECK(doublings(xf) >= 5);
+    fk_filter_contains_many_u64(f, N, keys, got);
+    for (size_t i = 0; i < N; i++)
+        CHECK(got[i] && fk_filter_contains(f, ptrs[i], 8));
+    for (uint64_t k = 0; k < 20000; k++) {
+        uint64_t key = absent_key(k);
+        CHECK(fk_filter_contains_u64(f, key) == fk_filter_contains(f, &key, 8));
+    }
+    fk_expandable_free(xf);
+}
+
+/* ---------------------------------------------------- forged files */
+
+static uint8_t *reseal(const uint8_t *buf, size_t len, size_t at, uint8_t xor_with)
+{
+    uint8_t *copy = malloc(len);
+    if (!copy)
+        return NULL;
+    memcpy(copy, buf, len);
+    copy[at] ^= xor_with;
+    uint64_t sum = fk_checksum64(copy, len - 8, 0);
+    fk_le_put64(copy + len - 8, sum);
+    return copy;
+}
+
+TEST(forged_files_refused)
+{
+    fk_expandable *xf = make(64, 0.1, 3, 5);
+    for (uint64_t k = 0; xf && k < (64u << 4); k++) /* voids and a few lengths */
+        CHECK_STATUS(fk_expandable_insert_u64(xf, k), FK_OK);
+    size_t len = 0;
+    uint8_t *buf = save(xf, &len);
+    CHECK(buf != NULL);
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    CHECK(d.voids >= 2);
+    if (!buf)
+        return;
+    size_t head = FK_SERIAL_HEADER_BYTES;
+    size_t table = (size_t)(fk_xf_table_bytes(d.slots, d.slot_bits) - FK_XF_PAD);
+    fk_expandable *back = NULL;
+    /* every single-bit flip of the table's first block, its offsets and a
+     * few slots, of the void list and of the kind parameters is refused */
+    size_t refused = 0, tried = 0;
+    for (size_t at = 48; at < len - 8; at++) {
+        bool hot = at < 112 || (at >= head && at < head + 2 * (18 + 64 * 2)) ||
+                   at >= head + table;
+        if (!hot && at % 97 != 0)
+            continue;
+        for (unsigned bit = 0; bit < 8; bit++) {
+            uint8_t *bad = reseal(buf, len, at, (uint8_t)(1u << bit));
+            if (!bad)
+                continue;
+            fk_status s = fk_expandable_load(bad, len, &back);
+            tried++;
+            if (s != FK_OK) {
+                refused++;
+                CHECK(back == NULL);
+            } else {
+                /* the only flips a loader may take make another
+                 * self-consistent filter: a slot's value bits that keep its
+                 * run sorted and its length legal, a void key still in
+                 * order, the expected growth (metadata), or N or F changed
+                 * to values the same table shape allows (the loader cannot
+                 * see the keys' hashes) */
+                CHECK_MSG((at >= head && at < head + table) || (at >= 88 && at < 96) || (at >= 48 && at < 56) || (at >= 64 && at < 72) || at >= head + table, "flip at %zu loaded", at);
+                CHECK(back && fk_xf_check_canonical(back));
+                fk_expandable_free(back);
+                back = NULL;
+            }
+            free(bad);
+        }
+    }
+    CHECK(refused > tried / 2);
+    /* the void list out of order */
+    if (d.voids >= 2) {
+        uint8_t *bad = malloc(len);
+        memcpy(bad, buf, len);
+        uint8_t tmp[8];
+        memcpy(tmp, bad + head + table, 8);
+        memcpy(bad + head + table, bad + head + table + 8, 8);
+        memcpy(bad + head + table + 8, tmp, 8);
+        fk_le_put64(bad + len - 8, fk_checksum64(bad, len - 8, 0));
+        bool same = memcmp(bad, buf, len) == 0;
+        CHECK_STATUS(fk_expandable_load(bad, len, &back), same ? FK_OK : FK_ECORRUPT);
+        fk_expandable_free(back);
+        free(bad);
+    }
+    CHECK_STATUS(fk_expandable_load(buf, len, &back), FK_OK);
+    fk_expandable_free(back);
+    free(buf);
+    fk_expandable_free(xf);
+}
+
+TEST(registered_under_its_name_and_id)
+{
+    CHECK(fk_ops_find("expandable") == &fk_expandable_ops);
+    CHECK(fk_ops_find_kind_id(FK_KIND_EXPANDABLE) == &fk_expandable_ops);
+    CHECK(fk_ops_caps(&fk_expandable_ops) & FK_CAP_GROWS);
+}
+
+int main(void)
+{
+    RUN(model_sequences_while_growing);
+    RUN(fpr_held_after_each_doubling);
+    RUN(sizing_follows_fpr_and_growth);
+    RUN(entries_out_of_bits_go_void_and_stay_found);
+    RUN(growth_to_the_memory_limit_refused_nothing_lost);
+    RUN(remove_takes_the_longest_match_and_calls_agree);
+    RUN(forged_files_refused);
+    RUN(registered_under_its_name_and_id);
+    return check_report();
+}
