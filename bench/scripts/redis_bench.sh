@@ -18,7 +18,8 @@
 # Knobs (environment): N (requests per unpipelined run, default 20000;
 # pipelined runs do 10x), CAPACITY (items each filter is sized for and
 # filled with before the lookups, default 1000000; 100000 with
-# --instructions).
+# --instructions), RESP (2 or 3: the protocol redis-benchmark speaks,
+# default 2; RESP3 replies booleans and maps where RedisBloom does).
 set -u
 mode=time
 if [ "${1:-}" = --instructions ]; then
@@ -27,13 +28,20 @@ if [ "${1:-}" = --instructions ]; then
 fi
 build=${1:-build}
 N=${N:-20000}
+case ${RESP:-2} in
+    2) resp_flag= ;;
+    3) resp_flag=-3 ;;
+    *) echo "redis_bench: RESP must be 2 or 3" >&2; exit 2 ;;
+esac
 CAPACITY=${CAPACITY:-}
 if [ -z "$CAPACITY" ]; then
     CAPACITY=1000000
     [ "$mode" = instructions ] && CAPACITY=100000
 fi
 here=$(cd "$(dirname "$0")" && pwd)
-# start_server / rc / cleanup come from the tests' helpers
+# start_server / rc / cleanup come from the tests' helpers, which load the
+# module of $FK_BUILD: point it at BUILD_DIR (it loaded build/'s before)
+FK_BUILD=$build
 . "$here/../../tests/redis/lib.sh"
 for tool in redis-server redis-cli redis-benchmark; do
     command -v "$tool" >/dev/null || { echo "redis_bench: $tool missing (make deps-redis)" >&2; exit 1; }
@@ -63,7 +71,7 @@ rc bench BF.RESERVE bfadd 0.01 "$room" >/dev/null
 rc bench CF.RESERVE cfadd "$room" >/dev/null
 fill=$((CAPACITY * 9 / 10))
 for cmd in "BF.ADD bf" "CF.ADD cf" "FK.ADD fk"; do
-    redis-benchmark -h 127.0.0.1 -p "$port_bench" -c 50 -P 64 -n "$fill" -r 100000000 -q \
+    redis-benchmark $resp_flag -h 127.0.0.1 -p "$port_bench" -c 50 -P 64 -n "$fill" -r 100000000 -q \
         $cmd __rand_int__ >/dev/null
 done
 
@@ -72,7 +80,7 @@ ops() { # clients pipeline command...
     local c=$1 p=$2; shift 2
     local n=$N
     [ "$p" -gt 1 ] && n=$((N * 10))
-    redis-benchmark -h 127.0.0.1 -p "$port_bench" -c "$c" -P "$p" -n "$n" -r 100000000 --csv "$@" |
+    redis-benchmark $resp_flag -h 127.0.0.1 -p "$port_bench" -c "$c" -P "$p" -n "$n" -r 100000000 --csv "$@" |
         awk -F'"' 'NR == 2 { printf "%.0f", $4 }'
 }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
@@ -90,14 +98,14 @@ row() {
     printf '| %s | %d | %d | %s | %s |\n' "$label" "$c" "$p" "$(median3 "${rs[@]}")" "$(median3 "${qs[@]}")"
 }
 
-echo "# redis_bench: $(redis-server --version | cut -d' ' -f1-3), module $module"
+echo "# redis_bench: $(redis-server --version | cut -d' ' -f1-3), module $module, RESP${RESP:-2}"
 if [ "$mode" = instructions ]; then
     # instructions the server ran for n requests: zero the counters, run,
     # dump, read the dump's summary
     count() { # command...
         local n=20000 before
         callgrind_control -z "$pid_bench" >/dev/null 2>&1
-        redis-benchmark -h 127.0.0.1 -p "$port_bench" -c 1 -P 16 -n "$n" -r 100000000 --csv "$@" >/dev/null
+        redis-benchmark $resp_flag -h 127.0.0.1 -p "$port_bench" -c 1 -P 16 -n "$n" -r 100000000 --csv "$@" >/dev/null
         before=$(ls "$tmp"/cg.out.* 2>/dev/null | wc -l)
         callgrind_control -d "$pid_bench" >/dev/null 2>&1
         for _ in $(seq 1 100); do [ "$(ls "$tmp"/cg.out.* 2>/dev/null | wc -l)" -gt "$before" ] && break; sleep 0.1; done
