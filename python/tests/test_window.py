@@ -239,3 +239,16 @@ def test_span_arguments():
     t.clear()   # the same shape: a time window again, its clock unset
     assert t.span == 14 and t.now is None and "x" not in t
     assert filterkit.Window(capacity=10, span=None).span is None
+
+
+def test_the_guides_window_examples_run(monkeypatch, tmp_path):
+    """docs/python.md's section on windows runs as written."""
+    import re
+    from conftest import ROOT
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    section = text.split("## Sliding windows", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for code in blocks:
+        exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
