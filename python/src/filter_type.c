@@ -1209,6 +1209,8 @@ static char filter_doc[] = PyDoc_STR(
 "  clear(): remove every key (all but static kinds)\n"
 "  remove(key), discard(key): kinds with \"remove\"; count(key): with \"count\"\n"
 "  grow(): kinds with \"resizes\"; f | g, f |= g: \"merge\"; f & g, f &= g: \"intersect\"\n"
+"  advance(now), describe(): \"expires\" (window: span=T makes a time window of T\n"
+"    ticks of a clock only advance moves; help(filterkit.Window))\n"
 "  x in f, contains_many(keys), stats(), to_bytes(), save(path), copy(),\n"
 "  from_bytes(data), build(keys): every kind\n"
 "  f == g: the same kind, parameters and bits (not how many inserts made them);\n"
