@@ -78,6 +78,33 @@ if awk '/^insert / { ins = 1; next } /^(lookup|remove) / { ins = 0; next }
         /^  hash 0x.*bits/ { for (i = 0; i < 8; i++) bit[i] = $(NF - 7 + i) }
         ins && /^    word [0-7]  / { w = $2; n++; if (substr($3, bit[w] + 1, 1) != "1" || $5 != bit[w]) bad++ }
         END { exit !(n == 16 && !bad) }' /tmp/fk_trace_out.$$; then ok; else ko "blocked trace: a key bit is not set"; fi
+# window: a count window of the last 8 inserts (L = 2): each key's generation,
+# the refresh of a repeated key, every turn-over and what its sweep freed.
+expect 0 window apple banana cherry date elder fig grape apple hazel ice jam kiwi lime mango nut oak \
+    pear quince rye sage --lookup apple banana lime sage zzz --remove apple
+for word in 'window filter (count): the last 8 inserts' 'L = ceil(8 / 7) = 2 inserts' \
+            'a refresh, the slot moves to the current generation' \
+            'generation 7 is full (2 inserts): generation 8 starts with tag 0, the tag of generation 0 (8 back)' \
+            'traced keys gone with it: "banana"' 'FK_EUNSUPPORTED: a window cannot remove' \
+            'generations (current first, slots held): g0 1;'; do
+    if grep -qF -- "$word" /tmp/fk_trace_out.$$; then ok; else ko "window trace lacks: $word"; fi
+done
+# what the trace says matches the window: a key a sweep took is absent, the
+# last 8 inserts are present, the refreshed key sits in its refresh's
+# generation (3, 7 back from 10), and each sweep's count is the drop in live
+# slots (live before + 1 new slot - freed = live after)
+awk '/^lookup /{k=$2} /definitely absent/{abs[k]=1} /maybe present/{pres[k]=1}
+     END{exit !(abs["\"banana\""] && abs["\"zzz\""] && pres["\"lime\""] && pres["\"sage\""])}' \
+    /tmp/fk_trace_out.$$ && ok || ko "window trace: lookups disagree with the sweeps"
+if grep -A5 '^lookup "apple"' /tmp/fk_trace_out.$$ | grep -qF 'generation 3 (7 back)'; then ok; else ko "window trace: apple's refresh not in generation 3"; fi
+if awk '/^insert /{fresh=0} /takes a free slot/{fresh=1}
+        /the sweep freed its/{for(i=1;i<=NF;i++) if($i=="its") freed=$(i+1); swept=1}
+        /^  generations /{for(i=1;i<=NF;i++) if($i=="live") now=$(i+1);
+                          if (swept && now != live + fresh - freed) bad++; live=now; swept=0; n++}
+        END{exit !(n == 20 && !bad)}' /tmp/fk_trace_out.$$; then ok; else ko "window trace: a sweep count disagrees with the live slots"; fi
+expect 2 window --fp-bits 3 apple
+expect 2 window --capacity 100000 apple
+
 # Zero-length and non-ASCII keys are valid keys, printed escaped.
 expect 0 cuckoo "" "$(printf 'caf\303\251')"
 if grep -qF 'insert "caf\xc3\xa9"' /tmp/fk_trace_out.$$ && grep -qF 'insert ""' /tmp/fk_trace_out.$$; then ok; else ko "keys not escaped"; fi

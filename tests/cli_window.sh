@@ -37,6 +37,16 @@ check "info: the current generation" grep -q '^current generation: *200$' "$tmp/
 check "info: fill per generation" grep -q '^fill per generation: ' "$tmp/info"
 check "info: oldest age" grep -q '^oldest age: *700 ' "$tmp/info"
 
+# build and add feed a window every line, repeats too: a repeat refreshes
+# its key (a line skipped as "maybe present" would leave with the key it
+# matched, inside its window)
+printf 'a\na\nb\na\n' | "$fk" build --kind window --capacity 8 --fpr 0.01 >"$tmp/r.fk"
+check "build: a window counts every line, repeats included" \
+    test "$("$fk" info "$tmp/r.fk" | awk '/^items:/ { print $2 }')" = 4
+printf 'a\nc\n' | "$fk" add "$tmp/r.fk"
+check "add: a window counts every line, repeats included" \
+    test "$("$fk" info "$tmp/r.fk" | awk '/^items:/ { print $2 }')" = 6
+
 # a pipe: each printed line arrives before the input ends
 mkfifo "$tmp/in"
 ( "$fk" dedup --kind window --capacity 100 "$tmp/p.fk" <"$tmp/in" | head -n 2 >"$tmp/head" ) &

@@ -335,7 +335,8 @@ int fkc_cmd_build(int argc, char **argv)
     /* (distinct lines past the capacity would be the exact test, but a
      * kind without removes keeps no line set; repeats are rare in a real
      * key list, and a list that repeats this much deserves the note) */
-    if (s == FK_OK && !(fk_ops_caps(ops) & FK_CAP_GROWS) &&
+    /* (a window forgets what passes its capacity: no warning there) */
+    if (s == FK_OK && !(fk_ops_caps(ops) & (FK_CAP_GROWS | FK_CAP_EXPIRES)) &&
         (double)(c.lines - (fk_ops_caps(ops) & FK_CAP_REMOVE ? c.repeats : 0)) > 1.1 * (double)size_for)
         warn_over(c.lines, c.done, size_for, fpr);
     if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)

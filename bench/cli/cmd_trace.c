@@ -14,6 +14,7 @@
 #include "../../cuckoo/cuckoo.h"
 #include "../../fuse/fuse.h"
 #include "../../quotient/quotient.h"
+#include "../../window/window.h"
 #include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
@@ -28,6 +29,7 @@ static const struct {
     { &fk_cuckoo_ops, fkc_trace_cuckoo },
     { &fk_fuse_ops, fkc_trace_fuse },
     { &fk_quotient_ops, fkc_trace_quotient },
+    { &fk_window_ops, fkc_trace_window },
 };
 
 static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
@@ -74,7 +76,9 @@ static const char usage_more[] =
     "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
     "key's block, the bit in each of its eight words, and the block after it;\n"
     "fuse (static): one build from every --insert key, then each key's three\n"
-    "cells, what they hold and their XOR beside its fingerprint.\n"
+    "cells, what they hold and their XOR beside its fingerprint; window (a count\n"
+    "window of the last N inserts): the generation each key's fingerprint sits in,\n"
+    "each generation's fill, and when one turns over what its sweep freed.\n"
     "Keys are inserted, in order, until --lookup or --remove switches what\n"
     "happens to the keys after it (--insert switches back; -- ends options).\n"
     "\n"
@@ -87,10 +91,11 @@ static const char usage_more[] =
     "  --hashes K             bloom/counting: probes per key k (default: from m, N)\n"
     "  --counter-bits C       counting: 4 or 8 (default 4)\n"
     "  --fp-bits F            cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient:\n"
-    "                         remainder bits (default: from P)\n"
+    "                         remainder bits; window: 4..29 (default: from P)\n"
     "  --max-load L           cuckoo: the load the table is sized for (default 12.5%:\n"
     "                         enough buckets that a key's two buckets differ; 94%, a\n"
-    "                         real filter's packing, shows kicks with a few keys)\n"
+    "                         real filter's packing, shows kicks with a few keys);\n"
+    "                         window: the load its 8L live slots fill (default 96%)\n"
     "\n"
     "example: filterkit trace cuckoo --capacity 8 --fp-bits 8 apple banana --lookup apple kiwi\n";
 

@@ -74,6 +74,11 @@ fk_status fkc_feed_lines(fk_filter *f, fkc_feed_op op, fkc_linereader *r, uint64
 {
     memset(c, 0, sizeof *c);
     const fk_ops *ops = fk_filter_ops(f);
+    /* a forgetting kind takes every occurrence: a repeat refreshes its key
+     * (skipping one that answers "maybe" would let it expire too early, a
+     * false negative inside the window) */
+    if (op == FKC_FEED_INSERT && (fk_ops_caps(ops) & FK_CAP_EXPIRES))
+        unique_input = 1;
     int exact = !unique_input && (op == FKC_FEED_REMOVE || (fk_ops_caps(ops) & FK_CAP_REMOVE));
     fkc_lineset seen;
     if (exact && fkc_lineset_init(&seen, expected < PRESIZE_MAX ? expected : PRESIZE_MAX) != 0)

@@ -9,6 +9,10 @@
  * answers "maybe present" to is skipped: it stays "maybe present" forever,
  * so skipping it changes no answer (a Bloom insert of it would set no new
  * bit) and costs no memory; only stats.items then counts it once less.
+ * A forgetting kind (FK_CAP_EXPIRES, window) gets every line, repeats
+ * included: a repeat refreshes its key, and a line skipped for a false
+ * "maybe" would leave with the older key it collides with, inside its
+ * window (a false negative).
  * Removes: each distinct line is removed once.
  * With unique_input the caller vouches that no line repeats (sort -u):
  * every line is inserted or removed, and no set is kept. */

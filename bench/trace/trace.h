@@ -15,6 +15,10 @@
  *     bucket B: FP FP FP FP              the table (cuckoo), -- = empty
  *     cells C1 C2 C3 (segments ...)       fuse: the key's three cells
  *     xor V1 ^ V2 ^ V3 = X, fingerprint F fuse: the lookup's comparison
+ *     -> FK_OK: 0xFP sits in bucket B (iN) slot S, generation G (...)
+ *                                        window: where the key sits after
+ *     generations (current first, slots held): gG N | ...   window
+ *     ... the sweep freed its N slot(s)  window: a generation turned over
  */
 #ifndef FKC_BENCH_TRACE_H
 #define FKC_BENCH_TRACE_H
@@ -77,5 +81,6 @@ int fkc_trace_counting(const fkc_trace_job *job);
 int fkc_trace_cuckoo(const fkc_trace_job *job);
 int fkc_trace_fuse(const fkc_trace_job *job);
 int fkc_trace_quotient(const fkc_trace_job *job);
+int fkc_trace_window(const fkc_trace_job *job);
 
 #endif

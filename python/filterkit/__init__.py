@@ -25,6 +25,10 @@ key either holds); f & g and f &= g ("intersect": true for every key both
 hold, and possibly for more keys than a filter of the common keys alone).
 Both need filters made alike (same kind, capacity, fpr and seed), else
 ValueError; a kind without them raises TypeError, as any unsupported operand.
+advance(now) and describe() ("expires": filterkit.Window, a sliding
+window: present for the last `capacity` adds, or with span=T for T ticks
+of a clock only advance(now) moves, an int in the caller's unit that never
+goes back; help(filterkit.Window)).
 Every kind: clear() (but static ones), f == g (same kind, parameters and
 bits), f.capacity, weakref.ref(f); f <= g (subset by bits) for bloom and
 blocked, TypeError for the others; len(f) raises TypeError (no filter knows

@@ -66,7 +66,7 @@ class Filter:
     works."""
     kind: ClassVar[str]          # on each kind's class
     summary: ClassVar[str]
-    capabilities: ClassVar[frozenset[str]]  # remove count serialize bounded grows static merge intersect resizes
+    capabilities: ClassVar[frozenset[str]]  # remove count serialize bounded grows static merge intersect resizes expires
     def __new__(cls: type[_F], kind: str = ..., /, capacity: Optional[int] = ..., fpr: float = 0.01, *,
                 seed: int = 0, bits: int = 0, hashes: int = 0, counter_bits: int = 0,
                 fingerprint_bits: int = 0, growth: int = 0, max_load: float = 0.0,
@@ -132,6 +132,41 @@ class _Intersects(Filter):
     def __and__(self: _F, other: _F) -> _F: ...
     def __iand__(self: _F, other: _F) -> _F: ...
 
+class WindowState(TypedDict):
+    mode: str                      # "count" or "time"
+    window: int                    # N adds (count) or span ticks (time)
+    generation_length: int         # ceil(window / 7)
+    generation: int                # the current generation's number, from 0
+    oldest_age: int                # adds or ticks since the oldest live generation began
+    live: int                      # slots in use
+    live_budget: int               # the most live slots: 8 generation_length
+    slots: int
+    buckets: int
+    generation_slots: list[int]    # [0] the current generation, [7] the oldest
+    generation_inserts: list[int]
+    swept_last: int                # slots the last sweep freed
+    swept_total: int
+    refreshed: int                 # adds of a key already there
+    refused: int                   # adds refused (a time window fed past its capacity)
+    kicks: int
+    clock_set: bool
+    timed: bool
+    now: int
+    next_boundary: int
+    fingerprint_bits: int
+    slot_bits: int
+    seed: int
+
+class _Expires(Filter):
+    # a sliding window: present for the last `capacity` adds (span=None) or
+    # for span ticks of the caller's clock (advance); no remove; len() raises
+    @property
+    def span(self) -> Optional[int]: ...   # ticks, the unit of advance(now); None: a count window
+    @property
+    def now(self) -> Optional[int]: ...    # the clock; None before the first advance / count window
+    def advance(self, now: int, /) -> None: ...   # ValueError backwards; UnsupportedError on a count window
+    def describe(self) -> WindowState: ...
+
 class Bloom(_Inserts, _Merges, _Intersects): ...
 class Blocked(_Inserts, _Merges, _Intersects): ...
 class Counting(_Inserts, _Removes, _Counts): ...
@@ -142,6 +177,10 @@ class ScalableCuckoo(_Inserts, _Removes, _Counts): ...
 class Fuse(Filter): ...      # static: Fuse.build(keys, fpr=...)
 class Quotient(_Inserts, _Removes, _Counts, _Merges, _Resizes): ...
 class Expandable(_Inserts, _Removes): ...
+class Window(_Inserts, _Expires):
+    def __new__(cls: type[_F], capacity: Optional[int] = ..., fpr: float = 0.01, *, seed: int = 0,
+                span: Optional[int] = None, fingerprint_bits: int = 0, max_load: float = 0.0,
+                max_bytes: int = 0) -> _F: ...
 
 def kinds() -> list[str]: ...
 def kind_class(kind: str) -> type[Filter]: ...

@@ -93,7 +93,16 @@ PyObject *pyfk_raise_full(const pyfk_state *st, const fk_ops *ops, uint64_t capa
     for (size_t i = 0; g && i < st->nkinds; i++)
         if (st->kinds[i].ops == g)
             gt = st->kinds[i].type;
-    PyObject *msg = PyUnicode_FromFormat(
+    PyObject *msg;
+    if (fk_ops_caps(ops) & FK_CAP_EXPIRES) /* a time window fed past its rate */
+        msg = PyUnicode_FromFormat(
+            "%s: %s (%s): this %s was sized for %llu keys per span and holds as many as its "
+            "window and slack may (8 generations); the key was not added, none inside the window "
+            "was lost: advance(now) frees room as generations pass, or make it with a larger "
+            "capacity (describe()['refused'] counts the refused adds)",
+            what, fk_strerror(FK_EFULL), fk_status_name(FK_EFULL), ops->name, (unsigned long long)capacity);
+    else
+        msg = PyUnicode_FromFormat(
         "%s: %s (%s): a %s filter holds a fixed number of keys (this one was sized for %llu); "
         "make it again with headroom for what you will add (a larger capacity: "
         "filterkit.pick(n, fpr) prints one)%s%s%s",

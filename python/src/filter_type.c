@@ -198,8 +198,10 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         return NULL;
     }
     fk_params p;
+    uint64_t span = 0;
     PyObject *all = with_positional(args, rest, kw);
-    int bad = !all || pyfk_params_from(all, &p, !(caps & FK_CAP_GROWS));
+    int bad = !all || pyfk_window_take_span(all, (caps & FK_CAP_EXPIRES) != 0, &span) ||
+              pyfk_params_from(all, &p, !(caps & FK_CAP_GROWS));
     Py_XDECREF(all);
     if (bad)
         return NULL;
@@ -208,17 +210,18 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (p.max_bytes == 0) /* below the machine's memory: LimitError, not the OOM killer */
         p.max_bytes = pyfk_default_max_bytes();
     fk_filter *f = NULL;
-    fk_status s = fk_filter_new(ops, &p, &f);
+    fk_status s = pyfk_window_new(ops, &p, span, &f);
     if (s != FK_OK) {
         char what[160];
-        snprintf(what, sizeof what, "%s(capacity=%llu, fpr=%g)", ops->name,
-                 (unsigned long long)p.capacity, p.fpr);
+        snprintf(what, sizeof what, "%s(capacity=%llu, fpr=%g%s)", ops->name,
+                 (unsigned long long)p.capacity, p.fpr, span ? ", span=..." : "");
         return raise_new_failed(st, ops, &p, s, what);
     }
     pyfk_filter *self = alloc_for(make, f, p.fpr, p.seed);
     if (self) {
         set_max_bytes(self, p.max_bytes);
         self->made = p;
+        self->made_span = span;
         self->made_known = true;
     }
     return (PyObject *)self;
@@ -733,6 +736,7 @@ static PyObject *filter_copy(PyObject *o, PyObject *unused)
     if (r) { /* and its byte limit, a runtime setting the bytes do not carry */
         set_max_bytes((pyfk_filter *)r, ((pyfk_filter *)o)->max_bytes);
         ((pyfk_filter *)r)->made = ((pyfk_filter *)o)->made;
+        ((pyfk_filter *)r)->made_span = ((pyfk_filter *)o)->made_span;
         ((pyfk_filter *)r)->made_known = ((pyfk_filter *)o)->made_known;
     }
     return r;
@@ -909,10 +913,17 @@ static PyObject *filter_iand(PyObject *a, PyObject *b)
  * not mean. bool(f) stays True (nb_bool), as for any object without len. */
 static Py_ssize_t filter_len(PyObject *o)
 {
-    const char *kind = fk_filter_ops(((pyfk_filter *)o)->filter)->name;
+    const fk_ops *ops = fk_filter_ops(((pyfk_filter *)o)->filter);
+    if (fk_ops_caps(ops) & FK_CAP_EXPIRES) {
+        PyErr_Format(PyExc_TypeError, "len() of a %s filter would be an estimate: it does not know "
+                     "how many distinct keys are in its window. f.stats()['items'] counts the adds "
+                     "of its live generations (a repeated key each time, the slack's older adds "
+                     "too)", ops->name);
+        return -1;
+    }
     PyErr_Format(PyExc_TypeError, "len() of a %s filter would be an estimate: a filter does not "
                  "know how many distinct keys it holds. f.stats()['items'] counts the insertions "
-                 "(less removals; a key added twice counts twice)", kind);
+                 "(less removals; a key added twice counts twice)", ops->name);
     return -1;
 }
 
@@ -948,6 +959,7 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
     const fk_ops *ops = fk_filter_ops(self->filter);
     fk_filter_stats(self->filter, &now);
     (void)fk_filter_serialized_size(self->filter, &size_now);
+    uint64_t span = self->made_known ? self->made_span : pyfk_window_span_of(self->filter);
     pyfk_leave(self, in);
     bool grows = (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
     fk_params p = self->made;
@@ -957,7 +969,7 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
         p.max_bytes = self->max_bytes;
     }
     fk_filter *fresh = NULL;
-    fk_status s = fk_filter_new(ops, &p, &fresh);
+    fk_status s = pyfk_window_new(ops, &p, span, &fresh);
     fk_stats st_new;
     if (s == FK_OK) {
         fk_filter_stats(fresh, &st_new);
@@ -1197,6 +1209,8 @@ static char filter_doc[] = PyDoc_STR(
 "  clear(): remove every key (all but static kinds)\n"
 "  remove(key), discard(key): kinds with \"remove\"; count(key): with \"count\"\n"
 "  grow(): kinds with \"resizes\"; f | g, f |= g: \"merge\"; f & g, f &= g: \"intersect\"\n"
+"  advance(now), describe(): \"expires\" (window: span=T makes a time window of T\n"
+"    ticks of a clock only advance moves; help(filterkit.Window))\n"
 "  x in f, contains_many(keys), stats(), to_bytes(), save(path), copy(),\n"
 "  from_bytes(data), build(keys): every kind\n"
 "  f == g: the same kind, parameters and bits (not how many inserts made them);\n"
@@ -1255,6 +1269,7 @@ static PyObject *caps_set(unsigned caps)
         { FK_CAP_REMOVE, "remove" },   { FK_CAP_COUNT, "count" },   { FK_CAP_SERIALIZE, "serialize" },
         { FK_CAP_BOUNDED, "bounded" }, { FK_CAP_GROWS, "grows" },   { FK_CAP_STATIC, "static" },
         { FK_CAP_MERGE, "merge" },     { FK_CAP_INTERSECT, "intersect" }, { FK_CAP_RESIZES, "resizes" },
+        { FK_CAP_EXPIRES, "expires" },
     };
     PyObject *set = PyFrozenSet_New(NULL);
     for (size_t i = 0; set && i < sizeof names / sizeof names[0]; i++) {
@@ -1282,6 +1297,21 @@ static int add_methods(PyTypeObject *type, PyMethodDef *table)
     return 0;
 }
 
+/* What a forgetting kind's class says of itself (help(filterkit.Window)). */
+#define EXPIRES_DOC \
+"Forgets: a sliding window. A count window (span=None) answers present for every\n" \
+"key among its last `capacity` adds; a time window (span=T) for every key added\n" \
+"less than T ticks before its clock, which only advance(now) moves (an int in\n" \
+"the caller's unit, never backwards: ValueError; the library reads no clock).\n" \
+"Older keys leave: past the window plus its slack (capacity/7 adds, or T/7\n" \
+"ticks) a key answers present only at the fpr. Adding a key again refreshes it.\n" \
+"capacity is for a time window the keys one span brings: adds past that raise\n" \
+"FilterFullError until the clock moves (nothing lost). No remove (a shared slot\n" \
+"would take another key with it); len() raises TypeError (stats()['items']\n" \
+"counts the adds of the live generations, repeats and slack included).\n" \
+"describe() gives the generations; the state (clock included) is saved,\n" \
+"copied and pickled, and a loaded window continues exactly.\n"
+
 /* One class for kind ops, its methods chosen by its caps. */
 static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, const fk_ops *ops)
 {
@@ -1290,15 +1320,16 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
     class_name(ops->name, cname, sizeof cname);
     snprintf(qual, sizeof qual, "filterkit.%s", cname);
     /* The spec's name and doc are copied into the class. */
-    size_t doc_cap = 900 + 2 * strlen(ops->name) + strlen(ops->summary ? ops->summary : "");
+    size_t doc_cap = 900 + sizeof EXPIRES_DOC + 2 * strlen(ops->name) + strlen(ops->summary ? ops->summary : "");
     char *doc = PyMem_Malloc(doc_cap);
     if (!doc) {
         PyErr_NoMemory();
         return NULL;
     }
-    snprintf(doc, doc_cap, "%s(capacity, fpr=0.01, *, seed=0, **knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
-            "%s%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
-            cname, ops->name, ops->summary ? ops->summary : "",
+    snprintf(doc, doc_cap, "%s(capacity, fpr=0.01, *, seed=0, %s**knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
+            "%s%s%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
+            cname, caps & FK_CAP_EXPIRES ? "span=None, " : "", ops->name, ops->summary ? ops->summary : "",
+            caps & FK_CAP_EXPIRES ? EXPIRES_DOC : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",
             caps & FK_CAP_REMOVE ? "Removes keys (remove, discard).\n" : "",
             caps & FK_CAP_COUNT ? "Counts keys (count).\n" : "",
@@ -1308,9 +1339,11 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
                                       "key both hold,\nand possibly more than a filter of the common keys "
                                       "would hold. Cost: one pass.\n" : "",
             caps & FK_CAP_GROWS ? "Grows as keys arrive: capacity is only its first size.\n" : "");
-    PyType_Slot slots[8];
+    PyType_Slot slots[9];
     int ns = 0;
     slots[ns++] = (PyType_Slot){ Py_tp_doc, doc };
+    if (caps & FK_CAP_EXPIRES)
+        slots[ns++] = (PyType_Slot){ Py_tp_getset, pyfk_window_getset };
     if (caps & FK_CAP_MERGE) {
         slots[ns++] = (PyType_Slot){ Py_nb_or, filter_or };
         slots[ns++] = (PyType_Slot){ Py_nb_inplace_or, filter_ior };
@@ -1334,7 +1367,8 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
               (!(caps & FK_CAP_STATIC) && add_methods(type, insert_methods)) ||
               ((caps & FK_CAP_REMOVE) && add_methods(type, remove_methods)) ||
               ((caps & FK_CAP_COUNT) && add_methods(type, count_methods)) ||
-              ((caps & FK_CAP_RESIZES) && add_methods(type, resize_methods));
+              ((caps & FK_CAP_RESIZES) && add_methods(type, resize_methods)) ||
+              ((caps & FK_CAP_EXPIRES) && add_methods(type, pyfk_window_methods));
     Py_XDECREF(kind);
     Py_XDECREF(summary);
     Py_XDECREF(capset);

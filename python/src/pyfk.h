@@ -7,6 +7,7 @@
  *   lock.c         the per-filter lock: GIL-free sections and writers
  *   params.c       the keyword knobs -> fk_params, the default byte limit
  *   batch.c        many keys per call (add_many, contains_many, update, build)
+ *   window.c       the forgetting kinds' extras: span=, advance, describe
  *   filter_type.c  filterkit.Filter and one class per registered kind
  *   bench.c        filterkit.bench, sizing, and filterkit.pick: the CLI's own pick
  *   module.c       the module: its state, multi-phase initialisation, functions
@@ -112,6 +113,7 @@ typedef struct {
      * the constructor made it (made_known); else its header's capacity,
      * fpr and seed, checked against its shape before use. */
     fk_params  made;
+    uint64_t   made_span;       /* a time window's span (0: none), with made */
     bool       made_known;
     PyObject  *weakrefs;        /* weakref.ref(f) support (tp_weaklistoffset) */
 } pyfk_filter;
@@ -244,6 +246,26 @@ PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
  * filter in *out, or NULL with the exception set. */
 PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_params *p, PyObject *keys,
                           fk_filter **out);
+
+/* ------------------------------------------------ forgetting kinds
+ *
+ * A kind with FK_CAP_EXPIRES (window) is a count window by default; the
+ * span=T keyword makes a time window of T ticks, whose clock the caller
+ * moves with advance(now). */
+
+/* Reads and deletes the "span" keyword of kw (a dict the caller owns; may
+ * be NULL) into *span (0 when absent or None); expires: the kind takes
+ * it (else TypeError). 0, or -1 with TypeError/ValueError set. */
+int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span);
+/* fk_filter_new, or a time window of span ticks when span > 0
+ * (FK_EUNSUPPORTED for a kind other than window). */
+fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out);
+/* f's span when it is a time window, else 0. */
+uint64_t pyfk_window_span_of(const fk_filter *f);
+/* advance and describe; span and now (the class of a kind with
+ * FK_CAP_EXPIRES gets them). */
+extern PyMethodDef pyfk_window_methods[];
+extern PyGetSetDef pyfk_window_getset[];
 
 /* -------------------------------------------------- bench and sizing */
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);

@@ -1,10 +1,12 @@
-"""Hypothesis state machines: every kind against an exact multiset.
+"""Hypothesis state machines: every kind against an exact multiset, and a
+forgetting kind ("expires": window) against an exact sliding window.
 
 Keys come from a small pool of ints, bytes and str (so they repeat, and an
 int and its 8 little-endian bytes are one key). After every step: no key the
 model holds is missing (zero false negatives, single and batch), the item
 count is the model's, counts are never below the truth, and a remove of a
-key the filter says is absent raises KeyError."""
+key the filter says is absent raises KeyError. A window holds every key
+added among the last `capacity` adds (time windows: test_window.py)."""
 import collections
 
 import pytest
@@ -22,8 +24,73 @@ KEYS = st.one_of(st.integers(0, 40), st.sampled_from([2**64 - 1, 2**63]),
 MAX_COPIES = 8
 
 
+WINDOW = 24  # a window's capacity in the model: keys of the pool expire
+
+
+def window_machine_for(kind):
+    """A count window against the exact sliding window of its last WINDOW
+    adds: every key added among them answers present; stats()["items"] is
+    the adds of the live generations (the current one and the 7 before it,
+    each of L = ceil(WINDOW / 7) adds)."""
+    gen_len = -(-WINDOW // 7)
+
+    class WindowModel(RuleBasedStateMachine):
+        def __init__(self):
+            super().__init__()
+            self.f = filterkit.Filter(kind, capacity=WINDOW, fpr=0.01, seed=11)
+            self.adds = 0    # adds accepted so far
+            self.last = {}   # key bytes -> the number of its last add
+
+        def added(self, k):
+            self.last[key_bytes(k)] = self.adds
+            self.adds += 1
+
+        @rule(k=KEYS)
+        def add(self, k):
+            try:
+                self.f.add(k)
+            except filterkit.FilterFullError:
+                return  # nothing changed: the add does not count
+            self.added(k)
+
+        @rule(ks=st.lists(KEYS, max_size=12))
+        def update(self, ks):
+            try:
+                self.f.update(ks)
+                done = len(ks)
+            except filterkit.FilterFullError as e:
+                done = e.done
+            for k in ks[:done]:
+                self.added(k)
+
+        @rule()
+        def round_trip(self):
+            data = self.f.to_bytes()
+            self.f = filterkit.from_bytes(data)
+            assert self.f.to_bytes() == data
+
+        @invariant()
+        def no_false_negatives_in_the_window(self):
+            held = [b for b, i in self.last.items() if self.adds - i <= WINDOW]
+            for b in held:
+                assert b in self.f
+            if held:
+                assert self.f.contains_many(held).all()
+
+        @invariant()
+        def items_are_the_live_generations_adds(self):
+            generation = self.adds // gen_len
+            assert self.f.describe()["generation"] == generation
+            assert self.f.stats()["items"] == self.adds - max(0, generation - 7) * gen_len
+
+    WindowModel.__name__ = "Model_" + kind.replace("-", "_")
+    return WindowModel
+
+
 def machine_for(kind):
     kcaps = caps(kind)
+    if "expires" in kcaps:
+        return window_machine_for(kind)
     static = "static" in kcaps
 
     class FilterModel(RuleBasedStateMachine):

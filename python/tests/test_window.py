@@ -1,0 +1,254 @@
+"""filterkit.Window: the sliding window's promises from Python.
+
+A count window (capacity=N) holds every key among its last N adds; a time
+window (span=T) every key added less than T ticks before its clock, which
+only advance(now) moves, never backwards. Past the window and its slack
+(ceil(N/7) adds or ceil(T/7) ticks: 8 generations in all) a key answers
+present only at the false-positive rate. Save, load, copy and pickle keep
+the stream's state: a window restored mid-stream continues exactly."""
+import math
+import os
+import pickle
+
+import pytest
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+
+import filterkit
+from conftest import key_bytes
+
+KEYS = st.one_of(st.integers(0, 60), st.text(alphabet="ab✓", max_size=2),
+                 st.builds(lambda i: i.to_bytes(8, "little"), st.integers(0, 60)))
+
+
+def gen_len(n):
+    return -(-n // 7)
+
+
+def binomial_bound(trials, p, sigmas=5):
+    """Hits above which a rate p over `trials` independent tries is
+    implausible (mean + 5 sigma + 1: fixed seeds, so never flaky)."""
+    return trials * p + sigmas * math.sqrt(trials * p * (1 - p)) + 1
+
+
+# --------------------------------------------------------------- count
+
+@pytest.mark.parametrize("n", [1, 2, 7, 1000])
+def test_count_window_holds_the_last_n_and_forgets_the_rest(n):
+    w = filterkit.Window(capacity=n, fpr=0.01, seed=7)
+    total = max(10 * n, 200)
+    for i in range(total):
+        w.add(i)
+        # the last n adds, at every step for small windows
+        if n < 1000 or i % 997 == 0:
+            assert all(j in w for j in range(max(0, i - n + 1), i + 1)), (n, i)
+    assert w.contains_many(list(range(total - n, total))).all()
+    # older than the window plus its slack (8 generations of L adds): gone
+    # but for false positives, which a never-seen key shows at the same rate
+    expired = list(range(0, total - 8 * gen_len(n)))
+    never = list(range(10**12, 10**12 + len(expired)))
+    bound = binomial_bound(len(expired), w.stats()["expected_fpr"] * 1.5 + 1e-3)
+    assert sum(w.contains_many(expired)) <= bound
+    assert sum(w.contains_many(never)) <= bound
+
+
+def test_count_window_refreshes_a_repeated_key():
+    w = filterkit.Window(capacity=50, fpr=0.001, seed=1)
+    for i in range(5000):
+        w.add(i)
+        if i % 20 == 0:
+            w.add("kept")   # never more than 50 adds old
+        assert "kept" in w or i < 20
+    d = w.describe()
+    assert d["refreshed"] >= 5000 // 20 - 1 and d["mode"] == "count" and d["window"] == 50
+
+
+# ---------------------------------------------------------------- time
+
+def test_time_window_with_advance():
+    span = 70  # D = 10 ticks a generation
+    w = filterkit.Window(capacity=100, fpr=0.01, seed=3, span=span)
+    assert w.span == span and w.now is None and "expires" in w.capabilities
+    w.add("before")              # before the first advance: stamped with the origin
+    w.advance(1000)
+    assert w.now == 1000
+    w.add("at-1000")
+    w.advance(1005)
+    w.add("at-1005")
+    w.advance(1000 + span - 1)   # 69 ticks on: all still inside the window
+    assert all(k in w for k in ("before", "at-1000", "at-1005"))
+    w.advance(1000 + span)       # in the slack: still present (at most 8D = 80 ticks)
+    assert "at-1005" in w
+    w.advance(1000 + 8 * 10)     # 8 generations after 1000's: its keys are gone
+    assert "at-1000" not in w and "before" not in w
+    assert "at-1005" not in w    # 1005 shares generation [1000, 1010)
+    w.advance(1000 + 8 * 10)     # the same time again: a no-op
+    assert w.now == 1080
+    d = w.describe()
+    assert d["mode"] == "time" and d["generation_length"] == 10 and d["swept_total"] >= 3
+
+
+def test_time_going_backwards_is_refused_and_changes_nothing():
+    w = filterkit.Window(capacity=100, fpr=0.01, span=1_000_000_000)
+    w.advance(5_000_000_000)
+    w.add("x")
+    before = w.to_bytes()
+    with pytest.raises(ValueError, match=r"never goes back.*\(FK_EINVAL\)"):
+        w.advance(4_999_999_999)
+    assert w.to_bytes() == before and w.now == 5_000_000_000 and "x" in w
+    with pytest.raises(ValueError):
+        w.advance(-1)
+    with pytest.raises(TypeError):
+        w.advance(1.5)
+    with pytest.raises(filterkit.UnsupportedError, match="count window has no clock"):
+        filterkit.Window(capacity=10).advance(1)
+
+
+def test_time_window_fed_past_its_capacity_refuses_and_loses_nothing():
+    w = filterkit.Window(capacity=70, fpr=0.01, seed=2, span=700)
+    w.advance(0)
+    accepted = []
+    with pytest.raises(filterkit.FilterFullError, match="advance.now. frees room"):
+        for i in range(10 * 70):   # 10x the rate the window is sized for, all at once
+            w.add(i)
+            accepted.append(i)
+    budget = w.describe()["live_budget"]
+    assert len(accepted) == budget == 8 * gen_len(70)
+    assert w.contains_many(accepted).all()     # nothing inside the window lost
+    with pytest.raises(filterkit.FilterFullError) as e:
+        w.add_many(list(range(10**6, 10**6 + 5)))
+    assert e.value.done == 0 and w.describe()["refused"] >= 2
+    w.advance(800)                # a whole window and its slack later: room again
+    w.add("later")
+    assert "later" in w and w.describe()["refused"] >= 2
+
+
+class TimeWindowModel(RuleBasedStateMachine):
+    """A time window against an exact sliding window of (key, time)."""
+    SPAN = 70
+
+    def __init__(self):
+        super().__init__()
+        self.f = filterkit.Window(capacity=24, fpr=0.01, seed=5, span=self.SPAN)
+        self.now = None      # the model's clock: None before the first advance
+        self.last = {}       # key bytes -> time of its last accepted add (None: before the origin)
+
+    @rule(k=KEYS)
+    def add(self, k):
+        try:
+            self.f.add(k)
+        except filterkit.FilterFullError:
+            return   # refused: nothing changed
+        self.last[key_bytes(k)] = self.now
+
+    @rule(dt=st.integers(0, 45))
+    def advance(self, dt):
+        now = 1000 if self.now is None else self.now + dt
+        self.f.advance(now)
+        if self.now is None:   # the origin: keys added before count as added now
+            self.last = {b: now for b in self.last}
+        self.now = now
+
+    @precondition(lambda self: self.now is not None and self.now > 1000)
+    @rule(back=st.integers(1, 30))
+    def backwards(self, back):
+        before = self.f.to_bytes()
+        with pytest.raises(ValueError):
+            self.f.advance(self.now - back)
+        assert self.f.to_bytes() == before
+
+    @rule()
+    def pickle_round_trip(self):
+        data = self.f.to_bytes()
+        self.f = pickle.loads(pickle.dumps(self.f))
+        assert self.f.to_bytes() == data and self.f.span == self.SPAN
+
+    @invariant()
+    def no_false_negatives_in_the_window(self):
+        now = self.now
+        held = [b for b, t in self.last.items() if t is None or now - t < self.SPAN]
+        for b in held:
+            assert b in self.f
+        if held:
+            assert self.f.contains_many(held).all()
+        assert self.f.now == now
+
+
+test_time_window_model = TimeWindowModel.TestCase
+
+
+# ---------------------------------------------------- state carried over
+
+def stream(w, start, count, timed):
+    for i in range(start, start + count):
+        w.add("key-%d" % i)
+        if i % 3 == 0:
+            w.add(i // 3)                 # repeats refresh
+        if timed and i % 5 == 0:
+            w.advance(10_000 + 7 * i)     # the clock moves with the stream
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_save_load_pickle_copy_mid_stream_continue_identically(timed, tmp_path):
+    # time: 400 new keys a span of 2100 ticks, under the 500 it is sized for
+    extra = {"span": 2100} if timed else {}
+    a = filterkit.Window(capacity=500, fpr=0.01, seed=9, **extra)
+    stream(a, 0, 1700, timed)
+    path = os.path.join(tmp_path, "w.fk")
+    a.save(path)
+    restored = [filterkit.load(path), pickle.loads(pickle.dumps(a)), a.copy(),
+                filterkit.Window.from_bytes(a.to_bytes())]
+    for r in restored:
+        assert type(r) is filterkit.Window and r == a and r.span == a.span and r.now == a.now
+        # (swept_last, the last sweep's count, is not saved: a diagnostic)
+        assert dict(r.describe(), swept_last=0) == dict(a.describe(), swept_last=0)
+    for w in [a] + restored:
+        stream(w, 1700, 2300, timed)   # generations turn over, sweeps run
+    probes = ["key-%d" % i for i in range(4000)] + list(range(2000))
+    want = a.contains_many(probes)
+    for r in restored:
+        assert r.to_bytes() == a.to_bytes()
+        assert (r.contains_many(probes) == want).all()
+
+
+# ------------------------------------------------------------- the set face
+
+def test_window_set_protocol():
+    w = filterkit.Window(capacity=100, fpr=0.01)
+    w.add("a")
+    w.update(["b", b"c", 3])
+    assert "a" in w and b"b" in w and 3 in w and 4 not in w
+    assert "remove" not in w.capabilities and not hasattr(w, "remove") and not hasattr(w, "discard")
+    with pytest.raises(TypeError, match="distinct keys are in its window"):
+        len(w)
+    w.clear()
+    assert "a" not in w and w.span is None
+
+
+def test_span_arguments():
+    with pytest.raises(ValueError):
+        filterkit.Window(capacity=10, span=0)
+    with pytest.raises(TypeError):
+        filterkit.Window(capacity=10, span=1.5)
+    with pytest.raises(TypeError, match="only a window kind"):
+        filterkit.Bloom(capacity=10, span=5)
+    t = filterkit.Filter("window", capacity=10, fpr=0.01, span=14)
+    assert type(t) is filterkit.Window and t.span == 14
+    t.advance(100)
+    t.add("x")
+    t.clear()   # the same shape: a time window again, its clock unset
+    assert t.span == 14 and t.now is None and "x" not in t
+    assert filterkit.Window(capacity=10, span=None).span is None
+
+
+def test_the_guides_window_examples_run(monkeypatch, tmp_path):
+    """docs/python.md's section on windows runs as written."""
+    import re
+    from conftest import ROOT
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    section = text.split("## Sliding windows", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks
+    monkeypatch.chdir(tmp_path)
+    for code in blocks:
+        exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
