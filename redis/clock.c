@@ -5,15 +5,14 @@
 
 #include <stdio.h>
 #include "../window/window.h"
+#include "../window/window_internal.h" /* the clock's fields, read on every command (static library) */
 
 fk_window *fkr_time_window(const fkr_value *v)
 {
     if (!v || fk_filter_ops(v->filter) != &fk_window_ops)
         return NULL;
     fk_window *w = (fk_window *)(void *)v->filter; /* its fk_filter is its first member */
-    fk_window_description d;
-    fk_window_describe(w, &d);
-    return d.timed ? w : NULL;
+    return w->timed ? w : NULL;
 }
 
 /* 1 when this command may read the server's clock: the server is a
@@ -32,17 +31,15 @@ void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int w
     fk_window *w = fkr_time_window(v);
     if (!w || !clock_is_ours(ctx))
         return;
-    long long ms = rm_Milliseconds();
-    fk_window_description d;
-    fk_window_describe(w, &d);
-    if (!d.clock_set && !write)
+    if (!w->clock_set && !write)
         return; /* nothing stored yet: the first write (or FK.ADVANCE) sets the origin */
+    long long ms = rm_Milliseconds();
     /* Between boundaries the answers do not change with the clock, so it
      * is left where it is: the key changes (and a write goes out) once per
      * generation, not at every command. A server clock behind the key's
      * (an explicit FK.ADVANCE ahead of it, or the wall clock stepped back)
      * holds the key's clock: it never goes back. */
-    if (ms < 0 || (d.clock_set && (uint64_t)ms < d.next_boundary))
+    if (ms < 0 || (w->clock_set && (uint64_t)ms < w->boundary))
         return;
     if (fk_window_advance(fk_window_as_filter(w), (uint64_t)ms) == FK_OK)
         rm_Replicate(ctx, "FK.ADVANCE", "sl", name, ms);
