@@ -66,36 +66,36 @@ int fkr_bf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_WrongArity(ctx);
     bf_opts o = bf_defaults();
     if (rm_StringToDouble(argv[2], &o.error_rate) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR bad error rate");
+        return fkr_reply_error(ctx, "ERR bad error rate");
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0))
-        return rm_ReplyWithError(ctx, "ERR (0 < error rate range < 1) ");
+        return fkr_reply_error(ctx, "ERR (0 < error rate range < 1) ");
     if (rm_StringToLongLong(argv[3], &o.capacity) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR bad capacity");
+        return fkr_reply_error(ctx, "ERR bad capacity");
     if (o.capacity <= 0)
-        return rm_ReplyWithError(ctx, "ERR (capacity should be larger than 0)");
+        return fkr_reply_error(ctx, "ERR (capacity should be larger than 0)");
     int expansion_given = 0, nonscaling_given = 0;
     for (int i = 4; i < argc; i++) {
         if (fkr_arg_is(argv[i], "NONSCALING")) {
             if (nonscaling_given)
-                return rm_ReplyWithError(ctx, "ERR NONSCALING given twice");
+                return fkr_reply_error(ctx, "ERR NONSCALING given twice");
             o.nonscaling = nonscaling_given = 1;
         } else if (fkr_arg_is(argv[i], "EXPANSION")) {
             if (expansion_given)
-                return rm_ReplyWithError(ctx, "ERR EXPANSION given twice");
+                return fkr_reply_error(ctx, "ERR EXPANSION given twice");
             if (++i == argc)
-                return rm_ReplyWithError(ctx, "ERR no expansion");
+                return fkr_reply_error(ctx, "ERR no expansion");
             if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR bad expansion");
+                return fkr_reply_error(ctx, "ERR bad expansion");
             if (o.expansion < 1 || o.expansion > BF_MAX_EXPANSION)
-                return rm_ReplyWithError(ctx, "ERR expansion should be between 1 and 65536");
+                return fkr_reply_error(ctx, "ERR expansion should be between 1 and 65536");
             expansion_given = 1;
             o.nonscaling = nonscaling_given;
         } else {
-            return rm_ReplyWithError(ctx, "ERR unknown argument");
+            return fkr_reply_error(ctx, "ERR unknown argument");
         }
     }
     if (nonscaling_given && expansion_given)
-        return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
+        return fkr_reply_error(ctx, "ERR Nonscaling filters cannot expand");
 
     RedisModuleKey *key;
     if (!fkr_open_new(ctx, argv[1], &key))
@@ -117,7 +117,7 @@ static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
         const char *err = bf_create(key, name, o, &v);
         if (err) {
             rm_CloseKey(key);
-            return rm_ReplyWithError(ctx, err);
+            return fkr_reply_error(ctx, err);
         }
     } else if (st != FKR_KEY_FOUND) {
         rm_CloseKey(key);
@@ -151,7 +151,7 @@ static int bf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
                 continue;
             }
             if (rc == FK_EFULL)
-                rm_ReplyWithError(ctx, BF_FULL);
+                fkr_reply_error(ctx, BF_FULL);
             else
                 fkr_reply_status(ctx, rc);
             stop = true;
@@ -196,7 +196,7 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             if (!fkr_arg_is(argv[i], words[w]))
                 continue;
             if (seen & (1u << w))
-                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+                return fkr_reply_error(ctx, "ERR an option is given twice");
             seen |= 1u << w;
         }
         if (fkr_arg_is(argv[i], "ITEMS")) {
@@ -212,26 +212,26 @@ int fkr_bf_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             RedisModuleString *word = argv[i++];
             if (fkr_arg_is(word, "ERROR")) {
                 if (rm_StringToDouble(argv[i], &o.error_rate) != RM_OK)
-                    return rm_ReplyWithError(ctx, "ERR Bad error rate");
+                    return fkr_reply_error(ctx, "ERR Bad error rate");
             } else if (fkr_arg_is(word, "CAPACITY")) {
                 if (rm_StringToLongLong(argv[i], &o.capacity) != RM_OK)
-                    return rm_ReplyWithError(ctx, "ERR Bad capacity");
+                    return fkr_reply_error(ctx, "ERR Bad capacity");
             } else if (rm_StringToLongLong(argv[i], &o.expansion) != RM_OK) {
-                return rm_ReplyWithError(ctx, "ERR Bad expansion");
+                return fkr_reply_error(ctx, "ERR Bad expansion");
             }
         } else {
-            return rm_ReplyWithError(ctx, "ERR Unknown argument received");
+            return fkr_reply_error(ctx, "ERR Unknown argument received");
         }
     }
     if (items < 0 || items == argc)
         return rm_WrongArity(ctx);
     if ((seen & (1u << 1)) && (seen & (1u << 4)))
-        return rm_ReplyWithError(ctx, "ERR Nonscaling filters cannot expand");
+        return fkr_reply_error(ctx, "ERR Nonscaling filters cannot expand");
     if (seen & (1u << 4))
         o.nonscaling = 0; /* an explicit EXPANSION scales, whatever bf-expansion-factor says */
     if (!(o.error_rate > 0.0 && o.error_rate < 1.0) || o.capacity < 1 || o.expansion < 1 ||
         o.expansion > BF_MAX_EXPANSION)
-        return rm_ReplyWithError(ctx, "ERR Bad argument received");
+        return fkr_reply_error(ctx, "ERR Bad argument received");
     return bf_insert(ctx, argv[1], argv + items, argc - items, &o, nocreate, 1);
 }
 

@@ -80,7 +80,7 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_WrongArity(ctx);
     cf_opts o = cf_defaults();
     if (rm_StringToLongLong(argv[2], &o.capacity) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR Bad capacity");
+        return fkr_reply_error(ctx, "ERR Bad capacity");
     unsigned seen = 0; /* a repeated option is an error */
     static const char *const words[] = { "BUCKETSIZE", "MAXITERATIONS", "EXPANSION" };
     for (int i = 3; i < argc; i += 2) {
@@ -88,33 +88,33 @@ int fkr_cf_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             if (!fkr_arg_is(argv[i], words[w]))
                 continue;
             if (seen & (1u << w))
-                return rm_ReplyWithError(ctx, "ERR an option is given twice");
+                return fkr_reply_error(ctx, "ERR an option is given twice");
             seen |= 1u << w;
         }
         if (fkr_arg_is(argv[i], "BUCKETSIZE")) {
             if (rm_StringToLongLong(argv[i + 1], &o.bucket_size) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR Couldn't parse BUCKETSIZE");
+                return fkr_reply_error(ctx, "ERR Couldn't parse BUCKETSIZE");
             if (o.bucket_size <= 0 || o.bucket_size > 255)
-                return rm_ReplyWithError(ctx, "ERR BUCKETSIZE parameter needs to be a positive integer (at most 255)");
+                return fkr_reply_error(ctx, "ERR BUCKETSIZE parameter needs to be a positive integer (at most 255)");
             if (o.bucket_size != FK_CUCKOO_SLOTS)
-                return rm_ReplyWithError(ctx, fkr_bucket_size_error(o.bucket_size));
+                return fkr_reply_error(ctx, fkr_bucket_size_error(o.bucket_size));
         } else if (fkr_arg_is(argv[i], "MAXITERATIONS")) {
             if (rm_StringToLongLong(argv[i + 1], &o.max_iterations) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR Couldn't parse MAXITERATIONS");
+                return fkr_reply_error(ctx, "ERR Couldn't parse MAXITERATIONS");
             if (o.max_iterations <= 0 || o.max_iterations > 65535)
-                return rm_ReplyWithError(ctx, "ERR MAXITERATIONS parameter needs to be a positive integer (at most 65535)");
+                return fkr_reply_error(ctx, "ERR MAXITERATIONS parameter needs to be a positive integer (at most 65535)");
         } else if (fkr_arg_is(argv[i], "EXPANSION")) {
             if (rm_StringToLongLong(argv[i + 1], &o.expansion) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR Couldn't parse EXPANSION");
+                return fkr_reply_error(ctx, "ERR Couldn't parse EXPANSION");
             if (o.expansion < 0 || o.expansion > 32768)
-                return rm_ReplyWithError(ctx, "ERR EXPANSION parameter needs to be a non-negative integer (at most 32768)");
+                return fkr_reply_error(ctx, "ERR EXPANSION parameter needs to be a non-negative integer (at most 32768)");
         } else {
-            return rm_ReplyWithError(ctx, "ERR unknown argument");
+            return fkr_reply_error(ctx, "ERR unknown argument");
         }
     }
     /* RedisBloom's least capacity at its default bucket size */
     if (o.capacity < FKR_CF_BUCKETSIZE * 2)
-        return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
+        return fkr_reply_error(ctx, "ERR Capacity must be at least (BucketSize * 2)");
 
     RedisModuleKey *key;
     if (!fkr_open_new(ctx, argv[1], &key))
@@ -146,7 +146,7 @@ static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
         const char *err = cf_create(key, name, &o, &v);
         if (err) {
             rm_CloseKey(key);
-            return rm_ReplyWithError(ctx, err);
+            return fkr_reply_error(ctx, err);
         }
     } else if (st != FKR_KEY_FOUND) {
         rm_CloseKey(key);
@@ -177,7 +177,7 @@ static int cf_insert(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleSt
         else if (rc == FK_EFULL && multi)
             rm_ReplyWithLongLong(ctx, -1);
         else if (rc == FK_EFULL)
-            rm_ReplyWithError(ctx, CF_FULL);
+            fkr_reply_error(ctx, CF_FULL);
         else
             fkr_reply_status(ctx, rc);
     }
@@ -215,11 +215,11 @@ static int cf_insert_cmd(RedisModuleCtx *ctx, RedisModuleString **argv, int argc
             if (++i == argc)
                 return rm_WrongArity(ctx);
             if (rm_StringToLongLong(argv[i], &capacity) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR Bad capacity");
+                return fkr_reply_error(ctx, "ERR Bad capacity");
             if (capacity < 2 * FKR_CF_BUCKETSIZE)
-                return rm_ReplyWithError(ctx, "ERR Capacity must be at least (BucketSize * 2)");
+                return fkr_reply_error(ctx, "ERR Capacity must be at least (BucketSize * 2)");
         } else {
-            return rm_ReplyWithError(ctx, "ERR Unknown argument received");
+            return fkr_reply_error(ctx, "ERR Unknown argument received");
         }
     }
     if (items < 0 || items == argc)
@@ -258,7 +258,7 @@ int fkr_cf_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fkr_key_state st = fkr_open_family(ctx, argv[1], RM_READ | RM_WRITE, FKR_FAMILY_CF, &key, &v);
     if (st != FKR_KEY_FOUND) {
         rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, st == FKR_KEY_EMPTY ? "ERR Not found" : RM_ERRORMSG_WRONGTYPE);
+        return fkr_reply_error(ctx, st == FKR_KEY_EMPTY ? "ERR Not found" : RM_ERRORMSG_WRONGTYPE);
     }
     size_t len;
     const char *s = rm_StringPtrLen(argv[2], &len);

@@ -91,17 +91,17 @@ static int scandump(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fkr
         return rm_WrongArity(ctx);
     long long it;
     if (fkr_arg_int(argv[2], 0, (long long)UINT32_MAX, &it) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR invalid iterator");
+        return fkr_reply_error(ctx, "ERR invalid iterator");
     fkr_value *v;
     fkr_key_state st = fkr_peek_family(ctx, argv[1], family, &v);
     if (st != FKR_KEY_FOUND)
-        return st == FKR_KEY_EMPTY ? rm_ReplyWithError(ctx, "ERR not found") : fkr_reply_state(ctx, st);
+        return st == FKR_KEY_EMPTY ? fkr_reply_error(ctx, "ERR not found") : fkr_reply_state(ctx, st);
     size_t total = fkr_value_encoded_size(v);
     if (!total)
         return fkr_reply_status(ctx, FK_EUNSUPPORTED);
     uint64_t count = (total + fkr_chunk_bytes - 1) / fkr_chunk_bytes;
     if (count > UINT32_MAX)
-        return rm_ReplyWithError(ctx, "ERR the value has too many chunks at this CHUNKBYTES");
+        return fkr_reply_error(ctx, "ERR the value has too many chunks at this CHUNKBYTES");
     if ((uint64_t)it >= count) { /* past the last chunk: done */
         rm_ReplyWithArray(ctx, 2);
         rm_ReplyWithLongLong(ctx, 0);
@@ -384,28 +384,28 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
         return rm_WrongArity(ctx);
     long long it;
     if (fkr_arg_int(argv[2], 1, (long long)UINT32_MAX, &it) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR invalid iterator (SCANDUMP's iterators start at 1)");
+        return fkr_reply_error(ctx, "ERR invalid iterator (SCANDUMP's iterators start at 1)");
     size_t clen, nlen;
     const uint8_t *c = (const uint8_t *)rm_StringPtrLen(argv[3], &clen);
     const char *name = rm_StringPtrLen(argv[1], &nlen);
     if (clen < CHUNK_HEADER || memcmp(c, CHUNK_MAGIC, 4) != 0)
-        return rm_ReplyWithError(ctx, "ERR not a filterkit SCANDUMP chunk (nothing changed)");
+        return fkr_reply_error(ctx, "ERR not a filterkit SCANDUMP chunk (nothing changed)");
     if (get32(c + 4) != CHUNK_VERSION)
-        return rm_ReplyWithError(ctx, "ERR a SCANDUMP chunk of an unknown format version (nothing changed)");
+        return fkr_reply_error(ctx, "ERR a SCANDUMP chunk of an unknown format version (nothing changed)");
     size_t dlen = clen - CHUNK_HEADER;
     if (get64(c + 32) != chunk_sum(c, c + CHUNK_HEADER, dlen))
-        return rm_ReplyWithError(ctx, "ERR damaged or forged chunk: its checksum does not match "
+        return fkr_reply_error(ctx, "ERR damaged or forged chunk: its checksum does not match "
                                       "(nothing changed; send it again)");
     uint32_t index = get32(c + 8), count = get32(c + 12);
     uint64_t total = get64(c + 16), dump_id = get64(c + 24);
     if ((uint64_t)it != (uint64_t)index + 1)
-        return rm_ReplyWithError(ctx, "ERR the iterator does not match the chunk (nothing changed)");
+        return fkr_reply_error(ctx, "ERR the iterator does not match the chunk (nothing changed)");
     /* the whole value must fit the byte limit (and the framing around it) */
     uint64_t framing = FKR_VALUE_HEADER + FK_SERIAL_HEADER_BYTES + FK_SERIAL_TRAILER_BYTES;
     if (count == 0 || index >= count || total < framing || total - framing > fkr_max_bytes)
         return total >= framing && total - framing > fkr_max_bytes
-                   ? rm_ReplyWithError(ctx, fkr_limit_error())
-                   : rm_ReplyWithError(ctx, "ERR a chunk with impossible sizes (nothing changed)");
+                   ? fkr_reply_error(ctx, fkr_limit_error())
+                   : fkr_reply_error(ctx, "ERR a chunk with impossible sizes (nothing changed)");
 
     RedisModuleKey *key;
     fkr_value *old;
@@ -420,13 +420,13 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
     restore *r = restore_find(db, name, nlen);
     if (index == 0 && (dlen > total || (count > 1 && dlen == 0) || (count == 1 && dlen != total))) {
         rm_CloseKey(key); /* checked before a restore in progress is restarted */
-        return rm_ReplyWithError(ctx, "ERR a chunk whose size does not fit its dump (nothing changed)");
+        return fkr_reply_error(ctx, "ERR a chunk whose size does not fit its dump (nothing changed)");
     }
     if (index == 0) { /* a dump starts (again) */
         const char *refuse = restore_start(r, db, name, nlen, total, now, &r);
         if (refuse) {
             rm_CloseKey(key);
-            return rm_ReplyWithError(ctx, refuse);
+            return fkr_reply_error(ctx, refuse);
         }
         r->family = (uint8_t)family;
         r->dump_id = dump_id;
@@ -454,7 +454,7 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
         refuse = "ERR a chunk whose size does not fit its dump (nothing changed)";
     if (refuse) {
         rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, refuse);
+        return fkr_reply_error(ctx, refuse);
     }
     /* rm_Realloc never returns NULL: the server stops when out of memory,
      * as for any of its own allocations (maxmemory and deny-oom refuse the
@@ -479,13 +479,13 @@ static int loadchunk(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, fk
         fkr_value_free(v);
         restore_drop(r);
         rm_CloseKey(key);
-        return rm_ReplyWithError(ctx, family == FKR_FAMILY_BF ? "ERR the dump is not a BF key's (use CF.LOADCHUNK)"
+        return fkr_reply_error(ctx, family == FKR_FAMILY_BF ? "ERR the dump is not a BF key's (use CF.LOADCHUNK)"
                                                               : "ERR the dump is not a CF key's (use BF.LOADCHUNK)");
     }
     if (s != FK_OK) {
         restore_drop(r);
         rm_CloseKey(key);
-        return s == FK_EINVAL ? rm_ReplyWithError(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
+        return s == FK_EINVAL ? fkr_reply_error(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
     }
     fkr_apply_limit(v);
     fkr_set(key, v);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include "../scalable/scalable.h"
 #include "../common/serial.h"
+#include "../window/window.h"
 
 /* A static kind (FK_CAP_STATIC, fuse) is built once from the whole set
  * and never written: it arrives by FK.LOAD of a file that `filterkit
@@ -20,45 +21,56 @@ static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
              "ERR FK_EUNSUPPORTED: a %s filter is static (built once from the whole set, never "
              "written): build it with 'filterkit build --kind %s' and FK.LOAD the file",
              ops->name, ops->name);
-    return rm_ReplyWithError(ctx, msg);
+    return fkr_reply_error(ctx, msg);
 }
 
-/* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n]: SEED (0 to
- * 2^63 - 1) replaces the seed taken from the key's name, so that filters
- * of two keys reserved alike can be merged (FK.MERGE). */
+/* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n] [SECONDS t]: SEED
+ * (0 to 2^63 - 1) replaces the seed taken from the key's name, so that
+ * filters of two keys reserved alike can be merged (FK.MERGE). SECONDS
+ * (kind window only) makes a time window of t seconds, sized for
+ * `capacity` keys per window, its clock in milliseconds (clock.c);
+ * without it a window key is a count window of the last `capacity`
+ * inserts. */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
-    if (argc < 5 || argc > 9 || argc % 2 == 0)
+    if (argc < 5 || argc > 11 || argc % 2 == 0)
         return rm_WrongArity(ctx);
     size_t n;
     const char *name = rm_StringPtrLen(argv[2], &n);
     const fk_ops *ops = fk_ops_find(name);
     if (!ops)
-        return rm_ReplyWithError(ctx, "ERR unknown kind (FK.KINDS lists them)");
+        return fkr_reply_error(ctx, "ERR unknown kind (FK.KINDS lists them)");
     if (!(fk_ops_caps(ops) & FK_CAP_SERIALIZE))
-        return rm_ReplyWithError(ctx, "ERR FK_EUNSUPPORTED: this kind cannot be saved, so it cannot live in Redis");
+        return fkr_reply_error(ctx, "ERR FK_EUNSUPPORTED: this kind cannot be saved, so it cannot live in Redis");
     if (fk_ops_caps(ops) & FK_CAP_STATIC)
         return reply_static(ctx, ops);
     double fpr;
-    long long capacity, growth = 0, seed = 0;
-    int has_growth = 0, has_seed = 0;
+    long long capacity, growth = 0, seed = 0, seconds = 0;
+    int has_growth = 0, has_seed = 0, has_seconds = 0;
     if (fkr_arg_rate(argv[3], &fpr) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR fpr must be a number in (0, 1)");
+        return fkr_reply_error(ctx, "ERR fpr must be a number in (0, 1)");
     if (fkr_arg_int(argv[4], 1, INT64_MAX, &capacity) != RM_OK)
-        return rm_ReplyWithError(ctx, "ERR capacity must be a positive integer");
+        return fkr_reply_error(ctx, "ERR capacity must be a positive integer");
     for (int i = 5; i < argc; i += 2) {
         if (fkr_arg_is(argv[i], "GROWTH") && !has_growth) {
             has_growth = 1;
             if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
-                return rm_ReplyWithError(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
+                return fkr_reply_error(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
             if (fkr_arg_int(argv[i + 1], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR GROWTH must be an integer in 1..65536");
+                return fkr_reply_error(ctx, "ERR GROWTH must be an integer in 1..65536");
         } else if (fkr_arg_is(argv[i], "SEED") && !has_seed) {
             has_seed = 1;
             if (fkr_arg_int(argv[i + 1], 0, INT64_MAX, &seed) != RM_OK)
-                return rm_ReplyWithError(ctx, "ERR SEED must be an integer in 0..9223372036854775807");
+                return fkr_reply_error(ctx, "ERR SEED must be an integer in 0..9223372036854775807");
+        } else if (fkr_arg_is(argv[i], "SECONDS") && !has_seconds) {
+            has_seconds = 1;
+            if (ops != &fk_window_ops)
+                return fkr_reply_error(ctx, "ERR SECONDS needs the window kind (a time window)");
+            if (fkr_arg_int(argv[i + 1], 1, FKR_WINDOW_MAX_SECONDS, &seconds) != RM_OK)
+                return fkr_reply_error(ctx, "ERR SECONDS must be a positive integer (at most "
+                                            "9223372036854775)");
         } else {
-            return rm_ReplyWithError(ctx, "ERR syntax error");
+            return fkr_reply_error(ctx, "ERR syntax error");
         }
     }
     RedisModuleKey *key;
@@ -68,7 +80,9 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     p.seed = has_seed ? (uint64_t)seed : fkr_key_seed(argv[1]);
     p.growth = (uint32_t)growth;
     fkr_value *v;
-    const char *err = fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
+    const char *err = has_seconds
+        ? fkr_new_time_window(&p, (uint64_t)seconds * 1000, &v)
+        : fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
     if (!err) {
         v->expansion = (uint32_t)growth;
         fkr_set(key, v);
@@ -109,6 +123,7 @@ static int fk_insert(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, in
     fkr_value *v = fk_writable(ctx, argv[1], &key, &replied);
     if (!v)
         return replied;
+    fkr_clock(ctx, argv[1], v, 1); /* a time window: the primary's time first */
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
     /* insert_many stops at a failing item; MADD answers it and goes on */
@@ -152,6 +167,7 @@ static int fk_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     RedisModuleKey *key;
     fkr_key_state st;
     fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
+    fkr_clock(ctx, argv[1], v, 0); /* a time window: a primary answers as of now */
     return fkr_reply_lookups(ctx, key, st, v, argv, argc, multi, count);
 }
 
@@ -179,6 +195,16 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (rc == FK_OK || rc == FK_ENOTFOUND) {
         rm_ReplicateVerbatim(ctx);
         return fkr_reply_bool(ctx, rc == FK_OK);
+    }
+    if (rc == FK_EUNSUPPORTED) {
+        char msg[200];
+        const char *name = fk_filter_ops(v->filter)->name;
+        snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot remove keys%s", name,
+                 fk_filter_ops(v->filter) == &fk_window_ops
+                     ? " (two keys may share one slot: removing one would drop the other "
+                       "inside its window)"
+                     : "");
+        return fkr_reply_error(ctx, msg);
     }
     return fkr_reply_status(ctx, rc);
 }
@@ -231,7 +257,7 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
          * copying a filter that cannot merge */
         snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot merge",
                  fk_filter_ops(dst->filter)->name);
-        reply = rm_ReplyWithError(ctx, msg);
+        reply = fkr_reply_error(ctx, msg);
     } else if (src == dst && !(self = value_copy(src))) {
         reply = fkr_reply_status(ctx, FK_ENOMEM);
     } else if (!dst) {
@@ -260,10 +286,10 @@ int fkr_fk_merge(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                      "ERR FK_EINVAL: the filters differ (%s and %s, or their size, fpr or seed): "
                      "only filters reserved with the same kind, fpr, capacity and SEED merge",
                      ops->name, fk_filter_ops(src->filter)->name);
-            reply = rm_ReplyWithError(ctx, msg);
+            reply = fkr_reply_error(ctx, msg);
         } else if (rc == FK_EUNSUPPORTED) {
             snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot merge", ops->name);
-            reply = rm_ReplyWithError(ctx, msg);
+            reply = fkr_reply_error(ctx, msg);
         } else {
             reply = fkr_reply_status(ctx, rc);
         }
@@ -298,11 +324,11 @@ int fkr_fk_grow(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     } else if (!(fk_ops_caps(ops) & FK_CAP_RESIZES)) {
         snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot resize%s", ops->name,
                  (fk_ops_caps(ops) & FK_CAP_GROWS) ? " (it grows by itself as items arrive)" : "");
-        reply = rm_ReplyWithError(ctx, msg);
+        reply = fkr_reply_error(ctx, msg);
     } else if (v->memory_bytes > fkr_max_bytes / 2) {
         snprintf(msg, sizeof msg, "ERR FK_ELIMIT: doubling this %llu-byte filter would pass MAXBYTES "
                  "(%llu)", (unsigned long long)v->memory_bytes, (unsigned long long)fkr_max_bytes);
-        reply = rm_ReplyWithError(ctx, msg);
+        reply = fkr_reply_error(ctx, msg);
     } else {
         fk_status rc = fk_filter_grow(v->filter);
         if (rc == FK_OK) {
@@ -313,7 +339,7 @@ int fkr_fk_grow(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
             rm_ReplicateVerbatim(ctx);
             reply = rm_ReplyWithSimpleString(ctx, "OK");
         } else if (rc == FK_EINVAL) {
-            reply = rm_ReplyWithError(ctx, "ERR FK_EINVAL: the filter cannot double again (its "
+            reply = fkr_reply_error(ctx, "ERR FK_EINVAL: the filter cannot double again (its "
                                            "remainders are at the minimum width)");
         } else {
             reply = fkr_reply_status(ctx, rc);
@@ -329,7 +355,53 @@ static const char *family_name(const fkr_value *v)
     return names[v->family];
 }
 
-/* FK.INFO key: field / value pairs. */
+/* A window's own FK.INFO pairs (fk_window_describe, read-only):
+ *   window        "count" or "time"
+ *   window_size   N inserts (count) or T ms (time)
+ *   generation    the current generation's number, from 0
+ *   generation_length  L inserts or D ms: how long a generation lasts
+ *   oldest_age    inserts or ms since the oldest live generation began
+ *   clock_ms      time: the time the answers are as of (the key's clock,
+ *                 or a primary's own when later); null before the first
+ *                 write or FK.ADVANCE; count: null
+ *   generation_slots   8 live-slot counts, [0] the current generation
+ *   generation_inserts 8 insert counts, the same order
+ *   refused       inserts a full time window refused (FK_EFULL) */
+#define WINDOW_INFO_PAIRS 9
+static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
+{
+    fk_window_description d;
+    fk_window_describe((const fk_window *)(const void *)v->filter, &d);
+    uint64_t as_of = d.timed && d.clock_set ? fkr_clock_as_of(ctx, v) : 0;
+    rm_ReplyWithSimpleString(ctx, "window");
+    rm_ReplyWithSimpleString(ctx, d.timed ? "time" : "count");
+    rm_ReplyWithSimpleString(ctx, "window_size");
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.window));
+    rm_ReplyWithSimpleString(ctx, "generation");
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation));
+    rm_ReplyWithSimpleString(ctx, "generation_length");
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_length));
+    rm_ReplyWithSimpleString(ctx, "oldest_age");
+    /* between boundaries a primary's clock runs ahead of the key's */
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.oldest_age + (as_of > d.now ? as_of - d.now : 0)));
+    rm_ReplyWithSimpleString(ctx, "clock_ms");
+    if (d.timed && d.clock_set)
+        rm_ReplyWithLongLong(ctx, fkr_count_reply(as_of));
+    else
+        rm_ReplyWithNull(ctx);
+    rm_ReplyWithSimpleString(ctx, "generation_slots");
+    rm_ReplyWithArray(ctx, FK_WINDOW_GENERATIONS);
+    for (unsigned i = 0; i < FK_WINDOW_GENERATIONS; i++)
+        rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_slots[i]));
+    rm_ReplyWithSimpleString(ctx, "generation_inserts");
+    rm_ReplyWithArray(ctx, FK_WINDOW_GENERATIONS);
+    for (unsigned i = 0; i < FK_WINDOW_GENERATIONS; i++)
+        rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_inserts[i]));
+    rm_ReplyWithSimpleString(ctx, "refused");
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.refused));
+}
+
+/* FK.INFO key: field / value pairs (a window's own after them). */
 int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
@@ -340,11 +412,13 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_CloseKey(key);
     if (!v)
         return fkr_reply_state(ctx, st);
+    fkr_clock(ctx, argv[1], v, 0);
     fk_stats s;
     fk_filter_stats(v->filter, &s);
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
-    fkr_reply_map(ctx, 10);
+    int window = fk_filter_ops(v->filter) == &fk_window_ops;
+    fkr_reply_map(ctx, 10 + (window ? WINDOW_INFO_PAIRS : 0));
     rm_ReplyWithSimpleString(ctx, "kind");
     rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
     rm_ReplyWithSimpleString(ctx, "family");
@@ -365,6 +439,8 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_ReplyWithLongLong(ctx, fkr_count_reply(saved));
     rm_ReplyWithSimpleString(ctx, "growth");
     rm_ReplyWithLongLong(ctx, v->expansion);
+    if (window)
+        reply_window_info(ctx, v);
     return RM_OK;
 }
 
@@ -412,7 +488,7 @@ int fkr_fk_load(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fk_status s = fkr_value_decode(bytes, len, fkr_max_bytes, &v);
     if (s != FK_OK) {
         rm_CloseKey(key);
-        return s == FK_EINVAL ? rm_ReplyWithError(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
+        return s == FK_EINVAL ? fkr_reply_error(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
     }
     fkr_apply_limit(v); /* AOF rewrite's FK.LOAD too: growth stops at MAXBYTES */
     fkr_set(key, v);

@@ -48,5 +48,6 @@ FKR_COMMAND(fkr_fk_load);
 FKR_COMMAND(fkr_fk_merge);
 FKR_COMMAND(fkr_fk_grow);
 FKR_COMMAND(fkr_fk_kinds);
+FKR_COMMAND(fkr_fk_advance);    /* clock.c */
 
 #endif

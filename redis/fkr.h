@@ -143,6 +143,21 @@ int fkr_reply_bool(RedisModuleCtx *ctx, int yes);
  * array of 2 * pairs. The caller then replies each name and its value. */
 int fkr_reply_map(RedisModuleCtx *ctx, long pairs);
 
+/* The one place an error is replied (the module calls rm_ReplyWithError
+ * nowhere else; tests/cli_redis_window.sh checks). A command that came
+ * from this server's primary (RM_CTX_FLAGS_REPLICATED) failed on the
+ * primary too: the primary replicates a write that changed a key and then
+ * stopped (CF.INSERT into a key that fills up, FK.MADD past MAXBYTES, an
+ * insert a full time window refuses) so that the replica makes the same
+ * change, and on the same data the replica stops at the same place. Redis
+ * discards what a replica answers its primary, but logs each error reply
+ * as "== CRITICAL == This replica is sending an error to its master"
+ * (and, with propagation-error-behavior panic, stops the replica): so that
+ * expected failure is answered as a status line of the same text. A
+ * replica that really differs from its primary shows in DEBUG DIGEST,
+ * which the error never did. */
+int fkr_reply_error(RedisModuleCtx *ctx, const char *msg);
+
 /* Replies "ERR FK_XXX: <sentence>" for s. */
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s);
 
@@ -167,6 +182,10 @@ uint64_t fkr_key_seed(const RedisModuleString *key);
  * fkr_max_bytes, or a growing one whose first growth step would. Returns NULL and stores the filter in *out, or returns
  * the error text to reply (*out NULL). */
 const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
+
+/* As fkr_new_value for a time window (kind "window") of span_ms
+ * milliseconds (fk_window_new_time): p->capacity keys per window. */
+const char *fkr_new_time_window(const fk_params *p, uint64_t span_ms, fkr_value **out);
 
 /* fkr_new_filter, then the value wrapping it (fkr_value_wrap_new: no scan
  * of the new body). Returns NULL with the value in *out, or the error
@@ -273,5 +292,35 @@ int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *c
 
 /* Closes key and replies a RESERVE: err, or OK (replicated). */
 int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err);
+
+/* ----------------------------------------------------- time windows
+ *
+ * A time window key (FK.RESERVE key window fpr N SECONDS T, clock.c)
+ * keeps its clock in Unix milliseconds. Only a primary serving a client
+ * reads the server's clock (RM_Milliseconds); the time reaches replicas
+ * and the AOF as an explicit FK.ADVANCE key ms, so that they hold the
+ * primary's state bit for bit and never use their own clocks. A replica's
+ * reads (and FK.INFO) answer as of the last time its primary sent. */
+
+#define FKR_WINDOW_MAX_SECONDS (INT64_MAX / 1000)
+
+/* v's filter when it is a time window, else NULL (v may be NULL). */
+struct fk_window *fkr_time_window(const fkr_value *v);
+
+/* Before a command reads or writes (write 1) v (name: its key): when v
+ * is a time window and this server is a primary serving a client (not a
+ * command from its own primary, not loading), and the server's clock has
+ * reached the window's next generation boundary (or, for a write, the
+ * window's clock was never set: the origin), the window advances to the server's time and `FK.ADVANCE name ms`
+ * is replicated ahead of the command's own propagation (a read
+ * propagates it too: the advance changed the key). Between boundaries,
+ * and for a server clock behind the key's, nothing changes (the answers
+ * would not). Otherwise a no-op. O(1), but a sweep per boundary crossed. */
+void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int write);
+
+/* The time v's answers are as of (ms): a primary serving a client, the
+ * later of the server's clock and the key's; elsewhere the key's clock
+ * (its last FK.ADVANCE). 0 for anything but a time window. */
+uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v);
 
 #endif

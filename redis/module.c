@@ -71,6 +71,7 @@ static const command commands[] = {
     { "FK.MERGE",    fkr_fk_merge,    "write deny-oom",      1, 2 },
     { "FK.GROW",     fkr_fk_grow,     "write deny-oom",      1, 1 },
     { "FK.KINDS",    fkr_fk_kinds,    "readonly fast",      0, 0 },
+    { "FK.ADVANCE",  fkr_fk_advance,  "write",              1, 1 }, /* may sweep */
 };
 
 /* Module arguments: MAXBYTES n, CHUNKBYTES n, RESTOREBYTES n,

@@ -41,8 +41,14 @@ typedef struct RedisModuleInfoCtx RedisModuleInfoCtx;
 #define RM_POSTPONED_ARRAY_LEN (-1L)
 #define RM_OPTIONS_HANDLE_IO_ERRORS (1 << 0)
 #define RM_ERRORMSG_WRONGTYPE "WRONGTYPE Operation against a key holding the wrong kind of value"
-/* RM_GetContextFlags: the client speaks RESP3 (HELLO 3). */
-#define RM_CTX_FLAGS_RESP3 (1 << 22)
+/* RM_GetContextFlags: the server is a primary; a replica; the command
+ * came over the replication link (from this server's primary); the server
+ * is loading (AOF or RDB); the client speaks RESP3 (HELLO 3). */
+#define RM_CTX_FLAGS_MASTER     (1 << 2)
+#define RM_CTX_FLAGS_SLAVE      (1 << 3)
+#define RM_CTX_FLAGS_REPLICATED (1 << 12)
+#define RM_CTX_FLAGS_LOADING    (1 << 13)
+#define RM_CTX_FLAGS_RESP3      (1 << 22)
 /* RM_Register*Config flags: none (a plain, mutable config). */
 #define RM_CONFIG_DEFAULT 0
 

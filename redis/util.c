@@ -6,6 +6,7 @@
 #include <string.h>
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
+#include "../window/window.h"
 #include "../cuckoo/cuckoo_internal.h" /* fk_cuckoo_set_max_kicks (static library) */
 #include "../scalable/scalable_internal.h" /* a chain's links, to give each the kick limit */
 
@@ -64,7 +65,7 @@ int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *c
         for (from = 0; from < n && !fkr_arg_is(field, fields[from]); from++)
             ;
         if (from == n)
-            return rm_ReplyWithError(ctx, "ERR Invalid information value");
+            return fkr_reply_error(ctx, "ERR Invalid information value");
         to = from + 1;
         /* one field: RedisBloom keeps its name in a RESP3 map */
         if (resp3)
@@ -145,13 +146,20 @@ int fkr_reply_map(RedisModuleCtx *ctx, long pairs)
     return fkr_resp3(ctx) ? rm_ReplyWithMap(ctx, pairs) : rm_ReplyWithArray(ctx, 2 * pairs);
 }
 
+int fkr_reply_error(RedisModuleCtx *ctx, const char *msg)
+{
+    if (rm_GetContextFlags(ctx) & RM_CTX_FLAGS_REPLICATED)
+        return rm_ReplyWithSimpleString(ctx, msg); /* the primary's outcome, expected */
+    return rm_ReplyWithError(ctx, msg);
+}
+
 int fkr_reply_status(RedisModuleCtx *ctx, fk_status s)
 {
     if (s == FK_ELIMIT)
-        return rm_ReplyWithError(ctx, fkr_limit_error());
+        return fkr_reply_error(ctx, fkr_limit_error());
     char msg[160];
     snprintf(msg, sizeof msg, "ERR %s: %s", fk_status_name(s), fk_strerror(s));
-    return rm_ReplyWithError(ctx, msg);
+    return fkr_reply_error(ctx, msg);
 }
 
 long long fkr_count_reply(uint64_t n)
@@ -161,7 +169,7 @@ long long fkr_count_reply(uint64_t n)
 
 int fkr_reply_state(RedisModuleCtx *ctx, fkr_key_state st)
 {
-    return rm_ReplyWithError(ctx, st == FKR_KEY_WRONGTYPE ? RM_ERRORMSG_WRONGTYPE : "ERR not found");
+    return fkr_reply_error(ctx, st == FKR_KEY_WRONGTYPE ? RM_ERRORMSG_WRONGTYPE : "ERR not found");
 }
 
 /* ---------------------------------------------------------- filters */
@@ -188,7 +196,9 @@ const char *fkr_limit_error(void)
     return msg;
 }
 
-const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter **out)
+/* fkr_new_filter, for a time window of span ticks when span > 0. */
+static const char *new_filter(const fk_ops *ops, const fk_params *given, uint64_t span,
+                              fk_filter **out)
 {
     static char msg[240];
     *out = NULL;
@@ -225,7 +235,14 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter 
             return msg;
         }
     }
-    fk_status s = fk_filter_new(ops, p, out);
+    fk_status s;
+    if (span) {
+        fk_window *w = NULL;
+        s = fk_window_new_time(p, span, &w);
+        *out = fk_window_as_filter(w);
+    } else {
+        s = fk_filter_new(ops, p, out);
+    }
     if (s == FK_ELIMIT && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
         snprintf(msg, sizeof msg,
                  "ERR FK_ELIMIT: the filter and one growth step (EXPANSION/GROWTH) would need "
@@ -242,12 +259,17 @@ const char *fkr_new_filter(const fk_ops *ops, const fk_params *given, fk_filter 
     return NULL;
 }
 
-const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
-                          uint64_t capacity, fkr_value **out)
+const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out)
+{
+    return new_filter(ops, p, 0, out);
+}
+
+static const char *new_value(const fk_ops *ops, const fk_params *p, uint64_t span,
+                             fkr_family family, uint64_t capacity, fkr_value **out)
 {
     *out = NULL;
     fk_filter *f;
-    const char *err = fkr_new_filter(ops, p, &f);
+    const char *err = new_filter(ops, p, span, &f);
     if (err)
         return err;
     fk_sizing sz;
@@ -261,6 +283,19 @@ const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family fami
     }
     *out = fkr_value_wrap_new(f, family, capacity, memory);
     return *out ? NULL : "ERR FK_ENOMEM: not enough memory";
+}
+
+const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family family,
+                          uint64_t capacity, fkr_value **out)
+{
+    return new_value(ops, p, 0, family, capacity, out);
+}
+
+const char *fkr_new_time_window(const fk_params *p, uint64_t span_ms, fkr_value **out)
+{
+    /* a time window's table is a count window's of the same capacity:
+     * the same checks and size */
+    return new_value(&fk_window_ops, p, span_ms ? span_ms : 1, FKR_FAMILY_FK, p->capacity, out);
 }
 
 int fkr_at_capacity(const fkr_value *v)
@@ -357,7 +392,7 @@ int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **
     if (st == FKR_KEY_EMPTY)
         return 1;
     rm_CloseKey(*key);
-    rm_ReplyWithError(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
+    fkr_reply_error(ctx, st == FKR_KEY_FOUND ? "ERR item exists" : RM_ERRORMSG_WRONGTYPE);
     return 0;
 }
 
@@ -365,7 +400,7 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
 {
     rm_CloseKey(key);
     if (err)
-        return rm_ReplyWithError(ctx, err);
+        return fkr_reply_error(ctx, err);
     rm_ReplicateVerbatim(ctx);
     return rm_ReplyWithSimpleString(ctx, "OK");
 }

@@ -14,6 +14,15 @@
       the filterkit record inside replaced by RECORD (same length; "-"
       keeps it: a control) and the payload's CRC-64 recomputed, so that
       RESTORE sees well-framed bytes.
+  forge.py window-clock RECORD OUT
+      RECORD is a time window's record (FK.DUMP of a `window ... SECONDS`
+      key whose clock is set); OUT has its clock moved onto its next
+      boundary (a state no advance leaves: the generation would have
+      started), the checksum made to match. Only the kind's state check
+      can refuse it.
+  forge.py checksum RECORD OUT
+      RECORD with its checksum recomputed and nothing else changed: the
+      control for the forged records above.
 
 Pure Python (no xxhash module on the test machines): XXH64 and Redis's
 CRC-64 (Jones polynomial, reflected) written out from their specifications.
@@ -105,6 +114,25 @@ def craft_quotient(rec):
     rec[body:] = xxh64(bytes(rec[:body])).to_bytes(8, "little")
 
 
+WINDOW_NOW, WINDOW_BOUNDARY, WINDOW_CLOCK_SET = 9, 10, 11  # payload words
+
+
+def rechecksum(rec):
+    body = len(rec) - TRAILER
+    rec[body:] = xxh64(bytes(rec[:body])).to_bytes(8, "little")
+
+
+def craft_window_clock(rec):
+    """rec: a time window's record with its clock set; changed in place."""
+    def word(i):
+        return int.from_bytes(rec[HEADER + 8 * i:HEADER + 8 * i + 8], "little")
+    if rec[:8] != MAGIC or word(WINDOW_CLOCK_SET) != 1:
+        raise SystemExit("forge.py: not a time window record with its clock set")
+    at = HEADER + 8 * WINDOW_NOW
+    rec[at:at + 8] = word(WINDOW_BOUNDARY).to_bytes(8, "little")
+    rechecksum(rec)
+
+
 def main():
     assert xxh64(b"") == 0xEF46DB3751D8E999 and crc64(b"123456789") == 0xE9C6D914C4B8D9CA
     if len(sys.argv) < 4:
@@ -113,6 +141,10 @@ def main():
     data = bytearray(open(src, "rb").read())
     if what == "quotient":
         craft_quotient(data)
+    elif what == "window-clock":
+        craft_window_clock(data)
+    elif what == "checksum":
+        rechecksum(data)
     elif what == "restore" and len(sys.argv) == 5:
         # the value is the payload's last string: its record runs from the
         # filterkit magic to just before the module's EOF opcode (1 byte),

@@ -1,0 +1,92 @@
+/* redis/clock.c: a time window key's clock (FK.RESERVE key window fpr N
+ * SECONDS T): where its time comes from, and how a replica and the AOF
+ * get the same time (see fkr.h, "time windows"). */
+#include "commands.h"
+
+#include <stdio.h>
+#include "../window/window.h"
+#include "../window/window_internal.h" /* the clock's fields, read on every command (static library) */
+
+fk_window *fkr_time_window(const fkr_value *v)
+{
+    if (!v || fk_filter_ops(v->filter) != &fk_window_ops)
+        return NULL;
+    fk_window *w = (fk_window *)(void *)v->filter; /* its fk_filter is its first member */
+    return w->timed ? w : NULL;
+}
+
+/* 1 when this command may read the server's clock: the server is a
+ * primary serving a client. A command from this server's primary carries
+ * the primary's time (FK.ADVANCE), AOF loading replays the times the AOF
+ * holds, and a replica's reads answer as of the last replicated time. */
+static int clock_is_ours(RedisModuleCtx *ctx)
+{
+    int flags = rm_GetContextFlags(ctx);
+    return (flags & RM_CTX_FLAGS_MASTER) &&
+           !(flags & (RM_CTX_FLAGS_REPLICATED | RM_CTX_FLAGS_LOADING));
+}
+
+void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int write)
+{
+    fk_window *w = fkr_time_window(v);
+    if (!w || !clock_is_ours(ctx))
+        return;
+    if (!w->clock_set && !write)
+        return; /* nothing stored yet: the first write (or FK.ADVANCE) sets the origin */
+    long long ms = rm_Milliseconds();
+    /* Between boundaries the answers do not change with the clock, so it
+     * is left where it is: the key changes (and a write goes out) once per
+     * generation, not at every command. A server clock behind the key's
+     * (an explicit FK.ADVANCE ahead of it, or the wall clock stepped back)
+     * holds the key's clock: it never goes back. */
+    if (ms < 0 || (w->clock_set && (uint64_t)ms < w->boundary))
+        return;
+    if (fk_window_advance(fk_window_as_filter(w), (uint64_t)ms) == FK_OK)
+        rm_Replicate(ctx, "FK.ADVANCE", "sl", name, ms);
+}
+
+uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v)
+{
+    fk_window *w = fkr_time_window(v);
+    if (!w)
+        return 0;
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    if (!clock_is_ours(ctx))
+        return d.now;
+    long long ms = rm_Milliseconds();
+    return ms > 0 && (uint64_t)ms > d.now ? (uint64_t)ms : d.now;
+}
+
+/* FK.ADVANCE key ms: the key's clock moves to ms (see fkr.h). */
+int fkr_fk_advance(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
+{
+    if (argc != 3)
+        return rm_WrongArity(ctx);
+    long long ms;
+    if (fkr_arg_int(argv[2], 0, INT64_MAX, &ms) != RM_OK)
+        return fkr_reply_error(ctx, "ERR the time must be an integer in 0..9223372036854775807 (ms)");
+    RedisModuleKey *key;
+    fkr_value *v;
+    fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
+    rm_CloseKey(key); /* v stays valid: nothing runs in between */
+    if (!v)
+        return fkr_reply_state(ctx, st);
+    fk_window *w = fkr_time_window(v);
+    if (!w)
+        return fkr_reply_error(ctx, "ERR FK_EUNSUPPORTED: FK.ADVANCE needs a time window key "
+                                    "(FK.RESERVE key window fpr N SECONDS T)");
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    if (d.clock_set && (uint64_t)ms < d.now) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "ERR FK_EINVAL: the clock never goes back (the key's clock is "
+                 "at %llu ms)", (unsigned long long)d.now);
+        return fkr_reply_error(ctx, msg);
+    }
+    fk_status s = fk_window_advance(fk_window_as_filter(w), (uint64_t)ms);
+    if (s != FK_OK)
+        return fkr_reply_status(ctx, s);
+    rm_ReplicateVerbatim(ctx);
+    return rm_ReplyWithSimpleString(ctx, "OK");
+}

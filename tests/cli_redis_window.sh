@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# tests/cli_redis_window.sh: window keys in Redis (issue 42). A primary
+# (AOF on) and a replica (propagation-error-behavior panic: an error
+# reply to its primary would stop it), real Debian redis-server on
+# loopback; prints `N passed, N failed`; skips without redis-server.
+#  - FK.RESERVE key window fpr N (count) and ... SECONDS T (time); FK.ADD,
+#    MADD, EXISTS, MEXISTS, INFO (generation, oldest age, slots and
+#    inserts per generation, refused), FK.DEL and FK.ADVANCE refused where
+#    they do not apply; RESP2 integers / flat arrays, RESP3 booleans / maps;
+#  - a count window of N = 700 answers every key of the last N inserts
+#    and forgets the keys older than N (1 + 1/7) (present at most at the
+#    false-positive rate);
+#  - a time window driven by FK.ADVANCE (explicit times far ahead of the
+#    server's clock, so the test is deterministic): present for T, gone
+#    after T (1 + 1/7), the clock never goes back, a burst past the sized
+#    rate refused (FK_EFULL, counted) with no key inside the window lost;
+#  - a time window on the server's own clock: the primary advances it at
+#    generation boundaries (writes and reads) and replicates the time;
+#    the replica's reads change nothing and answer as of that time;
+#  - the replica's DEBUG DIGEST-VALUE equals the primary's after writes,
+#    advances and refused inserts, and the replica logs no error;
+#  - AOF replay, AOF rewrite and RDB (SAVE) restarts keep every key's
+#    digest and answers; FK.DUMP / FK.LOAD round trip; forged FK.LOAD
+#    records (bad checksum, a clock past its boundary) refused;
+#  - the module replies errors in one place (fkr_reply_error).
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/redis/lib.sh"
+redis_lib_init || exit 0
+root=$(cd "$here/.." && pwd)
+
+check "the module replies errors only through fkr_reply_error" \
+    test "$(grep -l 'rm_ReplyWithError(' "$root"/redis/*.c | tr '\n' ' ')" = "$root/redis/util.c "
+
+start_server p --appendonly yes || exit 1
+start_server r --propagation-error-behavior panic || exit 1
+rc r REPLICAOF 127.0.0.1 "$port_p" >/dev/null
+for _ in $(seq 1 600); do
+    rc r INFO replication | grep -q '^master_link_status:up' &&
+        rc r INFO replication | grep -q '^master_sync_in_progress:0' && break
+    sleep 0.1
+done
+check "the replica is in sync" sh -c "redis-cli -p $port_r INFO replication | grep -q '^master_link_status:up'"
+
+items() { seq "$2" "$3" | sed "s/^/$1/" | tr '\n' ' '; }
+# count LINES_FILE: how many replies are 1
+ones() { grep -c '^1$' "$1"; }
+# same DESC KEY...: the replica holds each KEY exactly as the primary does
+same() {
+    local desc=$1 k dp dr bad_keys=""; shift
+    rc p WAIT 1 20000 >/dev/null
+    for k in "$@"; do
+        for _ in $(seq 1 100); do
+            dp=$(rc p DEBUG DIGEST-VALUE "$k"); dr=$(rc r DEBUG DIGEST-VALUE "$k")
+            [ "$dp" = "$dr" ] && break
+            sleep 0.05
+        done
+        [ "$dp" = "$dr" ] && [ "$dp" != 0000000000000000000000000000000000000000 ] ||
+            bad_keys="$bad_keys $k(primary ${dp:0:12}, replica ${dr:0:12})"
+    done
+    if [ -z "$bad_keys" ]; then ok; else bad "$desc: differ:$bad_keys"; fi
+}
+# info NAME KEY FIELD: one FK.INFO field (RESP2: name and value lines)
+info() { rc "$1" FK.INFO "$2" | awk -v f="$3" 'p { print; exit } $0 == f { p = 1 }'; }
+
+# --------------------------------------------------- replies, both protocols
+batch p <<'SPEC'
+FK.RESERVE cw window 0.01 700 => OK
+FK.RESERVE cw window 0.01 700 => ERR item exists
+FK.ADD cw a => 1
+FK.MADD cw a b => 1|1
+FK.EXISTS cw a => 1
+FK.EXISTS cw never-added => 0
+FK.MEXISTS cw a never-added => 1|0
+FK.COUNT cw a => 1
+FK.DEL cw a => ~ERR FK_EUNSUPPORTED: a window filter cannot remove keys
+FK.ADVANCE cw 5 => ~ERR FK_EUNSUPPORTED: FK.ADVANCE needs a time window
+FK.ADVANCE missing 5 => ERR not found
+FK.MERGE cw cw => ~ERR FK_EUNSUPPORTED
+FK.RESERVE x bloom 0.01 100 SECONDS 5 => ERR SECONDS needs the window kind (a time window)
+FK.RESERVE x window 0.01 100 SECONDS 0 => ~ERR SECONDS must be a positive integer
+FK.RESERVE x window 0.01 100 SECONDS 5 SECONDS 5 => ERR syntax error
+FK.RESERVE x window 0.01 100 GROWTH 2 => ~ERR GROWTH needs a growing kind
+FK.INFO cw => ~kind|window|family|fk|capacity|700|items|3|
+SPEC
+expect "FK.INFO of a count window: its own fields" \
+    "window|count|window_size|700|generation|0|generation_length|100|oldest_age|3|clock_ms||generation_slots|2|0|0|0|0|0|0|0|generation_inserts|3|0|0|0|0|0|0|0|refused|0" \
+    p EVAL "local r = redis.call('FK.INFO', KEYS[1]) local o = {} for i = 21, #r do o[#o + 1] = r[i] end return o" 1 cw
+BATCH_CLI_OPTS="-3 --no-raw" batch p <<'SPEC'
+FK.ADD cw c => (true)
+FK.EXISTS cw c => (true)
+FK.EXISTS cw never-added => (false)
+FK.MEXISTS cw c never-added => 1) (true)|2) (false)
+FK.MADD cw d => 1) (true)
+FK.INFO cw => ~ 1# kind => window| 2# family => fk| 3# capacity => (integer) 700|
+FK.RESERVE tw window 0.01 700 SECONDS 7 => OK
+FK.INFO tw => ~ 1# kind => window|
+SPEC
+rc p -3 FK.INFO tw >"$tmp/tw3" 2>&1
+check "FK.INFO of a time window: window time, 7000 ms, D = 1000 ms, no clock before a write ($(tr '\n' ' ' <"$tmp/tw3" | cut -c1-400))" \
+    grep -q 'window time window_size 7000 generation 0 generation_length 1000 oldest_age 0 clock_ms  generation_slots' \
+    <(tr '\n' ' ' <"$tmp/tw3")
+
+# ------------------------------------------- a count window forgets, in order
+# N = 700: L = 100 inserts a generation. After 1450 distinct inserts the
+# last 700 must answer present; those older than 800 (= N (1 + 1/7))
+# are gone: present only at the false-positive rate.
+rc p FK.RESERVE cn window 0.01 700 >/dev/null
+rc p FK.MADD cn $(items k 1 1450) >"$tmp/cn.add"
+check "1450 inserts into a count window all answer 1" test "$(ones "$tmp/cn.add")" = 1450
+rc p FK.MEXISTS cn $(items k 751 1450) >"$tmp/cn.recent"
+check "every key of the last N = 700 inserts answers present ($(ones "$tmp/cn.recent"))" \
+    test "$(ones "$tmp/cn.recent")" = 700
+rc p FK.MEXISTS cn $(items k 1 650) >"$tmp/cn.old"
+check "keys older than N (1 + 1/7) are forgotten: $(ones "$tmp/cn.old") of 650 present (<= 20 at 1%)" \
+    test "$(ones "$tmp/cn.old")" -le 20
+rc p FK.MEXISTS cn $(items never 1 2000) >"$tmp/cn.never"
+check "never-seen keys: $(ones "$tmp/cn.never") of 2000 present (<= 50 at 1%)" test "$(ones "$tmp/cn.never")" -le 50
+check "FK.INFO: generation 14 after 1450 inserts of L = 100" test "$(info p cn generation)" = 14
+check "FK.INFO: the oldest live generation began 750 inserts ago" test "$(info p cn oldest_age)" = 750
+
+# ------------------------------------ a time window on explicit (far) times
+# T = 7 s, D = 1 s; B is far ahead of the server's clock, which so never
+# moves these keys: every time is the test's.
+B=4000000000000
+{
+    echo "FK.ADVANCE tw $B"
+    echo "FK.MADD tw $(items a 1 50)"
+    echo "FK.ADVANCE tw $((B + 3500))"
+    echo "FK.MADD tw $(items b 1 50)"
+    echo "FK.ADVANCE tw $((B + 6999))"
+} | rc p >/dev/null
+rc p FK.MEXISTS tw $(items a 1 50) $(items b 1 50) >"$tmp/tw.in"
+check "inside T every key answers present ($(ones "$tmp/tw.in") of 100)" test "$(ones "$tmp/tw.in")" = 100
+rc p FK.ADVANCE tw $((B + 7999)) >/dev/null
+rc p FK.MEXISTS tw $(items a 1 50) >"$tmp/tw.slack"
+check "in the slack (T + 999 ms < T (1 + 1/7)) the first keys still answer ($(ones "$tmp/tw.slack"))" \
+    test "$(ones "$tmp/tw.slack")" = 50
+rc p FK.ADVANCE tw $((B + 8000)) >/dev/null
+rc p FK.MEXISTS tw $(items a 1 50) >"$tmp/tw.gone"
+rc p FK.MEXISTS tw $(items b 1 50) >"$tmp/tw.kept"
+check "at T (1 + 1/7) the first keys are gone ($(ones "$tmp/tw.gone") of 50 present)" test "$(ones "$tmp/tw.gone")" -le 3
+check "... and the later ones are kept ($(ones "$tmp/tw.kept") of 50)" test "$(ones "$tmp/tw.kept")" = 50
+expect_prefix "the clock never goes back" "ERR FK_EINVAL: the clock never goes back" p FK.ADVANCE tw $((B + 5))
+check "FK.INFO: generation 8, clock at B + 8000" \
+    test "$(info p tw generation) $(info p tw clock_ms)" = "8 $((B + 8000))"
+check "FK.INFO: the oldest live generation began 7000 ms ago" test "$(info p tw oldest_age)" = 7000
+# a burst past the sized rate: 14 keys per window (8 ceil(14 / 7) = 16
+# live slots) given 40 at once: the excess refused, none lost
+rc p FK.RESERVE tf window 0.01 14 SECONDS 7 >/dev/null
+rc p FK.ADVANCE tf $B >/dev/null
+rc p FK.MADD tf $(items f 1 40) >"$tmp/tf.add" 2>&1
+nok=$(ones "$tmp/tf.add"); nfull=$(grep -c 'FK_EFULL' "$tmp/tf.add")
+check "a burst past the rate: $nok stored, $nfull refused with FK_EFULL" \
+    test "$nok" -ge 14 -a "$nfull" -ge 1 -a $((nok + nfull)) = 40
+paste -d ' ' <(items f 1 40 | tr ' ' '\n' | head -n 40) "$tmp/tf.add" | awk '$2 == 1 { print $1 }' >"$tmp/tf.stored"
+rc p FK.MEXISTS tf $(cat "$tmp/tf.stored") >"$tmp/tf.in"
+check "every stored key answers present" test "$(ones "$tmp/tf.in")" = "$nok"
+check "FK.INFO counts the refused inserts" test "$(info p tf refused)" = "$nfull"
+same "count and time windows after writes, advances and refused inserts" cw cn tw tf
+
+# ---------------------------------------------- the server's own clock
+# T = 1 s (D = 143 ms): the primary reads its clock, the replica never does
+rc p FK.RESERVE tr window 0.01 100 SECONDS 1 >/dev/null
+printf 'FK.ADD tr x\nFK.EXISTS tr x\n' | rc p >"$tmp/tr.now"
+check "a key just added answers present" test "$(tr '\n' ' ' <"$tmp/tr.now")" = "1 1 "
+clock1=$(info p tr clock_ms)
+sleep 0.4
+rc p FK.MADD tr $(items y 1 20) >/dev/null
+check "a write 400 ms later moved the generation on ($(info p tr generation))" test "$(info p tr generation)" -ge 2
+same "after writes on the server's clock (the time replicated)" tr
+sleep 1.3
+dr=$(rc r DEBUG DIGEST-VALUE tr)
+check "the replica, read after T (1 + 1/7), still answers as of the last replicated time" \
+    test "$(rc r FK.EXISTS tr x)" = 1
+check "... and its reads changed nothing" test "$(rc r DEBUG DIGEST-VALUE tr)" = "$dr"
+check "the primary's read after T (1 + 1/7) advances: the key is gone" test "$(rc p FK.EXISTS tr x)" = 0
+same "after a read that advanced the primary's clock" tr
+check "the replica answers as the primary now" test "$(rc r FK.EXISTS tr x)" = 0
+check "FK.INFO clock_ms moved on ($clock1 -> $(info p tr clock_ms))" test "$(info p tr clock_ms)" -gt "$clock1"
+check "the replica logged no error from its primary" \
+    test "$(grep -c -E 'CRITICAL|sending an error' "$dir_r/log")" = 0
+check "the replica is still up (propagation-error-behavior panic)" test "$(rc r PING)" = PONG
+
+# ------------------------------------------------------ FK.DUMP / FK.LOAD
+rc p FK.DUMP tw | head -c -1 >"$tmp/tw.rec"
+check "FK.LOAD of FK.DUMP" test "$(rc p -x FK.LOAD tw2 <"$tmp/tw.rec")" = OK
+check "the loaded key's digest is the dumped one's" test "$(rc p DEBUG DIGEST-VALUE tw2)" = "$(rc p DEBUG DIGEST-VALUE tw)"
+check "... its clock too: it answers alike after the same advance" \
+    test "$(rc p FK.ADVANCE tw2 $((B + 12000)))" = OK
+rc p FK.ADVANCE tw $((B + 12000)) >/dev/null
+check "... (digests equal after it)" test "$(rc p DEBUG DIGEST-VALUE tw2)" = "$(rc p DEBUG DIGEST-VALUE tw)"
+expect_prefix "... and refuses a time before its clock" "ERR FK_EINVAL" p FK.ADVANCE tw2 $((B + 1))
+python3 -I "$here/redis/forge.py" checksum "$tmp/tw.rec" "$tmp/tw.same"
+check "control: the record with its checksum recomputed loads" test "$(rc p -x FK.LOAD tw3 <"$tmp/tw.same")" = OK
+python3 -I "$here/redis/forge.py" window-clock "$tmp/tw.rec" "$tmp/tw.forged"
+expect_prefix "a forged record (clock on its boundary, checksum right) is refused" "ERR FK_ECORRUPT" \
+    p -x FK.LOAD tw4 <"$tmp/tw.forged"
+head -c 300 "$tmp/tw.rec" >"$tmp/tw.cut"; printf 'X' >>"$tmp/tw.cut"; tail -c +302 "$tmp/tw.rec" >>"$tmp/tw.cut"
+expect_prefix "a record with a changed byte is refused" "ERR FK_ECORRUPT" p -x FK.LOAD tw4 <"$tmp/tw.cut"
+check "nothing was stored for the refused records" test "$(rc p EXISTS tw4)" = 0
+same "FK.LOAD keys" tw2 tw3
+
+# --------------------------------------------- AOF replay, rewrite, RDB
+keys="cw cn tw tf tr tw2 tw3"
+digests() { local k; for k in $keys; do echo "$k $(rc p DEBUG DIGEST-VALUE "$k")"; done; }
+probe() { # far-clock keys only: a read of tr on a primary may advance it
+    local k
+    for k in cw cn tw tf tw2; do
+        echo "$k $(rc p FK.MEXISTS "$k" $(items k 1 1450) $(items a 1 50) $(items b 1 50) $(items f 1 40) | tr -d '\n')"
+        rc p FK.INFO "$k" | tr '\n' ' '; echo
+    done
+}
+digests >"$tmp/d0"; probe >"$tmp/p0"
+restart() { # OPTIONS...: stop the primary (keeping its files), start it again
+    stop_server p "$1"; shift
+    start_server p --dir "$dir_p" "$@" || exit 1
+}
+restart NOSAVE --appendonly yes
+digests >"$tmp/d1"
+check "AOF replay: every key's digest as before (the times the AOF holds, not the clock)" cmp -s "$tmp/d0" "$tmp/d1"
+probe >"$tmp/p1"
+check "AOF replay: every answer as before" cmp -s "$tmp/p0" "$tmp/p1"
+rc p BGREWRITEAOF >/dev/null
+for _ in $(seq 1 200); do
+    rc p INFO persistence | grep -q '^aof_rewrite_in_progress:0' &&
+        ! rc p INFO persistence | grep -q '^aof_rewrite_scheduled:1' && break
+    sleep 0.1
+done
+restart NOSAVE --appendonly yes
+digests >"$tmp/d2"
+check "AOF rewrite + restart: every key's digest as before" cmp -s "$tmp/d0" "$tmp/d2"
+rc p SAVE >/dev/null
+restart NOSAVE --appendonly no --dbfilename dump.rdb
+digests >"$tmp/d3"
+check "SAVE + restart (RDB): every key's digest as before" cmp -s "$tmp/d0" "$tmp/d3"
+probe >"$tmp/p3"
+check "SAVE + restart (RDB): every answer as before" cmp -s "$tmp/p0" "$tmp/p3"
+
+redis_lib_done
