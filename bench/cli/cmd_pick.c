@@ -652,7 +652,7 @@ static int window_pick(FILE *out, window_query *q)
         snprintf(decided, sizeof decided, "tied on time with the fastest (within %.2fx or overlapping over the "
                  "runs); the tie goes to the least memory", PICK_SPEED_SLACK);
 
-    char fpr_text[40], self[4200], dedup_line[4600] = "", c_line[400] = "", py_line[200] = "";
+    char fpr_text[40], self[4200], dedup_line[4600] = "", c_line[400] = "", py_line[240] = "";
     shortest(q->fpr, fpr_text, sizeof fpr_text);
     runnable_name(self, sizeof self);
     if (best) {
@@ -665,13 +665,16 @@ static int window_pick(FILE *out, window_query *q)
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_window *w = NULL; "
                      "fk_status s = fk_window_new_time(&p, %llu /* T in ns */, &w); "
                      "/* fk_window_advance(fk_window_as_filter(w), now_ns) before each insert */",
-                     (unsigned long long)q->capacity, fpr_text, (unsigned long long)q->seconds * 1000000000ull);
+                     (unsigned long long)q->capacity, fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
+            snprintf(py_line, sizeof py_line, "w = filterkit.Window(capacity=%llu, fpr=%s, span=%llu)  "
+                     "# T in ns: w.advance(time.monotonic_ns()) before each add", (unsigned long long)q->capacity,
+                     fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
         } else {
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "
                      "fk_status s = fk_filter_new(fk_ops_find(\"%s\"), &p, &f);",
                      (unsigned long long)q->capacity, fpr_text, best->ops->name);
-            snprintf(py_line, sizeof py_line, "f = filterkit.Filter(\"%s\", capacity=%llu, fpr=%s)",
-                     best->ops->name, (unsigned long long)q->capacity, fpr_text);
+            snprintf(py_line, sizeof py_line, "w = filterkit.Window(capacity=%llu, fpr=%s)",
+                     (unsigned long long)q->capacity, fpr_text);
         }
     }
     /* the floor: no structure answers "in the window?" at fpr e with fewer
@@ -962,6 +965,9 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                                  : uncertain || grow_to ? "--n-uncertain or --grow-to (a window's size is its N)"
                                  : out_dir ? "--out (the window figures: filterkit bench --workload window --out)"
                                  : "--keys (a window is timed on its own stream of distinct u64 keys)");
+        if (window_seconds > UINT64_MAX / UINT64_C(1000000000))
+            return fkc_args_fail(&spec, "--window-seconds: at most %llu (the clock counts nanoseconds in 64 bits)",
+                                 (unsigned long long)(UINT64_MAX / UINT64_C(1000000000)));
         window_query q = { 0 };
         q.seconds = window_seconds;
         q.rate = rate;
