@@ -419,7 +419,9 @@ static void window_why_lost(const window_candidate *o, const window_candidate *b
 }
 
 /* Times every candidate not ruled out on q->repeat streams of
- * PICK_WINDOW_STREAM windows of n_meas; returns 0, or 1 after printing why. */
+ * PICK_WINDOW_STREAM windows of n_meas, and rules out (why_not) those
+ * that failed on the stream, missed a key inside the window or measured
+ * an fpr above the target. */
 static void window_measure(window_candidate *c, size_t nc, const window_query *q, uint64_t n_meas)
 {
     size_t todo = 0;
@@ -847,7 +849,7 @@ static int window_pick(FILE *out, window_query *q)
             snprintf(why, sizeof why, "%s%s", o->baseline ? "a benchmark baseline: " : "", o->why_not);
         else
             window_why_lost(o, best, q, why, sizeof why);
-        fprintf(out, "  %s: %s\n", o->ops->name, why);
+        fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->untimed ? " (by the formulas: not timed)" : "");
     }
     fprintf(out, "bits per window item at fpr %.3g%% (sizing formulas; floor %.2f):\n", 100 * q->fpr, floor_bits);
     for (size_t i = 0; i < nc; i++) {
