@@ -12,6 +12,10 @@
 #                    but outside the budget
 #   @load_warning@   (8) what the red warning line says, only when the plot
 #                    draws one (provenance.awk's rule)
+#   @window_bits@    (10) each drawn filter's bits per window item at 1% and
+#                    0.1% in this run
+#   @window_past@    (11) each drawn filter's share of keys just past the
+#                    window (8N/7 to 2N) answering present at 1%
 # then one generated line: the file drawn from and the series it has, which
 # tests/cli_plots.sh compares with the series the image draws. --quick (the
 # page of make bench-quick) says that the guide was written for the full
@@ -38,7 +42,7 @@ listing() {
     }'
 }
 
-file=""; where=""; only=""
+file=""; where=""; only=""; kindcol=kind
 case "$name" in
 1_*) file=sweep-fpr-u64.csv ;;
 2_* | 6_*) file=sweep-n-u64.csv ;;
@@ -50,13 +54,14 @@ case "$name" in
     where="n=$n;target_fpr=0.01" ;;
 7_*) file=growth-memory.csv ;;
 8_*) file=pick.csv ;;
+10_* | 11_*) file=bench-window.csv; kindcol=filter; where="streamed=1"; only="window rotating-bloom apbf apbf-best" ;;
 esac
 kinds=""
 if [ -n "$file" ] && [ -s "$results/$file" ]; then
     if [ "$name" = 3_cuckoo_load ]; then
         kinds=cuckoo
     else
-        kinds=$(sel "$file" kind "$where" 1)
+        kinds=$(sel "$file" "$kindcol" "$where" 1)
     fi
     if [ -n "$only" ]; then
         kinds=$(for k in $kinds; do case " $only " in *" $k "*) echo "$k" ;; esac; done)
@@ -66,6 +71,8 @@ fi
 remove_kinds=""
 pick_story=""
 load_warning=""
+window_bits=""
+window_past=""
 case "$name" in
 5_*)
     remove_kinds=$(sel "$file" kind,remove_ns "$where" | awk '$2 != "NaN" { print $1 }' | listing) ;;
@@ -87,12 +94,25 @@ case "$name" in
         WARNING*) load_warning="The red line at the top is the load warning: other work shared the CPUs while pick measured, so its times read slower than this machine is (the memory axis is unaffected)." ;;
         esac
     fi ;;
+10_*)
+    # bits per window item of each drawn filter at 1% and at 0.1%, from the run
+    for f in 0.01 0.001; do
+        line=$(for k in $kinds; do sel "$file" filter,bits_per_window_item "streamed=1;fpr=$f;filter=$k"; done |
+            awk 'NF == 2 { printf "%s%s %.1f", (n++ ? ", " : ""), $1, $2 }')
+        [ -n "$line" ] && window_bits="$window_bits In this run at fpr $(awk -v f=$f 'BEGIN { printf "%g%%", 100 * f }'), bits per window item: $line."
+    done ;;
+11_*)
+    line=$(for k in $kinds; do sel "$file" filter,rate_expired "streamed=1;fpr=0.01;filter=$k"; done |
+        awk 'NF == 2 && $2 != "NaN" { printf "%s%s %.3g%%", (n++ ? ", " : ""), $1, 100 * $2 }')
+    [ -n "$line" ] && window_past="In this run, keys just past the window (aged 8N/7 to 2N) answering present: $line." ;;
 esac
 
 text=$(cat "$ref")
 text=${text//@remove_kinds@/$remove_kinds}
 text=${text//@pick_story@/$pick_story}
 text=${text//@load_warning@/$load_warning}
+text=${text//@window_bits@/$window_bits}
+text=${text//@window_past@/$window_past}
 text=$(printf '%s' "$text" | sed -e 's/  */ /g' -e 's/ *$//')
 if [ "$quick" = --quick ]; then
     printf '(Quick run: small sizes, one repeat. The guide below was written for the full run'"'"'s figure, plots/ref/%s.png; its sizes and numbers differ from this one.) ' "$name"

@@ -10,7 +10,12 @@
 #    (decided_by / "decided:");
 #  - --no-timing times nothing and picks the smallest that qualifies;
 #  - the build line names the program as it can be run: "filterkit" when
-#    that is this program on PATH, else its absolute path, and it runs.
+#    that is this program on PATH, else its absolute path, and it runs;
+#  - --window N / --window-seconds T: the kinds that forget (window) and the
+#    baselines (rotating-bloom, apbf, apbf-best) are weighed, the baselines
+#    never chosen, the window kind the smallest per window item with no
+#    false negative inside the window, and the dedup line it ends in runs;
+#    a plain pick rules the window kind out (it forgets).
 # Usage: tests/cli_pick.sh [BUILD_DIR]   (default build/)
 FK_BUILD=${1:-${FK_BUILD:-build}}
 . "$(dirname "$0")/lib_cli.sh"
@@ -80,5 +85,52 @@ check "... and runs as printed from another folder" test -s "$tmp/filter.fk"
 mkdir "$tmp/bin" && ln -s "$absfk" "$tmp/bin/filterkit"
 line=$(PATH="$tmp/bin:/usr/bin:/bin" "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
 check "on PATH as filterkit: the build line starts with filterkit ($line)" test "${line%% *}" = filterkit
+
+# --- pick --window: sliding windows
+"$fk" pick --window 20000 --fpr 1% --repeat 1 --format json >"$tmp/w.json" 2>/dev/null
+rc=$?
+check "pick --window 20000 --fpr 1%: exit 0 (got $rc)" test "$rc" -eq 0
+check "... recommends the window kind" test "$(jq -r .recommendation.kind "$tmp/w.json")" = window
+check "... weighs the baselines rotating-bloom, apbf, apbf-best, none chosen" \
+    test "$(jq -c '[.candidates[] | select(.baseline) | select(.chosen | not) | .kind] | sort' "$tmp/w.json")" = \
+         '["apbf","apbf-best","rotating-bloom"]'
+check "... every candidate measured on the stream, no false negative inside the window" \
+    test "$(jq '[.candidates[] | select(.measured.window_checked > 0 and .measured.window_misses == 0)] | length' "$tmp/w.json")" = 4
+check "... the window kind needs the fewest bits per window item" \
+    test "$(jq -r '.candidates | min_by(.bits_per_window_item) | .kind' "$tmp/w.json")" = window
+check "... its measured fpr for never-seen and old keys within the target's interval" \
+    test "$(jq '[.candidates[] | select(.kind == "window") | .measured | select(.fpr_low <= 0.01)] | length' "$tmp/w.json")" = 1
+check "... a key of the window kind lives at most N + ceil(N/7) inserts" \
+    test "$(jq '.candidates[] | select(.kind == "window") | .lifetime' "$tmp/w.json")" = $((8 * ((20000 + 6) / 7)))
+line=$(PATH=/usr/bin:/bin jq -r .recommendation.build "$tmp/w.json")
+check "... ends in a dedup line ($line)" \
+    sh -c "echo '$line' | grep -q ' dedup --kind window --fpr 0.01 --capacity 20000 seen.fk < lines > new-lines\$'"
+printf 'a\nb\na\nc\nb\n' >"$tmp/lines"
+(cd "$tmp" && eval "$line")
+check "... which runs as printed and prints each line once" test "$(tr '\n' , <"$tmp/new-lines")" = a,b,c,
+"$fk" pick --window 20000 --fpr 1% --repeat 1 >"$tmp/w.txt" 2>/dev/null
+check "text: recommend: window, the dedup line, the promise, each baseline explained" \
+    sh -c "grep -q '^recommend: window\$' '$tmp/w.txt' && grep -q '^  dedup: .* dedup --kind window' '$tmp/w.txt' &&
+           grep -q '^  promise: ' '$tmp/w.txt' && grep -q '^  rotating-bloom: a benchmark baseline' '$tmp/w.txt' &&
+           grep -q '^  apbf: a benchmark baseline' '$tmp/w.txt' && grep -q '^  apbf-best: a benchmark baseline' '$tmp/w.txt'"
+"$fk" pick --window-seconds 60 --rate 100 --fpr 0.1% --no-timing --format json >"$tmp/t.json" 2>/dev/null
+check "--window-seconds 60 --rate 100: sized for 6000 per window + 25% headroom, the dedup line keeps the seconds" \
+    test "$(jq -r '[.query.capacity, (.recommendation.build | test("--capacity 7500 --window-seconds 60 seen.fk"))] | @csv' "$tmp/t.json")" = '7500,true'
+"$fk" pick --window-seconds 60 --n 6000 --headroom 0 --fpr 0.1% --no-timing --format json >"$tmp/t2.json" 2>/dev/null
+check "--window-seconds 60 --n 6000 --headroom 0: sized for 6000" test "$(jq .query.capacity "$tmp/t2.json")" = 6000
+"$fk" pick --window 1000 --fpr 1% --deletes --no-timing >/dev/null 2>"$tmp/wd.err"
+rc=$?
+check "--window --deletes: no kind that forgets removes: exit 1, said why (got $rc)" \
+    sh -c "test $rc -eq 1 && grep -q 'window: no deletes' '$tmp/wd.err'"
+for bad in "--window 1000 --n 1000 --fpr 1%" "--window-seconds 60 --fpr 1%" "--n 1000 --rate 10 --fpr 1%" \
+           "--window 1000 --window-seconds 60 --fpr 1%" "--window 1000 --headroom 0.5 --fpr 1%" \
+           "--window 1000 --fpr 1% --static" "--window 1000"; do
+    "$fk" pick $bad >/dev/null 2>&1
+    rc=$?
+    check "pick $bad: a usage error (exit 2, got $rc)" test "$rc" -eq 2
+done
+"$fk" pick --n 10k --fpr 1% --no-timing --format json >"$tmp/plain.json" 2>/dev/null
+check "a plain pick rules the window kind out: it forgets (pick --window)" \
+    test "$(jq -r '.candidates[] | select(.kind == "window") | .reason | test("forgets.*pick --window")' "$tmp/plain.json")" = true
 
 finish

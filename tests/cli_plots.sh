@@ -249,4 +249,25 @@ check "index.html: one commit shared by every CSV is said once, as shared" \
     grep -q "c0ffee (the same in all $(ls "$tmp/page"/*.csv | wc -l) files)" "$tmp/page/index.html"
 check "index.html: a quick run says so" grep -q '<b>Quick run</b>' "$tmp/page/index.html"
 
+# ---- plots 10 and 11 (sliding windows) from a small window run: drawn,
+# text inside the image, captions naming exactly the filters drawn and
+# filled from the run; the window CSV carries its provenance and is one
+# table for several (n, fpr)
+"$fk" bench --workload window --n 2000 --fpr 1%,0.1% --no-batches --out "$tmp/win" --name bench-window >/dev/null 2>&1
+"$root/bench/scripts/plots.sh" "$tmp/win" "$tmp/winout" >/dev/null 2>&1
+check "the window CSV carries its provenance" grep -q '^# commit: ' "$tmp/win/bench-window.csv"
+check "... and one header line for its two (n, fpr) sets" test "$(grep -c '^filter,' "$tmp/win/bench-window.csv")" = 1
+for p in 10_window_bits_vs_fpr 11_window_fpr_by_age; do
+    check "$p drawn" test -s "$tmp/winout/$p.png" -a -s "$tmp/winout/$p.svg"
+    xl=$(sed -n 's/^set xlabel "\(.*\)"$/\1/p' "$root/plots/$p.gp")
+    awk -v label="$xl" -f "$root/tests/svg_layout.awk" "$tmp/winout/$p.svg" >"$tmp/layout" 2>&1
+    check "$p: every text inside the image ($(head -c 300 "$tmp/layout"))" test ! -s "$tmp/layout"
+    c=$("$root/plots/caption.sh" "$p" "$tmp/win")
+    listed=$(kinds_in "$(printf '%s' "$c" | sed -n 's/.*Drawn from [a-z0-9-]*\.csv: \(.*\)\.$/\1/p')")
+    shown=$(sed -n 's/.*<text>\([^<]*\)<\/text>.*/\1/p' "$tmp/winout/$p.svg" |
+            grep -Ex ' *(window|rotating-bloom|apbf|apbf-best) *' | tr -d ' ' | sort -u | tr '\n' ' ')
+    check "$p caption names the filters drawn ('$listed' vs '$shown')" test -n "$listed" -a "$listed" = "$shown"
+    check "$p caption: every @placeholder@ filled from the run" bash -c '! grep -q @ <<<"$1" && grep -q "In this run" <<<"$1"' _ "$c"
+done
+
 finish

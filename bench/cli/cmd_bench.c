@@ -10,6 +10,7 @@
 #include "../measure/grid.h"
 #include "../measure/window_stream.h"
 #include "../report/report.h"
+#include "../report/runinfo.h"
 
 /* The window workload's default filters: every runnable kind that forgets
  * (FK_CAP_EXPIRES: the library's window kind, the window baselines), and
@@ -39,7 +40,28 @@ static int in_list(const char *list, const char *name)
     return 0;
 }
 
-/* `bench --workload window`: each (n, fpr) in turn, a table each, one CSV. */
+/* Appends the CSV of one (n, fpr) set to csv: its header line only for the
+ * first set, so the file is one table (the plots read it whole). */
+static void window_csv_rows(FILE *csv, const fkc_window_cfg *cfg, const fkc_window_row *set, size_t got, int header)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fkc_window_csv(csv, cfg, set, got); /* a header too many beats losing the rows */
+        return;
+    }
+    fkc_window_csv(mem, cfg, set, got);
+    if (fclose(mem) == 0 && text) {
+        const char *rows = header ? text : strchr(text, '\n');
+        if (rows)
+            fputs(header ? rows : rows + 1, csv);
+    }
+    free(text);
+}
+
+/* `bench --workload window`: each (n, fpr) in turn, a table each, one CSV
+ * (the run's provenance as '#' lines, as every result file has). */
 static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filters_given, const char *reference,
                         const fkc_u64_list *ns, const fkc_double_list *fprs, uint64_t seed, uint64_t stream,
                         uint64_t probes, int no_batches, const char *format, const char *out, const char *name)
@@ -70,6 +92,10 @@ static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filte
             return 1;
         }
     }
+    /* the rows, kept until the end, when the provenance is known */
+    char *body_text = NULL;
+    size_t body_len = 0;
+    FILE *body = csv ? open_memstream(&body_text, &body_len) : NULL;
     int rc = 0;
     size_t done = 0;
     for (size_t a = 0; a < ns->n && rc == 0; a++)
@@ -98,10 +124,29 @@ static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filte
                 fkc_window_table(stdout, &cfg, set, got, reference);
             else
                 fkc_window_csv(stdout, &cfg, set, got);
-            if (csv)
-                fkc_window_csv(csv, &cfg, set, got);
+            if (body)
+                window_csv_rows(body, &cfg, set, got, done == 0);
             done += got;
         }
+    if (body && !done)
+        fkc_window_csv(body, &(fkc_window_cfg){ 0 }, rows, 0); /* the header alone */
+    if (csv) {
+        /* the provenance first, filled now: the other work it records is
+         * what ran beside the whole measurement */
+        fkc_runinfo ri;
+        fkc_runinfo_fill(&ri, seed);
+        const char *field;
+        char value[2048];
+        fprintf(csv, "# filterkit bench --workload window: one row per filter and (n, fpr) (plots 10 and 11)\n");
+        for (int i = 0; fkc_runinfo_field(&ri, i, &field, value, sizeof value); i++)
+            fprintf(csv, "# %s: %s\n", field, value);
+        if (!body || fclose(body) != 0 || !body_text)
+            rc = 1;
+        else
+            fputs(body_text, csv);
+        body = NULL;
+    }
+    free(body_text);
     if (csv && fclose(csv) != 0) {
         fprintf(stderr, "filterkit bench: cannot write %s\n", path);
         rc = 1;

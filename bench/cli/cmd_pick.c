@@ -16,10 +16,14 @@
 #include "../measure/memory_model.h"
 #include "../clock/progress.h"
 #include "../measure/grid.h"
+#include "../measure/window_stream.h"
+#include "../baselines/window_baselines.h"
+#include "../report/stats.h"
 #include "../report/report.h"
 #include "../report/runinfo.h"
 #include "../report/units.h"
 #include "../../registry/registry.h"
+#include "../../window/window.h"
 
 /* Timings are measured at no more than this many items (memory is
  * extrapolated exactly), so a pick takes seconds, not minutes. */
@@ -111,22 +115,27 @@ static double best_fpr_within(const fk_ops *ops, uint64_t capacity, uint64_t bud
     return t < 1.0 ? t : NAN;
 }
 
+/* Rules a kind out when its memory or theory at capacity do not fit;
+ * returns whether it did (why then says why). */
+static int judge_fields(uint64_t memory, double theory, double fpr, uint64_t budget, char *why, size_t len)
+{
+    char need[32], have[32];
+    fkc_human_bytes(memory, need, sizeof need);
+    fkc_human_bytes(budget, have, sizeof have);
+    if (memory > FK_MEMORY_CAP)
+        snprintf(why, len, "needs %s, over filterkit's 64 GiB cap (its constructor refuses it)", need);
+    else if (!(theory <= fpr * PICK_THEORY_SLACK))
+        snprintf(why, len, "its theoretical fpr at capacity is %.3g, above the %.3g asked", theory, fpr);
+    else if (budget && memory > budget)
+        snprintf(why, len, "needs %s, over the %s budget", need, have);
+    return why[0] != 0;
+}
+
 /* Rules c out when its memory or theory at capacity do not fit; returns
  * whether it did (c->why_not then says why). */
 static int judge(candidate *c, double fpr, uint64_t budget)
 {
-    char need[32], have[32];
-    fkc_human_bytes(c->memory, need, sizeof need);
-    fkc_human_bytes(budget, have, sizeof have);
-    if (c->memory > FK_MEMORY_CAP)
-        snprintf(c->why_not, sizeof c->why_not, "needs %s, over filterkit's 64 GiB cap "
-                 "(its constructor refuses it)", need);
-    else if (!(c->theory <= fpr * PICK_THEORY_SLACK))
-        snprintf(c->why_not, sizeof c->why_not, "its theoretical fpr at capacity is %.3g, above the %.3g asked",
-                 c->theory, fpr);
-    else if (budget && c->memory > budget)
-        snprintf(c->why_not, sizeof c->why_not, "needs %s, over the %s budget", need, have);
-    return c->why_not[0] != 0;
+    return judge_fields(c->memory, c->theory, fpr, budget, c->why_not, sizeof c->why_not);
 }
 
 /* Why `o` lost to `best`, when both are feasible. */
@@ -319,12 +328,547 @@ static int write_csv(const char *dir, const candidate *c, size_t nc, const candi
     return 0;
 }
 
+/* ------------------------------------------------------ pick --window
+ *
+ * "Was this key seen recently?": the kinds that forget (FK_CAP_EXPIRES:
+ * the library's window kind, and the benchmark's baselines, rotating-bloom,
+ * apbf and apbf-best) weighed as the other kinds are -- memory from their
+ * sizing, the theoretical fpr, and speed and the fpr by key age measured on
+ * a stream (bench/measure/window_stream.c) -- but on a window: memory per
+ * window item, lookups of keys inside the window and never seen, inserts
+ * with the rotation (sweep, slice) included. The baselines cannot be built
+ * by filterkit (they are the hand-made patterns a user would otherwise
+ * write): they are measured and explained beside the window kind, never
+ * recommended. */
+
+/* The window is timed at no more than this many items, on a stream of
+ * PICK_WINDOW_STREAM windows of distinct keys (enough for keys of every
+ * age: inside the window, in the slack, expired), with at most
+ * PICK_WINDOW_PROBES lookups per age band. */
+#define PICK_WINDOW_MAX_MEASURED UINT64_C(1048576)
+#define PICK_WINDOW_STREAM 3
+#define PICK_WINDOW_PROBES UINT64_C(262144)
+
+typedef struct {
+    uint64_t window;     /* N: inserts (count window) or items per T at the peak */
+    uint64_t seconds;    /* T of a time window; 0 for a count window */
+    uint64_t rate;       /* --rate (items per second), 0 when --n gave N */
+    uint64_t capacity;   /* what every kind is sized for */
+    double   fpr, read_ratio, headroom;
+    uint64_t memory, seed, repeat;
+    int      deletes, counts, merges, no_timing, json;
+} window_query;
+
+typedef struct {
+    const fk_ops *ops;
+    int      baseline;   /* the benchmark's, not libfilterkit's */
+    int      sized, measured, untimed, tied, exact;
+    uint64_t memory;
+    uint64_t lifetime;   /* inserts (count) a key may answer present, at most */
+    double   theory;
+    fkc_fpr_count band[FKC_BANDS];
+    uint64_t window_checked, window_misses;
+    double   outside, outside_low, outside_high; /* the worst band past the slack */
+    int      worst_band;
+    fkc_summary insert, absent, found, cost;
+    char     why_not[240];
+    char     params[160];
+} window_candidate;
+
+/* The most inserts a key of a window of n answers present for, from each
+ * design's rotation: the window kind 8 ceil(n / 7), two rotating Bloom
+ * filters 2n, an APBF (l + 1) ceil(n / l). 0 when unknown. */
+static uint64_t window_lifetime(const fk_ops *ops, uint64_t n, double fpr)
+{
+    unsigned k, l;
+    if (ops == &fk_window_ops)
+        return FK_WINDOW_GENERATIONS * ((n + FK_WINDOW_SPAN_GENERATIONS - 1) / FK_WINDOW_SPAN_GENERATIONS);
+    if (ops == &fkc_rotating_bloom_ops)
+        return 2 * n;
+    if ((ops == &fkc_apbf_ops || ops == &fkc_apbf_best_ops) &&
+        fkc_apbf_choose(fpr, ops == &fkc_apbf_best_ops, &k, &l) == 0)
+        return (uint64_t)(l + 1) * ((n + l - 1) / l);
+    return 0;
+}
+
+/* Why o lost to best (both feasible), in the words of why_lost plus what a
+ * window adds: how long a key outlives the window. */
+static void window_why_lost(const window_candidate *o, const window_candidate *best, const window_query *q,
+                            char *buf, size_t len)
+{
+    double mr = (double)o->memory / (double)best->memory;
+    double tr = o->measured && best->measured ? o->cost.median / best->cost.median : NAN;
+    size_t at = 0;
+    if (o->baseline)
+        at = (size_t)snprintf(buf, len, "a benchmark baseline (the hand-made pattern; filterkit cannot build it): ");
+    if (at >= len)
+        return;
+    if (isnan(tr))
+        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory of %s (by the formulas)", mr, best->ops->name);
+    else if (o->tied)
+        at += (size_t)snprintf(buf + at, len - at, "tied on time with %s (%.1f-%.1f vs %.1f-%.1f ns), %.2fx "
+                               "its memory", best->ops->name, o->cost.min, o->cost.max, best->cost.min,
+                               best->cost.max, mr);
+    else
+        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory and %.2fx the time per operation of %s",
+                               mr, tr, best->ops->name);
+    if (at < len && o->lifetime && best->lifetime && o->lifetime > best->lifetime)
+        snprintf(buf + at, len - at, "; a key lives up to %.2fN (%s: %.2fN)",
+                 (double)o->lifetime / (double)q->capacity, best->ops->name,
+                 (double)best->lifetime / (double)q->capacity);
+}
+
+/* Times every candidate not ruled out on q->repeat streams of
+ * PICK_WINDOW_STREAM windows of n_meas, and rules out (why_not) those
+ * that failed on the stream, missed a key inside the window or measured
+ * an fpr above the target. */
+static void window_measure(window_candidate *c, size_t nc, const window_query *q, uint64_t n_meas)
+{
+    size_t todo = 0;
+    for (size_t i = 0; i < nc; i++)
+        todo += !c[i].why_not[0];
+    if (!todo)
+        return;
+    fkc_window_cfg cfg = { n_meas, q->fpr, q->seed, PICK_WINDOW_STREAM * n_meas,
+                           n_meas < PICK_WINDOW_PROBES ? n_meas : PICK_WINDOW_PROBES, 0 };
+    if (cfg.probes < 1000)
+        cfg.probes = 1000;
+    double ins[FKC_REPEAT_MAX], abs_ns[FKC_REPEAT_MAX], fnd[FKC_REPEAT_MAX], cost[FKC_REPEAT_MAX];
+    fkc_progress_begin("pick", todo * q->repeat);
+    for (size_t i = 0; i < nc; i++) {
+        window_candidate *x = &c[i];
+        if (x->why_not[0])
+            continue;
+        size_t runs = 0;
+        for (uint64_t r = 0; r < q->repeat; r++) {
+            fkc_progress_step("%s: %llu inserts (run %llu of %llu)", x->ops->name,
+                              (unsigned long long)cfg.stream, (unsigned long long)r + 1,
+                              (unsigned long long)q->repeat);
+            fkc_window_row row;
+            fk_status s = fkc_window_run(&cfg, x->ops, 0, &row, NULL);
+            if (s != FK_OK) {
+                snprintf(x->why_not, sizeof x->why_not, "failed on the stream (%s%s): a key refused inside "
+                         "the window is a false negative", fk_status_name(s),
+                         s == FK_EFULL ? ", an insert found no room" : "");
+                break;
+            }
+            for (int b = 0; b < FKC_BANDS; b++) {
+                x->band[b].false_positives += row.present[b];
+                x->band[b].negatives += row.probes[b];
+            }
+            x->window_checked += row.window_checked;
+            x->window_misses += row.window_misses;
+            ins[runs] = row.insert_ns;
+            abs_ns[runs] = row.absent_ns;
+            fnd[runs] = row.found_ns;
+            cost[runs] = q->read_ratio * (row.absent_ns + row.found_ns) / 2 + (1 - q->read_ratio) * row.insert_ns;
+            runs++;
+        }
+        if (x->why_not[0])
+            continue;
+        x->measured = 1;
+        x->insert = fkc_summarize(ins, runs);
+        x->absent = fkc_summarize(abs_ns, runs);
+        x->found = fkc_summarize(fnd, runs);
+        x->cost = fkc_summarize(cost, runs);
+        /* the fpr: the worst of the bands past every design's lifetime
+         * (old: aged 2N and more; never seen) */
+        x->worst_band = -1;
+        for (int b = FKC_BAND_OLD; b < FKC_BANDS; b++) {
+            double lo, hi, rate = fkc_fpr_rate(x->band[b]);
+            if (isnan(rate))
+                continue;
+            fkc_fpr_interval(x->band[b], &lo, &hi);
+            if (x->worst_band < 0 || rate > x->outside) {
+                x->worst_band = b;
+                x->outside = rate, x->outside_low = lo, x->outside_high = hi;
+            }
+        }
+        double exp_lo, exp_hi, expired = fkc_fpr_rate(x->band[FKC_BAND_EXPIRED]);
+        fkc_fpr_interval(x->band[FKC_BAND_EXPIRED], &exp_lo, &exp_hi);
+        /* a key aged 8N/7 .. 2N is gone from a design whose keys live at
+         * most 8N/7 (the window kind, an APBF), so it must answer present
+         * at most at the fpr; two rotating Bloom filters keep it by design
+         * (said in why_lost, not a failure) */
+        int gone = x->lifetime && 7 * (double)x->lifetime <= 8 * (double)q->capacity;
+        if (x->window_misses)
+            snprintf(x->why_not, sizeof x->why_not, "%llu false negatives among %llu keys checked inside the "
+                     "window", (unsigned long long)x->window_misses, (unsigned long long)x->window_checked);
+        else if (x->worst_band >= 0 && x->outside_low > q->fpr)
+            snprintf(x->why_not, sizeof x->why_not, "measured fpr %.3g%% for %s keys, above the %.3g%% asked",
+                     100 * x->outside, fkc_band_names[x->worst_band], 100 * q->fpr);
+        else if (gone && !isnan(expired) && exp_lo > q->fpr)
+            snprintf(x->why_not, sizeof x->why_not, "keys just past the window (aged 8N/7 to 2N) answer present "
+                     "%.3g%% of the time, above the %.3g%% asked", 100 * expired, 100 * q->fpr);
+    }
+    fkc_progress_end();
+}
+
+static void json_window_candidate(FILE *out, const window_candidate *c, const window_candidate *best,
+                                  const window_query *q)
+{
+    char lost[400] = "";
+    if (c->why_not[0])
+        snprintf(lost, sizeof lost, "%s%s", c->baseline ? "a benchmark baseline: " : "", c->why_not);
+    else if (c != best && best)
+        window_why_lost(c, best, q, lost, sizeof lost);
+    else if (!best && c->baseline)
+        snprintf(lost, sizeof lost, "a benchmark baseline (the hand-made pattern; filterkit cannot build it)");
+    fprintf(out, "    {\"kind\": ");
+    fkc_json_string(out, c->ops->name);
+    fprintf(out, ", \"baseline\": %s, \"chosen\": %s, \"feasible\": %s, \"tied\": %s, \"reason\": ",
+            c->baseline ? "true" : "false", c == best ? "true" : "false", c->why_not[0] ? "false" : "true",
+            c->tied ? "true" : "false");
+    if (lost[0])
+        fkc_json_string(out, lost);
+    else
+        fputs("null", out);
+    fprintf(out, ", \"can_remove\": %s", fk_ops_caps(c->ops) & FK_CAP_REMOVE ? "true" : "false");
+    if (c->sized) {
+        fprintf(out, ", \"geometry\": ");
+        fkc_json_string(out, c->params);
+        if (c->memory == FKC_MODEL_TOO_BIG) {
+            fprintf(out, ", \"memory_bytes\": null, \"bits_per_window_item\": null");
+        } else {
+            fprintf(out, ", \"memory_bytes\": %llu, \"bits_per_window_item\": ", (unsigned long long)c->memory);
+            json_num(out, 8.0 * (double)c->memory / (double)q->capacity);
+        }
+        fprintf(out, ", \"memory_exact\": %s, \"fpr_made\": ", c->exact ? "true" : "false");
+        json_num(out, q->fpr);
+        fprintf(out, ", \"theory_fpr\": ");
+        json_num(out, c->theory);
+        fprintf(out, ", \"lifetime\": ");
+        if (c->lifetime)
+            fprintf(out, "%llu", (unsigned long long)c->lifetime);
+        else
+            fputs("null", out);
+    }
+    if (c->measured) {
+        fprintf(out, ",\n     \"measured\": {\"fpr\": ");
+        json_num(out, c->outside);
+        fprintf(out, ", \"fpr_low\": ");
+        json_num(out, c->outside_low);
+        fprintf(out, ", \"fpr_high\": ");
+        json_num(out, c->outside_high);
+        fprintf(out, ", \"bands\": {");
+        for (int b = 0; b < FKC_BANDS; b++) {
+            fprintf(out, "%s\"%s\": {\"probes\": %llu, \"present\": %llu}", b ? ", " : "", fkc_band_names[b],
+                    (unsigned long long)c->band[b].negatives, (unsigned long long)c->band[b].false_positives);
+        }
+        fprintf(out, "}, \"window_checked\": %llu, \"window_misses\": %llu",
+                (unsigned long long)c->window_checked, (unsigned long long)c->window_misses);
+        json_summary(out, "insert_ns", c->insert);
+        json_summary(out, "lookup_absent_ns", c->absent);
+        json_summary(out, "lookup_found_ns", c->found);
+        fprintf(out, ", \"cost_ns\": ");
+        json_num(out, c->cost.median);
+        fprintf(out, ", \"cost_ns_low\": ");
+        json_num(out, c->cost.min);
+        fprintf(out, ", \"cost_ns_high\": ");
+        json_num(out, c->cost.max);
+        fprintf(out, "}");
+    }
+    fprintf(out, "}");
+}
+
+/* `filterkit pick --window N` / `--window-seconds T`: returns the exit
+ * status as fkc_pick_run. */
+static int window_pick(FILE *out, window_query *q)
+{
+    window_candidate c[FKC_KINDS_MAX];
+    size_t nc = 0;
+    for (size_t i = 0; fkc_kind_at(i) && nc < FKC_KINDS_MAX; i++) {
+        const fk_ops *ops = fkc_kind_at(i);
+        if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES))
+            continue;
+        window_candidate *x = &c[nc++];
+        memset(x, 0, sizeof *x);
+        x->ops = ops;
+        x->baseline = fkc_kind_is_baseline(ops);
+        x->worst_band = -1;
+        x->memory = fkc_model_bytes(ops, q->capacity, q->fpr, x->params, sizeof x->params);
+        x->exact = 1;
+        x->lifetime = window_lifetime(ops, q->capacity, q->fpr);
+        if (x->memory) {
+            x->sized = 1;
+            x->theory = theory_at(ops, q->capacity, q->fpr);
+        }
+        unsigned caps = fk_ops_caps(ops);
+        if (q->deletes && !(caps & FK_CAP_REMOVE))
+            snprintf(x->why_not, sizeof x->why_not, "no deletes");
+        else if (q->counts && !(caps & FK_CAP_COUNT))
+            snprintf(x->why_not, sizeof x->why_not, "cannot count copies of an item");
+        else if (q->merges && !(caps & FK_CAP_MERGE))
+            snprintf(x->why_not, sizeof x->why_not, "cannot merge two filters without the keys");
+        else if (!x->sized)
+            snprintf(x->why_not, sizeof x->why_not, "cannot be made for a window of %llu at this fpr",
+                     (unsigned long long)q->capacity);
+        else
+            x->untimed = judge_fields(x->memory, x->theory, q->fpr, q->memory, x->why_not, sizeof x->why_not);
+    }
+    uint64_t n_meas = q->capacity < PICK_WINDOW_MAX_MEASURED ? q->capacity : PICK_WINDOW_MAX_MEASURED;
+    if (!q->no_timing)
+        window_measure(c, nc, q, n_meas);
+    size_t nmeas = 0;
+    for (size_t i = 0; i < nc; i++)
+        nmeas += c[i].measured;
+
+    /* the fastest feasible, then the smallest of those tied with it, as
+     * for sets -- among the kinds filterkit builds; a baseline is measured
+     * and explained, never recommended */
+    window_candidate *best = NULL, *fastest = NULL;
+    for (size_t i = 0; i < nc; i++)
+        if (!c[i].why_not[0] && !c[i].baseline && c[i].measured &&
+            (!fastest || c[i].cost.median < fastest->cost.median))
+            fastest = &c[i];
+    size_t ties = 0;
+    for (size_t i = 0; i < nc; i++) {
+        window_candidate *x = &c[i];
+        if (x->why_not[0] || !x->sized)
+            continue;
+        if (fastest && x != fastest &&
+            (x->cost.median <= fastest->cost.median * PICK_SPEED_SLACK || x->cost.min <= fastest->cost.max)) {
+            x->tied = 1;
+            ties += !x->baseline;
+        }
+        if (!x->baseline && (fastest ? x == fastest || x->tied : q->no_timing))
+            if (!best || x->memory < best->memory)
+                best = x;
+    }
+    if (ties)
+        fastest->tied = 1;
+    size_t libs = 0;
+    for (size_t i = 0; i < nc; i++)
+        libs += !c[i].baseline && !c[i].why_not[0];
+    char decided[400] = "";
+    if (best && libs == 1)
+        snprintf(decided, sizeof decided, "the only sliding-window kind of filterkit that qualifies; the "
+                 "baselines, the patterns one builds by hand, are %s beside it below",
+                 nmeas ? "measured" : "sized");
+    else if (best && !fastest)
+        snprintf(decided, sizeof decided, "the smallest that qualifies, by the sizing formulas alone "
+                 "(--no-timing: nothing timed)");
+    else if (best && !ties)
+        snprintf(decided, sizeof decided, "the fastest at read ratio %.2f", q->read_ratio);
+    else if (best)
+        snprintf(decided, sizeof decided, "tied on time with the fastest (within %.2fx or overlapping over the "
+                 "runs); the tie goes to the least memory", PICK_SPEED_SLACK);
+
+    char fpr_text[40], self[4200], dedup_line[4600] = "", c_line[400] = "", py_line[240] = "";
+    shortest(q->fpr, fpr_text, sizeof fpr_text);
+    runnable_name(self, sizeof self);
+    if (best) {
+        char secs[48] = "";
+        if (q->seconds)
+            snprintf(secs, sizeof secs, " --window-seconds %llu", (unsigned long long)q->seconds);
+        snprintf(dedup_line, sizeof dedup_line, "%s dedup --kind %s --fpr %s --capacity %llu%s seen.fk < lines > new-lines",
+                 self, best->ops->name, fpr_text, (unsigned long long)q->capacity, secs);
+        if (q->seconds) {
+            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_window *w = NULL; "
+                     "fk_status s = fk_window_new_time(&p, %llu /* T in ns */, &w); "
+                     "/* fk_window_advance(fk_window_as_filter(w), now_ns) before each insert */",
+                     (unsigned long long)q->capacity, fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
+            snprintf(py_line, sizeof py_line, "w = filterkit.Window(capacity=%llu, fpr=%s, span=%llu)  "
+                     "# T in ns: w.advance(time.monotonic_ns()) before each add", (unsigned long long)q->capacity,
+                     fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
+        } else {
+            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "
+                     "fk_status s = fk_filter_new(fk_ops_find(\"%s\"), &p, &f);",
+                     (unsigned long long)q->capacity, fpr_text, best->ops->name);
+            snprintf(py_line, sizeof py_line, "w = filterkit.Window(capacity=%llu, fpr=%s)",
+                     (unsigned long long)q->capacity, fpr_text);
+        }
+    }
+    /* the floor: no structure answers "in the window?" at fpr e with fewer
+     * than about log2(1/e) + log2(e) bits per window item */
+    double floor_bits = log2(1 / q->fpr) + log2(exp(1.0));
+
+    if (q->json) {
+        fkc_runinfo ri;
+        fkc_runinfo_fill(&ri, q->seed);
+        fprintf(out, "{\n  \"query\": {\"window\": %llu, \"window_seconds\": ", (unsigned long long)q->window);
+        if (q->seconds)
+            fprintf(out, "%llu", (unsigned long long)q->seconds);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"rate\": ");
+        if (q->rate)
+            fprintf(out, "%llu", (unsigned long long)q->rate);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"fpr\": %s, \"deletes\": %s, \"counts\": %s, \"merges\": %s, \"memory_budget\": ", fpr_text,
+                q->deletes ? "true" : "false", q->counts ? "true" : "false", q->merges ? "true" : "false");
+        if (q->memory)
+            fprintf(out, "%llu", (unsigned long long)q->memory);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"headroom\": ");
+        json_num(out, q->headroom);
+        fprintf(out, ", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)q->capacity);
+        json_num(out, q->read_ratio);
+        fprintf(out, ", \"keys\": \"u64\", \"repeat\": %llu, \"seed\": %llu, \"no_timing\": %s, \"timed_at_n\": %llu, "
+                "\"stream\": %llu},\n", (unsigned long long)q->repeat, (unsigned long long)q->seed,
+                q->no_timing ? "true" : "false", (unsigned long long)(nmeas ? n_meas : 0),
+                (unsigned long long)(nmeas ? PICK_WINDOW_STREAM * n_meas : 0));
+        fprintf(out, "  \"recommendation\": ");
+        if (best) {
+            fprintf(out, "{\"kind\": ");
+            fkc_json_string(out, best->ops->name);
+            fprintf(out, ", \"capacity\": %llu, \"fpr\": %s, \"window_seconds\": ", (unsigned long long)q->capacity,
+                    fpr_text);
+            if (q->seconds)
+                fprintf(out, "%llu", (unsigned long long)q->seconds);
+            else
+                fputs("null", out);
+            fprintf(out, ", \"memory_bytes\": %llu, \"bits_per_window_item\": ", (unsigned long long)best->memory);
+            json_num(out, 8.0 * (double)best->memory / (double)q->capacity);
+            fprintf(out, ", \"build\": ");
+            fkc_json_string(out, dedup_line);
+            fprintf(out, ", \"c\": ");
+            fkc_json_string(out, c_line);
+            fprintf(out, ", \"python\": ");
+            if (py_line[0])
+                fkc_json_string(out, py_line);
+            else
+                fputs("null", out);
+            fprintf(out, ", \"decided_by\": ");
+            fkc_json_string(out, decided);
+            fprintf(out, "},\n");
+        } else {
+            fprintf(out, "null,\n");
+        }
+        fprintf(out, "  \"floor_bits_per_window_item\": ");
+        json_num(out, floor_bits);
+        fprintf(out, ",\n  \"candidates\": [\n");
+        for (size_t i = 0; i < nc; i++) {
+            json_window_candidate(out, &c[i], best, q);
+            fprintf(out, "%s\n", i + 1 < nc ? "," : "");
+        }
+        fprintf(out, "  ],\n  \"run\": {");
+        const char *name;
+        char value[2048];
+        for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++) {
+            fprintf(out, "%s", i ? ", " : "");
+            fkc_json_string(out, name);
+            fprintf(out, ": ");
+            fkc_json_string(out, value);
+        }
+        fprintf(out, "}\n}\n");
+        if (!best)
+            fprintf(stderr, "filterkit pick: no sliding-window filter meets these constraints (see \"reason\")\n");
+        return best ? 0 : 1;
+    }
+
+    char budget[32] = "any";
+    if (q->memory)
+        fkc_human_bytes(q->memory, budget, sizeof budget);
+    if (q->seconds)
+        fprintf(out, "filterkit pick --window-seconds %llu: seen in the last %llu s, up to %llu items per window"
+                "%s, fpr=%.3g%%, memory budget: %s, read ratio %.2f\n", (unsigned long long)q->seconds,
+                (unsigned long long)q->seconds, (unsigned long long)q->window, q->rate ? " (--rate x T)" : "",
+                100 * q->fpr, budget, q->read_ratio);
+    else
+        fprintf(out, "filterkit pick --window %llu: seen among the last %llu inserts, fpr=%.3g%%, memory budget: %s, "
+                "read ratio %.2f\n", (unsigned long long)q->window, (unsigned long long)q->window, 100 * q->fpr,
+                budget, q->read_ratio);
+    if (q->seconds)
+        fprintf(out, "sized for: %llu items per %llu s = the peak + %.3g%% headroom (--headroom); a burst past it "
+                "is refused (FK_EFULL), never a key inside the window forgotten\n", (unsigned long long)q->capacity,
+                (unsigned long long)q->seconds, 100 * q->headroom);
+    if (nmeas)
+        fprintf(out, "(timed on a window of %llu: a stream of %llu distinct u64 keys, lookups of keys inside "
+                "the window and never seen, %s%llu run%s%s)\n\n", (unsigned long long)n_meas,
+                (unsigned long long)(PICK_WINDOW_STREAM * n_meas), q->repeat > 1 ? "median of " : "",
+                (unsigned long long)q->repeat, q->repeat > 1 ? "s" : "",
+                q->seconds ? "; the baselines as count windows, they have no clock" : "");
+    else
+        fprintf(out, "(nothing timed: %s)\n\n", q->no_timing ? "--no-timing" : "the sizing formulas rule every kind out");
+
+    if (!best) {
+        fprintf(stderr, "filterkit pick: no sliding-window filter meets these constraints.\n");
+        for (size_t i = 0; i < nc; i++)
+            fprintf(stderr, "  %s: %s%s\n", c[i].ops->name, c[i].baseline ? "(a benchmark baseline) " : "",
+                    c[i].why_not[0] ? c[i].why_not : "qualifies, but filterkit cannot build it");
+        return 1;
+    }
+    char mem[32];
+    fkc_human_bytes(best->memory, mem, sizeof mem);
+    fprintf(out, "recommend: %s\n", best->ops->name);
+    fprintf(out, "  dedup:      %s\n", dedup_line);
+    fprintf(out, "  C:          %s\n", c_line);
+    if (py_line[0])
+        fprintf(out, "  Python:     %s\n", py_line);
+    if (best->params[0])
+        fprintf(out, "  geometry:   %s\n", best->params);
+    fprintf(out, "  memory:     %s (%.2f bits per window item; the floor is log2(1/fpr) + log2(e) = %.2f)\n", mem,
+            8.0 * (double)best->memory / (double)q->capacity, floor_bits);
+    if (q->seconds)
+        fprintf(out, "  promise:    every key added in the last %llu s answers present; one answers present at most "
+                "%llu s after its last add (slack T/7)\n", (unsigned long long)q->seconds,
+                (unsigned long long)((8 * q->seconds + 6) / 7));
+    else if (best->lifetime)
+        fprintf(out, "  promise:    every key among the last %llu inserts answers present; one answers present for "
+                "at most %llu inserts after its last add (slack %llu, N/7)\n", (unsigned long long)q->capacity,
+                (unsigned long long)best->lifetime, (unsigned long long)(best->lifetime - q->capacity));
+    if (best->measured) {
+        fprintf(out, "  measured:   fpr %.3g%% (%s keys; theory %.3g%%), keys just past the window %.3g%%, "
+                "%llu keys checked inside the window, %llu missed; insert %.1f ns, lookup %.1f ns (never seen), "
+                "%.1f ns (in the window)\n", 100 * best->outside,
+                best->worst_band >= 0 ? fkc_band_names[best->worst_band] : "-", 100 * best->theory,
+                100 * fkc_fpr_rate(best->band[FKC_BAND_EXPIRED]), (unsigned long long)best->window_checked,
+                (unsigned long long)best->window_misses, best->insert.median, best->absent.median,
+                best->found.median);
+        fprintf(out, "  cost:       %.1f ns per operation at read ratio %.2f (%.1f-%.1f over the %llu run%s)\n",
+                best->cost.median, q->read_ratio, best->cost.min, best->cost.max, (unsigned long long)q->repeat,
+                q->repeat > 1 ? "s" : "");
+    }
+    fprintf(out, "  decided:    %s\n", decided);
+    if (nmeas) {
+        fprintf(out, "measured at read ratio %.2f (ns: median, min-max of the runs; fpr: the worst of old and "
+                "never-seen keys; 'past': keys aged 8N/7 to 2N):\n", q->read_ratio);
+        fprintf(out, "  %-16s %7s %13s %8s %8s %7s %7s\n", "kind", "cost", "min-max", "fpr", "past", "insert", "lookup");
+        for (size_t i = 0; i < nc; i++) {
+            const window_candidate *x = &c[i];
+            if (!x->measured)
+                continue;
+            char range[64];
+            snprintf(range, sizeof range, "%.1f-%.1f", x->cost.min, x->cost.max);
+            fprintf(out, "  %-16s %7.1f %13s %7.3f%% %7.3f%% %7.1f %7.1f%s\n", x->ops->name, x->cost.median, range,
+                    100 * x->outside, 100 * fkc_fpr_rate(x->band[FKC_BAND_EXPIRED]), x->insert.median,
+                    (x->absent.median + x->found.median) / 2,
+                    x == best ? "  chosen" : x->baseline ? "  baseline" : x->tied ? "  tied" : "");
+        }
+    }
+    fprintf(out, "why not the others:\n");
+    for (size_t i = 0; i < nc; i++) {
+        const window_candidate *o = &c[i];
+        if (o == best)
+            continue;
+        char why[400];
+        if (o->why_not[0])
+            snprintf(why, sizeof why, "%s%s", o->baseline ? "a benchmark baseline: " : "", o->why_not);
+        else
+            window_why_lost(o, best, q, why, sizeof why);
+        fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->untimed ? " (by the formulas: not timed)" : "");
+    }
+    fprintf(out, "bits per window item at fpr %.3g%% (sizing formulas; floor %.2f):\n", 100 * q->fpr, floor_bits);
+    for (size_t i = 0; i < nc; i++) {
+        if (!c[i].sized || c[i].memory == FKC_MODEL_TOO_BIG)
+            continue;
+        fprintf(out, "  %-16s %6.2f", c[i].ops->name, 8.0 * (double)c[i].memory / (double)q->capacity);
+        if (c[i].lifetime)
+            fprintf(out, "   keys live %.3gN at most", (double)c[i].lifetime / (double)q->capacity);
+        fputc('\n', out);
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------ the command */
 
 int fkc_pick_run(FILE *out, int argc, char **argv)
 {
-    uint64_t n = 0, memory = 0, seed = 1, repeat = 3;
-    double fpr = 0, read_ratio = 0.9, headroom = PICK_DEFAULT_HEADROOM;
+    uint64_t n = 0, memory = 0, seed = 1, repeat = 3, window = 0, window_seconds = 0, rate = 0;
+    double fpr = 0, read_ratio = 0.9, headroom = -1; /* -1: not given */
     int deletes = 0, uncertain = 0, binary_lines = 0, is_static = 0, counts = 0, merges = 0, no_timing = 0;
     uint64_t grow_to = 0;
     const char *keys = "u64", *format = "text", *out_dir = NULL;
@@ -337,8 +881,14 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     snprintf(grow_help, sizeof grow_help, "the set starts at n and grows to N later, without the keys: "
              "a growing kind, or one that doubles in place (%s), made to reach the fpr at N", resizers);
     const fkc_opt opts[] = {
-        { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold, e.g. 10M or 1B (required)" },
+        { "n", FKC_OPT_COUNT, &n, "N", "items the filter must hold, e.g. 10M or 1B (required but with --window; "
+          "with --window-seconds: the items one window brings at the peak)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "largest acceptable false-positive rate, e.g. 0.1% (required)" },
+        { "window", FKC_OPT_COUNT, &window, "N", "a sliding window: \"seen among the last N inserts\"; weighs the "
+          "kinds that forget (window) and the baselines (rotating-bloom, apbf, apbf-best)" },
+        { "window-seconds", FKC_OPT_COUNT, &window_seconds, "T", "a time window: \"seen in the last T seconds\", "
+          "with --n (items per T at the peak) or --rate" },
+        { "rate", FKC_OPT_COUNT, &rate, "R", "--window-seconds: items per second at the peak (N = R x T)" },
         { "deletes", FKC_OPT_FLAG, &deletes, NULL, "items must be removable" },
         { "static", FKC_OPT_FLAG, &is_static, NULL, static_help },
         { "counts", FKC_OPT_FLAG, &counts, NULL, "the filter must count each item's copies (fk_filter_count)" },
@@ -382,9 +932,17 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         "with --static (the set is known up front and never changes), and its build\n"
         "time per key stands in for the insert time in the cost, so a low read ratio\n"
         "weighs its build.\n"
+        "With --window N (\"was this key among the last N inserts?\") or --window-seconds T\n"
+        "and --n or --rate (\"... in the last T seconds?\", sized for the peak: N items\n"
+        "per T plus --headroom), it weighs the kinds that forget instead: the window\n"
+        "kind and the benchmark's baselines, two rotating Bloom filters and the\n"
+        "age-partitioned Bloom filter (default and best (k, l)), by bits per window item,\n"
+        "fpr for keys past the window (measured per key age on a stream of 3 windows of\n"
+        "distinct keys) and speed; the baselines are explained, never recommended\n"
+        "(filterkit cannot build them). It ends in the 'filterkit dedup' line.\n"
         "Exit status 1 when no filter meets the constraints.", resizers, statics);
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
+        "pick", "--n N --fpr P | --window N --fpr P | --window-seconds T (--n N | --rate R) --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
                 "[--read-ratio R] [--keys u64|str|FILE] [--repeat R] [--no-timing] [--format text|json] [--out DIR]",
         about,
         opts,
@@ -392,10 +950,50 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     int rc = fkc_args_parse(&spec, argc, argv);
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    if (window || window_seconds) {
+        if (fpr == 0)
+            return fkc_args_fail(&spec, "missing --fpr P");
+        if (window && window_seconds)
+            return fkc_args_fail(&spec, "--window N and --window-seconds T: give one (a count or a time window)");
+        if (window && (n || rate))
+            return fkc_args_fail(&spec, "--window N is the window's size: no --n or --rate");
+        if (window && headroom >= 0)
+            return fkc_args_fail(&spec, "--headroom: a count window holds exactly its last N inserts (headroom "
+                                        "is for a time window's peak rate)");
+        if (window_seconds && !n == !rate)
+            return fkc_args_fail(&spec, "--window-seconds T: give the items per window, --n N, or the rate, --rate R");
+        if (is_static || uncertain || grow_to || out_dir || strcmp(keys, "u64") != 0)
+            return fkc_args_fail(&spec, "--window: not with %s", is_static ? "--static (a window changes all the time)"
+                                 : uncertain || grow_to ? "--n-uncertain or --grow-to (a window's size is its N)"
+                                 : out_dir ? "--out (the window figures: filterkit bench --workload window --out)"
+                                 : "--keys (a window is timed on its own stream of distinct u64 keys)");
+        if (window_seconds > UINT64_MAX / UINT64_C(1000000000))
+            return fkc_args_fail(&spec, "--window-seconds: at most %llu (the clock counts nanoseconds in 64 bits)",
+                                 (unsigned long long)(UINT64_MAX / UINT64_C(1000000000)));
+        window_query q = { 0 };
+        q.seconds = window_seconds;
+        q.rate = rate;
+        if (rate && (double)rate * (double)window_seconds > (double)FKC_COUNT_MAX)
+            return fkc_args_fail(&spec, "--rate x --window-seconds: at most 2^48 items per window");
+        q.window = window ? window : n ? n : rate * window_seconds;
+        q.headroom = window ? 0 : headroom >= 0 ? headroom : PICK_DEFAULT_HEADROOM;
+        double want = ceil((double)q.window * (1 + q.headroom));
+        if (want > (double)FKC_COUNT_MAX)
+            return fkc_args_fail(&spec, "the window with --headroom: at most 2^48 items");
+        q.capacity = (uint64_t)want;
+        q.fpr = fpr, q.read_ratio = read_ratio, q.memory = memory, q.seed = seed, q.repeat = repeat;
+        q.deletes = deletes, q.counts = counts, q.merges = merges, q.no_timing = no_timing;
+        q.json = strcmp(format, "json") == 0;
+        return window_pick(out, &q);
+    }
+    if (rate)
+        return fkc_args_fail(&spec, "--rate R: only with --window-seconds T");
     if (!n)
         return fkc_args_fail(&spec, "missing --n N");
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
+    if (headroom < 0)
+        headroom = PICK_DEFAULT_HEADROOM;
     if (grow_to && grow_to <= n)
         return fkc_args_fail(&spec, "--grow-to N: N must be more than --n");
     if (grow_to && (uncertain || is_static))
@@ -444,6 +1042,12 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         if (c[i].memory) {
             c[i].sized = 1;
             c[i].theory = theory_at(c[i].ops, capacity, c[i].fpr);
+        }
+        if (caps & FK_CAP_EXPIRES) {
+            /* it answers for a sliding window, not for a set */
+            snprintf(c[i].why_not, sizeof c[i].why_not, "forgets: a key leaves after a window of inserts "
+                     "(for \"seen recently\", pick --window N)");
+            continue;
         }
         if (deletes && !(caps & FK_CAP_REMOVE)) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "no deletes");
@@ -576,7 +1180,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
      * memory): what the same bytes buy from each */
     uint64_t budget_for_best = memory ? memory : best ? best->memory : 0;
     for (size_t i = 0; i < nc && budget_for_best; i++)
-        if (c[i].sized && !c[i].doublings && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || grows))
+        if (c[i].sized && !c[i].doublings && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || grows) &&
+            !(fk_ops_caps(c[i].ops) & FK_CAP_EXPIRES))
             c[i].best_fpr = best_fpr_within(c[i].ops, capacity, budget_for_best);
 
     if (out_dir && strcmp(out_dir, "-") != 0 &&
@@ -719,6 +1324,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         const candidate *smallest = NULL;
         for (size_t i = 0; i < nc; i++)
             if (c[i].sized && (!deletes || (fk_ops_caps(c[i].ops) & FK_CAP_REMOVE)) &&
+                !(fk_ops_caps(c[i].ops) & FK_CAP_EXPIRES) &&
                 (is_static || !(fk_ops_caps(c[i].ops) & FK_CAP_STATIC)) &&
                 (!smallest || c[i].memory < smallest->memory))
                 smallest = &c[i];
@@ -811,7 +1417,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
     fprintf(out, "best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",
            (unsigned long long)capacity);
     for (size_t i = 0; i < nc; i++) {
-        if (!c[i].sized || c[i].doublings || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !grows))
+        if (!c[i].sized || c[i].doublings || ((fk_ops_caps(c[i].ops) & FK_CAP_GROWS) && !grows) ||
+            (fk_ops_caps(c[i].ops) & FK_CAP_EXPIRES))
             continue;
         fprintf(out, "  %-16s ", c[i].ops->name);
         if (isnan(c[i].best_fpr))

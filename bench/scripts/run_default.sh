@@ -7,6 +7,7 @@
 #   - the sweeps behind the plots: n (1e4..1e7), fpr (10%..0.01%), cuckoo load,
 #     growth (the growing kinds; and their memory as they grow);
 #   - `filterkit pick` at n = 10M, fpr 0.1%, a 24 MiB budget (plot 8);
+#   - the window workload at N = 1M, fpr 10% to 0.01% (plots 10, 11);
 # writes CSV/JSON into OUT_DIR (default results/), draws PLOTS_DIR/*.png|svg
 # (default plots/out/) when gnuplot is installed, writes OUT_DIR/index.html
 # listing the run's plots and tables with its provenance, and ends with the
@@ -44,7 +45,7 @@ trap 'rm -f "$stamp"' EXIT
 # earlier steps explain, so the plots warn only of other work (runinfo.h).
 export FK_SUITE_STARTED=$start
 summary="$out/summary.txt"
-nsteps=10
+nsteps=11
 at=0
 
 step() {
@@ -53,10 +54,10 @@ step() {
 }
 
 if [ "$quick" = 1 ]; then
-    n_bench=100k,300k; n_str=100k; n_one=100k; series_n=10k,30k,100k,300k; n_pick=1M; mem_pick=2400K; rep=1; rep_load=1
+    n_bench=100k,300k; n_str=100k; n_one=100k; series_n=10k,30k,100k,300k; n_pick=1M; mem_pick=2400K; rep=1; rep_load=1; n_win=100k
     echo "run_default.sh --quick: small sizes, one repeat; figures for checking the pipeline, not for quoting"
 else
-    n_bench=1M,10M; n_str=1M; n_one=1M; series_n=""; n_pick=10M; mem_pick=24M; rep=3; rep_load=5
+    n_bench=1M,10M; n_str=1M; n_one=1M; series_n=""; n_pick=10M; mem_pick=24M; rep=3; rep_load=5; n_win=1M
 fi
 
 step "bench: every filter, n = $n_bench, fpr 1% and 0.1%, u64 keys"
@@ -86,6 +87,9 @@ FK_QUICK=$quick FK_BUILD="$build" "$root/bench/scripts/growth_memory.sh" "$out/g
 
 step "pick: n = $n_pick, fpr 0.1%, memory budget $mem_pick (plot 8)"
 "$fk" pick --n "$n_pick" --fpr 0.1% --memory "$mem_pick" --repeat "$rep" --out "$out" | tee "$out/pick.txt" || true
+
+step "window: sliding-window filters, N = $n_win, fpr 10% to 0.01% (plots 10 and 11)"
+"$fk" bench --workload window --n "$n_win" --fpr 10%,1%,0.1%,0.01% --no-batches --out "$out" --name bench-window | tee "$out/bench-window.txt"
 
 step "plots"
 "$root/bench/scripts/plots.sh" "$out" "$plots" || true # says what failed

@@ -105,3 +105,21 @@ def test_pick_is_the_clis(cli):
             a["timed"] = {x["kind"] for x in a["candidates"] if "measured" in x}
         assert p["untimed"] == c["untimed"] and p["timed"] == c["timed"], args
         assert p["kind"] in p["timed"] and c["recommendation"]["kind"] in c["timed"], args
+
+
+def test_pick_window_is_the_clis(cli):
+    """`filterkit pick --window N` (the sliding-window pick) runs the same
+    code from Python: by the formulas alone the same decision, the window
+    kind, with the baselines weighed and never chosen."""
+    for args in (["--window", "5000"], ["--window-seconds", "60", "--rate", "100"]):
+        args = args + ["--fpr", "0.01", "--no-timing", "--format", "json"]
+        r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        c = json.loads(r.stdout)
+        status, text = filterkit._filterkit._pick(args)
+        p = json.loads(text)
+        assert status == r.returncode == 0, args
+        assert p["candidates"] == c["candidates"] and p["query"] == c["query"], args
+        assert without_build(p) == without_build(c), args
+        assert p["recommendation"]["kind"] == "window", args
+        assert {x["kind"] for x in p["candidates"] if x["baseline"]} == {"rotating-bloom", "apbf", "apbf-best"}
+        assert not any(x["chosen"] for x in p["candidates"] if x["baseline"]), args
