@@ -12,8 +12,13 @@
  *   - a nonzero slot has a nonzero fingerprint and the tag of a live
  *     generation (every tag once 7 generations have passed; before, only
  *     the tags 0..generation);
- *   - slots[t] counts the nonzero slots of tag t, live their sum, at most
- *     live_budget = 8L;
+ *   - the stash: keys whose cuckoo walk failed, kept beside the table
+ *     (stash_n entries of {min(i1, i2), fp << 3 | tag}: a nonzero
+ *     fingerprint, a live tag, no two alike); every sweep drops the
+ *     retiring tag's entries and moves the rest into the table where room
+ *     was freed, so it stays empty or tiny at the sized load;
+ *   - slots[t] counts the nonzero slots and stash entries of tag t, live
+ *     their sum, at most live_budget = 8L;
  *   - inserts[t] >= slots[t] (a slot of tag t was placed or refreshed by
  *     an insert of generation t); a count window's older live generations
  *     got exactly L inserts each and the current one fewer than L (the
@@ -40,6 +45,12 @@
 #define FK_WIN_FP_MUL UINT64_C(0x9e3779b97f4a7c15)
 /* Words of stream state at the start of a saved payload. */
 #define FK_WIN_STATE_WORDS 16u
+
+/* A stashed key: its smaller bucket and its slot value. */
+typedef struct {
+    uint64_t bucket; /* min(i1, i2) */
+    uint64_t slot;   /* fp << 3 | tag */
+} fk_win_stashed;
 
 struct fk_window {
     fk_filter base;        /* must stay first: an fk_window * is an fk_filter * */
@@ -69,7 +80,9 @@ struct fk_window {
     uint64_t  now;         /* time: the clock */
     uint64_t  boundary;    /* time: when the next generation starts */
     uint64_t  generation;  /* the current generation (its tag: & 7) */
-    uint64_t  live;        /* nonzero slots */
+    uint64_t  live;        /* nonzero slots + stash entries */
+    fk_win_stashed *stash; /* stash_cap entries, stash_n used (NULL when 0) */
+    uint64_t  stash_n, stash_cap;
     uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
     uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
@@ -203,14 +216,23 @@ static inline int fk_win_find_free(const fk_window *w, uint64_t b)
     return -1;
 }
 
-/* The lookup: either bucket holds fp. Every tag in the table is live, so
- * no tag is tested. */
+/* The stash entry of a key's fingerprint and buckets, or -1 (out of line:
+ * only read while the stash is not empty, window.c). */
+int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p);
+
+/* The lookup: either bucket holds fp, or the stash does. Every tag in the
+ * table is live, so no tag is tested. */
 static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
 {
+    bool hit;
     if (__builtin_expect(w->f <= FK_WIN_WORD_FP_BITS, 1))
-        return (fk_win_match(w, fk_win_bucket(w, p->i1), p->fp) |
-                fk_win_match(w, fk_win_bucket(w, p->i2), p->fp)) != 0;
-    return fk_win_find(w, p->i1, p->fp) >= 0 || fk_win_find(w, p->i2, p->fp) >= 0;
+        hit = (fk_win_match(w, fk_win_bucket(w, p->i1), p->fp) |
+               fk_win_match(w, fk_win_bucket(w, p->i2), p->fp)) != 0;
+    else
+        hit = fk_win_find(w, p->i1, p->fp) >= 0 || fk_win_find(w, p->i2, p->fp) >= 0;
+    if (__builtin_expect(w->stash_n != 0, 0))
+        hit = hit || fk_win_stash_find(w, p) >= 0;
+    return hit;
 }
 
 /* The first byte of bucket b, for prefetching. */
@@ -256,7 +278,8 @@ typedef struct {
     uint64_t hash;
     uint32_t fingerprint;
     uint64_t i1, i2;
-    int      bucket;      /* 1 or 2: the bucket holding its fingerprint; 0 none */
+    int      bucket;      /* 1 or 2: the bucket holding its fingerprint; 3 the
+                             stash (slot: the entry); 0 none */
     int      slot;        /* 0..3 when found, else -1 */
     uint64_t generation;  /* the generation of that slot (when found) */
     uint64_t age;         /* generations back from the current one (0 = current) */
