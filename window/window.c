@@ -75,6 +75,8 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 }
 
 static bool contains_u64(const fk_filter *f, uint64_t key);
+static bool lookup_any(const fk_window *w, const void *key, size_t len);
+static void choose_paths(fk_window *x);
 
 /* --------------------------------------------------------------- create */
 
@@ -99,7 +101,6 @@ fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, d
         return s;
     }
     x->base.ops = &fk_window_ops;
-    x->base.contains_u64 = contains_u64;
     x->bytes = t;
     x->buckets = buckets;
     x->f = f;
@@ -127,6 +128,7 @@ fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, d
     x->timed = span != 0;
     x->gen_span = span ? fk_win_gen_len(span) : 0;
     x->rng = fk_mix64(seed ^ UINT64_C(0x510e527fade682d1));
+    choose_paths(x);
     *out = x;
     return FK_OK;
 }
@@ -185,6 +187,13 @@ int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p)
         if (w->stash[k].bucket == c && (w->stash[k].slot >> FK_WIN_TAG_BITS) == p->fp)
             return (int64_t)k;
     return -1;
+}
+
+__attribute__((noinline)) bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2,
+                                                uint32_t fp)
+{
+    fk_win_place p = { .i1 = i1, .i2 = i2, .fp = fp };
+    return fk_win_stash_find(w, &p) >= 0;
 }
 
 /* Appends an entry (growing the array); FK_ENOMEM leaves w as it was. */
@@ -450,6 +459,11 @@ FK_HOT bool fk_window_contains(const fk_window *w, const void *key, size_t len)
 {
     if (!w || (!key && len > 0))
         return false;
+    return w->lookup(w, key, len);
+}
+
+static FK_HOT bool lookup_any(const fk_window *w, const void *key, size_t len)
+{
     fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
     return fk_win_has(w, &p);
 }
@@ -459,6 +473,40 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
     const fk_window *w = (const fk_window *)f;
     fk_win_place p = fk_win_place_of(w, fk_hash8_64(key, w->hash8));
     return fk_win_has(w, &p);
+}
+
+/* Lookups with the width a constant, one per f in 4..13 (a bucket in one
+ * word), chosen at creation (choose_paths), as cuckoo's: no width test,
+ * no mask read from the struct. */
+#define FK_WIN_EACH_WORD_WIDTH(X) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+#define FK_WIN_LOOKUP_W(F)                                                             \
+    static FK_HOT bool lookup_##F(const fk_window *w, const void *key, size_t len)    \
+    {                                                                                  \
+        return fk_win_has_hash_w(w, fk_win_hash(w, key, len), F);                      \
+    }                                                                                  \
+    static FK_HOT bool contains_u64_##F(const fk_filter *f, uint64_t key)              \
+    {                                                                                  \
+        const fk_window *w = (const fk_window *)f;                                     \
+        return fk_win_has_hash_w(w, fk_hash8_64(key, w->hash8), F);                    \
+    }
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_W)
+#undef FK_WIN_LOOKUP_W
+
+static void choose_paths(fk_window *x)
+{
+    x->lookup = lookup_any;
+    x->base.contains_u64 = contains_u64;
+    switch (x->f) {
+#define FK_WIN_PATHS_CASE(F)                                                           \
+    case F:                                                                            \
+        x->lookup = lookup_##F;                                                        \
+        x->base.contains_u64 = contains_u64_##F;                                       \
+        break;
+        FK_WIN_EACH_WORD_WIDTH(FK_WIN_PATHS_CASE)
+#undef FK_WIN_PATHS_CASE
+    default:
+        break;
+    }
 }
 
 /* ------------------------------------------------------ describe, stats */
