@@ -507,7 +507,8 @@ TEST(forged_files_are_refused)
     CHECK_STATUS(load_edited(buf, len, 48 + 8 * 3, 1), FK_ECORRUPT);     /* generation 1 */
     CHECK_STATUS(load_edited(buf, len, 48 + 8 * 2, 11), FK_ECORRUPT);    /* L != ceil(N / 7) */
     CHECK_STATUS(load_edited(buf, len, 48 + 8 * 4, 5), FK_ECORRUPT);     /* a span without D */
-    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 6, 1), FK_ECORRUPT);     /* an unused param */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 6, 1), FK_ECORRUPT);     /* a stash not there */
+    CHECK_STATUS(load_edited(buf, len, 48 + 8 * 7, 1), FK_ECORRUPT);     /* an unused param */
     CHECK_STATUS(load_edited(buf, len, 40, 24), FK_ECORRUPT);            /* items */
     /* a slot with tag 5 (no generation 5 yet), and one with a tag but no
      * fingerprint: find an empty slot and write it */
@@ -627,6 +628,113 @@ TEST(stats_and_describe_follow_the_stream)
     fk_window_free(w);
 }
 
+/* ------------------------------------------------------ never refused
+ *
+ * A count window packed at max_load 1 (8L slots for 8L live keys: the
+ * cuckoo walk must fail near the top of every generation) still takes
+ * every insert (the stash), answers present for every key of the window,
+ * names where a stashed key is, and saves and loads its stash to continue
+ * identically. Before the stash, inserts failed with FK_EFULL from about
+ * 1.1N on (a lost key: a false negative inside the window). */
+static void packed_stream(double load, uint64_t seed)
+{
+    const uint64_t n = 7000, total = 5 * n;
+    fk_params p = fk_params_make(n, 0.01);
+    p.max_load = load;
+    p.seed = seed;
+    fk_window *w = NULL, *b = NULL;
+    CHECK_STATUS(fk_window_new(&p, &w), FK_OK);
+    if (!w)
+        return;
+    uint64_t refused = 0, missing = 0, most = 0, located = 0, rng = seed;
+    uint8_t *saved = NULL;
+    size_t saved_len = 0;
+    for (uint64_t j = 0; j < total; j++) {
+        refused += fk_window_insert_u64(w, keys_positive(j)) != FK_OK;
+        uint64_t oldest = j + 1 >= n ? j + 1 - n : 0;
+        missing += !fk_window_contains_u64(w, keys_positive(oldest));
+        missing += !fk_window_contains_u64(w, keys_positive(j - splitmix(&rng) % (j + 1 - oldest)));
+        fk_window_description d;
+        fk_window_describe(w, &d);
+        if (d.stashed > most) {
+            most = d.stashed;
+            /* a stashed key is found there, in a live generation */
+            for (uint64_t i = oldest; i <= j && located < most; i++) {
+                fk_window_location loc;
+                uint64_t key = keys_positive(i);
+                CHECK_STATUS(fk_window_locate(w, &key, 8, &loc), FK_OK);
+                if (loc.bucket == 3) {
+                    located++;
+                    CHECK(loc.slot >= 0 && (uint64_t)loc.slot < d.stashed && loc.age < 8);
+                }
+            }
+        }
+        if (!saved && d.stashed > 0 && j > 2 * n)
+            saved = save(w, &saved_len); /* mid-stream, the stash not empty */
+        if (saved && !b) {
+            CHECK_STATUS(fk_window_load(saved, saved_len, &b), FK_OK);
+            if (!b)
+                break;
+            CHECK(same_bytes(w, b));
+        } else if (b) {
+            CHECK_STATUS(fk_window_insert_u64(b, keys_positive(j)), FK_OK);
+            CHECK(fk_window_contains_u64(b, keys_negative(j)) ==
+                  fk_window_contains_u64(w, keys_negative(j)));
+        }
+    }
+    CHECK_MSG(refused == 0 && missing == 0, "load %g: %llu inserts refused, %llu keys of the "
+              "window missing", load, (unsigned long long)refused, (unsigned long long)missing);
+    CHECK_MSG(most > 0 && located > 0, "load %g: the stash never used (%llu)", load,
+              (unsigned long long)most);
+    for (uint64_t i = total - n; i < total; i++)
+        missing += !fk_window_contains_u64(w, keys_positive(i));
+    CHECK_EQ_U64(missing, 0);
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    uint64_t live = 0;
+    for (int k = 0; k < 8; k++)
+        live += d.generation_slots[k];
+    CHECK_EQ_U64(live, d.live);
+    CHECK(d.live <= d.live_budget && d.refused == 0);
+    if (b)
+        CHECK(same_bytes(w, b));
+    /* forged stash entries (the file ends: stash, checksum) */
+    if (saved) {
+        fk_window *x = NULL;
+        CHECK_STATUS(fk_window_load(saved, saved_len, &x), FK_OK);
+        uint64_t S = x ? x->stash_n : 0, nb = x ? x->buckets : 0;
+        fk_window_free(x);
+        size_t last = saved_len - 8 - 16; /* the last entry */
+        uint64_t bucket = fk_load_le64(saved + last), slot = fk_load_le64(saved + last + 8);
+        CHECK(S > 0);
+        CHECK_STATUS(load_edited(saved, saved_len, last, nb), FK_ECORRUPT);     /* past the table */
+        CHECK_STATUS(load_edited(saved, saved_len, last + 8, slot & 7), FK_ECORRUPT); /* fp 0 */
+        if (S > 1) {
+            /* the entry before it, made the same key */
+            uint8_t *copy = malloc(saved_len);
+            if (copy) {
+                memcpy(copy, saved, saved_len);
+                fk_le_put64(copy + last - 16, bucket);
+                fk_le_put64(copy + last - 8, slot);
+                reseal(copy, saved_len);
+                fk_window *y = NULL;
+                CHECK_STATUS(fk_window_load(copy, saved_len, &y), FK_ECORRUPT);
+                fk_window_free(y);
+                free(copy);
+            }
+        }
+    }
+    free(saved);
+    fk_window_free(b);
+    fk_window_free(w);
+}
+
+TEST(a_count_window_never_refuses_an_insert_even_packed_full)
+{
+    packed_stream(1.0, 91);
+    packed_stream(0.99, 92);
+}
+
 int main(void)
 {
     RUN(count_windows_never_miss_a_key_inside_the_window);
@@ -641,5 +749,6 @@ int main(void)
     RUN(forged_files_are_refused);
     RUN(batches_answer_as_single_calls);
     RUN(stats_and_describe_follow_the_stream);
+    RUN(a_count_window_never_refuses_an_insert_even_packed_full);
     return check_report();
 }

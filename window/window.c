@@ -75,6 +75,8 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 }
 
 static bool contains_u64(const fk_filter *f, uint64_t key);
+static bool lookup_any(const fk_window *w, const void *key, size_t len);
+static void choose_paths(fk_window *x);
 
 /* --------------------------------------------------------------- create */
 
@@ -99,7 +101,6 @@ fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, d
         return s;
     }
     x->base.ops = &fk_window_ops;
-    x->base.contains_u64 = contains_u64;
     x->bytes = t;
     x->buckets = buckets;
     x->f = f;
@@ -127,6 +128,7 @@ fk_status fk_win_create_exact(uint64_t buckets, uint32_t f, uint64_t capacity, d
     x->timed = span != 0;
     x->gen_span = span ? fk_win_gen_len(span) : 0;
     x->rng = fk_mix64(seed ^ UINT64_C(0x510e527fade682d1));
+    choose_paths(x);
     *out = x;
     return FK_OK;
 }
@@ -167,12 +169,73 @@ void fk_window_free(fk_window *w)
     if (!w)
         return;
     free(w->bytes);
+    free(w->stash);
     free(w);
 }
 
 fk_filter *fk_window_as_filter(fk_window *w)
 {
     return w ? &w->base : NULL;
+}
+
+/* ------------------------------------------------------------ the stash */
+
+int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p)
+{
+    const uint64_t c = p->i1 < p->i2 ? p->i1 : p->i2;
+    for (uint64_t k = 0; k < w->stash_n; k++)
+        if (w->stash[k].bucket == c && (w->stash[k].slot >> FK_WIN_TAG_BITS) == p->fp)
+            return (int64_t)k;
+    return -1;
+}
+
+__attribute__((noinline)) bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2,
+                                                uint32_t fp)
+{
+    fk_win_place p = { .i1 = i1, .i2 = i2, .fp = fp };
+    return fk_win_stash_find(w, &p) >= 0;
+}
+
+/* Appends an entry (growing the array); FK_ENOMEM leaves w as it was. */
+static fk_status stash_put(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
+{
+    if (w->stash_n == w->stash_cap) {
+        uint64_t cap = w->stash_cap ? 2 * w->stash_cap : 16;
+        if (cap > SIZE_MAX / sizeof *w->stash)
+            return FK_ENOMEM;
+        fk_win_stashed *grown = realloc(w->stash, (size_t)cap * sizeof *w->stash);
+        if (!grown)
+            return FK_ENOMEM;
+        w->stash = grown;
+        w->stash_cap = cap;
+    }
+    w->stash[w->stash_n].bucket = b1 < b2 ? b1 : b2;
+    w->stash[w->stash_n].slot = v;
+    w->stash_n++;
+    return FK_OK;
+}
+
+static bool kick_in(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
+
+/* After a sweep: drops the entries of tag t (already uncounted) and moves
+ * the others into the table where they now fit. */
+static void stash_sweep(fk_window *w, unsigned t)
+{
+    uint64_t kept = 0;
+    for (uint64_t k = 0; k < w->stash_n; k++) {
+        fk_win_stashed e = w->stash[k];
+        if ((e.slot & FK_WIN_TAG_MASK) == t)
+            continue;
+        uint64_t b2 = fk_win_alt(w, e.bucket, (uint32_t)(e.slot >> FK_WIN_TAG_BITS));
+        int j;
+        if ((j = fk_win_find_free(w, e.bucket)) >= 0)
+            fk_win_set(w, e.bucket, (unsigned)j, e.slot);
+        else if ((j = fk_win_find_free(w, b2)) >= 0)
+            fk_win_set(w, b2, (unsigned)j, e.slot);
+        else if (!kick_in(w, e.bucket, b2, e.slot))
+            w->stash[kept++] = e;
+    }
+    w->stash_n = kept;
 }
 
 /* ------------------------------------------------- generations, sweep */
@@ -208,6 +271,8 @@ static void sweep(fk_window *w, unsigned t)
     }
     w->live -= gone;
     w->slots[t] = 0;
+    if (w->stash_n)
+        stash_sweep(w, t);
 }
 
 /* Starts the next generation: its tag is the oldest's, swept first. */
@@ -225,6 +290,7 @@ void fk_win_clear(fk_window *w)
     w->swept_last = w->live;
     w->swept_total += w->live;
     w->live = 0;
+    w->stash_n = 0;
     memset(w->slots, 0, sizeof w->slots);
     memset(w->inserts, 0, sizeof w->inserts);
 }
@@ -349,6 +415,18 @@ fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
         counted(w, t);
         return FK_OK;
     }
+    if (__builtin_expect(w->stash_n != 0, 0)) {
+        int64_t k = fk_win_stash_find(w, &p);
+        if (k >= 0) {
+            unsigned old = (unsigned)(w->stash[k].slot & FK_WIN_TAG_MASK);
+            w->stash[k].slot = v;
+            w->slots[old]--;
+            w->slots[t]++;
+            w->refreshed++;
+            counted(w, t);
+            return FK_OK;
+        }
+    }
     if (w->live >= w->live_budget) { /* a time window fed past its size */
         w->refused++;
         return FK_EFULL;
@@ -358,8 +436,11 @@ fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
     else if ((j = fk_win_find_free(w, p.i2)) >= 0)
         fk_win_set(w, p.i2, (unsigned)j, v);
     else if (!kick_in(w, p.i1, p.i2, v)) {
-        w->refused++;
-        return FK_EFULL;
+        /* the walk failed (the table as before): the key waits in the
+         * stash, which the next sweeps empty into the room they free */
+        fk_status s = stash_put(w, p.i1, p.i2, v);
+        if (s != FK_OK)
+            return s;
     }
     w->live++;
     w->slots[t]++;
@@ -378,6 +459,11 @@ FK_HOT bool fk_window_contains(const fk_window *w, const void *key, size_t len)
 {
     if (!w || (!key && len > 0))
         return false;
+    return w->lookup(w, key, len);
+}
+
+static FK_HOT bool lookup_any(const fk_window *w, const void *key, size_t len)
+{
     fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
     return fk_win_has(w, &p);
 }
@@ -387,6 +473,40 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
     const fk_window *w = (const fk_window *)f;
     fk_win_place p = fk_win_place_of(w, fk_hash8_64(key, w->hash8));
     return fk_win_has(w, &p);
+}
+
+/* Lookups with the width a constant, one per f in 4..13 (a bucket in one
+ * word), chosen at creation (choose_paths), as cuckoo's: no width test,
+ * no mask read from the struct. */
+#define FK_WIN_EACH_WORD_WIDTH(X) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+#define FK_WIN_LOOKUP_W(F)                                                             \
+    static FK_HOT bool lookup_##F(const fk_window *w, const void *key, size_t len)    \
+    {                                                                                  \
+        return fk_win_has_hash_w(w, fk_win_hash(w, key, len), F);                      \
+    }                                                                                  \
+    static FK_HOT bool contains_u64_##F(const fk_filter *f, uint64_t key)              \
+    {                                                                                  \
+        const fk_window *w = (const fk_window *)f;                                     \
+        return fk_win_has_hash_w(w, fk_hash8_64(key, w->hash8), F);                    \
+    }
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_W)
+#undef FK_WIN_LOOKUP_W
+
+static void choose_paths(fk_window *x)
+{
+    x->lookup = lookup_any;
+    x->base.contains_u64 = contains_u64;
+    switch (x->f) {
+#define FK_WIN_PATHS_CASE(F)                                                           \
+    case F:                                                                            \
+        x->lookup = lookup_##F;                                                        \
+        x->base.contains_u64 = contains_u64_##F;                                       \
+        break;
+        FK_WIN_EACH_WORD_WIDTH(FK_WIN_PATHS_CASE)
+#undef FK_WIN_PATHS_CASE
+    default:
+        break;
+    }
 }
 
 /* ------------------------------------------------------ describe, stats */
@@ -410,9 +530,18 @@ fk_status fk_window_locate(const fk_window *w, const void *key, size_t len,
         out->bucket = 2;
         b = p.i2;
     }
+    uint64_t here = j >= 0 ? fk_win_get(w, b, (unsigned)j) : 0;
+    if (j < 0 && w->stash_n) {
+        int64_t k = fk_win_stash_find(w, &p);
+        if (k >= 0) {
+            out->bucket = 3;
+            j = (int)k;
+            here = w->stash[k].slot;
+        }
+    }
     if (j >= 0) {
         out->slot = j;
-        unsigned tag = (unsigned)(fk_win_get(w, b, (unsigned)j) & FK_WIN_TAG_MASK);
+        unsigned tag = (unsigned)(here & FK_WIN_TAG_MASK);
         uint64_t age = (w->generation - tag) & FK_WIN_TAG_MASK;
         out->age = age;
         out->generation = w->generation - age;
@@ -454,12 +583,14 @@ void fk_window_describe(const fk_window *w, fk_window_description *out)
     out->refused = w->refused;
     out->kicks = w->kicks;
     out->seed = w->seed;
+    out->stashed = w->stash_n;
 }
 
 static uint64_t memory_of(uint64_t buckets, uint32_t w)
 {
     return fk_win_table_bytes(buckets, w) + FK_WIN_PAD + sizeof(fk_window);
 }
+
 
 void fk_window_stats(const fk_window *w, fk_stats *out)
 {
@@ -473,7 +604,7 @@ void fk_window_stats(const fk_window *w, fk_stats *out)
         items += w->inserts[t];
     out->items = items;
     out->capacity = w->capacity;
-    out->memory_bytes = memory_of(w->buckets, w->w);
+    out->memory_bytes = memory_of(w->buckets, w->w) + w->stash_cap * sizeof *w->stash;
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)w->capacity;
     out->load_factor = (double)w->live / (double)(4 * w->buckets);
     out->expected_fpr = fk_win_theory_fpr(w->f, out->load_factor);

@@ -41,11 +41,15 @@
  * the other, a false negative inside the window, which this kind promises
  * never to give.
  *
- * Full: a count window never holds more than 8L live slots, so its inserts
- * succeed; should the cuckoo walk fail anyway (FK_WINDOW_MAX_KICKS
- * evictions, never seen at the sized load) the insert answers FK_EFULL,
- * every eviction undone, nothing lost, and the insert does not count. A
- * time window is sized for capacity = the keys one window of T ticks
+ * Full: a count window never refuses an insert. It never holds more than
+ * 8L live keys; should the cuckoo walk fail anyway (FK_WINDOW_MAX_KICKS
+ * evictions: rare at the sized load, certain at max_load near 1), every
+ * eviction is undone and the key goes to the stash, a list beside the
+ * table that lookups read while it is not empty; each sweep drops the
+ * stash's retiring entries and moves the others into the room it freed
+ * (fk_window_description.stashed counts them; at the default load the
+ * stash is almost always empty). The only failure left is FK_ENOMEM
+ * growing the stash (nothing changed). A time window is sized for capacity = the keys one window of T ticks
  * brings; when a burst would need more than 8L live slots the insert
  * answers FK_EFULL and changes nothing (the key is not remembered,
  * fk_window_description.refused counts it) until the clock moves on:
@@ -105,7 +109,7 @@ typedef struct fk_window fk_window;
 /* The load the table is sized for at its 8L live slots when
  * fk_params.max_load is 0. */
 #define FK_WINDOW_MAX_LOAD 0.96
-/* Evictions one insert may make before it gives up with FK_EFULL. */
+/* Evictions one insert may make before its key goes to the stash. */
 #define FK_WINDOW_MAX_KICKS 500u
 
 /* The kind's number in the file header (common/serial.h); never reused. */
@@ -146,10 +150,13 @@ FK_API void fk_window_free(fk_window *w);
  * new generation, and sweeping, every L inserts); the key's slot is
  * refreshed to the current generation if its fingerprint is already in
  * one of its buckets, else a slot is taken. Returns FK_OK (the key answers
- * present for the whole window from now on); FK_EFULL as "Full" above
- * (nothing changed); FK_EINVAL for w NULL or key NULL with len > 0.
- * Cost: one hash and two bucket reads; evictions when both buckets are
- * full (fewer than one per insert on average); the sweep as above. */
+ * present for the whole window from now on); FK_EFULL only for a time
+ * window fed past its size ("Full" above; nothing changed); FK_ENOMEM
+ * when the stash cannot grow (nothing changed); FK_EINVAL for w NULL or
+ * key NULL with len > 0. Cost: one hash and two bucket reads; evictions
+ * when both buckets are full (about 1.3 per insert on average near the
+ * 96% peak); the sweep as above; a scan of the stash while it is not
+ * empty. */
 FK_API fk_status fk_window_insert(fk_window *w, const void *key, size_t len);
 
 /* True when key may have been inserted within the window (or its slack),
@@ -213,6 +220,7 @@ typedef struct {
     uint64_t refused;            /* inserts refused with FK_EFULL */
     uint64_t kicks;              /* cuckoo evictions so far */
     uint64_t seed;
+    uint64_t stashed;            /* live keys in the stash (see "Full") */
 } fk_window_description;
 
 /* Fills *out for w. No-op for NULL arguments. Cost: O(1). */

@@ -12,8 +12,13 @@
  *   - a nonzero slot has a nonzero fingerprint and the tag of a live
  *     generation (every tag once 7 generations have passed; before, only
  *     the tags 0..generation);
- *   - slots[t] counts the nonzero slots of tag t, live their sum, at most
- *     live_budget = 8L;
+ *   - the stash: keys whose cuckoo walk failed, kept beside the table
+ *     (stash_n entries of {min(i1, i2), fp << 3 | tag}: a nonzero
+ *     fingerprint, a live tag, no two alike); every sweep drops the
+ *     retiring tag's entries and moves the rest into the table where room
+ *     was freed, so it stays empty or tiny at the sized load;
+ *   - slots[t] counts the nonzero slots and stash entries of tag t, live
+ *     their sum, at most live_budget = 8L;
  *   - inserts[t] >= slots[t] (a slot of tag t was placed or refreshed by
  *     an insert of generation t); a count window's older live generations
  *     got exactly L inserts each and the current one fewer than L (the
@@ -40,6 +45,12 @@
 #define FK_WIN_FP_MUL UINT64_C(0x9e3779b97f4a7c15)
 /* Words of stream state at the start of a saved payload. */
 #define FK_WIN_STATE_WORDS 16u
+
+/* A stashed key: its smaller bucket and its slot value. */
+typedef struct {
+    uint64_t bucket; /* min(i1, i2) */
+    uint64_t slot;   /* fp << 3 | tag */
+} fk_win_stashed;
 
 struct fk_window {
     fk_filter base;        /* must stay first: an fk_window * is an fk_filter * */
@@ -69,10 +80,14 @@ struct fk_window {
     uint64_t  now;         /* time: the clock */
     uint64_t  boundary;    /* time: when the next generation starts */
     uint64_t  generation;  /* the current generation (its tag: & 7) */
-    uint64_t  live;        /* nonzero slots */
+    uint64_t  live;        /* nonzero slots + stash entries */
+    fk_win_stashed *stash; /* stash_cap entries, stash_n used (NULL when 0) */
+    uint64_t  stash_n, stash_cap;
     uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
     uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
+    /* the byte lookup for this width (constants folded; window.c) */
+    bool    (*lookup)(const fk_window *w, const void *key, size_t len);
     uint64_t  kicks, refreshed, refused, swept_last, swept_total;
 };
 
@@ -203,14 +218,51 @@ static inline int fk_win_find_free(const fk_window *w, uint64_t b)
     return -1;
 }
 
-/* The lookup: either bucket holds fp. Every tag in the table is live, so
- * no tag is tested. */
+/* The stash entry of a key's fingerprint and buckets, or -1 (out of line:
+ * only read while the stash is not empty, window.c). */
+int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p);
+/* True when the stash holds fp for the pair (i1, i2) (a tail call from the
+ * lookups, so they save no registers for it). */
+bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2, uint32_t fp);
+
+/* The lookup: either bucket holds fp, or the stash does. Every tag in the
+ * table is live, so no tag is tested. */
 static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
 {
+    bool hit;
     if (__builtin_expect(w->f <= FK_WIN_WORD_FP_BITS, 1))
-        return (fk_win_match(w, fk_win_bucket(w, p->i1), p->fp) |
-                fk_win_match(w, fk_win_bucket(w, p->i2), p->fp)) != 0;
-    return fk_win_find(w, p->i1, p->fp) >= 0 || fk_win_find(w, p->i2, p->fp) >= 0;
+        hit = (fk_win_match(w, fk_win_bucket(w, p->i1), p->fp) |
+               fk_win_match(w, fk_win_bucket(w, p->i2), p->fp)) != 0;
+    else
+        hit = fk_win_find(w, p->i1, p->fp) >= 0 || fk_win_find(w, p->i2, p->fp) >= 0;
+    if (__builtin_expect(w->stash_n != 0, 0))
+        hit = hit || fk_win_stash_find(w, p) >= 0;
+    return hit;
+}
+
+/* fk_win_has with the width a constant F <= 13 (every mask and shift
+ * folded): the place, two bucket words, the stash test. */
+static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
+                                                                    uint64_t h, unsigned F)
+{
+    const unsigned W = F + FK_WIN_TAG_BITS, BB = 4 * W;
+    const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
+    const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
+    const uint64_t fp_fields = fp_ones * ((UINT64_C(1) << F) - 1);
+    const uint64_t bmask = BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (BB & 63)) - 1;
+    fk_win_place p;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
+    p.i1 = fk_win_mulhi(h, w->buckets);
+    p.i2 = fk_win_alt(w, p.i1, p.fp);
+    const uint64_t b1 = p.i1 * BB, b2 = p.i2 * BB;
+    const uint64_t v1 = (fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7)) & bmask;
+    const uint64_t v2 = (fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7)) & bmask;
+    const uint64_t want = (uint64_t)p.fp * fp_ones;
+    const uint64_t x1 = (v1 ^ want) & fp_fields, x2 = (v2 ^ want) & fp_fields;
+    bool hit = (((x1 - fp_ones) & ~x1) | ((x2 - fp_ones) & ~x2)) & high;
+    if (__builtin_expect((w->stash_n != 0) & !hit, 0))
+        return fk_win_stash_has(w, p.i1, p.i2, p.fp);
+    return hit;
 }
 
 /* The first byte of bucket b, for prefetching. */
@@ -256,7 +308,8 @@ typedef struct {
     uint64_t hash;
     uint32_t fingerprint;
     uint64_t i1, i2;
-    int      bucket;      /* 1 or 2: the bucket holding its fingerprint; 0 none */
+    int      bucket;      /* 1 or 2: the bucket holding its fingerprint; 3 the
+                             stash (slot: the entry); 0 none */
     int      slot;        /* 0..3 when found, else -1 */
     uint64_t generation;  /* the generation of that slot (when found) */
     uint64_t age;         /* generations back from the current one (0 = current) */

@@ -4,13 +4,17 @@
  * Kind parameters: param[0] = buckets (>= 1), param[1] = fingerprint bits
  * f (4..29), param[2] = L (= ceil(capacity / 7)), param[3] = the current
  * generation, param[4] = T (0 for a count window), param[5] = D (=
- * ceil(T / 7); 0 for a count window); the rest 0. The header's items is
+ * ceil(T / 7); 0 for a count window), param[6] = the stash's entries S
+ * (0 for nearly every window: a file without a stash is laid out as
+ * before the stash existed); the rest 0. The header's items is
  * the inserts of the live generations (fk_stats.items).
  * Payload: 16 little-endian u64 words of stream state -- the inserts of
  * each tag's generation (8 words, by tag), the eviction PRNG, the clock,
  * the next boundary, 1 when the clock is set (else 0), then the counters
  * kicks, refreshed, refused and swept_total -- followed by the packed
- * buckets, ceil(buckets 4 (f + 3) / 8) bytes, bits past the last slot 0.
+ * buckets, ceil(buckets 4 (f + 3) / 8) bytes, bits past the last slot 0,
+ * then S stash entries of 2 words each: the smaller bucket, the slot
+ * value (fp << 3 | tag).
  * Keys map through XXH3-64 (window_internal.h); hashing scheme id 1.
  *
  * Validation: every invariant of window_internal.h -- each slot empty or
@@ -22,13 +26,15 @@
 #include <stdlib.h>
 #include "window_internal.h"
 
-enum { P_BUCKETS, P_FP_BITS, P_GEN_LEN, P_GENERATION, P_SPAN, P_GEN_SPAN, P_USED };
+enum { P_BUCKETS, P_FP_BITS, P_GEN_LEN, P_GENERATION, P_SPAN, P_GEN_SPAN, P_STASH, P_USED };
 enum { S_INSERTS = 0, S_RNG = 8, S_NOW, S_BOUNDARY, S_CLOCK, S_KICKS, S_REFRESHED, S_REFUSED,
        S_SWEPT };
 
-static uint64_t payload_bytes(uint64_t buckets, uint32_t f)
+/* (stash: at most FK_MEMORY_CAP / 16 entries, checked before) */
+static uint64_t payload_bytes(uint64_t buckets, uint32_t f, uint64_t stash)
 {
-    return 8u * FK_WIN_STATE_WORDS + fk_win_table_bytes(buckets, f + FK_WIN_TAG_BITS);
+    return 8u * FK_WIN_STATE_WORDS + fk_win_table_bytes(buckets, f + FK_WIN_TAG_BITS) +
+           16u * stash;
 }
 
 static uint64_t items_of(const fk_window *w)
@@ -52,7 +58,8 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->param[P_GENERATION] = w->generation;
     h->param[P_SPAN] = w->span;
     h->param[P_GEN_SPAN] = w->gen_span;
-    h->payload_len = payload_bytes(w->buckets, w->f);
+    h->param[P_STASH] = w->stash_n;
+    h->payload_len = payload_bytes(w->buckets, w->f, w->stash_n);
 }
 
 static void save_payload(const fk_filter *f, uint8_t *dst)
@@ -69,8 +76,13 @@ static void save_payload(const fk_filter *f, uint8_t *dst)
     st[S_REFUSED] = w->refused;
     st[S_SWEPT] = w->swept_total;
     fk_le_put64_array(dst, st, FK_WIN_STATE_WORDS);
-    memcpy(dst + 8u * FK_WIN_STATE_WORDS, w->bytes,
-           (size_t)fk_win_table_bytes(w->buckets, w->w));
+    uint64_t tb = fk_win_table_bytes(w->buckets, w->w);
+    memcpy(dst + 8u * FK_WIN_STATE_WORDS, w->bytes, (size_t)tb);
+    uint8_t *at = dst + 8u * FK_WIN_STATE_WORDS + tb;
+    for (uint64_t k = 0; k < w->stash_n; k++, at += 16) {
+        fk_store_le64(at, w->stash[k].bucket);
+        fk_store_le64(at + 8, w->stash[k].slot);
+    }
 }
 
 static fk_status check_head(const fk_serial_head *h)
@@ -90,7 +102,9 @@ static fk_status check_head(const fk_serial_head *h)
         return FK_ECORRUPT;
     if (fk_win_table_bytes(nb, (uint32_t)f + FK_WIN_TAG_BITS) + FK_WIN_PAD > FK_MEMORY_CAP)
         return FK_ECORRUPT;
-    if (h->payload_len != payload_bytes(nb, (uint32_t)f))
+    if (h->param[P_STASH] > h->param[P_GEN_LEN] * 8 || h->param[P_STASH] > FK_MEMORY_CAP / 16)
+        return FK_ECORRUPT;
+    if (h->payload_len != payload_bytes(nb, (uint32_t)f, h->param[P_STASH]))
         return FK_ECORRUPT;
     return FK_OK;
 }
@@ -120,6 +134,57 @@ static bool state_ok(const fk_window *w, uint64_t items)
         return g == 0 && w->now == 0 && w->boundary == 0;
     return w->now < w->boundary &&
            (w->boundary == UINT64_MAX || w->boundary - w->now <= w->gen_span);
+}
+
+static int stash_order(const void *a, const void *b)
+{
+    const fk_win_stashed *x = a, *y = b;
+    if (x->bucket != y->bucket)
+        return x->bucket < y->bucket ? -1 : 1;
+    uint64_t fx = x->slot >> FK_WIN_TAG_BITS, fy = y->slot >> FK_WIN_TAG_BITS;
+    return fx < fy ? -1 : fx > fy;
+}
+
+/* Reads n stash entries into w (counted into slots and live): each a
+ * bucket that is the smaller of its pair, a nonzero fingerprint, a live
+ * tag, a key the table does not hold, no two with the same bucket and
+ * fingerprint. FK_ECORRUPT, or FK_ENOMEM. */
+static fk_status load_stash(fk_window *w, const uint8_t *at, uint64_t n)
+{
+    if (n == 0)
+        return FK_OK;
+    if (n > SIZE_MAX / sizeof *w->stash)
+        return FK_ENOMEM;
+    w->stash = malloc((size_t)n * sizeof *w->stash);
+    if (!w->stash)
+        return FK_ENOMEM;
+    w->stash_cap = n;
+    const uint64_t g = w->generation;
+    for (uint64_t k = 0; k < n; k++, at += 16) {
+        fk_win_stashed e = { fk_load_le64(at), fk_load_le64(at + 8) };
+        uint64_t fp = e.slot >> FK_WIN_TAG_BITS, age = (g - e.slot) & FK_WIN_TAG_MASK;
+        if (e.bucket >= w->buckets || fp == 0 || fp > w->fp_mask || age > g)
+            return FK_ECORRUPT;
+        /* the smaller bucket of its pair, and the key not in the table */
+        uint64_t b2 = fk_win_alt(w, e.bucket, (uint32_t)fp);
+        if (b2 < e.bucket || fk_win_find(w, e.bucket, (uint32_t)fp) >= 0 ||
+            fk_win_find(w, b2, (uint32_t)fp) >= 0)
+            return FK_ECORRUPT;
+        w->stash[w->stash_n++] = e;
+        w->slots[e.slot & FK_WIN_TAG_MASK]++;
+        w->live++;
+    }
+    /* the same key twice: a stream never stashes a key already held */
+    fk_win_stashed *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!sorted)
+        return FK_ENOMEM;
+    memcpy(sorted, w->stash, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, stash_order);
+    bool twice = false;
+    for (uint64_t k = 1; k < n && !twice; k++)
+        twice = stash_order(&sorted[k - 1], &sorted[k]) == 0;
+    free(sorted);
+    return twice ? FK_ECORRUPT : FK_OK;
 }
 
 static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, fk_filter **out)
@@ -164,6 +229,14 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
             w->slots[t]++;
             w->live++;
         }
+    if (ok) {
+        s = load_stash(w, payload + 8u * FK_WIN_STATE_WORDS + tb, h->param[P_STASH]);
+        if (s == FK_ENOMEM) {
+            fk_window_free(w);
+            return s;
+        }
+        ok = s == FK_OK;
+    }
     if (!ok || !state_ok(w, h->items)) {
         fk_window_free(w);
         return FK_ECORRUPT;
@@ -177,7 +250,8 @@ const fk_serial_ops fk_window_serial_ops = {
     .param_names = { [P_BUCKETS] = "buckets", [P_FP_BITS] = "fingerprint bits (f)",
                      [P_GEN_LEN] = "generation length (L inserts)",
                      [P_GENERATION] = "generation", [P_SPAN] = "time window (T ticks)",
-                     [P_GEN_SPAN] = "generation span (D ticks)" },
+                     [P_GEN_SPAN] = "generation span (D ticks)",
+                     [P_STASH] = "stash entries" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,

@@ -268,6 +268,9 @@ int fkc_cmd_info(int argc, char **argv)
         x = add(fs, &n, "fill per generation", F_STR);
         x->s = fill;
         x->note = "(live slots, current first)";
+        x = add(fs, &n, "stashed", F_U64);
+        x->u = wd.stashed;
+        x->note = "(keys beside the table: walks that failed)";
         x = add(fs, &n, "refused", F_U64);
         x->u = wd.refused;
         x->note = "(inserts past a time window's rate)";

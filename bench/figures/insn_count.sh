@@ -13,6 +13,9 @@
 # Run from the repository root after `make` (BUILD=dir: the build folder
 # whose insn_lookup runs, default build); defaults: cuckoo 1000000 0.001
 # lookup, CAPACITY = N (a growing kind started smaller grows to N).
+# FK_INSN_STREAM=K inserts K n distinct keys (a sliding window's steady
+# state, sweeps included: `FK_INSN_STREAM=10 insn_count.sh window 100000
+# 0.01 insert` is the bench's 10N stream), the present keys the last n.
 # FK_INSN_ANNOTATE=FILE also writes callgrind_annotate's per-line counts
 # (--auto=yes) of the counted loop to FILE.
 set -eu

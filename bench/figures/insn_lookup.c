@@ -15,6 +15,10 @@
  *                           their byte fallbacks) instead of the byte slots
  *     FK_INSN_BATCH=1       lookup_loop_batch instead: the same keys through
  *                           fk_filter_contains_many_u64, 1024 at a time
+ *     FK_INSN_STREAM=K      insert_loop inserts K n distinct keys (default 1):
+ *                           a sliding window's steady state, its sweeps
+ *                           included (window with K = 10: the bench's
+ *                           stream); the present keys are the last n
  *     FK_INSN_LOOKUP=both   lookup_loop's n keys: both (the n present then
  *                           n absent, the default), absent (n absent),
  *                           present (the n present) or mixed (n keys, each
@@ -103,17 +107,23 @@ int main(int argc, char **argv)
     size_t n = (size_t)strtoull(argv[2], NULL, 10);
     fk_params p = fk_params_make(argc == 5 ? strtoull(argv[4], NULL, 10) : n, strtod(argv[3], NULL));
     fk_filter *f = NULL;
-    uint64_t *keys = malloc(3 * n * sizeof *keys);
+    const char *stream_env = getenv("FK_INSN_STREAM");
+    size_t stream = stream_env && *stream_env ? (size_t)strtoull(stream_env, NULL, 10) : 1;
+    if (stream < 1)
+        stream = 1;
+    /* keys: the stream n inserted, then n absent, then n mixed */
+    uint64_t *all = malloc((stream + 2) * n * sizeof *all);
+    uint64_t *keys = all ? all + (stream - 1) * n : NULL; /* the last n inserted */
     /* a static kind (FK_CAP_STATIC) is built from the n keys instead: its
      * lookups are counted, its build is not an insert loop */
     bool is_static = ops && (fk_ops_caps(ops) & FK_CAP_STATIC);
-    if (!ops || !keys || (!is_static && fk_filter_new(ops, &p, &f) != FK_OK)) {
+    if (!ops || !keys || (is_static && stream != 1) || (!is_static && fk_filter_new(ops, &p, &f) != FK_OK)) {
         fputs("insn_lookup: bad kind or params\n", stderr);
         return 1;
     }
     uint64_t s = 42;
-    for (size_t i = 0; i < 2 * n; i++) /* first n inserted, the rest absent */
-        keys[i] = splitmix(&s);
+    for (size_t i = 0; i < (stream + 1) * n; i++) /* the stream, then n absent */
+        all[i] = splitmix(&s);
     const char *conc = getenv("FK_INSN_CONCURRENT");
     insert_fn add = ops->insert;
     if (conc && *conc == '1') {
@@ -154,15 +164,17 @@ int main(int argc, char **argv)
             fputs("insn_lookup: the build failed\n", stderr);
             return 1;
         }
-    } else if ((by_u64 ? insert_loop_u64(f, keys, n) : insert_loop(add, f, keys, n)) != 0) {
+    } else if ((by_u64 ? insert_loop_u64(f, all, stream * n)
+                       : insert_loop(add, f, all, stream * n)) != 0) {
         return 1;
     }
     const char *batch = getenv("FK_INSN_BATCH");
     uint64_t hits = batch && *batch == '1' ? lookup_loop_batch(f, probe, lookups)
                     : by_u64               ? lookup_loop_u64(f, probe, lookups)
                                            : lookup_loop(ops->contains, f, probe, lookups);
-    printf("%zu lookups, %llu hits, %zu inserts\n", lookups, (unsigned long long)hits, n);
+    printf("%zu lookups, %llu hits, %zu inserts\n", lookups, (unsigned long long)hits,
+           is_static ? n : stream * n);
     fk_filter_free(f);
-    free(keys);
+    free(all);
     return 0;
 }
