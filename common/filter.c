@@ -284,6 +284,18 @@ fk_status fk_filter_grow(fk_filter *f)
     return f->ops->grow(f);
 }
 
+fk_status fk_filter_set_max_bytes(fk_filter *f, uint64_t max_bytes)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V6, set_max_bytes))
+        return FK_EUNSUPPORTED;
+    fk_params p;
+    memset(&p, 0, sizeof p);
+    p.max_bytes = max_bytes;
+    return f->ops->set_max_bytes(f, fk_params_max_bytes(&p));
+}
+
 /* ------------------------------------------------------------- figures */
 
 void fk_filter_stats(const fk_filter *f, fk_stats *out)

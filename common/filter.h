@@ -120,10 +120,13 @@ typedef struct {
  *                          intersect and grow (without them
  *                          FK_EUNSUPPORTED). A static kind
  *                          sets build and leaves create and insert NULL.
+ *   version 6 (FK_OPS_V6): set_max_bytes (the byte limit of a kind that
+ *                          gets larger after it is made; without it
+ *                          fk_filter_set_max_bytes answers FK_EUNSUPPORTED)
  *
  * Version 5 is frozen with release 0.3.0: its slots, their order and
- * their contracts stay as they are; the next feature starts version 6
- * (FK_OPS_V6), appended below the version-5 slots.
+ * their contracts stay as they are. Version 6 is open until the next
+ * release; later features append below its slots.
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
@@ -141,7 +144,8 @@ typedef struct {
 #define FK_OPS_V3      3u
 #define FK_OPS_V4      4u
 #define FK_OPS_V5      5u
-#define FK_OPS_VERSION FK_OPS_V5 /* the newest layout, declared below */
+#define FK_OPS_V6      6u
+#define FK_OPS_VERSION FK_OPS_V6 /* the newest layout, declared below */
 
 struct fk_ops {
     /* ---- version 1 */
@@ -208,7 +212,13 @@ struct fk_ops {
     fk_status (*intersect)(fk_filter *dst, const fk_filter *src);
     fk_status (*grow)(fk_filter *f);
 
-    /* Slots appended later go below, under FK_OPS_V6 and so on. */
+    /* ---- version 6 (optional): the same contract as
+     * fk_filter_set_max_bytes, which has already checked f and resolved
+     * max_bytes (never 0, never above FK_MEMORY_CAP). Set by the kinds
+     * that get larger after they are made (FK_CAP_GROWS, FK_CAP_RESIZES). */
+    fk_status (*set_max_bytes)(fk_filter *f, uint64_t max_bytes);
+
+    /* Slots appended later go below, under FK_OPS_V7 and so on. */
 };
 
 /* True when ops has slot `member` set and is new enough to have it. */
@@ -469,6 +479,20 @@ FK_API fk_status fk_filter_intersect(fk_filter *dst, const fk_filter *src);
  * twice its size (both held while it runs). Needs every other call on f
  * done. */
 FK_API fk_status fk_filter_grow(fk_filter *f);
+
+/* Sets the byte limit of f, as fk_params.max_bytes does when a filter is
+ * made (0: the default, FK_MEMORY_CAP; a larger value is held at
+ * FK_MEMORY_CAP): for a loaded filter, whose file does not keep the limit,
+ * or to raise or lower it later. Afterwards a growing kind's insert that
+ * would need more (a new link, a doubling) and fk_filter_grow past it
+ * answer FK_ELIMIT with nothing changed; a filter already over the new
+ * limit keeps everything it holds and only stops getting larger. Returns
+ * FK_OK; FK_EINVAL for f NULL; FK_EUNSUPPORTED for the kinds whose size
+ * is fixed when they are made (every kind without FK_CAP_GROWS or
+ * FK_CAP_RESIZES, and tables older than FK_OPS_V6): they have no limit to
+ * move, and nothing changes. Cost: O(1), allocates nothing. Needs every
+ * other call on f done (it is a writer). */
+FK_API fk_status fk_filter_set_max_bytes(fk_filter *f, uint64_t max_bytes);
 
 /* ------------------------------------------------------------ batches
  *

@@ -171,11 +171,11 @@ fk_status fk_expandable_new(const fk_params *p, fk_expandable **out)
     return s;
 }
 
-fk_status fk_expandable_set_max_bytes(fk_expandable *xf, uint64_t max_bytes)
+/* The set_max_bytes slot (fk_filter_set_max_bytes, which resolved
+ * max_bytes): the limit the next doubling is checked against. */
+static fk_status fk_expandable_slot_set_max_bytes(fk_filter *f, uint64_t max_bytes)
 {
-    if (!xf)
-        return FK_EINVAL;
-    xf->max_bytes = max_bytes == 0 || max_bytes > FK_MEMORY_CAP ? FK_MEMORY_CAP : max_bytes;
+    ((fk_expandable *)f)->max_bytes = max_bytes;
     return FK_OK;
 }
 
@@ -915,4 +915,5 @@ const fk_ops fk_expandable_ops = {
     .insert_many_u64 = fk_expandable_slot_insert_many_u64,
     .insert_u64 = fk_expandable_slot_insert_u64,
     .remove_u64 = fk_expandable_slot_remove_u64,
+    .set_max_bytes = fk_expandable_slot_set_max_bytes,
 };

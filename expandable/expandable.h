@@ -108,7 +108,8 @@ FK_API void fk_expandable_free(fk_expandable *xf);
 
 /* Adds key (a second insert of a key adds a second entry). Returns FK_OK;
  * FK_ELIMIT when the table is at its limit and its doubling would pass the
- * max_bytes it was made with (or FK_MEMORY_CAP, or
+ * max_bytes it was made with or given since (fk_filter_set_max_bytes; a
+ * loaded filter: FK_MEMORY_CAP until then), or
  * FK_EXPANDABLE_MAX_DOUBLINGS): nothing changed; FK_EFULL only for the
  * copies of one key above; FK_ENOMEM when a doubling's table cannot be had
  * (nothing changed); FK_EINVAL for xf NULL or key NULL with len > 0.
@@ -128,12 +129,6 @@ FK_API bool fk_expandable_contains(const fk_expandable *xf, const void *key, siz
  * FK_ENOTFOUND when no entry matches (nothing changed); FK_EINVAL for xf
  * NULL or key NULL with len > 0. Cost: as insert, without doubling. */
 FK_API fk_status fk_expandable_remove(fk_expandable *xf, const void *key, size_t len);
-
-/* Sets the byte limit of xf (0: FK_MEMORY_CAP), as p->max_bytes at
- * creation (a loaded filter has FK_MEMORY_CAP until this is called): a
- * doubling past it answers FK_ELIMIT. Returns FK_OK, or FK_EINVAL for xf
- * NULL. Not thread safe against writers. O(1). */
-FK_API fk_status fk_expandable_set_max_bytes(fk_expandable *xf, uint64_t max_bytes);
 
 /* Stats: fk_filter_stats(fk_expandable_as_filter(x), &out): items = entries
  * (table and voids), capacity = the entries before the next doubling

@@ -1691,6 +1691,14 @@ static fk_status fk_quotient_slot_grow(fk_filter *f)
     return fk_quotient_grow((fk_quotient *)f);
 }
 
+/* The set_max_bytes slot (fk_filter_set_max_bytes): the limit
+ * fk_filter_grow checks the doubled table against. */
+static fk_status fk_quotient_slot_set_max_bytes(fk_filter *f, uint64_t max_bytes)
+{
+    ((fk_quotient *)f)->max_bytes = max_bytes;
+    return FK_OK;
+}
+
 static fk_status fk_quotient_slot_size(const fk_params *p, double items, fk_sizing *out)
 {
     uint64_t S, N;
@@ -1730,4 +1738,5 @@ const fk_ops fk_quotient_ops = {
     .count = fk_quotient_slot_count,
     .merge = fk_quotient_slot_merge,
     .grow = fk_quotient_slot_grow,
+    .set_max_bytes = fk_quotient_slot_set_max_bytes,
 };

@@ -391,8 +391,8 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src);
  * at the old load; capacity doubles, the recorded target fpr doubles).
  * Returns FK_OK; FK_EINVAL for qf NULL or r already FK_QUOTIENT_MIN_R, or
  * when the new table would pass FK_MEMORY_CAP; FK_ELIMIT when it would pass
- * the fk_params.max_bytes the filter was made with (loaded filters: none
- * but FK_MEMORY_CAP); FK_ENOMEM (qf unchanged).
+ * the fk_params.max_bytes the filter was made with or was given since by
+ * fk_filter_set_max_bytes (loaded filters: FK_MEMORY_CAP until then); FK_ENOMEM (qf unchanged).
  * Cost: O(S) time, the old and the new table both held while it runs
  * (about 2.9 times the old size at its peak). */
 fk_status fk_quotient_grow(fk_quotient *qf);

@@ -42,7 +42,7 @@ static int cf_bound(fkr_value *v)
     uint64_t cap = full ? fk_scalable_memory_bytes(v->filter) : fkr_max_bytes;
     if (cap > fkr_max_bytes)
         cap = fkr_max_bytes;
-    (void)fk_scalable_set_max_bytes(v->filter, cap);
+    (void)fk_filter_set_max_bytes(v->filter, cap);
     return full;
 }
 

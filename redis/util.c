@@ -318,8 +318,9 @@ long long fkr_count(const fkr_value *v, const char *key, size_t len)
 
 void fkr_apply_limit(fkr_value *v)
 {
-    if (fk_scalable_links(v->filter))
-        (void)fk_scalable_set_max_bytes(v->filter, fkr_max_bytes);
+    /* every growing kind (chains, expandable) checks its growth against
+     * it; the kinds of fixed size answer FK_EUNSUPPORTED */
+    (void)fk_filter_set_max_bytes(v->filter, fkr_max_bytes);
     fkr_apply_kicks(v);
 }
 

@@ -797,7 +797,7 @@ const fk_ops *fk_scalable_inner(const fk_filter *f)
     return fk_scalable_is(f) ? ((const fk_scalable *)f)->inner : NULL;
 }
 
-fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes)
+fk_status fk_scalable_slot_set_max_bytes(fk_filter *f, uint64_t max_bytes)
 {
     if (!fk_scalable_is(f))
         return FK_EINVAL;

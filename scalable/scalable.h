@@ -54,7 +54,7 @@
  * FK_ELIMIT with nothing changed (the chain still answers and removes).
  * With a nonzero max_bytes, create also refuses (FK_ELIMIT) a chain whose
  * first growth step could not fit. The limit is not saved: a loaded
- * chain has FK_MEMORY_CAP until fk_scalable_set_max_bytes.
+ * chain has FK_MEMORY_CAP until fk_filter_set_max_bytes.
  *
  * Defaults (0 in fk_params): growth s = FK_SCALABLE_DEFAULT_GROWTH (2) and
  * tightening r = FK_SCALABLE_DEFAULT_TIGHTENING (0.9), chosen by the
@@ -127,12 +127,6 @@ FK_API fk_status fk_scalable_link_stats(const fk_filter *f, size_t i, fk_stats *
 /* Returns the inner kind of f, or NULL when f is NULL or not a growing
  * filter. Cost: O(1). */
 FK_API const fk_ops *fk_scalable_inner(const fk_filter *f);
-
-/* Sets the byte limit of f (0: FK_MEMORY_CAP), as p->max_bytes at
- * creation: later growth past it answers FK_ELIMIT. A chain already over
- * it keeps its links and stops growing. Returns FK_OK, or FK_EINVAL when
- * f is not a growing filter. Not thread safe against writers. O(1). */
-FK_API fk_status fk_scalable_set_max_bytes(fk_filter *f, uint64_t max_bytes);
 
 /* Returns the bytes f holds (the stats' memory_bytes) without the stats'
  * scan of every link, or 0 when f is not a growing filter. Cost: O(1). */
@@ -207,7 +201,12 @@ fk_status fk_scalable_slot_insert_u64(fk_filter *f, uint64_t key);
     .insert_many = fk_scalable_slot_insert_many,                                         \
     .contains_many_u64 = fk_scalable_slot_contains_many_u64,                             \
     .insert_many_u64 = fk_scalable_slot_insert_many_u64,                                 \
-    .insert_u64 = fk_scalable_slot_insert_u64
+    .insert_u64 = fk_scalable_slot_insert_u64,                                           \
+    .set_max_bytes = fk_scalable_slot_set_max_bytes
+/* The set_max_bytes slot (fk_filter_set_max_bytes): the byte limit later
+ * links are checked against; a chain already over it keeps its links and
+ * stops growing. FK_EINVAL when f is not a chain. */
+fk_status fk_scalable_slot_set_max_bytes(fk_filter *f, uint64_t max_bytes);
 void      fk_scalable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                          const size_t lens[], bool out[]);
 void      fk_scalable_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],

@@ -132,5 +132,33 @@ done
 "$fk" pick --n 10k --fpr 1% --no-timing --format json >"$tmp/plain.json" 2>/dev/null
 check "a plain pick rules the window kind out: it forgets (pick --window)" \
     test "$(jq -r '.candidates[] | select(.kind == "window") | .reason | test("forgets.*pick --window")' "$tmp/plain.json")" = true
+# --- growth mode (--grow-to, --n-uncertain): the kinds that grow or double
+# in place are weighed at the end of the growth, on a scaled run of the
+# growth workload: the FPR over the doublings held or not, memory at the
+# end, lookups at the end
+"$fk" pick --n 2000 --fpr 0.1% --grow-to 64000 --repeat 1 --format json >"$tmp/g.json" 2>/dev/null
+check "grow-to: a recommendation that grows" \
+    sh -c "jq -r .recommendation.kind '$tmp/g.json' | grep -Eq '^(expandable|scalable-|quotient)'"
+check "grow-to: weighed at the end size" test "$(jq .query.weighed_to "$tmp/g.json")" = 64000
+check "grow-to: every growing kind ran the growth (bits, worst fpr, lookups at the end)" \
+    test "$(jq '[.candidates[] | select(.grows) | select(.grown.bits_per_item > 0 and .grown.absent_ns > 0)] | length' "$tmp/g.json")" = \
+         "$(jq '[.candidates[] | select(.grows)] | length' "$tmp/g.json")"
+check "grow-to: expandable holds the fpr over the growth" \
+    test "$(jq '[.candidates[] | select(.kind == "expandable") | select(.feasible and .grown.worst_fpr <= 0.00125)] | length' "$tmp/g.json")" = 1
+check "grow-to: memory is at the end size (bits x 64000)" \
+    test "$(jq '[.candidates[] | select(.grown) | select((.memory_bytes * 8 / 64000 - .grown.bits_per_item) | fabs > 0.01)] | length' "$tmp/g.json")" = 0
+"$fk" pick --n 2000 --fpr 0.1% --grow-to 64000 --repeat 1 >"$tmp/g.txt" 2>/dev/null
+check "grow-to (text): the growth table" grep -q '^growth to 64000, weighed on a run from 2000 keys x32' "$tmp/g.txt"
+check "grow-to (text): the recommendation's growth line" grep -q '^  grown: *x32 from 2000 keys: worst fpr' "$tmp/g.txt"
+# --n-uncertain: quotient made for n (no doublings planned) loses a
+# remainder bit per doubling: weighed and ruled out on its FPR
+"$fk" pick --n 1000 --fpr 0.1% --n-uncertain --repeat 1 --format json >"$tmp/u.json" 2>/dev/null
+check "n-uncertain: weighed at 1024 n" test "$(jq .query.weighed_to "$tmp/u.json")" = 1024000
+check "n-uncertain: quotient is weighed and its fpr is not held" \
+    sh -c "jq -r '.candidates[] | select(.kind == \"quotient\") | .reason' '$tmp/u.json' | grep -q '^FPR not held'"
+check "n-uncertain: expandable holds the fpr, in less memory at the end than the Bloom chains" \
+    test "$(jq '([.candidates[] | select(.kind == "expandable" and .feasible)][0].memory_bytes) as $e
+               | [.candidates[] | select(.kind == "scalable-bloom" or .kind == "scalable-blocked") | select(.memory_bytes <= $e)] | length' "$tmp/u.json")" = 0
+# (its lookups against the chains' are a speed figure: the bench reports it, no test times it)
 
 finish

@@ -637,6 +637,7 @@ TEST(a_version_1_table_works_and_its_later_slots_are_never_read)
     CHECK_STATUS(fk_filter_insert(f, "old", 3), FK_OK);
     CHECK(fk_filter_contains(f, "old", 3));
     CHECK_STATUS(fk_filter_remove(f, "old", 3), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_set_max_bytes(f, 1), FK_EUNSUPPORTED);
     uint64_t n = 1;
     CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_EUNSUPPORTED);
     fk_stats st;
@@ -932,6 +933,57 @@ TEST(grow_follows_the_slot)
     fk_filter_free(f);
 }
 
+/* The memory limit, one verb for every kind: a kind that gets larger after
+ * it is made (FK_CAP_GROWS by itself, FK_CAP_RESIZES on fk_filter_grow)
+ * takes a new limit and keeps to it (growth past it FK_ELIMIT with nothing
+ * lost, growth again once it is raised); the others answer
+ * FK_EUNSUPPORTED and are unchanged. */
+TEST(set_max_bytes_follows_the_slot)
+{
+    CHECK_STATUS(fk_filter_set_max_bytes(NULL, 1), FK_EINVAL);
+    fk_filter *f = is_static() ? build_positive(1000, 0.01, 3) : make(1000, 0.01, 3);
+    if (!f)
+        return;
+    unsigned caps = fk_ops_caps(kind);
+    fk_stats before, after;
+    fk_filter_stats(f, &before);
+    fk_status s = fk_filter_set_max_bytes(f, before.memory_bytes);
+    if (!(caps & (FK_CAP_GROWS | FK_CAP_RESIZES))) {
+        CHECK_STATUS(s, FK_EUNSUPPORTED);
+        fk_filter_stats(f, &after);
+        CHECK(memcmp(&before, &after, sizeof before) == 0);
+        fk_filter_free(f);
+        return;
+    }
+    CHECK_STATUS(s, FK_OK);
+    uint64_t held = 0;
+    if (caps & FK_CAP_GROWS) {
+        fk_status last = FK_OK;
+        while (held < 100000 && (last = fk_filter_insert_u64(f, keys_positive(held))) == FK_OK)
+            held++;
+        CHECK_STATUS(last, FK_ELIMIT);
+    } else {
+        for (; held < 1000; held++)
+            CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(held)), FK_OK);
+        CHECK_STATUS(fk_filter_grow(f), FK_ELIMIT);
+    }
+    fk_filter_stats(f, &after);
+    CHECK_EQ_U64(after.memory_bytes, before.memory_bytes);
+    CHECK_EQ_U64(after.items, held);
+    uint64_t missing = 0;
+    for (uint64_t i = 0; i < held; i++)
+        missing += !fk_filter_contains_u64(f, keys_positive(i));
+    CHECK_EQ_U64(missing, 0);
+    CHECK_STATUS(fk_filter_set_max_bytes(f, 0), FK_OK); /* the default: FK_MEMORY_CAP */
+    if (caps & FK_CAP_GROWS)
+        CHECK_STATUS(fk_filter_insert_u64(f, keys_positive(held)), FK_OK);
+    else
+        CHECK_STATUS(fk_filter_grow(f), FK_OK);
+    fk_filter_stats(f, &after);
+    CHECK(after.memory_bytes > before.memory_bytes);
+    fk_filter_free(f);
+}
+
 /* Intersect: named errors for what cannot intersect; for what can, no
  * false negative for a key in both, and (for these Bloom kinds) the keys of
  * only one side mostly gone. */
@@ -1137,6 +1189,7 @@ int main(void)
         RUN(count_and_merge_follow_the_slots);
         RUN(intersect_follows_the_slot);
         RUN(grow_follows_the_slot);
+        RUN(set_max_bytes_follows_the_slot);
     }
     RUN(the_registry_says_full);
     return check_report();

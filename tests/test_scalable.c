@@ -304,9 +304,9 @@ TEST(growth_stops_at_max_bytes)
         if (buf && fk_filter_save(f, buf, n, NULL) == FK_OK &&
             fk_filter_load_any(buf, n, &g) == FK_OK) {
             CHECK_EQ_U64(fk_scalable_max_bytes(g), FK_MEMORY_CAP);
-            CHECK_STATUS(fk_scalable_set_max_bytes(g, 1u << 20), FK_OK);
+            CHECK_STATUS(fk_filter_set_max_bytes(g, 1u << 20), FK_OK);
             CHECK_STATUS(fk_filter_insert(g, &again, sizeof again), FK_ELIMIT);
-            CHECK_STATUS(fk_scalable_set_max_bytes(g, 0), FK_OK);
+            CHECK_STATUS(fk_filter_set_max_bytes(g, 0), FK_OK);
             CHECK_STATUS(fk_filter_insert(g, &again, sizeof again), FK_OK);
         } else {
             CHECK(0);
@@ -315,7 +315,7 @@ TEST(growth_stops_at_max_bytes)
         free(buf);
         fk_filter_free(f);
     }
-    CHECK_STATUS(fk_scalable_set_max_bytes(NULL, 1), FK_EINVAL);
+    CHECK_STATUS(fk_filter_set_max_bytes(NULL, 1), FK_EINVAL);
 }
 
 TEST(max_bytes_refuses_at_create)

@@ -8,6 +8,7 @@
 #include "hints.h"
 #include "../baselines/runnable_kinds.h"
 #include "../measure/grid.h"
+#include "../measure/growth.h"
 #include "../measure/window_stream.h"
 #include "../report/report.h"
 #include "../report/runinfo.h"
@@ -155,6 +156,70 @@ static int bench_window(const fkc_cmd_spec *spec, const char *filters, int filte
     return rc;
 }
 
+/* The growth workload's default filters: every runnable kind that gets
+ * larger after it is made (FK_CAP_GROWS by itself, FK_CAP_RESIZES in place),
+ * and the reference, made for the end size. */
+static void growth_defaults(const char *reference, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; fkc_kind_at(i) && at < len; i++)
+        if (fk_ops_caps(fkc_kind_at(i)) & (FK_CAP_GROWS | FK_CAP_RESIZES))
+            at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "," : "", fkc_kind_at(i)->name);
+    if (at < len)
+        snprintf(buf + at, len - at, "%s%s", at ? "," : "", reference);
+}
+
+/* `bench --workload growth`: each kind from n0 to n0 * grow, a point per
+ * doubling; a table (or CSV) on stdout and the CSV in out/. */
+static int bench_growth(const fkc_cmd_spec *spec, const char *filters, int filters_given, const char *reference,
+                        const fkc_growth_cfg *cfg, const char *format, const char *out, const char *name)
+{
+    char defaults[512];
+    growth_defaults(reference, defaults, sizeof defaults);
+    const fk_ops *kinds[FKC_KINDS_MAX];
+    size_t nkinds;
+    char err[512];
+    if (fkc_kinds_parse(filters_given ? filters : defaults, kinds, &nkinds, err, sizeof err))
+        return fkc_args_fail(spec, "--filters: %s", err);
+    if (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0)
+        return fkc_args_fail(spec, "--format: the growth workload prints a table or csv");
+    size_t per = cfg->doublings + 1u, n = 0;
+    fkc_growth_point *pts = calloc(per * nkinds, sizeof *pts);
+    if (!pts) {
+        fprintf(stderr, "filterkit bench: out of memory\n");
+        return 1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < nkinds; i++) {
+        size_t got = 0;
+        fk_status s = fkc_growth_run(cfg, kinds[i], pts + n, &got, "filterkit bench: growth: ");
+        if (s != FK_OK) {
+            fprintf(stderr, "filterkit bench: %s: %s%s\n", kinds[i]->name, fk_strerror(s),
+                    got ? "; its run stops there" : "; skipped");
+            rc = 1;
+        }
+        n += got;
+    }
+    if (strcmp(format, "table") == 0)
+        fkc_growth_table(stdout, cfg, pts, n, reference);
+    else
+        fkc_growth_csv(stdout, cfg, pts, n);
+    if (strcmp(out, "-") != 0) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.csv", out, name ? name : "bench-growth");
+        FILE *csv = fkc_make_dirs(out) == 0 ? fopen(path, "w") : NULL;
+        if (csv)
+            fkc_growth_csv(csv, cfg, pts, n);
+        if (!csv || fclose(csv) != 0) {
+            fprintf(stderr, "filterkit bench: cannot write %s\n", path);
+            rc = 1;
+        }
+    }
+    free(pts);
+    return rc;
+}
+
 int fkc_cmd_bench(int argc, char **argv)
 {
     fkc_kind_opt filters = { .at = fkc_kind_at, .value = "all" };
@@ -166,14 +231,16 @@ int fkc_cmd_bench(int argc, char **argv)
     uint64_t threads = 0;
     int binary_lines = 0;
     const char *workload = "fill", *reference = "cuckoo";
-    uint64_t stream = 0, probes = 0;
+    uint64_t stream = 0, probes = 0, n0 = 10000, grow = 1024;
     int no_batches = 0;
     const fkc_opt opts[] = {
-        { "workload", FKC_OPT_CHOICE, &workload, "fill|window", "fill: n keys, then lookups (default); window: a stream of 10 n distinct inserts into sliding-window filters of n, lookups of keys of every age" },
+        { "workload", FKC_OPT_CHOICE, &workload, "fill|window|growth", "fill: n keys, then lookups (default); window: a stream of 10 n distinct inserts into sliding-window filters of n, lookups of keys of every age; growth: the growing kinds from n0 keys to n0 x grow, measured at each doubling" },
+        { "n0", FKC_OPT_COUNT, &n0, "N", "--workload growth: the keys the growing kinds are made for (default: 10000)" },
+        { "grow", FKC_OPT_COUNT, &grow, "G", "--workload growth: the growth, a power of two >= 2 (default: 1024)" },
         { "stream", FKC_OPT_COUNT, &stream, "S", "--workload window: inserts in the stream (default: 10 n)" },
-        { "probes", FKC_OPT_COUNT, &probes, "P", "--workload window: lookups per age band (default: n clamped to [1000, 2^20])" },
-        { "reference", FKC_OPT_STR, &reference, "LIST", "--workload window: kinds that take n keys, not the stream: the speed reference (default: cuckoo)" },
-        { "no-batches", FKC_OPT_FLAG, &no_batches, NULL, "--workload window: skip the batch calls" },
+        { "probes", FKC_OPT_COUNT, &probes, "P", "--workload window: lookups per age band (default: n clamped to [1000, 2^20]); growth: absent keys per doubling (default: the end size up to 2^20)" },
+        { "reference", FKC_OPT_STR, &reference, "LIST", "--workload window: kinds that take n keys, not the stream: the speed reference; growth: the kind the ratios are over (default: cuckoo)" },
+        { "no-batches", FKC_OPT_FLAG, &no_batches, NULL, "--workload window|growth: skip the batch calls" },
         { "filters", FKC_OPT_KINDS, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
         { "fpr", FKC_OPT_FPR_LIST, &fprs, "P", "target false-positive rate(s), e.g. 0.01 or 1% (default: 0.01)" },
@@ -205,7 +272,12 @@ int fkc_cmd_bench(int argc, char **argv)
         "rotating-Bloom baselines) take 10 n distinct inserts; printed per filter: bits per\n"
         "window item, the share of keys answering present by age (window: false negatives;\n"
         "slack N..8N/7; expired 8N/7..2N; old; never seen), ns per insert and lookup, single\n"
-        "and batched, and ratios to the reference (a cuckoo filter holding n keys).",
+        "and batched, and ratios to the reference (a cuckoo filter holding n keys).\n"
+        "--workload growth: the kinds that grow (chains, expandable) made for --n0 keys and\n"
+        "the quotient filter grown in place (fk_filter_grow when full) take keys up to\n"
+        "n0 x --grow, beside the reference made for the end size; at each doubling: bits\n"
+        "per key, measured FPR and absent-lookup ns (single, batch) over --probes keys\n"
+        "never inserted, then inserts per key over the whole growth (first --fpr).",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
@@ -214,6 +286,16 @@ int fkc_cmd_bench(int argc, char **argv)
     if (strcmp(workload, "window") == 0)
         return bench_window(&spec, filters.value, strcmp(filters.value, "all") != 0, reference, &ns, &fprs, seed,
                             stream, probes, no_batches, format, out, name);
+    if (strcmp(workload, "growth") == 0) {
+        if (grow < 2 || (grow & (grow - 1)) || n0 == 0 || n0 > (UINT64_MAX >> 1) / grow)
+            return fkc_args_fail(&spec, "--grow: a power of two >= 2, with --n0 x --grow in range");
+        unsigned doublings = 0;
+        while ((UINT64_C(1) << doublings) < grow)
+            doublings++;
+        fkc_growth_cfg cfg = { n0, doublings, fprs.v[0], seed, probes, !no_batches };
+        return bench_growth(&spec, filters.value, strcmp(filters.value, "all") != 0, reference, &cfg, format,
+                            out, name);
+    }
     if (wide && strcmp(format, "table") == 0)
         format = "wide";
 

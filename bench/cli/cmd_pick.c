@@ -19,6 +19,7 @@
 #include "../measure/window_stream.h"
 #include "../baselines/window_baselines.h"
 #include "../report/stats.h"
+#include "../measure/growth.h"
 #include "../report/report.h"
 #include "../report/runinfo.h"
 #include "../report/units.h"
@@ -46,6 +47,12 @@
 /* The rates the "best fpr in the budget" search tries between. */
 #define PICK_FPR_FLOOR 1e-15
 #define PICK_FPR_CEIL 0.5
+/* --n-uncertain without --grow-to: the growth the kinds are weighed over
+ * (the expandable kind's default expected growth, fk_params.growth). */
+#define PICK_UNCERTAIN_GROWTH 1024u
+/* The growth run starts at no fewer keys than this (at 1024x it ends at
+ * 1M keys, under PICK_MAX_MEASURED). */
+#define PICK_GROWTH_MIN_N0 UINT64_C(1000)
 
 typedef struct {
     const fk_ops *ops;
@@ -67,6 +74,12 @@ typedef struct {
                                  (the fastest too, when others are) */
     char          why_not[200];
     char          params[160];
+    /* growth mode (--n-uncertain, --grow-to): a scaled run of the growth
+     * workload (bench/measure/growth.h), read at its end */
+    int           grown;        /* the growth run took place */
+    double        grow_bits;    /* bits per key at the end */
+    double        grow_fpr;     /* the worst measured FPR over its doublings */
+    double        grow_absent_ns, grow_absent_batch_ns, grow_insert_ns;
 } candidate;
 
 /* The shortest decimal that reads back as exactly d (0.001, not
@@ -195,6 +208,105 @@ static void runnable_name(char *buf, size_t len)
     free(abs);
 }
 
+/* ------------------------------------------------------- growth mode
+ *
+ * With --n-uncertain or --grow-to the kinds that get larger after they are
+ * made (FK_CAP_GROWS by themselves, FK_CAP_RESIZES in place) are weighed at
+ * the end of the growth, not at n: each runs the growth workload of
+ * `bench --workload growth` scaled to n0 = run_n0 keys over the same number
+ * of doublings (a chain's links, an expandable table's fingerprint lengths
+ * and a quotient filter's remainder bits depend on the doublings, not on
+ * n0), and is judged on the worst FPR it measured at any doubling (held or
+ * not), its bits per key at the end (its memory at the end size: bits x
+ * end), and its absent lookups at the end and inserts over the growth
+ * (the cost, at the read ratio). */
+
+/* The doublings from capacity to end (at least 1). */
+static unsigned doublings_to(uint64_t capacity, uint64_t end)
+{
+    unsigned d = 1;
+    while (d < 48 && ldexp((double)capacity, (int)d) < (double)end)
+        d++;
+    return d;
+}
+
+/* Runs the scaled growth for every growing candidate still in: fills its
+ * grow_* figures, its memory at the end size and its cost, and rules out
+ * those whose FPR was not held. run_n0 and run_doublings: the run's shape. */
+static void growth_weigh(candidate *c, size_t nc, uint64_t capacity, uint64_t end, double fpr, double read_ratio,
+                         uint64_t seed, uint64_t *run_n0, unsigned *run_doublings)
+{
+    unsigned d = doublings_to(capacity, end), dr = d;
+    uint64_t n0 = capacity;
+    while (dr > 1 && (n0 << dr) > PICK_MAX_MEASURED && n0 > PICK_GROWTH_MIN_N0)
+        n0 = (n0 >> 1) > PICK_GROWTH_MIN_N0 ? n0 >> 1 : PICK_GROWTH_MIN_N0;
+    while (dr > 1 && (n0 << dr) > PICK_MAX_MEASURED)
+        dr--; /* past 2^11 fewer doublings are run (said in the output) */
+    *run_n0 = n0;
+    *run_doublings = dr;
+    uint64_t probes = (n0 << dr) < (UINT64_C(1) << 18) ? n0 << dr : UINT64_C(1) << 18;
+    fkc_growth_point pts[49];
+    for (size_t i = 0; i < nc; i++) {
+        candidate *x = &c[i];
+        if (x->why_not[0] || !(fk_ops_caps(x->ops) & (FK_CAP_GROWS | FK_CAP_RESIZES)))
+            continue;
+        fkc_growth_cfg cfg = { n0, dr, x->fpr, seed, probes, 1 };
+        size_t got = 0;
+        fkc_progress_step("growing %s from %llu keys x%llu", x->ops->name, (unsigned long long)n0,
+                          (unsigned long long)(UINT64_C(1) << dr));
+        fk_status s = fkc_growth_run(&cfg, x->ops, pts, &got, NULL);
+        if (s != FK_OK || !got) {
+            snprintf(x->why_not, sizeof x->why_not, "cannot take the growth (%s)", fk_strerror(s));
+            continue;
+        }
+        const fkc_growth_point *last = &pts[got - 1];
+        x->grown = x->measured = x->sized = 1;
+        x->grow_fpr = 0;
+        for (size_t j = 0; j < got; j++)
+            x->grow_fpr = pts[j].measured_fpr > x->grow_fpr ? pts[j].measured_fpr : x->grow_fpr;
+        x->grow_bits = last->bits_per_key;
+        x->grow_absent_ns = last->absent_ns;
+        x->grow_absent_batch_ns = last->absent_batch_ns;
+        x->grow_insert_ns = last->insert_ns;
+        x->memory = (uint64_t)ceil(last->bits_per_key / 8.0 * (double)end);
+        x->exact = 0;
+        x->cost = x->cost_low = x->cost_high = read_ratio * last->absent_ns + (1 - read_ratio) * last->insert_ns;
+        x->r.n = last->keys;
+        x->r.fpr_measured = x->r.fpr_low = x->r.fpr_high = last->measured_fpr;
+        x->r.insert = (fkc_summary){ last->insert_ns, last->insert_ns, last->insert_ns };
+        for (int m = 0; m < FKC_MIXES; m++)
+            x->r.lookup[m] = (fkc_summary){ last->absent_ns, last->absent_ns, last->absent_ns };
+        x->r.remove = (fkc_summary){ NAN, NAN, NAN };
+        /* held: at most the target plus four standard deviations of the
+         * binomial count over the probes */
+        double allowed = fpr * PICK_THEORY_SLACK + 4 * sqrt(fpr / (double)probes);
+        if (x->grow_fpr > allowed)
+            snprintf(x->why_not, sizeof x->why_not, "FPR not held: measured %.3g%% after growing x%llu (%.3g%% "
+                     "asked)%s", 100 * x->grow_fpr, (unsigned long long)(UINT64_C(1) << dr), 100 * fpr,
+                     fk_ops_caps(x->ops) & FK_CAP_RESIZES ? "; each doubling in place takes a remainder bit" : "");
+        else if (last->stopped)
+            snprintf(x->why_not, sizeof x->why_not, "cannot double %u times (its remainder runs out at %llu keys "
+                     "of the run)", dr, (unsigned long long)last->keys);
+    }
+}
+
+/* The growth table of the text output: each grown candidate at the end. */
+static void growth_print(FILE *out, const candidate *c, size_t nc, uint64_t end, uint64_t run_n0, unsigned dr,
+                         unsigned d)
+{
+    fprintf(out, "growth to %llu, weighed on a run from %llu keys x%llu%s (memory at the end = bits per key x "
+            "%llu):\n", (unsigned long long)end, (unsigned long long)run_n0, (unsigned long long)(UINT64_C(1) << dr),
+            dr < d ? " (fewer doublings than asked: FPR of the chains and quotient rises further)" : "",
+            (unsigned long long)end);
+    fprintf(out, "  %-16s %9s %11s %12s %10s %10s\n", "kind", "bits/key", "worst FPR", "absent ns", "batch ns",
+            "insert ns");
+    for (size_t i = 0; i < nc; i++)
+        if (c[i].grown)
+            fprintf(out, "  %-16s %9.2f %10.4f%% %12.1f %10.1f %10.1f%s\n", c[i].ops->name, c[i].grow_bits,
+                    100 * c[i].grow_fpr, c[i].grow_absent_ns, c[i].grow_absent_batch_ns, c[i].grow_insert_ns,
+                    c[i].why_not[0] ? "  ruled out" : "");
+}
+
 /* ---------------------------------------------------------- the JSON form */
 
 static void json_num(FILE *out, double d)
@@ -254,6 +366,19 @@ static void json_candidate(FILE *out, const candidate *c, const candidate *best,
         json_num(out, c->theory);
         fprintf(out, ", \"best_fpr_in_budget\": ");
         json_num(out, c->best_fpr);
+    }
+    if (c->grown) {
+        fprintf(out, ", \"grown\": {\"bits_per_item\": ");
+        json_num(out, c->grow_bits);
+        fprintf(out, ", \"worst_fpr\": ");
+        json_num(out, c->grow_fpr);
+        fprintf(out, ", \"absent_ns\": ");
+        json_num(out, c->grow_absent_ns);
+        fprintf(out, ", \"absent_batch_ns\": ");
+        json_num(out, c->grow_absent_batch_ns);
+        fprintf(out, ", \"insert_ns\": ");
+        json_num(out, c->grow_insert_ns);
+        fprintf(out, "}");
     }
     if (c->measured) {
         fprintf(out, ",\n     \"measured\": {\"n\": %llu, \"fpr\": ", (unsigned long long)c->r.n);
@@ -895,7 +1020,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         { "merges", FKC_OPT_FLAG, &merges, NULL, "two filters must merge into one without the keys (fk_filter_merge)" },
         { "memory", FKC_OPT_BYTES, &memory, "BYTES", "memory budget (e.g. 64M, 1GiB); default: none" },
         { "headroom", FKC_OPT_RATIO, &headroom, "R", "share of n to be added later (default: 25%; 0 for a fixed set)" },
-        { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: pick a growing kind (scalable-*)" },
+        { "n-uncertain", FKC_OPT_FLAG, &uncertain, NULL, "n is a guess: weigh the kinds that grow (expandable, scalable-*, quotient in place) over a 1024-fold growth" },
         { "grow-to", FKC_OPT_COUNT, &grow_to, "N", grow_help },
         { "read-ratio", FKC_OPT_RATIO, &read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
@@ -919,6 +1044,13 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
         "that many more; with --n-uncertain it recommends a growing kind instead.\n"
+        "With --n-uncertain or --grow-to, the kinds that grow (expandable, the scalable-*\n"
+        "chains) or double in place (quotient) are weighed at the end of the growth\n"
+        "(--grow-to N, else 1024 n): each runs the growth workload of 'bench --workload\n"
+        "growth' scaled to at most 2M keys over the same doublings; the worst FPR over the\n"
+        "doublings must stay at the target (a quotient filter made for n gives a bit per\n"
+        "doubling), memory is bits per key at the end times N, and the cost is absent\n"
+        "lookups at the end and inserts over the growth at the read ratio.\n"
         "With --grow-to N the filter starts at n and must reach N items without the\n"
         "keys: a growing kind (scalable-*: it adds sub-filters by itself) or one that\n"
         "doubles in place (%s: each fk_filter_grow doubles its slots and its fpr,\n"
@@ -1079,7 +1211,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                      "for n needs less memory and one lookup instead of one per sub-filter");
             continue;
         }
-        if (!(caps & FK_CAP_GROWS) && uncertain) {
+        if (!(caps & (FK_CAP_GROWS | FK_CAP_RESIZES)) && uncertain) {
             snprintf(c[i].why_not, sizeof c[i].why_not, "n is uncertain: past its capacity a fixed "
                      "filter %s", (caps & FK_CAP_BOUNDED) ? "refuses inserts (FK_EFULL)"
                                                           : "loses its false-positive rate");
@@ -1089,7 +1221,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
          * for plot 8 (--out), which shows every kind beside the budget line */
         if (c[i].sized)
             c[i].untimed = judge(&c[i], c[i].fpr, out_dir ? 0 : memory);
-        if (!c[i].why_not[0] && !no_timing) {
+        if (!c[i].why_not[0] && !no_timing && !grows) { /* growth mode: growth_weigh */
             cfg[nmeas] = (fkc_measure_cfg){ c[i].ops, c[i].fpr, (unsigned)repeat, 0, 0, 0 };
             which[nmeas++] = i;
         }
@@ -1131,6 +1263,17 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         }
         fkc_bench_keys_free(&bk);
         fkc_progress_end();
+    }
+
+    uint64_t end = grow_to ? grow_to : capacity * PICK_UNCERTAIN_GROWTH, run_n0 = 0;
+    unsigned run_doublings = 0;
+    if (grows && !no_timing) {
+        fkc_progress_begin("pick", nc);
+        growth_weigh(c, nc, capacity, end, fpr, read_ratio, seed, &run_n0, &run_doublings);
+        fkc_progress_end();
+        for (size_t i = 0; i < nc; i++)
+            if (c[i].grown && !c[i].why_not[0])
+                (void)judge(&c[i], c[i].fpr, memory); /* the budget, against the memory at the end */
     }
 
     /* The fastest feasible, then the smallest of those tied with it on
@@ -1180,8 +1323,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
      * memory): what the same bytes buy from each */
     uint64_t budget_for_best = memory ? memory : best ? best->memory : 0;
     for (size_t i = 0; i < nc && budget_for_best; i++)
-        if (c[i].sized && !c[i].doublings && (!(fk_ops_caps(c[i].ops) & FK_CAP_GROWS) || grows) &&
-            !(fk_ops_caps(c[i].ops) & FK_CAP_EXPIRES))
+        if (c[i].sized && !c[i].doublings && !grows && !(fk_ops_caps(c[i].ops) & FK_CAP_EXPIRES))
             c[i].best_fpr = best_fpr_within(c[i].ops, capacity, budget_for_best);
 
     if (out_dir && strcmp(out_dir, "-") != 0 &&
@@ -1251,6 +1393,11 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             fprintf(out, "%llu", (unsigned long long)grow_to);
         else
             fputs("null", out);
+        fprintf(out, ", \"weighed_to\": ");
+        if (grows)
+            fprintf(out, "%llu", (unsigned long long)end);
+        else
+            fputs("null", out);
         fprintf(out, ", \"capacity\": %llu, \"read_ratio\": ", (unsigned long long)capacity);
         json_num(out, read_ratio);
         fprintf(out, ", \"keys\": \"%s\", \"repeat\": %llu, \"seed\": %llu, \"no_timing\": %s, \"timed_at_n\": %llu},\n",
@@ -1306,7 +1453,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         fprintf(out, "sized for: %llu items to start with, growing to %llu without the keys (--grow-to)\n",
                (unsigned long long)capacity, (unsigned long long)grow_to);
     else if (uncertain)
-        fprintf(out, "sized for: %llu items to start with; a growing kind grows past them\n", (unsigned long long)capacity);
+        fprintf(out, "sized for: %llu items to start with; a growing kind grows past them (weighed at x%u: "
+                "--grow-to N to say where it ends)\n", (unsigned long long)capacity, PICK_UNCERTAIN_GROWTH);
     else
         fprintf(out, "sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n",
                (unsigned long long)capacity, 100 * headroom);
@@ -1317,6 +1465,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                n_meas < capacity ? "; at the full n lookups slow down once the filter outgrows the caches" : "");
     else if (no_timing)
         fprintf(out, "(nothing timed: --no-timing)\n\n");
+    else if (grows)
+        fprintf(out, "(timed on the growth run below)\n\n");
     else
         fprintf(out, "(nothing timed: the sizing formulas rule every kind out)\n\n");
 
@@ -1367,9 +1517,18 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         fprintf(out, "  grow:       %s\n", grow_line);
     if (best->params[0])
         fprintf(out, "  geometry:   %s\n", best->params);
-    fprintf(out, "  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
-           8.0 * (double)best->memory / (double)capacity);
-    if (best->measured) {
+    if (best->grown)
+        fprintf(out, "  memory:     ~%s at %llu items, the end of the growth (%.2f bits per item)\n", mem,
+                (unsigned long long)end, best->grow_bits);
+    else
+        fprintf(out, "  memory:     %s%s (%.2f bits per item at capacity)\n", best->exact ? "" : "~", mem,
+               8.0 * (double)best->memory / (double)capacity);
+    if (best->grown)
+        fprintf(out, "  grown:      x%llu from %llu keys: worst fpr %.3g%% over the doublings, absent lookup "
+                "%.1f ns (batch %.1f) at the end, insert %.1f ns per key over the growth\n",
+                (unsigned long long)(UINT64_C(1) << run_doublings), (unsigned long long)run_n0,
+                100 * best->grow_fpr, best->grow_absent_ns, best->grow_absent_batch_ns, best->grow_insert_ns);
+    if (best->measured && !best->grown) {
     fprintf(out, "  measured:   fpr %.3g%% (theory %.3g%% at capacity), insert %.1f ns, lookup %.1f ns (50%% present), "
            "%.1f ns (absent)", 100 * best->r.fpr_measured, 100 * best->theory, best->r.insert.median,
            best->r.lookup[2].median, best->r.lookup[0].median);
@@ -1400,6 +1559,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
                 fprintf(out, "  %-16s %7.1f  %*s%s\n", c[i].ops->name, c[i].cost, mark[0] ? -15 : 0, range, mark);
             }
     }
+    if (grows && !no_timing)
+        growth_print(out, c, nc, end, run_n0, run_doublings, doublings_to(capacity, end));
     fprintf(out, "why not the others:\n");
     for (size_t i = 0; i < nc; i++) {
         const candidate *o = &c[i];
@@ -1412,6 +1573,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             why_lost(o, best, read_ratio, why, sizeof why);
         fprintf(out, "  %s: %s%s\n", o->ops->name, why, o->untimed ? " (by the formulas: not timed)" : "");
     }
+    if (grows)
+        return 0; /* the best fpr at n within a budget says nothing of the growth */
     char bb[32];
     fkc_human_bytes(budget_for_best, bb, sizeof bb);
     fprintf(out, "best fpr within %s (%s) at capacity %llu:\n", bb, memory ? "the budget" : "the recommendation's memory",

@@ -6,8 +6,6 @@
 #include "memlimit.h"
 #include "../../common/params.h"
 #include "../../registry/registry.h"
-#include "../../expandable/expandable.h"
-#include "../../scalable/scalable.h"
 
 static uint64_t lower(uint64_t a, uint64_t b)
 {
@@ -52,10 +50,7 @@ int fkc_memlimit_apply(const char *cmd, fk_filter *f, uint64_t max_bytes)
     if (!(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_GROWS))
         return 0;
     uint64_t limit = max_bytes ? max_bytes : fkc_memlimit_default();
-    /* the growing kinds that are not chains keep their own limit */
-    fk_status s = fk_filter_ops(f) == &fk_expandable_ops
-                      ? fk_expandable_set_max_bytes((fk_expandable *)(void *)f, limit)
-                      : fk_scalable_set_max_bytes(f, limit);
+    fk_status s = fk_filter_set_max_bytes(f, limit);
     if (s != FK_OK) {
         fprintf(stderr, "filterkit %s: setting the memory limit: %s\n", cmd, fk_strerror(s));
         return -1;

@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "scalable/scalable.h" /* fk_scalable_set_max_bytes: a loaded chain's limit */
 #include <structmember.h> /* T_PYSSIZET, READONLY: the weak-reference list (3.11 has no Py_T_*) */
 
 /* A growing kind made without a capacity starts with this first link (the
@@ -45,10 +44,10 @@ static void set_max_bytes(pyfk_filter *self, uint64_t max_bytes)
 {
     self->max_bytes = max_bytes ? (max_bytes < FK_MEMORY_CAP ? max_bytes : FK_MEMORY_CAP)
                                 : pyfk_default_max_bytes();
-    /* a chain checks its limit before each new link; other kinds answer
-     * FK_EINVAL (not a chain): grow checks theirs here (filter_grow) */
+    /* a growing kind checks its limit before each new link or doubling;
+     * the kinds of fixed size answer FK_EUNSUPPORTED */
     if (self->filter)
-        (void)fk_scalable_set_max_bytes(self->filter, self->max_bytes);
+        (void)fk_filter_set_max_bytes(self->filter, self->max_bytes);
 }
 
 /* ---------------------------------------------------------- construction */

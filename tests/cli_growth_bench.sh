@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# tests/cli_growth_bench.sh: `filterkit bench --workload growth` at a small
+# scale (n0 = 500, x16): a point per kind per doubling in the CSV, the
+# kinds taking the growth as their fk_ops say (grown, in-place, pre-sized),
+# the properties the workload is there to show (the expandable kind's FPR
+# held at every doubling, the quotient filter's rising as it grows in
+# place, the pre-sized reference's memory fixed), the table's summary, and
+# the argument errors. FK_BUILD=<build dir>; prints `N passed, N failed`.
+set -u
+build=${FK_BUILD:-build}
+fk="$build/filterkit"
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
+check() { local what=$1; shift; if "$@"; then ok; else bad "$what"; fi; }
+
+kinds=expandable,scalable-cuckoo,scalable-bloom,quotient,cuckoo
+"$fk" bench --workload growth --n0 500 --grow 16 --fpr 0.001 --probes 20000 --filters "$kinds" \
+    --out "$tmp/res" >"$tmp/table" 2>"$tmp/err"
+check "growth bench exits 0 ($(head -c 300 "$tmp/err"))" test $? -eq 0
+csv="$tmp/res/bench-growth.csv"
+check "the CSV is written" test -s "$csv"
+col() { # NAME: the column's number in the CSV header
+    head -n 1 "$csv" | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
+}
+check "the CSV header" test "$(head -n 1 "$csv")" = \
+    "filter,how,n0,growth,fpr,seed,probes,doubling,keys,stopped,memory_bytes,bits_per_key,measured_fpr,absent_ns,absent_batch_ns,insert_ns"
+for k in expandable scalable-cuckoo scalable-bloom quotient cuckoo; do
+    check "$k: a point at each of the 5 doublings" test "$(grep -c "^$k," "$csv")" -eq 5
+done
+# keys at doubling g are 500 * 2^g for every kind
+check "keys = n0 2^doubling at every point" \
+    awk -F, -v d="$(col doubling)" -v k="$(col keys)" 'NR > 1 && $k != 500 * 2 ^ $d { bad = 1 } END { exit bad }' "$csv"
+how() { grep "^$1," "$csv" | head -n 1 | cut -d, -f2; }
+check "the chains and expandable grow by themselves" test "$(how expandable),$(how scalable-cuckoo)" = "grown,grown"
+check "quotient grows in place" test "$(how quotient)" = in-place
+check "cuckoo is the pre-sized reference" test "$(how cuckoo)" = pre-sized
+fprcol=$(col measured_fpr) memcol=$(col memory_bytes)
+# expandable made for 0.001 holds it at every doubling (20000 probes:
+# 0.001 + 4 sigma is 0.00122)
+check "expandable's FPR stays under the target at every doubling" \
+    awk -F, -v c="$fprcol" '$1 == "expandable" && $c > 0.00122 { bad = 1 } END { exit bad }' "$csv"
+# the quotient filter gives a remainder bit per doubling: its FPR rises
+q0=$(grep '^quotient,' "$csv" | head -n 1 | cut -d, -f"$fprcol")
+q4=$(grep '^quotient,' "$csv" | tail -n 1 | cut -d, -f"$fprcol")
+check "quotient's FPR rises as it grows in place ($q0 -> $q4)" awk -v a="$q0" -v b="$q4" 'BEGIN { exit !(b > 4 * a && b > 0.004) }'
+check "the pre-sized cuckoo's memory is fixed" \
+    test "$(grep '^cuckoo,' "$csv" | cut -d, -f"$memcol" | sort -u | wc -l)" -eq 1
+e0=$(grep '^expandable,' "$csv" | head -n 1 | cut -d, -f"$memcol")
+e4=$(grep '^expandable,' "$csv" | tail -n 1 | cut -d, -f"$memcol")
+check "expandable's memory grows ($e0 -> $e4)" test "$e4" -ge $((8 * e0))
+check "the table ends with the summary over the reference" grep -q '^At the end (.*x: over cuckoo)' "$tmp/table"
+check "the summary has a line per kind" test "$(sed -n '/^At the end/,$p' "$tmp/table" | grep -c -E '^(expandable|scalable-cuckoo|scalable-bloom|quotient|cuckoo) ')" -eq 5
+
+# CSV on stdout, no file with --out -
+"$fk" bench --workload growth --n0 200 --grow 2 --probes 1000 --filters expandable --format csv --out - \
+    >"$tmp/stdout" 2>/dev/null
+check "--format csv prints the CSV" test "$(grep -c '^expandable,grown,200,2,' "$tmp/stdout")" -eq 2
+
+# the default filters: every kind that grows or resizes, and the reference
+"$fk" bench --workload growth --n0 200 --grow 2 --probes 1000 --no-batches --format csv --out - \
+    >"$tmp/defaults" 2>/dev/null
+for k in expandable scalable-cuckoo scalable-bloom quotient cuckoo; do
+    check "default filters include $k" grep -q "^$k," "$tmp/defaults"
+done
+check "no Bloom filter of fixed size by default" test "$(grep -c '^bloom,' "$tmp/defaults")" -eq 0
+
+for args in "--grow 3" "--grow 1" "--n0 0" "--format json"; do
+    # shellcheck disable=SC2086
+    "$fk" bench --workload growth $args --out - >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    check "bench --workload growth $args: exit 2, usage" test "$rc" -eq 2 -a ! -s "$tmp/out"
+done
+
+# the figures script is a thin call of this workload (no second copy)
+check "expandable_figures.sh runs filterkit bench --workload growth" \
+    grep -q 'bench --workload growth' "$here/../bench/figures/expandable_figures.sh"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
