@@ -1032,7 +1032,7 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
         { "out", FKC_OPT_STR, &out_dir, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    char about[3072];
+    char about[4096];
     snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
