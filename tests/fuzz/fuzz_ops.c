@@ -15,7 +15,11 @@
  * through growth at an fpr where that cannot happen in its seeded run).
  * A static kind (FK_CAP_STATIC) is built from the keys of the insert
  * operations, then: every one is found, also after a round trip; items
- * counts them once each; its writers answer FK_EUNSUPPORTED. */
+ * counts them once each; its writers answer FK_EUNSUPPORTED.
+ * A kind that forgets (FK_CAP_EXPIRES, a count window of capacity N)
+ * promises only the keys among its last N successful inserts (a repeat
+ * counts and refreshes the key), and its items count the live generations'
+ * inserts, so at most all of them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,15 @@ static uint8_t  seen[KEYS];    /* 1 once a key was inserted in this run */
 static uint16_t touched[KEYS]; /* the keys with seen set, to reset them */
 static size_t ntouched;
 static int lossy; /* a growing kind removed a key: false negatives possible */
+static uint64_t last_insert[KEYS]; /* the insert number of a key's latest insert */
+static uint64_t inserts;           /* successful inserts so far in this run */
+static uint64_t window;            /* an expiring kind's N; 0 for the others */
+
+/* The model says the key must answer present. */
+static int must_hold(uint16_t id)
+{
+    return model[id] && !lossy && (!window || inserts - last_insert[id] < window);
+}
 
 static const double fprs[8] = { 0.5, 0.1, 0.01, 0.001, 1e-4, 1e-6, 1e-12, 0.999999 };
 
@@ -45,7 +58,7 @@ static void check_all(const fk_filter *f)
 {
     uint8_t k[2];
     for (size_t i = 0; i < ntouched && !lossy; i++)
-        if (model[touched[i]])
+        if (must_hold(touched[i]))
             REQUIRE(fk_filter_contains(f, k, key_bytes(touched[i], k)));
 }
 
@@ -135,6 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         model[touched[i]] = seen[touched[i]] = 0;
     ntouched = 0;
     lossy = 0;
+    inserts = 0;
+    window = (fk_ops_caps(ops) & FK_CAP_EXPIRES) ? p.capacity : 0;
     uint64_t items = 0;
     uint8_t k[2];
     for (size_t at = 5; at + 3 <= size; at += 3) {
@@ -152,6 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 }
                 model[id]++;
                 items++;
+                last_insert[id] = ++inserts;
             } else if ((op & 0x1C) == 0) {
                 check_all(f); /* nothing was lost (a full sweep: now and then) */
             }
@@ -172,7 +188,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             break;
         case 2: /* lookup */
-            if (model[id] && !lossy)
+            if (must_hold(id))
                 REQUIRE(fk_filter_contains(f, k, len));
             else
                 (void)fk_filter_contains(f, k, len);
@@ -187,7 +203,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  * more than one link) answers FK_OK and keeps the copies, so
                  * it may hold more than the model (scalable/scalable.h) */
                 REQUIRE(st.items == items ||
-                        ((fk_ops_caps(ops) & FK_CAP_GROWS) && ops->remove && st.items > items));
+                        ((fk_ops_caps(ops) & FK_CAP_GROWS) && ops->remove && st.items > items) ||
+                        (window && st.items < items));
                 REQUIRE(st.load_factor >= 0.0 && st.load_factor <= 1.0);
                 if (op & 8) /* the full sweep costs, so only now and then */
                     check_all(f);
