@@ -161,4 +161,8 @@ check "n-uncertain: expandable holds the fpr, in less memory at the end than the
                | [.candidates[] | select(.kind == "scalable-bloom" or .kind == "scalable-blocked") | select(.memory_bytes <= $e)] | length' "$tmp/u.json")" = 0
 # (its lookups against the chains' are a speed figure: the bench reports it, no test times it)
 
+# --out makes its folder, as bench --out does (it failed with "No such file")
+"$fk" pick --n 1000 --fpr 1% --no-timing --out "$tmp/out/new/dir" >/dev/null 2>&1
+check "pick --out into a folder that does not exist yet: it is made, pick.csv written" test -s "$tmp/out/new/dir/pick.csv"
+
 finish

@@ -417,6 +417,10 @@ static int write_csv(const char *dir, const candidate *c, size_t nc, const candi
         fprintf(stderr, "filterkit pick: --out: path too long\n");
         return -1;
     }
+    if (fkc_make_dirs(dir)) { /* as bench --out: the folder is made */
+        fprintf(stderr, "filterkit pick: cannot create '%s': %s\n", dir, strerror(errno));
+        return -1;
+    }
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "filterkit pick: %s: %s\n", path, strerror(errno));
