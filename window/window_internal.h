@@ -88,6 +88,9 @@ struct fk_window {
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
     /* the byte lookup for this width (constants folded; window.c) */
     bool    (*lookup)(const fk_window *w, const void *key, size_t len);
+    /* the insert from a hash, and the cuckoo walk, for this width */
+    fk_status (*insert_h)(fk_window *w, uint64_t h);
+    bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
     uint64_t  kicks, refreshed, refused, swept_last, swept_total;
 };
 
@@ -279,8 +282,12 @@ static inline uint64_t fk_win_table_bytes(uint64_t buckets, uint32_t w)
 
 /* ------------------------------------------------------------- writers */
 
-/* fk_window_insert from the key's hash (window.c), statuses included. */
-fk_status fk_win_insert_hash(fk_window *w, uint64_t h);
+/* fk_window_insert from the key's hash (window.c), statuses included: the
+ * path chosen for the width at creation. */
+static inline fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
+{
+    return w->insert_h(w, h);
+}
 
 /* Empties the table and every count: the generation goes on (window.c). */
 void fk_win_clear(fk_window *w);
