@@ -238,6 +238,8 @@ static void stash_sweep(fk_window *w, unsigned t)
 
 /* ------------------------------------------------- generations, sweep */
 
+static void sweep_words(fk_window *w, unsigned t);
+
 /* Empties every slot of tag t, one pass over the buckets. */
 static void sweep(fk_window *w, unsigned t)
 {
@@ -247,18 +249,7 @@ static void sweep(fk_window *w, unsigned t)
     if (gone == 0)
         return;
     if (w->f <= FK_WIN_WORD_FP_BITS) {
-        const uint64_t want = w->ones * t, ones = w->ones, tags = w->tag_fields;
-        const uint64_t slot = w->slot_mask;
-        for (uint64_t b = 0; b < w->buckets; b++) {
-            uint64_t v = fk_win_bucket(w, b);
-            /* bit 0 of a slot set when its tag differs from t */
-            uint64_t d = (v ^ want) & tags;
-            d = (d | (d >> 1) | (d >> 2)) & ones;
-            /* clearing an empty slot (tag 0 = t) changes nothing */
-            uint64_t keep = v & ~((~d & ones) * slot);
-            if (keep != v)
-                fk_win_put_bucket(w, b, keep);
-        }
+        sweep_words(w, t);
     } else {
         for (uint64_t b = 0; b < w->buckets; b++)
             for (unsigned j = 0; j < 4; j++) {
@@ -497,51 +488,78 @@ static inline __attribute__((always_inline)) uint64_t word_free(uint64_t v, cons
     return (v - k.ones) & ~v & k.high;
 }
 
+/* The nonzero slots of word v (0..4): each slot's top bit set when any of
+ * its bits is (no carry crosses a slot), summed by a multiply into the top
+ * slot's low bits. */
+static inline __attribute__((always_inline)) unsigned word_used(uint64_t v, const word_k k)
+{
+    const uint64_t low = k.ones * (k.smask >> 1);
+    uint64_t top = (((v & low) + low) | v) & k.high;
+    return (unsigned)((((top >> (k.W - 1)) * k.ones) >> (3 * k.W)) & 7);
+}
+
 /* The slot whose top bit is the lowest set bit of m (m != 0). */
 static inline __attribute__((always_inline)) unsigned word_slot(uint64_t m, const word_k k)
 {
     return (unsigned)__builtin_ctzll(m) / k.W;
 }
 
-/* kick_any with the width a constant: each step looks one step ahead
- * (a slot of b whose fingerprint's other bucket has room moves there and
- * the walk ends), else evicts a random slot and carries its fingerprint
- * to its other bucket. Every read of bucket b comes from one word. */
+/* kick_any with the width a constant, the same walk: each step looks one
+ * step ahead (a slot of b whose fingerprint's other bucket has room moves
+ * there and the walk ends), else evicts a random slot and carries its
+ * fingerprint to its other bucket -- which the look-ahead just read and
+ * found full, so that bucket's word is not read again and no room is
+ * sought there. */
 static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t b1, uint64_t b2,
                                                          uint64_t v, unsigned F)
 {
     const word_k k = word_k_of(F);
     kick_step path[FK_WINDOW_MAX_KICKS];
+    /* one draw gives the first bucket and the slots of 31 random steps */
     uint64_t r = rng_next(&w->rng);
     uint64_t b = (r & 1) ? b2 : b1;
-    uint64_t carry = v;
+    unsigned left = 31;
+    r >>= 2;
+    uint64_t carry = v, word = word_get(w, b, k);
     unsigned n = 0;
     for (; n < FK_WINDOW_MAX_KICKS; n++) {
-        const uint64_t word = word_get(w, b, k);
+        uint64_t alts[4], words[4];
+#if defined(__clang__)
+#pragma clang loop unroll(full)
+#elif defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
         for (unsigned i = 0; i < 4; i++) {
             uint64_t there = (word >> (i * k.W)) & k.smask;
-            uint64_t alt = fk_win_alt(w, b, (uint32_t)(there >> FK_WIN_TAG_BITS));
-            uint64_t a = word_get(w, alt, k), e = word_free(a, k);
+            alts[i] = fk_win_alt(w, b, (uint32_t)(there >> FK_WIN_TAG_BITS));
+            words[i] = word_get(w, alts[i], k);
+            uint64_t e = word_free(words[i], k);
             if (e) {
-                word_put(w, alt, a | there << (word_slot(e, k) * k.W), k);
+                word_put(w, alts[i], words[i] | there << (word_slot(e, k) * k.W), k);
                 word_put(w, b, (word & ~(k.smask << (i * k.W))) | carry << (i * k.W), k);
                 w->kicks++;
                 return true;
             }
         }
-        unsigned j = (unsigned)(rng_next(&w->rng) >> 62);
+        if (left == 0) {
+            r = rng_next(&w->rng);
+            left = 32;
+        }
+        unsigned j = (unsigned)(r & 3);
+        r >>= 2;
+        left--;
         uint64_t out = (word >> (j * k.W)) & k.smask;
-        word_put(w, b, (word & ~(k.smask << (j * k.W))) | carry << (j * k.W), k);
+        word = (word & ~(k.smask << (j * k.W))) | carry << (j * k.W);
+        word_put(w, b, word, k);
         path[n].bucket = b;
         path[n].slot = j;
         w->kicks++;
         carry = out;
-        b = fk_win_alt(w, b, (uint32_t)(carry >> FK_WIN_TAG_BITS));
-        uint64_t a = word_get(w, b, k), e = word_free(a, k);
-        if (e) {
-            word_put(w, b, a | carry << (word_slot(e, k) * k.W), k);
-            return true;
-        }
+        /* out's other bucket is full (read above); b itself when out's
+         * buckets coincide, whose word just changed */
+        if (alts[j] != b)
+            word = words[j];
+        b = alts[j];
     }
     while (n--) {
         uint64_t here = fk_win_get(w, path[n].bucket, path[n].slot);
@@ -569,11 +587,11 @@ static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, ui
         return insert_any(w, h);
     const unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
     const uint64_t v = ((uint64_t)fp << FK_WIN_TAG_BITS) | t;
-    uint64_t e = word_free(v1, k);
-    if (e)
-        word_put(w, i1, v1 | v << (word_slot(e, k) * k.W), k);
-    else if ((e = word_free(v2, k)) != 0)
-        word_put(w, i2, v2 | v << (word_slot(e, k) * k.W), k);
+    const uint64_t e1 = word_free(v1, k), e2 = word_free(v2, k);
+    if (e1 && (!e2 || word_used(v1, k) <= word_used(v2, k)))
+        word_put(w, i1, v1 | v << (word_slot(e1, k) * k.W), k);
+    else if (e2)
+        word_put(w, i2, v2 | v << (word_slot(e2, k) * k.W), k);
     else if (!w->kick(w, i1, i2, v)) {
         fk_status s = stash_put(w, i1, i2, v); /* as insert_any */
         if (s != FK_OK)
@@ -585,7 +603,38 @@ static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, ui
     return FK_OK;
 }
 
+/* sweep's pass with the width a constant: in each bucket word, the slots
+ * whose tag is t (a tag field equal to t: no bit of it differs; empty
+ * slots too when t = 0, which clearing leaves as they are) are zeroed. */
+static inline __attribute__((always_inline)) void sweep_w(fk_window *w, unsigned t, unsigned F)
+{
+    const word_k k = word_k_of(F);
+    const uint64_t want = k.ones * t, low = k.ones * 3, top = k.ones * 4;
+    const uint64_t n = w->buckets;
+    for (uint64_t b = 0; b < n; b++) {
+        const uint64_t v = word_get(w, b, k), d = (v ^ want) & k.tag_fields;
+        const uint64_t same = ~(((d & low) + low) | d) & top;
+        if (same)
+            word_put(w, b, v & ~((same >> 2) * k.smask), k);
+    }
+}
+
 #define FK_WIN_EACH_WORD_WIDTH(X) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+
+static void sweep_words(fk_window *w, unsigned t)
+{
+    switch (w->f) {
+#define FK_WIN_SWEEP_CASE(F)                                                           \
+    case F:                                                                            \
+        sweep_w(w, t, F);                                                              \
+        break;
+        FK_WIN_EACH_WORD_WIDTH(FK_WIN_SWEEP_CASE)
+#undef FK_WIN_SWEEP_CASE
+    default:
+        break;
+    }
+}
+
 #define FK_WIN_INSERT_W(F)                                                             \
     static __attribute__((noinline)) bool kick_##F(fk_window *w, uint64_t b1, uint64_t b2, \
                                                    uint64_t v)                         \
@@ -776,9 +825,12 @@ static fk_status fk_window_slot_create(const fk_params *p, fk_filter **out)
 
 static void fk_window_slot_destroy(fk_filter *f) { fk_window_free((fk_window *)f); }
 
-static fk_status fk_window_slot_insert(fk_filter *f, const void *key, size_t len)
+static FK_HOT fk_status fk_window_slot_insert(fk_filter *f, const void *key, size_t len)
 {
-    return fk_window_insert((fk_window *)f, key, len);
+    fk_window *w = (fk_window *)f;
+    if (!key && len > 0)
+        return FK_EINVAL;
+    return w->insert_h(w, fk_win_hash(w, key, len));
 }
 
 static bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
