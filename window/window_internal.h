@@ -243,20 +243,28 @@ static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
     return hit;
 }
 
+/* fk_win_place_of with the width a constant F. */
+static inline __attribute__((always_inline)) fk_win_place fk_win_place_w(const fk_window *w,
+                                                                         uint64_t h, unsigned F)
+{
+    fk_win_place p;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
+    p.i1 = fk_win_mulhi(h, w->buckets);
+    p.i2 = fk_win_alt(w, p.i1, p.fp);
+    return p;
+}
+
 /* fk_win_has with the width a constant F <= 13 (every mask and shift
- * folded): the place, two bucket words, the stash test. */
-static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
-                                                                    uint64_t h, unsigned F)
+ * folded), from the place: two bucket words, the stash test. */
+static inline __attribute__((always_inline)) bool fk_win_has_place_w(const fk_window *w,
+                                                                     const fk_win_place p,
+                                                                     unsigned F)
 {
     const unsigned W = F + FK_WIN_TAG_BITS, BB = 4 * W;
     const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
     const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
     const uint64_t fp_fields = fp_ones * ((UINT64_C(1) << F) - 1);
     const uint64_t bmask = BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (BB & 63)) - 1;
-    fk_win_place p;
-    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
-    p.i1 = fk_win_mulhi(h, w->buckets);
-    p.i2 = fk_win_alt(w, p.i1, p.fp);
     const uint64_t b1 = p.i1 * BB, b2 = p.i2 * BB;
     const uint64_t v1 = (fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7)) & bmask;
     const uint64_t v2 = (fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7)) & bmask;
@@ -266,6 +274,13 @@ static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_win
     if (__builtin_expect((w->stash_n != 0) & !hit, 0))
         return fk_win_stash_has(w, p.i1, p.i2, p.fp);
     return hit;
+}
+
+/* The same from the hash. */
+static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
+                                                                    uint64_t h, unsigned F)
+{
+    return fk_win_has_place_w(w, fk_win_place_w(w, h, F), F);
 }
 
 /* The first byte of bucket b, for prefetching. */
