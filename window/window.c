@@ -215,8 +215,6 @@ static fk_status stash_put(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
     return FK_OK;
 }
 
-static bool kick_in(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
-
 /* After a sweep: drops the entries of tag t (already uncounted) and moves
  * the others into the table where they now fit. */
 static void stash_sweep(fk_window *w, unsigned t)
@@ -232,13 +230,15 @@ static void stash_sweep(fk_window *w, unsigned t)
             fk_win_set(w, e.bucket, (unsigned)j, e.slot);
         else if ((j = fk_win_find_free(w, b2)) >= 0)
             fk_win_set(w, b2, (unsigned)j, e.slot);
-        else if (!kick_in(w, e.bucket, b2, e.slot))
+        else if (!w->kick(w, e.bucket, b2, e.slot))
             w->stash[kept++] = e;
     }
     w->stash_n = kept;
 }
 
 /* ------------------------------------------------- generations, sweep */
+
+static void sweep_words(fk_window *w, unsigned t);
 
 /* Empties every slot of tag t, one pass over the buckets. */
 static void sweep(fk_window *w, unsigned t)
@@ -249,18 +249,7 @@ static void sweep(fk_window *w, unsigned t)
     if (gone == 0)
         return;
     if (w->f <= FK_WIN_WORD_FP_BITS) {
-        const uint64_t want = w->ones * t, ones = w->ones, tags = w->tag_fields;
-        const uint64_t slot = w->slot_mask;
-        for (uint64_t b = 0; b < w->buckets; b++) {
-            uint64_t v = fk_win_bucket(w, b);
-            /* bit 0 of a slot set when its tag differs from t */
-            uint64_t d = (v ^ want) & tags;
-            d = (d | (d >> 1) | (d >> 2)) & ones;
-            /* clearing an empty slot (tag 0 = t) changes nothing */
-            uint64_t keep = v & ~((~d & ones) * slot);
-            if (keep != v)
-                fk_win_put_bucket(w, b, keep);
-        }
+        sweep_words(w, t);
     } else {
         for (uint64_t b = 0; b < w->buckets; b++)
             for (unsigned j = 0; j < 4; j++) {
@@ -338,7 +327,7 @@ typedef struct {
 /* Places slot value v (fingerprint fp) starting from a full bucket pair
  * (b1, b2): a random walk of evictions. True when placed; false with the
  * table exactly as before. */
-static bool kick_in(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
+static bool kick_any(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
 {
     kick_step path[FK_WINDOW_MAX_KICKS];
     uint64_t r = rng_next(&w->rng);
@@ -392,7 +381,7 @@ static inline void counted(fk_window *w, unsigned t)
         next_generation(w);
 }
 
-fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
+static fk_status insert_any(fk_window *w, uint64_t h)
 {
     fk_win_place p = fk_win_place_of(w, h);
     const unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
@@ -435,7 +424,7 @@ fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
         fk_win_set(w, p.i1, (unsigned)j, v);
     else if ((j = fk_win_find_free(w, p.i2)) >= 0)
         fk_win_set(w, p.i2, (unsigned)j, v);
-    else if (!kick_in(w, p.i1, p.i2, v)) {
+    else if (!w->kick(w, p.i1, p.i2, v)) {
         /* the walk failed (the table as before): the key waits in the
          * stash, which the next sweeps empty into the room they free */
         fk_status s = stash_put(w, p.i1, p.i2, v);
@@ -447,6 +436,217 @@ fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
     counted(w, t);
     return FK_OK;
 }
+
+/* ------------------------------------------- inserts per width (f <= 13) */
+
+/* The constants of a bucket word at fingerprint width F (4..13): with F a
+ * constant every one folds. */
+typedef struct {
+    unsigned W, BB;         /* slot bits, bucket bits */
+    uint64_t ones, fp_ones; /* bit 0 / bit 3 of each slot */
+    uint64_t high;          /* the top bit of each slot */
+    uint64_t fp_fields;     /* the fingerprint bits of every slot */
+    uint64_t tag_fields;    /* the tag bits of every slot */
+    uint64_t bmask, smask;  /* the bucket's bits, a slot's bits */
+} word_k;
+
+static inline __attribute__((always_inline)) word_k word_k_of(unsigned F)
+{
+    word_k k;
+    k.W = F + FK_WIN_TAG_BITS;
+    k.BB = 4 * k.W;
+    k.ones = 1 | UINT64_C(1) << k.W | UINT64_C(1) << 2 * k.W | UINT64_C(1) << 3 * k.W;
+    k.fp_ones = k.ones << FK_WIN_TAG_BITS;
+    k.high = k.ones << (k.W - 1);
+    k.fp_fields = k.fp_ones * ((UINT64_C(1) << F) - 1);
+    k.tag_fields = k.ones * FK_WIN_TAG_MASK;
+    k.bmask = k.BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (k.BB & 63)) - 1;
+    k.smask = (UINT64_C(1) << k.W) - 1;
+    return k;
+}
+
+static inline __attribute__((always_inline)) uint64_t word_get(const fk_window *w, uint64_t b,
+                                                               const word_k k)
+{
+    uint64_t bit = b * k.BB;
+    return (fk_load_le64(w->bytes + (bit >> 3)) >> (bit & 7)) & k.bmask;
+}
+
+static inline __attribute__((always_inline)) void word_put(fk_window *w, uint64_t b, uint64_t v,
+                                                           const word_k k)
+{
+    uint64_t bit = b * k.BB;
+    uint8_t *p = w->bytes + (bit >> 3);
+    unsigned sh = (unsigned)(bit & 7);
+    fk_store_le64(p, (fk_load_le64(p) & ~(k.bmask << sh)) | (v << sh));
+}
+
+/* Nonzero when word v has an empty slot: the lowest set bit is the top
+ * bit of the lowest empty slot. */
+static inline __attribute__((always_inline)) uint64_t word_free(uint64_t v, const word_k k)
+{
+    return (v - k.ones) & ~v & k.high;
+}
+
+/* The nonzero slots of word v (0..4): each slot's top bit set when any of
+ * its bits is (no carry crosses a slot), summed by a multiply into the top
+ * slot's low bits. */
+static inline __attribute__((always_inline)) unsigned word_used(uint64_t v, const word_k k)
+{
+    const uint64_t low = k.ones * (k.smask >> 1);
+    uint64_t top = (((v & low) + low) | v) & k.high;
+    return (unsigned)((((top >> (k.W - 1)) * k.ones) >> (3 * k.W)) & 7);
+}
+
+/* The slot whose top bit is the lowest set bit of m (m != 0). */
+static inline __attribute__((always_inline)) unsigned word_slot(uint64_t m, const word_k k)
+{
+    return (unsigned)__builtin_ctzll(m) / k.W;
+}
+
+/* kick_any with the width a constant, the same walk: each step looks one
+ * step ahead (a slot of b whose fingerprint's other bucket has room moves
+ * there and the walk ends), else evicts a random slot and carries its
+ * fingerprint to its other bucket -- which the look-ahead just read and
+ * found full, so that bucket's word is not read again and no room is
+ * sought there. */
+static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t b1, uint64_t b2,
+                                                         uint64_t v, unsigned F)
+{
+    const word_k k = word_k_of(F);
+    kick_step path[FK_WINDOW_MAX_KICKS];
+    /* one draw gives the first bucket and the slots of 31 random steps */
+    uint64_t r = rng_next(&w->rng);
+    uint64_t b = (r & 1) ? b2 : b1;
+    unsigned left = 31;
+    r >>= 2;
+    uint64_t carry = v, word = word_get(w, b, k);
+    unsigned n = 0;
+    for (; n < FK_WINDOW_MAX_KICKS; n++) {
+        uint64_t alts[4], words[4];
+#if defined(__clang__)
+#pragma clang loop unroll(full)
+#elif defined(__GNUC__)
+#pragma GCC unroll 4
+#endif
+        for (unsigned i = 0; i < 4; i++) {
+            uint64_t there = (word >> (i * k.W)) & k.smask;
+            alts[i] = fk_win_alt(w, b, (uint32_t)(there >> FK_WIN_TAG_BITS));
+            words[i] = word_get(w, alts[i], k);
+            uint64_t e = word_free(words[i], k);
+            if (e) {
+                word_put(w, alts[i], words[i] | there << (word_slot(e, k) * k.W), k);
+                word_put(w, b, (word & ~(k.smask << (i * k.W))) | carry << (i * k.W), k);
+                w->kicks++;
+                return true;
+            }
+        }
+        if (left == 0) {
+            r = rng_next(&w->rng);
+            left = 32;
+        }
+        unsigned j = (unsigned)(r & 3);
+        r >>= 2;
+        left--;
+        uint64_t out = (word >> (j * k.W)) & k.smask;
+        word = (word & ~(k.smask << (j * k.W))) | carry << (j * k.W);
+        word_put(w, b, word, k);
+        path[n].bucket = b;
+        path[n].slot = j;
+        w->kicks++;
+        carry = out;
+        /* out's other bucket is full (read above); b itself when out's
+         * buckets coincide, whose word just changed */
+        if (alts[j] != b)
+            word = words[j];
+        b = alts[j];
+    }
+    while (n--) {
+        uint64_t here = fk_win_get(w, path[n].bucket, path[n].slot);
+        fk_win_set(w, path[n].bucket, path[n].slot, carry);
+        carry = here;
+    }
+    return false;
+}
+
+/* insert_any with the width a constant: the two bucket words read once,
+ * tested for the fingerprint (a refresh) and for room. A refresh, a
+ * non-empty stash or a full pair go out of line. */
+static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, uint64_t h,
+                                                                unsigned F)
+{
+    const word_k k = word_k_of(F);
+    const uint32_t fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
+    const uint64_t i1 = fk_win_mulhi(h, w->buckets), i2 = fk_win_alt(w, i1, fp);
+    const uint64_t v1 = word_get(w, i1, k), v2 = word_get(w, i2, k);
+    const uint64_t want = (uint64_t)fp * k.fp_ones;
+    const uint64_t x1 = (v1 ^ want) & k.fp_fields, x2 = (v2 ^ want) & k.fp_fields;
+    if (__builtin_expect(((((x1 - k.fp_ones) & ~x1) | ((x2 - k.fp_ones) & ~x2)) & k.high) != 0 ||
+                             w->stash_n != 0 || w->live >= w->live_budget,
+                         0))
+        return insert_any(w, h);
+    const unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
+    const uint64_t v = ((uint64_t)fp << FK_WIN_TAG_BITS) | t;
+    const uint64_t e1 = word_free(v1, k), e2 = word_free(v2, k);
+    if (e1 && (!e2 || word_used(v1, k) <= word_used(v2, k)))
+        word_put(w, i1, v1 | v << (word_slot(e1, k) * k.W), k);
+    else if (e2)
+        word_put(w, i2, v2 | v << (word_slot(e2, k) * k.W), k);
+    else if (!w->kick(w, i1, i2, v)) {
+        fk_status s = stash_put(w, i1, i2, v); /* as insert_any */
+        if (s != FK_OK)
+            return s;
+    }
+    w->live++;
+    w->slots[t]++;
+    counted(w, t);
+    return FK_OK;
+}
+
+/* sweep's pass with the width a constant: in each bucket word, the slots
+ * whose tag is t (a tag field equal to t: no bit of it differs; empty
+ * slots too when t = 0, which clearing leaves as they are) are zeroed. */
+static inline __attribute__((always_inline)) void sweep_w(fk_window *w, unsigned t, unsigned F)
+{
+    const word_k k = word_k_of(F);
+    const uint64_t want = k.ones * t, low = k.ones * 3, top = k.ones * 4;
+    const uint64_t n = w->buckets;
+    for (uint64_t b = 0; b < n; b++) {
+        const uint64_t v = word_get(w, b, k), d = (v ^ want) & k.tag_fields;
+        const uint64_t same = ~(((d & low) + low) | d) & top;
+        if (same)
+            word_put(w, b, v & ~((same >> 2) * k.smask), k);
+    }
+}
+
+#define FK_WIN_EACH_WORD_WIDTH(X) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
+
+static void sweep_words(fk_window *w, unsigned t)
+{
+    switch (w->f) {
+#define FK_WIN_SWEEP_CASE(F)                                                           \
+    case F:                                                                            \
+        sweep_w(w, t, F);                                                              \
+        break;
+        FK_WIN_EACH_WORD_WIDTH(FK_WIN_SWEEP_CASE)
+#undef FK_WIN_SWEEP_CASE
+    default:
+        break;
+    }
+}
+
+#define FK_WIN_INSERT_W(F)                                                             \
+    static __attribute__((noinline)) bool kick_##F(fk_window *w, uint64_t b1, uint64_t b2, \
+                                                   uint64_t v)                         \
+    {                                                                                  \
+        return kick_w(w, b1, b2, v, F);                                                \
+    }                                                                                  \
+    static FK_HOT fk_status insert_##F(fk_window *w, uint64_t h)                      \
+    {                                                                                  \
+        return insert_w(w, h, F);                                                      \
+    }
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_W)
+#undef FK_WIN_INSERT_W
 
 FK_HOT fk_status fk_window_insert(fk_window *w, const void *key, size_t len)
 {
@@ -478,7 +678,6 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
 /* Lookups with the width a constant, one per f in 4..13 (a bucket in one
  * word), chosen at creation (choose_paths), as cuckoo's: no width test,
  * no mask read from the struct. */
-#define FK_WIN_EACH_WORD_WIDTH(X) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13)
 #define FK_WIN_LOOKUP_W(F)                                                             \
     static FK_HOT bool lookup_##F(const fk_window *w, const void *key, size_t len)    \
     {                                                                                  \
@@ -496,11 +695,15 @@ static void choose_paths(fk_window *x)
 {
     x->lookup = lookup_any;
     x->base.contains_u64 = contains_u64;
+    x->insert_h = insert_any;
+    x->kick = kick_any;
     switch (x->f) {
 #define FK_WIN_PATHS_CASE(F)                                                           \
     case F:                                                                            \
         x->lookup = lookup_##F;                                                        \
         x->base.contains_u64 = contains_u64_##F;                                       \
+        x->insert_h = insert_##F;                                                      \
+        x->kick = kick_##F;                                                            \
         break;
         FK_WIN_EACH_WORD_WIDTH(FK_WIN_PATHS_CASE)
 #undef FK_WIN_PATHS_CASE
@@ -622,9 +825,12 @@ static fk_status fk_window_slot_create(const fk_params *p, fk_filter **out)
 
 static void fk_window_slot_destroy(fk_filter *f) { fk_window_free((fk_window *)f); }
 
-static fk_status fk_window_slot_insert(fk_filter *f, const void *key, size_t len)
+static FK_HOT fk_status fk_window_slot_insert(fk_filter *f, const void *key, size_t len)
 {
-    return fk_window_insert((fk_window *)f, key, len);
+    fk_window *w = (fk_window *)f;
+    if (!key && len > 0)
+        return FK_EINVAL;
+    return w->insert_h(w, fk_win_hash(w, key, len));
 }
 
 static bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)

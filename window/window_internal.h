@@ -88,6 +88,9 @@ struct fk_window {
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
     /* the byte lookup for this width (constants folded; window.c) */
     bool    (*lookup)(const fk_window *w, const void *key, size_t len);
+    /* the insert from a hash, and the cuckoo walk, for this width */
+    fk_status (*insert_h)(fk_window *w, uint64_t h);
+    bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
     uint64_t  kicks, refreshed, refused, swept_last, swept_total;
 };
 
@@ -240,20 +243,28 @@ static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
     return hit;
 }
 
+/* fk_win_place_of with the width a constant F. */
+static inline __attribute__((always_inline)) fk_win_place fk_win_place_w(const fk_window *w,
+                                                                         uint64_t h, unsigned F)
+{
+    fk_win_place p;
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
+    p.i1 = fk_win_mulhi(h, w->buckets);
+    p.i2 = fk_win_alt(w, p.i1, p.fp);
+    return p;
+}
+
 /* fk_win_has with the width a constant F <= 13 (every mask and shift
- * folded): the place, two bucket words, the stash test. */
-static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
-                                                                    uint64_t h, unsigned F)
+ * folded), from the place: two bucket words, the stash test. */
+static inline __attribute__((always_inline)) bool fk_win_has_place_w(const fk_window *w,
+                                                                     const fk_win_place p,
+                                                                     unsigned F)
 {
     const unsigned W = F + FK_WIN_TAG_BITS, BB = 4 * W;
     const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
     const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
     const uint64_t fp_fields = fp_ones * ((UINT64_C(1) << F) - 1);
     const uint64_t bmask = BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (BB & 63)) - 1;
-    fk_win_place p;
-    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
-    p.i1 = fk_win_mulhi(h, w->buckets);
-    p.i2 = fk_win_alt(w, p.i1, p.fp);
     const uint64_t b1 = p.i1 * BB, b2 = p.i2 * BB;
     const uint64_t v1 = (fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7)) & bmask;
     const uint64_t v2 = (fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7)) & bmask;
@@ -263,6 +274,13 @@ static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_win
     if (__builtin_expect((w->stash_n != 0) & !hit, 0))
         return fk_win_stash_has(w, p.i1, p.i2, p.fp);
     return hit;
+}
+
+/* The same from the hash. */
+static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
+                                                                    uint64_t h, unsigned F)
+{
+    return fk_win_has_place_w(w, fk_win_place_w(w, h, F), F);
 }
 
 /* The first byte of bucket b, for prefetching. */
@@ -279,8 +297,12 @@ static inline uint64_t fk_win_table_bytes(uint64_t buckets, uint32_t w)
 
 /* ------------------------------------------------------------- writers */
 
-/* fk_window_insert from the key's hash (window.c), statuses included. */
-fk_status fk_win_insert_hash(fk_window *w, uint64_t h);
+/* fk_window_insert from the key's hash (window.c), statuses included: the
+ * path chosen for the width at creation. */
+static inline fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
+{
+    return w->insert_h(w, h);
+}
 
 /* Empties the table and every count: the generation goes on (window.c). */
 void fk_win_clear(fk_window *w);
