@@ -7,6 +7,18 @@
 #include "expandable_internal.h"
 #include "../common/alloc.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FK_XF_HAVE_BMI2 1
+#else
+#define FK_XF_HAVE_BMI2 0
+#endif
+
+uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
+{
+    return XXH3_64bits_withSeed(key, len, xf->seed);
+}
+
 /* ------------------------------------------------------------ geometry */
 
 uint64_t fk_xf_slots_for(uint64_t quotients)
@@ -102,7 +114,7 @@ static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
 
 /* ------------------------------------------------------------- creation */
 
-static bool contains_u64(const fk_filter *f, uint64_t key);
+static void choose_lookup(fk_expandable *xf);
 
 static fk_status create_table(uint64_t slots, uint32_t width, uint8_t **out)
 {
@@ -130,12 +142,12 @@ fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bit
         return s;
     }
     xf->base.ops = &fk_expandable_ops;
-    xf->base.contains_u64 = contains_u64;
     xf->nblocks = xf->slots / 64;
     xf->quotients = quotients;
     xf->width = width;
     xf->slot_bytes = width / 8;
     xf->block_bytes = FK_XF_HEAD + 8u * width;
+    choose_lookup(xf);
     xf->fp_bits = fp_bits;
     xf->doublings = doublings;
     xf->growth = FK_EXPANDABLE_DEFAULT_GROWTH;
@@ -328,56 +340,158 @@ static long voids_match(const fk_expandable *xf, uint64_t q)
     return -1;
 }
 
-/* q's run (q occupied): the rank of q among its block's occupied
- * quotients, counted from the block's offset, numbers the runend that
- * ends it; the run starts after the previous runend, not before q. */
-__attribute__((noinline)) static bool run_matches(const fk_expandable *xf, uint64_t q,
-                                                  uint32_t kv, const uint8_t *blk, uint64_t occ)
+/* The slot before `limit` that ends a run, at or after p0; p0 - 1 when
+ * none (a run's start when the runends between its block's offset and its
+ * own end word are all in earlier words: rare). */
+static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0,
+                                   uint64_t limit)
 {
-    uint64_t b = q >> 6;
-    unsigned d = fk_xf_popcount(occ & (~UINT64_C(0) >> (63 - (q & 63))));
-    uint64_t p0 = (b << 6) + fk_le_get16(blk + 16), w = p0 >> 6;
-    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_xf_popcount(re);
-    while (c < d) {
-        d -= c;
-        re = fk_xf_runends(xf, ++w);
-        c = fk_xf_popcount(re);
+    while (limit > p0) {
+        uint64_t w = (limit - 1) >> 6;
+        uint64_t re = fk_xf_runends_w(table, w, W) & (~UINT64_C(0) >> (63 - ((limit - 1) & 63)));
+        if (re) {
+            uint64_t j = (w << 6) + 63u - (unsigned)__builtin_clzll(re);
+            return j >= p0 ? j : p0 - 1;
+        }
+        limit = w << 6;
     }
-    uint64_t j = (w << 6) + fk_xf_select(re, d - 1);
-    for (;;) {
-        if (fk_xf_match(fk_xf_slot(xf, j), kv))
-            return true;
-        if (j <= q || is_runend(xf, j - 1))
-            return false;
-        j--;
+    return p0 - 1;
+}
+
+/* The lookup of a hashed key, once per rank-and-select flavour (BMI2 and
+ * popcnt where the CPU has them, chosen when the filter is made; the
+ * portable one otherwise: the same answers, which the tests compare).
+ * q's block says in one bit whether q has a run; if so, the rank of q
+ * among the block's occupied quotients, counted from the block's offset,
+ * numbers the runend that ends q's run and the one before it tells where
+ * the run starts (both selects on one word in the common case). Runs of
+ * one or two entries (most of them below load 0.9) are compared without
+ * branches; longer runs are walked between start and end with no runend
+ * check per slot. Keys with no match in the table then ask the void list
+ * (empty within the expected growth). */
+#define FK_XF_DEFINE_LOOKUP(SUFFIX, W, ATTR, SELECT, POPCOUNT)                                  \
+    ATTR __attribute__((noinline)) static bool run_matches_##SUFFIX(                              \
+        const uint8_t *table, uint64_t q, uint32_t kv, const uint8_t *blk, uint64_t occ)         \
+    {                                                                                            \
+        uint64_t b = q >> 6;                                                                     \
+        unsigned d = POPCOUNT(occ & (~UINT64_C(0) >> (63 - (q & 63))));                          \
+        uint64_t p0 = (b << 6) + fk_xf_load16(blk + 16), w = p0 >> 6;                            \
+        uint64_t re = fk_xf_runends_w(table, w, W) & (~UINT64_C(0) << (p0 & 63));               \
+        unsigned c = POPCOUNT(re);                                                               \
+        while (c < d) {                                                                          \
+            d -= c;                                                                              \
+            re = fk_xf_runends_w(table, ++w, W);                                                 \
+            c = POPCOUNT(re);                                                                    \
+        }                                                                                        \
+        uint64_t end = (w << 6) + SELECT(re, d - 1), start;                                      \
+        if (__builtin_expect(d >= 2 || w == p0 >> 6, 1))                                         \
+            start = d >= 2 ? (w << 6) + SELECT(re, d >= 2 ? d - 2 : 0) + 1 : p0;                \
+        else                                                                                     \
+            start = last_runend_before(table, W, p0, w << 6) + 1;                                \
+        start = start < q ? q : start;                                                           \
+        uint32_t v1 = fk_xf_slot_w(table, end, W);                                               \
+        uint32_t v0 = fk_xf_slot_w(table, end - (end > start), W);                               \
+        bool hit = fk_xf_match(v1, kv) | fk_xf_match(v0, kv);                                    \
+        if (__builtin_expect(end - start < 2, 1))                                                \
+            return hit;                                                                          \
+        for (uint64_t j = start; !hit && j + 1 < end; j++)                                       \
+            hit = fk_xf_match(fk_xf_slot_w(table, j, W), kv);                                    \
+        return hit;                                                                              \
+    }                                                                                            \
+    ATTR static inline bool lookup_##SUFFIX(const fk_expandable *xf, uint64_t h)                 \
+    {                                                                                            \
+        uint32_t kv;                                                                             \
+        uint64_t q = fk_xf_place(xf, h, &kv);                                                    \
+        const uint8_t *blk = fk_xf_block_w(xf->table, q >> 6, W);                                \
+        /* q's slots are usually in a later line of its block than the       \
+         * header: ask for them now, so the two misses overlap */            \
+        __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8));                               \
+        uint64_t occ = fk_load_le64(blk);                                                        \
+        if (((occ >> (q & 63)) & 1) && run_matches_##SUFFIX(xf->table, q, kv, blk, occ))         \
+            return true;                                                                         \
+        return __builtin_expect(xf->nvoids != 0, 0) && voids_in(xf, q);                          \
+    }                                                                                            \
+    ATTR static bool lookup_hash_##SUFFIX(const fk_expandable *xf, uint64_t h)                   \
+    {                                                                                            \
+        return lookup_##SUFFIX(xf, h);                                                           \
+    }                                                                                            \
+    /* by key, the hash inlined: 8-byte keys through XXH3's 8-byte path     \
+     * (the seed's part made once), other lengths through XXH3 itself */    \
+    ATTR static bool lookup_key_##SUFFIX(const fk_expandable *xf, const void *key, size_t len)   \
+    {                                                                                            \
+        if (__builtin_expect(len == 8 && key != NULL, 1))                                        \
+            return lookup_##SUFFIX(xf, fk_hash8_64(fk_load_le64(key), xf->flip));                \
+        return lookup_##SUFFIX(xf, fk_xf_hash_long(xf, key, len));                               \
+    }                                                                                            \
+    ATTR static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)                       \
+    {                                                                                            \
+        const fk_expandable *xf = (const fk_expandable *)f;                                      \
+        return lookup_##SUFFIX(xf, fk_hash8_64(key, xf->flip));                                  \
     }
+
+/* The void list's answer, out of line: the table's lookups keep their
+ * registers (no void exists within the expected growth). */
+__attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, uint64_t q)
+{
+    return voids_match(xf, q) >= 0;
+}
+
+#define FK_XF_SELECT_PORTABLE(w, k) fk_xf_select((w), (k))
+FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+#if FK_XF_HAVE_BMI2
+__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
+{
+    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
+}
+#define FK_XF_SELECT_BMI2(w, k) select_bmi2((w), (k))
+#define FK_XF_POPCNT(w)         ((unsigned)__builtin_popcountll(w))
+FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+#endif
+
+#define FK_XF_USE_LOOKUP(xf, SUFFIX)                 \
+    do {                                             \
+        (xf)->lookup = lookup_hash_##SUFFIX;         \
+        (xf)->lookup_key = lookup_key_##SUFFIX;      \
+        (xf)->base.contains_u64 = lookup_u64_##SUFFIX; \
+    } while (0)
+
+void fk_xf_use_portable(fk_expandable *xf)
+{
+    xf->bmi2 = false;
+    if (xf->width == 16)
+        FK_XF_USE_LOOKUP(xf, portable16);
+    else
+        FK_XF_USE_LOOKUP(xf, portable32);
+}
+
+static void choose_lookup(fk_expandable *xf)
+{
+    fk_xf_use_portable(xf);
+#if FK_XF_HAVE_BMI2
+    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+        xf->bmi2 = true;
+        if (xf->width == 16)
+            FK_XF_USE_LOOKUP(xf, bmi2_16);
+        else
+            FK_XF_USE_LOOKUP(xf, bmi2_32);
+    }
+#endif
 }
 
 bool fk_xf_lookup_hash(const fk_expandable *xf, uint64_t h)
 {
-    uint32_t kv;
-    uint64_t q = fk_xf_place(xf, h, &kv);
-    const uint8_t *blk = fk_xf_block(xf, q >> 6);
-    /* the slots of q are usually in its block's later lines: ask now */
-    __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * xf->slot_bytes);
-    uint64_t occ = fk_load_le64(blk);
-    if (((occ >> (q & 63)) & 1) && run_matches(xf, q, kv, blk, occ))
-        return true;
-    return xf->nvoids != 0 && voids_match(xf, q) >= 0;
+    return xf->lookup(xf, h);
 }
 
 bool fk_expandable_contains(const fk_expandable *xf, const void *key, size_t len)
 {
     if (!xf || (!key && len > 0))
         return false;
-    return fk_xf_lookup_hash(xf, fk_xf_hash(xf, key, len));
-}
-
-static bool contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_expandable *xf = (const fk_expandable *)f;
-    return fk_xf_lookup_hash(xf, fk_hash8_64(key, xf->flip));
+    return xf->lookup_key(xf, key, len);
 }
 
 /* ---------------------------------------------------------------- insert */
