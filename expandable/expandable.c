@@ -14,6 +14,19 @@
 #define FK_XF_HAVE_BMI2 0
 #endif
 
+/* Rank and select: BMI2's pdep and the popcnt instruction where the CPU
+ * has them (each filter chooses at creation: xf->bmi2), else the
+ * portable forms of expandable_internal.h; the same answers either way. */
+#define FK_XF_SELECT_PORTABLE(w, k) fk_xf_select((w), (k))
+#if FK_XF_HAVE_BMI2
+__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
+{
+    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
+}
+#define FK_XF_SELECT_BMI2(w, k) select_bmi2((w), (k))
+#define FK_XF_POPCNT(w)         ((unsigned)__builtin_popcountll(w))
+#endif
+
 uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
 {
     return XXH3_64bits_withSeed(key, len, xf->seed);
@@ -244,56 +257,74 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
     return limit;
 }
 
-/* The d-th (from 1) runend at or after p0; S when none. */
-static uint64_t nth_runend(const fk_expandable *xf, uint64_t p0, unsigned d)
-{
-    uint64_t w = p0 >> 6;
-    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_xf_popcount(re);
-    while (c < d) {
-        d -= c;
-        if (++w >= xf->nblocks)
-            return xf->slots;
-        re = fk_xf_runends(xf, w);
-        c = fk_xf_popcount(re);
-    }
-    return (w << 6) + fk_xf_select(re, d - 1);
-}
-
 /* Where q's run starts or would start: one past the last run of a
- * quotient below q, and not before q. */
+ * quotient below q, and not before q: the block's offset says how far the
+ * runs of earlier blocks reach into it, the rank of q among the block's
+ * occupied quotients how many runends of this block's runs come before
+ * q's (the d-th runend at or after the offset, found with a select). */
+#define FK_XF_DEFINE_PLACING(SUFFIX, ATTR, SELECT, POPCOUNT)                          \
+    ATTR static uint64_t run_place_##SUFFIX(const fk_expandable *xf, uint64_t q)       \
+    {                                                                                 \
+        uint64_t b = q >> 6;                                                          \
+        uint64_t below = fk_xf_occupieds(xf, b) & ((UINT64_C(1) << (q & 63)) - 1);    \
+        uint64_t p0 = (b << 6) + fk_xf_offset(xf, b);                                 \
+        unsigned d = POPCOUNT(below);                                                 \
+        if (d == 0)                                                                   \
+            return p0 > q ? p0 : q;                                                   \
+        uint64_t w = p0 >> 6;                                                         \
+        uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));            \
+        unsigned c = POPCOUNT(re);                                                    \
+        while (c < d) {                                                               \
+            d -= c;                                                                   \
+            if (++w >= xf->nblocks)                                                   \
+                return xf->slots;                                                     \
+            re = fk_xf_runends(xf, w);                                                \
+            c = POPCOUNT(re);                                                         \
+        }                                                                             \
+        uint64_t at = (w << 6) + SELECT(re, d - 1) + 1;                               \
+        return at > q ? at : q;                                                       \
+    }
+
+FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+#if FK_XF_HAVE_BMI2
+FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                     FK_XF_POPCNT)
+#endif
+
 static uint64_t run_place(const fk_expandable *xf, uint64_t q)
 {
-    uint64_t b = q >> 6;
-    uint64_t below = fk_xf_occupieds(xf, b) & ((UINT64_C(1) << (q & 63)) - 1);
-    uint64_t p0 = (b << 6) + fk_xf_offset(xf, b);
-    unsigned d = fk_xf_popcount(below);
-    uint64_t at = d == 0 ? p0 : nth_runend(xf, p0, d) + 1;
-    return at > q ? at : q;
+#if FK_XF_HAVE_BMI2
+    if (xf->bmi2)
+        return run_place_bmi2(xf, q);
+#endif
+    return run_place_portable(xf, q);
 }
 
-/* The first free slot at or after j (S when none), jumping by lower
- * bounds of how far the cluster reaches (the quotient filter's method:
- * runs of quotients <= j not ended by j each need one more slot). */
+/* The first free slot at or after j (S when none): entries are never 0
+ * and free slots always are, so it is the first zero slot, found a 64-bit
+ * word (4 or 2 slots) at a time: a lane is 0 where subtracting 1 from it
+ * borrows out of its top bit and the lane had it clear (a borrow only
+ * flags lanes above a zero one, so the lowest flag is exact). */
 static uint64_t first_free(const fk_expandable *xf, uint64_t j)
 {
+    const unsigned lane_shift = xf->width == 16 ? 4u : 5u; /* log2 W */
+    const unsigned per_shift = 6u - lane_shift;            /* log2 slots per word */
+    const uint64_t ones = xf->width == 16 ? UINT64_C(0x0001000100010001)
+                                          : UINT64_C(0x0000000100000001);
+    const uint64_t highs = ones << (xf->width - 1);
     while (j < xf->slots) {
         uint64_t b = j >> 6;
-        unsigned i = (unsigned)(j & 63), off = fk_xf_offset(xf, b);
-        uint64_t upto = ~UINT64_C(0) >> (63 - i);
-        unsigned d = fk_xf_popcount(fk_xf_occupieds(xf, b) & upto);
-        if (off > i) {
-            j += off - i + d;
-            continue;
+        const uint8_t *slots = fk_xf_block(xf, b) + FK_XF_HEAD;
+        unsigned i = (unsigned)(j & 63), k = i >> per_shift;
+        uint64_t skip = ~UINT64_C(0) << ((i & ((1u << per_shift) - 1)) << lane_shift);
+        for (; k < (64u >> per_shift); k++, skip = ~UINT64_C(0)) {
+            uint64_t x = fk_load_le64(slots + 8 * k);
+            uint64_t z = (x - ones) & ~x & highs & skip;
+            if (z)
+                return (b << 6) + ((uint64_t)k << per_shift) +
+                       ((unsigned)__builtin_ctzll(z) >> lane_shift);
         }
-        uint64_t re = fk_xf_runends(xf, b) & upto & (~UINT64_C(0) << off);
-        unsigned open = d - fk_xf_popcount(re);
-        if (open > 0)
-            j += open;
-        else if ((re >> i) & 1)
-            j++;
-        else
-            return j;
+        j = (b + 1) << 6;
     }
     return xf->slots;
 }
@@ -436,16 +467,9 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
     return voids_match(xf, q) >= 0;
 }
 
-#define FK_XF_SELECT_PORTABLE(w, k) fk_xf_select((w), (k))
 FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
 FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
 #if FK_XF_HAVE_BMI2
-__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
-{
-    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
-}
-#define FK_XF_SELECT_BMI2(w, k) select_bmi2((w), (k))
-#define FK_XF_POPCNT(w)         ((unsigned)__builtin_popcountll(w))
 FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
@@ -496,6 +520,66 @@ bool fk_expandable_contains(const fk_expandable *xf, const void *key, size_t len
 
 /* ---------------------------------------------------------------- insert */
 
+/* Bits lo..hi (lo <= hi <= 63) of a word. */
+static inline uint64_t bit_range(unsigned lo, unsigned hi)
+{
+    return (~UINT64_C(0) >> (63 - hi)) & (~UINT64_C(0) << lo);
+}
+
+/* Moves the entries of slots [p, e) up one slot, to [p + 1, e], runend
+ * bits with them, a block at a time from the top (one memmove and one
+ * word shift per block); slot p's runend bit ends cleared, its value is
+ * the caller's to write. Slot e must be free. */
+static void shift_up(fk_expandable *xf, uint64_t p, uint64_t e)
+{
+    const unsigned sb = xf->slot_bytes;
+    for (uint64_t b = e >> 6;; b--) {
+        uint64_t lo = (b << 6) > p ? b << 6 : p;
+        unsigned li = (unsigned)(lo & 63), hi = b == e >> 6 ? (unsigned)(e & 63) : 63u;
+        uint8_t *blk = fk_xf_block(xf, b);
+        uint64_t re = fk_load_le64(blk + 8), moved = 0;
+        if (hi > li) {
+            memmove(blk + FK_XF_HEAD + (li + 1) * sb, blk + FK_XF_HEAD + li * sb, (hi - li) * sb);
+            moved = (re << 1) & bit_range(li + 1, hi);
+        }
+        re = (re & ~bit_range(li, hi)) | moved;
+        if (lo > p) { /* slot 0 takes the last slot of the block below */
+            const uint8_t *below = fk_xf_block(xf, b - 1);
+            memcpy(blk + FK_XF_HEAD, below + FK_XF_HEAD + 63 * sb, sb);
+            re |= fk_load_le64(below + 8) >> 63;
+        }
+        fk_store_le64(blk + 8, re);
+        if (lo == p)
+            return;
+    }
+}
+
+/* Moves the entries of slots (p, E] down one slot, to [p, E), runend bits
+ * with them, a block at a time from the bottom; slot E ends free. */
+static void shift_down(fk_expandable *xf, uint64_t p, uint64_t E)
+{
+    const unsigned sb = xf->slot_bytes;
+    for (uint64_t b = p >> 6; b <= E >> 6; b++) {
+        uint64_t lo = (b << 6) > p ? b << 6 : p;
+        unsigned li = (unsigned)(lo & 63), hi = b == E >> 6 ? (unsigned)(E & 63) : 63u;
+        uint8_t *blk = fk_xf_block(xf, b);
+        uint64_t re = fk_load_le64(blk + 8), moved = 0;
+        if (hi > li) {
+            memmove(blk + FK_XF_HEAD + li * sb, blk + FK_XF_HEAD + (li + 1) * sb, (hi - li) * sb);
+            moved = (re >> 1) & bit_range(li, hi - 1);
+        }
+        re = (re & ~bit_range(li, hi)) | moved;
+        if (b < E >> 6) { /* slot 63 takes slot 0 of the block above */
+            const uint8_t *above = fk_xf_block(xf, b + 1);
+            memcpy(blk + FK_XF_HEAD + 63 * sb, above + FK_XF_HEAD, sb);
+            re |= (fk_load_le64(above + 8) & 1) << 63;
+        } else {
+            memset(blk + FK_XF_HEAD + hi * sb, 0, sb);
+        }
+        fk_store_le64(blk + 8, re);
+    }
+}
+
 /* Puts value v into q's run, keeping the run's values rising. FK_EFULL
  * (nothing changed) when the cluster would pass the last slot or an
  * offset would pass FK_XF_OFFSET_MAX. */
@@ -521,10 +605,7 @@ static fk_status table_insert(fk_expandable *xf, uint64_t q, uint32_t v)
     for (uint64_t b = b_lo; b <= b_hi; b++)
         if (fk_xf_offset(xf, b) >= FK_XF_OFFSET_MAX || (b << 6) + FK_XF_OFFSET_MAX <= p)
             return FK_EFULL;
-    for (uint64_t j = e; j > p; j--) {
-        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j - 1));
-        set_bit(xf, 8, j, is_runend(xf, j - 1));
-    }
+    shift_up(xf, p, e);
     fk_xf_set_slot(xf, p, v);
     if (!occupied) {
         set_bit(xf, 0, q, true);
@@ -610,12 +691,7 @@ static void table_remove_at(fk_expandable *xf, uint64_t q, uint64_t start, uint6
         set_bit(xf, 0, q, false);
     else if (p == end)
         set_bit(xf, 8, end - 1, true);
-    for (uint64_t j = p; j < E; j++) {
-        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j + 1));
-        set_bit(xf, 8, j, is_runend(xf, j + 1));
-    }
-    fk_xf_set_slot(xf, E, 0);
-    set_bit(xf, 8, E, false);
+    shift_down(xf, p, E);
     /* offsets: every block after q's up to E loses one (see table_insert) */
     for (uint64_t b = (q >> 6) + 1; b <= E >> 6; b++) {
         unsigned off = fk_xf_offset(xf, b);
