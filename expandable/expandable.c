@@ -812,6 +812,28 @@ static fk_status build_run(xf_builder *b, uint64_t q, const uint32_t *vals, size
     return FK_OK;
 }
 
+/* Appends q's run from slots [from, to] of `src` (another table), each
+ * value shifted left by one bit within the slot: a doubling's child run,
+ * read from the old table in place. */
+static fk_status build_run_shifted(xf_builder *b, uint64_t q, const fk_expandable *src,
+                                   uint64_t from, uint64_t to)
+{
+    fk_expandable *xf = b->xf;
+    fk_status s = build_offsets(b, q >> 6);
+    if (s != FK_OK)
+        return s;
+    uint64_t start = b->pos > q ? b->pos : q, n = to - from + 1;
+    if (start + n > xf->slots)
+        return FK_EFULL;
+    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
+    for (uint64_t i = 0; i < n; i++)
+        fk_xf_set_slot(xf, start + i, (fk_xf_slot(src, from + i) << 1) & wmask);
+    set_bit(xf, 0, q, true);
+    set_bit(xf, 8, start + n - 1, true);
+    b->pos = start + n;
+    return FK_OK;
+}
+
 static fk_status build_finish(xf_builder *b)
 {
     return build_offsets(b, b->xf->nblocks);
@@ -943,28 +965,26 @@ static fk_status double_table(fk_expandable *xf)
         return s;
     xf_runs r;
     xf_builder b = { &next, 0, 0 };
-    u32vec kids[2] = { { 0 }, { 0 } };
     const uint32_t top = UINT32_C(1) << (xf->width - 1);
-    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
     size_t nv = xf->nvoids;
     runs_init(&r, xf);
+    /* A run's values rise, so its entries whose first fingerprint bit is 0
+     * (values below top) come first, then its length-0 entries (exactly
+     * top: voids), then those whose first bit is 1: the two child runs
+     * are stretches of the old run, copied shifted. */
     while (s == FK_OK && runs_next(&r)) {
-        kids[0].n = kids[1].n = 0;
-        for (uint64_t j = r.start; j <= r.end && s == FK_OK; j++) {
-            uint32_t v = fk_xf_slot(xf, j);
-            if (v == top)
-                xf->voids[nv++] = ((uint64_t)xf->doublings << FK_XF_VOID_SHIFT) | r.q;
-            else if (!vec_push(&kids[v >> (xf->width - 1)], (v << 1) & wmask))
-                s = FK_ENOMEM;
-        }
-        for (unsigned c = 0; c < 2 && s == FK_OK; c++)
-            if (kids[c].n)
-                s = build_run(&b, 2 * r.q + c, kids[c].v, kids[c].n);
+        uint64_t mid = r.start, hi;
+        while (mid <= r.end && fk_xf_slot(xf, mid) < top)
+            mid++;
+        for (hi = mid; hi <= r.end && fk_xf_slot(xf, hi) == top; hi++)
+            xf->voids[nv++] = ((uint64_t)xf->doublings << FK_XF_VOID_SHIFT) | r.q;
+        if (mid > r.start)
+            s = build_run_shifted(&b, 2 * r.q, xf, r.start, mid - 1);
+        if (s == FK_OK && hi <= r.end)
+            s = build_run_shifted(&b, 2 * r.q + 1, xf, hi, r.end);
     }
     if (s == FK_OK)
         s = build_finish(&b);
-    free(kids[0].v);
-    free(kids[1].v);
     if (s != FK_OK) {
         free(next.table);
         return s; /* the void list's new tail is ignored: nvoids unchanged */
