@@ -227,11 +227,6 @@ static inline void set_bit(fk_expandable *xf, unsigned at, uint64_t j, bool on)
     fk_store_le64(p, on ? w | m : w & ~m);
 }
 
-static inline bool is_runend(const fk_expandable *xf, uint64_t j)
-{
-    return (fk_xf_runends(xf, j >> 6) >> (j & 63)) & 1u;
-}
-
 static inline bool is_occupied(const fk_expandable *xf, uint64_t q)
 {
     return (fk_xf_occupieds(xf, q >> 6) >> (q & 63)) & 1u;
@@ -422,7 +417,7 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
         start = start < q ? q : start;                                                           \
         uint32_t v1 = fk_xf_slot_w(table, end, W);                                               \
         uint32_t v0 = fk_xf_slot_w(table, end - (end > start), W);                               \
-        bool hit = fk_xf_match(v1, kv) | fk_xf_match(v0, kv);                                    \
+        bool hit = (int)fk_xf_match(v1, kv) | (int)fk_xf_match(v0, kv);                          \
         if (__builtin_expect(end - start < 2, 1))                                                \
             return hit;                                                                          \
         for (uint64_t j = start; !hit && j + 1 < end; j++)                                       \
