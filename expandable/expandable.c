@@ -7,6 +7,31 @@
 #include "expandable_internal.h"
 #include "../common/alloc.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define FK_XF_HAVE_BMI2 1
+#else
+#define FK_XF_HAVE_BMI2 0
+#endif
+
+/* Rank and select: BMI2's pdep and the popcnt instruction where the CPU
+ * has them (each filter chooses at creation: xf->bmi2), else the
+ * portable forms of expandable_internal.h; the same answers either way. */
+#define FK_XF_SELECT_PORTABLE(w, k) fk_xf_select((w), (k))
+#if FK_XF_HAVE_BMI2
+__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
+{
+    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
+}
+#define FK_XF_SELECT_BMI2(w, k) select_bmi2((w), (k))
+#define FK_XF_POPCNT(w)         ((unsigned)__builtin_popcountll(w))
+#endif
+
+uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
+{
+    return XXH3_64bits_withSeed(key, len, xf->seed);
+}
+
 /* ------------------------------------------------------------ geometry */
 
 uint64_t fk_xf_slots_for(uint64_t quotients)
@@ -102,7 +127,7 @@ static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
 
 /* ------------------------------------------------------------- creation */
 
-static bool contains_u64(const fk_filter *f, uint64_t key);
+static void choose_lookup(fk_expandable *xf);
 
 static fk_status create_table(uint64_t slots, uint32_t width, uint8_t **out)
 {
@@ -130,12 +155,12 @@ fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bit
         return s;
     }
     xf->base.ops = &fk_expandable_ops;
-    xf->base.contains_u64 = contains_u64;
     xf->nblocks = xf->slots / 64;
     xf->quotients = quotients;
     xf->width = width;
     xf->slot_bytes = width / 8;
     xf->block_bytes = FK_XF_HEAD + 8u * width;
+    choose_lookup(xf);
     xf->fp_bits = fp_bits;
     xf->doublings = doublings;
     xf->growth = FK_EXPANDABLE_DEFAULT_GROWTH;
@@ -202,11 +227,6 @@ static inline void set_bit(fk_expandable *xf, unsigned at, uint64_t j, bool on)
     fk_store_le64(p, on ? w | m : w & ~m);
 }
 
-static inline bool is_runend(const fk_expandable *xf, uint64_t j)
-{
-    return (fk_xf_runends(xf, j >> 6) >> (j & 63)) & 1u;
-}
-
 static inline bool is_occupied(const fk_expandable *xf, uint64_t q)
 {
     return (fk_xf_occupieds(xf, q >> 6) >> (q & 63)) & 1u;
@@ -232,56 +252,74 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
     return limit;
 }
 
-/* The d-th (from 1) runend at or after p0; S when none. */
-static uint64_t nth_runend(const fk_expandable *xf, uint64_t p0, unsigned d)
-{
-    uint64_t w = p0 >> 6;
-    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_xf_popcount(re);
-    while (c < d) {
-        d -= c;
-        if (++w >= xf->nblocks)
-            return xf->slots;
-        re = fk_xf_runends(xf, w);
-        c = fk_xf_popcount(re);
-    }
-    return (w << 6) + fk_xf_select(re, d - 1);
-}
-
 /* Where q's run starts or would start: one past the last run of a
- * quotient below q, and not before q. */
+ * quotient below q, and not before q: the block's offset says how far the
+ * runs of earlier blocks reach into it, the rank of q among the block's
+ * occupied quotients how many runends of this block's runs come before
+ * q's (the d-th runend at or after the offset, found with a select). */
+#define FK_XF_DEFINE_PLACING(SUFFIX, ATTR, SELECT, POPCOUNT)                          \
+    ATTR static uint64_t run_place_##SUFFIX(const fk_expandable *xf, uint64_t q)       \
+    {                                                                                 \
+        uint64_t b = q >> 6;                                                          \
+        uint64_t below = fk_xf_occupieds(xf, b) & ((UINT64_C(1) << (q & 63)) - 1);    \
+        uint64_t p0 = (b << 6) + fk_xf_offset(xf, b);                                 \
+        unsigned d = POPCOUNT(below);                                                 \
+        if (d == 0)                                                                   \
+            return p0 > q ? p0 : q;                                                   \
+        uint64_t w = p0 >> 6;                                                         \
+        uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));            \
+        unsigned c = POPCOUNT(re);                                                    \
+        while (c < d) {                                                               \
+            d -= c;                                                                   \
+            if (++w >= xf->nblocks)                                                   \
+                return xf->slots;                                                     \
+            re = fk_xf_runends(xf, w);                                                \
+            c = POPCOUNT(re);                                                         \
+        }                                                                             \
+        uint64_t at = (w << 6) + SELECT(re, d - 1) + 1;                               \
+        return at > q ? at : q;                                                       \
+    }
+
+FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+#if FK_XF_HAVE_BMI2
+FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                     FK_XF_POPCNT)
+#endif
+
 static uint64_t run_place(const fk_expandable *xf, uint64_t q)
 {
-    uint64_t b = q >> 6;
-    uint64_t below = fk_xf_occupieds(xf, b) & ((UINT64_C(1) << (q & 63)) - 1);
-    uint64_t p0 = (b << 6) + fk_xf_offset(xf, b);
-    unsigned d = fk_xf_popcount(below);
-    uint64_t at = d == 0 ? p0 : nth_runend(xf, p0, d) + 1;
-    return at > q ? at : q;
+#if FK_XF_HAVE_BMI2
+    if (xf->bmi2)
+        return run_place_bmi2(xf, q);
+#endif
+    return run_place_portable(xf, q);
 }
 
-/* The first free slot at or after j (S when none), jumping by lower
- * bounds of how far the cluster reaches (the quotient filter's method:
- * runs of quotients <= j not ended by j each need one more slot). */
+/* The first free slot at or after j (S when none): entries are never 0
+ * and free slots always are, so it is the first zero slot, found a 64-bit
+ * word (4 or 2 slots) at a time: a lane is 0 where subtracting 1 from it
+ * borrows out of its top bit and the lane had it clear (a borrow only
+ * flags lanes above a zero one, so the lowest flag is exact). */
 static uint64_t first_free(const fk_expandable *xf, uint64_t j)
 {
+    const unsigned lane_shift = xf->width == 16 ? 4u : 5u; /* log2 W */
+    const unsigned per_shift = 6u - lane_shift;            /* log2 slots per word */
+    const uint64_t ones = xf->width == 16 ? UINT64_C(0x0001000100010001)
+                                          : UINT64_C(0x0000000100000001);
+    const uint64_t highs = ones << (xf->width - 1);
     while (j < xf->slots) {
         uint64_t b = j >> 6;
-        unsigned i = (unsigned)(j & 63), off = fk_xf_offset(xf, b);
-        uint64_t upto = ~UINT64_C(0) >> (63 - i);
-        unsigned d = fk_xf_popcount(fk_xf_occupieds(xf, b) & upto);
-        if (off > i) {
-            j += off - i + d;
-            continue;
+        const uint8_t *slots = fk_xf_block(xf, b) + FK_XF_HEAD;
+        unsigned i = (unsigned)(j & 63), k = i >> per_shift;
+        uint64_t skip = ~UINT64_C(0) << ((i & ((1u << per_shift) - 1)) << lane_shift);
+        for (; k < (64u >> per_shift); k++, skip = ~UINT64_C(0)) {
+            uint64_t x = fk_load_le64(slots + 8 * k);
+            uint64_t z = (x - ones) & ~x & highs & skip;
+            if (z)
+                return (b << 6) + ((uint64_t)k << per_shift) +
+                       ((unsigned)__builtin_ctzll(z) >> lane_shift);
         }
-        uint64_t re = fk_xf_runends(xf, b) & upto & (~UINT64_C(0) << off);
-        unsigned open = d - fk_xf_popcount(re);
-        if (open > 0)
-            j += open;
-        else if ((re >> i) & 1)
-            j++;
-        else
-            return j;
+        j = (b + 1) << 6;
     }
     return xf->slots;
 }
@@ -328,59 +366,217 @@ static long voids_match(const fk_expandable *xf, uint64_t q)
     return -1;
 }
 
-/* q's run (q occupied): the rank of q among its block's occupied
- * quotients, counted from the block's offset, numbers the runend that
- * ends it; the run starts after the previous runend, not before q. */
-__attribute__((noinline)) static bool run_matches(const fk_expandable *xf, uint64_t q,
-                                                  uint32_t kv, const uint8_t *blk, uint64_t occ)
+/* The slot before `limit` that ends a run, at or after p0; p0 - 1 when
+ * none (a run's start when the runends between its block's offset and its
+ * own end word are all in earlier words: rare). */
+static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0,
+                                   uint64_t limit)
 {
-    uint64_t b = q >> 6;
-    unsigned d = fk_xf_popcount(occ & (~UINT64_C(0) >> (63 - (q & 63))));
-    uint64_t p0 = (b << 6) + fk_le_get16(blk + 16), w = p0 >> 6;
-    uint64_t re = fk_xf_runends(xf, w) & (~UINT64_C(0) << (p0 & 63));
-    unsigned c = fk_xf_popcount(re);
-    while (c < d) {
-        d -= c;
-        re = fk_xf_runends(xf, ++w);
-        c = fk_xf_popcount(re);
+    while (limit > p0) {
+        uint64_t w = (limit - 1) >> 6;
+        uint64_t re = fk_xf_runends_w(table, w, W) & (~UINT64_C(0) >> (63 - ((limit - 1) & 63)));
+        if (re) {
+            uint64_t j = (w << 6) + 63u - (unsigned)__builtin_clzll(re);
+            return j >= p0 ? j : p0 - 1;
+        }
+        limit = w << 6;
     }
-    uint64_t j = (w << 6) + fk_xf_select(re, d - 1);
-    for (;;) {
-        if (fk_xf_match(fk_xf_slot(xf, j), kv))
-            return true;
-        if (j <= q || is_runend(xf, j - 1))
-            return false;
-        j--;
+    return p0 - 1;
+}
+
+/* The lookup of a hashed key, once per rank-and-select flavour (BMI2 and
+ * popcnt where the CPU has them, chosen when the filter is made; the
+ * portable one otherwise: the same answers, which the tests compare).
+ * q's block says in one bit whether q has a run; if so, the rank of q
+ * among the block's occupied quotients, counted from the block's offset,
+ * numbers the runend that ends q's run and the one before it tells where
+ * the run starts (both selects on one word in the common case). Runs of
+ * one or two entries (most of them below load 0.9) are compared without
+ * branches; longer runs are walked between start and end with no runend
+ * check per slot. Keys with no match in the table then ask the void list
+ * (empty within the expected growth). */
+#define FK_XF_DEFINE_LOOKUP(SUFFIX, W, ATTR, SELECT, POPCOUNT)                                  \
+    ATTR __attribute__((noinline)) static bool run_matches_##SUFFIX(                              \
+        const uint8_t *table, uint64_t q, uint32_t kv, const uint8_t *blk, uint64_t occ)         \
+    {                                                                                            \
+        uint64_t b = q >> 6;                                                                     \
+        unsigned d = POPCOUNT(occ & (~UINT64_C(0) >> (63 - (q & 63))));                          \
+        uint64_t p0 = (b << 6) + fk_xf_load16(blk + 16), w = p0 >> 6;                            \
+        uint64_t re = fk_xf_runends_w(table, w, W) & (~UINT64_C(0) << (p0 & 63));               \
+        unsigned c = POPCOUNT(re);                                                               \
+        while (c < d) {                                                                          \
+            d -= c;                                                                              \
+            re = fk_xf_runends_w(table, ++w, W);                                                 \
+            c = POPCOUNT(re);                                                                    \
+        }                                                                                        \
+        uint64_t end = (w << 6) + SELECT(re, d - 1), start;                                      \
+        if (__builtin_expect(d >= 2 || w == p0 >> 6, 1))                                         \
+            start = d >= 2 ? (w << 6) + SELECT(re, d >= 2 ? d - 2 : 0) + 1 : p0;                \
+        else                                                                                     \
+            start = last_runend_before(table, W, p0, w << 6) + 1;                                \
+        start = start < q ? q : start;                                                           \
+        uint32_t v1 = fk_xf_slot_w(table, end, W);                                               \
+        uint32_t v0 = fk_xf_slot_w(table, end - (end > start), W);                               \
+        bool hit = (int)fk_xf_match(v1, kv) | (int)fk_xf_match(v0, kv);                          \
+        if (__builtin_expect(end - start < 2, 1))                                                \
+            return hit;                                                                          \
+        for (uint64_t j = start; !hit && j + 1 < end; j++)                                       \
+            hit = fk_xf_match(fk_xf_slot_w(table, j, W), kv);                                    \
+        return hit;                                                                              \
+    }                                                                                            \
+    ATTR static inline bool lookup_##SUFFIX(const fk_expandable *xf, uint64_t h)                 \
+    {                                                                                            \
+        uint32_t kv;                                                                             \
+        uint64_t q = fk_xf_place(xf, h, &kv);                                                    \
+        const uint8_t *blk = fk_xf_block_w(xf->table, q >> 6, W);                                \
+        /* q's slots are usually in a later line of its block than the       \
+         * header, and a header that straddles two lines has its offset in   \
+         * the second: ask for both now, so the misses overlap the first's   \
+         * (a mispredicted "no run" would otherwise wait for them) */        \
+        __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8));                               \
+        __builtin_prefetch(blk + FK_XF_HEAD - 1);                                                \
+        uint64_t occ = fk_load_le64(blk);                                                        \
+        if (((occ >> (q & 63)) & 1) && run_matches_##SUFFIX(xf->table, q, kv, blk, occ))         \
+            return true;                                                                         \
+        return __builtin_expect(xf->nvoids != 0, 0) && voids_in(xf, q);                          \
+    }                                                                                            \
+    ATTR static bool lookup_hash_##SUFFIX(const fk_expandable *xf, uint64_t h)                   \
+    {                                                                                            \
+        return lookup_##SUFFIX(xf, h);                                                           \
+    }                                                                                            \
+    /* by key, the hash inlined: 8-byte keys through XXH3's 8-byte path     \
+     * (the seed's part made once), other lengths through XXH3 itself */    \
+    ATTR static bool lookup_key_##SUFFIX(const fk_expandable *xf, const void *key, size_t len)   \
+    {                                                                                            \
+        if (__builtin_expect(len == 8 && key != NULL, 1))                                        \
+            return lookup_##SUFFIX(xf, fk_hash8_64(fk_load_le64(key), xf->flip));                \
+        return lookup_##SUFFIX(xf, fk_xf_hash_long(xf, key, len));                               \
+    }                                                                                            \
+    ATTR static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)                       \
+    {                                                                                            \
+        const fk_expandable *xf = (const fk_expandable *)f;                                      \
+        return lookup_##SUFFIX(xf, fk_hash8_64(key, xf->flip));                                  \
     }
+
+/* The void list's answer, out of line: the table's lookups keep their
+ * registers (no void exists within the expected growth). */
+__attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, uint64_t q)
+{
+    return voids_match(xf, q) >= 0;
+}
+
+FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+#if FK_XF_HAVE_BMI2
+FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+#endif
+
+#define FK_XF_USE_LOOKUP(xf, SUFFIX)                 \
+    do {                                             \
+        (xf)->lookup = lookup_hash_##SUFFIX;         \
+        (xf)->lookup_key = lookup_key_##SUFFIX;      \
+        (xf)->base.contains_u64 = lookup_u64_##SUFFIX; \
+    } while (0)
+
+void fk_xf_use_portable(fk_expandable *xf)
+{
+    xf->bmi2 = false;
+    if (xf->width == 16)
+        FK_XF_USE_LOOKUP(xf, portable16);
+    else
+        FK_XF_USE_LOOKUP(xf, portable32);
+}
+
+static void choose_lookup(fk_expandable *xf)
+{
+    fk_xf_use_portable(xf);
+#if FK_XF_HAVE_BMI2
+    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+        xf->bmi2 = true;
+        if (xf->width == 16)
+            FK_XF_USE_LOOKUP(xf, bmi2_16);
+        else
+            FK_XF_USE_LOOKUP(xf, bmi2_32);
+    }
+#endif
 }
 
 bool fk_xf_lookup_hash(const fk_expandable *xf, uint64_t h)
 {
-    uint32_t kv;
-    uint64_t q = fk_xf_place(xf, h, &kv);
-    const uint8_t *blk = fk_xf_block(xf, q >> 6);
-    /* the slots of q are usually in its block's later lines: ask now */
-    __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * xf->slot_bytes);
-    uint64_t occ = fk_load_le64(blk);
-    if (((occ >> (q & 63)) & 1) && run_matches(xf, q, kv, blk, occ))
-        return true;
-    return xf->nvoids != 0 && voids_match(xf, q) >= 0;
+    return xf->lookup(xf, h);
 }
 
 bool fk_expandable_contains(const fk_expandable *xf, const void *key, size_t len)
 {
     if (!xf || (!key && len > 0))
         return false;
-    return fk_xf_lookup_hash(xf, fk_xf_hash(xf, key, len));
-}
-
-static bool contains_u64(const fk_filter *f, uint64_t key)
-{
-    const fk_expandable *xf = (const fk_expandable *)f;
-    return fk_xf_lookup_hash(xf, fk_hash8_64(key, xf->flip));
+    return xf->lookup_key(xf, key, len);
 }
 
 /* ---------------------------------------------------------------- insert */
+
+/* Bits lo..hi (lo <= hi <= 63) of a word. */
+static inline uint64_t bit_range(unsigned lo, unsigned hi)
+{
+    return (~UINT64_C(0) >> (63 - hi)) & (~UINT64_C(0) << lo);
+}
+
+/* Moves the entries of slots [p, e) up one slot, to [p + 1, e], runend
+ * bits with them, a block at a time from the top (one memmove and one
+ * word shift per block); slot p's runend bit ends cleared, its value is
+ * the caller's to write. Slot e must be free. */
+static void shift_up(fk_expandable *xf, uint64_t p, uint64_t e)
+{
+    const unsigned sb = xf->slot_bytes;
+    for (uint64_t b = e >> 6;; b--) {
+        uint64_t lo = (b << 6) > p ? b << 6 : p;
+        unsigned li = (unsigned)(lo & 63), hi = b == e >> 6 ? (unsigned)(e & 63) : 63u;
+        uint8_t *blk = fk_xf_block(xf, b);
+        uint64_t re = fk_load_le64(blk + 8), moved = 0;
+        if (hi > li) {
+            memmove(blk + FK_XF_HEAD + (li + 1) * sb, blk + FK_XF_HEAD + li * sb, (hi - li) * sb);
+            moved = (re << 1) & bit_range(li + 1, hi);
+        }
+        re = (re & ~bit_range(li, hi)) | moved;
+        if (lo > p) { /* slot 0 takes the last slot of the block below */
+            const uint8_t *below = fk_xf_block(xf, b - 1);
+            memcpy(blk + FK_XF_HEAD, below + FK_XF_HEAD + 63 * sb, sb);
+            re |= fk_load_le64(below + 8) >> 63;
+        }
+        fk_store_le64(blk + 8, re);
+        if (lo == p)
+            return;
+    }
+}
+
+/* Moves the entries of slots (p, E] down one slot, to [p, E), runend bits
+ * with them, a block at a time from the bottom; slot E ends free. */
+static void shift_down(fk_expandable *xf, uint64_t p, uint64_t E)
+{
+    const unsigned sb = xf->slot_bytes;
+    for (uint64_t b = p >> 6; b <= E >> 6; b++) {
+        uint64_t lo = (b << 6) > p ? b << 6 : p;
+        unsigned li = (unsigned)(lo & 63), hi = b == E >> 6 ? (unsigned)(E & 63) : 63u;
+        uint8_t *blk = fk_xf_block(xf, b);
+        uint64_t re = fk_load_le64(blk + 8), moved = 0;
+        if (hi > li) {
+            memmove(blk + FK_XF_HEAD + li * sb, blk + FK_XF_HEAD + (li + 1) * sb, (hi - li) * sb);
+            moved = (re >> 1) & bit_range(li, hi - 1);
+        }
+        re = (re & ~bit_range(li, hi)) | moved;
+        if (b < E >> 6) { /* slot 63 takes slot 0 of the block above */
+            const uint8_t *above = fk_xf_block(xf, b + 1);
+            memcpy(blk + FK_XF_HEAD + 63 * sb, above + FK_XF_HEAD, sb);
+            re |= (fk_load_le64(above + 8) & 1) << 63;
+        } else {
+            memset(blk + FK_XF_HEAD + hi * sb, 0, sb);
+        }
+        fk_store_le64(blk + 8, re);
+    }
+}
 
 /* Puts value v into q's run, keeping the run's values rising. FK_EFULL
  * (nothing changed) when the cluster would pass the last slot or an
@@ -407,10 +603,7 @@ static fk_status table_insert(fk_expandable *xf, uint64_t q, uint32_t v)
     for (uint64_t b = b_lo; b <= b_hi; b++)
         if (fk_xf_offset(xf, b) >= FK_XF_OFFSET_MAX || (b << 6) + FK_XF_OFFSET_MAX <= p)
             return FK_EFULL;
-    for (uint64_t j = e; j > p; j--) {
-        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j - 1));
-        set_bit(xf, 8, j, is_runend(xf, j - 1));
-    }
+    shift_up(xf, p, e);
     fk_xf_set_slot(xf, p, v);
     if (!occupied) {
         set_bit(xf, 0, q, true);
@@ -496,12 +689,7 @@ static void table_remove_at(fk_expandable *xf, uint64_t q, uint64_t start, uint6
         set_bit(xf, 0, q, false);
     else if (p == end)
         set_bit(xf, 8, end - 1, true);
-    for (uint64_t j = p; j < E; j++) {
-        fk_xf_set_slot(xf, j, fk_xf_slot(xf, j + 1));
-        set_bit(xf, 8, j, is_runend(xf, j + 1));
-    }
-    fk_xf_set_slot(xf, E, 0);
-    set_bit(xf, 8, E, false);
+    shift_down(xf, p, E);
     /* offsets: every block after q's up to E loses one (see table_insert) */
     for (uint64_t b = (q >> 6) + 1; b <= E >> 6; b++) {
         unsigned off = fk_xf_offset(xf, b);
@@ -616,6 +804,28 @@ static fk_status build_run(xf_builder *b, uint64_t q, const uint32_t *vals, size
         return FK_EFULL;
     for (size_t i = 0; i < n; i++)
         fk_xf_set_slot(xf, start + i, vals[i]);
+    set_bit(xf, 0, q, true);
+    set_bit(xf, 8, start + n - 1, true);
+    b->pos = start + n;
+    return FK_OK;
+}
+
+/* Appends q's run from slots [from, to] of `src` (another table), each
+ * value shifted left by one bit within the slot: a doubling's child run,
+ * read from the old table in place. */
+static fk_status build_run_shifted(xf_builder *b, uint64_t q, const fk_expandable *src,
+                                   uint64_t from, uint64_t to)
+{
+    fk_expandable *xf = b->xf;
+    fk_status s = build_offsets(b, q >> 6);
+    if (s != FK_OK)
+        return s;
+    uint64_t start = b->pos > q ? b->pos : q, n = to - from + 1;
+    if (start + n > xf->slots)
+        return FK_EFULL;
+    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
+    for (uint64_t i = 0; i < n; i++)
+        fk_xf_set_slot(xf, start + i, (fk_xf_slot(src, from + i) << 1) & wmask);
     set_bit(xf, 0, q, true);
     set_bit(xf, 8, start + n - 1, true);
     b->pos = start + n;
@@ -753,28 +963,26 @@ static fk_status double_table(fk_expandable *xf)
         return s;
     xf_runs r;
     xf_builder b = { &next, 0, 0 };
-    u32vec kids[2] = { { 0 }, { 0 } };
     const uint32_t top = UINT32_C(1) << (xf->width - 1);
-    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
     size_t nv = xf->nvoids;
     runs_init(&r, xf);
+    /* A run's values rise, so its entries whose first fingerprint bit is 0
+     * (values below top) come first, then its length-0 entries (exactly
+     * top: voids), then those whose first bit is 1: the two child runs
+     * are stretches of the old run, copied shifted. */
     while (s == FK_OK && runs_next(&r)) {
-        kids[0].n = kids[1].n = 0;
-        for (uint64_t j = r.start; j <= r.end && s == FK_OK; j++) {
-            uint32_t v = fk_xf_slot(xf, j);
-            if (v == top)
-                xf->voids[nv++] = ((uint64_t)xf->doublings << FK_XF_VOID_SHIFT) | r.q;
-            else if (!vec_push(&kids[v >> (xf->width - 1)], (v << 1) & wmask))
-                s = FK_ENOMEM;
-        }
-        for (unsigned c = 0; c < 2 && s == FK_OK; c++)
-            if (kids[c].n)
-                s = build_run(&b, 2 * r.q + c, kids[c].v, kids[c].n);
+        uint64_t mid = r.start, hi;
+        while (mid <= r.end && fk_xf_slot(xf, mid) < top)
+            mid++;
+        for (hi = mid; hi <= r.end && fk_xf_slot(xf, hi) == top; hi++)
+            xf->voids[nv++] = ((uint64_t)xf->doublings << FK_XF_VOID_SHIFT) | r.q;
+        if (mid > r.start)
+            s = build_run_shifted(&b, 2 * r.q, xf, r.start, mid - 1);
+        if (s == FK_OK && hi <= r.end)
+            s = build_run_shifted(&b, 2 * r.q + 1, xf, hi, r.end);
     }
     if (s == FK_OK)
         s = build_finish(&b);
-    free(kids[0].v);
-    free(kids[1].v);
     if (s != FK_OK) {
         free(next.table);
         return s; /* the void list's new tail is ignored: nvoids unchanged */

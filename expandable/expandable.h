@@ -114,14 +114,17 @@ FK_API void fk_expandable_free(fk_expandable *xf);
  * copies of one key above; FK_ENOMEM when a doubling's table cannot be had
  * (nothing changed); FK_EINVAL for xf NULL or key NULL with len > 0.
  * Cost: one hash, a rank and a select, then the slots up to the next free
- * one move right (about (1/(1-load)^2 - 1)/2 slots, 50 at load 0.9); an
- * insert that doubles also rewrites the table, O(S). */
+ * one move right (about (1/(1-load)^2 - 1)/2 slots, 50 at load 0.9: one
+ * memmove and one word shift per block they span); an insert that doubles
+ * also rewrites the table, O(S). */
 FK_API fk_status fk_expandable_insert(fk_expandable *xf, const void *key, size_t len);
 
 /* Returns true when key may be in the set, false when it is definitely
  * absent. xf NULL, or key NULL with len > 0, answers false. Cost: one hash,
- * one word when the key's quotient has no run, else a popcount, a select
- * and the run's slots (one or two cache lines); plus a binary search per
+ * one word when the key's quotient has no run, else a popcount, two
+ * selects (BMI2's pdep where the CPU has it, chosen when the filter is
+ * made or loaded) and the run's slots (one or two cache lines; runs of one
+ * or two entries compared without branches); plus a binary search per
  * generation of voids when there are voids. */
 FK_API bool fk_expandable_contains(const fk_expandable *xf, const void *key, size_t len);
 

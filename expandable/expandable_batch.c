@@ -31,9 +31,11 @@ static inline void hash_window(const fk_expandable *xf, uint64_t h[], const void
         const uint8_t *slot = blk + FK_XF_HEAD + (q & 63) * xf->slot_bytes;
         if (write) {
             FK_PREFETCH_WRITE(blk);
+            FK_PREFETCH_WRITE(blk + FK_XF_HEAD - 1);
             FK_PREFETCH_WRITE(slot);
         } else {
             FK_PREFETCH_READ(blk);
+            FK_PREFETCH_READ(blk + FK_XF_HEAD - 1); /* a header's second line */
             FK_PREFETCH_READ(slot);
         }
     }

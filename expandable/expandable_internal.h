@@ -45,8 +45,16 @@
 #define FK_XF_OFFSET_MAX 65535u
 #define FK_XF_VOID_SHIFT 56u    /* void key: generation << 56 | quotient */
 
+/* The lookup bodies, chosen at creation (BMI2 select and popcnt, or the
+ * portable ones): by hash (the batches) and by key (the hash inlined). */
+typedef bool (*fk_xf_lookup_fn)(const fk_expandable *xf, uint64_t h);
+typedef bool (*fk_xf_lookup_key_fn)(const fk_expandable *xf, const void *key, size_t len);
+
 struct fk_expandable {
     fk_filter base;        /* must stay first */
+    fk_xf_lookup_fn lookup;
+    fk_xf_lookup_key_fn lookup_key;
+    bool      bmi2;        /* the lookups use BMI2 and popcnt */
     uint8_t  *table;       /* nblocks * block_bytes + FK_XF_PAD bytes */
     uint64_t  nblocks;
     uint64_t  slots;       /* S = 64 nblocks */
@@ -71,6 +79,10 @@ struct fk_expandable {
 };
 
 /* ------------------------------------------------------- key -> place */
+
+/* XXH3-64 of a key of any length, out of line (expandable.c), so the
+ * lookups inline only the 8-byte path. */
+uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len);
 
 static inline uint64_t fk_xf_hash(const fk_expandable *xf, const void *key, size_t len)
 {
@@ -112,6 +124,49 @@ static inline bool fk_xf_match(uint32_t v, uint32_t kv)
 
 /* --------------------------------------------------------- the blocks */
 
+/* Little-endian 16- and 32-bit slots: one (unaligned) load or store. */
+static inline uint32_t fk_xf_load16(const uint8_t *p)
+{
+    uint16_t v;
+    memcpy(&v, p, sizeof v);
+    return FK_HOST_LITTLE_ENDIAN ? v : __builtin_bswap16(v);
+}
+
+static inline void fk_xf_store16(uint8_t *p, uint32_t v)
+{
+    uint16_t le = FK_HOST_LITTLE_ENDIAN ? (uint16_t)v : __builtin_bswap16((uint16_t)v);
+    memcpy(p, &le, sizeof le);
+}
+
+static inline void fk_xf_store32(uint8_t *p, uint32_t v)
+{
+    uint32_t le = FK_HOST_LITTLE_ENDIAN ? v : __builtin_bswap32(v);
+    memcpy(p, &le, sizeof le);
+}
+
+/* The accessors by slot width W (a constant where the caller knows it:
+ * the lookups are made once per width). */
+static inline uint8_t *fk_xf_block_w(const uint8_t *table, uint64_t b, unsigned W)
+{
+    return (uint8_t *)(uintptr_t)table + b * (FK_XF_HEAD + 8u * W);
+}
+
+static inline uint8_t *fk_xf_slot_ptr_w(const uint8_t *table, uint64_t j, unsigned W)
+{
+    return fk_xf_block_w(table, j >> 6, W) + FK_XF_HEAD + (j & 63) * (W / 8);
+}
+
+static inline uint32_t fk_xf_slot_w(const uint8_t *table, uint64_t j, unsigned W)
+{
+    const uint8_t *p = fk_xf_slot_ptr_w(table, j, W);
+    return W == 16 ? fk_xf_load16(p) : fk_load_le32(p);
+}
+
+static inline uint64_t fk_xf_runends_w(const uint8_t *table, uint64_t b, unsigned W)
+{
+    return fk_load_le64(fk_xf_block_w(table, b, W) + 8);
+}
+
 static inline uint8_t *fk_xf_block(const fk_expandable *xf, uint64_t b)
 {
     return xf->table + b * xf->block_bytes;
@@ -129,22 +184,27 @@ static inline uint64_t fk_xf_runends(const fk_expandable *xf, uint64_t b)
 
 static inline unsigned fk_xf_offset(const fk_expandable *xf, uint64_t b)
 {
-    return fk_le_get16(fk_xf_block(xf, b) + 16);
+    return fk_xf_load16(fk_xf_block(xf, b) + 16);
+}
+
+static inline uint8_t *fk_xf_slot_ptr(const fk_expandable *xf, uint64_t j)
+{
+    return fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
 }
 
 static inline uint32_t fk_xf_slot(const fk_expandable *xf, uint64_t j)
 {
-    const uint8_t *p = fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
-    return xf->slot_bytes == 2 ? fk_le_get16(p) : fk_le_get32(p);
+    const uint8_t *p = fk_xf_slot_ptr(xf, j);
+    return xf->slot_bytes == 2 ? fk_xf_load16(p) : fk_load_le32(p);
 }
 
 static inline void fk_xf_set_slot(fk_expandable *xf, uint64_t j, uint32_t v)
 {
-    uint8_t *p = fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
+    uint8_t *p = fk_xf_slot_ptr(xf, j);
     if (xf->slot_bytes == 2)
-        fk_le_put16(p, (uint16_t)v);
+        fk_xf_store16(p, v);
     else
-        fk_le_put32(p, v);
+        fk_xf_store32(p, v);
 }
 
 /* ------------------------------------------------- rank and select */
@@ -184,8 +244,12 @@ static inline unsigned fk_xf_popcount(uint64_t w)
 
 /* ----------------------------------------------------- shared entries */
 
-/* The lookup of a hashed key (expandable.c): table run, then voids. */
+/* The lookup of a hashed key (expandable.c): table run, then voids,
+ * through the body chosen at creation. */
 bool fk_xf_lookup_hash(const fk_expandable *xf, uint64_t h);
+/* Switches xf to the portable rank and select (the tests run both bodies
+ * on one machine; a filter chooses BMI2 by itself where the CPU has it). */
+void fk_xf_use_portable(fk_expandable *xf);
 /* The insert of a hashed key: doubles first when the table is at its limit. */
 fk_status fk_xf_insert_hash(fk_expandable *xf, uint64_t h);
 

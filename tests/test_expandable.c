@@ -343,6 +343,95 @@ static uint8_t *reseal(const uint8_t *buf, size_t len, size_t at, uint8_t xor_wi
     return copy;
 }
 
+/* ------------------------------------------- lookup bodies, shifting */
+
+/* The answer by definition, walking the whole table: q's run is the one
+ * ending at the runend whose rank equals q's among the occupied quotients;
+ * it starts after the previous runend and not before q. O(S). */
+static bool reference_lookup(const fk_expandable *xf, uint64_t h)
+{
+    uint32_t kv;
+    uint64_t q = fk_xf_place(xf, h, &kv), rank = 0, seen = 0, prev_end = 0, end = 0;
+    bool found_q = false;
+    for (uint64_t j = 0; j <= q; j++)
+        rank += (fk_xf_occupieds(xf, j >> 6) >> (j & 63)) & 1u;
+    if ((fk_xf_occupieds(xf, q >> 6) >> (q & 63)) & 1u) {
+        for (uint64_t j = 0; j < xf->slots && !found_q; j++)
+            if ((fk_xf_runends(xf, j >> 6) >> (j & 63)) & 1u) {
+                if (++seen == rank) {
+                    end = j;
+                    found_q = true;
+                } else {
+                    prev_end = j + 1;
+                }
+            }
+        uint64_t start = prev_end > q ? prev_end : q;
+        for (uint64_t j = start; found_q && j <= end; j++)
+            if (fk_xf_match(fk_xf_slot(xf, j), kv))
+                return true;
+    }
+    for (size_t i = 0; i < xf->nvoids; i++) {
+        unsigned g = (unsigned)(xf->voids[i] >> FK_XF_VOID_SHIFT);
+        uint64_t vq = xf->voids[i] & ((UINT64_C(1) << FK_XF_VOID_SHIFT) - 1);
+        if (q >> (xf->doublings - g) == vq)
+            return true;
+    }
+    return false;
+}
+
+/* The BMI2 and the portable lookup bodies (both widths) answer as the
+ * definition does, on crowded tables whose runs and clusters cross block
+ * boundaries; the block-wise shifts of inserts and removes keep every
+ * invariant after each call. */
+TEST(lookup_bodies_and_shifts_agree_with_the_definition)
+{
+    static const uint32_t fp_bits[2] = { 0, 20 }; /* W = 16, then W = 32 */
+    for (unsigned w = 0; w < 2; w++) {
+        fk_expandable *fast = make(150, 0.01, fp_bits[w], 11 + w);
+        fk_expandable *slow = make(150, 0.01, fp_bits[w], 11 + w);
+        CHECK(fast && slow);
+        if (!fast || !slow) {
+            fk_expandable_free(fast);
+            fk_expandable_free(slow);
+            continue;
+        }
+        fk_xf_use_portable(slow);
+        const unsigned n = 1300; /* three doublings */
+        for (unsigned i = 0; i < n; i++) {
+            uint64_t k = i * UINT64_C(0x9e3779b97f4a7c15);
+            CHECK_STATUS(fk_expandable_insert(fast, &k, sizeof k), FK_OK);
+            CHECK_STATUS(fk_expandable_insert(slow, &k, sizeof k), FK_OK);
+            if (i % 7 == 3) { /* remove an earlier key: runs close, clusters shift down */
+                uint64_t r = (i / 2) * UINT64_C(0x9e3779b97f4a7c15);
+                CHECK_STATUS(fk_expandable_remove(fast, &r, sizeof r), FK_OK);
+                CHECK_STATUS(fk_expandable_remove(slow, &r, sizeof r), FK_OK);
+                uint64_t again = r;
+                CHECK_STATUS(fk_expandable_insert(fast, &again, sizeof again), FK_OK);
+                CHECK_STATUS(fk_expandable_insert(slow, &again, sizeof again), FK_OK);
+            }
+            if (i % 97 == 0 || i + 1 == n)
+                CHECK(fk_xf_check_canonical(fast) && fk_xf_check_canonical(slow));
+        }
+        CHECK(doublings(fast) >= 3);
+        unsigned disagree = 0, misses = 0;
+        for (uint64_t i = 0; i < 4000; i++) {
+            uint64_t k = i < n ? i * UINT64_C(0x9e3779b97f4a7c15) : absent_key(i);
+            uint64_t h = fk_xf_hash(fast, &k, sizeof k);
+            bool want = reference_lookup(fast, h);
+            bool a = fk_expandable_contains(fast, &k, sizeof k);
+            bool b = fk_expandable_contains(slow, &k, sizeof k);
+            bool c = fk_filter_contains_u64(fk_expandable_as_filter(fast), k);
+            bool d = fk_xf_lookup_hash(slow, h);
+            disagree += a != want || b != want || c != want || d != want;
+            misses += i < n && !a;
+        }
+        CHECK(disagree == 0);
+        CHECK(misses == 0);
+        fk_expandable_free(fast);
+        fk_expandable_free(slow);
+    }
+}
+
 TEST(forged_files_refused)
 {
     fk_expandable *xf = make(64, 0.1, 3, 5);
@@ -427,6 +516,7 @@ int main(void)
     RUN(entries_out_of_bits_go_void_and_stay_found);
     RUN(growth_to_the_memory_limit_refused_nothing_lost);
     RUN(remove_takes_the_longest_match_and_calls_agree);
+    RUN(lookup_bodies_and_shifts_agree_with_the_definition);
     RUN(forged_files_refused);
     RUN(registered_under_its_name_and_id);
     return check_report();
