@@ -16,7 +16,10 @@
 #                    0.1% in this run
 #   @window_past@    (11) each drawn filter's share of keys just past the
 #                    window (8N/7 to 2N) answering present at 1%
-# then one generated line: the file drawn from and the series it has, which
+#   @growth_story@   (7) each filter of bench-growth.csv at its last
+#                    doubling: bits per item and ns per absent lookup
+# then one generated line: the file drawn from and the series it has (plot
+# 7: a second, bench-growth.csv's filters, drawn in its right panel), which
 # tests/cli_plots.sh compares with the series the image draws. --quick (the
 # page of make bench-quick) says that the guide was written for the full
 # run's figure (plots/ref/NAME.png), whose sizes and numbers differ.
@@ -73,6 +76,8 @@ pick_story=""
 load_warning=""
 window_bits=""
 window_past=""
+growth_story=""
+file2=bench-growth.csv
 case "$name" in
 5_*)
     remove_kinds=$(sel "$file" kind,remove_ns "$where" | awk '$2 != "NaN" { print $1 }' | listing) ;;
@@ -101,6 +106,19 @@ case "$name" in
             awk 'NF == 2 { printf "%s%s %.1f", (n++ ? ", " : ""), $1, $2 }')
         [ -n "$line" ] && window_bits="$window_bits In this run at fpr $(awk -v f=$f 'BEGIN { printf "%g%%", 100 * f }'), bits per window item: $line."
     done ;;
+7_*)
+    # the last point of each filter (the CSV lists a filter's doublings in order)
+    growth_story=$(sel "$file2" filter,how,doubling,keys,bits_per_key,absent_ns '' | awk '
+        !($1 in at) { order[++n] = $1 }
+        { at[$1] = $0 }
+        END {
+            for (i = 1; i <= n; i++) {
+                split(at[order[i]], f, " ")
+                out = out sprintf("%s%s%s at x%d (%s keys): %.1f bits, %.1f ns", i > 1 ? "; " : "", f[1],
+                                  f[2] == "pre-sized" ? " (sized for the end)" : f[2] == "in-place" ? " (grown in place)" : "", 2 ^ f[3], f[4], f[5], f[6])
+            }
+            if (n) printf "In this run, at the last doubling (bits per item, ns per absent lookup): %s.", out
+        }') ;;
 11_*)
     line=$(for k in $kinds; do sel "$file" filter,rate_expired "streamed=1;fpr=0.01;filter=$k"; done |
         awk 'NF == 2 && $2 != "NaN" { printf "%s%s %.3g%%", (n++ ? ", " : ""), $1, 100 * $2 }')
@@ -113,6 +131,7 @@ text=${text//@pick_story@/$pick_story}
 text=${text//@load_warning@/$load_warning}
 text=${text//@window_bits@/$window_bits}
 text=${text//@window_past@/$window_past}
+text=${text//@growth_story@/$growth_story}
 text=$(printf '%s' "$text" | sed -e 's/  */ /g' -e 's/ *$//')
 if [ "$quick" = --quick ]; then
     printf '(Quick run: small sizes, one repeat. The guide below was written for the full run'"'"'s figure, plots/ref/%s.png; its sizes and numbers differ from this one.) ' "$name"
@@ -125,4 +144,13 @@ if [ -n "$file" ]; then
         printf ' (No %s in this run.)' "$file"
     fi
 fi
+case "$name" in
+7_*)
+    kinds2=$(sel "$file2" filter '' 1)
+    if [ -n "$kinds2" ]; then
+        printf ' Drawn from %s: %s.' "$file2" "$(printf '%s\n' $kinds2 | listing)"
+    else
+        printf ' (No %s in this run.)' "$file2"
+    fi ;;
+esac
 printf '\n'

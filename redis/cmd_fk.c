@@ -10,6 +10,7 @@
 #include "../scalable/scalable.h"
 #include "../common/serial.h"
 #include "../window/window.h"
+#include "../expandable/expandable.h"
 
 /* A static kind (FK_CAP_STATIC, fuse) is built once from the whole set
  * and never written: it arrives by FK.LOAD of a file that `filterkit
@@ -401,7 +402,32 @@ static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
     rm_ReplyWithLongLong(ctx, fkr_count_reply(d.refused));
 }
 
-/* FK.INFO key: field / value pairs (a window's own after them). */
+/* An expandable filter's own FK.INFO pairs (fk_expandable_describe):
+ *   doublings         doublings so far (the table is 2^doublings times its first)
+ *   fingerprint_bits  bits of a new entry's fingerprint
+ *   shortest_fingerprint, longest_fingerprint  lengths in use in the table
+ *   voids             entries out of bits (kept apart)
+ *   void_share        voids / all entries */
+#define EXPANDABLE_INFO_PAIRS 6
+static void reply_expandable_info(RedisModuleCtx *ctx, const fkr_value *v)
+{
+    fk_expandable_description d;
+    fk_expandable_describe((const fk_expandable *)(const void *)v->filter, &d);
+    rm_ReplyWithSimpleString(ctx, "doublings");
+    rm_ReplyWithLongLong(ctx, d.doublings);
+    rm_ReplyWithSimpleString(ctx, "fingerprint_bits");
+    rm_ReplyWithLongLong(ctx, d.fingerprint_bits);
+    rm_ReplyWithSimpleString(ctx, "shortest_fingerprint");
+    rm_ReplyWithLongLong(ctx, d.shortest);
+    rm_ReplyWithSimpleString(ctx, "longest_fingerprint");
+    rm_ReplyWithLongLong(ctx, d.longest);
+    rm_ReplyWithSimpleString(ctx, "voids");
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.voids));
+    rm_ReplyWithSimpleString(ctx, "void_share");
+    rm_ReplyWithDouble(ctx, d.void_share);
+}
+
+/* FK.INFO key: field / value pairs (a window's or an expandable filter's own after them). */
 int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
@@ -418,7 +444,8 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
     int window = fk_filter_ops(v->filter) == &fk_window_ops;
-    fkr_reply_map(ctx, 10 + (window ? WINDOW_INFO_PAIRS : 0));
+    int expandable = fk_filter_ops(v->filter) == &fk_expandable_ops;
+    fkr_reply_map(ctx, 10 + (window ? WINDOW_INFO_PAIRS : 0) + (expandable ? EXPANDABLE_INFO_PAIRS : 0));
     rm_ReplyWithSimpleString(ctx, "kind");
     rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
     rm_ReplyWithSimpleString(ctx, "family");
@@ -441,6 +468,8 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_ReplyWithLongLong(ctx, v->expansion);
     if (window)
         reply_window_info(ctx, v);
+    if (expandable)
+        reply_expandable_info(ctx, v);
     return RM_OK;
 }
 

@@ -25,16 +25,17 @@ check "growth bench exits 0 ($(head -c 300 "$tmp/err"))" test $? -eq 0
 csv="$tmp/res/bench-growth.csv"
 check "the CSV is written" test -s "$csv"
 col() { # NAME: the column's number in the CSV header
-    head -n 1 "$csv" | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
+    grep -v '^#' "$csv" | head -n 1 | tr ',' '\n' | grep -n -x "$1" | cut -d: -f1
 }
-check "the CSV header" test "$(head -n 1 "$csv")" = \
+check "the CSV starts with its provenance" grep -q '^# commit: ' "$csv"
+check "the CSV header" test "$(grep -v '^#' "$csv" | head -n 1)" = \
     "filter,how,n0,growth,fpr,seed,probes,doubling,keys,stopped,memory_bytes,bits_per_key,measured_fpr,absent_ns,absent_batch_ns,insert_ns"
 for k in expandable scalable-cuckoo scalable-bloom quotient cuckoo; do
     check "$k: a point at each of the 5 doublings" test "$(grep -c "^$k," "$csv")" -eq 5
 done
 # keys at doubling g are 500 * 2^g for every kind
 check "keys = n0 2^doubling at every point" \
-    awk -F, -v d="$(col doubling)" -v k="$(col keys)" 'NR > 1 && $k != 500 * 2 ^ $d { bad = 1 } END { exit bad }' "$csv"
+    awk -F, -v d="$(col doubling)" -v k="$(col keys)" '!/^#/ && $1 != "filter" && $k != 500 * 2 ^ $d { bad = 1 } END { exit bad }' "$csv"
 how() { grep "^$1," "$csv" | head -n 1 | cut -d, -f2; }
 check "the chains and expandable grow by themselves" test "$(how expandable),$(how scalable-cuckoo)" = "grown,grown"
 check "quotient grows in place" test "$(how quotient)" = in-place

@@ -270,4 +270,44 @@ for p in 10_window_bits_vs_fpr 11_window_fpr_by_age; do
     check "$p caption: every @placeholder@ filled from the run" bash -c '! grep -q @ <<<"$1" && grep -q "In this run" <<<"$1"' _ "$c"
 done
 
+# ---- plot 7 (growth): the chains' memory (growth-memory.csv) and, from
+# `bench --workload growth` (bench-growth.csv), expandable's memory and every
+# filter's absent lookups per doubling. Drawn, text inside the image, the
+# caption naming exactly the series of each file and filled from the run.
+# (growth_memory.sh takes seconds: its CSV is crafted here, the real
+# provenance lines over a few rows of its columns.)
+"$fk" bench --workload growth --n0 200 --grow 8 --fpr 1% --probes 2000 \
+    --filters scalable-bloom,scalable-cuckoo,expandable,cuckoo --out "$tmp/g7" >/dev/null 2>&1
+check "bench --workload growth writes bench-growth.csv with its provenance" grep -q '^# commit: ' "$tmp/g7/bench-growth.csv"
+{ grep '^#' "$tmp/g7/bench-growth.csv"
+  echo "kind,s,r,target_fpr,growth,items,links,memory_bytes,bits_per_item,theory_bits_per_item,fixed_bits_per_item"
+  for kr in "scalable-bloom 0.9" "scalable-bloom 0.5" "scalable-cuckoo 0.9"; do
+      set -- $kr
+      for g in 1 2 3 5 7; do echo "$1,2,$2,0.01,$g,$((g * 1000)),2,$((g * 2400)),19.2,$([ "$1" = scalable-bloom ] && echo 17.5),9.6"; done
+  done; } >"$tmp/g7/growth-memory.csv"
+"$root/bench/scripts/plots.sh" "$tmp/g7" "$tmp/g7out" >/dev/null 2>&1
+p=7_growth_memory
+check "$p drawn" test -s "$tmp/g7out/$p.png" -a -s "$tmp/g7out/$p.svg"
+awk -v label="growth reached (keys / first capacity, log scale)" -f "$root/tests/svg_layout.awk" "$tmp/g7out/$p.svg" >"$tmp/layout" 2>&1
+check "$p: every text inside the image, none over the x label ($(head -c 300 "$tmp/layout"))" test ! -s "$tmp/layout"
+texts() { sed -n 's/.*<text>\([^<]*\)<\/text>.*/\1/p' "$tmp/g7out/$p.svg" | sed 's/^ *//'; }
+first_words() { awk '{ print $1 }' | sort -u | tr '\n' ' '; }
+c7=$("$root/plots/caption.sh" "$p" "$tmp/g7")
+from() { kinds_in "$(printf '%s' "$c7" | sed -n "s/.*Drawn from $1: \([^.]*\)\..*/\1/p")"; }
+mem_drawn=$(texts | grep -E '^scalable-[a-z]+ s=[0-9].*, measured$' | first_words)
+look_drawn=$(texts | grep -E '^[a-z-]+ (sized for the end, )?absent$' | first_words)
+check "$p caption: growth-memory.csv's kinds are the chains drawn ('$(from growth-memory.csv)' vs '$mem_drawn')" \
+    test -n "$mem_drawn" -a "$(from growth-memory.csv)" = "$mem_drawn"
+check "$p caption: bench-growth.csv's filters are the lookup series drawn ('$(from bench-growth.csv)' vs '$look_drawn')" \
+    test -n "$look_drawn" -a "$(from bench-growth.csv)" = "$look_drawn"
+check "$p draws expandable's memory beside the chains" bash -c 'grep -q "^expandable (one table, doubles in place), measured$" <<<"$1"' _ "$(texts)"
+check "$p caption: every @placeholder@ filled from the run" bash -c '! grep -q @ <<<"$1" && grep -q "In this run, at the last doubling .*expandable at x8 (1600 keys): [0-9.]* bits, [0-9.]* ns" <<<"$1"' _ "$c7"
+# without the growth workload's CSV: the memory panel alone, the caption says so
+rm "$tmp/g7/bench-growth.csv"
+"$root/bench/scripts/plots.sh" "$tmp/g7" "$tmp/g7b" >/dev/null 2>&1
+check "$p without bench-growth.csv: drawn, no lookup series" \
+    sh -c "test -s '$tmp/g7b/$p.svg' && ! grep -q ' absent<' '$tmp/g7b/$p.svg'"
+check "$p without bench-growth.csv: the caption says it is missing" \
+    sh -c "'$root/plots/caption.sh' $p '$tmp/g7' | grep -q '(No bench-growth.csv in this run.)'"
+
 finish

@@ -138,9 +138,11 @@ check "newer version: says so" grep -q 'not supported' "$tmp/err"
 # to 0x80 and its checksum recomputed (tests/test_serial.c writes it, with
 # the other kinds' forged seeds, into the load fuzzer's corpus) puts a
 # run's groups out of order: refused, so no grow can turn it into a file
-# that no longer loads. The chain forged with a link over its capacity too.
+# that no longer loads. The chain forged with a link over its capacity too,
+# and an expandable record with one 9-bit fingerprint in a filter of 8-bit
+# ones (no entry is ever longer than a new one).
 srcdir=$(cd "$(dirname "$0")" && pwd)
-for forged in quotient scalable-bloom scalable-blocked; do
+for forged in quotient scalable-bloom scalable-blocked expandable; do
     expect 1 info "$srcdir/fuzz/corpus/load/$forged-forged.fk"
     check "forged $forged file: info says it is corrupt" grep -q 'corrupt' "$tmp/err"
     expect 1 grow "$srcdir/fuzz/corpus/load/$forged-forged.fk"

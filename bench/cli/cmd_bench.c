@@ -209,8 +209,17 @@ static int bench_growth(const fkc_cmd_spec *spec, const char *filters, int filte
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.csv", out, name ? name : "bench-growth");
         FILE *csv = fkc_make_dirs(out) == 0 ? fopen(path, "w") : NULL;
-        if (csv)
+        if (csv) {
+            /* the provenance every result file has (plot 7 prints it) */
+            fkc_runinfo ri;
+            fkc_runinfo_fill(&ri, cfg->seed);
+            const char *field;
+            char value[2048];
+            fprintf(csv, "# filterkit bench --workload growth: one row per filter and doubling (plot 7)\n");
+            for (int i = 0; fkc_runinfo_field(&ri, i, &field, value, sizeof value); i++)
+                fprintf(csv, "# %s: %s\n", field, value);
             fkc_growth_csv(csv, cfg, pts, n);
+        }
         if (!csv || fclose(csv) != 0) {
             fprintf(stderr, "filterkit bench: cannot write %s\n", path);
             rc = 1;

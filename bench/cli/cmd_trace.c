@@ -15,6 +15,7 @@
 #include "../../fuse/fuse.h"
 #include "../../quotient/quotient.h"
 #include "../../window/window.h"
+#include "../../expandable/expandable.h"
 #include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
@@ -30,6 +31,7 @@ static const struct {
     { &fk_fuse_ops, fkc_trace_fuse },
     { &fk_quotient_ops, fkc_trace_quotient },
     { &fk_window_ops, fkc_trace_window },
+    { &fk_expandable_ops, fkc_trace_expandable },
 };
 
 static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)

@@ -6,6 +6,8 @@
 #   - every filter at 1M, 1% with 8..64-byte string keys;
 #   - the sweeps behind the plots: n (1e4..1e7), fpr (10%..0.01%), cuckoo load,
 #     growth (the growing kinds; and their memory as they grow);
+#   - the growth workload: the chains and expandable from 1000 keys to x1024
+#     (x128 --quick), memory and absent lookups at each doubling (plot 7);
 #   - `filterkit pick` at n = 10M, fpr 0.1%, a 24 MiB budget (plot 8);
 #   - the window workload at N = 1M, fpr 10% to 0.01% (plots 10, 11);
 # writes CSV/JSON into OUT_DIR (default results/), draws PLOTS_DIR/*.png|svg
@@ -45,7 +47,7 @@ trap 'rm -f "$stamp"' EXIT
 # earlier steps explain, so the plots warn only of other work (runinfo.h).
 export FK_SUITE_STARTED=$start
 summary="$out/summary.txt"
-nsteps=11
+nsteps=12
 at=0
 
 step() {
@@ -54,10 +56,10 @@ step() {
 }
 
 if [ "$quick" = 1 ]; then
-    n_bench=100k,300k; n_str=100k; n_one=100k; series_n=10k,30k,100k,300k; n_pick=1M; mem_pick=2400K; rep=1; rep_load=1; n_win=100k
+    n_bench=100k,300k; n_str=100k; n_one=100k; series_n=10k,30k,100k,300k; n_pick=1M; mem_pick=2400K; rep=1; rep_load=1; n_win=100k; grow=128
     echo "run_default.sh --quick: small sizes, one repeat; figures for checking the pipeline, not for quoting"
 else
-    n_bench=1M,10M; n_str=1M; n_one=1M; series_n=""; n_pick=10M; mem_pick=24M; rep=3; rep_load=5; n_win=1M
+    n_bench=1M,10M; n_str=1M; n_one=1M; series_n=""; n_pick=10M; mem_pick=24M; rep=3; rep_load=5; n_win=1M; grow=1024
 fi
 
 step "bench: every filter, n = $n_bench, fpr 1% and 0.1%, u64 keys"
@@ -84,6 +86,10 @@ step "sweep: growing kinds from n/1, n/10, n/1000 to n = $n_one, beside the fixe
 
 step "growing kinds: bits per item as they grow (bench/scripts/growth_memory.sh)"
 FK_QUICK=$quick FK_BUILD="$build" "$root/bench/scripts/growth_memory.sh" "$out/growth-memory.csv"
+
+step "growth workload: the chains and expandable from 1000 keys to x$grow, fpr 1% (plot 7)"
+"$fk" bench --workload growth --n0 1000 --grow "$grow" --fpr 1% --probes 200000 \
+    --filters scalable-bloom,scalable-cuckoo,expandable,cuckoo --out "$out" | tee "$out/bench-growth.txt"
 
 step "pick: n = $n_pick, fpr 0.1%, memory budget $mem_pick (plot 8)"
 "$fk" pick --n "$n_pick" --fpr 0.1% --memory "$mem_pick" --repeat "$rep" --out "$out" | tee "$out/pick.txt" || true

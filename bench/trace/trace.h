@@ -81,6 +81,7 @@ int fkc_trace_counting(const fkc_trace_job *job);
 int fkc_trace_cuckoo(const fkc_trace_job *job);
 int fkc_trace_fuse(const fkc_trace_job *job);
 int fkc_trace_quotient(const fkc_trace_job *job);
+int fkc_trace_expandable(const fkc_trace_job *job);
 int fkc_trace_window(const fkc_trace_job *job);
 
 #endif

@@ -123,3 +123,36 @@ def test_pick_window_is_the_clis(cli):
         assert p["recommendation"]["kind"] == "window", args
         assert {x["kind"] for x in p["candidates"] if x["baseline"]} == {"rotating-bloom", "apbf", "apbf-best"}
         assert not any(x["chosen"] for x in p["candidates"] if x["baseline"]), args
+
+
+def test_pick_growth_is_the_clis(cli):
+    """`filterkit pick --n-uncertain` and `--grow-to N` (issue 43: the kinds
+    that grow, expandable among them, weighed over the growth) run the same
+    code from Python. By the formulas alone the same decision; timed, the
+    same kinds ruled out for the same reasons (the quotient filter grown in
+    place loses its FPR, fixed kinds cannot grow) and the same kinds timed,
+    expandable among them: which timed kind wins is the machine's."""
+    base = ["--n", "1000", "--fpr", "0.001", "--seed", "3", "--format", "json"]
+    for extra in (["--n-uncertain"], ["--grow-to", "100000"]):
+        args = base + extra + ["--no-timing"]
+        r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        c = json.loads(r.stdout)
+        status, text = filterkit._filterkit._pick(args)
+        p = json.loads(text)
+        assert status == r.returncode, args
+        assert p["candidates"] == c["candidates"] and p["query"] == c["query"], args
+        assert without_build(p) == without_build(c), args
+        assert any(x["kind"] == "expandable" for x in c["candidates"]), args
+    args = ["--n", "200"] + base[2:] + ["--n-uncertain", "--repeat", "1"]  # (grown to 204,800 keys: quick)
+    r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    c = json.loads(r.stdout)
+    status, text = filterkit._filterkit._pick(args)
+    p = json.loads(text)
+    assert status == r.returncode == 0
+    for a in (p, c):
+        a["untimed"] = {x["kind"]: x["reason"] for x in a["candidates"] if not x["feasible"]}
+        a["timed"] = {x["kind"] for x in a["candidates"] if x["feasible"]}
+    assert p["untimed"] == c["untimed"] and p["timed"] == c["timed"]
+    assert "expandable" in c["timed"] and "quotient" in c["untimed"]
+    assert c["untimed"]["quotient"].startswith("FPR not held")
+    assert p["recommendation"]["kind"] in p["timed"] and c["recommendation"]["kind"] in c["timed"]
