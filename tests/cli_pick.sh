@@ -165,4 +165,11 @@ check "n-uncertain: expandable holds the fpr, in less memory at the end than the
 "$fk" pick --n 1000 --fpr 1% --no-timing --out "$tmp/out/new/dir" >/dev/null 2>&1
 check "pick --out into a folder that does not exist yet: it is made, pick.csv written" test -s "$tmp/out/new/dir/pick.csv"
 
+# --n-uncertain --no-timing: the formula rules out the in-place doubling (the
+# timed run measures it; untimed it was recommended, smallest at n)
+"$fk" pick --n 10000 --fpr 0.1% --n-uncertain --no-timing --format json >"$tmp/un.json" 2>/dev/null
+check "n-uncertain --no-timing: quotient ruled out by formula, not recommended" \
+    sh -c "jq -r '.candidates[] | select(.kind == \"quotient\") | .reason' '$tmp/un.json' | grep -q '^FPR not held: x1024 by formula' &&
+           test \"\$(jq -r .recommendation.kind '$tmp/un.json')\" != quotient"
+
 finish

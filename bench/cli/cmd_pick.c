@@ -1271,6 +1271,21 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
 
     uint64_t end = grow_to ? grow_to : capacity * PICK_UNCERTAIN_GROWTH, run_n0 = 0;
     unsigned run_doublings = 0;
+    if (grows && no_timing) {
+        /* nothing is run, but the formula already answers for a table that
+         * doubles in place (FK_CAP_RESIZES without FK_CAP_GROWS): each
+         * doubling takes a remainder bit, so its fpr doubles each time;
+         * ranked by its memory at n it looked smallest (the timed run,
+         * which measures it, rules it out) */
+        unsigned d = doublings_to(capacity, end);
+        for (size_t i = 0; i < nc; i++) {
+            candidate *x = &c[i];
+            unsigned caps = fk_ops_caps(x->ops);
+            if (!x->why_not[0] && d && (caps & FK_CAP_RESIZES) && !(caps & FK_CAP_GROWS))
+                snprintf(x->why_not, sizeof x->why_not, "FPR not held: x%.0f by formula after %u doublings in "
+                         "place (each takes a remainder bit)", ldexp(1.0, (int)d), d);
+        }
+    }
     if (grows && !no_timing) {
         fkc_progress_begin("pick", nc);
         growth_weigh(c, nc, capacity, end, fpr, read_ratio, seed, &run_n0, &run_doublings);
