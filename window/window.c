@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "window_internal.h"
 #include "../common/alloc.h"
+#include "../common/atomic.h"
 
 /* splitmix64 step: the eviction PRNG. */
 static inline uint64_t rng_next(uint64_t *state)
@@ -75,7 +76,7 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 }
 
 static bool contains_u64(const fk_filter *f, uint64_t key);
-static bool lookup_any(const fk_window *w, const void *key, size_t len);
+static bool lookup_any(const fk_filter *f, const void *key, size_t len);
 static void choose_paths(fk_window *x);
 
 /* --------------------------------------------------------------- create */
@@ -659,11 +660,16 @@ FK_HOT bool fk_window_contains(const fk_window *w, const void *key, size_t len)
 {
     if (!w || (!key && len > 0))
         return false;
-    return w->lookup(w, key, len);
+    return w->lookup(&w->base, key, len);
 }
 
-static FK_HOT bool lookup_any(const fk_window *w, const void *key, size_t len)
+/* Any width and key; the width paths' way out for keys not of 8 bytes (out
+ * of line, so they save no registers for the long hash). */
+static __attribute__((noinline)) bool lookup_any(const fk_filter *f, const void *key, size_t len)
 {
+    const fk_window *w = (const fk_window *)f;
+    if (!key && len > 0)
+        return false;
     fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
     return fk_win_has(w, &p);
 }
@@ -675,20 +681,45 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
     return fk_win_has(w, &p);
 }
 
+/* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
+ * otherwise): a second build of the width lookups, chosen at creation when
+ * the CPU has them (choose_paths), as cuckoo's. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !FK_TSAN
+#define FK_WIN_BMI __attribute__((target("bmi,bmi2")))
+#define FK_WIN_BMI_PATH(...) __VA_ARGS__
+#define FK_WIN_HAVE_BMI 1
+#else
+#define FK_WIN_BMI
+#define FK_WIN_BMI_PATH(...)
+#define FK_WIN_HAVE_BMI 0
+#endif
+
 /* Lookups with the width a constant, one per f in 4..13 (a bucket in one
  * word), chosen at creation (choose_paths), as cuckoo's: no width test,
- * no mask read from the struct. */
-#define FK_WIN_LOOKUP_W(F)                                                             \
-    static FK_HOT bool lookup_##F(const fk_window *w, const void *key, size_t len)    \
+ * no mask read from the struct. The byte form hashes 8-byte keys inline
+ * and sends the others (and a NULL key) to lookup_any, a tail call. */
+#define FK_WIN_LOOKUP_W(F, B, ATTR)                                                    \
+    static FK_HOT ATTR bool lookup_##B##F(const fk_filter *f, const void *key, size_t len) \
     {                                                                                  \
-        return fk_win_has_hash_w(w, fk_win_hash(w, key, len), F);                      \
+        const fk_window *w = (const fk_window *)f;                                     \
+        if (__builtin_expect(len != 8 || !key, 0))                                     \
+            return lookup_any(f, key, len);                                            \
+        return fk_win_has_hash_w(w, fk_hash8_64(fk_load_le64(key), w->hash8), F);     \
     }                                                                                  \
-    static FK_HOT bool contains_u64_##F(const fk_filter *f, uint64_t key)              \
+    static FK_HOT ATTR bool contains_u64_##B##F(const fk_filter *f, uint64_t key)      \
     {                                                                                  \
         const fk_window *w = (const fk_window *)f;                                     \
         return fk_win_has_hash_w(w, fk_hash8_64(key, w->hash8), F);                    \
     }
-FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_W)
+#define FK_WIN_LOOKUP_PLAIN(F) FK_WIN_LOOKUP_W(F, , )
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_PLAIN)
+#undef FK_WIN_LOOKUP_PLAIN
+#if FK_WIN_HAVE_BMI
+#define FK_WIN_LOOKUP_BMI(F) FK_WIN_LOOKUP_W(F, bmi_, FK_WIN_BMI)
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_BMI)
+#undef FK_WIN_LOOKUP_BMI
+#endif
 #undef FK_WIN_LOOKUP_W
 
 static void choose_paths(fk_window *x)
@@ -697,6 +728,9 @@ static void choose_paths(fk_window *x)
     x->base.contains_u64 = contains_u64;
     x->insert_h = insert_any;
     x->kick = kick_any;
+#if FK_WIN_HAVE_BMI
+    const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#endif
     switch (x->f) {
 #define FK_WIN_PATHS_CASE(F)                                                           \
     case F:                                                                            \
@@ -704,6 +738,10 @@ static void choose_paths(fk_window *x)
         x->base.contains_u64 = contains_u64_##F;                                       \
         x->insert_h = insert_##F;                                                      \
         x->kick = kick_##F;                                                            \
+        FK_WIN_BMI_PATH(if (bmi) {                                                     \
+            x->lookup = lookup_bmi_##F;                                                \
+            x->base.contains_u64 = contains_u64_bmi_##F;                               \
+        })                                                                             \
         break;
         FK_WIN_EACH_WORD_WIDTH(FK_WIN_PATHS_CASE)
 #undef FK_WIN_PATHS_CASE
@@ -833,9 +871,10 @@ static FK_HOT fk_status fk_window_slot_insert(fk_filter *f, const void *key, siz
     return w->insert_h(w, fk_win_hash(w, key, len));
 }
 
-static bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
+/* Straight to the width's lookup, which makes the checks (one jump). */
+static FK_HOT bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
-    return fk_window_contains((const fk_window *)f, key, len);
+    return ((const fk_window *)f)->lookup(f, key, len);
 }
 
 static void fk_window_slot_stats(const fk_filter *f, fk_stats *out)

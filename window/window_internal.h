@@ -86,8 +86,9 @@ struct fk_window {
     uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
     uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
-    /* the byte lookup for this width (constants folded; window.c) */
-    bool    (*lookup)(const fk_window *w, const void *key, size_t len);
+    /* the byte lookup for this width (constants folded; window.c), with the
+     * contains slot's signature and checks, so the slot jumps straight here */
+    bool    (*lookup)(const fk_filter *f, const void *key, size_t len);
     /* the insert from a hash, and the cuckoo walk, for this width */
     fk_status (*insert_h)(fk_window *w, uint64_t h);
     bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
@@ -264,10 +265,11 @@ static inline __attribute__((always_inline)) bool fk_win_has_place_w(const fk_wi
     const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
     const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
     const uint64_t fp_fields = fp_ones * ((UINT64_C(1) << F) - 1);
-    const uint64_t bmask = BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (BB & 63)) - 1;
+    /* the bits above the bucket need no mask: fp_fields drops them, and
+     * the borrows of the zero-field test only run upwards */
     const uint64_t b1 = p.i1 * BB, b2 = p.i2 * BB;
-    const uint64_t v1 = (fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7)) & bmask;
-    const uint64_t v2 = (fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7)) & bmask;
+    const uint64_t v1 = fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7);
+    const uint64_t v2 = fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7);
     const uint64_t want = (uint64_t)p.fp * fp_ones;
     const uint64_t x1 = (v1 ^ want) & fp_fields, x2 = (v2 ^ want) & fp_fields;
     bool hit = (((x1 - fp_ones) & ~x1) | ((x2 - fp_ones) & ~x2)) & high;
