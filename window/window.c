@@ -190,10 +190,9 @@ int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p)
     return -1;
 }
 
-__attribute__((noinline)) bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2,
-                                                uint32_t fp)
+__attribute__((noinline)) bool fk_win_stash_has_hash(const fk_window *w, uint64_t h)
 {
-    fk_win_place p = { .i1 = i1, .i2 = i2, .fp = fp };
+    fk_win_place p = fk_win_place_of(w, h);
     return fk_win_stash_find(w, &p) >= 0;
 }
 
@@ -469,17 +468,18 @@ static inline __attribute__((always_inline)) word_k word_k_of(unsigned F)
 static inline __attribute__((always_inline)) uint64_t word_get(const fk_window *w, uint64_t b,
                                                                const word_k k)
 {
-    uint64_t bit = b * k.BB;
-    return (fk_load_le64(w->bytes + (bit >> 3)) >> (bit & 7)) & k.bmask;
+    /* unmasked: the bits above the bucket change none of the word tests
+     * (their borrows and carries run upwards, each ends in a slot's top
+     * bit); word_put masks what it writes */
+    return fk_load_le64(w->bytes + fk_win_word_byte(b, k.W)) >> fk_win_word_shift(b, k.W);
 }
 
 static inline __attribute__((always_inline)) void word_put(fk_window *w, uint64_t b, uint64_t v,
                                                            const word_k k)
 {
-    uint64_t bit = b * k.BB;
-    uint8_t *p = w->bytes + (bit >> 3);
-    unsigned sh = (unsigned)(bit & 7);
-    fk_store_le64(p, (fk_load_le64(p) & ~(k.bmask << sh)) | (v << sh));
+    uint8_t *p = w->bytes + fk_win_word_byte(b, k.W);
+    unsigned sh = fk_win_word_shift(b, k.W);
+    fk_store_le64(p, (fk_load_le64(p) & ~(k.bmask << sh)) | ((v & k.bmask) << sh));
 }
 
 /* Nonzero when word v has an empty slot: the lowest set bit is the top
@@ -581,7 +581,8 @@ static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, ui
     const uint64_t i1 = fk_win_mulhi(h, w->buckets), i2 = fk_win_alt(w, i1, fp);
     const uint64_t v1 = word_get(w, i1, k), v2 = word_get(w, i2, k);
     const uint64_t want = (uint64_t)fp * k.fp_ones;
-    const uint64_t x1 = (v1 ^ want) & k.fp_fields, x2 = (v2 ^ want) & k.fp_fields;
+    /* no mask, as fk_win_has_hash_w */
+    const uint64_t x1 = v1 ^ want, x2 = v2 ^ want;
     if (__builtin_expect(((((x1 - k.fp_ones) & ~x1) | ((x2 - k.fp_ones) & ~x2)) & k.high) != 0 ||
                              w->stash_n != 0 || w->live >= w->live_budget,
                          0))
