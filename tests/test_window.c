@@ -4,7 +4,8 @@
  * age band within binomial bounds, windows of 1, 2 and 7 items to the
  * insert, refreshes, save/load in the middle of a stream continuing
  * identically, the clock going backwards refused, a time window fed at 10x
- * its sized rate, huge windows, forged files, batches = single calls. */
+ * its sized rate, huge windows, forged files, batches = single calls, the
+ * saved bytes of a fixed stream pinned to the released layout. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -735,6 +736,86 @@ TEST(a_count_window_never_refuses_an_insert_even_packed_full)
     packed_stream(0.99, 92);
 }
 
+/* The table's bytes are the file's: a fixed stream (keys of 8, 3 and 20
+ * bytes, byte and u64 calls, sweeps, walks, stash, a time window's
+ * advances) saves to the same bytes as the layout released with file kind
+ * 8, so code that reorganizes the table in memory must convert exactly.
+ * The digests were taken from main at c96711a. */
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+    return h;
+}
+
+static uint64_t stream_digest(fk_window *w, uint64_t n, bool timed)
+{
+    fk_filter *f = fk_window_as_filter(w);
+    static const char pad[] = "-padding-for-20-byte";
+    for (uint64_t i = 0; i < 10 * n; i++) {
+        if (timed)
+            CHECK_STATUS(fk_window_advance(f, 3 * i), FK_OK);
+        uint64_t x = fk_mix64(i + 1);
+        uint8_t k[24];
+        fk_store_le64(k, x);
+        memcpy(k + 8, pad, 16);
+        fk_status s;
+        switch (i % 5) {
+        case 0: s = fk_filter_insert(f, k, 3); break;
+        case 1: s = fk_filter_insert(f, k, 20); break;
+        case 2: s = fk_filter_insert_u64(f, x); break;
+        default: s = fk_filter_insert(f, k, 8); break;
+        }
+        if (!timed)
+            CHECK_STATUS(s, FK_OK);
+    }
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    CHECK(buf != NULL);
+    uint64_t h = buf ? fnv1a(buf, len) : 0;
+    free(buf);
+    /* and what it answers */
+    uint64_t hits = 0;
+    for (uint64_t i = 0; i < 20 * n; i++) {
+        uint64_t x = fk_mix64(i + 1);
+        uint8_t k[24];
+        fk_store_le64(k, x);
+        memcpy(k + 8, pad, 16);
+        hits += fk_filter_contains(f, k, 8) + fk_filter_contains(f, k, 3) +
+                fk_filter_contains(f, k, 20) + fk_filter_contains_u64(f, x);
+    }
+    return h ^ (hits << 48);
+}
+
+static void a_stream_saves_the_bytes_of_the_released_layout(void)
+{
+    static const struct {
+        uint64_t n;
+        double fpr;
+        uint64_t span;
+        uint64_t digest;
+    } cases[] = {
+        { 1000, 0.01, 0, UINT64_C(0xc9ea8ecb6e081b9f) },
+        { 1000, 0.001, 0, UINT64_C(0x8d1adc4ae80cea36) },
+        { 7, 0.01, 0, UINT64_C(0x400d070fd4c1b0a4) },
+        { 300, 0.05, 0, UINT64_C(0x0931d3854f55f312) },
+        { 500, 0.0001, 0, UINT64_C(0xd1515361c0f4c88c) },
+        { 1000, 0.01, 7000, UINT64_C(0xa2d4ad146cb224d5) },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        fk_window *w = cases[c].span ? time_window(cases[c].n, cases[c].span, cases[c].fpr, 0, 42)
+                                     : count_window(cases[c].n, cases[c].fpr, 0, 42);
+        if (!w)
+            continue;
+        uint64_t d = stream_digest(w, cases[c].n, cases[c].span != 0);
+        if (getenv("FK_PRINT_DIGESTS"))
+            printf("digest %zu: 0x%016llx\n", c, (unsigned long long)d);
+        CHECK(d == cases[c].digest);
+        fk_window_free(w);
+    }
+}
+
 int main(void)
 {
     RUN(count_windows_never_miss_a_key_inside_the_window);
@@ -750,5 +831,6 @@ int main(void)
     RUN(batches_answer_as_single_calls);
     RUN(stats_and_describe_follow_the_stream);
     RUN(a_count_window_never_refuses_an_insert_even_packed_full);
+    RUN(a_stream_saves_the_bytes_of_the_released_layout);
     return check_report();
 }

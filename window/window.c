@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "window_internal.h"
 #include "../common/alloc.h"
+#include "../common/atomic.h"
 
 /* splitmix64 step: the eviction PRNG. */
 static inline uint64_t rng_next(uint64_t *state)
@@ -75,7 +76,7 @@ static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 }
 
 static bool contains_u64(const fk_filter *f, uint64_t key);
-static bool lookup_any(const fk_window *w, const void *key, size_t len);
+static bool lookup_any(const fk_filter *f, const void *key, size_t len);
 static void choose_paths(fk_window *x);
 
 /* --------------------------------------------------------------- create */
@@ -189,10 +190,9 @@ int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p)
     return -1;
 }
 
-__attribute__((noinline)) bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2,
-                                                uint32_t fp)
+__attribute__((noinline)) bool fk_win_stash_has_hash(const fk_window *w, uint64_t h)
 {
-    fk_win_place p = { .i1 = i1, .i2 = i2, .fp = fp };
+    fk_win_place p = fk_win_place_of(w, h);
     return fk_win_stash_find(w, &p) >= 0;
 }
 
@@ -265,7 +265,9 @@ static void sweep(fk_window *w, unsigned t)
 }
 
 /* Starts the next generation: its tag is the oldest's, swept first. */
-static void next_generation(fk_window *w)
+/* (out of line: once per L inserts, kept out of the flattened insert paths,
+ * whose fast path then saves fewer registers) */
+static __attribute__((noinline)) void next_generation(fk_window *w)
 {
     w->generation++;
     unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
@@ -381,7 +383,8 @@ static inline void counted(fk_window *w, unsigned t)
         next_generation(w);
 }
 
-static fk_status insert_any(fk_window *w, uint64_t h)
+/* (out of line: the width paths' slow way, see above) */
+static __attribute__((noinline)) fk_status insert_any(fk_window *w, uint64_t h)
 {
     fk_win_place p = fk_win_place_of(w, h);
     const unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
@@ -468,17 +471,18 @@ static inline __attribute__((always_inline)) word_k word_k_of(unsigned F)
 static inline __attribute__((always_inline)) uint64_t word_get(const fk_window *w, uint64_t b,
                                                                const word_k k)
 {
-    uint64_t bit = b * k.BB;
-    return (fk_load_le64(w->bytes + (bit >> 3)) >> (bit & 7)) & k.bmask;
+    /* unmasked: the bits above the bucket change none of the word tests
+     * (their borrows and carries run upwards, each ends in a slot's top
+     * bit); word_put masks what it writes */
+    return fk_load_le64(w->bytes + fk_win_word_byte(b, k.W)) >> fk_win_word_shift(b, k.W);
 }
 
 static inline __attribute__((always_inline)) void word_put(fk_window *w, uint64_t b, uint64_t v,
                                                            const word_k k)
 {
-    uint64_t bit = b * k.BB;
-    uint8_t *p = w->bytes + (bit >> 3);
-    unsigned sh = (unsigned)(bit & 7);
-    fk_store_le64(p, (fk_load_le64(p) & ~(k.bmask << sh)) | (v << sh));
+    uint8_t *p = w->bytes + fk_win_word_byte(b, k.W);
+    unsigned sh = fk_win_word_shift(b, k.W);
+    fk_store_le64(p, (fk_load_le64(p) & ~(k.bmask << sh)) | ((v & k.bmask) << sh));
 }
 
 /* Nonzero when word v has an empty slot: the lowest set bit is the top
@@ -486,6 +490,24 @@ static inline __attribute__((always_inline)) void word_put(fk_window *w, uint64_
 static inline __attribute__((always_inline)) uint64_t word_free(uint64_t v, const word_k k)
 {
     return (v - k.ones) & ~v & k.high;
+}
+
+/* -ones in a register the compiler cannot see into, so that word_free_m's
+ * v - ones is one lea (v + minus), not a move and a subtract. */
+static inline __attribute__((always_inline)) uint64_t minus_ones(const word_k k)
+{
+    uint64_t m = 0 - k.ones;
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(m));
+#endif
+    return m;
+}
+
+/* word_free with minus = minus_ones(k). */
+static inline __attribute__((always_inline)) uint64_t word_free_m(uint64_t v, uint64_t minus,
+                                                                  const word_k k)
+{
+    return (v + minus) & ~v & k.high;
 }
 
 /* The nonzero slots of word v (0..4): each slot's top bit set when any of
@@ -514,6 +536,7 @@ static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t 
                                                          uint64_t v, unsigned F)
 {
     const word_k k = word_k_of(F);
+    const uint64_t minus = minus_ones(k);
     kick_step path[FK_WINDOW_MAX_KICKS];
     /* one draw gives the first bucket and the slots of 31 random steps */
     uint64_t r = rng_next(&w->rng);
@@ -533,7 +556,7 @@ static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t 
             uint64_t there = (word >> (i * k.W)) & k.smask;
             alts[i] = fk_win_alt(w, b, (uint32_t)(there >> FK_WIN_TAG_BITS));
             words[i] = word_get(w, alts[i], k);
-            uint64_t e = word_free(words[i], k);
+            uint64_t e = word_free_m(words[i], minus, k);
             if (e) {
                 word_put(w, alts[i], words[i] | there << (word_slot(e, k) * k.W), k);
                 word_put(w, b, (word & ~(k.smask << (i * k.W))) | carry << (i * k.W), k);
@@ -569,6 +592,39 @@ static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t 
     return false;
 }
 
+/* A count window's generation ends: FK_OK (a tail call from placed, out of
+ * line). */
+static __attribute__((noinline)) fk_status generation_ends(fk_window *w)
+{
+    next_generation(w);
+    return FK_OK;
+}
+
+/* Counts a new slot of tag t, as insert_any does (live, slots, counted). */
+static inline __attribute__((always_inline)) fk_status placed(fk_window *w, unsigned t)
+{
+    w->live++;
+    w->slots[t]++;
+    w->inserts[t]++;
+    if (!w->timed && w->inserts[t] >= w->gen_len)
+        return generation_ends(w);
+    return FK_OK;
+}
+
+/* The end of a width path's insert whose buckets are both full: the walk,
+ * the stash when it fails (as insert_any), the counts. Out of line, so the
+ * fast path around it saves no registers. */
+static __attribute__((noinline)) fk_status insert_walk(fk_window *w, uint64_t i1, uint64_t i2,
+                                                       uint64_t v)
+{
+    if (!w->kick(w, i1, i2, v)) {
+        fk_status s = stash_put(w, i1, i2, v);
+        if (s != FK_OK)
+            return s;
+    }
+    return placed(w, (unsigned)(v & FK_WIN_TAG_MASK));
+}
+
 /* insert_any with the width a constant: the two bucket words read once,
  * tested for the fingerprint (a refresh) and for room. A refresh, a
  * non-empty stash or a full pair go out of line. */
@@ -580,7 +636,8 @@ static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, ui
     const uint64_t i1 = fk_win_mulhi(h, w->buckets), i2 = fk_win_alt(w, i1, fp);
     const uint64_t v1 = word_get(w, i1, k), v2 = word_get(w, i2, k);
     const uint64_t want = (uint64_t)fp * k.fp_ones;
-    const uint64_t x1 = (v1 ^ want) & k.fp_fields, x2 = (v2 ^ want) & k.fp_fields;
+    /* no mask, as fk_win_has_hash_w */
+    const uint64_t x1 = v1 ^ want, x2 = v2 ^ want;
     if (__builtin_expect(((((x1 - k.fp_ones) & ~x1) | ((x2 - k.fp_ones) & ~x2)) & k.high) != 0 ||
                              w->stash_n != 0 || w->live >= w->live_budget,
                          0))
@@ -592,30 +649,43 @@ static inline __attribute__((always_inline)) fk_status insert_w(fk_window *w, ui
         word_put(w, i1, v1 | v << (word_slot(e1, k) * k.W), k);
     else if (e2)
         word_put(w, i2, v2 | v << (word_slot(e2, k) * k.W), k);
-    else if (!w->kick(w, i1, i2, v)) {
-        fk_status s = stash_put(w, i1, i2, v); /* as insert_any */
-        if (s != FK_OK)
-            return s;
-    }
-    w->live++;
-    w->slots[t]++;
-    counted(w, t);
-    return FK_OK;
+    else
+        return insert_walk(w, i1, i2, v);
+    return placed(w, t);
 }
 
 /* sweep's pass with the width a constant: in each bucket word, the slots
  * whose tag is t (a tag field equal to t: no bit of it differs; empty
  * slots too when t = 0, which clearing leaves as they are) are zeroed. */
+static inline __attribute__((always_inline)) void sweep_word_at(uint8_t *p, unsigned sh,
+                                                                uint64_t want, const word_k k)
+{
+    const uint64_t low = k.ones * 3, top = k.ones * 4;
+    const uint64_t x = fk_load_le64(p), v = x >> sh, d = (v ^ want) & k.tag_fields;
+    const uint64_t same = ~(((d & low) + low) | d) & top;
+    if (same)
+        fk_store_le64(p, x & ~(((same >> 2) * k.smask) << sh));
+}
+
+/* The buckets walked by a pointer, not an index: at an odd slot width two
+ * buckets take W bytes (the second at byte W / 2, a shift of 4), at an
+ * even one each takes W / 2 (fk_win_word_byte). */
 static inline __attribute__((always_inline)) void sweep_w(fk_window *w, unsigned t, unsigned F)
 {
     const word_k k = word_k_of(F);
-    const uint64_t want = k.ones * t, low = k.ones * 3, top = k.ones * 4;
-    const uint64_t n = w->buckets;
-    for (uint64_t b = 0; b < n; b++) {
-        const uint64_t v = word_get(w, b, k), d = (v ^ want) & k.tag_fields;
-        const uint64_t same = ~(((d & low) + low) | d) & top;
-        if (same)
-            word_put(w, b, v & ~((same >> 2) * k.smask), k);
+    const uint64_t want = k.ones * t, n = w->buckets;
+    uint8_t *p = w->bytes;
+    uint64_t b = 0;
+    if (k.W & 1) {
+        for (; b + 2 <= n; b += 2, p += k.W) {
+            sweep_word_at(p, 0, want, k);
+            sweep_word_at(p + k.W / 2, 4, want, k);
+        }
+        if (b < n)
+            sweep_word_at(p, 0, want, k);
+    } else {
+        for (; b < n; b++, p += k.W / 2)
+            sweep_word_at(p, 0, want, k);
     }
 }
 
@@ -635,17 +705,39 @@ static void sweep_words(fk_window *w, unsigned t)
     }
 }
 
-#define FK_WIN_INSERT_W(F)                                                             \
-    static __attribute__((noinline)) bool kick_##F(fk_window *w, uint64_t b1, uint64_t b2, \
-                                                   uint64_t v)                         \
+/* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
+ * otherwise): a second build of the width paths (lookups,
+ * inserts, walks), chosen at creation when
+ * the CPU has them (choose_paths), as cuckoo's. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !FK_TSAN
+#define FK_WIN_BMI __attribute__((target("bmi,bmi2")))
+#define FK_WIN_BMI_PATH(...) __VA_ARGS__
+#define FK_WIN_HAVE_BMI 1
+#else
+#define FK_WIN_BMI
+#define FK_WIN_BMI_PATH(...)
+#define FK_WIN_HAVE_BMI 0
+#endif
+
+#define FK_WIN_INSERT_W(F, B, ATTR)                                                    \
+    static __attribute__((noinline)) ATTR bool kick_##B##F(fk_window *w, uint64_t b1,  \
+                                                           uint64_t b2, uint64_t v)    \
     {                                                                                  \
         return kick_w(w, b1, b2, v, F);                                                \
     }                                                                                  \
-    static FK_HOT fk_status insert_##F(fk_window *w, uint64_t h)                      \
+    static FK_HOT ATTR fk_status insert_##B##F(fk_window *w, uint64_t h)              \
     {                                                                                  \
         return insert_w(w, h, F);                                                      \
     }
-FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_W)
+#define FK_WIN_INSERT_PLAIN(F) FK_WIN_INSERT_W(F, , )
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_PLAIN)
+#undef FK_WIN_INSERT_PLAIN
+#if FK_WIN_HAVE_BMI
+#define FK_WIN_INSERT_BMI(F) FK_WIN_INSERT_W(F, bmi_, FK_WIN_BMI)
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_BMI)
+#undef FK_WIN_INSERT_BMI
+#endif
 #undef FK_WIN_INSERT_W
 
 FK_HOT fk_status fk_window_insert(fk_window *w, const void *key, size_t len)
@@ -659,11 +751,16 @@ FK_HOT bool fk_window_contains(const fk_window *w, const void *key, size_t len)
 {
     if (!w || (!key && len > 0))
         return false;
-    return w->lookup(w, key, len);
+    return w->lookup(&w->base, key, len);
 }
 
-static FK_HOT bool lookup_any(const fk_window *w, const void *key, size_t len)
+/* Any width and key; the width paths' way out for keys not of 8 bytes (out
+ * of line, so they save no registers for the long hash). */
+static __attribute__((noinline)) bool lookup_any(const fk_filter *f, const void *key, size_t len)
 {
+    const fk_window *w = (const fk_window *)f;
+    if (!key && len > 0)
+        return false;
     fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
     return fk_win_has(w, &p);
 }
@@ -675,20 +772,32 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
     return fk_win_has(w, &p);
 }
 
+
 /* Lookups with the width a constant, one per f in 4..13 (a bucket in one
  * word), chosen at creation (choose_paths), as cuckoo's: no width test,
- * no mask read from the struct. */
-#define FK_WIN_LOOKUP_W(F)                                                             \
-    static FK_HOT bool lookup_##F(const fk_window *w, const void *key, size_t len)    \
+ * no mask read from the struct. The byte form hashes 8-byte keys inline
+ * and sends the others (and a NULL key) to lookup_any, a tail call. */
+#define FK_WIN_LOOKUP_W(F, B, ATTR)                                                    \
+    static FK_HOT ATTR bool lookup_##B##F(const fk_filter *f, const void *key, size_t len) \
     {                                                                                  \
-        return fk_win_has_hash_w(w, fk_win_hash(w, key, len), F);                      \
+        const fk_window *w = (const fk_window *)f;                                     \
+        if (__builtin_expect(len != 8 || !key, 0))                                     \
+            return lookup_any(f, key, len);                                            \
+        return fk_win_has_hash_w(w, fk_hash8_64(fk_load_le64(key), w->hash8), F);     \
     }                                                                                  \
-    static FK_HOT bool contains_u64_##F(const fk_filter *f, uint64_t key)              \
+    static FK_HOT ATTR bool contains_u64_##B##F(const fk_filter *f, uint64_t key)      \
     {                                                                                  \
         const fk_window *w = (const fk_window *)f;                                     \
         return fk_win_has_hash_w(w, fk_hash8_64(key, w->hash8), F);                    \
     }
-FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_W)
+#define FK_WIN_LOOKUP_PLAIN(F) FK_WIN_LOOKUP_W(F, , )
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_PLAIN)
+#undef FK_WIN_LOOKUP_PLAIN
+#if FK_WIN_HAVE_BMI
+#define FK_WIN_LOOKUP_BMI(F) FK_WIN_LOOKUP_W(F, bmi_, FK_WIN_BMI)
+FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_BMI)
+#undef FK_WIN_LOOKUP_BMI
+#endif
 #undef FK_WIN_LOOKUP_W
 
 static void choose_paths(fk_window *x)
@@ -697,6 +806,9 @@ static void choose_paths(fk_window *x)
     x->base.contains_u64 = contains_u64;
     x->insert_h = insert_any;
     x->kick = kick_any;
+#if FK_WIN_HAVE_BMI
+    const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#endif
     switch (x->f) {
 #define FK_WIN_PATHS_CASE(F)                                                           \
     case F:                                                                            \
@@ -704,6 +816,12 @@ static void choose_paths(fk_window *x)
         x->base.contains_u64 = contains_u64_##F;                                       \
         x->insert_h = insert_##F;                                                      \
         x->kick = kick_##F;                                                            \
+        FK_WIN_BMI_PATH(if (bmi) {                                                     \
+            x->lookup = lookup_bmi_##F;                                                \
+            x->base.contains_u64 = contains_u64_bmi_##F;                               \
+            x->insert_h = insert_bmi_##F;                                              \
+            x->kick = kick_bmi_##F;                                                    \
+        })                                                                             \
         break;
         FK_WIN_EACH_WORD_WIDTH(FK_WIN_PATHS_CASE)
 #undef FK_WIN_PATHS_CASE
@@ -833,9 +951,10 @@ static FK_HOT fk_status fk_window_slot_insert(fk_filter *f, const void *key, siz
     return w->insert_h(w, fk_win_hash(w, key, len));
 }
 
-static bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
+/* Straight to the width's lookup, which makes the checks (one jump). */
+static FK_HOT bool fk_window_slot_contains(const fk_filter *f, const void *key, size_t len)
 {
-    return fk_window_contains((const fk_window *)f, key, len);
+    return ((const fk_window *)f)->lookup(f, key, len);
 }
 
 static void fk_window_slot_stats(const fk_filter *f, fk_stats *out)

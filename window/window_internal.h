@@ -86,8 +86,9 @@ struct fk_window {
     uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
     uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
-    /* the byte lookup for this width (constants folded; window.c) */
-    bool    (*lookup)(const fk_window *w, const void *key, size_t len);
+    /* the byte lookup for this width (constants folded; window.c), with the
+     * contains slot's signature and checks, so the slot jumps straight here */
+    bool    (*lookup)(const fk_filter *f, const void *key, size_t len);
     /* the insert from a hash, and the cuckoo walk, for this width */
     fk_status (*insert_h)(fk_window *w, uint64_t h);
     bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
@@ -124,7 +125,9 @@ typedef struct {
 static inline uint64_t fk_win_alt(const fk_window *w, uint64_t b, uint32_t fp)
 {
     uint64_t s = fk_win_mulhi((uint64_t)fp * FK_WIN_FP_MUL, w->buckets);
-    return s >= b ? s - b : s + (w->buckets - b);
+    /* s, b < buckets <= 2^58: s - b is negative as a signed word iff s < b */
+    uint64_t d = s - b;
+    return (int64_t)d < 0 ? d + w->buckets : d;
 }
 
 /* From the hash: fp uniform over 1..2^f - 1 from the low 32 bits, i1 the
@@ -224,9 +227,9 @@ static inline int fk_win_find_free(const fk_window *w, uint64_t b)
 /* The stash entry of a key's fingerprint and buckets, or -1 (out of line:
  * only read while the stash is not empty, window.c). */
 int64_t fk_win_stash_find(const fk_window *w, const fk_win_place *p);
-/* True when the stash holds fp for the pair (i1, i2) (a tail call from the
- * lookups, so they save no registers for it). */
-bool fk_win_stash_has(const fk_window *w, uint64_t i1, uint64_t i2, uint32_t fp);
+/* True when the stash holds the fingerprint and buckets of hash h (a tail
+ * call from the lookups, which keep only h alive for it). */
+bool fk_win_stash_has_hash(const fk_window *w, uint64_t h);
 
 /* The lookup: either bucket holds fp, or the stash does. Every tag in the
  * table is live, so no tag is tested. */
@@ -243,44 +246,61 @@ static inline bool fk_win_has(const fk_window *w, const fk_win_place *p)
     return hit;
 }
 
+/* Where bucket b's word starts at slot width W, a constant: bit 4Wb is
+ * byte (Wb) / 2, at a shift of 4 (b odd) or 0 when W is odd, and byte
+ * (W / 2) b, at no shift, when W is even (cheaper than 4Wb >> 3, & 7). */
+static inline __attribute__((always_inline)) uint64_t fk_win_word_byte(uint64_t b, unsigned W)
+{
+    return (W & 1) ? (b * W) >> 1 : b * (W >> 1);
+}
+
+static inline __attribute__((always_inline)) unsigned fk_win_word_shift(uint64_t b, unsigned W)
+{
+    return (W & 1) ? (unsigned)(b & 1) << 2 : 0;
+}
+
 /* fk_win_place_of with the width a constant F. */
 static inline __attribute__((always_inline)) fk_win_place fk_win_place_w(const fk_window *w,
                                                                          uint64_t h, unsigned F)
 {
     fk_win_place p;
-    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * ((UINT64_C(1) << F) - 1)) >> 32) + 1;
+    (void)F; /* the mask from the struct: one imul, not a shift and a subtract */
+    p.fp = (uint32_t)(((h & 0xFFFFFFFFu) * w->fp_mask) >> 32) + 1;
     p.i1 = fk_win_mulhi(h, w->buckets);
     p.i2 = fk_win_alt(w, p.i1, p.fp);
     return p;
 }
 
 /* fk_win_has with the width a constant F <= 13 (every mask and shift
- * folded), from the place: two bucket words, the stash test. */
-static inline __attribute__((always_inline)) bool fk_win_has_place_w(const fk_window *w,
-                                                                     const fk_win_place p,
-                                                                     unsigned F)
-{
-    const unsigned W = F + FK_WIN_TAG_BITS, BB = 4 * W;
-    const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
-    const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
-    const uint64_t fp_fields = fp_ones * ((UINT64_C(1) << F) - 1);
-    const uint64_t bmask = BB >= 64 ? UINT64_MAX : (UINT64_C(1) << (BB & 63)) - 1;
-    const uint64_t b1 = p.i1 * BB, b2 = p.i2 * BB;
-    const uint64_t v1 = (fk_load_le64(w->bytes + (b1 >> 3)) >> (b1 & 7)) & bmask;
-    const uint64_t v2 = (fk_load_le64(w->bytes + (b2 >> 3)) >> (b2 & 7)) & bmask;
-    const uint64_t want = (uint64_t)p.fp * fp_ones;
-    const uint64_t x1 = (v1 ^ want) & fp_fields, x2 = (v2 ^ want) & fp_fields;
-    bool hit = (((x1 - fp_ones) & ~x1) | ((x2 - fp_ones) & ~x2)) & high;
-    if (__builtin_expect((w->stash_n != 0) & !hit, 0))
-        return fk_win_stash_has(w, p.i1, p.i2, p.fp);
-    return hit;
-}
-
-/* The same from the hash. */
+ * folded), from the hash: two bucket words, the stash test. */
 static inline __attribute__((always_inline)) bool fk_win_has_hash_w(const fk_window *w,
                                                                     uint64_t h, unsigned F)
 {
-    return fk_win_has_place_w(w, fk_win_place_w(w, h, F), F);
+    const fk_win_place p = fk_win_place_w(w, h, F);
+    const unsigned W = F + FK_WIN_TAG_BITS;
+    const uint64_t ones = 1 | UINT64_C(1) << W | UINT64_C(1) << 2 * W | UINT64_C(1) << 3 * W;
+    const uint64_t fp_ones = ones << FK_WIN_TAG_BITS, high = ones << (W - 1);
+    /* No mask: neither the bits above the bucket nor the tags between the
+     * fingerprints (x's tag bits are v's) change the zero-field test on
+     * the fingerprint fields, whose borrows run only upwards: a borrow
+     * crosses into the next field only out of a field that matched. */
+    const uint64_t v1 = fk_load_le64(w->bytes + fk_win_word_byte(p.i1, W)) >>
+                        fk_win_word_shift(p.i1, W);
+    const uint64_t v2 = fk_load_le64(w->bytes + fk_win_word_byte(p.i2, W)) >>
+                        fk_win_word_shift(p.i2, W);
+    const uint64_t want = (uint64_t)p.fp * fp_ones;
+    const uint64_t x1 = v1 ^ want, x2 = v2 ^ want;
+    /* x - fp_ones as x + (-fp_ones) with the constant in a register the
+     * compiler cannot see into: one lea per bucket, not a move and a
+     * subtract */
+    uint64_t minus = 0 - fp_ones;
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(minus));
+#endif
+    bool hit = (((x1 + minus) & ~x1) | ((x2 + minus) & ~x2)) & high;
+    if (__builtin_expect((w->stash_n != 0) & !hit, 0))
+        return fk_win_stash_has_hash(w, h);
+    return hit;
 }
 
 /* The first byte of bucket b, for prefetching. */
