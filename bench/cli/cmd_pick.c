@@ -409,6 +409,22 @@ static void json_candidate(FILE *out, const candidate *c, const candidate *best,
 /* DIR/pick.csv, the data of plot 8 (plots/8_pick.gp): one row per
  * candidate that was measured, with the run info as '#' lines. Returns 0,
  * or -1 after printing why. */
+/* The JSON answer's last member, "run": the provenance of the measurement
+ * (both modes, sets and sliding windows, end with it). */
+static void print_json_run(FILE *out, const fkc_runinfo *ri)
+{
+    const char *name;
+    char value[2048];
+    fprintf(out, "  \"run\": {");
+    for (int i = 0; fkc_runinfo_field(ri, i, &name, value, sizeof value); i++) {
+        fprintf(out, "%s", i ? ", " : "");
+        fkc_json_string(out, name);
+        fprintf(out, ": ");
+        fkc_json_string(out, value);
+    }
+    fprintf(out, "}\n}\n");
+}
+
 static int write_csv(const char *dir, const candidate *c, size_t nc, const candidate *best, uint64_t n,
                      uint64_t capacity, double fpr, uint64_t budget, uint64_t seed)
 {
@@ -873,16 +889,8 @@ static int window_pick(FILE *out, window_query *q)
             json_window_candidate(out, &c[i], best, q);
             fprintf(out, "%s\n", i + 1 < nc ? "," : "");
         }
-        fprintf(out, "  ],\n  \"run\": {");
-        const char *name;
-        char value[2048];
-        for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++) {
-            fprintf(out, "%s", i ? ", " : "");
-            fkc_json_string(out, name);
-            fprintf(out, ": ");
-            fkc_json_string(out, value);
-        }
-        fprintf(out, "}\n}\n");
+        fprintf(out, "  ],\n");
+        print_json_run(out, &ri);
         if (!best)
             fprintf(stderr, "filterkit pick: no sliding-window filter meets these constraints (see \"reason\")\n");
         return best ? 0 : 1;
@@ -1449,16 +1457,8 @@ int fkc_pick_run(FILE *out, int argc, char **argv)
             json_candidate(out, &c[i], best, read_ratio, capacity);
             fprintf(out, "%s\n", i + 1 < nc ? "," : "");
         }
-        fprintf(out, "  ],\n  \"run\": {");
-        const char *name;
-        char value[2048];
-        for (int i = 0; fkc_runinfo_field(&ri, i, &name, value, sizeof value); i++) {
-            fprintf(out, "%s", i ? ", " : "");
-            fkc_json_string(out, name);
-            fprintf(out, ": ");
-            fkc_json_string(out, value);
-        }
-        fprintf(out, "}\n}\n");
+        fprintf(out, "  ],\n");
+        print_json_run(out, &ri);
         if (!best)
             fprintf(stderr, "filterkit pick: no filter meets these constraints (see \"reason\")\n");
         return best ? 0 : 1;
