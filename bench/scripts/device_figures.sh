@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/scripts/device_figures.sh [OUTDIR]: the figures this project's
 # 2-core machine cannot give, in one run on a borrowed many-core Linux
-# machine (written for 16 cores, 128 GiB): fill figures at n = 10^7, 10^8
+# machine (written for 16 cores, 128 GiB): fill figures at n = 10^6, 10^7, 10^8
 # and (cheap kinds, time allowing) 10^9; the concurrent-writer figures at
 # 16 threads (PAPER_NOTES "Many threads: what the concurrent calls cost");
 # the growth workload twice, to show its run-to-run spread.
@@ -11,7 +11,13 @@
 # wall-clock budget: a sub-run whose estimate (from the runs before it)
 # would pass its stage's budget is skipped with the reason printed, and
 # every command is killed at the total deadline, so the script ends on time.
-# Every command is printed before it runs, for quoting.
+# Every command is printed before it runs, for quoting (each also gets
+# `--out TMPDIR --name LABEL`, which only name its files; the CSVs keep the
+# whole command line in their '# command:' comments).
+#
+# On the device, from the repository root, with build/filterkit carried:
+#   bench/scripts/device_figures.sh "$OUT"
+# Here, to check the script (about 15 s): SMALL=1 bench/scripts/device_figures.sh
 #
 # Writes under OUTDIR (default $OUT, else /tmp/device-figures): machine.txt,
 # log.txt (all it printed), progress.txt (the bench's progress lines,
@@ -21,11 +27,16 @@
 # Environment:
 #   FK_BIN=build/filterkit   the binary
 #   STAGES="scale threads growth"   the stages to run, in this order
-#   SMALL=1                  sizes / 100 (a check of the script, minutes)
-#   SCALE_BUDGET=150 THREADS_BUDGET=100 GROWTH_BUDGET=40   seconds per stage
-#   TOTAL_BUDGET=320         seconds; any command still running then is killed
-#   THREADS=min(16, nproc)   the thread count of the threads stage
-#   SWEEP="8 4 2"            further thread counts, at the stage's first n
+#   SMALL=1                  sizes / 100 (a check of the script, seconds)
+#   SCALE_BUDGET=180 THREADS_BUDGET=100 GROWTH_BUDGET=35   seconds per stage
+#   TOTAL_BUDGET=330         seconds; any command still running then is killed
+#   SCALE_N="1000000 10000000 100000000" BIG_N=1000000000   the scale sizes
+#   SCALE_KINDS=blocked,bloom,cuckoo,fuse,quotient BIG_KINDS=blocked,cuckoo,bloom
+#                            the kinds, cheapest first: a budget drops the last
+#   THREAD_KINDS=blocked,cuckoo,bloom,counting
+#   THREADS=min(16, nproc)   the thread count of the threads stage (n = 10^7, 5
+#                            repeats, one run per kind; then n = 10^8, 1 repeat)
+#   SWEEP="8 4 2"            further thread counts at n = 10^7, 3 repeats
 #   DECADE_COST=1.4          the assumed cost per key growth for 10x the keys
 #                            (cache misses), used by the estimates
 set -u
@@ -34,7 +45,7 @@ fk=${FK_BIN:-build/filterkit}
 out=${1:-${OUT:-/tmp/device-figures}}
 stages=${STAGES:-scale threads growth}
 small=${SMALL:-0}
-total_budget=${TOTAL_BUDGET:-320}
+total_budget=${TOTAL_BUDGET:-330}
 decade_cost=${DECADE_COST:-1.4}
 cores=$(nproc)
 threads=${THREADS:-$((cores < 16 ? cores : 16))}
@@ -47,6 +58,7 @@ else
     scale_n="1000000 10000000 100000000" big_n=1000000000 thr_n="10000000 100000000"
     growth_args="--n0 10000 --grow 1024 --probes 1000000"
 fi
+scale_n=${SCALE_N:-$scale_n} big_n=${BIG_N-$big_n} # BIG_N= : no run past SCALE_N
 scale_kinds=${SCALE_KINDS:-blocked,bloom,cuckoo,fuse,quotient} # cheapest first: the budget drops the last
 big_kinds=${BIG_KINDS:-blocked,cuckoo,bloom}
 thr_kinds=${THREAD_KINDS:-blocked,cuckoo,bloom,counting}
@@ -57,7 +69,7 @@ tee_pid=$!
 parts=$(mktemp -d) || exit 1
 trap 'rm -rf "$parts"' EXIT
 : >"$out/progress.txt"
-echo "stage,label,n,kinds,estimate_s,seconds,status" >"$out/timings.csv"
+echo "stage,label,n,kinds,estimate_s,seconds,status,command" >"$out/timings.csv"
 
 now() { if [ -n "${EPOCHREALTIME:-}" ]; then echo "${EPOCHREALTIME/,/.}"; else date +%s.%N; fi; }
 calc() { awk "BEGIN { printf \"%.1f\", $1 }"; }   # calc EXPR: one decimal
@@ -70,6 +82,7 @@ left_total() { calc "$total_budget - ($(now) - $start)"; }
     echo "date -u: $(date -u '+%Y-%m-%dT%H:%M:%SZ')"
     echo "nproc: $cores"
     echo "model name: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)"
+    echo "siblings, cpu cores: $(awk -F': ' '/^siblings/ { s = $2 } /^cpu cores/ { c = $2 } END { print s ", " c }' /proc/cpuinfo)"
     echo "sockets: $(awk -F': ' '/^physical id/ { s[$2] = 1 } END { print length(s) }' /proc/cpuinfo)," \
          "numa nodes: $(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)"
     for c in /sys/devices/system/cpu/cpu0/cache/index*; do
@@ -117,7 +130,7 @@ run_bench() {
     if lt "$left" 5; then
         last_status="skipped: total budget spent"
         echo "skip $label: $last_status"
-        echo "$stage,$label,$n,${kinds//,/+},$est,0,$last_status" >>"$out/timings.csv"
+        echo "$stage,$label,$n,${kinds//,/+},$est,0,$last_status," >>"$out/timings.csv"
         return 1
     fi
     echo
@@ -137,7 +150,7 @@ run_bench() {
         *) last_status="failed (exit $rc)"; tail -3 "$parts/progress" ;;
     esac
     echo "-- $label: $last_status, $last_s s"
-    echo "$stage,$label,$n,${kinds//,/+},$est,$last_s,$last_status" >>"$out/timings.csv"
+    echo "$stage,$label,$n,${kinds//,/+},$est,$last_s,$last_status,\"$fk bench $*\"" >>"$out/timings.csv"
     if [ -f "$parts/$label.csv" ]; then # comment lines kept: they hold the command, commit, cpu
         awk -v have="$([ -s "$out/$stage.csv" ] && echo 1 || echo 0)" \
             '/^#/ { print; next } !seen++ { if (!have) print; next } { print }' \
@@ -185,10 +198,12 @@ extrapolate() { # N_PREV N_CUR N_NEXT: sets kind_s to the estimates at N_NEXT
     done
 }
 stage_scale() {
-    local budget=${SCALE_BUDGET:-150} t0 n p=0 left k next kinds est
+    local budget=${SCALE_BUDGET:-180} t0 n p=0 left k next kinds est
     t0=$(now)
     echo; echo "=== stage scale (budget $budget s)"
-    local sizes=($scale_n $big_n) i
+    local -a sizes
+    local i
+    read -r -a sizes <<<"$scale_n $big_n"
     kinds=$scale_kinds est=-
     for ((i = 0; i < ${#sizes[@]}; i++)); do
         n=${sizes[$i]}
@@ -209,7 +224,7 @@ stage_scale() {
             echo "skip scale n=$next: ${kinds%%,*} alone is estimated at" \
                  "$(calc "${kind_s[keys]:-0} + ${kind_s[${kinds%%,*}]:-0}") s (keys ${kind_s[keys]:-0} s)," \
                  "$left s left in the stage"
-            echo "scale,scale-n$next,$next,${kinds//,/+},-,0,skipped: stage budget" >>"$out/timings.csv"
+            echo "scale,scale-n$next,$next,${kinds//,/+},-,0,skipped: stage budget," >>"$out/timings.csv"
             return
         fi
         [ "$fit_kinds" != "$kinds" ] &&
@@ -217,10 +232,10 @@ stage_scale() {
         if [ "$next" = "$big_n" ]; then
             local mem_kb need_kb
             mem_kb=$(awk '/^MemAvailable/ { print $2 }' /proc/meminfo)
-            need_kb=$(awk -v n="$next" 'BEGIN { printf "%.0f", n * 24 / 1024 }') # keys 8 B + a filter, x2
+            need_kb=$(awk -v n="$next" 'BEGIN { printf "%.0f", n * 48 / 1024 }') # 31 B a key at 10^7
             if [ "$mem_kb" -lt "$need_kb" ]; then
                 echo "skip scale n=$next: needs about $((need_kb / 1048576)) GiB, $((mem_kb / 1048576)) GiB available"
-                echo "scale,scale-n$next,$next,${kinds//,/+},-,0,skipped: memory" >>"$out/timings.csv"
+                echo "scale,scale-n$next,$next,${kinds//,/+},-,0,skipped: memory," >>"$out/timings.csv"
                 return
             fi
         fi
@@ -248,7 +263,7 @@ stage_threads() {
     fit "$thr_kinds" "s / 5 * 10 * $decade_cost" "$(calc "${kg:-0} * 10")" "$(stage_left "$budget" "$t0")"
     if [ -z "$fit_kinds" ]; then
         echo "skip threads n=$n2: estimate for ${thr_kinds%%,*} alone passes the $(stage_left "$budget" "$t0") s left in the stage"
-        echo "threads,threads$threads-n$n2,$n2,${thr_kinds//,/+},-,0,skipped: stage budget" >>"$out/timings.csv"
+        echo "threads,threads$threads-n$n2,$n2,${thr_kinds//,/+},-,0,skipped: stage budget," >>"$out/timings.csv"
     else
         [ "$fit_kinds" != "$thr_kinds" ] &&
             echo "threads n=$n2: only $fit_kinds fit in the stage budget (all: $thr_kinds)"
@@ -263,7 +278,7 @@ stage_threads() {
         fit "$thr_kinds" "s * 3 / 5" "${kg:-0}" "$(stage_left "$budget" "$t0")"
         if [ -z "$fit_kinds" ]; then
             echo "skip threads $t at n=$n1: passes the $(stage_left "$budget" "$t0") s left in the stage"
-            echo "threads,threads$t-n$n1,$n1,${thr_kinds//,/+},-,0,skipped: stage budget" >>"$out/timings.csv"
+            echo "threads,threads$t-n$n1,$n1,${thr_kinds//,/+},-,0,skipped: stage budget," >>"$out/timings.csv"
             continue
         fi
         run_bench threads "threads$t-n$n1" "$n1" "$fit_kinds" "$fit_est" \
@@ -273,7 +288,7 @@ stage_threads() {
 
 # --- stage growth: the growth workload, twice ---------------------------------
 stage_growth() {
-    local budget=${GROWTH_BUDGET:-40} t0 r
+    local budget=${GROWTH_BUDGET:-35} t0 r
     t0=$(now)
     echo; echo "=== stage growth (budget $budget s)"
     # shellcheck disable=SC2086 # growth_args is a list of words
@@ -282,7 +297,7 @@ stage_growth() {
     r=$(stage_left "$budget" "$t0")
     if lt "$r" "$last_s"; then
         echo "skip growth run 2: run 1 took $last_s s, $r s left in the stage"
-        echo "growth,growth-run2,-,-,$last_s,0,skipped: stage budget" >>"$out/timings.csv"
+        echo "growth,growth-run2,-,-,$last_s,0,skipped: stage budget," >>"$out/timings.csv"
         return
     fi
     # shellcheck disable=SC2086
@@ -312,17 +327,23 @@ csvcols() {
 }
 {
     echo
-    echo "=== summary ($(calc "$(now) - $start") s in all; machine: $cores x $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo))"
+    echo "=== summary ($(calc "$(now) - $start") s in all)"
+    cat "$out/machine.txt"
+    echo "binary's commit: $(cat "$out"/scale.csv "$out"/threads.csv "$out"/growth.csv 2>/dev/null |
+        awk '/^# commit:/ { print $3; exit }')"
     echo
     echo "runs:"
     column_print() { awk -F'\t' '{ for (i = 1; i <= NF; i++) printf "%-*s", (i == 1 ? 18 : 12), $i; printf "\n" }'; }
-    awk -F, 'NR > 1 { printf "  %-26s %-11s est %-6s took %-7s %s\n", $2, $3, $5, $6, $7 }' "$out/timings.csv"
+    awk -F, 'NR > 1 { printf "  %-26s %-11s est %-6s took %-7s %s\n", $2, $3, $5, $6, $7
+                      c = $0; if (sub(/^[^"]*"/, "", c)) { sub(/"$/, "", c); print "    $ " c } }' "$out/timings.csv"
     if [ -s "$out/scale.csv" ]; then
         echo
         echo "scale (fpr 1%, repeat 1; ns per operation):"
         { printf 'kind\tn\tbits/item\tfpr\tinsert\tabsent\tfound\tremove\tbatch-ins\tbatch-abs\n'
           csvcols "$out/scale.csv" kind n bits_per_item fpr_measured insert_ns lookup0_ns lookup100_ns remove_ns \
-              insert_batch_ns lookup0_batch_ns; } | column_print
+              insert_batch_ns lookup0_batch_ns |
+              awk -F'\t' -v OFS='\t' '{ $3 = sprintf("%.2f", $3); $4 = sprintf("%.4f%%", 100 * $4)
+                  for (i = 5; i <= NF; i++) $i = $i == "" ? "-" : sprintf("%.1f", $i); print }'; } | column_print
     fi
     if [ -s "$out/threads.csv" ]; then
         echo
@@ -341,7 +362,8 @@ csvcols() {
                 { if ($2 == 0 && seen[$1]) { flush($1) } seen[$1] = 1
                   last[$1] = $0; if ($5 + 0 > worst[$1]) worst[$1] = $5 + 0 }
                 function flush(f,   a) { split(last[f], a, "\t"); run[f]++
-                  print f, run[f], a[3], a[4], worst[f], a[6], a[7], a[8]; worst[f] = 0 }
+                  printf "%s\t%s\t%s\t%.2f\t%.4f%%\t%.1f\t%.1f\t%.1f\n", f, run[f], a[3], a[4], 100 * worst[f], a[6], a[7], a[8]
+                  worst[f] = 0 }
                 END { for (f in last) flush(f) }' | sort; } | column_print
     fi
     echo
