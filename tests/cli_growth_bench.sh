@@ -70,6 +70,31 @@ for k in expandable scalable-cuckoo scalable-bloom quotient cuckoo; do
 done
 check "no Bloom filter of fixed size by default" test "$(grep -c '^bloom,' "$tmp/defaults")" -eq 0
 
+# --presized: a growing kind also made for the end size (its own row, its
+# own summary line), the ratios over the reference's pre-sized run
+"$fk" bench --workload growth --n0 500 --grow 4 --probes 20000 --no-batches --filters expandable,quotient \
+    --presized quotient,expandable --reference quotient --out "$tmp/pres" >"$tmp/ptable" 2>"$tmp/err"
+check "--presized exits 0 ($(head -c 300 "$tmp/err"))" test $? -eq 0
+pcsv="$tmp/pres/bench-growth.csv"
+for run in expandable,grown quotient,in-place quotient,pre-sized expandable,pre-sized; do
+    check "--presized: $run has a point at each of the 3 doublings" test "$(grep -c "^$run," "$pcsv")" -eq 3
+done
+# pre-sized: memory fixed from the first point, keys still n0 2^g
+check "--presized quotient: made for the end (memory fixed)" \
+    test "$(grep '^quotient,pre-sized,' "$pcsv" | cut -d, -f"$memcol" | sort -u | wc -l)" -eq 1
+check "--presized expandable: made for the end (memory fixed)" \
+    test "$(grep '^expandable,pre-sized,' "$pcsv" | cut -d, -f"$memcol" | sort -u | wc -l)" -eq 1
+check "--presized: a summary line per run (4)" \
+    test "$(sed -n '/^At the end/,$p' "$tmp/ptable" | grep -c -E '^(expandable|quotient) ')" -eq 4
+# the reference named twice (in place, pre-sized): its pre-sized run is the 1.00
+check "--presized: the ratios are over the reference's pre-sized run" \
+    awk '/^At the end/ { s = 1 } s && $1 == "quotient" && $2 == "pre-sized" && $7 == "1.00" { ok = 1 } END { exit !ok }' "$tmp/ptable"
+"$fk" bench --workload growth --n0 200 --grow 2 --presized cuckoo --out - >"$tmp/out" 2>"$tmp/err"
+check "--presized cuckoo (pre-sized already): exit 2, says why" \
+    test $? -eq 2 -a ! -s "$tmp/out" -a "$(grep -c 'pre-sized already' "$tmp/err")" -ge 1
+"$fk" bench --workload growth --n0 200 --grow 2 --presized nosuch --out - >"$tmp/out" 2>"$tmp/err"
+check "--presized nosuch: exit 2" test $? -eq 2 -a ! -s "$tmp/out"
+
 for args in "--grow 3" "--grow 1" "--n0 0" "--format json"; do
     # shellcheck disable=SC2086
     "$fk" bench --workload growth $args --out - >"$tmp/out" 2>"$tmp/err"

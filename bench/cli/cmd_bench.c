@@ -173,7 +173,8 @@ static void growth_defaults(const char *reference, char *buf, size_t len)
 /* `bench --workload growth`: each kind from n0 to n0 * grow, a point per
  * doubling; a table (or CSV) on stdout and the CSV in out/. */
 static int bench_growth(const fkc_cmd_spec *spec, const char *filters, int filters_given, const char *reference,
-                        const fkc_growth_cfg *cfg, const char *format, const char *out, const char *name)
+                        const char *presized, const fkc_growth_cfg *cfg, const char *format, const char *out,
+                        const char *name)
 {
     char defaults[512];
     growth_defaults(reference, defaults, sizeof defaults);
@@ -182,6 +183,20 @@ static int bench_growth(const fkc_cmd_spec *spec, const char *filters, int filte
     char err[512];
     if (fkc_kinds_parse(filters_given ? filters : defaults, kinds, &nkinds, err, sizeof err))
         return fkc_args_fail(spec, "--filters: %s", err);
+    /* --presized: these kinds also run made for the end size, after the others */
+    const fk_ops *extra[FKC_KINDS_MAX];
+    size_t nextra = 0;
+    if (presized && fkc_kinds_parse(presized, extra, &nextra, err, sizeof err))
+        return fkc_args_fail(spec, "--presized: %s", err);
+    for (size_t i = 0; i < nextra; i++) {
+        if (fkc_growth_role_of(extra[i]) == FKC_PRESIZED)
+            return fkc_args_fail(spec, "--presized: %s is pre-sized already; name it in --filters",
+                                 extra[i]->name);
+        if (nkinds >= FKC_KINDS_MAX)
+            return fkc_args_fail(spec, "--presized: too many kinds");
+        kinds[nkinds++] = extra[i];
+    }
+    size_t grown = nkinds - nextra;
     if (strcmp(format, "table") != 0 && strcmp(format, "csv") != 0)
         return fkc_args_fail(spec, "--format: the growth workload prints a table or csv");
     size_t per = cfg->doublings + 1u, n = 0;
@@ -193,7 +208,8 @@ static int bench_growth(const fkc_cmd_spec *spec, const char *filters, int filte
     int rc = 0;
     for (size_t i = 0; i < nkinds; i++) {
         size_t got = 0;
-        fk_status s = fkc_growth_run(cfg, kinds[i], pts + n, &got, "filterkit bench: growth: ");
+        fk_status s = fkc_growth_run_as(cfg, kinds[i], i < grown ? fkc_growth_role_of(kinds[i]) : FKC_PRESIZED,
+                                        pts + n, &got, "filterkit bench: growth: ");
         if (s != FK_OK) {
             fprintf(stderr, "filterkit bench: %s: %s%s\n", kinds[i]->name, fk_strerror(s),
                     got ? "; its run stops there" : "; skipped");
@@ -239,7 +255,7 @@ int fkc_cmd_bench(int argc, char **argv)
     int no_fill = 0, wide = 0;
     uint64_t threads = 0;
     int binary_lines = 0;
-    const char *workload = "fill", *reference = "cuckoo";
+    const char *workload = "fill", *reference = "cuckoo", *presized = NULL;
     uint64_t stream = 0, probes = 0, n0 = 10000, grow = 1024;
     int no_batches = 0;
     const fkc_opt opts[] = {
@@ -249,6 +265,7 @@ int fkc_cmd_bench(int argc, char **argv)
         { "stream", FKC_OPT_COUNT, &stream, "S", "--workload window: inserts in the stream (default: 10 n)" },
         { "probes", FKC_OPT_COUNT, &probes, "P", "--workload window: lookups per age band (default: n clamped to [1000, 2^20]); growth: absent keys per doubling (default: the end size up to 2^20)" },
         { "reference", FKC_OPT_STR, &reference, "LIST", "--workload window: kinds that take n keys, not the stream: the speed reference; growth: the kind the ratios are over (default: cuckoo)" },
+        { "presized", FKC_OPT_STR, &presized, "LIST", "--workload growth: kinds that grow or resize, also run made for the end size (the same design without the growth)" },
         { "no-batches", FKC_OPT_FLAG, &no_batches, NULL, "--workload window|growth: skip the batch calls" },
         { "filters", FKC_OPT_KINDS, &filters, "LIST", "filters to run, comma-separated, or all: every kind but the growing ones (default: all)" },
         { "n", FKC_OPT_COUNT_LIST, &ns, "N", "items to insert; a comma list runs each (default: 1000000)" },
@@ -284,9 +301,10 @@ int fkc_cmd_bench(int argc, char **argv)
         "and batched, and ratios to the reference (a cuckoo filter holding n keys).\n"
         "--workload growth: the kinds that grow (chains, expandable) made for --n0 keys and\n"
         "the quotient filter grown in place (fk_filter_grow when full) take keys up to\n"
-        "n0 x --grow, beside the reference made for the end size; at each doubling: bits\n"
-        "per key, measured FPR and absent-lookup ns (single, batch) over --probes keys\n"
-        "never inserted, then inserts per key over the whole growth (first --fpr).",
+        "n0 x --grow, beside the reference made for the end size (--presized LIST: growing\n"
+        "kinds made for the end size too); at each doubling: bits per key, measured FPR\n"
+        "and absent-lookup ns (single, batch) over --probes keys never inserted, then\n"
+        "inserts per key over the whole growth (first --fpr).",
         opts,
     };
     int rc = fkc_args_parse(&spec, argc, argv);
@@ -302,8 +320,8 @@ int fkc_cmd_bench(int argc, char **argv)
         while ((UINT64_C(1) << doublings) < grow)
             doublings++;
         fkc_growth_cfg cfg = { n0, doublings, fprs.v[0], seed, probes, !no_batches };
-        return bench_growth(&spec, filters.value, strcmp(filters.value, "all") != 0, reference, &cfg, format,
-                            out, name);
+        return bench_growth(&spec, filters.value, strcmp(filters.value, "all") != 0, reference, presized, &cfg,
+                            format, out, name);
     }
     if (wide && strcmp(format, "table") == 0)
         format = "wide";

@@ -56,8 +56,13 @@ static void time_lookups(const fkc_growth_cfg *cfg, const fk_filter *f, const ui
 fk_status fkc_growth_run(const fkc_growth_cfg *cfg, const fk_ops *ops, fkc_growth_point *pts, size_t *npts,
                          const char *progress)
 {
+    return fkc_growth_run_as(cfg, ops, fkc_growth_role_of(ops), pts, npts, progress);
+}
+
+fk_status fkc_growth_run_as(const fkc_growth_cfg *cfg, const fk_ops *ops, fkc_growth_role role,
+                            fkc_growth_point *pts, size_t *npts, const char *progress)
+{
     *npts = 0;
-    fkc_growth_role role = fkc_growth_role_of(ops);
     uint64_t end = cfg->n0 << cfg->doublings, probes = probes_of(cfg);
     uint64_t *keys = malloc(end * sizeof *keys), *absent = malloc(probes * sizeof *absent);
     bool *answers = malloc(probes ? probes : 1);
@@ -101,8 +106,9 @@ fk_status fkc_growth_run(const fkc_growth_cfg *cfg, const fk_ops *ops, fkc_growt
                                   .insert_ns = (double)insert_ns / (double)done };
         time_lookups(cfg, f, absent, probes, answers, pt);
         if (progress)
-            fprintf(stderr, "%s%s: %llu keys (x%llu)%s\n", progress, ops->name, (unsigned long long)done,
-                    (unsigned long long)(UINT64_C(1) << g), stopped ? ", cannot double again" : "");
+            fprintf(stderr, "%s%s (%s): %llu keys (x%llu)%s\n", progress, ops->name, fkc_growth_role_name(role),
+                    (unsigned long long)done, (unsigned long long)(UINT64_C(1) << g),
+                    stopped ? ", cannot double again" : "");
         if (stopped)
             break;
     }
@@ -116,20 +122,21 @@ out:
 
 /* ------------------------------------------------------------ reports */
 
-static const fkc_growth_point *last_of(const fkc_growth_point *pts, size_t n, const fk_ops *ops)
+/* A run is a kind in a role: a kind may run twice (grown, pre-sized). */
+static const fkc_growth_point *last_of(const fkc_growth_point *pts, size_t n, const fkc_growth_point *run)
 {
     const fkc_growth_point *last = NULL;
     for (size_t i = 0; i < n; i++)
-        if (pts[i].ops == ops)
+        if (pts[i].ops == run->ops && pts[i].role == run->role)
             last = &pts[i];
     return last;
 }
 
-static double worst_fpr(const fkc_growth_point *pts, size_t n, const fk_ops *ops)
+static double worst_fpr(const fkc_growth_point *pts, size_t n, const fkc_growth_point *run)
 {
     double w = 0;
     for (size_t i = 0; i < n; i++)
-        if (pts[i].ops == ops && pts[i].measured_fpr > w)
+        if (pts[i].ops == run->ops && pts[i].role == run->role && pts[i].measured_fpr > w)
             w = pts[i].measured_fpr;
     return w;
 }
@@ -151,19 +158,19 @@ void fkc_growth_table(FILE *out, const fkc_growth_cfg *cfg, const fkc_growth_poi
     }
     const fkc_growth_point *ref = NULL;
     for (size_t i = 0; i < n; i++)
-        if (strcmp(pts[i].ops->name, reference) == 0)
-            ref = last_of(pts, n, pts[i].ops);
+        if (strcmp(pts[i].ops->name, reference) == 0 && (!ref || pts[i].role == FKC_PRESIZED))
+            ref = last_of(pts, n, &pts[i]);
     fprintf(out, "\nAt the end (insert ns: per key over the whole growth; x: over %s):\n",
             ref ? reference : "no reference");
     fprintf(out, "%-18s %-9s %10s %9s %10s %10s %7s %10s %7s %10s %7s\n", "filter", "how", "keys", "bits/key",
             "worst FPR%", "absent ns", "x", "batch ns", "x", "insert ns", "x");
     for (size_t i = 0; i < n; i++) {
-        if (last_of(pts, n, pts[i].ops) != &pts[i])
+        if (last_of(pts, n, &pts[i]) != &pts[i])
             continue;
         const fkc_growth_point *p = &pts[i];
         fprintf(out, "%-18s %-9s %10llu %9.2f %10.4f %10.1f %7.2f %10.1f %7.2f %10.1f %7.2f\n", p->ops->name,
                 fkc_growth_role_name(p->role), (unsigned long long)p->keys, p->bits_per_key,
-                100.0 * worst_fpr(pts, n, p->ops), p->absent_ns, ref ? p->absent_ns / ref->absent_ns : NAN,
+                100.0 * worst_fpr(pts, n, p), p->absent_ns, ref ? p->absent_ns / ref->absent_ns : NAN,
                 p->absent_batch_ns, ref ? p->absent_batch_ns / ref->absent_batch_ns : NAN, p->insert_ns,
                 ref ? p->insert_ns / ref->insert_ns : NAN);
     }

@@ -12,7 +12,10 @@
  *             whenever an insert answers FK_EFULL (its FPR doubles each
  *             time); when it cannot double again its run stops there;
  *   pre-sized (every other kind: the reference) made for n0 * grow from
- *             the start, the bar the growing kinds are held to.
+ *             the start, the bar the growing kinds are held to. A kind
+ *             that grows or resizes can also be run pre-sized
+ *             (fkc_growth_run_as; `bench --presized LIST`): the same
+ *             design without the growth, the fairer bar for it.
  *
  * Keys: inserted key j is fkc_gen_word(seed, j), absent key i is
  * fkc_gen_word(seed, n0 * grow + i): distinct by construction, so every
@@ -65,8 +68,14 @@ typedef struct {
 fk_status fkc_growth_run(const fkc_growth_cfg *cfg, const fk_ops *ops, fkc_growth_point *pts, size_t *npts,
                          const char *progress);
 
-/* The points as a table, then a summary of each kind at its last point
- * with ratios to the kind named reference (when present). */
+/* The same, in the role given rather than the one its caps give (a
+ * growing kind made for the end size: role FKC_PRESIZED). */
+fk_status fkc_growth_run_as(const fkc_growth_cfg *cfg, const fk_ops *ops, fkc_growth_role role,
+                            fkc_growth_point *pts, size_t *npts, const char *progress);
+
+/* The points as a table, then a summary of each kind (and role) at its
+ * last point with ratios to the kind named reference (when present; its
+ * pre-sized run when it ran in two roles). */
 void fkc_growth_table(FILE *out, const fkc_growth_cfg *cfg, const fkc_growth_point *pts, size_t n,
                       const char *reference);
 
