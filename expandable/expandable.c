@@ -430,11 +430,13 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
         uint64_t q = fk_xf_place(xf, h, &kv);                                                    \
         const uint8_t *blk = fk_xf_block_w(xf->table, q >> 6, W);                                \
         /* q's slots are usually in a later line of its block than the       \
-         * header, and a header that straddles two lines has its offset in   \
-         * the second: ask for both now, so the misses overlap the first's   \
+         * header, a header that straddles two lines has its offset in the   \
+         * second, and at load 0.9 a run often ends in the line after q's    \
+         * slot: ask for all three now, so the misses overlap the first's    \
          * (a mispredicted "no run" would otherwise wait for them) */        \
         __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8));                               \
         __builtin_prefetch(blk + FK_XF_HEAD - 1);                                                \
+        __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8) + 64);                          \
         uint64_t occ = fk_load_le64(blk);                                                        \
         if (((occ >> (q & 63)) & 1) && run_matches_##SUFFIX(xf->table, q, kv, blk, occ))         \
             return true;                                                                         \
