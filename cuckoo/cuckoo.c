@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <math.h>
 #include "cuckoo_internal.h"
+#include "../common/pipeline.h"
 #include "../common/hash.h"
 #include "../common/alloc.h"
 #include "../common/bits.h"
@@ -740,13 +741,17 @@ void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n)
  * to take and order many stripes. The cuckoo filter's insert is short
  * beside its hash and cache misses, which happen outside or overlap. */
 
-/* The key hashed outside the lock, then one placed write under it (the
- * dispatcher has checked f and key). */
+/* The key hashed and its two buckets prefetched outside the lock, then
+ * one placed write under it (the dispatcher has checked f and key): the
+ * buckets' misses overlap the wait for the lock instead of lengthening
+ * the time it is held. */
 static fk_status locked_write(fk_filter *f, const void *key, size_t len,
                               fk_status (*write)(fk_cuckoo *, const fk_cplace *))
 {
     fk_cuckoo *c = (fk_cuckoo *)f;
     fk_cplace k = fk_cuckoo_place(c, key, len);
+    FK_PREFETCH_WRITE(fk_ctab_bucket_addr(&c->table, k.i1));
+    FK_PREFETCH_WRITE(fk_ctab_bucket_addr(&c->table, k.i2));
     pthread_mutex_lock(&c->writer);
     fk_status s = write(c, &k);
     pthread_mutex_unlock(&c->writer);
