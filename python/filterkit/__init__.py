@@ -119,7 +119,8 @@ def _pick_number(x, what, low, high=None):
 
 
 def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read_ratio=0.9,
-         seed=1, repeat=3, headroom=None, counts=False, merges=False):
+         seed=1, repeat=3, headroom=None, counts=False, merges=False, n_uncertain=False,
+         grow_to=None, window=None, window_seconds=None, rate=None):
     """Recommends a kind for n items at false-positive rate fpr: the CLI's
     `filterkit pick --format json` itself (the same C code, linked into this
     module), returned as data.
@@ -129,7 +130,12 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     before any lookup), read_ratio, seed, repeat (timed runs per figure),
     headroom (the share of n added later, default 0.25), counts, merges.
     measure=False is --no-timing: nothing timed, the smallest kind the
-    sizing formulas admit wins.
+    sizing formulas admit wins. For a set whose size is not known:
+    n_uncertain=True (--n-uncertain: n is a guess, the kinds that grow are
+    weighed over a 1024-fold growth) or grow_to=N (--grow-to: it starts at
+    n and reaches N). For a sliding window: window=N (--window: "seen
+    among the last N adds"; n may be None), or window_seconds=T with n
+    (the items one window brings at the peak) or rate (items per second).
 
     Returns the CLI's JSON as a dict: query, recommendation (None when
     nothing fits; else kind, capacity, fpr, memory_bytes, the build, c and
@@ -143,13 +149,39 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     (FILTERKIT_PROGRESS=0 in the environment silences it). Cost: about a
     second per kind timed; none with measure=False.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError("n must be an int >= 1")
+    def count(x, what):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+            raise ValueError("%s must be an int >= 1, got %r" % (what, x))
+        return str(x)
+
+    windowed = window is not None or window_seconds is not None
+    if n is not None or not windowed:
+        count(n, "n")
     if isinstance(fpr, bool) or not (isinstance(fpr, (int, float)) and 0 < fpr < 1):
         raise ValueError("fpr must be in (0, 1), got %r" % (fpr,))
-    args = ["--n", str(n), "--fpr", repr(float(fpr)), "--format", "json",
-            "--read-ratio", _pick_number(read_ratio, "read_ratio", 0, 1),
-            "--seed", _pick_number(seed, "seed", 0), "--repeat", _pick_number(repeat, "repeat", 1)]
+    if window is not None and window_seconds is not None:
+        raise ValueError("window (the last N adds) and window_seconds (the last T seconds) "
+                         "are two kinds of window: give one")
+    if window_seconds is not None and n is None and rate is None:
+        raise ValueError("window_seconds needs n (items per window at the peak) or rate")
+    if rate is not None and window_seconds is None:
+        raise ValueError("rate (items per second) goes with window_seconds")
+    if windowed and (n_uncertain or grow_to is not None):
+        raise ValueError("n_uncertain and grow_to are for sets that grow, not for windows")
+    if n_uncertain and grow_to is not None:
+        raise ValueError("give n_uncertain (n is a guess) or grow_to (the size it reaches), not both")
+    args = (["--n", str(n)] if n is not None else []) + [
+        "--fpr", repr(float(fpr)), "--format", "json",
+        "--read-ratio", _pick_number(read_ratio, "read_ratio", 0, 1),
+        "--seed", _pick_number(seed, "seed", 0), "--repeat", _pick_number(repeat, "repeat", 1)]
+    if window is not None:
+        args += ["--window", count(window, "window")]
+    if window_seconds is not None:
+        args += ["--window-seconds", _pick_number(window_seconds, "window_seconds", 1e-9)]
+    if rate is not None:
+        args += ["--rate", _pick_number(rate, "rate", 1e-9)]
+    if grow_to is not None:
+        args += ["--grow-to", count(grow_to, "grow_to")]
     if memory is not None:
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
             raise ValueError("memory must be an int >= 1 (bytes) or None, got %r" % (memory,))
@@ -157,7 +189,8 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     if headroom is not None:
         args += ["--headroom", _pick_number(headroom, "headroom", 0)]
     for flag, on in (("--deletes", deletes), ("--static", static), ("--counts", counts),
-                     ("--merges", merges), ("--no-timing", not measure)):
+                     ("--merges", merges), ("--no-timing", not measure),
+                     ("--n-uncertain", n_uncertain)):
         if on:
             args.append(flag)
     with _pick_lock:
@@ -171,6 +204,10 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     chosen = [c for c in answer["candidates"] if c["chosen"]]
     answer["kind"] = rec["kind"] if rec else None
     answer["params"] = {"capacity": rec["capacity"], "fpr": rec["fpr"]} if rec else None
+    if rec and rec.get("window_seconds"):
+        # a time window's span in nanoseconds, the unit of the recommendation's
+        # Python line (advance(time.monotonic_ns()) before each add)
+        answer["params"]["span"] = int(round(rec["window_seconds"] * 10**9))
     answer["memory_bytes"] = rec["memory_bytes"] if rec else None
     answer["expected_fpr"] = chosen[0].get("theory_fpr") if chosen else None
     return answer

@@ -385,6 +385,44 @@ def test_bench_rows_and_pick():
     assert filterkit.pick(10**6, 0.01, memory=1000)["kind"] is None
 
 
+
+def test_pick_growing_sets_and_windows():
+    growing = {"expandable", "scalable-bloom", "scalable-blocked", "scalable-cuckoo"}
+    # n is a guess: the kinds that grow, weighed over a 1024-fold growth
+    u = filterkit.pick(10**4, 0.001, n_uncertain=True, measure=False)
+    assert u["kind"] in growing, u["kind"]
+    assert u["query"]["n_uncertain"] is True and u["query"]["weighed_to"] == 1024 * 10**4
+    g = filterkit.pick(10**4, 0.001, grow_to=10**7, measure=False)
+    assert g["kind"] in growing | {"quotient"}, g["kind"]
+    assert g["query"]["grow_to"] == 10**7
+    # the last N adds: n may be None; the answer builds a window that holds them
+    w = filterkit.pick(None, 0.01, window=1000, measure=False)
+    assert w["kind"] == "window" and w["params"] == {"capacity": 1000, "fpr": 0.01}
+    kinds = {c["kind"] for c in w["candidates"]}
+    assert {"window", "rotating-bloom", "apbf"} <= kinds
+    f = filterkit.Filter(w["kind"], **w["params"])
+    for k in range(3000):
+        f.add(k)
+    assert all(k in f for k in range(2000, 3000))
+    # the last T seconds at R items per second: the span in nanoseconds
+    t = filterkit.pick(None, 0.01, window_seconds=60, rate=1000, measure=False)
+    assert t["kind"] == "window" and t["params"]["span"] == 60 * 10**9
+    assert t["recommendation"]["window_seconds"] == 60
+    tw = filterkit.Filter(t["kind"], **t["params"])
+    assert tw.span == 60 * 10**9
+    for bad in (dict(n=None),                                   # no n and no window
+                dict(window=1000, window_seconds=60),           # two kinds of window
+                dict(n=None, window_seconds=60),                # T without n or rate
+                dict(rate=1000),                                # rate without T
+                dict(window=1000, n_uncertain=True),            # a window does not grow
+                dict(n_uncertain=True, grow_to=10**6),          # one or the other
+                dict(window=0), dict(grow_to=0), dict(grow_to=True),
+                dict(n=None, window_seconds=-1, rate=10)):
+        args = {"n": 10**4, **bad}
+        n = args.pop("n")
+        with pytest.raises(ValueError):
+            filterkit.pick(n, 0.01, measure=False, **args)
+
 def test_threads_batches_and_writers_never_overlap():
     # GIL-free add_many, contains_many and save from several threads on one
     # growing filter (an insert may add a link: a reader running beside it
