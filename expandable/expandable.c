@@ -7,24 +7,14 @@
 #include "expandable_internal.h"
 #include "../common/alloc.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define FK_XF_HAVE_BMI2 1
-#else
-#define FK_XF_HAVE_BMI2 0
-#endif
-
-/* Rank and select: BMI2's pdep and the popcnt instruction where the CPU
- * has them (each filter chooses at creation: xf->bmi2), else the
- * portable forms of expandable_internal.h; the same answers either way. */
-#define FK_XF_SELECT_PORTABLE(w, k) fk_xf_select((w), (k))
+/* Rank and select (common/rank_select.h): BMI2's pdep and the popcnt
+ * instruction where the CPU has them (each filter chooses at creation:
+ * xf->bmi2), else the portable forms; the same answers either way. */
+#define FK_XF_HAVE_BMI2 FK_RS_HAVE_BMI2
+#define FK_XF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
 #if FK_XF_HAVE_BMI2
-__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
-{
-    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
-}
-#define FK_XF_SELECT_BMI2(w, k) select_bmi2((w), (k))
-#define FK_XF_POPCNT(w)         ((unsigned)__builtin_popcountll(w))
+#define FK_XF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
+#define FK_XF_POPCNT(w)         FK_RS_POPCNT(w)
 #endif
 
 uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
@@ -280,7 +270,7 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
         return at > q ? at : q;                                                       \
     }
 
-FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_XF_HAVE_BMI2
 FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
                      FK_XF_POPCNT)
@@ -467,8 +457,8 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
     return voids_match(xf, q) >= 0;
 }
 
-FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
-FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_xf_popcount)
+FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
+FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_XF_HAVE_BMI2
 FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)

@@ -39,6 +39,7 @@
 #include "../common/bits.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../common/rank_select.h"
 
 #define FK_XF_HEAD       18u    /* occupieds, runends, offset */
 #define FK_XF_PAD        8u
@@ -205,41 +206,6 @@ static inline void fk_xf_set_slot(fk_expandable *xf, uint64_t j, uint32_t v)
         fk_xf_store16(p, v);
     else
         fk_xf_store32(p, v);
-}
-
-/* ------------------------------------------------- rank and select */
-
-/* Position of the k-th (from 0) set bit of w (w has more than k): the
- * bytes' running popcounts found with one multiply, then the byte's bits.
- * Portable, branch-light; no BMI2 needed. */
-static inline unsigned fk_xf_select(uint64_t w, unsigned k)
-{
-    const uint64_t ones = UINT64_C(0x0101010101010101), highs = UINT64_C(0x8080808080808080);
-    uint64_t s = w - ((w >> 1) & UINT64_C(0x5555555555555555));
-    s = (s & UINT64_C(0x3333333333333333)) + ((s >> 2) & UINT64_C(0x3333333333333333));
-    s = (s + (s >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    uint64_t cum = s * ones;                              /* byte i: bits in bytes 0..i */
-    uint64_t le = ((k * ones) | highs) - cum;             /* high bit set where cum_i <= k */
-    unsigned byte = (unsigned)((((le & highs) >> 7) * ones) >> 56);
-    unsigned before = byte ? (unsigned)(cum >> (8 * byte - 8)) & 0xffu : 0u;
-    uint64_t bits = (w >> (8 * byte)) & 0xffu;
-    for (unsigned r = k - before; r; r--)
-        bits &= bits - 1;
-    return 8 * byte + (unsigned)__builtin_ctzll(bits);
-}
-
-/* Set bits of w: the instruction where the build has it, else the SWAR
- * sum (a portable build's __builtin_popcountll is a library call). */
-static inline unsigned fk_xf_popcount(uint64_t w)
-{
-#if defined(__POPCNT__)
-    return (unsigned)__builtin_popcountll(w);
-#else
-    w = w - ((w >> 1) & UINT64_C(0x5555555555555555));
-    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
-    w = (w + (w >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
-#endif
 }
 
 /* ----------------------------------------------------- shared entries */

@@ -10,12 +10,7 @@
 #include "../common/bits.h"
 #include "../common/sizing_internal.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define FK_QF_HAVE_BMI2 1
-#else
-#define FK_QF_HAVE_BMI2 0
-#endif
+#define FK_QF_HAVE_BMI2 FK_RS_HAVE_BMI2
 
 uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed)
 {
@@ -90,12 +85,6 @@ fk_status fk_qf_geometry(const fk_params *p, uint64_t *slots, uint64_t *quotient
 
 /* ---------------------------------------------------- select and rank */
 
-#if FK_QF_HAVE_BMI2
-__attribute__((target("bmi2"))) static inline unsigned select_bmi2(uint64_t w, unsigned k)
-{
-    return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
-}
-#endif
 
 /* Sets or clears bit j of the block bitmap at byte `at` of each block
  * (0: occupieds, 8: runends). */
@@ -202,11 +191,11 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
         return qf->slots;                                                                   \
     }
 
-#define FK_QF_SELECT_PORTABLE(w, k) fk_qf_select_portable((w), (k))
-FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
+#define FK_QF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
+FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_QF_HAVE_BMI2
-#define FK_QF_SELECT_BMI2(w, k) select_bmi2((w), (k))
-#define FK_QF_POPCNT(w) ((unsigned)__builtin_popcountll(w))
+#define FK_QF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
+#define FK_QF_POPCNT(w) FK_RS_POPCNT(w)
 FK_QF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
                      FK_QF_POPCNT)
 #define FK_QF_PLACING(qf, name, ...) \
@@ -462,7 +451,7 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
         return BODY(qf, fk_qf_hash8(key, qf->flip));                                        \
     }
 
-FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_qf_popcount)
+FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
 #if FK_QF_HAVE_BMI2
 FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,

@@ -43,6 +43,7 @@
 
 #include <string.h>
 #include "quotient.h"
+#include "../common/rank_select.h"
 #include "../common/bits.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
@@ -184,34 +185,6 @@ static inline bool fk_qf_is_runend(const fk_quotient *qf, uint64_t j)
 static inline bool fk_qf_is_occupied(const fk_quotient *qf, uint64_t q)
 {
     return (fk_qf_occupieds(qf, q >> 6) >> (q & 63)) & 1u;
-}
-
-/* ------------------------------------------------- select on a word */
-
-/* Set bits of w. The portable build has no popcnt instruction (its
- * __builtin_popcountll is a library call), so this is the SWAR sum; the
- * BMI2 lookup path, compiled for CPUs that have popcnt, uses the
- * instruction. */
-static inline unsigned fk_qf_popcount(uint64_t w)
-{
-#if defined(__POPCNT__)
-    return (unsigned)__builtin_popcountll(w);
-#else
-    w = w - ((w >> 1) & UINT64_C(0x5555555555555555));
-    w = (w & UINT64_C(0x3333333333333333)) + ((w >> 2) & UINT64_C(0x3333333333333333));
-    w = (w + (w >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (unsigned)((w * UINT64_C(0x0101010101010101)) >> 56);
-#endif
-}
-
-/* Position of the k-th (from 0) set bit of w; w has more than k set bits.
- * The portable path clears the lowest bit k times: the same answer as the
- * BMI2 path (pdep then tzcnt, quotient.c), which the tests compare. */
-static inline unsigned fk_qf_select_portable(uint64_t w, unsigned k)
-{
-    for (; k; k--)
-        w &= w - 1;
-    return (unsigned)__builtin_ctzll(w);
 }
 
 /* ---------------------------------------------------------- counters
