@@ -7,6 +7,7 @@
 extern "C" {
 #endif
 
+#include <stddef.h>
 #include <stdint.h>
 #include "status.h"
 
@@ -41,7 +42,30 @@ typedef struct {
     uint32_t threads;          /* static kinds (fuse): threads a whole-set
                                   build may use; 0 = 1 (see fuse/fuse.h) */
     uint32_t reserved;         /* must be 0 */
+    uint32_t clock;            /* window: the clock a time window's times are
+                                  in, recorded in its file: FK_CLOCK_CALLER
+                                  (0, the caller's own ticks) or
+                                  FK_CLOCK_UNIX_NS (Unix time in ns); a count
+                                  window takes only 0 (see window/window.h) */
 } fk_params;
+
+/* Clock ids (fk_params.clock): what the times of a time window mean, so that
+ * a file moved between programs is advanced on the clock it was made on.
+ * FK_CLOCK_UNIX_NS is the interchange clock: nanoseconds since 1970-01-01
+ * UTC, as CLOCK_REALTIME and Python's time.time_ns() give them; the CLI, the
+ * Redis module and Python's default use it. FK_CLOCK_CALLER says only that
+ * the caller keeps to one unit of its own choice (a replay's timestamps, a
+ * test's counter); no other program can advance such a window for it. */
+#define FK_CLOCK_CALLER 0u
+#define FK_CLOCK_UNIX_NS 1u
+#define FK_CLOCK_MAX FK_CLOCK_UNIX_NS /* the largest id this version knows */
+
+/* A clock id's short name: "caller", "unix_ns", or NULL for an id this
+ * version does not know. Cost: O(1). */
+static inline const char *fk_clock_name(uint32_t id)
+{
+    return id == FK_CLOCK_CALLER ? "caller" : id == FK_CLOCK_UNIX_NS ? "unix_ns" : NULL;
+}
 
 typedef struct {
     uint64_t items;          /* successful inserts minus successful removes */

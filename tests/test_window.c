@@ -544,6 +544,111 @@ out:
     fk_window_free(w);
 }
 
+/* Issue 48: a time window records the clock its times are in (fk_params
+ * .clock), saves it (param[7]) and loads it back; a clock-0 file is laid
+ * out as before (its param is 0, as in files from before the id), a count
+ * window has no clock, and an id this version does not know is refused. */
+TEST(a_time_windows_clock_is_recorded_saved_and_checked)
+{
+    const uint64_t T = UINT64_C(2000000000), t0 = UINT64_C(1700000000000000000); /* 2 s; 2023 in Unix ns */
+    fk_params p = fk_params_make(100, 0.01);
+    p.seed = 5;
+    fk_window *caller = NULL, *unix_ns = NULL, *bad = NULL;
+    CHECK_STATUS(fk_window_new_time(&p, T, &caller), FK_OK); /* clock 0 unless asked */
+    p.clock = FK_CLOCK_UNIX_NS;
+    CHECK_STATUS(fk_window_new_time(&p, T, &unix_ns), FK_OK);
+    if (!caller || !unix_ns)
+        goto out;
+    fk_window_description d;
+    fk_window_describe(caller, &d);
+    CHECK(d.timed && d.clock == FK_CLOCK_CALLER);
+    fk_window_describe(unix_ns, &d);
+    CHECK(d.timed && d.clock == FK_CLOCK_UNIX_NS);
+    CHECK(strcmp(fk_clock_name(FK_CLOCK_UNIX_NS), "unix_ns") == 0 &&
+          strcmp(fk_clock_name(FK_CLOCK_CALLER), "caller") == 0 && fk_clock_name(2) == NULL);
+
+    /* a clock this version does not know, and a count window given a clock */
+    p.clock = FK_CLOCK_MAX + 1;
+    bad = unix_ns; /* must be reset to NULL */
+    CHECK_STATUS(fk_window_new_time(&p, T, &bad), FK_EINVAL);
+    CHECK(bad == NULL);
+    p.clock = FK_CLOCK_UNIX_NS;
+    bad = unix_ns;
+    CHECK_STATUS(fk_window_new(&p, &bad), FK_EINVAL);
+    CHECK(bad == NULL);
+    fk_filter *gf = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_window_ops, &p, &gf), FK_EINVAL);
+    CHECK(gf == NULL);
+
+    /* the same stream into both: the clock id is all that differs */
+    for (uint64_t i = 0; i < 60; i++) {
+        uint64_t now = t0 + i * (T / 20);
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(caller), now), FK_OK);
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(unix_ns), now), FK_OK);
+        CHECK_STATUS(fk_window_insert_u64(caller, i), FK_OK);
+        CHECK_STATUS(fk_window_insert_u64(unix_ns, i), FK_OK);
+    }
+    size_t lc = 0, lu = 0;
+    uint8_t *bc = save(caller, &lc), *bu = save(unix_ns, &lu);
+    if (!bc || !bu) {
+        free(bc);
+        free(bu);
+        goto out;
+    }
+    fk_serial_head hc, hu;
+    CHECK_STATUS(fk_serial_read_head(bc, lc, &hc), FK_OK);
+    CHECK_STATUS(fk_serial_read_head(bu, lu, &hu), FK_OK);
+    const size_t clock_at = 48 + 8 * 7; /* param[7] */
+    CHECK(hc.param[7] == FK_CLOCK_CALLER && hu.param[7] == FK_CLOCK_UNIX_NS);
+    CHECK(fk_load_le64(bc + clock_at) == 0 && fk_load_le64(bu + clock_at) == 1);
+    /* only the clock word (and the checksum) differ */
+    CHECK(lc == lu);
+    size_t differ = 0;
+    for (size_t i = 0; lc == lu && i < lc - 8; i++)
+        differ += (i < clock_at || i >= clock_at + 8) && bc[i] != bu[i];
+    CHECK(differ == 0);
+
+    /* loaded, each keeps its clock, and continues as the original */
+    fk_window *lcw = NULL, *luw = NULL;
+    CHECK_STATUS(fk_window_load(bc, lc, &lcw), FK_OK);
+    CHECK_STATUS(fk_window_load(bu, lu, &luw), FK_OK);
+    if (lcw && luw) {
+        fk_window_describe(lcw, &d);
+        CHECK(d.clock == FK_CLOCK_CALLER);
+        fk_window_describe(luw, &d);
+        CHECK(d.clock == FK_CLOCK_UNIX_NS && d.clock_set && d.now == t0 + 59 * (T / 20));
+        uint64_t later = t0 + 59 * (T / 20) + T / 2; /* the last key inside, the first gone */
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(luw), later), FK_OK);
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(unix_ns), later), FK_OK);
+        CHECK(same_bytes(luw, unix_ns));
+        CHECK(fk_window_contains_u64(luw, 59));
+    }
+    fk_window_free(lcw);
+    fk_window_free(luw);
+
+    /* the loader: an unknown id is damage, 0 and 1 load as that clock */
+    CHECK_STATUS(load_edited(bu, lu, clock_at, FK_CLOCK_MAX + 1), FK_ECORRUPT);
+    CHECK_STATUS(load_edited(bu, lu, clock_at, UINT64_C(1) << 32), FK_ECORRUPT);
+    CHECK_STATUS(load_edited(bc, lc, clock_at, FK_CLOCK_UNIX_NS), FK_OK);
+    CHECK_STATUS(load_edited(bu, lu, clock_at, FK_CLOCK_CALLER), FK_OK);
+    free(bc);
+    free(bu);
+
+    /* a count window's file: clock 0, and a clock there is damage */
+    fk_window *cw = count_window(70, 0.01, 0, 3);
+    size_t ln = 0;
+    uint8_t *bn = cw ? save(cw, &ln) : NULL;
+    if (bn) {
+        CHECK(fk_load_le64(bn + clock_at) == 0);
+        CHECK_STATUS(load_edited(bn, ln, clock_at, FK_CLOCK_UNIX_NS), FK_ECORRUPT);
+    }
+    free(bn);
+    fk_window_free(cw);
+out:
+    fk_window_free(caller);
+    fk_window_free(unix_ns);
+}
+
 /* ------------------------------------------------- batches, stats, misc */
 
 TEST(batches_answer_as_single_calls)
@@ -828,6 +933,7 @@ int main(void)
     RUN(windows_of_2_to_the_32_and_more_served_or_refused_as_documented);
     RUN(bits_per_window_item_meet_the_targets);
     RUN(forged_files_are_refused);
+    RUN(a_time_windows_clock_is_recorded_saved_and_checked);
     RUN(batches_answer_as_single_calls);
     RUN(stats_and_describe_follow_the_stream);
     RUN(a_count_window_never_refuses_an_insert_even_packed_full);

@@ -40,7 +40,7 @@ double fk_win_theory_fpr(uint32_t f, double load)
 /* The geometry fk_window_new builds for p: buckets and f. */
 static fk_status geometry(const fk_params *p, uint64_t *buckets, uint32_t *f)
 {
-    if (fk_params_check(p) != FK_OK)
+    if (fk_params_check(p) != FK_OK || p->clock > FK_CLOCK_MAX)
         return FK_EINVAL;
     if (p->fingerprint_bits != 0 &&
         (p->fingerprint_bits < FK_WINDOW_MIN_FP_BITS || p->fingerprint_bits > FK_WINDOW_MAX_FP_BITS))
@@ -148,11 +148,19 @@ static fk_status make(const fk_params *p, uint64_t span, fk_window **out)
         fk_win_table_bytes(nb, f + FK_WIN_TAG_BITS) + FK_WIN_PAD + sizeof(fk_window) >
             fk_params_max_bytes(p))
         return FK_ELIMIT;
-    return fk_win_create_exact(nb, f, p->capacity, p->fpr, span, p->seed, out);
+    s = fk_win_create_exact(nb, f, p->capacity, p->fpr, span, p->seed, out);
+    if (s == FK_OK)
+        (*out)->clock = p->clock;
+    return s;
 }
 
 fk_status fk_window_new(const fk_params *p, fk_window **out)
 {
+    if (p && p->clock != FK_CLOCK_CALLER) { /* a count window has no clock */
+        if (out)
+            *out = NULL;
+        return FK_EINVAL;
+    }
     return make(p, 0, out);
 }
 
@@ -879,6 +887,7 @@ void fk_window_describe(const fk_window *w, fk_window_description *out)
     out->slot_bits = w->w;
     out->timed = w->timed;
     out->clock_set = w->clock_set;
+    out->clock = w->clock;
     out->buckets = w->buckets;
     out->slots = 4 * w->buckets;
     out->window = w->timed ? w->span : w->capacity;

@@ -57,11 +57,17 @@
  * ever lost.
  *
  * Time: the library reads no clock. fk_window_advance(f, now) moves a time
- * window's clock to `now`, in any unit the caller keeps to (the CLI uses
- * nanoseconds, the Redis module milliseconds), so tests, replays and
- * replicas give the same answers. The first call sets the origin; inserts
- * before it belong to the first generation. A jump past 8 generations
- * empties the table at once.
+ * window's clock to `now`, so tests, replays and replicas give the same
+ * answers. The first call sets the origin; inserts before it belong to the
+ * first generation. A jump past 8 generations empties the table at once.
+ * Which clock `now` (and the span) are read from is recorded in the window
+ * and its file (fk_params.clock, common/params.h): FK_CLOCK_UNIX_NS, Unix
+ * time in nanoseconds (CLOCK_REALTIME, Python's time.time_ns()), the one
+ * clock the CLI, the Redis module and Python's default all use, so a file
+ * moves between them and keeps forgetting on schedule; or FK_CLOCK_CALLER
+ * (0, the default), ticks of the caller's own choosing that only the
+ * caller can advance. The library does not check `now` against the clock
+ * id; programs that read a clock check the id before they advance.
  *
  * Cost: one XXH3-64 per key (8-byte keys on the constant-length path), a
  * multiply-high for the first bucket, one more for the second (i2 = s(fp)
@@ -120,7 +126,8 @@ typedef struct fk_window fk_window;
  * set. */
 FK_API extern const fk_ops fk_window_ops;
 
-/* Creates an empty count window: the last p->capacity (N) inserts. Sizing:
+/* Creates an empty count window: the last p->capacity (N) inserts (it has
+ * no clock: p->clock must be 0). Sizing:
  * L = ceil(N / 7), slots for 8L live keys at p->max_load (0 =
  * FK_WINDOW_MAX_LOAD; otherwise in (0, 1]), f = p->fingerprint_bits if
  * nonzero, else the smallest f meeting p->fpr at that load (above), at
@@ -130,7 +137,7 @@ FK_API extern const fk_ops fk_window_ops;
  * takes 8.3 GB; FK_MEMORY_CAP, 64 GiB, ends near 3.5 10^10).
  * Returns FK_OK with a new filter in *out (the caller frees it with
  * fk_window_free); FK_EINVAL for NULL p or out, bad params
- * (fk_params_check), fingerprint_bits not 0 and not in 4..29, max_load
+ * (fk_params_check), p->clock not 0, fingerprint_bits not 0 and not in 4..29, max_load
  * not 0 and not in (0, 1] (NaN included), or a table over FK_MEMORY_CAP;
  * FK_ELIMIT over p->max_bytes; FK_ENOMEM. *out is NULL on error.
  * Cost: the table, about (f + 3) 8N / 7 / 0.96 bits, allocated zeroed. */
@@ -139,8 +146,11 @@ FK_API fk_status fk_window_new(const fk_params *p, fk_window **out);
 /* Creates an empty time window of `span` ticks (T > 0, in the unit of the
  * times later given to fk_window_advance), sized for p->capacity keys
  * arriving per window (its rate times T: the table holds 8 ceil(capacity
- * / 7) live keys; see "Full" above), the other params as fk_window_new.
- * Returns as fk_window_new, and FK_EINVAL for span 0. */
+ * / 7) live keys; see "Full" above), on the clock p->clock names
+ * (FK_CLOCK_CALLER, 0: the caller's own ticks; FK_CLOCK_UNIX_NS: T and
+ * every `now` in Unix nanoseconds), which it records and saves; the other
+ * params as fk_window_new. Returns as fk_window_new, and FK_EINVAL for
+ * span 0 or a clock id above FK_CLOCK_MAX. */
 FK_API fk_status fk_window_new_time(const fk_params *p, uint64_t span, fk_window **out);
 
 /* Releases w. NULL is a no-op. Cost: O(1). */
@@ -200,6 +210,9 @@ typedef struct {
     uint32_t slot_bits;          /* f + 3 */
     bool     timed;              /* a time window */
     bool     clock_set;          /* time: fk_window_advance was called */
+    uint32_t clock;              /* time: the clock id its times are in
+                                    (FK_CLOCK_CALLER or FK_CLOCK_UNIX_NS);
+                                    count: 0 */
     uint64_t buckets;
     uint64_t slots;              /* 4 buckets */
     uint64_t window;             /* N (count) or T (time) */
@@ -233,8 +246,10 @@ FK_API void fk_window_describe(const fk_window *w, fk_window_description *out);
  * goes through fk_filter_save_file and fk_filter_load_file. A saved
  * window keeps its stream position (generation, inserts per generation,
  * clock, eviction PRNG), so a loaded window continues exactly as the
- * saved one would have. Takes 128 + 128 + ceil(buckets 4 (f + 3) / 8)
- * bytes. The loader refuses (FK_ECORRUPT) a tag no live generation owns,
+ * saved one would have, on the clock it was made on (its clock id; a
+ * file written before the id existed loads as FK_CLOCK_CALLER). Takes 128
+ * + 128 + ceil(buckets 4 (f + 3) / 8) bytes. The loader refuses
+ * (FK_ECORRUPT) a clock id above FK_CLOCK_MAX or on a count window, a tag no live generation owns,
  * a slot with a tag but no fingerprint, counts that disagree with the
  * slots, a clock past its boundary, and nonzero padding. Cost O(table). */
 FK_SERIAL_DIRECT_DECLARE(fk_window, fk_window);

@@ -75,6 +75,7 @@ struct fk_window {
     uint64_t  live_budget; /* 8L */
     uint64_t  span;        /* time: T; count: 0 */
     uint64_t  gen_span;    /* time: D = ceil(T / 7); count: 0 */
+    uint32_t  clock;       /* time: FK_CLOCK_CALLER or FK_CLOCK_UNIX_NS; count: 0 */
     bool      timed;
     bool      clock_set;
     uint64_t  now;         /* time: the clock */

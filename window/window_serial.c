@@ -6,7 +6,10 @@
  * generation, param[4] = T (0 for a count window), param[5] = D (=
  * ceil(T / 7); 0 for a count window), param[6] = the stash's entries S
  * (0 for nearly every window: a file without a stash is laid out as
- * before the stash existed); the rest 0. The header's items is
+ * before the stash existed), param[7] = a time window's clock id
+ * (FK_CLOCK_CALLER 0, FK_CLOCK_UNIX_NS 1; 0 for a count window: a file
+ * from before the id existed reads as the caller's clock, and a file
+ * with clock 0 is laid out as before); the rest 0. The header's items is
  * the inserts of the live generations (fk_stats.items).
  * Payload: 16 little-endian u64 words of stream state -- the inserts of
  * each tag's generation (8 words, by tag), the eviction PRNG, the clock,
@@ -26,7 +29,8 @@
 #include <stdlib.h>
 #include "window_internal.h"
 
-enum { P_BUCKETS, P_FP_BITS, P_GEN_LEN, P_GENERATION, P_SPAN, P_GEN_SPAN, P_STASH, P_USED };
+enum { P_BUCKETS, P_FP_BITS, P_GEN_LEN, P_GENERATION, P_SPAN, P_GEN_SPAN, P_STASH, P_CLOCK,
+       P_USED };
 enum { S_INSERTS = 0, S_RNG = 8, S_NOW, S_BOUNDARY, S_CLOCK, S_KICKS, S_REFRESHED, S_REFUSED,
        S_SWEPT };
 
@@ -59,6 +63,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->param[P_SPAN] = w->span;
     h->param[P_GEN_SPAN] = w->gen_span;
     h->param[P_STASH] = w->stash_n;
+    h->param[P_CLOCK] = w->clock;
     h->payload_len = payload_bytes(w->buckets, w->f, w->stash_n);
 }
 
@@ -100,6 +105,8 @@ static fk_status check_head(const fk_serial_head *h)
     uint64_t span = h->param[P_SPAN];
     if (h->param[P_GEN_SPAN] != (span ? fk_win_gen_len(span) : 0))
         return FK_ECORRUPT;
+    if (h->param[P_CLOCK] > FK_CLOCK_MAX || (h->param[P_CLOCK] != FK_CLOCK_CALLER && span == 0))
+        return FK_ECORRUPT; /* a clock this version does not know, or on a count window */
     if (fk_win_table_bytes(nb, (uint32_t)f + FK_WIN_TAG_BITS) + FK_WIN_PAD > FK_MEMORY_CAP)
         return FK_ECORRUPT;
     if (h->param[P_STASH] > h->param[P_GEN_LEN] * 8 || h->param[P_STASH] > FK_MEMORY_CAP / 16)
@@ -207,6 +214,7 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
     w->refused = st[S_REFUSED];
     w->swept_total = st[S_SWEPT];
     w->generation = h->param[P_GENERATION];
+    w->clock = (uint32_t)h->param[P_CLOCK];
     uint64_t tb = fk_win_table_bytes(w->buckets, w->w);
     memcpy(w->bytes, payload + 8u * FK_WIN_STATE_WORDS, (size_t)tb);
     bool ok = st[S_CLOCK] <= 1;
@@ -251,7 +259,7 @@ const fk_serial_ops fk_window_serial_ops = {
                      [P_GEN_LEN] = "generation length (L inserts)",
                      [P_GENERATION] = "generation", [P_SPAN] = "time window (T ticks)",
                      [P_GEN_SPAN] = "generation span (D ticks)",
-                     [P_STASH] = "stash entries" },
+                     [P_STASH] = "stash entries", [P_CLOCK] = "clock" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,
