@@ -8,7 +8,11 @@
 #    arrives (tail -f ... | filterkit dedup ... works);
 #  - --window-seconds T creates a time window, info shows the generation,
 #    the oldest age and the fill per generation; --window-seconds with a
-#    kind that does not forget is a usage error.
+#    kind that does not forget is a usage error;
+#  - (issue 48) its file records its clock, Unix time in ns (info shows
+#    it); dedup refuses a time window on another clock (a forged clock 0)
+#    and says which clock the file has; a Unix-ns file forgets on the
+#    wall clock's schedule across runs.
 . "$(dirname "$0")/lib_cli.sh"
 
 # a stream of 20000 lines over 3000 values: the exact answer by awk (a line
@@ -61,7 +65,29 @@ wait "$reader"
 printf 'x\ny\nx\n' | "$fk" dedup --kind window --capacity 100 --window-seconds 60 "$tmp/t.fk" >"$tmp/tout"
 check "time window dedup" test "$(tr '\n' ' ' <"$tmp/tout")" = "x y "
 "$fk" info "$tmp/t.fk" >"$tmp/tinfo"
-check "info: a time window in ns" grep -q '^window: *60000000000 (ticks' "$tmp/tinfo"
+check "info: a time window in ns" grep -q '^window: *60000000000 (ns)' "$tmp/tinfo"
+# issue 48: the file says which clock its times are in: Unix ns (1), the
+# clock dedup reads, and Python's and Redis's
+check "info: the clock, Unix time in ns" grep -q '^clock: *1 (unix_ns' "$tmp/tinfo"
+check "info --json: the clock id" grep -q '"clock": 1' <("$fk" info --json "$tmp/t.fk")
+# the same file on another clock (0: its maker's own ticks, as a C
+# program's or Python's clock="caller" window): dedup will not advance it
+# with the wall clock, says which clock it has, and leaves it unchanged
+python3 -I "$root/tests/redis/forge.py" window-clock-id "$tmp/t.fk" "$tmp/t0.fk" 0
+cp "$tmp/t0.fk" "$tmp/t0.before"
+check "info: a clock-0 window's clock and unit" \
+    sh -c "'$fk' info '$tmp/t0.fk' | grep -q '^clock: *0 (caller' && '$fk' info '$tmp/t0.fk' | grep -q '^window: .*caller'"
+printf 'x\nz\n' | "$fk" dedup "$tmp/t0.fk" >"$tmp/t0.out" 2>"$tmp/t0.err"
+check "dedup refuses to advance a clock-0 window: exit 1" test $? -eq 1
+check "... saying which clock the file has ($(head -c 200 "$tmp/t0.err"))" grep -q 'clock 0 (caller' "$tmp/t0.err"
+check "... printing nothing, the file unchanged" sh -c "test ! -s '$tmp/t0.out' && cmp -s '$tmp/t0.fk' '$tmp/t0.before'"
+# the clock-1 file goes on with the wall clock across runs: a line older
+# than T (1 + 1/7) is new again, one inside T is not (T = 1 s, D = 1/7 s)
+printf 'old\n' | "$fk" dedup --kind window --capacity 100 --window-seconds 1 "$tmp/s.fk" >/dev/null
+sleep 1.3
+printf 'kept\n' | "$fk" dedup "$tmp/s.fk" >/dev/null
+check "a Unix-ns window forgets on schedule across runs" \
+    test "$(printf 'old\nkept\n' | "$fk" dedup "$tmp/s.fk" | tr '\n' ' ')" = "old "
 "$fk" dedup --kind cuckoo --capacity 100 --fpr 0.01 --window-seconds 5 "$tmp/c.fk" </dev/null 2>"$tmp/err"
 check "--window-seconds needs a window: exit 2" test $? -eq 2
 check "and says so" grep -q 'forgets' "$tmp/err"

@@ -23,15 +23,34 @@
 #include "../../registry/registry.h"
 #include "../../window/window.h"
 
-/* The wall clock in nanoseconds: a time window saved by one run and
- * reloaded by the next keeps one time line (a monotonic clock restarts at
- * each boot). Returns 0 if the clock cannot be read. */
+/* The wall clock in Unix nanoseconds (FK_CLOCK_UNIX_NS, the clock a time
+ * window made here records): a time window saved by one run and reloaded
+ * by the next, or by Python or Redis, keeps one time line (a monotonic
+ * clock restarts at each boot). Returns 0 if the clock cannot be read. */
 static uint64_t wall_ns(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_REALTIME, &ts) != 0 || ts.tv_sec < 0)
         return 0;
     return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* True (said on stderr) when f is a time window whose times are not Unix
+ * nanoseconds: wall_ns() would mix clocks (its file says which clock). */
+static bool wrong_clock(const char *path, const fk_filter *f)
+{
+    if (fk_filter_ops(f) != &fk_window_ops)
+        return false;
+    fk_window_description d;
+    fk_window_describe((const fk_window *)(const void *)f, &d);
+    if (!d.timed || d.clock == FK_CLOCK_UNIX_NS)
+        return false;
+    const char *name = fk_clock_name(d.clock);
+    fprintf(stderr, "filterkit dedup: %s: a time window on clock %u (%s: %s), not Unix time in "
+            "nanoseconds (clock 1, unix_ns): dedup reads the wall clock and will not advance it; "
+            "the file is unchanged\n", path, (unsigned)d.clock, name ? name : "unknown",
+            d.clock == FK_CLOCK_CALLER ? "the ticks of the program that made it" : "not known here");
+    return true;
 }
 
 /* True when fd is a pipe, a socket or a terminal: a stream whose reader
@@ -65,6 +84,7 @@ static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt
     fk_params p = fk_params_make(capacity ? capacity : UINT64_C(1) << 16, fpr);
     p.seed = seed;
     p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
+    p.clock = window_seconds ? FK_CLOCK_UNIX_NS : FK_CLOCK_CALLER; /* read with wall_ns() */
     fk_status s;
     if (window_seconds) {
         fk_window *w = NULL;
@@ -155,6 +175,11 @@ int fkc_cmd_dedup(int argc, char **argv)
     if (rc) {
         fkc_filterfile_unlock(&lk, 0);
         return rc;
+    }
+    if (wrong_clock(path, f)) {
+        fk_filter_free(f);
+        fkc_filterfile_unlock(&lk, 0);
+        return 1;
     }
     fkc_linereader r;
     if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {

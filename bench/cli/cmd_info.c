@@ -223,6 +223,8 @@ int fkc_cmd_info(int argc, char **argv)
             snprintf(label, sizeof label, "parameter %u", i);
         else
             continue;
+        if (name && h.kind_id == FK_KIND_WINDOW && strcmp(name, "clock") == 0)
+            continue; /* shown with the window's own rows, named */
         if (name && strcmp(name, "newest link full (0/1)") == 0 && !json && !raw) {
             add(fs, &n, "newest link full", F_STR)->s = h.param[i] ? "yes" : "no";
             continue;
@@ -252,7 +254,14 @@ int fkc_cmd_info(int argc, char **argv)
         fk_window_describe((const fk_window *)f, &wd);
         x = add(fs, &n, "window", F_U64);
         x->u = wd.window;
-        x->note = wd.timed ? "(ticks: ns from the CLI)" : "(inserts)";
+        x->note = !wd.timed ? "(inserts)"
+                  : wd.clock == FK_CLOCK_UNIX_NS ? "(ns)" : "(ticks of the caller's clock)";
+        if (wd.timed) {
+            x = add(fs, &n, "clock", F_U64);
+            x->u = wd.clock;
+            x->note = wd.clock == FK_CLOCK_UNIX_NS ? "(unix_ns: Unix time in ns, CLOCK_REALTIME)"
+                                                   : "(caller: the caller's own ticks, unit unknown)";
+        }
         add(fs, &n, "current generation", F_U64)->u = wd.generation;
         x = add(fs, &n, "oldest age", F_U64);
         x->u = wd.oldest_age;

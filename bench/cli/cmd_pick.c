@@ -809,12 +809,12 @@ static int window_pick(FILE *out, window_query *q)
         snprintf(dedup_line, sizeof dedup_line, "%s dedup --kind %s --fpr %s --capacity %llu%s seen.fk < lines > new-lines",
                  self, best->ops->name, fpr_text, (unsigned long long)q->capacity, secs);
         if (q->seconds) {
-            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_window *w = NULL; "
-                     "fk_status s = fk_window_new_time(&p, %llu /* T in ns */, &w); "
-                     "/* fk_window_advance(fk_window_as_filter(w), now_ns) before each insert */",
+            snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); p.clock = FK_CLOCK_UNIX_NS; "
+                     "fk_window *w = NULL; fk_status s = fk_window_new_time(&p, %llu /* T in ns */, &w); "
+                     "/* fk_window_advance(fk_window_as_filter(w), Unix ns: CLOCK_REALTIME) before each insert */",
                      (unsigned long long)q->capacity, fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
             snprintf(py_line, sizeof py_line, "w = filterkit.Window(capacity=%llu, fpr=%s, span=%llu)  "
-                     "# T in ns: w.advance(time.monotonic_ns()) before each add", (unsigned long long)q->capacity,
+                     "# T in ns, Unix time: w.advance() (time.time_ns()) before each add", (unsigned long long)q->capacity,
                      fpr_text, (unsigned long long)(q->seconds * UINT64_C(1000000000)));
         } else {
             snprintf(c_line, sizeof c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "

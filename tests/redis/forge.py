@@ -23,6 +23,12 @@
   forge.py checksum RECORD OUT
       RECORD with its checksum recomputed and nothing else changed: the
       control for the forged records above.
+  forge.py window-clock-id RECORD OUT ID
+      RECORD is a time window's record (a file of `filterkit dedup
+      --window-seconds`, or FK.DUMP of a `window ... SECONDS` key); OUT the
+      same with its clock id (header param[7]) set to ID (0: the caller's
+      own ticks, as a C program's window or Python's clock="caller"), the
+      checksum made to match: a well-formed file on another clock.
 
 Pure Python (no xxhash module on the test machines): XXH64 and Redis's
 CRC-64 (Jones polynomial, reflected) written out from their specifications.
@@ -115,6 +121,7 @@ def craft_quotient(rec):
 
 
 WINDOW_NOW, WINDOW_BOUNDARY, WINDOW_CLOCK_SET = 9, 10, 11  # payload words
+WINDOW_SPAN, WINDOW_CLOCK_ID = 48 + 8 * 4, 48 + 8 * 7  # header param[4] (T), param[7] (window_serial.c)
 
 
 def rechecksum(rec):
@@ -145,6 +152,11 @@ def main():
         craft_window_clock(data)
     elif what == "checksum":
         rechecksum(data)
+    elif what == "window-clock-id" and len(sys.argv) == 5:
+        if data[:8] != MAGIC or int.from_bytes(data[WINDOW_SPAN:WINDOW_SPAN + 8], "little") == 0:
+            raise SystemExit("forge.py: not a time window record")
+        data[WINDOW_CLOCK_ID:WINDOW_CLOCK_ID + 8] = int(sys.argv[4]).to_bytes(8, "little")
+        rechecksum(data)
     elif what == "restore" and len(sys.argv) == 5:
         # the value is the payload's last string: its record runs from the
         # filterkit magic to just before the module's EOF opcode (1 byte),
@@ -161,7 +173,7 @@ def main():
         data[-8:] = crc64(bytes(data[:-8])).to_bytes(8, "little")
     else:
         raise SystemExit(__doc__)
-    open(sys.argv[-1], "wb").write(bytes(data))
+    open(sys.argv[3] if what == "window-clock-id" else sys.argv[-1], "wb").write(bytes(data))
 
 
 if __name__ == "__main__":
