@@ -206,7 +206,8 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     answer["params"] = {"capacity": rec["capacity"], "fpr": rec["fpr"]} if rec else None
     if rec and rec.get("window_seconds"):
         # a time window's span in nanoseconds, the unit of the recommendation's
-        # Python line (advance(time.monotonic_ns()) before each add)
+        # Python line: a Window on Unix time (clock="unix_ns", the default),
+        # advance() (time.time_ns()) before each add
         answer["params"]["span"] = int(round(rec["window_seconds"] * 10**9))
     answer["memory_bytes"] = rec["memory_bytes"] if rec else None
     answer["expected_fpr"] = chosen[0].get("theory_fpr") if chosen else None

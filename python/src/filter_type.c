@@ -198,12 +198,14 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     fk_params p;
     uint64_t span = 0;
+    uint32_t clock_id = FK_CLOCK_CALLER;
     PyObject *all = with_positional(args, rest, kw);
-    int bad = !all || pyfk_window_take_span(all, (caps & FK_CAP_EXPIRES) != 0, &span) ||
+    int bad = !all || pyfk_window_take_span(all, (caps & FK_CAP_EXPIRES) != 0, &span, &clock_id) ||
               pyfk_params_from(all, &p, !(caps & FK_CAP_GROWS));
     Py_XDECREF(all);
     if (bad)
         return NULL;
+    p.clock = clock_id; /* a time window's (0 otherwise): saved with it, kept by clear() */
     if (p.capacity == 0)
         p.capacity = GROWING_START_CAPACITY;
     if (p.max_bytes == 0) /* below the machine's memory: LimitError, not the OOM killer */
@@ -959,6 +961,7 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
     fk_filter_stats(self->filter, &now);
     (void)fk_filter_serialized_size(self->filter, &size_now);
     uint64_t span = self->made_known ? self->made_span : pyfk_window_span_of(self->filter);
+    uint32_t clock_id = pyfk_window_clock_of(self->filter);
     pyfk_leave(self, in);
     bool grows = (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
     fk_params p = self->made;
@@ -966,6 +969,7 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
         p = fk_params_make(now.capacity, self->fpr);
         p.seed = self->seed;
         p.max_bytes = self->max_bytes;
+        p.clock = clock_id;
     }
     fk_filter *fresh = NULL;
     fk_status s = pyfk_window_new(ops, &p, span, &fresh);
@@ -1209,7 +1213,8 @@ static char filter_doc[] = PyDoc_STR(
 "  remove(key), discard(key): kinds with \"remove\"; count(key): with \"count\"\n"
 "  grow(): kinds with \"resizes\"; f | g, f |= g: \"merge\"; f & g, f &= g: \"intersect\"\n"
 "  advance(now), describe(): \"expires\" (window: span=T makes a time window of T\n"
-"    ticks of a clock only advance moves; help(filterkit.Window))\n"
+"    ns of Unix time, advance() reading time.time_ns(); clock=\"caller\" for ticks of\n"
+"    your own, advance(now) only; help(filterkit.Window))\n"
 "  x in f, contains_many(keys), stats(), to_bytes(), save(path), copy(),\n"
 "  from_bytes(data), build(keys): every kind\n"
 "  f == g: the same kind, parameters and bits (not how many inserts made them);\n"
@@ -1300,8 +1305,10 @@ static int add_methods(PyTypeObject *type, PyMethodDef *table)
 #define EXPIRES_DOC \
 "Forgets: a sliding window. A count window (span=None) answers present for every\n" \
 "key among its last `capacity` adds; a time window (span=T) for every key added\n" \
-"less than T ticks before its clock, which only advance(now) moves (an int in\n" \
-"the caller's unit, never backwards: ValueError; the library reads no clock).\n" \
+"less than T ticks before its clock, which only advance moves, never backwards\n" \
+"(ValueError). clock=\"unix_ns\" (the default: T and the times in Unix ns, as the\n" \
+"CLI and Redis keep them; advance() reads time.time_ns()) or clock=\"caller\"\n" \
+"(any unit of yours; advance(now) only).\n" \
 "Older keys leave: past the window plus its slack (capacity/7 adds, or T/7\n" \
 "ticks) a key answers present only at the fpr. Adding a key again refreshes it.\n" \
 "capacity is for a time window the keys one span brings: adds past that raise\n" \
@@ -1327,7 +1334,7 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
     }
     snprintf(doc, doc_cap, "%s(capacity, fpr=0.01, *, seed=0, %s**knobs)\n--\n\nfilterkit kind \"%s\": %s\n"
             "%s%s%s%s%s%s%s%sSee help(filterkit.Filter) for the arguments.",
-            cname, caps & FK_CAP_EXPIRES ? "span=None, " : "", ops->name, ops->summary ? ops->summary : "",
+            cname, caps & FK_CAP_EXPIRES ? "span=None, clock=\"unix_ns\", " : "", ops->name, ops->summary ? ops->summary : "",
             caps & FK_CAP_EXPIRES ? EXPIRES_DOC : "",
             caps & FK_CAP_STATIC ? "Static: made from the whole set with build(keys).\n" : "",
             caps & FK_CAP_REMOVE ? "Removes keys (remove, discard).\n" : "",

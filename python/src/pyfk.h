@@ -251,17 +251,23 @@ PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_para
  *
  * A kind with FK_CAP_EXPIRES (window) is a count window by default; the
  * span=T keyword makes a time window of T ticks, whose clock the caller
- * moves with advance(now). */
+ * moves with advance(now) (clock="unix_ns", the default: Unix ns, and
+ * advance() reads time.time_ns(); clock="caller": the caller's ticks). */
 
-/* Reads and deletes the "span" keyword of kw (a dict the caller owns; may
- * be NULL) into *span (0 when absent or None); expires: the kind takes
- * it (else TypeError). 0, or -1 with TypeError/ValueError set. */
-int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span);
+/* Reads and deletes the "span" and "clock" keywords of kw (a dict the
+ * caller owns; may be NULL) into *span (0 when absent or None) and *clock
+ * (for a span: FK_CLOCK_UNIX_NS unless clock="caller"; else 0); expires:
+ * the kind takes them (else TypeError); clock without span is a
+ * ValueError. 0, or -1 with TypeError/ValueError set. */
+int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id);
 /* fk_filter_new, or a time window of span ticks when span > 0
  * (FK_EUNSUPPORTED for a kind other than window). */
 fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out);
 /* f's span when it is a time window, else 0. */
 uint64_t pyfk_window_span_of(const fk_filter *f);
+/* f's clock id when it is a window (FK_CLOCK_UNIX_NS, FK_CLOCK_CALLER),
+ * else FK_CLOCK_CALLER. */
+uint32_t pyfk_window_clock_of(const fk_filter *f);
 /* advance and describe; span and now (the class of a kind with
  * FK_CAP_EXPIRES gets them). */
 extern PyMethodDef pyfk_window_methods[];

@@ -1,20 +1,64 @@
 /* python/src/window.c: what the forgetting kinds (FK_CAP_EXPIRES: window)
- * add to their class: the span= keyword that makes a time window, the
- * clock (advance), describe(), and the span and now attributes. The kind
- * is reached through window/window.h's public calls only. */
+ * add to their class: the span= and clock= keywords that make a time
+ * window, the clock (advance), describe(), and the span, now and clock
+ * attributes. The kind is reached through window/window.h's public calls
+ * only. A time window's clock is "unix_ns" by default (FK_CLOCK_UNIX_NS:
+ * the CLI's and Redis's, so their files advance here on schedule, and
+ * advance() with no argument reads time.time_ns()), or "caller" (the
+ * caller's own ticks, FK_CLOCK_CALLER: advance(now) only). */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdio.h>
+#include <string.h>
 #include "window/window.h"
 
 /* ------------------------------------------------------------ making */
 
-/* Reads and deletes "span" from kw (a dict the caller owns). */
-int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span)
+/* Reads and deletes "clock" from kw: the clock id of a time window of
+ * span (0: none) into *clock. 0, or -1 with the exception set. */
+static int take_clock(PyObject *kw, bool expires, uint64_t span, uint32_t *clock_id)
 {
-    *span = 0;
-    PyObject *v = kw ? PyDict_GetItemString(kw, "span") : NULL; /* borrowed */
+    *clock_id = span ? FK_CLOCK_UNIX_NS : FK_CLOCK_CALLER;
+    PyObject *v = kw ? PyDict_GetItemString(kw, "clock") : NULL; /* borrowed */
     if (!v)
         return 0;
+    Py_INCREF(v);
+    int rc = PyDict_DelItemString(kw, "clock");
+    if (rc == 0 && v != Py_None) {
+        const char *name = PyUnicode_Check(v) ? PyUnicode_AsUTF8(v) : NULL;
+        if (!expires) {
+            PyErr_SetString(PyExc_TypeError, "unexpected keyword argument 'clock' (only a window "
+                                             "kind takes it: filterkit.Window)");
+            rc = -1;
+        } else if (!name) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "clock must be \"unix_ns\" or \"caller\", not %.200s",
+                         Py_TYPE(v)->tp_name);
+            rc = -1;
+        } else if (strcmp(name, fk_clock_name(FK_CLOCK_UNIX_NS)) != 0 &&
+                   strcmp(name, fk_clock_name(FK_CLOCK_CALLER)) != 0) {
+            PyErr_Format(PyExc_ValueError, "clock must be \"unix_ns\" (Unix time in ns, "
+                         "time.time_ns()) or \"caller\" (your own ticks), not %R", v);
+            rc = -1;
+        } else if (!span) {
+            PyErr_SetString(PyExc_ValueError, "clock= needs span= (a count window has no clock)");
+            rc = -1;
+        } else {
+            *clock_id = strcmp(name, fk_clock_name(FK_CLOCK_UNIX_NS)) == 0 ? FK_CLOCK_UNIX_NS
+                                                                        : FK_CLOCK_CALLER;
+        }
+    }
+    Py_DECREF(v);
+    return rc;
+}
+
+/* Reads and deletes "span" and "clock" from kw (a dict the caller owns). */
+int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id)
+{
+    *span = 0;
+    *clock_id = FK_CLOCK_CALLER;
+    PyObject *v = kw ? PyDict_GetItemString(kw, "span") : NULL; /* borrowed */
+    if (!v)
+        return take_clock(kw, expires, 0, clock_id);
     Py_INCREF(v);
     int rc = PyDict_DelItemString(kw, "span");
     if (rc == 0 && v != Py_None) {
@@ -23,8 +67,8 @@ int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span)
                                              "kind takes it: filterkit.Window)");
             rc = -1;
         } else if (PyBool_Check(v) || !PyLong_Check(v)) {
-            PyErr_Format(PyExc_TypeError, "span must be an int (ticks, the unit of advance(now), "
-                         "e.g. nanoseconds of time.monotonic_ns()), not %.200s", Py_TYPE(v)->tp_name);
+            PyErr_Format(PyExc_TypeError, "span must be an int (ticks, the unit of advance(now): "
+                         "nanoseconds on the default clock, \"unix_ns\"), not %.200s", Py_TYPE(v)->tp_name);
             rc = -1;
         } else {
             unsigned long long u = PyLong_AsUnsignedLongLong(v);
@@ -38,7 +82,7 @@ int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span)
         }
     }
     Py_DECREF(v);
-    return rc;
+    return rc ? rc : take_clock(kw, expires, *span, clock_id);
 }
 
 fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out)
@@ -63,6 +107,15 @@ uint64_t pyfk_window_span_of(const fk_filter *f)
     return d.timed ? d.window : 0;
 }
 
+uint32_t pyfk_window_clock_of(const fk_filter *f)
+{
+    if (fk_filter_ops(f) != &fk_window_ops)
+        return FK_CLOCK_CALLER;
+    fk_window_description d;
+    fk_window_describe((const fk_window *)f, &d);
+    return d.clock;
+}
+
 /* ------------------------------------------------------------ methods */
 
 /* The description of self's window, the writers done: 0, or -1. */
@@ -81,20 +134,61 @@ static int describe_of(pyfk_filter *self, fk_window_description *d)
     return 0;
 }
 
-static PyObject *window_advance(PyObject *o, PyObject *arg)
+/* time.time_ns() (looked up at each call, so a test may replace it): 0
+ * with *now set, or -1 with the exception set. */
+static int unix_ns_now(unsigned long long *now)
+{
+    PyObject *time = PyImport_ImportModule("time");
+    PyObject *t = time ? PyObject_CallMethod(time, "time_ns", NULL) : NULL;
+    Py_XDECREF(time);
+    if (!t)
+        return -1;
+    *now = PyLong_Check(t) ? PyLong_AsUnsignedLongLong(t) : (unsigned long long)-1;
+    Py_DECREF(t);
+    if (*now == (unsigned long long)-1) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "advance(): time.time_ns() is not in 0 .. 2**64-2");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *window_advance(PyObject *o, PyObject *args)
 {
     pyfk_filter *self = (pyfk_filter *)o;
     pyfk_state *st = pyfk_state_of_type(Py_TYPE(o));
-    if (PyBool_Check(arg) || !PyLong_Check(arg)) {
+    PyObject *arg = Py_None;
+    if (!PyArg_UnpackTuple(args, "advance", 0, 1, &arg))
+        return NULL;
+    bool wall = arg == Py_None; /* advance(): the window's own clock, read here */
+    unsigned long long now = 0;
+    if (wall) {
+        fk_window_description c;
+        if (describe_of(self, &c))
+            return NULL;
+        if (!c.timed)
+            return pyfk_raise(st, FK_EUNSUPPORTED, "advance: a count window has no clock (a time "
+                              "window is made with span=T)");
+        if (c.clock != FK_CLOCK_UNIX_NS) {
+            PyErr_SetString(PyExc_TypeError, "advance() needs now: this window's times are its "
+                            "maker's own ticks (clock=\"caller\"), not Unix ns; give advance(now) "
+                            "in that unit");
+            return NULL;
+        }
+        if (unix_ns_now(&now))
+            return NULL;
+    } else if (PyBool_Check(arg) || !PyLong_Check(arg)) {
         PyErr_Format(PyExc_TypeError, "advance(now): now must be an int in the unit of span "
-                     "(e.g. time.monotonic_ns()), not %.200s", Py_TYPE(arg)->tp_name);
+                     "(Unix ns, as time.time_ns(), on the default clock), not %.200s",
+                     Py_TYPE(arg)->tp_name);
         return NULL;
-    }
-    unsigned long long now = PyLong_AsUnsignedLongLong(arg);
-    if (now == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "advance(now): now must be in 0 .. 2**64-1");
-        return NULL;
+    } else {
+        now = PyLong_AsUnsignedLongLong(arg);
+        if (now == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_ValueError, "advance(now): now must be in 0 .. 2**64-1");
+            return NULL;
+        }
     }
     int in = pyfk_enter(self, true); /* a writer: it may sweep */
     if (in < 0)
@@ -102,6 +196,8 @@ static PyObject *window_advance(PyObject *o, PyObject *arg)
     fk_window_description d = { 0 };
     if (fk_filter_ops(self->filter) == &fk_window_ops)
         fk_window_describe((const fk_window *)self->filter, &d);
+    if (wall && d.clock_set && now < d.now)
+        now = d.now; /* the wall clock behind the window's (stepped back): hold its time */
     fk_status s = fk_window_advance(self->filter, (uint64_t)now);
     pyfk_leave(self, in);
     if (s == FK_OK)
@@ -145,9 +241,10 @@ static PyObject *window_describe(PyObject *o, PyObject *unused)
         return NULL;
     }
 #define U(x) (unsigned long long)(x)
-    return Py_BuildValue("{s:s,s:K,s:O,s:O,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:K,s:K,s:K,"
-                         "s:I,s:I,s:K,s:K}",
+    return Py_BuildValue("{s:s,s:z,s:K,s:O,s:O,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:K,s:K,"
+                         "s:K,s:I,s:I,s:K,s:K}",
                          "mode", d.timed ? "time" : "count",
+                         "clock", d.timed ? fk_clock_name(d.clock) : NULL,
                          "window", U(d.window),
                          "clock_set", d.clock_set ? Py_True : Py_False,
                          "timed", d.timed ? Py_True : Py_False,
@@ -173,21 +270,25 @@ static PyObject *window_describe(PyObject *o, PyObject *unused)
 #undef U
 }
 
-PyDoc_STRVAR(advance_doc, "advance($self, now, /)\n--\n\n"
-"Moves a time window's clock to now: an int in the unit of its span (the caller\n"
-"picks it and keeps to it: ticks of time.monotonic_ns() with span in nanoseconds,\n"
-"whole seconds with span in seconds; the library reads no clock). Every key added\n"
-"from then on is stamped with this time; a key added at time t answers present\n"
-"while now - t < span, and is gone (answers present only at the fpr) once now - t\n"
-"passes span + span/7 (the slack). The first call sets the origin: keys added\n"
-"before it count as added then. now equal to the clock is a no-op.\n"
-"ValueError when now is before the clock (it never goes back; nothing changes),\n"
-"UnsupportedError on a count window (made without span). Cost: O(1), plus one\n"
-"pass over the table (the sweep) for each generation (span/7) passed, at most one\n"
-"pass for a long jump; a writer.");
+PyDoc_STRVAR(advance_doc, "advance($self, now=None, /)\n--\n\n"
+"Moves a time window's clock to now, an int in the unit of its span. On the\n"
+"default clock, clock=\"unix_ns\" (Unix time in nanoseconds, the clock of\n"
+"`filterkit dedup --window-seconds` and of Redis keys, so their files go on\n"
+"here), advance() with no argument reads time.time_ns() (and holds the clock\n"
+"where it is if that is behind it: a wall clock stepped back); advance(now) takes\n"
+"an explicit time in ns (a replay, a test). On clock=\"caller\" (your own unit:\n"
+"whole seconds, a log's timestamps) now is required: advance() raises TypeError.\n"
+"Every key added from then on is stamped with this time; a key added at time t\n"
+"answers present while now - t < span, and is gone (answers present only at the\n"
+"fpr) once now - t passes span + span/7 (the slack). The first call sets the\n"
+"origin: keys added before it count as added then. now equal to the clock is a\n"
+"no-op. ValueError when an explicit now is before the clock (it never goes back;\n"
+"nothing changes), UnsupportedError on a count window (made without span).\n"
+"Cost: O(1), plus one pass over the table (the sweep) for each generation\n"
+"(span/7) passed, at most one pass for a long jump; a writer.");
 PyDoc_STRVAR(describe_doc, "describe($self)\n--\n\n"
 "The window's state as a dict (what `filterkit info` prints): mode (\"count\" or\n"
-"\"time\"), window (N inserts or span ticks), generation_length (N/7 or span/7,\n"
+"\"time\"), clock (a time window's: \"unix_ns\" or \"caller\"; None), window (N inserts or span ticks), generation_length (N/7 or span/7,\n"
 "rounded up), generation (the current one's number), oldest_age (inserts or ticks\n"
 "since the oldest live generation began), live and live_budget (slots in use and\n"
 "the most there may be), generation_slots and generation_inserts ([0] the current\n"
@@ -197,7 +298,7 @@ PyDoc_STRVAR(describe_doc, "describe($self)\n--\n\n"
 "buckets, fingerprint_bits, slot_bits, seed. Cost: O(1).");
 
 PyMethodDef pyfk_window_methods[] = {
-    { "advance", window_advance, METH_O, advance_doc },
+    { "advance", window_advance, METH_VARARGS, advance_doc },
     { "describe", window_describe, METH_NOARGS, describe_doc },
     { NULL, NULL, 0, NULL },
 };
@@ -225,9 +326,24 @@ static PyObject *get_now(PyObject *o, void *unused)
     return PyLong_FromUnsignedLongLong(d.now);
 }
 
+static PyObject *get_clock(PyObject *o, void *unused)
+{
+    (void)unused;
+    fk_window_description d;
+    if (describe_of((pyfk_filter *)o, &d))
+        return NULL;
+    const char *name = d.timed ? fk_clock_name(d.clock) : NULL;
+    if (!name)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(name);
+}
+
 PyGetSetDef pyfk_window_getset[] = {
     { "span", get_span, NULL, "a time window's length in ticks (the unit of advance(now)); None for a "
       "count window (the last `capacity` adds)", NULL },
+    { "clock", get_clock, NULL, "a time window's clock: \"unix_ns\" (Unix time in ns, time.time_ns(): "
+      "advance() reads it) or \"caller\" (the caller's own ticks: advance(now) only); None for a "
+      "count window", NULL },
     { "now", get_now, NULL, "a time window's clock: the last advance(now); None before the first one "
       "and for a count window", NULL },
     { NULL, NULL, NULL, NULL, NULL },

@@ -241,8 +241,9 @@ def test_span_arguments():
     assert filterkit.Window(capacity=10, span=None).span is None
 
 
-def test_the_guides_window_examples_run(monkeypatch, tmp_path):
-    """docs/python.md's section on windows runs as written."""
+def test_the_guides_window_examples_run(monkeypatch, tmp_path, capsys):
+    """docs/python.md's section on windows runs as written, and each print
+    prints what its comment says (the comment up to its first ':')."""
     import re
     from conftest import ROOT
     text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
@@ -251,4 +252,124 @@ def test_the_guides_window_examples_run(monkeypatch, tmp_path):
     assert blocks
     monkeypatch.chdir(tmp_path)
     for code in blocks:
+        capsys.readouterr()
         exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
+        said = [line.split("#", 1)[1].split(":", 1)[0].strip()
+                for line in code.splitlines() if line.startswith("print(")]
+        assert capsys.readouterr().out.splitlines() == said
+
+
+# -------------------------------------------------- one clock (issue 48)
+#
+# A time window records its clock: "unix_ns" (Unix time in ns, the CLI's
+# and Redis's; the default) or "caller" (the caller's own ticks). advance()
+# with no argument reads time.time_ns() on the first and refuses on the
+# second; files carry the clock between Python, the CLI and Redis.
+
+def test_a_time_windows_clock_is_unix_ns_by_default_or_the_callers():
+    t = filterkit.Window(capacity=100, fpr=0.01, span=10**9)
+    c = filterkit.Filter("window", capacity=100, fpr=0.01, span=10, clock="caller")
+    n = filterkit.Window(capacity=100, fpr=0.01)
+    assert (t.clock, c.clock, n.clock) == ("unix_ns", "caller", None)
+    assert (t.describe()["clock"], c.describe()["clock"], n.describe()["clock"]) == ("unix_ns", "caller", None)
+    assert filterkit.Window(capacity=100, span=10, clock="unix_ns").clock == "unix_ns"
+    assert filterkit.Window(capacity=100, span=10, clock=None).clock == "unix_ns"
+    # the clock travels with the window, and clear() keeps it
+    for w in (t, c):
+        w.advance(5)
+        w.add("k")
+        for again in (filterkit.Window.from_bytes(w.to_bytes()), w.copy(), pickle.loads(pickle.dumps(w))):
+            assert again.clock == w.clock and again == w
+        w.clear()
+        assert w.now is None and w.clock == ("unix_ns" if w is t else "caller")
+    # the bytes differ by the clock only: the same stream on both clocks
+    a = filterkit.Window(capacity=100, fpr=0.01, span=70, seed=3)
+    b = filterkit.Window(capacity=100, fpr=0.01, span=70, seed=3, clock="caller")
+    for w in (a, b):
+        w.advance(1000)
+        w.update(range(50))
+    x, y = a.to_bytes(), b.to_bytes()
+    differ = [i for i in range(len(x)) if x[i] != y[i]]
+    clock_at = 48 + 8 * 7   # header param[7] (window/window_serial.c); then the checksum
+    assert len(x) == len(y) and differ and all(clock_at <= i < clock_at + 8 or i >= len(x) - 8 for i in differ)
+    with pytest.raises(ValueError, match="clock= needs span="):
+        filterkit.Window(capacity=10, clock="caller")
+    with pytest.raises(ValueError, match="unix_ns"):
+        filterkit.Window(capacity=10, span=5, clock="monotonic")
+    with pytest.raises(TypeError):
+        filterkit.Window(capacity=10, span=5, clock=1)
+    with pytest.raises(TypeError, match="only a window kind"):
+        filterkit.Bloom(capacity=10, clock="unix_ns")
+
+
+def test_advance_without_an_argument_reads_time_time_ns(monkeypatch):
+    import time
+    w = filterkit.Window(capacity=100, fpr=0.01, span=7 * 10**9, seed=4)   # D = 1 s
+    t0 = 1_800_000_000 * 10**9
+    monkeypatch.setattr(time, "time_ns", lambda: t0)
+    w.advance()
+    assert w.now == t0
+    w.add("a")
+    monkeypatch.setattr(time, "time_ns", lambda: t0 + 5 * 10**9)
+    w.advance()
+    assert w.now == t0 + 5 * 10**9 and "a" in w and w.describe()["generation"] == 5
+    # the wall clock stepped back: advance() holds the clock; an explicit
+    # time before it is still refused
+    monkeypatch.setattr(time, "time_ns", lambda: t0 + 10**9)
+    w.advance()
+    assert w.now == t0 + 5 * 10**9
+    with pytest.raises(ValueError, match="never goes back"):
+        w.advance(t0 + 10**9)
+    # 8 generations after "a": gone
+    monkeypatch.setattr(time, "time_ns", lambda: t0 + 8 * 10**9)
+    w.advance()
+    assert w.describe()["generation"] == 8 and "a" not in w
+    # the caller's own clock: advance() cannot know its time
+    c = filterkit.Window(capacity=100, span=10, clock="caller")
+    with pytest.raises(TypeError, match="caller"):
+        c.advance()
+    assert c.now is None
+    c.advance(3)
+    assert c.now == 3
+    with pytest.raises(filterkit.UnsupportedError):
+        filterkit.Window(capacity=10).advance()
+
+
+def test_a_cli_time_window_advances_in_python_as_documented(cli, tmp_path, monkeypatch):
+    """The issue: a file of `filterkit dedup --window-seconds` (wall clock,
+    Unix ns) advanced with advance() goes on forgetting on schedule; a
+    Python window goes to the CLI; a caller-clock one is refused there."""
+    import subprocess
+    import time
+    path = tmp_path / "seen.fk"
+    subprocess.run([cli, "dedup", "--kind", "window", "--capacity", "100", "--window-seconds", "2",
+                    str(path)], input=b"a\nb\n", stdout=subprocess.PIPE, check=True)
+    w = filterkit.load(path)
+    assert w.clock == "unix_ns" and w.span == 2 * 10**9
+    made = w.now
+    assert abs(made - time.time_ns()) < 60 * 10**9   # the CLI's clock is this one
+    w.advance()                                      # as docs/python.md says
+    assert w.now >= made and "a" in w and "b" in w
+    w.add("c")
+    # 3 s later (past T (1 + 1/7) = 2.29 s): a, b and c are gone
+    later = w.now + 3 * 10**9
+    monkeypatch.setattr(time, "time_ns", lambda: later)
+    w.advance()
+    assert w.now == later and not any(k in w for k in "abc")
+    monkeypatch.undo()
+    # Python's own window, on the default clock, in the CLI: x was seen
+    p = filterkit.Window(capacity=100, fpr=0.01, span=60 * 10**9)
+    p.advance()
+    p.add("x")
+    p.save(tmp_path / "py.fk")
+    out = subprocess.run([cli, "dedup", str(tmp_path / "py.fk")], input=b"x\ny\n",
+                         stdout=subprocess.PIPE, check=True).stdout
+    assert out == b"y\n"
+    # a caller-clock window: the CLI refuses to advance it, naming its clock
+    c = filterkit.Window(capacity=100, fpr=0.01, span=60, clock="caller")
+    c.advance(5)
+    c.save(tmp_path / "c.fk")
+    r = subprocess.run([cli, "dedup", str(tmp_path / "c.fk")], input=b"z\n",
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert r.returncode == 1 and r.stdout == b"" and b"clock 0 (caller" in r.stderr
+    assert filterkit.load(tmp_path / "c.fk") == c
