@@ -1,6 +1,7 @@
 /* redis/clock.c: a time window key's clock (FK.RESERVE key window fpr N
  * SECONDS T): where its time comes from, and how a replica and the AOF
- * get the same time (see fkr.h, "time windows"). */
+ * get the same time (see fkr.h, "time windows"). A key's times are Unix
+ * ns (FK_CLOCK_UNIX_NS); FK.ADVANCE and the replies speak ms. */
 #include "commands.h"
 
 #include <stdio.h>
@@ -13,6 +14,27 @@ fk_window *fkr_time_window(const fkr_value *v)
         return NULL;
     fk_window *w = (fk_window *)(void *)v->filter; /* its fk_filter is its first member */
     return w->timed ? w : NULL;
+}
+
+const char *fkr_clock_refusal(const fkr_value *v)
+{
+    fk_window *w = fkr_time_window(v);
+    if (!w || w->clock == FK_CLOCK_UNIX_NS)
+        return NULL;
+    return w->clock == FK_CLOCK_CALLER
+               ? "ERR FK_EUNSUPPORTED: a time window on its maker's own clock (clock 0, caller): a "
+                 "key keeps Unix time in ns (clock 1, unix_ns), as `filterkit dedup "
+                 "--window-seconds` and Python's Window(span=...) make it"
+               : "ERR FK_EUNSUPPORTED: a time window on a clock this module does not know";
+}
+
+/* ms of the server's clock (or of FK.ADVANCE) as a key's time, Unix ns:
+ * 0 for a negative ms, the largest time for one past 2^64 ns. */
+static uint64_t ms_to_ns(long long ms)
+{
+    if (ms < 0)
+        return 0;
+    return (uint64_t)ms > FKR_WINDOW_MAX_MS ? UINT64_MAX : (uint64_t)ms * FKR_NS_PER_MS;
 }
 
 /* 1 when this command may read the server's clock: the server is a
@@ -34,15 +56,16 @@ void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int w
     if (!w->clock_set && !write)
         return; /* nothing stored yet: the first write (or FK.ADVANCE) sets the origin */
     long long ms = rm_Milliseconds();
+    uint64_t ns = ms_to_ns(ms);
     /* Between boundaries the answers do not change with the clock, so it
      * is left where it is: the key changes (and a write goes out) once per
      * generation, not at every command. A server clock behind the key's
      * (an explicit FK.ADVANCE ahead of it, or the wall clock stepped back)
      * holds the key's clock: it never goes back. */
-    if (ms < 0 || (w->clock_set && (uint64_t)ms < w->boundary))
+    if (ms < 0 || (uint64_t)ms > FKR_WINDOW_MAX_MS || (w->clock_set && ns < w->boundary))
         return;
-    if (fk_window_advance(fk_window_as_filter(w), (uint64_t)ms) == FK_OK)
-        rm_Replicate(ctx, "FK.ADVANCE", "sl", name, ms);
+    if (fk_window_advance(fk_window_as_filter(w), ns) == FK_OK)
+        rm_Replicate(ctx, "FK.ADVANCE", "sl", name, ms); /* ms: applied as ms * 10^6 ns */
 }
 
 uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v)
@@ -54,18 +77,19 @@ uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v)
     fk_window_describe(w, &d);
     if (!clock_is_ours(ctx))
         return d.now;
-    long long ms = rm_Milliseconds();
-    return ms > 0 && (uint64_t)ms > d.now ? (uint64_t)ms : d.now;
+    uint64_t ns = ms_to_ns(rm_Milliseconds());
+    return ns > d.now ? ns : d.now;
 }
 
-/* FK.ADVANCE key ms: the key's clock moves to ms (see fkr.h). */
+/* FK.ADVANCE key ms: the key's clock moves to ms * 10^6 ns (see fkr.h);
+ * a time in the millisecond the key's clock is already in is a no-op. */
 int fkr_fk_advance(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 3)
         return rm_WrongArity(ctx);
     long long ms;
-    if (fkr_arg_int(argv[2], 0, INT64_MAX, &ms) != RM_OK)
-        return fkr_reply_error(ctx, "ERR the time must be an integer in 0..9223372036854775807 (ms)");
+    if (fkr_arg_int(argv[2], 0, (long long)FKR_WINDOW_MAX_MS, &ms) != RM_OK)
+        return fkr_reply_error(ctx, "ERR the time must be an integer in 0..18446744073709 (ms)");
     RedisModuleKey *key;
     fkr_value *v;
     fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);
@@ -78,13 +102,15 @@ int fkr_fk_advance(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                                     "(FK.RESERVE key window fpr N SECONDS T)");
     fk_window_description d;
     fk_window_describe(w, &d);
-    if (d.clock_set && (uint64_t)ms < d.now) {
+    if (d.clock_set && (uint64_t)ms < d.now / FKR_NS_PER_MS) {
         char msg[160];
         snprintf(msg, sizeof msg, "ERR FK_EINVAL: the clock never goes back (the key's clock is "
-                 "at %llu ms)", (unsigned long long)d.now);
+                 "at %llu ms)", (unsigned long long)(d.now / FKR_NS_PER_MS));
         return fkr_reply_error(ctx, msg);
     }
-    fk_status s = fk_window_advance(fk_window_as_filter(w), (uint64_t)ms);
+    uint64_t ns = ms_to_ns(ms);
+    fk_status s = d.clock_set && ns < d.now ? FK_OK /* within the key's ms */
+                                            : fk_window_advance(fk_window_as_filter(w), ns);
     if (s != FK_OK)
         return fkr_reply_status(ctx, s);
     rm_ReplicateVerbatim(ctx);

@@ -29,7 +29,7 @@ static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
  * (0 to 2^63 - 1) replaces the seed taken from the key's name, so that
  * filters of two keys reserved alike can be merged (FK.MERGE). SECONDS
  * (kind window only) makes a time window of t seconds, sized for
- * `capacity` keys per window, its clock in milliseconds (clock.c);
+ * `capacity` keys per window, its times in Unix ns (clock.c);
  * without it a window key is a count window of the last `capacity`
  * inserts. */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
@@ -82,7 +82,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     p.growth = (uint32_t)growth;
     fkr_value *v;
     const char *err = has_seconds
-        ? fkr_new_time_window(&p, (uint64_t)seconds * 1000, &v)
+        ? fkr_new_time_window(&p, (uint64_t)seconds * UINT64_C(1000000000), &v)
         : fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
     if (!err) {
         v->expansion = (uint32_t)growth;
@@ -358,7 +358,8 @@ static const char *family_name(const fkr_value *v)
 
 /* A window's own FK.INFO pairs (fk_window_describe, read-only):
  *   window        "count" or "time"
- *   window_size   N inserts (count) or T ms (time)
+ *   window_size   N inserts (count) or T ms (time; the key keeps ns:
+ *                 times here are its ns / 10^6, D rounded up)
  *   generation    the current generation's number, from 0
  *   generation_length  L inserts or D ms: how long a generation lasts
  *   oldest_age    inserts or ms since the oldest live generation began
@@ -374,6 +375,15 @@ static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
     fk_window_description d;
     fk_window_describe((const fk_window *)(const void *)v->filter, &d);
     uint64_t as_of = d.timed && d.clock_set ? fkr_clock_as_of(ctx, v) : 0;
+    /* between boundaries a primary's clock runs ahead of the key's */
+    uint64_t age = d.oldest_age + (as_of > d.now ? as_of - d.now : 0);
+    if (d.timed) { /* ns as ms: D rounded up, ceil(ceil(T / 7) / 10^6) = ceil(T_ms / 7) */
+        as_of /= FKR_NS_PER_MS;
+        age /= FKR_NS_PER_MS;
+        d.window /= FKR_NS_PER_MS;
+        d.generation_length = d.generation_length / FKR_NS_PER_MS +
+                              (d.generation_length % FKR_NS_PER_MS != 0);
+    }
     rm_ReplyWithSimpleString(ctx, "window");
     rm_ReplyWithSimpleString(ctx, d.timed ? "time" : "count");
     rm_ReplyWithSimpleString(ctx, "window_size");
@@ -383,8 +393,7 @@ static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
     rm_ReplyWithSimpleString(ctx, "generation_length");
     rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_length));
     rm_ReplyWithSimpleString(ctx, "oldest_age");
-    /* between boundaries a primary's clock runs ahead of the key's */
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.oldest_age + (as_of > d.now ? as_of - d.now : 0)));
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(age));
     rm_ReplyWithSimpleString(ctx, "clock_ms");
     if (d.timed && d.clock_set)
         rm_ReplyWithLongLong(ctx, fkr_count_reply(as_of));
@@ -518,6 +527,12 @@ int fkr_fk_load(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (s != FK_OK) {
         rm_CloseKey(key);
         return s == FK_EINVAL ? fkr_reply_error(ctx, fkr_limit_error()) : fkr_reply_status(ctx, s);
+    }
+    const char *foreign = fkr_clock_refusal(v); /* a time window not on Unix ns */
+    if (foreign) {
+        fkr_value_free(v);
+        rm_CloseKey(key);
+        return fkr_reply_error(ctx, foreign);
     }
     fkr_apply_limit(v); /* AOF rewrite's FK.LOAD too: growth stops at MAXBYTES */
     fkr_set(key, v);

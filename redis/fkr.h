@@ -183,9 +183,10 @@ uint64_t fkr_key_seed(const RedisModuleString *key);
  * the error text to reply (*out NULL). */
 const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
 
-/* As fkr_new_value for a time window (kind "window") of span_ms
- * milliseconds (fk_window_new_time): p->capacity keys per window. */
-const char *fkr_new_time_window(const fk_params *p, uint64_t span_ms, fkr_value **out);
+/* As fkr_new_value for a time window (kind "window") of span_ns Unix
+ * nanoseconds (fk_window_new_time, clock FK_CLOCK_UNIX_NS whatever
+ * p->clock says): p->capacity keys per window. */
+const char *fkr_new_time_window(const fk_params *p, uint64_t span_ns, fkr_value **out);
 
 /* fkr_new_filter, then the value wrapping it (fkr_value_wrap_new: no scan
  * of the new body). Returns NULL with the value in *out, or the error
@@ -296,13 +297,21 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
 /* ----------------------------------------------------- time windows
  *
  * A time window key (FK.RESERVE key window fpr N SECONDS T, clock.c)
- * keeps its clock in Unix milliseconds. Only a primary serving a client
- * reads the server's clock (RM_Milliseconds); the time reaches replicas
+ * keeps its times in Unix nanoseconds, clock id FK_CLOCK_UNIX_NS
+ * (common/params.h), the clock the CLI and Python use: FK.DUMP gives a
+ * file they advance on schedule, and FK.LOAD / RESTORE / RDB take only
+ * time windows on that clock. Only a primary serving a client reads the
+ * server's clock (RM_Milliseconds, times 10^6); the time reaches replicas
  * and the AOF as an explicit FK.ADVANCE key ms, so that they hold the
- * primary's state bit for bit and never use their own clocks. A replica's
- * reads (and FK.INFO) answer as of the last time its primary sent. */
+ * primary's state bit for bit and never use their own clocks. Commands
+ * and replies show times in milliseconds (FK.ADVANCE, FK.INFO). A
+ * replica's reads (and FK.INFO) answer as of the last time its primary
+ * sent. */
 
-#define FKR_WINDOW_MAX_SECONDS (INT64_MAX / 1000)
+#define FKR_NS_PER_MS UINT64_C(1000000)
+#define FKR_WINDOW_MAX_SECONDS (INT64_MAX / 1000000000)
+/* The latest time FK.ADVANCE takes: its ms in ns fit 64 bits. */
+#define FKR_WINDOW_MAX_MS (UINT64_MAX / FKR_NS_PER_MS)
 
 /* v's filter when it is a time window, else NULL (v may be NULL). */
 struct fk_window *fkr_time_window(const fkr_value *v);
@@ -318,9 +327,15 @@ struct fk_window *fkr_time_window(const fkr_value *v);
  * would not). Otherwise a no-op. O(1), but a sweep per boundary crossed. */
 void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int write);
 
-/* The time v's answers are as of (ms): a primary serving a client, the
- * later of the server's clock and the key's; elsewhere the key's clock
- * (its last FK.ADVANCE). 0 for anything but a time window. */
+/* The time v's answers are as of (Unix ns): a primary serving a client,
+ * the later of the server's clock and the key's; elsewhere the key's
+ * clock (its last FK.ADVANCE). 0 for anything but a time window. */
 uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v);
+
+/* The error a command answers for a value it was given (FK.LOAD, RESTORE,
+ * an RDB) whose filter is a time window on another clock than Unix ns
+ * (a C program's own ticks, clock 0): a key cannot advance it on the
+ * server's clock. NULL for every other value. */
+const char *fkr_clock_refusal(const fkr_value *v);
 
 #endif

@@ -46,6 +46,12 @@ static void *type_rdb_load(RedisModuleIO *io, int encver)
         rm_LogIOError(io, "warning", "filterkit: bad value in RDB (%s)", fk_status_name(s));
         return NULL;
     }
+    const char *foreign = fkr_clock_refusal(v); /* RESTORE of a time window not on Unix ns */
+    if (foreign) {
+        rm_LogIOError(io, "warning", "filterkit: refused value in RDB (%s)", foreign);
+        fkr_value_free(v);
+        return NULL;
+    }
     fkr_apply_limit(v);
     return v;
 }

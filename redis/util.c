@@ -218,6 +218,7 @@ static const char *new_filter(const fk_ops *ops, const fk_params *given, uint64_
          * 2x for power-of-two tables): measure a small one and scale. */
         fk_params small = *p;
         small.capacity = PROBE_CAPACITY;
+        small.clock = FK_CLOCK_CALLER; /* a time window's probe: the count window of its table */
         fk_filter *probe;
         fk_status s = fk_filter_new(ops, &small, &probe);
         if (s != FK_OK) {
@@ -291,11 +292,13 @@ const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family fami
     return new_value(ops, p, 0, family, capacity, out);
 }
 
-const char *fkr_new_time_window(const fk_params *p, uint64_t span_ms, fkr_value **out)
+const char *fkr_new_time_window(const fk_params *p, uint64_t span_ns, fkr_value **out)
 {
     /* a time window's table is a count window's of the same capacity:
-     * the same checks and size */
-    return new_value(&fk_window_ops, p, span_ms ? span_ms : 1, FKR_FAMILY_FK, p->capacity, out);
+     * the same checks and size; its times are Unix ns (fkr.h) */
+    fk_params q = *p;
+    q.clock = FK_CLOCK_UNIX_NS;
+    return new_value(&fk_window_ops, &q, span_ns ? span_ns : 1, FKR_FAMILY_FK, p->capacity, out);
 }
 
 int fkr_at_capacity(const fkr_value *v)

@@ -22,7 +22,11 @@
 #  - AOF replay, AOF rewrite and RDB (SAVE) restarts keep every key's
 #    digest and answers; FK.DUMP / FK.LOAD round trip; forged FK.LOAD
 #    records (bad checksum, a clock past its boundary) refused;
-#  - the module replies errors in one place (fkr_reply_error).
+#  - the module replies errors in one place (fkr_reply_error);
+#  - (issue 48) one clock: a time window file made by the CLI (Unix ns,
+#    clock 1), advanced in Python with advance(), FK.LOADed, moved on by
+#    the server's clock, FK.DUMPed and fed to the CLI again forgets on the
+#    real time's schedule at every step; a clock-0 file is refused.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
@@ -200,6 +204,57 @@ head -c 300 "$tmp/tw.rec" >"$tmp/tw.cut"; printf 'X' >>"$tmp/tw.cut"; tail -c +3
 expect_prefix "a record with a changed byte is refused" "ERR FK_ECORRUPT" p -x FK.LOAD tw4 <"$tmp/tw.cut"
 check "nothing was stored for the refused records" test "$(rc p EXISTS tw4)" = 0
 same "FK.LOAD keys" tw2 tw3
+
+# ------------------------- one clock: CLI -> Python -> Redis -> CLI (issue 48)
+# A time window's file records its clock: Unix ns (clock 1) from the CLI,
+# Python's default and the module alike, so the file moves between them
+# and each advances it on its own reading of the real time. T = 1 s: D =
+# 1/7 s, a key is gone T (1 + 1/7) = 1.143 s after its last insert.
+fk="$build/filterkit"
+py=${PYTHON:-/usr/bin/python3}
+printf 'old\n' | "$fk" dedup --kind window --capacity 100 --window-seconds 1 "$tmp/c1.fk" >/dev/null
+check "the CLI's time window is on clock 1 (Unix ns)" grep -q '^clock: *1 (unix_ns' <("$fk" info "$tmp/c1.fk")
+cp "$tmp/c1.fk" "$tmp/c2.fk"
+py_key=0 # 1 once Python added "py"
+if PYTHONPATH="$build/python/lib" "$py" -c 'import filterkit' 2>/dev/null; then
+    # Python loads it and advances it as documented: advance(), no argument
+    PYTHONPATH="$build/python/lib" "$py" - "$tmp/c1.fk" "$tmp/c2.fk" >"$tmp/py.out" 2>&1 <<'PY'
+import sys, filterkit
+w = filterkit.load(sys.argv[1])
+w.advance()                    # time.time_ns(): the CLI's clock
+assert w.clock == "unix_ns" and "old" in w, (w.clock, "old" in w)
+w.add("py")
+w.save(sys.argv[2])
+print("ok", w.now)
+PY
+    check "Python advances the CLI's file with advance() ($(head -c 300 "$tmp/py.out"))" grep -q '^ok ' "$tmp/py.out"
+    grep -q '^ok ' "$tmp/py.out" && py_key=1
+else
+    echo "note: no Python package in $build/python/lib (make python): the file goes CLI -> Redis" >&2
+fi
+check "FK.LOAD of it" test "$(rc p -x FK.LOAD ck <"$tmp/c2.fk")" = OK
+check "FK.INFO: T = 1000 ms, D = 143 ms (ceil of 1000/7)" \
+    test "$(info p ck window_size) $(info p ck generation_length)" = "1000 143"
+check "the key answers the file's keys" test "$(rc p FK.MEXISTS ck old py | tr '\n' ' ')" = "1 $py_key "
+sleep 1.3
+# 1.3 s after "old": the server's clock (ms, as ns) moves the key on
+check "a write after T (1 + 1/7) stores the new key" test "$(rc p FK.ADD ck new)" = 1
+check "the key older than the window is gone on the server's clock" test "$(rc p FK.EXISTS ck old)" = 0
+check "... and the new one answers" test "$(rc p FK.EXISTS ck new)" = 1
+same "a time window loaded from the CLI and Python" ck
+rc p FK.DUMP ck | head -c -1 >"$tmp/ck.fk"
+check "FK.DUMP: clock 1 in the file (its times Unix ns)" grep -q '^clock: *1 (unix_ns' <("$fk" info "$tmp/ck.fk")
+check "the CLI goes on with the dump: old is new again, new was seen" \
+    test "$(printf 'new\nold\n' | "$fk" dedup "$tmp/ck.fk" | tr '\n' ' ')" = "old "
+sleep 1.3
+check "... and forgets on schedule: 1.3 s later new is new again" \
+    test "$(printf 'new\n' | "$fk" dedup "$tmp/ck.fk" | tr '\n' ' ')" = "new "
+# a time window on another clock (0: its maker's own ticks) cannot be a
+# key: the module could not advance it on its clock
+python3 -I "$here/redis/forge.py" window-clock-id "$tmp/c1.fk" "$tmp/c0.fk" 0
+expect_prefix "FK.LOAD refuses a clock-0 time window, saying why" \
+    "ERR FK_EUNSUPPORTED: a time window on its maker's own clock (clock 0" p -x FK.LOAD c0 <"$tmp/c0.fk"
+check "... and stores nothing" test "$(rc p EXISTS c0)" = 0
 
 # --------------------------------------------- AOF replay, rewrite, RDB
 keys="cw cn tw tf tr tw2 tw3"
