@@ -134,6 +134,7 @@ class _Intersects(Filter):
 
 class WindowState(TypedDict):
     mode: str                      # "count" or "time"
+    clock: Optional[str]           # time: "unix_ns" or "caller"; count: None
     window: int                    # N adds (count) or span ticks (time)
     generation_length: int         # ceil(window / 7)
     generation: int                # the current generation's number, from 0
@@ -159,12 +160,16 @@ class WindowState(TypedDict):
 
 class _Expires(Filter):
     # a sliding window: present for the last `capacity` adds (span=None) or
-    # for span ticks of the caller's clock (advance); no remove; len() raises
+    # for span ticks of its clock (advance); no remove; len() raises
     @property
     def span(self) -> Optional[int]: ...   # ticks, the unit of advance(now); None: a count window
     @property
     def now(self) -> Optional[int]: ...    # the clock; None before the first advance / count window
-    def advance(self, now: int, /) -> None: ...   # ValueError backwards; UnsupportedError on a count window
+    @property
+    def clock(self) -> Optional[str]: ...  # "unix_ns" (Unix ns) or "caller" (your ticks); None: count
+    # advance(): time.time_ns() on a "unix_ns" window (TypeError on "caller");
+    # ValueError for an explicit now backwards; UnsupportedError on a count window
+    def advance(self, now: Optional[int] = None, /) -> None: ...
     def describe(self) -> WindowState: ...
 
 class Bloom(_Inserts, _Merges, _Intersects): ...
@@ -179,8 +184,8 @@ class Quotient(_Inserts, _Removes, _Counts, _Merges, _Resizes): ...
 class Expandable(_Inserts, _Removes): ...
 class Window(_Inserts, _Expires):
     def __new__(cls: type[_F], capacity: Optional[int] = ..., fpr: float = 0.01, *, seed: int = 0,
-                span: Optional[int] = None, fingerprint_bits: int = 0, max_load: float = 0.0,
-                max_bytes: int = 0) -> _F: ...
+                span: Optional[int] = None, clock: Optional[str] = None, fingerprint_bits: int = 0,
+                max_load: float = 0.0, max_bytes: int = 0) -> _F: ...
 
 def kinds() -> list[str]: ...
 def kind_class(kind: str) -> type[Filter]: ...
