@@ -69,7 +69,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                 return fkr_reply_error(ctx, "ERR SECONDS needs the window kind (a time window)");
             if (fkr_arg_int(argv[i + 1], 1, FKR_WINDOW_MAX_SECONDS, &seconds) != RM_OK)
                 return fkr_reply_error(ctx, "ERR SECONDS must be a positive integer (at most "
-                                            "9223372036854775)");
+                                            "9223372036: its ns fit 63 bits)");
         } else {
             return fkr_reply_error(ctx, "ERR syntax error");
         }

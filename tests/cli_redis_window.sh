@@ -249,6 +249,13 @@ check "the CLI goes on with the dump: old is new again, new was seen" \
 sleep 1.3
 check "... and forgets on schedule: 1.3 s later new is new again" \
     test "$(printf 'new\n' | "$fk" dedup "$tmp/ck.fk" | tr '\n' ' ')" = "new "
+# times the key's ns cannot hold are refused
+expect_prefix "SECONDS whose ns pass 2^63 are refused" "ERR SECONDS must be a positive integer" \
+    p FK.RESERVE xs window 0.01 10 SECONDS 9223372037
+check "... the largest is taken" test "$(rc p FK.RESERVE xs window 0.01 10 SECONDS 9223372036)" = OK
+expect_prefix "FK.ADVANCE past 2^64 ns is refused" "ERR the time must be an integer in 0..18446744073709 (ms)" \
+    p FK.ADVANCE xs 18446744073710
+rc p DEL xs >/dev/null
 # a time window on another clock (0: its maker's own ticks) cannot be a
 # key: the module could not advance it on its clock
 python3 -I "$here/redis/forge.py" window-clock-id "$tmp/c1.fk" "$tmp/c0.fk" 0
