@@ -921,6 +921,194 @@ static void a_stream_saves_the_bytes_of_the_released_layout(void)
     }
 }
 
+/* ---------------------------------------------- reads as of a time
+ *
+ * fk_window_contains_at(w, key, now) is, for every key and every now,
+ * what fk_window_contains answers after fk_window_advance(now) on a copy;
+ * fk_win_describe_at / fk_win_stats_at are that copy's describe and stats
+ * (but kicks, and stashed at most); and none of them changes w. Streams:
+ * a time window at its sized load, one packed full (max_load 1: the
+ * stash in use) and one of 4-bit fingerprints (slots of one key's
+ * buckets sharing a fingerprint under different tags); each probed at
+ * times before the clock, on it, inside the generation, on and around
+ * each of the next 9 boundaries, and at the clock's end. */
+static fk_window *copy_of(const fk_window *w)
+{
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    fk_window *c = NULL;
+    if (buf)
+        CHECK_STATUS(fk_window_load(buf, len, &c), FK_OK);
+    free(buf);
+    return c;
+}
+
+/* The probe times around w's clock. */
+static size_t probe_times(const fk_window *w, uint64_t rng, uint64_t out[40])
+{
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    size_t n = 0;
+    if (d.now > 0)
+        out[n++] = d.now - 1; /* refused by the advance: answers as now */
+    out[n++] = d.now;
+    out[n++] = d.now + (d.next_boundary - d.now) / 2;
+    for (uint64_t k = 0; k < 10; k++) {
+        uint64_t b = d.next_boundary + k * d.generation_length;
+        out[n++] = b - 1;
+        out[n++] = b;
+        out[n++] = b + splitmix(&rng) % d.generation_length;
+    }
+    out[n++] = UINT64_MAX;
+    return n;
+}
+
+static void reads_as_of(const char *what, uint64_t cap, double max_load, uint32_t fbits,
+                        uint64_t burst, uint64_t steps, uint64_t seed)
+{
+    const uint64_t T = 70, D = fk_win_gen_len(T); /* 10 ticks a generation */
+    fk_params p = fk_params_make(cap, 0.01);
+    p.max_load = max_load;
+    p.fingerprint_bits = fbits;
+    p.seed = seed;
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_new_time(&p, T, &w), FK_OK);
+    if (!w)
+        return;
+    /* probes: 1500 of the keys inserted over the last 2 windows, 200 never */
+    const uint64_t stride = 16 * D * burst / 1500 + 1, keys = 3 * cap;
+    uint64_t rng = seed, now = 1000, differ = 0, probes = 0, used_stash = 0, crossed_some = 0;
+    uint64_t desc_differ = 0, unchanged_bad = 0;
+    /* before the first advance (no clock): as plain lookups */
+    uint64_t k0 = keys_positive(0);
+    CHECK_STATUS(fk_window_insert(w, &k0, 8), FK_OK);
+    CHECK(fk_window_contains_at(w, &k0, 8, 12345));
+    CHECK(fk_window_contains_at(w, &k0, 8, 0));
+    for (uint64_t s = 1; s < steps; s++) {
+        uint64_t r = splitmix(&rng);
+        now += r % 97 == 0 ? (r >> 8) % (9 * D) : (r >> 8) % 3;
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), now), FK_OK);
+        for (uint64_t b = 0; b < burst; b++) {
+            uint64_t key = keys_positive((s * burst + b) % keys); /* repeats: refreshes */
+            if (s % 5 == 0 && b == 0) {
+                uint8_t shortkey[3] = { (uint8_t)s, (uint8_t)(s >> 8), 7 };
+                (void)fk_window_insert(w, shortkey, sizeof shortkey);
+            } else {
+                (void)fk_window_insert(w, &key, 8); /* FK_EFULL past the rate: fine */
+            }
+        }
+        fk_window_description dw;
+        fk_window_describe(w, &dw);
+        used_stash += dw.stashed > 0;
+        if (s % 23 != 0 && !(dw.stashed > 0 && s % 29 == 0))
+            continue;
+        fk_stats sw;
+        fk_window_stats(w, &sw);
+        size_t before_len = 0;
+        uint8_t *before = save(w, &before_len);
+        uint64_t times[40];
+        size_t nt = probe_times(w, r, times);
+        for (size_t t = 0; t < nt; t++) {
+            fk_window *c = copy_of(w);
+            if (!c)
+                break;
+            fk_window_description da, dc;
+            fk_win_describe_at(w, times[t], &da);
+            fk_stats sa, sc;
+            fk_win_stats_at(w, times[t], &sa);
+            fk_status adv = fk_window_advance(fk_window_as_filter(c), times[t]);
+            CHECK(adv == FK_OK || (adv == FK_EINVAL && times[t] < dw.now));
+            crossed_some += da.generation > dw.generation;
+            for (uint64_t j = 0; j < 1700; j++) {
+                uint64_t q = j < 1500 ? keys_positive((s * burst + keys - (j * stride) % keys) % keys)
+                                      : keys_negative(j);
+                bool at = fk_window_contains_at(w, &q, 8, times[t]);
+                differ += at != fk_window_contains(c, &q, 8);
+                probes++;
+            }
+            for (uint64_t i = s > 400 ? s - 400 : 0; i <= s; i += 5) {
+                uint8_t shortkey[3] = { (uint8_t)i, (uint8_t)(i >> 8), 7 };
+                differ += fk_window_contains_at(w, shortkey, 3, times[t]) !=
+                          fk_window_contains(c, shortkey, 3);
+                probes++;
+            }
+            fk_window_describe(c, &dc);
+            fk_window_stats(c, &sc);
+            /* kicks may differ; stashed is at most ours; a loaded copy
+             * starts without a last sweep, so swept_last is compared only
+             * where the advance swept */
+            desc_differ += da.stashed < dc.stashed;
+            da.kicks = dc.kicks;
+            da.stashed = dc.stashed;
+            if (da.generation == dw.generation)
+                da.swept_last = dc.swept_last;
+            desc_differ += memcmp(&da, &dc, sizeof da) != 0;
+            /* memory: w's own (a loaded copy's stash array is sized anew) */
+            desc_differ += sa.items != sc.items || sa.capacity != sc.capacity ||
+                           sa.memory_bytes != sw.memory_bytes || sa.load_factor != sc.load_factor ||
+                           sa.expected_fpr != sc.expected_fpr;
+            fk_window_free(c);
+        }
+        size_t after_len = 0;
+        uint8_t *after = save(w, &after_len);
+        unchanged_bad += !before || !after || before_len != after_len ||
+                         memcmp(before, after, before_len) != 0;
+        free(before);
+        free(after);
+    }
+    CHECK_MSG(differ == 0, "%s: %llu of %llu reads as of a time differ from a copy advanced",
+              what, (unsigned long long)differ, (unsigned long long)probes);
+    CHECK_MSG(desc_differ == 0, "%s: %llu descriptions / stats as of a time differ", what,
+              (unsigned long long)desc_differ);
+    CHECK_MSG(unchanged_bad == 0, "%s: the reads changed the window %llu times", what,
+              (unsigned long long)unchanged_bad);
+    CHECK_MSG(crossed_some > 0 && probes > 0, "%s: no probe crossed a boundary", what);
+    if (max_load == 1.0)
+        CHECK_MSG(used_stash > 0, "%s: the stash was never in use", what);
+    fk_window_free(w);
+}
+
+TEST(reads_as_of_a_time_answer_as_a_copy_advanced_and_change_nothing)
+{
+    const uint64_t steps = FK_TEST_SCALE(6000, 1500);
+    reads_as_of("sized", 200, 0, 0, 1, steps, 61);
+    reads_as_of("packed full (stash)", 7000, 1.0, 0, 150, steps / 4, 62);
+    reads_as_of("4-bit fingerprints", 200, 0, 4, 1, steps, 63);
+    reads_as_of("wide fingerprints", 200, 0, 20, 1, steps, 64);
+    /* a count window, NULL arguments */
+    fk_window *c = count_window(100, 0.01, 0, 65);
+    if (c) {
+        for (uint64_t i = 0; i < 300; i++)
+            CHECK_STATUS(fk_window_insert_u64(c, keys_positive(i)), FK_OK);
+        uint64_t bad = 0;
+        for (uint64_t i = 0; i < 600; i++) {
+            uint64_t q = keys_positive(i);
+            bad += fk_window_contains_at(c, &q, 8, i * 1000) != fk_window_contains(c, &q, 8);
+        }
+        CHECK_EQ_U64(bad, 0);
+        CHECK(!fk_window_contains_at(NULL, "a", 1, 5));
+        CHECK(!fk_window_contains_at(c, NULL, 1, 5));
+        fk_window_free(c);
+    }
+    /* the repro of issue 48: a key, the clock past its window, no write */
+    fk_window *w = time_window(100, 1000, 0.01, 0, 66);
+    if (w) {
+        CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), 5000), FK_OK);
+        CHECK_STATUS(fk_window_insert(w, "a", 1), FK_OK);
+        CHECK(fk_window_contains_at(w, "a", 1, 5999));          /* inside T */
+        CHECK(fk_window_contains_at(w, "a", 1, 5000 + 8 * 143 - 1)); /* the slack */
+        CHECK(!fk_window_contains_at(w, "a", 1, 5000 + 8 * 143));    /* 8 boundaries: gone */
+        CHECK(fk_window_contains(w, "a", 1));                    /* and w unchanged */
+        fk_window_description d;
+        fk_win_describe_at(w, 5000 + 8 * 143, &d);
+        CHECK_EQ_U64(d.live, 0);
+        CHECK_EQ_U64(d.generation, 8);
+        fk_window_describe(w, &d);
+        CHECK_EQ_U64(d.live, 1);
+        fk_window_free(w);
+    }
+}
+
 int main(void)
 {
     RUN(count_windows_never_miss_a_key_inside_the_window);
@@ -938,5 +1126,6 @@ int main(void)
     RUN(stats_and_describe_follow_the_stream);
     RUN(a_count_window_never_refuses_an_insert_even_packed_full);
     RUN(a_stream_saves_the_bytes_of_the_released_layout);
+    RUN(reads_as_of_a_time_answer_as_a_copy_advanced_and_change_nothing);
     return check_report();
 }

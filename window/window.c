@@ -294,6 +294,37 @@ void fk_win_clear(fk_window *w)
     memset(w->inserts, 0, sizeof w->inserts);
 }
 
+/* What fk_window_advance(w, now) does to the clock, worked out without
+ * doing it: the one arithmetic for the advance and the reads as of a time
+ * (fk_window_contains_at, fk_win_describe_at). */
+typedef struct {
+    bool     moves;    /* the advance would answer FK_OK and set the clock */
+    uint64_t now;      /* the clock after it */
+    uint64_t boundary; /* the next boundary after it */
+    uint64_t crossed;  /* boundaries it crosses: a sweep each, 8 or more empty the table */
+} win_clock;
+
+static win_clock clock_at(const fk_window *w, uint64_t now)
+{
+    win_clock c = { false, w->now, w->boundary, 0 };
+    if (!w->timed || (w->clock_set && now < w->now))
+        return c; /* FK_EUNSUPPORTED, FK_EINVAL: nothing changes */
+    c.moves = true;
+    c.now = now;
+    if (!w->clock_set) { /* the origin */
+        c.boundary = now > UINT64_MAX - w->gen_span ? UINT64_MAX : now + w->gen_span;
+        return c;
+    }
+    if (now < w->boundary)
+        return c;
+    /* boundaries crossed: the one at w->boundary and every D after it */
+    uint64_t past = now - w->boundary;
+    c.crossed = past / w->gen_span + 1;
+    uint64_t last = now - past % w->gen_span; /* the last boundary crossed */
+    c.boundary = last > UINT64_MAX - w->gen_span ? UINT64_MAX : last + w->gen_span;
+    return c;
+}
+
 fk_status fk_window_advance(fk_filter *f, uint64_t now)
 {
     if (!f)
@@ -301,29 +332,141 @@ fk_status fk_window_advance(fk_filter *f, uint64_t now)
     if (f->ops != &fk_window_ops || !((fk_window *)f)->timed)
         return FK_EUNSUPPORTED;
     fk_window *w = (fk_window *)f;
-    if (!w->clock_set) {
-        w->clock_set = true;
-        w->now = now;
-        w->boundary = now > UINT64_MAX - w->gen_span ? UINT64_MAX : now + w->gen_span;
-        return FK_OK;
-    }
-    if (now < w->now)
-        return FK_EINVAL;
-    w->now = now;
-    if (now < w->boundary)
-        return FK_OK;
-    /* boundaries crossed: the one at w->boundary and every D after it */
-    uint64_t past = now - w->boundary, crossed = past / w->gen_span + 1;
-    uint64_t last = now - past % w->gen_span; /* the last boundary crossed */
-    w->boundary = last > UINT64_MAX - w->gen_span ? UINT64_MAX : last + w->gen_span;
-    if (crossed >= FK_WINDOW_GENERATIONS) {
+    win_clock c = clock_at(w, now);
+    if (!c.moves)
+        return FK_EINVAL; /* before the clock: it never goes back */
+    w->clock_set = true;
+    w->now = c.now;
+    w->boundary = c.boundary;
+    if (c.crossed >= FK_WINDOW_GENERATIONS) {
         fk_win_clear(w);
-        w->generation += crossed; /* mod 2^64, a multiple of 8: tags stay right */
+        w->generation += c.crossed; /* mod 2^64, a multiple of 8: tags stay right */
         return FK_OK;
     }
-    while (crossed--)
+    for (uint64_t k = 0; k < c.crossed; k++)
         next_generation(w);
     return FK_OK;
+}
+
+/* ---------------------------------------------- reads as of a time
+ *
+ * What the window would answer after fk_window_advance(w, now), read
+ * without changing it: the advance's sweeps empty the slots (and stash
+ * entries) of the generations that retire, the tags (generation + k) & 7
+ * for k = 1..crossed, i.e. the ages 8 - crossed .. 7, and only move the
+ * others within their own two buckets (the stash's entries into the room
+ * freed, evictions along a key's bucket pair): so a key answers present
+ * after it exactly when a slot of its buckets, or a stash entry, holds its
+ * fingerprint with an age below 8 - crossed now. */
+
+/* The age (generations back from the current one) of slot value v. */
+static inline uint64_t slot_age(const fk_window *w, uint64_t v)
+{
+    return (w->generation - (v & FK_WIN_TAG_MASK)) & FK_WIN_TAG_MASK;
+}
+
+/* True when bucket b, or the stash, holds p's fingerprint at an age below
+ * keep (1..7): every slot read, tags tested (the fast lookups test none). */
+static bool has_younger(const fk_window *w, const fk_win_place *p, uint64_t keep)
+{
+    const uint64_t b[2] = { p->i1, p->i2 };
+    for (unsigned i = 0; i < 2; i++)
+        for (unsigned j = 0; j < 4; j++) {
+            uint64_t v = fk_win_get(w, b[i], j);
+            if (v && (uint32_t)(v >> FK_WIN_TAG_BITS) == p->fp && slot_age(w, v) < keep)
+                return true;
+        }
+    const uint64_t c = p->i1 < p->i2 ? p->i1 : p->i2;
+    for (uint64_t k = 0; k < w->stash_n; k++)
+        if (w->stash[k].bucket == c && (uint32_t)(w->stash[k].slot >> FK_WIN_TAG_BITS) == p->fp &&
+            slot_age(w, w->stash[k].slot) < keep)
+            return true;
+    return false;
+}
+
+bool fk_window_contains_at(const fk_window *w, const void *key, size_t len, uint64_t now)
+{
+    if (!w || (!key && len > 0))
+        return false;
+    win_clock c = clock_at(w, now);
+    if (c.crossed == 0)
+        return w->lookup(&w->base, key, len); /* nothing would retire */
+    if (c.crossed >= FK_WINDOW_GENERATIONS)
+        return false; /* the advance would empty the table */
+    fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
+    return has_younger(w, &p, FK_WINDOW_GENERATIONS - c.crossed);
+}
+
+/* The per-tag counts the advance leaves: the retiring tags' zeroed. Stores
+ * what its sweeps empty in all and the last sweep's share. */
+static void counts_at(const fk_window *w, const win_clock *c, uint64_t slots[],
+                      uint64_t inserts[], uint64_t *swept, uint64_t *swept_last)
+{
+    memcpy(slots, w->slots, sizeof w->slots);
+    memcpy(inserts, w->inserts, sizeof w->inserts);
+    *swept = 0;
+    *swept_last = w->swept_last;
+    if (c->crossed >= FK_WINDOW_GENERATIONS) { /* fk_win_clear */
+        *swept = *swept_last = w->live;
+        memset(slots, 0, sizeof w->slots);
+        memset(inserts, 0, sizeof w->inserts);
+        return;
+    }
+    for (uint64_t k = 1; k <= c->crossed; k++) {
+        unsigned t = (unsigned)((w->generation + k) & FK_WIN_TAG_MASK);
+        *swept += slots[t];
+        *swept_last = slots[t];
+        slots[t] = 0;
+        inserts[t] = 0;
+    }
+}
+
+void fk_win_describe_at(const fk_window *w, uint64_t now, fk_window_description *out)
+{
+    if (!w || !out)
+        return;
+    fk_window_describe(w, out);
+    win_clock c = clock_at(w, now);
+    if (!c.moves)
+        return;
+    uint64_t slots[FK_WINDOW_GENERATIONS], inserts[FK_WINDOW_GENERATIONS], swept, last;
+    counts_at(w, &c, slots, inserts, &swept, &last);
+    uint64_t gen = w->generation + c.crossed;
+    out->clock_set = true;
+    out->now = c.now;
+    out->next_boundary = c.boundary;
+    out->generation = gen;
+    uint64_t older = gen < 7 ? gen : 7;
+    out->oldest_age = c.now - (c.boundary - w->gen_span * (older + 1));
+    out->live = w->live - swept;
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++) {
+        unsigned t = (unsigned)((gen - k) & FK_WIN_TAG_MASK);
+        out->generation_slots[k] = slots[t];
+        out->generation_inserts[k] = inserts[t];
+    }
+    out->swept_last = last;
+    out->swept_total = w->swept_total + swept;
+    /* the stash entries that stay: the sweeps may move some of them into
+     * the room they free, which only the advance itself can tell */
+    uint64_t stashed = 0;
+    for (uint64_t k = 0; k < w->stash_n && c.crossed < FK_WINDOW_GENERATIONS; k++)
+        stashed += slot_age(w, w->stash[k].slot) < FK_WINDOW_GENERATIONS - c.crossed;
+    out->stashed = stashed;
+}
+
+void fk_win_stats_at(const fk_window *w, uint64_t now, fk_stats *out)
+{
+    fk_window_stats(w, out);
+    if (!w || !out)
+        return;
+    fk_window_description d;
+    fk_win_describe_at(w, now, &d);
+    uint64_t items = 0;
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++)
+        items += d.generation_inserts[k];
+    out->items = items;
+    out->load_factor = (double)d.live / (double)(4 * w->buckets);
+    out->expected_fpr = fk_win_theory_fpr(w->f, out->load_factor);
 }
 
 /* ------------------------------------------------------------- insert */

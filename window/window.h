@@ -174,6 +174,20 @@ FK_API fk_status fk_window_insert(fk_window *w, const void *key, size_t len);
  * answers false. Cost: one hash, two bucket reads, no branch on slots. */
 FK_API bool fk_window_contains(const fk_window *w, const void *key, size_t len);
 
+/* What fk_window_contains(w, key, len) would answer after
+ * fk_window_advance(fk_window_as_filter(w), now), read without changing w
+ * (a const read: it may run beside other lookups; a server answers its
+ * reads as of its clock with it and leaves the advance to its writes):
+ * the generations the advance would retire count as gone (a slot whose
+ * tag it would sweep is ignored; 8 or more boundaries passed: every key
+ * is gone). A `now` the advance would refuse (before the clock), a clock
+ * never set, and a count window answer as fk_window_contains. w NULL, or
+ * key NULL with len > 0, answers false. Cost: as fk_window_contains while
+ * no boundary lies between the clock and `now` (nothing retires); past
+ * one, one hash and the 8 slots of the key's two buckets read with their
+ * tags (and the stash while it is not empty); O(1) from 8 on. */
+FK_API bool fk_window_contains_at(const fk_window *w, const void *key, size_t len, uint64_t now);
+
 /* Moves a time window's clock to `now` (same unit as its span): every
  * generation boundary passed starts a generation (sweeping the oldest);
  * 8 or more passed at once empty the table. The first call sets the

@@ -363,6 +363,17 @@ typedef struct {
 fk_status fk_window_locate(const fk_window *w, const void *key, size_t len,
                            fk_window_location *out);
 
+/* fk_window_describe / fk_window_stats as they would read after
+ * fk_window_advance(w, now), without changing w (the reads of a server
+ * that answers as of its clock: FK.INFO). Every field is the advance's
+ * but two: `kicks` stays as it is and `stashed` counts the stash entries
+ * that survive the sweeps (the advance may also move some of them into
+ * the room its sweeps free: at most this). A `now` the advance would
+ * refuse, or a count window: describe / stats as they are. Cost: O(1),
+ * plus one pass over the stash. */
+void fk_win_describe_at(const fk_window *w, uint64_t now, fk_window_description *out);
+void fk_win_stats_at(const fk_window *w, uint64_t now, fk_stats *out);
+
 /* The batch slots (window_batch.c). */
 #include "../common/pipeline.h"
 FK_BATCH_SLOTS_DECLARE(fk_window);
