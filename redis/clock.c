@@ -53,8 +53,8 @@ void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int w
     fk_window *w = fkr_time_window(v);
     if (!w || !clock_is_ours(ctx))
         return;
-    if (!w->clock_set && !write)
-        return; /* nothing stored yet: the first write (or FK.ADVANCE) sets the origin */
+    if (!write)
+        return; /* a read never writes: it answers as of now (fkr_read_window) */
     long long ms = rm_Milliseconds();
     uint64_t ns = ms_to_ns(ms);
     /* Between boundaries the answers do not change with the clock, so it
@@ -79,6 +79,43 @@ uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v)
         return d.now;
     uint64_t ns = ms_to_ns(rm_Milliseconds());
     return ns > d.now ? ns : d.now;
+}
+
+/* ------------------------------------------------------------ reads
+ *
+ * A read answers as of fkr_clock_as_of without changing the key and
+ * propagates nothing (fkr.h, issue 48): the window library reads what an
+ * advance to that time would leave (fk_window_contains_at,
+ * fk_win_describe_at, fk_win_stats_at). */
+
+const fk_window *fkr_read_window(RedisModuleCtx *ctx, const fkr_value *v, uint64_t *as_of)
+{
+    const fk_window *w = fkr_time_window(v);
+    if (!w || !w->clock_set)
+        return NULL; /* no clock yet: an advance would only set the origin */
+    uint64_t t = fkr_clock_as_of(ctx, v);
+    if (t < w->boundary)
+        return NULL; /* nothing retires before the next boundary */
+    *as_of = t;
+    return w;
+}
+
+void fkr_read_stats(RedisModuleCtx *ctx, const fkr_value *v, fk_stats *out)
+{
+    const fk_window *w = fkr_time_window(v);
+    if (w && w->clock_set)
+        fk_win_stats_at(w, fkr_clock_as_of(ctx, v), out);
+    else
+        fk_filter_stats(v->filter, out);
+}
+
+void fkr_read_describe(RedisModuleCtx *ctx, const fkr_value *v, fk_window_description *out)
+{
+    const fk_window *w = (const fk_window *)(const void *)v->filter;
+    if (w->timed && w->clock_set)
+        fk_win_describe_at(w, fkr_clock_as_of(ctx, v), out);
+    else
+        fk_window_describe(w, out);
 }
 
 /* FK.ADVANCE key ms: the key's clock moves to ms * 10^6 ns (see fkr.h);

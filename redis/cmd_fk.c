@@ -168,7 +168,7 @@ static int fk_check(RedisModuleCtx *ctx, RedisModuleString **argv, int argc, int
     RedisModuleKey *key;
     fkr_key_state st;
     fkr_value *v = fk_value(ctx, argv[1], RM_READ, &key, &st);
-    fkr_clock(ctx, argv[1], v, 0); /* a time window: a primary answers as of now */
+    /* a time window answers as of now, unchanged (fkr_read_window) */
     return fkr_reply_lookups(ctx, key, st, v, argv, argc, multi, count);
 }
 
@@ -356,7 +356,8 @@ static const char *family_name(const fkr_value *v)
     return names[v->family];
 }
 
-/* A window's own FK.INFO pairs (fk_window_describe, read-only):
+/* A window's own FK.INFO pairs (fk_window_describe as of now: fkr_read_describe, the key
+ * unchanged):
  *   window        "count" or "time"
  *   window_size   N inserts (count) or T ms (time; the key keeps ns:
  *                 times here are its ns / 10^6, D rounded up)
@@ -373,10 +374,8 @@ static const char *family_name(const fkr_value *v)
 static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
 {
     fk_window_description d;
-    fk_window_describe((const fk_window *)(const void *)v->filter, &d);
-    uint64_t as_of = d.timed && d.clock_set ? fkr_clock_as_of(ctx, v) : 0;
-    /* between boundaries a primary's clock runs ahead of the key's */
-    uint64_t age = d.oldest_age + (as_of > d.now ? as_of - d.now : 0);
+    fkr_read_describe(ctx, v, &d); /* as of now, the key unchanged */
+    uint64_t as_of = d.now, age = d.oldest_age;
     if (d.timed) { /* ns as ms: D rounded up, ceil(ceil(T / 7) / 10^6) = ceil(T_ms / 7) */
         as_of /= FKR_NS_PER_MS;
         age /= FKR_NS_PER_MS;
@@ -447,9 +446,8 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_CloseKey(key);
     if (!v)
         return fkr_reply_state(ctx, st);
-    fkr_clock(ctx, argv[1], v, 0);
     fk_stats s;
-    fk_filter_stats(v->filter, &s);
+    fkr_read_stats(ctx, v, &s); /* a time window: as of now, unchanged */
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
     int window = fk_filter_ops(v->filter) == &fk_window_ops;

@@ -304,9 +304,16 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
  * server's clock (RM_Milliseconds, times 10^6); the time reaches replicas
  * and the AOF as an explicit FK.ADVANCE key ms, so that they hold the
  * primary's state bit for bit and never use their own clocks. Commands
- * and replies show times in milliseconds (FK.ADVANCE, FK.INFO). A
- * replica's reads (and FK.INFO) answer as of the last time its primary
- * sent. */
+ * and replies show times in milliseconds (FK.ADVANCE, FK.INFO). Only
+ * writes move a key's clock (fkr_clock): a read (EXISTS, MEXISTS, COUNT,
+ * INFO, of any family, also from EVAL_RO) answers as of the time of
+ * fkr_clock_as_of without changing the key or propagating anything
+ * (fkr_read_window, fkr_read_stats, fkr_read_describe), so that it runs
+ * during CLIENT PAUSE WRITE and FAILOVER (issue 48: a read that
+ * propagated FK.ADVANCE there stopped the server). A replica's reads (and
+ * FK.INFO) answer as of the last time its primary sent. */
+
+#include "../window/window.h"
 
 #define FKR_NS_PER_MS UINT64_C(1000000)
 #define FKR_WINDOW_MAX_SECONDS (INT64_MAX / 1000000000)
@@ -316,15 +323,16 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
 /* v's filter when it is a time window, else NULL (v may be NULL). */
 struct fk_window *fkr_time_window(const fkr_value *v);
 
-/* Before a command reads or writes (write 1) v (name: its key): when v
- * is a time window and this server is a primary serving a client (not a
- * command from its own primary, not loading), and the server's clock has
- * reached the window's next generation boundary (or, for a write, the
- * window's clock was never set: the origin), the window advances to the server's time and `FK.ADVANCE name ms`
- * is replicated ahead of the command's own propagation (a read
- * propagates it too: the advance changed the key). Between boundaries,
- * and for a server clock behind the key's, nothing changes (the answers
- * would not). Otherwise a no-op. O(1), but a sweep per boundary crossed. */
+/* Before a command writes v (name: its key; write must be 1, and a read
+ * never calls it): when v is a time window and this server is a primary
+ * serving a client (not a command from its own primary, not loading),
+ * and the server's clock has reached the window's next generation
+ * boundary (or the window's clock was never set: the origin), the window
+ * advances to the server's time and `FK.ADVANCE name ms` is replicated
+ * ahead of the command's own propagation. Between boundaries, and for a
+ * server clock behind the key's, nothing changes (the answers would not).
+ * Otherwise, and for write 0, a no-op. O(1), but a sweep per boundary
+ * crossed. */
 void fkr_clock(RedisModuleCtx *ctx, RedisModuleString *name, fkr_value *v, int write);
 
 /* The time v's answers are as of (Unix ns): a primary serving a client,
@@ -337,5 +345,24 @@ uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v);
  * (a C program's own ticks, clock 0): a key cannot advance it on the
  * server's clock. NULL for every other value. */
 const char *fkr_clock_refusal(const fkr_value *v);
+
+/* For a read of v: its window when v is a time window whose answers as of
+ * fkr_clock_as_of differ from what it stores (a generation boundary lies
+ * between its clock and that time), with the time in *as_of; the read
+ * then answers with fk_window_contains_at(w, key, len, *as_of). NULL
+ * otherwise (v NULL, not a time window, nothing would retire): read v's
+ * filter as it stands. Changes nothing. O(1). */
+const fk_window *fkr_read_window(RedisModuleCtx *ctx, const fkr_value *v, uint64_t *as_of);
+
+/* fk_filter_stats of v's filter as of fkr_clock_as_of (a time window: its
+ * items, load and expected rate once the generations that time retires
+ * are gone; fk_win_stats_at), without changing it. */
+void fkr_read_stats(RedisModuleCtx *ctx, const fkr_value *v, fk_stats *out);
+
+/* fk_window_describe of v's window as of fkr_clock_as_of (a time window
+ * whose clock is set: the generation, oldest age, per-generation counts
+ * and clock at that time; fk_win_describe_at), without changing it. v
+ * must hold a window (count or time). */
+void fkr_read_describe(RedisModuleCtx *ctx, const fkr_value *v, fk_window_description *out);
 
 #endif

@@ -373,14 +373,23 @@ int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st
     }
     if (multi)
         rm_ReplyWithArray(ctx, argc - 2);
+    /* a time window past a boundary: answered as of now, not advanced (a
+     * read never writes; a window counts 1 for present) */
+    uint64_t as_of = 0;
+    const fk_window *w = fkr_read_window(ctx, v, &as_of);
     fkr_batch b;
     for (int i = 2; i < argc; i += b.n) {
         fkr_batch_take(&b, argv, i, argc);
-        if (!count)
+        if (w)
+            for (int j = 0; j < b.n; j++)
+                b.maybe[j] = fk_window_contains_at(w, b.keys[j], b.lens[j], as_of);
+        else if (!count)
             fkr_batch_lookup(&b, v ? v->filter : NULL);
         for (int j = 0; j < b.n; j++) {
-            if (count)
+            if (count && !w)
                 rm_ReplyWithLongLong(ctx, v ? fkr_count(v, b.keys[j], b.lens[j]) : 0);
+            else if (count)
+                rm_ReplyWithLongLong(ctx, b.maybe[j]);
             else
                 fkr_reply_bool(ctx, b.maybe[j]);
         }
