@@ -9,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../cuckoo/cuckoo.h"
+#include "../scalable/scalable.h"
+
+/* cf-max-expansions ends where a chain's links end (fkr.h) */
+_Static_assert(FKR_CF_MAX_EXPANSIONS_LIMIT + 1 == FK_SCALABLE_MAX_LINKS,
+               "cf-max-expansions: the expansions of a chain of FK_SCALABLE_MAX_LINKS links");
 
 fkr_config fkr_cfg = {
     .bf_error_rate = FKR_BF_ERROR,
@@ -21,7 +26,8 @@ fkr_config fkr_cfg = {
     .cf_max_expansions = FKR_CF_MAX_EXPANSIONS,
 };
 
-/* The integer configs: name, where, RedisBloom's range. */
+/* The integer configs: name, where, range: RedisBloom's, within what the
+ * keys they make accept (fkr.h). */
 typedef struct {
     const char *name;
     const char *legacy; /* RedisBloom's load-time name before Redis 8, or NULL */
@@ -36,7 +42,8 @@ static const int_config int_configs[] = {
     { "cf-initial-size", NULL, &fkr_cfg.cf_initial_size, 2 * FKR_CF_BUCKETSIZE, 1048576 },
     { "cf-max-iterations", NULL, &fkr_cfg.cf_max_iterations, 1, 65535 },
     { "cf-expansion-factor", NULL, &fkr_cfg.cf_expansion, 0, 32768 },
-    { "cf-max-expansions", "CF_MAX_EXPANSIONS", &fkr_cfg.cf_max_expansions, 1, 65536 },
+    { "cf-max-expansions", "CF_MAX_EXPANSIONS", &fkr_cfg.cf_max_expansions, 1,
+      FKR_CF_MAX_EXPANSIONS_LIMIT },
 };
 #define N_INT_CONFIGS (sizeof int_configs / sizeof int_configs[0])
 
@@ -66,16 +73,20 @@ static const char *int_check(const int_config *c, long long v)
     return NULL;
 }
 
+/* bf-error-rate: a number in [FKR_BF_MIN_ERROR, 1), the rates a Bloom key
+ * of any size bf-initial-size allows can be made with (fkr.h). */
+#define RATE_RANGE_ERROR "ERR bf-error-rate must be a number in [1e-20, 1) (a Bloom key reaches no smaller rate)"
+
 static const char *rate_parse(const char *s, size_t len, double *out)
 {
     char buf[64], *end;
     if (len == 0 || len >= sizeof buf)
-        return "ERR bf-error-rate must be a number in (0, 1)";
+        return RATE_RANGE_ERROR;
     memcpy(buf, s, len);
     buf[len] = 0;
     double d = strtod(buf, &end);
-    if (*end || !(d > 0.0 && d < 1.0))
-        return "ERR bf-error-rate must be a number in (0, 1)";
+    if (*end || !(d >= FKR_BF_MIN_ERROR && d < 1.0))
+        return RATE_RANGE_ERROR;
     *out = d;
     return NULL;
 }
@@ -102,7 +113,7 @@ static int set_int(const char *name, long long val, void *privdata, RedisModuleS
 }
 
 /* bf-error-rate is a double: Redis 7 has no double configs, so it is a
- * string config that only takes a number in (0, 1). */
+ * string config that only takes a number in [FKR_BF_MIN_ERROR, 1). */
 static RedisModuleString *rate_string;
 
 static RedisModuleString *get_rate(const char *name, void *privdata)

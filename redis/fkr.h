@@ -59,24 +59,38 @@ int fkr_restores_init(RedisModuleCtx *ctx);
 
 /* ----------------------------------------------------------- configs
  *
- * RedisBloom's eight module configs (config.c), with its names, ranges
- * and defaults but two: cf-bucket-size takes only 4 (the bucket filterkit
- * serves) and cf-expansion-factor defaults to FKR_CF_EXPANSION. Set at
- * load time as module arguments (`bf-error-rate 0.001`, any case; also
- * RedisBloom's older INITIAL_SIZE, ERROR_RATE, CF_MAX_EXPANSIONS) and at
- * run time by CONFIG SET <module name>.<config> (Redis 7 module configs).
- * They shape filters made from then on: what RESERVE and INSERT are not
- * told, and every filter BF.ADD / CF.ADD / ... create on a missing key.
- * cf-max-expansions bounds every scaling CF chain at each insert. */
+ * RedisBloom's eight module configs (config.c), with its names and
+ * defaults but one (cf-expansion-factor defaults to FKR_CF_EXPANSION) and
+ * its ranges but three (below). Set at load time as module arguments
+ * (`bf-error-rate 0.001`, any case; also RedisBloom's older INITIAL_SIZE,
+ * ERROR_RATE, CF_MAX_EXPANSIONS) and at run time by CONFIG SET <module
+ * name>.<config> (Redis 7 module configs). They shape filters made from
+ * then on: what RESERVE and INSERT are not told, and every filter BF.ADD /
+ * CF.ADD / ... create on a missing key. cf-max-expansions bounds every
+ * scaling CF chain at each insert.
+ *
+ * Each range is one the keys a config shapes can use (issue 48): a value
+ * no key could be made with is refused at CONFIG SET and at load, with a
+ * message naming the range. So, where RedisBloom's range is wider:
+ * bf-error-rate starts at FKR_BF_MIN_ERROR (a Bloom key of any
+ * bf-initial-size, scaling or not, is made down to about 2e-24 and no
+ * lower: "out of reach"; RedisBloom: (0, 1)); cf-bucket-size takes only 4
+ * (the bucket filterkit serves; RedisBloom: 1..255); cf-max-expansions
+ * ends at FKR_CF_MAX_EXPANSIONS_LIMIT, the expansions of a chain of
+ * FK_SCALABLE_MAX_LINKS links (RedisBloom: 65536, which no chain reaches:
+ * its links end first). The capacities and expansions are within what
+ * BF/CF.RESERVE accept. */
+#define FKR_BF_MIN_ERROR            1e-20
+#define FKR_CF_MAX_EXPANSIONS_LIMIT 65535
 typedef struct {
-    double    bf_error_rate;     /* (0, 1) */
+    double    bf_error_rate;     /* [1e-20, 1) */
     long long bf_initial_size;   /* 1..1048576 */
     long long bf_expansion;      /* 0..32768; 0: auto-created filters do not scale */
     long long cf_bucket_size;    /* 4 only (RedisBloom: 1..255) */
     long long cf_initial_size;   /* 4..1048576 */
     long long cf_max_iterations; /* 1..65535 */
     long long cf_expansion;      /* 0..32768; 0: auto-created filters do not scale */
-    long long cf_max_expansions; /* 1..65536: sub-filters a CF chain may add */
+    long long cf_max_expansions; /* 1..65535: sub-filters a CF chain may add */
 } fkr_config;
 extern fkr_config fkr_cfg;
 

@@ -8,7 +8,12 @@
 # process stays small. A second server (default 1 GiB) makes a ~900 MB key
 # while PINGs are timed: none waits 100 ms. CF keys: CF.COUNT sums the
 # copies over a chain, removes of inserted items lose no other key, and
-# 10^5 CF.ADDs with the defaults make few links.
+# 10^5 CF.ADDs with the defaults make few links. Configs refuse what no
+# key can use (issue 48): each filterkit.* config's range is one the keys
+# it shapes can be made with (bf-error-rate down to 1e-20, where a Bloom
+# key is still made; cf-max-expansions up to 65535, where a chain's links
+# end), out of range refused at CONFIG SET and at load (module argument or
+# config) naming the range, and keys made at each end of every range.
 source "$(dirname "$0")/redis/lib.sh"
 redis_lib_init || exit 0
 
@@ -150,5 +155,85 @@ expect_prefix "BF.RESERVE at 5e-324" "ERR error rate 4.94066e-324 is out of reac
 expect_prefix "FK.RESERVE cuckoo at 1e-300" "ERR error rate 1e-300 is out of reach" big FK.RESERVE m1 cuckoo 1e-300 1000
 expect "FK.RESERVE GROWTH 65537" "ERR GROWTH must be an integer in 1..65536" big FK.RESERVE m1 scalable-bloom 0.01 100 GROWTH 65537
 expect "no key made by the refused commands" "0" big EXISTS m1
+
+# ---- configs refuse what no key can use; keys are made at each end
+cfg() { rc big CONFIG SET "filterkit.$1" "$2" 2>&1; }
+for bad_rate in 1e-320 5e-324 1e-21 9.9e-21 0 1 -0.5 abc; do
+    expect_prefix "CONFIG SET bf-error-rate $bad_rate refused, naming the range" \
+        "ERR CONFIG SET failed (possibly related to argument 'filterkit.bf-error-rate') - bf-error-rate must be a number in [1e-20, 1)" \
+        big CONFIG SET filterkit.bf-error-rate "$bad_rate"
+done
+expect "bf-error-rate unchanged by the refused values" "filterkit.bf-error-rate|0.01" big CONFIG GET filterkit.bf-error-rate
+# out of range integers: Redis names the range
+for c in "bf-initial-size 0 1 1048576" "bf-initial-size 1048577 1 1048576" \
+         "bf-expansion-factor 32769 0 32768" "bf-expansion-factor -1 0 32768" \
+         "cf-initial-size 3 4 1048576" "cf-initial-size 1048577 4 1048576" \
+         "cf-max-iterations 0 1 65535" "cf-max-iterations 65536 1 65535" \
+         "cf-expansion-factor 32769 0 32768" \
+         "cf-max-expansions 0 1 65535" "cf-max-expansions 65536 1 65535"; do
+    set -- $c
+    expect_prefix "CONFIG SET $1 $2 refused, naming the range" \
+        "ERR CONFIG SET failed (possibly related to argument 'filterkit.$1') - argument must be between $3 and $4 inclusive" \
+        big CONFIG SET "filterkit.$1" "$2"
+done
+# the ends of each range make keys (BF.ADD / CF.ADD on a missing key)
+made() { # DESC CMD KEY: the command creates KEY and its item answers present
+    local desc=$1 cmd=$2 key=$3 got
+    got="$(rc big "$cmd" "$key" x 2>&1) $(rc big "${cmd%%.*}.EXISTS" "$key" x 2>&1)"
+    if [ "$got" = "1 1" ]; then ok; else bad "$desc: $cmd $key: '$got'"; fi
+}
+check "bf-error-rate 1e-20 accepted" test "$(cfg bf-error-rate 1e-20)" = OK
+made "a BF key at bf-error-rate 1e-20 (scaling)" BF.ADD r1
+check "bf-expansion-factor 0" test "$(cfg bf-expansion-factor 0)" = OK
+made "a BF key at bf-error-rate 1e-20 (NONSCALING)" BF.ADD r2
+check "bf-initial-size 1048576" test "$(cfg bf-initial-size 1048576)" = OK
+made "a BF key of 1048576 at bf-error-rate 1e-20 (NONSCALING)" BF.ADD r3
+check "bf-expansion-factor 2" test "$(cfg bf-expansion-factor 2)" = OK
+made "a BF key of 1048576 at bf-error-rate 1e-20 (scaling)" BF.ADD r4
+rc big DEL r3 r4 >/dev/null
+check "bf-error-rate 0.999999, bf-initial-size 1, bf-expansion-factor 32768" \
+    test "$(cfg bf-error-rate 0.999999)$(cfg bf-initial-size 1)$(cfg bf-expansion-factor 32768)" = OKOKOK
+made "a BF key at the other ends" BF.ADD r5
+check "bf-initial-size 100" test "$(cfg bf-initial-size 100)" = OK
+made "a BF key of the default capacity at bf-expansion-factor 32768" BF.ADD r6
+check "cf-initial-size 4, cf-max-iterations 1, cf-expansion-factor 32768" \
+    test "$(cfg cf-initial-size 4)$(cfg cf-max-iterations 1)$(cfg cf-expansion-factor 32768)" = OKOKOK
+made "a CF key at those" CF.ADD c5
+check "cf-initial-size 1048576, cf-max-iterations 65535, cf-expansion-factor 0" \
+    test "$(cfg cf-initial-size 1048576)$(cfg cf-max-iterations 65535)$(cfg cf-expansion-factor 0)" = OKOKOK
+made "a CF key at those" CF.ADD c6
+check "cf-initial-size 1024, cf-expansion-factor 32768" \
+    test "$(cfg cf-initial-size 1024)$(cfg cf-expansion-factor 32768)" = OKOK
+made "a CF key of the default capacity at cf-expansion-factor 32768" CF.ADD c7
+check "cf-max-expansions 1 and 65535 accepted" \
+    test "$(cfg cf-max-expansions 1)$(cfg cf-max-expansions 65535)" = OKOK
+rc big DEL r1 r2 r5 r6 c5 c6 c7 >/dev/null
+for c in "bf-error-rate 0.01" "bf-initial-size 100" "bf-expansion-factor 2" "cf-initial-size 1024" \
+         "cf-max-iterations 20" "cf-expansion-factor 2" "cf-max-expansions 32"; do
+    cfg $c >/dev/null
+done
+# at load: a module argument (new or legacy name) or a config out of range
+# stops the module from loading, its message naming the range
+refused_at_load() { # DESC WANT ARGS...: redis-server with the module and ARGS exits, WANT in its log
+    local desc=$1 want=$2 d="$tmp/load.$RANDOM" code; shift 2
+    mkdir -p "$d"
+    timeout 10 redis-server --port $((20000 + RANDOM % 30000)) --bind 127.0.0.1 --dir "$d" \
+        --logfile "$d/log" --save '' --loadmodule "$module" "$@" >/dev/null 2>&1
+    code=$?
+    if [ "$code" != 0 ] && [ "$code" != 124 ] && grep -qF -- "$want" "$d/log"; then ok
+    else bad "$desc: exit $code, log: $(grep -iE 'filterkit|module' "$d/log" | tail -n 2)"; fi
+}
+refused_at_load "module argument bf-error-rate 1e-320" \
+    "bf-error-rate must be a number in [1e-20, 1)" bf-error-rate 1e-320
+refused_at_load "module argument ERROR_RATE 1e-21" \
+    "bf-error-rate must be a number in [1e-20, 1)" ERROR_RATE 1e-21
+refused_at_load "config filterkit.bf-error-rate 1e-320" \
+    "bf-error-rate must be a number in [1e-20, 1)" --filterkit.bf-error-rate 1e-320
+refused_at_load "module argument cf-max-expansions 65536" \
+    "cf-max-expansions must be an integer in 1..65535" cf-max-expansions 65536
+refused_at_load "config filterkit.cf-max-expansions 65536" \
+    "argument must be between 1 and 65535 inclusive" --filterkit.cf-max-expansions 65536
+refused_at_load "module argument bf-initial-size 0" \
+    "bf-initial-size must be an integer in 1..1048576" bf-initial-size 0
 
 redis_lib_done
