@@ -57,11 +57,9 @@ same_both() { # DESC: the replica caught up; both hold the same keys, bit for bi
 }
 
 # ------------------------------------------- reads during CLIENT PAUSE WRITE
-# T = 1 s (D = 143 ms) on the server's clock; other keys of every family
+# T = 2 s (D = 286 ms) on the server's clock; other keys of every family
 {
-    echo "FK.RESERVE tw window 0.01 100 SECONDS 1"
-    echo "FK.ADD tw a"
-    echo "FK.MADD tw b c"
+    echo "FK.RESERVE tw window 0.01 100 SECONDS 2"
     echo "FK.RESERVE cw window 0.01 100"
     echo "FK.ADD cw a"
     echo "BF.ADD bf a"
@@ -70,11 +68,12 @@ same_both() { # DESC: the replica caught up; both hold the same keys, bit for bi
     echo "FK.ADD fk a"
 } | rc p >/dev/null
 same_both "after the writes"
+rc p FK.MADD tw a b c >/dev/null # the window's clock starts here
 adv0=$(advances p)
-check "the writes propagated the key's time ($adv0 FK.ADVANCE in the AOF)" test "$adv0" -ge 1
+check "the write propagated the key's time ($adv0 FK.ADVANCE in the AOF)" test "$adv0" -ge 1
 d0=$(rc p DEBUG DIGEST-VALUE tw)
-sleep 0.4 # past two generation boundaries since the last write
-check "CLIENT PAUSE WRITE" test "$(rc p CLIENT PAUSE 8000 WRITE)" = OK
+sleep 0.7 # past two generation boundaries since the last write
+check "CLIENT PAUSE WRITE" test "$(rc p CLIENT PAUSE 10000 WRITE)" = OK
 batch p <<'SPEC'
 FK.EXISTS tw a => 1
 FK.EXISTS tw never-added => 0
@@ -100,7 +99,7 @@ for c in "BF.INFO bf" "BF.DEBUG bf" "BF.SCANDUMP bf 0" "CF.INFO cf" "CF.DEBUG cf
     rc p $c >/dev/null 2>&1
 done
 check "... and after every other read-only command of the module" up p
-sleep 1.0 # past T (1 + 1/7) since the last write, still paused
+sleep 1.7 # past T (1 + 1/7) since the last write, still paused
 batch p <<'SPEC'
 FK.EXISTS tw a => 0
 FK.MEXISTS tw a b c => 0|0|0
