@@ -68,6 +68,8 @@
  * (0, the default), ticks of the caller's own choosing that only the
  * caller can advance. The library does not check `now` against the clock
  * id; programs that read a clock check the id before they advance.
+ * fk_window_contains_at reads the answers as of a later time without
+ * advancing (a server's read-only lookups).
  *
  * Cost: one XXH3-64 per key (8-byte keys on the constant-length path), a
  * multiply-high for the first bucket, one more for the second (i2 = s(fp)
@@ -79,8 +81,8 @@
  * amortized (a pause of O(table) every N/7 inserts: 0.3 ms at N = 10^6).
  *
  * Link: build/libfk_window.a build/libfk_common.a -lm, nothing else.
- * Thread safety: lookups (contains, fk_filter_contains_many) may run
- * together; every writer (insert, insert_many, fk_window_advance) needs
+ * Thread safety: lookups (contains, contains_at, fk_filter_contains_many)
+ * may run together; every writer (insert, insert_many, fk_window_advance) needs
  * the filter to itself; stats, describe and saving are readers.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);     // the last 10^6 inserts
