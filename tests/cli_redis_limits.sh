@@ -219,7 +219,7 @@ refused_at_load() { # DESC WANT ARGS...: redis-server with the module and ARGS e
     mkdir -p "$d"
     for try in 1 2 3 4 5; do # (a port another server took: try another)
         rm -f "$d/log"
-        timeout 10 redis-server --port $((20000 + (RANDOM * 32768 + RANDOM) % 30000)) \
+        timeout 10 ${REDIS_WRAP:-} redis-server --port $((20000 + (RANDOM * 32768 + RANDOM) % 30000)) \
             --bind 127.0.0.1 --dir "$d" --logfile "$d/log" --save '' \
             --loadmodule "$module" "$@" >/dev/null 2>&1
         code=$?
