@@ -5,8 +5,12 @@
  * here names a kind. */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <structmember.h> /* T_PYSSIZET, READONLY: the weak-reference list (3.11 has no Py_T_*) */
 
 /* A growing kind made without a capacity starts with this first link (the
@@ -603,6 +607,104 @@ static PyObject *filter_from_bytes(PyObject *cls, PyObject *data)
     return ops ? as_class(r, (PyTypeObject *)cls) : r;
 }
 
+/* Writes f to the file at path atomically (issue 48): into a temporary
+ * file beside it (path.tmp-XXXXXX), flushed and fsynced, given the old
+ * file's mode (a new file: 0666 less the umask), then renamed over path,
+ * whose folder is fsynced; a symlink stays a link (its target is
+ * replaced). Any failure (a full disk, RLIMIT_FSIZE) removes the temporary
+ * file and leaves the old file as it was. A path that is not a regular
+ * file (/dev/null, a FIFO) is written in place: there is nothing to
+ * replace. Runs without the GIL. Returns FK_OK, FK_EIO with *err set, or
+ * the status of the save. */
+static fk_status save_atomic(const fk_filter *f, const char *path, int *err)
+{
+    char *real = realpath(path, NULL); /* NULL: a new file (or a dangling link) */
+    const char *target = real ? real : path;
+    struct stat st;
+    int exists = stat(target, &st) == 0;
+    fk_status s = FK_OK;
+    if (exists && !S_ISREG(st.st_mode)) {
+        FILE *fp = fopen(target, "wb");
+        if (!fp) {
+            *err = errno;
+            free(real);
+            return FK_EIO;
+        }
+        s = fk_filter_save_file(f, fp);
+        if (s == FK_EIO)
+            *err = errno ? errno : EIO;
+        if (fclose(fp) != 0 && s == FK_OK) {
+            s = FK_EIO;
+            *err = errno;
+        }
+        free(real);
+        return s;
+    }
+    mode_t mode;
+    if (exists) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    size_t len = strlen(target);
+    char *tmp = malloc(len + sizeof ".tmp-XXXXXX");
+    if (!tmp) {
+        free(real);
+        *err = ENOMEM;
+        return FK_EIO;
+    }
+    memcpy(tmp, target, len);
+    memcpy(tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        *err = errno;
+        free(tmp);
+        free(real);
+        return FK_EIO;
+    }
+    FILE *fp = fdopen(fd, "wb");
+    if (!fp) {
+        *err = errno;
+        close(fd);
+        s = FK_EIO;
+    } else {
+        s = fk_filter_save_file(f, fp);
+        if (s == FK_EIO)
+            *err = errno ? errno : EIO;
+        if (s == FK_OK && (fflush(fp) != 0 || fsync(fd) != 0 || fchmod(fd, mode) != 0)) {
+            s = FK_EIO;
+            *err = errno;
+        }
+        if (fclose(fp) != 0 && s == FK_OK) {
+            s = FK_EIO;
+            *err = errno;
+        }
+    }
+    if (s == FK_OK && rename(tmp, target) != 0) {
+        s = FK_EIO;
+        *err = errno;
+    }
+    if (s != FK_OK) {
+        unlink(tmp);
+    } else {
+        /* the rename itself made durable; best effort (some file systems
+         * refuse fsync on a folder), the new file being in place already */
+        char *slash = strrchr(tmp, '/');
+        if (slash)
+            slash[slash == tmp] = '\0';
+        int dfd = open(slash ? tmp : ".", O_RDONLY);
+        if (dfd >= 0) {
+            (void)fsync(dfd);
+            close(dfd);
+        }
+    }
+    free(tmp);
+    free(real);
+    return s;
+}
+
 static PyObject *filter_save(PyObject *o, PyObject *path_arg)
 {
     pyfk_filter *self = (pyfk_filter *)o;
@@ -613,7 +715,7 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
         Py_DECREF(path);
         return NULL;
     }
-    /* a kind that cannot save says so before the file is truncated */
+    /* a kind that cannot save says so before any file is made */
     uint64_t n;
     fk_status s = fk_filter_serialized_size(self->filter, &n);
     if (s != FK_OK) {
@@ -621,25 +723,13 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
         Py_DECREF(path);
         return pyfk_raise(state_of(o), s, "save");
     }
-    FILE *fp;
     int err = 0;
     Py_BEGIN_ALLOW_THREADS
-    fp = fopen(PyBytes_AS_STRING(path), "wb");
-    if (!fp) {
-        err = errno;
-    } else {
-        s = fk_filter_save_file(self->filter, fp);
-        if (s == FK_EIO)
-            err = errno ? errno : EIO;
-        if (fclose(fp) != 0 && s == FK_OK) {
-            s = FK_EIO;
-            err = errno;
-        }
-    }
+    s = save_atomic(self->filter, PyBytes_AS_STRING(path), &err);
     Py_END_ALLOW_THREADS
     pyfk_unhold(NULL, self);
     PyObject *r = NULL;
-    if (!fp || s == FK_EIO) {
+    if (s == FK_EIO) {
         errno = err;
         PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path_arg);
     } else if (s != FK_OK) {
@@ -1130,8 +1220,11 @@ PyDoc_STRVAR(from_bytes_doc, "from_bytes($type, data, /)\n--\n\n"
 "class that kind only (TypeError for another). CorruptError (a ValueError) for bad,\n"
 "truncated or altered bytes, UnsupportedError for a newer format. Cost: O(size).");
 PyDoc_STRVAR(save_doc, "save($self, path, /)\n--\n\n"
-"Writes to_bytes() to the file at path (str, bytes or os.PathLike), replacing it.\n"
-"OSError when the file cannot be written. Releases the GIL while writing.");
+"Writes to_bytes() to the file at path (str, bytes or os.PathLike), replacing it\n"
+"atomically: a temporary file in the same folder (path.tmp-XXXXXX), flushed and\n"
+"fsynced, renamed over path (its mode kept; a symlink stays a link). OSError when\n"
+"the file cannot be written; the old file is then left as it was and the temporary\n"
+"file removed. Releases the GIL while writing.");
 PyDoc_STRVAR(build_doc, "build($type, keys, /, *, capacity=None, fpr=0.01, seed=0, **knobs)\n--\n\n"
 "Class method: a filter made from the whole set at once (the way static kinds are\n"
 "made; for the others, created with capacity len(keys) when not given and filled\n"
