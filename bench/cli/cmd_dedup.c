@@ -1,13 +1,21 @@
 /* bench/cli/cmd_dedup.c: `filterkit dedup FILTER < in > out`: the streaming
  * deduplicator -- prints each line not already in the saved filter (nor
- * earlier in this input), adds it, and saves the filter at the end,
- * atomically. With a kind that forgets (FK_CAP_EXPIRES: window), "seen"
- * means seen within the window: every line is inserted (a repeat
- * refreshes its key), and a time window's clock is read at each line. */
+ * earlier in this input), adds it, and saves the filter atomically at the
+ * end, at each checkpoint (--save-every) and when SIGINT, SIGTERM or SIGHUP
+ * stops it (a Unix filter that runs for days: tail -f log | dedup). The
+ * printed lines are flushed before each save, so a saved filter never
+ * holds a line that was not written out. With a kind that forgets
+ * (FK_CAP_EXPIRES: window), "seen" means seen within the window: every
+ * line is inserted (a repeat refreshes its key), and a time window's clock
+ * is read at each line. */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,14 +61,246 @@ static bool wrong_clock(const char *path, const fk_filter *f)
     return true;
 }
 
-/* True when fd is a pipe, a socket or a terminal: a stream whose reader
- * waits for each line (tail -f ... | filterkit dedup ... | ...). */
-static bool is_stream(int fd)
+/* True when fd is a regular file: input read in batches, output whose
+ * bytes a power cut can lose unless fsynced. */
+static bool is_regular(int fd)
 {
     struct stat st;
-    if (isatty(fd))
-        return true;
-    return fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The monotonic clock in nanoseconds, for checkpoints; 0 if unreadable. */
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0 || ts.tv_sec < 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Default checkpoint: every minute (when something changed). */
+#define SAVE_EVERY_DEFAULT_NS (UINT64_C(60) * 1000000000u)
+/* Longest checkpoint interval: a year. */
+#define SAVE_EVERY_MAX_S (366.0 * 86400.0)
+
+/* --save-every: "0" (never), a time ("30s", "500ms", "5min", "2h") or a
+ * count of lines read ("100000", "100k", "1M", "1e6"). Returns 0 with one
+ * of *lines, *ns set (both 0: never), or -1 with *why set. */
+static int parse_save_every(const char *arg, uint64_t *lines, uint64_t *ns, const char **why)
+{
+    static const struct { const char *unit; double ns; } units[] = {
+        { "ms", 1e6 }, { "min", 60e9 }, { "s", 1e9 }, { "h", 3600e9 },
+    };
+    *lines = *ns = 0;
+    size_t len = strlen(arg);
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t ul = strlen(units[u].unit);
+        if (len <= ul || strcmp(arg + len - ul, units[u].unit) != 0)
+            continue;
+        /* a decimal number before the unit: digits and at most one '.' */
+        size_t dots = 0, digits = 0, other = 0;
+        for (size_t i = 0; i < len - ul; i++) {
+            if (arg[i] == '.')
+                dots++;
+            else if (arg[i] >= '0' && arg[i] <= '9')
+                digits++;
+            else
+                other++;
+        }
+        if (other || dots > 1 || digits == 0) {
+            *why = "a time is a decimal number and a unit: 500ms, 30s, 5min, 2h";
+            return -1;
+        }
+        double v = strtod(arg, NULL) * units[u].ns;
+        if (!isfinite(v) || v > SAVE_EVERY_MAX_S * 1e9) {
+            *why = "longer than a year";
+            return -1;
+        }
+        if (v > 0 && v < 1e6) {
+            *why = "shorter than a millisecond";
+            return -1;
+        }
+        *ns = (uint64_t)v;
+        return 0;
+    }
+    if (len && (arg[len - 1] == 'm')) {
+        *why = "'m' could be minutes or millions: write 5min, or 5M lines";
+        return -1;
+    }
+    if (fkc_parse_u64(arg, lines) != 0) {
+        *why = "not a time (500ms, 30s, 5min, 2h), a count of lines (100000, 100k, 1M) nor 0";
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- stopping: SIGINT, SIGTERM, SIGHUP end the run as end of input ------
+ * The handler only records the signal. The three are blocked while lines
+ * are decided, written and saved, and let in only while waiting for input
+ * (pselect), so a stop never cuts a write or a save short and a read never
+ * blocks past one. A signal that was ignored when dedup started (nohup,
+ * a background job of a script) stays ignored. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+    stop_signal = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NSTOP (sizeof stop_signals / sizeof stop_signals[0])
+
+typedef struct {
+    struct sigaction old[NSTOP];
+    bool caught[NSTOP];
+    sigset_t blocked;   /* the ones caught */
+    sigset_t old_mask;  /* the mask dedup started with */
+    sigset_t wait_mask; /* while waiting for input: the caught ones let in */
+} stopper;
+
+static void stopper_install(stopper *st)
+{
+    stop_signal = 0;
+    sigemptyset(&st->blocked);
+    for (size_t i = 0; i < NSTOP; i++) {
+        st->caught[i] = false;
+        if (sigaction(stop_signals[i], NULL, &st->old[i]) != 0 || st->old[i].sa_handler == SIG_IGN)
+            continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = 0; /* no SA_RESTART: a wait for input returns EINTR */
+        if (sigaction(stop_signals[i], &sa, NULL) == 0) {
+            st->caught[i] = true;
+            sigaddset(&st->blocked, stop_signals[i]);
+        }
+    }
+    pthread_sigmask(SIG_BLOCK, &st->blocked, &st->old_mask);
+    st->wait_mask = st->old_mask;
+    for (size_t i = 0; i < NSTOP; i++)
+        if (st->caught[i])
+            sigdelset(&st->wait_mask, stop_signals[i]);
+}
+
+/* A caught signal pending while blocked (the input never made dedup
+ * wait: a regular file) is taken as delivered. */
+static void stopper_poll(const stopper *st)
+{
+    sigset_t pending;
+    if (stop_signal || sigpending(&pending) != 0)
+        return;
+    for (size_t i = 0; i < NSTOP; i++)
+        if (st->caught[i] && sigismember(&pending, stop_signals[i]))
+            stop_signal = stop_signals[i];
+}
+
+/* Puts the mask and the actions back (a signal still pending is then
+ * delivered to on_stop and recorded). Returns the signal that stopped the
+ * run, 0 if none. */
+static int stopper_remove(stopper *st)
+{
+    pthread_sigmask(SIG_SETMASK, &st->old_mask, NULL);
+    for (size_t i = 0; i < NSTOP; i++)
+        if (st->caught[i])
+            sigaction(stop_signals[i], &st->old[i], NULL);
+    return stop_signal;
+}
+
+/* ---- checkpoints ------------------------------------------------------- */
+typedef struct {
+    const char   *cmd, *path;
+    fk_filter    *f;
+    fkc_filelock *lk;
+    const stopper *stop;
+    uint64_t every_lines, every_ns; /* checkpoint triggers, 0: off */
+    uint64_t since;                 /* lines read since the last save */
+    uint64_t dirty;                 /* inserts since the last save */
+    uint64_t saved_at;              /* mono_ns() of the last save (or the start) */
+    uint64_t items_before;          /* the loaded item count (wrap check) */
+    uint64_t saves;                 /* saves made in this run */
+    bool expires, out_regular;
+    bool failed;                    /* a checkpoint failed (said): stop, save no more */
+} dedup_run;
+
+/* Saves the filter (when force, or when it changed since the last save):
+ * first the printed lines go out (flushed; fsynced when stdout is a
+ * regular file), so that the saved filter never holds a key whose line a
+ * crash could still lose. Returns 0, or -1 after saying why (the file as
+ * at the last save). */
+static int checkpoint(dedup_run *d, bool force)
+{
+    d->since = 0;
+    d->saved_at = mono_ns();
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "filterkit %s: writing to stdout: %s; %s is %s\n", d->cmd, strerror(errno), d->path,
+                d->saves ? "as at its last checkpoint" : "unchanged");
+        return -1;
+    }
+    if (!d->dirty && !force)
+        return 0;
+    if (d->out_regular && fsync(STDOUT_FILENO) != 0 && errno != EINVAL && errno != EROFS) {
+        fprintf(stderr, "filterkit %s: writing to stdout: %s; %s is %s\n", d->cmd, strerror(errno), d->path,
+                d->saves ? "as at its last checkpoint" : "unchanged");
+        return -1;
+    }
+    fk_stats now;
+    fk_filter_stats(d->f, &now);
+    if (!d->expires && now.items < d->items_before) {
+        fprintf(stderr, "filterkit %s: %s: the item count would pass 2^64-1 (it was %llu); the file is "
+                "%s\n", d->cmd, d->path, (unsigned long long)d->items_before,
+                d->saves ? "as at its last checkpoint" : "unchanged");
+        return -1;
+    }
+    if (fkc_filterfile_save_held(d->cmd, d->lk, d->f) != 0)
+        return -1;
+    d->lk->created = 0; /* saved with lines in it: kept whatever comes */
+    d->dirty = 0;
+    d->saves++;
+    return 0;
+}
+
+/* A checkpoint when one is due by time. Returns 0, or -1 (said). */
+static int checkpoint_if_due(dedup_run *d)
+{
+    if (d->every_ns && d->dirty && mono_ns() - d->saved_at >= d->every_ns)
+        return checkpoint(d, false);
+    return 0;
+}
+
+/* The line reader's wait (keylines.h): lets the stop signals in while
+ * waiting for input, and saves a checkpoint that falls due meanwhile (a
+ * quiet `tail -f`). Returns 0 to read, -1 (errno EINTR) to stop. */
+static int wait_input(void *ctx, int fd)
+{
+    dedup_run *d = ctx;
+    for (;;) {
+        stopper_poll(d->stop);
+        if (stop_signal || d->failed) {
+            errno = EINTR;
+            return -1;
+        }
+        struct timespec left, *timeout = NULL;
+        if (d->every_ns && d->dirty) {
+            uint64_t now = mono_ns(), due = d->saved_at + d->every_ns;
+            if (now >= due) {
+                if (checkpoint(d, false) != 0)
+                    d->failed = true;
+                continue;
+            }
+            left.tv_sec = (time_t)((due - now) / 1000000000u);
+            left.tv_nsec = (long)((due - now) % 1000000000u);
+            timeout = &left;
+        }
+        if (fd >= FD_SETSIZE)
+            return 0; /* cannot wait on it: read, blocking */
+        fd_set in;
+        FD_ZERO(&in);
+        FD_SET(fd, &in);
+        int n = pselect(fd + 1, &in, NULL, NULL, timeout, &d->stop->wait_mask);
+        if (n > 0 || (n < 0 && errno != EINTR))
+            return 0; /* input, or an error read(2) will report */
+    }
 }
 
 /* Creates the filter of a FILTER that does not exist yet, from the options.
@@ -111,8 +351,9 @@ int fkc_cmd_dedup(int argc, char **argv)
                           .what = "that can be saved and added to" };
     double fpr = 0;
     uint64_t capacity = 0, seed = 0;
-    int binary_lines = 0;
+    int binary_lines = 0, line_buffered = 0;
     uint64_t max_bytes = 0, window_seconds = 0;
+    const char *save_every = NULL;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_KIND, &kind, "K", "a new FILTER's kind" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
@@ -120,11 +361,16 @@ int fkc_cmd_dedup(int argc, char **argv)
         { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
         { "window-seconds", FKC_OPT_COUNT, &window_seconds, "T",
           "a new window FILTER remembers the last T seconds (--capacity: lines per T)" },
+        { "save-every", FKC_OPT_STR, &save_every, "WHEN",
+          "checkpoint: save FILTER every WHEN, a time (30s, 5min, 1h) or a count of lines "
+          "read (100000, 1M); 0: only at the end (default: 60s)" },
+        { "line-buffered", FKC_OPT_FLAG, &line_buffered, NULL,
+          "write each new line out at once, as grep --line-buffered (the default unless stdin is a regular file)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    char bounded[256], about[2048];
+    char bounded[256], about[3072];
     fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
     snprintf(about, sizeof about,
         "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
@@ -132,20 +378,32 @@ int fkc_cmd_dedup(int argc, char **argv)
         "  filterkit dedup seen.fk < today.log > new-today.log\n"
         "A new line whose key is a false positive of the filter is taken as seen and\n"
         "dropped (at the filter's false-positive rate); a seen line is never printed.\n"
-        "When FILTER does not exist it is created with --kind, --fpr and --capacity.\n"
+        "When FILTER does not exist it is created with --kind, --fpr and --capacity\n"
+        "(and saved at once, empty: never a placeholder file).\n"
         "Keys follow the line rule of 'filterkit build'; a printed line is its key and\n"
         "'\\n'. If the filter fills up (%s) or saving fails, FILTER is left as\n"
-        "it was and the exit status is 1 (the lines printed so far were new).\n"
+        "at its last save and the exit status is 1 (the lines printed so far were new).\n"
         "A window (--kind window --capacity N; --fpr defaults to 1%%) forgets: a line\n"
         "is printed unless it was seen among the last N lines (or, with\n"
         "--window-seconds T, in the last T seconds, the clock read at each line):\n"
         "  tail -f access.log | filterkit dedup --kind window --capacity 1M seen.fk\n"
-        "When stdin is a pipe or a terminal each line is handled as it arrives, and\n"
-        "when stdout is one each printed line is flushed at once. A time window fed\n"
+        "Unless stdin is a regular file each line is handled as it arrives and each new\n"
+        "line written out at once (--line-buffered forces that), so 'tail -f log |\n"
+        "filterkit dedup seen.fk > new.log' grows as lines come. A time window fed\n"
         "faster than --capacity lines per T refuses to remember the excess (said on\n"
-        "stderr; those lines are printed, never lost from the window's promise).", bounded);
+        "stderr; those lines are printed, never lost from the window's promise).\n"
+        "Stopping: Ctrl-C (SIGINT), SIGTERM or SIGHUP ends the run as the end of the\n"
+        "input does: the lines printed are written out, FILTER is saved, and dedup\n"
+        "then ends by that signal (exit status 130, 143 or 129 in a shell; 1 if the\n"
+        "save fails). Nothing printed is printed again by the next run. A checkpoint\n"
+        "(--save-every, default every 60 s when lines came) writes the printed lines\n"
+        "out, then saves FILTER, so SIGKILL or a power cut loses only the lines since\n"
+        "the last one (they are printed again, never dropped). A temporary file a\n"
+        "killed save left (FILTER.tmp-XXXXXX) is never read, and removed by a later run.",
+        bounded);
     const fkc_cmd_spec spec = {
-        "dedup", "[--binary-lines] [--max-bytes B] FILTER < in > out   (new FILTER: --kind K --fpr P --capacity N [--window-seconds T])",
+        "dedup", "[--binary-lines] [--line-buffered] [--save-every WHEN] [--max-bytes B] FILTER < in > out"
+                 "   (new FILTER: --kind K --fpr P --capacity N [--window-seconds T])",
         about,
         opts,
     };
@@ -153,6 +411,10 @@ int fkc_cmd_dedup(int argc, char **argv)
     int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
     if (rc)
         return rc == FKC_ARGS_HELP ? 0 : 2;
+    uint64_t every_lines = 0, every_ns = SAVE_EVERY_DEFAULT_NS;
+    const char *why = NULL;
+    if (save_every && parse_save_every(save_every, &every_lines, &every_ns, &why) != 0)
+        return fkc_args_fail(&spec, "--save-every '%s': %s", save_every, why);
     if (strcmp(path, "-") == 0) /* stdin holds the lines, and a stream cannot be replaced */
         return fkc_args_fail(&spec, "FILTER '-': dedup rewrites the filter's file; give its path "
                              "(the lines come from stdin)");
@@ -160,19 +422,40 @@ int fkc_cmd_dedup(int argc, char **argv)
         return 1;
     fk_filter *f = NULL;
     fkc_filelock lk;
-    /* held from the read to the rename (see cmd_update.c) */
-    if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
-        return 1;
-    if (lk.created) {
-        rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, window_seconds, &f);
-    } else {
-        rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
-             fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
-        if (!rc && (kind.ops || fpr != 0 || capacity || seed || window_seconds))
-            fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
-                    "--capacity, --seed and --window-seconds are ignored (its own settings hold)\n", path);
+    bool created_now = false;
+    /* Held from the read to the last rename (see cmd_update.c), moved to
+     * each checkpoint's new file as it is saved. A new file is made here,
+     * saved empty before any line is read (so that a second dedup creating
+     * it at the same time waits for this one and then adds to it), and
+     * removed again if the run fails before it saved a line. */
+    for (int tries = 0;; tries++) {
+        if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
+            return 1;
+        if (lk.created) {
+            rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, window_seconds, &f);
+            int saved = rc ? -1 : fkc_filterfile_save_held(spec.name, &lk, f);
+            if (saved == 1 && tries < 100) { /* another dedup made it first: add to its file */
+                fk_filter_free(f);
+                f = NULL;
+                fkc_filterfile_unlock(&lk, 0);
+                continue;
+            }
+            if (saved == 1)
+                fprintf(stderr, "filterkit dedup: %s: the file keeps being replaced; giving up\n", path);
+            if (saved != 0 && !rc)
+                rc = 1;
+            created_now = !rc;
+        } else {
+            rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
+                 fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
+            if (!rc && (kind.ops || fpr != 0 || capacity || seed || window_seconds))
+                fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
+                        "--capacity, --seed and --window-seconds are ignored (its own settings hold)\n", path);
+        }
+        break;
     }
     if (rc) {
+        fk_filter_free(f);
         fkc_filterfile_unlock(&lk, 0);
         return rc;
     }
@@ -188,7 +471,7 @@ int fkc_cmd_dedup(int argc, char **argv)
         fkc_filterfile_unlock(&lk, 0);
         return 1;
     }
-    fk_stats before, after;
+    fk_stats before;
     fk_filter_stats(f, &before);
     fkc_keybatch b;
     fkc_keybatch_init(&b);
@@ -200,7 +483,19 @@ int fkc_cmd_dedup(int argc, char **argv)
      * window (fk_window_advance answers) reads the clock at each line */
     const bool expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
     const bool timed = expires && fk_window_advance(f, wall_ns()) != FK_EUNSUPPORTED;
-    const bool stream_in = is_stream(STDIN_FILENO), flush_out = is_stream(STDOUT_FILENO);
+    const bool in_regular = is_regular(STDIN_FILENO);
+    const bool stream_in = !in_regular || timed, flush_out = line_buffered || !in_regular;
+    /* before the progress thread starts, so that it inherits the mask */
+    stopper stop;
+    stopper_install(&stop);
+    dedup_run d = {
+        .cmd = spec.name, .path = path, .f = f, .lk = &lk, .stop = &stop,
+        .every_lines = every_lines, .every_ns = every_ns, .saved_at = mono_ns(),
+        .items_before = before.items, .saves = 0, .expires = expires,
+        .out_regular = is_regular(STDOUT_FILENO),
+    };
+    r.wait = wait_input;
+    r.wait_ctx = &d;
     fkc_progress_begin(NULL, 0);
     /* A batch of lines is looked up together (its lines come into cache at
      * once), then taken in order as the filter stands at each one's turn:
@@ -210,9 +505,9 @@ int fkc_cmd_dedup(int argc, char **argv)
      * go in, so its lines are asked one at a time; so are the lines of a
      * stream, each handled as it arrives. */
     for (;;) {
-        if (s != FK_OK || ferror(stdout))
+        if (s != FK_OK || ferror(stdout) || d.failed)
             break;
-        if (stream_in || timed) {
+        if (stream_in) {
             const char *key;
             size_t len;
             got = fkc_linereader_next(&r, &key, &len);
@@ -240,50 +535,60 @@ int fkc_cmd_dedup(int argc, char **argv)
                 (void)fk_window_advance(f, wall_ns()); /* a clock stepped back: keep its time */
             bool seen = (!expires && b.n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i]))
                                               : fk_filter_contains(f, b.keys[i], b.lens[i]);
-            if (seen && !expires)
-                continue;
-            s = fk_filter_insert(f, b.keys[i], b.lens[i]);
-            if (s == FK_EFULL && timed) {
-                /* fed past its rate: this line is not remembered */
-                if (unremembered++ == 0)
-                    fprintf(stderr, "filterkit dedup: %s: more lines than --capacity per window: "
-                            "the excess is not remembered (counted at the end)\n", path);
-                s = FK_OK;
+            if (!seen || expires) {
+                s = fk_filter_insert(f, b.keys[i], b.lens[i]);
+                if (s == FK_EFULL && timed) {
+                    /* fed past its rate: this line is not remembered */
+                    if (unremembered++ == 0)
+                        fprintf(stderr, "filterkit dedup: %s: more lines than --capacity per window: "
+                                "the excess is not remembered (counted at the end)\n", path);
+                    s = FK_OK;
+                } else if (s == FK_OK) {
+                    changed = true;
+                    d.dirty++;
+                }
+                if (s != FK_OK)
+                    break;
+                if (!seen) {
+                    fresh++;
+                    fwrite(b.keys[i], 1, b.lens[i], stdout);
+                    putchar('\n');
+                    if (flush_out)
+                        fflush(stdout);
+                }
             }
-            if (s != FK_OK)
+            /* the line is decided (and written): a checkpoint may follow */
+            if (d.every_lines && ++d.since >= d.every_lines && checkpoint(&d, false) != 0) {
+                d.failed = true;
                 break;
-            changed = true;
-            if (seen)
-                continue;
-            fresh++;
-            fwrite(b.keys[i], 1, b.lens[i], stdout);
-            putchar('\n');
-            if (flush_out)
-                fflush(stdout);
+            }
         }
+        if (!d.failed && checkpoint_if_due(&d) != 0)
+            d.failed = true;
         if (got < 0)
             break;
     }
     fkc_progress_end();
+    /* a stop signal (or a failed checkpoint) ends the input: not an error */
+    if (got < 0 && b.err == EINTR && (stop_signal || d.failed))
+        got = 0;
+    const char *kept = d.saves ? "the file is as at its last checkpoint" : "the file is unchanged";
     rc = 1;
-    if (got < 0)
-        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s is unchanged\n", fkc_linereader_error(b.err), path);
+    if (d.failed)
+        ; /* said */
+    else if (got < 0)
+        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s\n", fkc_linereader_error(b.err), kept);
     else if (s == FK_EFULL) {
-        fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; the file is "
-                "unchanged\n", path, fk_filter_ops(f)->name, (unsigned long long)fresh);
+        fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; %s\n",
+                path, fk_filter_ops(f)->name, (unsigned long long)fresh, kept);
         fk_stats full;
         fk_filter_stats(f, &full);
         fkc_hint_full(stderr, "dedup", fk_filter_ops(f), (unsigned long long)full.capacity);
     }
     else if (s != FK_OK)
-        fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; the file is unchanged\n", path,
-                fk_strerror(s), fkc_memlimit_hint(s));
-    else if (fk_filter_stats(f, &after), !expires && after.items < before.items)
-        fprintf(stderr, "filterkit dedup: %s: the item count would pass 2^64-1 (it was %llu); the file is "
-                "unchanged\n", path, (unsigned long long)before.items);
-    else if (fflush(stdout) != 0 || ferror(stdout))
-        fprintf(stderr, "filterkit dedup: writing to stdout: %s; %s is unchanged\n", strerror(errno), path);
-    else if (fkc_filterfile_save_locked(spec.name, &lk, f) == 0)
+        fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; %s\n", path,
+                fk_strerror(s), fkc_memlimit_hint(s), kept);
+    else if (checkpoint(&d, timed || (d.saves == 0 && !created_now)) == 0)
         rc = 0;
     if (unremembered)
         fprintf(stderr, "filterkit dedup: %s: %llu lines came faster than the window's capacity and "
@@ -292,5 +597,13 @@ int fkc_cmd_dedup(int argc, char **argv)
     fkc_keybatch_free(&b);
     fkc_linereader_free(&r);
     fk_filter_free(f);
+    int sig = stopper_remove(&stop);
+    if (sig && rc == 0) {
+        /* stopped by a signal, everything kept: end by that signal, so that
+         * the shell and a supervisor see how the run ended (a script's loop
+         * stops at Ctrl-C) */
+        fflush(stdout);
+        raise(sig);
+    }
     return rc;
 }

@@ -1,5 +1,6 @@
 /* bench/cli/filterfile.c: see filterfile.h. */
 #define _DEFAULT_SOURCE /* realpath, flock */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "filterfile.h"
 #include "../../registry/registry.h"
@@ -197,17 +199,87 @@ static void sync_folder(const char *path)
     }
 }
 
-static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep);
+static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep,
+                   int noclobber, int *held);
 
 int fkc_filterfile_save(const char *cmd, const char *path, const fk_filter *f)
 {
-    return save_as(cmd, path, f, NULL);
+    return save_as(cmd, path, f, NULL, 0, NULL);
 }
 
 int fkc_filterfile_save_locked(const char *cmd, const fkc_filelock *lk, const fk_filter *f)
 {
     mode_t mode = (mode_t)lk->mode;
-    return save_as(cmd, lk->real, f, &mode);
+    return save_as(cmd, lk->real, f, &mode, 0, NULL);
+}
+
+/* A temporary file of a save of path: "NAME.tmp-" and the six letters or
+ * digits mkstemp puts in place of XXXXXX, in path's folder. */
+static int is_temp_of(const char *name, const char *base)
+{
+    size_t n = strlen(base);
+    if (strncmp(name, base, n) != 0 || strncmp(name + n, ".tmp-", 5) != 0)
+        return 0;
+    const char *x = name + n + 5;
+    for (int i = 0; i < 6; i++)
+        if (!((x[i] >= 'a' && x[i] <= 'z') || (x[i] >= 'A' && x[i] <= 'Z') || (x[i] >= '0' && x[i] <= '9')))
+            return 0;
+    return x[6] == '\0';
+}
+
+/* Removes the temporary files a killed save of path left beside it (its
+ * own name is never taken for them: they are only ever ignored or
+ * removed). Called with path's lock held, so no writer that takes turns is
+ * saving it; and a file is removed only when it is ours, a regular file,
+ * not locked (a live save holds its temporary file's lock from its
+ * mkstemp on) and untouched for STALE_SECONDS (older than the instant
+ * between a save's mkstemp and its flock). Best effort, silent. */
+#define STALE_SECONDS 10
+static void remove_stale_temps(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    if (!*base || folder_of(path, dir, sizeof dir) != 0)
+        return;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    time_t now = time(NULL);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!is_temp_of(e->d_name, base))
+            continue;
+        char tmp[4096 + 256];
+        struct stat st;
+        snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
+        if (lstat(tmp, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+            now - st.st_mtime < STALE_SECONDS)
+            continue;
+        int fd = open(tmp, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+            unlink(tmp);
+        close(fd);
+    }
+    closedir(d);
+}
+
+int fkc_filterfile_save_held(const char *cmd, fkc_filelock *lk, const fk_filter *f)
+{
+    mode_t mode = (mode_t)lk->mode;
+    int held = -1;
+    int rc = save_as(cmd, lk->real, f, &mode, lk->fd < 0, &held);
+    if (rc != 0)
+        return rc;
+    int was_missing = lk->fd < 0;
+    if (lk->fd >= 0)
+        close(lk->fd); /* the old file's lock: its waiters find the new file */
+    lk->fd = held;
+    if (was_missing)
+        remove_stale_temps(lk->real);
+    return 0;
 }
 
 int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filelock *lk)
@@ -234,34 +306,14 @@ int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filel
             free(real);
             if (!create)
                 return fail(cmd, path, strerror(ENOENT));
-            /* a new file: an empty placeholder holds the name and the lock */
-            fd = open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            if (fd < 0 && errno == EEXIST)
-                continue; /* another writer made it first: take its lock */
-            if (fd < 0)
-                return fail(cmd, path, strerror(errno));
-            real = realpath(path, NULL);
-            if (!real || flock(fd, LOCK_EX) != 0) {
-                int err = errno;
-                unlink(path);
-                close(fd);
-                free(real);
-                return fail(cmd, path, strerror(err));
-            }
-            /* Between the create and the flock another writer may have
-             * taken the empty file as its own, saved and renamed over it:
-             * then the name is no longer ours, so start again. */
-            struct stat mine, named;
-            if (fstat(fd, &mine) != 0 || stat(real, &named) != 0 || mine.st_dev != named.st_dev ||
-                mine.st_ino != named.st_ino) {
-                close(fd);
-                free(real);
-                continue;
-            }
+            /* a new file: nothing is made and nothing locked until the
+             * caller's first fkc_filterfile_save_held, which puts the
+             * whole file in place at once (never an empty placeholder) */
+            lk->real = strdup(path);
+            if (!lk->real)
+                return fail(cmd, path, strerror(ENOMEM));
             mode_t mask = umask(0);
             umask(mask);
-            lk->fd = fd;
-            lk->real = real;
             lk->mode = 0666 & ~mask;
             lk->created = 1;
             return 0;
@@ -294,6 +346,7 @@ int fkc_filterfile_lock(const char *cmd, const char *path, int create, fkc_filel
             lk->fd = fd;
             lk->real = real;
             lk->mode = held.st_mode & 07777;
+            remove_stale_temps(real);
             return 0;
         }
         close(fd);
@@ -306,8 +359,8 @@ void fkc_filterfile_unlock(fkc_filelock *lk, int saved)
 {
     if (!lk)
         return;
-    if (lk->created && !saved && lk->real)
-        unlink(lk->real); /* our empty placeholder, still locked: no one wrote it */
+    if (lk->created && !saved && lk->real && lk->fd >= 0)
+        unlink(lk->real); /* created here (or an empty leftover), still locked: no one else wrote it */
     if (lk->fd >= 0)
         close(lk->fd); /* releases the flock */
     free(lk->real);
@@ -315,7 +368,8 @@ void fkc_filterfile_unlock(fkc_filelock *lk, int saved)
     lk->real = NULL;
 }
 
-static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep)
+static int save_as(const char *cmd, const char *path, const fk_filter *f, const mode_t *keep,
+                   int noclobber, int *held)
 {
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 16);
@@ -330,6 +384,11 @@ static int save_as(const char *cmd, const char *path, const fk_filter *f, const 
         free(tmp);
         return fail(cmd, path, msg);
     }
+    /* locked from its creation: remove_stale_temps leaves a live save's
+     * file alone, and with held the lock goes on with the file once it is
+     * renamed into place, so no other writer takes it in between */
+    (void)flock(fd, LOCK_EX | LOCK_NB);
+    int keep_fd = -1;
     struct stat st;
     mode_t mode;
     if (keep) {
@@ -342,29 +401,54 @@ static int save_as(const char *cmd, const char *path, const fk_filter *f, const 
         mode = 0666 & ~mask;
     }
     const char *why = NULL;
-    FILE *fp = fdopen(fd, "wb");
-    if (!fp) {
+    if (held && (keep_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
         why = strerror(errno);
+    FILE *fp = why ? NULL : fdopen(fd, "wb");
+    if (!fp) {
+        if (!why)
+            why = strerror(errno);
         close(fd);
     } else {
         fk_status s = fk_filter_save_file(f, fp);
         if (s != FK_OK)
             why = s == FK_EIO ? strerror(errno) : fk_strerror(s);
-        else if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
+        else if (fflush(fp) != 0 || fsync(fd) != 0 || fchmod(fd, mode) != 0)
             why = strerror(errno);
         if (fclose(fp) != 0 && !why)
             why = strerror(errno);
     }
-    if (!why && rename(tmp, path) != 0)
+    int raced = 0;
+    if (!why && noclobber) {
+        /* a new file: link(2) puts it in place only if the name is still
+         * free (another writer may have created it meanwhile); a file
+         * system without hard links gets a checked rename */
+        struct stat ls;
+        if (link(tmp, path) == 0)
+            unlink(tmp);
+        else if (errno == EEXIST)
+            raced = 1;
+        else if (lstat(path, &ls) == 0)
+            raced = 1;
+        else if (rename(tmp, path) != 0)
+            why = strerror(errno);
+    } else if (!why && rename(tmp, path) != 0) {
         why = strerror(errno);
-    if (!why)
+    }
+    if (!why && !raced)
         sync_folder(path);
     char msg[256];
     if (why) {
         snprintf(msg, sizeof msg, "cannot save (the file is unchanged): %s", why);
-        unlink(tmp);
     }
+    if (why || raced)
+        unlink(tmp);
     free(tmp);
+    if ((why || raced) && keep_fd >= 0)
+        close(keep_fd);
+    else if (held)
+        *held = keep_fd;
+    if (raced)
+        return 1;
     return why ? fail(cmd, path, msg) : 0;
 }
 

@@ -121,6 +121,8 @@ static int fill(fkc_linereader *r, size_t *got)
         return 0;
     }
     for (;;) {
+        if (r->wait && r->wait(r->wait_ctx, fd) != 0)
+            return -1;
         ssize_t n = read(fd, r->buf + r->end, r->cap - r->end);
         if (n >= 0) {
             *got = (size_t)n;

@@ -37,6 +37,13 @@ typedef struct {
     uint64_t lines;           /* keys returned so far */
     uint64_t bytes;           /* bytes consumed so far */
     uint64_t total;           /* bytes to read when known (a regular file), else 0 */
+    /* Optional (NULL after init): called before each read(2) of the
+     * descriptor, to wait for input its own way (dedup: a stop signal, a
+     * checkpoint while the input is idle). Returns 0 to read; -1 with
+     * errno set to give up (fkc_linereader_next then returns -1 with that
+     * errno; the unread bytes stay, so it may be called again). */
+    int    (*wait)(void *ctx, int fd);
+    void    *wait_ctx;
 } fkc_linereader;
 
 /* Starts reading fp. Returns 0, or -1 when the buffer cannot be allocated
