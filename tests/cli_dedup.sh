@@ -172,8 +172,12 @@ for sig in INT TERM HUP; do
         f="$tmp/sig-$kind.fk"
         rm -f "$f"
         start_dedup --kind "$kind" --fpr 1e-6 --capacity 1000 "$f"
-        printf 'a\nb\na\nc\n' >&3
-        check "SIG$sig $kind: the output file grows line by line from a pipe" wait_lines 3
+        printf 'a\n' >&3
+        check "SIG$sig $kind: from a pipe the output file has the first line while dedup waits" wait_lines 1
+        printf 'b\na\n' >&3
+        check "SIG$sig $kind: ... then the second" wait_lines 2
+        printf 'c\n' >&3
+        check "SIG$sig $kind: ... then the third" wait_lines 3
         stop_dedup "$sig"
         check "SIG$sig $kind: ends by the signal (status $rc, want $code)" test "$rc" = "$code"
         check "SIG$sig $kind: printed each new line once" cmp -s "$tmp/sout" "$tmp/abc.want"

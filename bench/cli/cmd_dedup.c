@@ -220,6 +220,7 @@ typedef struct {
     uint64_t items_before;          /* the loaded item count (wrap check) */
     uint64_t saves;                 /* saves made in this run */
     bool expires, out_regular;
+    bool flush_idle;                /* write the printed lines out before each wait for input */
     bool failed;                    /* a checkpoint failed (said): stop, save no more */
 } dedup_run;
 
@@ -274,6 +275,12 @@ static int checkpoint_if_due(dedup_run *d)
 static int wait_input(void *ctx, int fd)
 {
     dedup_run *d = ctx;
+    /* every line decided so far goes out before dedup may wait: a reader
+     * of the output (tail -f log | dedup > new.log) has each line as soon
+     * as the input has no more for now; a burst costs one write per read
+     * of input, not one per line */
+    if (d->flush_idle)
+        fflush(stdout);
     for (;;) {
         stopper_poll(d->stop);
         if (stop_signal || d->failed) {
@@ -365,7 +372,8 @@ int fkc_cmd_dedup(int argc, char **argv)
           "checkpoint: save FILTER every WHEN, a time (30s, 5min, 1h) or a count of lines "
           "read (100000, 1M); 0: only at the end (default: 60s)" },
         { "line-buffered", FKC_OPT_FLAG, &line_buffered, NULL,
-          "write each new line out at once, as grep --line-buffered (the default unless stdin is a regular file)" },
+          "write each new line out at once, as grep --line-buffered (otherwise: whenever the input "
+          "pauses, unless stdin is a regular file)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
         FKC_MEMLIMIT_OPT(&max_bytes),
         { NULL, 0, NULL, NULL, NULL },
@@ -387,11 +395,12 @@ int fkc_cmd_dedup(int argc, char **argv)
         "is printed unless it was seen among the last N lines (or, with\n"
         "--window-seconds T, in the last T seconds, the clock read at each line):\n"
         "  tail -f access.log | filterkit dedup --kind window --capacity 1M seen.fk\n"
-        "Unless stdin is a regular file each line is handled as it arrives and each new\n"
-        "line written out at once (--line-buffered forces that), so 'tail -f log |\n"
-        "filterkit dedup seen.fk > new.log' grows as lines come. A time window fed\n"
-        "faster than --capacity lines per T refuses to remember the excess (said on\n"
-        "stderr; those lines are printed, never lost from the window's promise).\n"
+        "Unless stdin is a regular file each line is handled as it arrives, and the new\n"
+        "lines are written out whenever the input pauses (--line-buffered: after each\n"
+        "line), so 'tail -f log | filterkit dedup seen.fk > new.log' grows as lines\n"
+        "come. A time window fed faster than --capacity lines per T refuses to\n"
+        "remember the excess (said on stderr; those lines are printed, never lost\n"
+        "from the window's promise).\n"
         "Stopping: Ctrl-C (SIGINT), SIGTERM or SIGHUP ends the run as the end of the\n"
         "input does: the lines printed are written out, FILTER is saved, and dedup\n"
         "then ends by that signal (exit status 130, 143 or 129 in a shell; 1 if the\n"
@@ -484,7 +493,7 @@ int fkc_cmd_dedup(int argc, char **argv)
     const bool expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
     const bool timed = expires && fk_window_advance(f, wall_ns()) != FK_EUNSUPPORTED;
     const bool in_regular = is_regular(STDIN_FILENO);
-    const bool stream_in = !in_regular || timed, flush_out = line_buffered || !in_regular;
+    const bool stream_in = !in_regular || timed;
     /* before the progress thread starts, so that it inherits the mask */
     stopper stop;
     stopper_install(&stop);
@@ -492,7 +501,7 @@ int fkc_cmd_dedup(int argc, char **argv)
         .cmd = spec.name, .path = path, .f = f, .lk = &lk, .stop = &stop,
         .every_lines = every_lines, .every_ns = every_ns, .saved_at = mono_ns(),
         .items_before = before.items, .saves = 0, .expires = expires,
-        .out_regular = is_regular(STDOUT_FILENO),
+        .out_regular = is_regular(STDOUT_FILENO), .flush_idle = !in_regular,
     };
     r.wait = wait_input;
     r.wait_ctx = &d;
@@ -553,7 +562,7 @@ int fkc_cmd_dedup(int argc, char **argv)
                     fresh++;
                     fwrite(b.keys[i], 1, b.lens[i], stdout);
                     putchar('\n');
-                    if (flush_out)
+                    if (line_buffered)
                         fflush(stdout);
                 }
             }
