@@ -531,6 +531,8 @@ int fkc_cmd_dedup(int argc, char **argv)
         } else if ((got = fkc_keybatch_read(&b, &r)) == 0) {
             break;
         }
+        if (d.failed) /* a checkpoint failed while waiting: decide no more lines */
+            break;
         if ((r.lines ^ (r.lines - b.n)) & ~(uint64_t)0xffff) {
             char at[64];
             fkc_linereader_progress(&r, at, sizeof at);
