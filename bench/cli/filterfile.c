@@ -412,7 +412,7 @@ static int save_as(const char *cmd, const char *path, const fk_filter *f, const 
         fk_status s = fk_filter_save_file(f, fp);
         if (s != FK_OK)
             why = s == FK_EIO ? strerror(errno) : fk_strerror(s);
-        else if (fflush(fp) != 0 || fsync(fd) != 0 || fchmod(fd, mode) != 0)
+        else if (fsync(fd) != 0 || fchmod(fd, mode) != 0)
             why = strerror(errno);
         if (fclose(fp) != 0 && !why)
             why = strerror(errno);
