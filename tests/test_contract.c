@@ -1145,21 +1145,7 @@ TEST(the_registry_says_full)
     CHECK(fk_ops_find("extra-0") == &extra[0]);
 }
 
-/* FK_TEST_KIND=name (make check-<kind>) runs the contract over the kinds
- * whose name is name or ends in "-name" (cuckoo: cuckoo, scalable-cuckoo)
- * and over the kinds whose name starts with "name-" (scalable: every
- * scalable-*); unset, over every kind. */
-static bool kind_selected(const char *name)
-{
-    const char *want = getenv("FK_TEST_KIND");
-    if (!want || !*want)
-        return true;
-    size_t n = strlen(name), w = strlen(want);
-    return strcmp(name, want) == 0 ||
-           (n > w && name[n - w - 1] == '-' && strcmp(name + n - w, want) == 0) ||
-           (n > w && name[w] == '-' && strncmp(name, want, w) == 0);
-}
-
+/* FK_TEST_KIND=name (make check-<kind>): check_kind_selected (check.h). */
 int main(void)
 {
     RUN(registry_finds_the_built_in_kinds);
@@ -1169,7 +1155,7 @@ int main(void)
     RUN(registering_a_kind);
     RUN(a_static_kind_is_built_and_refuses_writes);
     for (size_t i = 0; (kind = fk_ops_at(i)) != NULL; i++) {
-        if (!kind_selected(kind->name))
+        if (!check_kind_selected(kind->name))
             continue;
         printf("kind %s\n", kind->name);
         RUN(vtable_is_complete);
