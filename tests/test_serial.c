@@ -189,6 +189,8 @@ TEST(every_serializing_kind_has_a_kind_id_that_finds_it)
     int n = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         CHECK_MSG(serializes(ops), "built-in kind %s cannot be saved", ops->name);
         if (!serializes(ops))
             continue;
@@ -198,7 +200,7 @@ TEST(every_serializing_kind_has_a_kind_id_that_finds_it)
         kind_id_finds_the_kind(ops);
         CHECK(so->save_head && so->save_payload && so->check_head && so->load);
     }
-    CHECK(n >= 3);
+    CHECK(n >= 3 || check_kind_filtered());
     CHECK(fk_ops_find_kind_id(0) == NULL);
     CHECK(fk_ops_find_kind_id(0xFFFF) == NULL);
     CHECK(fk_ops_find("bloom")->serial->kind_id == FK_KIND_BLOOM);
@@ -210,6 +212,8 @@ TEST(reload_answers_identically)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         fk_filter *f = make_filled(ops, 100000, 0.01, 42, 7, 100000);
@@ -262,6 +266,8 @@ TEST(truncating_at_every_byte_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -278,6 +284,8 @@ TEST(flipping_any_bit_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -311,6 +319,8 @@ TEST(extending_at_every_byte_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -397,6 +407,8 @@ TEST(a_length_field_that_disagrees_with_the_record_is_corrupt)
     size_t kinds = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops) || !check_kind_selected(ops->name))
             continue;
         length_field_disagrees(ops);
@@ -409,6 +421,8 @@ TEST(newer_version_is_unsupported_older_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -437,6 +451,8 @@ TEST(sealed_nonsense_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -633,6 +649,8 @@ TEST(file_round_trip_and_trailing_bytes)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         fk_filter *f = make_filled(ops, 5000, 0.01, 9, 21, 4000);
@@ -724,6 +742,8 @@ TEST(streamed_save_is_the_buffered_record)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         /* the built-in kinds stream; a kind added without the hook still
@@ -979,6 +999,8 @@ TEST(forged_records_load_only_when_every_operation_keeps_them_loadable)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len = 0;
         bool must_refuse = false;
         uint8_t *buf = serializes(ops) ? forged_record(ops, &len, &must_refuse) : NULL;
@@ -1115,6 +1137,8 @@ TEST(golden_files_pin_the_format)
     bool regen = getenv("FK_REGEN_GOLDEN") != NULL;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         char path[600];
@@ -1197,6 +1221,8 @@ TEST(release_0_3_golden_files_still_load)
     size_t found = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops) || !in_release_0_3(ops->name)) /* kinds added later */
             continue;
         char path[600];
@@ -1229,7 +1255,8 @@ TEST(release_0_3_golden_files_still_load)
             }
         fk_filter_free(g);
     }
-    CHECK_EQ_U64(found, sizeof release_0_3 / sizeof release_0_3[0]);
+    if (!check_kind_filtered())
+        CHECK_EQ_U64(found, sizeof release_0_3 / sizeof release_0_3[0]);
 }
 
 int main(void)
@@ -1246,9 +1273,12 @@ int main(void)
     RUN(a_length_field_that_disagrees_with_the_record_is_corrupt);
     RUN(newer_version_is_unsupported_older_is_corrupt);
     RUN(sealed_nonsense_is_corrupt);
-    RUN(bloom_bits_past_m_must_be_clear);
-    RUN(counting_saturation_width_and_padding);
-    RUN(cuckoo_items_geometry_and_prng);
+    if (check_kind_selected("bloom"))
+        RUN(bloom_bits_past_m_must_be_clear);
+    if (check_kind_selected("counting"))
+        RUN(counting_saturation_width_and_padding);
+    if (check_kind_selected("cuckoo"))
+        RUN(cuckoo_items_geometry_and_prng);
     RUN(file_round_trip_and_trailing_bytes);
     RUN(streamed_save_is_the_buffered_record);
     RUN(short_file_with_huge_claim_is_corrupt);
