@@ -261,6 +261,7 @@ help:
 	@echo "make check        every test at small scale, plain build: the loop after each change"
 	@echo "make check-KIND   one kind's tests, link test and contract test ($(KINDS))"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
+	@echo "make mutate       plant each kept mutant (tests/mutants/) in a scratch copy; fail if one survives"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  every step of make bench at small sizes: all plots, results-quick/, plots/out-quick/"
 	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
@@ -482,6 +483,15 @@ kind_scripts = $(CHECK_SCRIPTS_$(1)) tests/cli_serial.sh
 $(CHECK_KINDS): check-%: deps
 	@$(MAKE) --no-print-directory $(call kind_tests,$*) $(CLI)
 	@FK_TEST_SCALE=small FK_TEST_KIND=$* FK_BUILD=$(BUILD) tests/run.sh $(call kind_tests,$*) $(call kind_scripts,$*)
+
+# `make mutate`: plants each kept mutant (tests/mutants/*.patch, one bug
+# each, its header naming the test expected to catch it) in a scratch copy
+# of the tree and its build folder, runs that test, then `make check` if
+# it passed, and fails if any mutant survives; prints mutant, catching
+# test, seconds (tests/mutate.sh). Before each release, not in every CI run.
+.PHONY: mutate
+mutate: deps
+	@tests/mutate.sh
 
 # `make test-tsan`: the programs that run threads on one filter
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
