@@ -235,6 +235,8 @@ if command -v pkg-config >/dev/null 2>&1; then
         grep -q "Shared library: \[libfilterkit.so.$major\]" <<<"$(readelf -d "$tmp/readme/app" 2>/dev/null)"
     (HOME="$tmp/home" make -s -C "$root" BUILD="$build" "${make_san[@]}" PREFIX="$tmp/home/.local" uninstall \
         >/dev/null 2>&1)
+else
+    part_skipped "the README's \$HOME/.local example: no pkg-config here"
 fi
 
 # 7. Other directories: the .pc follows LIBDIR and INCLUDEDIR.
