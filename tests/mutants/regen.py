@@ -35,13 +35,15 @@ MUTANTS = [
      "    fk_ctab_set(&c->table, b, (unsigned)j, 0);\n    c->items--;\n",
      "    fk_ctab_set(&c->table, k->i1, (unsigned)j, 0);\n    c->items--;\n"),
     ("03-counting-no-saturation",
-     "counting inserts without saturation: a counter at its maximum wraps into the "
-     "next counter's bits",
+     "counting inserts without saturation: a counter at its maximum is incremented, "
+     "carrying into the next counter's bits",
      "make check-counting",
-     "test_counting's saturation cases (a saturated counter stays at max and is never decremented)",
-     "counting/counting.c",
-     "        if (x == max)\n            return 0; /* saturated: stays at max for ever */\n",
-     "        if (x == max + 1)\n            return 0; /* saturated: stays at max for ever */\n"),
+     "test_counting saturated_counters_stick_and_protect_other_keys (a saturated counter "
+     "stays at max and protects other keys)",
+     "counting/counting_internal.h",
+     "        uint32_t x = fk_ctr_get(v, pos);\n        if (x == v.max)\n"
+     "            continue; /* saturated: stays at max for ever */\n",
+     "        uint32_t x = fk_ctr_get(v, pos);\n"),
     ("04-window-sweep-wrong-tag",
      "the window's word sweep empties the slots of the next generation's tag, not the "
      "oldest one's",
@@ -160,6 +162,15 @@ MUTANTS = [
      "redis/cmd_chunk.c",
      "    rm_Replicate(ctx, \"FK.LOAD\", \"sb\", argv[1], (const char *)r->buf, (size_t)r->total);\n",
      ""),
+    ("20-counting-concurrent-no-saturation",
+     "counting's concurrent insert (compare-and-swap) increments a saturated counter",
+     "make check-counting",
+     "test_counting concurrent_writers_saturate_as_single_ones (added for this mutant: "
+     "test_concurrent did not kill it)",
+     "counting/counting.c",
+     "        if (x == max)\n            return 0; /* saturated: stays at max for ever */\n"
+     "        if (fk_cas8",
+     "        if (fk_cas8"),
     ("19-bloom-merge-skips-last-word",
      "a Bloom merge (and intersect) leaves out the bit array's last word",
      "make check-bloom",
