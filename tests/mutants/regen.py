@@ -118,7 +118,8 @@ MUTANTS = [
      "`filterkit dedup` never notes that it inserted: a line repeated within one batch "
      "of input is printed twice",
      "make build/filterkit && tests/run.sh tests/cli_dedup.sh",
-     "cli_dedup.sh: every line twice, each printed once, in order",
+     "cli_dedup.sh: every line twice from a regular file (read in batches), each printed "
+     "once, in order (added for this mutant: the piped case reads line by line)",
      "bench/cli/cmd_dedup.c",
      "            changed = true;\n",
      ""),
