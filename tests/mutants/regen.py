@@ -80,7 +80,8 @@ MUTANTS = [
     ("08-blocked-batch-skips-last-window",
      "the blocked filter's batch pipeline skips its last window of keys",
      "make check-blocked",
-     "test_batch contains_and_insert_many_equal_single_calls_every_kind (FK_TEST_KIND=blocked)",
+     "test_contract build_answers_as_inserts (a build inserts through the batch call), "
+     "test_batch's batch-equals-single cases (FK_TEST_KIND=blocked)",
      "blocked/blocked_batch.c",
      "    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {\n",
      "    for (size_t start = 0; start + FK_BATCH_WINDOW < n; start += FK_BATCH_WINDOW, cur ^= 1) {\n"),
