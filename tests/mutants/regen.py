@@ -65,14 +65,15 @@ MUTANTS = [
      "expandable lookups ignore the void list (keys whose fingerprint bits ran out "
      "during doublings)",
      "make check-expandable",
-     "test_expandable's growth past the fingerprint's bits: no false negatives",
+     "test_expandable entries_out_of_bits_go_void_and_stay_found",
      "expandable/expandable.c",
      "    return voids_match(xf, q) >= 0;\n",
      "    return voids_match(xf, q) < -1;\n"),
     ("07-quotient-runend-not-carried",
      "a quotient filter shift does not carry slot 63's runend bit into the next block",
      "make check-quotient",
-     "test_quotient's model sequences and invariant checks across block boundaries",
+     "test_quotient invariants_hold_after_merge_grow_and_load (well_formed) and its "
+     "model sequences across block boundaries",
      "quotient/quotient.c",
      "            fk_qf_set_slot(qf, s63 + 1, fk_qf_slot(qf, s63));\n"
      "            set_runend(qf, s63 + 1, fk_qf_is_runend(qf, s63));\n",
@@ -137,7 +138,8 @@ MUTANTS = [
     ("15-scalable-lookup-skips-first-link",
      "a scalable chain's lookup (hash-once path) never asks its first, oldest link",
      "make check-scalable",
-     "test_scalable / test_contract no_false_negatives once the chain has grown",
+     "test_scalable one_hash_per_key_answers_as_the_per_link_path (the hashed lookup "
+     "answers as the per-link one once the chain has grown)",
      "scalable/scalable.c",
      "    for (size_t i = c->count; i-- > 0;) {\n        const fk_scalable_link *l = &c->link[i];\n",
      "    for (size_t i = c->count; i-- > 1;) {\n        const fk_scalable_link *l = &c->link[i];\n"),
@@ -145,15 +147,16 @@ MUTANTS = [
      "the registry loads every file of a shared kind id (the growing kinds) as the first "
      "kind registered with that id",
      "make check-scalable",
-     "test_serial every_serializing_kind_has_a_kind_id_that_finds_it and load_all_ways "
-     "(fk_filter_load_any agrees with the kind's own load)",
+     "test_scalable saved_chain_round_trips_and_keeps_its_inner_kind "
+     "(fk_filter_load_any of a scalable-cuckoo file), test_serial's load_all_ways",
      "registry/registry.c",
      "            ops->serial->check_head(h) == FK_OK)\n            return ops;\n",
      "            ops->serial->check_head(h) == FK_OK)\n            break;\n"),
     ("17-python-str-key-drops-last-byte",
      "the Python binding hashes a str key without its last UTF-8 byte",
      "tests/run.sh tests/cli_python.sh",
-     "python/tests: a str key is its UTF-8 bytes, the same bits as the C calls and the CLI",
+     "python/tests test_api.py test_key_types_are_their_bytes (a str key is its UTF-8 "
+     "bytes, the same bits as the C calls and the CLI)",
      "python/src/keys.c",
      "        k->ptr = s;\n        k->len = (size_t)n;\n",
      "        k->ptr = s;\n        k->len = (size_t)n - (n > 0);\n"),
@@ -177,7 +180,7 @@ MUTANTS = [
     ("19-bloom-merge-skips-last-word",
      "a Bloom merge (and intersect) leaves out the bit array's last word",
      "make check-bloom",
-     "test_contract count_and_merge_follow_the_slots: every key of both filters is in the union",
+     "test_bloom union_and_intersection: every key of both filters is in the union",
      "bloom/bloom.c",
      "    for (uint64_t w = 0; w < dst->words; w++)\n        dst->bits[w] = intersect",
      "    for (uint64_t w = 0; w + 1 < dst->words; w++)\n        dst->bits[w] = intersect"),
