@@ -261,6 +261,7 @@ help:
 	@echo "make check        every test at small scale, plain build: the loop after each change"
 	@echo "make check-KIND   one kind's tests, link test and contract test ($(KINDS))"
 	@echo "make test-tsan    the threaded tests under ThreadSanitizer (into BUILD/tsan)"
+	@echo "make mutate       plant each kept mutant (tests/mutants/) in a scratch copy; fail if one survives"
 	@echo "make bench        run the default benchmark suite, write results/ and plots"
 	@echo "make bench-quick  every step of make bench at small sizes: all plots, results-quick/, plots/out-quick/"
 	@echo "make plots        redraw plots/out/ from the CSVs in results/ (no bench run)"
@@ -458,17 +459,39 @@ check: deps-test
 	@$(MAKE) --no-print-directory tests-build SAY_CONFIG=1
 	@FK_TEST_SCALE=small tests/run.sh $(BUILD)
 
-# `make check-<kind>` (check-cuckoo, check-scalable, ...): that kind's own
-# tests (tests/test_<kind>.c, tests/test_<kind>_*.c), its link test
-# (tests/link_<kind>.c) and the contract test over it (FK_TEST_KIND;
-# cuckoo also runs scalable-cuckoo), at small scale.
+# `make check-<kind>` (check-cuckoo, check-scalable, ...): every test
+# program's cases for that kind, at small scale: its own tests
+# (tests/test_<kind>.c, tests/test_<kind>_*.c), its link test
+# (tests/link_<kind>.c), and the programs that loop over every kind run
+# with FK_TEST_KIND=<kind> (tests/check.h: check_kind_selected; cuckoo also
+# runs scalable-cuckoo, scalable every scalable-*): the contract
+# (test_contract), save/load and the golden files (test_serial), the batch
+# calls (test_batch), and the hashing every kind derives from, pinned
+# against xxHash (test_hash). Then the CLI scripts of that kind that take
+# seconds (CHECK_SCRIPTS_<kind>) and tests/cli_serial.sh (save, load and
+# info through the CLI for every kind). A bug in a kind's core, batch,
+# serialization or hash path fails its check target (tests/mutants/).
 CHECK_KINDS := $(addprefix check-,$(KINDS))
 .PHONY: check $(CHECK_KINDS)
+KIND_LOOP_TESTS := test_contract test_serial test_batch test_hash
+CHECK_SCRIPTS_fuse     := tests/cli_fuse.sh
+CHECK_SCRIPTS_scalable := tests/cli_scalable.sh
+CHECK_SCRIPTS_window   := tests/cli_window.sh
 kind_tests = $(patsubst tests/%.c,$(BUILD)/tests/%,$(wildcard tests/test_$(1).c tests/test_$(1)_*.c tests/link_$(1).c)) \
-             $(BUILD)/tests/test_contract
+             $(patsubst %,$(BUILD)/tests/%,$(KIND_LOOP_TESTS))
+kind_scripts = $(CHECK_SCRIPTS_$(1)) tests/cli_serial.sh
 $(CHECK_KINDS): check-%: deps
-	@$(MAKE) --no-print-directory $(call kind_tests,$*)
-	@FK_TEST_SCALE=small FK_TEST_KIND=$* tests/run.sh $(call kind_tests,$*)
+	@$(MAKE) --no-print-directory $(call kind_tests,$*) $(CLI)
+	@FK_TEST_SCALE=small FK_TEST_KIND=$* FK_BUILD=$(BUILD) tests/run.sh $(call kind_tests,$*) $(call kind_scripts,$*)
+
+# `make mutate`: plants each kept mutant (tests/mutants/*.patch, one bug
+# each, its header naming the test expected to catch it) in a scratch copy
+# of the tree and its build folder, runs that test, then `make check` if
+# it passed, and fails if any mutant survives; prints mutant, catching
+# test, seconds (tests/mutate.sh). Before each release, not in every CI run.
+.PHONY: mutate
+mutate: deps
+	@tests/mutate.sh
 
 # `make test-tsan`: the programs that run threads on one filter
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI

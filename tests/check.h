@@ -113,6 +113,29 @@ static inline int check_report(void)
     return check_failed ? 1 : 0;
 }
 
+/* FK_TEST_KIND=name (make check-<kind>): a test program that loops over
+ * the registered kinds runs only the kinds whose name is name or ends in
+ * "-name" (cuckoo: cuckoo, scalable-cuckoo) and those whose name starts
+ * with "name-" (scalable: every scalable-*); unset or empty, every kind.
+ * check_kind_filtered() says whether a filter is set (a test that counts
+ * the kinds it saw expects fewer then). */
+static inline int check_kind_filtered(void)
+{
+    const char *want = getenv("FK_TEST_KIND");
+    return want && *want;
+}
+
+static inline int check_kind_selected(const char *name)
+{
+    const char *want = getenv("FK_TEST_KIND");
+    if (!want || !*want)
+        return 1;
+    size_t n = strlen(name), w = strlen(want);
+    return strcmp(name, want) == 0 ||
+           (n > w && name[n - w - 1] == '-' && strcmp(name + n - w, want) == 0) ||
+           (n > w && name[w] == '-' && strncmp(name, want, w) == 0);
+}
+
 /* splitmix64: the tests' own deterministic key source (never rand()). */
 static inline uint64_t check_rng(uint64_t *state)
 {

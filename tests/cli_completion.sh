@@ -11,12 +11,10 @@
 source "$(dirname "$0")/lib_cli.sh"
 
 if ! command -v zsh >/dev/null 2>&1; then
-    echo "cli_completion.sh: skipped: zsh is not installed (make deps-test installs it)"
-    finish
+    skip "zsh is not installed (make deps-test installs it)"
 fi
 if ! zsh -f -c 'zmodload zsh/zpty' 2>/dev/null; then
-    echo "cli_completion.sh: skipped: this zsh has no zsh/zpty module"
-    finish
+    skip "this zsh has no zsh/zpty module"
 fi
 
 mkdir -p "$tmp/fpath" "$tmp/empty"

@@ -228,7 +228,7 @@ if command -v ldd >/dev/null 2>&1; then
 fi
 
 if ! command -v jq >/dev/null 2>&1; then
-    echo "cli_conventions.sh: no jq (make deps-test installs it); the JSON checks are skipped"
+    skip_part "the JSON checks and those after them: no jq (make deps-test installs it)"
     finish
 fi
 

@@ -30,6 +30,11 @@ for kind in bloom counting cuckoo; do
     sed 'p' "$tmp/day1" | "$fk" dedup --kind "$kind" --fpr 1e-6 --capacity 20000 "$f" >"$tmp/out1"
     check "$kind: dedup creates the filter" test -s "$f"
     check "$kind: day 1 printed once each, in order" cmp -s "$tmp/out1" "$tmp/day1"
+    # the same from a regular file, which dedup reads in batches looked up
+    # together: a line repeated within one batch is still printed once
+    sed 'p' "$tmp/day1" >"$tmp/twice"
+    "$fk" dedup --kind "$kind" --fpr 1e-6 --capacity 20000 "$tmp/$kind-file.fk" <"$tmp/twice" >"$tmp/out1f"
+    check "$kind: day 1 twice from a file (batches): printed once each, in order" cmp -s "$tmp/out1f" "$tmp/day1"
     "$fk" dedup "$f" <"$tmp/day2" >"$tmp/out2"
     check "$kind: day 2 prints only the unseen lines" cmp -s "$tmp/out2" <(seq 6001 10000 | sed 's/^/u/')
     check "$kind: the filter remembers both days" test "$("$fk" query -c -v "$f" <"$tmp/day2")" -eq 0

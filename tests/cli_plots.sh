@@ -18,8 +18,7 @@
 unset FK_SUITE_STARTED # the runs below are outside any suite unless they say
 case "$build" in */san) echo "skipped: the sanitizer build folder (the plain build draws the plots)"; exit 0;; esac
 if ! command -v gnuplot >/dev/null 2>&1; then
-    echo "skipped: no gnuplot (apt-get install gnuplot-nox)"
-    exit 0
+    skip "no gnuplot (apt-get install gnuplot-nox)"
 fi
 
 mkdir -p "$tmp/none"

@@ -7,12 +7,11 @@
 # nothing. Then the same backup through redis-cli alone. Skipped without
 # redis-server or python3-redis. FK_BUILD=<build dir>.
 source "$(dirname "$0")/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 py=/usr/bin/python3 # Debian's, which python3-redis installs into
 if ! "$py" -c 'import redis.commands.bf' >/dev/null 2>&1; then
-    echo "python3-redis not installed (make deps-redis): client tests skipped"
-    redis_lib_done
-    exit
+    echo "skipped: python3-redis not installed (make deps-redis)"
+    exit 77
 fi
 # small chunks on the source, so a dump takes several
 start_server a CHUNKBYTES 4096 || exit 1

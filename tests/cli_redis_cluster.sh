@@ -10,7 +10,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     # cluster moves are Redis's work: the plain build covers them
     echo "skipped: sanitizer build (cluster moves are Redis's work: the plain build covers them)"

@@ -14,7 +14,7 @@
 #  - SAVE + restart: the same digest and the same answers.
 # Plain build only (the sanitized build runs tests/test_expandable).
 source "$(dirname "$0")/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     echo "skipped: the expandable key checks run on the plain build only"
     redis_lib_done >/dev/null

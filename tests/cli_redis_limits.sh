@@ -15,7 +15,7 @@
 # end), out of range refused at CONFIG SET and at load (module argument or
 # config) naming the range, and keys made at each end of every range.
 source "$(dirname "$0")/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 
 LIMIT=1048576
 start_server small MAXBYTES $LIMIT || { echo "0 passed, 1 failed"; exit 1; }

@@ -7,7 +7,7 @@
 # saying why, without node/npm (make deps-node) or when npm cannot fetch.
 # FK_BUILD=<build dir>.
 source "$(dirname "$0")/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     # the client's view of the replies is the plain build's; the sanitizer
     # build's module is run by the other tests/cli_redis*.sh
@@ -17,17 +17,17 @@ fi
 node_redis_version=5.12.1
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     echo "skipped: node-redis: node/npm not installed (make deps-node)"
-    exit 0
+    exit 77
 fi
 if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 18 ? 0 : 1)'; then
     echo "skipped: node-redis: node $(node --version) is older than node-redis 5 needs (18)"
-    exit 0
+    exit 77
 fi
 cache=${FK_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/filterkit}/node-redis-$node_redis_version
 if [ ! -f "$cache/node_modules/redis/package.json" ]; then
     # into a fresh folder, moved into place whole: a cut or concurrent
     # install never leaves a half-filled cache behind
-    mkdir -p "$(dirname "$cache")" || { echo "skipped: node-redis: cannot write $(dirname "$cache")"; exit 0; }
+    mkdir -p "$(dirname "$cache")" || { echo "skipped: node-redis: cannot write $(dirname "$cache")"; exit 77; }
     stage=$(mktemp -d "$cache.XXXXXX")
     t0=$SECONDS
     if timeout 180 npm install --prefix "$stage" --no-save --no-package-lock --ignore-scripts \
@@ -39,7 +39,7 @@ if [ ! -f "$cache/node_modules/redis/package.json" ]; then
         rm -rf "$stage"
         echo "npm: $(grep -m 1 -E 'ERR|error' "$tmp/npm.log")"
         echo "skipped: node-redis: npm unreachable, skipped (npm install redis@$node_redis_version failed)"
-        exit 0
+        exit 77
     fi
 fi
 start_server n CHUNKBYTES 4096 || exit 1

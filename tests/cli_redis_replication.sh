@@ -20,7 +20,7 @@
 # the same change there (fkr_reply_error). Plain build only (replication
 # is Redis's work).
 source "$(dirname "$0")/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     echo "skipped: replication checks run on the plain build only"
     redis_lib_done >/dev/null

@@ -20,7 +20,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 
 # legacy and new config names as module arguments, any case
 start_server main INITIAL_SIZE 200 error_rate 0.001 CF_MAX_EXPANSIONS 2 \

@@ -18,7 +18,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 py=/usr/bin/python3
 forge="$here/redis/forge.py"
 t0=$SECONDS

@@ -16,7 +16,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 fk="$build/filterkit"
 start_server s --dbfilename dump.rdb || exit 1
 S=s

@@ -32,7 +32,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 root=$(cd "$here/.." && pwd)
 
 check "the module replies errors only through fkr_reply_error" \

@@ -4,6 +4,10 @@
 #   check DESCRIPTION CMD...   passes when CMD succeeds
 #   ok / bad DESCRIPTION       count one result directly
 #   finish                     prints the closing line; exit 1 on a failure
+#   skip WHY                   the whole script cannot run here (a tool or
+#                              package is missing): `skipped: WHY`, exit 77
+#   skip_part WHY              one part cannot run here: `part skipped: WHY`,
+#                              a failure under FK_NO_SKIP=1 (CI; tests/run.sh)
 set -u
 build=${FK_BUILD:-build}
 fk="$build/filterkit"
@@ -22,4 +26,15 @@ finish() {
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit
+}
+skip() {
+    echo "skipped: $*"
+    exit 77
+}
+skip_part() {
+    if [ "${FK_NO_SKIP:-0}" = 1 ] || { [ -z "${FK_NO_SKIP:-}" ] && [ "${CI:-}" = true ]; }; then
+        bad "$* (FK_NO_SKIP=1: CI installs everything, so nothing may be skipped)"
+    else
+        echo "part skipped: $*"
+    fi
 }

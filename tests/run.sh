@@ -3,9 +3,21 @@
 # (tests/test_* and tests/link_*) and every tests/cli_*.sh script against
 # that folder's CLI (an argument that is a program or a script runs just
 # that), adds up their `N passed, N failed` lines and ends with the total on
-# one line. A program that crashes or prints no such line counts as one
-# failure, except one that exits 0 with the last line `skipped: <why>`
-# (a script whose tool is missing): it is listed as skipped, with its why.
+# one line, `N passed, N failed, N skipped`. A program that crashes or
+# prints no such line counts as one failure.
+#
+# Skips say so (CONTRIBUTING.md, "Skips"): a test that cannot run here
+# prints `skipped: <why>` as its last line and exits
+#   77  when something it needs is missing (a package, a tool: no
+#       redis-server, no node, no Python packages); listed as
+#       `skip  NAME  (why)`, and a failure under FK_NO_SKIP=1, which CI=true
+#       implies (FK_NO_SKIP=0 turns that off): CI installs everything, so
+#       a suite that did not run there is a failure, not a pass;
+#   0   when it does not apply to this build folder by design (the
+#       sanitizer folder); listed as skipped, never a failure.
+# A test that runs but leaves a part out says `part skipped: <why>` (the
+# part is named on its ok line; under FK_NO_SKIP=1 the test itself counts
+# it as a failure, lib_cli.sh's skip_part).
 # Exit status is nonzero on any failure. While a test runs longer than 30 s
 # (FK_TEST_HEARTBEAT seconds) a "... still running NAME (N s)" line says so.
 set -u
@@ -13,6 +25,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 total_pass=0
 total_fail=0
 total_skip=0
+# FK_NO_SKIP=1 (CI=true implies it): a skip for something missing fails.
+case "${FK_NO_SKIP:-}" in
+    1) no_skip=1 ;;
+    0) no_skip=0 ;;
+    *) no_skip=0; [ "${CI:-}" = true ] && no_skip=1 ;;
+esac
+export FK_NO_SKIP=$no_skip
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -33,7 +52,7 @@ heartbeat_lines() { # label
 
 run_one() { # label, command...
     local label=$1; shift
-    local out rc line p f start end beat name
+    local out rc line p f start end beat name why parts
     start=$(date +%s.%N)
     name=${label%% (*}          # "/x/tests/cli_a.sh (build/w)" -> "cli_a.sh"
     heartbeat_lines "${name##*/}" &
@@ -44,11 +63,17 @@ run_one() { # label, command...
     end=$(date +%s.%N)
     line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
     why=$(printf '%s\n' "$out" | tail -n 1 | sed -n 's/^skipped: //p')
-    if [ "$rc" -eq 0 ] && [ -z "$line" ] && [ -n "$why" ]; then
+    if [ -z "$line" ] && [ -n "$why" ] && { [ "$rc" -eq 77 ] || [ "$rc" -eq 0 ]; }; then
+        if [ "$rc" -eq 77 ] && [ "$no_skip" = 1 ]; then
+            total_fail=$((total_fail + 1))
+            printf 'FAIL  %-40s skipped (%s), and FK_NO_SKIP=1 (CI) requires it to run\n' "$label" "$why"
+            return
+        fi
         total_skip=$((total_skip + 1))
-        printf 'skip  %-40s %s\n' "$label" "$why"
+        printf 'skip  %-40s (%s)\n' "$label" "$why"
         return
     fi
+    parts=$(printf '%s\n' "$out" | sed -n 's/^part skipped: //p' | paste -sd ';' - | sed 's/;/; /g')
     if [ -n "$line" ]; then
         p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}
     else
@@ -60,7 +85,8 @@ run_one() { # label, command...
         printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 40
         printf 'FAIL  %-40s %4d passed, %d failed (exit %d)\n' "$label" "$p" "$f" "$rc"
     else
-        printf 'ok    %-40s %4d passed  %5.1fs\n' "$label" "$p" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')"
+        printf 'ok    %-40s %4d passed  %5.1fs%s\n' "$label" "$p" "$(awk -v a="$start" -v b="$end" 'BEGIN{print b-a}')" \
+            "${parts:+  (part skipped: $parts)}"
     fi
 }
 
@@ -83,6 +109,5 @@ for build in "$@"; do
         run_one "$s ($build)" env FK_BUILD="$build" bash "$s"
     done
 done
-[ "$total_skip" -eq 0 ] || echo "($total_skip skipped, listed above)"
-echo "$total_pass passed, $total_fail failed"
+echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]

@@ -370,6 +370,54 @@ static void saturation_run(uint32_t counter_bits)
     fk_counting_free(c);
 }
 
+/* The concurrent writers (compare-and-swap on a counter's byte) saturate
+ * as the plain ones do: the same keys, a hot one inserted past every
+ * counter's maximum, leave the same counters, counts and saturations
+ * whichever way they went in; removing them concurrently too. */
+static void concurrent_saturation_run(uint32_t counter_bits)
+{
+    enum { N = 500, HOT = 600 };
+    fk_counting *a = make(N, 0.01, 91, counter_bits), *b = make(N, 0.01, 91, counter_bits);
+    if (!a || !b) {
+        fk_counting_free(a);
+        fk_counting_free(b);
+        return;
+    }
+    fk_filter *fb = fk_counting_as_filter(b);
+    const uint64_t hot = NEG(4242);
+    key8 hk = key_of(hot);
+    for (uint64_t i = 0; i < N; i++) {
+        key8 k = key_of(POS(i));
+        CHECK_STATUS(ins(a, POS(i)), FK_OK);
+        CHECK_STATUS(fk_filter_insert_concurrent(fb, k.b, 8), FK_OK);
+    }
+    for (int i = 0; i < HOT; i++) {
+        CHECK_STATUS(ins(a, hot), FK_OK);
+        CHECK_STATUS(fk_filter_insert_concurrent(fb, hk.b, 8), FK_OK);
+    }
+    snapshot sa = snap(a);
+    CHECK(sa.saturations >= 1);
+    CHECK_MSG(same_state(sa, b), "%u-bit counters: concurrent inserts differ from single ones",
+              (unsigned)counter_bits);
+    free(sa.ctr);
+    for (int i = 0; i < HOT; i++) {
+        CHECK_STATUS(fk_counting_remove(a, hk.b, 8), FK_OK);
+        CHECK_STATUS(fk_filter_remove_concurrent(fb, hk.b, 8), FK_OK);
+    }
+    sa = snap(a);
+    CHECK_MSG(same_state(sa, b), "%u-bit counters: concurrent removes differ from single ones",
+              (unsigned)counter_bits);
+    free(sa.ctr);
+    fk_counting_free(a);
+    fk_counting_free(b);
+}
+
+TEST(concurrent_writers_saturate_as_single_ones)
+{
+    concurrent_saturation_run(4);
+    concurrent_saturation_run(8);
+}
+
 TEST(saturated_counters_stick_and_protect_other_keys)
 {
     saturation_run(4);
@@ -757,6 +805,7 @@ int main(void)
     RUN(null_key_with_length_is_einval_and_changes_nothing);
     RUN(model_based_inserts_and_removes_match_a_multiset);
     RUN(saturated_counters_stick_and_protect_other_keys);
+    RUN(concurrent_writers_saturate_as_single_ones);
     RUN(removing_every_other_key_leaves_no_false_negatives);
     RUN(removing_an_absent_key_is_enotfound_and_changes_nothing);
     RUN(count_is_an_upper_bound_on_multiplicity);

@@ -189,6 +189,8 @@ TEST(every_serializing_kind_has_a_kind_id_that_finds_it)
     int n = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         CHECK_MSG(serializes(ops), "built-in kind %s cannot be saved", ops->name);
         if (!serializes(ops))
             continue;
@@ -198,7 +200,7 @@ TEST(every_serializing_kind_has_a_kind_id_that_finds_it)
         kind_id_finds_the_kind(ops);
         CHECK(so->save_head && so->save_payload && so->check_head && so->load);
     }
-    CHECK(n >= 3);
+    CHECK(n >= 3 || check_kind_filtered());
     CHECK(fk_ops_find_kind_id(0) == NULL);
     CHECK(fk_ops_find_kind_id(0xFFFF) == NULL);
     CHECK(fk_ops_find("bloom")->serial->kind_id == FK_KIND_BLOOM);
@@ -210,6 +212,8 @@ TEST(reload_answers_identically)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         fk_filter *f = make_filled(ops, 100000, 0.01, 42, 7, 100000);
@@ -262,6 +266,8 @@ TEST(truncating_at_every_byte_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -278,6 +284,8 @@ TEST(flipping_any_bit_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -311,6 +319,8 @@ TEST(extending_at_every_byte_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -336,10 +346,83 @@ TEST(extending_at_every_byte_is_corrupt)
     }
 }
 
+/* The payload length field must equal the bytes the record holds. Each
+ * record below is resealed (its checksum recomputed), and its header and
+ * payload are otherwise the kind's own, so only that comparison in
+ * common/serial.c can refuse it: bytes inserted before the trailer or
+ * removed before it with the field unchanged, and the field longer or
+ * shorter than the bytes there. Every registered kind that saves. */
+static void length_field_disagrees(const fk_ops *ops)
+{
+    size_t len;
+    uint8_t *buf = small_file(ops, &len);
+    if (!buf)
+        return;
+    const size_t trailer = FK_SERIAL_TRAILER_BYTES, head = FK_SERIAL_HEADER_BYTES;
+    uint64_t payload = fk_le_get64(buf + head - 8);
+    CHECK_EQ_U64(payload, len - head - trailer); /* the field as saved */
+    /* room for the longest variant, and slack past it so a loader that
+     * trusted a longer field reads bytes of this buffer, not past it */
+    uint8_t *rec = calloc(1, len + 64 + 64);
+    if (!CHECK(rec)) {
+        free(buf);
+        return;
+    }
+    static const size_t deltas[] = { 1, 8, 16, 64 };
+    for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++) {
+        size_t k = deltas[d];
+        /* k bytes inserted before the trailer, the field unchanged */
+        memcpy(rec, buf, len - trailer);
+        memset(rec + len - trailer, 0, k);
+        reseal(rec, len + k);
+        CHECK_MSG(refused(ops, rec, len + k), "%s: %zu bytes inserted before the trailer", ops->name, k);
+        /* k bytes removed before the trailer, the field unchanged */
+        if (k <= payload) {
+            memcpy(rec, buf, len - trailer - k);
+            reseal(rec, len - k);
+            CHECK_MSG(refused(ops, rec, len - k), "%s: %zu payload bytes removed", ops->name, k);
+        }
+        /* the field k longer, then k shorter, than the bytes there */
+        memcpy(rec, buf, len);
+        fk_le_put64(rec + head - 8, payload + k);
+        reseal(rec, len);
+        CHECK_MSG(refused(ops, rec, len), "%s: length field %zu too long", ops->name, k);
+        if (k <= payload) {
+            fk_le_put64(rec + head - 8, payload - k);
+            reseal(rec, len);
+            CHECK_MSG(refused(ops, rec, len), "%s: length field %zu too short", ops->name, k);
+        }
+    }
+    /* the record itself still loads: the edits, not the copy, were refused */
+    memcpy(rec, buf, len);
+    fk_filter *g = NULL;
+    CHECK_STATUS(load_all_ways(ops, rec, len, &g), FK_OK);
+    fk_filter_free(g);
+    free(rec);
+    free(buf);
+}
+
+TEST(a_length_field_that_disagrees_with_the_record_is_corrupt)
+{
+    size_t kinds = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
+        if (!serializes(ops) || !check_kind_selected(ops->name))
+            continue;
+        length_field_disagrees(ops);
+        kinds++;
+    }
+    CHECK(kinds > 0 || check_kind_filtered());
+}
+
 TEST(newer_version_is_unsupported_older_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -368,6 +451,8 @@ TEST(sealed_nonsense_is_corrupt)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len;
         uint8_t *buf = serializes(ops) ? small_file(ops, &len) : NULL;
         if (!buf)
@@ -564,6 +649,8 @@ TEST(file_round_trip_and_trailing_bytes)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         fk_filter *f = make_filled(ops, 5000, 0.01, 9, 21, 4000);
@@ -655,6 +742,8 @@ TEST(streamed_save_is_the_buffered_record)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         /* the built-in kinds stream; a kind added without the hook still
@@ -910,6 +999,8 @@ TEST(forged_records_load_only_when_every_operation_keeps_them_loadable)
 {
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         size_t len = 0;
         bool must_refuse = false;
         uint8_t *buf = serializes(ops) ? forged_record(ops, &len, &must_refuse) : NULL;
@@ -1046,6 +1137,8 @@ TEST(golden_files_pin_the_format)
     bool regen = getenv("FK_REGEN_GOLDEN") != NULL;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops))
             continue;
         char path[600];
@@ -1128,6 +1221,8 @@ TEST(release_0_3_golden_files_still_load)
     size_t found = 0;
     for (size_t i = 0; fk_ops_at(i); i++) {
         const fk_ops *ops = fk_ops_at(i);
+        if (!check_kind_selected(ops->name))
+            continue;
         if (!serializes(ops) || !in_release_0_3(ops->name)) /* kinds added later */
             continue;
         char path[600];
@@ -1160,7 +1255,8 @@ TEST(release_0_3_golden_files_still_load)
             }
         fk_filter_free(g);
     }
-    CHECK_EQ_U64(found, sizeof release_0_3 / sizeof release_0_3[0]);
+    if (!check_kind_filtered())
+        CHECK_EQ_U64(found, sizeof release_0_3 / sizeof release_0_3[0]);
 }
 
 int main(void)
@@ -1174,11 +1270,15 @@ int main(void)
     RUN(truncating_at_every_byte_is_corrupt);
     RUN(flipping_any_bit_is_corrupt);
     RUN(extending_at_every_byte_is_corrupt);
+    RUN(a_length_field_that_disagrees_with_the_record_is_corrupt);
     RUN(newer_version_is_unsupported_older_is_corrupt);
     RUN(sealed_nonsense_is_corrupt);
-    RUN(bloom_bits_past_m_must_be_clear);
-    RUN(counting_saturation_width_and_padding);
-    RUN(cuckoo_items_geometry_and_prng);
+    if (check_kind_selected("bloom"))
+        RUN(bloom_bits_past_m_must_be_clear);
+    if (check_kind_selected("counting"))
+        RUN(counting_saturation_width_and_padding);
+    if (check_kind_selected("cuckoo"))
+        RUN(cuckoo_items_geometry_and_prng);
     RUN(file_round_trip_and_trailing_bytes);
     RUN(streamed_save_is_the_buffered_record);
     RUN(short_file_with_huge_claim_is_corrupt);

@@ -3,8 +3,8 @@
 # ports found free at run time, every file under one temp dir; stops them
 # all on exit. Provides the pass/fail counters and reply checks.
 #
-# A script sources it, then: redis_lib_init || exit 0 (skips cleanly when
-# redis-server is missing or the build is sanitized), start_server NAME
+# A script sources it, then: redis_lib_init || exit 77 (skips, saying why,
+# when redis-server is missing: tests/run.sh's exit status for a skip), start_server NAME
 # [redis-server options...] (sets port_NAME), rc NAME redis-cli-args...,
 # expect DESC WANT NAME args..., redis_lib_done (prints `N passed, N failed`).
 
