@@ -59,8 +59,8 @@ MUTANTS = [
      "test_window's time-window cases: after an advance of fewer than 8 generations the "
      "newest generation's keys are still present",
      "window/window.c",
-     "    if (crossed >= FK_WINDOW_GENERATIONS) {\n",
-     "    if (crossed + 1 >= FK_WINDOW_GENERATIONS) {\n"),
+     "    if (c.crossed >= FK_WINDOW_GENERATIONS) {\n",
+     "    if (c.crossed + 1 >= FK_WINDOW_GENERATIONS) {\n"),
     ("06-expandable-lookup-ignores-voids",
      "expandable lookups ignore the void list (keys whose fingerprint bits ran out "
      "during doublings)",
@@ -124,8 +124,8 @@ MUTANTS = [
      "cli_dedup.sh: every line twice from a regular file (read in batches), each printed "
      "once, in order (added for this mutant: the piped case reads line by line)",
      "bench/cli/cmd_dedup.c",
-     "            changed = true;\n",
-     ""),
+     "                    changed = true;\n                    d.dirty++;\n",
+     "                    d.dirty++;\n"),
     ("14-fuse-build-drops-a-cell",
      "the fuse build assigns each key's cell from two of its three cells",
      "make check-fuse",
