@@ -37,6 +37,7 @@
 #include "../../common/hash.h"
 #include "../../registry/registry.h"
 #include "../../window/window.h"
+#include "../../expandable/expandable.h"
 
 #define REQUIRE(c) \
     do { if (!(c)) { fprintf(stderr, "fuzz_load: %s failed\n", #c); abort(); } } while (0)
@@ -203,8 +204,8 @@ static void seq_insert(fk_filter *f, seq_keys *k, uint64_t key)
     k->n++;
 }
 
-/* f saved and loaded again (which must work); the copy replaces f. */
-static fk_filter *reload(fk_filter *f, const seq_keys *k)
+/* f saved and loaded again (which must work): the copy. */
+static fk_filter *saved_and_loaded(const fk_filter *f, const seq_keys *k)
 {
     uint64_t n = 0;
     REQUIRE(fk_filter_serialized_size(f, &n) == FK_OK);
@@ -221,6 +222,13 @@ static fk_filter *reload(fk_filter *f, const seq_keys *k)
     }
     require_promises(f, g, k);
     free(buf);
+    return g;
+}
+
+/* The copy replaces f. */
+static fk_filter *reload(fk_filter *f, const seq_keys *k)
+{
+    fk_filter *g = saved_and_loaded(f, k);
     fk_filter_free(f);
     return g;
 }
@@ -239,24 +247,57 @@ static void follow_with_a_sequence(fk_filter *f, const uint8_t *data, size_t siz
         fk_window_describe((const fk_window *)f, &d);
     if (d.timed && !d.clock_set) /* the origin: inserts before it are untracked */
         REQUIRE(fk_window_advance(f, seq_rng(&rng) % 1000000) == FK_OK);
+    if (fk_filter_ops(f) == &fk_expandable_ops) {
+        /* it doubles as a real one would (a capacity far below its
+         * entries doubled it at each insert): a real table has N <= 2
+         * capacity 2^G quotients, and doubles when its entries reach that
+         * limit (or, rarely, once more when a run finds no room), so 7
+         * inserts leave N at most 2 N or 4 (entries + voids + 1) */
+        fk_expandable_description x0, x1;
+        fk_expandable_describe((const fk_expandable *)f, &x0);
+        for (unsigned i = 0; i < 7; i++)
+            seq_insert(f, &k, k.next++);
+        fk_expandable_describe((const fk_expandable *)f, &x1);
+        uint64_t most = 4 * (x1.entries + x1.voids + 1);
+        if (most < 2 * x0.quotients)
+            most = 2 * x0.quotients;
+        if (x1.quotients > most) {
+            fprintf(stderr, "fuzz_load: 7 inserts after the load doubled the table %u times "
+                    "(%llu quotients to %llu for %llu entries)\n", x1.doublings - x0.doublings,
+                    (unsigned long long)x0.quotients, (unsigned long long)x1.quotients,
+                    (unsigned long long)x1.entries);
+            abort();
+        }
+    }
     fk_stats st;
     fk_filter_stats(f, &st);
     /* a burst: past two windows of a count window (or the capacity) */
     uint64_t burst = (window && !d.timed ? d.window : st.capacity);
     burst = burst > 600 ? 1203 : 2 * burst + 3;
     unsigned bursts = 0, ops = 8 + (unsigned)(seq_rng(&rng) % 40);
+    /* one burst always, somewhere: a sequence of single steps alone may
+     * never reach a generation's end */
+    unsigned at_burst = (unsigned)(seq_rng(&rng) % ops);
     for (unsigned op = 0; op < ops; op++) {
         uint64_t r = seq_rng(&rng);
+        if (op == at_burst)
+            r = r - r % 10 + 2;
         fk_status s;
         switch (r % 10) {
         case 0:
         case 1: /* a fresh key */
             seq_insert(f, &k, k.next++);
             break;
-        case 2: /* a burst */
-            if (bursts++ < 2)
-                for (uint64_t i = 0; i < burst; i++)
+        case 2: /* a burst (at most 3) */
+            /* its save loads after 1, 2, 4, 8, ... of its inserts: a
+             * counter that wrapped may leave the saves of a few
+             * generations refused, and the burst's end be past them */
+            if (bursts++ < 3)
+                for (uint64_t i = 1; i <= burst; i++) {
                     seq_insert(f, &k, k.next++);
+                    if ((i & (i - 1)) == 0)
+                        fk_filter_free(saved_and_loaded(f, &k));
+                }
             break;
         case 3: /* a repeat */
             if (k.n)
