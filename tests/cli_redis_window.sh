@@ -313,7 +313,7 @@ check "SAVE + restart (RDB): every answer as before" cmp -s "$tmp/p0" "$tmp/p3"
 # to load; the next generation wrapped to 0, after which the key's own save
 # was refused: DEBUG RELOAD lost keys and after SAVE the server did not
 # start. The same for a time window whose next boundary is 2^64 - 1. FK.LOAD
-# and RESTORE refuse both; FK.ADVANCE past 2^62 ms is refused; the last
+# and RESTORE refuse both; FK.ADVANCE past 2^62 ns is refused; the last
 # legal generation number (2^63 - 1) loads and every key survives DEBUG
 # RELOAD and SAVE + restart after 60 inserts through its fold.
 rc p FK.RESERVE gw window 0.01 70 >/dev/null
@@ -334,7 +334,7 @@ expect_prefix "generation 2^64 - 1: RESTORE refuses it" "ERR Bad data format" \
 expect_prefix "next boundary 2^64 - 1: FK.LOAD refuses it" "ERR FK_ECORRUPT" p -x FK.LOAD tw.end <"$tmp/tw.end"
 check "nothing was stored for the refused records" \
     test "$(rc p EXISTS gw.wrap gw.wrap2 tw.end)" = 0
-expect_prefix "FK.ADVANCE past 2^62 ms is refused" "ERR FK_EINVAL" p FK.ADVANCE tw 4611686018427387905
+expect_prefix "FK.ADVANCE past 2^62 ns (4611686018427 ms) is refused" "ERR FK_EINVAL" p FK.ADVANCE tw 4611686018428
 expect "generation 2^63 - 1: FK.LOAD takes it" "OK" p -x FK.LOAD gw.edge <"$tmp/gw.edge"
 for i in 1 2 3 4 5 6; do rc p FK.MADD gw.edge $(items "e$i-" 1 10) >/dev/null; done
 check "gw.edge: 60 inserts later, generation 2^62 + 5" \
