@@ -174,8 +174,11 @@ FK_API void fk_expandable_describe(const fk_expandable *xf, fk_expandable_descri
  * filter takes 128 + S/64 (18 + 8W) + 8 voids bytes (expandable_serial.c).
  * The loader accepts only a canonical table (runs paired and placed as far
  * left as they go, values rising in each run, lengths at most F, free
- * slots 0, offsets exact), a sorted void list of earlier generations, and
- * items equal to the entries: anything else is FK_ECORRUPT. Cost O(S). */
+ * slots 0, offsets exact), a sorted void list of earlier generations,
+ * items equal to the entries, a first table of the size its capacity
+ * gives (capacity <= N0 <= 2 capacity: "Sizing"), and at most capacity
+ * 2^G entries (so a loaded filter doubles only when a real one would):
+ * anything else is FK_ECORRUPT. Cost O(S). */
 FK_SERIAL_DIRECT_DECLARE(fk_expandable, fk_expandable);
 
 #ifdef __cplusplus

@@ -18,7 +18,13 @@
  * and requires every byte to match, so offsets, free slots and runends are
  * exactly what inserts would leave; every void key must rise, name an
  * earlier generation and a quotient that generation had; items must equal
- * the entries. Anything else is FK_ECORRUPT. O(S + V). */
+ * the entries. The counters must be ones a real filter reaches, so that
+ * later inserts double the table only as a real one would: the first
+ * table's quotients N0 = N / 2^G as fk_expandable_new sizes them for the
+ * capacity (N0 = ceil(capacity / max_load) with max_load in [0.5, 1):
+ * capacity <= N0 <= 2 capacity), and the table's entries at most capacity
+ * 2^G (a real filter doubles before it passes that). Anything else is
+ * FK_ECORRUPT. O(S + V). */
 #include <stdlib.h>
 #include "expandable_internal.h"
 
@@ -67,6 +73,10 @@ static fk_status check_head(const fk_serial_head *h)
         return FK_ECORRUPT;
     if ((h->capacity << G) >> G != h->capacity)
         return FK_ECORRUPT;
+    /* the first table as sizing makes it for this capacity (see the top) */
+    uint64_t N0 = N >> G;
+    if (N0 < h->capacity || (N0 + 1) / 2 > h->capacity)
+        return FK_ECORRUPT;
     uint64_t S = fk_xf_slots_for(N);
     if (S == 0 || fk_xf_table_bytes(S, (uint32_t)W) > FK_MEMORY_CAP || V > h->items ||
         V > FK_MEMORY_CAP / 8)
@@ -113,7 +123,7 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
             xf->void_gens |= UINT64_C(1) << gen;
         }
     }
-    if (s == FK_OK && xf->used + V != h->items)
+    if (s == FK_OK && (xf->used + V != h->items || xf->used > xf->limit))
         s = FK_ECORRUPT;
     if (s != FK_OK) {
         fk_expandable_free(xf);

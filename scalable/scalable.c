@@ -40,6 +40,15 @@ static fk_params first_params(const fk_params *p, double r)
     return q;
 }
 
+/* The chain's count: inserts minus removes over its links, stopping at
+ * UINT64_MAX rather than wrap (links of 3 2^i keys may hold more than 2^64
+ * in all; the saved header holds the links' sum, capped the same way). A
+ * chain that removes counts at most its slots, far below. */
+static inline void count_add(uint64_t *n, uint64_t d)
+{
+    *n = *n > UINT64_MAX - d ? UINT64_MAX : *n + d;
+}
+
 fk_status fk_scalable_next_params(const fk_scalable *c, const fk_params *prev, fk_params *next)
 {
     *next = *prev;
@@ -291,7 +300,7 @@ static fk_status insert_copy(fk_scalable *c, const chain_key *k)
             continue;
         if (s == FK_OK) {
             l->items++;
-            c->items++;
+            count_add(&c->items, 1);
         }
         return s;
     }
@@ -325,7 +334,7 @@ static inline fk_status insert_key(fk_scalable *c, const chain_key *k)
             fk_status s = link_insert(c, at, k);
             if (s == FK_OK) {
                 l->items++;
-                c->items++;
+                count_add(&c->items, 1);
                 return FK_OK;
             }
             if (s != FK_EFULL)
@@ -356,7 +365,7 @@ static inline fk_status insert_key(fk_scalable *c, const chain_key *k)
     if (s != FK_OK)
         return s;
     l->items++;
-    c->items++;
+    count_add(&c->items, 1);
     if (!c->bounded && l->items >= l->capacity)
         c->newest_full = true;
     return FK_OK;
@@ -581,7 +590,7 @@ static fk_status insert_run(fk_filter *f, size_t n, const void *const keys[], co
                 s = keys ? fk_filter_insert_many(l->filter, room, keys + at, lens + at, &did)
                          : fk_filter_insert_many_u64(l->filter, room, ints + at, &did);
             l->items += did;
-            c->items += did;
+            count_add(&c->items, did);
             at += did;
             if (!c->bounded && l->items >= l->capacity)
                 c->newest_full = true;

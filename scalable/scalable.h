@@ -42,7 +42,8 @@
  *     yeses (a rate under the chain's fpr for an inserted key) leave the
  *     bits as they are and answer FK_OK: the key may keep answering yes,
  *     as a false positive does, and no other key is made absent; the
- *     copy stays counted in the stats' items, which count copies held.
+ *     copy stays counted in the stats' items, which count copies held
+ *     (and stop at UINT64_MAX rather than wrap).
  * Removing inserted keys thus never makes another key absent; removing a
  * key never inserted may, as in any filter that removes. A key with more
  * copies than its slots in one link (8 for cuckoo) spills into other

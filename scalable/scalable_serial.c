@@ -11,7 +11,8 @@
  * header, payload and checksum), so each link is validated by the inner
  * kind's loader. Every link's capacity, fpr and seed must be exactly those
  * the chain derives for it (c0 s^i, e0 r^i, the header's seed), the
- * links' items must add up to the header's, and a link of bloom or blocked
+ * links' items must add up to the header's (the sum capped at UINT64_MAX,
+ * as the chain's count stops there), and a link of bloom or blocked
  * filters holds at most its capacity (what inserts leave: see load_link).
  * Not checkable, and harmless: which link a key went to (every link
  * answers for any key), and newest_full (either value leads to a valid
@@ -191,8 +192,7 @@ fk_status fk_scalable_load(const fk_ops *outer, const fk_ops *inner, const fk_se
         left -= LINK_LEN_BYTES + n;
         if (s == FK_OK) {
             uint64_t here = c->link[c->count - 1].items;
-            s = here > UINT64_MAX - items ? FK_ECORRUPT : FK_OK;
-            items += here;
+            items = here > UINT64_MAX - items ? UINT64_MAX : items + here; /* capped */
         }
     }
     if (s == FK_OK && (left != 0 || items != h->items))

@@ -91,4 +91,33 @@ check "a Unix-ns window forgets on schedule across runs" \
 "$fk" dedup --kind cuckoo --capacity 100 --fpr 0.01 --window-seconds 5 "$tmp/c.fk" </dev/null 2>"$tmp/err"
 check "--window-seconds needs a window: exit 2" test $? -eq 2
 check "and says so" grep -q 'forgets' "$tmp/err"
+
+# Issue 48: window records whose counter or clock a real window never
+# reaches, their checksums recomputed (tests/test_serial.c writes them into
+# the load fuzzer's corpus): a count window at generation number 2^64 - 1
+# (the next generation wrapped to 0 and its own save was refused), a time
+# window whose next boundary is 2^64 - 1 (it never forgot), one whose
+# generation grid starts before time 0. info and dedup refuse each, saying
+# it is corrupt, and dedup prints nothing and leaves the file as it was.
+for forged in window-generation-wrap window-clock-end window-grid-before-zero; do
+    cp "$root/tests/fuzz/corpus/load/$forged.fk" "$tmp/forged.fk"
+    "$fk" info "$tmp/forged.fk" >"$tmp/out" 2>"$tmp/err"
+    check "$forged: info refuses it (exit 1)" test $? -eq 1
+    check "$forged: info says it is corrupt" grep -q 'corrupt' "$tmp/err"
+    seq 100 | "$fk" dedup "$tmp/forged.fk" >"$tmp/out" 2>"$tmp/err"
+    check "$forged: dedup refuses it (exit 1)" test $? -eq 1
+    check "$forged: dedup says it is corrupt" grep -q 'corrupt' "$tmp/err"
+    check "$forged: dedup printed nothing" test ! -s "$tmp/out"
+    check "$forged: dedup left the file as it was" \
+        cmp -s "$tmp/forged.fk" "$root/tests/fuzz/corpus/load/$forged.fk"
+done
+# the last generation number below the limit (2^63 - 1) loads: dedup runs
+# 100 lines through it (10 generations: the number folds 2^62 lower) and
+# writes a file that info reads
+cp "$root/tests/fuzz/corpus/load/window-generation-edge.fk" "$tmp/edge.fk"
+seq 100 | "$fk" dedup "$tmp/edge.fk" >"$tmp/out" 2>"$tmp/err"
+check "generation 2^63 - 1: dedup exits 0" test $? -eq 0
+"$fk" info "$tmp/edge.fk" >"$tmp/info" 2>"$tmp/err"
+check "generation 2^63 - 1: info reads the file dedup wrote" test $? -eq 0
+check "... at generation 2^62 + 9" grep -q '^current generation: *4611686018427387913$' "$tmp/info"
 finish

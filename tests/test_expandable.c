@@ -501,6 +501,72 @@ TEST(forged_files_refused)
     fk_expandable_free(xf);
 }
 
+/* Issue 48: a header whose capacity is far below its entries loaded, and
+ * each of the next inserts doubled the table (11 KB to 676 KB in 7
+ * inserts). The loader now takes only a capacity its first table could
+ * have been sized for (capacity <= N0 <= 2 capacity) with at most capacity
+ * 2^G entries: whatever capacity loads, 7 more inserts double the table at
+ * most once, and the result saves a record that loads again. */
+TEST(forged_capacity_loads_only_when_inserts_double_as_a_real_filter)
+{
+    fk_expandable *xf = make(400, 0.01, 0, 17);
+    for (uint64_t k = 0; xf && k < 300; k++)
+        CHECK_STATUS(fk_expandable_insert_u64(xf, k), FK_OK);
+    size_t len = 0;
+    uint8_t *buf = xf ? save(xf, &len) : NULL;
+    fk_expandable_free(xf);
+    if (!buf)
+        return;
+    fk_expandable_description d0;
+    fk_expandable *back = NULL;
+    CHECK_STATUS(fk_expandable_load(buf, len, &back), FK_OK);
+    if (!back) {
+        free(buf);
+        return;
+    }
+    fk_expandable_describe(back, &d0);
+    fk_expandable_free(back);
+    uint8_t *copy = malloc(len);
+    unsigned loaded = 0;
+    for (uint64_t cap = 1; copy && cap <= 2 * d0.quotients + 2; cap++) {
+        memcpy(copy, buf, len);
+        fk_le_put64(copy + 24, cap);
+        fk_le_put64(copy + len - 8, fk_checksum64(copy, len - 8, 0));
+        fk_expandable *g = NULL;
+        fk_status s = fk_expandable_load(copy, len, &g);
+        /* N0 = ceil(capacity / 0.9) for a real one; 300 entries */
+        bool sized = cap <= d0.quotients && 2 * cap >= d0.quotients && cap >= 300;
+        CHECK_MSG((s == FK_OK) == sized, "capacity %llu: %s", (unsigned long long)cap,
+                  fk_status_name(s));
+        if (s != FK_OK)
+            continue;
+        loaded++;
+        uint32_t before = doublings(g);
+        for (uint64_t k = 0; k < 7; k++)
+            CHECK_STATUS(fk_expandable_insert_u64(g, 1000 + k), FK_OK);
+        CHECK_MSG(doublings(g) <= before + 1, "capacity %llu: %u doublings in 7 inserts",
+                  (unsigned long long)cap, doublings(g) - before);
+        for (uint64_t k = 0; k < 300; k++)
+            CHECK(fk_expandable_contains_u64(g, k));
+        size_t n = 0;
+        uint8_t *again = save(g, &n);
+        fk_expandable *h = NULL;
+        CHECK(again && fk_expandable_load(again, n, &h) == FK_OK);
+        fk_expandable_free(h);
+        free(again);
+        fk_expandable_free(g);
+    }
+    CHECK(loaded > 0);
+    /* the issue's record: capacity 1 */
+    memcpy(copy, buf, len);
+    fk_le_put64(copy + 24, 1);
+    fk_le_put64(copy + len - 8, fk_checksum64(copy, len - 8, 0));
+    CHECK_STATUS(fk_expandable_load(copy, len, &back), FK_ECORRUPT);
+    CHECK(back == NULL);
+    free(copy);
+    free(buf);
+}
+
 TEST(registered_under_its_name_and_id)
 {
     CHECK(fk_ops_find("expandable") == &fk_expandable_ops);
@@ -518,6 +584,7 @@ int main(void)
     RUN(remove_takes_the_longest_match_and_calls_agree);
     RUN(lookup_bodies_and_shifts_agree_with_the_definition);
     RUN(forged_files_refused);
+    RUN(forged_capacity_loads_only_when_inserts_double_as_a_real_filter);
     RUN(registered_under_its_name_and_id);
     return check_report();
 }

@@ -16,6 +16,7 @@
 #include "../common/hash.h"
 #include "../registry/registry.h"
 #include "../bloom/bloom.h"
+#include "../bloom/bloom_internal.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_internal.h"
 #include "../blocked/blocked.h"
@@ -1080,6 +1081,75 @@ TEST(one_hash_per_key_keeps_inserted_u64_keys)
     }
 }
 
+/* Issue 48: a chain's item count near 2^64. A scalable-bloom chain of
+ * capacity 3 growing by 2 has links of 3 2^i keys; 63 of them (tiny Bloom
+ * filters of 64 bits, as a forged record can carry: the loader checks each
+ * link's capacity, fpr and seed against the chain's rules, not its size)
+ * may hold 2^64 - 2 keys in all, the newest with room left. The loader
+ * takes it; two inserts wrapped the chain's count to 0 and its save no
+ * longer loaded (the links' counts overflow the header's). The count now
+ * stops at UINT64_MAX (the header's is the links' sum, capped). */
+TEST(a_chain_count_near_2_to_the_64_saves_a_record_that_loads)
+{
+    const fk_ops *outer = fk_ops_find("scalable-bloom");
+    fk_params p = fk_params_make(3, 0.01);
+    p.seed = 48;
+    p.growth = 2;
+    uint32_t growth = 0;
+    double r = 0;
+    CHECK_STATUS(fk_scalable_knobs_check(&p, &growth, &r), FK_OK);
+    fk_scalable *c = outer ? fk_scalable_alloc(outer, &fk_bloom_ops, &p, growth, r,
+                                               fk_scalable_slots(63)) : NULL;
+    CHECK(c != NULL);
+    if (!c)
+        return;
+    fk_params q = c->first;
+    uint64_t total = 0;
+    for (size_t i = 0; i < 63; i++) {
+        if (i > 0)
+            CHECK_STATUS(fk_scalable_next_params(c, &q, &q), FK_OK);
+        fk_bloom *b = NULL;
+        CHECK_STATUS(fk_bloom_create_exact(64, 1, q.seed, q.capacity, q.fpr, &b), FK_OK);
+        if (!b)
+            break;
+        uint64_t items = i < 62 ? q.capacity : UINT64_MAX - 1 - total; /* the newest: room */
+        CHECK(items <= q.capacity);
+        b->items = items;
+        c->link[c->count++] = (fk_scalable_link){ &b->base, q.capacity, q.fpr, items,
+                                                  { NULL, NULL }, { 0, 0 } };
+        c->spent += fk_scalable_link_spend(&fk_bloom_ops, &q);
+        total += items;
+    }
+    c->items = total;
+    CHECK_EQ_U64(total, UINT64_MAX - 1);
+    uint64_t n = 0;
+    CHECK_STATUS(fk_filter_serialized_size(&c->base, &n), FK_OK);
+    uint8_t *buf = malloc((size_t)n);
+    size_t w = 0;
+    CHECK(buf && fk_filter_save(&c->base, buf, (size_t)n, &w) == FK_OK && w == n);
+    fk_filter_free(&c->base);
+    fk_filter *f = NULL;
+    CHECK_STATUS(buf ? fk_filter_load_any(buf, (size_t)n, &f) : FK_ENOMEM, FK_OK);
+    for (uint64_t k = 0; f && k < 5; k++) {
+        CHECK_STATUS(fk_filter_insert_u64(f, k), FK_OK);
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        CHECK_EQ_U64(st.items, UINT64_MAX); /* it stops there */
+        uint64_t m = 0;
+        CHECK_STATUS(fk_filter_serialized_size(f, &m), FK_OK);
+        uint8_t *again = malloc((size_t)m);
+        fk_filter *g = NULL;
+        CHECK_MSG(again && fk_filter_save(f, again, (size_t)m, &w) == FK_OK &&
+                      fk_filter_load_any(again, (size_t)m, &g) == FK_OK,
+                  "the save after %llu inserts does not load", (unsigned long long)k + 1);
+        CHECK(g == NULL || fk_filter_contains_u64(g, k));
+        fk_filter_free(g);
+        free(again);
+    }
+    fk_filter_free(f);
+    free(buf);
+}
+
 int main(void)
 {
     RUN(bad_params_are_einval);
@@ -1094,6 +1164,7 @@ int main(void)
     RUN(model_sequence_through_growth_with_removes);
     RUN(removes_of_inserted_keys_lose_no_other_key);
     RUN(count_sums_the_copies_over_the_chain);
+    RUN(a_chain_count_near_2_to_the_64_saves_a_record_that_loads);
     RUN(growth_stops_at_max_bytes);
     RUN(max_bytes_refuses_at_create);
     RUN(thousandfold_growth_holds_the_target);

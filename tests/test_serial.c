@@ -21,6 +21,7 @@
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_internal.h"
 #include "../registry/registry.h"
+#include "../window/window.h"
 #include "describe.h"
 
 /* -------------------------------------------------------------- helpers */
@@ -1041,6 +1042,159 @@ TEST(forged_records_load_only_when_every_operation_keeps_them_loadable)
     }
 }
 
+/* ------------------------------- counters and clocks at their end (issue 48)
+ *
+ * Records whose counters or clock a real filter reaches only at the end of
+ * their range, or never: a count window's generation number 2^64 - 1 (the
+ * next one wrapped to 0, after which its save no longer loaded); a time
+ * window's clock at 2^64 - 6 with its next boundary at 2^64 - 1 (it never
+ * forgot); a time window's generation grid starting before time 0; an
+ * expandable filter's capacity 1 under 300 entries (each insert doubled
+ * the table). Refused. Beside them the last legal values, which load and
+ * stay loadable: generation 2^63 - 1 (the next one continues 2^62 lower),
+ * and a window of span 2^64 - 1 at FK_WINDOW_MAX_TIME. The load fuzzer's
+ * seeds include each (tests/fuzz/corpus/load/<name>.fk). */
+
+enum { EDGE_RECORDS = 6 };
+
+/* A saved count window of N = 70 at generation 7 (75 inserts). */
+static uint8_t *count_window_at_generation_7(size_t *len)
+{
+    fk_filter *f = make(fk_ops_find("window"), 70, 0.01, 93);
+    for (uint64_t k = 0; f && k < 75; k++) {
+        uint8_t key[8];
+        key_of(k, key);
+        CHECK_STATUS(fk_filter_insert(f, key, 8), FK_OK);
+    }
+    uint8_t *buf = f ? save(f, len) : NULL;
+    fk_filter_free(f);
+    return buf;
+}
+
+/* A saved time window of T = 70 (D = 10), now 1039, next boundary 1040. */
+static uint8_t *time_window_at_1039(uint64_t span, uint64_t origin, size_t *len)
+{
+    fk_params p = fk_params_make(100, 0.01);
+    p.seed = 93;
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_new_time(&p, span, &w), FK_OK);
+    fk_filter *f = fk_window_as_filter(w);
+    for (uint64_t k = 0; f && k < 40; k++) {
+        uint8_t key[8];
+        key_of(k, key);
+        CHECK_STATUS(fk_window_advance(f, origin + k), FK_OK);
+        CHECK_STATUS(fk_filter_insert(f, key, 8), FK_OK);
+    }
+    uint8_t *buf = f ? save(f, len) : NULL;
+    fk_filter_free(f);
+    return buf;
+}
+
+/* Record `which` (0 .. EDGE_RECORDS - 1): its name, its kind, whether the
+ * loader must refuse it. */
+static uint8_t *edge_record(unsigned which, const char **name, const fk_ops **ops,
+                            bool *must_refuse, size_t *len)
+{
+    const size_t param = 48, state = FK_SERIAL_HEADER_BYTES;
+    uint8_t *buf = NULL;
+    *ops = fk_ops_find("window");
+    *must_refuse = true;
+    switch (which) {
+    case 0:
+    case 1:
+        *name = which == 0 ? "window-generation-wrap" : "window-generation-edge";
+        *must_refuse = which == 0;
+        buf = count_window_at_generation_7(len);
+        if (buf) /* the same tags (7 mod 8) */
+            fk_le_put64(buf + param + 8 * 3,
+                        which == 0 ? UINT64_MAX : (UINT64_C(1) << 63) - 1);
+        break;
+    case 2:
+    case 3:
+        *name = which == 2 ? "window-clock-end" : "window-grid-before-zero";
+        buf = time_window_at_1039(70, 1000, len);
+        if (buf) {
+            fk_le_put64(buf + state + 8 * 9, which == 2 ? UINT64_MAX - 5 : 5);  /* now */
+            fk_le_put64(buf + state + 8 * 10, which == 2 ? UINT64_MAX : 10);    /* next boundary */
+        }
+        break;
+    case 4:
+        *name = "window-time-end";
+        *must_refuse = false;
+        buf = time_window_at_1039(UINT64_MAX, FK_WINDOW_MAX_TIME - 40, len);
+        break;
+    default: {
+        *name = "expandable-capacity";
+        *ops = fk_ops_find("expandable");
+        fk_filter *f = make(*ops, 400, 0.01, 93);
+        for (uint64_t k = 0; f && k < 300; k++) {
+            uint8_t key[8];
+            key_of(k, key);
+            CHECK_STATUS(fk_filter_insert(f, key, 8), FK_OK);
+        }
+        buf = f ? save(f, len) : NULL;
+        fk_filter_free(f);
+        if (buf)
+            fk_le_put64(buf + 24, 1);
+        break;
+    }
+    }
+    if (buf)
+        reseal(buf, *len);
+    return buf;
+}
+
+TEST(counters_and_clocks_load_only_when_later_operations_keep_them_loadable)
+{
+    for (unsigned i = 0; i < EDGE_RECORDS; i++) {
+        const char *name;
+        const fk_ops *ops;
+        bool must_refuse;
+        size_t len = 0;
+        uint8_t *buf = edge_record(i, &name, &ops, &must_refuse, &len);
+        if (!buf || !ops)
+            continue;
+        fk_filter *f = NULL;
+        fk_status s = load_all_ways(ops, buf, len, &f);
+        CHECK_MSG(s == (must_refuse ? FK_ECORRUPT : FK_OK), "%s: %s", name, fk_status_name(s));
+        if (f) {
+            /* inserts past two windows (or 7 doublings' worth), advances
+             * up to the clock's end and past it (refused), then the save
+             * loads and answers alike */
+            uint64_t step = 1;
+            for (uint64_t k = 0; k < 600; k++) {
+                fk_window_description d = { 0 };
+                if (ops == &fk_window_ops)
+                    fk_window_describe((const fk_window *)f, &d);
+                if (d.timed) { /* steps of 1, 8, 64, ... ticks, the clock's end at 500 */
+                    uint64_t to = d.now > FK_WINDOW_MAX_TIME - step ? FK_WINDOW_MAX_TIME
+                                                                    : d.now + step;
+                    CHECK_STATUS(fk_window_advance(f, k == 500 ? FK_WINDOW_MAX_TIME : to), FK_OK);
+                    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_EINVAL);
+                    if (k % 50 == 49)
+                        step *= 8;
+                }
+                uint8_t key[8];
+                key_of(5000 + k, key);
+                fk_status si = fk_filter_insert(f, key, 8);
+                CHECK_MSG(si == FK_OK || si == FK_EFULL, "%s: insert %llu: %s", name,
+                          (unsigned long long)k, fk_status_name(si));
+                CHECK(si != FK_OK || fk_filter_contains(f, key, 8));
+            }
+            size_t again_len = 0;
+            uint8_t *again = save(f, &again_len);
+            fk_filter *g = NULL;
+            CHECK_MSG(again && fk_filter_load(ops, again, again_len, &g) == FK_OK,
+                      "%s: the save after 600 inserts does not load", name);
+            CHECK(g == NULL || mismatches(f, g, 5, 1000) == 0);
+            fk_filter_free(g);
+            free(again);
+        }
+        fk_filter_free(f);
+        free(buf);
+    }
+}
+
 /* ------------------------------------------------------------- golden */
 
 static char golden_dir[512];
@@ -1076,6 +1230,15 @@ static void write_fuzz_seeds(const fk_ops *ops)
     if (buf)
         write_file(path, buf, len);
     free(buf);
+    for (unsigned i = 0; i < EDGE_RECORDS; i++) {
+        const char *name;
+        const fk_ops *of;
+        buf = edge_record(i, &name, &of, &must_refuse, &len);
+        snprintf(path, sizeof path, "%s/../fuzz/corpus/load/%s.fk", golden_dir, name);
+        if (buf && of == ops)
+            write_file(path, buf, len);
+        free(buf);
+    }
 }
 
 /* The pinned filter of each kind: explicit sizes so no floating-point sizing
@@ -1284,6 +1447,7 @@ int main(void)
     RUN(short_file_with_huge_claim_is_corrupt);
     RUN(null_and_bad_arguments);
     RUN(forged_records_load_only_when_every_operation_keeps_them_loadable);
+    RUN(counters_and_clocks_load_only_when_later_operations_keep_them_loadable);
     RUN(golden_files_pin_the_format);
     RUN(release_0_3_golden_files_still_load);
     return check_report();

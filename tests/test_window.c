@@ -347,10 +347,17 @@ TEST(clock_going_backwards_is_refused_and_changes_nothing)
     fk_window *z = NULL;
     CHECK_STATUS(fk_window_new_time(&p, 0, &z), FK_EINVAL);
     CHECK(z == NULL);
-    /* the clock's end: a boundary past UINT64_MAX saturates */
-    CHECK_STATUS(fk_window_advance(f, UINT64_MAX - 3), FK_OK);
+    /* the clock's end: FK_WINDOW_MAX_TIME is the last time, a later one is
+     * refused and changes nothing (clock_end_* below has the rest) */
+    before = save(w, &len);
+    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_EINVAL);
+    CHECK_STATUS(fk_window_advance(f, FK_WINDOW_MAX_TIME + 1), FK_EINVAL);
+    after = save(w, &len2);
+    CHECK(before && after && len == len2 && memcmp(before, after, len) == 0);
+    free(before);
+    free(after);
+    CHECK_STATUS(fk_window_advance(f, FK_WINDOW_MAX_TIME), FK_OK);
     CHECK(!fk_window_contains_u64(w, 1));
-    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_OK);
 out:
     fk_window_free(w);
     fk_window_free(c);
@@ -647,6 +654,218 @@ TEST(forged_files_are_refused)
     free(buf);
 out:
     fk_window_free(w);
+}
+
+/* ------------------------------------- counters and clocks (issue 48)
+ *
+ * Whatever loads takes any later inserts and advances, and its save loads
+ * again: a record whose generation counter or clock is near 2^64 would
+ * wrap on the next generation (a generation number of 2^64 - 1 went to 0,
+ * after which the window's own save was refused), so the loader refuses
+ * every counter and clock the live code cannot reach, and the live code
+ * keeps below the same limits. */
+
+/* The window in buf (which must load) takes `inserts` new keys with an
+ * advance of `step` ticks before each (time windows), then saves a record
+ * that loads again and answers the last `keep` keys present. */
+static void survives_inserts_and_advances(const uint8_t *buf, size_t len, uint64_t inserts,
+                                          uint64_t step, uint64_t keep, const char *what)
+{
+    fk_window *w = NULL;
+    CHECK_STATUS(fk_window_load(buf, len, &w), FK_OK);
+    if (!w)
+        return;
+    fk_window_description d;
+    for (uint64_t i = 0; i < inserts; i++) {
+        fk_window_describe(w, &d);
+        if (d.timed && d.now + step <= FK_WINDOW_MAX_TIME)
+            CHECK_STATUS(fk_window_advance(fk_window_as_filter(w), d.now + step), FK_OK);
+        CHECK_STATUS(fk_window_insert_u64(w, 900000 + i), FK_OK);
+    }
+    for (uint64_t i = inserts - keep; i < inserts; i++)
+        CHECK_MSG(fk_window_contains_u64(w, 900000 + i), "%s: key %llu of the window missing",
+                  what, (unsigned long long)i);
+    size_t n = 0;
+    uint8_t *again = save(w, &n);
+    fk_window *g = NULL;
+    CHECK_MSG(again && fk_window_load(again, n, &g) == FK_OK,
+              "%s: the save after %llu inserts does not load", what,
+              (unsigned long long)inserts);
+    CHECK(g == NULL || same_bytes(w, g));
+    fk_window_free(g);
+    free(again);
+    fk_window_free(w);
+}
+
+static fk_status load_edited2(const uint8_t *orig, size_t len, size_t at1, uint64_t word1,
+                              size_t at2, uint64_t word2)
+{
+    uint8_t *buf = malloc(len);
+    if (!buf)
+        return FK_ENOMEM;
+    memcpy(buf, orig, len);
+    fk_le_put64(buf + at1, word1);
+    fk_le_put64(buf + at2, word2);
+    reseal(buf, len);
+    fk_window *w = NULL;
+    fk_status s = fk_window_load(buf, len, &w);
+    fk_window_free(w);
+    free(buf);
+    return s;
+}
+
+TEST(a_generation_counter_near_wrap_around_is_refused)
+{
+    /* a count window of N = 70 (L = 10) at generation 7 (all 8 tags live),
+     * 5 inserts into it */
+    fk_window *w = count_window(70, 0.01, 0, 71);
+    if (!w)
+        return;
+    for (uint64_t i = 0; i < 75; i++)
+        CHECK_STATUS(fk_window_insert_u64(w, i), FK_OK);
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK_EQ_U64(d.generation, 7);
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    if (!buf)
+        goto out;
+    const size_t gen_at = 48 + 8 * 3;
+    /* the same tags at numbers that wrap within a few generations */
+    CHECK_STATUS(load_edited(buf, len, gen_at, UINT64_MAX), FK_ECORRUPT);
+    CHECK_STATUS(load_edited(buf, len, gen_at, UINT64_MAX - 8), FK_ECORRUPT);
+    CHECK_STATUS(load_edited(buf, len, gen_at, FK_WINDOW_MAX_GENERATION + 7), FK_ECORRUPT);
+    /* the last number below the limit loads, and its next generation
+     * continues 2^62 lower with the same tags: 60 inserts (6 generations)
+     * later it saves a record that loads, the last N keys present */
+    uint8_t *edge = malloc(len);
+    if (edge) {
+        memcpy(edge, buf, len);
+        fk_le_put64(edge + gen_at, FK_WINDOW_MAX_GENERATION - 1);
+        reseal(edge, len);
+        survives_inserts_and_advances(edge, len, 60, 0, 60, "generation 2^63 - 1");
+        fk_window *e = NULL;
+        CHECK_STATUS(fk_window_load(edge, len, &e), FK_OK);
+        for (uint64_t i = 0; e && i < 10; i++)
+            CHECK_STATUS(fk_window_insert_u64(e, 5000 + i), FK_OK);
+        if (e) {
+            fk_window_describe(e, &d);
+            CHECK_EQ_U64(d.generation, FK_WINDOW_MAX_GENERATION / 2);
+            for (uint64_t i = 50; i < 75; i++)
+                CHECK(fk_window_contains_u64(e, i)); /* the same keys, the same tags */
+        }
+        fk_window_free(e);
+        free(edge);
+    }
+    free(buf);
+out:
+    fk_window_free(w);
+}
+
+TEST(a_forged_clock_or_insert_count_is_refused)
+{
+    /* a time window of T = 70 (D = 10): origin 1000, now 1035, generation 3,
+     * next boundary 1040 */
+    fk_window *w = time_window(100, 70, 0.01, 0, 73);
+    if (!w)
+        return;
+    fk_filter *f = fk_window_as_filter(w);
+    CHECK_STATUS(fk_window_advance(f, 1000), FK_OK);
+    for (uint64_t i = 0; i < 40; i++) {
+        CHECK_STATUS(fk_window_advance(f, 1000 + i), FK_OK);
+        CHECK_STATUS(fk_window_insert_u64(w, i), FK_OK);
+    }
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK_EQ_U64(d.generation, 3);
+    CHECK_EQ_U64(d.next_boundary, 1040);
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    if (!buf)
+        goto out;
+    const size_t state = FK_SERIAL_HEADER_BYTES, now_at = state + 8 * 9,
+                 boundary_at = state + 8 * 10;
+    fk_window *g = NULL;
+    CHECK_STATUS(fk_window_load(buf, len, &g), FK_OK);
+    fk_window_free(g);
+    /* a next boundary of 2^64 - 1 (it never forgot) */
+    CHECK_STATUS(load_edited2(buf, len, now_at, UINT64_MAX - 5, boundary_at, UINT64_MAX),
+                 FK_ECORRUPT);
+    /* a clock past FK_WINDOW_MAX_TIME, its boundary D later */
+    CHECK_STATUS(load_edited2(buf, len, now_at, FK_WINDOW_MAX_TIME + 1, boundary_at,
+                              FK_WINDOW_MAX_TIME + 11), FK_ECORRUPT);
+    /* a grid that starts before time 0: generation 3 at now 5, boundary 10 */
+    CHECK_STATUS(load_edited2(buf, len, now_at, 5, boundary_at, 10), FK_ECORRUPT);
+    /* ... and the same record one generation's span later is fine */
+    CHECK_STATUS(load_edited2(buf, len, now_at, 35, boundary_at, 40), FK_OK);
+    /* the boundary more than D ahead, or at the clock */
+    CHECK_STATUS(load_edited2(buf, len, now_at, 1035, boundary_at, 1046), FK_ECORRUPT);
+    CHECK_STATUS(load_edited2(buf, len, now_at, 1040, boundary_at, 1040), FK_ECORRUPT);
+    /* an insert count past FK_WINDOW_MAX_INSERTS (items adjusted to match):
+     * a few inserts would have wrapped the sum */
+    uint64_t cur = fk_le_get64(buf + state + 8 * 3), items = fk_le_get64(buf + 40);
+    CHECK_STATUS(load_edited2(buf, len, state + 8 * 3, UINT64_MAX - 100, 40,
+                              items - cur + UINT64_MAX - 100), FK_ECORRUPT);
+    CHECK_STATUS(load_edited2(buf, len, state + 8 * 3, FK_WINDOW_MAX_INSERTS + 1, 40,
+                              items - cur + FK_WINDOW_MAX_INSERTS + 1), FK_ECORRUPT);
+    /* at the limit it loads, and the count stays there */
+    uint8_t *edge = malloc(len);
+    if (edge) {
+        memcpy(edge, buf, len);
+        fk_le_put64(edge + state + 8 * 3, FK_WINDOW_MAX_INSERTS);
+        fk_le_put64(edge + 40, items - cur + FK_WINDOW_MAX_INSERTS);
+        reseal(edge, len);
+        survives_inserts_and_advances(edge, len, 50, 0, 50, "insert count at the limit");
+        free(edge);
+    }
+    free(buf);
+out:
+    fk_window_free(w);
+}
+
+TEST(clock_end_refused_and_every_saved_window_loads_again)
+{
+    /* the longest span there is: D = ceil((2^64 - 1) / 7) */
+    fk_window *w = time_window(100, UINT64_MAX, 0.01, 0, 79);
+    fk_window *s = time_window(100, 70, 0.01, 0, 79);
+    if (!w || !s)
+        goto out;
+    fk_filter *f = fk_window_as_filter(w), *fs = fk_window_as_filter(s);
+    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_EINVAL); /* not even as the origin */
+    fk_window_description d;
+    fk_window_describe(w, &d);
+    CHECK(!d.clock_set);
+    CHECK_STATUS(fk_window_advance(f, FK_WINDOW_MAX_TIME - 1), FK_OK);
+    CHECK_STATUS(fk_window_insert_u64(w, 1), FK_OK);
+    CHECK_STATUS(fk_window_advance(f, FK_WINDOW_MAX_TIME), FK_OK);
+    CHECK_STATUS(fk_window_advance(f, UINT64_MAX), FK_EINVAL);
+    fk_window_describe(w, &d);
+    CHECK(d.next_boundary > d.now && d.next_boundary - d.now <= d.generation_length);
+    size_t len = 0;
+    uint8_t *buf = save(w, &len);
+    CHECK(buf != NULL);
+    if (buf)
+        survives_inserts_and_advances(buf, len, 40, 0, 40, "span 2^64 - 1 at the clock's end");
+    free(buf);
+    CHECK(fk_window_contains_u64(w, 1));
+    /* a short span at the clock's end: repeated advances at the same time
+     * keep every key inside the window (before, each one at 2^64 - 1
+     * started a generation) */
+    CHECK_STATUS(fk_window_advance(fs, FK_WINDOW_MAX_TIME - 20), FK_OK);
+    for (uint64_t i = 0; i < 20; i++)
+        CHECK_STATUS(fk_window_insert_u64(s, 100 + i), FK_OK);
+    for (int k = 0; k < 20; k++)
+        CHECK_STATUS(fk_window_advance(fs, FK_WINDOW_MAX_TIME), FK_OK);
+    for (uint64_t i = 0; i < 20; i++)
+        CHECK(fk_window_contains_u64(s, 100 + i)); /* 20 ticks ago, T = 70 */
+    buf = save(s, &len);
+    CHECK(buf != NULL);
+    if (buf)
+        survives_inserts_and_advances(buf, len, 30, 0, 30, "span 70 at the clock's end");
+    free(buf);
+out:
+    fk_window_free(w);
+    fk_window_free(s);
 }
 
 /* ------------------------------------------------- batches, stats, misc */
@@ -959,7 +1178,8 @@ static size_t probe_times(const fk_window *w, uint64_t rng, uint64_t out[40])
         out[n++] = b;
         out[n++] = b + splitmix(&rng) % d.generation_length;
     }
-    out[n++] = UINT64_MAX;
+    out[n++] = FK_WINDOW_MAX_TIME;
+    out[n++] = UINT64_MAX; /* past the clock's end: refused, answers as now */
     return n;
 }
 
@@ -1017,7 +1237,8 @@ static void reads_as_of(const char *what, uint64_t cap, double max_load, uint32_
             fk_stats sa, sc;
             fk_win_stats_at(w, times[t], &sa);
             fk_status adv = fk_window_advance(fk_window_as_filter(c), times[t]);
-            CHECK(adv == FK_OK || (adv == FK_EINVAL && times[t] < dw.now));
+            CHECK(adv == FK_OK || (adv == FK_EINVAL && (times[t] < dw.now ||
+                                                        times[t] > FK_WINDOW_MAX_TIME)));
             crossed_some += da.generation > dw.generation;
             for (uint64_t j = 0; j < 1700; j++) {
                 uint64_t q = j < 1500 ? keys_positive((s * burst + keys - (j * stride) % keys) % keys)
@@ -1122,6 +1343,9 @@ int main(void)
     RUN(windows_of_2_to_the_32_and_more_served_or_refused_as_documented);
     RUN(bits_per_window_item_meet_the_targets);
     RUN(forged_files_are_refused);
+    RUN(a_generation_counter_near_wrap_around_is_refused);
+    RUN(a_forged_clock_or_insert_count_is_refused);
+    RUN(clock_end_refused_and_every_saved_window_loads_again);
     RUN(batches_answer_as_single_calls);
     RUN(stats_and_describe_follow_the_stream);
     RUN(a_count_window_never_refuses_an_insert_even_packed_full);

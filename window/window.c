@@ -278,6 +278,10 @@ static void sweep(fk_window *w, unsigned t)
 static __attribute__((noinline)) void next_generation(fk_window *w)
 {
     w->generation++;
+    /* (a count window after 2^63 L inserts: the same tags, a lower number,
+     * so the number never wraps; window.h) */
+    if (w->generation >= FK_WINDOW_MAX_GENERATION)
+        w->generation -= FK_WINDOW_MAX_GENERATION / 2;
     unsigned t = (unsigned)(w->generation & FK_WIN_TAG_MASK);
     sweep(w, t);
     w->inserts[t] = 0;
@@ -307,12 +311,14 @@ typedef struct {
 static win_clock clock_at(const fk_window *w, uint64_t now)
 {
     win_clock c = { false, w->now, w->boundary, 0 };
-    if (!w->timed || (w->clock_set && now < w->now))
+    /* past FK_WINDOW_MAX_TIME (2^62): refused, so with D < 2^62 no boundary
+     * below reaches 2^63 */
+    if (!w->timed || (w->clock_set && now < w->now) || now > FK_WINDOW_MAX_TIME)
         return c; /* FK_EUNSUPPORTED, FK_EINVAL: nothing changes */
     c.moves = true;
     c.now = now;
     if (!w->clock_set) { /* the origin */
-        c.boundary = now > UINT64_MAX - w->gen_span ? UINT64_MAX : now + w->gen_span;
+        c.boundary = now + w->gen_span;
         return c;
     }
     if (now < w->boundary)
@@ -321,7 +327,7 @@ static win_clock clock_at(const fk_window *w, uint64_t now)
     uint64_t past = now - w->boundary;
     c.crossed = past / w->gen_span + 1;
     uint64_t last = now - past % w->gen_span; /* the last boundary crossed */
-    c.boundary = last > UINT64_MAX - w->gen_span ? UINT64_MAX : last + w->gen_span;
+    c.boundary = last + w->gen_span;
     return c;
 }
 
@@ -334,13 +340,15 @@ fk_status fk_window_advance(fk_filter *f, uint64_t now)
     fk_window *w = (fk_window *)f;
     win_clock c = clock_at(w, now);
     if (!c.moves)
-        return FK_EINVAL; /* before the clock: it never goes back */
+        return FK_EINVAL; /* before the clock (it never goes back), or past its end */
     w->clock_set = true;
     w->now = c.now;
     w->boundary = c.boundary;
     if (c.crossed >= FK_WINDOW_GENERATIONS) {
         fk_win_clear(w);
-        w->generation += c.crossed; /* mod 2^64, a multiple of 8: tags stay right */
+        /* a multiple of 8: tags stay right; at most now / D in all, below
+         * FK_WINDOW_MAX_GENERATION */
+        w->generation += c.crossed;
         return FK_OK;
     }
     for (uint64_t k = 0; k < c.crossed; k++)
@@ -529,7 +537,8 @@ static bool kick_any(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
  * L-th insert. */
 static inline void counted(fk_window *w, unsigned t)
 {
-    w->inserts[t]++;
+    /* saturating (a time window's count; a count window's stays below L) */
+    w->inserts[t] += w->inserts[t] < FK_WINDOW_MAX_INSERTS;
     if (!w->timed && w->inserts[t] >= w->gen_len)
         next_generation(w);
 }
@@ -756,7 +765,7 @@ static inline __attribute__((always_inline)) fk_status placed(fk_window *w, unsi
 {
     w->live++;
     w->slots[t]++;
-    w->inserts[t]++;
+    w->inserts[t] += w->inserts[t] < FK_WINDOW_MAX_INSERTS; /* as counted */
     if (!w->timed && w->inserts[t] >= w->gen_len)
         return generation_ends(w);
     return FK_OK;

@@ -119,6 +119,21 @@ typedef struct fk_window fk_window;
 #define FK_WINDOW_MAX_LOAD 0.96
 /* Evictions one insert may make before its key goes to the stash. */
 #define FK_WINDOW_MAX_KICKS 500u
+/* The latest time fk_window_advance accepts (2^62 ticks: 146 years of
+ * nanoseconds since 1970): with a span T < 2^64, D = ceil(T / 7) < 2^62,
+ * so every generation boundary, at most now + D, stays below 2^63 and no
+ * clock arithmetic wraps. A later time is FK_EINVAL. */
+#define FK_WINDOW_MAX_TIME (UINT64_C(1) << 62)
+/* Generation numbers stay below this (2^63). A time window cannot reach it
+ * (its generation is at most FK_WINDOW_MAX_TIME / D); a count window that
+ * does (2^63 L inserts) continues at generation number 2^62 lower, the same
+ * tags, so no number ever wraps. The loader refuses a generation at or
+ * above it. */
+#define FK_WINDOW_MAX_GENERATION (UINT64_C(1) << 63)
+/* A time window's insert count per generation (fk_window_description's
+ * generation_inserts, fk_stats.items) stops growing at 2^60, so the sum of
+ * the 8 never wraps; the loader refuses a larger count. */
+#define FK_WINDOW_MAX_INSERTS (UINT64_C(1) << 60)
 
 /* The kind's number in the file header (common/serial.h); never reused. */
 #define FK_KIND_WINDOW 8u
@@ -182,8 +197,9 @@ FK_API bool fk_window_contains(const fk_window *w, const void *key, size_t len);
  * reads as of its clock with it and leaves the advance to its writes):
  * the generations the advance would retire count as gone (a slot whose
  * tag it would sweep is ignored; 8 or more boundaries passed: every key
- * is gone). A `now` the advance would refuse (before the clock), a clock
- * never set, and a count window answer as fk_window_contains. w NULL, or
+ * is gone). A `now` the advance would refuse (before the clock, or past
+ * FK_WINDOW_MAX_TIME), a clock never set, and a count window answer as
+ * fk_window_contains. w NULL, or
  * key NULL with len > 0, answers false. Cost: as fk_window_contains while
  * no boundary lies between the clock and `now` (nothing retires); past
  * one, one hash and the 8 slots of the key's two buckets read with their
@@ -194,11 +210,12 @@ FK_API bool fk_window_contains_at(const fk_window *w, const void *key, size_t le
  * generation boundary passed starts a generation (sweeping the oldest);
  * 8 or more passed at once empty the table. The first call sets the
  * origin. Works on the filter as an fk_filter (so a program holding a
- * generic filter needs no cast). Returns FK_OK; FK_EINVAL for f NULL or
- * `now` before the clock's current time (the clock never goes back;
- * nothing changed); FK_EUNSUPPORTED when f is not a time window (a count
- * window, or another kind). Cost: O(1) without a boundary; a sweep per
- * boundary crossed, at most one table pass in all for a long jump. */
+ * generic filter needs no cast). Returns FK_OK; FK_EINVAL for f NULL,
+ * `now` before the clock's current time (the clock never goes back) or
+ * `now` past FK_WINDOW_MAX_TIME (2^62), nothing changed either way;
+ * FK_EUNSUPPORTED when f is not a time window (a count window, or another
+ * kind). Cost: O(1) without a boundary; a sweep per boundary crossed, at
+ * most one table pass in all for a long jump. */
 FK_API fk_status fk_window_advance(fk_filter *f, uint64_t now);
 
 /* The filter as an fk_filter, for the generic calls (still owned by the
@@ -267,7 +284,14 @@ FK_API void fk_window_describe(const fk_window *w, fk_window_description *out);
  * + 128 + ceil(buckets 4 (f + 3) / 8) bytes. The loader refuses
  * (FK_ECORRUPT) a clock id above FK_CLOCK_MAX or on a count window, a tag no live generation owns,
  * a slot with a tag but no fingerprint, counts that disagree with the
- * slots, a clock past its boundary, and nonzero padding. Cost O(table). */
+ * slots, a clock past its boundary, nonzero padding, and every counter or
+ * clock a real window cannot reach (so that whatever loads takes any
+ * later inserts and advances and saves a record that loads again): a
+ * generation at or above FK_WINDOW_MAX_GENERATION, a time past
+ * FK_WINDOW_MAX_TIME, a next boundary that is not the first one after the
+ * clock on a generation grid starting at or after time 0 (now < boundary
+ * <= now + D, boundary >= (generation + 1) D), a time window's insert
+ * count of a generation above FK_WINDOW_MAX_INSERTS. Cost O(table). */
 FK_SERIAL_DIRECT_DECLARE(fk_window, fk_window);
 
 #ifdef __cplusplus

@@ -24,8 +24,12 @@
  *     got exactly L inserts each and the current one fewer than L (the
  *     generation advances at the end of the insert that fills it);
  *   - a time window's clock: before the first advance now = boundary = 0
- *     and generation = 0; after it now < boundary <= now + D (boundary
- *     UINT64_MAX once the clock's end is reached).
+ *     and generation = 0; after it now <= FK_WINDOW_MAX_TIME, now <
+ *     boundary <= now + D, and boundary = origin + (generation + 1) D for
+ *     an origin >= 0 (the first advance's time), so boundary >= (generation
+ *     + 1) D: no clock value ever wraps;
+ *   - generation < FK_WINDOW_MAX_GENERATION; a time window's inserts[t] <=
+ *     FK_WINDOW_MAX_INSERTS (the count saturates there).
  */
 #ifndef FK_WINDOW_INTERNAL_H
 #define FK_WINDOW_INTERNAL_H

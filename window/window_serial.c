@@ -23,7 +23,11 @@
  * Validation: every invariant of window_internal.h -- each slot empty or
  * with a fingerprint and a live tag, the slot counts against the inserts,
  * a count window's inserts per generation exactly as its position implies,
- * the live slots within 8L, a clock before its boundary -- is checked and
+ * the live slots within 8L, a clock before its boundary, the boundary on a
+ * generation grid that starts at or after time 0, and every counter and
+ * clock within the limits the live code keeps (window.h:
+ * FK_WINDOW_MAX_GENERATION, FK_WINDOW_MAX_TIME, FK_WINDOW_MAX_INSERTS), so
+ * no later insert or advance wraps one -- is checked and
  * anything else is FK_ECORRUPT, so a loaded window is one a stream of
  * inserts and advances could have made, and it continues as that one. */
 #include <stdlib.h>
@@ -121,11 +125,14 @@ static fk_status check_head(const fk_serial_head *h)
 static bool state_ok(const fk_window *w, uint64_t items)
 {
     const uint64_t g = w->generation, cur = g & FK_WIN_TAG_MASK;
+    if (g >= FK_WINDOW_MAX_GENERATION)
+        return false;
     uint64_t sum = 0;
     for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++) {
         unsigned t = (unsigned)((g - k) & FK_WIN_TAG_MASK);
         bool used = k <= g; /* generation g - k has existed */
-        if (w->inserts[t] < w->slots[t] || (!used && w->inserts[t] != 0))
+        if (w->inserts[t] < w->slots[t] || (!used && w->inserts[t] != 0) ||
+            w->inserts[t] > FK_WINDOW_MAX_INSERTS)
             return false;
         if (!w->timed && k > 0 && used && w->inserts[t] != w->gen_len)
             return false;
@@ -139,8 +146,10 @@ static bool state_ok(const fk_window *w, uint64_t items)
         return w->inserts[cur] < w->gen_len && !w->clock_set && w->now == 0 && w->boundary == 0;
     if (!w->clock_set)
         return g == 0 && w->now == 0 && w->boundary == 0;
-    return w->now < w->boundary &&
-           (w->boundary == UINT64_MAX || w->boundary - w->now <= w->gen_span);
+    /* now < boundary <= now + D (both below 2^63: no wrap), and the grid's
+     * origin, boundary - (g + 1) D, at or after time 0 */
+    return w->now <= FK_WINDOW_MAX_TIME && w->now < w->boundary &&
+           w->boundary - w->now <= w->gen_span && g < w->boundary / w->gen_span;
 }
 
 static int stash_order(const void *a, const void *b)

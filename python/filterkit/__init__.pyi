@@ -168,7 +168,7 @@ class _Expires(Filter):
     @property
     def clock(self) -> Optional[str]: ...  # "unix_ns" (Unix ns) or "caller" (your ticks); None: count
     # advance(): time.time_ns() on a "unix_ns" window (TypeError on "caller");
-    # ValueError for an explicit now backwards; UnsupportedError on a count window
+    # ValueError for an explicit now backwards or past 2**62; UnsupportedError on a count window
     def advance(self, now: Optional[int] = None, /) -> None: ...
     def describe(self) -> WindowState: ...
 

@@ -203,7 +203,10 @@ static PyObject *window_advance(PyObject *o, PyObject *args)
     if (s == FK_OK)
         Py_RETURN_NONE;
     char what[200];
-    if (s == FK_EINVAL)
+    if (s == FK_EINVAL && now > FK_WINDOW_MAX_TIME)
+        snprintf(what, sizeof what, "advance(%llu): times stop at 2**62 (FK_WINDOW_MAX_TIME), so "
+                 "no generation boundary wraps", now);
+    else if (s == FK_EINVAL)
         snprintf(what, sizeof what, "advance(%llu): the clock is at %llu and never goes back", now,
                  (unsigned long long)d.now);
     else if (s == FK_EUNSUPPORTED)
@@ -282,8 +285,9 @@ PyDoc_STRVAR(advance_doc, "advance($self, now=None, /)\n--\n\n"
 "answers present while now - t < span, and is gone (answers present only at the\n"
 "fpr) once now - t passes span + span/7 (the slack). The first call sets the\n"
 "origin: keys added before it count as added then. now equal to the clock is a\n"
-"no-op. ValueError when an explicit now is before the clock (it never goes back;\n"
-"nothing changes), UnsupportedError on a count window (made without span).\n"
+"no-op. ValueError when an explicit now is before the clock (it never goes back)\n"
+"or past 2**62 (times stop there, so no boundary wraps: year 2116 in Unix ns),\n"
+"nothing changed either way; UnsupportedError on a count window (no span).\n"
 "Cost: O(1), plus one pass over the table (the sweep) for each generation\n"
 "(span/7) passed, at most one pass for a long jump; a writer.");
 PyDoc_STRVAR(describe_doc, "describe($self)\n--\n\n"

@@ -104,6 +104,59 @@ def test_time_going_backwards_is_refused_and_changes_nothing():
         filterkit.Window(capacity=10).advance(1)
 
 
+# Issue 48: the clock ends at 2**62 (FK_WINDOW_MAX_TIME). advance(2**64-1) used to
+# leave a window whose save did not load, and advances repeated at that time each
+# started a generation, expiring keys inside the window.
+def test_advance_past_the_clocks_end_is_refused_and_saves_always_load():
+    w = filterkit.Window(capacity=100, fpr=0.01, span=70)
+    w.advance(1000)
+    w.add("x")
+    before = w.to_bytes()
+    for late in (2**64 - 1, 2**62 + 1):
+        with pytest.raises(ValueError, match=r"2\*\*62.*\(FK_EINVAL\)"):
+            w.advance(late)
+        assert w.to_bytes() == before and w.now == 1000 and "x" in w
+    w.advance(2**62 - 20)
+    keys = [f"k{i}" for i in range(60)]
+    w.update(keys)
+    for _ in range(20):               # the same time again and again: no generation passes
+        w.advance(2**62)
+    assert all(k in w for k in keys)  # added 20 ticks ago, span 70
+    back = filterkit.Filter.from_bytes(w.to_bytes())
+    back.update(f"m{i}" for i in range(60))
+    again = filterkit.Filter.from_bytes(back.to_bytes())
+    assert all(k in again for k in keys) and again.now == 2**62
+    assert pickle.loads(pickle.dumps(again)).to_bytes() == again.to_bytes()
+
+
+FORGED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "fuzz",
+                      "corpus", "load")
+
+
+# Records whose counter or clock no real window reaches, checksums recomputed
+# (tests/test_serial.c writes them): a count window at generation 2**64-1 (it
+# wrapped to 0 a generation later, and its save raised 60 adds on), a time window
+# whose next boundary is 2**64-1, one whose generation grid starts before time 0.
+@pytest.mark.parametrize("name", ["window-generation-wrap", "window-clock-end",
+                                  "window-grid-before-zero"])
+def test_a_forged_counter_or_clock_is_refused(name):
+    with open(os.path.join(FORGED, name + ".fk"), "rb") as fh:
+        data = fh.read()
+    with pytest.raises(ValueError, match="FK_ECORRUPT"):
+        filterkit.Filter.from_bytes(data)
+
+
+def test_the_last_generation_number_below_the_limit_stays_loadable():
+    with open(os.path.join(FORGED, "window-generation-edge.fk"), "rb") as fh:
+        w = filterkit.Filter.from_bytes(fh.read())
+    assert w.describe()["generation"] == 2**63 - 1
+    for i in range(6):                # 60 adds: 6 generations, through the fold
+        w.update(f"g{i}-{j}" for j in range(10))
+        w = filterkit.Filter.from_bytes(w.to_bytes())
+    assert w.describe()["generation"] == 2**62 + 5
+    assert all(f"g{i}-{j}" in w for i in range(6) for j in range(10))
+
+
 def test_time_window_fed_past_its_capacity_refuses_and_loses_nothing():
     w = filterkit.Window(capacity=70, fpr=0.01, seed=2, span=700)
     w.advance(0)

@@ -20,6 +20,17 @@
       boundary (a state no advance leaves: the generation would have
       started), the checksum made to match. Only the kind's state check
       can refuse it.
+  forge.py window-generation-wrap RECORD OUT
+  forge.py window-generation-edge RECORD OUT
+      RECORD is a count window's record at a generation of 7 mod 8; OUT has
+      its generation number (kind parameter 3) set to 2^64 - 1 (issue 48:
+      the next generation wrapped to 0, after which the key's own save was
+      refused) or to 2^63 - 1 (the last number below the limit, legal),
+      the same tags, the checksum made to match.
+  forge.py window-clock-end RECORD OUT
+      RECORD is a time window's record with its clock set; OUT has its
+      clock at 2^64 - 6 and its next boundary at 2^64 - 1 (issue 48: a
+      window that never forgot), the checksum made to match.
   forge.py checksum RECORD OUT
       RECORD with its checksum recomputed and nothing else changed: the
       control for the forged records above.
@@ -140,6 +151,28 @@ def craft_window_clock(rec):
     rechecksum(rec)
 
 
+WINDOW_GENERATION = 48 + 8 * 3  # kind parameter 3
+
+
+def craft_window_generation(rec, generation):
+    """rec: a count window's record at generation 7 mod 8; changed in place."""
+    at = WINDOW_GENERATION
+    if rec[:8] != MAGIC or int.from_bytes(rec[at:at + 8], "little") % 8 != 7:
+        raise SystemExit("forge.py: not a window record at a generation of 7 mod 8")
+    rec[at:at + 8] = generation.to_bytes(8, "little")
+    rechecksum(rec)
+
+
+def craft_window_clock_end(rec):
+    """rec: a time window's record with its clock set; changed in place."""
+    at = HEADER + 8 * WINDOW_CLOCK_SET
+    if rec[:8] != MAGIC or int.from_bytes(rec[at:at + 8], "little") != 1:
+        raise SystemExit("forge.py: not a time window record with its clock set")
+    for word, value in ((WINDOW_NOW, M64 - 5), (WINDOW_BOUNDARY, M64)):
+        rec[HEADER + 8 * word:HEADER + 8 * word + 8] = value.to_bytes(8, "little")
+    rechecksum(rec)
+
+
 def main():
     assert xxh64(b"") == 0xEF46DB3751D8E999 and crc64(b"123456789") == 0xE9C6D914C4B8D9CA
     if len(sys.argv) < 4:
@@ -150,6 +183,12 @@ def main():
         craft_quotient(data)
     elif what == "window-clock":
         craft_window_clock(data)
+    elif what == "window-generation-wrap":
+        craft_window_generation(data, M64)
+    elif what == "window-generation-edge":
+        craft_window_generation(data, (1 << 63) - 1)
+    elif what == "window-clock-end":
+        craft_window_clock_end(data)
     elif what == "checksum":
         rechecksum(data)
     elif what == "window-clock-id" and len(sys.argv) == 5:
