@@ -29,7 +29,8 @@ const char *fkr_clock_refusal(const fkr_value *v)
 }
 
 /* ms of the server's clock (or of FK.ADVANCE) as a key's time, Unix ns:
- * 0 for a negative ms, the largest time for one past 2^64 ns. */
+ * 0 for a negative ms, UINT64_MAX for one past the clock's end (2^62 ns:
+ * no advance takes it, a read as of it answers as now). */
 static uint64_t ms_to_ns(long long ms)
 {
     if (ms < 0)
@@ -126,7 +127,8 @@ int fkr_fk_advance(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         return rm_WrongArity(ctx);
     long long ms;
     if (fkr_arg_int(argv[2], 0, (long long)FKR_WINDOW_MAX_MS, &ms) != RM_OK)
-        return fkr_reply_error(ctx, "ERR the time must be an integer in 0..18446744073709 (ms)");
+        return fkr_reply_error(ctx, "ERR the time must be an integer in 0..4611686018427 (ms: "
+                                    "a window's clock ends at 2^62 ns, FK_WINDOW_MAX_TIME)");
     RedisModuleKey *key;
     fkr_value *v;
     fkr_key_state st = fkr_open(ctx, argv[1], RM_READ | RM_WRITE, &key, &v);

@@ -331,8 +331,9 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
 
 #define FKR_NS_PER_MS UINT64_C(1000000)
 #define FKR_WINDOW_MAX_SECONDS (INT64_MAX / 1000000000)
-/* The latest time FK.ADVANCE takes: its ms in ns fit 64 bits. */
-#define FKR_WINDOW_MAX_MS (UINT64_MAX / FKR_NS_PER_MS)
+/* The latest time FK.ADVANCE takes: where a window's clock ends
+ * (FK_WINDOW_MAX_TIME, 2^62 ns, in 2116), in whole ms. */
+#define FKR_WINDOW_MAX_MS (FK_WINDOW_MAX_TIME / FKR_NS_PER_MS)
 
 /* v's filter when it is a time window, else NULL (v may be NULL). */
 struct fk_window *fkr_time_window(const fkr_value *v);

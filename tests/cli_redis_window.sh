@@ -262,7 +262,9 @@ check "... and forgets on schedule: 1.3 s later new is new again" \
 expect_prefix "SECONDS whose ns pass 2^63 are refused" "ERR SECONDS must be a positive integer" \
     p FK.RESERVE xs window 0.01 10 SECONDS 9223372037
 check "... the largest is taken" test "$(rc p FK.RESERVE xs window 0.01 10 SECONDS 9223372036)" = OK
-expect_prefix "FK.ADVANCE past 2^64 ns is refused" "ERR the time must be an integer in 0..18446744073709 (ms)" \
+expect_prefix "FK.ADVANCE past the clock's end (2^62 ns) is refused, naming the range" \
+    "ERR the time must be an integer in 0..4611686018427 (ms" p FK.ADVANCE xs 4611686018428
+expect_prefix "... and past 2^64 ns too" "ERR the time must be an integer in 0..4611686018427 (ms" \
     p FK.ADVANCE xs 18446744073710
 rc p DEL xs >/dev/null
 # a time window on another clock (0: its maker's own ticks) cannot be a
@@ -334,7 +336,8 @@ expect_prefix "generation 2^64 - 1: RESTORE refuses it" "ERR Bad data format" \
 expect_prefix "next boundary 2^64 - 1: FK.LOAD refuses it" "ERR FK_ECORRUPT" p -x FK.LOAD tw.end <"$tmp/tw.end"
 check "nothing was stored for the refused records" \
     test "$(rc p EXISTS gw.wrap gw.wrap2 tw.end)" = 0
-expect_prefix "FK.ADVANCE past 2^62 ns (4611686018427 ms) is refused" "ERR FK_EINVAL" p FK.ADVANCE tw 4611686018428
+expect_prefix "FK.ADVANCE past 2^62 ns (4611686018427 ms) is refused" "ERR the time must be an integer in 0..4611686018427 (ms" p FK.ADVANCE tw 4611686018428
+check "... and the last ms is taken" test "$(rc p FK.ADVANCE tw 4611686018427)" = OK
 expect "generation 2^63 - 1: FK.LOAD takes it" "OK" p -x FK.LOAD gw.edge <"$tmp/gw.edge"
 for i in 1 2 3 4 5 6; do rc p FK.MADD gw.edge $(items "e$i-" 1 10) >/dev/null; done
 check "gw.edge: 60 inserts later, generation 2^62 + 5" \
