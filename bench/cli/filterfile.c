@@ -42,7 +42,7 @@ static int fail_status(const char *cmd, const char *path, fk_status s, const uin
                  "'filterkit build' writes one)");
     else if (got < FK_SERIAL_HEADER_BYTES)
         snprintf(why, sizeof why, "truncated: %zu bytes, shorter than the %d-byte header "
-                 "(a copy or download cut short?)", got, FK_SERIAL_HEADER_BYTES);
+                 "(a copy or download cut short?)", got, (int)FK_SERIAL_HEADER_BYTES);
     else if (s == FK_ECORRUPT && len->record && len->size && len->size < len->record)
         snprintf(why, sizeof why, "truncated: %llu bytes of the %llu its header announces "
                  "(a copy or download cut short?)",

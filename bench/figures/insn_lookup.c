@@ -119,6 +119,7 @@ int main(int argc, char **argv)
     bool is_static = ops && (fk_ops_caps(ops) & FK_CAP_STATIC);
     if (!ops || !keys || (is_static && stream != 1) || (!is_static && fk_filter_new(ops, &p, &f) != FK_OK)) {
         fputs("insn_lookup: bad kind or params\n", stderr);
+        free(all);
         return 1;
     }
     uint64_t s = 42;

@@ -169,13 +169,15 @@ const fkc_schema fkc_schema_load = { load_cols, sizeof load_cols / sizeof load_c
 void fkc_result_init(fkc_result *r)
 {
     memset(r, 0, sizeof *r);
-    /* every double field starts as NaN = "not measured" */
+    /* every double field starts as NaN = "not measured" (written through
+     * memcpy: the column table gives a byte offset, not a double *) */
+    const double not_measured = NAN;
     for (size_t i = 0; i < fkc_schema_bench.n; i++)
         if (bench_cols[i].type == FKC_COL_F)
-            *(double *)((char *)r + bench_cols[i].offset) = NAN;
+            memcpy((char *)r + bench_cols[i].offset, &not_measured, sizeof not_measured);
     for (size_t i = 0; i < fkc_schema_load.n; i++)
         if (load_cols[i].type == FKC_COL_F)
-            *(double *)((char *)r + load_cols[i].offset) = NAN;
+            memcpy((char *)r + load_cols[i].offset, &not_measured, sizeof not_measured);
 }
 
 static double ratio(double base, double x) { return base / x; }

@@ -106,7 +106,7 @@ static void print_array(FILE *out, const cells *c, const uint64_t *pos, uint32_t
 static void print_ruler(FILE *out, uint64_t m)
 {
     uint64_t w = m < ROW ? m : ROW;
-    char tens[ROW + 1], units[ROW + 1];
+    char tens[ROW + 1] = { 0 }, units[ROW + 1] = { 0 };
     for (uint64_t j = 0; j < w; j++) {
         tens[j] = j % 10 == 0 ? (char)('0' + j / 10 % 10) : ' ';
         units[j] = (char)('0' + j % 10);
