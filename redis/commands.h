@@ -50,4 +50,11 @@ FKR_COMMAND(fkr_fk_grow);
 FKR_COMMAND(fkr_fk_kinds);
 FKR_COMMAND(fkr_fk_advance);    /* clock.c */
 
+/* docs.c: gives the server the docs of the command `name` (COMMAND DOCS,
+ * COMMAND INFO: summary, cost, since, arity, arguments). RM_OK, also on a
+ * server without RedisModule_SetCommandInfo; RM_ERR, logged, when the
+ * table has no entry for it or the server refused it (the command works
+ * either way). Call right after creating the command. */
+int fkr_command_docs_set(RedisModuleCtx *ctx, const char *name);
+
 #endif

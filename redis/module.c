@@ -166,6 +166,7 @@ int RedisModule_OnLoad(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         if (rm_CreateCommand(ctx, c->name, c->fn, c->flags, c->firstkey, c->lastkey,
                              c->firstkey) != RM_OK)
             return RM_ERR;
+        (void)fkr_command_docs_set(ctx, c->name); /* undocumented still works */
     }
     return RM_OK;
 }

@@ -62,6 +62,9 @@ int (*rm_LoadConfigs)(RedisModuleCtx *);
 RedisModuleString *(*rm_CreateString)(RedisModuleCtx *, const char *, size_t);
 void (*rm_FreeString)(RedisModuleCtx *, RedisModuleString *);
 
+RedisModuleCommand *(*rm_GetCommand)(RedisModuleCtx *, const char *);
+int (*rm_SetCommandInfo)(RedisModuleCommand *, const rm_command_info *);
+
 /* Name -> where its address goes. */
 #define ENTRY(name) { "RedisModule_" #name, (void **)&rm_##name }
 static const struct { const char *name; void **slot; } wanted[] = {
@@ -83,6 +86,11 @@ static const struct { const char *name; void **slot; } wanted[] = {
     ENTRY(LoadConfigs), ENTRY(CreateString), ENTRY(FreeString),
 };
 
+/* The ones the module does without (NULL when the server lacks one). */
+static const struct { const char *name; void **slot; } optional[] = {
+    ENTRY(GetCommand), ENTRY(SetCommandInfo),
+};
+
 int rm_api_init(RedisModuleCtx *ctx)
 {
     /* The documented ABI: the context's first word is RedisModule_GetApi. */
@@ -93,5 +101,8 @@ int rm_api_init(RedisModuleCtx *ctx)
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++)
         if (get_api(wanted[i].name, wanted[i].slot) != RM_OK || *wanted[i].slot == NULL)
             return RM_ERR;
+    for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++)
+        if (get_api(optional[i].name, optional[i].slot) != RM_OK)
+            *optional[i].slot = NULL;
     return RM_OK;
 }

@@ -174,8 +174,78 @@ extern int (*rm_LoadConfigs)(RedisModuleCtx *ctx);
 extern RedisModuleString *(*rm_CreateString)(RedisModuleCtx *ctx, const char *ptr, size_t len);
 extern void (*rm_FreeString)(RedisModuleCtx *ctx, RedisModuleString *str);
 
+/* Command documentation (Redis 7.0: COMMAND DOCS, COMMAND INFO), from the
+ * API reference of RedisModule_SetCommandInfo. The server reads these
+ * structs with the sizes the version struct gives, so each layout is the
+ * documented one, field for field. Optional: rm_GetCommand and
+ * rm_SetCommandInfo stay NULL on a server without them (rm_api_init
+ * does not refuse to load), and the commands then work undocumented. */
+typedef struct RedisModuleCommand RedisModuleCommand;
+typedef struct {
+    int version; /* 1 */
+    size_t sizeof_historyentry;
+    size_t sizeof_keyspec;
+    size_t sizeof_arg;
+} rm_command_info_version;
+typedef struct {
+    const char *since;
+    const char *changes;
+} rm_command_history_entry;
+typedef struct {
+    const char *notes;
+    uint64_t flags;
+    int begin_search_type;
+    union {
+        struct { int pos; } index;
+        struct { const char *keyword; int startfrom; } keyword;
+    } bs;
+    int find_keys_type;
+    union {
+        struct { int lastkey, keystep, limit; } range;
+        struct { int keynumidx, firstkey, keystep; } keynum;
+    } fk;
+} rm_command_key_spec;
+/* RedisModuleCommandArgType */
+#define RM_ARG_TYPE_STRING     0
+#define RM_ARG_TYPE_INTEGER    1
+#define RM_ARG_TYPE_DOUBLE     2
+#define RM_ARG_TYPE_KEY        3
+#define RM_ARG_TYPE_PURE_TOKEN 6
+#define RM_ARG_TYPE_ONEOF      7
+#define RM_ARG_TYPE_BLOCK      8
+/* RedisModuleCommandArg flags */
+#define RM_CMD_ARG_OPTIONAL (1 << 0)
+#define RM_CMD_ARG_MULTIPLE (1 << 1)
+typedef struct rm_command_arg {
+    const char *name;
+    int type;           /* RM_ARG_TYPE_* */
+    int key_spec_index; /* a KEY: the key spec (0: the one RM_CreateCommand made); else -1 */
+    const char *token;
+    const char *summary;
+    const char *since;
+    int flags;          /* RM_CMD_ARG_* */
+    const char *deprecated_since;
+    const struct rm_command_arg *subargs; /* ONEOF, BLOCK: ends with a zeroed entry */
+    const char *display_text;
+} rm_command_arg;
+typedef struct {
+    const rm_command_info_version *version;
+    const char *summary;
+    const char *complexity;
+    const char *since;
+    const rm_command_history_entry *history;
+    const char *tips;
+    int arity; /* N: exactly N words with the name; -N: at least N */
+    const rm_command_key_spec *key_specs;
+    const rm_command_arg *args; /* ends with a zeroed entry */
+} rm_command_info;
+extern RedisModuleCommand *(*rm_GetCommand)(RedisModuleCtx *ctx, const char *name);
+extern int (*rm_SetCommandInfo)(RedisModuleCommand *command, const rm_command_info *info);
+
 /* Resolves every function above through the context's RedisModule_GetApi.
- * Returns RM_OK, or RM_ERR when one is missing (nothing else is touched).
+ * Returns RM_OK, or RM_ERR when one is missing (nothing else is touched);
+ * the optional ones (rm_GetCommand, rm_SetCommandInfo) are left NULL when
+ * the server lacks them.
  * Call once, first thing in RedisModule_OnLoad. */
 int rm_api_init(RedisModuleCtx *ctx);
 
