@@ -577,7 +577,8 @@ ANALYZE_FLAGS := --std=c11 --enable=warning,portability,performance --library=py
 .PHONY: analyze deps-analyze
 analyze: deps-analyze
 	@mkdir -p $(BUILD)/cppcheck
-	cppcheck $(ANALYZE_FLAGS) -j$(ANALYZE_JOBS) --cppcheck-build-dir=$(BUILD)/cppcheck $(ANALYZE_SRCS)
+	@echo "cppcheck $(ANALYZE_FLAGS) -j$(ANALYZE_JOBS) ... ($(words $(ANALYZE_SRCS)) files)"
+	@cppcheck $(ANALYZE_FLAGS) -j$(ANALYZE_JOBS) --cppcheck-build-dir=$(BUILD)/cppcheck $(ANALYZE_SRCS)
 	@echo "analyze: cppcheck found nothing in $(words $(ANALYZE_SRCS)) files"
 
 deps-analyze:
