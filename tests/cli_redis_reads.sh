@@ -20,7 +20,7 @@
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/redis/lib.sh"
-redis_lib_init || exit 0
+redis_lib_init || exit 77
 
 start_server p --appendonly yes || exit 1
 start_server r --propagation-error-behavior panic || exit 1
