@@ -124,7 +124,7 @@ FIGURE_CFLAGS := -g
 
 # The Redis module: $(BUILD)/filterkit-redis.so, a Redis 7.0 module over the
 # all-in-one library (redis/; no Redis header needed). `make test` builds
-# it too when redis-server is installed, and tests/cli_redis.sh runs it on
+# it too when redis-server is installed, and tests/redis/cli_redis.sh runs it on
 # real servers.
 REDIS_MODULE := $(BUILD)/filterkit-redis.so
 REDIS_OBJS   := $(patsubst %.c,$(BUILD)/%.o,$(wildcard redis/*.c))
@@ -325,14 +325,14 @@ deps-test: deps
 	-$(call ensure,zsh,command -v zsh)
 
 # The Redis module's tests: redis-server and redis-tools, and python3-redis,
-# the client tests/cli_redis_clients.sh drives it with; node and npm for
-# tests/cli_redis_node.sh (deps-node; optional: it skips without them).
+# the client tests/redis/cli_redis_clients.sh drives it with; node and npm for
+# tests/redis/cli_redis_node.sh (deps-node; optional: it skips without them).
 deps-redis: deps-node
 	$(call ensure,redis-server,command -v redis-server)
 	$(call ensure,redis-tools,command -v redis-cli)
 	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')
 
-# node and npm: tests/cli_redis_node.sh installs node-redis 5 with npm into
+# node and npm: tests/redis/cli_redis_node.sh installs node-redis 5 with npm into
 # a cache outside the source tree (~/.cache/filterkit) on its first run.
 deps-node:
 	-$(call ensure,nodejs,command -v node)

@@ -158,7 +158,7 @@ int fkr_reply_bool(RedisModuleCtx *ctx, int yes);
 int fkr_reply_map(RedisModuleCtx *ctx, long pairs);
 
 /* The one place an error is replied (the module calls rm_ReplyWithError
- * nowhere else; tests/cli_redis_window.sh checks). A command that came
+ * nowhere else; tests/redis/cli_redis_window.sh checks). A command that came
  * from this server's primary (RM_CTX_FLAGS_REPLICATED) failed on the
  * primary too: the primary replicates a write that changed a key and then
  * stopped (CF.INSERT into a key that fills up, FK.MADD past MAXBYTES, an

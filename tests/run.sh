@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/run.sh BUILD_DIR...: runs every test program of each build folder
-# (tests/test_* and tests/link_*) and every tests/cli_*.sh script against
+# (tests/test_* and tests/link_*) and every tests/cli_*.sh script (and the
+# Redis module's, tests/redis/cli_*.sh) against
 # that folder's CLI (an argument that is a program or a script runs just
 # that), adds up their `N passed, N failed` lines and ends with the total on
 # one line, `N passed, N failed, N skipped`. A program that crashes or
@@ -104,7 +105,7 @@ for build in "$@"; do
         case "$t" in *.o|*.d) continue;; esac
         run_one "$t" "$t"
     done
-    for s in "$here"/cli_*.sh; do
+    for s in "$here"/cli_*.sh "$here"/redis/cli_*.sh; do
         [ -f "$s" ] || continue
         run_one "$s ($build)" env FK_BUILD="$build" bash "$s"
     done

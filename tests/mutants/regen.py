@@ -97,7 +97,7 @@ MUTANTS = [
      "    (void)seed;\n    XXH128_hash_t h = XXH3_128bits_withSeed(key, len, 0);\n"),
     ("10-redis-resp3-bool-as-int",
      "the Redis module answers RESP3 booleans as integers",
-     "make build/filterkit-redis.so && tests/run.sh tests/cli_redis_resp3.sh",
+     "make build/filterkit-redis.so && tests/run.sh tests/redis/cli_redis_resp3.sh",
      "cli_redis_resp3.sh: BF.EXISTS and friends reply (true)/(false) in RESP3 as RedisBloom does",
      "redis/util.c",
      "    return fkr_resp3(ctx) ? rm_ReplyWithBool(ctx, yes != 0) : rm_ReplyWithLongLong(ctx, yes != 0);\n",
@@ -163,7 +163,7 @@ MUTANTS = [
     ("18-redis-restore-not-replicated",
      "a SCANDUMP/LOADCHUNK restore is not replicated: the replica and the AOF never "
      "see the restored filter",
-     "make build/filterkit-redis.so && tests/run.sh tests/cli_redis_replication.sh",
+     "make build/filterkit-redis.so && tests/run.sh tests/redis/cli_redis_replication.sh",
      "cli_redis_replication.sh: after every chunk the key has the same digest on the replica",
      "redis/cmd_chunk.c",
      "    rm_Replicate(ctx, \"FK.LOAD\", \"sb\", argv[1], (const char *)r->buf, (size_t)r->total);\n",

@@ -1,4 +1,4 @@
-# tests/redis/lib.sh: sourced by tests/cli_redis*.sh. Starts real Debian
+# tests/redis/lib.sh: sourced by tests/redis/cli_redis*.sh. Starts real Debian
 # redis-server processes with build/filterkit-redis.so on 127.0.0.1, on
 # ports found free at run time, every file under one temp dir; stops them
 # all on exit. Provides the pass/fail counters and reply checks.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_docs.sh: the module documents its commands to the server
+# tests/redis/cli_redis_docs.sh: the module documents its commands to the server
 # (RedisModule_SetCommandInfo; redis/docs.c). On one real redis-server:
 #  - COMMAND DOCS BF.ADD and COMMAND DOCS FK.ADD answer with a summary, the
 #    release the command came in (since), and its arguments;
@@ -11,7 +11,7 @@
 # Prints `N passed, N failed`; skips (77) without redis-server.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 
 start_server a || exit 1

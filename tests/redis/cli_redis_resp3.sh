@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_resp3.sh: the module as RedisBloom answers in both
+# tests/redis/cli_redis_resp3.sh: the module as RedisBloom answers in both
 # protocols, and RedisBloom's options and configs (issue 41). Real Debian
 # redis-server, loopback only; prints `N passed, N failed`; skips without
 # redis-server.
@@ -19,7 +19,7 @@
 #  - BF.DEBUG / CF.DEBUG lines; NAME bf (MODULE LIST, config prefix).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 
 # legacy and new config names as module arguments, any case

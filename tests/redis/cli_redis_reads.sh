@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_reads.sh: reads never write (issue 48). A read of a time
+# tests/redis/cli_redis_reads.sh: reads never write (issue 48). A read of a time
 # window key (FK.EXISTS, FK.MEXISTS, FK.COUNT, FK.INFO, also through
 # EVAL_RO) answers as of the server's clock without changing the key or
 # propagating anything, so Redis may run it while writes are paused. A
@@ -19,7 +19,7 @@
 # paused).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 
 start_server p --appendonly yes || exit 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_limits.sh: one client cannot take the server down (issue
+# tests/redis/cli_redis_limits.sh: one client cannot take the server down (issue
 # 22). A server with MAXBYTES 1 MiB: every path that makes or grows a key
 # (BF, CF and FK growth, RESERVE with a huge EXPANSION/GROWTH, FK.LOAD and
 # RESTORE of a small chain saved with growth 65,536, FK.GROW of a quotient
@@ -14,7 +14,7 @@
 # key is still made; cf-max-expansions up to 65535, where a chain's links
 # end), out of range refused at CONFIG SET and at load (module argument or
 # config) naming the range, and keys made at each end of every range.
-source "$(dirname "$0")/redis/lib.sh"
+source "$(dirname "$0")/lib.sh"
 redis_lib_init || exit 77
 
 LIMIT=1048576

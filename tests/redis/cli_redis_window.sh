@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_window.sh: window keys in Redis (issue 42). A primary
+# tests/redis/cli_redis_window.sh: window keys in Redis (issue 42). A primary
 # (AOF on) and a replica (propagation-error-behavior panic: an error
 # reply to its primary would stop it), real Debian redis-server on
 # loopback; prints `N passed, N failed`; skips without redis-server.
@@ -18,7 +18,7 @@
 #    advance it at generation boundaries and replicate the time; reads
 #    (the primary's and the replica's) change nothing: the primary's
 #    answer as of its clock, the replica's as of the last replicated time
-#    (tests/cli_redis_reads.sh: reads during CLIENT PAUSE WRITE, FAILOVER);
+#    (tests/redis/cli_redis_reads.sh: reads during CLIENT PAUSE WRITE, FAILOVER);
 #  - the replica's DEBUG DIGEST-VALUE equals the primary's after writes,
 #    advances and refused inserts, and the replica logs no error;
 #  - AOF replay, AOF rewrite and RDB (SAVE) restarts keep every key's
@@ -31,9 +31,9 @@
 #    real time's schedule at every step; a clock-0 file is refused.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
-root=$(cd "$here/.." && pwd)
+root=$(cd "$here/../.." && pwd)
 
 check "the module replies errors only through fkr_reply_error" \
     test "$(grep -l 'rm_ReplyWithError(' "$root"/redis/*.c | tr '\n' ' ')" = "$root/redis/util.c "
@@ -204,9 +204,9 @@ check "... its clock too: it answers alike after the same advance" \
 rc p FK.ADVANCE tw $((B + 12000)) >/dev/null
 check "... (digests equal after it)" test "$(rc p DEBUG DIGEST-VALUE tw2)" = "$(rc p DEBUG DIGEST-VALUE tw)"
 expect_prefix "... and refuses a time before its clock" "ERR FK_EINVAL" p FK.ADVANCE tw2 $((B + 1))
-python3 -I "$here/redis/forge.py" checksum "$tmp/tw.rec" "$tmp/tw.same"
+python3 -I "$here/forge.py" checksum "$tmp/tw.rec" "$tmp/tw.same"
 check "control: the record with its checksum recomputed loads" test "$(rc p -x FK.LOAD tw3 <"$tmp/tw.same")" = OK
-python3 -I "$here/redis/forge.py" window-clock "$tmp/tw.rec" "$tmp/tw.forged"
+python3 -I "$here/forge.py" window-clock "$tmp/tw.rec" "$tmp/tw.forged"
 expect_prefix "a forged record (clock on its boundary, checksum right) is refused" "ERR FK_ECORRUPT" \
     p -x FK.LOAD tw4 <"$tmp/tw.forged"
 head -c 300 "$tmp/tw.rec" >"$tmp/tw.cut"; printf 'X' >>"$tmp/tw.cut"; tail -c +302 "$tmp/tw.rec" >>"$tmp/tw.cut"
@@ -269,7 +269,7 @@ expect_prefix "... and past 2^64 ns too" "ERR the time must be an integer in 0..
 rc p DEL xs >/dev/null
 # a time window on another clock (0: its maker's own ticks) cannot be a
 # key: the module could not advance it on its clock
-python3 -I "$here/redis/forge.py" window-clock-id "$tmp/c1.fk" "$tmp/c0.fk" 0
+python3 -I "$here/forge.py" window-clock-id "$tmp/c1.fk" "$tmp/c0.fk" 0
 expect_prefix "FK.LOAD refuses a clock-0 time window, saying why" \
     "ERR FK_EUNSUPPORTED: a time window on its maker's own clock (clock 0" p -x FK.LOAD c0 <"$tmp/c0.fk"
 check "... and stores nothing" test "$(rc p EXISTS c0)" = 0
@@ -324,11 +324,11 @@ check "gw: 75 inserts, generation 7" test "$(info p gw generation)" = 7
 rc p FK.DUMP gw | head -c -1 >"$tmp/gw.rec"
 rc p CONFIG SET rdbcompression no >/dev/null
 rc p DUMP gw | head -c -1 >"$tmp/gw.dump"
-python3 -I "$here/redis/forge.py" window-generation-wrap "$tmp/gw.rec" "$tmp/gw.wrap"
-python3 -I "$here/redis/forge.py" window-generation-edge "$tmp/gw.rec" "$tmp/gw.edge"
-python3 -I "$here/redis/forge.py" window-clock-end "$tmp/tw.rec" "$tmp/tw.end"
-python3 -I "$here/redis/forge.py" restore "$tmp/gw.dump" "$tmp/gw.wrap" "$tmp/gw.wrap.dump"
-python3 -I "$here/redis/forge.py" restore "$tmp/gw.dump" - "$tmp/gw.control.dump"
+python3 -I "$here/forge.py" window-generation-wrap "$tmp/gw.rec" "$tmp/gw.wrap"
+python3 -I "$here/forge.py" window-generation-edge "$tmp/gw.rec" "$tmp/gw.edge"
+python3 -I "$here/forge.py" window-clock-end "$tmp/tw.rec" "$tmp/tw.end"
+python3 -I "$here/forge.py" restore "$tmp/gw.dump" "$tmp/gw.wrap" "$tmp/gw.wrap.dump"
+python3 -I "$here/forge.py" restore "$tmp/gw.dump" - "$tmp/gw.control.dump"
 expect "RESTORE of the control payload (checksums recomputed)" "OK" p -x RESTORE gw.control 0 <"$tmp/gw.control.dump"
 expect_prefix "generation 2^64 - 1: FK.LOAD refuses it" "ERR FK_ECORRUPT" p -x FK.LOAD gw.wrap <"$tmp/gw.wrap"
 expect_prefix "generation 2^64 - 1: RESTORE refuses it" "ERR Bad data format" \

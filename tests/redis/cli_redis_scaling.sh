@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_scaling.sh: BF and CF keys that grow (the scalable kinds)
+# tests/redis/cli_redis_scaling.sh: BF and CF keys that grow (the scalable kinds)
 # on a real server, as RedisBloom's scaling filters behave. Run by
 # tests/run.sh with FK_BUILD=<build dir>; prints `N passed, N failed`;
 # says "skipped: ..." without redis-server.
@@ -15,7 +15,7 @@
 #    restart brings back identical chains.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 fk="$build/filterkit"
 start_server s --dbfilename dump.rdb || exit 1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_restore.sh: issue 38 on real servers (Debian's
+# tests/redis/cli_redis_restore.sh: issue 38 on real servers (Debian's
 # redis-server, loopback, ports found free at run time).
 #  - a BF.LOADCHUNK restore cut by BGREWRITEAOF: the AOF holds the whole
 #    value (one FK.LOAD, no chunk), and a restart has the key;
@@ -17,10 +17,10 @@
 # FK_BUILD=<build dir>; prints `N passed, N failed`.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 py=/usr/bin/python3
-forge="$here/redis/forge.py"
+forge="$here/forge.py"
 t0=$SECONDS
 
 # chunks NAME KEY FAMILY: SCANDUMP KEY's chunks into $tmp/KEY.chunk.N (and
@@ -265,7 +265,7 @@ if "$py" -I "$forge" quotient "$tmp/empty.fk" "$tmp/forged.fk" &&
     # the issue's own record: a real filter's table byte 9 set to 0x80, its
     # checksum recomputed (test_serial writes it into the fuzz corpus)
     expect "the issue's forged quotient file: FK.LOAD refuses it" "ERR FK_ECORRUPT: serialized data is corrupt" \
-        p -x FK.LOAD forged3 <"$here/fuzz/corpus/load/quotient-forged.fk"
+        p -x FK.LOAD forged3 <"$here/../fuzz/corpus/load/quotient-forged.fk"
 else
     bad "tests/redis/forge.py failed"
 fi

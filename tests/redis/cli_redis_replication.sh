@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_replication.sh: nothing a write does is lost on the way
+# tests/redis/cli_redis_replication.sh: nothing a write does is lost on the way
 # to a replica or the AOF. A primary (AOF on, MAXBYTES small so growing
 # keys hit the limit) and a replica; after each class of write, every key
 # it touched has the same DEBUG DIGEST-VALUE on both and exists on both:
@@ -19,7 +19,7 @@
 # also for the writes that fail on the primary and are replicated to make
 # the same change there (fkr_reply_error). Plain build only (replication
 # is Redis's work).
-source "$(dirname "$0")/redis/lib.sh"
+source "$(dirname "$0")/lib.sh"
 redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     echo "skipped: replication checks run on the plain build only"

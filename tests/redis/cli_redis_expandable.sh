@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_expandable.sh: FK keys of kind `expandable` (one table that
+# tests/redis/cli_redis_expandable.sh: FK keys of kind `expandable` (one table that
 # doubles in place, issue 43) on a real server. Run by tests/run.sh with
 # FK_BUILD=<build dir>; prints `N passed, N failed`; says "skipped: ..."
 # without redis-server.
@@ -13,7 +13,7 @@
 #  - a replica holds the same key (DEBUG DIGEST-VALUE), refused writes too;
 #  - SAVE + restart: the same digest and the same answers.
 # Plain build only (the sanitized build runs tests/test_expandable).
-source "$(dirname "$0")/redis/lib.sh"
+source "$(dirname "$0")/lib.sh"
 redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     echo "skipped: the expandable key checks run on the plain build only"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis.sh: the Redis module on real servers (Debian's
+# tests/redis/cli_redis.sh: the Redis module on real servers (Debian's
 # redis-server, loopback only, ports found free at run time, stopped on
 # exit). Run by tests/run.sh with FK_BUILD=<build dir>; prints
 # `N passed, N failed`; says "skipped: ..." without redis-server.
@@ -22,7 +22,7 @@
 #  - a replica (REPLICAOF, WAIT) holds byte-identical filters.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 fk="$build/filterkit"
 start=$(date +%s)

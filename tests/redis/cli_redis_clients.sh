@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# tests/cli_redis_clients.sh: filterkit-redis.so driven by a real RedisBloom
+# tests/redis/cli_redis_clients.sh: filterkit-redis.so driven by a real RedisBloom
 # client, unchanged: Debian's redis-py (python3-redis) and its bf()/cf()
 # helpers (tests/redis/redisbloom_client.py) create, fill, inspect, back up
 # with SCANDUMP and restore with LOADCHUNK a BF and a CF key between two
 # servers, and check that a forged or reordered chunk is refused and loses
 # nothing. Then the same backup through redis-cli alone. Skipped without
 # redis-server or python3-redis. FK_BUILD=<build dir>.
-source "$(dirname "$0")/redis/lib.sh"
+source "$(dirname "$0")/lib.sh"
 redis_lib_init || exit 77
 py=/usr/bin/python3 # Debian's, which python3-redis installs into
 if ! "$py" -c 'import redis.commands.bf' >/dev/null 2>&1; then
@@ -16,12 +16,12 @@ fi
 # small chunks on the source, so a dump takes several
 start_server a CHUNKBYTES 4096 || exit 1
 start_server b || exit 1
-client="$(cd "$(dirname "$0")" && pwd)/redis/redisbloom_client.py"
+client="$(cd "$(dirname "$0")" && pwd)/redisbloom_client.py"
 # (from /tmp: the source tree's redis/ folder would shadow the redis package)
 # the release number MODULE LIST must report: MAJOR * 10000 + MINOR * 100 + PATCH
 vnum=$(awk '/define FK_VERSION_(MAJOR|MINOR|PATCH) / { v[$2] = $3 } END {
     print v["FK_VERSION_MAJOR"] * 10000 + v["FK_VERSION_MINOR"] * 100 + v["FK_VERSION_PATCH"] }' \
-    "$(dirname "$0")/../common/version.h")
+    "$(dirname "$0")/../../common/version.h")
 out=$(cd /tmp && "$py" "$client" "$port_a" "$port_b" "$vnum" 2>&1)
 line=$(printf '%s\n' "$out" | tail -n 1)
 printf '%s\n' "$out" | grep '^FAIL' >&2

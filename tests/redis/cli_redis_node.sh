@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# tests/cli_redis_node.sh: filterkit-redis.so driven by node-redis 5 (the
+# tests/redis/cli_redis_node.sh: filterkit-redis.so driven by node-redis 5 (the
 # `redis` package on npm, whose @redis/bloom helpers parse every BF/CF
 # reply) in RESP2 and RESP3: tests/redis/node_redis_client.js. node-redis
 # is installed by npm into a cache outside the source tree, once
 # (FK_NODE_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/filterkit); skipped,
 # saying why, without node/npm (make deps-node) or when npm cannot fetch.
 # FK_BUILD=<build dir>.
-source "$(dirname "$0")/redis/lib.sh"
+source "$(dirname "$0")/lib.sh"
 redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     # the client's view of the replies is the plain build's; the sanitizer
-    # build's module is run by the other tests/cli_redis*.sh
+    # build's module is run by the other tests/redis/cli_redis*.sh
     echo "skipped: node-redis: runs on the plain build only"
     exit 0
 fi
@@ -43,7 +43,7 @@ if [ ! -f "$cache/node_modules/redis/package.json" ]; then
     fi
 fi
 start_server n CHUNKBYTES 4096 || exit 1
-out=$(NODE_PATH="$cache/node_modules" timeout 120 node "$(dirname "$0")/redis/node_redis_client.js" "$port_n" 2>&1)
+out=$(NODE_PATH="$cache/node_modules" timeout 120 node "$(dirname "$0")/node_redis_client.js" "$port_n" 2>&1)
 printf '%s\n' "$out" | grep -v -E '^[0-9]+ passed, [0-9]+ failed$'
 line=$(printf '%s\n' "$out" | tail -n 1)
 p=${line%% passed*}; f=${line#*, }; f=${f%% failed*}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/cli_redis_cluster.sh: the module in a 3-master Redis Cluster
+# tests/redis/cli_redis_cluster.sh: the module in a 3-master Redis Cluster
 # (redis-cli --cluster create, loopback, free ports found at run time).
 # 100 filters of every family spread over the hash slots, 10^5 keys added
 # through `redis-cli -c`; then `redis-cli --cluster reshard` moves half of
@@ -9,7 +9,7 @@
 # `N passed, N failed`; skips without redis-server.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/redis/lib.sh"
+. "$here/lib.sh"
 redis_lib_init || exit 77
 if [ "$sanitized" = 1 ]; then
     # cluster moves are Redis's work: the plain build covers them
