@@ -203,11 +203,14 @@ fk_status fk_scalable_slot_insert_u64(fk_filter *f, uint64_t key);
     .contains_many_u64 = fk_scalable_slot_contains_many_u64,                             \
     .insert_many_u64 = fk_scalable_slot_insert_many_u64,                                 \
     .insert_u64 = fk_scalable_slot_insert_u64,                                           \
-    .set_max_bytes = fk_scalable_slot_set_max_bytes
+    .set_max_bytes = fk_scalable_slot_set_max_bytes,                                     \
+    .describe = fk_scalable_slot_describe
 /* The set_max_bytes slot (fk_filter_set_max_bytes): the byte limit later
  * links are checked against; a chain already over it keeps its links and
  * stops growing. FK_EINVAL when f is not a chain. */
 fk_status fk_scalable_slot_set_max_bytes(fk_filter *f, uint64_t max_bytes);
+fk_status fk_scalable_slot_describe(const fk_filter *f, const uint64_t *at,
+                                    fk_describe_row *rows, size_t cap, size_t *n);
 void      fk_scalable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                          const size_t lens[], bool out[]);
 void      fk_scalable_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
