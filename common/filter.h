@@ -113,6 +113,11 @@ typedef enum {
 
 typedef struct {
     const char      *name; /* "fingerprint_bits" */
+    const char      *unit; /* what a u64 counts when it is not plain items or
+                              bits: "inserts", "ns" (Unix ns, FK_CLOCK_UNIX_NS),
+                              "caller ticks" (FK_CLOCK_CALLER); NULL otherwise.
+                              A client showing other units converts the
+                              "ns" rows (Redis: ms) */
     fk_describe_type type;
     union {
         uint64_t    u64;
@@ -130,6 +135,7 @@ static inline void fk_describe_add(fk_describe_row *rows, size_t cap, size_t *n,
 {
     if (*n < cap) {
         rows[*n].name = name;
+        rows[*n].unit = NULL;
         rows[*n].type = type;
         rows[*n].value.u64 = 0;
     }
@@ -162,6 +168,14 @@ static inline void fk_describe_string(fk_describe_row *rows, size_t cap, size_t 
     fk_describe_add(rows, cap, n, name, FK_DESCRIBE_STRING);
     if (*n <= cap)
         rows[*n - 1].value.s = v;
+}
+
+/* Sets the unit of the row added last (when it was written). */
+static inline void fk_describe_set_unit(fk_describe_row *rows, size_t cap, size_t *n,
+                                        const char *unit)
+{
+    if (*n > 0 && *n <= cap)
+        rows[*n - 1].unit = unit;
 }
 
 /* The row named `name` among rows[0..n), or NULL. Cost: O(n). */

@@ -1166,17 +1166,26 @@ static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
     else
         fk_window_describe(w, &d);
     fk_describe_string(rows, cap, n, "mode", d.timed ? "time" : "count");
+    const char *unit = !d.timed                      ? "inserts"
+                       : d.clock == FK_CLOCK_UNIX_NS ? "ns"
+                                                     : "caller ticks";
+    const char *time_unit = d.timed ? unit : NULL;
     if (d.timed)
         fk_describe_string(rows, cap, n, "clock", fk_clock_name(d.clock));
     fk_describe_u64(rows, cap, n, "window", d.window);
+    fk_describe_set_unit(rows, cap, n, unit);
     fk_describe_bool(rows, cap, n, "timed", d.timed);
     fk_describe_bool(rows, cap, n, "clock_set", d.clock_set);
     fk_describe_u64(rows, cap, n, "clock_id", d.clock);
     fk_describe_u64(rows, cap, n, "now", d.now);
+    fk_describe_set_unit(rows, cap, n, time_unit);
     fk_describe_u64(rows, cap, n, "next_boundary", d.next_boundary);
+    fk_describe_set_unit(rows, cap, n, time_unit);
     fk_describe_u64(rows, cap, n, "generation_length", d.generation_length);
+    fk_describe_set_unit(rows, cap, n, unit);
     fk_describe_u64(rows, cap, n, "generation", d.generation);
     fk_describe_u64(rows, cap, n, "oldest_age", d.oldest_age);
+    fk_describe_set_unit(rows, cap, n, unit);
     fk_describe_u64(rows, cap, n, "live", d.live);
     fk_describe_u64(rows, cap, n, "live_budget", d.live_budget);
     fk_describe_u64(rows, cap, n, "slots", d.slots);
