@@ -108,7 +108,8 @@ typedef enum {
     FK_DESCRIBE_DOUBLE,  /* value.d (may be infinite or NaN where the figure is) */
     FK_DESCRIBE_BOOL,    /* value.b */
     FK_DESCRIBE_STRING   /* value.s: NUL-terminated, static or owned by the
-                            filter and valid until it next changes */
+                            filter and valid until it next changes; NULL
+                            for "none" (a count window's clock) */
 } fk_describe_type;
 
 typedef struct {

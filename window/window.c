@@ -1145,7 +1145,8 @@ static void fk_window_slot_stats_at(const fk_filter *f, uint64_t now, fk_stats *
 /* The rows of fk_filter_describe: fk_window_description's fields, named as
  * Python's Window.describe() keys; per generation one row each,
  * generation_slots_0 (the current one) .. _7 (the oldest), the same for
- * generation_inserts. clock only for a time window. */
+ * generation_inserts. clock: a time window's clock name, NULL (none) for a
+ * count window. */
 static const char *const gen_slot_names[FK_WINDOW_GENERATIONS] = {
     "generation_slots_0", "generation_slots_1", "generation_slots_2", "generation_slots_3",
     "generation_slots_4", "generation_slots_5", "generation_slots_6", "generation_slots_7",
@@ -1170,8 +1171,7 @@ static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
                        : d.clock == FK_CLOCK_UNIX_NS ? "ns"
                                                      : "caller ticks";
     const char *time_unit = d.timed ? unit : NULL;
-    if (d.timed)
-        fk_describe_string(rows, cap, n, "clock", fk_clock_name(d.clock));
+    fk_describe_string(rows, cap, n, "clock", d.timed ? fk_clock_name(d.clock) : NULL);
     fk_describe_u64(rows, cap, n, "window", d.window);
     fk_describe_set_unit(rows, cap, n, unit);
     fk_describe_bool(rows, cap, n, "timed", d.timed);

@@ -289,7 +289,7 @@ typedef struct {
  * fk_filter_describe gives the same fields as rows (named as the fields,
  * generation_slots_0.._7 and generation_inserts_0.._7 per generation,
  * [0] the current one; mode "count"/"time"; clock, a time window's clock
- * name, only on a time window), and fk_filter_describe_at them as an
+ * name, NULL on a count window; the times and counts carry their unit), and fk_filter_describe_at them as an
  * advance to a time would leave them (a server's read). */
 FK_API void fk_window_describe(const fk_window *w, fk_window_description *out);
 

@@ -278,7 +278,7 @@ static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t n
             x->note = note;
             continue;
         }
-        if (shown)
+        if (shown || (r->type == FK_DESCRIBE_STRING && !r->value.s)) /* none: nothing to show */
             continue;
         field *x = add(fs, n, label, F_U64);
         x->note = note;
@@ -356,8 +356,10 @@ int fkc_cmd_info(int argc, char **argv)
             /* shown when the filter has a clock (its rows name it) */
             size_t nr = 0;
             fk_describe_row cr[FK_DESCRIBE_MAX_ROWS];
+            const fk_describe_row *clock = NULL;
             if (fk_filter_describe(f, cr, FK_DESCRIBE_MAX_ROWS, &nr) != FK_OK ||
-                !fk_describe_find(cr, nr, "clock"))
+                !(clock = fk_describe_find(cr, nr, "clock")) || clock->type != FK_DESCRIBE_STRING ||
+                !clock->value.s)
                 continue;
             x = add(fs, &n, label, F_U64);
             x->u = h.param[i];
