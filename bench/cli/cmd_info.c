@@ -258,9 +258,15 @@ static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t n
         row_label(name, label, sizeof label, &note);
         char key[40];
         json_key(label, key, sizeof key);
+        /* the fields every filter shows after the rows (fk_stats, the
+         * header's target) */
+        static const char *const after[] = { "bits_per_item", "load_factor", "target_fpr",
+                                             "expected_fpr" };
         bool shown = false;
         for (size_t k = 0; k < *n && !shown; k++)
             shown = strcmp(fs[k].key, key) == 0;
+        for (size_t k = 0; k < sizeof after / sizeof *after && !shown; k++)
+            shown = strcmp(after[k], key) == 0;
         if (stem < strlen(r->name)) { /* a list: all its rows at once */
             size_t at = 0, j = i;
             char *buf = nlists < FK_DESCRIBE_MAX_ROWS ? lists[nlists] : NULL;
