@@ -519,6 +519,21 @@ static fk_status fk_blocked_slot_intersect(fk_filter *dst, const fk_filter *src)
     return combine((fk_blocked *)dst, (const fk_blocked *)src, true);
 }
 
+/* The describe slot: fk_blocked_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_blocked_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_blocked_description d;
+    fk_blocked_describe((const fk_blocked *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "blocks", d.blocks);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "set_bits", d.set_bits);
+    fk_describe_double(rows, cap, n, "estimated_items", d.estimated_items);
+    return FK_OK;
+}
+
 const fk_ops fk_blocked_ops = {
     .version = FK_OPS_VERSION,
     .name = "blocked",
@@ -538,4 +553,5 @@ const fk_ops fk_blocked_ops = {
     .merge = fk_blocked_slot_merge,
     .intersect = fk_blocked_slot_intersect,
     .insert_u64 = fk_blocked_slot_insert_u64,
+    .describe = fk_blocked_slot_describe,
 };

@@ -12,6 +12,7 @@
  * kind id: changing it needs a new kind id or format version.
  */
 #include "blocked_internal.h"
+#include "../common/serial_internal.h"
 #include "../common/endian.h"
 
 enum { P_BLOCKS, P_BLOCK_BITS, P_USED };

@@ -394,6 +394,22 @@ static fk_status fk_bloom_slot_intersect(fk_filter *dst, const fk_filter *src)
     return combine((fk_bloom *)dst, (const fk_bloom *)src, true);
 }
 
+/* The describe slot: fk_bloom_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_bloom_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_bloom_description d;
+    fk_bloom_describe((const fk_bloom *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "bits", d.bits);
+    fk_describe_u64(rows, cap, n, "hashes", d.hashes);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "set_bits", d.set_bits);
+    fk_describe_double(rows, cap, n, "estimated_items", d.estimated_items);
+    return FK_OK;
+}
+
 const fk_ops fk_bloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "bloom",
@@ -409,4 +425,5 @@ const fk_ops fk_bloom_ops = {
     .merge = fk_bloom_slot_merge,
     .intersect = fk_bloom_slot_intersect,
     .insert_u64 = fk_bloom_slot_insert_u64,
+    .describe = fk_bloom_slot_describe,
 };

@@ -6,6 +6,7 @@
  * The header's items is the insert count.
  */
 #include "bloom_internal.h"
+#include "../common/serial_internal.h"
 #include "../common/endian.h"
 
 enum { P_BITS, P_HASHES, P_USED };

@@ -296,6 +296,62 @@ fk_status fk_filter_set_max_bytes(fk_filter *f, uint64_t max_bytes)
     return f->ops->set_max_bytes(f, fk_params_max_bytes(&p));
 }
 
+/* --------------------------------------------- clocks and descriptions */
+
+fk_status fk_filter_advance(fk_filter *f, uint64_t now)
+{
+    if (!f)
+        return FK_EINVAL;
+    if (!(f->ops->caps & FK_CAP_EXPIRES) || !FK_OPS_HAS(f->ops, FK_OPS_V6, advance))
+        return FK_EUNSUPPORTED;
+    return f->ops->advance(f, now);
+}
+
+bool fk_filter_contains_at(const fk_filter *f, const void *key, size_t len, uint64_t now)
+{
+    if (!f || (!key && len > 0))
+        return false;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V6, contains_at))
+        return f->ops->contains_at(f, key, len, now);
+    return f->ops->contains(f, key, len);
+}
+
+void fk_filter_stats_at(const fk_filter *f, uint64_t now, fk_stats *out)
+{
+    if (!f || !out || !FK_OPS_HAS(f->ops, FK_OPS_V6, stats_at)) {
+        fk_filter_stats(f, out);
+        return;
+    }
+    memset(out, 0, sizeof *out);
+    f->ops->stats_at(f, now, out);
+}
+
+static fk_status describe(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
+                          size_t cap, size_t *n)
+{
+    if (n)
+        *n = 0;
+    if (!f || !n || (!rows && cap > 0))
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V6, describe))
+        return FK_EUNSUPPORTED;
+    fk_status s = f->ops->describe(f, at, rows, cap, n);
+    if (s != FK_OK)
+        return s;
+    return *n > cap ? FK_ELIMIT : FK_OK;
+}
+
+fk_status fk_filter_describe(const fk_filter *f, fk_describe_row *rows, size_t cap, size_t *n)
+{
+    return describe(f, NULL, rows, cap, n);
+}
+
+fk_status fk_filter_describe_at(const fk_filter *f, uint64_t now, fk_describe_row *rows,
+                                size_t cap, size_t *n)
+{
+    return describe(f, &now, rows, cap, n);
+}
+
 /* ------------------------------------------------------------- figures */
 
 void fk_filter_stats(const fk_filter *f, fk_stats *out)

@@ -11,7 +11,10 @@
  *
  * A kind tells what it can do only through its table: whether it removes
  * or saves (the slots; fk_ops_caps), its sizing (fk_ops_size) and theory
- * (fk_ops_expected_fpr). Callers never compare kind names. Adding a kind:
+ * (fk_ops_expected_fpr), and its extra verbs and figures through the
+ * generic slots: a clock (fk_filter_advance, _contains_at, _stats_at) and
+ * rows describing it (fk_filter_describe). Callers never compare kind names
+ * or ops tables, and need no kind's typed call. Adding a kind:
  * CONTRIBUTING.md.
  *
  * Thread safety: the fk_ops_* calls read only the table and may run
@@ -92,6 +95,108 @@ typedef struct {
                               "m = 9585059 bits, k = 7 probes" */
 } fk_sizing;
 
+/* ------------------------------------------------- describing a filter
+ *
+ * What a filter is made of and where it stands, beyond fk_stats, as rows of
+ * {name, type, value} that fk_filter_describe fills: one loop prints them
+ * for every kind (`filterkit info`, Redis FK.INFO, Python describe()), so a
+ * client needs no kind's typed call. Names are lower_snake_case ASCII,
+ * static strings the caller never frees; a kind keeps its names and their
+ * order from release to release (clients show them as they come). */
+typedef enum {
+    FK_DESCRIBE_U64 = 1, /* value.u64 */
+    FK_DESCRIBE_DOUBLE,  /* value.d (may be infinite or NaN where the figure is) */
+    FK_DESCRIBE_BOOL,    /* value.b */
+    FK_DESCRIBE_STRING   /* value.s: NUL-terminated, static or owned by the
+                            filter and valid until it next changes; NULL
+                            for "none" (a count window's clock) */
+} fk_describe_type;
+
+typedef struct {
+    const char      *name; /* "fingerprint_bits" */
+    const char      *unit; /* what a u64 counts when it is not plain items or
+                              bits: "inserts", "ns" (Unix ns, FK_CLOCK_UNIX_NS),
+                              "caller ticks" (FK_CLOCK_CALLER); NULL otherwise.
+                              A client showing other units converts the
+                              "ns" rows (Redis: ms) */
+    fk_describe_type type;
+    union {
+        uint64_t    u64;
+        double      d;
+        bool        b;
+        const char *s;
+    } value;
+} fk_describe_row;
+
+/* For a kind's describe slot: appends one row at rows[*n] when *n < cap and
+ * counts it either way, so a slot adds every row and *n ends as the number
+ * it has (fk_filter_describe then tells a short array). Cost: O(1). */
+static inline void fk_describe_add(fk_describe_row *rows, size_t cap, size_t *n,
+                                   const char *name, fk_describe_type type)
+{
+    if (*n < cap) {
+        rows[*n].name = name;
+        rows[*n].unit = NULL;
+        rows[*n].type = type;
+        rows[*n].value.u64 = 0;
+    }
+    ++*n;
+}
+static inline void fk_describe_u64(fk_describe_row *rows, size_t cap, size_t *n,
+                                   const char *name, uint64_t v)
+{
+    fk_describe_add(rows, cap, n, name, FK_DESCRIBE_U64);
+    if (*n <= cap)
+        rows[*n - 1].value.u64 = v;
+}
+static inline void fk_describe_double(fk_describe_row *rows, size_t cap, size_t *n,
+                                      const char *name, double v)
+{
+    fk_describe_add(rows, cap, n, name, FK_DESCRIBE_DOUBLE);
+    if (*n <= cap)
+        rows[*n - 1].value.d = v;
+}
+static inline void fk_describe_bool(fk_describe_row *rows, size_t cap, size_t *n,
+                                    const char *name, bool v)
+{
+    fk_describe_add(rows, cap, n, name, FK_DESCRIBE_BOOL);
+    if (*n <= cap)
+        rows[*n - 1].value.b = v;
+}
+static inline void fk_describe_string(fk_describe_row *rows, size_t cap, size_t *n,
+                                      const char *name, const char *v)
+{
+    fk_describe_add(rows, cap, n, name, FK_DESCRIBE_STRING);
+    if (*n <= cap)
+        rows[*n - 1].value.s = v;
+}
+
+/* Sets the unit of the row added last (when it was written). */
+static inline void fk_describe_set_unit(fk_describe_row *rows, size_t cap, size_t *n,
+                                        const char *unit)
+{
+    if (*n > 0 && *n <= cap)
+        rows[*n - 1].unit = unit;
+}
+
+/* The row named `name` among rows[0..n), or NULL. Cost: O(n). */
+static inline const fk_describe_row *fk_describe_find(const fk_describe_row *rows, size_t n,
+                                                      const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *a = rows[i].name, *b = name;
+        while (*a && *a == *b)
+            a++, b++;
+        if (*a == *b)
+            return &rows[i];
+    }
+    return NULL;
+}
+
+/* The most rows any built-in kind fills (a caller's array of this many
+ * always suffices for them; fk_filter_describe says when it does not). */
+#define FK_DESCRIBE_MAX_ROWS 48u
+
 /* ------------------------------------------------------------ the vtable
  *
  * Versioned for binary compatibility, as SQLite's sqlite3_io_methods
@@ -122,7 +227,12 @@ typedef struct {
  *                          sets build and leaves create and insert NULL.
  *   version 6 (FK_OPS_V6): set_max_bytes (the byte limit of a kind that
  *                          gets larger after it is made; without it
- *                          fk_filter_set_max_bytes answers FK_EUNSUPPORTED)
+ *                          fk_filter_set_max_bytes answers FK_EUNSUPPORTED),
+ *                          advance, contains_at, stats_at (a clock given
+ *                          by the caller: kinds with FK_CAP_EXPIRES),
+ *                          describe (the kind's own figures as rows; the
+ *                          door through which every kind's extra verbs and
+ *                          figures reach a client that knows no kind)
  *
  * Version 5 is frozen with release 0.3.0: its slots, their order and
  * their contracts stay as they are. Version 6 is open until the next
@@ -217,6 +327,19 @@ struct fk_ops {
      * max_bytes (never 0, never above FK_MEMORY_CAP). Set by the kinds
      * that get larger after they are made (FK_CAP_GROWS, FK_CAP_RESIZES). */
     fk_status (*set_max_bytes)(fk_filter *f, uint64_t max_bytes);
+    /* The same contracts as fk_filter_advance, fk_filter_contains_at and
+     * fk_filter_stats_at, which have already checked f (and the key);
+     * set by the kinds with FK_CAP_EXPIRES. */
+    fk_status (*advance)(fk_filter *f, uint64_t now);
+    bool      (*contains_at)(const fk_filter *f, const void *key, size_t len, uint64_t now);
+    void      (*stats_at)(const fk_filter *f, uint64_t now, fk_stats *out);
+    /* The contract of fk_filter_describe (at NULL) and
+     * fk_filter_describe_at (*at the time), which have already checked f
+     * and n: adds its rows with fk_describe_add and friends (rows[0..cap)
+     * written, *n = every row it has, from 0), answers FK_OK. Every
+     * built-in kind sets it. */
+    fk_status (*describe)(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
+                          size_t cap, size_t *n);
 
     /* Slots appended later go below, under FK_OPS_V7 and so on. */
 };
@@ -493,6 +616,68 @@ FK_API fk_status fk_filter_grow(fk_filter *f);
  * move, and nothing changes. Cost: O(1), allocates nothing. Needs every
  * other call on f done (it is a writer). */
 FK_API fk_status fk_filter_set_max_bytes(fk_filter *f, uint64_t max_bytes);
+
+/* --------------------------------------------- clocks and descriptions
+ *
+ * A kind's own verbs and figures, reached without knowing the kind: a
+ * client calls these on any filter, and a kind that has no clock (no
+ * FK_CAP_EXPIRES) answers FK_EUNSUPPORTED to the advance and as now to the
+ * reads "at" a time. Times are in the unit of the filter's span
+ * (fk_params.span, in the clock fk_params.clock names); the library reads
+ * no clock. */
+
+/* Moves the filter's clock to `now`: a time window starts a generation at
+ * each boundary passed, forgetting its oldest (window/window.h). The first
+ * call sets the origin. Returns FK_OK; FK_EINVAL for f NULL, `now` before
+ * the filter's clock (it never goes back) or past the kind's last time
+ * (window: FK_WINDOW_MAX_TIME), nothing changed; FK_EUNSUPPORTED for a
+ * filter without a clock: a kind without FK_CAP_EXPIRES, a count window
+ * (made with span 0), a table older than FK_OPS_V6. Cost: the kind's
+ * (window: O(1), a sweep per boundary crossed, at most one table pass).
+ * A writer: needs every other call on f done. */
+FK_API fk_status fk_filter_advance(fk_filter *f, uint64_t now);
+
+/* What fk_filter_contains(f, key, len) would answer after
+ * fk_filter_advance(f, now), read without changing f (a const read that
+ * may run beside other lookups: a server answers its reads as of its clock
+ * and leaves the advance to its writes). A filter without a clock, a clock
+ * not yet set, or a `now` the advance would refuse answer as
+ * fk_filter_contains. f NULL, or key NULL with len > 0, answers false.
+ * Cost: a lookup, plus the kind's reading of what would retire (window:
+ * O(1)). */
+FK_API bool fk_filter_contains_at(const fk_filter *f, const void *key, size_t len,
+                                  uint64_t now);
+
+/* Fills *out as fk_filter_stats would after fk_filter_advance(f, now),
+ * without changing f; without a clock (as fk_filter_contains_at), as
+ * fk_filter_stats. f or out NULL: as fk_filter_stats. Cost: the kind's
+ * stats, plus (window, past a boundary) one pass over the table. */
+FK_API void fk_filter_stats_at(const fk_filter *f, uint64_t now, fk_stats *out);
+
+/* Describes f as rows of {name, type, value} (fk_describe_row above): its
+ * shape (fingerprint bits, probes, links...), its knobs and where its stream
+ * stands, the kind's own figures beyond fk_stats, in the kind's fixed order.
+ * Writes rows[0..min(cap, count)) and sets *n to the count. Returns FK_OK
+ * when all fit (*n <= cap); FK_ELIMIT when cap is too small (the first cap
+ * rows are written, *n says how many there are: call again with that many;
+ * cap 0 and rows NULL asks only the count); FK_EINVAL for f or n NULL, or
+ * rows NULL with cap > 0 (*n = 0 when n is not NULL); FK_EUNSUPPORTED for
+ * a table without the slot (older than FK_OPS_V6, or an out-of-tree kind
+ * that does not describe itself; *n = 0). Built-in kinds have at most
+ * FK_DESCRIBE_MAX_ROWS rows. String values are static or owned by f and
+ * valid until f next changes. The owner of rows is the caller; nothing is
+ * allocated. Cost: O(1) for most kinds, O(links) for growing ones, O(size)
+ * for kinds whose figures need a scan (each kind's header). A reader: may
+ * run beside lookups. */
+FK_API fk_status fk_filter_describe(const fk_filter *f, fk_describe_row *rows, size_t cap,
+                                    size_t *n);
+
+/* fk_filter_describe as fk_filter_advance(f, now) would leave it, read
+ * without changing f (as fk_filter_contains_at); a filter without a clock
+ * is described as now. Returns and costs as fk_filter_describe, plus the
+ * window's pass over its table when a boundary lies before `now`. */
+FK_API fk_status fk_filter_describe_at(const fk_filter *f, uint64_t now, fk_describe_row *rows,
+                                       size_t cap, size_t *n);
 
 /* ------------------------------------------------------------ batches
  *

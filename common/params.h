@@ -47,6 +47,9 @@ typedef struct {
                                   (0, the caller's own ticks) or
                                   FK_CLOCK_UNIX_NS (Unix time in ns); a count
                                   window takes only 0 (see window/window.h) */
+    uint64_t span;             /* window: a time window's length, in the unit
+                                  of `clock` (0: a count window of
+                                  `capacity` inserts); other kinds ignore it */
 } fk_params;
 
 /* Clock ids (fk_params.clock): what the times of a time window mean, so that

@@ -3,7 +3,7 @@
  * payload through its fk_ops hooks. Format: see serial.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "serial.h"
+#include "serial_internal.h"
 #include "endian.h"
 #include "hash.h"
 

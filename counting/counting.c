@@ -467,6 +467,27 @@ static fk_status fk_counting_slot_count(const fk_filter *f, const void *key, siz
     return FK_OK;
 }
 
+/* The describe slot: fk_counting_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_counting_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_counting_description d;
+    fk_counting_describe((const fk_counting *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "bits", d.bits);
+    fk_describe_u64(rows, cap, n, "hashes", d.hashes);
+    fk_describe_u64(rows, cap, n, "counter_bits", d.counter_bits);
+    fk_describe_u64(rows, cap, n, "counter_max", d.counter_max);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "capacity", d.capacity);
+    fk_describe_double(rows, cap, n, "target_fpr", d.target_fpr);
+    fk_describe_u64(rows, cap, n, "items", d.items);
+    fk_describe_u64(rows, cap, n, "saturations", d.saturations);
+    fk_describe_u64(rows, cap, n, "export_words", d.export_words);
+    return FK_OK;
+}
+
 const fk_ops fk_counting_ops = {
     .version = FK_OPS_VERSION,
     .name = "counting",
@@ -486,4 +507,5 @@ const fk_ops fk_counting_ops = {
     .count = fk_counting_slot_count,
     .insert_u64 = fk_counting_slot_insert_u64,
     .remove_u64 = fk_counting_slot_remove_u64,
+    .describe = fk_counting_slot_describe,
 };

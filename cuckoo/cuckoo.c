@@ -849,6 +849,24 @@ static fk_status fk_cuckoo_slot_count(const fk_filter *f, const void *key, size_
     return FK_OK;
 }
 
+/* The describe slot: fk_cuckoo_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_cuckoo_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_cuckoo_description d;
+    fk_cuckoo_describe((const fk_cuckoo *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "fingerprint_bits", d.fingerprint_bits);
+    fk_describe_u64(rows, cap, n, "buckets", d.buckets);
+    fk_describe_u64(rows, cap, n, "slots", d.slots);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "items", d.items);
+    fk_describe_double(rows, cap, n, "load_factor", d.load_factor);
+    fk_describe_u64(rows, cap, n, "kicks", d.kicks);
+    return FK_OK;
+}
+
 const fk_ops fk_cuckoo_ops = {
     .version = FK_OPS_VERSION,
     .name = "cuckoo",
@@ -868,4 +886,5 @@ const fk_ops fk_cuckoo_ops = {
     .count = fk_cuckoo_slot_count,
     .insert_u64 = fk_cuckoo_slot_insert_u64,
     .remove_u64 = fk_cuckoo_slot_remove_u64,
+    .describe = fk_cuckoo_slot_describe,
 };

@@ -1099,6 +1099,29 @@ static fk_status fk_expandable_slot_size(const fk_params *p, double items, fk_si
     return FK_OK;
 }
 
+/* The describe slot: fk_expandable_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_expandable_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_expandable_description d;
+    fk_expandable_describe((const fk_expandable *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "doublings", d.doublings);
+    fk_describe_u64(rows, cap, n, "fingerprint_bits", d.fingerprint_bits);
+    fk_describe_u64(rows, cap, n, "shortest_fingerprint", d.shortest);
+    fk_describe_u64(rows, cap, n, "longest_fingerprint", d.longest);
+    fk_describe_u64(rows, cap, n, "voids", d.voids);
+    fk_describe_double(rows, cap, n, "void_share", d.void_share);
+    fk_describe_u64(rows, cap, n, "slot_bits", d.slot_bits);
+    fk_describe_u64(rows, cap, n, "growth", d.growth);
+    fk_describe_u64(rows, cap, n, "quotients", d.quotients);
+    fk_describe_u64(rows, cap, n, "slots", d.slots);
+    fk_describe_u64(rows, cap, n, "entries", d.entries);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    return FK_OK;
+}
+
 const fk_ops fk_expandable_ops = {
     .version = FK_OPS_VERSION,
     .name = "expandable",
@@ -1116,4 +1139,5 @@ const fk_ops fk_expandable_ops = {
     .insert_u64 = fk_expandable_slot_insert_u64,
     .remove_u64 = fk_expandable_slot_remove_u64,
     .set_max_bytes = fk_expandable_slot_set_max_bytes,
+    .describe = fk_expandable_slot_describe,
 };

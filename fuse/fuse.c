@@ -1238,6 +1238,30 @@ static fk_status fk_fuse_slot_size(const fk_params *p, double items, fk_sizing *
     return FK_OK;
 }
 
+/* The describe slot: fk_fuse_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_fuse_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_fuse_description d;
+    fk_fuse_describe((const fk_fuse *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "fingerprint_bits", d.fingerprint_bits);
+    fk_describe_u64(rows, cap, n, "segment_length", d.segment_length);
+    fk_describe_u64(rows, cap, n, "items", d.items);
+    fk_describe_u64(rows, cap, n, "shards", d.shards);
+    fk_describe_u64(rows, cap, n, "segments", d.segments);
+    fk_describe_u64(rows, cap, n, "cells", d.cells);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "keys_given", d.keys_given);
+    fk_describe_u64(rows, cap, n, "duplicates", d.duplicates);
+    fk_describe_u64(rows, cap, n, "attempts", d.attempts);
+    fk_describe_u64(rows, cap, n, "max_attempts", d.max_attempts);
+    fk_describe_u64(rows, cap, n, "temp_bytes", d.temp_bytes);
+    fk_describe_u64(rows, cap, n, "key_passes", d.key_passes);
+    return FK_OK;
+}
+
 const fk_ops fk_fuse_ops = {
     .version = FK_OPS_VERSION,
     .name = "fuse",
@@ -1253,4 +1277,5 @@ const fk_ops fk_fuse_ops = {
     .contains_many_u64 = fk_fuse_slot_contains_many_u64,
     .build = fk_fuse_slot_build,
     .build_u64 = fk_fuse_slot_build_u64,
+    .describe = fk_fuse_slot_describe,
 };

@@ -17,6 +17,7 @@
  * cell 0. */
 #include <stdlib.h>
 #include "fuse_internal.h"
+#include "../common/serial_internal.h"
 
 enum { P_FP_BITS, P_SHARDS, P_SEG_LEN, P_SEGMENTS, P_HASH_SEED, P_ARITY, P_USED };
 #define FUSE_ARITY 3u

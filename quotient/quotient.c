@@ -1704,6 +1704,25 @@ static fk_status fk_quotient_slot_size(const fk_params *p, double items, fk_sizi
     return FK_OK;
 }
 
+/* The describe slot: fk_quotient_description's fields as rows, in its order
+ * (fk_filter_describe; `at` is ignored: the kind has no clock). */
+static fk_status fk_quotient_slot_describe(const fk_filter *f, const uint64_t *at,
+                                      fk_describe_row *rows, size_t cap, size_t *n)
+{
+    (void)at;
+    fk_quotient_description d;
+    fk_quotient_describe((const fk_quotient *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "remainder_bits", d.remainder_bits);
+    fk_describe_bool(rows, cap, n, "bmi2", d.bmi2);
+    fk_describe_u64(rows, cap, n, "quotients", d.quotients);
+    fk_describe_u64(rows, cap, n, "slots", d.slots);
+    fk_describe_u64(rows, cap, n, "used_slots", d.used_slots);
+    fk_describe_u64(rows, cap, n, "distinct", d.distinct);
+    fk_describe_u64(rows, cap, n, "items", d.items);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    return FK_OK;
+}
+
 const fk_ops fk_quotient_ops = {
     .version = FK_OPS_VERSION,
     .name = "quotient",
@@ -1728,4 +1747,5 @@ const fk_ops fk_quotient_ops = {
     .merge = fk_quotient_slot_merge,
     .grow = fk_quotient_slot_grow,
     .set_max_bytes = fk_quotient_slot_set_max_bytes,
+    .describe = fk_quotient_slot_describe,
 };

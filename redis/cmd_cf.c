@@ -9,7 +9,7 @@
 #include "commands.h"
 
 #include <stdio.h>
-#include "../scalable/scalable.h"
+#include "../scalable/scalable_internal.h" /* RedisBloom replies: a chain's links (static library) */
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_internal.h" /* fk_size_cuckoo_table (static library) */
 

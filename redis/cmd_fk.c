@@ -7,10 +7,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "../scalable/scalable.h"
 #include "../common/serial.h"
-#include "../window/window.h"
-#include "../expandable/expandable.h"
 
 /* A static kind (FK_CAP_STATIC, fuse) is built once from the whole set
  * and never written: it arrives by FK.LOAD of a file that `filterkit
@@ -65,7 +64,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                 return fkr_reply_error(ctx, "ERR SEED must be an integer in 0..9223372036854775807");
         } else if (fkr_arg_is(argv[i], "SECONDS") && !has_seconds) {
             has_seconds = 1;
-            if (ops != &fk_window_ops)
+            if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES)) /* the kinds with a clock */
                 return fkr_reply_error(ctx, "ERR SECONDS needs the window kind (a time window)");
             if (fkr_arg_int(argv[i + 1], 1, FKR_WINDOW_MAX_SECONDS, &seconds) != RM_OK)
                 return fkr_reply_error(ctx, "ERR SECONDS must be a positive integer (at most "
@@ -82,7 +81,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     p.growth = (uint32_t)growth;
     fkr_value *v;
     const char *err = has_seconds
-        ? fkr_new_time_window(&p, (uint64_t)seconds * UINT64_C(1000000000), &v)
+        ? fkr_new_time_window(ops, &p, (uint64_t)seconds * UINT64_C(1000000000), &v)
         : fkr_new_value(ops, &p, FKR_FAMILY_FK, (uint64_t)capacity, &v);
     if (!err) {
         v->expansion = (uint32_t)growth;
@@ -201,7 +200,7 @@ int fkr_fk_del(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         char msg[200];
         const char *name = fk_filter_ops(v->filter)->name;
         snprintf(msg, sizeof msg, "ERR FK_EUNSUPPORTED: a %s filter cannot remove keys%s", name,
-                 fk_filter_ops(v->filter) == &fk_window_ops
+                 fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_EXPIRES
                      ? " (two keys may share one slot: removing one would drop the other "
                        "inside its window)"
                      : "");
@@ -371,68 +370,86 @@ static const char *family_name(const fkr_value *v)
  *   generation_inserts 8 insert counts, the same order
  *   refused       inserts a full time window refused (FK_EFULL) */
 #define WINDOW_INFO_PAIRS 9
-static void reply_window_info(RedisModuleCtx *ctx, const fkr_value *v)
+
+/* The rows' values by name (0 / false when a row is missing). */
+static uint64_t row_u64(const fk_describe_row *rows, size_t n, const char *name)
 {
-    fk_window_description d;
-    fkr_read_describe(ctx, v, &d); /* as of now, the key unchanged */
-    uint64_t as_of = d.now, age = d.oldest_age;
-    if (d.timed) { /* ns as ms: D rounded up, ceil(ceil(T / 7) / 10^6) = ceil(T_ms / 7) */
+    const fk_describe_row *r = fk_describe_find(rows, n, name);
+    return r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 0;
+}
+
+static bool row_bool(const fk_describe_row *rows, size_t n, const char *name)
+{
+    const fk_describe_row *r = fk_describe_find(rows, n, name);
+    return r && r->type == FK_DESCRIBE_BOOL && r->value.b;
+}
+
+/* rows[0..n): the window's rows, as of now (fkr_read_describe). */
+static void reply_window_info(RedisModuleCtx *ctx, const fk_describe_row *rows, size_t n)
+{
+    bool timed = row_bool(rows, n, "timed"), clock_set = row_bool(rows, n, "clock_set");
+    uint64_t as_of = row_u64(rows, n, "now"), age = row_u64(rows, n, "oldest_age");
+    uint64_t window = row_u64(rows, n, "window"), length = row_u64(rows, n, "generation_length");
+    if (timed) { /* ns as ms: D rounded up, ceil(ceil(T / 7) / 10^6) = ceil(T_ms / 7) */
         as_of /= FKR_NS_PER_MS;
         age /= FKR_NS_PER_MS;
-        d.window /= FKR_NS_PER_MS;
-        d.generation_length = d.generation_length / FKR_NS_PER_MS +
-                              (d.generation_length % FKR_NS_PER_MS != 0);
+        window /= FKR_NS_PER_MS;
+        length = length / FKR_NS_PER_MS + (length % FKR_NS_PER_MS != 0);
     }
     rm_ReplyWithSimpleString(ctx, "window");
-    rm_ReplyWithSimpleString(ctx, d.timed ? "time" : "count");
+    rm_ReplyWithSimpleString(ctx, timed ? "time" : "count");
     rm_ReplyWithSimpleString(ctx, "window_size");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.window));
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(window));
     rm_ReplyWithSimpleString(ctx, "generation");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation));
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(row_u64(rows, n, "generation")));
     rm_ReplyWithSimpleString(ctx, "generation_length");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_length));
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(length));
     rm_ReplyWithSimpleString(ctx, "oldest_age");
     rm_ReplyWithLongLong(ctx, fkr_count_reply(age));
     rm_ReplyWithSimpleString(ctx, "clock_ms");
-    if (d.timed && d.clock_set)
+    if (timed && clock_set)
         rm_ReplyWithLongLong(ctx, fkr_count_reply(as_of));
     else
         rm_ReplyWithNull(ctx);
-    rm_ReplyWithSimpleString(ctx, "generation_slots");
-    rm_ReplyWithArray(ctx, FK_WINDOW_GENERATIONS);
-    for (unsigned i = 0; i < FK_WINDOW_GENERATIONS; i++)
-        rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_slots[i]));
-    rm_ReplyWithSimpleString(ctx, "generation_inserts");
-    rm_ReplyWithArray(ctx, FK_WINDOW_GENERATIONS);
-    for (unsigned i = 0; i < FK_WINDOW_GENERATIONS; i++)
-        rm_ReplyWithLongLong(ctx, fkr_count_reply(d.generation_inserts[i]));
+    /* the rows generation_slots_0.._7, generation_inserts_0.._7, in order */
+    static const char *const lists[2] = { "generation_slots", "generation_inserts" };
+    for (unsigned l = 0; l < 2; l++) {
+        size_t len = strlen(lists[l]), count = 0;
+        for (size_t i = 0; i < n; i++)
+            count += strncmp(rows[i].name, lists[l], len) == 0 && rows[i].name[len] == '_';
+        rm_ReplyWithSimpleString(ctx, lists[l]);
+        rm_ReplyWithArray(ctx, (long)count);
+        for (size_t i = 0; i < n; i++)
+            if (strncmp(rows[i].name, lists[l], len) == 0 && rows[i].name[len] == '_')
+                rm_ReplyWithLongLong(ctx, fkr_count_reply(rows[i].value.u64));
+    }
     rm_ReplyWithSimpleString(ctx, "refused");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.refused));
+    rm_ReplyWithLongLong(ctx, fkr_count_reply(row_u64(rows, n, "refused")));
 }
 
-/* An expandable filter's own FK.INFO pairs (fk_expandable_describe):
+/* An expandable filter's own FK.INFO pairs, from its rows:
  *   doublings         doublings so far (the table is 2^doublings times its first)
  *   fingerprint_bits  bits of a new entry's fingerprint
  *   shortest_fingerprint, longest_fingerprint  lengths in use in the table
  *   voids             entries out of bits (kept apart)
- *   void_share        voids / all entries */
+ *   void_share        voids / all entries
+ * A kind whose rows name a "doublings" count gets them (today:
+ * expandable). */
 #define EXPANDABLE_INFO_PAIRS 6
-static void reply_expandable_info(RedisModuleCtx *ctx, const fkr_value *v)
+static const char *const expandable_rows[EXPANDABLE_INFO_PAIRS] = {
+    "doublings", "fingerprint_bits", "shortest_fingerprint", "longest_fingerprint", "voids",
+    "void_share",
+};
+static void reply_expandable_info(RedisModuleCtx *ctx, const fk_describe_row *rows, size_t n)
 {
-    fk_expandable_description d;
-    fk_expandable_describe((const fk_expandable *)(const void *)v->filter, &d);
-    rm_ReplyWithSimpleString(ctx, "doublings");
-    rm_ReplyWithLongLong(ctx, d.doublings);
-    rm_ReplyWithSimpleString(ctx, "fingerprint_bits");
-    rm_ReplyWithLongLong(ctx, d.fingerprint_bits);
-    rm_ReplyWithSimpleString(ctx, "shortest_fingerprint");
-    rm_ReplyWithLongLong(ctx, d.shortest);
-    rm_ReplyWithSimpleString(ctx, "longest_fingerprint");
-    rm_ReplyWithLongLong(ctx, d.longest);
-    rm_ReplyWithSimpleString(ctx, "voids");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(d.voids));
-    rm_ReplyWithSimpleString(ctx, "void_share");
-    rm_ReplyWithDouble(ctx, d.void_share);
+    for (unsigned i = 0; i < EXPANDABLE_INFO_PAIRS; i++) {
+        const fk_describe_row *r = fk_describe_find(rows, n, expandable_rows[i]);
+        rm_ReplyWithSimpleString(ctx, expandable_rows[i]);
+        if (r && r->type == FK_DESCRIBE_DOUBLE)
+            rm_ReplyWithDouble(ctx, r->value.d);
+        else
+            rm_ReplyWithLongLong(ctx, fkr_count_reply(r ? r->value.u64 : 0));
+    }
 }
 
 /* FK.INFO key: field / value pairs (a window's or an expandable filter's own after them). */
@@ -450,8 +467,12 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fkr_read_stats(ctx, v, &s); /* a time window: as of now, unchanged */
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
-    int window = fk_filter_ops(v->filter) == &fk_window_ops;
-    int expandable = fk_filter_ops(v->filter) == &fk_expandable_ops;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    if (fkr_read_describe(ctx, v, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK)
+        n = 0; /* a growing kind's many link rows: none of them is shown here */
+    int window = (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_EXPIRES) != 0;
+    int expandable = fk_describe_find(rows, n, "doublings") != NULL;
     fkr_reply_map(ctx, 10 + (window ? WINDOW_INFO_PAIRS : 0) + (expandable ? EXPANDABLE_INFO_PAIRS : 0));
     rm_ReplyWithSimpleString(ctx, "kind");
     rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
@@ -474,9 +495,9 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     rm_ReplyWithSimpleString(ctx, "growth");
     rm_ReplyWithLongLong(ctx, v->expansion);
     if (window)
-        reply_window_info(ctx, v);
+        reply_window_info(ctx, rows, n);
     if (expandable)
-        reply_expandable_info(ctx, v);
+        reply_expandable_info(ctx, rows, n);
     return RM_OK;
 }
 

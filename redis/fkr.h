@@ -198,9 +198,10 @@ uint64_t fkr_key_seed(const RedisModuleString *key);
 const char *fkr_new_filter(const fk_ops *ops, const fk_params *p, fk_filter **out);
 
 /* As fkr_new_value for a time window (kind "window") of span_ns Unix
- * nanoseconds (fk_window_new_time, clock FK_CLOCK_UNIX_NS whatever
+ * nanoseconds (fk_params.span, clock FK_CLOCK_UNIX_NS whatever
  * p->clock says): p->capacity keys per window. */
-const char *fkr_new_time_window(const fk_params *p, uint64_t span_ns, fkr_value **out);
+const char *fkr_new_time_window(const fk_ops *ops, const fk_params *p, uint64_t span_ns,
+                                fkr_value **out);
 
 /* fkr_new_filter, then the value wrapping it (fkr_value_wrap_new: no scan
  * of the new body). Returns NULL with the value in *out, or the error
@@ -335,8 +336,9 @@ int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err)
  * (FK_WINDOW_MAX_TIME, 2^62 ns, in 2116), in whole ms. */
 #define FKR_WINDOW_MAX_MS (FK_WINDOW_MAX_TIME / FKR_NS_PER_MS)
 
-/* v's filter when it is a time window, else NULL (v may be NULL). */
-struct fk_window *fkr_time_window(const fkr_value *v);
+/* v's filter when it has a clock (FK_CAP_EXPIRES and its "timed" row:
+ * a time window), else NULL (v may be NULL). */
+fk_filter *fkr_time_window(const fkr_value *v);
 
 /* Before a command writes v (name: its key; write must be 1, and a read
  * never calls it): when v is a time window and this server is a primary
@@ -364,20 +366,21 @@ const char *fkr_clock_refusal(const fkr_value *v);
 /* For a read of v: its window when v is a time window whose answers as of
  * fkr_clock_as_of differ from what it stores (a generation boundary lies
  * between its clock and that time), with the time in *as_of; the read
- * then answers with fk_window_contains_at(w, key, len, *as_of). NULL
+ * then answers with fk_filter_contains_at(f, key, len, *as_of). NULL
  * otherwise (v NULL, not a time window, nothing would retire): read v's
  * filter as it stands. Changes nothing. O(1). */
-const fk_window *fkr_read_window(RedisModuleCtx *ctx, const fkr_value *v, uint64_t *as_of);
+const fk_filter *fkr_read_window(RedisModuleCtx *ctx, const fkr_value *v, uint64_t *as_of);
 
 /* fk_filter_stats of v's filter as of fkr_clock_as_of (a time window: its
  * items, load and expected rate once the generations that time retires
- * are gone; fk_win_stats_at), without changing it. */
+ * are gone; fk_filter_stats_at), without changing it. */
 void fkr_read_stats(RedisModuleCtx *ctx, const fkr_value *v, fk_stats *out);
 
-/* fk_window_describe of v's window as of fkr_clock_as_of (a time window
- * whose clock is set: the generation, oldest age, per-generation counts
- * and clock at that time; fk_win_describe_at), without changing it. v
- * must hold a window (count or time). */
-void fkr_read_describe(RedisModuleCtx *ctx, const fkr_value *v, fk_window_description *out);
+/* fk_filter_describe of v's filter as of fkr_clock_as_of (a time window
+ * whose clock is set: fk_filter_describe_at, the generation, oldest age,
+ * per-generation counts and clock at that time), without changing it.
+ * Returns as fk_filter_describe. */
+fk_status fkr_read_describe(RedisModuleCtx *ctx, const fkr_value *v, fk_describe_row *rows,
+                            size_t cap, size_t *n);
 
 #endif

@@ -6,7 +6,6 @@
 #include <string.h>
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
-#include "../window/window.h"
 #include "../cuckoo/cuckoo_internal.h" /* fk_cuckoo_set_max_kicks (static library) */
 #include "../scalable/scalable_internal.h" /* a chain's links, to give each the kick limit */
 
@@ -219,6 +218,7 @@ static const char *new_filter(const fk_ops *ops, const fk_params *given, uint64_
         fk_params small = *p;
         small.capacity = PROBE_CAPACITY;
         small.clock = FK_CLOCK_CALLER; /* a time window's probe: the count window of its table */
+        small.span = 0;
         fk_filter *probe;
         fk_status s = fk_filter_new(ops, &small, &probe);
         if (s != FK_OK) {
@@ -237,13 +237,8 @@ static const char *new_filter(const fk_ops *ops, const fk_params *given, uint64_
         }
     }
     fk_status s;
-    if (span) {
-        fk_window *w = NULL;
-        s = fk_window_new_time(p, span, &w);
-        *out = fk_window_as_filter(w);
-    } else {
-        s = fk_filter_new(ops, p, out);
-    }
+    q.span = span; /* a time window when nonzero (fk_params.span) */
+    s = fk_filter_new(ops, p, out);
     if (s == FK_ELIMIT && (fk_ops_caps(ops) & FK_CAP_GROWS)) {
         snprintf(msg, sizeof msg,
                  "ERR FK_ELIMIT: the filter and one growth step (EXPANSION/GROWTH) would need "
@@ -292,13 +287,14 @@ const char *fkr_new_value(const fk_ops *ops, const fk_params *p, fkr_family fami
     return new_value(ops, p, 0, family, capacity, out);
 }
 
-const char *fkr_new_time_window(const fk_params *p, uint64_t span_ns, fkr_value **out)
+const char *fkr_new_time_window(const fk_ops *ops, const fk_params *p, uint64_t span_ns,
+                                fkr_value **out)
 {
     /* a time window's table is a count window's of the same capacity:
      * the same checks and size; its times are Unix ns (fkr.h) */
     fk_params q = *p;
     q.clock = FK_CLOCK_UNIX_NS;
-    return new_value(&fk_window_ops, &q, span_ns ? span_ns : 1, FKR_FAMILY_FK, p->capacity, out);
+    return new_value(ops, &q, span_ns ? span_ns : 1, FKR_FAMILY_FK, p->capacity, out);
 }
 
 int fkr_at_capacity(const fkr_value *v)
@@ -376,13 +372,13 @@ int fkr_reply_lookups(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_key_state st
     /* a time window past a boundary: answered as of now, not advanced (a
      * read never writes; a window counts 1 for present) */
     uint64_t as_of = 0;
-    const fk_window *w = fkr_read_window(ctx, v, &as_of);
+    const fk_filter *w = fkr_read_window(ctx, v, &as_of);
     fkr_batch b;
     for (int i = 2; i < argc; i += b.n) {
         fkr_batch_take(&b, argv, i, argc);
         if (w)
             for (int j = 0; j < b.n; j++)
-                b.maybe[j] = fk_window_contains_at(w, b.keys[j], b.lens[j], as_of);
+                b.maybe[j] = fk_filter_contains_at(w, b.keys[j], b.lens[j], as_of);
         else if (!count)
             fkr_batch_lookup(&b, v ? v->filter : NULL);
         for (int j = 0; j < b.n; j++) {

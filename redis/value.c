@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "../scalable/scalable.h"
+#include "../scalable/scalable_internal.h" /* RedisBloom replies: a chain's links (static library) */
 #include "../common/serial.h"
 
 /* ------------------------------------------------ little-endian fields */

@@ -3,7 +3,7 @@
  * added with fk_ops_register. */
 #include <string.h>
 #include "registry.h"
-#include "../common/serial.h"
+#include "../common/serial_internal.h"
 
 /* The built-in kinds, in listing order: one line per kind. */
 #define BUILTIN_KINDS(X) \

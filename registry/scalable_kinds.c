@@ -5,7 +5,7 @@
  * told apart by the inner kind's id (kind parameter 0). */
 #include "registry.h"
 #include "../common/hashed.h"
-#include "../scalable/scalable.h"
+#include "../scalable/scalable_internal.h"
 
 extern const fk_ops fk_bloom_ops, fk_blocked_ops, fk_cuckoo_ops;
 /* each kind's probes from a hash (common/hashed.h; declared in the kind's

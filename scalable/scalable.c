@@ -841,3 +841,36 @@ fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tighte
         *tightening = c->tightening;
     return FK_OK;
 }
+
+/* The describe slot (fk_filter_describe): the chain's knobs and size, then
+ * six rows per link, oldest first (link, link_capacity, link_items,
+ * link_memory_bytes, link_target_fpr, link_expected_fpr). `at` is ignored:
+ * the kind has no clock. Cost: O(links), each link's stats (a scan of the
+ * link for kinds whose stats scan). */
+fk_status fk_scalable_slot_describe(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
+                                    size_t cap, size_t *n)
+{
+    (void)at;
+    if (!fk_scalable_is(f))
+        return FK_EINVAL;
+    const fk_scalable *c = (const fk_scalable *)f;
+    fk_describe_string(rows, cap, n, "inner_kind", c->inner->name);
+    fk_describe_u64(rows, cap, n, "growth", c->growth);
+    fk_describe_double(rows, cap, n, "tightening", c->tightening);
+    fk_describe_u64(rows, cap, n, "links", c->count);
+    fk_describe_u64(rows, cap, n, "memory_bytes", fk_scalable_memory_bytes(f));
+    fk_describe_u64(rows, cap, n, "max_bytes", c->max_bytes);
+    for (size_t i = 0; i < c->count; i++) {
+        fk_stats ls;
+        memset(&ls, 0, sizeof ls);
+        if (*n < cap) /* the count alone needs no link's stats */
+            c->inner->stats(c->link[i].filter, &ls);
+        fk_describe_u64(rows, cap, n, "link", i);
+        fk_describe_u64(rows, cap, n, "link_capacity", ls.capacity);
+        fk_describe_u64(rows, cap, n, "link_items", ls.items);
+        fk_describe_u64(rows, cap, n, "link_memory_bytes", ls.memory_bytes);
+        fk_describe_double(rows, cap, n, "link_target_fpr", c->link[i].fpr);
+        fk_describe_double(rows, cap, n, "link_expected_fpr", ls.expected_fpr);
+    }
+    return FK_OK;
+}

@@ -20,6 +20,7 @@
  */
 #include <string.h>
 #include "scalable_internal.h"
+#include "../common/serial_internal.h"
 #include "../common/endian.h"
 
 enum { P_INNER, P_GROWTH, P_TIGHTENING, P_LINKS, P_NEWEST_FULL, P_USED };

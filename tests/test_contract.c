@@ -674,6 +674,11 @@ TEST(a_version_1_table_works_and_its_later_slots_are_never_read)
     CHECK(fk_filter_contains(f, "old", 3));
     CHECK_STATUS(fk_filter_remove(f, "old", 3), FK_EUNSUPPORTED);
     CHECK_STATUS(fk_filter_set_max_bytes(f, 1), FK_EUNSUPPORTED);
+    CHECK_STATUS(fk_filter_advance(f, 1), FK_EUNSUPPORTED);
+    CHECK(fk_filter_contains_at(f, "old", 3, 1));
+    size_t rows = 1;
+    CHECK_STATUS(fk_filter_describe(f, NULL, 0, &rows), FK_EUNSUPPORTED);
+    CHECK_EQ_U64(rows, 0);
     uint64_t n = 1;
     CHECK_STATUS(fk_filter_serialized_size(f, &n), FK_EUNSUPPORTED);
     fk_stats st;
@@ -974,6 +979,145 @@ TEST(grow_follows_the_slot)
  * takes a new limit and keeps to it (growth past it FK_ELIMIT with nothing
  * lost, growth again once it is raised); the others answer
  * FK_EUNSUPPORTED and are unchanged. */
+/* ----------------------------------- the generic door: describe, clock */
+
+/* Rows are well formed: a lower_snake_case name, a known type, a string
+ * value that is a string or NULL ("none"). */
+static void check_rows(const fk_describe_row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *name = rows[i].name;
+        CHECK_MSG(name && *name, "%s: row %zu has no name", kind->name, i);
+        for (const char *c = name; c && *c; c++)
+            CHECK_MSG((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_',
+                      "%s: row name %s is not lower_snake_case", kind->name, name);
+        CHECK_MSG(rows[i].type >= FK_DESCRIBE_U64 && rows[i].type <= FK_DESCRIBE_STRING,
+                  "%s: row %s has type %d", kind->name, name ? name : "?", (int)rows[i].type);
+        if (rows[i].type == FK_DESCRIBE_STRING && rows[i].value.s)
+            CHECK_MSG(strlen(rows[i].value.s) < 4096, "%s: row %s: a runaway string", kind->name, name);
+    }
+}
+
+static bool same_row(const fk_describe_row *a, const fk_describe_row *b)
+{
+    if (strcmp(a->name, b->name) != 0 || a->type != b->type)
+        return false;
+    switch (a->type) {
+    case FK_DESCRIBE_U64: return a->value.u64 == b->value.u64;
+    case FK_DESCRIBE_DOUBLE:
+        return a->value.d == b->value.d || (isnan(a->value.d) && isnan(b->value.d));
+    case FK_DESCRIBE_BOOL: return a->value.b == b->value.b;
+    case FK_DESCRIBE_STRING:
+        return a->value.s == b->value.s || (a->value.s && b->value.s && strcmp(a->value.s, b->value.s) == 0);
+    }
+    return false;
+}
+
+TEST(describe_gives_well_formed_rows_the_same_at_any_time_without_a_clock)
+{
+    fk_filter *f = is_static() ? build_positive(1000, 0.01, 5) : make(1000, 0.01, 5);
+    if (!f)
+        return;
+    if (!is_static())
+        insert_u64(f, 0, 500);
+    size_t n = 99;
+    CHECK_STATUS(fk_filter_describe(NULL, NULL, 0, &n), FK_EINVAL);
+    CHECK_EQ_U64(n, 0);
+    fk_describe_row one;
+    CHECK_STATUS(fk_filter_describe(f, NULL, 1, &n), FK_EINVAL);
+    CHECK_STATUS(fk_filter_describe(f, &one, 1, NULL), FK_EINVAL);
+    bool built_in = kind != &fk_test_fpset_ops && kind != OLD_OPS;
+    fk_status s = fk_filter_describe(f, NULL, 0, &n);
+    if (!built_in && s == FK_EUNSUPPORTED) { /* a test kind without the slot */
+        CHECK_EQ_U64(n, 0);
+        fk_filter_free(f);
+        return;
+    }
+    CHECK_MSG(n > 0 && s == FK_ELIMIT, "%s: describe count: %s, %zu rows", kind->name,
+              fk_strerror(s), n);
+    CHECK_MSG(n <= FK_DESCRIBE_MAX_ROWS || (fk_ops_caps(kind) & FK_CAP_GROWS),
+              "%s: %zu rows, over FK_DESCRIBE_MAX_ROWS", kind->name, n);
+    fk_describe_row rows[256], later[256];
+    size_t m = 0, k = 0;
+    CHECK_STATUS(fk_filter_describe(f, rows, 256, &m), FK_OK);
+    CHECK_EQ_U64(m, n);
+    check_rows(rows, m < 256 ? m : 256);
+    /* names are unique but for a growing kind's rows per link (a map in
+     * Python and Redis) */
+    for (size_t i = 0; i < m && i < 256; i++)
+        for (size_t j = i + 1; j < m && j < 256; j++)
+            CHECK_MSG(strcmp(rows[i].name, rows[j].name) != 0 ||
+                          strncmp(rows[i].name, "link", 4) == 0,
+                      "%s: row %s twice", kind->name, rows[i].name);
+    /* a short array: the first rows, the full count */
+    CHECK_STATUS(fk_filter_describe(f, later, m - 1, &k), FK_ELIMIT);
+    CHECK_EQ_U64(k, m);
+    for (size_t i = 0; i + 1 < m && i < 256; i++)
+        CHECK_MSG(same_row(&rows[i], &later[i]), "%s: row %zu differs", kind->name, i);
+    if (!(fk_ops_caps(kind) & FK_CAP_EXPIRES)) {
+        /* no clock: nothing to advance, every time reads as now */
+        CHECK_STATUS(fk_filter_advance(f, 1000), FK_EUNSUPPORTED);
+        CHECK_STATUS(fk_filter_describe_at(f, UINT64_C(1) << 40, later, 256, &k), FK_OK);
+        CHECK_EQ_U64(k, m);
+        for (size_t i = 0; i < m && i < 256; i++)
+            CHECK_MSG(same_row(&rows[i], &later[i]), "%s: row %zu differs at a time",
+                      kind->name, i);
+        fk_stats a, b;
+        fk_filter_stats(f, &a);
+        fk_filter_stats_at(f, UINT64_C(1) << 40, &b);
+        CHECK(memcmp(&a, &b, sizeof a) == 0);
+        uint64_t le = keys_positive(3);
+        CHECK(fk_filter_contains_at(f, &le, 8, UINT64_C(1) << 40) == fk_filter_contains(f, &le, 8));
+    }
+    fk_filter_free(f);
+}
+
+TEST(advance_follows_the_clock_and_reads_at_a_time_change_nothing)
+{
+    CHECK_STATUS(fk_filter_advance(NULL, 1), FK_EINVAL);
+    CHECK(!fk_filter_contains_at(NULL, "k", 1, 1));
+    if (!(fk_ops_caps(kind) & FK_CAP_EXPIRES))
+        return;
+    fk_filter *count = make(1000, 0.01, 3); /* span 0: no clock */
+    if (count) {
+        CHECK_STATUS(fk_filter_advance(count, 5), FK_EUNSUPPORTED);
+        fk_filter_free(count);
+    }
+    fk_params p = fk_params_make(1000, 0.01);
+    p.span = 700;
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(kind, &p, &f), FK_OK);
+    if (!f)
+        return;
+    CHECK_STATUS(fk_filter_advance(f, 1000), FK_OK);
+    insert_u64(f, 0, 200);
+    CHECK_STATUS(fk_filter_advance(f, 999), FK_EINVAL); /* never back */
+    uint64_t le = keys_positive(7);
+    uint64_t gone = 1000 + 9 * 700; /* past the window and its slack */
+    CHECK(fk_filter_contains(f, &le, 8));
+    CHECK(fk_filter_contains_at(f, &le, 8, 1000 + 699)); /* inside the window */
+    CHECK(!fk_filter_contains_at(f, &le, 8, gone));
+    CHECK(fk_filter_contains(f, &le, 8)); /* the read changed nothing */
+    fk_describe_row at[FK_DESCRIBE_MAX_ROWS], after[FK_DESCRIBE_MAX_ROWS];
+    size_t na = 0, nb = 0;
+    CHECK_STATUS(fk_filter_describe_at(f, gone, at, FK_DESCRIBE_MAX_ROWS, &na), FK_OK);
+    fk_stats sa, sb;
+    fk_filter_stats_at(f, gone, &sa);
+    CHECK_STATUS(fk_filter_advance(f, gone), FK_OK);
+    CHECK(!fk_filter_contains(f, &le, 8));
+    CHECK_STATUS(fk_filter_describe(f, after, FK_DESCRIBE_MAX_ROWS, &nb), FK_OK);
+    CHECK_EQ_U64(na, nb);
+    for (size_t i = 0; i < na && i < nb; i++)
+        CHECK_MSG(same_row(&at[i], &after[i]), "%s: row %s: as of a time != after the advance",
+                  kind->name, at[i].name);
+    fk_filter_stats(f, &sb);
+    CHECK_EQ_U64(sa.items, sb.items);
+    CHECK_EQ_U64(sa.items, 0);
+    const fk_describe_row *now = fk_describe_find(after, nb, "now");
+    CHECK(now && now->type == FK_DESCRIBE_U64 && now->value.u64 == gone);
+    fk_filter_free(f);
+}
+
 TEST(set_max_bytes_follows_the_slot)
 {
     CHECK_STATUS(fk_filter_set_max_bytes(NULL, 1), FK_EINVAL);
@@ -1213,6 +1357,8 @@ int main(void)
         RUN(intersect_follows_the_slot);
         RUN(grow_follows_the_slot);
         RUN(set_max_bytes_follows_the_slot);
+        RUN(describe_gives_well_formed_rows_the_same_at_any_time_without_a_clock);
+        RUN(advance_follows_the_clock_and_reads_at_a_time_change_nothing);
     }
     RUN(the_registry_says_full);
     return check_report();

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/serial_internal.h"
 #include "check.h"
 #include "../common/serial.h"
 #include "../common/endian.h"

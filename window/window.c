@@ -156,21 +156,12 @@ static fk_status make(const fk_params *p, uint64_t span, fk_window **out)
 
 fk_status fk_window_new(const fk_params *p, fk_window **out)
 {
-    if (p && p->clock != FK_CLOCK_CALLER) { /* a count window has no clock */
+    if (p && p->span == 0 && p->clock != FK_CLOCK_CALLER) { /* a count window has no clock */
         if (out)
             *out = NULL;
         return FK_EINVAL;
     }
-    return make(p, 0, out);
-}
-
-fk_status fk_window_new_time(const fk_params *p, uint64_t span, fk_window **out)
-{
-    if (out)
-        *out = NULL;
-    if (span == 0)
-        return FK_EINVAL;
-    return make(p, span, out);
+    return make(p, p ? p->span : 0, out);
 }
 
 void fk_window_free(fk_window *w)
@@ -331,13 +322,12 @@ static win_clock clock_at(const fk_window *w, uint64_t now)
     return c;
 }
 
-fk_status fk_window_advance(fk_filter *f, uint64_t now)
+/* The advance slot (fk_filter_advance has checked f and the kind). */
+static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
 {
-    if (!f)
-        return FK_EINVAL;
-    if (f->ops != &fk_window_ops || !((fk_window *)f)->timed)
-        return FK_EUNSUPPORTED;
     fk_window *w = (fk_window *)f;
+    if (!w->timed)
+        return FK_EUNSUPPORTED;
     win_clock c = clock_at(w, now);
     if (!c.moves)
         return FK_EINVAL; /* before the clock (it never goes back), or past its end */
@@ -392,10 +382,11 @@ static bool has_younger(const fk_window *w, const fk_win_place *p, uint64_t keep
     return false;
 }
 
-bool fk_window_contains_at(const fk_window *w, const void *key, size_t len, uint64_t now)
+/* The contains_at slot (fk_filter_contains_at has checked f and key). */
+static bool fk_window_slot_contains_at(const fk_filter *f, const void *key, size_t len,
+                                       uint64_t now)
 {
-    if (!w || (!key && len > 0))
-        return false;
+    const fk_window *w = (const fk_window *)f;
     win_clock c = clock_at(w, now);
     if (c.crossed == 0)
         return w->lookup(&w->base, key, len); /* nothing would retire */
@@ -1146,6 +1137,75 @@ static fk_status fk_window_slot_size(const fk_params *p, double items, fk_sizing
     return FK_OK;
 }
 
+static void fk_window_slot_stats_at(const fk_filter *f, uint64_t now, fk_stats *out)
+{
+    fk_win_stats_at((const fk_window *)f, now, out);
+}
+
+/* The rows of fk_filter_describe: fk_window_description's fields, named as
+ * Python's Window.describe() keys; per generation one row each,
+ * generation_slots_0 (the current one) .. _7 (the oldest), the same for
+ * generation_inserts. clock: a time window's clock name, NULL (none) for a
+ * count window. */
+static const char *const gen_slot_names[FK_WINDOW_GENERATIONS] = {
+    "generation_slots_0", "generation_slots_1", "generation_slots_2", "generation_slots_3",
+    "generation_slots_4", "generation_slots_5", "generation_slots_6", "generation_slots_7",
+};
+static const char *const gen_insert_names[FK_WINDOW_GENERATIONS] = {
+    "generation_inserts_0", "generation_inserts_1", "generation_inserts_2",
+    "generation_inserts_3", "generation_inserts_4", "generation_inserts_5",
+    "generation_inserts_6", "generation_inserts_7",
+};
+
+static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
+                                         fk_describe_row *rows, size_t cap, size_t *n)
+{
+    const fk_window *w = (const fk_window *)f;
+    fk_window_description d;
+    if (at)
+        fk_win_describe_at(w, *at, &d);
+    else
+        fk_window_describe(w, &d);
+    fk_describe_string(rows, cap, n, "mode", d.timed ? "time" : "count");
+    const char *unit = !d.timed                      ? "inserts"
+                       : d.clock == FK_CLOCK_UNIX_NS ? "ns"
+                                                     : "caller ticks";
+    const char *time_unit = d.timed ? unit : NULL;
+    fk_describe_string(rows, cap, n, "clock", d.timed ? fk_clock_name(d.clock) : NULL);
+    fk_describe_u64(rows, cap, n, "window", d.window);
+    fk_describe_set_unit(rows, cap, n, unit);
+    fk_describe_bool(rows, cap, n, "timed", d.timed);
+    fk_describe_bool(rows, cap, n, "clock_set", d.clock_set);
+    fk_describe_u64(rows, cap, n, "clock_id", d.clock);
+    fk_describe_u64(rows, cap, n, "now", d.now);
+    fk_describe_set_unit(rows, cap, n, time_unit);
+    fk_describe_u64(rows, cap, n, "next_boundary", d.next_boundary);
+    fk_describe_set_unit(rows, cap, n, time_unit);
+    fk_describe_u64(rows, cap, n, "generation_length", d.generation_length);
+    fk_describe_set_unit(rows, cap, n, unit);
+    fk_describe_u64(rows, cap, n, "generation", d.generation);
+    fk_describe_u64(rows, cap, n, "oldest_age", d.oldest_age);
+    fk_describe_set_unit(rows, cap, n, unit);
+    fk_describe_u64(rows, cap, n, "live", d.live);
+    fk_describe_u64(rows, cap, n, "live_budget", d.live_budget);
+    fk_describe_u64(rows, cap, n, "slots", d.slots);
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++)
+        fk_describe_u64(rows, cap, n, gen_slot_names[k], d.generation_slots[k]);
+    for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++)
+        fk_describe_u64(rows, cap, n, gen_insert_names[k], d.generation_inserts[k]);
+    fk_describe_u64(rows, cap, n, "swept_last", d.swept_last);
+    fk_describe_u64(rows, cap, n, "swept_total", d.swept_total);
+    fk_describe_u64(rows, cap, n, "refreshed", d.refreshed);
+    fk_describe_u64(rows, cap, n, "refused", d.refused);
+    fk_describe_u64(rows, cap, n, "stashed", d.stashed);
+    fk_describe_u64(rows, cap, n, "kicks", d.kicks);
+    fk_describe_u64(rows, cap, n, "fingerprint_bits", d.fingerprint_bits);
+    fk_describe_u64(rows, cap, n, "slot_bits", d.slot_bits);
+    fk_describe_u64(rows, cap, n, "buckets", d.buckets);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    return FK_OK;
+}
+
 const fk_ops fk_window_ops = {
     .version = FK_OPS_VERSION,
     .name = "window",
@@ -1164,4 +1224,8 @@ const fk_ops fk_window_ops = {
     .contains_many_u64 = fk_window_slot_contains_many_u64,
     .insert_many_u64 = fk_window_slot_insert_many_u64,
     .insert_u64 = fk_window_slot_insert_u64,
+    .advance = fk_window_slot_advance,
+    .contains_at = fk_window_slot_contains_at,
+    .stats_at = fk_window_slot_stats_at,
+    .describe = fk_window_slot_describe,
 };

@@ -143,8 +143,9 @@ typedef struct fk_window fk_window;
  * set. */
 FK_API extern const fk_ops fk_window_ops;
 
-/* Creates an empty count window: the last p->capacity (N) inserts (it has
- * no clock: p->clock must be 0). Sizing:
+/* Creates an empty count window: the last p->capacity (N) inserts, when
+ * p->span is 0 (it has no clock: p->clock must be 0); a time window when
+ * p->span is not 0 (below). Sizing:
  * L = ceil(N / 7), slots for 8L live keys at p->max_load (0 =
  * FK_WINDOW_MAX_LOAD; otherwise in (0, 1]), f = p->fingerprint_bits if
  * nonzero, else the smallest f meeting p->fpr at that load (above), at
@@ -160,15 +161,27 @@ FK_API extern const fk_ops fk_window_ops;
  * Cost: the table, about (f + 3) 8N / 7 / 0.96 bits, allocated zeroed. */
 FK_API fk_status fk_window_new(const fk_params *p, fk_window **out);
 
-/* Creates an empty time window of `span` ticks (T > 0, in the unit of the
- * times later given to fk_window_advance), sized for p->capacity keys
- * arriving per window (its rate times T: the table holds 8 ceil(capacity
- * / 7) live keys; see "Full" above), on the clock p->clock names
- * (FK_CLOCK_CALLER, 0: the caller's own ticks; FK_CLOCK_UNIX_NS: T and
- * every `now` in Unix nanoseconds), which it records and saves; the other
- * params as fk_window_new. Returns as fk_window_new, and FK_EINVAL for
- * span 0 or a clock id above FK_CLOCK_MAX. */
-FK_API fk_status fk_window_new_time(const fk_params *p, uint64_t span, fk_window **out);
+/* A time window: fk_params.span = T > 0 (in the unit of the times later
+ * given to fk_filter_advance) makes fk_window_new (and fk_filter_new(
+ * &fk_window_ops, p)) a time window sized for p->capacity keys arriving
+ * per window (its rate times T: the table holds 8 ceil(capacity / 7) live
+ * keys; see "Full" above), on the clock p->clock names (FK_CLOCK_CALLER, 0:
+ * the caller's own ticks; FK_CLOCK_UNIX_NS: T and every `now` in Unix
+ * nanoseconds), which it records and saves; FK_EINVAL for a clock id above
+ * FK_CLOCK_MAX. fk_window_new_time(p, span, out) is the same call with
+ * p's span replaced by `span` (span 0: FK_EINVAL), a typed convenience
+ * (inline, not exported). */
+static inline fk_status fk_window_new_time(const fk_params *p, uint64_t span, fk_window **out)
+{
+    if (!p || span == 0) {
+        if (out)
+            *out = NULL;
+        return FK_EINVAL;
+    }
+    fk_params q = *p;
+    q.span = span;
+    return fk_window_new(&q, out);
+}
 
 /* Releases w. NULL is a no-op. Cost: O(1). */
 FK_API void fk_window_free(fk_window *w);
@@ -191,32 +204,35 @@ FK_API fk_status fk_window_insert(fk_window *w, const void *key, size_t len);
  * answers false. Cost: one hash, two bucket reads, no branch on slots. */
 FK_API bool fk_window_contains(const fk_window *w, const void *key, size_t len);
 
-/* What fk_window_contains(w, key, len) would answer after
- * fk_window_advance(fk_window_as_filter(w), now), read without changing w
- * (a const read: it may run beside other lookups; a server answers its
- * reads as of its clock with it and leaves the advance to its writes):
- * the generations the advance would retire count as gone (a slot whose
- * tag it would sweep is ignored; 8 or more boundaries passed: every key
- * is gone). A `now` the advance would refuse (before the clock, or past
- * FK_WINDOW_MAX_TIME), a clock never set, and a count window answer as
- * fk_window_contains. w NULL, or
- * key NULL with len > 0, answers false. Cost: as fk_window_contains while
- * no boundary lies between the clock and `now` (nothing retires); past
- * one, one hash and the 8 slots of the key's two buckets read with their
- * tags (and the stash while it is not empty); O(1) from 8 on. */
-FK_API bool fk_window_contains_at(const fk_window *w, const void *key, size_t len, uint64_t now);
+/* fk_window_contains_at(w, key, len, now): fk_filter_contains_at on w
+ * (common/filter.h), typed; inline, not exported. What fk_window_contains
+ * would answer after an advance to `now`, read without changing w: the
+ * generations the advance would retire count as gone (8 or more
+ * boundaries passed: every key is gone). A `now` the advance would refuse,
+ * a clock never set, and a count window answer as fk_window_contains.
+ * Cost: as fk_window_contains while no boundary lies between the clock and
+ * `now`; past one, one hash and the 8 slots of the key's two buckets read
+ * with their tags (and the stash while it is not empty); O(1) from 8 on. */
+static inline bool fk_window_contains_at(const fk_window *w, const void *key, size_t len,
+                                         uint64_t now)
+{
+    return fk_filter_contains_at((const fk_filter *)(const void *)w, key, len, now);
+}
 
-/* Moves a time window's clock to `now` (same unit as its span): every
- * generation boundary passed starts a generation (sweeping the oldest);
- * 8 or more passed at once empty the table. The first call sets the
- * origin. Works on the filter as an fk_filter (so a program holding a
- * generic filter needs no cast). Returns FK_OK; FK_EINVAL for f NULL,
- * `now` before the clock's current time (the clock never goes back) or
- * `now` past FK_WINDOW_MAX_TIME (2^62), nothing changed either way;
- * FK_EUNSUPPORTED when f is not a time window (a count window, or another
- * kind). Cost: O(1) without a boundary; a sweep per boundary crossed, at
- * most one table pass in all for a long jump. */
-FK_API fk_status fk_window_advance(fk_filter *f, uint64_t now);
+/* fk_window_advance(f, now): fk_filter_advance (common/filter.h), kept
+ * under the kind's name; inline, not exported. Moves a time window's clock
+ * to `now` (same unit as its span): every generation boundary passed
+ * starts a generation (sweeping the oldest); 8 or more passed at once
+ * empty the table. The first call sets the origin. Returns FK_OK;
+ * FK_EINVAL for f NULL, `now` before the clock's current time (the clock
+ * never goes back) or `now` past FK_WINDOW_MAX_TIME (2^62), nothing
+ * changed either way; FK_EUNSUPPORTED when f is not a time window (a count
+ * window, or another kind). Cost: O(1) without a boundary; a sweep per
+ * boundary crossed, at most one table pass in all for a long jump. */
+static inline fk_status fk_window_advance(fk_filter *f, uint64_t now)
+{
+    return fk_filter_advance(f, now);
+}
 
 /* The filter as an fk_filter, for the generic calls (still owned by the
  * caller; free it with fk_window_free or fk_filter_free, not both). NULL
@@ -269,7 +285,12 @@ typedef struct {
     uint64_t stashed;            /* live keys in the stash (see "Full") */
 } fk_window_description;
 
-/* Fills *out for w. No-op for NULL arguments. Cost: O(1). */
+/* Fills *out for w. No-op for NULL arguments. Cost: O(1).
+ * fk_filter_describe gives the same fields as rows (named as the fields,
+ * generation_slots_0.._7 and generation_inserts_0.._7 per generation,
+ * [0] the current one; mode "count"/"time"; clock, a time window's clock
+ * name, NULL on a count window; the times and counts carry their unit), and fk_filter_describe_at them as an
+ * advance to a time would leave them (a server's read). */
 FK_API void fk_window_describe(const fk_window *w, fk_window_description *out);
 
 /* ------------------------------------------------------------- saving

@@ -29,7 +29,6 @@
 #include "operands.h"
 #include "../clock/progress.h"
 #include "../../registry/registry.h"
-#include "../../window/window.h"
 
 /* The wall clock in Unix nanoseconds (FK_CLOCK_UNIX_NS, the clock a time
  * window made here records): a time window saved by one run and reloaded
@@ -47,17 +46,22 @@ static uint64_t wall_ns(void)
  * nanoseconds: wall_ns() would mix clocks (its file says which clock). */
 static bool wrong_clock(const char *path, const fk_filter *f)
 {
-    if (fk_filter_ops(f) != &fk_window_ops)
+    if (!(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES))
         return false;
-    fk_window_description d;
-    fk_window_describe((const fk_window *)(const void *)f, &d);
-    if (!d.timed || d.clock == FK_CLOCK_UNIX_NS)
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    if (fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK)
         return false;
-    const char *name = fk_clock_name(d.clock);
-    fprintf(stderr, "filterkit dedup: %s: a time window on clock %u (%s: %s), not Unix time in "
+    const fk_describe_row *timed = fk_describe_find(rows, n, "timed");
+    const fk_describe_row *id = fk_describe_find(rows, n, "clock_id");
+    if (!timed || !timed->value.b || !id || id->value.u64 == FK_CLOCK_UNIX_NS)
+        return false;
+    const uint64_t clock = id->value.u64;
+    const char *name = clock <= FK_CLOCK_MAX ? fk_clock_name((uint32_t)clock) : NULL;
+    fprintf(stderr, "filterkit dedup: %s: a time window on clock %llu (%s: %s), not Unix time in "
             "nanoseconds (clock 1, unix_ns): dedup reads the wall clock and will not advance it; "
-            "the file is unchanged\n", path, (unsigned)d.clock, name ? name : "unknown",
-            d.clock == FK_CLOCK_CALLER ? "the ticks of the program that made it" : "not known here");
+            "the file is unchanged\n", path, (unsigned long long)clock, name ? name : "unknown",
+            clock == FK_CLOCK_CALLER ? "the ticks of the program that made it" : "not known here");
     return true;
 }
 
@@ -332,16 +336,11 @@ static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt
     p.seed = seed;
     p.max_bytes = max_bytes ? max_bytes : fkc_memlimit_default();
     p.clock = window_seconds ? FK_CLOCK_UNIX_NS : FK_CLOCK_CALLER; /* read with wall_ns() */
-    fk_status s;
-    if (window_seconds) {
-        fk_window *w = NULL;
-        s = window_seconds > UINT64_MAX / UINT64_C(1000000000)
-                ? FK_EINVAL
-                : fk_window_new_time(&p, window_seconds * UINT64_C(1000000000), &w);
-        *out = fk_window_as_filter(w);
-    } else {
-        s = fk_filter_new(ops, &p, out);
-    }
+    /* a time window: its span in ns (fk_params.span) */
+    p.span = window_seconds <= UINT64_MAX / UINT64_C(1000000000)
+                 ? window_seconds * UINT64_C(1000000000)
+                 : 0;
+    fk_status s = window_seconds && p.span == 0 ? FK_EINVAL : fk_filter_new(ops, &p, out);
     if (s != FK_OK) {
         fprintf(stderr, "filterkit dedup: cannot create a %s filter for %llu items at fpr %g: %s%s\n",
                 ops->name, (unsigned long long)p.capacity, fpr, fk_strerror(s), fkc_memlimit_hint(s));
@@ -489,9 +488,9 @@ int fkc_cmd_dedup(int argc, char **argv)
     uint64_t fresh = 0, unremembered = 0;
     fk_status s = FK_OK;
     /* a kind that forgets takes every line (a repeat refreshes it); a time
-     * window (fk_window_advance answers) reads the clock at each line */
+     * window (fk_filter_advance answers) reads the clock at each line */
     const bool expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
-    const bool timed = expires && fk_window_advance(f, wall_ns()) != FK_EUNSUPPORTED;
+    const bool timed = expires && fk_filter_advance(f, wall_ns()) != FK_EUNSUPPORTED;
     const bool in_regular = is_regular(STDIN_FILENO);
     const bool stream_in = !in_regular || timed;
     /* before the progress thread starts, so that it inherits the mask */
@@ -543,7 +542,7 @@ int fkc_cmd_dedup(int argc, char **argv)
         bool changed = false;
         for (size_t i = 0; i < b.n; i++) {
             if (timed)
-                (void)fk_window_advance(f, wall_ns()); /* a clock stepped back: keep its time */
+                (void)fk_filter_advance(f, wall_ns()); /* a clock stepped back: keep its time */
             bool seen = (!expires && b.n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i]))
                                               : fk_filter_contains(f, b.keys[i], b.lens[i]);
             if (!seen || expires) {

@@ -11,13 +11,11 @@
 #include "operands.h"
 #include "../report/report.h"
 #include "../report/units.h"
-#include "../../bloom/bloom.h"
-#include "../../scalable/scalable.h"
-#include "../../window/window.h"
+#include "../../common/serial.h"
 
 /* One line of the description: its text label, its JSON key, and a value
  * of one of three types. */
-typedef enum { F_U64, F_BYTES, F_DOUBLE, F_STR } field_type;
+typedef enum { F_U64, F_BYTES, F_DOUBLE, F_STR, F_BOOL } field_type;
 typedef struct {
     char        label[40];
     char        key[40];
@@ -28,7 +26,7 @@ typedef struct {
     const char *note; /* text form only, after the value */
 } field;
 
-#define MAX_FIELDS (24 + FK_SERIAL_PARAMS)
+#define MAX_FIELDS (24 + FK_SERIAL_PARAMS + FK_DESCRIBE_MAX_ROWS)
 
 /* Header parameters a reader cannot act on: the kick generator's state, the
  * cuckoo bucket map's encoding, fuse's construction seed, and two that the
@@ -92,6 +90,9 @@ static void print_text(const field *fs, size_t n)
         case F_STR:
             printf("%s", f->s);
             break;
+        case F_BOOL:
+            printf("%s", f->u ? "yes" : "no");
+            break;
         }
         printf("%s%s\n", f->note ? " " : "", f->note ? f->note : "");
     }
@@ -110,45 +111,68 @@ static void print_shortest(double d)
     printf("%s", buf);
 }
 
-/* A growing filter's links, oldest first, one line (text) or one object
- * (JSON) each. */
-static void print_chain_text(const fk_filter *f)
+/* The rows of a growing filter's links: a row named "link" (its index)
+ * begins a link, the rows named link_* after it are its figures. */
+static bool is_link_row(const fk_describe_row *r)
 {
-    size_t links = fk_scalable_links(f);
-    printf("chain:           %zu links of %s, newest last (takes the inserts)\n", links,
-           fk_scalable_inner(f)->name);
-    for (size_t i = 0; i < links; i++) {
-        fk_stats ls;
-        double target = 0;
+    return strncmp(r->name, "link", 4) == 0 && (r->name[4] == 0 || r->name[4] == '_');
+}
+
+static double link_value(const fk_describe_row *rows, size_t n, size_t at, const char *name)
+{
+    for (size_t i = at + 1; i < n && strcmp(rows[i].name, "link") != 0 && is_link_row(&rows[i]); i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return rows[i].type == FK_DESCRIBE_DOUBLE ? rows[i].value.d : (double)rows[i].value.u64;
+    return 0;
+}
+
+static size_t link_count(const fk_describe_row *rows, size_t n)
+{
+    size_t links = 0;
+    for (size_t i = 0; i < n; i++)
+        links += strcmp(rows[i].name, "link") == 0;
+    return links;
+}
+
+/* A growing filter's links, oldest first, one line (text) or one object
+ * (JSON) each, from its rows. */
+static void print_chain_text(const fk_describe_row *rows, size_t n)
+{
+    const fk_describe_row *inner = fk_describe_find(rows, n, "inner_kind");
+    printf("chain:           %zu links of %s, newest last (takes the inserts)\n",
+           link_count(rows, n), inner && inner->type == FK_DESCRIBE_STRING ? inner->value.s : "?");
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].name, "link") != 0)
+            continue;
         char human[32];
-        fk_scalable_link_stats(f, i, &ls, &target);
-        fkc_human_bytes(ls.memory_bytes, human, sizeof human);
-        printf("  link %-3zu capacity %llu, items %llu, %s, sized for fpr %.4g, expected %.4g\n",
-               i, (unsigned long long)ls.capacity, (unsigned long long)ls.items, human, target,
-               ls.expected_fpr);
+        fkc_human_bytes((uint64_t)link_value(rows, n, i, "link_memory_bytes"), human, sizeof human);
+        printf("  link %-3llu capacity %.0f, items %.0f, %s, sized for fpr %.4g, expected %.4g\n",
+               (unsigned long long)rows[i].value.u64, link_value(rows, n, i, "link_capacity"),
+               link_value(rows, n, i, "link_items"), human,
+               link_value(rows, n, i, "link_target_fpr"),
+               link_value(rows, n, i, "link_expected_fpr"));
     }
 }
 
-static void print_chain_json(const fk_filter *f)
+static void print_chain_json(const fk_describe_row *rows, size_t n)
 {
-    size_t links = fk_scalable_links(f);
     printf(",\n  \"chain\": [");
-    for (size_t i = 0; i < links; i++) {
-        fk_stats ls;
-        double target = 0;
-        fk_scalable_link_stats(f, i, &ls, &target);
-        printf("%s\n    {\"capacity\": %llu, \"items\": %llu, \"memory_bytes\": %llu, "
-               "\"target_fpr\": ", i ? "," : "", (unsigned long long)ls.capacity,
-               (unsigned long long)ls.items, (unsigned long long)ls.memory_bytes);
-        print_shortest(target);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].name, "link") != 0)
+            continue;
+        printf("%s\n    {\"capacity\": %.0f, \"items\": %.0f, \"memory_bytes\": %.0f, "
+               "\"target_fpr\": ", k++ ? "," : "", link_value(rows, n, i, "link_capacity"),
+               link_value(rows, n, i, "link_items"), link_value(rows, n, i, "link_memory_bytes"));
+        print_shortest(link_value(rows, n, i, "link_target_fpr"));
         printf(", \"expected_fpr\": ");
-        print_shortest(ls.expected_fpr);
+        print_shortest(link_value(rows, n, i, "link_expected_fpr"));
         printf("}");
     }
     printf("\n  ]");
 }
 
-static void print_json(const field *fs, size_t n, const fk_filter *filter)
+static void print_json(const field *fs, size_t n, const fk_describe_row *rows, size_t nrows)
 {
     printf("{");
     for (size_t i = 0; i < n; i++) {
@@ -162,12 +186,123 @@ static void print_json(const field *fs, size_t n, const fk_filter *filter)
             printf("null");
         else if (f->type == F_DOUBLE)
             print_shortest(f->d);
+        else if (f->type == F_BOOL)
+            printf("%s", f->u ? "true" : "false");
         else
             printf("%llu", (unsigned long long)f->u);
     }
-    if (fk_scalable_links(filter))
-        print_chain_json(filter);
+    if (link_count(rows, nrows))
+        print_chain_json(rows, nrows);
     printf("\n}\n");
+}
+
+/* Words and notes for some rows (text form; the JSON key is the row's
+ * name): what a reader of `filterkit info` has always seen. */
+static const struct {
+    const char *row, *label, *note;
+} row_hints[] = {
+    { "inner_kind", "inner kind", NULL },
+    { "generation", "current generation", NULL },
+    { "oldest_age", "oldest age", "(inserts or ticks since the oldest live generation began)" },
+    { "live", "live slots", "(at most 8L)" },
+    { "generation_slots", "fill per generation", "(live slots, current first)" },
+    { "generation_inserts", "inserts per generation", "(current first)" },
+    { "stashed", NULL, "(keys beside the table: walks that failed)" },
+    { "refused", NULL, "(inserts past a time window's rate)" },
+    { "estimated_items", NULL, "(distinct keys, from the set bits)" },
+};
+
+/* A row name's text label: its hint's, else the name with spaces. */
+static void row_label(const char *name, char *label, size_t len, const char **note)
+{
+    *note = NULL;
+    for (size_t i = 0; i < sizeof row_hints / sizeof *row_hints; i++)
+        if (strcmp(row_hints[i].row, name) == 0) {
+            *note = row_hints[i].note;
+            if (row_hints[i].label) {
+                snprintf(label, len, "%s", row_hints[i].label);
+                return;
+            }
+        }
+    snprintf(label, len, "%s", name);
+    for (char *c = label; *c; c++)
+        if (*c == '_')
+            *c = ' ';
+}
+
+/* The length of name without a "_<digits>" suffix (its whole length when
+ * it has none): rows x_0, x_1, ... are one list x. */
+static size_t list_stem(const char *name)
+{
+    size_t len = strlen(name), k = len;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    return k < len && k > 1 && name[k - 1] == '_' ? k - 1 : len;
+}
+
+/* Adds every row not already shown (by its JSON key) as a field; a list
+ * of u64 rows x_0, x_1, ... as one field x of its values; the rows of a
+ * growing filter's links go to the chain instead. */
+static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t nrows)
+{
+    static char lists[FK_DESCRIBE_MAX_ROWS][8 * 24];
+    size_t nlists = 0;
+    for (size_t i = 0; i < nrows && *n < MAX_FIELDS; i++) {
+        const fk_describe_row *r = &rows[i];
+        if (is_link_row(r))
+            continue;
+        char name[40], label[40];
+        size_t stem = list_stem(r->name);
+        snprintf(name, sizeof name, "%.*s", (int)stem, r->name);
+        const char *note;
+        row_label(name, label, sizeof label, &note);
+        char key[40];
+        json_key(label, key, sizeof key);
+        /* the fields every filter shows after the rows (fk_stats, the
+         * header's target) */
+        static const char *const after[] = { "bits_per_item", "load_factor", "target_fpr",
+                                             "expected_fpr" };
+        bool shown = false;
+        for (size_t k = 0; k < *n && !shown; k++)
+            shown = strcmp(fs[k].key, key) == 0;
+        for (size_t k = 0; k < sizeof after / sizeof *after && !shown; k++)
+            shown = strcmp(after[k], key) == 0;
+        if (stem < strlen(r->name)) { /* a list: all its rows at once */
+            size_t at = 0, j = i;
+            char *buf = nlists < FK_DESCRIBE_MAX_ROWS ? lists[nlists] : NULL;
+            for (; j < nrows && list_stem(rows[j].name) == stem &&
+                   strncmp(rows[j].name, r->name, stem) == 0; j++)
+                if (buf && at < sizeof lists[0])
+                    at += (size_t)snprintf(buf + at, sizeof lists[0] - at, "%s%llu", j > i ? " " : "",
+                                           (unsigned long long)rows[j].value.u64);
+            i = j - 1;
+            if (shown || !buf)
+                continue;
+            nlists++;
+            field *x = add(fs, n, label, F_STR);
+            x->s = buf;
+            x->note = note;
+            continue;
+        }
+        if (shown || (r->type == FK_DESCRIBE_STRING && !r->value.s)) /* none: nothing to show */
+            continue;
+        field *x = add(fs, n, label, F_U64);
+        x->note = note;
+        if (!note && r->unit) { /* "(inserts)", "(ns)" */
+            static char units[FK_DESCRIBE_MAX_ROWS][40];
+            static size_t nunits;
+            if (nunits < FK_DESCRIBE_MAX_ROWS) {
+                snprintf(units[nunits], sizeof units[0], "(%s)", r->unit);
+                x->note = units[nunits++];
+            }
+        }
+        switch (r->type) {
+        case FK_DESCRIBE_U64: x->u = r->value.u64; break;
+        case FK_DESCRIBE_DOUBLE: x->type = F_DOUBLE; x->d = r->value.d; break;
+        case FK_DESCRIBE_BOOL: x->type = F_BOOL; x->u = r->value.b; break;
+        case FK_DESCRIBE_STRING: x->type = F_STR; x->s = r->value.s; break;
+        }
+    }
 }
 
 int fkc_cmd_info(int argc, char **argv)
@@ -223,67 +358,40 @@ int fkc_cmd_info(int argc, char **argv)
             snprintf(label, sizeof label, "parameter %u", i);
         else
             continue;
-        if (name && h.kind_id == FK_KIND_WINDOW && strcmp(name, "clock") == 0)
-            continue; /* shown with the window's own rows, named */
+        if (name && strcmp(name, "clock") == 0) {
+            /* shown when the filter has a clock (its rows name it) */
+            size_t nr = 0;
+            fk_describe_row cr[FK_DESCRIBE_MAX_ROWS];
+            const fk_describe_row *clock = NULL;
+            if (fk_filter_describe(f, cr, FK_DESCRIBE_MAX_ROWS, &nr) != FK_OK ||
+                !(clock = fk_describe_find(cr, nr, "clock")) || clock->type != FK_DESCRIBE_STRING ||
+                !clock->value.s)
+                continue;
+            x = add(fs, &n, label, F_U64);
+            x->u = h.param[i];
+            x->note = h.param[i] == FK_CLOCK_UNIX_NS ? "(unix_ns: Unix time in ns, CLOCK_REALTIME)"
+                      : h.param[i] == FK_CLOCK_CALLER ? "(caller: the caller's own ticks, unit unknown)"
+                                                      : "(a clock this version does not know)";
+            continue;
+        }
         if (name && strcmp(name, "newest link full (0/1)") == 0 && !json && !raw) {
             add(fs, &n, "newest link full", F_STR)->s = h.param[i] ? "yes" : "no";
             continue;
         }
         add(fs, &n, label, F_U64)->u = h.param[i];
     }
-    uint32_t growth;
-    double tightening;
-    if (fk_scalable_knobs(f, &growth, &tightening) == FK_OK) {
-        add(fs, &n, "inner kind", F_STR)->s = fk_scalable_inner(f)->name;
-        add(fs, &n, "tightening", F_DOUBLE)->d = tightening;
-    }
     add(fs, &n, "capacity", F_U64)->u = st.capacity;
     add(fs, &n, "items", F_U64)->u = st.items;
-    if (ops == &fk_bloom_ops) {
-        fk_bloom_description d;
-        fk_bloom_describe((const fk_bloom *)f, &d);
-        double est = round(d.estimated_items);
-        x = add(fs, &n, "estimated items", isfinite(est) ? F_U64 : F_DOUBLE); /* inf: every bit set */
-        x->u = isfinite(est) ? (uint64_t)est : 0;
-        x->d = est;
-        x->note = "(distinct keys, from the set bits)";
-    }
-    fk_window_description wd;
-    static char fill[8 * 48];
-    if (ops == &fk_window_ops) {
-        fk_window_describe((const fk_window *)f, &wd);
-        x = add(fs, &n, "window", F_U64);
-        x->u = wd.window;
-        x->note = !wd.timed ? "(inserts)"
-                  : wd.clock == FK_CLOCK_UNIX_NS ? "(ns)" : "(ticks of the caller's clock)";
-        if (wd.timed) {
-            x = add(fs, &n, "clock", F_U64);
-            x->u = wd.clock;
-            x->note = wd.clock == FK_CLOCK_UNIX_NS ? "(unix_ns: Unix time in ns, CLOCK_REALTIME)"
-                                                   : "(caller: the caller's own ticks, unit unknown)";
-        }
-        add(fs, &n, "current generation", F_U64)->u = wd.generation;
-        x = add(fs, &n, "oldest age", F_U64);
-        x->u = wd.oldest_age;
-        x->note = wd.timed ? "(ticks since the oldest live generation began)"
-                           : "(inserts since the oldest live generation began)";
-        x = add(fs, &n, "live slots", F_U64);
-        x->u = wd.live;
-        x->note = "(at most 8L)";
-        size_t at = 0;
-        for (unsigned k = 0; k < FK_WINDOW_GENERATIONS; k++)
-            at += (size_t)snprintf(fill + at, sizeof fill - at, "%s%llu", k ? " " : "",
-                                   (unsigned long long)wd.generation_slots[k]);
-        x = add(fs, &n, "fill per generation", F_STR);
-        x->s = fill;
-        x->note = "(live slots, current first)";
-        x = add(fs, &n, "stashed", F_U64);
-        x->u = wd.stashed;
-        x->note = "(keys beside the table: walks that failed)";
-        x = add(fs, &n, "refused", F_U64);
-        x->u = wd.refused;
-        x->note = "(inserts past a time window's rate)";
-    }
+    /* the kind's own rows (fk_filter_describe), one loop for every kind */
+    size_t nrows = 0;
+    fk_describe_row *rows = NULL;
+    if (fk_filter_describe(f, NULL, 0, &nrows) == FK_ELIMIT &&
+        (rows = malloc(nrows * sizeof *rows)) != NULL &&
+        fk_filter_describe(f, rows, nrows, &nrows) != FK_OK)
+        nrows = 0;
+    if (!rows)
+        nrows = 0;
+    add_rows(fs, &n, rows, nrows);
     x = add(fs, &n, "bits per item", F_DOUBLE);
     x->d = st.bits_per_item;
     x->note = "(at capacity)";
@@ -293,12 +401,13 @@ int fkc_cmd_info(int argc, char **argv)
     x->d = st.expected_fpr;
     x->note = "(at the current load)";
     if (json) {
-        print_json(fs, n, f);
+        print_json(fs, n, rows, nrows);
     } else {
         print_text(fs, n);
-        if (fk_scalable_links(f))
-            print_chain_text(f);
+        if (link_count(rows, nrows))
+            print_chain_text(rows, nrows);
     }
+    free(rows);
     fk_filter_free(f);
     return 0;
 }

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include "../../registry/registry.h"
-#include "../../scalable/scalable.h"
+#include "../../scalable/scalable_internal.h" /* each link of a chain */
 
 /* The keys of tests/keys.h: present keys mix 2i, absent ones 2i + 1
  * (splitmix64's finalizer, a bijection), so none is both. */

@@ -1238,6 +1238,7 @@ PyDoc_STRVAR(copy_doc, "copy($self)\n--\n\nAn independent copy (through the file
 static PyMethodDef read_methods[] = {
     { "contains_many", (PyCFunction)(void (*)(void))filter_contains_many, METH_VARARGS | METH_KEYWORDS, contains_many_doc },
     { "stats", filter_stats, METH_NOARGS, stats_doc },
+    { "describe", pyfk_describe, METH_NOARGS, pyfk_describe_doc },
     { "to_bytes", filter_to_bytes, METH_NOARGS, to_bytes_doc },
     { "save", filter_save, METH_O, save_doc },
     { "from_bytes", filter_from_bytes, METH_O | METH_CLASS, from_bytes_doc },

@@ -270,6 +270,10 @@ uint64_t pyfk_window_span_of(const fk_filter *f);
 uint32_t pyfk_window_clock_of(const fk_filter *f);
 /* advance and describe; span and now (the class of a kind with
  * FK_CAP_EXPIRES gets them). */
+/* describe(): the filter's describe rows as a dict, for every kind
+ * (window.c). */
+PyObject *pyfk_describe(PyObject *o, PyObject *unused);
+extern const char pyfk_describe_doc[];
 extern PyMethodDef pyfk_window_methods[];
 extern PyGetSetDef pyfk_window_getset[];
 

@@ -1,15 +1,15 @@
 /* python/src/window.c: what the forgetting kinds (FK_CAP_EXPIRES: window)
  * add to their class: the span= and clock= keywords that make a time
  * window, the clock (advance), describe(), and the span, now and clock
- * attributes. The kind is reached through window/window.h's public calls
- * only. A time window's clock is "unix_ns" by default (FK_CLOCK_UNIX_NS:
+ * attributes. The kind is reached through the generic door only
+ * (fk_filter_advance, fk_filter_describe's rows, fk_params.span): no
+ * kind's header or table. A time window's clock is "unix_ns" by default (FK_CLOCK_UNIX_NS:
  * the CLI's and Redis's, so their files advance here on schedule, and
  * advance() with no argument reads time.time_ns()), or "caller" (the
  * caller's own ticks, FK_CLOCK_CALLER: advance(now) only). */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdio.h>
 #include <string.h>
-#include "window/window.h"
 
 /* ------------------------------------------------------------ making */
 
@@ -90,38 +90,56 @@ fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, 
     if (!span)
         return fk_filter_new(ops, p, out);
     *out = NULL;
-    if (ops != &fk_window_ops)
+    if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES))
         return FK_EUNSUPPORTED;
-    fk_window *w = NULL;
-    fk_status s = fk_window_new_time(p, span, &w);
-    *out = fk_window_as_filter(w);
-    return s;
+    fk_params q = *p;
+    q.span = span; /* a time window (fk_params.span) */
+    return fk_filter_new(ops, &q, out);
+}
+
+/* The clock rows of f (0 / false when it has none). */
+typedef struct {
+    bool     timed, clock_set;
+    uint64_t window, clock_id, now;
+} win_clock;
+
+static void clock_of(const fk_filter *f, win_clock *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!f || !(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES))
+        return;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    if (fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK)
+        return;
+    const fk_describe_row *r;
+    c->timed = (r = fk_describe_find(rows, n, "timed")) && r->value.b;
+    c->clock_set = (r = fk_describe_find(rows, n, "clock_set")) && r->value.b;
+    c->window = (r = fk_describe_find(rows, n, "window")) ? r->value.u64 : 0;
+    c->clock_id = (r = fk_describe_find(rows, n, "clock_id")) ? r->value.u64 : 0;
+    c->now = (r = fk_describe_find(rows, n, "now")) ? r->value.u64 : 0;
 }
 
 uint64_t pyfk_window_span_of(const fk_filter *f)
 {
-    if (fk_filter_ops(f) != &fk_window_ops)
-        return 0;
-    fk_window_description d;
-    fk_window_describe((const fk_window *)f, &d);
-    return d.timed ? d.window : 0;
+    win_clock c;
+    clock_of(f, &c);
+    return c.timed ? c.window : 0;
 }
 
 uint32_t pyfk_window_clock_of(const fk_filter *f)
 {
-    if (fk_filter_ops(f) != &fk_window_ops)
-        return FK_CLOCK_CALLER;
-    fk_window_description d;
-    fk_window_describe((const fk_window *)f, &d);
-    return d.clock;
+    win_clock c;
+    clock_of(f, &c);
+    return (uint32_t)c.clock_id;
 }
 
 /* ------------------------------------------------------------ methods */
 
-/* The description of self's window, the writers done: 0, or -1. */
-static int describe_of(pyfk_filter *self, fk_window_description *d)
+/* The clock of self's window, the writers done: 0, or -1. */
+static int describe_of(pyfk_filter *self, win_clock *d)
 {
-    if (fk_filter_ops(self->filter) != &fk_window_ops) {
+    if (!(fk_ops_caps(fk_filter_ops(self->filter)) & FK_CAP_EXPIRES)) {
         PyErr_Format(pyfk_state_of_type(Py_TYPE(self))->UnsupportedError,
                      "a %s filter has no window to describe", fk_filter_ops(self->filter)->name);
         return -1;
@@ -129,7 +147,7 @@ static int describe_of(pyfk_filter *self, fk_window_description *d)
     int in = pyfk_enter(self, false);
     if (in < 0)
         return -1;
-    fk_window_describe((const fk_window *)self->filter, d);
+    clock_of(self->filter, d);
     pyfk_leave(self, in);
     return 0;
 }
@@ -163,13 +181,13 @@ static PyObject *window_advance(PyObject *o, PyObject *args)
     bool wall = arg == Py_None; /* advance(): the window's own clock, read here */
     unsigned long long now = 0;
     if (wall) {
-        fk_window_description c;
+        win_clock c;
         if (describe_of(self, &c))
             return NULL;
         if (!c.timed)
             return pyfk_raise(st, FK_EUNSUPPORTED, "advance: a count window has no clock (a time "
                               "window is made with span=T)");
-        if (c.clock != FK_CLOCK_UNIX_NS) {
+        if (c.clock_id != FK_CLOCK_UNIX_NS) {
             PyErr_SetString(PyExc_TypeError, "advance() needs now: this window's times are its "
                             "maker's own ticks (clock=\"caller\"), not Unix ns; give advance(now) "
                             "in that unit");
@@ -193,17 +211,16 @@ static PyObject *window_advance(PyObject *o, PyObject *args)
     int in = pyfk_enter(self, true); /* a writer: it may sweep */
     if (in < 0)
         return NULL;
-    fk_window_description d = { 0 };
-    if (fk_filter_ops(self->filter) == &fk_window_ops)
-        fk_window_describe((const fk_window *)self->filter, &d);
+    win_clock d;
+    clock_of(self->filter, &d);
     if (wall && d.clock_set && now < d.now)
         now = d.now; /* the wall clock behind the window's (stepped back): hold its time */
-    fk_status s = fk_window_advance(self->filter, (uint64_t)now);
+    fk_status s = fk_filter_advance(self->filter, (uint64_t)now);
     pyfk_leave(self, in);
     if (s == FK_OK)
         Py_RETURN_NONE;
     char what[200];
-    if (s == FK_EINVAL && now > FK_WINDOW_MAX_TIME)
+    if (s == FK_EINVAL && now > (UINT64_C(1) << 62))
         snprintf(what, sizeof what, "advance(%llu): times stop at 2**62 (FK_WINDOW_MAX_TIME), so "
                  "no generation boundary wraps", now);
     else if (s == FK_EINVAL)
@@ -217,60 +234,98 @@ static PyObject *window_advance(PyObject *o, PyObject *args)
     return pyfk_raise(st, s, what);
 }
 
-static PyObject *u64_list(const uint64_t *v, size_t n)
+/* One row's value as a Python object (a new reference), or NULL with
+ * the exception set. */
+static PyObject *row_value(const fk_describe_row *r)
 {
-    PyObject *l = PyList_New((Py_ssize_t)n);
-    for (size_t i = 0; l && i < n; i++) {
-        PyObject *x = PyLong_FromUnsignedLongLong(v[i]);
-        if (!x) {
-            Py_CLEAR(l);
-            break;
-        }
-        PyList_SET_ITEM(l, (Py_ssize_t)i, x);
+    switch (r->type) {
+    case FK_DESCRIBE_U64: return PyLong_FromUnsignedLongLong(r->value.u64);
+    case FK_DESCRIBE_DOUBLE: return PyFloat_FromDouble(r->value.d);
+    case FK_DESCRIBE_BOOL: return PyBool_FromLong(r->value.b);
+    case FK_DESCRIBE_STRING:
+        if (!r->value.s)
+            Py_RETURN_NONE;
+        return PyUnicode_FromString(r->value.s);
     }
-    return l;
+    Py_RETURN_NONE;
 }
 
-static PyObject *window_describe(PyObject *o, PyObject *unused)
+/* The length of name without a "_<digits>" suffix (its whole length when
+ * it has none): rows x_0, x_1, ... make one list x. */
+static size_t list_stem(const char *name)
+{
+    size_t len = strlen(name), k = len;
+    while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+        k--;
+    return k < len && k > 1 && name[k - 1] == '_' ? k - 1 : len;
+}
+
+/* rows[0..n) as a dict: each row under its name; rows x_0, x_1, ... as
+ * one list x; a growing filter's link rows ("link" begins one, its
+ * "link_*" rows follow) as "chain", a list of dicts without the prefix. */
+static PyObject *rows_dict(const fk_describe_row *rows, size_t n)
+{
+    PyObject *d = PyDict_New(), *chain = NULL, *link = NULL;
+    for (size_t i = 0; d && i < n; i++) {
+        const fk_describe_row *r = &rows[i];
+        int rc = 0;
+        if (strcmp(r->name, "link") == 0) {
+            if (!chain && (!(chain = PyList_New(0)) || PyDict_SetItemString(d, "chain", chain)))
+                rc = -1;
+            Py_XDECREF(link);
+            link = rc ? NULL : PyDict_New();
+            rc = !link || PyList_Append(chain, link) ? -1 : 0;
+        } else if (strncmp(r->name, "link_", 5) == 0 && link) {
+            PyObject *v = row_value(r);
+            rc = !v || PyDict_SetItemString(link, r->name + 5, v) ? -1 : 0;
+            Py_XDECREF(v);
+        } else if (list_stem(r->name) < strlen(r->name)) {
+            size_t stem = list_stem(r->name), j = i;
+            PyObject *l = PyList_New(0);
+            for (; l && j < n && list_stem(rows[j].name) == stem &&
+                   strncmp(rows[j].name, r->name, stem) == 0; j++) {
+                PyObject *v = row_value(&rows[j]);
+                if (!v || PyList_Append(l, v))
+                    Py_CLEAR(l);
+                Py_XDECREF(v);
+            }
+            i = j - 1;
+            PyObject *key = PyUnicode_FromStringAndSize(r->name, (Py_ssize_t)stem);
+            rc = !l || !key || PyDict_SetItem(d, key, l) ? -1 : 0;
+            Py_XDECREF(key);
+            Py_XDECREF(l);
+        } else {
+            PyObject *v = row_value(r);
+            rc = !v || PyDict_SetItemString(d, r->name, v) ? -1 : 0;
+            Py_XDECREF(v);
+        }
+        if (rc)
+            Py_CLEAR(d);
+    }
+    Py_XDECREF(link);
+    Py_XDECREF(chain);
+    return d;
+}
+
+PyObject *pyfk_describe(PyObject *o, PyObject *unused)
 {
     (void)unused;
-    fk_window_description d;
-    if (describe_of((pyfk_filter *)o, &d))
+    pyfk_filter *self = (pyfk_filter *)o;
+    pyfk_state *st = pyfk_state_of_type(Py_TYPE(o));
+    int in = pyfk_enter(self, false);
+    if (in < 0)
         return NULL;
-    PyObject *slots = u64_list(d.generation_slots, FK_WINDOW_GENERATIONS);
-    PyObject *inserts = slots ? u64_list(d.generation_inserts, FK_WINDOW_GENERATIONS) : NULL;
-    if (!inserts) {
-        Py_XDECREF(slots);
-        return NULL;
+    size_t n = 0;
+    fk_describe_row *rows = NULL;
+    fk_status s = fk_filter_describe(self->filter, NULL, 0, &n);
+    if (s == FK_ELIMIT) {
+        rows = PyMem_Malloc(n * sizeof *rows);
+        s = rows ? fk_filter_describe(self->filter, rows, n, &n) : FK_ENOMEM;
     }
-#define U(x) (unsigned long long)(x)
-    return Py_BuildValue("{s:s,s:z,s:K,s:O,s:O,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:K,s:N,s:N,s:K,s:K,s:K,s:K,"
-                         "s:K,s:I,s:I,s:K,s:K}",
-                         "mode", d.timed ? "time" : "count",
-                         "clock", d.timed ? fk_clock_name(d.clock) : NULL,
-                         "window", U(d.window),
-                         "clock_set", d.clock_set ? Py_True : Py_False,
-                         "timed", d.timed ? Py_True : Py_False,
-                         "now", U(d.now),
-                         "next_boundary", U(d.next_boundary),
-                         "generation_length", U(d.generation_length),
-                         "generation", U(d.generation),
-                         "oldest_age", U(d.oldest_age),
-                         "live", U(d.live),
-                         "live_budget", U(d.live_budget),
-                         "slots", U(d.slots),
-                         "generation_slots", slots,
-                         "generation_inserts", inserts,
-                         "swept_last", U(d.swept_last),
-                         "swept_total", U(d.swept_total),
-                         "refreshed", U(d.refreshed),
-                         "refused", U(d.refused),
-                         "kicks", U(d.kicks),
-                         "fingerprint_bits", (unsigned)d.fingerprint_bits,
-                         "slot_bits", (unsigned)d.slot_bits,
-                         "buckets", U(d.buckets),
-                         "seed", U(d.seed));
-#undef U
+    pyfk_leave(self, in);
+    PyObject *d = s == FK_OK ? rows_dict(rows, n) : pyfk_raise(st, s, "describe");
+    PyMem_Free(rows);
+    return d;
 }
 
 PyDoc_STRVAR(advance_doc, "advance($self, now=None, /)\n--\n\n"
@@ -290,20 +345,23 @@ PyDoc_STRVAR(advance_doc, "advance($self, now=None, /)\n--\n\n"
 "nothing changed either way; UnsupportedError on a count window (no span).\n"
 "Cost: O(1), plus one pass over the table (the sweep) for each generation\n"
 "(span/7) passed, at most one pass for a long jump; a writer.");
-PyDoc_STRVAR(describe_doc, "describe($self)\n--\n\n"
-"The window's state as a dict (what `filterkit info` prints): mode (\"count\" or\n"
-"\"time\"), clock (a time window's: \"unix_ns\" or \"caller\"; None), window (N inserts or span ticks), generation_length (N/7 or span/7,\n"
-"rounded up), generation (the current one's number), oldest_age (inserts or ticks\n"
-"since the oldest live generation began), live and live_budget (slots in use and\n"
-"the most there may be), generation_slots and generation_inserts ([0] the current\n"
-"generation, [7] the oldest), swept_last (slots the last sweep freed), swept_total,\n"
-"refreshed (adds of a key already there), refused (adds refused for a time window\n"
-"fed past its capacity), kicks, clock_set, timed, now, next_boundary, slots,\n"
-"buckets, fingerprint_bits, slot_bits, seed. Cost: O(1).");
+const char pyfk_describe_doc[] = "describe($self)\n--\n\n"
+"The filter's own figures as a dict, for every kind (what `filterkit info` prints\n"
+"beyond stats()): its rows from the library's describe call, each under its name\n"
+"(an int, a float, a bool, a str or None); rows x_0, x_1, ... as one list x; a\n"
+"growing kind's links as \"chain\", a list of dicts (capacity, items, memory_bytes,\n"
+"target_fpr, expected_fpr), oldest first. A window: mode (\"count\" or \"time\"),\n"
+"clock (a time window's: \"unix_ns\" or \"caller\"; None), window (N inserts or span\n"
+"ticks), generation_length (N/7 or span/7, rounded up), generation (the current\n"
+"one's number), oldest_age (inserts or ticks since the oldest live generation\n"
+"began), live and live_budget (slots in use and the most there may be),\n"
+"generation_slots and generation_inserts ([0] the current generation, [7] the\n"
+"oldest), swept_last, swept_total, refreshed, refused, stashed, kicks, clock_set,\n"
+"clock_id, timed, now, next_boundary, slots, buckets, fingerprint_bits, slot_bits,\n"
+"seed. Cost: O(1) for most kinds, O(links) for a growing one.";
 
 PyMethodDef pyfk_window_methods[] = {
     { "advance", window_advance, METH_VARARGS, advance_doc },
-    { "describe", window_describe, METH_NOARGS, describe_doc },
     { NULL, NULL, 0, NULL },
 };
 
@@ -311,7 +369,7 @@ PyMethodDef pyfk_window_methods[] = {
 static PyObject *get_span(PyObject *o, void *unused)
 {
     (void)unused;
-    fk_window_description d;
+    win_clock d;
     if (describe_of((pyfk_filter *)o, &d))
         return NULL;
     if (!d.timed)
@@ -322,7 +380,7 @@ static PyObject *get_span(PyObject *o, void *unused)
 static PyObject *get_now(PyObject *o, void *unused)
 {
     (void)unused;
-    fk_window_description d;
+    win_clock d;
     if (describe_of((pyfk_filter *)o, &d))
         return NULL;
     if (!d.timed || !d.clock_set)
@@ -333,10 +391,10 @@ static PyObject *get_now(PyObject *o, void *unused)
 static PyObject *get_clock(PyObject *o, void *unused)
 {
     (void)unused;
-    fk_window_description d;
+    win_clock d;
     if (describe_of((pyfk_filter *)o, &d))
         return NULL;
-    const char *name = d.timed ? fk_clock_name(d.clock) : NULL;
+    const char *name = d.timed && d.clock_id <= FK_CLOCK_MAX ? fk_clock_name((uint32_t)d.clock_id) : NULL;
     if (!name)
         Py_RETURN_NONE;
     return PyUnicode_FromString(name);
