@@ -3,11 +3,12 @@
  * ratio, the keys to time with), a result out (every candidate kind with its
  * sizing, its measured figures, its verdict and the reason; the winner and
  * the rule that decided; the build / dedup, C and Python lines). It prints
- * nothing: a refused query or a failed measurement is a status and a message
- * in the result. The CLI (`filterkit pick`, bench/cli/cmd_pick.c) maps its
- * options to a query and the result to text, JSON and CSV; Python's
- * filterkit.pick (python/src/bench.c) calls the same fkc_pick and builds its
- * dict from fkc_pick_doc. The only bench/ header outside bench/ may include
+ * nothing (but the progress note every long bench task shares on stderr,
+ * bench/clock/progress.h): a refused query or a failed measurement is a
+ * status and a message in the result. The CLI (`filterkit pick`,
+ * bench/cli/cmd_pick.c) maps its options to a query and the result to text,
+ * JSON and CSV; Python's filterkit.pick (python/src/pick.c) calls the same
+ * fkc_pick and builds its dict from fkc_pick_doc. The only bench/ header outside bench/ may include
  * (tests/cli_layout.sh). */
 #ifndef FKC_BENCH_PICK_H
 #define FKC_BENCH_PICK_H
@@ -131,7 +132,7 @@ typedef struct {
 /* Runs the pick: checks the query (FKC_PICK_EINVAL), sizes every kind,
  * rules out what the formulas and capabilities rule out, times the rest
  * briefly (seconds; at most 2M items, a window 1M), decides and writes the
- * lines that build the winner. Fills *res (caller-owned, about 60 KiB) and
+ * lines that build the winner. Fills *res (caller-owned, about 36 KiB) and
  * returns res->status. Prints nothing but the shared progress note on
  * stderr (bench/clock/progress.h; FILTERKIT_PROGRESS=0 silences it); one
  * call at a time (the note is process-wide). */
