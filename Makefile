@@ -112,6 +112,10 @@ CLI      := $(BUILD)/filterkit
 # The CLI minus main(), as an archive the tests/test_bench_*.c programs link.
 BENCH_LIB := $(BUILD)/libfk_bench.a
 BENCH_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/main.o,$(CLI_OBJS))
+# The pick component (bench/pick/) and the folders below it, not the CLI
+# (bench/cli/, bench/trace/): what the Python extension links.
+PICK_LIB := $(BUILD)/libfk_pick.a
+PICK_LIB_OBJS := $(filter-out $(BUILD)/bench/cli/% $(BUILD)/bench/trace/%,$(CLI_OBJS))
 
 # The measurement programs beside the bench (bench/figures/<name>.c, one
 # program each, run by the scripts there): linked with the all-in-one
@@ -214,7 +218,7 @@ TEST_KINDS := fpset
 TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
-.PHONY: all build lib static bench-lib shared cli figures redis python tests-build test test-fast bench \
+.PHONY: all build lib static bench-lib pick-lib shared cli figures redis python tests-build test test-fast bench \
         bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-node deps-python deps-python-test \
         config clean help test-tsan
 
@@ -230,6 +234,7 @@ lib: static shared
 static: $(ARCHIVES) $(BUILD)/libfilterkit.a $(BUILD)/include/filterkit
 # The CLI minus main() (the Python package links it for filterkit.pick).
 bench-lib: $(BENCH_LIB)
+pick-lib: $(PICK_LIB)
 
 # The installed include layout, in the tree: $(BUILD)/include/filterkit is
 # the source root, so a program written for the installed headers
@@ -390,8 +395,8 @@ $(REDIS_MODULE): $(REDIS_OBJS) $(BUILD)/libfilterkit.a
 	$(CC) -shared $(ALL_LDFLAGS) -Wl,--exclude-libs,ALL -o $@ $(REDIS_OBJS) $(BUILD)/libfilterkit.a $(LDLIBS_ALL)
 
 # setup.py rebuilds what changed (its depends: the archive and pyfk.h).
-$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(BENCH_LIB) $(CONFIG_STAMP)
-	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_LIBFKBENCH=$(abspath $(BENCH_LIB)) \
+$(PY_STAMP): $(PY_SRCS) $(BUILD)/libfilterkit.a $(PICK_LIB) $(CONFIG_STAMP)
+	cd python && FK_LIBFILTERKIT=$(abspath $(BUILD)/libfilterkit.a) FK_LIBFKPICK=$(abspath $(PICK_LIB)) \
 	  FK_WERROR=$(WERROR) \
 	  FK_PY_CFLAGS='$(if $(SAN),-fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all)' \
 	  FK_PY_LDFLAGS='$(SAN_LDFLAGS)' \
@@ -417,6 +422,10 @@ endef
 $(foreach k,$(TEST_KINDS),$(eval $(call test_kind_rule,$(k))))
 
 $(BENCH_LIB): $(BENCH_LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $(filter %.o,$^)
+
+$(PICK_LIB): $(PICK_LIB_OBJS)
 	@rm -f $@
 	$(AR) rcs $@ $(filter %.o,$^)
 

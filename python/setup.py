@@ -1,12 +1,13 @@
 """Builds filterkit's Python package (its metadata: pyproject.toml): the C
 extension filterkit._filterkit, statically linked with the library
-(libfilterkit.a, compiled -fPIC) and with the CLI's code (libfk_bench.a:
-filterkit.pick runs `filterkit pick` itself), so the installed module needs
+(libfilterkit.a, compiled -fPIC) and with the pick component and the bench
+folders below it (libfk_pick.a: bench/pick/, which filterkit.pick calls
+through bench/pick/pick.h; not the CLI), so the installed module needs
 nothing else.
 
 The extension is built from the filterkit source tree this folder sits in:
-setup.py runs `make -C .. static bench-lib` (or uses the archives named by
-FK_LIBFILTERKIT and FK_LIBFKBENCH, as `make python` passes them). Copied elsewhere, set
+setup.py runs `make -C .. static pick-lib` (or uses the archives named by
+FK_LIBFILTERKIT and FK_LIBFKPICK, as `make python` passes them). Copied elsewhere, set
 FK_SOURCE_ROOT to a filterkit source tree.
 """
 import os
@@ -41,18 +42,18 @@ def version():
 def static_libraries():
     lib = os.environ.get("FK_LIBFILTERKIT")
     if lib:
-        # the CLI's archive beside it unless named (make builds both there)
-        bench = os.environ.get("FK_LIBFKBENCH") or os.path.join(os.path.dirname(lib), "libfk_bench.a")
-        for name, path in (("FK_LIBFILTERKIT", lib), ("FK_LIBFKBENCH", bench)):
+        # the pick component's archive beside it unless named (make builds both there)
+        pick = os.environ.get("FK_LIBFKPICK") or os.path.join(os.path.dirname(lib), "libfk_pick.a")
+        for name, path in (("FK_LIBFILTERKIT", lib), ("FK_LIBFKPICK", pick)):
             if not os.path.isfile(path):
-                fail("%s=%s: no such file (make static bench-lib builds it)" % (name, path))
-        return [os.path.abspath(bench), os.path.abspath(lib)]
+                fail("%s=%s: no such file (make static pick-lib builds it)" % (name, path))
+        return [os.path.abspath(pick), os.path.abspath(lib)]
     # Only when a command builds the extension (not for egg_info, sdist, ...).
     building = any(c in sys.argv for c in ("build", "build_ext", "bdist_wheel", "install",
                                            "develop", "editable_wheel"))
-    libs = [os.path.join(ROOT, "build", "libfk_bench.a"), os.path.join(ROOT, "build", "libfilterkit.a")]
+    libs = [os.path.join(ROOT, "build", "libfk_pick.a"), os.path.join(ROOT, "build", "libfilterkit.a")]
     if building:
-        cmd = ["make", "-C", ROOT, "--no-print-directory", "static", "bench-lib"]
+        cmd = ["make", "-C", ROOT, "--no-print-directory", "static", "pick-lib"]
         print("filterkit setup.py: " + " ".join(cmd), flush=True)
         try:
             subprocess.check_call(cmd)
@@ -62,7 +63,7 @@ def static_libraries():
     return libs
 
 
-LIBS = static_libraries()  # the CLI's code first: it calls the library
+LIBS = static_libraries()  # the pick component first: it calls the library
 SRC = sorted(os.path.join("src", f) for f in os.listdir(os.path.join(HERE, "src"))
              if f.endswith(".c"))
 WARN = ["-Wall", "-Wextra", "-Wmissing-prototypes", "-Wstrict-prototypes", "-Wshadow",
@@ -76,7 +77,7 @@ ext = Extension(
     include_dirs=[ROOT],
     extra_objects=LIBS,
     libraries=["m", "pthread", "dl"],
-    depends=LIBS + [os.path.join("src", "pyfk.h")],
+    depends=LIBS + [os.path.join("src", "pyfk.h"), os.path.join(ROOT, "bench", "pick", "pick.h")],
     extra_compile_args=["-std=c11", "-O2", "-fvisibility=hidden"] + WARN
     + os.environ.get("FK_PY_CFLAGS", "").split(),
     # the library's symbols stay inside the module

@@ -12,13 +12,6 @@
 int fkc_cmd_bench(int argc, char **argv);
 int fkc_cmd_sweep(int argc, char **argv);
 int fkc_cmd_pick(int argc, char **argv);
-/* `filterkit pick` writing its answer (the text, or the JSON with --format
- * json) to `out` instead of stdout; argv as for fkc_cmd_pick. Returns the
- * command's exit status: 0 picked, 1 nothing fits (the JSON still says why),
- * 2 bad arguments (said on stderr). Python's filterkit.pick calls it (it
- * declares it itself: nothing outside bench/ includes bench/). Measures
- * for seconds; one call at a time (the progress lines are shared). */
-int fkc_pick_run(FILE *out, int argc, char **argv);
 int fkc_cmd_columns(int argc, char **argv);
 int fkc_cmd_trace(int argc, char **argv);
 int fkc_cmd_theory(int argc, char **argv);

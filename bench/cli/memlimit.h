@@ -6,13 +6,7 @@
 
 #include <stdint.h>
 #include "../../common/filter.h"
-
-/* The default: half the least of the machine's physical memory, the
- * process's soft RLIMIT_AS and RLIMIT_DATA and its cgroup's memory.max
- * (half, since growing holds the old table beside the new one), and never
- * above the library's FK_MEMORY_CAP. The Python package's
- * default_max_bytes() is this call (python/src/params.c). */
-uint64_t fkc_memlimit_default(void);
+#include "../measure/memory_limit.h" /* fkc_memlimit_default: the default */
 
 /* Gives a loaded growing filter (a chain) the limit max_bytes (0: the
  * default above): the library's own default, FK_MEMORY_CAP, may exceed the

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "doc.h"
 #include "result.h"
 #include "runinfo.h"
 
@@ -28,6 +29,11 @@ void fkc_report_csv(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const 
 void fkc_json_string(FILE *to, const char *s);
 
 void fkc_report_json(FILE *to, const fkc_runinfo *ri, const fkc_schema *s, const fkc_result *rows, size_t n);
+
+/* A doc (doc.h) as JSON: the top object's members one a line, the items
+ * of its arrays one a line, the rest inline; numbers in their shortest
+ * form, NaN and infinities as null; ends in a newline. */
+void fkc_json_doc(FILE *to, const fkc_doc *d);
 
 /* Writes DIR/STEM.csv and DIR/STEM.json (creating DIR), and names each
  * file written on stderr. Returns 0, or -1 after printing why. */

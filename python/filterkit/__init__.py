@@ -106,8 +106,8 @@ def sizing(kind, capacity, fpr=0.01, **knobs):
     return _filterkit._sizing(kind, capacity=capacity, fpr=fpr, **knobs)
 
 
-# One pick at a time: the CLI's code behind it writes process-wide
-# progress lines (it runs with the GIL released).
+# One pick at a time: the pick component behind it (bench/pick/) writes
+# process-wide progress lines (it runs with the GIL released).
 _pick_lock = threading.Lock()
 
 
@@ -121,9 +121,9 @@ def _pick_number(x, what, low, high=None):
 def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read_ratio=0.9,
          seed=1, repeat=3, headroom=None, counts=False, merges=False, n_uncertain=False,
          grow_to=None, window=None, window_seconds=None, rate=None):
-    """Recommends a kind for n items at false-positive rate fpr: the CLI's
-    `filterkit pick --format json` itself (the same C code, linked into this
-    module), returned as data.
+    """Recommends a kind for n items at false-positive rate fpr: what the
+    CLI's `filterkit pick --format json` prints (the same C component,
+    bench/pick/, linked into this module), returned as data.
 
     The arguments are the CLI's options: deletes (--deletes), memory (a
     budget in bytes, --memory), static (--static: the whole set is known
@@ -170,34 +170,45 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
         raise ValueError("n_uncertain and grow_to are for sets that grow, not for windows")
     if n_uncertain and grow_to is not None:
         raise ValueError("give n_uncertain (n is a guess) or grow_to (the size it reaches), not both")
-    args = (["--n", str(n)] if n is not None else []) + [
-        "--fpr", repr(float(fpr)), "--format", "json",
-        "--read-ratio", _pick_number(read_ratio, "read_ratio", 0, 1),
-        "--seed", _pick_number(seed, "seed", 0), "--repeat", _pick_number(repeat, "repeat", 1)]
+    def whole(x, what):
+        # a count given as a float must be whole (60.0 is 60)
+        if isinstance(x, float) and x.is_integer():
+            x = int(x)
+        if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+            raise ValueError("%s must be a whole number >= 1, got %r" % (what, x))
+        return x
+
+    query = {"fpr": float(fpr), "read_ratio": float(_pick_number(read_ratio, "read_ratio", 0, 1)),
+             "seed": int(_pick_number(seed, "seed", 0)), "repeat": int(_pick_number(repeat, "repeat", 1)),
+             "deletes": bool(deletes), "static": bool(static), "counts": bool(counts),
+             "merges": bool(merges), "no_timing": not measure, "n_uncertain": bool(n_uncertain)}
+    if n is not None:
+        query["n"] = int(count(n, "n"))
     if window is not None:
-        args += ["--window", count(window, "window")]
+        query["window"] = int(count(window, "window"))
     if window_seconds is not None:
-        args += ["--window-seconds", _pick_number(window_seconds, "window_seconds", 1e-9)]
+        _pick_number(window_seconds, "window_seconds", 1e-9)
+        query["window_seconds"] = whole(window_seconds, "window_seconds")
     if rate is not None:
-        args += ["--rate", _pick_number(rate, "rate", 1e-9)]
+        _pick_number(rate, "rate", 1e-9)
+        query["rate"] = whole(rate, "rate")
     if grow_to is not None:
-        args += ["--grow-to", count(grow_to, "grow_to")]
+        query["grow_to"] = int(count(grow_to, "grow_to"))
     if memory is not None:
         if isinstance(memory, bool) or not isinstance(memory, int) or memory < 1:
             raise ValueError("memory must be an int >= 1 (bytes) or None, got %r" % (memory,))
-        args += ["--memory", str(memory)]
+        query["memory"] = memory
     if headroom is not None:
-        args += ["--headroom", _pick_number(headroom, "headroom", 0)]
-    for flag, on in (("--deletes", deletes), ("--static", static), ("--counts", counts),
-                     ("--merges", merges), ("--no-timing", not measure),
-                     ("--n-uncertain", n_uncertain)):
-        if on:
-            args.append(flag)
+        query["headroom"] = float(_pick_number(headroom, "headroom", 0))
+    for k in ("n", "window", "window_seconds", "rate", "grow_to", "memory", "seed", "repeat"):
+        if query.get(k, 0) >= 2**64:
+            raise ValueError("%s is too large: %r" % (k, query[k]))
     with _pick_lock:
-        status, text = _filterkit._pick(args)
-    if status == 2 or not text:
-        raise ValueError("filterkit pick %s: refused these arguments" % " ".join(args))
-    answer = json.loads(text)
+        status, answer, message = _filterkit._pick(**query)
+    if status == 2:
+        raise ValueError("filterkit.pick: " + message)
+    if status == 3:
+        raise RuntimeError("filterkit.pick: " + message)
     rec = answer["recommendation"]
     for c in answer["candidates"]:
         c["why_not"] = c["reason"]

@@ -1,6 +1,7 @@
-/* python/src/bench.c: filterkit.bench and the sizing behind filterkit.pick:
- * timing loops over the generic interface (fk_filter_*_u64 and the batch
- * call), written here since nothing outside bench/ includes bench/. */
+/* python/src/bench.c: filterkit.bench and filterkit.sizing: timing loops
+ * over the generic interface (fk_filter_*_u64 and the batch call), written
+ * here since nothing outside bench/ includes bench/ (but python/src/pick.c,
+ * which includes the pick component's header). */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdlib.h>
 #include <string.h>
@@ -324,71 +325,4 @@ PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args)
     }
     PyBuffer_Release(&view);
     return PyFloat_FromDouble(best);
-}
-
-/* `filterkit pick` itself, from the CLI's code (bench/cli/cmd_pick.c,
- * linked in from libfk_bench.a): declared here, not included, since nothing
- * outside bench/ includes bench/ (tests/cli_layout.sh). Its prototype and
- * contract are in bench/cli/cmd.h. */
-int fkc_pick_run(FILE *out, int argc, char **argv);
-
-/* _pick(args) -> (status, output): runs `filterkit pick ARGS...` into a
- * memory buffer, the GIL released (filterkit.pick serialises the calls:
- * the CLI's progress lines are process-wide). status is the CLI's exit
- * status, output what it printed on stdout. */
-PyObject *pyfk_pick(PyObject *module, PyObject *args)
-{
-    (void)module;
-    PyObject *list;
-    if (!PyArg_ParseTuple(args, "O!:_pick", &PyList_Type, &list))
-        return NULL;
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    if (n > 64) {
-        PyErr_SetString(PyExc_ValueError, "_pick: at most 64 arguments");
-        return NULL;
-    }
-    /* argv as main() gets it: writable copies, one buffer */
-    char name[] = "pick", *argv[66], *copies = NULL;
-    size_t total = 0, at = 0;
-    const char *arg[64];
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *a = PyList_GET_ITEM(list, i);
-        arg[i] = PyUnicode_Check(a) ? PyUnicode_AsUTF8(a) : NULL;
-        if (!arg[i]) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_TypeError, "_pick: arguments must be str");
-            return NULL;
-        }
-        total += strlen(arg[i]) + 1;
-    }
-    copies = PyMem_Malloc(total ? total : 1);
-    if (!copies)
-        return PyErr_NoMemory();
-    argv[0] = name;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        size_t len = strlen(arg[i]) + 1;
-        argv[i + 1] = memcpy(copies + at, arg[i], len);
-        at += len;
-    }
-    argv[n + 1] = NULL;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    if (!out) {
-        PyMem_Free(copies);
-        return PyErr_NoMemory();
-    }
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = fkc_pick_run(out, (int)n + 1, argv);
-    Py_END_ALLOW_THREADS
-    PyMem_Free(copies);
-    int bad = fclose(out) != 0;
-    if (bad || !text) {
-        free(text);
-        return PyErr_NoMemory();
-    }
-    PyObject *r = Py_BuildValue("(is#)", rc, text, (Py_ssize_t)len);
-    free(text);
-    return r;
 }

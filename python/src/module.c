@@ -84,8 +84,9 @@ static PyMethodDef module_methods[] = {
     { "_c_contains_many_ns", pyfk_c_contains_many_ns, METH_VARARGS,
       "_c_contains_many_ns(f, keys, repeat)\n--\n\nThe C batch call's own time per key (ns, best "
       "of repeat) on filter f and a uint64 array, for comparing the Python call's overhead." },
-    { "_pick", pyfk_pick, METH_VARARGS,
-      "_pick(args)\n--\n\n`filterkit pick ARGS...` run by the CLI's own code: (exit status, stdout). "
+    { "_pick", (PyCFunction)(void (*)(void))pyfk_pick, METH_VARARGS | METH_KEYWORDS,
+      "_pick(**query)\n--\n\nThe pick component (bench/pick/pick.h) on a query: (status, answer, message); "
+      "status 0 picked, 1 nothing fits, 2 refused, 3 failed; answer: `filterkit pick --format json` as a dict. "
       "filterkit.pick calls it." },
     { "library_version", mod_version, METH_NOARGS, "The C library's version string." },
     { "default_max_bytes", mod_default_max_bytes, METH_NOARGS, default_max_bytes_doc },

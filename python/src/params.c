@@ -1,21 +1,9 @@
 /* python/src/params.c: the keyword knobs of Filter(...), build(...) and
- * _sizing(...) -> fk_params, and the byte limit a filter gets by default. */
+ * _sizing(...) -> fk_params (the byte limit a filter gets by default,
+ * pyfk_default_max_bytes, is in pick.c: the bench's own limit). */
 #include "pyfk.h" /* first: Python.h sets the feature macros */
 #include <stdio.h>
 #include <string.h>
-
-/* ------------------------------------------------------------ byte limit */
-/* The CLI's default limit (bench/cli/memlimit.c, linked in from
- * libfk_bench.a as pick is): half the least of physical memory, RLIMIT_AS,
- * RLIMIT_DATA and the cgroup's memory.max, at most FK_MEMORY_CAP. Declared
- * here, not included, since nothing outside bench/ includes bench/; its
- * contract is in bench/cli/memlimit.h. */
-uint64_t fkc_memlimit_default(void);
-
-uint64_t pyfk_default_max_bytes(void)
-{
-    return fkc_memlimit_default();
-}
 
 /* ---------------------------------------------------------------- knobs */
 static int get_u64_knob(PyObject *v, const char *name, uint64_t max, uint64_t *out)

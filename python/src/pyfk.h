@@ -281,6 +281,6 @@ extern PyGetSetDef pyfk_window_getset[];
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
-PyObject *pyfk_pick(PyObject *module, PyObject *args); /* the CLI's pick */
+PyObject *pyfk_pick(PyObject *module, PyObject *args, PyObject *kw); /* pick.c: the pick component */
 
 #endif

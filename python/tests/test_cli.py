@@ -111,14 +111,15 @@ def test_pick_window_is_the_clis(cli):
     """`filterkit pick --window N` (the sliding-window pick) runs the same
     code from Python: by the formulas alone the same decision, the window
     kind, with the baselines weighed and never chosen."""
-    for args in (["--window", "5000"], ["--window-seconds", "60", "--rate", "100"]):
+    for args, kw in ((["--window", "5000"], dict(window=5000)),
+                     (["--window-seconds", "60", "--rate", "100"], dict(window_seconds=60, rate=100))):
         args = args + ["--fpr", "0.01", "--no-timing", "--format", "json"]
         r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         c = json.loads(r.stdout)
-        status, text = filterkit._filterkit._pick(args)
-        p = json.loads(text)
-        assert status == r.returncode == 0, args
-        assert p["candidates"] == c["candidates"] and p["query"] == c["query"], args
+        p = filterkit.pick(None, 0.01, measure=False, **kw)
+        assert r.returncode == 0 and p["kind"] == "window", args
+        assert p["candidates"] == [dict(x, why_not=x["reason"]) for x in c["candidates"]], args
+        assert p["query"] == c["query"], args
         assert without_build(p) == without_build(c), args
         assert p["recommendation"]["kind"] == "window", args
         assert {x["kind"] for x in p["candidates"] if x["baseline"]} == {"rotating-bloom", "apbf", "apbf-best"}
@@ -133,22 +134,21 @@ def test_pick_growth_is_the_clis(cli):
     place loses its FPR, fixed kinds cannot grow) and the same kinds timed,
     expandable among them: which timed kind wins is the machine's."""
     base = ["--n", "1000", "--fpr", "0.001", "--seed", "3", "--format", "json"]
-    for extra in (["--n-uncertain"], ["--grow-to", "100000"]):
+    for extra, kw in ((["--n-uncertain"], dict(n_uncertain=True)), (["--grow-to", "100000"], dict(grow_to=100000))):
         args = base + extra + ["--no-timing"]
         r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         c = json.loads(r.stdout)
-        status, text = filterkit._filterkit._pick(args)
-        p = json.loads(text)
-        assert status == r.returncode, args
-        assert p["candidates"] == c["candidates"] and p["query"] == c["query"], args
+        p = filterkit.pick(1000, 0.001, seed=3, measure=False, **kw)
+        assert r.returncode == (0 if p["kind"] else 1), args
+        assert p["candidates"] == [dict(x, why_not=x["reason"]) for x in c["candidates"]], args
+        assert p["query"] == c["query"], args
         assert without_build(p) == without_build(c), args
         assert any(x["kind"] == "expandable" for x in c["candidates"]), args
     args = ["--n", "200"] + base[2:] + ["--n-uncertain", "--repeat", "1"]  # (grown to 204,800 keys: quick)
     r = subprocess.run([cli, "pick", *args], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     c = json.loads(r.stdout)
-    status, text = filterkit._filterkit._pick(args)
-    p = json.loads(text)
-    assert status == r.returncode == 0
+    p = filterkit.pick(200, 0.001, seed=3, n_uncertain=True, repeat=1)
+    assert r.returncode == 0 and p["kind"] is not None
     for a in (p, c):
         a["untimed"] = {x["kind"]: x["reason"] for x in a["candidates"] if not x["feasible"]}
         a["timed"] = {x["kind"] for x in a["candidates"] if x["feasible"]}

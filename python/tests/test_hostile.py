@@ -176,5 +176,12 @@ def test_bench_and_pick_arguments():
         filterkit.pick(0, 0.01)
     with pytest.raises(ValueError):
         filterkit.pick(10, 2.0)
+    # what only the pick component refuses comes back with its reason
+    with pytest.raises(ValueError, match="headroom"):
+        filterkit.pick(10, 0.01, headroom=2, measure=False)
+    with pytest.raises(ValueError, match="at most 2\\^48"):
+        filterkit.pick(2**50, 0.01, measure=False)
+    with pytest.raises(ValueError, match="window_seconds"):
+        filterkit.pick(100, 0.01, window_seconds=1.5, measure=False)
     with pytest.raises(ValueError):
         filterkit.sizing("bloom", 100, fpr=math.nan)

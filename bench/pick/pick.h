@@ -1,0 +1,150 @@
+/* bench/pick/pick.h: `pick` as a component: a query in (the workload: n,
+ * fpr, what the filter must do, the budget, a window or a growth, the read
+ * ratio, the keys to time with), a result out (every candidate kind with its
+ * sizing, its measured figures, its verdict and the reason; the winner and
+ * the rule that decided; the build / dedup, C and Python lines). It prints
+ * nothing (but the progress note every long bench task shares on stderr,
+ * bench/clock/progress.h): a refused query or a failed measurement is a
+ * status and a message in the result. The CLI (`filterkit pick`,
+ * bench/cli/cmd_pick.c) maps its options to a query and the result to text,
+ * JSON and CSV; Python's filterkit.pick (python/src/pick.c) calls the same
+ * fkc_pick and builds its dict from fkc_pick_doc. The only bench/ header outside bench/ may include
+ * (tests/cli_layout.sh). */
+#ifndef FKC_BENCH_PICK_H
+#define FKC_BENCH_PICK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "../../common/filter.h"
+#include "../baselines/runnable_kinds.h"
+#include "../keys/workload.h"
+#include "../measure/memory_limit.h"
+#include "../measure/window_stream.h"
+#include "../report/doc.h"
+#include "../report/result.h"
+
+/* The most items n, a window or --grow-to may name (the CLI's counts). */
+#define FKC_PICK_COUNT_MAX (UINT64_C(1) << 48)
+/* The most timed runs per figure. */
+#define FKC_PICK_REPEAT_MAX UINT64_C(1000)
+/* A kind within this factor of the fastest counts as "as fast" (ties). */
+#define FKC_PICK_SPEED_SLACK 1.25
+/* --n-uncertain without --grow-to: the growth the kinds are weighed over. */
+#define FKC_PICK_UNCERTAIN_GROWTH 1024u
+
+typedef struct {
+    uint64_t n;              /* items (a set); with window_seconds: per window at the peak; 0: none */
+    double   fpr;            /* the largest acceptable false-positive rate, in (0, 1) */
+    int      deletes, is_static, counts, merges; /* what the filter must do */
+    uint64_t memory;         /* budget in bytes; 0: none */
+    double   headroom;       /* share of n added later; < 0: the default (25%) */
+    int      uncertain;      /* n is a guess: weigh the kinds that grow */
+    uint64_t grow_to;        /* the set grows to this without the keys; 0: no */
+    uint64_t window;         /* a count window: the last N inserts; 0: none */
+    uint64_t window_seconds; /* a time window of T s (with n or rate); 0: none */
+    uint64_t rate;           /* items per second at the peak (time window) */
+    double   read_ratio;     /* share of operations that are lookups, [0, 1] */
+    fkc_keyspec keys;        /* the keys timed with (u64 for a window) */
+    uint64_t seed, repeat;   /* keys and hash seed; timed runs per figure */
+    int      no_timing;      /* time nothing: the sizing formulas decide */
+    int      time_all;       /* time the kinds over the budget too (plot 8, CLI --out) */
+} fkc_pick_query;
+
+/* A query with the CLI's defaults: read ratio 0.9, u64 keys, seed 1, 3
+ * runs, headroom by default; n and fpr still to give. */
+void fkc_pick_query_init(fkc_pick_query *q);
+
+typedef enum {
+    FKC_PICK_OK = 0,      /* a kind was chosen */
+    FKC_PICK_NONE,        /* nothing meets the constraints (each reason says why) */
+    FKC_PICK_EINVAL,      /* the query is refused (message says why) */
+    FKC_PICK_EFAIL        /* the measurement could not run (message says why) */
+} fkc_pick_status;
+
+typedef enum {
+    FKC_PICK_CHOSEN,      /* the recommendation */
+    FKC_PICK_LOST,        /* qualifies, lost to the chosen (reason says why) */
+    FKC_PICK_RULED_OUT    /* does not qualify (reason says why) */
+} fkc_pick_verdict;
+
+typedef struct {
+    const fk_ops *ops;
+    fkc_pick_verdict verdict;
+    int      baseline;    /* the benchmark's (a window baseline), never chosen */
+    int      sized;       /* memory and theory are known */
+    int      measured;    /* timed (r / the window figures and cost are set) */
+    int      untimed;     /* ruled out by its sizing before any timing */
+    int      tied;        /* tied on time with the fastest (the fastest too, when others are) */
+    int      exact;       /* memory is exact, not extrapolated */
+    uint64_t memory;      /* bytes at the capacity (growth: at the end); FKC_MODEL_TOO_BIG */
+    double   fpr;         /* the rate it is made with (less for a kind doubling in place) */
+    unsigned doublings;   /* --grow-to: fk_filter_grow calls to reach it */
+    double   theory;      /* theoretical FPR holding `capacity` items */
+    double   best_fpr;    /* the lowest theoretical FPR within the budget; NaN: none */
+    double   cost, cost_low, cost_high; /* ns per operation at the read ratio: median, min, max */
+    char     ruled_out[240]; /* why it does not qualify; "" when it does */
+    char     reason[400];    /* JSON "reason": ruled_out, or why it lost; "" for the chosen */
+    char     params[160];    /* its geometry in words */
+    /* a set: the bench figures (growth mode: read at the end of the growth) */
+    fkc_result r;
+    int      grown;       /* the growth run took place */
+    double   grow_bits, grow_fpr, grow_absent_ns, grow_absent_batch_ns, grow_insert_ns;
+    uint64_t static_bytes; /* no pick: a static kind that fits n with --static; 0: none */
+    /* a window */
+    uint64_t lifetime;    /* inserts a key may answer present for, at most; 0: unknown */
+    fkc_fpr_count band[FKC_BANDS];
+    uint64_t window_checked, window_misses;
+    double   outside, outside_low, outside_high; /* the worst band past the slack */
+    int      worst_band;  /* -1: none */
+    fkc_summary insert, absent, found;
+} fkc_pick_candidate;
+
+typedef struct {
+    fkc_pick_status status;
+    char     message[512];   /* EINVAL / EFAIL: why */
+    fkc_pick_query q;        /* the query, with its defaults filled in */
+    int      window_mode;    /* a window (count or time) was weighed */
+    int      grows;          /* growth mode: --n-uncertain or --grow-to */
+    uint64_t capacity;       /* what every kind is sized for */
+    uint64_t window_items;   /* a window: N, the inserts (count) or items per T at the peak */
+    double   headroom;       /* the headroom used */
+    uint64_t end;            /* growth mode: the size weighed at */
+    uint64_t run_n0;         /* growth mode: the run's start and doublings */
+    unsigned run_doublings, doublings_wanted;
+    uint64_t n_meas;         /* timed at this many items (0: nothing timed) */
+    uint64_t stream;         /* a window: the stream's length (0: nothing timed) */
+    size_t   nmeas;          /* candidates timed */
+    fkc_pick_candidate c[FKC_KINDS_MAX];
+    size_t   nc;
+    int      best;           /* the chosen's index; -1: none */
+    int      fastest;        /* the fastest qualifying; -1: none timed */
+    size_t   ties;           /* kinds tied with the fastest */
+    int      smallest;       /* no pick: the smallest with the capabilities asked; -1 */
+    uint64_t budget_for_best;/* the bytes best_fpr is reached within */
+    double   floor_bits;     /* a window: log2(1/fpr) + log2(e) bits per window item */
+    char     decided[400];   /* the rule that decided */
+    char     fpr_text[40];   /* the target, shortest decimal */
+    char     made_text[40];  /* the rate the chosen is made with */
+    char     build[4600];    /* `filterkit build ...` (a window: `filterkit dedup ...`) */
+    char     c_line[400], py_line[240], grow_line[300];
+} fkc_pick_result;
+
+/* Runs the pick: checks the query (FKC_PICK_EINVAL), sizes every kind,
+ * rules out what the formulas and capabilities rule out, times the rest
+ * briefly (seconds; at most 2M items, a window 1M), decides and writes the
+ * lines that build the winner. Fills *res (caller-owned, about 36 KiB) and
+ * returns res->status. Prints nothing but the shared progress note on
+ * stderr (bench/clock/progress.h; FILTERKIT_PROGRESS=0 silences it); one
+ * call at a time (the note is process-wide). */
+fkc_pick_status fkc_pick(const fkc_pick_query *q, fkc_pick_result *res);
+
+/* The whole decision as data (`filterkit pick --format json`, Python's
+ * filterkit.pick): query, recommendation, candidates, run. Returns 0, or
+ * -1 when out of memory (d->failed). The doc is d's (fkc_doc_free). */
+int fkc_pick_doc(const fkc_pick_result *res, fkc_doc *d);
+
+/* The program's name as the user runs it again ("filterkit" when that is
+ * it on PATH, else its absolute path), for the build line. */
+void fkc_pick_runnable_name(char *buf, size_t len);
+
+#endif

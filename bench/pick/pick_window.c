@@ -1,0 +1,346 @@
+/* bench/pick/pick_window.c: pick --window N / --window-seconds T.
+ *
+ * "Was this key seen recently?": the kinds that forget (FK_CAP_EXPIRES:
+ * the library's window kind, and the benchmark's baselines, rotating-bloom,
+ * apbf and apbf-best) weighed as the other kinds are -- memory from their
+ * sizing, the theoretical fpr, and speed and the fpr by key age measured on
+ * a stream (bench/measure/window_stream.c) -- but on a window: memory per
+ * window item, lookups of keys inside the window and never seen, inserts
+ * with the rotation (sweep, slice) included. The baselines cannot be built
+ * by filterkit (they are the hand-made patterns a user would otherwise
+ * write): they are measured and explained beside the window kind, never
+ * recommended. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "pick_internal.h"
+#include "../baselines/window_baselines.h"
+#include "../clock/progress.h"
+#include "../measure/memory_model.h"
+#include "../report/stats.h"
+#include "../../registry/registry.h"
+#include "../../window/window.h"
+
+/* The window is timed at no more than this many items, on a stream of
+ * PICK_WINDOW_STREAM windows of distinct keys (enough for keys of every
+ * age: inside the window, in the slack, expired), with at most
+ * PICK_WINDOW_PROBES lookups per age band. */
+#define PICK_WINDOW_MAX_MEASURED UINT64_C(1048576)
+#define PICK_WINDOW_STREAM 3
+#define PICK_WINDOW_PROBES UINT64_C(262144)
+
+/* The most inserts a key of a window of n answers present for, from each
+ * design's rotation: the window kind 8 ceil(n / 7), two rotating Bloom
+ * filters 2n, an APBF (l + 1) ceil(n / l). 0 when unknown. */
+static uint64_t window_lifetime(const fk_ops *ops, uint64_t n, double fpr)
+{
+    unsigned k, l;
+    if (ops == &fk_window_ops)
+        return FK_WINDOW_GENERATIONS * ((n + FK_WINDOW_SPAN_GENERATIONS - 1) / FK_WINDOW_SPAN_GENERATIONS);
+    if (ops == &fkc_rotating_bloom_ops)
+        return 2 * n;
+    if ((ops == &fkc_apbf_ops || ops == &fkc_apbf_best_ops) &&
+        fkc_apbf_choose(fpr, ops == &fkc_apbf_best_ops, &k, &l) == 0)
+        return (uint64_t)(l + 1) * ((n + l - 1) / l);
+    return 0;
+}
+
+/* Why o lost to best (both feasible), in the words of the set's why_lost
+ * plus what a window adds: how long a key outlives the window. */
+static void window_why_lost(const fkc_pick_candidate *o, const fkc_pick_candidate *best, uint64_t capacity,
+                            char *buf, size_t len)
+{
+    double mr = (double)o->memory / (double)best->memory;
+    double tr = o->measured && best->measured ? o->cost / best->cost : NAN;
+    size_t at = 0;
+    if (o->baseline)
+        at = (size_t)snprintf(buf, len, "a benchmark baseline (the hand-made pattern; filterkit cannot build it): ");
+    if (at >= len)
+        return;
+    if (isnan(tr))
+        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory of %s (by the formulas)", mr, best->ops->name);
+    else if (o->tied)
+        at += (size_t)snprintf(buf + at, len - at, "tied on time with %s (%.1f-%.1f vs %.1f-%.1f ns), %.2fx "
+                               "its memory", best->ops->name, o->cost_low, o->cost_high, best->cost_low,
+                               best->cost_high, mr);
+    else
+        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory and %.2fx the time per operation of %s",
+                               mr, tr, best->ops->name);
+    if (at < len && o->lifetime && best->lifetime && o->lifetime > best->lifetime)
+        snprintf(buf + at, len - at, "; a key lives up to %.2fN (%s: %.2fN)", (double)o->lifetime / (double)capacity,
+                 best->ops->name, (double)best->lifetime / (double)capacity);
+}
+
+/* Checks a window's query and fills what it derives: N, the headroom, the
+ * capacity. Returns the status. */
+static fkc_pick_status check_window(fkc_pick_result *res)
+{
+    const fkc_pick_query *q = &res->q;
+    if (q->window && q->window_seconds)
+        return fkc_pick_refuse(res, "--window N and --window-seconds T: give one (a count or a time window)");
+    if (q->window && (q->n || q->rate))
+        return fkc_pick_refuse(res, "--window N is the window's size: no --n or --rate");
+    if (q->window && q->headroom >= 0)
+        return fkc_pick_refuse(res, "--headroom: a count window holds exactly its last N inserts (headroom is "
+                                    "for a time window's peak rate)");
+    if (q->window_seconds && !q->n == !q->rate)
+        return fkc_pick_refuse(res, "--window-seconds T: give the items per window, --n N, or the rate, --rate R");
+    if (q->is_static || q->uncertain || q->grow_to || q->keys.type != FKC_KEYS_U64)
+        return fkc_pick_refuse(res, "--window: not with %s", q->is_static ? "--static (a window changes all the time)"
+                               : q->uncertain || q->grow_to ? "--n-uncertain or --grow-to (a window's size is its N)"
+                               : "--keys (a window is timed on its own stream of distinct u64 keys)");
+    if (q->window > FKC_PICK_COUNT_MAX || q->n > FKC_PICK_COUNT_MAX || q->rate > FKC_PICK_COUNT_MAX)
+        return fkc_pick_refuse(res, "--window, --n, --rate: at most 2^48");
+    if (q->window_seconds > UINT64_MAX / UINT64_C(1000000000))
+        return fkc_pick_refuse(res, "--window-seconds: at most %llu (the clock counts nanoseconds in 64 bits)",
+                               (unsigned long long)(UINT64_MAX / UINT64_C(1000000000)));
+    if (q->rate && (double)q->rate * (double)q->window_seconds > (double)FKC_PICK_COUNT_MAX)
+        return fkc_pick_refuse(res, "--rate x --window-seconds: at most 2^48 items per window");
+    res->window_mode = 1;
+    res->window_items = q->window ? q->window : q->n ? q->n : q->rate * q->window_seconds;
+    res->headroom = q->window ? 0 : q->headroom >= 0 ? q->headroom : PICK_DEFAULT_HEADROOM;
+    double want = ceil((double)res->window_items * (1 + res->headroom));
+    if (want > (double)FKC_PICK_COUNT_MAX)
+        return fkc_pick_refuse(res, "the window with --headroom: at most 2^48 items");
+    res->capacity = (uint64_t)want;
+    return FKC_PICK_OK;
+}
+
+/* Sizes every kind that forgets and rules out what the capabilities and
+ * the formulas rule out. */
+static void size_window(fkc_pick_result *res)
+{
+    const fkc_pick_query *q = &res->q;
+    for (size_t i = 0; fkc_kind_at(i) && res->nc < FKC_KINDS_MAX; i++) {
+        const fk_ops *ops = fkc_kind_at(i);
+        if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES))
+            continue;
+        fkc_pick_candidate *x = &res->c[res->nc++];
+        x->ops = ops;
+        x->baseline = fkc_kind_is_baseline(ops);
+        x->worst_band = -1;
+        x->fpr = q->fpr;
+        x->best_fpr = NAN;
+        x->memory = fkc_model_bytes(ops, res->capacity, q->fpr, x->params, sizeof x->params);
+        x->exact = 1;
+        x->lifetime = window_lifetime(ops, res->capacity, q->fpr);
+        if (x->memory) {
+            x->sized = 1;
+            x->theory = fkc_pick_theory_at(ops, res->capacity, q->fpr);
+        }
+        unsigned caps = fk_ops_caps(ops);
+        if (q->deletes && !(caps & FK_CAP_REMOVE))
+            snprintf(x->ruled_out, sizeof x->ruled_out, "no deletes");
+        else if (q->counts && !(caps & FK_CAP_COUNT))
+            snprintf(x->ruled_out, sizeof x->ruled_out, "cannot count copies of an item");
+        else if (q->merges && !(caps & FK_CAP_MERGE))
+            snprintf(x->ruled_out, sizeof x->ruled_out, "cannot merge two filters without the keys");
+        else if (!x->sized)
+            snprintf(x->ruled_out, sizeof x->ruled_out, "cannot be made for a window of %llu at this fpr",
+                     (unsigned long long)res->capacity);
+        else
+            x->untimed = fkc_pick_judge(x->memory, x->theory, q->fpr, q->memory, x->ruled_out, sizeof x->ruled_out);
+    }
+}
+
+/* One candidate's verdict from its stream figures: a key missed inside
+ * the window, or an fpr above the target past the window, rules it out. */
+static void window_judge(fkc_pick_candidate *x, const fkc_pick_result *res)
+{
+    double fpr = res->q.fpr;
+    /* the fpr: the worst of the bands past every design's lifetime
+     * (old: aged 2N and more; never seen) */
+    x->worst_band = -1;
+    for (int b = FKC_BAND_OLD; b < FKC_BANDS; b++) {
+        double lo, hi, rate = fkc_fpr_rate(x->band[b]);
+        if (isnan(rate))
+            continue;
+        fkc_fpr_interval(x->band[b], &lo, &hi);
+        if (x->worst_band < 0 || rate > x->outside) {
+            x->worst_band = b;
+            x->outside = rate, x->outside_low = lo, x->outside_high = hi;
+        }
+    }
+    double exp_lo, exp_hi, expired = fkc_fpr_rate(x->band[FKC_BAND_EXPIRED]);
+    fkc_fpr_interval(x->band[FKC_BAND_EXPIRED], &exp_lo, &exp_hi);
+    /* a key aged 8N/7 .. 2N is gone from a design whose keys live at
+     * most 8N/7 (the window kind, an APBF), so it must answer present
+     * at most at the fpr; two rotating Bloom filters keep it by design
+     * (said in why_lost, not a failure) */
+    int gone = x->lifetime && 7 * (double)x->lifetime <= 8 * (double)res->capacity;
+    if (x->window_misses)
+        snprintf(x->ruled_out, sizeof x->ruled_out, "%llu false negatives among %llu keys checked inside the "
+                 "window", (unsigned long long)x->window_misses, (unsigned long long)x->window_checked);
+    else if (x->worst_band >= 0 && x->outside_low > fpr)
+        snprintf(x->ruled_out, sizeof x->ruled_out, "measured fpr %.3g%% for %s keys, above the %.3g%% asked",
+                 100 * x->outside, fkc_band_names[x->worst_band], 100 * fpr);
+    else if (gone && !isnan(expired) && exp_lo > fpr)
+        snprintf(x->ruled_out, sizeof x->ruled_out, "keys just past the window (aged 8N/7 to 2N) answer present "
+                 "%.3g%% of the time, above the %.3g%% asked", 100 * expired, 100 * fpr);
+}
+
+/* Times one candidate on q->repeat streams; rules it out when the stream
+ * failed. */
+static void window_time(fkc_pick_candidate *x, const fkc_pick_result *res, const fkc_window_cfg *cfg)
+{
+    const fkc_pick_query *q = &res->q;
+    double ins[FKC_PICK_REPEAT_MAX], abs_ns[FKC_PICK_REPEAT_MAX], fnd[FKC_PICK_REPEAT_MAX], cost[FKC_PICK_REPEAT_MAX];
+    size_t runs = 0;
+    for (uint64_t r = 0; r < q->repeat; r++) {
+        fkc_progress_step("%s: %llu inserts (run %llu of %llu)", x->ops->name, (unsigned long long)cfg->stream,
+                          (unsigned long long)r + 1, (unsigned long long)q->repeat);
+        fkc_window_row row;
+        fk_status s = fkc_window_run(cfg, x->ops, 0, &row, NULL);
+        if (s != FK_OK) {
+            snprintf(x->ruled_out, sizeof x->ruled_out, "failed on the stream (%s%s): a key refused inside the "
+                     "window is a false negative", fk_status_name(s),
+                     s == FK_EFULL ? ", an insert found no room" : "");
+            return;
+        }
+        for (int b = 0; b < FKC_BANDS; b++) {
+            x->band[b].false_positives += row.present[b];
+            x->band[b].negatives += row.probes[b];
+        }
+        x->window_checked += row.window_checked;
+        x->window_misses += row.window_misses;
+        ins[runs] = row.insert_ns;
+        abs_ns[runs] = row.absent_ns;
+        fnd[runs] = row.found_ns;
+        cost[runs] = q->read_ratio * (row.absent_ns + row.found_ns) / 2 + (1 - q->read_ratio) * row.insert_ns;
+        runs++;
+    }
+    x->measured = 1;
+    x->insert = fkc_summarize(ins, runs);
+    x->absent = fkc_summarize(abs_ns, runs);
+    x->found = fkc_summarize(fnd, runs);
+    fkc_summary c = fkc_summarize(cost, runs);
+    x->cost = c.median, x->cost_low = c.min, x->cost_high = c.max;
+    window_judge(x, res);
+}
+
+/* Times every candidate not ruled out on q->repeat streams of
+ * PICK_WINDOW_STREAM windows of n_meas. */
+static void window_measure(fkc_pick_result *res)
+{
+    const fkc_pick_query *q = &res->q;
+    uint64_t n_meas = res->capacity < PICK_WINDOW_MAX_MEASURED ? res->capacity : PICK_WINDOW_MAX_MEASURED;
+    size_t todo = 0;
+    for (size_t i = 0; i < res->nc; i++)
+        todo += !res->c[i].ruled_out[0];
+    if (!todo || q->no_timing)
+        return;
+    fkc_window_cfg cfg = { n_meas, q->fpr, q->seed, PICK_WINDOW_STREAM * n_meas,
+                           n_meas < PICK_WINDOW_PROBES ? n_meas : PICK_WINDOW_PROBES, 0 };
+    if (cfg.probes < 1000)
+        cfg.probes = 1000;
+    fkc_progress_begin("pick", todo * q->repeat);
+    for (size_t i = 0; i < res->nc; i++)
+        if (!res->c[i].ruled_out[0])
+            window_time(&res->c[i], res, &cfg);
+    fkc_progress_end();
+    for (size_t i = 0; i < res->nc; i++)
+        res->nmeas += res->c[i].measured;
+    if (res->nmeas) {
+        res->n_meas = n_meas;
+        res->stream = PICK_WINDOW_STREAM * n_meas;
+    }
+}
+
+/* The fastest feasible, then the smallest of those tied with it, as for
+ * sets -- among the kinds filterkit builds; a baseline is measured and
+ * explained, never recommended. Sets best, fastest, ties and decided. */
+static void window_decide(fkc_pick_result *res)
+{
+    fkc_pick_candidate *c = res->c, *best = NULL, *fastest = NULL;
+    for (size_t i = 0; i < res->nc; i++)
+        if (!c[i].ruled_out[0] && !c[i].baseline && c[i].measured && (!fastest || c[i].cost < fastest->cost))
+            fastest = &c[i];
+    size_t ties = 0, libs = 0;
+    for (size_t i = 0; i < res->nc; i++) {
+        fkc_pick_candidate *x = &c[i];
+        libs += !x->baseline && !x->ruled_out[0];
+        if (x->ruled_out[0] || !x->sized)
+            continue;
+        if (fastest && x != fastest &&
+            (x->cost <= fastest->cost * FKC_PICK_SPEED_SLACK || x->cost_low <= fastest->cost_high)) {
+            x->tied = 1;
+            ties += !x->baseline;
+        }
+        if (!x->baseline && (fastest ? x == fastest || x->tied : res->q.no_timing))
+            if (!best || x->memory < best->memory)
+                best = x;
+    }
+    if (ties)
+        fastest->tied = 1;
+    res->best = best ? (int)(best - c) : -1;
+    res->fastest = fastest ? (int)(fastest - c) : -1;
+    res->ties = ties;
+    if (best && libs == 1)
+        snprintf(res->decided, sizeof res->decided, "the only sliding-window kind of filterkit that qualifies; "
+                 "the baselines, the patterns one builds by hand, are %s beside it below",
+                 res->nmeas ? "measured" : "sized");
+    else if (best && !fastest)
+        snprintf(res->decided, sizeof res->decided, "the smallest that qualifies, by the sizing formulas alone "
+                 "(--no-timing: nothing timed)");
+    else if (best && !ties)
+        snprintf(res->decided, sizeof res->decided, "the fastest at read ratio %.2f", res->q.read_ratio);
+    else if (best)
+        snprintf(res->decided, sizeof res->decided, "tied on time with the fastest (within %.2fx or overlapping "
+                 "over the runs); the tie goes to the least memory", FKC_PICK_SPEED_SLACK);
+}
+
+/* The lines that make the chosen: `filterkit dedup`, C, Python. */
+static void window_lines(fkc_pick_result *res)
+{
+    if (res->best < 0)
+        return;
+    const fkc_pick_query *q = &res->q;
+    const char *name = res->c[res->best].ops->name, *fpr = res->fpr_text;
+    unsigned long long cap = (unsigned long long)res->capacity;
+    unsigned long long ns = (unsigned long long)(q->window_seconds * UINT64_C(1000000000));
+    char self[4200], secs[48] = "";
+    fkc_pick_runnable_name(self, sizeof self);
+    snprintf(res->made_text, sizeof res->made_text, "%s", fpr);
+    if (q->window_seconds)
+        snprintf(secs, sizeof secs, " --window-seconds %llu", (unsigned long long)q->window_seconds);
+    snprintf(res->build, sizeof res->build, "%s dedup --kind %s --fpr %s --capacity %llu%s seen.fk < lines > "
+             "new-lines", self, name, fpr, cap, secs);
+    if (q->window_seconds) {
+        snprintf(res->c_line, sizeof res->c_line, "fk_params p = fk_params_make(%llu, %s); p.clock = "
+                 "FK_CLOCK_UNIX_NS; fk_window *w = NULL; fk_status s = fk_window_new_time(&p, %llu /* T in ns */, "
+                 "&w); /* fk_window_advance(fk_window_as_filter(w), Unix ns: CLOCK_REALTIME) before each insert */",
+                 cap, fpr, ns);
+        snprintf(res->py_line, sizeof res->py_line, "w = filterkit.Window(capacity=%llu, fpr=%s, span=%llu)  "
+                 "# T in ns, Unix time: w.advance() (time.time_ns()) before each add", cap, fpr, ns);
+    } else {
+        snprintf(res->c_line, sizeof res->c_line, "fk_params p = fk_params_make(%llu, %s); fk_filter *f = NULL; "
+                 "fk_status s = fk_filter_new(fk_ops_find(\"%s\"), &p, &f);", cap, fpr, name);
+        snprintf(res->py_line, sizeof res->py_line, "w = filterkit.Window(capacity=%llu, fpr=%s)", cap, fpr);
+    }
+}
+
+fkc_pick_status fkc_pick_window(fkc_pick_result *res)
+{
+    if (check_window(res) != FKC_PICK_OK)
+        return res->status;
+    size_window(res);
+    window_measure(res);
+    window_decide(res);
+    window_lines(res);
+    /* the floor: no structure answers "in the window?" at fpr e with fewer
+     * than about log2(1/e) + log2(e) bits per window item */
+    res->floor_bits = log2(1 / res->q.fpr) + log2(exp(1.0));
+    const fkc_pick_candidate *best = res->best >= 0 ? &res->c[res->best] : NULL;
+    for (size_t i = 0; i < res->nc; i++) {
+        fkc_pick_candidate *x = &res->c[i];
+        x->verdict = x == best ? FKC_PICK_CHOSEN : x->ruled_out[0] ? FKC_PICK_RULED_OUT : FKC_PICK_LOST;
+        if (x->ruled_out[0])
+            snprintf(x->reason, sizeof x->reason, "%s%s", x->baseline ? "a benchmark baseline: " : "", x->ruled_out);
+        else if (x != best && best)
+            window_why_lost(x, best, res->capacity, x->reason, sizeof x->reason);
+        else if (!best && x->baseline)
+            snprintf(x->reason, sizeof x->reason, "a benchmark baseline (the hand-made pattern; filterkit cannot "
+                     "build it)");
+    }
+    return res->status = best ? FKC_PICK_OK : FKC_PICK_NONE;
+}
