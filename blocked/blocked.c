@@ -13,8 +13,8 @@
 
 bool fk_blocked_avx2_available(void)
 {
-#if FK_BLOCKED_HAVE_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86
+    return fk_cpu_has(FK_CPU_AVX2 | FK_CPU_BMI2);
 #else
     return false;
 #endif
@@ -104,7 +104,7 @@ FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
  * (fk_blocked_avx2_available). The eight words of a block are one 256-bit
  * vector: one multiply by the salts, one shift and one variable shift of 1
  * give the key's eight masks at once, and one vptest checks them. */
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
 #include <immintrin.h>
 
 /* BMI2 too (every AVX2 CPU has it; fk_blocked_avx2_available checks
@@ -159,7 +159,7 @@ FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t 
  * no per-call test of the path). */
 void fk_blocked_use_path(fk_blocked *b)
 {
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
         b->base.contains_u64 = avx2_filter_contains_u64;

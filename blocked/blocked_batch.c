@@ -43,7 +43,7 @@ static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *co
 static inline void probe_window(fk_blocked *wb, const fk_blocked *b, size_t span,
                                 const uint64_t h[], bool out[])
 {
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         if (out)
             fk_blocked_test_hashes_avx2(b, span, h, out);

@@ -10,15 +10,12 @@
 #include "../common/serial.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
+#include "../common/cpu.h"
 #include "../common/hashed.h"
 #include "../common/sizing_internal.h"
 
-/* The AVX2 path exists where the compiler can target it and ask the CPU. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define FK_BLOCKED_HAVE_AVX2 1
-#else
-#define FK_BLOCKED_HAVE_AVX2 0
-#endif
+/* The AVX2 path exists where the compiler can target it and ask the CPU
+ * (FK_CPU_X86, common/cpu.h). */
 
 /* The code path a filter's insert and contains take (see "code paths"). */
 typedef enum {
@@ -196,7 +193,7 @@ fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
  * included, compiled for AVX2 (so no call sits between the hash and the
  * probe). b is not NULL; the key checks are theirs. Call only when
  * fk_blocked_avx2_available(). */
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
 fk_status fk_blocked_insert_u64_avx2(fk_blocked *b, uint64_t key);

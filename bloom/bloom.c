@@ -147,7 +147,7 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
 #define FK_BLOOM_PLAIN_K(K) FK_BLOOM_LOOKUPS(plain_##K, , K)
 FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_K)
 FK_BLOOM_LOOKUPS(plain_any, , b->k)
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_BLOOM_BMI2_K(K) FK_BLOOM_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K)
 FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_K)
 FK_BLOOM_LOOKUPS(bmi2_any, FK_TARGET_BMI2, b->k)
@@ -164,7 +164,7 @@ typedef struct {
 static const lookup_pair plain_lookups[FK_UNROLLED_K + 1] = {
     FK_BLOOM_PAIR(plain_any) FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_PAIR)
 };
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_BLOOM_BMI2_PAIR(K) FK_BLOOM_PAIR(bmi2_##K)
 static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 1] = {
     FK_BLOOM_PAIR(bmi2_any) FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_PAIR)
@@ -174,8 +174,8 @@ static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 1] = {
 static void pick_lookups(fk_bloom *b)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_HAVE_BMI2_PATHS
-    if (fk_cpu_has_bmi2())
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2))
         table = bmi2_lookups;
 #endif
     const lookup_pair *p = &table[b->k <= FK_UNROLLED_K ? b->k : 0];

@@ -12,23 +12,14 @@
 #define FK_LOOKUP_PATHS_H
 
 #include <stdbool.h>
+#include "cpu.h"
 
-/* FK_HAVE_BMI2_PATHS: 1 where a function may be compiled for BMI2 with
- * FK_TARGET_BMI2 and chosen at run time by fk_cpu_has_bmi2(). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FK_HAVE_BMI2_PATHS 1
-#define FK_TARGET_BMI2     __attribute__((target("bmi2")))
-static inline bool fk_cpu_has_bmi2(void)
-{
-    return __builtin_cpu_supports("bmi2");
-}
+/* FK_TARGET_BMI2: compiles a function for BMI2, where FK_CPU_X86 (cpu.h)
+ * says one may be, chosen at run time by fk_cpu_has(FK_CPU_BMI2). */
+#if FK_CPU_X86
+#define FK_TARGET_BMI2 __attribute__((target("bmi2")))
 #else
-#define FK_HAVE_BMI2_PATHS 0
 #define FK_TARGET_BMI2
-static inline bool fk_cpu_has_bmi2(void)
-{
-    return false;
-}
 #endif
 
 /* Keeps x's computation where it stands in a loop: the compiler may not

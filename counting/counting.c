@@ -134,7 +134,7 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
 FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_K)
 FK_COUNTING_LOOKUPS(plain_any4, , c->k, 1)
 FK_COUNTING_LOOKUPS(plain_any8, , c->k, 0)
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_COUNTING_BMI2_K(K) FK_COUNTING_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K, 1)
 FK_EACH_UNROLLED_K(FK_COUNTING_BMI2_K)
 FK_COUNTING_LOOKUPS(bmi2_any4, FK_TARGET_BMI2, c->k, 1)
@@ -155,7 +155,7 @@ static const lookup_pair plain_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(plain_any8) FK_COUNTING_PAIR(plain_any4)
     FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_PAIR)
 };
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_COUNTING_BMI2_PAIR(K) FK_COUNTING_PAIR(bmi2_##K)
 static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(bmi2_any8) FK_COUNTING_PAIR(bmi2_any4)
@@ -166,8 +166,8 @@ static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 2] = {
 static void pick_lookups(fk_counting *c)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_HAVE_BMI2_PATHS
-    if (fk_cpu_has_bmi2())
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2))
         table = bmi2_lookups;
 #endif
     size_t at = c->shift == 0 ? 0 : c->k <= FK_UNROLLED_K ? 1 + c->k : 1;

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include "expandable_internal.h"
 #include "../common/alloc.h"
+#include "../common/cpu.h"
 
 /* Rank and select (common/rank_select.h): BMI2's pdep and the popcnt
  * instruction where the CPU has them (each filter chooses at creation:
  * xf->bmi2), else the portable forms; the same answers either way. */
-#define FK_XF_HAVE_BMI2 FK_RS_HAVE_BMI2
 #define FK_XF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
 #define FK_XF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
 #define FK_XF_POPCNT(w)         FK_RS_POPCNT(w)
 #endif
@@ -271,14 +271,14 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
     }
 
 FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
 FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
                      FK_XF_POPCNT)
 #endif
 
 static uint64_t run_place(const fk_expandable *xf, uint64_t q)
 {
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
     if (xf->bmi2)
         return run_place_bmi2(xf, q);
 #endif
@@ -459,7 +459,7 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
 
 FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
 FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
@@ -485,8 +485,8 @@ void fk_xf_use_portable(fk_expandable *xf)
 static void choose_lookup(fk_expandable *xf)
 {
     fk_xf_use_portable(xf);
-#if FK_XF_HAVE_BMI2
-    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT)) {
         xf->bmi2 = true;
         if (xf->width == 16)
             FK_XF_USE_LOOKUP(xf, bmi2_16);

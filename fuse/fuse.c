@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include "fuse_internal.h"
 #include "../common/alloc.h"
+#include "../common/cpu.h"
 #include "../common/sizing_internal.h"
 
 uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed)
@@ -250,8 +251,7 @@ FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
 /* The packed lookups again for CPUs with BMI2 (chosen at run time, same
  * bits): SHRX shifts a loaded word by a count in any register, which
  * saves a move to CL and the register it frees per cell. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define FUSE_HAVE_BMI2_PATH 1
+#if FK_CPU_X86
 #define FUSE_BMI2 __attribute__((target("bmi2")))
 FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
@@ -311,8 +311,8 @@ void fk_fuse_choose_path(fk_fuse *fu)
     lookup_pair chosen = by_path[fu->path];
     if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
         bool bmi2 = false;
-#ifdef FUSE_HAVE_BMI2_PATH
-        bmi2 = !fk_fuse_testing.plain_lookups && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86
+        bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
 #endif
         chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
                        [bmi2];

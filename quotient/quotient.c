@@ -8,9 +8,9 @@
 #include "quotient_internal.h"
 #include "../common/alloc.h"
 #include "../common/bits.h"
+#include "../common/cpu.h"
 #include "../common/sizing_internal.h"
 
-#define FK_QF_HAVE_BMI2 FK_RS_HAVE_BMI2
 
 uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed)
 {
@@ -193,7 +193,7 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
 
 #define FK_QF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
 FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_QF_HAVE_BMI2
+#if FK_CPU_X86
 #define FK_QF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
 #define FK_QF_POPCNT(w) FK_RS_POPCNT(w)
 FK_QF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
@@ -453,7 +453,7 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
 
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
-#if FK_QF_HAVE_BMI2
+#if FK_CPU_X86
 FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
                     FK_QF_POPCNT)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
@@ -461,8 +461,8 @@ FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi
 
 static bool cpu_has_bmi2(void)
 {
-#if FK_QF_HAVE_BMI2
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#if FK_CPU_X86
+    return fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT);
 #else
     return false;
 #endif
@@ -478,7 +478,7 @@ void fk_qf_use_portable(fk_quotient *qf)
 
 static void choose_lookup(fk_quotient *qf)
 {
-#if FK_QF_HAVE_BMI2
+#if FK_CPU_X86
     if (cpu_has_bmi2()) {
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
