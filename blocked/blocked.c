@@ -199,7 +199,7 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint64_t h = fk_blocked_hash_of(b, key, len);
     out->hash = h;
     out->block = fk_blocked_block_of(h, b->blocks);
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
@@ -397,7 +397,7 @@ FK_HOT static fk_status fk_blocked_slot_insert_concurrent(fk_filter *f, const vo
     fk_blocked *b = (fk_blocked *)f;
     if (!b || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint64_t h = fk_blocked_hash_of(b, key, len);
     uint32_t *block = fk_blocked_block_ptr(b, h);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* Two 32-bit words as one 64-bit word (word 2j is its low half): half

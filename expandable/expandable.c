@@ -17,11 +17,6 @@
 #define FK_XF_POPCNT(w)         FK_RS_POPCNT(w)
 #endif
 
-uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
-{
-    return XXH3_64bits_withSeed(key, len, xf->seed);
-}
-
 /* ------------------------------------------------------------ geometry */
 
 uint64_t fk_xf_slots_for(uint64_t quotients)
@@ -442,7 +437,7 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
     {                                                                                            \
         if (__builtin_expect(len == 8 && key != NULL, 1))                                        \
             return lookup_##SUFFIX(xf, fk_hash8_64(fk_load_le64(key), xf->flip));                \
-        return lookup_##SUFFIX(xf, fk_xf_hash_long(xf, key, len));                               \
+        return lookup_##SUFFIX(xf, fk_hash64_long(key, len, xf->seed));                               \
     }                                                                                            \
     ATTR static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)                       \
     {                                                                                            \

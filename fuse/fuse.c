@@ -14,11 +14,6 @@
 #include "../common/cpu.h"
 #include "../common/sizing_internal.h"
 
-uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
-
 fk_fuse_test_knobs fk_fuse_testing;
 
 static uint64_t shard_keys(void)

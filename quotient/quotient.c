@@ -12,11 +12,6 @@
 #include "../common/sizing_internal.h"
 
 
-uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
-
 /* ------------------------------------------------------------ sizing */
 
 double fk_qf_theory_fpr(uint64_t quotients, uint32_t r, double items)
@@ -433,7 +428,7 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
     {                                                                                       \
         if (!key && len > 0)                                                                \
             return false;                                                                   \
-        return BODY(qf, fk_qf_hash(key, len, qf->seed));                                    \
+        return BODY(qf, fk_qf_hash(qf, key, len));                                    \
     }                                                                                       \
     /* 8-byte keys (XXH3's 8-byte path, the seed's part made once) stay in \
      * registers the caller does not save; other lengths go out of line */  \
@@ -961,7 +956,7 @@ fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
         return FK_EINVAL;
     if (len == 8)
         return fk_qf_insert_hash(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));
-    return fk_qf_insert_hash(qf, fk_qf_hash(key, len, qf->seed));
+    return fk_qf_insert_hash(qf, fk_qf_hash(qf, key, len));
 }
 
 bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len)
@@ -975,7 +970,7 @@ fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len)
 {
     if (!qf || (!key && len > 0))
         return FK_EINVAL;
-    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(key, len, qf->seed), &x);
+    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(qf, key, len), &x);
     return change_count(qf, q, x, 0);
 }
 
@@ -1009,7 +1004,7 @@ fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len, 
         *count = 0;
     if (!qf || !count || (!key && len > 0))
         return FK_EINVAL;
-    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(key, len, qf->seed), &x);
+    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(qf, key, len), &x);
     if (!fk_qf_is_occupied(qf, q))
         return FK_OK;
     uint64_t slots, P, e;
@@ -1022,7 +1017,7 @@ fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
     if (!qf || !out || (!key && len > 0))
         return FK_EINVAL;
     memset(out, 0, sizeof *out);
-    out->hash = fk_qf_hash(key, len, qf->seed);
+    out->hash = fk_qf_hash(qf, key, len);
     out->quotient = fk_qf_quotient(qf, out->hash, &out->remainder);
     out->occupied = fk_qf_is_occupied(qf, out->quotient);
     fk_status s = count_of(qf, out->quotient, out->remainder, &out->count, &out->group_slots,

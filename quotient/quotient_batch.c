@@ -14,7 +14,7 @@ static inline uint64_t hash_of(const fk_quotient *qf, const void *const keys[],
         return fk_qf_hash8(ints[i], qf->flip);
     if (lens[i] == 8)
         return fk_qf_hash8(fk_load_le64(keys[i]), qf->flip);
-    return fk_qf_hash(keys[i], lens[i], qf->seed);
+    return fk_qf_hash(qf, keys[i], lens[i]);
 }
 
 /* Hashes keys [start, start + span) into h[] and prefetches their blocks. */

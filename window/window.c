@@ -17,11 +17,6 @@ static inline uint64_t rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-uint64_t fk_win_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
-
 /* ------------------------------------------------------------ sizing */
 
 double fk_win_theory_fpr(uint32_t f, double load)
