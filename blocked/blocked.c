@@ -36,6 +36,18 @@ fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path)
     return FK_OK;
 }
 
+/* Chooses b's code path when it is made: AVX2 where the CPU has it
+ * (common/cpu.h), else scalar. ThreadSanitizer builds take the scalar
+ * path, whose every read is an atomic one (a vector load beside concurrent
+ * writers would be a data race to it, though x86 reads each aligned word
+ * whole). */
+static void choose_paths(fk_blocked *b)
+{
+    b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
+                                                      : FK_BLOCKED_PATH_SCALAR;
+    fk_blocked_use_path(b);
+}
+
 /* --------------------------------------------------------------- create */
 
 fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capacity, double fpr,
@@ -62,12 +74,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->hash8 = fk_hash8_flip64(seed);
     b->capacity = capacity;
     b->fpr = fpr;
-    /* ThreadSanitizer builds take the scalar path, whose every read is an
-     * atomic one (a vector load beside concurrent writers would be a data
-     * race to it, though x86 reads each aligned word whole). */
-    b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
-                                                      : FK_BLOCKED_PATH_SCALAR;
-    fk_blocked_use_path(b);
+    choose_paths(b);
     *out = b;
     return FK_OK;
 }
@@ -156,7 +163,7 @@ FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t 
 #endif
 
 /* Points b's single-key calls at the code of b->path (per-filter pointers:
- * no per-call test of the path). */
+ * no per-call test of the path); fk_blocked_set_path's way in. */
 void fk_blocked_use_path(fk_blocked *b)
 {
 #if FK_CPU_X86

@@ -112,7 +112,7 @@ static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
 
 /* ------------------------------------------------------------- creation */
 
-static void choose_lookup(fk_expandable *xf);
+static void choose_paths(fk_expandable *xf);
 
 static fk_status create_table(uint64_t slots, uint32_t width, uint8_t **out)
 {
@@ -145,7 +145,7 @@ fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bit
     xf->width = width;
     xf->slot_bytes = width / 8;
     xf->block_bytes = FK_XF_HEAD + 8u * width;
-    choose_lookup(xf);
+    choose_paths(xf);
     xf->fp_bits = fp_bits;
     xf->doublings = doublings;
     xf->growth = FK_EXPANDABLE_DEFAULT_GROWTH;
@@ -477,7 +477,7 @@ void fk_xf_use_portable(fk_expandable *xf)
         FK_XF_USE_LOOKUP(xf, portable32);
 }
 
-static void choose_lookup(fk_expandable *xf)
+static void choose_paths(fk_expandable *xf)
 {
     fk_xf_use_portable(xf);
 #if FK_CPU_X86

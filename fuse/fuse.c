@@ -282,7 +282,7 @@ typedef struct {
 } lookup_pair;
 #define LOOKUP_PAIR(name) { name, name##_u64 }
 
-void fk_fuse_choose_path(fk_fuse *fu)
+void fk_fuse_choose_paths(fk_fuse *fu)
 {
     static const lookup_pair by_path[] = {
         [FK_FUSE_PATH_EMPTY] = LOOKUP_PAIR(lookup_empty),
@@ -353,7 +353,7 @@ fk_status fk_fuse_alloc(const fk_fuse_geom *geom, uint32_t f, uint64_t items, fk
     fu->fp_mask = f >= 32 ? UINT32_MAX : (UINT64_C(1) << f) - 1;
     fu->cell_bytes = bytes;
     fu->items = items;
-    fk_fuse_choose_path(fu);
+    fk_fuse_choose_paths(fu);
     *out = fu;
     return FK_OK;
 }
@@ -781,7 +781,7 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
     }
     fu->built.temp_bytes = peak;
     fu->built.key_passes = passes;
-    fk_fuse_choose_path(fu);
+    fk_fuse_choose_paths(fu);
     *out = fu;
     return FK_OK;
 }
@@ -1021,7 +1021,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     sb.fu->built.max_attempts = most;
     sb.fu->built.temp_bytes = peak;
     sb.fu->built.key_passes = passes;
-    fk_fuse_choose_path(sb.fu);
+    fk_fuse_choose_paths(sb.fu);
     *out = sb.fu;
     sb.fu = NULL;
     s = FK_OK;

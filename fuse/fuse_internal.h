@@ -268,7 +268,7 @@ typedef struct {
     uint64_t shard_keys;    /* 0: FK_FUSE_SHARD_KEYS */
     uint64_t stage_bytes;   /* 0: what FK_FUSE_TEMP_BUDGET leaves */
     uint64_t fail_attempts; /* each shard's first attempts fail */
-    bool     plain_lookups; /* fk_fuse_choose_path skips the BMI2 paths */
+    bool     plain_lookups; /* fk_fuse_choose_paths skips the BMI2 paths */
 } fk_fuse_test_knobs;
 extern fk_fuse_test_knobs fk_fuse_testing;
 
@@ -280,7 +280,7 @@ extern fk_fuse_test_knobs fk_fuse_testing;
 fk_status fk_fuse_alloc(const fk_fuse_geom *geom, uint32_t f, uint64_t items, fk_fuse **out);
 
 /* Sets fu->path from its width, shard count and items (fuse.c). */
-void fk_fuse_choose_path(fk_fuse *fu);
+void fk_fuse_choose_paths(fk_fuse *fu);
 
 /* Cell bytes of a geometry and width, the 8-byte pad included; 0 when over
  * FK_MEMORY_CAP (fuse.c). */

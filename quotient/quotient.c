@@ -471,7 +471,7 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->base.contains_u64 = lookup_key_portable_u64;
 }
 
-static void choose_lookup(fk_quotient *qf)
+static void choose_paths(fk_quotient *qf)
 {
 #if FK_CPU_X86
     if (cpu_has_bmi2()) {
@@ -513,7 +513,7 @@ static fk_status create_exact(uint64_t slots, uint64_t quotients, uint32_t r, ui
     qf->quotients = quotients;
     qf->r = r;
     qf->rmask = (UINT64_C(1) << r) - 1;
-    choose_lookup(qf);
+    choose_paths(qf);
     qf->seed = seed;
     qf->flip = fk_qf_seed_flip(seed);
     qf->capacity = capacity;
