@@ -133,22 +133,27 @@ static inline uint64_t fk_hash8_load(const void *p)
  *
  * The kinds that hash with XXH3-64 (blocked, cuckoo, quotient, fuse,
  * window, expandable) hash every key here: an 8-byte key on the
- * constant-length path above, inline; any other length out of line
- * (hash.c), so the hot paths inline only the 8-byte code and keep their
- * registers (and the pushes and pops that save them) few. */
+ * constant-length path above, inline; other keys of up to 16 bytes on
+ * XXH3's short-key code, inline (no call: a leaf keeps its registers, and
+ * saves no pushes and pops); longer keys out of line (hash.c). */
 
 /* = XXH3_64bits_withSeed(key, len, seed), out of line. key may be NULL
  * only when len is 0. */
 uint64_t fk_hash64_long(const void *key, size_t len, uint64_t seed);
 
-/* = XXH3_64bits_withSeed(key, len, seed), flip = fk_hash8_flip64(seed)
- * (the filter keeps it beside the seed). key may be NULL only when len is
+/* = XXH3_64bits_withSeed(key, len, *seed), flip = fk_hash8_flip64(*seed)
+ * (the filter keeps it beside the seed). The seed comes by address so
+ * that the 8-byte path, which needs only flip, does not load it: passed by
+ * value, it was loaded ahead of the length test, costing a register and
+ * (in cuckoo's lookups) a push and a pop. key may be NULL only when len is
  * 0. Internal, not exported. */
-static inline uint64_t fk_hash64(const void *key, size_t len, uint64_t seed, uint64_t flip)
+static inline uint64_t fk_hash64(const void *key, size_t len, const uint64_t *seed, uint64_t flip)
 {
     if (__builtin_expect(len == 8, 1))
         return fk_hash8_64(fk_hash8_load(key), flip);
-    return fk_hash64_long(key, len, seed);
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, *seed);
+    return fk_hash64_long(key, len, *seed);
 }
 
 /* A cheap, well-mixed 64-bit mix (the murmur3 finalizer): every output bit
