@@ -46,7 +46,7 @@ typedef struct {
     const size_t         *lens;
     const uint64_t       *ints;
     bool                 *out;
-    uint64_t              h[2][FK_BATCH_WINDOW];
+    uint64_t         (*h)[FK_BATCH_WINDOW]; /* the two windows */
 } batch;
 
 static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
@@ -78,7 +78,9 @@ static inline fk_status batch_run(const fk_quotient *qf, fk_quotient *into, size
                                   const void *const keys[], const size_t lens[],
                                   const uint64_t ints[], bool out[], size_t *done)
 {
-    batch b = { .qf = qf, .into = into, .keys = keys, .lens = lens, .ints = ints, .out = out };
+    uint64_t h[2][FK_BATCH_WINDOW];
+    batch b = { .qf = qf, .into = into,
+                .keys = keys, .lens = lens, .ints = ints, .out = out, .h = h };
     return fk_batch_run(&b, n, window_step, probe_step, done);
 }
 
