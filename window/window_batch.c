@@ -115,7 +115,10 @@ static inline __attribute__((always_inline)) void lookup_run_w(const fk_window *
     static void lookup_run_##F(const fk_window *w, size_t n, const void *const keys[], \
                                const size_t lens[], const uint64_t ints[], bool out[]) \
     {                                                                                  \
-        lookup_run_w(w, n, keys, lens, ints, out, F);                                  \
+        if (ints) /* each form its own loop, the other's NULL a constant */          \
+            lookup_run_w(w, n, NULL, NULL, ints, out, F);                              \
+        else                                                                           \
+            lookup_run_w(w, n, keys, lens, NULL, out, F);                              \
     }
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_RUN)
 #undef FK_WIN_LOOKUP_RUN
