@@ -68,7 +68,7 @@ static inline uint64_t fk_blocked_item_count(const fk_blocked *b)
  * is one jump away. */
 static inline uint64_t fk_blocked_hash_of(const fk_blocked *b, const void *key, size_t len)
 {
-    return fk_hash64(key, len, &b->seed, b->hash8);
+    return fk_hash64(key, len, &b->seed, &b->hash8);
 }
 
 /* Points b's single-key calls at the code of b->path (blocked.c). */

@@ -141,16 +141,17 @@ static inline uint64_t fk_hash8_load(const void *p)
  * only when len is 0. */
 uint64_t fk_hash64_long(const void *key, size_t len, uint64_t seed);
 
-/* = XXH3_64bits_withSeed(key, len, *seed), flip = fk_hash8_flip64(*seed)
- * (the filter keeps it beside the seed). The seed comes by address so
- * that the 8-byte path, which needs only flip, does not load it: passed by
- * value, it was loaded ahead of the length test, costing a register and
- * (in cuckoo's lookups) a push and a pop. key may be NULL only when len is
- * 0. Internal, not exported. */
-static inline uint64_t fk_hash64(const void *key, size_t len, const uint64_t *seed, uint64_t flip)
+/* = XXH3_64bits_withSeed(key, len, *seed), *flip = fk_hash8_flip64(*seed)
+ * (the filter keeps it beside the seed). Both come by address, so that
+ * each is loaded only on the path that uses it: passed by value, they were
+ * loaded ahead of the length test, costing a register and (in cuckoo's
+ * lookups) a push and a pop. key may be NULL only when len is 0.
+ * Internal, not exported. */
+static inline uint64_t fk_hash64(const void *key, size_t len, const uint64_t *seed,
+                                 const uint64_t *flip)
 {
     if (__builtin_expect(len == 8, 1))
-        return fk_hash8_64(fk_hash8_load(key), flip);
+        return fk_hash8_64(fk_hash8_load(key), *flip);
     if (__builtin_expect(len <= 16, 1))
         return XXH3_64bits_withSeed(key, len, *seed);
     return fk_hash64_long(key, len, *seed);

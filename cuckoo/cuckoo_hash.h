@@ -102,7 +102,8 @@ static inline uint64_t fk_cmap_add_mod(uint64_t a, uint64_t b, uint64_t n)
  * 8-byte constant made here). */
 static inline uint64_t fk_cmap_hash(const void *key, size_t len, uint64_t seed)
 {
-    return fk_hash64(key, len, &seed, fk_hash8_flip64(seed));
+    const uint64_t flip = fk_hash8_flip64(seed);
+    return fk_hash64(key, len, &seed, &flip);
 }
 
 /* x XOR (d masked to x's block): stays in x's block of 0..n-1. */

@@ -84,7 +84,7 @@ struct fk_expandable {
 /* The key's one hash: common/hash.h's fk_hash64 with xf's seed. */
 static inline uint64_t fk_xf_hash(const fk_expandable *xf, const void *key, size_t len)
 {
-    return fk_hash64(key, len, &xf->seed, xf->flip);
+    return fk_hash64(key, len, &xf->seed, &xf->flip);
 }
 
 /* The quotient of hash h, and in *kv the key's value as a slot of the

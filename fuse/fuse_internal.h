@@ -94,7 +94,8 @@ static inline uint64_t fk_fuse_hash8(uint64_t le_value, uint64_t flip)
 /* The key's one hash (XXH3-64, seeded). */
 static inline uint64_t fk_fuse_hash(const void *key, size_t len, uint64_t seed)
 {
-    return fk_hash64(key, len, &seed, fk_fuse_flip_of(seed));
+    const uint64_t flip = fk_fuse_flip_of(seed);
+    return fk_hash64(key, len, &seed, &flip);
 }
 
 /* A 64-bit key's hash: XXH3-64 of its 8 little-endian bytes. */
@@ -128,7 +129,7 @@ static inline void fk_fuse_set_hash_seed(fk_fuse *fu, uint64_t seed)
  * inline with the filter's constant, any other length out of line). */
 static inline uint64_t fk_fuse_hash_in(const fk_fuse *fu, const void *key, size_t len)
 {
-    return fk_hash64(key, len, &fu->hash_seed, fu->flip);
+    return fk_hash64(key, len, &fu->hash_seed, &fu->flip);
 }
 
 /* A key's three cells within its shard, from its (mixed) hash g. */

@@ -97,7 +97,7 @@ static inline uint64_t fk_qf_items(const fk_quotient *qf)
 /* The key's one hash: common/hash.h's fk_hash64 with qf's seed. */
 static inline uint64_t fk_qf_hash(const fk_quotient *qf, const void *key, size_t len)
 {
-    return fk_hash64(key, len, &qf->seed, qf->flip);
+    return fk_hash64(key, len, &qf->seed, &qf->flip);
 }
 
 /* XXH3-64 of an 8-byte key, exactly XXH3_64bits_withSeed(key, 8, seed)

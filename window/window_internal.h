@@ -105,7 +105,7 @@ struct fk_window {
 /* The key's one hash: common/hash.h's fk_hash64 with w's seed. */
 static inline uint64_t fk_win_hash(const fk_window *w, const void *key, size_t len)
 {
-    return fk_hash64(key, len, &w->seed, w->hash8);
+    return fk_hash64(key, len, &w->seed, &w->hash8);
 }
 
 static inline uint64_t fk_win_mulhi(uint64_t a, uint64_t b)
