@@ -116,7 +116,7 @@ FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
 
 /* BMI2 too (every AVX2 CPU has it; fk_blocked_avx2_available checks
  * both): the hash's rotations become rorx, which needs no copy. */
-#define FK_AVX2 __attribute__((target("avx2,bmi2")))
+#define FK_AVX2 FK_TARGET_AVX2
 
 /* The lanes of 1, read from memory in one load (built in a register it
  * takes three instructions on every call). */

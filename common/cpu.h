@@ -24,6 +24,21 @@
 #define FK_CPU_X86 0
 #endif
 
+/* A function compiled for the extensions of a flag set, to be called only
+ * when fk_cpu_has() says the CPU has them (nothing where FK_CPU_X86 is
+ * 0): the one spelling of each target the kinds use. */
+#if FK_CPU_X86
+#define FK_TARGET_BMI2        __attribute__((target("bmi2")))        /* FK_CPU_BMI2 */
+#define FK_TARGET_BMI12       __attribute__((target("bmi,bmi2")))    /* BMI | BMI2 */
+#define FK_TARGET_BMI2_POPCNT __attribute__((target("bmi2,popcnt"))) /* BMI2 | POPCNT */
+#define FK_TARGET_AVX2        __attribute__((target("avx2,bmi2")))   /* AVX2 | BMI2 */
+#else
+#define FK_TARGET_BMI2
+#define FK_TARGET_BMI12
+#define FK_TARGET_BMI2_POPCNT
+#define FK_TARGET_AVX2
+#endif
+
 /* The flags, one bit each. */
 #define FK_CPU_BMI    (1u << 0) /* BMI1: andn, tzcnt, blsr */
 #define FK_CPU_BMI2   (1u << 1) /* BMI2: mulx, shrx, rorx, pdep */

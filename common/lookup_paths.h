@@ -14,13 +14,8 @@
 #include <stdbool.h>
 #include "cpu.h"
 
-/* FK_TARGET_BMI2: compiles a function for BMI2, where FK_CPU_X86 (cpu.h)
- * says one may be, chosen at run time by fk_cpu_has(FK_CPU_BMI2). */
-#if FK_CPU_X86
-#define FK_TARGET_BMI2 __attribute__((target("bmi2")))
-#else
-#define FK_TARGET_BMI2
-#endif
+/* FK_TARGET_BMI2 (cpu.h): a function compiled for BMI2, chosen at run
+ * time by fk_cpu_has(FK_CPU_BMI2). */
 
 /* Keeps x's computation where it stands in a loop: the compiler may not
  * regroup the ANDs of a probe loop around it. Regrouped, they hold every

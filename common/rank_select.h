@@ -51,7 +51,7 @@ static inline unsigned fk_rs_select(uint64_t w, unsigned k)
 
 #if FK_CPU_X86
 /* The same select with BMI2: the k-th set bit isolated by pdep. */
-__attribute__((target("bmi2"))) static inline unsigned fk_rs_select_bmi2(uint64_t w, unsigned k)
+FK_TARGET_BMI2 static inline unsigned fk_rs_select_bmi2(uint64_t w, unsigned k)
 {
     return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
 }

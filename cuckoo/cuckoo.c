@@ -490,7 +490,7 @@ __attribute__((noinline)) static bool lookup_hashed_any(const fk_filter *f, fk_h
 /* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
  * otherwise): a second build of the u64 lookups, chosen at creation when the
  * CPU has them (choose_paths). */
-#define FK_CUCKOO_BMI __attribute__((target("bmi,bmi2")))
+#define FK_CUCKOO_BMI FK_TARGET_BMI12
 #define FK_CUCKOO_BMI_PATH(...) __VA_ARGS__
 #else
 #define FK_CUCKOO_BMI

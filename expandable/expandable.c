@@ -267,7 +267,7 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
 
 FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_CPU_X86
-FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+FK_XF_DEFINE_PLACING(bmi2, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                      FK_XF_POPCNT)
 #endif
 
@@ -437,7 +437,7 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
     {                                                                                            \
         if (__builtin_expect(len == 8 && key != NULL, 1))                                        \
             return lookup_##SUFFIX(xf, fk_hash8_64(fk_load_le64(key), xf->flip));                \
-        return lookup_##SUFFIX(xf, fk_hash64_long(key, len, xf->seed));                               \
+        return lookup_##SUFFIX(xf, fk_hash64_long(key, len, xf->seed));                          \
     }                                                                                            \
     ATTR static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)                       \
     {                                                                                            \
@@ -455,9 +455,9 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
 FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_CPU_X86
-FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+FK_XF_DEFINE_LOOKUP(bmi2_16, 16, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
-FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+FK_XF_DEFINE_LOOKUP(bmi2_32, 32, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 #endif
 

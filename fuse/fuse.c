@@ -247,7 +247,7 @@ FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
  * bits): SHRX shifts a loaded word by a count in any register, which
  * saves a move to CL and the register it frees per cell. */
 #if FK_CPU_X86
-#define FUSE_BMI2 __attribute__((target("bmi2")))
+#define FUSE_BMI2 FK_TARGET_BMI2
 FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)

@@ -191,7 +191,7 @@ FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_CPU_X86
 #define FK_QF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
 #define FK_QF_POPCNT(w) FK_RS_POPCNT(w)
-FK_QF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+FK_QF_DEFINE_PLACING(bmi2, FK_TARGET_BMI2_POPCNT, FK_QF_SELECT_BMI2,
                      FK_QF_POPCNT)
 #define FK_QF_PLACING(qf, name, ...) \
     ((qf)->bmi2 ? name##_bmi2(qf, __VA_ARGS__) : name##_portable(qf, __VA_ARGS__))
@@ -449,9 +449,9 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
 #if FK_CPU_X86
-FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+FK_QF_DEFINE_LOOKUP(lookup_bmi2, FK_TARGET_BMI2_POPCNT, FK_QF_SELECT_BMI2,
                     FK_QF_POPCNT)
-FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
+FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, FK_TARGET_BMI2_POPCNT)
 #endif
 
 static bool cpu_has_bmi2(void)

@@ -866,7 +866,7 @@ static void sweep_words(fk_window *w, unsigned t)
  * inserts, walks), chosen at creation when
  * the CPU has them (choose_paths), as cuckoo's. */
 #if FK_CPU_X86 && !FK_TSAN
-#define FK_WIN_BMI __attribute__((target("bmi,bmi2")))
+#define FK_WIN_BMI FK_TARGET_BMI12
 #define FK_WIN_BMI_PATH(...) __VA_ARGS__
 #else
 #define FK_WIN_BMI
