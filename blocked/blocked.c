@@ -13,8 +13,8 @@
 
 bool fk_blocked_avx2_available(void)
 {
-#if FK_BLOCKED_HAVE_AVX2
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86
+    return fk_cpu_has(FK_CPU_AVX2 | FK_CPU_BMI2);
 #else
     return false;
 #endif
@@ -34,6 +34,18 @@ fk_status fk_blocked_set_path(fk_blocked *b, fk_blocked_path path)
     b->path = path;
     fk_blocked_use_path(b);
     return FK_OK;
+}
+
+/* Chooses b's code path when it is made: AVX2 where the CPU has it
+ * (common/cpu.h), else scalar. ThreadSanitizer builds take the scalar
+ * path, whose every read is an atomic one (a vector load beside concurrent
+ * writers would be a data race to it, though x86 reads each aligned word
+ * whole). */
+static void choose_paths(fk_blocked *b)
+{
+    b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
+                                                      : FK_BLOCKED_PATH_SCALAR;
+    fk_blocked_use_path(b);
 }
 
 /* --------------------------------------------------------------- create */
@@ -62,12 +74,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->hash8 = fk_hash8_flip64(seed);
     b->capacity = capacity;
     b->fpr = fpr;
-    /* ThreadSanitizer builds take the scalar path, whose every read is an
-     * atomic one (a vector load beside concurrent writers would be a data
-     * race to it, though x86 reads each aligned word whole). */
-    b->path = fk_blocked_avx2_available() && !FK_TSAN ? FK_BLOCKED_PATH_AVX2
-                                                      : FK_BLOCKED_PATH_SCALAR;
-    fk_blocked_use_path(b);
+    choose_paths(b);
     *out = b;
     return FK_OK;
 }
@@ -104,12 +111,12 @@ FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
  * (fk_blocked_avx2_available). The eight words of a block are one 256-bit
  * vector: one multiply by the salts, one shift and one variable shift of 1
  * give the key's eight masks at once, and one vptest checks them. */
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
 #include <immintrin.h>
 
 /* BMI2 too (every AVX2 CPU has it; fk_blocked_avx2_available checks
  * both): the hash's rotations become rorx, which needs no copy. */
-#define FK_AVX2 __attribute__((target("avx2,bmi2")))
+#define FK_AVX2 FK_TARGET_AVX2
 
 /* The lanes of 1, read from memory in one load (built in a register it
  * takes three instructions on every call). */
@@ -156,10 +163,10 @@ FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t 
 #endif
 
 /* Points b's single-key calls at the code of b->path (per-filter pointers:
- * no per-call test of the path). */
+ * no per-call test of the path); fk_blocked_set_path's way in. */
 void fk_blocked_use_path(fk_blocked *b)
 {
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
         b->base.contains_u64 = avx2_filter_contains_u64;
@@ -199,7 +206,7 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint64_t h = fk_blocked_hash_of(b, key, len);
     out->hash = h;
     out->block = fk_blocked_block_of(h, b->blocks);
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
@@ -397,7 +404,7 @@ FK_HOT static fk_status fk_blocked_slot_insert_concurrent(fk_filter *f, const vo
     fk_blocked *b = (fk_blocked *)f;
     if (!b || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash(key, len, b->seed);
+    uint64_t h = fk_blocked_hash_of(b, key, len);
     uint32_t *block = fk_blocked_block_ptr(b, h);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* Two 32-bit words as one 64-bit word (word 2j is its low half): half

@@ -43,7 +43,7 @@ static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *co
 static inline void probe_window(fk_blocked *wb, const fk_blocked *b, size_t span,
                                 const uint64_t h[], bool out[])
 {
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         if (out)
             fk_blocked_test_hashes_avx2(b, span, h, out);
@@ -60,22 +60,43 @@ static inline void probe_window(fk_blocked *wb, const fk_blocked *b, size_t span
     }
 }
 
-/* The pipeline: lookups when out is not NULL (wb NULL), else inserts into
- * wb (== b). Inserts never fail. */
+/* One batch (common/pipeline.h's fk_batch_run): lookups when out is not
+ * NULL (wb NULL), else inserts into wb (== b). Inserts never fail. */
+typedef struct {
+    fk_blocked        *wb;
+    const fk_blocked  *b;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    const fk_hash128  *pre;
+    bool              *out;
+    uint64_t         (*h)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *x = ctx;
+    hash_window(x->b, x->h[slot], x->keys, x->lens, x->ints, x->pre, start, span, !x->out);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *x = ctx;
+    (void)s;
+    probe_window(x->wb, x->b, span, x->h[slot], x->out ? x->out + start : NULL);
+    return span;
+}
+
 static inline void run(fk_blocked *wb, const fk_blocked *b, size_t n, const void *const keys[],
                        const size_t lens[], const uint64_t ints[], const fk_hash128 pre[],
                        bool out[])
 {
     uint64_t h[2][FK_BATCH_WINDOW];
-    unsigned cur = 0;
-    if (n > 0)
-        hash_window(b, h[0], keys, lens, ints, pre, 0, fk_batch_span(0, n), !out);
-    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(b, h[cur ^ 1], keys, lens, ints, pre, next, fk_batch_span(next, n), !out);
-        probe_window(wb, b, fk_batch_span(start, n), h[cur], out ? out + start : NULL);
-    }
+    batch x = { .wb = wb, .b = b, .keys = keys, .lens = lens, .ints = ints, .pre = pre,
+                .out = out, .h = h };
+    size_t done;
+    (void)fk_batch_run(&x, n, window_step, probe_step, &done);
 }
 
 /* ---------------------------------------- the fk_ops slots (blocked.c's table)

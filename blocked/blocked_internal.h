@@ -10,15 +10,12 @@
 #include "../common/serial.h"
 #include "../common/tally.h"
 #include "../common/atomic.h"
+#include "../common/cpu.h"
 #include "../common/hashed.h"
 #include "../common/sizing_internal.h"
 
-/* The AVX2 path exists where the compiler can target it and ask the CPU. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define FK_BLOCKED_HAVE_AVX2 1
-#else
-#define FK_BLOCKED_HAVE_AVX2 0
-#endif
+/* The AVX2 path exists where the compiler can target it and ask the CPU
+ * (FK_CPU_X86, common/cpu.h). */
 
 /* The code path a filter's insert and contains take (see "code paths"). */
 typedef enum {
@@ -63,23 +60,15 @@ static inline uint64_t fk_blocked_item_count(const fk_blocked *b)
 #define FK_BLOCKED_SALTS 0x47b6137bu, 0x44974d91u, 0x8824ad5bu, 0xa2b7289du, \
                          0x705495c7u, 0x2df1424bu, 0x9efc4947u, 0x5c6bfb31u
 
-/* The key's one hash (XXH3-64). The low 32 bits choose the bits, the high
- * 32 the block. Each path gives 8-byte keys (integers, the common case) a
- * lane of its own where the length is a constant: the compiler drops
- * XXH3's length dispatch, and the lane needs no stack frame for the code of
- * the other lengths, which is one jump away. */
-static inline uint64_t fk_blocked_hash(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
-
-/* The same hash of a key of b, 8-byte keys on XXH3's constant-length path
- * (common/hash.h: the same value). */
+/* The key's one hash (XXH3-64, common/hash.h's fk_hash64 with b's seed).
+ * The low 32 bits choose the bits, the high 32 the block. Each path gives
+ * 8-byte keys (integers, the common case) a lane of its own where the
+ * length is a constant: the compiler drops XXH3's length dispatch, and
+ * the lane needs no stack frame for the code of the other lengths, which
+ * is one jump away. */
 static inline uint64_t fk_blocked_hash_of(const fk_blocked *b, const void *key, size_t len)
 {
-    if (__builtin_expect(len == 8, 1))
-        return fk_hash8_64(fk_hash8_load(key), b->hash8);
-    return fk_blocked_hash(key, len, b->seed);
+    return fk_hash64(key, len, &b->seed, &b->hash8);
 }
 
 /* Points b's single-key calls at the code of b->path (blocked.c). */
@@ -131,7 +120,7 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
 /* The insert and contains of one code path PATH (scalar: blocked.c; avx2:
  * blocked.c too, ATTR its target attribute) over its SET and TEST of one
  * hash: an 8-byte key takes the constant-length hash inline, any other
- * key an out-of-line call (see fk_blocked_hash), so the common case
+ * key an out-of-line call (see fk_blocked_hash_of), so the common case
  * carries no length switch. Defines fk_blocked_insert_<PATH> and
  * fk_blocked_contains_<PATH>, the u64 insert fk_blocked_insert_u64_<PATH>
  * (the same constant-length hash), <PATH>_lookup_hashed and
@@ -144,13 +133,13 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
     {                                                                                      \
         if (!key && len)                                                                   \
             return FK_EINVAL;                                                              \
-        SET(b, fk_blocked_hash(key, len, b->seed));                                        \
+        SET(b, fk_blocked_hash_of(b, key, len));                                        \
         return FK_OK;                                                                      \
     }                                                                                      \
     FK_HOT ATTR __attribute__((noinline)) static bool PATH##_contains_any(                \
         const fk_blocked *b, const void *key, size_t len)                                  \
     {                                                                                      \
-        return (key || !len) && TEST(b, fk_blocked_hash(key, len, b->seed));               \
+        return (key || !len) && TEST(b, fk_blocked_hash_of(b, key, len));               \
     }                                                                                      \
     FK_HOT ATTR fk_status fk_blocked_insert_##PATH(fk_blocked *b, const void *key,         \
                                                    size_t len)                             \
@@ -196,11 +185,11 @@ fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
  * included, compiled for AVX2 (so no call sits between the hash and the
  * probe). b is not NULL; the key checks are theirs. Call only when
  * fk_blocked_avx2_available(). */
-#if FK_BLOCKED_HAVE_AVX2
+#if FK_CPU_X86
 fk_status fk_blocked_insert_avx2(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_avx2(const fk_blocked *b, const void *key, size_t len);
 fk_status fk_blocked_insert_u64_avx2(fk_blocked *b, uint64_t key);
-/* The same on keys already hashed (fk_blocked_hash), for the batches:
+/* The same on keys already hashed (fk_blocked_hash_of), for the batches:
  * out[j] = the test of h[j]; the sets in order. */
 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[], bool out[]);
 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t h[]);

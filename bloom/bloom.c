@@ -10,7 +10,7 @@
 
 /* --------------------------------------------------------------- create */
 
-static void pick_lookups(fk_bloom *b); /* with the lookups, below */
+static void choose_paths(fk_bloom *b); /* with the lookups, below */
 
 fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t capacity,
                                 double fpr, fk_bloom **out)
@@ -36,7 +36,7 @@ fk_status fk_bloom_create_exact(uint64_t m, uint32_t k, uint64_t seed, uint64_t 
     b->k = k;
     b->seed = seed;
     b->hash8 = fk_hash8_flip128(seed);
-    pick_lookups(b);
+    choose_paths(b);
     b->capacity = capacity;
     b->fpr = fpr;
     b->bits = bits;
@@ -119,7 +119,7 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
  *
  * A lookup runs every probe without a branch on the bits (bloom_internal.h,
  * fk_bloom_test_k). Two things are chosen once, when the filter is made
- * (pick_lookups), instead of on every call (common/lookup_paths.h):
+ * (choose_paths), instead of on every call (common/lookup_paths.h):
  * - k: for k up to FK_UNROLLED_K the probe loop is compiled with k a
  *   constant, straight-line code with no counter (about 3 instructions a
  *   probe fewer than the loop over b->k); larger k take the loop.
@@ -147,7 +147,7 @@ FK_HOT fk_status fk_bloom_insert(fk_bloom *b, const void *key, size_t len)
 #define FK_BLOOM_PLAIN_K(K) FK_BLOOM_LOOKUPS(plain_##K, , K)
 FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_K)
 FK_BLOOM_LOOKUPS(plain_any, , b->k)
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_BLOOM_BMI2_K(K) FK_BLOOM_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K)
 FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_K)
 FK_BLOOM_LOOKUPS(bmi2_any, FK_TARGET_BMI2, b->k)
@@ -164,18 +164,18 @@ typedef struct {
 static const lookup_pair plain_lookups[FK_UNROLLED_K + 1] = {
     FK_BLOOM_PAIR(plain_any) FK_EACH_UNROLLED_K(FK_BLOOM_PLAIN_PAIR)
 };
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_BLOOM_BMI2_PAIR(K) FK_BLOOM_PAIR(bmi2_##K)
 static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 1] = {
     FK_BLOOM_PAIR(bmi2_any) FK_EACH_UNROLLED_K(FK_BLOOM_BMI2_PAIR)
 };
 #endif
 
-static void pick_lookups(fk_bloom *b)
+static void choose_paths(fk_bloom *b)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_HAVE_BMI2_PATHS
-    if (fk_cpu_has_bmi2())
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2))
         table = bmi2_lookups;
 #endif
     const lookup_pair *p = &table[b->k <= FK_UNROLLED_K ? b->k : 0];
@@ -192,7 +192,7 @@ FK_HOT bool fk_bloom_contains(const fk_bloom *b, const void *key, size_t len)
 
 
 /* The u64 insert slot: the dispatcher checked f. (No contains_u64 slot:
- * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * base.contains_u64, set by choose_paths, is fk_filter_contains_u64's one
  * target.) */
 FK_HOT fk_status fk_bloom_slot_insert_u64(fk_filter *f, uint64_t key)
 {
@@ -232,7 +232,7 @@ static fk_status hashed_insert(fk_filter *f, fk_hash128 h)
     return FK_OK;
 }
 
-/* The unrolled lookup pick_lookups chose for f's k, and the insert. */
+/* The unrolled lookup choose_paths chose for f's k, and the insert. */
 static bool hashed_probes(const fk_filter *f, fk_hashed_probes *out)
 {
     *out = (fk_hashed_probes){ ((const fk_bloom *)f)->lookup_hashed, hashed_insert };

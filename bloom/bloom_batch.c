@@ -156,23 +156,40 @@ FK_HOT void fk_bloom_contains_many_hashed(const fk_filter *f, size_t n, const fk
         out[i] = b->lookup_hashed(f, h[i]);
 }
 
-/* Inserts never fail: every key goes in. */
+/* Inserts (common/pipeline.h's fk_batch_run); they never fail: every key
+ * goes in. */
+typedef struct {
+    fk_bloom          *b;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    fk_probe         (*pr)[FK_BATCH_WINDOW]; /* the two windows */
+} insert_batch;
+
+static inline void insert_window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    insert_batch *x = ctx;
+    hash_window(x->b, x->pr[slot], x->keys, x->lens, x->ints, start, span, insert_lines(x->b),
+                true);
+}
+
+static inline size_t insert_probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                       fk_status *s)
+{
+    insert_batch *x = ctx;
+    (void)start, (void)s;
+    for (size_t j = 0; j < span; j++)
+        fk_bloom_set_probes(x->b, x->pr[slot][j]);
+    return span;
+}
+
 static inline void insert_run(fk_bloom *b, size_t n, const void *const keys[],
                               const size_t lens[], const uint64_t ints[])
 {
     fk_probe pr[2][FK_BATCH_WINDOW];
-    unsigned cur = 0;
-    if (n > 0)
-        hash_window(b, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), insert_lines(b), true);
-    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(b, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n),
-                        insert_lines(b), true);
-        size_t span = fk_batch_span(start, n);
-        for (size_t j = 0; j < span; j++)
-            fk_bloom_set_probes(b, pr[cur][j]);
-    }
+    insert_batch x = { .b = b, .keys = keys, .lens = lens, .ints = ints, .pr = pr };
+    size_t done;
+    (void)fk_batch_run(&x, n, insert_window_step, insert_probe_step, &done);
 }
 
 /* ---------------------------------------- the fk_ops slots (bloom.c's table)

@@ -95,7 +95,7 @@ static inline bool fk_bloom_test_k(const fk_bloom *b, fk_probe pr, const uint32_
 }
 
 /* The same answer through the lookup chosen for the filter's k when it was
- * made (bloom.c, pick_lookups): unrolled for k up to FK_UNROLLED_K, where
+ * made (bloom.c, choose_paths): unrolled for k up to FK_UNROLLED_K, where
  * the loop over a run-time k cost the in-cache batch 20 instructions a key
  * more than the call. */
 static inline bool fk_bloom_test_probes(const fk_bloom *b, fk_probe pr)

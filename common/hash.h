@@ -129,6 +129,34 @@ static inline uint64_t fk_hash8_load(const void *p)
     return fk_load_le64(p);
 }
 
+/* ------------------------------------------------ the one 64-bit hash
+ *
+ * The kinds that hash with XXH3-64 (blocked, cuckoo, quotient, fuse,
+ * window, expandable) hash every key here: an 8-byte key on the
+ * constant-length path above, inline; other keys of up to 16 bytes on
+ * XXH3's short-key code, inline (no call: a leaf keeps its registers, and
+ * saves no pushes and pops); longer keys out of line (hash.c). */
+
+/* = XXH3_64bits_withSeed(key, len, seed), out of line. key may be NULL
+ * only when len is 0. */
+uint64_t fk_hash64_long(const void *key, size_t len, uint64_t seed);
+
+/* = XXH3_64bits_withSeed(key, len, *seed), *flip = fk_hash8_flip64(*seed)
+ * (the filter keeps it beside the seed). Both come by address, so that
+ * each is loaded only on the path that uses it: passed by value, they were
+ * loaded ahead of the length test, costing a register and (in cuckoo's
+ * lookups) a push and a pop. key may be NULL only when len is 0.
+ * Internal, not exported. */
+static inline uint64_t fk_hash64(const void *key, size_t len, const uint64_t *seed,
+                                 const uint64_t *flip)
+{
+    if (__builtin_expect(len == 8, 1))
+        return fk_hash8_64(fk_hash8_load(key), *flip);
+    if (__builtin_expect(len <= 16, 1))
+        return XXH3_64bits_withSeed(key, len, *seed);
+    return fk_hash64_long(key, len, *seed);
+}
+
 /* A cheap, well-mixed 64-bit mix (the murmur3 finalizer): every output bit
  * depends on every input bit, unlike the low bits of a plain multiply. */
 static inline uint64_t fk_mix64(uint64_t x)

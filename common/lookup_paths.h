@@ -12,24 +12,10 @@
 #define FK_LOOKUP_PATHS_H
 
 #include <stdbool.h>
+#include "cpu.h"
 
-/* FK_HAVE_BMI2_PATHS: 1 where a function may be compiled for BMI2 with
- * FK_TARGET_BMI2 and chosen at run time by fk_cpu_has_bmi2(). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define FK_HAVE_BMI2_PATHS 1
-#define FK_TARGET_BMI2     __attribute__((target("bmi2")))
-static inline bool fk_cpu_has_bmi2(void)
-{
-    return __builtin_cpu_supports("bmi2");
-}
-#else
-#define FK_HAVE_BMI2_PATHS 0
-#define FK_TARGET_BMI2
-static inline bool fk_cpu_has_bmi2(void)
-{
-    return false;
-}
-#endif
+/* FK_TARGET_BMI2 (cpu.h): a function compiled for BMI2, chosen at run
+ * time by fk_cpu_has(FK_CPU_BMI2). */
 
 /* Keeps x's computation where it stands in a loop: the compiler may not
  * regroup the ANDs of a probe loop around it. Regrouped, they hold every

@@ -83,6 +83,56 @@ static inline void fk_batch_le8(uint8_t out[8], uint64_t key)
 #endif
 }
 
+/* ------------------------------------------------ the two-window runner
+ *
+ * Every kind's batch (lookups, inserts, removes) runs here: hash window
+ * w + 1 and prefetch the lines its keys will touch, then probe window w,
+ * whose lines were asked for one window earlier. The kind lends two steps
+ * and keeps its windows (two arrays of FK_BATCH_WINDOW hashes or places,
+ * of its own type, indexed by `slot`) in ctx:
+ *   window(ctx, slot, start, span): hash keys [start, start + span) into
+ *       window `slot` (0 or 1) and prefetch their lines;
+ *   probe(ctx, slot, start, span, &s): look up or write window `slot`'s
+ *       keys, which are keys [start, start + span), in order; returns how
+ *       many were done, and stops at the first whose status is not FK_OK,
+ *       stored in *s (a lookup returns span and leaves *s FK_OK).
+ * fk_batch_run returns that status (FK_OK when every key was done) with
+ * *done the keys done before it. The kind passes static inline steps as
+ * constants: fk_batch_run is inlined into each caller and the steps into
+ * it, so each batch compiles to the kind's own loop, with no call per key
+ * or per window (the instruction counts of bench/figures/insn_count.sh
+ * are those of the loops the kinds wrote by hand). */
+typedef void (*fk_batch_window_fn)(void *ctx, unsigned slot, size_t start, size_t span);
+typedef size_t (*fk_batch_probe_fn)(void *ctx, unsigned slot, size_t start, size_t span,
+                                    fk_status *s);
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FK_BATCH_INLINE static inline __attribute__((always_inline))
+#else
+#define FK_BATCH_INLINE static inline
+#endif
+
+FK_BATCH_INLINE fk_status fk_batch_run(void *ctx, size_t n, fk_batch_window_fn window,
+                                       fk_batch_probe_fn probe, size_t *done)
+{
+    unsigned cur = 0;
+    if (n > 0)
+        window(ctx, 0, 0, fk_batch_span(0, n));
+    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
+        size_t next = start + FK_BATCH_WINDOW;
+        if (next < n)
+            window(ctx, cur ^ 1, next, fk_batch_span(next, n));
+        fk_status s = FK_OK;
+        size_t did = probe(ctx, cur, start, fk_batch_span(start, n), &s);
+        if (s != FK_OK) {
+            *done = start + did;
+            return s;
+        }
+    }
+    *done = n;
+    return FK_OK;
+}
+
 /* -------------------------------------- staged lookups of probe walkers
  *
  * The Bloom and counting filters (a key's k probes from one fk_probe) look

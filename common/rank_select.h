@@ -2,7 +2,7 @@
  * rank-and-select tables (quotient/, expandable/). Internal header.
  *
  * Each table makes its lookup bodies twice: once with these portable
- * forms, once for CPUs with BMI2 and popcnt (FK_RS_HAVE_BMI2: pdep then
+ * forms, once for CPUs with BMI2 and popcnt (FK_CPU_X86: pdep then
  * tzcnt, and the popcnt instruction, inside functions compiled with
  * target("bmi2,popcnt")), chosen when the filter is made. Both give the
  * same answers, which the tests compare. */
@@ -11,11 +11,9 @@
 
 #include <stdint.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include "cpu.h"
+#if FK_CPU_X86
 #include <immintrin.h>
-#define FK_RS_HAVE_BMI2 1
-#else
-#define FK_RS_HAVE_BMI2 0
 #endif
 
 /* Set bits of w: the instruction where the build has it, else the SWAR
@@ -51,9 +49,9 @@ static inline unsigned fk_rs_select(uint64_t w, unsigned k)
     return 8 * byte + (unsigned)__builtin_ctzll(bits);
 }
 
-#if FK_RS_HAVE_BMI2
+#if FK_CPU_X86
 /* The same select with BMI2: the k-th set bit isolated by pdep. */
-__attribute__((target("bmi2"))) static inline unsigned fk_rs_select_bmi2(uint64_t w, unsigned k)
+FK_TARGET_BMI2 static inline unsigned fk_rs_select_bmi2(uint64_t w, unsigned k)
 {
     return (unsigned)__builtin_ctzll(_pdep_u64(UINT64_C(1) << k, w));
 }

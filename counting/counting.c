@@ -10,7 +10,7 @@
 
 /* --------------------------------------------------------------- create */
 
-static void pick_lookups(fk_counting *c);
+static void choose_paths(fk_counting *c);
 
 fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint64_t seed,
                                    uint64_t capacity, double fpr, fk_counting **out)
@@ -43,7 +43,7 @@ fk_status fk_counting_create_exact(uint64_t m, uint32_t k, uint32_t width, uint6
     c->fpr = fpr;
     c->bytes = bytes;
     c->ctr = ctr;
-    pick_lookups(c);
+    choose_paths(c);
     *out = c;
     return FK_OK;
 }
@@ -108,7 +108,7 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
  *
  * Every probe is tested, without a branch on the counters
  * (fk_counting_test_k). As for the Bloom filter (bloom.c), two things are
- * chosen once, when the filter is made (pick_lookups, common/lookup_paths.h):
+ * chosen once, when the filter is made (choose_paths, common/lookup_paths.h):
  * k up to FK_UNROLLED_K as a constant, straight-line probes with no loop
  * counter, for 4-bit counters (the default; 8-bit ones take the loop over
  * c->k); and BMI2 where the CPU has it (mulx leaves the multiply's
@@ -134,7 +134,7 @@ FK_HOT fk_status fk_counting_insert(fk_counting *c, const void *key, size_t len)
 FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_K)
 FK_COUNTING_LOOKUPS(plain_any4, , c->k, 1)
 FK_COUNTING_LOOKUPS(plain_any8, , c->k, 0)
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_COUNTING_BMI2_K(K) FK_COUNTING_LOOKUPS(bmi2_##K, FK_TARGET_BMI2, K, 1)
 FK_EACH_UNROLLED_K(FK_COUNTING_BMI2_K)
 FK_COUNTING_LOOKUPS(bmi2_any4, FK_TARGET_BMI2, c->k, 1)
@@ -155,7 +155,7 @@ static const lookup_pair plain_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(plain_any8) FK_COUNTING_PAIR(plain_any4)
     FK_EACH_UNROLLED_K(FK_COUNTING_PLAIN_PAIR)
 };
-#if FK_HAVE_BMI2_PATHS
+#if FK_CPU_X86
 #define FK_COUNTING_BMI2_PAIR(K) FK_COUNTING_PAIR(bmi2_##K)
 static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 2] = {
     FK_COUNTING_PAIR(bmi2_any8) FK_COUNTING_PAIR(bmi2_any4)
@@ -163,11 +163,11 @@ static const lookup_pair bmi2_lookups[FK_UNROLLED_K + 2] = {
 };
 #endif
 
-static void pick_lookups(fk_counting *c)
+static void choose_paths(fk_counting *c)
 {
     const lookup_pair *table = plain_lookups;
-#if FK_HAVE_BMI2_PATHS
-    if (fk_cpu_has_bmi2())
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2))
         table = bmi2_lookups;
 #endif
     size_t at = c->shift == 0 ? 0 : c->k <= FK_UNROLLED_K ? 1 + c->k : 1;
@@ -192,7 +192,7 @@ FK_HOT fk_status fk_counting_remove(fk_counting *c, const void *key, size_t len)
 
 
 /* The u64 writer slots: the dispatchers checked f. (No contains_u64 slot:
- * base.contains_u64, set by pick_lookups, is fk_filter_contains_u64's one
+ * base.contains_u64, set by choose_paths, is fk_filter_contains_u64's one
  * target.) */
 FK_HOT fk_status fk_counting_slot_insert_u64(fk_filter *f, uint64_t key)
 {

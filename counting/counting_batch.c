@@ -96,6 +96,46 @@ static inline void lookup_staged(const fk_counting *c, size_t n, const void *con
                            staged_test, staged_prefetch);
 }
 
+/* One window batch (common/pipeline.h's fk_batch_run): op on each key,
+ * all k lines of each prefetched (`lines`, 0 for a table in cache). */
+typedef struct {
+    fk_counting       *wc;
+    const fk_counting *c;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    bool              *out;
+    batch_op           op;
+    uint32_t           lines;
+    fk_probe         (*pr)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *x = ctx;
+    hash_window(x->c, x->pr[slot], x->keys, x->lens, x->ints, start, span, x->lines, x->op);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *x = ctx;
+    for (size_t j = 0; j < span; j++) {
+        if (x->op == DO_TEST) {
+            x->out[start + j] = fk_counting_test_probes(x->c, x->pr[slot][j]);
+        } else if (x->op == DO_ADD) {
+            fk_counting_add_probes(x->wc, x->pr[slot][j]);
+        } else {
+            fk_status st = fk_counting_remove_probes(x->wc, x->pr[slot][j]);
+            if (st != FK_OK) {
+                *s = st;
+                return j;
+            }
+        }
+    }
+    return span;
+}
+
 /* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
  * stops at the first key whose status is not FK_OK (only DO_TAKE has one)
  * and stores in *done how many were done. */
@@ -116,33 +156,10 @@ static inline fk_status run(fk_counting *wc, const fk_counting *c, size_t n,
     }
     /* writers, and lookups in L3, touch (or may touch) all k counters:
      * prefetch all k lines */
-    const uint32_t lines = prefetch ? c->k : 0;
     fk_probe pr[2][FK_BATCH_WINDOW];
-    unsigned cur = 0;
-    if (n > 0)
-        hash_window(c, pr[0], keys, lens, ints, 0, fk_batch_span(0, n), lines, op);
-    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            hash_window(c, pr[cur ^ 1], keys, lens, ints, next, fk_batch_span(next, n), lines,
-                        op);
-        size_t span = fk_batch_span(start, n);
-        for (size_t j = 0; j < span; j++) {
-            if (op == DO_TEST) {
-                out[start + j] = fk_counting_test_probes(c, pr[cur][j]);
-            } else if (op == DO_ADD) {
-                fk_counting_add_probes(wc, pr[cur][j]);
-            } else {
-                fk_status s = fk_counting_remove_probes(wc, pr[cur][j]);
-                if (s != FK_OK) {
-                    *done = start + j;
-                    return s;
-                }
-            }
-        }
-    }
-    *done = n;
-    return FK_OK;
+    batch x = { .wc = wc, .c = c, .keys = keys, .lens = lens, .ints = ints, .out = out,
+                .op = op, .lines = prefetch ? c->k : 0, .pr = pr };
+    return fk_batch_run(&x, n, window_step, probe_step, done);
 }
 
 /* ---------------------------------------- the fk_ops slots (counting.c's table)

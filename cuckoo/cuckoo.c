@@ -10,6 +10,7 @@
 #include "../common/hash.h"
 #include "../common/alloc.h"
 #include "../common/bits.h"
+#include "../common/cpu.h"
 
 /* ---------------------------------------------------- key -> buckets */
 
@@ -485,18 +486,15 @@ __attribute__((noinline)) static bool lookup_hashed_any(const fk_filter *f, fk_h
  * registers. lookup_u64_* is the u64 form, on an fk_filter: the filter's
  * one 64-bit lookup, c->base.contains_u64, which fk_filter_contains_u64
  * calls straight. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
-    !FK_TSAN
+#if FK_CPU_X86 && !FK_TSAN
 /* x86 with BMI1/BMI2 (rorx, andn, shrx, mulx: fewer moves, the same code
  * otherwise): a second build of the u64 lookups, chosen at creation when the
  * CPU has them (choose_paths). */
-#define FK_CUCKOO_BMI __attribute__((target("bmi,bmi2")))
+#define FK_CUCKOO_BMI FK_TARGET_BMI12
 #define FK_CUCKOO_BMI_PATH(...) __VA_ARGS__
-#define FK_CUCKOO_HAVE_BMI 1
 #else
 #define FK_CUCKOO_BMI
 #define FK_CUCKOO_BMI_PATH(...)
-#define FK_CUCKOO_HAVE_BMI 0
 #endif
 
 #define FK_CUCKOO_LOOKUP_W(S, F)                                                       \
@@ -539,8 +537,8 @@ static void choose_paths(fk_cuckoo *c)
     c->insert_hashed = insert_hashed_any;
     c->lookup_hashed = lookup_hashed_any;
     c->base.contains_u64 = lookup_u64_any;
-#if FK_CUCKOO_HAVE_BMI
-    const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86 && !FK_TSAN
+    const bool bmi = fk_cpu_has(FK_CPU_BMI | FK_CPU_BMI2);
 #endif
     /* One case per fingerprint width with a path of its own; wider
      * fingerprints keep the generic paths. */

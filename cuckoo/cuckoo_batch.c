@@ -141,35 +141,46 @@ static size_t write_window(fk_cuckoo *c, const fk_cplace k[], size_t span, bool 
     return span;
 }
 
-/* The pipeline: op on keys[0..n) in order; lookups fill out[]; a write
- * stops at the first key whose status is not FK_OK and stores in *done
- * how many were done. */
+/* One batch (common/pipeline.h's fk_batch_run): op on keys[0..n) in
+ * order; lookups fill out[]; a write stops at the first key whose status
+ * is not FK_OK and stores in *done how many were done. */
+typedef struct {
+    fk_cuckoo         *wc;
+    const fk_cuckoo   *c;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    const fk_hash128  *pre;
+    bool              *out;
+    batch_op           op;
+    fk_cplace        (*k)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *x = ctx;
+    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, x->pre, start, span, x->op);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *x = ctx;
+    if (x->op == DO_TEST) {
+        lookup_window(x->c, x->k[slot], span, x->out + start);
+        return span;
+    }
+    return write_window(x->wc, x->k[slot], span, x->op == DO_TAKE, s);
+}
+
 static inline fk_status run(fk_cuckoo *wc, const fk_cuckoo *c, size_t n, const void *const keys[],
                             const size_t lens[], const uint64_t ints[], const fk_hash128 pre[],
                             bool out[], batch_op op, size_t *done)
 {
     fk_cplace k[2][FK_BATCH_WINDOW];
-    unsigned cur = 0;
-    if (n > 0)
-        place_window(c, k[0], keys, lens, ints, pre, 0, fk_batch_span(0, n), op);
-    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {
-        size_t next = start + FK_BATCH_WINDOW;
-        if (next < n)
-            place_window(c, k[cur ^ 1], keys, lens, ints, pre, next, fk_batch_span(next, n), op);
-        size_t span = fk_batch_span(start, n);
-        if (op == DO_TEST) {
-            lookup_window(c, k[cur], span, out + start);
-            continue;
-        }
-        fk_status s;
-        size_t did = write_window(wc, k[cur], span, op == DO_TAKE, &s);
-        if (s != FK_OK) {
-            *done = start + did;
-            return s;
-        }
-    }
-    *done = n;
-    return FK_OK;
+    batch x = { .wc = wc, .c = c, .keys = keys, .lens = lens, .ints = ints, .pre = pre,
+                .out = out, .op = op, .k = k };
+    return fk_batch_run(&x, n, window_step, probe_step, done);
 }
 
 /* ---------------------------------------- the fk_ops slots (cuckoo.c's table)

@@ -98,18 +98,12 @@ static inline uint64_t fk_cmap_add_mod(uint64_t a, uint64_t b, uint64_t n)
     return r >= n ? r - n : r;
 }
 
-/* XXH3-64 of keys longer than 16 bytes, out of line (cuckoo_hash.c): the hot
- * paths inline only the short-key code, which keeps their registers (and
- * the pushes and pops that save them) few. Same value as
- * XXH3_64bits_withSeed. */
-uint64_t fk_cmap_hash_long(const void *key, size_t len, uint64_t seed);
-
-/* XXH3-64 of the key, seeded. */
+/* XXH3-64 of the key, seeded (common/hash.h's fk_hash64, the seed's
+ * 8-byte constant made here). */
 static inline uint64_t fk_cmap_hash(const void *key, size_t len, uint64_t seed)
 {
-    if (__builtin_expect(len <= 16, 1))
-        return XXH3_64bits_withSeed(key, len, seed);
-    return fk_cmap_hash_long(key, len, seed);
+    const uint64_t flip = fk_hash8_flip64(seed);
+    return fk_hash64(key, len, &seed, &flip);
 }
 
 /* x XOR (d masked to x's block): stays in x's block of 0..n-1. */

@@ -139,9 +139,7 @@ struct fk_cuckoo {
  * the constant-length path, the same value. */
 static inline uint64_t fk_cuckoo_hash(const fk_cuckoo *c, const void *key, size_t len)
 {
-    if (__builtin_expect(len == 8, 1))
-        return fk_hash8_64(fk_hash8_load(key), c->hash8);
-    return fk_cmap_hash(key, len, c->seed);
+    return fk_hash64(key, len, &c->seed, &c->hash8);
 }
 
 /* The key's fingerprint and buckets under the filter's scheme (the legacy

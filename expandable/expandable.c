@@ -6,21 +6,16 @@
 #include <stdlib.h>
 #include "expandable_internal.h"
 #include "../common/alloc.h"
+#include "../common/cpu.h"
 
 /* Rank and select (common/rank_select.h): BMI2's pdep and the popcnt
  * instruction where the CPU has them (each filter chooses at creation:
  * xf->bmi2), else the portable forms; the same answers either way. */
-#define FK_XF_HAVE_BMI2 FK_RS_HAVE_BMI2
 #define FK_XF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
 #define FK_XF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
 #define FK_XF_POPCNT(w)         FK_RS_POPCNT(w)
 #endif
-
-uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len)
-{
-    return XXH3_64bits_withSeed(key, len, xf->seed);
-}
 
 /* ------------------------------------------------------------ geometry */
 
@@ -117,7 +112,7 @@ static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
 
 /* ------------------------------------------------------------- creation */
 
-static void choose_lookup(fk_expandable *xf);
+static void choose_paths(fk_expandable *xf);
 
 static fk_status create_table(uint64_t slots, uint32_t width, uint8_t **out)
 {
@@ -150,7 +145,7 @@ fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bit
     xf->width = width;
     xf->slot_bytes = width / 8;
     xf->block_bytes = FK_XF_HEAD + 8u * width;
-    choose_lookup(xf);
+    choose_paths(xf);
     xf->fp_bits = fp_bits;
     xf->doublings = doublings;
     xf->growth = FK_EXPANDABLE_DEFAULT_GROWTH;
@@ -271,14 +266,14 @@ static uint64_t next_bit(const fk_expandable *xf, unsigned at, uint64_t from, ui
     }
 
 FK_XF_DEFINE_PLACING(portable, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_XF_HAVE_BMI2
-FK_XF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+#if FK_CPU_X86
+FK_XF_DEFINE_PLACING(bmi2, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                      FK_XF_POPCNT)
 #endif
 
 static uint64_t run_place(const fk_expandable *xf, uint64_t q)
 {
-#if FK_XF_HAVE_BMI2
+#if FK_CPU_X86
     if (xf->bmi2)
         return run_place_bmi2(xf, q);
 #endif
@@ -442,7 +437,7 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
     {                                                                                            \
         if (__builtin_expect(len == 8 && key != NULL, 1))                                        \
             return lookup_##SUFFIX(xf, fk_hash8_64(fk_load_le64(key), xf->flip));                \
-        return lookup_##SUFFIX(xf, fk_xf_hash_long(xf, key, len));                               \
+        return lookup_##SUFFIX(xf, fk_hash64_long(key, len, xf->seed));                          \
     }                                                                                            \
     ATTR static bool lookup_u64_##SUFFIX(const fk_filter *f, uint64_t key)                       \
     {                                                                                            \
@@ -459,10 +454,10 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
 
 FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_XF_HAVE_BMI2
-FK_XF_DEFINE_LOOKUP(bmi2_16, 16, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+#if FK_CPU_X86
+FK_XF_DEFINE_LOOKUP(bmi2_16, 16, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
-FK_XF_DEFINE_LOOKUP(bmi2_32, 32, __attribute__((target("bmi2,popcnt"))), FK_XF_SELECT_BMI2,
+FK_XF_DEFINE_LOOKUP(bmi2_32, 32, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 #endif
 
@@ -482,11 +477,11 @@ void fk_xf_use_portable(fk_expandable *xf)
         FK_XF_USE_LOOKUP(xf, portable32);
 }
 
-static void choose_lookup(fk_expandable *xf)
+static void choose_paths(fk_expandable *xf)
 {
     fk_xf_use_portable(xf);
-#if FK_XF_HAVE_BMI2
-    if (__builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt")) {
+#if FK_CPU_X86
+    if (fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT)) {
         xf->bmi2 = true;
         if (xf->width == 16)
             FK_XF_USE_LOOKUP(xf, bmi2_16);

@@ -41,34 +41,51 @@ static inline void hash_window(const fk_expandable *xf, uint64_t h[], const void
     }
 }
 
+/* One batch (common/pipeline.h's fk_batch_run): lookups into out[] (into
+ * NULL), or inserts into `into` (xf itself) in order, stopping at the
+ * first failure. */
+typedef struct {
+    const fk_expandable      *xf;
+    fk_expandable            *into;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    bool              *out;
+    uint64_t         (*h)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *b = ctx;
+    hash_window(b->xf, b->h[slot], b->keys, b->lens, b->ints, start, span, b->into != NULL);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *b = ctx;
+    for (size_t j = 0; j < span; j++) {
+        if (!b->into) {
+            b->out[start + j] = fk_xf_lookup_hash(b->xf, b->h[slot][j]);
+            continue;
+        }
+        fk_status st = fk_xf_insert_hash(b->into, b->h[slot][j]);
+        if (st != FK_OK) {
+            *s = st;
+            return j;
+        }
+    }
+    return span;
+}
+
 static inline fk_status batch_run(const fk_expandable *xf, fk_expandable *into, size_t n,
                                   const void *const keys[], const size_t lens[],
                                   const uint64_t ints[], bool out[], size_t *done)
 {
     uint64_t h[2][FK_BATCH_WINDOW];
-    const bool write = into != NULL;
-    size_t span = fk_batch_span(0, n);
-    hash_window(xf, h[0], keys, lens, ints, 0, span, write);
-    for (size_t start = 0, w = 0; start < n; w ^= 1) {
-        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
-        if (nspan)
-            hash_window(xf, h[w ^ 1], keys, lens, ints, next, nspan, write);
-        for (size_t j = 0; j < span; j++) {
-            if (!write) {
-                out[start + j] = fk_xf_lookup_hash(xf, h[w][j]);
-                continue;
-            }
-            fk_status s = fk_xf_insert_hash(into, h[w][j]);
-            if (s != FK_OK) {
-                *done = start + j;
-                return s;
-            }
-        }
-        start = next;
-        span = nspan;
-    }
-    *done = n;
-    return FK_OK;
+    batch b = { .xf = xf, .into = into,
+                .keys = keys, .lens = lens, .ints = ints, .out = out, .h = h };
+    return fk_batch_run(&b, n, window_step, probe_step, done);
 }
 
 void fk_expandable_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],

@@ -81,15 +81,10 @@ struct fk_expandable {
 
 /* ------------------------------------------------------- key -> place */
 
-/* XXH3-64 of a key of any length, out of line (expandable.c), so the
- * lookups inline only the 8-byte path. */
-uint64_t fk_xf_hash_long(const fk_expandable *xf, const void *key, size_t len);
-
+/* The key's one hash: common/hash.h's fk_hash64 with xf's seed. */
 static inline uint64_t fk_xf_hash(const fk_expandable *xf, const void *key, size_t len)
 {
-    if (len == 8 && key)
-        return fk_hash8_64(fk_load_le64(key), xf->flip);
-    return XXH3_64bits_withSeed(key, len, xf->seed);
+    return fk_hash64(key, len, &xf->seed, &xf->flip);
 }
 
 /* The quotient of hash h, and in *kv the key's value as a slot of the

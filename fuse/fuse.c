@@ -11,12 +11,8 @@
 #include <sys/mman.h>
 #include "fuse_internal.h"
 #include "../common/alloc.h"
+#include "../common/cpu.h"
 #include "../common/sizing_internal.h"
-
-uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
 
 fk_fuse_test_knobs fk_fuse_testing;
 
@@ -250,9 +246,8 @@ FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
 /* The packed lookups again for CPUs with BMI2 (chosen at run time, same
  * bits): SHRX shifts a loaded word by a count in any register, which
  * saves a move to CL and the register it frees per cell. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#define FUSE_HAVE_BMI2_PATH 1
-#define FUSE_BMI2 __attribute__((target("bmi2")))
+#if FK_CPU_X86
+#define FUSE_BMI2 FK_TARGET_BMI2
 FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
@@ -287,7 +282,7 @@ typedef struct {
 } lookup_pair;
 #define LOOKUP_PAIR(name) { name, name##_u64 }
 
-void fk_fuse_choose_path(fk_fuse *fu)
+void fk_fuse_choose_paths(fk_fuse *fu)
 {
     static const lookup_pair by_path[] = {
         [FK_FUSE_PATH_EMPTY] = LOOKUP_PAIR(lookup_empty),
@@ -311,8 +306,8 @@ void fk_fuse_choose_path(fk_fuse *fu)
     lookup_pair chosen = by_path[fu->path];
     if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
         bool bmi2 = false;
-#ifdef FUSE_HAVE_BMI2_PATH
-        bmi2 = !fk_fuse_testing.plain_lookups && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86
+        bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
 #endif
         chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
                        [bmi2];
@@ -358,7 +353,7 @@ fk_status fk_fuse_alloc(const fk_fuse_geom *geom, uint32_t f, uint64_t items, fk
     fu->fp_mask = f >= 32 ? UINT32_MAX : (UINT64_C(1) << f) - 1;
     fu->cell_bytes = bytes;
     fu->items = items;
-    fk_fuse_choose_path(fu);
+    fk_fuse_choose_paths(fu);
     *out = fu;
     return FK_OK;
 }
@@ -786,7 +781,7 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
     }
     fu->built.temp_bytes = peak;
     fu->built.key_passes = passes;
-    fk_fuse_choose_path(fu);
+    fk_fuse_choose_paths(fu);
     *out = fu;
     return FK_OK;
 }
@@ -1026,7 +1021,7 @@ static fk_status build_sharded(const key_src *src, uint64_t seed, uint32_t f, un
     sb.fu->built.max_attempts = most;
     sb.fu->built.temp_bytes = peak;
     sb.fu->built.key_passes = passes;
-    fk_fuse_choose_path(sb.fu);
+    fk_fuse_choose_paths(sb.fu);
     *out = sb.fu;
     sb.fu = NULL;
     s = FK_OK;

@@ -31,30 +31,51 @@ static inline bool test_located(const fk_fuse *fu, const located *k, unsigned w)
     return x == k->fp;
 }
 
-/* The pipeline, its width and sharding constant after inlining. Keys come
- * from either byte keys or integers (u64 not NULL). */
+/* One batch (common/pipeline.h's fk_batch_run), its width and sharding
+ * constant after inlining. Keys come from either byte keys or integers
+ * (ints: u64 not NULL). */
+typedef struct {
+    const fk_fuse     *fu;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *u64;
+    bool              *out;
+    unsigned           w;
+    bool               sharded, ints, prefetch;
+    located          (*win)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *x = ctx;
+    for (size_t j = 0; j < span; j++) {
+        size_t i = start + j;
+        uint64_t h = x->ints ? fk_fuse_hash8(x->u64[i], x->fu->flip)
+                             : fk_fuse_hash_in(x->fu, x->keys[i], x->lens[i]);
+        locate_hash(x->fu, h, x->sharded, x->w, x->prefetch, &x->win[slot][j]);
+    }
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *x = ctx;
+    (void)s;
+    for (size_t j = 0; j < span; j++)
+        x->out[start + j] = test_located(x->fu, &x->win[slot][j], x->w);
+    return span;
+}
+
 static inline void run(const fk_fuse *fu, size_t n, const void *const keys[],
                        const size_t lens[], const uint64_t *u64, bool out[], unsigned w,
                        bool sharded, bool ints)
 {
-    bool prefetch = fk_batch_prefetches(fu->cell_bytes);
     located win[2][FK_BATCH_WINDOW];
-    size_t prev_start = 0, prev_len = 0;
-    unsigned cur = 0;
-    for (size_t start = 0; start < n || prev_len; start += FK_BATCH_WINDOW) {
-        size_t len = start < n ? fk_batch_span(start, n) : 0;
-        for (size_t j = 0; j < len; j++) {
-            size_t i = start + j;
-            uint64_t h = ints ? fk_fuse_hash8(u64[i], fu->flip)
-                             : fk_fuse_hash_in(fu, keys[i], lens[i]);
-            locate_hash(fu, h, sharded, w, prefetch, &win[cur][j]);
-        }
-        for (size_t j = 0; j < prev_len; j++)
-            out[prev_start + j] = test_located(fu, &win[cur ^ 1][j], w);
-        prev_start = start;
-        prev_len = len;
-        cur ^= 1;
-    }
+    batch x = { .fu = fu, .keys = keys, .lens = lens, .u64 = u64, .out = out, .w = w,
+                .sharded = sharded, .ints = ints,
+                .prefetch = fk_batch_prefetches(fu->cell_bytes), .win = win };
+    size_t done;
+    (void)fk_batch_run(&x, n, window_step, probe_step, &done);
 }
 
 /* Dispatch on the filter's path once per batch. */

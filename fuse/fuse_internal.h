@@ -68,10 +68,6 @@ struct fk_fuse {
     fk_fuse_build_figures built;
 };
 
-/* XXH3-64 of a key of any length but 8, out of line (fuse.c): the hot
- * paths inline only the 8-byte code below. */
-uint64_t fk_fuse_hash_long(const void *key, size_t len, uint64_t seed);
-
 /* The 8-byte keys' path: exactly XXH3_64bits_withSeed(bytes, 8, seed)
  * (xxHash 0.8's 4-to-8-byte case: the two 32-bit halves swapped, XORed
  * with a constant made of the default secret's bytes 8..23 minus the
@@ -98,9 +94,8 @@ static inline uint64_t fk_fuse_hash8(uint64_t le_value, uint64_t flip)
 /* The key's one hash (XXH3-64, seeded). */
 static inline uint64_t fk_fuse_hash(const void *key, size_t len, uint64_t seed)
 {
-    if (__builtin_expect(len == 8, 1))
-        return fk_fuse_hash8(fk_hash8_load(key), fk_fuse_flip_of(seed));
-    return fk_fuse_hash_long(key, len, seed);
+    const uint64_t flip = fk_fuse_flip_of(seed);
+    return fk_hash64(key, len, &seed, &flip);
 }
 
 /* A 64-bit key's hash: XXH3-64 of its 8 little-endian bytes. */
@@ -130,13 +125,11 @@ static inline void fk_fuse_set_hash_seed(fk_fuse *fu, uint64_t seed)
     fu->flip = fk_fuse_flip_of(seed);
 }
 
-/* The filter's hash of a key: the 8-byte path inline with the filter's
- * constant, any other length out of line. */
+/* The filter's hash of a key (common/hash.h's fk_hash64: the 8-byte path
+ * inline with the filter's constant, any other length out of line). */
 static inline uint64_t fk_fuse_hash_in(const fk_fuse *fu, const void *key, size_t len)
 {
-    if (__builtin_expect(len == 8, 1))
-        return fk_fuse_hash8(fk_hash8_load(key), fu->flip);
-    return fk_fuse_hash_long(key, len, fu->hash_seed);
+    return fk_hash64(key, len, &fu->hash_seed, &fu->flip);
 }
 
 /* A key's three cells within its shard, from its (mixed) hash g. */
@@ -276,7 +269,7 @@ typedef struct {
     uint64_t shard_keys;    /* 0: FK_FUSE_SHARD_KEYS */
     uint64_t stage_bytes;   /* 0: what FK_FUSE_TEMP_BUDGET leaves */
     uint64_t fail_attempts; /* each shard's first attempts fail */
-    bool     plain_lookups; /* fk_fuse_choose_path skips the BMI2 paths */
+    bool     plain_lookups; /* fk_fuse_choose_paths skips the BMI2 paths */
 } fk_fuse_test_knobs;
 extern fk_fuse_test_knobs fk_fuse_testing;
 
@@ -288,7 +281,7 @@ extern fk_fuse_test_knobs fk_fuse_testing;
 fk_status fk_fuse_alloc(const fk_fuse_geom *geom, uint32_t f, uint64_t items, fk_fuse **out);
 
 /* Sets fu->path from its width, shard count and items (fuse.c). */
-void fk_fuse_choose_path(fk_fuse *fu);
+void fk_fuse_choose_paths(fk_fuse *fu);
 
 /* Cell bytes of a geometry and width, the 8-byte pad included; 0 when over
  * FK_MEMORY_CAP (fuse.c). */

@@ -8,14 +8,9 @@
 #include "quotient_internal.h"
 #include "../common/alloc.h"
 #include "../common/bits.h"
+#include "../common/cpu.h"
 #include "../common/sizing_internal.h"
 
-#define FK_QF_HAVE_BMI2 FK_RS_HAVE_BMI2
-
-uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
-}
 
 /* ------------------------------------------------------------ sizing */
 
@@ -193,10 +188,10 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
 
 #define FK_QF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
 FK_QF_DEFINE_PLACING(portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
-#if FK_QF_HAVE_BMI2
+#if FK_CPU_X86
 #define FK_QF_SELECT_BMI2(w, k) fk_rs_select_bmi2((w), (k))
 #define FK_QF_POPCNT(w) FK_RS_POPCNT(w)
-FK_QF_DEFINE_PLACING(bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+FK_QF_DEFINE_PLACING(bmi2, FK_TARGET_BMI2_POPCNT, FK_QF_SELECT_BMI2,
                      FK_QF_POPCNT)
 #define FK_QF_PLACING(qf, name, ...) \
     ((qf)->bmi2 ? name##_bmi2(qf, __VA_ARGS__) : name##_portable(qf, __VA_ARGS__))
@@ -433,7 +428,7 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
     {                                                                                       \
         if (!key && len > 0)                                                                \
             return false;                                                                   \
-        return BODY(qf, fk_qf_hash(key, len, qf->seed));                                    \
+        return BODY(qf, fk_qf_hash(qf, key, len));                                    \
     }                                                                                       \
     /* 8-byte keys (XXH3's 8-byte path, the seed's part made once) stay in \
      * registers the caller does not save; other lengths go out of line */  \
@@ -453,16 +448,16 @@ __attribute__((noinline)) static bool run_has(const fk_quotient *qf, uint64_t st
 
 FK_QF_DEFINE_LOOKUP(lookup_portable, , FK_QF_SELECT_PORTABLE, fk_rs_popcount)
 FK_QF_DEFINE_KEY_LOOKUP(lookup_key_portable, lookup_portable, )
-#if FK_QF_HAVE_BMI2
-FK_QF_DEFINE_LOOKUP(lookup_bmi2, __attribute__((target("bmi2,popcnt"))), FK_QF_SELECT_BMI2,
+#if FK_CPU_X86
+FK_QF_DEFINE_LOOKUP(lookup_bmi2, FK_TARGET_BMI2_POPCNT, FK_QF_SELECT_BMI2,
                     FK_QF_POPCNT)
-FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, __attribute__((target("bmi2,popcnt"))))
+FK_QF_DEFINE_KEY_LOOKUP(lookup_key_bmi2, lookup_bmi2, FK_TARGET_BMI2_POPCNT)
 #endif
 
 static bool cpu_has_bmi2(void)
 {
-#if FK_QF_HAVE_BMI2
-    return __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("popcnt");
+#if FK_CPU_X86
+    return fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT);
 #else
     return false;
 #endif
@@ -476,9 +471,9 @@ void fk_qf_use_portable(fk_quotient *qf)
     qf->base.contains_u64 = lookup_key_portable_u64;
 }
 
-static void choose_lookup(fk_quotient *qf)
+static void choose_paths(fk_quotient *qf)
 {
-#if FK_QF_HAVE_BMI2
+#if FK_CPU_X86
     if (cpu_has_bmi2()) {
         qf->bmi2 = true;
         qf->lookup = lookup_bmi2;
@@ -518,7 +513,7 @@ static fk_status create_exact(uint64_t slots, uint64_t quotients, uint32_t r, ui
     qf->quotients = quotients;
     qf->r = r;
     qf->rmask = (UINT64_C(1) << r) - 1;
-    choose_lookup(qf);
+    choose_paths(qf);
     qf->seed = seed;
     qf->flip = fk_qf_seed_flip(seed);
     qf->capacity = capacity;
@@ -961,7 +956,7 @@ fk_status fk_quotient_insert(fk_quotient *qf, const void *key, size_t len)
         return FK_EINVAL;
     if (len == 8)
         return fk_qf_insert_hash(qf, fk_qf_hash8(fk_load_le64(key), qf->flip));
-    return fk_qf_insert_hash(qf, fk_qf_hash(key, len, qf->seed));
+    return fk_qf_insert_hash(qf, fk_qf_hash(qf, key, len));
 }
 
 bool fk_quotient_contains(const fk_quotient *qf, const void *key, size_t len)
@@ -975,7 +970,7 @@ fk_status fk_quotient_remove(fk_quotient *qf, const void *key, size_t len)
 {
     if (!qf || (!key && len > 0))
         return FK_EINVAL;
-    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(key, len, qf->seed), &x);
+    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(qf, key, len), &x);
     return change_count(qf, q, x, 0);
 }
 
@@ -1009,7 +1004,7 @@ fk_status fk_quotient_count(const fk_quotient *qf, const void *key, size_t len, 
         *count = 0;
     if (!qf || !count || (!key && len > 0))
         return FK_EINVAL;
-    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(key, len, qf->seed), &x);
+    uint64_t x, q = fk_qf_quotient(qf, fk_qf_hash(qf, key, len), &x);
     if (!fk_qf_is_occupied(qf, q))
         return FK_OK;
     uint64_t slots, P, e;
@@ -1022,7 +1017,7 @@ fk_status fk_quotient_locate(const fk_quotient *qf, const void *key, size_t len,
     if (!qf || !out || (!key && len > 0))
         return FK_EINVAL;
     memset(out, 0, sizeof *out);
-    out->hash = fk_qf_hash(key, len, qf->seed);
+    out->hash = fk_qf_hash(qf, key, len);
     out->quotient = fk_qf_quotient(qf, out->hash, &out->remainder);
     out->occupied = fk_qf_is_occupied(qf, out->quotient);
     fk_status s = count_of(qf, out->quotient, out->remainder, &out->count, &out->group_slots,

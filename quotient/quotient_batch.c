@@ -14,7 +14,7 @@ static inline uint64_t hash_of(const fk_quotient *qf, const void *const keys[],
         return fk_qf_hash8(ints[i], qf->flip);
     if (lens[i] == 8)
         return fk_qf_hash8(fk_load_le64(keys[i]), qf->flip);
-    return fk_qf_hash(keys[i], lens[i], qf->seed);
+    return fk_qf_hash(qf, keys[i], lens[i]);
 }
 
 /* Hashes keys [start, start + span) into h[] and prefetches their blocks. */
@@ -36,38 +36,52 @@ static inline void hash_window(const fk_quotient *qf, uint64_t h[], const void *
     }
 }
 
-/* Looks the keys up into out[] (into NULL) or inserts them into `into`
- * (qf itself), a window at a time while the next window's lines arrive;
- * *done: the keys inserted before the first failure. Inlined into each
- * caller, so each gets only its own loop. */
+/* One batch (common/pipeline.h's fk_batch_run): lookups into out[] (into
+ * NULL), or inserts into `into` (qf itself) in order, stopping at the
+ * first failure. */
+typedef struct {
+    const fk_quotient    *qf;
+    fk_quotient          *into;
+    const void *const    *keys;
+    const size_t         *lens;
+    const uint64_t       *ints;
+    bool                 *out;
+    uint64_t         (*h)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *b = ctx;
+    hash_window(b->qf, b->h[slot], b->keys, b->lens, b->ints, start, span, b->into != NULL);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *b = ctx;
+    for (size_t j = 0; j < span; j++) {
+        if (!b->into) {
+            b->out[start + j] = b->qf->lookup(b->qf, b->h[slot][j]);
+            continue;
+        }
+        fk_status st = fk_qf_insert_hash(b->into, b->h[slot][j]);
+        if (st != FK_OK) {
+            *s = st;
+            return j;
+        }
+    }
+    return span;
+}
+
+/* Inlined into each caller, so each gets only its own loop. */
 static inline fk_status batch_run(const fk_quotient *qf, fk_quotient *into, size_t n,
                                   const void *const keys[], const size_t lens[],
                                   const uint64_t ints[], bool out[], size_t *done)
 {
     uint64_t h[2][FK_BATCH_WINDOW];
-    const bool write = into != NULL;
-    size_t span = fk_batch_span(0, n);
-    hash_window(qf, h[0], keys, lens, ints, 0, span, write);
-    for (size_t start = 0, w = 0; start < n; w ^= 1) {
-        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
-        if (nspan)
-            hash_window(qf, h[w ^ 1], keys, lens, ints, next, nspan, write);
-        for (size_t j = 0; j < span; j++) {
-            if (!write) {
-                out[start + j] = qf->lookup(qf, h[w][j]);
-                continue;
-            }
-            fk_status s = fk_qf_insert_hash(into, h[w][j]);
-            if (s != FK_OK) {
-                *done = start + j;
-                return s;
-            }
-        }
-        start = next;
-        span = nspan;
-    }
-    *done = n;
-    return FK_OK;
+    batch b = { .qf = qf, .into = into,
+                .keys = keys, .lens = lens, .ints = ints, .out = out, .h = h };
+    return fk_batch_run(&b, n, window_step, probe_step, done);
 }
 
 static void lookup_run(const fk_quotient *qf, size_t n, const void *const keys[],

@@ -94,15 +94,10 @@ static inline uint64_t fk_qf_items(const fk_quotient *qf)
 
 /* ------------------------------------------------------- key -> place */
 
-/* XXH3-64 of keys longer than 16 bytes, out of line (quotient.c), so the
- * hot paths inline only the short-key code. */
-uint64_t fk_qf_hash_long(const void *key, size_t len, uint64_t seed);
-
-static inline uint64_t fk_qf_hash(const void *key, size_t len, uint64_t seed)
+/* The key's one hash: common/hash.h's fk_hash64 with qf's seed. */
+static inline uint64_t fk_qf_hash(const fk_quotient *qf, const void *key, size_t len)
 {
-    if (__builtin_expect(len <= 16, 1))
-        return XXH3_64bits_withSeed(key, len, seed);
-    return fk_qf_hash_long(key, len, seed);
+    return fk_hash64(key, len, &qf->seed, &qf->flip);
 }
 
 /* XXH3-64 of an 8-byte key, exactly XXH3_64bits_withSeed(key, 8, seed)

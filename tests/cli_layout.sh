@@ -19,7 +19,7 @@
 #    registry names its ops table (registry/registry.c); the test-only
 #    kinds of TEST_KINDS (tests/<kind>/) have the same files by role. A .c
 #    under 60 lines is accepted when it is the body file of the header of
-#    its name (cuckoo/cuckoo_hash.c);
+#    its name (as cuckoo/cuckoo_table.c beside cuckoo_table.h);
 #  - no include circle among a kind's files, nor between folders (none
 #    in bench/ runs back up): see circles() below;
 #  - the clients (redis/, python/src/, bench/cli/) reach a kind only
@@ -168,8 +168,8 @@ roles() {
         [ -f "$c" ] || continue
         case "$(basename "$c")" in "$k.c"|"${k}_"*.c) ok;; *) ko "$c is not named $k.c or ${k}_<role>.c";; esac
         lines=$(wc -l < "$c")
-        # a small body file of its own header (cuckoo_hash.c beside
-        # cuckoo_hash.h) is what keeps that header out of a circle
+        # a body file of its own header (cuckoo_table.c beside
+        # cuckoo_table.h) is what keeps that header out of a circle
         [ -f "${c%.c}.h" ] && { ok; continue; }
         check "$c has at least 60 lines (has $lines; fold it into its role file)" test "$lines" -ge 60
     done

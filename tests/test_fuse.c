@@ -671,7 +671,7 @@ TEST(batches_equal_single_lookups)
         for (size_t i = 0; i < 2 * n; i++)
             chosen[i] = fk_fuse_contains_u64(fu, keys[i]);
         fk_fuse_testing.plain_lookups = true;
-        fk_fuse_choose_path(fu);
+        fk_fuse_choose_paths(fu);
         size_t differ = 0;
         for (size_t i = 0; i < 2 * n; i++)
             differ += (chosen[i] != fk_fuse_contains_u64(fu, keys[i])) +

@@ -11,6 +11,7 @@
 #include "check.h"
 #include "../quotient/quotient.h"
 #include "../quotient/quotient_internal.h"
+#include "../common/cpu.h"
 #include "../common/endian.h"
 #include "../registry/registry.h"
 
@@ -935,7 +936,7 @@ __attribute__((target("bmi2"))) static unsigned select_pdep(uint64_t w, unsigned
 TEST(bmi2_select_matches_portable)
 {
 #if HAVE_BMI2
-    if (!__builtin_cpu_supports("bmi2")) {
+    if (!fk_cpu_has(FK_CPU_BMI2)) {
         return;
     }
     uint64_t rng = 5;

@@ -6,6 +6,7 @@
 #include "window_internal.h"
 #include "../common/alloc.h"
 #include "../common/atomic.h"
+#include "../common/cpu.h"
 
 /* splitmix64 step: the eviction PRNG. */
 static inline uint64_t rng_next(uint64_t *state)
@@ -14,11 +15,6 @@ static inline uint64_t rng_next(uint64_t *state)
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
-}
-
-uint64_t fk_win_hash_long(const void *key, size_t len, uint64_t seed)
-{
-    return XXH3_64bits_withSeed(key, len, seed);
 }
 
 /* ------------------------------------------------------------ sizing */
@@ -860,15 +856,12 @@ static void sweep_words(fk_window *w, unsigned t)
  * otherwise): a second build of the width paths (lookups,
  * inserts, walks), chosen at creation when
  * the CPU has them (choose_paths), as cuckoo's. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
-    !FK_TSAN
-#define FK_WIN_BMI __attribute__((target("bmi,bmi2")))
+#if FK_CPU_X86 && !FK_TSAN
+#define FK_WIN_BMI FK_TARGET_BMI12
 #define FK_WIN_BMI_PATH(...) __VA_ARGS__
-#define FK_WIN_HAVE_BMI 1
 #else
 #define FK_WIN_BMI
 #define FK_WIN_BMI_PATH(...)
-#define FK_WIN_HAVE_BMI 0
 #endif
 
 #define FK_WIN_INSERT_W(F, B, ATTR)                                                    \
@@ -884,7 +877,7 @@ static void sweep_words(fk_window *w, unsigned t)
 #define FK_WIN_INSERT_PLAIN(F) FK_WIN_INSERT_W(F, , )
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_PLAIN)
 #undef FK_WIN_INSERT_PLAIN
-#if FK_WIN_HAVE_BMI
+#if FK_CPU_X86 && !FK_TSAN
 #define FK_WIN_INSERT_BMI(F) FK_WIN_INSERT_W(F, bmi_, FK_WIN_BMI)
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_INSERT_BMI)
 #undef FK_WIN_INSERT_BMI
@@ -944,7 +937,7 @@ static FK_HOT bool contains_u64(const fk_filter *f, uint64_t key)
 #define FK_WIN_LOOKUP_PLAIN(F) FK_WIN_LOOKUP_W(F, , )
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_PLAIN)
 #undef FK_WIN_LOOKUP_PLAIN
-#if FK_WIN_HAVE_BMI
+#if FK_CPU_X86 && !FK_TSAN
 #define FK_WIN_LOOKUP_BMI(F) FK_WIN_LOOKUP_W(F, bmi_, FK_WIN_BMI)
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_BMI)
 #undef FK_WIN_LOOKUP_BMI
@@ -957,8 +950,8 @@ static void choose_paths(fk_window *x)
     x->base.contains_u64 = contains_u64;
     x->insert_h = insert_any;
     x->kick = kick_any;
-#if FK_WIN_HAVE_BMI
-    const bool bmi = __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+#if FK_CPU_X86 && !FK_TSAN
+    const bool bmi = fk_cpu_has(FK_CPU_BMI | FK_CPU_BMI2);
 #endif
     switch (x->f) {
 #define FK_WIN_PATHS_CASE(F)                                                           \

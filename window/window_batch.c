@@ -34,37 +34,52 @@ static inline void hash_window(const fk_window *w, uint64_t h[], const void *con
     }
 }
 
-/* Looks the keys up into out[] (into NULL) or inserts them into `into`,
- * a window at a time; *done: the keys inserted before the first failure. */
+/* One batch (common/pipeline.h's fk_batch_run): lookups into out[] (into
+ * NULL), or inserts into `into` in order, stopping at the first failure;
+ * *done: the keys inserted before it. */
+typedef struct {
+    const fk_window      *w;
+    fk_window            *into;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    bool              *out;
+    uint64_t         (*h)[FK_BATCH_WINDOW]; /* the two windows */
+} batch;
+
+static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    batch *b = ctx;
+    hash_window(b->w, b->h[slot], b->keys, b->lens, b->ints, start, span, b->into != NULL);
+}
+
+static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                fk_status *s)
+{
+    batch *b = ctx;
+    for (size_t j = 0; j < span; j++) {
+        if (!b->into) {
+            fk_win_place p = fk_win_place_of(b->w, b->h[slot][j]);
+            b->out[start + j] = fk_win_has(b->w, &p);
+            continue;
+        }
+        fk_status st = fk_win_insert_hash(b->into, b->h[slot][j]);
+        if (st != FK_OK) {
+            *s = st;
+            return j;
+        }
+    }
+    return span;
+}
+
 static inline fk_status batch_run(const fk_window *w, fk_window *into, size_t n,
                                   const void *const keys[], const size_t lens[],
                                   const uint64_t ints[], bool out[], size_t *done)
 {
     uint64_t h[2][FK_BATCH_WINDOW];
-    const bool write = into != NULL;
-    size_t span = fk_batch_span(0, n);
-    hash_window(w, h[0], keys, lens, ints, 0, span, write);
-    for (size_t start = 0, k = 0; start < n; k ^= 1) {
-        size_t next = start + span, nspan = next < n ? fk_batch_span(next, n) : 0;
-        if (nspan)
-            hash_window(w, h[k ^ 1], keys, lens, ints, next, nspan, write);
-        for (size_t j = 0; j < span; j++) {
-            if (!write) {
-                fk_win_place p = fk_win_place_of(w, h[k][j]);
-                out[start + j] = fk_win_has(w, &p);
-                continue;
-            }
-            fk_status s = fk_win_insert_hash(into, h[k][j]);
-            if (s != FK_OK) {
-                *done = start + j;
-                return s;
-            }
-        }
-        start = next;
-        span = nspan;
-    }
-    *done = n;
-    return FK_OK;
+    batch b = { .w = w, .into = into,
+                .keys = keys, .lens = lens, .ints = ints, .out = out, .h = h };
+    return fk_batch_run(&b, n, window_step, probe_step, done);
 }
 
 /* batch_run's lookups with the width a constant F <= 13: no width test, no
@@ -100,7 +115,10 @@ static inline __attribute__((always_inline)) void lookup_run_w(const fk_window *
     static void lookup_run_##F(const fk_window *w, size_t n, const void *const keys[], \
                                const size_t lens[], const uint64_t ints[], bool out[]) \
     {                                                                                  \
-        lookup_run_w(w, n, keys, lens, ints, out, F);                                  \
+        if (ints) /* each form its own loop, the other's NULL a constant */          \
+            lookup_run_w(w, n, NULL, NULL, ints, out, F);                              \
+        else                                                                           \
+            lookup_run_w(w, n, keys, lens, NULL, out, F);                              \
     }
 FK_WIN_EACH_WORD_WIDTH(FK_WIN_LOOKUP_RUN)
 #undef FK_WIN_LOOKUP_RUN

@@ -102,16 +102,10 @@ struct fk_window {
 
 /* ------------------------------------------------------- key -> place */
 
-/* XXH3-64 of keys longer than 16 bytes, out of line (window.c). */
-uint64_t fk_win_hash_long(const void *key, size_t len, uint64_t seed);
-
+/* The key's one hash: common/hash.h's fk_hash64 with w's seed. */
 static inline uint64_t fk_win_hash(const fk_window *w, const void *key, size_t len)
 {
-    if (__builtin_expect(len == 8, 1))
-        return fk_hash8_64(fk_load_le64(key), w->hash8);
-    if (len <= 16)
-        return XXH3_64bits_withSeed(key, len, w->seed);
-    return fk_win_hash_long(key, len, w->seed);
+    return fk_hash64(key, len, &w->seed, &w->hash8);
 }
 
 static inline uint64_t fk_win_mulhi(uint64_t a, uint64_t b)

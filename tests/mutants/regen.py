@@ -79,11 +79,12 @@ MUTANTS = [
      "            set_runend(qf, s63 + 1, fk_qf_is_runend(qf, s63));\n",
      "            fk_qf_set_slot(qf, s63 + 1, fk_qf_slot(qf, s63));\n"),
     ("08-blocked-batch-skips-last-window",
-     "the blocked filter's batch pipeline skips its last window of keys",
+     "the two-window batch runner (fk_batch_run: blocked's batches, every kind's) skips "
+     "its last window of keys",
      "make check-blocked",
      "test_contract build_answers_as_inserts (a build inserts through the batch call), "
      "test_batch's batch-equals-single cases (FK_TEST_KIND=blocked)",
-     "blocked/blocked_batch.c",
+     "common/pipeline.h",
      "    for (size_t start = 0; start < n; start += FK_BATCH_WINDOW, cur ^= 1) {\n",
      "    for (size_t start = 0; start + FK_BATCH_WINDOW < n; start += FK_BATCH_WINDOW, cur ^= 1) {\n"),
     ("09-hash-ignores-seed",
