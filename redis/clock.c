@@ -131,9 +131,9 @@ uint64_t fkr_clock_as_of(RedisModuleCtx *ctx, const fkr_value *v)
 /* ------------------------------------------------------------ reads
  *
  * A read answers as of fkr_clock_as_of without changing the key and
- * propagates nothing (fkr.h, issue 48): the window library reads what an
- * advance to that time would leave (fk_window_contains_at,
- * fk_win_describe_at, fk_win_stats_at). */
+ * propagates nothing (fkr.h, issue 48): the generic calls read what an
+ * advance to that time would leave (fk_filter_contains_at,
+ * fk_filter_describe_at, fk_filter_stats_at). */
 
 const fk_filter *fkr_read_window(RedisModuleCtx *ctx, const fkr_value *v, uint64_t *at)
 {

@@ -204,7 +204,7 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     uint64_t span = 0;
     uint32_t clock_id = FK_CLOCK_CALLER;
     PyObject *all = with_positional(args, rest, kw);
-    int bad = !all || pyfk_window_take_span(all, (caps & FK_CAP_EXPIRES) != 0, &span, &clock_id) ||
+    int bad = !all || pyfk_timed_take_span(all, (caps & FK_CAP_EXPIRES) != 0, &span, &clock_id) ||
               pyfk_params_from(all, &p, !(caps & FK_CAP_GROWS));
     Py_XDECREF(all);
     if (bad)
@@ -215,7 +215,7 @@ static PyObject *filter_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (p.max_bytes == 0) /* below the machine's memory: LimitError, not the OOM killer */
         p.max_bytes = pyfk_default_max_bytes();
     fk_filter *f = NULL;
-    fk_status s = pyfk_window_new(ops, &p, span, &f);
+    fk_status s = pyfk_timed_new(ops, &p, span, &f);
     if (s != FK_OK) {
         char what[160];
         snprintf(what, sizeof what, "%s(capacity=%llu, fpr=%g%s)", ops->name,
@@ -1050,8 +1050,8 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
     const fk_ops *ops = fk_filter_ops(self->filter);
     fk_filter_stats(self->filter, &now);
     (void)fk_filter_serialized_size(self->filter, &size_now);
-    uint64_t span = self->made_known ? self->made_span : pyfk_window_span_of(self->filter);
-    uint32_t clock_id = pyfk_window_clock_of(self->filter);
+    uint64_t span = self->made_known ? self->made_span : pyfk_timed_span_of(self->filter);
+    uint32_t clock_id = pyfk_timed_clock_of(self->filter);
     pyfk_leave(self, in);
     bool grows = (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
     fk_params p = self->made;
@@ -1062,7 +1062,7 @@ static PyObject *filter_clear(PyObject *o, PyObject *noargs)
         p.clock = clock_id;
     }
     fk_filter *fresh = NULL;
-    fk_status s = pyfk_window_new(ops, &p, span, &fresh);
+    fk_status s = pyfk_timed_new(ops, &p, span, &fresh);
     fk_stats st_new;
     if (s == FK_OK) {
         fk_filter_stats(fresh, &st_new);
@@ -1443,7 +1443,7 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
     int ns = 0;
     slots[ns++] = (PyType_Slot){ Py_tp_doc, doc };
     if (caps & FK_CAP_EXPIRES)
-        slots[ns++] = (PyType_Slot){ Py_tp_getset, pyfk_window_getset };
+        slots[ns++] = (PyType_Slot){ Py_tp_getset, pyfk_timed_getset };
     if (caps & FK_CAP_MERGE) {
         slots[ns++] = (PyType_Slot){ Py_nb_or, filter_or };
         slots[ns++] = (PyType_Slot){ Py_nb_inplace_or, filter_ior };
@@ -1468,7 +1468,7 @@ static PyTypeObject *make_kind_class(PyObject *module, const pyfk_state *st, con
               ((caps & FK_CAP_REMOVE) && add_methods(type, remove_methods)) ||
               ((caps & FK_CAP_COUNT) && add_methods(type, count_methods)) ||
               ((caps & FK_CAP_RESIZES) && add_methods(type, resize_methods)) ||
-              ((caps & FK_CAP_EXPIRES) && add_methods(type, pyfk_window_methods));
+              ((caps & FK_CAP_EXPIRES) && add_methods(type, pyfk_timed_methods));
     Py_XDECREF(kind);
     Py_XDECREF(summary);
     Py_XDECREF(capset);

@@ -259,23 +259,23 @@ PyObject *pyfk_build_keys(const pyfk_state *st, const fk_ops *ops, const fk_para
  * (for a span: FK_CLOCK_UNIX_NS unless clock="caller"; else 0); expires:
  * the kind takes them (else TypeError); clock without span is a
  * ValueError. 0, or -1 with TypeError/ValueError set. */
-int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id);
+int pyfk_timed_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id);
 /* fk_filter_new, or a time window of span ticks when span > 0
  * (FK_EUNSUPPORTED for a kind other than window). */
-fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out);
+fk_status pyfk_timed_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out);
 /* f's span when it is a time window, else 0. */
-uint64_t pyfk_window_span_of(const fk_filter *f);
+uint64_t pyfk_timed_span_of(const fk_filter *f);
 /* f's clock id when it is a window (FK_CLOCK_UNIX_NS, FK_CLOCK_CALLER),
  * else FK_CLOCK_CALLER. */
-uint32_t pyfk_window_clock_of(const fk_filter *f);
+uint32_t pyfk_timed_clock_of(const fk_filter *f);
 /* advance and describe; span and now (the class of a kind with
  * FK_CAP_EXPIRES gets them). */
 /* describe(): the filter's describe rows as a dict, for every kind
  * (window.c). */
 PyObject *pyfk_describe(PyObject *o, PyObject *unused);
 extern const char pyfk_describe_doc[];
-extern PyMethodDef pyfk_window_methods[];
-extern PyGetSetDef pyfk_window_getset[];
+extern PyMethodDef pyfk_timed_methods[];
+extern PyGetSetDef pyfk_timed_getset[];
 
 /* -------------------------------------------------- bench and sizing */
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);

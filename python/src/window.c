@@ -52,7 +52,7 @@ static int take_clock(PyObject *kw, bool expires, uint64_t span, uint32_t *clock
 }
 
 /* Reads and deletes "span" and "clock" from kw (a dict the caller owns). */
-int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id)
+int pyfk_timed_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *clock_id)
 {
     *span = 0;
     *clock_id = FK_CLOCK_CALLER;
@@ -85,7 +85,7 @@ int pyfk_window_take_span(PyObject *kw, bool expires, uint64_t *span, uint32_t *
     return rc ? rc : take_clock(kw, expires, *span, clock_id);
 }
 
-fk_status pyfk_window_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out)
+fk_status pyfk_timed_new(const fk_ops *ops, const fk_params *p, uint64_t span, fk_filter **out)
 {
     if (!span)
         return fk_filter_new(ops, p, out);
@@ -120,14 +120,14 @@ static void clock_of(const fk_filter *f, win_clock *c)
     c->now = (r = fk_describe_find(rows, n, "now")) ? r->value.u64 : 0;
 }
 
-uint64_t pyfk_window_span_of(const fk_filter *f)
+uint64_t pyfk_timed_span_of(const fk_filter *f)
 {
     win_clock c;
     clock_of(f, &c);
     return c.timed ? c.window : 0;
 }
 
-uint32_t pyfk_window_clock_of(const fk_filter *f)
+uint32_t pyfk_timed_clock_of(const fk_filter *f)
 {
     win_clock c;
     clock_of(f, &c);
@@ -360,7 +360,7 @@ const char pyfk_describe_doc[] = "describe($self)\n--\n\n"
 "clock_id, timed, now, next_boundary, slots, buckets, fingerprint_bits, slot_bits,\n"
 "seed. Cost: O(1) for most kinds, O(links) for a growing one.";
 
-PyMethodDef pyfk_window_methods[] = {
+PyMethodDef pyfk_timed_methods[] = {
     { "advance", window_advance, METH_VARARGS, advance_doc },
     { NULL, NULL, 0, NULL },
 };
@@ -400,7 +400,7 @@ static PyObject *get_clock(PyObject *o, void *unused)
     return PyUnicode_FromString(name);
 }
 
-PyGetSetDef pyfk_window_getset[] = {
+PyGetSetDef pyfk_timed_getset[] = {
     { "span", get_span, NULL, "a time window's length in ticks (the unit of advance(now)); None for a "
       "count window (the last `capacity` adds)", NULL },
     { "clock", get_clock, NULL, "a time window's clock: \"unix_ns\" (Unix time in ns, time.time_ns(): "
