@@ -295,11 +295,13 @@ int fkr_bf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     static const char *const names[] = { "Capacity", "Size", "Number of filters",
                                          "Number of items inserted", "Expansion rate" };
     static const char *const fields[] = { "CAPACITY", "SIZE", "FILTERS", "ITEMS", "EXPANSION" };
-    long long values[] = { fkr_count_reply(capacity), fkr_count_reply(fkr_value_memory(v)),
-                           bf_filters(v, s.capacity), fkr_count_reply(v->items), v->expansion };
     int nonscaling = (v->flags & FKR_FLAG_NONSCALING) != 0;
-    return fkr_reply_info(ctx, names, fields, values, 5, nonscaling ? 4 : -1,
-                          argc == 3 ? argv[2] : NULL);
+    fkr_info_value values[] = {
+        FKR_INFO_INT(fkr_count_reply(capacity)), FKR_INFO_INT(fkr_count_reply(fkr_value_memory(v))),
+        FKR_INFO_INT(bf_filters(v, s.capacity)), FKR_INFO_INT(fkr_count_reply(v->items)),
+        nonscaling ? FKR_INFO_NULL : FKR_INFO_INT(v->expansion),
+    };
+    return fkr_reply_info(ctx, names, fields, values, 5, argc == 3 ? argv[2] : NULL);
 }
 
 /* BF.CARD key: items added (0 for a missing key). */

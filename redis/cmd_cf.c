@@ -314,10 +314,13 @@ int fkr_cf_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                                          "Bucket size", "Expansion rate", "Max iterations" };
     size_t links = fk_scalable_links(v->filter);
     long long filters = links ? (long long)links : 1;
-    long long values[] = { fkr_count_reply(fkr_value_memory(v)), cf_buckets(v), filters,
-                           fkr_count_reply(v->items), fkr_count_reply(v->deleted), FK_CUCKOO_SLOTS,
-                           v->expansion, v->max_iterations };
-    return fkr_reply_info(ctx, names, NULL, values, 8, -1, NULL);
+    fkr_info_value values[] = {
+        FKR_INFO_INT(fkr_count_reply(fkr_value_memory(v))), FKR_INFO_INT(cf_buckets(v)),
+        FKR_INFO_INT(filters), FKR_INFO_INT(fkr_count_reply(v->items)),
+        FKR_INFO_INT(fkr_count_reply(v->deleted)), FKR_INFO_INT(FK_CUCKOO_SLOTS),
+        FKR_INFO_INT(v->expansion), FKR_INFO_INT(v->max_iterations),
+    };
+    return fkr_reply_info(ctx, names, NULL, values, 8, NULL);
 }
 
 /* CF.DEBUG key: one line, as RedisBloom's: bucket size, buckets (summed

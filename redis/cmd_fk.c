@@ -355,104 +355,67 @@ static const char *family_name(const fkr_value *v)
     return names[v->family];
 }
 
-/* A window's own FK.INFO pairs (fk_window_describe as of now: fkr_read_describe, the key
- * unchanged):
- *   window        "count" or "time"
- *   window_size   N inserts (count) or T ms (time; the key keeps ns:
- *                 times here are its ns / 10^6, D rounded up)
- *   generation    the current generation's number, from 0
- *   generation_length  L inserts or D ms: how long a generation lasts
- *   oldest_age    inserts or ms since the oldest live generation began
- *   clock_ms      time: the time the answers are as of (the key's clock,
- *                 or a primary's own when later); null before the first
- *                 write or FK.ADVANCE; count: null
- *   generation_slots   8 live-slot counts, [0] the current generation
- *   generation_inserts 8 insert counts, the same order
- *   refused       inserts a full time window refused (FK_EFULL) */
-#define WINDOW_INFO_PAIRS 9
-
-/* The rows' values by name (0 / false when a row is missing). */
-static uint64_t row_u64(const fk_describe_row *rows, size_t n, const char *name)
-{
-    const fk_describe_row *r = fk_describe_find(rows, n, name);
-    return r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 0;
-}
-
-static bool row_bool(const fk_describe_row *rows, size_t n, const char *name)
-{
-    const fk_describe_row *r = fk_describe_find(rows, n, name);
-    return r && r->type == FK_DESCRIBE_BOOL && r->value.b;
-}
-
-/* rows[0..n): the window's rows, as of now (fkr_read_describe). */
-static void reply_window_info(RedisModuleCtx *ctx, const fk_describe_row *rows, size_t n)
-{
-    bool timed = row_bool(rows, n, "timed"), clock_set = row_bool(rows, n, "clock_set");
-    uint64_t as_of = row_u64(rows, n, "now"), age = row_u64(rows, n, "oldest_age");
-    uint64_t window = row_u64(rows, n, "window"), length = row_u64(rows, n, "generation_length");
-    if (timed) { /* ns as ms: D rounded up, ceil(ceil(T / 7) / 10^6) = ceil(T_ms / 7) */
-        as_of /= FKR_NS_PER_MS;
-        age /= FKR_NS_PER_MS;
-        window /= FKR_NS_PER_MS;
-        length = length / FKR_NS_PER_MS + (length % FKR_NS_PER_MS != 0);
-    }
-    rm_ReplyWithSimpleString(ctx, "window");
-    rm_ReplyWithSimpleString(ctx, timed ? "time" : "count");
-    rm_ReplyWithSimpleString(ctx, "window_size");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(window));
-    rm_ReplyWithSimpleString(ctx, "generation");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(row_u64(rows, n, "generation")));
-    rm_ReplyWithSimpleString(ctx, "generation_length");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(length));
-    rm_ReplyWithSimpleString(ctx, "oldest_age");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(age));
-    rm_ReplyWithSimpleString(ctx, "clock_ms");
-    if (timed && clock_set)
-        rm_ReplyWithLongLong(ctx, fkr_count_reply(as_of));
-    else
-        rm_ReplyWithNull(ctx);
-    /* the rows generation_slots_0.._7, generation_inserts_0.._7, in order */
-    static const char *const lists[2] = { "generation_slots", "generation_inserts" };
-    for (unsigned l = 0; l < 2; l++) {
-        size_t len = strlen(lists[l]), count = 0;
-        for (size_t i = 0; i < n; i++)
-            count += strncmp(rows[i].name, lists[l], len) == 0 && rows[i].name[len] == '_';
-        rm_ReplyWithSimpleString(ctx, lists[l]);
-        rm_ReplyWithArray(ctx, (long)count);
-        for (size_t i = 0; i < n; i++)
-            if (strncmp(rows[i].name, lists[l], len) == 0 && rows[i].name[len] == '_')
-                rm_ReplyWithLongLong(ctx, fkr_count_reply(rows[i].value.u64));
-    }
-    rm_ReplyWithSimpleString(ctx, "refused");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(row_u64(rows, n, "refused")));
-}
-
-/* An expandable filter's own FK.INFO pairs, from its rows:
- *   doublings         doublings so far (the table is 2^doublings times its first)
- *   fingerprint_bits  bits of a new entry's fingerprint
- *   shortest_fingerprint, longest_fingerprint  lengths in use in the table
- *   voids             entries out of bits (kept apart)
- *   void_share        voids / all entries
- * A kind whose rows name a "doublings" count gets them (today:
- * expandable). */
-#define EXPANDABLE_INFO_PAIRS 6
-static const char *const expandable_rows[EXPANDABLE_INFO_PAIRS] = {
-    "doublings", "fingerprint_bits", "shortest_fingerprint", "longest_fingerprint", "voids",
-    "void_share",
+/* FK.INFO's head: the fields every key reports (fk_stats as of now,
+ * fkr_read_stats), before its kind's rows. */
+static const char *const info_head[] = {
+    "kind",          "family",      "capacity",         "items",  "memory_bytes", "bits_per_item",
+    "load_factor",   "expected_fpr", "serialized_bytes", "growth",
 };
-static void reply_expandable_info(RedisModuleCtx *ctx, const fk_describe_row *rows, size_t n)
+#define INFO_HEAD (sizeof info_head / sizeof info_head[0])
+#define INFO_NAME_MAX 64
+
+/* rows[i]'s FK.INFO name into buf: its own, with "_<k>" when the name
+ * occurs more than once among rows[0..n) (k: which occurrence, from 0: a
+ * chain's rows per link) and "_ms" when its unit is "ns". */
+static void info_row_name(const fk_describe_row *rows, size_t n, size_t i, int ms, char *buf)
 {
-    for (unsigned i = 0; i < EXPANDABLE_INFO_PAIRS; i++) {
-        const fk_describe_row *r = fk_describe_find(rows, n, expandable_rows[i]);
-        rm_ReplyWithSimpleString(ctx, expandable_rows[i]);
-        if (r && r->type == FK_DESCRIBE_DOUBLE)
-            rm_ReplyWithDouble(ctx, r->value.d);
-        else
-            rm_ReplyWithLongLong(ctx, fkr_count_reply(r ? r->value.u64 : 0));
-    }
+    size_t before = 0, all = 0;
+    for (size_t j = 0; j < n; j++)
+        if (strcmp(rows[j].name, rows[i].name) == 0) {
+            all++;
+            before += j < i;
+        }
+    int len = all > 1 ? snprintf(buf, INFO_NAME_MAX, "%s_%zu", rows[i].name, before)
+                      : snprintf(buf, INFO_NAME_MAX, "%s", rows[i].name);
+    if (ms && len >= 0 && (size_t)len < INFO_NAME_MAX)
+        snprintf(buf + len, INFO_NAME_MAX - (size_t)len, "_ms");
 }
 
-/* FK.INFO key: field / value pairs (a window's or an expandable filter's own after them). */
+/* A row's FK.INFO value: u64 as an integer (an "ns" row in ms, rounded
+ * up: the key's clock is Unix ns, Redis shows ms), double, boolean,
+ * string (NULL: null). */
+static fkr_info_value info_row_value(const fk_describe_row *r, int ms)
+{
+    switch (r->type) {
+    case FK_DESCRIBE_U64: {
+        uint64_t u = r->value.u64;
+        if (ms)
+            u = u / FKR_NS_PER_MS + (u % FKR_NS_PER_MS != 0);
+        return FKR_INFO_INT(fkr_count_reply(u));
+    }
+    case FK_DESCRIBE_DOUBLE:
+        return FKR_INFO_DOUBLE(r->value.d);
+    case FK_DESCRIBE_BOOL:
+        return FKR_INFO_BOOL(r->value.b);
+    case FK_DESCRIBE_STRING:
+        return FKR_INFO_STRING(r->value.s);
+    }
+    return FKR_INFO_NULL;
+}
+
+static int is_head_name(const char *name)
+{
+    for (size_t i = 0; i < INFO_HEAD; i++)
+        if (strcmp(name, info_head[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* FK.INFO key: the head's field / value pairs (info_head), then one pair
+ * per row the key's kind describes itself with (fk_filter_describe, as of
+ * now: fkr_read_describe, the key unchanged), in the kind's order: a row
+ * named as a head field is not repeated; see info_row_name and
+ * info_row_value for the others. */
 int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc != 2)
@@ -467,38 +430,59 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     fkr_read_stats(ctx, v, &s); /* a time window: as of now, unchanged */
     uint64_t saved = 0;
     fk_filter_serialized_size(v->filter, &saved);
-    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    fk_describe_row some[FK_DESCRIBE_MAX_ROWS], *rows = some, *many = NULL;
     size_t n = 0;
-    if (fkr_read_describe(ctx, v, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK)
-        n = 0; /* a growing kind's many link rows: none of them is shown here */
-    int window = (fk_ops_caps(fk_filter_ops(v->filter)) & FK_CAP_EXPIRES) != 0;
-    int expandable = fk_describe_find(rows, n, "doublings") != NULL;
-    fkr_reply_map(ctx, 10 + (window ? WINDOW_INFO_PAIRS : 0) + (expandable ? EXPANDABLE_INFO_PAIRS : 0));
-    rm_ReplyWithSimpleString(ctx, "kind");
-    rm_ReplyWithSimpleString(ctx, fk_filter_ops(v->filter)->name);
-    rm_ReplyWithSimpleString(ctx, "family");
-    rm_ReplyWithSimpleString(ctx, family_name(v));
-    rm_ReplyWithSimpleString(ctx, "capacity");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.capacity));
-    rm_ReplyWithSimpleString(ctx, "items");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.items));
-    rm_ReplyWithSimpleString(ctx, "memory_bytes");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(s.memory_bytes));
-    rm_ReplyWithSimpleString(ctx, "bits_per_item");
-    rm_ReplyWithDouble(ctx, s.bits_per_item);
-    rm_ReplyWithSimpleString(ctx, "load_factor");
-    rm_ReplyWithDouble(ctx, s.load_factor);
-    rm_ReplyWithSimpleString(ctx, "expected_fpr");
-    rm_ReplyWithDouble(ctx, s.expected_fpr);
-    rm_ReplyWithSimpleString(ctx, "serialized_bytes");
-    rm_ReplyWithLongLong(ctx, fkr_count_reply(saved));
-    rm_ReplyWithSimpleString(ctx, "growth");
-    rm_ReplyWithLongLong(ctx, v->expansion);
-    if (window)
-        reply_window_info(ctx, rows, n);
-    if (expandable)
-        reply_expandable_info(ctx, rows, n);
-    return RM_OK;
+    fk_status rc = fkr_read_describe(ctx, v, rows, FK_DESCRIBE_MAX_ROWS, &n);
+    if (rc == FK_ELIMIT) { /* a chain of many links: all its rows */
+        size_t want = n;
+        many = want <= SIZE_MAX / sizeof *many ? malloc(want * sizeof *many) : NULL;
+        rc = many ? fkr_read_describe(ctx, v, many, want, &n) : FK_ENOMEM;
+        rows = many;
+    }
+    if (rc != FK_OK)
+        n = 0; /* no rows (a kind without the slot): the head alone */
+    size_t cap = INFO_HEAD + n;
+    const char **names = malloc(cap * sizeof *names);
+    fkr_info_value *values = malloc(cap * sizeof *values);
+    char (*bufs)[INFO_NAME_MAX] = n ? malloc(n * sizeof *bufs) : NULL;
+    if (!names || !values || (n && !bufs)) {
+        free(names);
+        free(values);
+        free(bufs);
+        free(many);
+        return fkr_reply_status(ctx, FK_ENOMEM);
+    }
+    fkr_info_value head[INFO_HEAD] = {
+        FKR_INFO_STRING(fk_filter_ops(v->filter)->name),
+        FKR_INFO_STRING(family_name(v)),
+        FKR_INFO_INT(fkr_count_reply(s.capacity)),
+        FKR_INFO_INT(fkr_count_reply(s.items)),
+        FKR_INFO_INT(fkr_count_reply(s.memory_bytes)),
+        FKR_INFO_DOUBLE(s.bits_per_item),
+        FKR_INFO_DOUBLE(s.load_factor),
+        FKR_INFO_DOUBLE(s.expected_fpr),
+        FKR_INFO_INT(fkr_count_reply(saved)),
+        FKR_INFO_INT(v->expansion),
+    };
+    size_t count = 0;
+    for (; count < INFO_HEAD; count++) {
+        names[count] = info_head[count];
+        values[count] = head[count];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (is_head_name(rows[i].name))
+            continue;
+        int ms = rows[i].type == FK_DESCRIBE_U64 && rows[i].unit && strcmp(rows[i].unit, "ns") == 0;
+        info_row_name(rows, n, i, ms, bufs[i]);
+        names[count] = bufs[i];
+        values[count++] = info_row_value(&rows[i], ms);
+    }
+    int reply = fkr_reply_info(ctx, names, NULL, values, (int)count, NULL);
+    free(names);
+    free(values);
+    free(bufs);
+    free(many);
+    return reply;
 }
 
 /* FK.DUMP key: the filter in filterkit's file format; nil when missing. */

@@ -297,14 +297,43 @@ int fkr_open_new(RedisModuleCtx *ctx, RedisModuleString *name, RedisModuleKey **
  * refreshed, key closed, the command replicated. Returns RM_OK. */
 int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v);
 
-/* An INFO reply: n name, value pairs (fkr_reply_map: a map in RESP3, a
- * flat array in RESP2; the value at null_at, when 0 <= null_at < n, is a
- * null); with field (not NULL) only the pair whose upper-case name in
+/* One value of an INFO reply (fkr_reply_info): an integer, a double, a
+ * boolean, a string or a null, each replied as the module replies that
+ * type elsewhere: RESP3 integer / double / boolean / simple string / null;
+ * RESP2 integer / bulk string of the double / integer 0 or 1 / simple
+ * string / null. FKR_INFO_INT(v) and friends build them. */
+typedef enum {
+    FKR_INFO_INT = 0,
+    FKR_INFO_DOUBLE,
+    FKR_INFO_BOOL,
+    FKR_INFO_STRING,
+    FKR_INFO_NULL
+} fkr_info_type;
+
+typedef struct {
+    fkr_info_type type;
+    union {
+        long long   i;
+        double      d;
+        int         b;
+        const char *s; /* NULL replies a null, as FKR_INFO_NULL */
+    } v;
+} fkr_info_value;
+
+#define FKR_INFO_INT(x) ((fkr_info_value){ .type = FKR_INFO_INT, .v.i = (x) })
+#define FKR_INFO_DOUBLE(x) ((fkr_info_value){ .type = FKR_INFO_DOUBLE, .v.d = (x) })
+#define FKR_INFO_BOOL(x) ((fkr_info_value){ .type = FKR_INFO_BOOL, .v.b = (x) != 0 })
+#define FKR_INFO_STRING(x) ((fkr_info_value){ .type = FKR_INFO_STRING, .v.s = (x) })
+#define FKR_INFO_NULL ((fkr_info_value){ .type = FKR_INFO_NULL })
+
+/* An INFO reply (BF.INFO, CF.INFO, FK.INFO): n name, value pairs
+ * (fkr_reply_map: a map in RESP3, a flat array in RESP2), values[i] typed
+ * as above; with field (not NULL) only the pair whose upper-case name in
  * fields[] matches it, as RedisBloom answers it: RESP2 a one-value array,
  * RESP3 a one-pair map; an unknown field is "ERR Invalid information
  * value". Returns RM_OK or the error reply's status. */
 int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
-                   const long long values[], int n, int null_at, const RedisModuleString *field);
+                   const fkr_info_value values[], int n, const RedisModuleString *field);
 
 /* Closes key and replies a RESERVE: err, or OK (replicated). */
 int fkr_reply_created(RedisModuleCtx *ctx, RedisModuleKey *key, const char *err);

@@ -56,12 +56,39 @@ int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v)
     return RM_OK;
 }
 
+/* One INFO value (fkr_info_value). */
+static void reply_info_value(RedisModuleCtx *ctx, const fkr_info_value *v)
+{
+    switch (v->type) {
+    case FKR_INFO_INT:
+        rm_ReplyWithLongLong(ctx, v->v.i);
+        break;
+    case FKR_INFO_DOUBLE:
+        rm_ReplyWithDouble(ctx, v->v.d);
+        break;
+    case FKR_INFO_BOOL:
+        fkr_reply_bool(ctx, v->v.b);
+        break;
+    case FKR_INFO_STRING:
+        if (!v->v.s)
+            rm_ReplyWithNull(ctx);
+        else if (strpbrk(v->v.s, "\r\n")) /* a simple string cannot hold them */
+            rm_ReplyWithStringBuffer(ctx, v->v.s, strlen(v->v.s));
+        else
+            rm_ReplyWithSimpleString(ctx, v->v.s);
+        break;
+    default:
+        rm_ReplyWithNull(ctx);
+        break;
+    }
+}
+
 int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *const fields[],
-                   const long long values[], int n, int null_at, const RedisModuleString *field)
+                   const fkr_info_value values[], int n, const RedisModuleString *field)
 {
     int from = 0, to = n, resp3 = fkr_resp3(ctx);
     if (field) {
-        for (from = 0; from < n && !fkr_arg_is(field, fields[from]); from++)
+        for (from = 0; from < n && !(fields && fkr_arg_is(field, fields[from])); from++)
             ;
         if (from == n)
             return fkr_reply_error(ctx, "ERR Invalid information value");
@@ -77,10 +104,7 @@ int fkr_reply_info(RedisModuleCtx *ctx, const char *const names[], const char *c
     for (int i = from; i < to; i++) {
         if (!field || resp3)
             rm_ReplyWithSimpleString(ctx, names[i]);
-        if (i == null_at)
-            rm_ReplyWithNull(ctx);
-        else
-            rm_ReplyWithLongLong(ctx, values[i]);
+        reply_info_value(ctx, &values[i]);
     }
     return RM_OK;
 }
