@@ -162,6 +162,17 @@ int fkc_window_baseline_shape(const fk_filter *f, uint64_t *window, uint64_t *li
     return 0;
 }
 
+uint64_t fkc_window_baseline_lifetime(const fk_ops *ops, uint64_t n, double fpr)
+{
+    unsigned k, l;
+    if (ops == &fkc_rotating_bloom_ops)
+        return 2 * n;
+    if ((ops == &fkc_apbf_ops || ops == &fkc_apbf_best_ops) &&
+        fkc_apbf_choose(fpr, ops == &fkc_apbf_best_ops, &k, &l) == 0)
+        return (uint64_t)(l + 1) * ((n + l - 1) / l);
+    return 0;
+}
+
 const fk_ops fkc_rotating_bloom_ops = {
     .version = FK_OPS_VERSION,
     .name = "rotating-bloom",

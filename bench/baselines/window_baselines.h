@@ -64,6 +64,11 @@ double fkc_apbf_theory(unsigned k, unsigned l, uint64_t g, uint64_t m);
  * -1 when f is not one of these kinds. */
 int fkc_window_baseline_shape(const fk_filter *f, uint64_t *window, uint64_t *lifetime, char *shape,
                               size_t len);
+/* The most inserts a key of a window of n (at fpr) answers present for in
+ * one of these kinds, from its rotation without making it: two rotating
+ * Bloom filters 2n, an APBF (l + 1) ceil(n / l) with its (k, l) for fpr.
+ * 0 when ops is none of these kinds (or no (k, l) meets fpr). */
+uint64_t fkc_window_baseline_lifetime(const fk_ops *ops, uint64_t n, double fpr);
 /* The APBF part of it (apbf.c). */
 int fkc_apbf_shape(const fk_filter *f, uint64_t *window, uint64_t *lifetime, char *shape, size_t len);
 

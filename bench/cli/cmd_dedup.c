@@ -226,6 +226,14 @@ typedef struct {
     bool expires, out_regular;
     bool flush_idle;                /* write the printed lines out before each wait for input */
     bool failed;                    /* a checkpoint failed (said): stop, save no more */
+    /* the read loop's (dedup_read, dedup_batch, dedup_finish) */
+    fkc_linereader r;
+    fkc_keybatch   b;
+    int      got;                   /* the last read: 1 a line, 0 the end, < 0 an error */
+    uint64_t fresh;                 /* new lines printed */
+    uint64_t unremembered;          /* lines a time window fed past its rate did not take */
+    fk_status s;                    /* the last insert */
+    bool timed, stream_in, line_buffered;
 } dedup_run;
 
 /* Saves the filter (when force, or when it changed since the last save):
@@ -349,37 +357,55 @@ static int create(const fkc_cmd_spec *spec, const char *path, const fkc_kind_opt
     return 0;
 }
 
-int fkc_cmd_dedup(int argc, char **argv)
+/* A run's options, and the spec that parsed them (the usage that
+ * fkc_args_fail prints names it): filled by dedup_options. */
+typedef struct {
+    fkc_kind_opt kind;
+    double       fpr;
+    uint64_t     capacity, seed, max_bytes, window_seconds;
+    int          binary_lines, line_buffered;
+    const char  *save_every;
+    const char  *path;                  /* the FILTER operand */
+    uint64_t     every_lines, every_ns; /* --save-every, parsed */
+    fkc_opt      opts[10];
+    char         about[3072];
+    fkc_cmd_spec spec;
+} dedup_opts;
+
+/* Parses the options and the FILTER operand into o. Returns true to run,
+ * or false with *rc the exit status (0 after --help, 2 usage, 1 said). */
+static bool dedup_options(dedup_opts *o, int argc, char **argv, int *rc)
 {
     /* a filter added to line by line: a kind that can be saved and is not
      * built once from the whole set */
-    fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .refuse = FK_CAP_STATIC,
-                          .what = "that can be saved and added to" };
-    double fpr = 0;
-    uint64_t capacity = 0, seed = 0;
-    int binary_lines = 0, line_buffered = 0;
-    uint64_t max_bytes = 0, window_seconds = 0;
-    const char *save_every = NULL;
+    o->kind = (fkc_kind_opt){ .need = FK_CAP_SERIALIZE, .refuse = FK_CAP_STATIC,
+                              .what = "that can be saved and added to" };
+    o->fpr = 0;
+    o->capacity = o->seed = o->max_bytes = o->window_seconds = 0;
+    o->binary_lines = o->line_buffered = 0;
+    o->save_every = NULL;
     const fkc_opt opts[] = {
-        { "kind", FKC_OPT_KIND, &kind, "K", "a new FILTER's kind" },
-        { "fpr", FKC_OPT_FPR, &fpr, "P", "a new FILTER's false-positive rate" },
-        { "capacity", FKC_OPT_COUNT, &capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
-        { "seed", FKC_OPT_U64, &seed, "S", "a new FILTER's hash seed (default: 0)" },
-        { "window-seconds", FKC_OPT_COUNT, &window_seconds, "T",
+        { "kind", FKC_OPT_KIND, &o->kind, "K", "a new FILTER's kind" },
+        { "fpr", FKC_OPT_FPR, &o->fpr, "P", "a new FILTER's false-positive rate" },
+        { "capacity", FKC_OPT_COUNT, &o->capacity, "N", "a new FILTER's capacity (not needed by growing kinds)" },
+        { "seed", FKC_OPT_U64, &o->seed, "S", "a new FILTER's hash seed (default: 0)" },
+        { "window-seconds", FKC_OPT_COUNT, &o->window_seconds, "T",
           "a new window FILTER remembers the last T seconds (--capacity: lines per T)" },
-        { "save-every", FKC_OPT_STR, &save_every, "WHEN",
+        { "save-every", FKC_OPT_STR, &o->save_every, "WHEN",
           "checkpoint: save FILTER every WHEN, a time (30s, 5min, 1h) or a count of lines "
           "read (100000, 1M); 0: only at the end (default: 60s)" },
-        { "line-buffered", FKC_OPT_FLAG, &line_buffered, NULL,
+        { "line-buffered", FKC_OPT_FLAG, &o->line_buffered, NULL,
           "write each new line out at once, as grep --line-buffered (otherwise: whenever the input "
           "pauses, unless stdin is a regular file)" },
-        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
-        FKC_MEMLIMIT_OPT(&max_bytes),
+        { "binary-lines", FKC_OPT_FLAG, &o->binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        FKC_MEMLIMIT_OPT(&o->max_bytes),
         { NULL, 0, NULL, NULL, NULL },
     };
-    char bounded[256], about[3072];
+    _Static_assert(sizeof opts == sizeof o->opts, "dedup_opts.opts holds the options");
+    memcpy(o->opts, opts, sizeof opts);
+    char bounded[256];
     fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
-    snprintf(about, sizeof about,
+    snprintf(o->about, sizeof o->about,
         "Prints each line of stdin whose key is not yet in FILTER nor earlier in this\n"
         "input, adds it, and at the end saves FILTER atomically (as 'filterkit add'):\n"
         "  filterkit dedup seen.fk < today.log > new-today.log\n"
@@ -409,71 +435,230 @@ int fkc_cmd_dedup(int argc, char **argv)
         "the last one (they are printed again, never dropped). A temporary file a\n"
         "killed save left (FILTER.tmp-XXXXXX) is never read, and removed by a later run.",
         bounded);
-    const fkc_cmd_spec spec = {
+    o->spec = (fkc_cmd_spec){
         "dedup", "[--binary-lines] [--line-buffered] [--save-every WHEN] [--max-bytes B] FILTER < in > out"
                  "   (new FILTER: --kind K --fpr P --capacity N [--window-seconds T])",
-        about,
-        opts,
+        o->about,
+        o->opts,
     };
-    const char *path = NULL;
-    int rc = fkc_args_parse_operands(&spec, NULL, argc, argv, &path, 1, "FILTER");
-    if (rc)
-        return rc == FKC_ARGS_HELP ? 0 : 2;
-    uint64_t every_lines = 0, every_ns = SAVE_EVERY_DEFAULT_NS;
+    o->path = NULL;
+    *rc = fkc_args_parse_operands(&o->spec, NULL, argc, argv, &o->path, 1, "FILTER");
+    if (*rc) {
+        *rc = *rc == FKC_ARGS_HELP ? 0 : 2;
+        return false;
+    }
+    o->every_lines = 0;
+    o->every_ns = SAVE_EVERY_DEFAULT_NS;
     const char *why = NULL;
-    if (save_every && parse_save_every(save_every, &every_lines, &every_ns, &why) != 0)
-        return fkc_args_fail(&spec, "--save-every '%s': %s", save_every, why);
-    if (strcmp(path, "-") == 0) /* stdin holds the lines, and a stream cannot be replaced */
-        return fkc_args_fail(&spec, "FILTER '-': dedup rewrites the filter's file; give its path "
-                             "(the lines come from stdin)");
-    if (fkc_filterfile_can_save(spec.name, path) != 0)
-        return 1;
-    fk_filter *f = NULL;
-    fkc_filelock lk;
-    bool created_now = false;
-    /* Held from the read to the last rename (see cmd_update.c), moved to
-     * each checkpoint's new file as it is saved. A new file is made here,
-     * saved empty before any line is read (so that a second dedup creating
-     * it at the same time waits for this one and then adds to it), and
-     * removed again if the run fails before it saved a line. */
+    if (o->save_every && parse_save_every(o->save_every, &o->every_lines, &o->every_ns, &why) != 0) {
+        *rc = fkc_args_fail(&o->spec, "--save-every '%s': %s", o->save_every, why);
+        return false;
+    }
+    if (strcmp(o->path, "-") == 0) { /* stdin holds the lines, and a stream cannot be replaced */
+        *rc = fkc_args_fail(&o->spec, "FILTER '-': dedup rewrites the filter's file; give its path "
+                            "(the lines come from stdin)");
+        return false;
+    }
+    if (fkc_filterfile_can_save(o->spec.name, o->path) != 0) {
+        *rc = 1;
+        return false;
+    }
+    return true;
+}
+
+/* Locks FILTER and loads it, or creates it (saved at once, empty) when it
+ * does not exist. Held from the read to the last rename (see
+ * cmd_update.c), moved to each checkpoint's new file as it is saved. A new
+ * file is made here, saved empty before any line is read (so that a second
+ * dedup creating it at the same time waits for this one and then adds to
+ * it), and removed again if the run fails before it saved a line. Returns
+ * 0 with *f and *lk held, or the exit status (said; nothing held). */
+static int dedup_open(const dedup_opts *o, fkc_filelock *lk, fk_filter **f, bool *created_now)
+{
+    const char *path = o->path;
+    int rc;
+    *f = NULL;
+    *created_now = false;
     for (int tries = 0;; tries++) {
-        if (fkc_filterfile_lock(spec.name, path, 1, &lk) != 0)
+        if (fkc_filterfile_lock(o->spec.name, path, 1, lk) != 0)
             return 1;
-        if (lk.created) {
-            rc = create(&spec, path, &kind, fpr, capacity, seed, max_bytes, window_seconds, &f);
-            int saved = rc ? -1 : fkc_filterfile_save_held(spec.name, &lk, f);
+        if (lk->created) {
+            rc = create(&o->spec, path, &o->kind, o->fpr, o->capacity, o->seed, o->max_bytes,
+                        o->window_seconds, f);
+            int saved = rc ? -1 : fkc_filterfile_save_held(o->spec.name, lk, *f);
             if (saved == 1 && tries < 100) { /* another dedup made it first: add to its file */
-                fk_filter_free(f);
-                f = NULL;
-                fkc_filterfile_unlock(&lk, 0);
+                fk_filter_free(*f);
+                *f = NULL;
+                fkc_filterfile_unlock(lk, 0);
                 continue;
             }
             if (saved == 1)
                 fprintf(stderr, "filterkit dedup: %s: the file keeps being replaced; giving up\n", path);
             if (saved != 0 && !rc)
                 rc = 1;
-            created_now = !rc;
+            *created_now = !rc;
         } else {
-            rc = fkc_filterfile_load(spec.name, lk.real, &f, NULL, NULL) != 0 ||
-                 fkc_memlimit_apply(spec.name, f, max_bytes) != 0;
-            if (!rc && (kind.ops || fpr != 0 || capacity || seed || window_seconds))
+            rc = fkc_filterfile_load(o->spec.name, lk->real, f, NULL, NULL) != 0 ||
+                 fkc_memlimit_apply(o->spec.name, *f, o->max_bytes) != 0;
+            if (!rc && (o->kind.ops || o->fpr != 0 || o->capacity || o->seed || o->window_seconds))
                 fprintf(stderr, "filterkit dedup: %s: warning: the file exists, so --kind, --fpr, "
                         "--capacity, --seed and --window-seconds are ignored (its own settings hold)\n", path);
         }
         break;
     }
+    if (!rc && wrong_clock(path, *f))
+        rc = 1;
     if (rc) {
-        fk_filter_free(f);
-        fkc_filterfile_unlock(&lk, 0);
+        fk_filter_free(*f);
+        *f = NULL;
+        fkc_filterfile_unlock(lk, 0);
+    }
+    return rc;
+}
+
+/* One batch of lines (d->b), taken in order as the filter stands at each
+ * one's turn: a new line is printed and added, a seen one dropped (a kind
+ * that forgets takes every line, a repeat refreshing it). Sets d->s (an
+ * insert that failed) or d->failed (a checkpoint that failed, said). */
+static void dedup_batch(dedup_run *d)
+{
+    fkc_keybatch *b = &d->b;
+    fk_filter *f = d->f;
+    bool maybe[FKC_KEYBATCH_KEYS];
+    if (!d->expires && b->n > 1)
+        fk_filter_contains_many(f, b->n, b->keys, b->lens, maybe);
+    bool changed = false;
+    for (size_t i = 0; i < b->n; i++) {
+        if (d->timed)
+            (void)fk_filter_advance(f, wall_ns()); /* a clock stepped back: keep its time */
+        bool seen = (!d->expires && b->n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b->keys[i], b->lens[i]))
+                                              : fk_filter_contains(f, b->keys[i], b->lens[i]);
+        if (!seen || d->expires) {
+            d->s = fk_filter_insert(f, b->keys[i], b->lens[i]);
+            if (d->s == FK_EFULL && d->timed) {
+                /* fed past its rate: this line is not remembered */
+                if (d->unremembered++ == 0)
+                    fprintf(stderr, "filterkit dedup: %s: more lines than --capacity per window: "
+                            "the excess is not remembered (counted at the end)\n", d->path);
+                d->s = FK_OK;
+            } else if (d->s == FK_OK) {
+                changed = true;
+                d->dirty++;
+            }
+            if (d->s != FK_OK)
+                break;
+            if (!seen) {
+                d->fresh++;
+                fwrite(b->keys[i], 1, b->lens[i], stdout);
+                putchar('\n');
+                if (d->line_buffered)
+                    fflush(stdout);
+            }
+        }
+        /* the line is decided (and written): a checkpoint may follow */
+        if (d->every_lines && ++d->since >= d->every_lines && checkpoint(d, false) != 0) {
+            d->failed = true;
+            break;
+        }
+    }
+}
+
+/* The read loop, to the end of the input, a stop signal, a failed insert
+ * or a failed checkpoint. A batch of lines is looked up together (its
+ * lines come into cache at once), then taken in order as the filter stands
+ * at each one's turn: once a line of the batch went in, each later
+ * "absent" answer is asked again (an insert only ever turns answers to
+ * "maybe", and a line repeated within the batch must be seen). A window
+ * forgets as lines go in, so its lines are asked one at a time; so are the
+ * lines of a stream, each handled as it arrives. Leaves d->got (< 0: a
+ * read error, errno in d->b.err). */
+static void dedup_read(dedup_run *d)
+{
+    fkc_keybatch *b = &d->b;
+    fkc_linereader *r = &d->r;
+    fkc_progress_begin(NULL, 0);
+    for (;;) {
+        if (d->s != FK_OK || ferror(stdout) || d->failed)
+            break;
+        if (d->stream_in) {
+            const char *key;
+            size_t len;
+            d->got = fkc_linereader_next(r, &key, &len);
+            if (d->got != 1) {
+                if (d->got < 0)
+                    b->err = errno;
+                break;
+            }
+            b->n = 1;
+            b->keys[0] = key;
+            b->lens[0] = len;
+        } else if ((d->got = fkc_keybatch_read(b, r)) == 0) {
+            break;
+        }
+        if (d->failed) /* a checkpoint failed while waiting: decide no more lines */
+            break;
+        if ((r->lines ^ (r->lines - b->n)) & ~(uint64_t)0xffff) {
+            char at[64];
+            fkc_linereader_progress(r, at, sizeof at);
+            fkc_progress("dedup: %s, %llu new", at, (unsigned long long)d->fresh);
+        }
+        dedup_batch(d);
+        if (!d->failed && checkpoint_if_due(d) != 0)
+            d->failed = true;
+        if (d->got < 0)
+            break;
+    }
+    fkc_progress_end();
+}
+
+/* After the read loop: says how the run ended and saves the filter (the
+ * last checkpoint) when it ended well. Returns the exit status. */
+static int dedup_finish(dedup_run *d, bool created_now)
+{
+    /* a stop signal (or a failed checkpoint) ends the input: not an error */
+    if (d->got < 0 && d->b.err == EINTR && (stop_signal || d->failed))
+        d->got = 0;
+    const char *kept = d->saves ? "the file is as at its last checkpoint" : "the file is unchanged";
+    int rc = 1;
+    if (d->failed)
+        ; /* said */
+    else if (d->got < 0)
+        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s\n", fkc_linereader_error(d->b.err), kept);
+    else if (d->s == FK_EFULL) {
+        fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; %s\n",
+                d->path, fk_filter_ops(d->f)->name, (unsigned long long)d->fresh, kept);
+        fk_stats full;
+        fk_filter_stats(d->f, &full);
+        fkc_hint_full(stderr, "dedup", fk_filter_ops(d->f), (unsigned long long)full.capacity);
+    }
+    else if (d->s != FK_OK)
+        fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; %s\n", d->path,
+                fk_strerror(d->s), fkc_memlimit_hint(d->s), kept);
+    else if (checkpoint(d, d->timed || (d->saves == 0 && !created_now)) == 0)
+        rc = 0;
+    if (d->unremembered)
+        fprintf(stderr, "filterkit dedup: %s: %llu lines came faster than the window's capacity and "
+                "were not remembered\n", d->path, (unsigned long long)d->unremembered);
+    return rc;
+}
+
+int fkc_cmd_dedup(int argc, char **argv)
+{
+    dedup_opts o;
+    int rc;
+    if (!dedup_options(&o, argc, argv, &rc))
         return rc;
-    }
-    if (wrong_clock(path, f)) {
-        fk_filter_free(f);
-        fkc_filterfile_unlock(&lk, 0);
-        return 1;
-    }
-    fkc_linereader r;
-    if (fkc_linereader_init(&r, stdin, binary_lines) != 0) {
+    const char *path = o.path;
+    fk_filter *f = NULL;
+    fkc_filelock lk;
+    bool created_now = false;
+    rc = dedup_open(&o, &lk, &f, &created_now);
+    if (rc)
+        return rc;
+    /* the run's state: dedup_run is what the checkpoints and the wait see */
+    dedup_run d = { .cmd = o.spec.name, .path = path, .f = f, .lk = &lk, .s = FK_OK,
+                    .line_buffered = o.line_buffered };
+    if (fkc_linereader_init(&d.r, stdin, o.binary_lines) != 0) {
         fprintf(stderr, "filterkit dedup: out of memory\n");
         fk_filter_free(f);
         fkc_filterfile_unlock(&lk, 0);
@@ -481,131 +666,31 @@ int fkc_cmd_dedup(int argc, char **argv)
     }
     fk_stats before;
     fk_filter_stats(f, &before);
-    fkc_keybatch b;
-    fkc_keybatch_init(&b);
-    bool maybe[FKC_KEYBATCH_KEYS];
-    int got = 0;
-    uint64_t fresh = 0, unremembered = 0;
-    fk_status s = FK_OK;
+    fkc_keybatch_init(&d.b);
     /* a kind that forgets takes every line (a repeat refreshes it); a time
      * window (fk_filter_advance answers) reads the clock at each line */
-    const bool expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
-    const bool timed = expires && fk_filter_advance(f, wall_ns()) != FK_EUNSUPPORTED;
+    d.expires = (fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES) != 0;
+    d.timed = d.expires && fk_filter_advance(f, wall_ns()) != FK_EUNSUPPORTED;
     const bool in_regular = is_regular(STDIN_FILENO);
-    const bool stream_in = !in_regular || timed;
+    d.stream_in = !in_regular || d.timed;
     /* before the progress thread starts, so that it inherits the mask */
     stopper stop;
     stopper_install(&stop);
-    dedup_run d = {
-        .cmd = spec.name, .path = path, .f = f, .lk = &lk, .stop = &stop,
-        .every_lines = every_lines, .every_ns = every_ns, .saved_at = mono_ns(),
-        .items_before = before.items, .saves = 0, .expires = expires,
-        .out_regular = is_regular(STDOUT_FILENO), .flush_idle = !in_regular,
-    };
-    r.wait = wait_input;
-    r.wait_ctx = &d;
-    fkc_progress_begin(NULL, 0);
-    /* A batch of lines is looked up together (its lines come into cache at
-     * once), then taken in order as the filter stands at each one's turn:
-     * once a line of the batch went in, each later "absent" answer is asked
-     * again (an insert only ever turns answers to "maybe", and a line
-     * repeated within the batch must be seen). A window forgets as lines
-     * go in, so its lines are asked one at a time; so are the lines of a
-     * stream, each handled as it arrives. */
-    for (;;) {
-        if (s != FK_OK || ferror(stdout) || d.failed)
-            break;
-        if (stream_in) {
-            const char *key;
-            size_t len;
-            got = fkc_linereader_next(&r, &key, &len);
-            if (got != 1) {
-                if (got < 0)
-                    b.err = errno;
-                break;
-            }
-            b.n = 1;
-            b.keys[0] = key;
-            b.lens[0] = len;
-        } else if ((got = fkc_keybatch_read(&b, &r)) == 0) {
-            break;
-        }
-        if (d.failed) /* a checkpoint failed while waiting: decide no more lines */
-            break;
-        if ((r.lines ^ (r.lines - b.n)) & ~(uint64_t)0xffff) {
-            char at[64];
-            fkc_linereader_progress(&r, at, sizeof at);
-            fkc_progress("dedup: %s, %llu new", at, (unsigned long long)fresh);
-        }
-        if (!expires && b.n > 1)
-            fk_filter_contains_many(f, b.n, b.keys, b.lens, maybe);
-        bool changed = false;
-        for (size_t i = 0; i < b.n; i++) {
-            if (timed)
-                (void)fk_filter_advance(f, wall_ns()); /* a clock stepped back: keep its time */
-            bool seen = (!expires && b.n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b.keys[i], b.lens[i]))
-                                              : fk_filter_contains(f, b.keys[i], b.lens[i]);
-            if (!seen || expires) {
-                s = fk_filter_insert(f, b.keys[i], b.lens[i]);
-                if (s == FK_EFULL && timed) {
-                    /* fed past its rate: this line is not remembered */
-                    if (unremembered++ == 0)
-                        fprintf(stderr, "filterkit dedup: %s: more lines than --capacity per window: "
-                                "the excess is not remembered (counted at the end)\n", path);
-                    s = FK_OK;
-                } else if (s == FK_OK) {
-                    changed = true;
-                    d.dirty++;
-                }
-                if (s != FK_OK)
-                    break;
-                if (!seen) {
-                    fresh++;
-                    fwrite(b.keys[i], 1, b.lens[i], stdout);
-                    putchar('\n');
-                    if (line_buffered)
-                        fflush(stdout);
-                }
-            }
-            /* the line is decided (and written): a checkpoint may follow */
-            if (d.every_lines && ++d.since >= d.every_lines && checkpoint(&d, false) != 0) {
-                d.failed = true;
-                break;
-            }
-        }
-        if (!d.failed && checkpoint_if_due(&d) != 0)
-            d.failed = true;
-        if (got < 0)
-            break;
-    }
-    fkc_progress_end();
-    /* a stop signal (or a failed checkpoint) ends the input: not an error */
-    if (got < 0 && b.err == EINTR && (stop_signal || d.failed))
-        got = 0;
-    const char *kept = d.saves ? "the file is as at its last checkpoint" : "the file is unchanged";
-    rc = 1;
-    if (d.failed)
-        ; /* said */
-    else if (got < 0)
-        fprintf(stderr, "filterkit dedup: reading stdin: %s; %s\n", fkc_linereader_error(b.err), kept);
-    else if (s == FK_EFULL) {
-        fprintf(stderr, "filterkit dedup: %s: the %s filter is full after %llu new keys; %s\n",
-                path, fk_filter_ops(f)->name, (unsigned long long)fresh, kept);
-        fk_stats full;
-        fk_filter_stats(f, &full);
-        fkc_hint_full(stderr, "dedup", fk_filter_ops(f), (unsigned long long)full.capacity);
-    }
-    else if (s != FK_OK)
-        fprintf(stderr, "filterkit dedup: %s: insert failed: %s%s; %s\n", path,
-                fk_strerror(s), fkc_memlimit_hint(s), kept);
-    else if (checkpoint(&d, timed || (d.saves == 0 && !created_now)) == 0)
-        rc = 0;
-    if (unremembered)
-        fprintf(stderr, "filterkit dedup: %s: %llu lines came faster than the window's capacity and "
-                "were not remembered\n", path, (unsigned long long)unremembered);
+    d.stop = &stop;
+    d.every_lines = o.every_lines;
+    d.every_ns = o.every_ns;
+    d.saved_at = mono_ns();
+    d.items_before = before.items;
+    d.saves = 0;
+    d.out_regular = is_regular(STDOUT_FILENO);
+    d.flush_idle = !in_regular;
+    d.r.wait = wait_input;
+    d.r.wait_ctx = &d;
+    dedup_read(&d);
+    rc = dedup_finish(&d, created_now);
     fkc_filterfile_unlock(&lk, rc == 0);
-    fkc_keybatch_free(&b);
-    fkc_linereader_free(&r);
+    fkc_keybatch_free(&d.b);
+    fkc_linereader_free(&d.r);
     fk_filter_free(f);
     int sig = stopper_remove(&stop);
     if (sig && rc == 0) {

@@ -5,7 +5,6 @@
 #include "loops.h"
 #include "window_stream.h"
 #include "../baselines/window_baselines.h"
-#include "../../window/window.h"
 #include "../clock/timing.h"
 #include "../keys/keygen.h"
 #include "../keys/rng.h"
@@ -158,6 +157,41 @@ static fk_status batch_stream(const fkc_window_cfg *cfg, const fk_ops *ops, int 
     return s;
 }
 
+/* The window, lifetime and shape of a kind that forgets from the rows
+ * fk_filter_describe gives (the library's window: "window",
+ * "generation_length", one "generation_slots_<k>" row per generation,
+ * "fingerprint_bits", "slot_bits", "buckets"), with no kind's own call.
+ * Returns 0, or -1 when the filter has no such rows (a baseline: see
+ * fkc_window_baseline_shape). */
+static int described_shape(const fk_filter *f, fkc_window_row *row)
+{
+    if (!(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_EXPIRES))
+        return -1;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    if (fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK || n > FK_DESCRIBE_MAX_ROWS)
+        return -1;
+    const fk_describe_row *window = fk_describe_find(rows, n, "window"),
+                          *length = fk_describe_find(rows, n, "generation_length"),
+                          *fp = fk_describe_find(rows, n, "fingerprint_bits"),
+                          *slot = fk_describe_find(rows, n, "slot_bits"),
+                          *buckets = fk_describe_find(rows, n, "buckets");
+    const fk_describe_row *need[] = { window, length, fp, slot, buckets };
+    for (size_t i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (!need[i] || need[i]->type != FK_DESCRIBE_U64)
+            return -1;
+    uint64_t generations = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(rows[i].name, "generation_slots_", 17) == 0)
+            generations++;
+    row->window = window->value.u64;
+    row->lifetime = generations * length->value.u64;
+    snprintf(row->shape, sizeof row->shape, "%u-bit fingerprints + %u-bit tags, %llu buckets x 4, L = %llu",
+             (unsigned)fp->value.u64, (unsigned)(slot->value.u64 - fp->value.u64),
+             (unsigned long long)buckets->value.u64, (unsigned long long)length->value.u64);
+    return 0;
+}
+
 fk_status fkc_window_run(const fkc_window_cfg *cfg, const fk_ops *ops, int as_reference, fkc_window_row *row,
                          const char *progress)
 {
@@ -235,13 +269,8 @@ fk_status fkc_window_run(const fkc_window_cfg *cfg, const fk_ops *ops, int as_re
     row->memory_bytes = stats.memory_bytes;
     row->bits_per_window_item = 8.0 * (double)stats.memory_bytes / (double)n;
     row->theory = stats.expected_fpr;
-    if (ops == &fk_window_ops) {
-        fk_window_description d;
-        fk_window_describe((const fk_window *)(const void *)st.f, &d);
-        row->window = d.window;
-        row->lifetime = FK_WINDOW_GENERATIONS * d.generation_length;
-        snprintf(row->shape, sizeof row->shape, "%u-bit fingerprints + 3-bit tags, %llu buckets x 4, L = %llu",
-                 d.fingerprint_bits, (unsigned long long)d.buckets, (unsigned long long)d.generation_length);
+    if (described_shape(st.f, row) == 0) {
+        ; /* the library's window, from its rows */
     } else if (fkc_window_baseline_shape(st.f, &row->window, &row->lifetime, row->shape, sizeof row->shape) != 0) {
         fk_sizing z;
         if (fk_ops_size(ops, &p, &z) == FK_OK)

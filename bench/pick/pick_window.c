@@ -19,7 +19,6 @@
 #include "../measure/memory_model.h"
 #include "../report/stats.h"
 #include "../../registry/registry.h"
-#include "../../window/window.h"
 
 /* The window is timed at no more than this many items, on a stream of
  * PICK_WINDOW_STREAM windows of distinct keys (enough for keys of every
@@ -29,20 +28,45 @@
 #define PICK_WINDOW_STREAM 3
 #define PICK_WINDOW_PROBES UINT64_C(262144)
 
+/* The window a lifetime is read on: big enough that ceil(W / L) is the
+ * kind's generations per window (W / L > that less one), small enough to
+ * make at once. */
+#define PICK_LIFETIME_PROBE UINT64_C(4096)
+
 /* The most inserts a key of a window of n answers present for, from each
- * design's rotation: the window kind 8 ceil(n / 7), two rotating Bloom
- * filters 2n, an APBF (l + 1) ceil(n / l). 0 when unknown. */
+ * design's rotation: a baseline's from its own formula (two rotating Bloom
+ * filters 2n, an APBF (l + 1) ceil(n / l): fkc_window_baseline_lifetime);
+ * a library kind's from the rows fk_filter_describe gives of a small one
+ * made at fpr (PICK_LIFETIME_PROBE): it holds a key one generation per
+ * "generation_slots_<k>" row (G), each of "generation_length" (L) inserts,
+ * a window of "window" (W) spanning S = ceil(W / L) of them, so a window
+ * of n lives G ceil(n / S) (the window kind: 8 ceil(n / 7)). 0 when
+ * unknown. */
 static uint64_t window_lifetime(const fk_ops *ops, uint64_t n, double fpr)
 {
-    unsigned k, l;
-    if (ops == &fk_window_ops)
-        return FK_WINDOW_GENERATIONS * ((n + FK_WINDOW_SPAN_GENERATIONS - 1) / FK_WINDOW_SPAN_GENERATIONS);
-    if (ops == &fkc_rotating_bloom_ops)
-        return 2 * n;
-    if ((ops == &fkc_apbf_ops || ops == &fkc_apbf_best_ops) &&
-        fkc_apbf_choose(fpr, ops == &fkc_apbf_best_ops, &k, &l) == 0)
-        return (uint64_t)(l + 1) * ((n + l - 1) / l);
-    return 0;
+    if (fkc_kind_is_baseline(ops))
+        return fkc_window_baseline_lifetime(ops, n, fpr);
+    fk_params p = fk_params_make(PICK_LIFETIME_PROBE, fpr);
+    fk_filter *f = NULL;
+    if (fk_filter_new(ops, &p, &f) != FK_OK)
+        return 0;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t nr = 0;
+    uint64_t life = 0;
+    if (fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &nr) == FK_OK && nr <= FK_DESCRIBE_MAX_ROWS) {
+        const fk_describe_row *w = fk_describe_find(rows, nr, "window"),
+                              *len = fk_describe_find(rows, nr, "generation_length");
+        uint64_t g = 0;
+        for (size_t i = 0; i < nr; i++)
+            if (strncmp(rows[i].name, "generation_slots_", 17) == 0)
+                g++;
+        if (w && len && w->type == FK_DESCRIBE_U64 && len->type == FK_DESCRIBE_U64 && len->value.u64) {
+            uint64_t span = (w->value.u64 + len->value.u64 - 1) / len->value.u64;
+            life = span ? g * ((n + span - 1) / span) : 0;
+        }
+    }
+    fk_filter_free(f);
+    return life;
 }
 
 /* Why o lost to best (both feasible), in the words of the set's why_lost
@@ -306,10 +330,10 @@ static void window_lines(fkc_pick_result *res)
     snprintf(res->build, sizeof res->build, "%s dedup --kind %s --fpr %s --capacity %llu%s seen.fk < lines > "
              "new-lines", self, name, fpr, cap, secs);
     if (q->window_seconds) {
-        snprintf(res->c_line, sizeof res->c_line, "fk_params p = fk_params_make(%llu, %s); p.clock = "
-                 "FK_CLOCK_UNIX_NS; fk_window *w = NULL; fk_status s = fk_window_new_time(&p, %llu /* T in ns */, "
-                 "&w); /* fk_window_advance(fk_window_as_filter(w), Unix ns: CLOCK_REALTIME) before each insert */",
-                 cap, fpr, ns);
+        snprintf(res->c_line, sizeof res->c_line, "fk_params p = fk_params_make(%llu, %s); p.span = %llu; "
+                 "/* T in ns */ p.clock = FK_CLOCK_UNIX_NS; fk_filter *f = NULL; fk_status s = "
+                 "fk_filter_new(fk_ops_find(\"%s\"), &p, &f); /* fk_filter_advance(f, now) before each "
+                 "insert, now in Unix ns (CLOCK_REALTIME) */", cap, fpr, ns, name);
         snprintf(res->py_line, sizeof res->py_line, "w = filterkit.Window(capacity=%llu, fpr=%s, span=%llu)  "
                  "# T in ns, Unix time: w.advance() (time.time_ns()) before each add", cap, fpr, ns);
     } else {
