@@ -531,6 +531,8 @@ static void dedup_batch(dedup_run *d)
     for (size_t i = 0; i < b->n; i++) {
         if (d->timed)
             (void)fk_filter_advance(f, wall_ns()); /* a clock stepped back: keep its time */
+        /* maybe[] is filled above under the same condition that reads it */
+        // cppcheck-suppress uninitvar
         bool seen = (!d->expires && b->n > 1) ? maybe[i] || (changed && fk_filter_contains(f, b->keys[i], b->lens[i]))
                                               : fk_filter_contains(f, b->keys[i], b->lens[i]);
         if (!seen || d->expires) {

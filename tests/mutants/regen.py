@@ -125,8 +125,8 @@ MUTANTS = [
      "cli_dedup.sh: every line twice from a regular file (read in batches), each printed "
      "once, in order (added for this mutant: the piped case reads line by line)",
      "bench/cli/cmd_dedup.c",
-     "                    changed = true;\n                    d.dirty++;\n",
-     "                    d.dirty++;\n"),
+     "                changed = true;\n                d->dirty++;\n",
+     "                d->dirty++;\n"),
     ("14-fuse-build-drops-a-cell",
      "the fuse build assigns each key's cell from two of its three cells",
      "make check-fuse",
