@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run.sh: alone
 # tests/cli_exports.sh: the shared library exports exactly the documented
 # API. Installs the public headers into a scratch root, lists every
 # declaration they mark FK_API (read after the preprocessor, so macros

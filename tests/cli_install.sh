@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# run.sh: alone
 # tests/cli_install.sh: what a new user and a packager do first. Compiles and
 # runs the README's C example exactly as written, with cc and with g++,
 # linked with the Bloom module and common/ only; checks the shared library's

@@ -5,7 +5,8 @@
 # is still the last line, a failure still counts. Skips say so (issue 54):
 # exit 77 with `skipped: why` is listed as `skip (why)` and counted in the
 # closing line, and is a failure under FK_NO_SKIP=1 or CI=true; a skip by
-# design (exit 0) never is; `0 passed, 0 failed` is not a skip.
+# design (exit 0) never is; `0 passed, 0 failed` is not a skip. Tests run
+# FK_TEST_JOBS at a time, scripts marked `# run.sh: alone` by themselves.
 source "$(dirname "$0")/lib_cli.sh"
 
 cat >"$tmp/slow_pass.sh" <<'T'
@@ -90,6 +91,35 @@ check "exit 77 without 'skipped:' as the last line is a failure" test "$(cat "$t
 run "$root/tests/run.sh" "$tmp/part.sh"
 check "'part skipped: why' is named on the ok line" \
     grep -qE '^ok +.*part\.sh +2 passed .*\(part skipped: the JSON checks: no jq\)$' "$tmp/o"
+
+# Tests run FK_TEST_JOBS at a time: two that each wait for the other to
+# have started both pass only when they run side by side; the totals are
+# the same in any order; a script marked "# run.sh: alone" sees no other
+# test running beside it.
+for who in a b; do
+    other=$([ $who = a ] && echo b || echo a)
+    cat >"$tmp/pair_$who.sh" <<T
+: >"$tmp/started_$who"
+for i in \$(seq 100); do [ -e "$tmp/started_$other" ] && break; sleep 0.1; done
+if [ -e "$tmp/started_$other" ]; then echo "2 passed, 0 failed"; else echo "0 passed, 1 failed"; exit 1; fi
+T
+done
+FK_TEST_JOBS=2 "$root/tests/run.sh" "$tmp/pair_a.sh" "$tmp/pair_b.sh" "$tmp/quick_fail.sh" >"$tmp/out3" 2>&1
+rc=$?
+check "FK_TEST_JOBS=2: two tests ran side by side, the totals add up" \
+    test "$(tail -n 1 "$tmp/out3")" = "5 passed, 2 failed, 0 skipped"
+check "FK_TEST_JOBS=2: a failure still fails the run" test "$rc" -ne 0
+cat >"$tmp/busy.sh" <<T
+: >"$tmp/busy"; sleep 1.5; rm -f "$tmp/busy"; echo "1 passed, 0 failed"
+T
+cat >"$tmp/lonely.sh" <<T
+# run.sh: alone
+if [ -e "$tmp/busy" ]; then echo "0 passed, 1 failed"; exit 1; fi
+echo "1 passed, 0 failed"
+T
+FK_TEST_JOBS=2 "$root/tests/run.sh" "$tmp/busy.sh" "$tmp/lonely.sh" "$tmp/busy.sh" >"$tmp/out4" 2>&1
+check "a script marked '# run.sh: alone' runs with no test beside it" \
+    test "$(tail -n 1 "$tmp/out4")" = "3 passed, 0 failed, 0 skipped"
 
 # lib_cli.sh's skip and skip_part
 cat >"$tmp/uses_lib.sh" <<T

@@ -21,6 +21,13 @@
 # it as a failure, lib_cli.sh's skip_part).
 # Exit status is nonzero on any failure. While a test runs longer than 30 s
 # (FK_TEST_HEARTBEAT seconds) a "... still running NAME (N s)" line says so.
+#
+# Tests run FK_TEST_JOBS at a time (default: the number of CPUs, at most 4;
+# FK_TEST_JOBS=1 runs them one after another). Each test's lines are printed
+# whole when it ends, so results come in the order tests finish; the totals
+# do not depend on the order. Tests share nothing but the machine: each
+# writes under its own mktemp folder or $$-named files and each Redis test
+# starts its own server on a free port (tests/redis/lib.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 total_pass=0
@@ -39,6 +46,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # Seconds between the "... still running" lines printed while one test
 # runs (a quiet `make test` under load looked hung for minutes).
 heartbeat=${FK_TEST_HEARTBEAT:-30}
+# the "still running" lines go straight to the terminal, not into the
+# test's buffered lines
+exec 3>&1
 
 # Prints "... still running LABEL (N s)" every $heartbeat seconds until
 # killed; its sleep writes nowhere, so a pipe reading run.sh's output is not
@@ -56,7 +66,7 @@ run_one() { # label, command...
     local out rc line p f start end beat name why parts
     start=$(date +%s.%N)
     name=${label%% (*}          # "/x/tests/cli_a.sh (build/w)" -> "cli_a.sh"
-    heartbeat_lines "${name##*/}" &
+    heartbeat_lines "${name##*/}" >&3 &
     beat=$!
     out=$("$@" 2>&1); rc=$?
     kill "$beat" 2>/dev/null
@@ -91,24 +101,87 @@ run_one() { # label, command...
     fi
 }
 
+jobs_max=${FK_TEST_JOBS:-}
+if [ -z "$jobs_max" ]; then
+    jobs_max=$(nproc 2>/dev/null || echo 1)
+    [ "$jobs_max" -gt 4 ] && jobs_max=4
+fi
+case "$jobs_max" in ''|*[!0-9]*|0) jobs_max=1 ;; esac
+
+# Each test runs in the background with its printed lines and its counts in
+# files of $results; collect_any() prints and adds up those that have ended.
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+# Ctrl-C stops the tests still running, not just the runner
+trap 'kill $(jobs -p) 2>/dev/null; exit 130' INT TERM
+queued=0 running=0 collected=0
+collect_any() {
+    local i c
+    for ((i = collected; i < queued; i++)); do
+        [ -f "$results/$i.done" ] && [ ! -f "$results/$i.shown" ] || continue
+        cat "$results/$i.out"
+        read -r c <"$results/$i.done"
+        set -- $c
+        total_pass=$((total_pass + $1)); total_fail=$((total_fail + $2)); total_skip=$((total_skip + $3))
+        : >"$results/$i.shown"
+    done
+    while [ "$collected" -lt "$queued" ] && [ -f "$results/$collected.shown" ]; do
+        collected=$((collected + 1))
+    done
+}
+# A script with the line "# run.sh: alone" (it runs make on the shared
+# build folder: install, exports, the Python package) runs with no other
+# test beside it.
+drain() {
+    while [ "$running" -gt 0 ]; do
+        wait -n 2>/dev/null
+        running=$((running - 1))
+        collect_any
+    done
+}
+queue() { # label, command...
+    local i=$queued arg alone=0
+    for arg in "$@"; do
+        case "$arg" in *.sh) grep -q '^# run.sh: alone' "$arg" 2>/dev/null && alone=1 ;; esac
+    done
+    [ "$alone" = 1 ] && drain
+    queued=$((queued + 1))
+    (
+        total_pass=0 total_fail=0 total_skip=0
+        run_one "$@" >"$results/$i.out"
+        echo "$total_pass $total_fail $total_skip" >"$results/$i.done.tmp"
+        mv "$results/$i.done.tmp" "$results/$i.done"
+    ) &
+    running=$((running + 1))
+    [ "$alone" = 1 ] && drain
+    while [ "$running" -ge "$jobs_max" ]; do
+        wait -n 2>/dev/null
+        running=$((running - 1))
+        collect_any
+    done
+}
+
 for build in "$@"; do
     case "$build" in *.sh)
-        run_one "$build" env FK_BUILD="${FK_BUILD:-build}" bash "$build"
+        queue "$build" env FK_BUILD="${FK_BUILD:-build}" bash "$build"
         continue;;
     esac
     if [ -f "$build" ] && [ -x "$build" ]; then
-        run_one "$build" "$build"
+        queue "$build" "$build"
         continue
     fi
     for t in "$build"/tests/test_* "$build"/tests/link_*; do
         [ -x "$t" ] && [ -f "$t" ] || continue
         case "$t" in *.o|*.d) continue;; esac
-        run_one "$t" "$t"
+        queue "$t" "$t"
     done
     for s in "$here"/cli_*.sh "$here"/redis/cli_*.sh; do
         [ -f "$s" ] || continue
-        run_one "$s ($build)" env FK_BUILD="$build" bash "$s"
+        queue "$s ($build)" env FK_BUILD="$build" bash "$s"
     done
 done
+drain
+wait
+collect_any
 echo "$total_pass passed, $total_fail failed, $total_skip skipped"
 [ "$total_fail" -eq 0 ]
