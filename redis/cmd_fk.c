@@ -83,7 +83,8 @@ static int reply_bad_option(RedisModuleCtx *ctx, const fk_ops *ops, const RedisM
  * (kind window only) makes a time window of t seconds, sized for
  * `capacity` keys per window, its times in Unix ns (clock.c);
  * without it a window key is a count window of the last `capacity`
- * inserts. */
+ * inserts. Any other word is answered with what it is and the options
+ * the kind takes (reply_bad_option), a repeated option by its name. */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 5 || argc > 11 || argc % 2 == 0)
