@@ -219,7 +219,7 @@ TEST_KIND_ARCHIVES := $(foreach k,$(TEST_KINDS),$(BUILD)/tests/libfk_$(k).a)
 TEST_KIND_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(foreach k,$(TEST_KINDS),$(wildcard tests/$(k)/*.c)))
 
 .PHONY: all build lib static bench-lib pick-lib shared cli figures redis python tests-build test test-fast bench \
-        bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-node deps-python deps-python-test \
+        bench-quick deps deps-bench deps-test deps-tsan deps-redis deps-redis-server deps-node deps-python deps-python-test \
         config clean help test-tsan
 
 # `make`, `make test`, `make bench` first install what is missing (deps*),
@@ -249,8 +249,15 @@ cli: $(if $(CLI_SRCS),$(CLI))
 
 figures: $(FIGURES)
 
-# `make redis`: the Redis module (above), not part of `make`.
-redis: deps $(REDIS_MODULE)
+# `make redis`: the Redis module (above), not part of `make`, then what the
+# README's next line runs it with: Debian's redis-server and redis-cli
+# (redis-tools), installed as root, else named (the module is built
+# either way).
+redis: deps $(REDIS_MODULE) deps-redis-server
+
+deps-redis-server: $(REDIS_MODULE)
+	-$(call ensure,redis-server,command -v redis-server)
+	-$(call ensure,redis-tools,command -v redis-cli)
 
 # `make python`: the Python package (above), not part of `make`.
 python: deps deps-python
@@ -276,10 +283,11 @@ help:
 	@echo "make uninstall    remove what make install installed (same PREFIX, DESTDIR, *DIR)"
 	@echo "make lib | static | shared | cli | figures    build one part (no package install)"
 	@echo "make config       print which optional parts this build has"
-	@echo "make redis        build the Redis module $(REDIS_MODULE)"
+	@echo "make redis        build the Redis module $(REDIS_MODULE); as root also install redis-server, redis-tools"
 	@echo "make python       build the Python package into $(BUILD)/python/lib (PYTHON=$(PYTHON))"
 	@echo "make deps         install missing Debian packages (as root) or say which; what each part needs:"
 	@echo "                  deps-bench deps-test deps-tsan deps-fuzz deps-redis deps-node deps-python deps-python-test deps-analyze"
+	@echo "                  (deps-redis: redis-server, redis-tools, python3-redis, and nodejs + npm for the node-redis test)"
 	@echo "make clean        remove $(BUILD)/"
 	@echo "knobs: CC=clang OPT=-O3 NATIVE=1 WERROR=1 SAN=address,undefined BUILD=dir CFLAGS= LDFLAGS="
 	@echo "install: PREFIX=$(PREFIX) DESTDIR= LIBDIR=$(LIBDIR) INCLUDEDIR=$(INCLUDEDIR)"
@@ -332,7 +340,10 @@ deps-test: deps
 # The Redis module's tests: redis-server and redis-tools, and python3-redis,
 # the client tests/redis/cli_redis_clients.sh drives it with; node and npm for
 # tests/redis/cli_redis_node.sh (deps-node; optional: it skips without them).
-deps-redis: deps-node
+# It says so before it installs them: nodejs and npm are not Redis.
+deps-redis:
+	@echo "filterkit: deps-redis: redis-server, redis-tools, python3-redis, and nodejs + npm (Debian's, for the node-redis client test tests/redis/cli_redis_node.sh; optional)"
+	@$(MAKE) --no-print-directory deps-node
 	$(call ensure,redis-server,command -v redis-server)
 	$(call ensure,redis-tools,command -v redis-cli)
 	-$(call ensure,python3-redis,/usr/bin/python3 -c 'import redis.commands.bf')

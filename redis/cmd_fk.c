@@ -24,13 +24,67 @@ static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
     return fkr_reply_error(ctx, msg);
 }
 
+/* The reply to an option FK.RESERVE does not take for kind ops (word, with
+ * value after it): what the word is, if it means something elsewhere (a
+ * time unit: SECONDS is the only one; a module argument), and the options
+ * this kind does take. RedisBloom's style: "ERR " and one sentence. */
+static int reply_bad_option(RedisModuleCtx *ctx, const fk_ops *ops, const RedisModuleString *word,
+                            const RedisModuleString *value)
+{
+    static const struct {
+        const char *word;
+        long long   seconds; /* one of it in seconds; 0: less than one */
+    } units[] = {
+        { "MS", 0 }, { "MILLISECONDS", 0 }, { "SECOND", 1 }, { "SEC", 1 }, { "S", 1 },
+        { "MINUTE", 60 }, { "MINUTES", 60 }, { "MIN", 60 }, { "HOUR", 3600 }, { "HOURS", 3600 },
+        { "DAY", 86400 }, { "DAYS", 86400 },
+    };
+    static const char *const module_args[] = { "MAXBYTES", "CHUNKBYTES", "RESTOREBYTES",
+                                               "RESTORETIMEOUT" };
+    char takes[96];
+    unsigned caps = fk_ops_caps(ops);
+    snprintf(takes, sizeof takes, "SEED n%s%s", caps & FK_CAP_GROWS ? ", GROWTH n" : "",
+             caps & FK_CAP_EXPIRES ? ", SECONDS t" : "");
+    size_t len;
+    const char *w = rm_StringPtrLen(word, &len);
+    char msg[512];
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        if (!fkr_arg_is(word, units[i].word))
+            continue;
+        long long n;
+        char as[64] = "";
+        if (units[i].seconds > 1 && fkr_arg_int(value, 1, FKR_WINDOW_MAX_SECONDS / units[i].seconds, &n) == RM_OK)
+            snprintf(as, sizeof as, ": %lld %s is SECONDS %lld", n, units[i].word, n * units[i].seconds);
+        snprintf(msg, sizeof msg,
+                 "ERR unknown option '%.*s': the unit of a time window is SECONDS only "
+                 "(SECONDS t, t in 1..9223372036, kind window)%s; kind %s takes the "
+                 "options %s",
+                 (int)(len > 40 ? 40 : len), w, as, ops->name, takes);
+        return fkr_reply_error(ctx, msg);
+    }
+    for (size_t i = 0; i < sizeof module_args / sizeof *module_args; i++) {
+        if (!fkr_arg_is(word, module_args[i]))
+            continue;
+        snprintf(msg, sizeof msg,
+                 "ERR %s is not an option of FK.RESERVE: it is a module argument, one limit for "
+                 "every key (redis-server --loadmodule filterkit-redis.so %s n); kind %s "
+                 "takes the options %s",
+                 module_args[i], module_args[i], ops->name, takes);
+        return fkr_reply_error(ctx, msg);
+    }
+    snprintf(msg, sizeof msg, "ERR unknown option '%.*s': kind %s takes the options %s",
+             (int)(len > 40 ? 40 : len), w, ops->name, takes);
+    return fkr_reply_error(ctx, msg);
+}
+
 /* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n] [SECONDS t]: SEED
  * (0 to 2^63 - 1) replaces the seed taken from the key's name, so that
  * filters of two keys reserved alike can be merged (FK.MERGE). SECONDS
  * (kind window only) makes a time window of t seconds, sized for
  * `capacity` keys per window, its times in Unix ns (clock.c);
  * without it a window key is a count window of the last `capacity`
- * inserts. */
+ * inserts. Any other word is answered with what it is and the options
+ * the kind takes (reply_bad_option), a repeated option by its name. */
 int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
 {
     if (argc < 5 || argc > 11 || argc % 2 == 0)
@@ -52,17 +106,25 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
     if (fkr_arg_int(argv[4], 1, INT64_MAX, &capacity) != RM_OK)
         return fkr_reply_error(ctx, "ERR capacity must be a positive integer");
     for (int i = 5; i < argc; i += 2) {
-        if (fkr_arg_is(argv[i], "GROWTH") && !has_growth) {
+        static const char *const options[] = { "GROWTH", "SEED", "SECONDS" };
+        for (size_t o = 0; o < sizeof options / sizeof *options; o++)
+            if (fkr_arg_is(argv[i], options[o]) &&
+                (o == 0 ? has_growth : o == 1 ? has_seed : has_seconds)) {
+                char msg[64];
+                snprintf(msg, sizeof msg, "ERR %s given twice", options[o]);
+                return fkr_reply_error(ctx, msg);
+            }
+        if (fkr_arg_is(argv[i], "GROWTH")) {
             has_growth = 1;
             if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
                 return fkr_reply_error(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
             if (fkr_arg_int(argv[i + 1], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
                 return fkr_reply_error(ctx, "ERR GROWTH must be an integer in 1..65536");
-        } else if (fkr_arg_is(argv[i], "SEED") && !has_seed) {
+        } else if (fkr_arg_is(argv[i], "SEED")) {
             has_seed = 1;
             if (fkr_arg_int(argv[i + 1], 0, INT64_MAX, &seed) != RM_OK)
                 return fkr_reply_error(ctx, "ERR SEED must be an integer in 0..9223372036854775807");
-        } else if (fkr_arg_is(argv[i], "SECONDS") && !has_seconds) {
+        } else if (fkr_arg_is(argv[i], "SECONDS")) {
             has_seconds = 1;
             if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES)) /* the kinds with a clock */
                 return fkr_reply_error(ctx, "ERR SECONDS needs the window kind (a time window)");
@@ -70,7 +132,7 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
                 return fkr_reply_error(ctx, "ERR SECONDS must be a positive integer (at most "
                                             "9223372036: its ns fit 63 bits)");
         } else {
-            return fkr_reply_error(ctx, "ERR syntax error");
+            return reply_bad_option(ctx, ops, argv[i], argv[i + 1]);
         }
     }
     RedisModuleKey *key;

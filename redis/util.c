@@ -2,7 +2,9 @@
  * by the command files (see fkr.h). */
 #include "fkr.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "../scalable/scalable.h"
 #include "../cuckoo/cuckoo.h"
@@ -56,7 +58,29 @@ int fkr_wrote(RedisModuleCtx *ctx, RedisModuleKey *key, fkr_value *v)
     return RM_OK;
 }
 
-/* One INFO value (fkr_info_value). */
+/* d as the shortest decimal that reads back as exactly d (20.848, not
+ * %.17g's 20.847999999999999), as Redis 7.2 prints doubles; "inf",
+ * "-inf" and "nan" as Redis names them. */
+static void shortest_double(double d, char *buf, size_t len)
+{
+    if (isnan(d)) {
+        snprintf(buf, len, "nan");
+        return;
+    }
+    if (isinf(d)) {
+        snprintf(buf, len, "%sinf", d < 0 ? "-" : "");
+        return;
+    }
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, len, "%.*g", digits, d);
+        if (strtod(buf, NULL) == d)
+            return;
+    }
+}
+
+/* One INFO value (fkr_info_value). A RESP2 double is the bulk string of
+ * its shortest form (Redis 7.0's own reply prints %.17g); RESP3's double
+ * type carries the value itself. */
 static void reply_info_value(RedisModuleCtx *ctx, const fkr_info_value *v)
 {
     switch (v->type) {
@@ -64,7 +88,13 @@ static void reply_info_value(RedisModuleCtx *ctx, const fkr_info_value *v)
         rm_ReplyWithLongLong(ctx, v->v.i);
         break;
     case FKR_INFO_DOUBLE:
-        rm_ReplyWithDouble(ctx, v->v.d);
+        if (fkr_resp3(ctx)) {
+            rm_ReplyWithDouble(ctx, v->v.d);
+        } else {
+            char buf[32];
+            shortest_double(v->v.d, buf, sizeof buf);
+            rm_ReplyWithStringBuffer(ctx, buf, strlen(buf));
+        }
         break;
     case FKR_INFO_BOOL:
         fkr_reply_bool(ctx, v->v.b);

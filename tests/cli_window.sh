@@ -65,7 +65,22 @@ wait "$reader"
 printf 'x\ny\nx\n' | "$fk" dedup --kind window --capacity 100 --window-seconds 60 "$tmp/t.fk" >"$tmp/tout"
 check "time window dedup" test "$(tr '\n' ' ' <"$tmp/tout")" = "x y "
 "$fk" info "$tmp/t.fk" >"$tmp/tinfo"
-check "info: a time window in ns" grep -q '^window: *60000000000 (ns)' "$tmp/tinfo"
+# issue 50: a span in human units, its ns after it (the JSON keeps the ns);
+# a point in time as UTC; every row once
+check "info: a time window in human units, then its ns" grep -q '^window: *1 min (60000000000 ns)$' "$tmp/tinfo"
+check "info: a generation is a seventh of it" grep -q '^generation length: *8.571 s (8571428572 ns)$' "$tmp/tinfo"
+check "info: the oldest age in human units" grep -qE '^oldest age: *[0-9.]+ (ns|us|ms|s|min) \([0-9]+ ns\)' "$tmp/tinfo"
+check "info: now as a UTC time" grep -qE '^now: *20[0-9-]+ [0-9:.]+ UTC \([0-9]+ ns\)$' "$tmp/tinfo"
+check "info --json: the window in ns" grep -q '"window": 60000000000,' <("$fk" info --json "$tmp/t.fk")
+for f in "$tmp/info" "$tmp/tinfo"; do
+    check "info: no label twice ($(cut -d: -f1 "$f" | sort | uniq -d | tr '\n' ' '))" \
+        test -z "$(cut -d: -f1 "$f" | sort | uniq -d)"
+    check "info: one row for the generation and one for the stash" \
+        test "$(grep -cE '^(current )?generation:' "$f")-$(grep -c '^stash' "$f")" = 1-1
+done
+check "info of a count window: no time window (T ticks) row" sh -c "! grep -qi 'ticks' '$tmp/info'"
+check "info --json: the rows under describe()'s names" \
+    sh -c "'$fk' info --json '$tmp/w.fk' | grep -q '\"generation\": 200,' && '$fk' info --json '$tmp/w.fk' | grep -q '\"generation_slots\": '"
 # issue 48: the file says which clock its times are in: Unix ns (1), the
 # clock dedup reads, and Python's and Redis's
 check "info: the clock, Unix time in ns" grep -q '^clock: *1 (unix_ns' "$tmp/tinfo"

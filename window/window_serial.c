@@ -264,11 +264,15 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 
 const fk_serial_ops fk_window_serial_ops = {
     .kind_id = FK_KIND_WINDOW,
+    /* named as the describe rows that show them (fk_window_slot_describe),
+     * so a reader lists each once, with the row's unit: a count window's
+     * window is its N inserts (P_SPAN is 0), a time window's generation
+     * length its D ticks (P_GEN_LEN is 0) */
     .param_names = { [P_BUCKETS] = "buckets", [P_FP_BITS] = "fingerprint bits (f)",
                      [P_GEN_LEN] = "generation length (L inserts)",
-                     [P_GENERATION] = "generation", [P_SPAN] = "time window (T ticks)",
-                     [P_GEN_SPAN] = "generation span (D ticks)",
-                     [P_STASH] = "stash entries", [P_CLOCK] = "clock" },
+                     [P_GENERATION] = "generation", [P_SPAN] = "window (T ticks)",
+                     [P_GEN_SPAN] = "generation length (D ticks)",
+                     [P_STASH] = "stashed", [P_CLOCK] = "clock" },
     .save_head = save_head,
     .save_payload = save_payload,
     .check_head = check_head,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "args.h"
 #include "cmd.h"
 #include "filterfile.h"
@@ -15,7 +16,9 @@
 
 /* One line of the description: its text label, its JSON key, and a value
  * of one of three types. */
-typedef enum { F_U64, F_BYTES, F_DOUBLE, F_STR, F_BOOL } field_type;
+/* F_NS: a duration in ns, F_UNIX_NS: a point in Unix ns (text: in human
+ * units, the ns after; JSON: the ns). */
+typedef enum { F_U64, F_BYTES, F_DOUBLE, F_STR, F_BOOL, F_NS, F_UNIX_NS } field_type;
 typedef struct {
     char        label[40];
     char        key[40];
@@ -69,6 +72,33 @@ static field *add(field *fs, size_t *n, const char *label, field_type type)
     return f;
 }
 
+/* ns as a duration a reader takes in at once: "1.5 s", "10 min". */
+static void human_ns(uint64_t ns, char *buf, size_t len)
+{
+    static const struct {
+        double      ns;
+        const char *unit;
+    } units[] = { { 86400e9, "d" }, { 3600e9, "h" }, { 60e9, "min" }, { 1e9, "s" },
+                  { 1e6, "ms" },    { 1e3, "us" },   { 1, "ns" } };
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof *units && (double)ns < units[u].ns)
+        u++;
+    snprintf(buf, len, "%.4g %s", (double)ns / units[u].ns, units[u].unit);
+}
+
+/* a point in Unix ns as UTC: "2026-11-29 10:31:02.250 UTC" */
+static void human_unix_ns(uint64_t ns, char *buf, size_t len)
+{
+    time_t t = (time_t)(ns / 1000000000u);
+    struct tm tm;
+    if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm)) {
+        snprintf(buf, len, "?");
+        return;
+    }
+    size_t at = strlen(buf);
+    snprintf(buf + at, len - at, ".%03u UTC", (unsigned)(ns / 1000000u % 1000u));
+}
+
 static void print_text(const field *fs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -92,6 +122,11 @@ static void print_text(const field *fs, size_t n)
             break;
         case F_BOOL:
             printf("%s", f->u ? "yes" : "no");
+            break;
+        case F_NS:
+        case F_UNIX_NS:
+            (f->type == F_NS ? human_ns : human_unix_ns)(f->u, human, sizeof human);
+            printf("%s (%llu ns)", human, (unsigned long long)f->u);
             break;
         }
         printf("%s%s\n", f->note ? " " : "", f->note ? f->note : "");
@@ -203,7 +238,7 @@ static const struct {
 } row_hints[] = {
     { "inner_kind", "inner kind", NULL },
     { "generation", "current generation", NULL },
-    { "oldest_age", "oldest age", "(inserts or ticks since the oldest live generation began)" },
+    { "oldest_age", "oldest age", "(since the oldest live generation began)" },
     { "live", "live slots", "(at most 8L)" },
     { "generation_slots", "fill per generation", "(live slots, current first)" },
     { "generation_inserts", "inserts per generation", "(current first)" },
@@ -228,6 +263,24 @@ static void row_label(const char *name, char *label, size_t len, const char **no
     for (char *c = label; *c; c++)
         if (*c == '_')
             *c = ' ';
+}
+
+/* Whether the header parameter whose JSON key is key is better shown by
+ * the kind's row of that name: the row has a unit (a window's "window":
+ * its N inserts or its span in ns, where the header's span is 0 for a
+ * count window) or words of its own (row_hints), so the parameter is
+ * listed once, as that row. */
+static bool shown_by_row(const fk_describe_row *rows, size_t n, const char *key)
+{
+    const fk_describe_row *r = fk_describe_find(rows, n, key);
+    if (!r)
+        return false;
+    if (r->unit)
+        return true;
+    for (size_t i = 0; i < sizeof row_hints / sizeof *row_hints; i++)
+        if (strcmp(row_hints[i].row, key) == 0)
+            return true;
+    return false;
 }
 
 /* The length of name without a "_<digits>" suffix (its whole length when
@@ -256,8 +309,10 @@ static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t n
         snprintf(name, sizeof name, "%.*s", (int)stem, r->name);
         const char *note;
         row_label(name, label, sizeof label, &note);
+        /* the JSON key is the row's name, as Python's describe() and
+         * FK.INFO name it */
         char key[40];
-        json_key(label, key, sizeof key);
+        snprintf(key, sizeof key, "%s", name);
         /* the fields every filter shows after the rows (fk_stats, the
          * header's target) */
         static const char *const after[] = { "bits_per_item", "load_factor", "target_fpr",
@@ -280,6 +335,7 @@ static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t n
                 continue;
             nlists++;
             field *x = add(fs, n, label, F_STR);
+            snprintf(x->key, sizeof x->key, "%s", key);
             x->s = buf;
             x->note = note;
             continue;
@@ -287,17 +343,24 @@ static void add_rows(field *fs, size_t *n, const fk_describe_row *rows, size_t n
         if (shown || (r->type == FK_DESCRIBE_STRING && !r->value.s)) /* none: nothing to show */
             continue;
         field *x = add(fs, n, label, F_U64);
+        snprintf(x->key, sizeof x->key, "%s", key);
         x->note = note;
-        if (!note && r->unit) { /* "(inserts)", "(ns)" */
-            static char units[FK_DESCRIBE_MAX_ROWS][40];
+        bool ns = r->type == FK_DESCRIBE_U64 && r->unit && strcmp(r->unit, "ns") == 0;
+        if (ns) /* Unix ns: "now" and "next_boundary" are points, the rest spans */
+            x->type = strcmp(name, "now") == 0 || strcmp(name, "next_boundary") == 0 ? F_UNIX_NS : F_NS;
+        if (r->unit && !ns) { /* "(inserts)", "(caller ticks; since ...)" */
+            static char units[FK_DESCRIBE_MAX_ROWS][96];
             static size_t nunits;
             if (nunits < FK_DESCRIBE_MAX_ROWS) {
-                snprintf(units[nunits], sizeof units[0], "(%s)", r->unit);
+                if (note)
+                    snprintf(units[nunits], sizeof units[0], "(%s; %s", r->unit, note + 1);
+                else
+                    snprintf(units[nunits], sizeof units[0], "(%s)", r->unit);
                 x->note = units[nunits++];
             }
         }
         switch (r->type) {
-        case FK_DESCRIBE_U64: x->u = r->value.u64; break;
+        case FK_DESCRIBE_U64: x->u = r->value.u64; break; /* type: F_U64 or F_NS */
         case FK_DESCRIBE_DOUBLE: x->type = F_DOUBLE; x->d = r->value.d; break;
         case FK_DESCRIBE_BOOL: x->type = F_BOOL; x->u = r->value.b; break;
         case FK_DESCRIBE_STRING: x->type = F_STR; x->s = r->value.s; break;
@@ -335,6 +398,16 @@ int fkc_cmd_info(int argc, char **argv)
     fk_stats st;
     fk_filter_stats(f, &st);
     const fk_ops *ops = fk_filter_ops(f);
+
+    /* the kind's own rows (fk_filter_describe), one loop for every kind */
+    size_t nrows = 0;
+    fk_describe_row *rows = NULL;
+    if (fk_filter_describe(f, NULL, 0, &nrows) == FK_ELIMIT &&
+        (rows = malloc(nrows * sizeof *rows)) != NULL &&
+        fk_filter_describe(f, rows, nrows, &nrows) != FK_OK)
+        nrows = 0;
+    if (!rows)
+        nrows = 0;
 
     field fs[MAX_FIELDS];
     size_t n = 0;
@@ -374,6 +447,10 @@ int fkc_cmd_info(int argc, char **argv)
                                                       : "(a clock this version does not know)";
             continue;
         }
+        char key[40];
+        json_key(label, key, sizeof key);
+        if (name && shown_by_row(rows, nrows, key))
+            continue;
         if (name && strcmp(name, "newest link full (0/1)") == 0 && !json && !raw) {
             add(fs, &n, "newest link full", F_STR)->s = h.param[i] ? "yes" : "no";
             continue;
@@ -382,15 +459,6 @@ int fkc_cmd_info(int argc, char **argv)
     }
     add(fs, &n, "capacity", F_U64)->u = st.capacity;
     add(fs, &n, "items", F_U64)->u = st.items;
-    /* the kind's own rows (fk_filter_describe), one loop for every kind */
-    size_t nrows = 0;
-    fk_describe_row *rows = NULL;
-    if (fk_filter_describe(f, NULL, 0, &nrows) == FK_ELIMIT &&
-        (rows = malloc(nrows * sizeof *rows)) != NULL &&
-        fk_filter_describe(f, rows, nrows, &nrows) != FK_OK)
-        nrows = 0;
-    if (!rows)
-        nrows = 0;
     add_rows(fs, &n, rows, nrows);
     x = add(fs, &n, "bits per item", F_DOUBLE);
     x->d = st.bits_per_item;

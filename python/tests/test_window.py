@@ -426,3 +426,42 @@ def test_a_cli_time_window_advances_in_python_as_documented(cli, tmp_path, monke
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert r.returncode == 1 and r.stdout == b"" and b"clock 0 (caller" in r.stderr
     assert filterkit.load(tmp_path / "c.fk") == c
+
+
+def test_cli_info_shows_describe_once_under_its_names(cli, tmp_path):
+    """issue 50: `filterkit info` and describe() read the same rows: the
+    JSON has each describe() key with its value (a list as its numbers),
+    the text lists each figure once, a count window has no time span row,
+    and a time window's spans are in human units with their ns."""
+    import json
+    import subprocess
+    for span in (None, 60 * 10**9):
+        w = filterkit.Window(capacity=700, fpr=0.01, span=span)
+        if span:
+            w.advance(1_700_000_000 * 10**9)
+        for i in range(500 if span else 2000):   # a time window takes 700 per span
+            w.add(i)
+        path = tmp_path / "w.fk"
+        w.save(path)
+        got = json.loads(subprocess.run([cli, "info", "--json", str(path)], stdout=subprocess.PIPE,
+                                        check=True).stdout)
+        # the file's window (swept_last is not saved: 0 after a load)
+        for key, value in filterkit.load(path).describe().items():
+            if value is None:        # a count window's clock: no row to show
+                continue
+            if key == "clock":       # the JSON's "clock" is the header's id (clock_id), as before
+                assert got["clock"] == got["clock_id"] == 1 and value == "unix_ns"
+                continue
+            want = " ".join(map(str, value)) if isinstance(value, list) else value
+            assert got[key] == want, key
+        text = subprocess.run([cli, "info", str(path)], stdout=subprocess.PIPE,
+                              check=True).stdout.decode()
+        labels = [line.split(":", 1)[0] for line in text.splitlines()]
+        assert len(labels) == len(set(labels)), text
+        assert sum(l in ("generation", "current generation") for l in labels) == 1
+        assert sum(l.startswith("stash") for l in labels) == 1
+        if span:
+            assert "window:          1 min (60000000000 ns)" in text
+            assert "generation length: 8.571 s (8571428572 ns)" in text
+        else:
+            assert "ticks" not in text and "window:          700 (inserts)" in text

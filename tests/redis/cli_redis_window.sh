@@ -85,7 +85,7 @@ FK.ADVANCE missing 5 => ERR not found
 FK.MERGE cw cw => ~ERR FK_EUNSUPPORTED
 FK.RESERVE x bloom 0.01 100 SECONDS 5 => ERR SECONDS needs the window kind (a time window)
 FK.RESERVE x window 0.01 100 SECONDS 0 => ~ERR SECONDS must be a positive integer
-FK.RESERVE x window 0.01 100 SECONDS 5 SECONDS 5 => ERR syntax error
+FK.RESERVE x window 0.01 100 SECONDS 5 SECONDS 5 => ERR SECONDS given twice
 FK.RESERVE x window 0.01 100 GROWTH 2 => ~ERR GROWTH needs a growing kind
 FK.INFO cw => ~kind|window|family|fk|capacity|700|items|3|
 SPEC
