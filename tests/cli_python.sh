@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# run.sh: alone
 # tests/cli_python.sh: the Python package (python/) against the build in
 # FK_BUILD: builds it (make python, same configuration), runs python/tests
 # with pytest + hypothesis, and checks that pip installs it into a clean
