@@ -130,7 +130,7 @@ collect_any() {
     done
 }
 # A script with the line "# run.sh: alone" (it runs make on the shared
-# build folder: install, exports, the Python package) runs with no other
+# build folder: install, exports) runs with no other
 # test beside it.
 drain() {
     while [ "$running" -gt 0 ]; do
