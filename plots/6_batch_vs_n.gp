@@ -10,7 +10,7 @@ if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-n-u64.csv'
 fpr = real(first(file, 'target_fpr', ''))
-kinds = kinds_of(file, '')
+kinds = baseline_first(kinds_of(file, ''))
 bpi = real(first(file, 'bits_per_item', 'kind=bloom'))
 eval provenance(file)
 cache(name) = system(sprintf("awk '/^# caches:/ { for (i = 3; i <= NF; i++) { split($i, kv, \"=\"); if (kv[1] == \"%s\") print kv[2] } }' %s/%s", name, results, file))
@@ -31,7 +31,7 @@ mark(name, y) = sprintf("cs = cache('%s'); c = strlen(cs) > 0 ? real(cs) : 0; if
 eval mark('L1d', 0.97)
 eval mark('L2', 0.92)
 eval mark('L3', 0.87)
-PANEL(col, what) = sprintf("set title '%s, fpr %s: dashed = one key a call, solid = batched'; plot for [k in kinds] sel(file, 'n,%s_ns,%s_ns_min,%s_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt 6 lw 1 dt 2 lc rgb kcolor(k) t k.' single', for [k in kinds] sel(file, 'n,%s_batch_ns,%s_batch_ns_min,%s_batch_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt 7 lw 2 lc rgb kcolor(k) t k.' batched'", what, pct(fpr), col, col, col, col, col, col)
+PANEL(col, what) = sprintf("set title '%s, fpr %s: dashed = one key a call, solid = batched'; plot for [k in kinds] sel(file, 'n,%s_ns,%s_ns_min,%s_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt kpt2(k) ps kps(k) lw 1 dt 2 lc rgb kcolor(k) t k.' single', for [k in kinds] sel(file, 'n,%s_batch_ns,%s_batch_ns_min,%s_batch_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt kpt(k) ps kps(k) lw 2 lc rgb kcolor(k) t k.' batched'", what, pct(fpr), col, col, col, col, col, col)
 PLOT = "set multiplot layout 1,2; eval PANEL('lookup0', 'absent keys'); eval PANEL('lookup100', 'present keys'); unset multiplot"
 eval sprintf("set terminal pngcairo size 1600,760 font 'DejaVu Sans,11' noenhanced; set output '%s/6_batch_vs_n.png'", outdir)
 eval PLOT
