@@ -26,6 +26,8 @@ wz = 1.96
 wc(x, m) = (x / m + wz**2 / (2 * m)) / (1 + wz**2 / m)
 wh(x, m) = wz * sqrt(x / m * (1 - x / m) / m + wz**2 / (4 * m**2)) / (1 + wz**2 / m)
 kinds = "window apbf-best apbf rotating-bloom"
+# legend rows tall enough for the markers (the triangles stood out of the box)
+set key spacing 1.4
 set samples 200
 PLOT = "plot for [k in kinds] sel(file, 'present_never,probes_never,bits_per_window_item', 'streamed=1;filter='.k) \
             u ($1/$2):3:(wc($1,$2) - wh($1,$2)):(wc($1,$2) + wh($1,$2)) w xerrorbars pt kpt(k) ps 1.6 * kps(k) lw 2 lc rgb kcolor(k) t k, \

@@ -24,6 +24,8 @@ set yrange [1e-4:2]
 set xrange [-0.5:4.5]
 set xtics ("in the window 0..N" 0, "slack N..8N/7" 1, "just past 8N/7..2N" 2, "old >= 2N" 3, "never seen" 4)
 kinds = "window apbf-best apbf rotating-bloom"
+# legend rows tall enough for the markers (the triangles stood out of the box)
+set key spacing 1.4
 # one row per kind, its five band rates turned into five points
 bands(k) = sel(file, 'rate_window,rate_slack,rate_expired,rate_old,rate_never', 'streamed=1;fpr=0.01;filter='.k) \
            ." | awk '{ for (i = 1; i <= NF; i++) print i - 1, $i }'"
