@@ -8,7 +8,7 @@ file = 'sweep-n-u64.csv'
 fpr = real(first(file, 'target_fpr', ''))
 kinds = baseline_first(kinds_of(file, ''))
 eval provenance(file)
-set tmargin 8 # the title, then the top axis and its label, under the provenance lines
+set tmargin 9 # the title, then the top axis and its label, under the provenance lines
 set title sprintf("Lookup cost vs n: fpr %s, u64 keys, solid = key present, dashed = key absent", pct(fpr))
 set xlabel "items n (log scale)"
 set ylabel "ns per lookup (median; bars: min to max of the repeats)"

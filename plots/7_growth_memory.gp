@@ -39,7 +39,7 @@ w = prov_warn(have(file) ? file : gfile)
 if (strlen(w) == 0 && have(file) && have(gfile)) w = prov_warn(gfile)
 if (strlen(w) > 0) { set label 991 w at screen 0.5, screen 0.978 center font ',10' tc rgb '#cc0000' front }
 PROV(text, x) = sprintf("set label 990 \"%s\" at screen %g, screen 0.948 left font ',8' tc rgb '#444444' front", text, x)
-set tmargin 8
+set tmargin 9
 set logscale x
 set xlabel "growth reached (keys / first capacity, log scale)"
 set key font ",8" maxrows 4 width -4

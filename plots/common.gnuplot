@@ -47,7 +47,7 @@ set grid lc rgb "#dddddd"
 set key outside bottom center horizontal box opaque maxrows 3 font ",10"
 set border lw 1
 set bmargin 8
-set tmargin 6
+set tmargin 7 # room for the provenance: up to three lines and the command that made the data
 
 # provenance(file): the small print at the top, and the load warning
 prov_line(file) = system(sprintf("awk -v what=line -v data=%s -f %s/provenance.awk %s/%s", file, plotdir, results, file))
