@@ -24,7 +24,7 @@ set xtics ("10⁴" 1e4, "10⁵" 1e5, "10⁶" 1e6, "10⁷" 1e7, "10⁸" 1e8)
 set yrange [0:*]
 set xlabel "items n (log scale)"
 set ylabel "ns per lookup (median; bars: min to max)"
-set key font ",9" maxrows 4
+set key font ",9" maxrows 4 spacing 1.3 # rows tall enough for libbloom's bigger cross
 # the caches, at the n where a Bloom filter of this run reaches their size
 # (a machine whose sysfs has no cache sizes, "caches: unknown", gets no marks)
 mark(name, y) = sprintf("cs = cache('%s'); c = strlen(cs) > 0 ? real(cs) : 0; if (c > 0 && c * 8 / bpi > nmin && c * 8 / bpi < nmax) { set arrow from c * 8 / bpi, graph 0 to c * 8 / bpi, graph 1 nohead dt 3 lc rgb '#555555'; set label '%s = '.hb(c) at c * 8 / bpi, graph %g offset 0.5, 0 font ',9' tc rgb '#555555' }", name, name, y)

@@ -413,6 +413,11 @@ for svg in $svgs; do
     [ -s "$svg" ] || continue
     awk -f "$root/tests/svg_series.awk" "$svg" | sed "s|^|$(basename "$svg" .svg)\t|"
 done >"$tmp/series"
+for svg in $svgs; do
+    b=$(basename "$svg" .svg)
+    check "$b: the series check reads its legend ($(awk -F'\t' -v b="$b" '$1 == b && $2 == "series" && $5 != ""' "$tmp/series" | wc -l) entries)" \
+        awk -F'\t' -v b="$b" '$1 == b && $2 == "series" && $5 != "" { n++ } END { exit !(n > 0) }' "$tmp/series"
+done
 # PLOT series PANEL N TITLE KEY DATA  /  PLOT outside PANEL N TITLE PIXELS
 series_problems() {
     awk -F'\t' -v table="$table" -v kinds="$(printf '%s ' $known_kinds)" '

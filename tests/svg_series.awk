@@ -46,7 +46,7 @@ function put(where, pair,    k) {
     }
     lastrect = rx0 "," rx1 "," ry0 "," ry1
 }
-/<g id="gnuplot_plot_[0-9]+"/ {
+/<g id="gnuplot_plot_[0-9]+[a-z]*"/ {
     match($0, /gnuplot_plot_[0-9]+/)
     n_series = substr($0, RSTART + 13, RLENGTH - 13) + 0
     if (n_series == 1) {
