@@ -455,6 +455,16 @@ check "no two kinds drawn in the same colour and marker ($(problems alike))" tes
 check "every legend marker inside the legend's box ($(problems box))" test -z "$(problems box)"
 check "every series drawn as its legend entry shows it ($(problems legend))" test -z "$(problems legend)"
 check "each kind in its colour and marker of plots/kind_styles.txt ($(problems table))" test -z "$(problems table)"
+# bloom and libbloom lie on the same points (plot 1: bloom once hid under
+# libbloom's dots of the same shape): where both are drawn, their markers
+# differ in shape, not only in colour (filled and hollow are one shape)
+same=$(awk -F'\t' '$2 == "series" && ($5 ~ /^bloom( |$)/ || $5 ~ /^libbloom( |$)/) {
+        split($5, w, " "); n = split($6, k, " ")
+        for (i = 1; i <= n; i++) { split(k[i], cp, "/"); if (cp[2] == "-") continue
+            shape = (cp[2] >= 4) ? int(cp[2] / 2) : "p" cp[2]; s[$1, w[1], shape] = 1; plots[$1] = 1 } }
+    END { for (p in plots) for (key in s) { split(key, f, SUBSEP)
+              if (f[1] == p && f[2] == "bloom" && ((p, "libbloom", f[3]) in s)) print p } }' "$tmp/series" | sort -u | tr '\n' ' ')
+check "bloom and libbloom drawn in different shapes (the same in: $same)" test -z "$same"
 check "the series check saw the plots' kinds (at least 8 kinds in legends)" \
     test "$(awk -F'\t' '$2 == "series" { split($5, w, " "); print w[1] }' "$tmp/series" | grep -Fx -f <(printf '%s\n' $known_kinds) | sort -u | wc -l)" -ge 8
 
