@@ -25,14 +25,14 @@ set yrange [0:*]
 wz = 1.96
 wc(x, m) = (x / m + wz**2 / (2 * m)) / (1 + wz**2 / m)
 wh(x, m) = wz * sqrt(x / m * (1 - x / m) / m + wz**2 / (4 * m**2)) / (1 + wz**2 / m)
-wcolor(k) = (k eq "window") ? "#d62728" : (k eq "rotating-bloom") ? "#1f77b4" : (k eq "apbf") ? "#ff7f0e" : "#2ca02c"
-wpt(k) = (k eq "window") ? 7 : (k eq "rotating-bloom") ? 5 : (k eq "apbf") ? 9 : 11
 kinds = "window apbf-best apbf rotating-bloom"
+# legend rows tall enough for the markers (the triangles stood out of the box)
+set key spacing 1.4
 set samples 200
 PLOT = "plot for [k in kinds] sel(file, 'present_never,probes_never,bits_per_window_item', 'streamed=1;filter='.k) \
-            u ($1/$2):3:(wc($1,$2) - wh($1,$2)):(wc($1,$2) + wh($1,$2)) w xerrorbars pt wpt(k) ps 1.6 lw 2 lc rgb wcolor(k) t k, \
+            u ($1/$2):3:(wc($1,$2) - wh($1,$2)):(wc($1,$2) + wh($1,$2)) w xerrorbars pt kpt(k) ps 1.6 * kps(k) lw 2 lc rgb kcolor(k) t k, \
        for [k in kinds] sel(file, 'present_never,probes_never,bits_per_window_item', 'streamed=1;filter='.k) \
-            u ($1/$2):3 w l lw 1 lc rgb wcolor(k) notitle, \
+            u ($1/$2):3 w l lw 1 lc rgb kcolor(k) notitle, \
        log(1/x)/log(2) + log(exp(1))/log(2) w l lw 2 dt 2 lc rgb 'black' t 'floor log2(1/fpr) + log2(e)'"
 eval png('10_window_bits_vs_fpr')
 eval PLOT

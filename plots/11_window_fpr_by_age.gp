@@ -23,15 +23,15 @@ set format y "%g"
 set yrange [1e-4:2]
 set xrange [-0.5:4.5]
 set xtics ("in the window 0..N" 0, "slack N..8N/7" 1, "just past 8N/7..2N" 2, "old >= 2N" 3, "never seen" 4)
-wcolor(k) = (k eq "window") ? "#d62728" : (k eq "rotating-bloom") ? "#1f77b4" : (k eq "apbf") ? "#ff7f0e" : "#2ca02c"
-wpt(k) = (k eq "window") ? 7 : (k eq "rotating-bloom") ? 5 : (k eq "apbf") ? 9 : 11
 kinds = "window apbf-best apbf rotating-bloom"
+# legend rows tall enough for the markers (the triangles stood out of the box)
+set key spacing 1.4
 # one row per kind, its five band rates turned into five points
 bands(k) = sel(file, 'rate_window,rate_slack,rate_expired,rate_old,rate_never', 'streamed=1;fpr=0.01;filter='.k) \
            ." | awk '{ for (i = 1; i <= NF; i++) print i - 1, $i }'"
 set arrow 1 from -0.5, fpr to 4.5, fpr nohead lw 2 dt 2 lc rgb 'black'
 set label 1 sprintf("target %s", pct(fpr)) at 4.45, fpr * 1.3 right tc rgb 'black'
-PLOT = "plot for [k in kinds] bands(k) u 1:2 w lp pt wpt(k) ps 1.6 lw 2 lc rgb wcolor(k) t k"
+PLOT = "plot for [k in kinds] bands(k) u 1:2 w lp pt kpt(k) ps 1.6 * kps(k) lw 2 lc rgb kcolor(k) t k"
 eval png('11_window_fpr_by_age')
 eval PLOT
 eval svg('11_window_fpr_by_age')

@@ -6,9 +6,9 @@ if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-n-u64.csv'
 fpr = real(first(file, 'target_fpr', ''))
-kinds = kinds_of(file, '')
+kinds = baseline_first(kinds_of(file, ''))
 eval provenance(file)
-set tmargin 8 # the title, then the top axis and its label, under the provenance lines
+set tmargin 9 # the title, then the top axis and its label, under the provenance lines
 set title sprintf("Lookup cost vs n: fpr %s, u64 keys, solid = key present, dashed = key absent", pct(fpr))
 set xlabel "items n (log scale)"
 set ylabel "ns per lookup (median; bars: min to max of the repeats)"
@@ -26,8 +26,8 @@ set x2tics scale 0.5
 set x2label sprintf("Bloom filter size at that n (%.1f bits per item)", bpi)
 set for [e=4:8] x2tics add (hb(10**e * bpi / 8) 10**e)
 set xtics nomirror
-PLOT = "plot for [k in kinds] sel(file, 'n,lookup100_ns,lookup100_ns_min,lookup100_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt 7 lw 2 lc rgb kcolor(k) t k.' present', \
-            for [k in kinds] sel(file, 'n,lookup0_ns,lookup0_ns_min,lookup0_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt 6 lw 2 dt 2 lc rgb kcolor(k) t k.' absent'"
+PLOT = "plot for [k in kinds] sel(file, 'n,lookup100_ns,lookup100_ns_min,lookup100_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt kpt(k) ps kps(k) lw 2 lc rgb kcolor(k) t k.' present', \
+            for [k in kinds] sel(file, 'n,lookup0_ns,lookup0_ns_min,lookup0_ns_max', 'kind='.k) u 1:2:3:4 w yerrorlines pt kpt2(k) ps kps(k) lw 2 dt 2 lc rgb kcolor(k) t k.' absent'"
 eval png('2_lookup_vs_n')
 eval PLOT
 eval svg('2_lookup_vs_n')

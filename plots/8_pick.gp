@@ -32,9 +32,15 @@ if (budget ne 'NaN' && budget ne '') { \
     set object 1 rect from 0, graph 0 to b, graph 1 fc rgb '#d9f2d9' fs solid 0.6 noborder behind; \
     set arrow 1 from b, graph 0 to b, graph 1 nohead lw 2 dt 2 lc rgb '#2a7a2a'; \
     set label 1 sprintf("memory budget: %.1f bits per item", b) at b, graph 0.96 left offset 0.5, 0 tc rgb '#2a7a2a' }
+# the legend's rows tall enough for its markers, and the ring of the
+# recommendation drawn without a title (4.5 times a point: it once stood
+# out of the legend's box) and named by a legend entry of its own, a ring
+# of the legend's size
+set key spacing 1.8
 PLOT = "plot for [k in kinds] sel(file, 'bits_per_item,lookup50_ns,lookup50_ns_min,lookup50_ns_max', 'kind='.k) \
-            u 1:2:3:4 w yerrorbars pt 7 ps 2 lw 2 lc rgb kcolor(k) t k, \
-       sel(file, 'bits_per_item,lookup50_ns', 'chosen=1') u 1:2 w p pt 6 ps 4.5 lw 2 lc rgb 'black' t 'recommended', \
+            u 1:2:3:4 w yerrorbars pt kpt(k) ps 2 * kps(k) lw 2 lc rgb kcolor(k) t k, \
+       sel(file, 'bits_per_item,lookup50_ns', 'chosen=1') u 1:2 w p pt 6 ps 4.5 lw 2 lc rgb 'black' notitle, \
+       keyentry w p pt 6 ps 2.5 lw 2 lc rgb 'black' t 'recommended (ringed)', \
        for [k in kinds] sel(file, 'bits_per_item,lookup50_ns', 'kind='.k) u 1:2:(k) w labels offset 1.2, 1.0 left font ',9' notitle"
 eval png('8_pick')
 eval PLOT

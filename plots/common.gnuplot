@@ -22,16 +22,32 @@ kinds_of(file, where) = system(sprintf("awk -F, -v cols=kind -v where='%s' -v un
 nlabel(n) = (n >= 1e6 && n == floor(n/1e6)*1e6) ? sprintf("%dM", n/1e6) : \
             (n >= 1e3 && n == floor(n/1e3)*1e3) ? sprintf("%dk", n/1e3) : sprintf("%d", n)
 pct(p) = sprintf("%g%%", 100*p)
-# one colour per kind, the same in every plot
-kcolor(k) = (k eq "bloom") ? "#1f77b4" : (k eq "counting") ? "#2ca02c" : (k eq "cuckoo") ? "#d62728" : \
-            (k eq "libbloom") ? "#7f7f7f" : (k eq "blocked") ? "#ff7f0e" : (k eq "fuse") ? "#8c564b" : "#9467bd"
+# one colour and marker per kind, the same in every plot: the table
+# plots/kind_styles.txt (kind, colour, point, open point, size), read once.
+# kpt(k) is a kind's main marker, kpt2(k) its hollow form for a second
+# series of the same kind, kps(k) the factor on a plot's point size.
+style_col(c) = system(sprintf("awk '!/^#/ && NF { printf \"%%s \", $%d }' %s/kind_styles.txt", c, plotdir))
+STYLE_KIND = style_col(1)
+STYLE_COLOR = style_col(2)
+STYLE_PT = style_col(3)
+STYLE_PT2 = style_col(4)
+STYLE_PS = style_col(5)
+kidx(k) = sum [kj = 1:words(STYLE_KIND)] (word(STYLE_KIND, kj) eq k ? kj : 0)
+kcolor(k) = kidx(k) ? word(STYLE_COLOR, kidx(k)) : "#444444"
+kpt(k) = kidx(k) ? word(STYLE_PT, kidx(k)) + 0 : 3
+kpt2(k) = kidx(k) ? word(STYLE_PT2, kidx(k)) + 0 : 3
+kps(k) = kidx(k) ? word(STYLE_PS, kidx(k)) + 0 : 1
+# a list of kinds with libbloom first: drawn first, under the others (its
+# points lie on bloom's; bloom's dot stays visible inside libbloom's cross)
+baseline_first(list) = (strstrt(' '.list.' ', ' libbloom ') == 0) ? list : \
+    'libbloom '.substr(' '.list.' ', 1, strstrt(' '.list.' ', ' libbloom ')).substr(' '.list.' ', strstrt(' '.list.' ', ' libbloom ') + 10, strlen(list) + 2)
 set datafile missing "NaN"
 set grid lc rgb "#dddddd"
 # the legend sits under the plot, never on the data
 set key outside bottom center horizontal box opaque maxrows 3 font ",10"
 set border lw 1
 set bmargin 8
-set tmargin 6
+set tmargin 7 # room for the provenance: up to three lines and the command that made the data
 
 # provenance(file): the small print at the top, and the load warning
 prov_line(file) = system(sprintf("awk -v what=line -v data=%s -f %s/provenance.awk %s/%s", file, plotdir, results, file))

@@ -2,10 +2,13 @@
 # from the '#' header lines of the filterkit CSV it was drawn from:
 #   awk -v what=line [-v data=FILE] [-v width=N] -f plots/provenance.awk results/bench-u64.csv
 #     -> "commit 3b2d35917e7b · AMD EPYC (2 cores online) · caches L1d 48K, ... ·
-#         2026-11-24T07:19:43Z · other work 0.12 of 2 CPUs during the run · data: FILE"
+#         2026-11-24T07:19:43Z · other work 0.12 of 2 CPUs during the run · data: FILE ·
+#         made by: build/filterkit bench ..." (the CSV's "# command:" line)
 #     broken at " · " into lines of at most `width` characters (default 160,
 #     what fits the 1100-pixel plots in their small print), joined by a
 #     literal \n for gnuplot's label (a plot's right edge once cut it off)
+#   awk -v what=source -v data=FILE -f ...   -> the last two parts only
+#     ("data: FILE · made by: ...": a panel's second data file, plot 7)
 #   awk -v what=warning -f ...   -> a warning ("" otherwise) when other work
 #     took a share of the CPUs while this run measured ("# otherload:",
 #     from /proc/stat at the run's start and end, less the run's own CPU
@@ -34,6 +37,16 @@ function add(part) {
     if (cur == "") { cur = part; return }
     if (length(cur) + 3 + length(part) > width) { done = done cur "\\n"; cur = part; return }
     cur = cur " · " part
+}
+# appends a part that may be longer than a line (a command), word by word
+function add_words(part,    n, w, i) {
+    if (length(part) <= width) { add(part); return }
+    n = split(part, w, " ")
+    add(w[1])
+    for (i = 2; i <= n; i++) {
+        if (length(cur) + 1 + length(w[i]) > width) { done = done cur "\\n"; cur = w[i] }
+        else cur = cur " " w[i]
+    }
 }
 /^# [a-z]+: / {
     key = substr($1, 3)
@@ -65,16 +78,21 @@ END {
             printf "(no load average recorded: timings may come from a loaded machine)"
         exit
     }
-    add("commit " (("commit" in info) ? info["commit"] : "unknown"))
-    if ("cpu" in info) add(info["cpu"])
-    if ("caches" in info) add("caches " human_caches(info["caches"]))
-    if ("build" in info) add(info["build"])
-    if ("date" in info) add(info["date"])
-    if ("otherload" in info) {
-        split(info["otherload"], o, " ")
-        add("other work " o[1] " of " o[3] " CPUs during the run")
-    } else if ("loadavg" in info)
-        add("load " info["loadavg"] " at start")
+    if (what != "source") {
+        add("commit " (("commit" in info) ? info["commit"] : "unknown"))
+        if ("cpu" in info) add(info["cpu"])
+        if ("caches" in info) add("caches " human_caches(info["caches"]))
+        if ("build" in info) add(info["build"])
+        if ("date" in info) add(info["date"])
+        if ("otherload" in info) {
+            split(info["otherload"], o, " ")
+            add("other work " o[1] " of " o[3] " CPUs during the run")
+        } else if ("loadavg" in info)
+            add("load " info["loadavg"] " at start")
+    }
     if (data != "") add("data: " data)
+    # the command that made the data: each panel says how to make it again
+    # (a double quote or backslash in it would end gnuplot's label string)
+    if ("command" in info) { c = info["command"]; gsub(/["\\]/, "'", c); add_words("made by: " c) }
     printf "%s", done cur
 }

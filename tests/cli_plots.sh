@@ -12,7 +12,20 @@
 #  - the load warning: from the other work measured during the run
 #    ("# otherload:"), tried on crafted provenance lines;
 #  - captions (plots/caption.sh) name the series the plot draws, no other;
-#  - the results page names every CSV's provenance, and make bench's "files
+#    plots 1 and 4's reading guides name every kind drawn (plot 1's never
+#    named window);
+#  - series against the legend (tests/svg_series.awk): every series drawn
+#    as its legend entry shows it, each kind in the colour and marker of
+#    plots/kind_styles.txt, no two kinds alike (plot 1 drew quotient and
+#    window in the same purple dots), every legend marker inside the
+#    legend's box (plot 8's ring stood out of it);
+#  - plots 1 and 4's memory axes end near the kinds other than counting
+#    (counting stretched them to 80 bits), counting's points past the edge
+#    named; every panel names the command that made its data (plot 7's
+#    right panel named nothing);
+#  - the results page names every CSV's provenance, lists the plots in
+#    their order (1, 2, ... 10, 11, not 10, 11, 1), holds no path of the
+#    clone (pick.txt and index.html held it), and make bench's "files
 #    written" lists every file it wrote (pick.txt was missing).
 . "$(dirname "$0")/lib_cli.sh"
 unset FK_SUITE_STARTED # the runs below are outside any suite unless they say
@@ -29,7 +42,8 @@ check "no CSVs: no image" test -z "$(ls "$tmp/out0" 2>/dev/null)"
 
 # only the fpr sweep: plot 1 is drawn; the bench-based plots fail (no
 # bench-u64.csv), plots that need other sweeps say what they miss
-"$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --filters bloom,cuckoo,quotient --repeat 1 --lookups 2000 \
+# (every kind the sweep runs by default, libbloom and window among them)
+"$fk" sweep --vary fpr --fpr 10%,1% --n 2000 --repeat 1 --lookups 2000 \
     --out "$tmp/res" >/dev/null 2>&1
 "$root/bench/scripts/plots.sh" "$tmp/res" "$tmp/out" >"$tmp/log" 2>"$tmp/err"
 check "some plots fail: exit 1" test $? -eq 1
@@ -42,6 +56,42 @@ for k in bloom cuckoo quotient; do
     for p in 1_fpr_vs_bits 4_memory_per_item; do
         check "$p draws $k" grep -q ">$k[ <]" "$tmp/out/$p.svg"
     done
+done
+check "1_fpr_vs_bits draws window and libbloom" sh -c "grep -q '>window<' '$tmp/out/1_fpr_vs_bits.svg' && grep -q '>libbloom<' '$tmp/out/1_fpr_vs_bits.svg'"
+# the memory axis: plot 1's x, plot 4's y. Its last tick is at most twice
+# the largest bits per item of the kinds other than counting (whose 4-bit
+# counters once stretched both to 80 bits), and counting's points past it
+# are named on the image
+axis_top() { # SVG x|y: the largest number labelling the x (or y) axis
+    awk -v axis="$2" '
+        /<g transform="translate\(/ { s = $0; sub(/.*translate\(/, "", s); split(s, xy, /[,)]/)
+            a = ($0 ~ /text-anchor="middle"/) ? "x" : ($0 ~ /text-anchor="end"/) ? "y" : "" }
+        /<text> *-?[0-9.]+ *<\/text>/ && a == axis { t = $0; sub(/.*<text> */, "", t); sub(/ *<.*/, "", t)
+            at = (axis == "x") ? xy[2] : xy[1]; n[at]++; if (!(at in m) || t + 0 > m[at]) m[at] = t + 0 }
+        END { for (at in n) if (n[at] > best) { best = n[at]; top = m[at] } print top + 0 }' "$1"
+}
+others=$(awk -F, -v cols=kind,bits_per_item,bits_per_item_at_full -v where= -f "$root/plots/csvsel.awk" "$tmp/res/sweep-fpr-u64.csv" |
+    awk '$1 != "counting" { for (i = 2; i <= 3; i++) if ($i != "NaN" && $i + 0 > m) m = $i + 0 } END { print m + 0 }')
+for pa in 1_fpr_vs_bits:x 4_memory_per_item:y; do
+    p=${pa%:*}
+    top=$(axis_top "$tmp/out/$p.svg" "${pa#*:}")
+    check "$p: the memory axis ends at $top bits, at most twice the other kinds' $others (counting does not stretch it)" \
+        awk -v t="$top" -v o="$others" 'BEGIN { exit !(t > 0 && t <= 2 * o) }'
+    check "$p: counting's points past the axis are named on the image" grep -q '>counting: [0-9]* more points\{0,1\} [a-z]* this edge' "$tmp/out/$p.svg"
+done
+# ... and the guide under plots 1 and 4 names every kind they draw (plot 1's
+# never named window). The kinds: the CLI's, libbloom, and every row of
+# plots/kind_styles.txt (the window baselines)
+known_kinds=$( { "$fk" help 2>&1 | sed -n '/^filter kinds/,/^$/s/^  \([a-z-]*\) .*/\1/p'; echo libbloom
+                 awk '!/^#/ && NF { print $1 }' "$root/plots/kind_styles.txt" 2>/dev/null; } | sort -u)
+for p in 1_fpr_vs_bits 4_memory_per_item; do
+    guide=$("$root/plots/caption.sh" "$p" "$tmp/res" | sed 's/ Drawn from .*//')
+    unnamed=""
+    for k in $(awk -f "$root/tests/svg_series.awk" "$tmp/out/$p.svg" | awk -F'\t' '$1 == "series" { split($4, w, " "); print w[1] }' |
+               grep -Fx -f <(printf '%s\n' $known_kinds) | sort -u); do
+        printf '%s' "$guide" | grep -Eiq "(^|[^a-z-])$k([^a-z-]|\$)" || unnamed="$unnamed $k"
+    done
+    check "$p: its reading guide names every kind drawn (not named:$unnamed)" test -z "$unnamed"
 done
 check "only the plots of the fpr sweep (1, 4) kept" test "$(ls "$tmp/out" | grep -c -v '^[14]_')" -eq 0
 # provenance and error bars: the SVG carries the commit, the CPU and the
@@ -221,7 +271,8 @@ for a in "\$@"; do [ "\$prev" = --out ] && out=\$a; prev=\$a; done
 case "\$1" in
 info) printf '{\n  "memory_bytes": 1000,\n  "links": 1,\n}\n'; exit 0 ;;
 build) echo filter; exit 0 ;;
-bench | sweep | pick) ;;
+pick) echo "recommend: bloom"; echo "  build:      $root/build/filterkit build --kind bloom --fpr 0.001 < keys.txt > filter.fk" ;;
+bench | sweep) ;;
 *) exit 0 ;;
 esac
 [ -n "\$out" ] && [ "\$out" != - ] || exit 0
@@ -247,6 +298,17 @@ done
 check "index.html: one commit shared by every CSV is said once, as shared" \
     grep -q "c0ffee (the same in all $(ls "$tmp/page"/*.csv | wc -l) files)" "$tmp/page/index.html"
 check "index.html: a quick run says so" grep -q '<b>Quick run</b>' "$tmp/page/index.html"
+# no path of this clone in the results (pick prints the CLI's absolute path
+# when it is not on PATH, bench/pick/pick.c; pick.txt and index.html kept it)
+check "pick.txt names the CLI from the repository root" grep -q '^  build:      build/filterkit build --kind bloom' "$tmp/page/pick.txt"
+check "no file of the results folder holds the clone's path $root ($(grep -rlF "$root/" "$tmp/page" | tr '\n' ' '))" \
+    sh -c "! grep -rqF '$root/' '$tmp/page'"
+# the plots in their own order: 1, 2, ... 10, 11 (a glob put 10 and 11 first)
+mkdir -p "$tmp/order/res" "$tmp/order/plots"
+for n in 1_a 2_b 3_c 9_d 10_e 11_f; do : >"$tmp/order/plots/$n.png"; done
+"$root/bench/scripts/index_html.sh" "$tmp/order/res" "$tmp/order/plots" >"$tmp/order/index.html"
+order=$(sed -n 's/.*<figcaption><b>\([0-9]*\)_.*/\1/p' "$tmp/order/index.html" | tr '\n' ' ')
+check "index.html lists the plots in their order (got: $order)" test "$order" = "1 2 3 9 10 11 "
 
 # ---- plots 10 and 11 (sliding windows) from a small window run: drawn,
 # text inside the image, captions naming exactly the filters drawn and
@@ -308,5 +370,102 @@ check "$p without bench-growth.csv: drawn, no lookup series" \
     sh -c "test -s '$tmp/g7b/$p.svg' && ! grep -q ' absent<' '$tmp/g7b/$p.svg'"
 check "$p without bench-growth.csv: the caption says it is missing" \
     sh -c "'$root/plots/caption.sh' $p '$tmp/g7' | grep -q '(No bench-growth.csv in this run.)'"
+
+# ---- every panel names the command that made its data: plot 7's two
+# panels each in its half (the right one once named nothing)
+half=800
+prov_in() { # SVG LEFT|RIGHT TEXT: a small-print text in that half holds TEXT
+    awk -v side="$2" -v want="$3" -v half="$half" '
+        /<g transform="translate\(/ { s = $0; sub(/.*translate\(/, "", s); split(s, xy, /[,)]/); small = ($0 ~ /font-size="8.00"/) }
+        /<text>/ && small && index($0, want) && ((side == "left") == (xy[1] + 0 < half)) { found = 1 }
+        END { exit !found }' "$1"
+}
+check "$p (with both files): the left panel names growth-memory.csv" prov_in "$tmp/g7out/$p.svg" left "data: growth-memory.csv"
+check "$p: the right panel names bench-growth.csv" prov_in "$tmp/g7out/$p.svg" right "data: bench-growth.csv"
+check "$p: the right panel names the command that made it" prov_in "$tmp/g7out/$p.svg" right "bench --workload growth --n0 200"
+check "$p: the left panel names the command of expandable's points too" prov_in "$tmp/g7out/$p.svg" left "bench --workload growth --n0 200"
+for svg in "$tmp/out/1_fpr_vs_bits.svg" "$tmp/capout/8_pick.svg" "$tmp/winout/10_window_bits_vs_fpr.svg"; do
+    check "$(basename "$svg"): names the command that made its data" grep -q '>.*made by: .*filterkit' "$svg"
+done
+
+# ---- series against the legend, in every plot drawn above and plots 2
+# and 6 (from a small n sweep): tests/svg_series.awk lists what each series
+# draws in the legend and outside it
+"$fk" sweep --vary n --n 2000,4000 --fpr 1% --repeat 1 --lookups 2000 --out "$tmp/resn" >/dev/null 2>&1
+"$root/bench/scripts/plots.sh" "$tmp/resn" "$tmp/outn" >/dev/null 2>&1
+# the table: every kind of the CLI has its row, no two rows alike
+table=$root/plots/kind_styles.txt
+rows=$(awk '!/^#/ && NF' "$table")
+cli_kinds=$("$fk" help 2>&1 | sed -n '/^filter kinds/,/^$/s/^  \([a-z-]*\) .*/\1/p')
+norow=$(for k in $cli_kinds libbloom; do printf '%s\n' "$rows" | awk -v k="$k" '$1 == k { f = 1 } END { exit !f }' || printf ' %s' "$k"; done)
+check "plots/kind_styles.txt has a row for every kind (missing:$norow)" test -z "$norow"
+check "plots/kind_styles.txt: each kind once" test -z "$(printf '%s\n' "$rows" | awk '{ print $1 }' | sort | uniq -d)"
+check "plots/kind_styles.txt: each kind its own colour" test -z "$(printf '%s\n' "$rows" | awk '{ print tolower($2) }' | sort | uniq -d)"
+check "plots/kind_styles.txt: no two kinds the same colour and marker" \
+    test -z "$(printf '%s\n' "$rows" | awk '{ print tolower($2) "/" $3; print tolower($2) "/" $4 }' | sort | uniq -d)"
+svgs="$tmp/out/1_fpr_vs_bits.svg $tmp/out/4_memory_per_item.svg $tmp/outn/2_lookup_vs_n.svg $tmp/outn/6_batch_vs_n.svg
+      $tmp/capout/5_throughput.svg $tmp/capout/8_pick.svg $tmp/g7out/7_growth_memory.svg
+      $tmp/winout/10_window_bits_vs_fpr.svg $tmp/winout/11_window_fpr_by_age.svg"
+for svg in $svgs; do
+    check "$(basename "$svg") drawn for the series check" test -s "$svg"
+done
+for svg in $svgs; do
+    [ -s "$svg" ] || continue
+    awk -f "$root/tests/svg_series.awk" "$svg" | sed "s|^|$(basename "$svg" .svg)\t|"
+done >"$tmp/series"
+for svg in $svgs; do
+    b=$(basename "$svg" .svg)
+    check "$b: the series check reads its legend ($(awk -F'\t' -v b="$b" '$1 == b && $2 == "series" && $5 != ""' "$tmp/series" | wc -l) entries)" \
+        awk -F'\t' -v b="$b" '$1 == b && $2 == "series" && $5 != "" { n++ } END { exit !(n > 0) }' "$tmp/series"
+done
+# PLOT series PANEL N TITLE KEY DATA  /  PLOT outside PANEL N TITLE PIXELS
+series_problems() {
+    awk -F'\t' -v table="$table" -v kinds="$(printf '%s ' $known_kinds)" '
+        function hex(h,    d) { h = tolower(h); d = "0123456789abcdef"
+            return sprintf("%d,%d,%d", (index(d, substr(h, 2, 1)) - 1) * 16 + index(d, substr(h, 3, 1)) - 1,
+                (index(d, substr(h, 4, 1)) - 1) * 16 + index(d, substr(h, 5, 1)) - 1,
+                (index(d, substr(h, 6, 1)) - 1) * 16 + index(d, substr(h, 7, 1)) - 1) }
+        BEGIN { nkn = split(kinds, kn, " "); for (i = 1; i <= nkn; i++) known[kn[i]] = 1
+                while ((getline line < table) > 0) { if (line ~ /^#/ || line !~ /[a-z]/) continue
+                    split(line, f, " "); col[f[1]] = hex(f[2]); pt[f[1]] = f[3]; open[f[1]] = f[4] } }
+        $2 == "outside" { printf "box %s: the legend marker of \"%s\" stands %s px out of the legend box\n", $1, $5, $6; next }
+        $2 != "series" { next }
+        { id = $1 SUBSEP $3; nk = split($6, key, " "); nd = split($7, dat, " ")
+          if ($5 != "") { for (i = 1; i <= nk; i++) ok[id SUBSEP key[i]] = 1
+                          for (i = 1; i <= nd; i++) if (index(" " $6 " ", " " dat[i] " ") == 0)
+                              printf "legend %s: \"%s\" draws %s, its legend entry shows %s\n", $1, $5, dat[i], $6 }
+          else for (i = 1; i <= nd; i++) orphan[++no] = id SUBSEP dat[i] SUBSEP $1
+          split($5, w, " "); k = w[1]
+          if ($5 == "" || !(k in known)) next
+          for (i = 1; i <= nk; i++) { split(key[i], cp, "/")
+              if (!(k in col))
+                  printf "table %s: \"%s\" drawn, but plots/kind_styles.txt has no row for %s\n", $1, $5, k
+              else if (cp[1] != col[k] || (cp[2] != "-" && cp[2] != pt[k] && cp[2] != open[k]))
+                  printf "table %s: \"%s\" drawn as %s, but plots/kind_styles.txt gives %s colour %s, point %s or %s\n", $1, $5, key[i], k, col[k], pt[k], open[k]
+              if (cp[2] != "-") { if ((key[i] in kind_of) && kind_of[key[i]] != k)
+                      printf "alike %s: %s and %s both drawn as %s\n", $1, kind_of[key[i]], k, key[i]
+                  kind_of[key[i]] = k } } }
+        END { for (i = 1; i <= no; i++) { split(orphan[i], o, SUBSEP)
+                  if (!((o[1] SUBSEP o[2] SUBSEP o[3]) in ok))
+                      printf "legend %s: a series drawn as %s has no legend entry like it\n", o[4], o[3] } }' "$tmp/series"
+}
+series_problems >"$tmp/series_problems"
+problems() { sed -n "s/^$1 //p" "$tmp/series_problems" | head -n 6 | tr '\n' ';'; }
+check "no two kinds drawn in the same colour and marker ($(problems alike))" test -z "$(problems alike)"
+check "every legend marker inside the legend's box ($(problems box))" test -z "$(problems box)"
+check "every series drawn as its legend entry shows it ($(problems legend))" test -z "$(problems legend)"
+check "each kind in its colour and marker of plots/kind_styles.txt ($(problems table))" test -z "$(problems table)"
+# bloom and libbloom lie on the same points (plot 1: bloom once hid under
+# libbloom's dots of the same shape): where both are drawn, their markers
+# differ in shape, not only in colour (filled and hollow are one shape)
+same=$(awk -F'\t' '$2 == "series" && ($5 ~ /^bloom( |$)/ || $5 ~ /^libbloom( |$)/) {
+        split($5, w, " "); n = split($6, k, " ")
+        for (i = 1; i <= n; i++) { split(k[i], cp, "/"); if (cp[2] == "-") continue
+            shape = (cp[2] >= 4) ? int(cp[2] / 2) : "p" cp[2]; s[$1, w[1], shape] = 1; plots[$1] = 1 } }
+    END { for (p in plots) for (key in s) { split(key, f, SUBSEP)
+              if (f[1] == p && f[2] == "bloom" && ((p, "libbloom", f[3]) in s)) print p } }' "$tmp/series" | sort -u | tr '\n' ' ')
+check "bloom and libbloom drawn in different shapes (the same in: $same)" test -z "$same"
+check "the series check saw the plots' kinds (at least 8 kinds in legends)" \
+    test "$(awk -F'\t' '$2 == "series" { split($5, w, " "); print w[1] }' "$tmp/series" | grep -Fx -f <(printf '%s\n' $known_kinds) | sort -u | wc -l)" -ge 8
 
 finish

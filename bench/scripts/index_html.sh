@@ -14,7 +14,13 @@ results=${1:?results folder}
 plots=${2:?plots folder}
 quick=${3:-}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-esc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'; }
+# esc: HTML-escaped, and the clone's absolute path left out (paths read
+# from the repository root, as `make bench` runs them: the page is the same
+# in every clone, and says nothing of where this one lies)
+esc() {
+    awk -v root="$root/" '{ while (root != "/" && (i = index($0, root)) > 0) $0 = substr($0, 1, i - 1) substr($0, i + length(root)); print }' |
+        sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g'
+}
 rel=$(realpath --relative-to="$results" "$plots" 2>/dev/null || echo "$plots")
 csvs=$(ls "$results"/*.csv 2>/dev/null)
 # field FILE NAME: the value of one '# NAME: ' line
@@ -61,10 +67,9 @@ if [ -n "$csvs" ]; then
 fi
 echo "<h2>Plots</h2>"
 found=0
-for png in "$plots"/[0-9]*.png; do
-    [ -e "$png" ] || continue
+# in the plots' own order, 1, 2, ... 10, 11 (a glob sorts 10 and 11 first)
+for name in $(ls "$plots" 2>/dev/null | sed -n 's/^\([0-9][0-9]*_[A-Za-z0-9_]*\)\.png$/\1/p' | sort -n); do
     found=1
-    name=$(basename "$png" .png)
     caption=$("$root/plots/caption.sh" "$name" "$results" "$quick")
     echo "<figure><a href=\"$rel/$name.svg\"><img src=\"$rel/$name.png\" alt=\"$name\"></a>"
     echo "<figcaption><b>$name</b>$( [ -n "$caption" ] && printf ': %s' "$(printf '%s' "$caption" | esc)")</figcaption></figure>"

@@ -50,6 +50,15 @@ summary="$out/summary.txt"
 nsteps=12
 at=0
 
+# repo_relative: the clone's absolute path out of a command's output. pick
+# prints the CLI it ran as a runnable path (bench/pick/pick.c,
+# fkc_pick_runnable_name: realpath of argv[0] when filterkit is not on
+# PATH); a results folder names it from the repository root instead
+# ("build/filterkit ..."), so it reads the same in every clone.
+repo_relative() {
+    awk -v root="$root/" '{ while (root != "/" && (i = index($0, root)) > 0) $0 = substr($0, 1, i - 1) substr($0, i + length(root)); print }'
+}
+
 step() {
     at=$((at + 1))
     printf '\n== [%d/%d] %s  (%ds)\n' "$at" "$nsteps" "$*" $(($(date +%s) - start))
@@ -92,7 +101,7 @@ step "growth workload: the chains and expandable from 1000 keys to x$grow, fpr 1
     --filters scalable-bloom,scalable-cuckoo,expandable,cuckoo --out "$out" | tee "$out/bench-growth.txt"
 
 step "pick: n = $n_pick, fpr 0.1%, memory budget $mem_pick (plot 8)"
-"$fk" pick --n "$n_pick" --fpr 0.1% --memory "$mem_pick" --repeat "$rep" --out "$out" | tee "$out/pick.txt" || true
+"$fk" pick --n "$n_pick" --fpr 0.1% --memory "$mem_pick" --repeat "$rep" --out "$out" | repo_relative | tee "$out/pick.txt" || true
 
 step "window: sliding-window filters, N = $n_win, fpr 10% to 0.01% (plots 10 and 11)"
 "$fk" bench --workload window --n "$n_win" --fpr 10%,1%,0.1%,0.01% --no-batches --out "$out" --name bench-window | tee "$out/bench-window.txt"
