@@ -1121,13 +1121,24 @@ static fk_status fk_expandable_slot_size(const fk_params *p, double items, fk_si
     if (s != FK_OK)
         return s;
     out->memory_bytes = fk_xf_table_bytes(g.slots, g.width) + struct_bytes();
-    /* items past capacity: the doublings they cause, at the bound above */
+    /* items past capacity: the doublings they cause, and the union bound
+     * (stats' expected_fpr) of the entries each generation then holds: C
+     * of the first table at F - G bits, C 2^(j-1) of generation j at F - G
+     * + j, the rest (the newest) at F; an entry with no bit left (a void)
+     * matches its whole quotient of generation g: 2^(G-g) of today's */
+    double C = (double)p->capacity;
     unsigned G = 0;
-    while (G < 60 && ldexp((double)p->capacity, (int)G) < items)
+    while (G < 60 && ldexp(C, (int)G) < items)
         G++;
-    double f = g.max_load * ldexp(1.0, -(int)g.fp_bits) * (1.0 + G / 2.0);
-    if (G == 0)
-        f = items / (double)g.quotients * ldexp(1.0, -(int)g.fp_bits);
+    double sum = 0, held = 0;
+    for (unsigned j = 0; j <= G; j++) {
+        double n = j == 0 ? C : ldexp(C, (int)j - 1);
+        n = j == G ? items - held : n;
+        int len = (int)g.fp_bits - (int)(G - j);
+        sum += n * ldexp(1.0, -len); /* len <= 0: 2^-len quotients */
+        held += n;
+    }
+    double f = sum / ldexp((double)g.quotients, (int)G);
     out->expected_fpr = f < 1 ? f : 1;
     snprintf(out->geometry, sizeof out->geometry,
              "%u-bit slots, F = %u fingerprint bits, %llu quotients, grows for %u",
@@ -1155,6 +1166,13 @@ static fk_status fk_expandable_slot_describe(const fk_filter *f, const uint64_t 
     fk_describe_u64(rows, cap, n, "slots", d.slots);
     fk_describe_u64(rows, cap, n, "entries", d.entries);
     fk_describe_u64(rows, cap, n, "seed", d.seed);
+    /* after 0.4.0's rows: the target F was sized for, and what the filter
+     * holds per entry now (stats' memory_bytes, all of it; 0 when empty) */
+    const fk_expandable *xf = (const fk_expandable *)(const void *)f;
+    uint64_t held = d.entries + d.voids;
+    fk_describe_double(rows, cap, n, "target_fpr", xf->fpr);
+    fk_describe_double(rows, cap, n, "bits_per_entry",
+                       held ? 8.0 * (double)memory_of(xf) / (double)held : 0.0);
     return FK_OK;
 }
 
