@@ -4,18 +4,21 @@
  *
  *   expandable_sizing C GROWTH FPR PROBES [SEED]
  *
- * makes the filter for capacity C and target FPR (the expected growth left
- * at its default), inserts GROWTH C distinct keys and, each time the table
- * is full (just before the insert that doubles it: the worst point of each
+ * makes the filter (through the registry and the generic calls) for
+ * capacity C and target FPR, its expected growth left at the default,
+ * inserts GROWTH C distinct 8-byte keys and, each time the table is full
+ * (just before the insert that doubles it: the worst point of each
  * generation) and at the end, measures the FPR over PROBES fresh absent
- * keys. Prints F and W, bits per key at the end (all memory, fk_stats, over
- * the keys held) and the table's own allocation per key, the worst
- * measured FPR with the doubling it was seen at, the filter's union bound
- * at that point, and false negatives over every inserted key at the end. */
+ * keys. Prints F and W (describe rows), the doublings, bits per key at the
+ * end (fk_stats' memory_bytes, all of it, over the keys held; the
+ * describe row bits_per_entry says the same), the worst measured FPR with
+ * the doubling it was seen at, the filter's union bound (stats'
+ * expected_fpr) at that point, and the false negatives over every
+ * inserted key at the end. */
 #include <stdio.h>
 #include <stdlib.h>
-#include "../../expandable/expandable.h"
-#include "../../expandable/expandable_internal.h"
+#include "../../common/filter.h"
+#include "../../registry/registry.h"
 
 static uint64_t key_of(uint64_t i, uint64_t seed)
 {
@@ -27,6 +30,16 @@ static uint64_t key_of(uint64_t i, uint64_t seed)
 
 /* inserted keys: ids below 2^62; probes: ids from 2^62 up, fresh each time */
 #define PROBE_BASE (UINT64_C(1) << 62)
+
+static uint64_t row_u64(const fk_filter *f, const char *name)
+{
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    if (fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n) != FK_OK)
+        return 0;
+    const fk_describe_row *r = fk_describe_find(rows, n, name);
+    return r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -40,47 +53,44 @@ int main(int argc, char **argv)
     uint64_t seed = argc > 5 ? strtoull(argv[5], NULL, 10) : 1;
     fk_params p = fk_params_make(cap, fpr);
     p.seed = seed;
-    fk_expandable *xf = NULL;
-    if (cap == 0 || growth == 0 || fk_expandable_new(&p, &xf) != FK_OK) {
+    const fk_ops *ops = fk_ops_find("expandable");
+    fk_filter *f = NULL;
+    if (!ops || cap == 0 || growth == 0 || fk_filter_new(ops, &p, &f) != FK_OK) {
         fprintf(stderr, "expandable_sizing: cannot make C=%s fpr=%s\n", argv[1], argv[3]);
         return 1;
     }
-    fk_filter *f = fk_expandable_as_filter(xf);
     uint64_t n = cap * growth, next_probe = PROBE_BASE, fn = 0;
     double worst = 0, worst_bound = 0;
-    unsigned worst_g = 0;
+    uint64_t worst_g = 0;
     for (uint64_t i = 0; i <= n; i++) {
         fk_stats st;
         fk_filter_stats(f, &st);
         if (i == n || st.items == st.capacity) { /* full, or the end */
             uint64_t fp = 0;
             for (uint64_t k = 0; k < probes; k++)
-                fp += fk_expandable_contains_u64(xf, key_of(next_probe++, seed));
+                fp += fk_filter_contains_u64(f, key_of(next_probe++, seed));
             double m = (double)fp / (double)probes;
-            fk_expandable_description d;
-            fk_expandable_describe(xf, &d);
             if (m >= worst) {
                 worst = m;
-                worst_g = d.doublings;
+                worst_g = row_u64(f, "doublings");
                 worst_bound = st.expected_fpr;
             }
         }
-        if (i < n && fk_expandable_insert_u64(xf, key_of(i, seed)) != FK_OK) {
+        if (i < n && fk_filter_insert_u64(f, key_of(i, seed)) != FK_OK) {
             fprintf(stderr, "expandable_sizing: insert %llu failed\n", (unsigned long long)i);
             return 1;
         }
     }
     for (uint64_t i = 0; i < n; i++)
-        fn += !fk_expandable_contains_u64(xf, key_of(i, seed));
+        fn += !fk_filter_contains_u64(f, key_of(i, seed));
     fk_stats st;
     fk_filter_stats(f, &st);
-    fk_expandable_description d;
-    fk_expandable_describe(xf, &d);
-    double table_bits = 8.0 * (double)(fk_xf_table_bytes(d.slots, d.slot_bits) - FK_XF_PAD);
-    printf("| %g | %llu | %llu | %u | %u | %u | %.2f | %.2f | %.3g (G = %u) | %.3g | %llu |\n",
-           fpr, (unsigned long long)cap, (unsigned long long)growth, d.fingerprint_bits,
-           d.slot_bits, d.doublings, 8.0 * (double)st.memory_bytes / (double)n,
-           table_bits / (double)n, worst, worst_g, worst_bound, (unsigned long long)fn);
-    fk_expandable_free(xf);
+    printf("| %g | %llu | %llux | %llu | %llu | %llu | %.2f | %.3f%% (G = %llu) | %.3f%% | %llu |\n",
+           fpr, (unsigned long long)cap, (unsigned long long)growth,
+           (unsigned long long)row_u64(f, "fingerprint_bits"),
+           (unsigned long long)row_u64(f, "slot_bits"), (unsigned long long)row_u64(f, "doublings"),
+           8.0 * (double)st.memory_bytes / (double)n, 100 * worst, (unsigned long long)worst_g,
+           100 * worst_bound, (unsigned long long)fn);
+    fk_filter_free(f);
     return 0;
 }
