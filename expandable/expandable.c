@@ -295,7 +295,7 @@ static uint64_t run_place(const fk_expandable *xf, uint64_t q)
  * free_lanes slots (one 8-byte load) at a time: a lane is 0 where
  * subtracting 1 from it borrows out of its top bit and the lane had it
  * clear (a borrow only flags lanes above a zero one, so the lowest flag is
- * exact); lanes past the block's last slot are masked off. */
+ * exact: a first one past the block's last slot means none in it). */
 static uint64_t first_free(const fk_expandable *xf, uint64_t j)
 {
     const unsigned W = xf->width, lanes = xf->free_lanes;
@@ -304,14 +304,16 @@ static uint64_t first_free(const fk_expandable *xf, uint64_t j)
         uint64_t b = j >> 6;
         const uint8_t *area = fk_xf_block(xf, b) + FK_XF_HEAD;
         for (unsigned i = (unsigned)(j & 63); i < 64; i += lanes) {
-            unsigned bit = i * W, in_block = 64 - i < lanes ? 64 - i : lanes;
+            unsigned bit = i * W;
             uint64_t x = fk_load_le64(area + (bit >> 3)) >> (bit & 7);
-            uint64_t z = (x - ones) & ~x & highs & fk_xf_mask(in_block * W);
+            uint64_t z = (x - ones) & ~x & highs;
             if (z) {
                 unsigned top = (unsigned)__builtin_ctzll(z) + 1, k = 0; /* (k + 1) W */
                 while ((k + 1) * W < top)
                     k++;
-                return (b << 6) + i + k;
+                if (i + k < 64)
+                    return (b << 6) + i + k;
+                break; /* the lowest zero lane is past the block: none in it */
             }
         }
         j = (b + 1) << 6;

@@ -27,7 +27,7 @@
  * InfiniFilter and Aleph size theirs from the growth expected, so the
  * worst FPR over the growth (just before the D-th table doubles) meets
  * the target. W = F + 1 (the fingerprint and its marker): 1% gives F =
- * 10, 0.1% F = 13, 0.01% F = 17. p->fingerprint_bits (1..31) sets F
+ * 10, 0.1% F = 13, 0.01% F = 16. p->fingerprint_bits (1..31) sets F
  * instead. Files of 0.4.0 (W = 16 or 32, F up to W - 1) load as they
  * were.
  *
@@ -35,13 +35,13 @@
  * §growth): FPR <= sum over entries of 2^-L / N, which the filter reports
  * exactly (stats' expected_fpr). An entry of length F - j was in the table
  * when it had N 2^-j quotients and at most max_load of them full, so
- *   FPR <= max_load 2^-F (1 + G/2)          while G < F (no voids),
+ *   FPR <= max_load 2^-F (1 + G/2)          while G <= F (no voids),
  * e.g. 0.9 2^-10 (1 + 10/2) = 5.3e-3 for 1% after a 1024-fold growth
  * (entries of the first table then have L = 0: each matches its whole
  * quotient, still in the table). Past F doublings the oldest entries
- * become voids, each matching 2^-g of the
- * keys of generation g: the FPR then rises toward the load of the first
- * table (stats show the share of voids); size F for the growth expected.
+ * become voids, each matching 2^-g of the keys of generation g: the FPR
+ * then rises toward the load of the first table (stats show the share of
+ * voids); size F for the growth expected.
  *
  * Memory: (W + 2.25) bits per slot, N = capacity 2^G / max_load slots plus
  * a margin: (W + 2.25) / 0.9 bits per entry when full (1%: W = 11, 14.7;
@@ -148,7 +148,15 @@ FK_API fk_status fk_expandable_remove(fk_expandable *xf, const void *key, size_t
  * (capacity 2^G), memory_bytes = tables, void list and struct,
  * bits_per_item = 8 memory_bytes / capacity, load_factor = table entries /
  * slots, expected_fpr = the union bound above summed over the entries
- * present (exact lengths). Cost: O(W). */
+ * present (exact lengths). Cost: O(W).
+ * Describe rows (fk_filter_describe): fk_expandable_description's fields
+ * in its order, then target_fpr (the fpr F was sized for) and
+ * bits_per_entry (8 memory_bytes over the entries held, 0 when empty).
+ * Size (fk_ops_size): memory_bytes of the first table; expected_fpr the
+ * union bound of a filter grown to `items` (the doublings they cause,
+ * each generation's entries at their lengths): what stats report then;
+ * geometry "W-bit slots, F = F fingerprint bits, N0 quotients, grows for
+ * growth". */
 
 /* The filter as an fk_filter, for the generic calls (still owned by the
  * caller). NULL for NULL. */
