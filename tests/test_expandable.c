@@ -393,10 +393,11 @@ static bool reference_lookup(const fk_expandable *xf, uint64_t h)
  * invariant after each call. */
 TEST(lookup_bodies_and_shifts_agree_with_the_definition)
 {
-    /* W = 11 (the 1% default), the byte-aligned bodies W = 16 and 32,
-     * W = 3 (voids from the second doubling on), W = 21 */
-    static const uint32_t fp_bits[5] = { 0, 15, 31, 2, 20 };
-    for (unsigned w = 0; w < 5; w++) {
+    /* W = 11 (the 1% default's body), the byte-aligned bodies W = 16 and
+     * 32, W = 3 (voids from the second doubling on), W = 21 (the body for
+     * any width), W = 14 (0.1%, the same body) */
+    static const uint32_t fp_bits[6] = { 0, 15, 31, 2, 20, 13 };
+    for (unsigned w = 0; w < 6; w++) {
         fk_expandable *fast = make(150, 0.01, fp_bits[w], 11 + w);
         fk_expandable *slow = make(150, 0.01, fp_bits[w], 11 + w);
         CHECK(fast && slow);
