@@ -548,7 +548,7 @@ static inline uint64_t bit_range(unsigned lo, unsigned hi)
 /* Moves bits [from, to) of a block's slot area `shift` bits up (the
  * stretch goes up a slot) or down, 56 bits a load: up from the top, down
  * from the bottom, so no bit is read after it was overwritten. */
-static void area_move(uint8_t *area, unsigned from, unsigned to, unsigned shift, bool up)
+static inline void area_move(uint8_t *area, unsigned from, unsigned to, unsigned shift, bool up)
 {
     while (from < to) {
         unsigned c = to - from < 56 ? to - from : 56;
