@@ -4,12 +4,13 @@
  * Header: capacity = the entries the first table was made for, fpr = the
  * target, items = table entries plus voids. Kind parameters: param[0] =
  * quotients N, param[1] = slot bits W (2..32: 0.4.0 wrote 16 or 32, read
- * as before; later versions F + 1), param[2] = fingerprint
- * bits F of a new entry (1..W-1), param[3] = doublings G, param[4] = voids
- * V, param[5] = the expected growth factor F was sized for; the rest 0.
- * The slots S follow from N (fk_xf_slots_for).
+ * as before; later versions F + 1, which 0.4.0 refuses as corrupt),
+ * param[2] = fingerprint bits F of a new entry (1..W-1), param[3] =
+ * doublings G, param[4] = voids V, param[5] = the expected growth factor F
+ * was sized for; the rest 0. The slots S follow from N (fk_xf_slots_for).
  * Payload: the table exactly as expandable_internal.h lays it out, S / 64
- * blocks of 18 + 8W bytes (slots packed W bits apiece), without the in-memory padding; then the V void
+ * blocks of 18 + 8W bytes (slots packed W bits apiece), without the
+ * in-memory padding; then the V void
  * keys as little-endian u64 (generation << 56 | quotient at that
  * generation), rising. Keys map through XXH3-64 (expandable_internal.h):
  * the header's hashing scheme id 1 names the XXH3 family.
