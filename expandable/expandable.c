@@ -52,7 +52,16 @@ static unsigned doublings_for(uint32_t growth)
     return d;
 }
 
-/* The F and W the params ask for (expandable.h, "Sizing"). */
+/* The union bound on the FPR after G doublings of a table filled to
+ * max_load before each (expandable.h, "Sizing"). */
+static double fpr_after(double max_load, uint32_t fp_bits, unsigned G)
+{
+    return max_load * ldexp(1.0, -(int)fp_bits) * (1.0 + G / 2.0);
+}
+
+/* The F and W the params ask for (expandable.h, "Sizing"): the shortest F
+ * of at least D bits whose bound after D doublings meets the target, in
+ * slots of F + 1 bits. */
 static fk_status widths_for(const fk_params *p, double max_load, uint32_t *width,
                             uint32_t *fp_bits)
 {
@@ -61,12 +70,11 @@ static fk_status widths_for(const fk_params *p, double max_load, uint32_t *width
         return FK_EINVAL;
     if (f == 0) {
         unsigned d = doublings_for(p->growth ? p->growth : FK_EXPANDABLE_DEFAULT_GROWTH);
-        f = d + 1;
-        while (f < 31 && max_load * ldexp(1.0, -(int)f) * (1.0 + d / 2.0) > p->fpr)
+        f = d > 1 ? d : 1;
+        while (f < 31 && fpr_after(max_load, f, d) > p->fpr)
             f++;
-        f = f <= 15 ? 15 : 31;
     }
-    *width = f <= 15 ? 16 : 32;
+    *width = f + 1;
     *fp_bits = f;
     return FK_OK;
 }
@@ -102,7 +110,7 @@ static fk_status geometry_of(const fk_params *p, xf_geometry *g)
 
 static bool geometry_ok(uint64_t quotients, uint32_t width, uint32_t fp_bits)
 {
-    if (width != 16 && width != 32)
+    if (width < 2 || width > 32)
         return false;
     if (fp_bits < 1 || fp_bits > width - 1)
         return false;
@@ -143,8 +151,10 @@ fk_status fk_xf_create_exact(uint64_t quotients, uint32_t width, uint32_t fp_bit
     xf->nblocks = xf->slots / 64;
     xf->quotients = quotients;
     xf->width = width;
-    xf->slot_bytes = width / 8;
     xf->block_bytes = FK_XF_HEAD + 8u * width;
+    xf->free_lanes = 56u / width;
+    for (unsigned i = 0; i < xf->free_lanes; i++)
+        xf->free_ones |= UINT64_C(1) << (i * width);
     choose_paths(xf);
     xf->fp_bits = fp_bits;
     xf->doublings = doublings;
@@ -281,28 +291,30 @@ static uint64_t run_place(const fk_expandable *xf, uint64_t q)
 }
 
 /* The first free slot at or after j (S when none): entries are never 0
- * and free slots always are, so it is the first zero slot, found a 64-bit
- * word (4 or 2 slots) at a time: a lane is 0 where subtracting 1 from it
- * borrows out of its top bit and the lane had it clear (a borrow only
- * flags lanes above a zero one, so the lowest flag is exact). */
+ * and free slots always are, so it is the first zero slot, found
+ * free_lanes slots (one 8-byte load) at a time: a lane is 0 where
+ * subtracting 1 from it borrows out of its top bit and the lane had it
+ * clear (a borrow only flags lanes above a zero one, so the lowest flag is
+ * exact: a first one past the block's last slot means none in it). */
 static uint64_t first_free(const fk_expandable *xf, uint64_t j)
 {
-    const unsigned lane_shift = xf->width == 16 ? 4u : 5u; /* log2 W */
-    const unsigned per_shift = 6u - lane_shift;            /* log2 slots per word */
-    const uint64_t ones = xf->width == 16 ? UINT64_C(0x0001000100010001)
-                                          : UINT64_C(0x0000000100000001);
-    const uint64_t highs = ones << (xf->width - 1);
+    const unsigned W = xf->width, lanes = xf->free_lanes;
+    const uint64_t ones = xf->free_ones, highs = ones << (W - 1);
     while (j < xf->slots) {
         uint64_t b = j >> 6;
-        const uint8_t *slots = fk_xf_block(xf, b) + FK_XF_HEAD;
-        unsigned i = (unsigned)(j & 63), k = i >> per_shift;
-        uint64_t skip = ~UINT64_C(0) << ((i & ((1u << per_shift) - 1)) << lane_shift);
-        for (; k < (64u >> per_shift); k++, skip = ~UINT64_C(0)) {
-            uint64_t x = fk_load_le64(slots + 8 * k);
-            uint64_t z = (x - ones) & ~x & highs & skip;
-            if (z)
-                return (b << 6) + ((uint64_t)k << per_shift) +
-                       ((unsigned)__builtin_ctzll(z) >> lane_shift);
+        const uint8_t *area = fk_xf_block(xf, b) + FK_XF_HEAD;
+        for (unsigned i = (unsigned)(j & 63); i < 64; i += lanes) {
+            unsigned bit = i * W;
+            uint64_t x = fk_load_le64(area + (bit >> 3)) >> (bit & 7);
+            uint64_t z = (x - ones) & ~x & highs;
+            if (z) {
+                unsigned top = (unsigned)__builtin_ctzll(z) + 1, k = 0; /* (k + 1) W */
+                while ((k + 1) * W < top)
+                    k++;
+                if (i + k < 64)
+                    return (b << 6) + i + k;
+                break; /* the lowest zero lane is past the block: none in it */
+            }
         }
         j = (b + 1) << 6;
     }
@@ -382,11 +394,13 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
  * (empty within the expected growth). */
 #define FK_XF_DEFINE_LOOKUP(SUFFIX, W, ATTR, SELECT, POPCOUNT)                                  \
     ATTR __attribute__((noinline)) static bool run_matches_##SUFFIX(                              \
-        const uint8_t *table, uint64_t q, uint32_t kv, const uint8_t *blk, uint64_t occ)         \
+        const uint8_t *table, uint64_t q, uint32_t kv, const uint8_t *blk, uint64_t occ,         \
+        unsigned width)                                                                          \
     {                                                                                            \
+        (void)width;                                                                             \
         uint64_t b = q >> 6;                                                                     \
         unsigned d = POPCOUNT(occ & (~UINT64_C(0) >> (63 - (q & 63))));                          \
-        uint64_t p0 = (b << 6) + fk_xf_load16(blk + 16), w = p0 >> 6;                            \
+        uint64_t p0 = (b << 6) + fk_le_get16(blk + 16), w = p0 >> 6;                             \
         uint64_t re = fk_xf_runends_w(table, w, W) & (~UINT64_C(0) << (p0 & 63));               \
         unsigned c = POPCOUNT(re);                                                               \
         while (c < d) {                                                                          \
@@ -411,6 +425,8 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
     }                                                                                            \
     ATTR static inline bool lookup_##SUFFIX(const fk_expandable *xf, uint64_t h)                 \
     {                                                                                            \
+        const unsigned width = xf->width;                                                        \
+        (void)width;                                                                             \
         uint32_t kv;                                                                             \
         uint64_t q = fk_xf_place(xf, h, &kv);                                                    \
         const uint8_t *blk = fk_xf_block_w(xf->table, q >> 6, W);                                \
@@ -419,11 +435,11 @@ static uint64_t last_runend_before(const uint8_t *table, unsigned W, uint64_t p0
          * second, and at load 0.9 a run often ends in the line after q's    \
          * slot: ask for all three now, so the misses overlap the first's    \
          * (a mispredicted "no run" would otherwise wait for them) */        \
-        __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8));                               \
+        __builtin_prefetch(blk + FK_XF_HEAD + (((q & 63) * W) >> 3));                            \
         __builtin_prefetch(blk + FK_XF_HEAD - 1);                                                \
-        __builtin_prefetch(blk + FK_XF_HEAD + (q & 63) * (W / 8) + 64);                          \
+        __builtin_prefetch(blk + FK_XF_HEAD + (((q & 63) * W) >> 3) + 64);                       \
         uint64_t occ = fk_load_le64(blk);                                                        \
-        if (((occ >> (q & 63)) & 1) && run_matches_##SUFFIX(xf->table, q, kv, blk, occ))         \
+        if (((occ >> (q & 63)) & 1) && run_matches_##SUFFIX(xf->table, q, kv, blk, occ, width))  \
             return true;                                                                         \
         return __builtin_expect(xf->nvoids != 0, 0) && voids_in(xf, q);                          \
     }                                                                                            \
@@ -452,12 +468,22 @@ __attribute__((noinline, cold)) static bool voids_in(const fk_expandable *xf, ui
     return voids_match(xf, q) >= 0;
 }
 
+/* One body per flavour for the byte-aligned widths 0.4.0 made (16, 32:
+ * its files), for 1% at the default growth (11: W a constant saves 9 of
+ * 173.6 instructions a lookup; 0.1%'s 14 saved 0.5, so it has none) and
+ * one for any width, W read from the filter. */
 FK_XF_DEFINE_LOOKUP(portable16, 16, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 FK_XF_DEFINE_LOOKUP(portable32, 32, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
+FK_XF_DEFINE_LOOKUP(portable11, 11, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
+FK_XF_DEFINE_LOOKUP(portable, width, , FK_XF_SELECT_PORTABLE, fk_rs_popcount)
 #if FK_CPU_X86
 FK_XF_DEFINE_LOOKUP(bmi2_16, 16, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 FK_XF_DEFINE_LOOKUP(bmi2_32, 32, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+FK_XF_DEFINE_LOOKUP(bmi2_11, 11, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
+                    FK_XF_POPCNT)
+FK_XF_DEFINE_LOOKUP(bmi2, width, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                     FK_XF_POPCNT)
 #endif
 
@@ -473,8 +499,12 @@ void fk_xf_use_portable(fk_expandable *xf)
     xf->bmi2 = false;
     if (xf->width == 16)
         FK_XF_USE_LOOKUP(xf, portable16);
-    else
+    else if (xf->width == 32)
         FK_XF_USE_LOOKUP(xf, portable32);
+    else if (xf->width == 11)
+        FK_XF_USE_LOOKUP(xf, portable11);
+    else
+        FK_XF_USE_LOOKUP(xf, portable);
 }
 
 static void choose_paths(fk_expandable *xf)
@@ -485,8 +515,12 @@ static void choose_paths(fk_expandable *xf)
         xf->bmi2 = true;
         if (xf->width == 16)
             FK_XF_USE_LOOKUP(xf, bmi2_16);
-        else
+        else if (xf->width == 32)
             FK_XF_USE_LOOKUP(xf, bmi2_32);
+        else if (xf->width == 11)
+            FK_XF_USE_LOOKUP(xf, bmi2_11);
+        else
+            FK_XF_USE_LOOKUP(xf, bmi2);
     }
 #endif
 }
@@ -511,26 +545,45 @@ static inline uint64_t bit_range(unsigned lo, unsigned hi)
     return (~UINT64_C(0) >> (63 - hi)) & (~UINT64_C(0) << lo);
 }
 
+/* Moves bits [from, to) of a block's slot area `shift` bits up (the
+ * stretch goes up a slot) or down, 56 bits a load: up from the top, down
+ * from the bottom, so no bit is read after it was overwritten. */
+static inline void area_move(uint8_t *area, unsigned from, unsigned to, unsigned shift, bool up)
+{
+    while (from < to) {
+        unsigned c = to - from < 56 ? to - from : 56;
+        unsigned src = up ? to - c : from, dst = up ? src + shift : src - shift;
+        uint64_t v = (fk_load_le64(area + (src >> 3)) >> (src & 7)) & fk_xf_mask(c);
+        uint8_t *p = area + (dst >> 3);
+        uint64_t m = fk_xf_mask(c) << (dst & 7);
+        fk_store_le64(p, (fk_load_le64(p) & ~m) | (v << (dst & 7)));
+        if (up)
+            to -= c;
+        else
+            from += c;
+    }
+}
+
 /* Moves the entries of slots [p, e) up one slot, to [p + 1, e], runend
- * bits with them, a block at a time from the top (one memmove and one
- * word shift per block); slot p's runend bit ends cleared, its value is
- * the caller's to write. Slot e must be free. */
+ * bits with them, a block at a time from the top (one bit-string move and
+ * one word shift per block); slot p's runend bit ends cleared, its value
+ * is the caller's to write. Slot e must be free. */
 static void shift_up(fk_expandable *xf, uint64_t p, uint64_t e)
 {
-    const unsigned sb = xf->slot_bytes;
+    const unsigned W = xf->width;
     for (uint64_t b = e >> 6;; b--) {
         uint64_t lo = (b << 6) > p ? b << 6 : p;
         unsigned li = (unsigned)(lo & 63), hi = b == e >> 6 ? (unsigned)(e & 63) : 63u;
-        uint8_t *blk = fk_xf_block(xf, b);
+        uint8_t *blk = fk_xf_block(xf, b), *area = blk + FK_XF_HEAD;
         uint64_t re = fk_load_le64(blk + 8), moved = 0;
         if (hi > li) {
-            memmove(blk + FK_XF_HEAD + (li + 1) * sb, blk + FK_XF_HEAD + li * sb, (hi - li) * sb);
+            area_move(area, li * W, hi * W, W, true);
             moved = (re << 1) & bit_range(li + 1, hi);
         }
         re = (re & ~bit_range(li, hi)) | moved;
         if (lo > p) { /* slot 0 takes the last slot of the block below */
             const uint8_t *below = fk_xf_block(xf, b - 1);
-            memcpy(blk + FK_XF_HEAD, below + FK_XF_HEAD + 63 * sb, sb);
+            fk_xf_area_set(area, 0, W, fk_xf_area_get(below + FK_XF_HEAD, 63, W));
             re |= fk_load_le64(below + 8) >> 63;
         }
         fk_store_le64(blk + 8, re);
@@ -543,23 +596,23 @@ static void shift_up(fk_expandable *xf, uint64_t p, uint64_t e)
  * with them, a block at a time from the bottom; slot E ends free. */
 static void shift_down(fk_expandable *xf, uint64_t p, uint64_t E)
 {
-    const unsigned sb = xf->slot_bytes;
+    const unsigned W = xf->width;
     for (uint64_t b = p >> 6; b <= E >> 6; b++) {
         uint64_t lo = (b << 6) > p ? b << 6 : p;
         unsigned li = (unsigned)(lo & 63), hi = b == E >> 6 ? (unsigned)(E & 63) : 63u;
-        uint8_t *blk = fk_xf_block(xf, b);
+        uint8_t *blk = fk_xf_block(xf, b), *area = blk + FK_XF_HEAD;
         uint64_t re = fk_load_le64(blk + 8), moved = 0;
         if (hi > li) {
-            memmove(blk + FK_XF_HEAD + li * sb, blk + FK_XF_HEAD + (li + 1) * sb, (hi - li) * sb);
+            area_move(area, (li + 1) * W, (hi + 1) * W, W, false);
             moved = (re >> 1) & bit_range(li, hi - 1);
         }
         re = (re & ~bit_range(li, hi)) | moved;
         if (b < E >> 6) { /* slot 63 takes slot 0 of the block above */
             const uint8_t *above = fk_xf_block(xf, b + 1);
-            memcpy(blk + FK_XF_HEAD + 63 * sb, above + FK_XF_HEAD, sb);
+            fk_xf_area_set(area, 63, W, fk_xf_area_get(above + FK_XF_HEAD, 0, W));
             re |= (fk_load_le64(above + 8) & 1) << 63;
         } else {
-            memset(blk + FK_XF_HEAD + hi * sb, 0, sb);
+            fk_xf_area_set(area, hi, W, 0);
         }
         fk_store_le64(blk + 8, re);
     }
@@ -810,7 +863,7 @@ static fk_status build_run_shifted(xf_builder *b, uint64_t q, const fk_expandabl
     uint64_t start = b->pos > q ? b->pos : q, n = to - from + 1;
     if (start + n > xf->slots)
         return FK_EFULL;
-    const uint32_t wmask = xf->width == 32 ? UINT32_MAX : (UINT32_C(1) << xf->width) - 1;
+    const uint32_t wmask = (uint32_t)fk_xf_mask(xf->width);
     for (uint64_t i = 0; i < n; i++)
         fk_xf_set_slot(xf, start + i, (fk_xf_slot(src, from + i) << 1) & wmask);
     set_bit(xf, 0, q, true);
@@ -857,8 +910,7 @@ fk_status fk_xf_rebuild_canonical(const fk_expandable *from, fk_expandable *to)
         uint32_t prev = 0;
         for (uint64_t j = r.start; j <= r.end && s == FK_OK; j++) {
             uint32_t v = fk_xf_slot(from, j);
-            if (v == 0 || v < prev || fk_xf_len(from, v) > from->fp_bits ||
-                (from->width == 16 && v > 0xffffu))
+            if (v == 0 || v < prev || fk_xf_len(from, v) > from->fp_bits)
                 s = FK_ECORRUPT;
             else if (!vec_push(&run, v))
                 s = FK_ENOMEM;
@@ -1080,13 +1132,24 @@ static fk_status fk_expandable_slot_size(const fk_params *p, double items, fk_si
     if (s != FK_OK)
         return s;
     out->memory_bytes = fk_xf_table_bytes(g.slots, g.width) + struct_bytes();
-    /* items past capacity: the doublings they cause, at the bound above */
+    /* items past capacity: the doublings they cause, and the union bound
+     * (stats' expected_fpr) of the entries each generation then holds: C
+     * of the first table at F - G bits, C 2^(j-1) of generation j at F - G
+     * + j, the rest (the newest) at F; an entry with no bit left (a void)
+     * matches its whole quotient of generation g: 2^(G-g) of today's */
+    double C = (double)p->capacity;
     unsigned G = 0;
-    while (G < 60 && ldexp((double)p->capacity, (int)G) < items)
+    while (G < 60 && ldexp(C, (int)G) < items)
         G++;
-    double f = g.max_load * ldexp(1.0, -(int)g.fp_bits) * (1.0 + G / 2.0);
-    if (G == 0)
-        f = items / (double)g.quotients * ldexp(1.0, -(int)g.fp_bits);
+    double sum = 0, held = 0;
+    for (unsigned j = 0; j <= G; j++) {
+        double n = j == 0 ? C : ldexp(C, (int)j - 1);
+        n = j == G ? items - held : n;
+        int len = (int)g.fp_bits - (int)(G - j);
+        sum += n * ldexp(1.0, -len); /* len <= 0: 2^-len quotients */
+        held += n;
+    }
+    double f = sum / ldexp((double)g.quotients, (int)G);
     out->expected_fpr = f < 1 ? f : 1;
     snprintf(out->geometry, sizeof out->geometry,
              "%u-bit slots, F = %u fingerprint bits, %llu quotients, grows for %u",
@@ -1114,6 +1177,13 @@ static fk_status fk_expandable_slot_describe(const fk_filter *f, const uint64_t 
     fk_describe_u64(rows, cap, n, "slots", d.slots);
     fk_describe_u64(rows, cap, n, "entries", d.entries);
     fk_describe_u64(rows, cap, n, "seed", d.seed);
+    /* after 0.4.0's rows: the target F was sized for, and what the filter
+     * holds per entry now (stats' memory_bytes, all of it; 0 when empty) */
+    const fk_expandable *xf = (const fk_expandable *)(const void *)f;
+    uint64_t held = d.entries + d.voids;
+    fk_describe_double(rows, cap, n, "target_fpr", xf->fpr);
+    fk_describe_double(rows, cap, n, "bits_per_entry",
+                       held ? 8.0 * (double)memory_of(xf) / (double)held : 0.0);
     return FK_OK;
 }
 

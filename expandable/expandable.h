@@ -6,8 +6,9 @@
  * papers' descriptions in a simpler form.
  *
  * One quotient table (rank-and-select runs, as the quotient filter's) of W-bit
- * slots, W = 16 or 32. Each slot holds a fingerprint of any length L <
- * W, its length written as unary padding after it (a 1, then zeros). When
+ * slots, packed (W = F + 1, any width 2..32). Each slot holds a fingerprint
+ * of any length L < W, its length written as unary padding after it (a 1,
+ * then zeros). When
  * the table holds its limit of entries it doubles: every fingerprint gives
  * its first bit to the quotient and keeps L - 1 bits, so no key is needed,
  * and entries inserted afterwards get the full F bits again: newer entries
@@ -21,23 +22,32 @@
  * doubles each time it would pass capacity 2^G entries (G = doublings so
  * far). p->growth is the expected growth factor (0 = 1024 =
  * FK_EXPANDABLE_DEFAULT_GROWTH), D = ceil(log2 growth) doublings; F is the
- * smallest length with max_load 2^-F (1 + D/2) <= fpr and F > D, W the
- * smaller of 16 and 32 that holds F + 1, and then F = W - 1 (the spare bits
- * cost nothing); p->fingerprint_bits (1..31) sets F instead.
+ * smallest length with F >= D and max_load 2^-F (1 + D/2) <= fpr (at most
+ * 31): the fingerprint sized for the target after the expected growth, as
+ * InfiniFilter and Aleph size theirs from the growth expected, so the
+ * worst FPR over the growth (just before the D-th table doubles) meets
+ * the target. W = F + 1 (the fingerprint and its marker): 1% gives F =
+ * 10, 0.1% F = 13, 0.01% F = 16. p->fingerprint_bits (1..31) sets F
+ * instead. Files of 0.4.0 (W = 16 or 32, F up to W - 1) load as they
+ * were.
  *
  * False-positive rate after G doublings, by the union bound (PAPER_NOTES
  * §growth): FPR <= sum over entries of 2^-L / N, which the filter reports
  * exactly (stats' expected_fpr). An entry of length F - j was in the table
  * when it had N 2^-j quotients and at most max_load of them full, so
- *   FPR <= max_load 2^-F (1 + G/2)          while G < F (no voids),
- * e.g. 0.9 2^-15 (1 + 10/2) = 1.6e-4 after a 1024-fold growth. Past F
- * doublings the oldest entries become voids, each matching 2^-g of the
- * keys of generation g: the FPR then rises toward the load of the first
- * table (stats show the share of voids); size F for the growth expected.
+ *   FPR <= max_load 2^-F (1 + G/2)          while G <= F (no voids),
+ * e.g. 0.9 2^-10 (1 + 10/2) = 5.3e-3 for 1% after a 1024-fold growth
+ * (entries of the first table then have L = 0: each matches its whole
+ * quotient, still in the table). Past F doublings the oldest entries
+ * become voids, each matching 2^-g of the keys of generation g: the FPR
+ * then rises toward the load of the first table (stats show the share of
+ * voids); size F for the growth expected.
  *
- * Memory: (W + 2.25) bits per slot (16-bit slots: 18.25), N / max_load
- * slots plus a margin: about 20.3 bits per entry when full at W = 16,
- * twice that just after a doubling.
+ * Memory: (W + 2.25) bits per slot, N = capacity 2^G / max_load slots plus
+ * a margin: (W + 2.25) / 0.9 bits per entry when full (1%: W = 11, 14.7;
+ * 0.1%: W = 14, 18.1), twice that just after a doubling; 1000 capacity
+ * keys in the table of 1024 capacity: 15.1 and 18.5 bits per key
+ * (bench/figures/expandable_sizing.sh).
  *
  * Inserts never answer FK_EFULL for lack of room: the insert that finds
  * the table at its limit doubles it first (O(S) time, old and new tables
@@ -138,7 +148,15 @@ FK_API fk_status fk_expandable_remove(fk_expandable *xf, const void *key, size_t
  * (capacity 2^G), memory_bytes = tables, void list and struct,
  * bits_per_item = 8 memory_bytes / capacity, load_factor = table entries /
  * slots, expected_fpr = the union bound above summed over the entries
- * present (exact lengths). Cost: O(W). */
+ * present (exact lengths). Cost: O(W).
+ * Describe rows (fk_filter_describe): fk_expandable_description's fields
+ * in its order, then target_fpr (the fpr F was sized for) and
+ * bits_per_entry (8 memory_bytes over the entries held, 0 when empty).
+ * Size (fk_ops_size): memory_bytes of the first table; expected_fpr the
+ * union bound of a filter grown to `items` (the doublings they cause,
+ * each generation's entries at their lengths): what stats report then;
+ * geometry "W-bit slots, F = F fingerprint bits, N0 quotients, grows for
+ * growth". */
 
 /* The filter as an fk_filter, for the generic calls (still owned by the
  * caller). NULL for NULL. */
@@ -150,7 +168,7 @@ FK_U64_REMOVE(fk_expandable)
 
 /* What a filter is made of and holds. */
 typedef struct {
-    uint32_t slot_bits;         /* W: 16 or 32 */
+    uint32_t slot_bits;         /* W: F + 1 (2..32; 16 or 32 in 0.4.0 files) */
     uint32_t fingerprint_bits;  /* F: bits of a new entry */
     uint32_t doublings;         /* G: doublings so far */
     uint32_t growth;            /* the expected growth factor F was sized for */

@@ -28,7 +28,7 @@ static inline void hash_window(const fk_expandable *xf, uint64_t h[], const void
         uint32_t kv;
         uint64_t q = fk_xf_place(xf, h[j], &kv);
         const uint8_t *blk = fk_xf_block(xf, q >> 6);
-        const uint8_t *slot = blk + FK_XF_HEAD + (q & 63) * xf->slot_bytes;
+        const uint8_t *slot = blk + FK_XF_HEAD + (((q & 63) * xf->width) >> 3);
         if (write) {
             FK_PREFETCH_WRITE(blk);
             FK_PREFETCH_WRITE(blk + FK_XF_HEAD - 1);

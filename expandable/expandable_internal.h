@@ -4,12 +4,14 @@
  *
  * The table is a rank-and-select quotient table (the layout of Pandey et
  * al.'s RSQF, written for this module) of nblocks blocks of 64 slots, each
- * block FK_XF_HEAD + 64 W/8 bytes, packed with no padding:
+ * block FK_XF_HEAD + 8 W bytes, packed with no padding:
  *   bytes [0, 8)    occupieds: bit i set when quotient 64b + i has a run
  *   bytes [8, 16)   runends:   bit i set when slot 64b + i ends a run
  *   bytes [16, 18)  offset:    slots at the start of this block used by
  *                              runs of quotients below 64b (0..65535)
- *   bytes [18, ..)  64 slots of W bits (W = 16 or 32), little-endian
+ *   bytes [18, ..)  64 slots of W bits (2 <= W <= 32), slot i at bit i W
+ *                   of a little-endian bit string (8 W bytes: whole bytes
+ *                   for every W; W = 16 and 32 are plain words)
  * FK_XF_PAD zero bytes follow the last block.
  *
  * A slot holds one entry: a fingerprint of L bits (0 <= L <= W - 1) in its
@@ -60,9 +62,10 @@ struct fk_expandable {
     uint64_t  nblocks;
     uint64_t  slots;       /* S = 64 nblocks */
     uint64_t  quotients;   /* N = N0 2^doublings */
-    uint32_t  width;       /* W: slot bits, 16 or 32 */
-    uint32_t  slot_bytes;  /* W / 8 */
+    uint32_t  width;       /* W: slot bits, F + 1 (2..32) */
     uint32_t  block_bytes;
+    uint32_t  free_lanes;  /* slots one 8-byte load tests for free: 56 / W */
+    uint64_t  free_ones;   /* a 1 at the bottom of each of those lanes */
     uint32_t  fp_bits;     /* F: fingerprint bits of a new entry, 1..W-1 */
     uint32_t  doublings;   /* G */
     uint32_t  growth;      /* the expected growth factor F was sized for */
@@ -120,24 +123,32 @@ static inline bool fk_xf_match(uint32_t v, uint32_t kv)
 
 /* --------------------------------------------------------- the blocks */
 
-/* Little-endian 16- and 32-bit slots: one (unaligned) load or store. */
-static inline uint32_t fk_xf_load16(const uint8_t *p)
+/* The low W bits (W <= 32). */
+static inline uint64_t fk_xf_mask(unsigned W)
 {
-    uint16_t v;
-    memcpy(&v, p, sizeof v);
-    return FK_HOST_LITTLE_ENDIAN ? v : __builtin_bswap16(v);
+    return (UINT64_C(1) << W) - 1;
 }
 
-static inline void fk_xf_store16(uint8_t *p, uint32_t v)
+/* Slot i (0..63) of a block's slot area: W bits at bit i W of the area
+ * read as a little-endian bit string, so 16- and 32-bit slots are plain
+ * little-endian words (the files of 0.4.0). One unaligned 8-byte load
+ * holds it (shift at most 7, W <= 32); loads near a block's end read the
+ * next block's header or the table's padding, never past it. */
+static inline uint32_t fk_xf_area_get(const uint8_t *area, unsigned i, unsigned W)
 {
-    uint16_t le = FK_HOST_LITTLE_ENDIAN ? (uint16_t)v : __builtin_bswap16((uint16_t)v);
-    memcpy(p, &le, sizeof le);
+    unsigned bit = i * W;
+    return (uint32_t)((fk_load_le64(area + (bit >> 3)) >> (bit & 7)) & fk_xf_mask(W));
 }
 
-static inline void fk_xf_store32(uint8_t *p, uint32_t v)
+/* Writes slot i: a read-modify-write of the 8 bytes that hold it (the
+ * bytes around it are written back unchanged: writers have the filter to
+ * themselves). */
+static inline void fk_xf_area_set(uint8_t *area, unsigned i, unsigned W, uint32_t v)
 {
-    uint32_t le = FK_HOST_LITTLE_ENDIAN ? v : __builtin_bswap32(v);
-    memcpy(p, &le, sizeof le);
+    unsigned bit = i * W;
+    uint8_t *p = area + (bit >> 3);
+    uint64_t m = fk_xf_mask(W) << (bit & 7);
+    fk_store_le64(p, (fk_load_le64(p) & ~m) | ((uint64_t)v << (bit & 7)));
 }
 
 /* The accessors by slot width W (a constant where the caller knows it:
@@ -147,15 +158,9 @@ static inline uint8_t *fk_xf_block_w(const uint8_t *table, uint64_t b, unsigned 
     return (uint8_t *)(uintptr_t)table + b * (FK_XF_HEAD + 8u * W);
 }
 
-static inline uint8_t *fk_xf_slot_ptr_w(const uint8_t *table, uint64_t j, unsigned W)
-{
-    return fk_xf_block_w(table, j >> 6, W) + FK_XF_HEAD + (j & 63) * (W / 8);
-}
-
 static inline uint32_t fk_xf_slot_w(const uint8_t *table, uint64_t j, unsigned W)
 {
-    const uint8_t *p = fk_xf_slot_ptr_w(table, j, W);
-    return W == 16 ? fk_xf_load16(p) : fk_load_le32(p);
+    return fk_xf_area_get(fk_xf_block_w(table, j >> 6, W) + FK_XF_HEAD, (unsigned)(j & 63), W);
 }
 
 static inline uint64_t fk_xf_runends_w(const uint8_t *table, uint64_t b, unsigned W)
@@ -180,27 +185,17 @@ static inline uint64_t fk_xf_runends(const fk_expandable *xf, uint64_t b)
 
 static inline unsigned fk_xf_offset(const fk_expandable *xf, uint64_t b)
 {
-    return fk_xf_load16(fk_xf_block(xf, b) + 16);
-}
-
-static inline uint8_t *fk_xf_slot_ptr(const fk_expandable *xf, uint64_t j)
-{
-    return fk_xf_block(xf, j >> 6) + FK_XF_HEAD + (j & 63) * xf->slot_bytes;
+    return fk_le_get16(fk_xf_block(xf, b) + 16);
 }
 
 static inline uint32_t fk_xf_slot(const fk_expandable *xf, uint64_t j)
 {
-    const uint8_t *p = fk_xf_slot_ptr(xf, j);
-    return xf->slot_bytes == 2 ? fk_xf_load16(p) : fk_load_le32(p);
+    return fk_xf_area_get(fk_xf_block(xf, j >> 6) + FK_XF_HEAD, (unsigned)(j & 63), xf->width);
 }
 
 static inline void fk_xf_set_slot(fk_expandable *xf, uint64_t j, uint32_t v)
 {
-    uint8_t *p = fk_xf_slot_ptr(xf, j);
-    if (xf->slot_bytes == 2)
-        fk_xf_store16(p, v);
-    else
-        fk_xf_store32(p, v);
+    fk_xf_area_set(fk_xf_block(xf, j >> 6) + FK_XF_HEAD, (unsigned)(j & 63), xf->width, v);
 }
 
 /* ----------------------------------------------------- shared entries */

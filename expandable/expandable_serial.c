@@ -3,12 +3,14 @@
  *
  * Header: capacity = the entries the first table was made for, fpr = the
  * target, items = table entries plus voids. Kind parameters: param[0] =
- * quotients N, param[1] = slot bits W (16 or 32), param[2] = fingerprint
- * bits F of a new entry (1..W-1), param[3] = doublings G, param[4] = voids
- * V, param[5] = the expected growth factor F was sized for; the rest 0.
- * The slots S follow from N (fk_xf_slots_for).
+ * quotients N, param[1] = slot bits W (2..32: 0.4.0 wrote 16 or 32, read
+ * as before; later versions F + 1, which 0.4.0 refuses as corrupt),
+ * param[2] = fingerprint bits F of a new entry (1..W-1), param[3] =
+ * doublings G, param[4] = voids V, param[5] = the expected growth factor F
+ * was sized for; the rest 0. The slots S follow from N (fk_xf_slots_for).
  * Payload: the table exactly as expandable_internal.h lays it out, S / 64
- * blocks of 18 + 8W bytes, without the in-memory padding; then the V void
+ * blocks of 18 + 8W bytes (slots packed W bits apiece), without the
+ * in-memory padding; then the V void
  * keys as little-endian u64 (generation << 56 | quotient at that
  * generation), rising. Keys map through XXH3-64 (expandable_internal.h):
  * the header's hashing scheme id 1 names the XXH3 family.
@@ -66,7 +68,7 @@ static fk_status check_head(const fk_serial_head *h)
             return FK_ECORRUPT;
     uint64_t N = h->param[P_QUOTIENTS], W = h->param[P_WIDTH], F = h->param[P_FP_BITS];
     uint64_t G = h->param[P_DOUBLINGS], V = h->param[P_VOIDS], growth = h->param[P_GROWTH];
-    if ((W != 16 && W != 32) || F < 1 || F > W - 1 || G > FK_EXPANDABLE_MAX_DOUBLINGS ||
+    if (W < 2 || W > 32 || F < 1 || F > W - 1 || G > FK_EXPANDABLE_MAX_DOUBLINGS ||
         growth < 1 || growth > UINT32_MAX)
         return FK_ECORRUPT;
     if (N == 0 || N > (UINT64_C(1) << 40) || (N >> G) << G != N || (N >> G) == 0)

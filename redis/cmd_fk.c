@@ -473,6 +473,18 @@ static int is_head_name(const char *name)
     return 0;
 }
 
+/* The head's growth: the GROWTH / EXPANSION the key was made with, else
+ * the kind's own "growth" row (the factor a chain grows by, the growth an
+ * expandable filter's fingerprints were sized for: 1024 by default, where
+ * 0.4.0 said 0 and hid the row), else 0 (a kind that does not grow). */
+static long long growth_of(const fkr_value *v, const fk_describe_row *rows, size_t n)
+{
+    if (v->expansion)
+        return v->expansion;
+    const fk_describe_row *r = fk_describe_find(rows, n, "growth");
+    return r && r->type == FK_DESCRIBE_U64 ? fkr_count_reply(r->value.u64) : 0;
+}
+
 /* FK.INFO key: the head's field / value pairs (info_head), then one pair
  * per row the key's kind describes itself with (fk_filter_describe, as of
  * now: fkr_read_describe, the key unchanged), in the kind's order: a row
@@ -524,7 +536,7 @@ int fkr_fk_info(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         FKR_INFO_DOUBLE(s.load_factor),
         FKR_INFO_DOUBLE(s.expected_fpr),
         FKR_INFO_INT(fkr_count_reply(saved)),
-        FKR_INFO_INT(v->expansion),
+        FKR_INFO_INT(growth_of(v, rows, n)),
     };
     size_t count = 0;
     for (; count < INFO_HEAD; count++) {

@@ -106,5 +106,19 @@ done
 check "expandable_figures.sh runs filterkit bench --workload growth" \
     grep -q 'bench --workload growth' "$here/../bench/figures/expandable_figures.sh"
 
+# bench/figures/expandable_sizing.sh (issue 50), small: made for 1% and 0.1%
+# at capacity 200, grown 64-fold, 20,000 probes at each full table: a row
+# per target, 1% in fewer bits per key with fewer slot bits, the worst FPR
+# under the target's binomial bound (1%: 0.01 + 4 sd of 20,000 probes =
+# 1.28%; 0.1%: 0.19%), no false negative
+BUILD=$build sh "$here/../bench/figures/expandable_sizing.sh" 200 64 20000 >"$tmp/sizing" 2>"$tmp/err"
+check "expandable_sizing.sh runs" test $? -eq 0
+rows=$(grep -c '^| 0\.0' "$tmp/sizing")
+check "expandable_sizing.sh: a row for 1% and one for 0.1% ($rows)" test "$rows" -eq 2
+check "expandable_sizing.sh: 1% in fewer slot bits and bits per key than 0.1%" \
+    awk -F'|' '/^\| 0\.01 /{ w1 = $6; b1 = $8 } /^\| 0\.001 /{ w2 = $6; b2 = $8 } END { exit !(w1 < w2 && b1 < b2) }' "$tmp/sizing"
+check "expandable_sizing.sh: worst FPR under the bound, no false negatives" \
+    awk -F'|' '/^\| 0\.0/{ t = $2 * 100; split($9, w, "%"); lim = t == 1 ? 1.28 : 0.19; if (w[1] + 0 > lim || $11 + 0 != 0) bad = 1 } END { exit bad }' "$tmp/sizing"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -75,7 +75,7 @@ done
 keys26="a b c d e f g h i j k l m n o p q r s t u v w x y z"
 expect 0 expandable --capacity 4 --fp-bits 2 a b --lookup kiwi mango --insert c d e f g h i j k l m n o p q r s t u v w x y z \
     --lookup $keys26 zz yy xx --remove a
-for word in 'expandable filter: 64 slots of 16 bits, 5 quotients, new fingerprints of 2 bits, doubles at 4 entries' \
+for word in 'expandable filter: 64 slots of 3 bits, 5 quotients, new fingerprints of 2 bits, doubles at 4 entries' \
     'fingerprint 10 (the next 2 bits)' 'run of quotient' 'its entry sits at slot' 'lengths in use 0..2' \
     'in the doubled table:' 'had no bit left to give: moved to the void list' '    void: generation 2, quotient ' \
     'matches every key that had that quotient' 'definitely absent: no entry of the run matches' \

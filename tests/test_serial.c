@@ -908,10 +908,11 @@ TEST(null_and_bad_arguments)
  *     must keep round-tripping after inserts (the load fuzzer's seeds);
  *   cuckoo, fuse: the same count, refused (it must equal the occupied
  *     slots / be at most the cells);
- *   expandable: made with 8-bit fingerprints (F = 8 in 16-bit slots), one
- *     entry's slot rewritten to a 9-bit fingerprint (its marker moved one
- *     bit down): no entry is ever longer than F, so a doubling would keep
- *     a fingerprint longer than any new entry's; refused.
+ *   expandable: made with 8-bit fingerprints (F = 8 in 9-bit slots), the
+ *     header's F rewritten to 7 under its 8-bit entries (0.4.0's forge
+ *     wrote a 9-bit entry into 16-bit slots; slots of F + 1 bits hold none
+ *     longer): no entry is ever longer than F, so a doubling would keep a
+ *     fingerprint longer than any new entry's; refused.
  * NULL for a kind without a table or a saved form. */
 static uint8_t *forged_record(const fk_ops *ops, size_t *len, bool *must_refuse)
 {
@@ -966,22 +967,15 @@ static uint8_t *forged_record(const fk_ops *ops, size_t *len, bool *must_refuse)
         fk_filter_free(f);
         if (!buf)
             return NULL;
-        CHECK(fk_le_get64(buf + FK_SERIAL_HEADER_BYTES + 0) != 0); /* block 0 has runs */
-        for (unsigned j = 0; j < 64; j++) { /* block 0: occupieds, runends, offset, then the slots */
-            uint8_t *slot = buf + FK_SERIAL_HEADER_BYTES + 18 + 2 * j;
-            unsigned v = fk_le_get16(slot);
-            if (v) {
-                CHECK(v & 0x80u); /* an 8-bit fingerprint: its marker at bit 7 */
-                /* resealed with the slot as it was, the record loads: the
-                 * one slot is what the loader refuses, not the checksum */
-                reseal(buf, *len);
-                fk_filter *g = NULL;
-                CHECK_STATUS(fk_filter_load(ops, buf, *len, &g), FK_OK);
-                fk_filter_free(g);
-                fk_le_put16(slot, (uint16_t)((v & ~0xffu) | 0x40u));
-                break;
-            }
-        }
+        CHECK(fk_le_get64(buf + 48 + 8) == 9); /* W = F + 1 */
+        CHECK(fk_le_get64(buf + 48 + 16) == 8);
+        /* resealed as it was, the record loads: the one field is what the
+         * loader refuses, not the checksum */
+        reseal(buf, *len);
+        fk_filter *g = NULL;
+        CHECK_STATUS(fk_filter_load(ops, buf, *len, &g), FK_OK);
+        fk_filter_free(g);
+        fk_le_put64(buf + 48 + 16, 7); /* F = 7 under 8-bit entries */
         reseal(buf, *len);
         return buf;
     }

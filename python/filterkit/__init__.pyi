@@ -186,7 +186,28 @@ class ScalableBlocked(_Inserts): ...
 class ScalableCuckoo(_Inserts, _Removes, _Counts): ...
 class Fuse(Filter): ...      # static: Fuse.build(keys, fpr=...)
 class Quotient(_Inserts, _Removes, _Counts, _Merges, _Resizes): ...
-class Expandable(_Inserts, _Removes): ...
+class ExpandableStats(Stats):
+    doublings: int                 # doublings so far (capacity: the keys before the next)
+
+class ExpandableState(TypedDict):
+    doublings: int
+    fingerprint_bits: int          # F: bits of a new key's fingerprint
+    shortest_fingerprint: int      # lengths in the table (0, 0 when empty)
+    longest_fingerprint: int
+    voids: int                     # entries out of bits (past the expected growth)
+    void_share: float
+    slot_bits: int                 # F + 1 (16 or 32 in files of 0.4.0)
+    growth: int                    # the expected growth F was sized for
+    quotients: int
+    slots: int
+    entries: int
+    seed: int
+    target_fpr: float
+    bits_per_entry: float          # memory_bytes * 8 over the keys held (0 when empty)
+
+class Expandable(_Inserts, _Removes):
+    def stats(self) -> ExpandableStats: ...
+    def describe(self) -> ExpandableState: ...  # type: ignore[override]
 class Window(_Inserts, _Expires):
     def __new__(cls: type[_F], capacity: Optional[int] = ..., fpr: float = 0.01, *, seed: int = 0,
                 span: Optional[int] = None, clock: Optional[str] = None, fingerprint_bits: int = 0,

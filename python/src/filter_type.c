@@ -423,23 +423,51 @@ static int stats_of(pyfk_filter *self, fk_stats *st)
     return 0;
 }
 
+/* The doublings of a kind that grows by doubling its one table (a
+ * "doublings" row among its describe rows: the expandable kind), read
+ * under the same hold as its stats; -1 for every other kind. */
+static int64_t doublings_of(const fk_filter *f)
+{
+    if (!(fk_ops_caps(fk_filter_ops(f)) & FK_CAP_GROWS))
+        return -1;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    fk_status s = fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n);
+    if (s != FK_OK && s != FK_ELIMIT)
+        return -1;
+    n = n < FK_DESCRIBE_MAX_ROWS ? n : FK_DESCRIBE_MAX_ROWS;
+    const fk_describe_row *r = fk_describe_find(rows, n, "doublings");
+    return r && r->type == FK_DESCRIBE_U64 ? (int64_t)r->value.u64 : -1;
+}
+
 static PyObject *filter_stats(PyObject *o, PyObject *unused)
 {
     (void)unused;
     pyfk_filter *self = (pyfk_filter *)o;
     fk_stats st;
-    if (stats_of(self, &st))
+    int in = pyfk_enter(self, false); /* stats needs the writers done */
+    if (in < 0)
         return NULL;
-    return Py_BuildValue("{s:s,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:K}",
-                         "kind", fk_filter_ops(self->filter)->name,
-                         "items", (unsigned long long)st.items,
-                         "capacity", (unsigned long long)st.capacity,
-                         "memory_bytes", (unsigned long long)st.memory_bytes,
-                         "bits_per_item", st.bits_per_item,
-                         "load_factor", st.load_factor,
-                         "expected_fpr", st.expected_fpr,
-                         "target_fpr", self->fpr,
-                         "seed", (unsigned long long)self->seed);
+    fk_filter_stats(self->filter, &st);
+    int64_t doublings = doublings_of(self->filter);
+    pyfk_leave(self, in);
+    PyObject *d = Py_BuildValue("{s:s,s:K,s:K,s:K,s:d,s:d,s:d,s:d,s:K}",
+                                "kind", fk_filter_ops(self->filter)->name,
+                                "items", (unsigned long long)st.items,
+                                "capacity", (unsigned long long)st.capacity,
+                                "memory_bytes", (unsigned long long)st.memory_bytes,
+                                "bits_per_item", st.bits_per_item,
+                                "load_factor", st.load_factor,
+                                "expected_fpr", st.expected_fpr,
+                                "target_fpr", self->fpr,
+                                "seed", (unsigned long long)self->seed);
+    if (d && doublings >= 0) {
+        PyObject *v = PyLong_FromLongLong((long long)doublings);
+        if (!v || PyDict_SetItemString(d, "doublings", v) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(v);
+    }
+    return d;
 }
 
 static PyObject *filter_sizeof(PyObject *o, PyObject *unused)
@@ -1211,8 +1239,9 @@ PyDoc_STRVAR(grow_doc, "grow($self)\n--\n\n"
 "twice the size (both held meanwhile); releases the GIL, holding the filter." DOC_THREADS);
 PyDoc_STRVAR(stats_doc, "stats($self)\n--\n\n"
 "A dict: kind, items, capacity, memory_bytes, bits_per_item, load_factor,\n"
-"expected_fpr (theory at the current fill), target_fpr, seed. Cost: O(1) or one\n"
-"scan of the filter, per kind.");
+"expected_fpr (theory at the current fill), target_fpr, seed; a kind that grows by\n"
+"doubling its table (Expandable) also doublings (capacity is then the keys before\n"
+"the next one). Cost: O(1) or one scan of the filter, per kind.");
 PyDoc_STRVAR(to_bytes_doc, "to_bytes($self)\n--\n\n"
 "The filter in filterkit's file format (the CLI's and Redis's). Cost: O(size).");
 PyDoc_STRVAR(from_bytes_doc, "from_bytes($type, data, /)\n--\n\n"

@@ -5,7 +5,9 @@
 # without redis-server.
 #  - FK.RESERVE key expandable 0.001 10000 with FK.ADD, FK.MADD, FK.EXISTS,
 #    FK.MEXISTS, FK.DEL, FK.COUNT and FK.INFO in RESP2 and RESP3 (booleans,
-#    a map with the kind's own pairs: doublings, fingerprint lengths, voids);
+#    a map with the kind's own pairs: doublings, fingerprint lengths, voids;
+#    growth the expected growth its fingerprints were sized for, 1024, or
+#    GROWTH's: 0.4.0 said 0);
 #  - 50,000 keys: it doubles three times (FK.INFO), every key found, few
 #    false positives;
 #  - growth past the module's MAXBYTES is refused with FK_ELIMIT and
@@ -20,8 +22,8 @@ if [ "$sanitized" = 1 ]; then
     redis_lib_done >/dev/null
     exit 0
 fi
-# 10^4 keys take 26 KB, 80,000 about 205 KB: the doubling after that
-# (about 410 KB) passes a MAXBYTES of 300,000
+# 10^4 keys take 23 KB, 80,000 about 182 KB (14-bit slots at 0.1%): the
+# doubling after that (about 364 KB) passes a MAXBYTES of 300,000
 start_server p MAXBYTES 300000 --dbfilename dump.rdb || exit 1
 start_server r MAXBYTES 300000 --propagation-error-behavior panic || exit 1
 rc r REPLICAOF 127.0.0.1 "$port_p" >/dev/null
@@ -57,7 +59,17 @@ FK.GROW e => ~ERR FK_EUNSUPPORTED
 FK.MERGE e e => ~ERR FK_EUNSUPPORTED
 SPEC
 check "FK.INFO: no doubling yet" test "$(info e doublings)" = 0
-check "FK.INFO: new entries get 15-bit fingerprints (16-bit slots)" test "$(info e fingerprint_bits)" = 15
+check "FK.INFO: new entries get 13-bit fingerprints (14-bit slots) at 0.001" \
+    test "$(info e fingerprint_bits),$(info e slot_bits)" = 13,14
+check "FK.INFO: growth is the expected growth (1024), not 0" test "$(info e growth)" = 1024
+check "FK.INFO: the target and bits per entry" sh -c "case \"$(info e target_fpr),$(info e bits_per_entry)\" in 0.001*,?*) ;; *) exit 1 ;; esac"
+rc p FK.RESERVE e1 expandable 0.01 10000 >/dev/null
+check "FK.INFO: made for 0.01, 10-bit fingerprints in 11-bit slots, less memory than for 0.001" \
+    test "$(info e1 fingerprint_bits),$(info e1 slot_bits),$(( $(info e1 memory_bytes) < $(info e memory_bytes) ))" = 10,11,1
+rc p FK.RESERVE e64 expandable 0.01 10000 GROWTH 64 >/dev/null
+check "FK.INFO: GROWTH 64 is the growth, F sized for 6 doublings (9 bits for 1%, not 10)" \
+    test "$(info e64 growth),$(info e64 fingerprint_bits)" = 64,9
+rc p DEL e1 e64 >/dev/null
 check "FK.INFO: no voids" test "$(info e voids),$(info e void_share)" = "0,0"
 BATCH_CLI_OPTS="-3 --no-raw" batch p <<'SPEC'
 FK.ADD e fig => (true)
@@ -87,10 +99,11 @@ found() { # SERVER FILE: how many of FILE's keys FK.MEXISTS finds
 check "after 50,000 keys: three doublings (10^4 -> 80,000)" test "$(info e doublings),$(info e capacity)" = "3,80000"
 check "after 50,000 keys: every key found" test "$(found p "$tmp/keys")" = 50000
 fp=$(found p "$tmp/absent")
-# the bound after 3 doublings: 0.9 2^-15 (1 + 3/2) = 6.9e-5; 10^4 probes
+# the bound after 3 doublings: 0.9 2^-13 (1 + 3/2) = 2.7e-4; 10^4 probes
 check "after 50,000 keys: $fp false positives of 10^4 absent keys at fpr 0.001 (at most 10)" test "$fp" -le 10
-check "after 50,000 keys: lengths 12..15 in use" \
-    test "$(info e shortest_fingerprint),$(info e longest_fingerprint)" = "12,15"
+check "after 50,000 keys: lengths 10..13 in use" \
+    test "$(info e shortest_fingerprint),$(info e longest_fingerprint)" = "10,13"
+check "after 50,000 keys: FK.INFO's doublings and growth" test "$(info e doublings),$(info e growth)" = "3,1024"
 
 # ------------------------------------------------------ the byte limit
 seq 50001 100000 | sed 's/^/k-/' | awk '{ print "FK.ADD e " $0 }' | rc p >"$tmp/adds"
