@@ -243,16 +243,37 @@ FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
 FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, false)
 FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
 
-/* The packed lookups again for CPUs with BMI2 (chosen at run time, same
- * bits): SHRX shifts a loaded word by a count in any register, which
- * saves a move to CL and the register it frees per cell. */
+/* Every lookup again for CPUs with BMI2 (chosen at run time, same bits):
+ * RORX rotates into another register, which saves the copies XXH3's
+ * rotations and the fingerprint's rotation need (2 to 3 instructions a
+ * lookup), and for packed cells SHRX shifts a loaded word by a count in
+ * any register, which saves a move to CL and the register it frees per
+ * cell. */
 #if FK_CPU_X86
 #define FUSE_BMI2 FK_TARGET_BMI2
+FUSE_LOOKUPS_T(lookup_w8_bmi2, 8, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w16_bmi2, 16, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w32_bmi2, 32, false, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w8_bmi2, 8, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w16_bmi2, 16, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w32_bmi2, 32, true, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
 FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, true, FUSE_BMI2)
 #else /* no BMI2 to ask for: the table's BMI2 column is never chosen */
+#define lookup_w8_bmi2 lookup_w8
+#define lookup_w8_bmi2_u64 lookup_w8_u64
+#define lookup_w16_bmi2 lookup_w16
+#define lookup_w16_bmi2_u64 lookup_w16_u64
+#define lookup_w32_bmi2 lookup_w32
+#define lookup_w32_bmi2_u64 lookup_w32_u64
+#define lookup_sharded_w8_bmi2 lookup_sharded_w8
+#define lookup_sharded_w8_bmi2_u64 lookup_sharded_w8_u64
+#define lookup_sharded_w16_bmi2 lookup_sharded_w16
+#define lookup_sharded_w16_bmi2_u64 lookup_sharded_w16_u64
+#define lookup_sharded_w32_bmi2 lookup_sharded_w32
+#define lookup_sharded_w32_bmi2_u64 lookup_sharded_w32_u64
 #define lookup_packed_bmi2 lookup_packed
 #define lookup_packed_bmi2_u64 lookup_packed_u64
 #define lookup_sharded_packed_bmi2 lookup_sharded_packed
@@ -284,16 +305,21 @@ typedef struct {
 
 void fk_fuse_choose_paths(fk_fuse *fu)
 {
-    static const lookup_pair by_path[] = {
-        [FK_FUSE_PATH_EMPTY] = LOOKUP_PAIR(lookup_empty),
-        [FK_FUSE_PATH_W8] = LOOKUP_PAIR(lookup_w8),
-        [FK_FUSE_PATH_W16] = LOOKUP_PAIR(lookup_w16),
-        [FK_FUSE_PATH_W32] = LOOKUP_PAIR(lookup_w32),
-        [FK_FUSE_PATH_PACKED] = LOOKUP_PAIR(lookup_packed),
-        [FK_FUSE_PATH_SHARDED_W8] = LOOKUP_PAIR(lookup_sharded_w8),
-        [FK_FUSE_PATH_SHARDED_W16] = LOOKUP_PAIR(lookup_sharded_w16),
-        [FK_FUSE_PATH_SHARDED_W32] = LOOKUP_PAIR(lookup_sharded_w32),
-        [FK_FUSE_PATH_SHARDED_PACKED] = LOOKUP_PAIR(lookup_sharded_packed),
+    /* [path][bmi2] */
+    static const lookup_pair by_path[][2] = {
+        [FK_FUSE_PATH_EMPTY] = { LOOKUP_PAIR(lookup_empty), LOOKUP_PAIR(lookup_empty) },
+        [FK_FUSE_PATH_W8] = { LOOKUP_PAIR(lookup_w8), LOOKUP_PAIR(lookup_w8_bmi2) },
+        [FK_FUSE_PATH_W16] = { LOOKUP_PAIR(lookup_w16), LOOKUP_PAIR(lookup_w16_bmi2) },
+        [FK_FUSE_PATH_W32] = { LOOKUP_PAIR(lookup_w32), LOOKUP_PAIR(lookup_w32_bmi2) },
+        [FK_FUSE_PATH_PACKED] = { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W8] = { LOOKUP_PAIR(lookup_sharded_w8),
+                                      LOOKUP_PAIR(lookup_sharded_w8_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W16] = { LOOKUP_PAIR(lookup_sharded_w16),
+                                       LOOKUP_PAIR(lookup_sharded_w16_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W32] = { LOOKUP_PAIR(lookup_sharded_w32),
+                                       LOOKUP_PAIR(lookup_sharded_w32_bmi2) },
+        [FK_FUSE_PATH_SHARDED_PACKED] = { LOOKUP_PAIR(lookup_sharded_packed),
+                                          LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
     };
     /* packed paths: [sharded][narrow][bmi2] */
     static const lookup_pair packed[2][2][2] = {
@@ -303,17 +329,19 @@ void fk_fuse_choose_paths(fk_fuse *fu)
           { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
     };
     choose_path_only(fu);
-    lookup_pair chosen = by_path[fu->path];
-    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
-        bool bmi2 = false;
+    bool bmi2 = false;
 #if FK_CPU_X86
-        bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
+    bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
 #endif
+    lookup_pair chosen = by_path[fu->path][bmi2];
+    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED)
         chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
                        [bmi2];
-    }
     fu->lookup = chosen.bytes;
     fu->base.contains_u64 = chosen.u64;
+    unsigned w = fk_fuse_width_class(fu->f);
+    fu->seg1_cells = fu->cells + (uint64_t)fu->geom.seg_len * (w / 8);
+    fu->seg2_cells = fu->cells + 2 * (uint64_t)fu->geom.seg_len * (w / 8);
 }
 
 static void choose_path_only(fk_fuse *fu)

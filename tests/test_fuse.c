@@ -691,6 +691,48 @@ TEST(batches_equal_single_lookups)
     free(in);
 }
 
+/* Every lookup path (whole 8-, 16- and 32-bit cells, packed and narrow
+ * widths; one shard and sharded; BMI2 and portable) answers as the
+ * generic key -> cells mapping that fk_fuse_locate computes, through the
+ * u64 and the byte calls, for present and absent keys. */
+TEST(every_path_answers_as_the_generic_mapping)
+{
+    static const uint32_t widths[] = { 1, 5, 7, 8, 9, 12, 16, 17, 24, 31, 32 };
+    size_t n = 4000, probes = 20000;
+    uint64_t *in = fill_positives(malloc(n * sizeof *in), n);
+    for (int sharded = 0; sharded <= 1; sharded++) {
+        fk_fuse_testing.shard_keys = sharded ? 1500 : 0;
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            fk_params p = params_f(widths[wi], 11 + wi);
+            fk_fuse *fu = build_u64(&p, n, in);
+            CHECK_EQ_U64(info(fu).shards > 1, (uint64_t)sharded);
+            for (int plain = 0; plain <= 1; plain++) {
+                fk_fuse_testing.plain_lookups = plain;
+                fk_fuse_choose_paths(fu);
+                size_t differ = 0, hits = 0;
+                for (size_t i = 0; i < probes; i++) {
+                    uint64_t k = i < n ? in[i] : keys_negative(i);
+                    uint8_t b8[8];
+                    fk_le_put64(b8, k);
+                    fk_fuse_location loc;
+                    CHECK_STATUS(fk_fuse_locate(fu, b8, 8, &loc), FK_OK);
+                    bool want = loc.xor_of_cells == loc.fingerprint;
+                    hits += want;
+                    differ += (fk_fuse_contains_u64(fu, k) != want) +
+                              (fk_fuse_contains(fu, b8, 8) != want);
+                }
+                CHECK_MSG(differ == 0, "f = %u, sharded %d, plain %d: %zu answers differ",
+                          widths[wi], sharded, plain, differ);
+                CHECK(hits >= n); /* every present key, then 2^-f of the rest */
+            }
+            fk_fuse_testing.plain_lookups = false;
+            fk_fuse_free(fu);
+        }
+    }
+    fk_fuse_testing.shard_keys = 0;
+    free(in);
+}
+
 TEST(locate_shows_the_three_cells)
 {
     uint64_t keys[1000];
@@ -856,6 +898,7 @@ int main(void)
     RUN(loader_refuses_forged_headers);
     RUN(build_and_build_u64_agree);
     RUN(batches_equal_single_lookups);
+    RUN(every_path_answers_as_the_generic_mapping);
     RUN(locate_shows_the_three_cells);
     RUN(static_kind_through_the_generic_interface);
     RUN(bad_input_of_every_class);
