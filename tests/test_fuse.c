@@ -172,6 +172,23 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
     CHECK_EQ_U64(info(fu).items, 1);
     fk_fuse_free(fu);
 
+    /* one key repeated around the peeling's per-cell count limits (63, 64,
+     * 65 copies: a count wraps at 64), among distinct keys: the first peel
+     * fails on the repeats, the sorted retry drops them */
+    static const size_t copies[] = { 2, 63, 64, 65, 255, 256, 257 };
+    for (size_t ci = 0; ci < sizeof copies / sizeof copies[0]; ci++)
+        for (uint32_t f = 7; f <= 8; f++) {
+            size_t distinct = 3000, total = distinct + copies[ci] - 1;
+            for (size_t i = 0; i < total; i++)
+                keys[i] = i < distinct ? keys_positive(i) : keys_positive(7);
+            fk_params pc = params_f(f, ci);
+            fu = build_u64(&pc, total, keys);
+            CHECK_EQ_U64(false_negatives_u64(fu, total, keys), 0);
+            CHECK_EQ_U64(info(fu).items, distinct);
+            CHECK_EQ_U64(info(fu).duplicates, copies[ci] - 1);
+            fk_fuse_free(fu);
+        }
+
     /* adversarial shapes: one bit set each, high bits only, multiples of
      * a large power of two */
     for (size_t i = 0; i < n; i++)
