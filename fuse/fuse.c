@@ -207,41 +207,44 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
 static void choose_path_only(fk_fuse *fu);
 
 /* The lookups of each path: hash, three cells, compare (fuse_internal.h's
- * fk_fuse_probe with the width and sharding constant). A NULL key with a
+ * fk_fuse_probe with the width and map constant). A NULL key with a
  * length is refused here, so the callers need not test it. */
-#define FUSE_LOOKUPS_T(name, w, sharded, attr)                                               \
+#define FUSE_LOOKUPS_T(name, w, map, attr)                                               \
     __attribute__((noinline)) attr static bool name##_any(const fk_fuse *fu, const void *key, \
                                                      size_t len)                     \
     {                                                                                \
         if (!key && len > 0)                                                         \
             return false;                                                            \
-        return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, sharded);        \
+        return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, map);            \
     }                                                                                \
     attr static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
     {                                                                                \
         if (__builtin_expect(len != 8 || !key, 0))                                   \
             return name##_any(fu, key, len); /* a tail call: the 8-byte path */      \
         return fk_fuse_probe(fu, fk_fuse_hash8(fk_hash8_load(key), fu->flip), w,    \
-                             sharded);      /* saves no register */                  \
+                             map);          /* saves no register */                  \
     }                                                                                \
     /* the filter's own fk_filter_contains_u64 target (base.contains_u64) */       \
     attr static FK_HOT bool name##_u64(const fk_filter *f, uint64_t key)                  \
     {                                                                                \
         const fk_fuse *fu = (const fk_fuse *)f;                                      \
-        return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, sharded);          \
+        return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, map);              \
     }
-#define FUSE_LOOKUPS(name, w, sharded) FUSE_LOOKUPS_T(name, w, sharded, )
+#define FUSE_LOOKUPS(name, w, map) FUSE_LOOKUPS_T(name, w, map, )
 
-FUSE_LOOKUPS(lookup_w8, 8, false)
-FUSE_LOOKUPS(lookup_w16, 16, false)
-FUSE_LOOKUPS(lookup_w32, 32, false)
-FUSE_LOOKUPS(lookup_packed, 0, false)
-FUSE_LOOKUPS(lookup_sharded_w8, 8, true)
-FUSE_LOOKUPS(lookup_sharded_w16, 16, true)
-FUSE_LOOKUPS(lookup_sharded_w32, 32, true)
-FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
-FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, false)
-FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
+FUSE_LOOKUPS(lookup_w8, 8, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_w16, 16, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_w32, 32, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_packed, 0, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_sharded_w8, 8, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_w16, 16, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_w32, 32, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_packed, 0, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, FK_FUSE_MAP_SHARDED)
+/* (packed cells of a few keys' filter, L f not a multiple of 8) */
+FUSE_LOOKUPS(lookup_packed_one, 0, FK_FUSE_MAP_ONE)
+FUSE_LOOKUPS(lookup_narrow_one, FK_FUSE_NARROW, FK_FUSE_MAP_ONE)
 
 /* Every lookup again for CPUs with BMI2 (chosen at run time, same bits):
  * RORX rotates into another register, which saves the copies XXH3's
@@ -251,16 +254,16 @@ FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
  * cell. */
 #if FK_CPU_X86
 #define FUSE_BMI2 FK_TARGET_BMI2
-FUSE_LOOKUPS_T(lookup_w8_bmi2, 8, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_w16_bmi2, 16, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_w32_bmi2, 32, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_w8_bmi2, 8, true, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_w16_bmi2, 16, true, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_w32_bmi2, 32, true, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w8_bmi2, 8, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w16_bmi2, 16, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w32_bmi2, 32, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w8_bmi2, 8, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w16_bmi2, 16, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w32_bmi2, 32, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
 #else /* no BMI2 to ask for: the table's BMI2 column is never chosen */
 #define lookup_w8_bmi2 lookup_w8
 #define lookup_w8_bmi2_u64 lookup_w8_u64
@@ -321,12 +324,16 @@ void fk_fuse_choose_paths(fk_fuse *fu)
         [FK_FUSE_PATH_SHARDED_PACKED] = { LOOKUP_PAIR(lookup_sharded_packed),
                                           LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
     };
-    /* packed paths: [sharded][narrow][bmi2] */
-    static const lookup_pair packed[2][2][2] = {
-        { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
-          { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
-        { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
-          { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
+    /* packed paths: [map][narrow][bmi2] */
+    static const lookup_pair packed[3][2][2] = {
+        [FK_FUSE_MAP_SEGMENTS] =
+            { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+              { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
+        [FK_FUSE_MAP_ONE] = { { LOOKUP_PAIR(lookup_packed_one), LOOKUP_PAIR(lookup_packed_one) },
+                              { LOOKUP_PAIR(lookup_narrow_one), LOOKUP_PAIR(lookup_narrow_one) } },
+        [FK_FUSE_MAP_SHARDED] =
+            { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
+              { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
     };
     choose_path_only(fu);
     bool bmi2 = false;
@@ -334,14 +341,17 @@ void fk_fuse_choose_paths(fk_fuse *fu)
     bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
 #endif
     lookup_pair chosen = by_path[fu->path][bmi2];
-    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED)
-        chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
-                       [bmi2];
+    uint64_t seg_bits = (uint64_t)fu->geom.seg_len * fu->f;
+    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
+        fk_fuse_map map = fu->path == FK_FUSE_PATH_SHARDED_PACKED ? FK_FUSE_MAP_SHARDED
+                          : seg_bits % 8 == 0                     ? FK_FUSE_MAP_SEGMENTS
+                                                                  : FK_FUSE_MAP_ONE;
+        chosen = packed[map][fu->f <= FK_FUSE_NARROW_MAX_BITS][bmi2];
+    }
     fu->lookup = chosen.bytes;
     fu->base.contains_u64 = chosen.u64;
-    unsigned w = fk_fuse_width_class(fu->f);
-    fu->seg1_cells = fu->cells + (uint64_t)fu->geom.seg_len * (w / 8);
-    fu->seg2_cells = fu->cells + 2 * (uint64_t)fu->geom.seg_len * (w / 8);
+    fu->seg1_cells = fu->cells + seg_bits / 8;
+    fu->seg2_cells = fu->cells + 2 * seg_bits / 8;
 }
 
 static void choose_path_only(fk_fuse *fu)

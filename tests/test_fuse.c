@@ -709,20 +709,27 @@ TEST(batches_equal_single_lookups)
 }
 
 /* Every lookup path (whole 8-, 16- and 32-bit cells, packed and narrow
- * widths; one shard and sharded; BMI2 and portable) answers as the
- * generic key -> cells mapping that fk_fuse_locate computes, through the
- * u64 and the byte calls, for present and absent keys. */
+ * widths; one shard read by segment arrays, a few keys' packed filter
+ * whose segments do not start on byte boundaries (4-cell segments at odd
+ * widths), and sharded; BMI2 and portable) answers as the generic key ->
+ * cells mapping that fk_fuse_locate computes, through the u64 and the
+ * byte calls, for present and absent keys. */
 TEST(every_path_answers_as_the_generic_mapping)
 {
     static const uint32_t widths[] = { 1, 5, 7, 8, 9, 12, 16, 17, 24, 31, 32 };
-    size_t n = 4000, probes = 20000;
-    uint64_t *in = fill_positives(malloc(n * sizeof *in), n);
-    for (int sharded = 0; sharded <= 1; sharded++) {
+    static const size_t sizes[] = { 4000, 1, 2, 4000 }; /* the last sharded */
+    size_t probes = 20000;
+    uint64_t *in = fill_positives(malloc(4000 * sizeof *in), 4000);
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        bool sharded = si == 3;
         fk_fuse_testing.shard_keys = sharded ? 1500 : 0;
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
             fk_params p = params_f(widths[wi], 11 + wi);
             fk_fuse *fu = build_u64(&p, n, in);
             CHECK_EQ_U64(info(fu).shards > 1, (uint64_t)sharded);
+            if (n < 4000) /* 4-cell segments */
+                CHECK_EQ_U64(info(fu).segment_length, 4);
             for (int plain = 0; plain <= 1; plain++) {
                 fk_fuse_testing.plain_lookups = plain;
                 fk_fuse_choose_paths(fu);
@@ -738,8 +745,8 @@ TEST(every_path_answers_as_the_generic_mapping)
                     differ += (fk_fuse_contains_u64(fu, k) != want) +
                               (fk_fuse_contains(fu, b8, 8) != want);
                 }
-                CHECK_MSG(differ == 0, "f = %u, sharded %d, plain %d: %zu answers differ",
-                          widths[wi], sharded, plain, differ);
+                CHECK_MSG(differ == 0, "n = %zu, f = %u, sharded %d, plain %d: %zu answers differ",
+                          n, widths[wi], (int)sharded, plain, differ);
                 CHECK(hits >= n); /* every present key, then 2^-f of the rest */
             }
             fk_fuse_testing.plain_lookups = false;
