@@ -1,5 +1,6 @@
 /* fuse/fuse.c: the binary fuse filter's core: sizing, the build (hash,
- * sort, peel, assign; shards and threads), lookups, stats, and its fk_ops
+ * group, peel, assign; a sort only to drop repeats; shards and threads),
+ * lookups, stats, and its fk_ops
  * table. The layout and the key -> cells mapping: fuse_internal.h. */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
 #include <math.h>
@@ -145,13 +146,13 @@ static uint64_t memory_of(uint64_t cell_bytes, uint64_t shards)
 }
 
 /* Temporary bytes of one shard's workspace for m keys in geometry g: the
- * hashes, and the sort's scratch which the peeling reuses for its queue,
- * counts and key XORs. */
+ * hashes, and the grouping's (or sort's) scratch which the peeling reuses
+ * for its queue, counts and key XORs. */
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The hashes' array, which the peeling reuses for its order (4 bytes a
- * cell), and the work area: the sort's scratch, then the peeling's 9-byte
- * record a cell. */
+ * cell), and the work area: the grouping's input or the sort's scratch,
+ * then the peeling's 9-byte record a cell. */
 static uint64_t hashes_bytes(uint64_t m, const fk_fuse_geom *g)
 {
     return max_u64(8 * (m ? m : 1), 4 * g->shard_cells);
@@ -468,9 +469,8 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
  * most 2^24 keys, so the runs average at most 4 keys (random hashes) and
  * the sort reads the array 4 times (a histogram pass, two scatters, the
  * runs) instead of 7, with the order of a full sort. tmp holds n
- * entries. The hashes come out in order of their first cell, so filling
- * the peeling arrays walks three fronts, and equal hashes come out
- * adjacent. */
+ * entries. Equal hashes come out adjacent: the build sorts only to drop
+ * them, after a peel failed (build_one_shard). */
 #define RADIX_BITS 11u
 #define RADIX_SIZE (1u << RADIX_BITS)
 #define RADIX_PASSES 2u
