@@ -1,5 +1,6 @@
 /* fuse/fuse.c: the binary fuse filter's core: sizing, the build (hash,
- * sort, peel, assign; shards and threads), lookups, stats, and its fk_ops
+ * group, peel, assign; a sort only to drop repeats; shards and threads),
+ * lookups, stats, and its fk_ops
  * table. The layout and the key -> cells mapping: fuse_internal.h. */
 #define _DEFAULT_SOURCE /* madvise, MADV_HUGEPAGE, posix_memalign */
 #include <math.h>
@@ -145,13 +146,13 @@ static uint64_t memory_of(uint64_t cell_bytes, uint64_t shards)
 }
 
 /* Temporary bytes of one shard's workspace for m keys in geometry g: the
- * hashes, and the sort's scratch which the peeling reuses for its queue,
- * counts and key XORs. */
+ * hashes, and the grouping's (or sort's) scratch which the peeling reuses
+ * for its queue, counts and key XORs. */
 static uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* The hashes' array, which the peeling reuses for its order (4 bytes a
- * cell), and the work area: the sort's scratch, then the peeling's 9-byte
- * record a cell. */
+ * cell), and the work area: the grouping's input or the sort's scratch,
+ * then the peeling's 9-byte record a cell. */
 static uint64_t hashes_bytes(uint64_t m, const fk_fuse_geom *g)
 {
     return max_u64(8 * (m ? m : 1), 4 * g->shard_cells);
@@ -207,52 +208,76 @@ fk_status fk_fuse_size(uint64_t n, uint32_t f, fk_fuse_sizing *out)
 static void choose_path_only(fk_fuse *fu);
 
 /* The lookups of each path: hash, three cells, compare (fuse_internal.h's
- * fk_fuse_probe with the width and sharding constant). A NULL key with a
+ * fk_fuse_probe with the width and map constant). A NULL key with a
  * length is refused here, so the callers need not test it. */
-#define FUSE_LOOKUPS_T(name, w, sharded, attr)                                               \
+#define FUSE_LOOKUPS_T(name, w, map, attr)                                               \
     __attribute__((noinline)) attr static bool name##_any(const fk_fuse *fu, const void *key, \
                                                      size_t len)                     \
     {                                                                                \
         if (!key && len > 0)                                                         \
             return false;                                                            \
-        return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, sharded);        \
+        return fk_fuse_probe(fu, fk_fuse_hash_in(fu, key, len), w, map);            \
     }                                                                                \
     attr static FK_HOT bool name(const fk_fuse *fu, const void *key, size_t len)          \
     {                                                                                \
         if (__builtin_expect(len != 8 || !key, 0))                                   \
             return name##_any(fu, key, len); /* a tail call: the 8-byte path */      \
         return fk_fuse_probe(fu, fk_fuse_hash8(fk_hash8_load(key), fu->flip), w,    \
-                             sharded);      /* saves no register */                  \
+                             map);          /* saves no register */                  \
     }                                                                                \
     /* the filter's own fk_filter_contains_u64 target (base.contains_u64) */       \
     attr static FK_HOT bool name##_u64(const fk_filter *f, uint64_t key)                  \
     {                                                                                \
         const fk_fuse *fu = (const fk_fuse *)f;                                      \
-        return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, sharded);          \
+        return fk_fuse_probe(fu, fk_fuse_hash8(key, fu->flip), w, map);              \
     }
-#define FUSE_LOOKUPS(name, w, sharded) FUSE_LOOKUPS_T(name, w, sharded, )
+#define FUSE_LOOKUPS(name, w, map) FUSE_LOOKUPS_T(name, w, map, )
 
-FUSE_LOOKUPS(lookup_w8, 8, false)
-FUSE_LOOKUPS(lookup_w16, 16, false)
-FUSE_LOOKUPS(lookup_w32, 32, false)
-FUSE_LOOKUPS(lookup_packed, 0, false)
-FUSE_LOOKUPS(lookup_sharded_w8, 8, true)
-FUSE_LOOKUPS(lookup_sharded_w16, 16, true)
-FUSE_LOOKUPS(lookup_sharded_w32, 32, true)
-FUSE_LOOKUPS(lookup_sharded_packed, 0, true)
-FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, false)
-FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, true)
+FUSE_LOOKUPS(lookup_w8, 8, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_w16, 16, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_w32, 32, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_packed, 0, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_sharded_w8, 8, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_w16, 16, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_w32, 32, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_sharded_packed, 0, FK_FUSE_MAP_SHARDED)
+FUSE_LOOKUPS(lookup_narrow, FK_FUSE_NARROW, FK_FUSE_MAP_SEGMENTS)
+FUSE_LOOKUPS(lookup_sharded_narrow, FK_FUSE_NARROW, FK_FUSE_MAP_SHARDED)
+/* (packed cells of a few keys' filter, L f not a multiple of 8) */
+FUSE_LOOKUPS(lookup_packed_one, 0, FK_FUSE_MAP_ONE)
+FUSE_LOOKUPS(lookup_narrow_one, FK_FUSE_NARROW, FK_FUSE_MAP_ONE)
 
-/* The packed lookups again for CPUs with BMI2 (chosen at run time, same
- * bits): SHRX shifts a loaded word by a count in any register, which
- * saves a move to CL and the register it frees per cell. */
+/* Every lookup again for CPUs with BMI2 (chosen at run time, same bits):
+ * RORX rotates into another register, which saves the copies XXH3's
+ * rotations and the fingerprint's rotation need (2 to 3 instructions a
+ * lookup), and for packed cells SHRX shifts a loaded word by a count in
+ * any register, which saves a move to CL and the register it frees per
+ * cell. */
 #if FK_CPU_X86
 #define FUSE_BMI2 FK_TARGET_BMI2
-FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, true, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, false, FUSE_BMI2)
-FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, true, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w8_bmi2, 8, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w16_bmi2, 16, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_w32_bmi2, 32, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w8_bmi2, 8, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w16_bmi2, 16, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_w32_bmi2, 32, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_packed_bmi2, 0, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_packed_bmi2, 0, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_narrow_bmi2, FK_FUSE_NARROW, FK_FUSE_MAP_SEGMENTS, FUSE_BMI2)
+FUSE_LOOKUPS_T(lookup_sharded_narrow_bmi2, FK_FUSE_NARROW, FK_FUSE_MAP_SHARDED, FUSE_BMI2)
 #else /* no BMI2 to ask for: the table's BMI2 column is never chosen */
+#define lookup_w8_bmi2 lookup_w8
+#define lookup_w8_bmi2_u64 lookup_w8_u64
+#define lookup_w16_bmi2 lookup_w16
+#define lookup_w16_bmi2_u64 lookup_w16_u64
+#define lookup_w32_bmi2 lookup_w32
+#define lookup_w32_bmi2_u64 lookup_w32_u64
+#define lookup_sharded_w8_bmi2 lookup_sharded_w8
+#define lookup_sharded_w8_bmi2_u64 lookup_sharded_w8_u64
+#define lookup_sharded_w16_bmi2 lookup_sharded_w16
+#define lookup_sharded_w16_bmi2_u64 lookup_sharded_w16_u64
+#define lookup_sharded_w32_bmi2 lookup_sharded_w32
+#define lookup_sharded_w32_bmi2_u64 lookup_sharded_w32_u64
 #define lookup_packed_bmi2 lookup_packed
 #define lookup_packed_bmi2_u64 lookup_packed_u64
 #define lookup_sharded_packed_bmi2 lookup_sharded_packed
@@ -284,36 +309,50 @@ typedef struct {
 
 void fk_fuse_choose_paths(fk_fuse *fu)
 {
-    static const lookup_pair by_path[] = {
-        [FK_FUSE_PATH_EMPTY] = LOOKUP_PAIR(lookup_empty),
-        [FK_FUSE_PATH_W8] = LOOKUP_PAIR(lookup_w8),
-        [FK_FUSE_PATH_W16] = LOOKUP_PAIR(lookup_w16),
-        [FK_FUSE_PATH_W32] = LOOKUP_PAIR(lookup_w32),
-        [FK_FUSE_PATH_PACKED] = LOOKUP_PAIR(lookup_packed),
-        [FK_FUSE_PATH_SHARDED_W8] = LOOKUP_PAIR(lookup_sharded_w8),
-        [FK_FUSE_PATH_SHARDED_W16] = LOOKUP_PAIR(lookup_sharded_w16),
-        [FK_FUSE_PATH_SHARDED_W32] = LOOKUP_PAIR(lookup_sharded_w32),
-        [FK_FUSE_PATH_SHARDED_PACKED] = LOOKUP_PAIR(lookup_sharded_packed),
+    /* [path][bmi2] */
+    static const lookup_pair by_path[][2] = {
+        [FK_FUSE_PATH_EMPTY] = { LOOKUP_PAIR(lookup_empty), LOOKUP_PAIR(lookup_empty) },
+        [FK_FUSE_PATH_W8] = { LOOKUP_PAIR(lookup_w8), LOOKUP_PAIR(lookup_w8_bmi2) },
+        [FK_FUSE_PATH_W16] = { LOOKUP_PAIR(lookup_w16), LOOKUP_PAIR(lookup_w16_bmi2) },
+        [FK_FUSE_PATH_W32] = { LOOKUP_PAIR(lookup_w32), LOOKUP_PAIR(lookup_w32_bmi2) },
+        [FK_FUSE_PATH_PACKED] = { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W8] = { LOOKUP_PAIR(lookup_sharded_w8),
+                                      LOOKUP_PAIR(lookup_sharded_w8_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W16] = { LOOKUP_PAIR(lookup_sharded_w16),
+                                       LOOKUP_PAIR(lookup_sharded_w16_bmi2) },
+        [FK_FUSE_PATH_SHARDED_W32] = { LOOKUP_PAIR(lookup_sharded_w32),
+                                       LOOKUP_PAIR(lookup_sharded_w32_bmi2) },
+        [FK_FUSE_PATH_SHARDED_PACKED] = { LOOKUP_PAIR(lookup_sharded_packed),
+                                          LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
     };
-    /* packed paths: [sharded][narrow][bmi2] */
-    static const lookup_pair packed[2][2][2] = {
-        { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
-          { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
-        { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
-          { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
+    /* packed paths: [map][narrow][bmi2] */
+    static const lookup_pair packed[3][2][2] = {
+        [FK_FUSE_MAP_SEGMENTS] =
+            { { LOOKUP_PAIR(lookup_packed), LOOKUP_PAIR(lookup_packed_bmi2) },
+              { LOOKUP_PAIR(lookup_narrow), LOOKUP_PAIR(lookup_narrow_bmi2) } },
+        [FK_FUSE_MAP_ONE] = { { LOOKUP_PAIR(lookup_packed_one), LOOKUP_PAIR(lookup_packed_one) },
+                              { LOOKUP_PAIR(lookup_narrow_one), LOOKUP_PAIR(lookup_narrow_one) } },
+        [FK_FUSE_MAP_SHARDED] =
+            { { LOOKUP_PAIR(lookup_sharded_packed), LOOKUP_PAIR(lookup_sharded_packed_bmi2) },
+              { LOOKUP_PAIR(lookup_sharded_narrow), LOOKUP_PAIR(lookup_sharded_narrow_bmi2) } },
     };
     choose_path_only(fu);
-    lookup_pair chosen = by_path[fu->path];
-    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
-        bool bmi2 = false;
+    bool bmi2 = false;
 #if FK_CPU_X86
-        bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
+    bmi2 = !fk_fuse_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2);
 #endif
-        chosen = packed[fu->path == FK_FUSE_PATH_SHARDED_PACKED][fu->f <= FK_FUSE_NARROW_MAX_BITS]
-                       [bmi2];
+    lookup_pair chosen = by_path[fu->path][bmi2];
+    uint64_t seg_bits = (uint64_t)fu->geom.seg_len * fu->f;
+    if (fu->path == FK_FUSE_PATH_PACKED || fu->path == FK_FUSE_PATH_SHARDED_PACKED) {
+        fk_fuse_map map = fu->path == FK_FUSE_PATH_SHARDED_PACKED ? FK_FUSE_MAP_SHARDED
+                          : seg_bits % 8 == 0                     ? FK_FUSE_MAP_SEGMENTS
+                                                                  : FK_FUSE_MAP_ONE;
+        chosen = packed[map][fu->f <= FK_FUSE_NARROW_MAX_BITS][bmi2];
     }
     fu->lookup = chosen.bytes;
     fu->base.contains_u64 = chosen.u64;
+    fu->seg1_cells = fu->cells + seg_bits / 8;
+    fu->seg2_cells = fu->cells + 2 * seg_bits / 8;
 }
 
 static void choose_path_only(fk_fuse *fu)
@@ -430,9 +469,8 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
  * most 2^24 keys, so the runs average at most 4 keys (random hashes) and
  * the sort reads the array 4 times (a histogram pass, two scatters, the
  * runs) instead of 7, with the order of a full sort. tmp holds n
- * entries. The hashes come out in order of their first cell, so filling
- * the peeling arrays walks three fronts, and equal hashes come out
- * adjacent. */
+ * entries. Equal hashes come out adjacent: the build sorts only to drop
+ * them, after a peel failed (build_one_shard). */
 #define RADIX_BITS 11u
 #define RADIX_SIZE (1u << RADIX_BITS)
 #define RADIX_PASSES 2u
@@ -528,12 +566,80 @@ static size_t unique_hashes(uint64_t *a, size_t n)
     return m;
 }
 
+/* Grouping hashes by their top `bits` bits (2..GROUP_MAX_BITS), and with
+ * them by their first cell (h0 is the multiply-high of the hash by the
+ * span), so the peeling's count pass walks the cells a few segments at a
+ * time instead of at random: a counting sort whose counting rides on the
+ * pass that makes the hashes (group_note), then one scatter
+ * (group_scatter; within a group the hashes keep their order). Two
+ * passes where the full sort takes four; repeats are left in (a build
+ * drops them after a failed peel: build_one_shard). n < 2^32. */
+#define GROUP_MAX_BITS 10u
+typedef struct {
+    unsigned shift;                     /* 64 - bits */
+    uint32_t at[1u << GROUP_MAX_BITS];  /* counts, then offsets */
+} grouping;
+
+/* The grouping for a layout: about one group per segment. */
+static void group_start(grouping *gr, const fk_fuse_geom *g)
+{
+    unsigned b = 2;
+    while (b < GROUP_MAX_BITS && (UINT64_C(1) << b) < g->segments + 2)
+        b++;
+    gr->shift = 64 - b;
+    memset(gr->at, 0, sizeof gr->at[0] << b);
+}
+
+static inline void group_note(grouping *gr, uint64_t h)
+{
+    gr->at[h >> gr->shift]++;
+}
+
+/* Moves the n noted hashes of in[] to out[], grouped. */
+static void group_scatter(grouping *gr, const uint64_t *in, uint64_t *out, size_t n)
+{
+    uint32_t sum = 0;
+    for (unsigned d = 0; d < (1u << (64 - gr->shift)); d++) {
+        uint32_t c = gr->at[d];
+        gr->at[d] = sum;
+        sum += c;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = in[i];
+        out[gr->at[v >> gr->shift]++] = v;
+    }
+}
+
+/* out[i] = hash of key i for i < src->n, each noted in gr. */
+static void hash_and_note(const key_src *src, uint64_t seed, uint64_t *out, grouping *gr)
+{
+    if (src->u64) {
+        const uint64_t flip = fk_fuse_flip_of(seed);
+        for (size_t i = 0; i < src->n; i++) {
+            uint64_t h = fk_fuse_hash8(src->u64[i], flip);
+            out[i] = h;
+            group_note(gr, h);
+        }
+    } else {
+        for (size_t i = 0; i < src->n; i++) {
+            uint64_t h = fk_fuse_hash(src->keys[i], src->lens[i], seed);
+            out[i] = h;
+            group_note(gr, h);
+        }
+    }
+}
+
 /* ------------------------------------------------------ peel and assign */
 
-/* The build touches exactly the bytes a packed cell occupies (at most 5),
- * never the 8-byte window a lookup reads: the shards of a parallel build
- * start on byte boundaries (segments of at least 8 cells), so threads
- * building neighbouring shards never share a byte. */
+/* A packed cell is read and set through the 8-byte window at its first
+ * byte (a load, a shift, an OR, a store) wherever that window ends inside
+ * the bytes the build owns: below `end`, the shard's own bytes (`bounded`),
+ * or any byte for a one-shard filter and the last shard, whose windows end
+ * inside the 8-byte pad. At a shard's end a cell's window would reach into
+ * the next shard's bytes, which another thread may be writing, so there it
+ * touches exactly the bytes the cell occupies (at most 5): the shards of a
+ * parallel build start on byte boundaries (segments of at least 8 cells),
+ * so threads building neighbouring shards never share a byte. */
 static inline uint32_t packed_get_exact(const uint8_t *cells, uint64_t i, uint32_t f,
                                         uint64_t fp_mask)
 {
@@ -546,15 +652,21 @@ static inline uint32_t packed_get_exact(const uint8_t *cells, uint64_t i, uint32
     return (uint32_t)((v >> shift) & fp_mask);
 }
 
-/* A cell's value while building (exact bytes for packed cells). */
+/* A cell's value while building (w = 8, 16, 32, or 0 for packed). */
 static inline uint32_t cell_take(const uint8_t *cells, uint64_t i, unsigned w, uint32_t f,
-                                 uint64_t fp_mask)
+                                 uint64_t fp_mask, bool bounded, uint64_t end)
 {
-    return w ? fk_fuse_cell_get(cells, i, w, f, fp_mask) : packed_get_exact(cells, i, f, fp_mask);
+    if (w)
+        return fk_fuse_cell_get(cells, i, w, f, fp_mask);
+    uint64_t bit = i * f;
+    if (!bounded || __builtin_expect((bit >> 3) + 8 <= end, 1))
+        return (uint32_t)((fk_load_le64(cells + (bit >> 3)) >> (bit & 7)) & fp_mask);
+    return packed_get_exact(cells, i, f, fp_mask);
 }
 
 /* Sets cell i (which holds 0) to v. */
-static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, uint32_t v)
+static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, uint32_t v,
+                            bool bounded, uint64_t end)
 {
     switch (w) {
     case 8:
@@ -571,9 +683,13 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
     default: {
         uint64_t bit = i * f;
         uint8_t *p = cells + (bit >> 3);
-        unsigned shift = (unsigned)(bit & 7), bytes = (shift + f + 7) / 8;
+        unsigned shift = (unsigned)(bit & 7);
         uint64_t x = (uint64_t)v << shift;
-        for (unsigned b = 0; b < bytes; b++)
+        if (!bounded || __builtin_expect((bit >> 3) + 8 <= end, 1)) {
+            fk_store_le64(p, fk_load_le64(p) | x);
+            return;
+        }
+        for (unsigned b = 0, bytes = (shift + f + 7) / 8; b < bytes; b++)
             p[b] |= (uint8_t)(x >> (8 * b));
         return;
     }
@@ -581,10 +697,13 @@ static inline void cell_put(uint8_t *cells, uint64_t i, unsigned w, uint32_t f, 
 }
 
 /* The peeling's record of a cell, 9 bytes packed: the XOR of the hashes
- * of the cell's keys (8 bytes, host order, any alignment) and their
- * count (1). One record per cell, side by side, so the update of a
- * neighbour (XOR, then count) touches one cache line, rarely two: with
- * the XORs and counts in two arrays every neighbour cost two misses. */
+ * of the cell's keys (8 bytes, host order, any alignment) and a tag byte:
+ * their count times 4 plus the XOR of the cell's positions among their
+ * cells (0, 1 or 2: which of c[0], c[1], c[2] it is), so a cell left
+ * with one key names the key by its hash and itself by its position. One
+ * record per cell, side by side, so the update of a neighbour (XOR, then
+ * tag) touches one cache line, rarely two: with the XORs and counts in
+ * two arrays every neighbour cost two misses. */
 static inline uint64_t rec_hx(const uint8_t *rec, uint64_t c)
 {
     uint64_t v;
@@ -600,82 +719,139 @@ static inline void rec_xor(uint8_t *rec, uint64_t c, uint64_t h)
     memcpy(rec + REC_BYTES * c, &v, 8);
 }
 
-static inline uint8_t *rec_count(uint8_t *rec, uint64_t c)
+static inline uint8_t *rec_tag(uint8_t *rec, uint64_t c)
 {
     return rec + REC_BYTES * c + 8;
 }
 
-/* Peels the m distinct hashes g[0..m) (sorted) of one shard and, when
- * every key peels, assigns its cells (cells + base: the shard's cells, all
- * 0). Returns true on success; false leaves the cells untouched.
- * `work` holds a 9-byte record per cell (rec_hx, rec_count); `order` (4
- * bytes per cell, which may be g's own memory: g is read only before it
- * is written) holds the peeled cells from its bottom and the cells waiting
- * to be peeled from its top. A cell with one key names that key by its
- * hash XOR, so the peeling never goes back to g. It scans the cells in
- * order and, after each peel, peels the cells that peel freed, depth
- * first: they are the neighbours of cells just touched, still in cache. */
-static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_t m,
-                            uint8_t *work, uint32_t *order, uint8_t *cells, uint64_t base,
-                            uint32_t f, uint64_t fp_mask)
+#define TAG_ONE_KEY 4u /* a tag's count of 1 */
+static inline bool tag_has_one_key(uint8_t tag)
 {
-    const uint64_t n_cells = geom->shard_cells;
-    uint8_t *rec = work;
-    memset(rec, 0, (size_t)(REC_BYTES * n_cells));
+    return (tag & ~3u) == TAG_ONE_KEY;
+}
 
-    uint8_t overflow = 0;
-    for (uint32_t k = 0; k < m; k++) {
-        uint64_t c[3];
-        fk_fuse_cells_of(geom, g[k], c);
-        for (int j = 0; j < 3; j++) {
-            rec_xor(rec, c[j], g[k]);
-            overflow |= (uint8_t)(++*rec_count(rec, c[j]) == 0); /* 256 keys on one cell */
-        }
-    }
-    if (overflow)
-        return false;
+/* Removes the key of hash h from cell c, its cell number j; queues the
+ * cell (order[--*top]) when one key is left on it. */
+static inline void unpeel(uint8_t *rec, uint64_t c, unsigned j, uint64_t h, uint32_t *order,
+                          uint64_t *top)
+{
+    rec_xor(rec, c, h);
+    uint8_t *t = rec_tag(rec, c);
+    *t = (uint8_t)((*t - TAG_ONE_KEY) ^ j);
+    if (tag_has_one_key(*t))
+        order[--*top] = (uint32_t)c;
+}
 
-    /* g is dead from here on: order may overwrite it. Peeled cells and
-     * waiting cells are distinct cells, so the two ends never meet. */
-    uint64_t peeled = 0, top = n_cells; /* waiting: order[top .. n_cells) */
-    for (uint64_t start = 0; start < n_cells; start++) {
-        if (*rec_count(rec, start) != 1)
-            continue;
-        order[--top] = (uint32_t)start;
-        while (top < n_cells) {
-            uint32_t i = order[top++];
-            if (*rec_count(rec, i) != 1)
-                continue; /* emptied since it was queued */
-            uint64_t h = rec_hx(rec, i);
-            *rec_count(rec, i) = 0;
-            order[peeled++] = i;
-            uint64_t c[3];
-            fk_fuse_cells_of(geom, h, c);
-            for (int j = 0; j < 3; j++) {
-                if (c[j] == i)
-                    continue;
-                rec_xor(rec, c[j], h);
-                if (--*rec_count(rec, c[j]) == 1)
-                    order[--top] = (uint32_t)c[j];
-            }
-        }
-    }
-    if (peeled != m)
-        return false;
-
-    /* Reverse peeling order: each key's cell is set after the cells of the
-     * keys peeled after it, so its three cells XOR to its fingerprint. */
-    unsigned w = fk_fuse_width_class(f);
+/* The assignment, in reverse peeling order: each key's cell is set after
+ * the cells of the keys peeled after it, so its three cells XOR to its
+ * fingerprint (the cell being set holds 0, so all three are XORed). w and
+ * bounded are constants after inlining (peel_and_assign). */
+static inline void assign_cells(const fk_fuse_geom *geom, const uint8_t *rec,
+                                const uint32_t *order, uint64_t peeled, uint8_t *cells,
+                                uint64_t base, uint32_t f, uint64_t fp_mask, unsigned w,
+                                bool bounded, uint64_t end)
+{
     for (uint64_t t = peeled; t-- > 0;) {
         uint32_t i = order[t];
         uint64_t h = rec_hx(rec, i);
         uint64_t c[3];
         fk_fuse_cells_of(geom, h, c);
         uint32_t v = fk_fuse_fingerprint(h, fp_mask) ^
-                     cell_take(cells, base + c[0], w, f, fp_mask) ^
-                     cell_take(cells, base + c[1], w, f, fp_mask) ^
-                     cell_take(cells, base + c[2], w, f, fp_mask);
-        cell_put(cells, base + i, w, f, v);
+                     cell_take(cells, base + c[0], w, f, fp_mask, bounded, end) ^
+                     cell_take(cells, base + c[1], w, f, fp_mask, bounded, end) ^
+                     cell_take(cells, base + c[2], w, f, fp_mask, bounded, end);
+        cell_put(cells, base + i, w, f, v, bounded, end);
+    }
+}
+
+/* Peels the m hashes g[0..m) of one shard (grouped or sorted) and, when
+ * every key peels, assigns its cells (cells + base: the shard's cells, all
+ * 0; the bytes below `end` are the build's own, UINT64_MAX for all of
+ * them: cell_take). Returns true on success; false leaves the cells
+ * untouched (and so does a repeated hash: it never peels).
+ * `work` holds a 9-byte record per cell (rec_hx, rec_tag); `order` (4
+ * bytes per cell, which may be g's own memory: g is read only before it
+ * is written) holds the peeled cells from its bottom and the cells waiting
+ * to be peeled from its top. A cell with one key names that key by its
+ * hash XOR and its position, so the peeling never goes back to g and
+ * updates just the key's two other cells. It scans the cells in order
+ * and, after each peel, peels the cells that peel freed, depth first:
+ * they are the neighbours of cells just touched, still in cache. */
+static bool peel_and_assign(const fk_fuse_geom *geom, const uint64_t *g, uint32_t m,
+                            uint8_t *work, uint32_t *order, uint8_t *cells, uint64_t base,
+                            uint32_t f, uint64_t fp_mask, uint64_t end)
+{
+    const uint64_t n_cells = geom->shard_cells;
+    uint8_t *rec = work;
+    memset(rec, 0, (size_t)(REC_BYTES * n_cells));
+
+    /* a count that wraps (64 keys on one cell: repeats) leaves a tag below
+     * 4, whose t - 4 sets the top bit of `wrapped` */
+    uint32_t wrapped = 0;
+    for (uint32_t k = 0; k < m; k++) {
+        uint64_t c[3];
+        fk_fuse_cells_of(geom, g[k], c);
+        for (unsigned j = 0; j < 3; j++) {
+            rec_xor(rec, c[j], g[k]);
+            uint8_t *t = rec_tag(rec, c[j]);
+            *t = (uint8_t)((*t + TAG_ONE_KEY) ^ j);
+            wrapped |= (uint32_t)*t - TAG_ONE_KEY;
+        }
+    }
+    if (wrapped >> 31)
+        return false;
+
+    /* g is dead from here on: order may overwrite it. Peeled cells and
+     * waiting cells are distinct cells, so the two ends never meet. */
+    uint64_t peeled = 0, top = n_cells; /* waiting: order[top .. n_cells) */
+    for (uint64_t start = 0; start < n_cells; start++) {
+        if (!tag_has_one_key(*rec_tag(rec, start)))
+            continue;
+        order[--top] = (uint32_t)start;
+        while (top < n_cells) {
+            uint32_t i = order[top++];
+            uint8_t tag = *rec_tag(rec, i);
+            if (!tag_has_one_key(tag))
+                continue; /* emptied since it was queued */
+            uint64_t h = rec_hx(rec, i);
+            *rec_tag(rec, i) = 0;
+            order[peeled++] = i;
+            uint64_t c[3];
+            fk_fuse_cells_of(geom, h, c);
+            /* i is the key's c[pos]; its other two cells, in the order
+             * c[0], c[1], c[2] (the order fixes the filter's bits) */
+            unsigned pos = tag & 3u;
+            if (pos == 0) {
+                unpeel(rec, c[1], 1, h, order, &top);
+                unpeel(rec, c[2], 2, h, order, &top);
+            } else if (pos == 1) {
+                unpeel(rec, c[0], 0, h, order, &top);
+                unpeel(rec, c[2], 2, h, order, &top);
+            } else {
+                unpeel(rec, c[0], 0, h, order, &top);
+                unpeel(rec, c[1], 1, h, order, &top);
+            }
+        }
+    }
+    if (peeled != m)
+        return false;
+
+    switch (fk_fuse_width_class(f)) {
+    case 8:
+        assign_cells(geom, rec, order, peeled, cells, base, f, fp_mask, 8, false, end);
+        break;
+    case 16:
+        assign_cells(geom, rec, order, peeled, cells, base, f, fp_mask, 16, false, end);
+        break;
+    case 32:
+        assign_cells(geom, rec, order, peeled, cells, base, f, fp_mask, 32, false, end);
+        break;
+    default:
+        if (end == UINT64_MAX)
+            assign_cells(geom, rec, order, peeled, cells, base, f, fp_mask, 0, false, end);
+        else
+            assign_cells(geom, rec, order, peeled, cells, base, f, fp_mask, 0, true, end);
+        break;
     }
     return true;
 }
@@ -735,43 +911,61 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t f, 
     fk_fuse *fu = NULL;
     fk_status s = FK_EFULL;
     fk_fuse_geom geom;
+    grouping gr;
     layout_for(n, false, &geom); /* m <= n: the most a build of n may need */
     if (!grow(&hbuf, &hbuf_bytes, hashes_bytes(n, &geom), 0) ||
         !grow(&work, &work_bytes, work_bytes_for(n, &geom), 0))
         s = FK_ENOMEM;
-    for (uint64_t a = 0; s != FK_ENOMEM && a < FK_FUSE_MAX_ATTEMPTS; a++) {
-        uint64_t *hashes = (uint64_t *)hbuf;
+    /* Each seed's first try peels the hashes as they come, grouped
+     * (group_hashes): a set that peels had no repeats (two equal hashes are
+     * one edge twice, which never peels). After a failed peel the second
+     * try sorts the hashes and drops repeats, and peels again only if there
+     * were some: the same distinct set on the same seed fails the same way.
+     * A set with repeats so ends where one sorted first would, one peel
+     * later. */
+    for (uint64_t a = 0; s == FK_EFULL && a < FK_FUSE_MAX_ATTEMPTS; a++) {
         uint64_t hseed = attempt_seed(seed, a);
-        hash_range(src, 0, n, hseed, hashes);
-        passes++;
-        sort_hashes(hashes, (uint64_t *)work, n);
-        size_t m = unique_hashes(hashes, n);
-        layout_for(m, a % 4 == 3, &geom);
-        geom.shards = 1;
-        if (!grow(&hbuf, &hbuf_bytes, hashes_bytes(m, &geom), 8 * (uint64_t)m) ||
-            !grow(&work, &work_bytes, work_bytes_for(m, &geom), 0)) {
-            s = FK_ENOMEM;
-            break;
-        }
-        hashes = (uint64_t *)hbuf;
-        if (!fu || fu->geom.shard_cells != geom.shard_cells || fu->items != m) {
-            fk_fuse_free(fu);
-            fu = NULL;
-            if ((s = within(&geom, f, limit)) != FK_OK ||
-                (s = fk_fuse_alloc(&geom, f, m, &fu)) != FK_OK)
+        for (int pass = 0; pass < 2 && s == FK_EFULL; pass++) {
+            size_t m = n;
+            if (pass == 0) {
+                layout_for(n, a % 4 == 3, &geom);
+                group_start(&gr, &geom);
+                hash_and_note(src, hseed, (uint64_t *)work, &gr);
+                group_scatter(&gr, (uint64_t *)work, (uint64_t *)hbuf, n);
+            } else {
+                hash_range(src, 0, n, hseed, (uint64_t *)hbuf);
+                sort_hashes((uint64_t *)hbuf, (uint64_t *)work, n);
+                m = unique_hashes((uint64_t *)hbuf, n);
+                if (m == n)
+                    break;
+                layout_for(m, a % 4 == 3, &geom);
+            }
+            passes++;
+            geom.shards = 1;
+            if (!grow(&hbuf, &hbuf_bytes, hashes_bytes(m, &geom), 8 * (uint64_t)m) ||
+                !grow(&work, &work_bytes, work_bytes_for(m, &geom), 0)) {
+                s = FK_ENOMEM;
                 break;
+            }
+            if (!fu || fu->geom.shard_cells != geom.shard_cells || fu->items != m) {
+                fk_fuse_free(fu);
+                fu = NULL;
+                if ((s = within(&geom, f, limit)) != FK_OK ||
+                    (s = fk_fuse_alloc(&geom, f, m, &fu)) != FK_OK)
+                    break;
+            }
+            fu->geom = geom;
+            fk_fuse_set_hash_seed(fu, hseed);
+            peak = max_u64(peak, hbuf_bytes + work_bytes);
+            s = FK_EFULL; /* (within and fk_fuse_alloc set FK_OK) */
+            if (a >= fk_fuse_testing.fail_attempts &&
+                (m == 0 || peel_and_assign(&geom, (const uint64_t *)hbuf, (uint32_t)m, work,
+                                           (uint32_t *)hbuf, fu->cells, 0, f, fu->fp_mask,
+                                           UINT64_MAX))) {
+                fu->built.attempts = fu->built.max_attempts = a + 1;
+                s = FK_OK;
+            }
         }
-        fu->geom = geom;
-        fk_fuse_set_hash_seed(fu, hseed);
-        peak = max_u64(peak, hbuf_bytes + work_bytes);
-        if (a >= fk_fuse_testing.fail_attempts &&
-            (m == 0 || peel_and_assign(&geom, hashes, (uint32_t)m, work, (uint32_t *)hbuf,
-                                       fu->cells, 0, f, fu->fp_mask))) {
-            fu->built.attempts = fu->built.max_attempts = a + 1;
-            s = FK_OK;
-            break;
-        }
-        s = FK_EFULL;
     }
     free(hbuf);
     free(work);
@@ -861,18 +1055,41 @@ static void build_shards(worker *w)
         size_t n = (size_t)sb->total[s];
         bool ok = false;
         uint64_t a = 0;
+        /* the shard's bytes end where the next shard's begin (shards start
+         * on byte boundaries); the last one owns the pad */
+        uint64_t end = s + 1 == fu->geom.shards ? UINT64_MAX
+                                                : (s + 1) * fu->geom.shard_cells * fu->f / 8;
+        uint64_t *work = (uint64_t *)w->ws_work;
+        grouping gr;
         for (; a < FK_FUSE_MAX_ATTEMPTS && !ok; a++) {
             uint64_t ss = shard_seed_of(sb->seed, s, a);
-            for (size_t i = 0; i < n; i++)
-                w->ws_hashes[i] = fk_fuse_remix(h[i], ss);
-            sort_hashes(w->ws_hashes, (uint64_t *)w->ws_work, n);
-            size_t m = unique_hashes(w->ws_hashes, n);
-            sb->items[s] = m;
-            fu->shard_seed[s] = ss;
-            ok = a >= fk_fuse_testing.fail_attempts &&
-                 (m == 0 || peel_and_assign(&fu->geom, w->ws_hashes, (uint32_t)m, w->ws_work,
-                                            (uint32_t *)w->ws_hashes, fu->cells,
-                                            s * fu->geom.shard_cells, fu->f, fu->fp_mask));
+            /* grouped first, sorted without repeats after a failed peel, as
+             * in build_one_shard */
+            for (int pass = 0; pass < 2 && !ok; pass++) {
+                size_t m = n;
+                if (pass == 0) {
+                    group_start(&gr, &fu->geom);
+                    for (size_t i = 0; i < n; i++) {
+                        work[i] = fk_fuse_remix(h[i], ss);
+                        group_note(&gr, work[i]);
+                    }
+                    group_scatter(&gr, work, w->ws_hashes, n);
+                } else {
+                    for (size_t i = 0; i < n; i++)
+                        w->ws_hashes[i] = fk_fuse_remix(h[i], ss);
+                    sort_hashes(w->ws_hashes, work, n);
+                    m = unique_hashes(w->ws_hashes, n);
+                    if (m == n)
+                        break;
+                }
+                sb->items[s] = m;
+                fu->shard_seed[s] = ss;
+                ok = a >= fk_fuse_testing.fail_attempts &&
+                     (m == 0 || peel_and_assign(&fu->geom, w->ws_hashes, (uint32_t)m, w->ws_work,
+                                                (uint32_t *)w->ws_hashes, fu->cells,
+                                                s * fu->geom.shard_cells, fu->f, fu->fp_mask,
+                                                end));
+            }
         }
         sb->attempts[s] = a;
         if (!ok) {

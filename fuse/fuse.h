@@ -48,13 +48,15 @@
  * seed table, S * 8 bytes, stays in cache) and one 64-bit mix of the hash;
  * a filter of one shard (n <= FK_FUSE_SHARD_KEYS) pays nothing.
  *
- * Build cost: one hash per key, a radix sort of the hashes (locality and
- * duplicates), the peeling and the assignment, about 3 random cell writes
- * per key. Temporary memory, freed before the build returns:
+ * Build cost: one hash per key, a grouping of the hashes by their first
+ * segment (a counting sort: locality), the peeling and the assignment,
+ * about 3 random cell writes per key; a set with repeated keys (or
+ * hashes) fails its first peel and is then sorted once, without them, and
+ * peeled again. Temporary memory, freed before the build returns:
  *   one shard:  about 18 bytes per key (8 for the hashes, whose array
  *               then holds the peeling order, 4 per cell; 9 per cell for
  *               each cell's key count and XOR of its keys' hashes, which
- *               reuse the sort's scratch space);
+ *               reuse the grouping's scratch space);
  *   sharded:    at most FK_FUSE_TEMP_BUDGET (2 GiB) for any n and any
  *               threads: each building thread's workspace (18 bytes x
  *               FK_FUSE_SHARD_KEYS, about 300 MiB; up to 6 build at once)

@@ -5,15 +5,36 @@
 #include "fuse_internal.h"
 #include "../common/pipeline.h"
 
-/* One located key: its three cells (absolute) and its fingerprint. */
+/* One located key: its three cells (absolute) and its fingerprint. A
+ * one-shard filter of whole cells keeps each cell as an index into the
+ * array its segment starts (cells, seg1_cells, seg2_cells: fk_fuse_probe)
+ * and its fingerprint unmasked (the compare is of the low byte or word). */
 typedef struct {
     uint64_t c[3];
     uint32_t fp;
 } located;
 
+static inline bool by_segments(bool sharded, unsigned w)
+{
+    return !sharded && w >= 8;
+}
+
 static inline void locate_hash(const fk_fuse *fu, uint64_t h, bool sharded, unsigned w,
                                bool prefetch, located *k)
 {
+    if (by_segments(sharded, w)) {
+        uint64_t h0 = fk_reduce(h, fu->geom.span), seg_mask = fu->geom.seg_mask;
+        k->c[0] = h0;
+        k->c[1] = h0 ^ ((h >> FK_FUSE_MAX_SEGMENT_BITS) & seg_mask);
+        k->c[2] = h0 ^ (h & seg_mask);
+        k->fp = (uint32_t)(h ^ (h >> 32));
+        if (prefetch) {
+            FK_PREFETCH_READ(fu->cells + k->c[0] * (w / 8));
+            FK_PREFETCH_READ(fu->seg1_cells + k->c[1] * (w / 8));
+            FK_PREFETCH_READ(fu->seg2_cells + k->c[2] * (w / 8));
+        }
+        return;
+    }
     uint64_t g = fk_fuse_place(fu, h, sharded, k->c);
     k->fp = fk_fuse_fingerprint(g, fu->fp_mask);
     if (prefetch)
@@ -23,8 +44,14 @@ static inline void locate_hash(const fk_fuse *fu, uint64_t h, bool sharded, unsi
         }
 }
 
-static inline bool test_located(const fk_fuse *fu, const located *k, unsigned w)
+static inline bool test_located(const fk_fuse *fu, const located *k, bool sharded, unsigned w)
 {
+    if (by_segments(sharded, w)) {
+        uint32_t x = (uint32_t)(fk_fuse_window(fu->cells, k->c[0], w, w) ^
+                                fk_fuse_window(fu->seg1_cells, k->c[1], w, w) ^
+                                fk_fuse_window(fu->seg2_cells, k->c[2], w, w)) ^ k->fp;
+        return w == 8 ? (uint8_t)x == 0 : w == 16 ? (uint16_t)x == 0 : x == 0;
+    }
     uint32_t x = fk_fuse_cell_get(fu->cells, k->c[0], w, fu->f, fu->fp_mask) ^
                  fk_fuse_cell_get(fu->cells, k->c[1], w, fu->f, fu->fp_mask) ^
                  fk_fuse_cell_get(fu->cells, k->c[2], w, fu->f, fu->fp_mask);
@@ -62,7 +89,7 @@ static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t s
     batch *x = ctx;
     (void)s;
     for (size_t j = 0; j < span; j++)
-        x->out[start + j] = test_located(x->fu, &x->win[slot][j], x->w);
+        x->out[start + j] = test_located(x->fu, &x->win[slot][j], x->sharded, x->w);
     return span;
 }
 

@@ -55,6 +55,10 @@ struct fk_fuse {
     uint8_t     *cells;       /* S * shard_cells cells of f bits (whole bytes
                                  or words for 8/16/32, else packed little-endian),
                                  then 8 zero bytes for the packed reads */
+    /* cells + seg_len and + 2 seg_len cells (set with the path; packed
+     * cells: where seg_len f is a multiple of 8): the arrays a one-shard
+     * lookup reads h1 and h2 from (fk_fuse_map) */
+    const uint8_t *seg1_cells, *seg2_cells;
     uint64_t    *shard_seed;  /* S entries: each shard's mixing seed (S > 1) */
     uint64_t     hash_seed;   /* the XXH3 seed the keys are hashed with */
     uint64_t     flip;        /* fk_fuse_flip_of(hash_seed): 8-byte keys' constant */
@@ -220,17 +224,48 @@ static inline uint64_t fk_fuse_place(const fk_fuse *fu, uint64_t h, bool sharded
     return g;
 }
 
-/* The lookup of a hashed key on path-constant width w and sharding. The
- * three cells' windows are XORed whole and the fingerprint's bits XORed
- * in before the one mask: equal fingerprints leave zero under fp_mask. */
-static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, bool sharded)
+/* How a lookup path finds a key's cells (a constant of each path):
+ * MAP_SEGMENTS, one shard whose segments start on byte boundaries (every
+ * whole-width filter, and a packed one whose L f is a multiple of 8: all
+ * but sets of a few keys), reads h1 and h2 without adding L: h1 = (h0 + L)
+ * ^ o1 equals (h0 ^ o1) + L, since o1 < L changes only the bits below L's
+ * and adding L only those from L's up; so cell h1 is cell h0 ^ o1 of the
+ * array that starts L cells on (seg1_cells), and h2 likewise. MAP_ONE, one
+ * shard, and MAP_SHARDED take fk_fuse_place's indexes. */
+typedef enum { FK_FUSE_MAP_SEGMENTS, FK_FUSE_MAP_ONE, FK_FUSE_MAP_SHARDED } fk_fuse_map;
+
+/* The lookup of a hashed key on path-constant width w and map. The three
+ * cells' windows are XORed whole and the fingerprint's bits XORed in
+ * before the one mask: equal fingerprints leave zero under fp_mask. Whole
+ * cells (w = 8, 16, 32, so f == w) take a constant mask: the test is one
+ * compare of the low byte or word, no load of fp_mask, no AND. */
+static inline bool fk_fuse_probe(const fk_fuse *fu, uint64_t h, unsigned w, fk_fuse_map map)
 {
+    if (map == FK_FUSE_MAP_SEGMENTS) {
+        uint32_t f = w >= 8 ? w : fu->f;
+        uint64_t h0 = fk_reduce(h, fu->geom.span), seg_mask = fu->geom.seg_mask;
+        uint64_t a = fk_fuse_window(fu->cells, h0, w, f);
+        /* h >> 18 under seg_mask (< 2^18) as h rotated by 18: one RORX */
+        uint64_t o1 = ((h >> FK_FUSE_MAX_SEGMENT_BITS) | (h << (64 - FK_FUSE_MAX_SEGMENT_BITS))) & seg_mask;
+        uint64_t b = fk_fuse_window(fu->seg1_cells, h0 ^ o1, w, f);
+        uint64_t c = fk_fuse_window(fu->seg2_cells, h0 ^ (h & seg_mask), w, f);
+        /* h rotated by 32 has h >> 32's low 32 bits, and the narrow type
+         * test below reads no more: written so, gcc 12 schedules the
+         * XORs with 2 fewer register copies than with the shift or a mask */
+        if (w == 8)
+            return (uint8_t)(a ^ b ^ c ^ h ^ ((h >> 32) | (h << 32))) == 0;
+        if (w == 16)
+            return (uint16_t)(a ^ b ^ c ^ h ^ ((h >> 32) | (h << 32))) == 0;
+        if (w == 32)
+            return (uint32_t)(a ^ b ^ c ^ h ^ ((h >> 32) | (h << 32))) == 0;
+        return ((a ^ b ^ c ^ h ^ ((h >> 32) | (h << 32))) & fu->fp_mask) == 0;
+    }
     uint64_t c[3];
-    uint64_t g = fk_fuse_place(fu, h, sharded, c);
-    uint64_t x = fk_fuse_window(fu->cells, c[0], w, fu->f) ^
-                 fk_fuse_window(fu->cells, c[1], w, fu->f) ^
+    uint64_t g = fk_fuse_place(fu, h, map == FK_FUSE_MAP_SHARDED, c);
+    uint64_t x = fk_fuse_window(fu->cells, c[0], w, fu->f) ^ fk_fuse_window(fu->cells, c[1], w, fu->f) ^
                  fk_fuse_window(fu->cells, c[2], w, fu->f);
-    return ((x ^ g ^ (g >> 32)) & fu->fp_mask) == 0;
+    uint64_t mask = w >= 8 ? UINT64_MAX >> (64 - w) : fu->fp_mask;
+    return ((x ^ g ^ (g >> 32)) & mask) == 0;
 }
 
 /* The width a build derives from a target rate: the smallest f in 1..32

@@ -172,6 +172,23 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
     CHECK_EQ_U64(info(fu).items, 1);
     fk_fuse_free(fu);
 
+    /* one key repeated around the peeling's per-cell count limits (63, 64,
+     * 65 copies: a count wraps at 64), among distinct keys: the first peel
+     * fails on the repeats, the sorted retry drops them */
+    static const size_t copies[] = { 2, 63, 64, 65, 255, 256, 257 };
+    for (size_t ci = 0; ci < sizeof copies / sizeof copies[0]; ci++)
+        for (uint32_t f = 7; f <= 8; f++) {
+            size_t distinct = 3000, total = distinct + copies[ci] - 1;
+            for (size_t i = 0; i < total; i++)
+                keys[i] = i < distinct ? keys_positive(i) : keys_positive(7);
+            fk_params pc = params_f(f, ci);
+            fu = build_u64(&pc, total, keys);
+            CHECK_EQ_U64(false_negatives_u64(fu, total, keys), 0);
+            CHECK_EQ_U64(info(fu).items, distinct);
+            CHECK_EQ_U64(info(fu).duplicates, copies[ci] - 1);
+            fk_fuse_free(fu);
+        }
+
     /* adversarial shapes: one bit set each, high bits only, multiples of
      * a large power of two */
     for (size_t i = 0; i < n; i++)
@@ -691,6 +708,55 @@ TEST(batches_equal_single_lookups)
     free(in);
 }
 
+/* Every lookup path (whole 8-, 16- and 32-bit cells, packed and narrow
+ * widths; one shard read by segment arrays, a few keys' packed filter
+ * whose segments do not start on byte boundaries (4-cell segments at odd
+ * widths), and sharded; BMI2 and portable) answers as the generic key ->
+ * cells mapping that fk_fuse_locate computes, through the u64 and the
+ * byte calls, for present and absent keys. */
+TEST(every_path_answers_as_the_generic_mapping)
+{
+    static const uint32_t widths[] = { 1, 5, 7, 8, 9, 12, 16, 17, 24, 31, 32 };
+    static const size_t sizes[] = { 4000, 1, 2, 4000 }; /* the last sharded */
+    size_t probes = 20000;
+    uint64_t *in = fill_positives(malloc(4000 * sizeof *in), 4000);
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        size_t n = sizes[si];
+        bool sharded = si == 3;
+        fk_fuse_testing.shard_keys = sharded ? 1500 : 0;
+        for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+            fk_params p = params_f(widths[wi], 11 + wi);
+            fk_fuse *fu = build_u64(&p, n, in);
+            CHECK_EQ_U64(info(fu).shards > 1, (uint64_t)sharded);
+            if (n < 4000) /* 4-cell segments */
+                CHECK_EQ_U64(info(fu).segment_length, 4);
+            for (int plain = 0; plain <= 1; plain++) {
+                fk_fuse_testing.plain_lookups = plain;
+                fk_fuse_choose_paths(fu);
+                size_t differ = 0, hits = 0;
+                for (size_t i = 0; i < probes; i++) {
+                    uint64_t k = i < n ? in[i] : keys_negative(i);
+                    uint8_t b8[8];
+                    fk_le_put64(b8, k);
+                    fk_fuse_location loc;
+                    CHECK_STATUS(fk_fuse_locate(fu, b8, 8, &loc), FK_OK);
+                    bool want = loc.xor_of_cells == loc.fingerprint;
+                    hits += want;
+                    differ += (fk_fuse_contains_u64(fu, k) != want) +
+                              (fk_fuse_contains(fu, b8, 8) != want);
+                }
+                CHECK_MSG(differ == 0, "n = %zu, f = %u, sharded %d, plain %d: %zu answers differ",
+                          n, widths[wi], (int)sharded, plain, differ);
+                CHECK(hits >= n); /* every present key, then 2^-f of the rest */
+            }
+            fk_fuse_testing.plain_lookups = false;
+            fk_fuse_free(fu);
+        }
+    }
+    fk_fuse_testing.shard_keys = 0;
+    free(in);
+}
+
 TEST(locate_shows_the_three_cells)
 {
     uint64_t keys[1000];
@@ -856,6 +922,7 @@ int main(void)
     RUN(loader_refuses_forged_headers);
     RUN(build_and_build_u64_agree);
     RUN(batches_equal_single_lookups);
+    RUN(every_path_answers_as_the_generic_mapping);
     RUN(locate_shows_the_three_cells);
     RUN(static_kind_through_the_generic_interface);
     RUN(bad_input_of_every_class);

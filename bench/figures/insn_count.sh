@@ -5,8 +5,9 @@
 # loops.
 # OP: lookup (the n present then n absent keys), absent (n absent keys),
 # present (the n present), mixed (n keys, present or absent by a coin flip),
-# insert (n keys into a filter sized for n) or cinsert (through the
-# insert_concurrent slot, one thread); a `_u64` suffix (absent_u64,
+# insert (n keys into a filter sized for n), cinsert (through the
+# insert_concurrent slot, one thread) or build (a static kind: its build
+# from the n keys through fk_filter_build_u64, per key); a `_u64` suffix (absent_u64,
 # insert_u64, ...) goes through fk_filter_contains_u64 / fk_filter_insert_u64
 # instead of the byte slots; a `_batch` suffix (absent_batch, ...) through
 # fk_filter_contains_many_u64, 1024 keys a call.
@@ -34,9 +35,10 @@ case $base in
     absent|present|mixed) which=$base ;;
     insert) loop=insert_loop ;;
     cinsert) loop=insert_loop concurrent=1 ;;
-    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert or cinsert (+ _u64; lookups + _batch)" >&2; exit 2 ;;
+    build) loop=fk_filter_build_u64 which=absent ;;
+    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert, cinsert or build (+ _u64; lookups + _batch)" >&2; exit 2 ;;
 esac
-[ "$u64" = 0 ] || loop=${loop}_u64
+[ "$u64" = 0 ] || [ "$base" = build ] || loop=${loop}_u64
 [ "$batch" = 0 ] || loop=lookup_loop_batch
 FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
     valgrind --tool=callgrind --toggle-collect="$loop" \
@@ -53,4 +55,9 @@ if [ -n "${FK_INSN_ANNOTATE:-}" ]; then
     callgrind_annotate --auto=yes --show-percs=no "$tmp/cg.out" >"$FK_INSN_ANNOTATE" 2>/dev/null ||
         callgrind_annotate --auto=yes "$tmp/cg.out" >"$FK_INSN_ANNOTATE"
 fi
-echo "$kind $shape fpr=$fpr: $ir instructions / $calls ${op}s = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $op"
+unit=$op units=${op}s
+if [ "$base" = build ]; then
+    [ "${ir:-0}" != 0 ] || { echo "insn_count.sh: build counts a static kind's build (fuse); $kind has none" >&2; exit 2; }
+    unit="key built" units="keys built"
+fi
+echo "$kind $shape fpr=$fpr: $ir instructions / $calls $units = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $unit"
