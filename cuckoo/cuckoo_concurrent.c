@@ -51,7 +51,9 @@
 
 typedef struct {
     _Alignas(64) _Atomic uint32_t lock; /* 0 free, 1 held */
-    _Atomic int64_t items;              /* inserts less removes by the concurrent writers */
+    _Atomic int64_t items;              /* inserts (compare-and-swap, batches) by the concurrent writers */
+    _Atomic int64_t held_items;         /* inserts less removes made holding this stripe:
+                                           changed only under it, so without a locked add */
     _Atomic uint64_t kicks;             /* their evictions */
 } stripe;
 
@@ -109,7 +111,8 @@ uint64_t fk_cuckoo_items(const fk_cuckoo *c)
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
     if (st)
         for (uint64_t i = 0; i <= st->mask; i++)
-            n += (uint64_t)atomic_load_explicit(&st->s[i].items, memory_order_relaxed);
+            n += (uint64_t)atomic_load_explicit(&st->s[i].items, memory_order_relaxed) +
+                 (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
     return n;
 }
 
@@ -137,6 +140,13 @@ static inline void lock(stripe *s)
         if ((spins & 63) == 63)
             sched_yield();
     }
+}
+
+/* Adds delta to s's held_items; the caller holds s. */
+static inline void count_held(stripe *s, int64_t delta)
+{
+    int64_t v = atomic_load_explicit(&s->held_items, memory_order_relaxed);
+    atomic_store_explicit(&s->held_items, v + delta, memory_order_relaxed);
 }
 
 static inline void unlock(stripe *s)
@@ -247,13 +257,16 @@ static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
     }
 }
 
-/* fp into a free slot of bucket b under its stripe; false when full. */
+/* fp into a free slot of bucket b under its stripe, counted there; false
+ * when full. */
 static inline bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp)
 {
     stripe *s = &st->s[b & st->mask];
     lock(s);
     int j = fk_ctab_find(t, b, 0);
     bool ok = j >= 0 && slot_replace(t, b, (unsigned)j, 0, fp);
+    if (ok)
+        count_held(s, 1);
     unlock(s);
     return ok;
 }
@@ -371,7 +384,7 @@ fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *ad
     const bool cas = word_buckets(t);
     for (unsigned attempt = 0;; attempt++) {
         if (place_free(t, st, cas, k->i1, k->fp) || place_free(t, st, cas, k->i2, k->fp)) {
-            ++*added;
+            *added += cas; /* place_locked counted its own */
             return FK_OK;
         }
         if (attempt == CINSERT_ATTEMPTS || kick(c, st, k, attempt) != FK_OK)
@@ -391,12 +404,12 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
         uint64_t b = which ? k->i2 : k->i1;
         int j = fk_ctab_find(t, b, k->fp);
         /* cannot fail: a full slot changes only under the stripes held here */
-        if (j >= 0 && slot_replace(t, b, (unsigned)j, k->fp, 0))
+        if (j >= 0 && slot_replace(t, b, (unsigned)j, k->fp, 0)) {
+            count_held(&st->s[k->i1 & st->mask], -1);
             s = FK_OK;
+        }
     }
     unlock2(st, k->i1, k->i2);
-    if (s == FK_OK)
-        fk_cuckoo_count_items(c, k->i1, -1);
     return s;
 }
 

@@ -270,8 +270,9 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
 /* The concurrent insert of a key already placed: FK_OK, FK_EFULL (nothing
  * lost; a partial path may have moved fingerprints to their other
  * buckets), FK_ENOMEM (the first concurrent write could not make the
- * locks). *added counts the stored key (the caller adds it to the count,
- * fk_cuckoo_count_items, once per batch). */
+ * locks). *added counts a key stored by compare-and-swap (the caller adds
+ * it to the count, fk_cuckoo_count_items, once per batch); one stored under
+ * its stripe is counted there already. */
 fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
 
 /* Adds delta to the concurrent writers' item count (stripes made). */
