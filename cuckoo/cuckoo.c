@@ -669,7 +669,7 @@ void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
     memset(out, 0, sizeof *out);
     out->items = fk_cuckoo_items(c);
     out->capacity = c->capacity;
-    out->memory_bytes = c->table.alloc_bytes + sizeof *c;
+    out->memory_bytes = c->table.alloc_bytes + sizeof *c + fk_cuckoo_stripes_bytes(c);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
     out->load_factor = load_factor(c);
     out->expected_fpr = fk_theory_cuckoo_fpr(c->table.f, out->load_factor);

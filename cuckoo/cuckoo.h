@@ -204,7 +204,8 @@ FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
 /* Stats: fk_filter_stats(fk_cuckoo_as_filter(x), &out) fills out:
  * items = occupied slots (successful inserts minus successful
  * removes), capacity as sized, memory_bytes = the bucket array (packed
- * buckets, 16-byte pad, rounded to 64 bytes) plus the struct,
+ * buckets, 16-byte pad, rounded to 64 bytes) plus the struct (plus the
+ * concurrent writers' locks once a concurrent write made them),
  * bits_per_item = 8 * memory_bytes / capacity, load_factor = items / slots,
  * expected_fpr = 1 - (1 - 2^-f)^(8 load_factor). No-op for NULL
  * arguments. Cost: O(1). */

@@ -116,6 +116,12 @@ uint64_t fk_cuckoo_items(const fk_cuckoo *c)
     return n;
 }
 
+uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c)
+{
+    const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    return st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0;
+}
+
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c)
 {
     uint64_t n = c->kicks;

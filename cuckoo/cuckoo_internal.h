@@ -283,6 +283,9 @@ void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta);
 uint64_t fk_cuckoo_items(const fk_cuckoo *c);
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
 
+/* Bytes of the concurrent writers' locks: 0 until the first concurrent write. */
+uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c);
+
 /* Frees the concurrent writers' locks (fk_cuckoo_free). */
 void fk_cuckoo_free_stripes(fk_cuckoo *c);
 
