@@ -1,6 +1,7 @@
 /* cuckoo/cuckoo.c: the cuckoo policy: which buckets a key has, where a
  * fingerprint goes, evictions and their undo, lookup, remove, stats.
  * Bucket storage is cuckoo_table.h's business (bodies: cuckoo_table.c). */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -229,14 +230,14 @@ static inline void moves_end(fk_cuckoo *c)
 __attribute__((noinline, cold)) bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1,
                                                              uint64_t i2, uint32_t fp)
 {
-    for (;;) {
+    for (unsigned round = 1;; round++) {
         uint64_t v = fk_cuckoo_moves_seen(c);
-        if (v & FK_CUCKOO_MOVES_ACTIVE)
-            continue; /* a path is being carried out */
         if (fk_ctab_has2(&c->table, i1, i2, fp))
-            return true;
+            return true; /* a hit needs no check */
         if (fk_cuckoo_moves_settled(c, v))
-            return false;
+            return false; /* no path ran during the reads */
+        if (round % 64 == 0)
+            sched_yield(); /* the writer carrying out a path may wait for this core */
     }
 }
 
