@@ -267,6 +267,8 @@ static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
  * when full. */
 static inline bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp)
 {
+    if (fk_ctab_find(t, b, 0) < 0)
+        return false; /* looks full: no lock (a slot freed meanwhile only costs a kick) */
     stripe *s = &st->s[b & st->mask];
     lock(s);
     int j = fk_ctab_find(t, b, 0);
