@@ -747,8 +747,8 @@ FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const
  * starts later, in any thread. Never mix these with the plain writers
  * (insert, remove, the batches) on one filter at the same time: the plain
  * writers stay the fastest single-writer path. What each kind does (atomic
- * OR of words, compare-and-swap of counters, one writers' lock beside
- * lock-free lookups) is in its header; the table at the top of this file
+ * OR of words, compare-and-swap of counters or of bucket words, striped
+ * locks beside lock-free lookups) is in its header; the table at the top of this file
  * says which calls may overlap. Item counts: every successful call counts,
  * so a key inserted by two threads counts twice, as two plain inserts
  * would; stats and saving read the counts once the writers are done.
