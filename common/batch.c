@@ -146,6 +146,53 @@ fk_status fk_filter_insert_many_u64(fk_filter *f, size_t n, const uint64_t keys[
     return s;
 }
 
+/* ------------------------------------------------- concurrent batches
+ * The kind's version-7 slot, else a loop over its concurrent insert (a
+ * kind with no concurrent insert: FK_EUNSUPPORTED, nothing done). */
+
+static fk_status concurrent_one(fk_filter *f, const void *key, size_t len)
+{
+    return f->ops->insert_concurrent(f, key, len);
+}
+
+fk_status fk_filter_insert_many_concurrent(fk_filter *f, size_t n, const void *const keys[],
+                                           const size_t lens[], size_t *done)
+{
+    bool can = f && FK_OPS_HAS(f->ops, FK_OPS_V4, insert_concurrent);
+    return run_writer(f, n, keys, lens, done,
+                      can && FK_OPS_HAS(f->ops, FK_OPS_V7, insert_many_concurrent)
+                          ? f->ops->insert_many_concurrent
+                          : NULL,
+                      can ? concurrent_one : NULL);
+}
+
+fk_status fk_filter_insert_many_u64_concurrent(fk_filter *f, size_t n, const uint64_t keys[],
+                                               size_t *done)
+{
+    if (done)
+        *done = 0;
+    if (!f || (n > 0 && !keys))
+        return FK_EINVAL;
+    if (!FK_OPS_HAS(f->ops, FK_OPS_V4, insert_concurrent))
+        return FK_EUNSUPPORTED;
+    size_t i = 0;
+    fk_status s = FK_OK;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V7, insert_many_u64_concurrent)) {
+        s = f->ops->insert_many_u64_concurrent(f, n, keys, &i);
+    } else {
+        for (; i < n; i++) {
+            uint8_t le[8];
+            fk_batch_le8(le, keys[i]);
+            s = f->ops->insert_concurrent(f, le, sizeof le);
+            if (s != FK_OK)
+                break;
+        }
+    }
+    if (done)
+        *done = i;
+    return s;
+}
+
 /* ------------------------------------------------- building from a set */
 
 /* For a kind that builds only from byte keys: each u64 key's 8 LE bytes

@@ -28,7 +28,9 @@
  *   plain writers              no (2)         no                 no
  *
  * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo;
- *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others).
+ *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others);
+ *     fk_filter_insert_many_concurrent and _u64_concurrent are concurrent
+ *     inserts too, for the same kinds.
  * (2) a cuckoo filter also lets one plain writer run beside its lookups
  *     (cuckoo/cuckoo.h).
  * stats, saving and the set operations need the writers done. Each kind's
@@ -233,6 +235,11 @@ static inline const fk_describe_row *fk_describe_find(const fk_describe_row *row
  *                          describe (the kind's own figures as rows; the
  *                          door through which every kind's extra verbs and
  *                          figures reach a client that knows no kind)
+ *   version 7 (FK_OPS_V7): insert_many_concurrent, insert_many_u64_concurrent
+ *                          (batches of concurrent inserts; without them
+ *                          fk_filter_insert_many_concurrent loops over the
+ *                          version-4 insert_concurrent slot, and answers
+ *                          FK_EUNSUPPORTED where that is missing too)
  *
  * Version 5 is frozen with release 0.3.0: its slots, their order and
  * their contracts stay as they are. Version 6 is open until the next
@@ -255,7 +262,8 @@ static inline const fk_describe_row *fk_describe_find(const fk_describe_row *row
 #define FK_OPS_V4      4u
 #define FK_OPS_V5      5u
 #define FK_OPS_V6      6u
-#define FK_OPS_VERSION FK_OPS_V6 /* the newest layout, declared below */
+#define FK_OPS_V7      7u
+#define FK_OPS_VERSION FK_OPS_V7 /* the newest layout, declared below */
 
 struct fk_ops {
     /* ---- version 1 */
@@ -341,7 +349,16 @@ struct fk_ops {
     fk_status (*describe)(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
                           size_t cap, size_t *n);
 
-    /* Slots appended later go below, under FK_OPS_V7 and so on. */
+    /* ---- version 7 (optional): the same contracts as
+     * fk_filter_insert_many_concurrent / _u64_concurrent, which have
+     * already checked the arguments as for insert_many (done never NULL).
+     * A kind that sets them sets insert_concurrent too. */
+    fk_status (*insert_many_concurrent)(fk_filter *f, size_t n, const void *const keys[],
+                                        const size_t lens[], size_t *done);
+    fk_status (*insert_many_u64_concurrent)(fk_filter *f, size_t n, const uint64_t keys[],
+                                            size_t *done);
+
+    /* Slots appended later go below, under FK_OPS_V8 and so on. */
 };
 
 /* True when ops has slot `member` set and is new enough to have it. */
@@ -730,8 +747,8 @@ FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const
  * starts later, in any thread. Never mix these with the plain writers
  * (insert, remove, the batches) on one filter at the same time: the plain
  * writers stay the fastest single-writer path. What each kind does (atomic
- * OR of words, compare-and-swap of counters, one writers' lock beside
- * lock-free lookups) is in its header; the table at the top of this file
+ * OR of words, compare-and-swap of counters or of bucket words, striped
+ * locks beside lock-free lookups) is in its header; the table at the top of this file
  * says which calls may overlap. Item counts: every successful call counts,
  * so a key inserted by two threads counts twice, as two plain inserts
  * would; stats and saving read the counts once the writers are done.
@@ -745,6 +762,29 @@ FK_API fk_status fk_filter_insert_concurrent(fk_filter *f, const void *key, size
 /* Returns as fk_filter_remove; FK_EUNSUPPORTED when the kind has no
  * concurrent remove. */
 FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size_t len);
+
+/* Concurrent inserts of keys[0..n), in order, as fk_filter_insert_concurrent
+ * each: may run with the other concurrent writers and the lookups (the
+ * table at the top of this file). Stops at the first status other than
+ * FK_OK and returns it; *done (if not NULL) = how many were inserted (each
+ * of them is found by every lookup that starts after this call returns).
+ * Returns FK_OK; FK_EINVAL as fk_filter_insert_many (f NULL, keys/lens
+ * NULL with n > 0, a key NULL with len > 0: *done = its index);
+ * FK_EUNSUPPORTED (nothing done) when the kind has no concurrent insert;
+ * FK_EFULL, FK_ENOMEM as fk_filter_insert_concurrent. A kind with the
+ * version-7 slot (cuckoo) hashes a window of keys and prefetches their
+ * buckets before it writes them, and counts the batch's items once; the
+ * others loop over insert_concurrent. Cost: as n concurrent inserts,
+ * memory accesses overlapped. */
+FK_API fk_status fk_filter_insert_many_concurrent(fk_filter *f, size_t n,
+                                                  const void *const keys[],
+                                                  const size_t lens[], size_t *done);
+
+/* The same for 64-bit integer keys, each hashed as its 8 little-endian
+ * bytes (answers as fk_filter_insert_concurrent(f, &le_bytes, 8)); keys
+ * NULL with n > 0: FK_EINVAL. */
+FK_API fk_status fk_filter_insert_many_u64_concurrent(fk_filter *f, size_t n,
+                                                      const uint64_t keys[], size_t *done);
 
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);

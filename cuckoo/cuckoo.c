@@ -1,6 +1,7 @@
 /* cuckoo/cuckoo.c: the cuckoo policy: which buckets a key has, where a
  * fingerprint goes, evictions and their undo, lookup, remove, stats.
  * Bucket storage is cuckoo_table.h's business (bodies: cuckoo_table.c). */
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -132,11 +133,6 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t chu
         free(c);
         return s;
     }
-    if (pthread_mutex_init(&c->writer, NULL) != 0) {
-        fk_ctab_release(&c->table);
-        free(c);
-        return FK_ENOMEM;
-    }
     c->base.ops = &fk_cuckoo_ops;
     c->map.buckets = buckets;
     c->map.scheme = scheme;
@@ -184,7 +180,7 @@ void fk_cuckoo_free(fk_cuckoo *c)
     if (!c)
         return;
     fk_ctab_release(&c->table);
-    pthread_mutex_destroy(&c->writer);
+    fk_cuckoo_free_stripes(c);
     free(c);
 }
 
@@ -199,7 +195,7 @@ static inline void notify(fk_cuckoo *c, uint64_t from, unsigned slot, uint32_t f
 
 /* ------------------------------------------- moves beside the readers
  *
- * Lookups run beside the one writer without a lock. A kick path moves
+ * Lookups run beside the writers without a lock. A kick path moves
  * fingerprints between their two buckets, and a lookup reads its two
  * buckets one after the other, so it could read bucket A before a
  * fingerprint arrives there and bucket B after it left. Two things keep it
@@ -207,9 +203,11 @@ static inline void notify(fk_cuckoo *c, uint64_t from, unsigned slot, uint32_t f
  * end back (each fingerprint is written to its new slot before its old
  * slot is overwritten, so at every moment each stored fingerprint is in at
  * least one of its buckets; MemC3's optimistic cuckoo hashing, libcuckoo),
- * and the writer bumps `moves` to odd before the first move and to even
- * after the last (a seqlock): a lookup that missed while `moves` changed,
- * or was odd, looks again. */
+ * and the writer adds 1 to `moves` before the first move and
+ * FK_CUCKOO_MOVES_DONE after the last (a seqlock that counts the paths
+ * running, since concurrent writers may carry out several at once,
+ * cuckoo_concurrent.c): a lookup that missed while `moves` changed, or
+ * while a path ran, looks again. */
 
 static inline void moves_begin(fk_cuckoo *c)
 {
@@ -223,7 +221,7 @@ static inline void moves_begin(fk_cuckoo *c)
 static inline void moves_end(fk_cuckoo *c)
 {
     uint64_t v = atomic_load_explicit(&c->moves, memory_order_relaxed);
-    atomic_store_explicit(&c->moves, v + 1, memory_order_release);
+    atomic_store_explicit(&c->moves, v + FK_CUCKOO_MOVES_DONE, memory_order_release);
 }
 
 /* A lookup that missed while fingerprints moved: read both buckets again
@@ -232,14 +230,14 @@ static inline void moves_end(fk_cuckoo *c)
 __attribute__((noinline, cold)) bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1,
                                                              uint64_t i2, uint32_t fp)
 {
-    for (;;) {
+    for (unsigned round = 1;; round++) {
         uint64_t v = fk_cuckoo_moves_seen(c);
-        if (v & 1)
-            continue; /* a path is being carried out */
         if (fk_ctab_has2(&c->table, i1, i2, fp))
-            return true;
+            return true; /* a hit needs no check */
         if (fk_cuckoo_moves_settled(c, v))
-            return false;
+            return false; /* no path ran during the reads */
+        if (round % 64 == 0)
+            sched_yield(); /* the writer carrying out a path may wait for this core */
     }
 }
 
@@ -648,7 +646,7 @@ fk_filter *fk_cuckoo_as_filter(fk_cuckoo *c) { return c ? &c->base : NULL; }
 
 static double load_factor(const fk_cuckoo *c)
 {
-    return (double)c->items / (double)(c->table.buckets * FK_CUCKOO_SLOTS);
+    return (double)fk_cuckoo_items(c) / (double)(c->table.buckets * FK_CUCKOO_SLOTS);
 }
 
 void fk_cuckoo_describe(const fk_cuckoo *c, fk_cuckoo_description *out)
@@ -660,9 +658,9 @@ void fk_cuckoo_describe(const fk_cuckoo *c, fk_cuckoo_description *out)
     out->buckets = c->table.buckets;
     out->slots = c->table.buckets * FK_CUCKOO_SLOTS;
     out->seed = c->seed;
-    out->items = c->items;
+    out->items = fk_cuckoo_items(c);
     out->load_factor = load_factor(c);
-    out->kicks = c->kicks;
+    out->kicks = fk_cuckoo_kicks(c);
 }
 
 void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
@@ -670,9 +668,9 @@ void fk_cuckoo_stats(const fk_cuckoo *c, fk_stats *out)
     if (!c || !out)
         return;
     memset(out, 0, sizeof *out);
-    out->items = c->items;
+    out->items = fk_cuckoo_items(c);
     out->capacity = c->capacity;
-    out->memory_bytes = c->table.alloc_bytes + sizeof *c;
+    out->memory_bytes = c->table.alloc_bytes + sizeof *c + fk_cuckoo_stripes_bytes(c);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)c->capacity;
     out->load_factor = load_factor(c);
     out->expected_fpr = fk_theory_cuckoo_fpr(c->table.f, out->load_factor);
@@ -723,48 +721,7 @@ void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n)
     c->max_kicks = n < 1 ? 1 : n > FK_CUCKOO_MAX_KICKS ? FK_CUCKOO_MAX_KICKS : n;
 }
 
-/* ---- many writers on one cuckoo filter.
- *
- * One lock (c->writer) serialises the writers; the key is hashed before it
- * is taken, so only the bucket work is serial. Lookups never take it: the
- * single-writer protocol (kick paths found first and carried out from the
- * free end, the move counter; cuckoo.c) keeps them exact beside whichever
- * writer holds it.
- *
- * Why not striped locks, one per group of buckets: buckets are packed at
- * any bit offset, so a slot write is a read-modify-write of a word that
- * also holds its neighbours' bits (the bucket before and after, under
- * another stripe's lock, would lose updates); and a kick path runs through
- * up to FK_CUCKOO_MAX_KICKS buckets anywhere in the table, so it would have
- * to take and order many stripes. The cuckoo filter's insert is short
- * beside its hash and cache misses, which happen outside or overlap. */
-
-/* The key hashed and its two buckets prefetched outside the lock, then
- * one placed write under it (the dispatcher has checked f and key): the
- * buckets' misses overlap the wait for the lock instead of lengthening
- * the time it is held. */
-static fk_status locked_write(fk_filter *f, const void *key, size_t len,
-                              fk_status (*write)(fk_cuckoo *, const fk_cplace *))
-{
-    fk_cuckoo *c = (fk_cuckoo *)f;
-    fk_cplace k = fk_cuckoo_place(c, key, len);
-    FK_PREFETCH_WRITE(fk_ctab_bucket_addr(&c->table, k.i1));
-    FK_PREFETCH_WRITE(fk_ctab_bucket_addr(&c->table, k.i2));
-    pthread_mutex_lock(&c->writer);
-    fk_status s = write(c, &k);
-    pthread_mutex_unlock(&c->writer);
-    return s;
-}
-
-static fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
-{
-    return locked_write(f, key, len, fk_cuckoo_insert_placed);
-}
-
-static fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
-{
-    return locked_write(f, key, len, fk_cuckoo_remove_placed);
-}
+/* ---- many writers on one cuckoo filter: cuckoo_concurrent.c. */
 
 /* ---- the cuckoo filter behind the fk_ops vtable: the
  * slots forward to the direct API; sizing and theory answer for the kind. */
@@ -885,4 +842,6 @@ const fk_ops fk_cuckoo_ops = {
     .insert_u64 = fk_cuckoo_slot_insert_u64,
     .remove_u64 = fk_cuckoo_slot_remove_u64,
     .describe = fk_cuckoo_slot_describe,
+    .insert_many_concurrent = fk_cuckoo_slot_insert_many_concurrent,
+    .insert_many_u64_concurrent = fk_cuckoo_slot_insert_many_u64_concurrent,
 };

@@ -60,15 +60,24 @@
  *   contains (any number)       yes                 yes                      yes
  *   plain insert, remove        yes                 one                      no
  *   insert_/remove_concurrent   yes                 no                       yes
+ *   (insert_/remove_concurrent includes fk_filter_insert_many_concurrent
+ *   and fk_filter_insert_many_u64_concurrent)
  *
  * Lookups take no lock beside either kind of writer and never miss a
  * stored key: a kick path is found first and carried out from its free
  * end back, so each fingerprint is in one of its buckets at every moment,
  * and a lookup that missed while the path moved fingerprints looks again
- * (a move counter, as in a seqlock; PAPER_NOTES, "Many threads"). The
- * concurrent writers share one lock (cuckoo.c says why not
- * stripes). insert_unique and saving are
- * writers or need the writers done.
+ * (a counter of the paths running and done, as in a seqlock; PAPER_NOTES,
+ * "Many threads"). The concurrent writers take no filter-wide lock
+ * (cuckoo_concurrent.c): an insert that finds a free slot takes it with
+ * one compare-and-swap of its bucket's word (4-, 8- and 16-bit
+ * fingerprints, whose buckets lie inside one aligned 64-bit word) or under
+ * its bucket's striped spin lock (other widths); a kick path is searched
+ * without locks and carried out step by step, each step under the two
+ * stripes of its buckets, after re-reading what it moves; a remove holds
+ * the stripes of both its buckets. insert_unique, stats, the kick
+ * observer and saving are writers or need the writers done (the observer
+ * sees the plain writer's kicks only).
  *
  *   fk_params p = fk_params_make(1000000, 0.001);
  *   fk_cuckoo *c;
@@ -181,17 +190,22 @@ FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
  * fk_cuckoo_as_filter(x)). Concurrent insert (the fk_ops slot: fk_filter_insert_concurrent on
  * fk_cuckoo_as_filter(x)). fk_cuckoo_insert and fk_cuckoo_remove (same statuses, same slots as some
  * serial order of the calls), safe from many threads at once and beside
- * any number of lookups (see the table above): the key is hashed, then one
- * lock held by the filter's concurrent writers is taken for the bucket
- * work. A key whose insert has returned FK_OK, and which no call removed,
- * is found by every lookup that starts later, in any thread. Cost: as the
- * plain call, plus one uncontended lock and unlock; writers wait for each
- * other. */
+ * any number of lookups (see the table above), with no filter-wide lock
+ * (the thread-safety notes above). A key whose insert has returned FK_OK,
+ * and which no call removed, is found by every lookup that starts later,
+ * in any thread. The first concurrent write makes the locks (up to 1024
+ * cache lines, one per 8 buckets; freed with the filter): FK_ENOMEM when
+ * it cannot. An insert whose free slot or path other writers keep taking
+ * answers FK_EFULL after 32 tries (nothing lost). Cost: the plain call
+ * plus one compare-and-swap per slot written, and for a remove, an insert
+ * of a width without word buckets, or each step of a kick path, one or two
+ * uncontended spin locks; writers wait only on a shared stripe. */
 
 /* Stats: fk_filter_stats(fk_cuckoo_as_filter(x), &out) fills out:
  * items = occupied slots (successful inserts minus successful
  * removes), capacity as sized, memory_bytes = the bucket array (packed
- * buckets, 16-byte pad, rounded to 64 bytes) plus the struct,
+ * buckets, 16-byte pad, rounded to 64 bytes) plus the struct (plus the
+ * concurrent writers' locks once a concurrent write made them),
  * bits_per_item = 8 * memory_bytes / capacity, load_factor = items / slots,
  * expected_fpr = 1 - (1 - 2^-f)^(8 load_factor). No-op for NULL
  * arguments. Cost: O(1). */

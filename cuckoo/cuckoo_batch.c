@@ -9,7 +9,7 @@
 #include "../common/pipeline.h"
 
 /* What a pipeline does to each key. */
-typedef enum { DO_TEST, DO_ADD, DO_TAKE } batch_op;
+typedef enum { DO_TEST, DO_ADD, DO_TAKE, DO_CADD } batch_op;
 
 /* The place of key i: bytes, or the integer ints[i] (the place of its 8
  * little-endian bytes; callers pass ints or keys NULL as a constant). */
@@ -170,6 +170,7 @@ static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t s
         lookup_window(x->c, x->k[slot], span, x->out + start);
         return span;
     }
+
     return write_window(x->wc, x->k[slot], span, x->op == DO_TAKE, s);
 }
 
@@ -225,4 +226,61 @@ FK_HOT void fk_cuckoo_contains_many_hashed(const fk_filter *f, size_t n, const f
 {
     size_t did;
     run(NULL, (const fk_cuckoo *)f, n, NULL, NULL, NULL, h, out, DO_TEST, &did);
+}
+
+/* The concurrent batches (fk_ops version 7): a window of keys hashed and
+ * its buckets prefetched, then each key's concurrent insert (one
+ * compare-and-swap, or its bucket's stripe, per key), the items counted
+ * once for the batch. A pipeline of its own, so the others' code stays as
+ * it was. */
+typedef struct {
+    fk_cuckoo         *c;
+    const void *const *keys;
+    const size_t      *lens;
+    const uint64_t    *ints;
+    fk_cplace        (*k)[FK_BATCH_WINDOW];
+    int64_t            added;  /* keys stored, counted once at the end */
+    uint64_t           bucket; /* a bucket of the batch: picks the count's stripe */
+} cbatch;
+
+static inline void cwindow_step(void *ctx, unsigned slot, size_t start, size_t span)
+{
+    cbatch *x = ctx;
+    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, NULL, start, span, DO_CADD);
+}
+
+static inline size_t cprobe_step(void *ctx, unsigned slot, size_t start, size_t span,
+                                 fk_status *s)
+{
+    (void)start;
+    cbatch *x = ctx;
+    x->bucket = x->k[slot][0].i1;
+    for (size_t j = 0; j < span; j++)
+        if ((*s = fk_cuckoo_cinsert_placed(x->c, &x->k[slot][j], &x->added)) != FK_OK)
+            return j;
+    return span;
+}
+
+static fk_status run_concurrent(fk_cuckoo *c, size_t n, const void *const keys[],
+                                const size_t lens[], const uint64_t ints[], size_t *done)
+{
+    fk_cplace k[2][FK_BATCH_WINDOW];
+    cbatch x = { .c = c, .keys = keys, .lens = lens, .ints = ints, .k = k };
+    fk_status s = fk_batch_run(&x, n, cwindow_step, cprobe_step, done);
+    if (x.added)
+        fk_cuckoo_count_items(c, x.bucket, x.added);
+    return s;
+}
+
+FK_HOT fk_status fk_cuckoo_slot_insert_many_concurrent(fk_filter *f, size_t n,
+                                                       const void *const keys[],
+                                                       const size_t lens[], size_t *done)
+{
+    return run_concurrent((fk_cuckoo *)f, n, keys, lens, NULL, done);
+}
+
+FK_HOT fk_status fk_cuckoo_slot_insert_many_u64_concurrent(fk_filter *f, size_t n,
+                                                           const uint64_t keys[], size_t *done)
+{
+    return run_concurrent((fk_cuckoo *)f, n, NULL, NULL, keys, done);
 }

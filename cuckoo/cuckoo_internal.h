@@ -3,7 +3,6 @@
 #ifndef FK_CUCKOO_INTERNAL_H
 #define FK_CUCKOO_INTERNAL_H
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include "cuckoo.h"
 #include "../common/pipeline.h"
@@ -103,6 +102,9 @@ typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t 
 typedef fk_status (*fk_cuckoo_insert_fn)(fk_cuckoo *c, const void *key, size_t len);
 typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
 
+/* The concurrent writers' locks and counts (cuckoo_concurrent.c). */
+typedef struct fk_cuckoo_stripes fk_cuckoo_stripes;
+
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
@@ -128,12 +130,21 @@ struct fk_cuckoo {
     uint64_t  items;       /* occupied slots */
     uint64_t  kicks;       /* eviction steps so far (including those of failed walks) */
     uint64_t  rng;         /* kick PRNG state (splitmix64), from the seed */
-    /* Bumped to odd before a kick path starts moving fingerprints and to
-     * even when it is done: a lookup that missed while it changed looks
-     * again (cuckoo.c, "lookups beside the writer"). */
+    /* The kick paths being carried out (low FK_CUCKOO_MOVES_ACTIVE bits)
+     * and the paths done (above): a path adds 1 before it moves a
+     * fingerprint and FK_CUCKOO_MOVES_DONE after, so a lookup that missed
+     * while it changed, or saw a path running, looks again (cuckoo.c,
+     * "moves beside the readers"). */
     _Atomic uint64_t moves;
-    pthread_mutex_t writer; /* held by the concurrent writers (cuckoo.c) */
+    /* The concurrent writers' locks and counts (cuckoo_concurrent.c),
+     * made by the first concurrent write; NULL until then. */
+    fk_cuckoo_stripes *_Atomic stripes;
 };
+
+/* fk_cuckoo.moves: the paths running, in the low 16 bits; each path done
+ * adds FK_CUCKOO_MOVES_DONE (one more done, one fewer running). */
+#define FK_CUCKOO_MOVES_ACTIVE UINT64_C(0xffff)
+#define FK_CUCKOO_MOVES_DONE   UINT64_C(0xffff)
 
 /* XXH3-64 of the key, seeded: 8-byte keys (integers, the common case) on
  * the constant-length path, the same value. */
@@ -206,10 +217,10 @@ fk_status fk_cuckoo_create_exact(uint32_t scheme, uint64_t buckets, uint32_t chu
  * fingerprint width aside). Cost: O(1). */
 bool fk_cuckoo_geometry_ok(uint32_t scheme, uint64_t buckets, uint32_t chunk_bits);
 
-/* ------------------------------------------ lookups beside the writer
- * (cuckoo.c): a kick path bumps c->moves to odd before it moves
- * fingerprints and to even after; a lookup that missed while it changed
- * reads both buckets again. */
+/* ------------------------------------------ lookups beside the writers
+ * (cuckoo.c): a kick path adds 1 to c->moves before it moves
+ * fingerprints and FK_CUCKOO_MOVES_DONE after; a lookup that missed while
+ * it changed, or while a path ran, reads both buckets again. */
 
 /* The move count a lookup starts from. */
 static inline uint64_t fk_cuckoo_moves_seen(const fk_cuckoo *c)
@@ -224,7 +235,8 @@ static inline bool fk_cuckoo_moves_settled(const fk_cuckoo *c, uint64_t v)
 #if !FK_TSAN /* TSan builds: every slot load is an acquire itself (cuckoo_table.h) */
     atomic_thread_fence(memory_order_acquire); /* the bucket reads come first */
 #endif
-    return !(v & 1) && atomic_load_explicit(&c->moves, memory_order_relaxed) == v;
+    return !(v & FK_CUCKOO_MOVES_ACTIVE) &&
+           atomic_load_explicit(&c->moves, memory_order_relaxed) == v;
 }
 
 /* Nonzero when a move ran (or was running) during the reads that followed
@@ -235,9 +247,11 @@ static inline uint64_t fk_cuckoo_moves_unsettled(const fk_cuckoo *c, uint64_t v)
 #if !FK_TSAN
     atomic_thread_fence(memory_order_acquire);
 #endif
-    /* v odd (a path was running): the count only grows, so it is above
-     * v - 1 = v & ~1 now; v even: it equals v iff no path ran since. */
-    return atomic_load_explicit(&c->moves, memory_order_relaxed) ^ (v & ~(uint64_t)1);
+    /* Paths running at v (low bits nonzero): while none has ended the
+     * done count above is v's and some path still runs, and each end
+     * raises the done count, so the value differs from v with its low
+     * bits cleared; none running: it equals v iff no path ran since. */
+    return atomic_load_explicit(&c->moves, memory_order_relaxed) ^ (v & ~FK_CUCKOO_MOVES_ACTIVE);
 }
 
 /* The re-read of a lookup that missed beside moves (cuckoo.c, out of line:
@@ -246,10 +260,42 @@ bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32
 
 /* fk_cuckoo_insert / fk_cuckoo_remove of a key already placed (cuckoo.c),
  * statuses included (FK_EFULL with nothing lost; FK_ENOTFOUND): the
- * writer's part, which the batches call per key and the concurrent calls
- * run under c->writer. */
+ * writer's part, which the batches call per key. */
 fk_status fk_cuckoo_insert_placed(fk_cuckoo *c, const fk_cplace *k);
 fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
+
+/* ------------------------------------------ many writers
+ * (cuckoo_concurrent.c; the design is described there). */
+
+/* The concurrent insert of a key already placed: FK_OK, FK_EFULL (nothing
+ * lost; a partial path may have moved fingerprints to their other
+ * buckets), FK_ENOMEM (the first concurrent write could not make the
+ * locks). *added counts a key stored by compare-and-swap (the caller adds
+ * it to the count, fk_cuckoo_count_items, once per batch); one stored under
+ * its stripe is counted there already. */
+fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
+
+/* Adds delta to the concurrent writers' item count (stripes made). */
+void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta);
+
+/* The occupied slots and the evictions so far: the single writer's counts
+ * plus the concurrent writers' (read once the writers are done). */
+uint64_t fk_cuckoo_items(const fk_cuckoo *c);
+uint64_t fk_cuckoo_kicks(const fk_cuckoo *c);
+
+/* Bytes of the concurrent writers' locks: 0 until the first concurrent write. */
+uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c);
+
+/* Frees the concurrent writers' locks (fk_cuckoo_free). */
+void fk_cuckoo_free_stripes(fk_cuckoo *c);
+
+/* fk_ops slots (cuckoo.c's table). */
+fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len);
+fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len);
+fk_status fk_cuckoo_slot_insert_many_concurrent(fk_filter *f, size_t n, const void *const keys[],
+                                                const size_t lens[], size_t *done);
+fk_status fk_cuckoo_slot_insert_many_u64_concurrent(fk_filter *f, size_t n,
+                                                    const uint64_t keys[], size_t *done);
 
 /* The saving hooks of fk_cuckoo_ops (cuckoo_serial.c; contracts in
  * common/serial.h). */

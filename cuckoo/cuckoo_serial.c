@@ -34,10 +34,10 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = c->seed;
     h->capacity = c->capacity;
     h->fpr = c->fpr;
-    h->items = c->items;
+    h->items = fk_cuckoo_items(c);
     h->param[P_BUCKETS] = c->table.buckets;
     h->param[P_FP_BITS] = c->table.f;
-    h->param[P_KICKS] = c->kicks;
+    h->param[P_KICKS] = fk_cuckoo_kicks(c);
     h->param[P_RNG] = c->rng;
     h->param[P_SCHEME] = c->map.scheme;
     h->param[P_CHUNK_BITS] = c->map.chunk_bits;

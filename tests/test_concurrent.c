@@ -440,6 +440,269 @@ TEST(readers_never_miss_beside_one_writer_filling_to_95_percent)
     CHECK(kinds >= 1); /* cuckoo */
 }
 
+/* ------------------------ many writers and a checker, to the table limit */
+
+/* Writers W = T - 1 insert keys of their own (one at a time and in batches
+ * of up to 8 through fk_filter_insert_many_concurrent) and remove some of
+ * them, from an empty table through half load up to its limit (inserts
+ * answer FK_EFULL) and on, churning there. A key's state is published
+ * LIVE after its insert returned FK_OK, and GONE before its remove
+ * starts. One checker thread reads every LIVE key continuously: a miss is
+ * a false negative unless the key had gone meanwhile. After the join, the
+ * model: every LIVE key is found, the item count is their number, the
+ * saved filter loads (a cuckoo filter's loader counts the occupied slots
+ * against the items), and removing every LIVE key leaves a filter of 0
+ * items that saves and loads (no removed key's fingerprint stayed behind,
+ * none was stored twice). Fingerprints of 4, 8 and 16 bits (FPR 0.5,
+ * 0.04, 0.0002: cuckoo's compare-and-swap inserts) and 10 bits (0.01:
+ * its locked ones). */
+enum { KEY_NEW = 0, KEY_LIVE = 1, KEY_GONE = 2 };
+
+typedef struct {
+    fk_filter        *f;
+    unsigned          writers;
+    uint64_t          ops;        /* keys each writer tries to insert */
+    _Atomic uint8_t  *state;      /* KEY_* by key id (id = m * writers + w) */
+    _Atomic uint64_t  published;  /* no id at or above this is LIVE */
+    _Atomic unsigned  running;    /* writers not done */
+} stress_state;
+
+typedef struct {
+    stress_state *s;
+    unsigned      w;
+    uint64_t      failed, efull, inserted, removed;
+} stress_writer_job;
+
+typedef struct {
+    stress_state *s;
+    uint64_t      lookups, misses, passes;
+} stress_checker_job;
+
+static void stress_set(stress_state *s, uint64_t id, uint8_t state)
+{
+    atomic_store_explicit(&s->state[id], state, memory_order_release);
+    uint64_t seen = atomic_load_explicit(&s->published, memory_order_relaxed);
+    while (seen <= id && !atomic_compare_exchange_weak_explicit(&s->published, &seen, id + 1,
+                                                                memory_order_release,
+                                                                memory_order_relaxed))
+        ;
+}
+
+static void *stress_writer(void *arg)
+{
+    stress_writer_job *j = arg;
+    stress_state *s = j->s;
+    const uint64_t W = s->writers;
+    uint64_t next = 0, oldest = 0; /* this writer's key numbers m: ids m * W + w */
+    key_buf kb[8];
+    const void *keys[8];
+    size_t lens[8];
+    for (uint64_t call = 0; next < s->ops; call++) {
+        unsigned n = call % 3 == 2 && next + 8 <= s->ops ? 8 : 1;
+        for (unsigned i = 0; i < n; i++) {
+            key_of((next + i) * W + j->w, &kb[i]);
+            keys[i] = kb[i].bytes;
+            lens[i] = kb[i].len;
+        }
+        size_t done = 0;
+        fk_status r;
+        if (n == 1) {
+            r = fk_filter_insert_concurrent(s->f, keys[0], lens[0]);
+            done = r == FK_OK;
+        } else {
+            r = fk_filter_insert_many_concurrent(s->f, n, keys, lens, &done);
+        }
+        for (size_t i = 0; i < done; i++)
+            stress_set(s, (next + i) * W + j->w, KEY_LIVE);
+        j->inserted += done;
+        next += n; /* a key that found no room stays NEW */
+        j->efull += r == FK_EFULL;
+        j->failed += r != FK_OK && r != FK_EFULL;
+        /* one remove every other call while there is room (the load
+         * climbs), two per call at the limit (it churns there) */
+        unsigned removes = r == FK_EFULL ? 2 : call % 2;
+        while (removes > 0 && oldest < next) {
+            uint64_t id = oldest++ * W + j->w;
+            if (atomic_load_explicit(&s->state[id], memory_order_relaxed) != KEY_LIVE)
+                continue;
+            removes--;
+            stress_set(s, id, KEY_GONE);
+            key_of(id, &kb[0]);
+            j->failed += fk_filter_remove_concurrent(s->f, kb[0].bytes, kb[0].len) != FK_OK;
+            j->removed++;
+        }
+    }
+    atomic_fetch_sub_explicit(&s->running, 1, memory_order_release);
+    return NULL;
+}
+
+static void *stress_checker(void *arg)
+{
+    stress_checker_job *j = arg;
+    stress_state *s = j->s;
+    key_buf k;
+    while (atomic_load_explicit(&s->running, memory_order_acquire) > 0) {
+        uint64_t top = atomic_load_explicit(&s->published, memory_order_acquire);
+        for (uint64_t id = 0; id < top; id++) {
+            if (atomic_load_explicit(&s->state[id], memory_order_acquire) != KEY_LIVE)
+                continue;
+            key_of(id, &k);
+            j->lookups++;
+            if (!fk_filter_contains(s->f, k.bytes, k.len) &&
+                atomic_load_explicit(&s->state[id], memory_order_acquire) == KEY_LIVE)
+                j->misses++;
+        }
+        j->passes++;
+    }
+    return NULL;
+}
+
+/* A filter saved and loaded back (NULL when it cannot save or load). */
+static fk_filter *reloaded(const fk_filter *f)
+{
+    size_t len = 0;
+    unsigned char *buf = saved(f, &len);
+    fk_filter *g = NULL;
+    if (buf && fk_filter_load(fk_filter_ops(f), buf, len, &g) != FK_OK)
+        g = NULL;
+    free(buf);
+    return g;
+}
+
+static void stress_run(const fk_ops *ops, unsigned threads, double fpr, uint64_t capacity)
+{
+    const unsigned W = threads - 1;
+    fk_params p = fk_params_make(capacity, fpr);
+    p.seed = 17 + threads;
+    stress_state s = { .writers = W, .ops = 3 * capacity / W + 8 };
+    CHECK_STATUS(fk_filter_new(ops, &p, &s.f), FK_OK);
+    void *state_mem = calloc(W * s.ops, sizeof *s.state);
+    s.state = state_mem;
+    CHECK(state_mem != NULL);
+    if (!s.f || !state_mem) {
+        fk_filter_free(s.f);
+        free(state_mem);
+        return;
+    }
+    atomic_store(&s.running, W);
+    pthread_t id[MAX_THREADS];
+    stress_writer_job wj[MAX_THREADS];
+    stress_checker_job cj = { &s, 0, 0, 0 };
+    CHECK(pthread_create(&id[W], NULL, stress_checker, &cj) == 0);
+    for (unsigned w = 0; w < W; w++) {
+        wj[w] = (stress_writer_job){ &s, w, 0, 0, 0, 0 };
+        CHECK(pthread_create(&id[w], NULL, stress_writer, &wj[w]) == 0);
+    }
+    for (unsigned t = 0; t <= W; t++)
+        pthread_join(id[t], NULL);
+
+    uint64_t failed = 0, efull = 0, inserted = 0, removed = 0;
+    for (unsigned w = 0; w < W; w++) {
+        failed += wj[w].failed;
+        efull += wj[w].efull;
+        inserted += wj[w].inserted;
+        removed += wj[w].removed;
+    }
+    uint64_t live = 0, missing = 0;
+    key_buf k;
+    for (uint64_t i = 0; i < W * s.ops; i++) {
+        if (atomic_load(&s.state[i]) != KEY_LIVE)
+            continue;
+        live++;
+        key_of(i, &k);
+        missing += !fk_filter_contains(s.f, k.bytes, k.len);
+    }
+    fk_stats st;
+    fk_filter_stats(s.f, &st);
+    CHECK_MSG(failed == 0 && efull > 0 && cj.misses == 0 && missing == 0 && st.items == live &&
+                  live == inserted - removed,
+              "%s T=%u fpr %g: %llu failed, %llu EFULL, checker %llu of %llu lookups missed "
+              "(%llu passes), %llu live missing at the end, items %llu, live %llu "
+              "(%llu in - %llu out)",
+              ops->name, threads, fpr, (unsigned long long)failed, (unsigned long long)efull,
+              (unsigned long long)cj.misses, (unsigned long long)cj.lookups,
+              (unsigned long long)cj.passes, (unsigned long long)missing,
+              (unsigned long long)st.items, (unsigned long long)live,
+              (unsigned long long)inserted, (unsigned long long)removed);
+    fk_filter *g = reloaded(s.f);
+    CHECK_MSG(g != NULL, "%s T=%u fpr %g: the filter does not save and load back", ops->name,
+              threads, fpr);
+    fk_filter_free(g);
+    /* the model's complement: nothing but the live keys is stored */
+    uint64_t not_removed = 0;
+    for (uint64_t i = 0; i < W * s.ops; i++) {
+        if (atomic_load(&s.state[i]) != KEY_LIVE)
+            continue;
+        key_of(i, &k);
+        not_removed += fk_filter_remove(s.f, k.bytes, k.len) != FK_OK;
+    }
+    fk_filter_stats(s.f, &st);
+    g = reloaded(s.f);
+    CHECK_MSG(not_removed == 0 && st.items == 0 && g != NULL,
+              "%s T=%u fpr %g: %llu live keys not removable, %llu items left, reload %s",
+              ops->name, threads, fpr, (unsigned long long)not_removed,
+              (unsigned long long)st.items, g ? "ok" : "refused");
+    fk_filter_free(g);
+    fk_filter_free(s.f);
+    free(state_mem);
+}
+
+TEST(many_writers_and_a_checker_up_to_the_table_limit)
+{
+    static const double fprs[] = { 0.01, 0.04, 0.0002, 0.5 };
+    unsigned kinds = 0;
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        if (!FK_OPS_HAS(ops, FK_OPS_V4, insert_concurrent) ||
+            !FK_OPS_HAS(ops, FK_OPS_V4, remove_concurrent) ||
+            !(fk_ops_caps(ops) & FK_CAP_BOUNDED) || (fk_ops_caps(ops) & FK_CAP_GROWS))
+            continue;
+        kinds++;
+        /* small scale (sanitizers, make check): the locked and the CAS widths */
+        const size_t widths = FK_TEST_SCALE(sizeof fprs / sizeof fprs[0], 2);
+        for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++)
+            for (size_t q = 0; q < widths; q++)
+                stress_run(ops, thread_counts[t], fprs[q], FK_TEST_SCALE(20000, 2000));
+    }
+    CHECK(kinds >= 1); /* cuckoo */
+}
+
+TEST(concurrent_batches_answer_as_the_single_calls)
+{
+    const uint64_t keys64[4] = { 1, 2, 3, 4 };
+    const void *keys[2] = { "a", NULL };
+    const size_t lens[2] = { 1, 3 };
+    size_t done = 99;
+    CHECK_STATUS(fk_filter_insert_many_concurrent(NULL, 1, keys, lens, &done), FK_EINVAL);
+    CHECK(done == 0);
+    CHECK_STATUS(fk_filter_insert_many_u64_concurrent(NULL, 1, keys64, &done), FK_EINVAL);
+    for (size_t i = 0; fk_ops_at(i); i++) {
+        const fk_ops *ops = fk_ops_at(i);
+        fk_filter *f = new_filter(ops, 1000, 1);
+        if (!f)
+            continue;
+        bool can = FK_OPS_HAS(ops, FK_OPS_V4, insert_concurrent);
+        CHECK_STATUS(fk_filter_insert_many_concurrent(f, 1, NULL, lens, &done), FK_EINVAL);
+        CHECK_STATUS(fk_filter_insert_many_u64_concurrent(f, 1, NULL, &done), FK_EINVAL);
+        /* the good key goes in, the NULL one with length 3 is refused at its index */
+        CHECK_STATUS(fk_filter_insert_many_concurrent(f, 2, keys, lens, &done),
+                     can ? FK_EINVAL : FK_EUNSUPPORTED);
+        CHECK_MSG(done == (can ? 1u : 0u), "%s: done %zu", ops->name, done);
+        CHECK_STATUS(fk_filter_insert_many_u64_concurrent(f, 4, keys64, &done),
+                     can ? FK_OK : FK_EUNSUPPORTED);
+        CHECK(done == (can ? 4u : 0u));
+        CHECK_STATUS(fk_filter_insert_many_concurrent(f, 0, NULL, NULL, &done),
+                     can ? FK_OK : FK_EUNSUPPORTED);
+        if (can) {
+            CHECK_MSG(fk_filter_contains(f, "a", 1), "%s: batch key a missing", ops->name);
+            for (unsigned k = 0; k < 4; k++)
+                CHECK_MSG(fk_filter_contains_u64(f, keys64[k]), "%s: batch key %llu missing",
+                          ops->name, (unsigned long long)keys64[k]);
+        }
+        fk_filter_free(f);
+    }
+}
+
 /* ------------------------------------------------------------ refusals */
 
 TEST(kinds_without_the_slots_refuse_and_bad_arguments_are_named)
@@ -470,5 +733,7 @@ int main(void)
     RUN(concurrent_inserts_disjoint_and_overlapping);
     RUN(concurrent_inserts_and_removes_leave_the_survivors);
     RUN(readers_never_miss_beside_one_writer_filling_to_95_percent);
+    RUN(concurrent_batches_answer_as_the_single_calls);
+    RUN(many_writers_and_a_checker_up_to_the_table_limit);
     return check_report();
 }

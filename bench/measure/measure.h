@@ -51,10 +51,11 @@ typedef struct {
 #define FKC_THREAD_REPEATS_MAX 64u
 
 /* Thread scaling of cfg->ops at (keys->n, cfg->fpr), into r's threads,
- * cinsert_1t_mops, cinsert_mops, lookup_1t_mops, lookup_mops and
- * cinsert_vs_insert (which needs r->insert measured): 1 and cfg->threads
- * threads, cfg->repeat runs each, medians. Kinds without a concurrent
- * insert get lookups only (their filter filled by the plain insert). */
+ * cinsert_1t_mops, cinsert_mops, lookup_1t_mops, lookup_mops,
+ * cinsert_vs_insert (which needs r->insert measured), mixed_1t_mops and
+ * mixed_mops: 1 and cfg->threads threads, cfg->repeat runs each, medians.
+ * Kinds without a concurrent insert get lookups only (their filter filled
+ * by the plain insert). */
 void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *keys, fkc_result *r);
 
 /* Measures cfg->ops at (keys->n, cfg->fpr) into *r (see fkc_result). Returns

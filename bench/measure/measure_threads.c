@@ -1,9 +1,12 @@
 /* bench/measure/measure_threads.c: `bench --threads T`: the aggregate rate
  * of T threads inserting into one filter at once (fk_filter_insert_concurrent,
- * each thread a contiguous share of the n keys) and looking up in it
- * (fk_filter_contains on the 50% mix, each thread a share), beside one
- * thread doing the same through the same calls. Wall-clock time from the
- * moment the threads are released to the end of the last one. */
+ * each thread a contiguous share of the n keys), looking up in it
+ * (fk_filter_contains on the 50% mix, each thread a share), and mixed (a
+ * filter holding half the keys; of every 10 operations 9 lookups of the
+ * 50% mix and one concurrent insert of a key of the other half), beside
+ * one thread doing the same through the same calls, in the same run.
+ * Wall-clock time from the moment the threads are released to the end of
+ * the last one. */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -18,7 +21,9 @@ typedef struct {
     fk_filter        *f;
     const fkc_keyset *keys;
     size_t            first, end;
-    int               lookup;  /* 0: insert_concurrent, 1: contains */
+    int               lookup;  /* 0: insert_concurrent, 1: contains, 2: mixed */
+    const fkc_keyset *adds;    /* mixed: the keys inserted, from adds_from on */
+    size_t            adds_from;
     atomic_int       *go;
     uint64_t          result;  /* failed inserts, or hits */
 } share;
@@ -29,7 +34,16 @@ static void *run_share(void *arg)
     while (!atomic_load_explicit(s->go, memory_order_acquire))
         sched_yield();
     uint64_t r = 0;
-    if (s->lookup) {
+    if (s->lookup == 2) { /* result: failed inserts */
+        for (size_t i = s->first; i < s->end; i++) {
+            size_t a = s->adds_from + i / 10;
+            if (i % 10 == 9 && a < s->adds->count)
+                r += fk_filter_insert_concurrent(s->f, fkc_key_ptr(s->adds, a),
+                                                 fkc_key_len(s->adds, a)) != FK_OK;
+            else
+                fk_filter_contains(s->f, fkc_key_ptr(s->keys, i), fkc_key_len(s->keys, i));
+        }
+    } else if (s->lookup) {
         for (size_t i = s->first; i < s->end; i++)
             r += fk_filter_contains(s->f, fkc_key_ptr(s->keys, i), fkc_key_len(s->keys, i));
     } else {
@@ -44,8 +58,9 @@ static void *run_share(void *arg)
 /* Runs the keys in `threads` shares (the calling thread takes the first,
  * and any whose thread could not start) and returns the wall nanoseconds;
  * *result = the shares' results summed. */
-static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned threads,
-                      uint64_t *result)
+static uint64_t timed_mixed(fk_filter *f, const fkc_keyset *keys, int lookup,
+                            const fkc_keyset *adds, size_t adds_from, unsigned threads,
+                            uint64_t *result)
 {
     share sh[FKC_THREADS_MAX];
     pthread_t id[FKC_THREADS_MAX];
@@ -53,7 +68,7 @@ static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned
     atomic_int go = 0;
     for (unsigned t = 0; t < threads; t++) {
         sh[t] = (share){ f, keys, keys->count * t / threads, keys->count * (t + 1) / threads,
-                         lookup, &go, 0 };
+                         lookup, adds, adds_from, &go, 0 };
         if (t > 0)
             started[t] = pthread_create(&id[t], NULL, run_share, &sh[t]) == 0;
     }
@@ -71,6 +86,12 @@ static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned
     for (unsigned t = 0; t < threads; t++)
         *result += sh[t].result;
     return t1 - t0;
+}
+
+static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned threads,
+                      uint64_t *result)
+{
+    return timed_mixed(f, keys, lookup, NULL, 0, threads, result);
 }
 
 /* Million operations per second of `ops` operations in `ns`. */
@@ -101,6 +122,7 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
     r->threads = threads;
     const unsigned counts[2] = { 1, threads };
     double ins[2][FKC_THREAD_REPEATS_MAX], look[2][FKC_THREAD_REPEATS_MAX];
+    double mixed[2][FKC_THREAD_REPEATS_MAX];
     unsigned reps = cfg->repeat < FKC_THREAD_REPEATS_MAX ? cfg->repeat : FKC_THREAD_REPEATS_MAX;
     if (!reps)
         reps = 1;
@@ -112,7 +134,7 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
             fkc_progress("%s n=%llu: %u thread(s), run %u of %u", cfg->ops->name,
                          (unsigned long long)k->n, counts[c], rep + 1, reps);
             fk_filter *f = NULL;
-            ins[c][rep] = look[c][rep] = NAN;
+            ins[c][rep] = look[c][rep] = mixed[c][rep] = NAN;
             if (fk_ops_caps(cfg->ops) & FK_CAP_STATIC) {
                 /* built from the keys (untimed): only its lookups scale */
                 if (build_static(cfg->ops, &p, &k->w.pos, &f) != FK_OK)
@@ -134,10 +156,27 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
             const fkc_keyset *mix = &k->mix[2]; /* 50% inserted keys */
             look[c][rep] = mops(mix->count, timed(f, mix, 1, counts[c], &res));
             fk_filter_free(f);
+            /* mixed: half the keys in (untimed), then 90% lookups, 10% inserts of the rest */
+            if (!can_insert || (fk_ops_caps(cfg->ops) & FK_CAP_STATIC) ||
+                fk_filter_new(cfg->ops, &p, &f) != FK_OK)
+                continue;
+            size_t half = k->w.pos.count / 2;
+            fk_status s = FK_OK;
+            for (size_t i = 0; i < half && s == FK_OK; i++)
+                s = fk_filter_insert(f, fkc_key_ptr(&k->w.pos, i), fkc_key_len(&k->w.pos, i));
+            if (s == FK_OK) {
+                mixed[c][rep] =
+                    mops(mix->count, timed_mixed(f, mix, 2, &k->w.pos, half, counts[c], &res));
+                if (res)
+                    mixed[c][rep] = NAN;
+            }
+            fk_filter_free(f);
         }
     r->cinsert_1t_mops = fkc_median(ins[0], reps);
     r->cinsert_mops = fkc_median(ins[1], reps);
     r->lookup_1t_mops = fkc_median(look[0], reps);
     r->lookup_mops = fkc_median(look[1], reps);
+    r->mixed_1t_mops = fkc_median(mixed[0], reps);
+    r->mixed_mops = fkc_median(mixed[1], reps);
     r->cinsert_vs_insert = 1e3 / r->cinsert_1t_mops / r->insert.median;
 }

@@ -76,6 +76,8 @@ typedef struct {
     double      lookup_1t_mops; /* million lookups per second (50% mix), 1 thread */
     double      lookup_mops;    /* the same, T threads together */
     double      cinsert_vs_insert; /* 1-thread concurrent insert time / plain insert time */
+    double      mixed_1t_mops;  /* million operations per second, 90% lookups + 10% concurrent inserts, 1 thread */
+    double      mixed_mops;     /* the same, T threads together */
 
     uint64_t    static_kind;    /* 1: built from the whole set (FK_CAP_STATIC): the
                                    insert columns time fk_filter_build */

@@ -277,8 +277,46 @@ static fk_status insert_batch(pyfk_filter *self, size_t n, const uint64_t *u64, 
     return s;
 }
 
+/* The same through the kind's concurrent inserts (fk_filter_insert_many
+ * _concurrent): self held as a reader, so lookups and other concurrent
+ * batches go on beside it, and counted in concurrent_adds, so the readers
+ * that need the writers done (stats, saving) wait. FK_EUNSUPPORTED for a
+ * kind without concurrent inserts. */
+static fk_status insert_batch_concurrent(pyfk_filter *self, size_t n, const uint64_t *u64,
+                                         const gather *g, size_t *done, bool *interrupted)
+{
+    fk_status s;
+    *interrupted = false;
+    if (!FK_OPS_HAS(fk_filter_ops(self->filter), FK_OPS_V4, insert_concurrent))
+        return FK_EUNSUPPORTED;
+    if (pyfk_hold(NULL, self)) {
+        *interrupted = true;
+        return FK_OK;
+    }
+    self->concurrent_adds++;
+    if (n < PYFK_NOGIL_MIN) {
+        s = u64 ? fk_filter_insert_many_u64_concurrent(self->filter, n, u64, done)
+                : fk_filter_insert_many_concurrent(self->filter, n, g->ptrs, g->lens, done);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        s = u64 ? fk_filter_insert_many_u64_concurrent(self->filter, n, u64, done)
+                : fk_filter_insert_many_concurrent(self->filter, n, g->ptrs, g->lens, done);
+        Py_END_ALLOW_THREADS
+    }
+    self->concurrent_adds--;
+    pyfk_unhold(NULL, self);
+    return s;
+}
+
 PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
 {
+    return pyfk_add_many_mode(self, keys, false);
+}
+
+PyObject *pyfk_add_many_mode(pyfk_filter *self, PyObject *keys, bool concurrent)
+{
+    fk_status (*insert)(pyfk_filter *, size_t, const uint64_t *, const gather *, size_t *,
+                        bool *) = concurrent ? insert_batch_concurrent : insert_batch;
     Py_buffer view;
     int b = u64_buffer(keys, &view);
     if (b < 0)
@@ -287,13 +325,13 @@ PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys)
     fk_status s;
     bool interrupted;
     if (b) {
-        s = insert_batch(self, (size_t)(view.len / 8), view.buf, NULL, &done, &interrupted);
+        s = insert(self, (size_t)(view.len / 8), view.buf, NULL, &done, &interrupted);
         PyBuffer_Release(&view);
     } else {
         gather g;
         if (gather_all(&g, keys))
             return NULL;
-        s = insert_batch(self, g.n, g.all_int ? g.u64 : NULL, &g, &done, &interrupted);
+        s = insert(self, g.n, g.all_int ? g.u64 : NULL, &g, &done, &interrupted);
         gather_free(&g);
     }
     if (interrupted)

@@ -391,9 +391,14 @@ static PyObject *filter_count(PyObject *o, PyObject *key)
 }
 
 /* ------------------------------------------------------------ add_many etc. */
-static PyObject *filter_add_many(PyObject *o, PyObject *keys)
+static PyObject *filter_add_many(PyObject *o, PyObject *args, PyObject *kw)
 {
-    return pyfk_add_many((pyfk_filter *)o, keys);
+    static char *names[] = { "keys", "concurrent", NULL };
+    PyObject *keys;
+    int concurrent = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O|$p:add_many", names, &keys, &concurrent))
+        return NULL;
+    return pyfk_add_many_mode((pyfk_filter *)o, keys, concurrent != 0);
 }
 
 static PyObject *filter_contains_many(PyObject *o, PyObject *args, PyObject *kw)
@@ -415,7 +420,7 @@ static PyObject *filter_update(PyObject *o, PyObject *args)
 /* ---------------------------------------------------------------- stats */
 static int stats_of(pyfk_filter *self, fk_stats *st)
 {
-    int in = pyfk_enter(self, false); /* stats needs the writers done */
+    int in = pyfk_enter_settled(self); /* stats needs the writers done */
     if (in < 0)
         return -1;
     fk_filter_stats(self->filter, st);
@@ -528,7 +533,7 @@ static PyObject *filter_to_bytes(PyObject *o, PyObject *unused)
          * finalizer that changes the filter), then the save, the size
          * checked again right before it */
         uint64_t n = 0, now = 0;
-        int in = pyfk_enter(self, false); /* saving needs the writers done */
+        int in = pyfk_enter_settled(self); /* saving needs the writers done */
         if (in < 0)
             break;
         fk_status s = fk_filter_serialized_size(self->filter, &n);
@@ -538,7 +543,7 @@ static PyObject *filter_to_bytes(PyObject *o, PyObject *unused)
         if (n > (uint64_t)PY_SSIZE_T_MAX)
             return PyErr_NoMemory();
         b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)n);
-        if (!b || (in = pyfk_enter(self, false)) < 0)
+        if (!b || (in = pyfk_enter_settled(self)) < 0)
             break;
         s = fk_filter_serialized_size(self->filter, &now);
         if (s == FK_OK && now == n)
@@ -739,7 +744,9 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
     PyObject *path = NULL;
     if (!PyUnicode_FSConverter(path_arg, &path))
         return NULL;
-    if (pyfk_hold(NULL, self)) { /* saving reads: lookups may go on */
+    /* saving reads: lookups may go on, a concurrent add_many may not */
+    bool settle = self->concurrent_adds > 0;
+    if (settle ? pyfk_hold(self, NULL) : pyfk_hold(NULL, self)) {
         Py_DECREF(path);
         return NULL;
     }
@@ -747,7 +754,7 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
     uint64_t n;
     fk_status s = fk_filter_serialized_size(self->filter, &n);
     if (s != FK_OK) {
-        pyfk_unhold(NULL, self);
+        settle ? pyfk_unhold(self, NULL) : pyfk_unhold(NULL, self);
         Py_DECREF(path);
         return pyfk_raise(state_of(o), s, "save");
     }
@@ -755,7 +762,7 @@ static PyObject *filter_save(PyObject *o, PyObject *path_arg)
     Py_BEGIN_ALLOW_THREADS
     s = save_atomic(self->filter, PyBytes_AS_STRING(path), &err);
     Py_END_ALLOW_THREADS
-    pyfk_unhold(NULL, self);
+    settle ? pyfk_unhold(self, NULL) : pyfk_unhold(NULL, self);
     PyObject *r = NULL;
     if (s == FK_EIO) {
         errno = err;
@@ -1208,11 +1215,14 @@ PyDoc_STRVAR(update_doc, "update($self, *iterables)\n--\n\n"
 "Adds every key of each iterable, in order (as set.update). A NumPy uint64 array or\n"
 "any buffer of 64-bit integers goes through add_many. On an error the keys before\n"
 "the failing one are in. Cost: as add per key, inserted in batches of 4096.");
-PyDoc_STRVAR(add_many_doc, "add_many($self, keys, /)\n--\n\n"
+PyDoc_STRVAR(add_many_doc, "add_many($self, keys, /, *, concurrent=False)\n--\n\n"
 "Adds a batch of keys: a NumPy array or buffer of 64-bit integers (uint64, or int64\n"
 "without negatives), or a sequence of keys. Raises FilterFullError (its .done says\n"
 "how many keys went in) when a bounded kind runs out of room. Releases the GIL for\n"
-"large arrays; other threads' writers on this filter wait.\n"
+"large arrays; other threads' writers on this filter wait. concurrent=True (kinds\n"
+"with concurrent inserts, else UnsupportedError): the kind's concurrent inserts,\n"
+"so add_many calls with concurrent=True from several threads, and lookups, run\n"
+"in parallel on one filter; the other writers, stats and saving wait for them.\n"
 "Cost: one hash per key, the memory accesses of a window of keys overlapped.");
 PyDoc_STRVAR(contains_many_doc, "contains_many($self, keys, /, out=None)\n--\n\n"
 "Returns a NumPy bool array: out[i] = keys[i] in self. keys as for add_many; out,\n"
@@ -1282,7 +1292,7 @@ static PyMethodDef read_methods[] = {
 static PyMethodDef insert_methods[] = {
     { "add", filter_add, METH_O, add_doc },
     { "update", filter_update, METH_VARARGS, update_doc },
-    { "add_many", filter_add_many, METH_O, add_many_doc },
+    { "add_many", (PyCFunction)(void (*)(void))filter_add_many, METH_VARARGS | METH_KEYWORDS, add_many_doc },
     { "clear", filter_clear, METH_NOARGS, clear_doc },
     { NULL, NULL, 0, NULL },
 };

@@ -109,6 +109,8 @@ typedef struct {
     int        readers;         /* holders reading it (a group) */
     int        writers_waiting; /* writers blocked on room: readers stop joining */
     bool       writer;          /* a holder writes it */
+    int        concurrent_adds; /* readers that are add_many(concurrent=True): they
+                                   write through the kind's concurrent inserts */
     /* What clear() remakes it from: the parameters it was made with, when
      * the constructor made it (made_known); else its header's capacity,
      * fpr and seed, checked against its shape before use. */
@@ -213,6 +215,13 @@ static inline int pyfk_enter(pyfk_filter *f, bool write)
 {
     return (f->writer || (write && f->readers)) ? pyfk_enter_slow(f, write) : 0;
 }
+/* pyfk_enter for a reader that needs the writers done (stats, saving):
+ * beside a concurrent add_many (a reader that writes) it enters as a
+ * writer, so it waits for the batch to end. */
+static inline int pyfk_enter_settled(pyfk_filter *f)
+{
+    return pyfk_enter(f, f->concurrent_adds > 0);
+}
 static inline void pyfk_leave(pyfk_filter *f, int entered)
 {
     if (entered > 0)
@@ -239,6 +248,9 @@ uint64_t pyfk_default_max_bytes(void);
  * costs more than it frees). */
 #define PYFK_NOGIL_MIN 1024
 PyObject *pyfk_add_many(pyfk_filter *self, PyObject *keys);
+/* add_many(keys, concurrent=...): concurrent, through the kind's concurrent
+ * inserts (batch.c; UnsupportedError for a kind without them). */
+PyObject *pyfk_add_many_mode(pyfk_filter *self, PyObject *keys, bool concurrent);
 PyObject *pyfk_contains_many(pyfk_filter *self, PyObject *args, PyObject *kw);
 PyObject *pyfk_update(pyfk_filter *self, PyObject *iterable);
 /* Builds a filter of kind ops from keys (as add_many takes them) with

@@ -1,0 +1,440 @@
+/* cuckoo/cuckoo_concurrent.c: many writers on one cuckoo filter
+ * (fk_filter_insert_concurrent, _remove_concurrent, the concurrent batches),
+ * beside lock-free lookups.
+ *
+ * The design (libcuckoo: Li, Andersen, Kaminsky, Freedman, EuroSys 2014;
+ * PAPER_NOTES "Concurrent cuckoo"):
+ *
+ * - Locks: an array of spin locks ("stripes", up to FK_CUCKOO_STRIPES_MAX,
+ *   one cache line each, made by the first concurrent write); bucket b is
+ *   guarded by stripe b & mask. An operation holds at most two, taken in
+ *   stripe order, so no two writers wait on each other in a cycle.
+ * - Slot writes: buckets are packed at any bit offset, so a slot write is
+ *   a compare-and-swap of the aligned 64-bit word(s) that hold the slot,
+ *   changing the slot's bits only; a neighbour bucket's writer, under
+ *   another stripe, never loses an update to it.
+ * - Inserts that find a free slot: where a bucket lies inside one aligned
+ *   64-bit word (4f divides 64: 4-, 8- and 16-bit fingerprints) one
+ *   compare-and-swap of that word takes a free slot and no lock is taken;
+ *   at other widths the insert takes its bucket's stripe.
+ * - Kicks: the path is searched without locks (the single writer's random
+ *   walk, on a generator of its own), then carried out from its free end
+ *   back, one step at a time under the two stripes of the step's buckets:
+ *   the step re-reads the fingerprint it is to move and takes a free slot
+ *   in its other bucket (compare-and-swap from empty), copies it there,
+ *   then empties the old slot. A step whose reads changed stops the path
+ *   (the steps done only moved fingerprints to their other buckets) and
+ *   the insert starts over. Every fingerprint stays in one of its buckets
+ *   at every moment, and the path counter (c->moves, cuckoo.c) makes a
+ *   lookup that missed while a path ran look again, so a concurrent
+ *   lookup never misses an acknowledged key.
+ * - Removes take both stripes of the key's buckets, so no step can be
+ *   moving the fingerprint between them, then empty its slot with a
+ *   compare-and-swap (a lock-free insert may be filling another slot of
+ *   the same word).
+ * - Counts: each stripe keeps the items and kicks its writers added; the
+ *   filter's figures are the single writer's plus their sum.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuckoo_internal.h"
+#include "../common/hash.h"
+#include "../common/pipeline.h"
+
+/* Stripes at most (64 KiB of locks), and about one per 8 buckets below. */
+#define FK_CUCKOO_STRIPES_MAX 1024u
+
+/* Times an insert starts over (its free slot taken by another writer, or a
+ * path step's reads changed) before it answers FK_EFULL. */
+#define CINSERT_ATTEMPTS 32u
+
+typedef struct {
+    _Alignas(64) _Atomic uint32_t lock; /* 0 free, 1 held */
+    _Atomic int64_t items;              /* inserts (compare-and-swap, batches) by the concurrent writers */
+    _Atomic int64_t held_items;         /* inserts less removes made holding this stripe:
+                                           changed only under it, so without a locked add */
+    _Atomic uint64_t kicks;             /* their evictions */
+} stripe;
+
+struct fk_cuckoo_stripes {
+    uint64_t mask; /* stripes - 1 */
+    stripe   s[];
+};
+
+_Static_assert(sizeof(stripe) == 64, "a stripe is one cache line");
+
+/* ------------------------------------------------------------- stripes */
+
+__attribute__((noinline, cold)) static fk_cuckoo_stripes *make_stripes(fk_cuckoo *c)
+{
+    uint64_t n = 1;
+    while (n < FK_CUCKOO_STRIPES_MAX && n * 8 < c->table.buckets)
+        n <<= 1;
+    size_t bytes = sizeof(fk_cuckoo_stripes) + n * sizeof(stripe);
+    bytes = (bytes + 63) & ~(size_t)63;
+    fk_cuckoo_stripes *st = aligned_alloc(64, bytes);
+    if (!st)
+        return NULL;
+    memset(st, 0, bytes);
+    st->mask = n - 1;
+    /* Several first writers may race here: one table wins, the others free theirs. */
+    fk_cuckoo_stripes *none = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&c->stripes, &none, st, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        free(st);
+        return none;
+    }
+    return st;
+}
+
+static inline fk_cuckoo_stripes *stripes_of(fk_cuckoo *c)
+{
+    fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    return st ? st : make_stripes(c);
+}
+
+void fk_cuckoo_free_stripes(fk_cuckoo *c)
+{
+    free(atomic_load_explicit(&c->stripes, memory_order_relaxed));
+}
+
+void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta)
+{
+    fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    atomic_fetch_add_explicit(&st->s[bucket & st->mask].items, delta, memory_order_relaxed);
+}
+
+uint64_t fk_cuckoo_items(const fk_cuckoo *c)
+{
+    uint64_t n = c->items;
+    const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    if (st)
+        for (uint64_t i = 0; i <= st->mask; i++)
+            n += (uint64_t)atomic_load_explicit(&st->s[i].items, memory_order_relaxed) +
+                 (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
+    return n;
+}
+
+uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c)
+{
+    const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    return st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0;
+}
+
+uint64_t fk_cuckoo_kicks(const fk_cuckoo *c)
+{
+    uint64_t n = c->kicks;
+    const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
+    if (st)
+        for (uint64_t i = 0; i <= st->mask; i++)
+            n += atomic_load_explicit(&st->s[i].kicks, memory_order_relaxed);
+    return n;
+}
+
+/* Spin, then yield: on a machine with more threads than cores the holder
+ * may be waiting for this core. */
+static inline void lock(stripe *s)
+{
+    for (unsigned spins = 0;; spins++) {
+        if (!atomic_load_explicit(&s->lock, memory_order_relaxed) &&
+            !atomic_exchange_explicit(&s->lock, 1, memory_order_acquire))
+            return;
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if ((spins & 63) == 63)
+            sched_yield();
+    }
+}
+
+/* Adds delta to s's held_items; the caller holds s. */
+static inline void count_held(stripe *s, int64_t delta)
+{
+    int64_t v = atomic_load_explicit(&s->held_items, memory_order_relaxed);
+    atomic_store_explicit(&s->held_items, v + delta, memory_order_relaxed);
+}
+
+static inline void unlock(stripe *s)
+{
+    atomic_store_explicit(&s->lock, 0, memory_order_release);
+}
+
+/* The stripes of buckets b1 and b2, locked in stripe order (once when they
+ * share one). */
+static inline void lock2(fk_cuckoo_stripes *st, uint64_t b1, uint64_t b2)
+{
+    uint64_t i = b1 & st->mask, j = b2 & st->mask;
+    if (i == j) {
+        lock(&st->s[i]);
+        return;
+    }
+    lock(&st->s[i < j ? i : j]);
+    lock(&st->s[i < j ? j : i]);
+}
+
+static inline void unlock2(fk_cuckoo_stripes *st, uint64_t b1, uint64_t b2)
+{
+    uint64_t i = b1 & st->mask, j = b2 & st->mask;
+    unlock(&st->s[i]);
+    if (i != j)
+        unlock(&st->s[j]);
+}
+
+/* ------------------------------------------------- slot compare-and-swap */
+
+/* The table is little-endian bytes; a word read natively is converted. */
+static inline uint64_t le_word(uint64_t x)
+{
+#if FK_HOST_LITTLE_ENDIAN
+    return x;
+#else
+    return __builtin_bswap64(x);
+#endif
+}
+
+/* The aligned 64-bit word holding bit `bit` of the table (64-byte aligned
+ * storage; FK_CTAB_PAD keeps the word after the last bucket's inside). */
+static inline _Atomic uint64_t *word_at(const fk_ctab *t, uint64_t bit)
+{
+    return (_Atomic uint64_t *)(void *)(t->bytes + ((bit >> 6) << 3));
+}
+
+/* The bits of mask in *w: from old to v (both within mask), the other bits
+ * as they are; false (nothing written) when they do not hold old. */
+static bool replace_bits(_Atomic uint64_t *w, uint64_t mask, uint64_t old, uint64_t v)
+{
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    for (;;) {
+        uint64_t x = le_word(cur);
+        if ((x & mask) != old)
+            return false;
+        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word((x & ~mask) | v),
+                                                  memory_order_seq_cst, memory_order_relaxed))
+            return true;
+    }
+}
+
+/* Slot j of bucket b from old to v; false (nothing written) when it does
+ * not hold old. A slot across two words (widths other than 4, 8, 16, all
+ * written under their stripe) is written low part first. */
+static bool slot_replace(fk_ctab *t, uint64_t b, unsigned j, uint32_t old, uint32_t v)
+{
+    uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
+    unsigned sh = (unsigned)(bit & 63);
+    _Atomic uint64_t *w = word_at(t, bit);
+    uint64_t m = (uint64_t)t->fp_mask << sh;
+    if (!replace_bits(w, m, (uint64_t)old << sh, (uint64_t)v << sh))
+        return false;
+    if (sh + t->f > 64) {
+        unsigned lo = 64 - sh;
+        if (!replace_bits(w + 1, t->fp_mask >> lo, old >> lo, v >> lo)) {
+            replace_bits(w, m, (uint64_t)v << sh, (uint64_t)old << sh);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* True when a bucket lies inside one aligned 64-bit word (4f divides 64). */
+static inline bool word_buckets(const fk_ctab *t)
+{
+    return 64 % t->bucket_bits == 0;
+}
+
+/* fp into a free slot of bucket b with one compare-and-swap of its word
+ * (word_buckets only); false when the bucket is full. */
+static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
+{
+    uint64_t bit = b * t->bucket_bits;
+    unsigned sh = (unsigned)(bit & 63);
+    _Atomic uint64_t *w = word_at(t, bit);
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    for (;;) {
+        uint64_t x = le_word(cur);
+        uint64_t free = fk_ctab_zero_fields64((x >> sh) & t->bucket_mask, t->ones, t->highs);
+        if (!free)
+            return false;
+        unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), t->f);
+        uint64_t next = x | (uint64_t)fp << (sh + j * t->f);
+        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word(next), memory_order_seq_cst,
+                                                  memory_order_relaxed))
+            return true;
+    }
+}
+
+/* fp into a free slot of bucket b under its stripe, counted there; false
+ * when full. */
+static inline bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp)
+{
+    if (fk_ctab_find(t, b, 0) < 0)
+        return false; /* looks full: no lock (a slot freed meanwhile only costs a kick) */
+    stripe *s = &st->s[b & st->mask];
+    lock(s);
+    int j = fk_ctab_find(t, b, 0);
+    bool ok = j >= 0 && slot_replace(t, b, (unsigned)j, 0, fp);
+    if (ok)
+        count_held(s, 1);
+    unlock(s);
+    return ok;
+}
+
+static inline bool place_free(fk_ctab *t, fk_cuckoo_stripes *st, bool cas, uint64_t b,
+                              uint32_t fp)
+{
+    return cas ? place_cas(t, b, fp) : place_locked(t, st, b, fp);
+}
+
+/* ------------------------------------------------------------- kicking */
+
+/* splitmix64, as cuckoo.c's kick generator, on a state of the caller's. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
+{
+    uint64_t key = b << 2 | s;
+    for (uint32_t i = 0; i < n; i++)
+        if (path[i] == key)
+            return true;
+    return false;
+}
+
+/* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
+ * read there), whose last fingerprint goes to bucket `to`, from the free
+ * end back, each step under the stripes of its two buckets. Stops at a
+ * step whose slot no longer holds its fingerprint or whose other bucket
+ * has no free slot left. */
+static void carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
+                      const uint32_t *moved, uint32_t last, uint64_t to)
+{
+    fk_ctab *t = &c->table;
+    atomic_fetch_add_explicit(&c->moves, 1, memory_order_seq_cst);
+    for (uint32_t i = last;; i--) {
+        uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
+        unsigned s = (unsigned)(path[i] & 3);
+        lock2(st, from, dest);
+        bool ok = fk_ctab_get(t, from, s) == moved[i];
+        int j = ok ? fk_ctab_find(t, dest, 0) : -1;
+        ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
+        if (ok) /* cannot fail: only this stripe's holder changes a full slot */
+            slot_replace(t, from, s, moved[i], 0);
+        unlock2(st, from, dest);
+        if (!ok || i == 0)
+            break;
+    }
+    atomic_fetch_add_explicit(&c->moves, FK_CUCKOO_MOVES_DONE, memory_order_release);
+}
+
+/* Both buckets of k looked full: search a path without locks (cuckoo.c's
+ * random walk, reads only) and carry it out. FK_OK when a path was found
+ * (carried out whole or not: the caller looks for a free slot again),
+ * FK_EFULL when none within c->max_kicks steps. */
+static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+{
+    const fk_ctab *t = &c->table;
+    uint64_t path[FK_CUCKOO_MAX_KICKS];
+    uint32_t moved[FK_CUCKOO_MAX_KICKS];
+    uint64_t rng = fk_mix64(k->i1 ^ (uint64_t)k->fp << 40 ^ c->seed) + attempt;
+    uint64_t b = (rng_next(&rng) & 1) ? k->i2 : k->i1;
+    uint32_t limit = c->max_kicks;
+    fk_status result = FK_EFULL;
+    uint32_t steps = 0;
+    for (uint32_t n = 0; n < limit; n++) {
+        unsigned s = (unsigned)(rng_next(&rng) >> 62);
+        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
+            uint32_t v = fk_ctab_get(t, b, j);
+            if (v && fk_ctab_find(t, fk_cmap_alt(&c->map, b, v), 0) >= 0 &&
+                !on_path(path, n, b, j)) {
+                s = j;
+                break;
+            }
+        }
+        if (n > 0 && on_path(path, n, b, s)) {
+            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, n, b, s); d++)
+                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
+            if (on_path(path, n, b, s))
+                break;
+        }
+        uint32_t victim = fk_ctab_get(t, b, s);
+        steps = n + 1;
+        if (!victim) { /* emptied since the caller looked: try again from the top */
+            result = FK_OK;
+            break;
+        }
+        uint64_t to = fk_cmap_alt(&c->map, b, victim);
+        path[n] = b << 2 | s;
+        moved[n] = victim;
+        if (fk_ctab_find(t, to, 0) >= 0) {
+            carry_out(c, st, path, moved, n, to);
+            result = FK_OK;
+            break;
+        }
+        b = to;
+    }
+    atomic_fetch_add_explicit(&st->s[k->i1 & st->mask].kicks, steps, memory_order_relaxed);
+    return result;
+}
+
+/* ------------------------------------------------------------- writers */
+
+fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
+{
+    fk_cuckoo_stripes *st = stripes_of(c);
+    if (!st)
+        return FK_ENOMEM;
+    fk_ctab *t = &c->table;
+    const bool cas = word_buckets(t);
+    for (unsigned attempt = 0;; attempt++) {
+        if (place_free(t, st, cas, k->i1, k->fp) || place_free(t, st, cas, k->i2, k->fp)) {
+            *added += cas; /* place_locked counted its own */
+            return FK_OK;
+        }
+        if (attempt == CINSERT_ATTEMPTS || kick(c, st, k, attempt) != FK_OK)
+            return FK_EFULL;
+    }
+}
+
+static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
+{
+    fk_cuckoo_stripes *st = stripes_of(c);
+    if (!st)
+        return FK_ENOMEM;
+    fk_ctab *t = &c->table;
+    fk_status s = FK_ENOTFOUND;
+    lock2(st, k->i1, k->i2);
+    for (unsigned which = 0; which < 2 && s != FK_OK; which++) {
+        uint64_t b = which ? k->i2 : k->i1;
+        int j = fk_ctab_find(t, b, k->fp);
+        /* cannot fail: a full slot changes only under the stripes held here */
+        if (j >= 0 && slot_replace(t, b, (unsigned)j, k->fp, 0)) {
+            count_held(&st->s[k->i1 & st->mask], -1);
+            s = FK_OK;
+        }
+    }
+    unlock2(st, k->i1, k->i2);
+    return s;
+}
+
+fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    fk_cplace k = fk_cuckoo_place(c, key, len);
+    int64_t added = 0;
+    fk_status s = fk_cuckoo_cinsert_placed(c, &k, &added);
+    if (added)
+        fk_cuckoo_count_items(c, k.i1, added);
+    return s;
+}
+
+fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    fk_cplace k = fk_cuckoo_place(c, key, len);
+    return cremove_placed(c, &k);
+}
