@@ -21,16 +21,25 @@
  * concurrently. On one filter, which calls may run at the same time, from
  * any number of threads ("no": the caller must keep them apart):
  *
- *                          contains,       insert_/remove_   plain writers (insert,
- *                          contains_many   concurrent        remove, the batches, ...)
- *   contains, contains_many    yes            yes (1)            no (2)
- *   insert_/remove_concurrent  yes (1)        yes (1)            no
- *   plain writers              no (2)         no                 no
+ *                          contains,       contains_     insert_/remove_  plain writers
+ *                          contains_many   concurrent    concurrent       (insert, remove,
+ *                                                                         the batches, ...)
+ *   contains, contains_many    yes            yes          yes (1)(3)       no (2)
+ *   contains_concurrent        yes            yes          yes (1)          no
+ *   insert_/remove_concurrent  yes (1)(3)     yes (1)      yes (1)          no
+ *   plain writers              no (2)         no           no               no
  *
- * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo;
- *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others).
+ * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo,
+ *     quotient, expandable, window, the growing chains;
+ *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others;
+ *     remove_concurrent where the kind removes).
  * (2) a cuckoo filter also lets one plain writer run beside its lookups
  *     (cuckoo/cuckoo.h).
+ * (3) bloom, blocked, counting and cuckoo only: quotient, expandable,
+ *     window and the growing chains move keys across several words while
+ *     they write, so their readers beside concurrent writers use
+ *     fk_filter_contains_concurrent (which takes the region's lock), and
+ *     their plain lookups stay lock-free for the times without writers.
  * stats, saving and the set operations need the writers done. Each kind's
  * header has its own table.
  */
@@ -340,6 +349,13 @@ struct fk_ops {
      * built-in kind sets it. */
     fk_status (*describe)(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
                           size_t cap, size_t *n);
+    /* The contract of fk_filter_contains_concurrent, which has already
+     * checked f and key: set by the kinds whose plain lookup may not run
+     * beside their concurrent writers (their writers move keys across
+     * several words: quotient, expandable, window, the growing chains);
+     * NULL where contains already may (fk_filter_contains_concurrent then
+     * calls contains). */
+    bool      (*contains_concurrent)(const fk_filter *f, const void *key, size_t len);
 
     /* Slots appended later go below, under FK_OPS_V7 and so on. */
 };
@@ -745,6 +761,22 @@ FK_API fk_status fk_filter_insert_concurrent(fk_filter *f, const void *key, size
 /* Returns as fk_filter_remove; FK_EUNSUPPORTED when the kind has no
  * concurrent remove. */
 FK_API fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size_t len);
+
+/* The lookup to use beside concurrent writers: answers as
+ * fk_filter_contains, and may run together with any number of
+ * fk_filter_insert_concurrent / _remove_concurrent and lookups on f. A key
+ * whose concurrent insert has returned FK_OK (and that no remove has
+ * taken since) is found by every fk_filter_contains_concurrent that starts
+ * later, in any thread. For the kinds whose plain lookups already may run
+ * beside their concurrent writers (bloom, blocked, counting, cuckoo) this
+ * is fk_filter_contains itself; the kinds whose writers move keys across
+ * several words (quotient, expandable, window, the growing chains) take
+ * the lock of the region the key's lookup reads (each kind's header), so
+ * their plain fk_filter_contains stays lock-free and as fast as before,
+ * but must not run beside a writer. f NULL, or key NULL with len > 0,
+ * answers false. Cost: the kind's lookup, plus its lock where it takes
+ * one. */
+FK_API bool fk_filter_contains_concurrent(const fk_filter *f, const void *key, size_t len);
 
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);
