@@ -3,6 +3,8 @@
  * one before (scalable.h has the contract). Needs nothing but fk_ops, and
  * the inner kind's common/hashed.h table where the registry binds one. */
 #include <math.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,16 +124,44 @@ static uint64_t room_left(const fk_scalable *c)
     return held < c->max_bytes ? c->max_bytes - held : 0;
 }
 
+/* A larger link array for a concurrent growth: the old one stays, for
+ * the readers that may still be reading it, until the chain is freed. */
+static fk_status grow_array_concurrent(fk_scalable *c)
+{
+    size_t grown = fk_scalable_slots(c->count + 1);
+    if (c->nretired == sizeof c->retired / sizeof c->retired[0])
+        return FK_ENOMEM; /* (more doublings than FK_SCALABLE_MAX_LINKS allows) */
+    fk_scalable_link *more = calloc(grown, sizeof *more);
+    if (!more)
+        return FK_ENOMEM;
+    memcpy(more, c->link, c->count * sizeof *more);
+    c->retired[c->nretired++] = c->link;
+    atomic_store_explicit((_Atomic(fk_scalable_link *) *)(uintptr_t)&c->link, more,
+                          memory_order_release);
+    c->slots = grown;
+    return FK_OK;
+}
+
 /* Appends a link made from q. On any failure the chain is unchanged: the
- * byte limit is checked before anything is allocated (FK_ELIMIT). */
-static fk_status add_link(fk_scalable *c, const fk_params *q)
+ * byte limit is checked before anything is allocated (FK_ELIMIT).
+ * concurrent: called by the one writer holding c->growing, beside
+ * concurrent inserts and lookups, which read the link array and count
+ * with acquire loads: the array is replaced, never moved, and the count
+ * published after the link is whole. */
+__attribute__((always_inline)) static inline fk_status add_link_as(fk_scalable *c,
+                                                                   const fk_params *q,
+                                                                   bool concurrent)
 {
     if (c->count == FK_SCALABLE_MAX_LINKS)
         return FK_EINVAL;
     uint64_t cap_left = room_left(c);
     if (predicted_memory(c->inner, q) > cap_left)
         return FK_ELIMIT;
-    if (c->count == c->slots) {
+    if (c->count == c->slots && concurrent) {
+        fk_status s = grow_array_concurrent(c);
+        if (s != FK_OK)
+            return s;
+    } else if (c->count == c->slots) {
         size_t grown = fk_scalable_slots(c->count + 1);
         fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
         if (!more)
@@ -151,13 +181,22 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
         c->inner->destroy(f);
         return FK_ELIMIT;
     }
-    fk_scalable_link *l = &c->link[c->count++];
+    fk_scalable_link *l = &c->link[c->count];
     *l = (fk_scalable_link){ f, q->capacity, q->fpr, 0, { NULL, NULL }, { 0, 0 } };
     c->link_memory += st.memory_bytes;
     c->spent += fk_scalable_link_spend(c->inner, q);
     c->newest_full = false;
     c->hash_once = c->hash_once && c->hashed->probes(f, &l->probes);
+    if (concurrent)
+        atomic_store_explicit((_Atomic size_t *)&c->count, c->count + 1, memory_order_release);
+    else
+        c->count++;
     return FK_OK;
+}
+
+static fk_status add_link(fk_scalable *c, const fk_params *q)
+{
+    return add_link_as(c, q, false);
 }
 
 /* The params of the link after the newest. */
@@ -235,6 +274,9 @@ void fk_scalable_slot_destroy(fk_filter *f)
     for (size_t i = 0; i < c->count; i++)
         c->inner->destroy(c->link[i].filter);
     free(c->link);
+    for (unsigned i = 0; i < c->nretired; i++)
+        free(c->retired[i]);
+    fk_tally_release(&c->c_items);
     free(c);
 }
 
@@ -688,6 +730,172 @@ fk_status fk_scalable_slot_count(const fk_filter *f, const void *key, size_t len
     return fk_scalable_count(f, key, len, fk_filter_count, count);
 }
 
+
+/* ------------------------------------------------------- many writers
+ *
+ * Concurrent inserts go to the newest link through the inner kind's own
+ * concurrent insert (bloom, blocked, counting: atomic ORs and counters;
+ * cuckoo: its writers' protocol), after taking a place in the link's
+ * budget with one atomic add to its items: the writer whose add finds the
+ * link at its capacity gives the place back and opens the next link, once:
+ * writers that find the chain growing wait for that writer (c->growing, a
+ * spin lock that yields), then retry in the new link. The link array is
+ * replaced rather than moved when it fills (the old one is kept until the
+ * chain is freed), and the count of links is published with a release
+ * store after the new link is whole, so a lookup that loads the count
+ * (acquire) reads only whole links. A bounded inner kind's FK_EFULL opens
+ * the next link the same way. The chain's item count is a per-thread
+ * tally (common/tally.h), read with the plain count by stats and saving.
+ * Plain lookups read the link array without those loads, so the readers
+ * beside concurrent writers use fk_filter_contains_concurrent (newest link
+ * first, each through the inner kind's fk_filter_contains_concurrent). */
+
+static uint64_t retired_bytes(const fk_scalable *c)
+{
+    uint64_t b = fk_tally_bytes(&c->c_items);
+    for (unsigned i = 0, n = 8; i < c->nretired; i++, n *= 2)
+        b += n * sizeof(fk_scalable_link);
+    return b;
+}
+
+static inline size_t links_now(const fk_scalable *c, const fk_scalable_link **links)
+{
+    size_t n = atomic_load_explicit((_Atomic size_t *)(uintptr_t)&c->count, memory_order_acquire);
+    *links = atomic_load_explicit((_Atomic(fk_scalable_link *) *)(uintptr_t)&c->link,
+                                  memory_order_acquire);
+    return n;
+}
+
+static inline uint64_t link_items_add(const fk_scalable_link *l, uint64_t d)
+{
+    return atomic_fetch_add_explicit((_Atomic uint64_t *)(uintptr_t)&l->items, d,
+                                     memory_order_relaxed);
+}
+
+/* Opens link n (the chain had n links when the caller found the newest
+ * full), unless another writer did first. */
+static fk_status grow_concurrent(fk_scalable *c, size_t n)
+{
+    for (unsigned spins = 0; atomic_exchange_explicit(&c->growing, 1, memory_order_acquire);) {
+        if (++spins >= 64) {
+            sched_yield();
+            spins = 0;
+        }
+    }
+    fk_status s = FK_OK;
+    if (c->count == n) {
+        fk_params next;
+        s = next_link_params(c, &next);
+        if (s == FK_OK)
+            s = add_link_as(c, &next, true);
+    }
+    atomic_store_explicit(&c->growing, 0, memory_order_release);
+    return s;
+}
+
+fk_status fk_scalable_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!FK_OPS_HAS(c->inner, FK_OPS_V4, insert_concurrent))
+        return FK_EUNSUPPORTED;
+    for (;;) {
+        const fk_scalable_link *links;
+        size_t n = links_now(c, &links);
+        if (c->inner->remove && n > 1) {
+            /* as the plain insert: a key present in an older link adds its
+             * copy there, where a remove finds it */
+            for (size_t i = n - 1; i-- > 0;) {
+                if (!fk_filter_contains_concurrent(links[i].filter, key, len))
+                    continue;
+                fk_status s = fk_filter_insert_concurrent(links[i].filter, key, len);
+                if (s == FK_OK) {
+                    link_items_add(&links[i], 1);
+                    fk_tally_add(&c->c_items, 1);
+                    return FK_OK;
+                }
+                if (s != FK_EFULL)
+                    return s;
+                break;
+            }
+        }
+        const fk_scalable_link *l = &links[n - 1];
+        if (!c->bounded && link_items_add(l, 1) >= l->capacity) {
+            link_items_add(l, UINT64_MAX); /* give the place back */
+            fk_status s = grow_concurrent(c, n);
+            if (s != FK_OK)
+                return s;
+            continue;
+        }
+        fk_status s = fk_filter_insert_concurrent(l->filter, key, len);
+        if (s == FK_OK) {
+            if (c->bounded)
+                link_items_add(l, 1);
+            fk_tally_add(&c->c_items, 1);
+            return FK_OK;
+        }
+        if (!c->bounded)
+            link_items_add(l, UINT64_MAX);
+        if (s != FK_EFULL)
+            return s;
+        if (atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)&l->items,
+                                 memory_order_relaxed) < l->capacity / 2) {
+            /* the key's own slots are full, not the link (as insert_copy) */
+            for (size_t i = n - 1; i-- > 0;) {
+                s = fk_filter_insert_concurrent(links[i].filter, key, len);
+                if (s == FK_OK) {
+                    link_items_add(&links[i], 1);
+                    fk_tally_add(&c->c_items, 1);
+                }
+                if (s != FK_EFULL)
+                    return s;
+            }
+            return FK_EFULL;
+        }
+        s = grow_concurrent(c, n);
+        if (s != FK_OK)
+            return s;
+    }
+}
+
+fk_status fk_scalable_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!c->inner->remove)
+        return FK_EUNSUPPORTED;
+    if (!FK_OPS_HAS(c->inner, FK_OPS_V4, remove_concurrent))
+        return FK_EUNSUPPORTED;
+    /* as the plain remove (scalable.h, "Removes"): one link's yes
+     * removes a copy there, several leave the key as it is */
+    const fk_scalable_link *links;
+    size_t n = links_now(c, &links), at = n, matches = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (fk_filter_contains_concurrent(links[i].filter, key, len)) {
+            matches++;
+            at = at == n ? i : at;
+        }
+    }
+    if (matches == 0)
+        return FK_ENOTFOUND;
+    if (matches > 1)
+        return FK_OK;
+    fk_status s = fk_filter_remove_concurrent(links[at].filter, key, len);
+    if (s == FK_OK) {
+        link_items_add(&links[at], UINT64_MAX);
+        fk_tally_add(&c->c_items, UINT64_MAX);
+    }
+    return s;
+}
+
+bool fk_scalable_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    const fk_scalable *c = (const fk_scalable *)f;
+    const fk_scalable_link *links;
+    for (size_t i = links_now(c, &links); i-- > 0;)
+        if (fk_filter_contains_concurrent(links[i].filter, key, len))
+            return true;
+    return false;
+}
+
 /* -------------------------------------------------------------- stats */
 
 void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
@@ -705,9 +913,9 @@ void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
         load += st.load_factor * (double)st.memory_bytes;
         log_none += log1p(-st.expected_fpr);
     }
-    out->items = c->items;
+    out->items = fk_scalable_items(c);
     out->capacity = capacity;
-    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link;
+    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link + retired_bytes(c);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)capacity;
     out->load_factor = memory ? load / (double)memory : 0.0; /* memory-weighted */
     out->expected_fpr = -expm1(log_none); /* 1 - prod(1 - e_i), exact for tiny e_i */
@@ -768,10 +976,12 @@ static fk_status fk_scalable_slot_create(const fk_params *p, fk_filter **out)
     .caps = FK_CAP_GROWS, .create = fk_scalable_slot_create,                             \
     .destroy = fk_scalable_slot_destroy, .insert = fk_scalable_slot_insert,              \
     .contains = fk_scalable_slot_contains, .stats = fk_scalable_slot_stats,              \
-    FK_SCALABLE_BATCH_SLOTS
+    FK_SCALABLE_BATCH_SLOTS, FK_SCALABLE_CONCURRENT_SLOTS
 
 static const fk_ops generic_ops = { GENERIC_SLOTS };
-static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_slot_remove };
+static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_slot_remove,
+                                           .remove_concurrent =
+                                               fk_scalable_slot_remove_concurrent };
 
 fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out)
 {

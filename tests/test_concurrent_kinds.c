@@ -173,7 +173,10 @@ static void *clock_mover(void *arg)
 static void stress_kind(const fk_ops *ops, unsigned writers, uint64_t capacity, bool timed,
                         uint64_t seed)
 {
-    fk_params p = fk_params_make(capacity, 0.01);
+    /* a growing kind starts small, so that its writers open links (past
+     * the 8 of its first link array) while the checker reads them */
+    const bool grows = (fk_ops_caps(ops) & FK_CAP_GROWS) != 0;
+    fk_params p = fk_params_make(grows ? capacity / 512 : capacity, 0.01);
     p.seed = seed;
     if (timed)
         p.span = 1u << 20;
@@ -238,9 +241,17 @@ static void stress_kind(const fk_ops *ops, unsigned writers, uint64_t capacity, 
               (unsigned long long)s.misses, (unsigned long long)s.lookups,
               (unsigned long long)missing, (unsigned long long)low_counts,
               (unsigned long long)bad, (unsigned long long)s.clock_bad);
-    CHECK_MSG(stats.items == expect, "%s%s, %u writers: items %llu, expected %llu",
-              ops->name, timed ? " (time window)" : "", writers,
-              (unsigned long long)stats.items, (unsigned long long)expect);
+    /* A growing chain of removable links leaves a copy whose key reads
+     * present in two links where it is (scalable.h, "Removes"): counted,
+     * at a rate under the chain's fpr per remove. */
+    uint64_t removes = 0;
+    for (unsigned w = 0; w < writers; w++)
+        removes += s.ok_removes[w];
+    uint64_t slack = grows && s.removes ? removes / 20 : 0;
+    CHECK_MSG(stats.items >= expect && stats.items <= expect + slack,
+              "%s%s, %u writers: items %llu, expected %llu (+ at most %llu)", ops->name,
+              timed ? " (time window)" : "", writers, (unsigned long long)stats.items,
+              (unsigned long long)expect, (unsigned long long)slack);
     /* the writers did run beside the checker, and a bounded kind got past
      * its capacity's load (to its limit) */
     CHECK_MSG(s.live_passes >= 1 && total > 0, "%s: %llu checker passes, %llu inserts",
