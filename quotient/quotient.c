@@ -3,7 +3,6 @@
  * the slots from a run to where the shift stops), the walk over every
  * group that merge, grow and the loader share, and the fk_ops table. */
 #include <math.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "quotient_internal.h"
@@ -11,6 +10,7 @@
 #include "../common/bits.h"
 #include "../common/cpu.h"
 #include "../common/sizing_internal.h"
+#include "../common/spinlock.h"
 
 
 /* ------------------------------------------------------------ sizing */
@@ -1635,8 +1635,7 @@ fk_status fk_quotient_grow(fk_quotient *qf)
  *
  * Region locks in the manner of the counting quotient filter's (Pandey et
  * al.): the table is cut into regions of FK_QF_REGION_BLOCKS blocks, one
- * lock byte each (a test-and-test-and-set spin lock that yields after a
- * while: 8 threads on 2 cores must not spin out each other's slices). A
+ * lock byte each (common/spinlock.h). A
  * change to q's run moves slots from q's run up to the free slots after
  * it (a grown run needs at most FK_QF_GROW_MAX of them, a shrunk one
  * none), so a writer locks q's region, then each next one, in address
@@ -1692,25 +1691,13 @@ static unsigned char *region_locks(fk_quotient *qf)
 
 static void region_lock(unsigned char *l, uint64_t i)
 {
-    _Atomic unsigned char *p = (_Atomic unsigned char *)&l[i];
-    for (unsigned spins = 0;; spins++) {
-        if (!atomic_load_explicit(p, memory_order_relaxed) &&
-            !atomic_exchange_explicit(p, 1, memory_order_acquire))
-            return;
-        if (spins >= 64) {
-            sched_yield();
-            spins = 0;
-        }
-#if FK_CPU_X86
-        __builtin_ia32_pause();
-#endif
-    }
+    fk_spin_lock(fk_spin_at(l, i));
 }
 
 static void regions_unlock(unsigned char *l, uint64_t lo, uint64_t hi)
 {
     for (uint64_t i = lo; i <= hi; i++)
-        atomic_store_explicit((_Atomic unsigned char *)&l[i], 0, memory_order_release);
+        fk_spin_unlock(fk_spin_at(l, i));
 }
 
 /* Locks regions *lo (q's) .. *hi so that `need` free slots at or after q

@@ -3,12 +3,12 @@
  * one before (scalable.h has the contract). Needs nothing but fk_ops, and
  * the inner kind's common/hashed.h table where the registry binds one. */
 #include <math.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../common/pipeline.h"
+#include "../common/spinlock.h"
 #include "scalable_internal.h"
 
 /* ------------------------------------------------------------- params */
@@ -776,12 +776,7 @@ static inline uint64_t link_items_add(const fk_scalable_link *l, uint64_t d)
  * full), unless another writer did first. */
 static fk_status grow_concurrent(fk_scalable *c, size_t n)
 {
-    for (unsigned spins = 0; atomic_exchange_explicit(&c->growing, 1, memory_order_acquire);) {
-        if (++spins >= 64) {
-            sched_yield();
-            spins = 0;
-        }
-    }
+    fk_spin_lock(&c->growing);
     fk_status s = FK_OK;
     if (c->count == n) {
         fk_params next;
@@ -789,7 +784,7 @@ static fk_status grow_concurrent(fk_scalable *c, size_t n)
         if (s == FK_OK)
             s = add_link_as(c, &next, true);
     }
-    atomic_store_explicit(&c->growing, 0, memory_order_release);
+    fk_spin_unlock(&c->growing);
     return s;
 }
 

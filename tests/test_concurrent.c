@@ -163,9 +163,11 @@ static void inserts_on(const fk_ops *ops, unsigned threads, unsigned copies, uin
     /* Inserts that commute: the same bytes as one thread inserting the same
      * calls. */
     /* a chain of a bounded kind's links (scalable-cuckoo) is no more
-     * order-free than its links */
+     * order-free than its links; a window's slots depend on the order too
+     * (its cuckoo kicks, and the generation each insert falls in) */
     const fk_ops *inner = fk_scalable_inner(f);
-    if (!(fk_ops_caps(ops) & FK_CAP_BOUNDED) && !(inner && (fk_ops_caps(inner) & FK_CAP_BOUNDED))) {
+    if (!(fk_ops_caps(ops) & (FK_CAP_BOUNDED | FK_CAP_EXPIRES)) &&
+        !(inner && (fk_ops_caps(inner) & FK_CAP_BOUNDED))) {
         fk_filter *serial = new_filter(ops, 2 * copies * n, 7);
         key_buf k;
         for (unsigned t = 0; serial && t < threads; t++)
