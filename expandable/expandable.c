@@ -1122,14 +1122,16 @@ static bool span_lock(fk_expandable *xf, fk_xf_locks *L, uint64_t h, unsigned ne
         return false;
     }
     *q = fk_xf_place(xf, h, kv); /* = q0: the geometry is L's while a lock is held */
+    /* the scan goes on from where the last limit stopped it */
+    uint64_t j = *q;
+    unsigned found = 0;
     for (;;) {
         if (sp->hi + 1 >= L->nregions) {
             sp->limit = xf->slots;
             return true;
         }
         fk_spin_lock(fk_spin_at(L->lock, ++sp->hi));
-        uint64_t limit = sp->hi * region_slots, j = *q;
-        unsigned found = 0;
+        uint64_t limit = sp->hi * region_slots;
         while (found < need && (j = first_free_below(xf, j, limit)) < limit) {
             found++;
             j++;

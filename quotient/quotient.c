@@ -1711,12 +1711,15 @@ static uint64_t lock_span(const fk_quotient *qf, unsigned char *l, uint64_t q, u
     const uint64_t nreg = regions_of(qf), region_slots = 64u * FK_QF_REGION_BLOCKS;
     *lo = *hi = (q >> 6) / FK_QF_REGION_BLOCKS;
     region_lock(l, *lo);
+    /* the scan goes on from where the last limit stopped it: the slots
+     * below stay as they were, locked */
+    uint64_t j = q;
+    unsigned found = 0;
     for (;;) {
         if (*hi + 1 >= nreg)
             return qf->slots;
         region_lock(l, ++*hi);
-        uint64_t limit = *hi * region_slots, j = q;
-        unsigned found = 0;
+        uint64_t limit = *hi * region_slots;
         while (found < need && (j = first_free_below(qf, j, limit)) < limit) {
             found++;
             j++;
