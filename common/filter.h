@@ -741,13 +741,16 @@ FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const
 /* ------------------------------------------------- concurrent writers
  *
  * Safe to call from many threads at once on the same filter, together with
- * any number of fk_filter_contains / fk_filter_contains_many calls. A key
- * whose concurrent insert has returned FK_OK is found by every lookup that
- * starts later, in any thread. Never mix these with the plain writers
+ * any number of fk_filter_contains_concurrent calls (and, for bloom,
+ * blocked, counting and cuckoo, of fk_filter_contains /
+ * fk_filter_contains_many calls: the table at the top of this file). A key
+ * whose concurrent insert has returned FK_OK is found by every such lookup
+ * that starts later, in any thread. Never mix these with the plain writers
  * (insert, remove, the batches) on one filter at the same time: the plain
  * writers stay the fastest single-writer path. What each kind does (atomic
  * OR of words, compare-and-swap of counters, one writers' lock beside
- * lock-free lookups) is in its header; the table at the top of this file
+ * lock-free lookups, region locks, a new link opened once) is in its
+ * header; the table at the top of this file
  * says which calls may overlap. Item counts: every successful call counts,
  * so a key inserted by two threads counts twice, as two plain inserts
  * would; stats and saving read the counts once the writers are done.
