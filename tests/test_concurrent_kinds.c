@@ -78,6 +78,7 @@ typedef struct {
     /* the checker's */
     uint64_t         lookups, misses, live_passes; /* passes begun beside writers */
     /* the clock thread's (time windows) */
+    uint64_t         span;
     uint64_t         clock_bad;
 } stress;
 
@@ -153,14 +154,8 @@ static void *checker(void *arg)
 static void *clock_mover(void *arg)
 {
     stress *s = arg;
-    uint64_t span = 0;
-    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
-    size_t n = 0;
-    if (fk_filter_describe(s->f, rows, FK_DESCRIBE_MAX_ROWS, &n) == FK_OK) {
-        const fk_describe_row *r = fk_describe_find(rows, n, "span");
-        span = r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 0;
-    }
-    for (uint64_t t = 1; t <= 64 && span; t++) {
+    const uint64_t span = s->span;
+    for (uint64_t t = 1; t <= 64; t++) {
         s->clock_bad += fk_filter_advance(s->f, t * (span / 128)) != FK_OK;
         if (atomic_load_explicit(&s->running, memory_order_acquire) == 0)
             break;
@@ -181,7 +176,8 @@ static void stress_kind(const fk_ops *ops, unsigned writers, uint64_t capacity, 
     if (timed)
         p.span = 1u << 20;
     stress s = { .removes = FK_OPS_HAS(ops, FK_OPS_V4, remove_concurrent),
-                 .bounded = (fk_ops_caps(ops) & FK_CAP_BOUNDED) != 0, .writers = writers };
+                 .bounded = (fk_ops_caps(ops) & FK_CAP_BOUNDED) != 0, .writers = writers,
+                 .span = p.span };
     fk_status st = fk_filter_new(ops, &p, &s.f);
     CHECK_MSG(st == FK_OK, "%s: new: %s", ops->name, fk_strerror(st));
     if (st != FK_OK)
