@@ -434,14 +434,19 @@ TEST(readers_never_miss_beside_one_writer_filling_to_95_percent)
          * run beside writers (cuckoo; the kinds with a contains_concurrent
          * slot lock their regions, which a plain writer does not) */
         int plain = !FK_OPS_HAS(ops, FK_OPS_V6, contains_concurrent) ? 0 : 1;
+        /* their readers take the writer's locks: with 8 threads on few
+         * cores a preempted reader holds the writer up, so a quarter of
+         * the keys keeps the run as short as cuckoo's (the region walk is
+         * the same at any size) */
+        const uint64_t part = plain ? 4 : 1;
         for (int concurrent_call = plain; concurrent_call < 2; concurrent_call++)
             for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++) {
                 unsigned readers = thread_counts[t] - 1;
                 uint64_t lookups = 0, misses = 0;
-                misses += fill_with_readers(ops, FK_TEST_SCALE(100000, 20000), 0, 3 + t,
-                                            concurrent_call, readers, &lookups);
-                misses += fill_with_readers(ops, 512, FK_TEST_SCALE(100000, 10000), 9 + t,
-                                            concurrent_call, readers, &lookups);
+                misses += fill_with_readers(ops, FK_TEST_SCALE(100000, 20000) / part, 0,
+                                            3 + t, concurrent_call, readers, &lookups);
+                misses += fill_with_readers(ops, 512, FK_TEST_SCALE(100000, 10000) / part,
+                                            9 + t, concurrent_call, readers, &lookups);
                 CHECK_MSG(misses == 0, "%s %s, %u readers: %llu of %llu lookups missed",
                           ops->name, concurrent_call ? "insert_concurrent" : "insert",
                           readers, (unsigned long long)misses, (unsigned long long)lookups);
