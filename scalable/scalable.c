@@ -103,7 +103,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
     c->growth = growth;
     c->tightening = tightening;
     c->bounded = (fk_ops_caps(inner) & FK_CAP_BOUNDED) != 0;
-    c->slots = slots;
+    c->slots = c->room = slots;
     c->max_bytes = fk_params_max_bytes(p);
     return c;
 }
@@ -124,24 +124,6 @@ static uint64_t room_left(const fk_scalable *c)
     return held < c->max_bytes ? c->max_bytes - held : 0;
 }
 
-/* A larger link array for a concurrent growth: the old one stays, for
- * the readers that may still be reading it, until the chain is freed. */
-static fk_status grow_array_concurrent(fk_scalable *c)
-{
-    size_t grown = fk_scalable_slots(c->count + 1);
-    if (c->nretired == sizeof c->retired / sizeof c->retired[0])
-        return FK_ENOMEM; /* (more doublings than FK_SCALABLE_MAX_LINKS allows) */
-    fk_scalable_link *more = calloc(grown, sizeof *more);
-    if (!more)
-        return FK_ENOMEM;
-    memcpy(more, c->link, c->count * sizeof *more);
-    c->retired[c->nretired++] = c->link;
-    atomic_store_explicit((_Atomic(fk_scalable_link *) *)(uintptr_t)&c->link, more,
-                          memory_order_release);
-    c->slots = grown;
-    return FK_OK;
-}
-
 /* Appends a link made from q. On any failure the chain is unchanged: the
  * byte limit is checked before anything is allocated (FK_ELIMIT).
  * concurrent: called by the one writer holding c->growing, beside
@@ -157,17 +139,16 @@ __attribute__((always_inline)) static inline fk_status add_link_as(fk_scalable *
     uint64_t cap_left = room_left(c);
     if (predicted_memory(c->inner, q) > cap_left)
         return FK_ELIMIT;
-    if (c->count == c->slots && concurrent) {
-        fk_status s = grow_array_concurrent(c);
-        if (s != FK_OK)
-            return s;
-    } else if (c->count == c->slots) {
+    if (c->count == c->slots) {
         size_t grown = fk_scalable_slots(c->count + 1);
-        fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
-        if (!more)
-            return FK_ENOMEM;
-        memset(more + c->slots, 0, (grown - c->slots) * sizeof *more);
-        c->link = more;
+        if (grown > c->room) { /* never for the concurrent writers: presized */
+            fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
+            if (!more)
+                return FK_ENOMEM;
+            memset(more + c->room, 0, (grown - c->room) * sizeof *more);
+            c->link = more;
+            c->room = grown;
+        }
         c->slots = grown;
     }
     fk_filter *f = NULL;
@@ -274,8 +255,6 @@ void fk_scalable_slot_destroy(fk_filter *f)
     for (size_t i = 0; i < c->count; i++)
         c->inner->destroy(c->link[i].filter);
     free(c->link);
-    for (unsigned i = 0; i < c->nretired; i++)
-        free(c->retired[i]);
     fk_tally_release(&c->c_items);
     free(c);
 }
@@ -739,23 +718,50 @@ fk_status fk_scalable_slot_count(const fk_filter *f, const void *key, size_t len
  * budget with one atomic add to its items: the writer whose add finds the
  * link at its capacity gives the place back and opens the next link, once:
  * writers that find the chain growing wait for that writer (c->growing, a
- * spin lock that yields), then retry in the new link. The link array is
- * replaced rather than moved when it fills (the old one is kept until the
- * chain is freed), and the count of links is published with a release
- * store after the new link is whole, so a lookup that loads the count
- * (acquire) reads only whole links. A bounded inner kind's FK_EFULL opens
+ * spin lock that yields), then retry in the new link. The link array never
+ * moves while they run: the first concurrent call (every other one
+ * waiting for it) gives it room for FK_SCALABLE_MAX_LINKS links (4 MiB of
+ * address space, zeroed pages the system maps only when a link is
+ * written), and the count of links is published with a release store
+ * after the new link is whole, so a lookup that loads the count (acquire)
+ * reads only whole links. A bounded inner kind's FK_EFULL opens
  * the next link the same way. The chain's item count is a per-thread
  * tally (common/tally.h), read with the plain count by stats and saving.
  * Plain lookups read the link array without those loads, so the readers
  * beside concurrent writers use fk_filter_contains_concurrent (newest link
  * first, each through the inner kind's fk_filter_contains_concurrent). */
 
-static uint64_t retired_bytes(const fk_scalable *c)
+static uint64_t concurrent_bytes(const fk_scalable *c)
 {
-    uint64_t b = fk_tally_bytes(&c->c_items);
-    for (unsigned i = 0, n = 8; i < c->nretired; i++, n *= 2)
-        b += n * sizeof(fk_scalable_link);
-    return b;
+    return fk_tally_bytes(&c->c_items);
+}
+
+/* Gives the link array room for every link, once, before any concurrent
+ * writer or reader reads it: every concurrent call passes here first and
+ * waits for the one that does it. */
+static fk_status presize(fk_scalable *c)
+{
+    if (atomic_load_explicit(&c->presized, memory_order_acquire))
+        return FK_OK;
+    fk_status s = FK_OK;
+    fk_spin_lock(&c->growing);
+    if (!atomic_load_explicit(&c->presized, memory_order_relaxed)) {
+        if (c->room < FK_SCALABLE_MAX_LINKS) {
+            fk_scalable_link *all = calloc(FK_SCALABLE_MAX_LINKS, sizeof *all);
+            if (all) {
+                memcpy(all, c->link, c->count * sizeof *all);
+                free(c->link);
+                c->link = all;
+                c->room = FK_SCALABLE_MAX_LINKS;
+            } else {
+                s = FK_ENOMEM;
+            }
+        }
+        if (s == FK_OK)
+            atomic_store_explicit(&c->presized, 1, memory_order_release);
+    }
+    fk_spin_unlock(&c->growing);
+    return s;
 }
 
 static inline size_t links_now(const fk_scalable *c, const fk_scalable_link **links)
@@ -793,6 +799,9 @@ fk_status fk_scalable_slot_insert_concurrent(fk_filter *f, const void *key, size
     fk_scalable *c = (fk_scalable *)f;
     if (!FK_OPS_HAS(c->inner, FK_OPS_V4, insert_concurrent))
         return FK_EUNSUPPORTED;
+    fk_status ps = presize(c);
+    if (ps != FK_OK)
+        return ps;
     for (;;) {
         const fk_scalable_link *links;
         size_t n = links_now(c, &links);
@@ -859,6 +868,9 @@ fk_status fk_scalable_slot_remove_concurrent(fk_filter *f, const void *key, size
         return FK_EUNSUPPORTED;
     if (!FK_OPS_HAS(c->inner, FK_OPS_V4, remove_concurrent))
         return FK_EUNSUPPORTED;
+    fk_status ps = presize(c);
+    if (ps != FK_OK)
+        return ps;
     /* as the plain remove (scalable.h, "Removes"): one link's yes
      * removes a copy there, several leave the key as it is */
     const fk_scalable_link *links;
@@ -883,7 +895,9 @@ fk_status fk_scalable_slot_remove_concurrent(fk_filter *f, const void *key, size
 
 bool fk_scalable_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
 {
-    const fk_scalable *c = (const fk_scalable *)f;
+    fk_scalable *c = (fk_scalable *)(uintptr_t)f; /* presize may write the array, once */
+    if (presize(c) != FK_OK)
+        return true; /* no room to be had: "maybe", never a false negative */
     const fk_scalable_link *links;
     for (size_t i = links_now(c, &links); i-- > 0;)
         if (fk_filter_contains_concurrent(links[i].filter, key, len))
@@ -910,7 +924,7 @@ void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
     }
     out->items = fk_scalable_items(c);
     out->capacity = capacity;
-    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link + retired_bytes(c);
+    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link + concurrent_bytes(c);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)capacity;
     out->load_factor = memory ? load / (double)memory : 0.0; /* memory-weighted */
     out->expected_fpr = -expm1(log_none); /* 1 - prod(1 - e_i), exact for tiny e_i */

@@ -80,10 +80,11 @@
  * own (FK_EUNSUPPORTED when it has none; remove_concurrent where the
  * chain removes), after an atomic add to the link's count; the writer that
  * finds the link full opens the next one, once, while the others wait for
- * it and retry in the new link. The link array is replaced, never moved,
- * when it fills (the old one is kept until the chain is freed, in stats'
- * memory_bytes), and the link count is published after the new link is
- * whole, so fk_filter_contains_concurrent (each link through the inner
+ * it and retry in the new link. The link array never moves while they
+ * run: the first concurrent call gives it room for FK_SCALABLE_MAX_LINKS
+ * links (4 MiB of address space, its zeroed pages mapped only as links are
+ * written; not in stats' memory_bytes), and the link count is published
+ * after the new link is whole, so fk_filter_contains_concurrent (each link through the inner
  * kind's fk_filter_contains_concurrent, newest first) never reads half a
  * link and never misses a key whose concurrent insert has returned. The
  * plain lookup reads the chain without those loads, so it may not run

@@ -45,13 +45,13 @@ typedef struct {
                                       a key is hashed once for all links */
     /* The concurrent writers (scalable.c, "many writers"): the chain's
      * count of their inserts and removes (added to items by the readers),
-     * the lock of the one writer adding a link, and the link arrays a
-     * concurrent growth replaced (a reader may still be reading one; freed
-     * with the chain). */
+     * the lock of the one writer adding a link, whether the link array has
+     * room for every link the chain may have (so it never moves while they
+     * run), and the links the array has room for (>= slots). */
     fk_tally          c_items;
     _Atomic unsigned char growing;
-    unsigned          nretired;
-    fk_scalable_link *retired[24];
+    _Atomic int       presized;
+    size_t            room;
 } fk_scalable;
 
 /* The chain's count with the concurrent writers' (a sum mod 2^64). */
