@@ -191,6 +191,15 @@ fk_status fk_filter_remove_concurrent(fk_filter *f, const void *key, size_t len)
     return f->ops->remove_concurrent(f, key, len);
 }
 
+bool fk_filter_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    if (!f || (!key && len > 0))
+        return false;
+    if (FK_OPS_HAS(f->ops, FK_OPS_V7, contains_concurrent))
+        return f->ops->contains_concurrent(f, key, len);
+    return f->ops->contains(f, key, len);
+}
+
 /* ------------------------------------------------------- 64-bit keys */
 
 /* The table's answer for a filter whose kind chose no path of its own. */

@@ -21,18 +21,27 @@
  * concurrently. On one filter, which calls may run at the same time, from
  * any number of threads ("no": the caller must keep them apart):
  *
- *                          contains,       insert_/remove_   plain writers (insert,
- *                          contains_many   concurrent        remove, the batches, ...)
- *   contains, contains_many    yes            yes (1)            no (2)
- *   insert_/remove_concurrent  yes (1)        yes (1)            no
- *   plain writers              no (2)         no                 no
+ *                          contains,       contains_     insert_/remove_  plain writers
+ *                          contains_many   concurrent    concurrent       (insert, remove,
+ *                                                                         the batches, ...)
+ *   contains, contains_many    yes            yes          yes (1)(3)       no (2)
+ *   contains_concurrent        yes            yes          yes (1)          no
+ *   insert_/remove_concurrent  yes (1)(3)     yes (1)      yes (1)          no
+ *   plain writers              no (2)         no           no               no
  *
- * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo;
- *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others);
+ * (1) for kinds with the version-4 slots (bloom, blocked, counting, cuckoo,
+ *     quotient, expandable, window, the growing chains;
+ *     fk_filter_insert_concurrent answers FK_EUNSUPPORTED for the others;
+ *     remove_concurrent where the kind removes);
  *     fk_filter_insert_many_concurrent and _u64_concurrent are concurrent
  *     inserts too, for the same kinds.
  * (2) a cuckoo filter also lets one plain writer run beside its lookups
  *     (cuckoo/cuckoo.h).
+ * (3) bloom, blocked, counting and cuckoo only: quotient, expandable,
+ *     window and the growing chains move keys across several words while
+ *     they write, so their readers beside concurrent writers use
+ *     fk_filter_contains_concurrent (which takes the region's lock), and
+ *     their plain lookups stay lock-free for the times without writers.
  * stats, saving and the set operations need the writers done. Each kind's
  * header has its own table.
  */
@@ -239,11 +248,15 @@ static inline const fk_describe_row *fk_describe_find(const fk_describe_row *row
  *                          (batches of concurrent inserts; without them
  *                          fk_filter_insert_many_concurrent loops over the
  *                          version-4 insert_concurrent slot, and answers
- *                          FK_EUNSUPPORTED where that is missing too)
+ *                          FK_EUNSUPPORTED where that is missing too),
+ *                          contains_concurrent (the lookup beside
+ *                          concurrent writers of the kinds whose writers
+ *                          move keys across words; without it
+ *                          fk_filter_contains_concurrent calls contains)
  *
- * Version 5 is frozen with release 0.3.0: its slots, their order and
- * their contracts stay as they are. Version 6 is open until the next
- * release; later features append below its slots.
+ * Versions 5 and 6 are frozen with releases 0.3.0 and 0.4.0: their slots,
+ * their order and their contracts stay as they are. Version 7 is open
+ * until the next release; later features append below its slots.
  *
  * Tables are static const and built with designated initializers; a slot
  * left out is NULL = unsupported. New tables say .version = FK_OPS_VERSION.
@@ -357,6 +370,13 @@ struct fk_ops {
                                         const size_t lens[], size_t *done);
     fk_status (*insert_many_u64_concurrent)(fk_filter *f, size_t n, const uint64_t keys[],
                                             size_t *done);
+    /* (version 7) The contract of fk_filter_contains_concurrent, which has already
+     * checked f and key: set by the kinds whose plain lookup may not run
+     * beside their concurrent writers (their writers move keys across
+     * several words: quotient, expandable, window, the growing chains);
+     * NULL where contains already may (fk_filter_contains_concurrent then
+     * calls contains). */
+    bool      (*contains_concurrent)(const fk_filter *f, const void *key, size_t len);
 
     /* Slots appended later go below, under FK_OPS_V8 and so on. */
 };
@@ -742,13 +762,16 @@ FK_API fk_status fk_filter_remove_many(fk_filter *f, size_t n, const void *const
 /* ------------------------------------------------- concurrent writers
  *
  * Safe to call from many threads at once on the same filter, together with
- * any number of fk_filter_contains / fk_filter_contains_many calls. A key
- * whose concurrent insert has returned FK_OK is found by every lookup that
- * starts later, in any thread. Never mix these with the plain writers
+ * any number of fk_filter_contains_concurrent calls (and, for bloom,
+ * blocked, counting and cuckoo, of fk_filter_contains /
+ * fk_filter_contains_many calls: the table at the top of this file). A key
+ * whose concurrent insert has returned FK_OK is found by every such lookup
+ * that starts later, in any thread. Never mix these with the plain writers
  * (insert, remove, the batches) on one filter at the same time: the plain
  * writers stay the fastest single-writer path. What each kind does (atomic
  * OR of words, compare-and-swap of counters or of bucket words, striped
- * locks beside lock-free lookups) is in its header; the table at the top of this file
+ * locks beside lock-free lookups, region locks, a new link opened once) is
+ * in its header; the table at the top of this file
  * says which calls may overlap. Item counts: every successful call counts,
  * so a key inserted by two threads counts twice, as two plain inserts
  * would; stats and saving read the counts once the writers are done.
@@ -785,6 +808,22 @@ FK_API fk_status fk_filter_insert_many_concurrent(fk_filter *f, size_t n,
  * NULL with n > 0: FK_EINVAL. */
 FK_API fk_status fk_filter_insert_many_u64_concurrent(fk_filter *f, size_t n,
                                                       const uint64_t keys[], size_t *done);
+
+/* The lookup to use beside concurrent writers: answers as
+ * fk_filter_contains, and may run together with any number of
+ * fk_filter_insert_concurrent / _remove_concurrent and lookups on f. A key
+ * whose concurrent insert has returned FK_OK (and that no remove has
+ * taken since) is found by every fk_filter_contains_concurrent that starts
+ * later, in any thread. For the kinds whose plain lookups already may run
+ * beside their concurrent writers (bloom, blocked, counting, cuckoo) this
+ * is fk_filter_contains itself; the kinds whose writers move keys across
+ * several words (quotient, expandable, window, the growing chains) take
+ * the lock of the region the key's lookup reads (each kind's header), so
+ * their plain fk_filter_contains stays lock-free and as fast as before,
+ * but must not run beside a writer. f NULL, or key NULL with len > 0,
+ * answers false. Cost: the kind's lookup, plus its lock where it takes
+ * one. */
+FK_API bool fk_filter_contains_concurrent(const fk_filter *f, const void *key, size_t len);
 
 /* Returns the kind's vtable (never NULL for a valid filter; NULL for f NULL). */
 FK_API const fk_ops *fk_filter_ops(const fk_filter *f);

@@ -7,6 +7,7 @@
 #include "expandable_internal.h"
 #include "../common/alloc.h"
 #include "../common/cpu.h"
+#include "../common/spinlock.h"
 
 /* Rank and select (common/rank_select.h): BMI2's pdep and the popcnt
  * instruction where the CPU has them (each filter chooses at creation:
@@ -205,6 +206,9 @@ void fk_expandable_free(fk_expandable *xf)
         return;
     free(xf->table);
     free(xf->voids);
+    free(atomic_load_explicit(&xf->locks, memory_order_relaxed));
+    for (unsigned i = 0; i < xf->nretired; i++)
+        free(xf->retired[i]);
     free(xf);
 }
 
@@ -281,7 +285,8 @@ FK_XF_DEFINE_PLACING(bmi2, FK_TARGET_BMI2_POPCNT, FK_XF_SELECT_BMI2,
                      FK_XF_POPCNT)
 #endif
 
-static uint64_t run_place(const fk_expandable *xf, uint64_t q)
+__attribute__((always_inline)) static inline uint64_t run_place(const fk_expandable *xf,
+                                                                 uint64_t q)
 {
 #if FK_CPU_X86
     if (xf->bmi2)
@@ -296,7 +301,8 @@ static uint64_t run_place(const fk_expandable *xf, uint64_t q)
  * subtracting 1 from it borrows out of its top bit and the lane had it
  * clear (a borrow only flags lanes above a zero one, so the lowest flag is
  * exact: a first one past the block's last slot means none in it). */
-static uint64_t first_free(const fk_expandable *xf, uint64_t j)
+__attribute__((always_inline)) static inline uint64_t first_free(const fk_expandable *xf,
+                                                                  uint64_t j)
 {
     const unsigned W = xf->width, lanes = xf->free_lanes;
     const uint64_t ones = xf->free_ones, highs = ones << (W - 1);
@@ -320,6 +326,39 @@ static uint64_t first_free(const fk_expandable *xf, uint64_t j)
     }
     return xf->slots;
 }
+
+
+/* first_free below limit (limit when none there): the concurrent
+ * writers' bound. With limit a block's first slot it reads no slot of that
+ * block; its 8-byte loads may touch the first bytes of that block's header,
+ * which the writer holds too (the region after the last it searches). */
+static uint64_t first_free_below(const fk_expandable *xf, uint64_t j, uint64_t limit)
+{
+    const unsigned W = xf->width, lanes = xf->free_lanes;
+    const uint64_t ones = xf->free_ones, highs = ones << (W - 1);
+    while (j < limit) {
+        uint64_t b = j >> 6;
+        const uint8_t *area = fk_xf_block(xf, b) + FK_XF_HEAD;
+        for (unsigned i = (unsigned)(j & 63); i < 64; i += lanes) {
+            unsigned bit = i * W;
+            uint64_t x = fk_load_le64(area + (bit >> 3)) >> (bit & 7);
+            uint64_t z = (x - ones) & ~x & highs;
+            if (z) {
+                unsigned top = (unsigned)__builtin_ctzll(z) + 1, k = 0; /* (k + 1) W */
+                while ((k + 1) * W < top)
+                    k++;
+                if (i + k < 64) {
+                    uint64_t at = (b << 6) + i + k;
+                    return at < limit ? at : limit;
+                }
+                break; /* the lowest zero lane is past the block: none in it */
+            }
+        }
+        j = (b + 1) << 6;
+    }
+    return limit;
+}
+
 
 /* ---------------------------------------------------------------- lookup */
 
@@ -568,7 +607,8 @@ static inline void area_move(uint8_t *area, unsigned from, unsigned to, unsigned
  * bits with them, a block at a time from the top (one bit-string move and
  * one word shift per block); slot p's runend bit ends cleared, its value
  * is the caller's to write. Slot e must be free. */
-static void shift_up(fk_expandable *xf, uint64_t p, uint64_t e)
+__attribute__((always_inline)) static inline void shift_up(fk_expandable *xf, uint64_t p,
+                                                           uint64_t e)
 {
     const unsigned W = xf->width;
     for (uint64_t b = e >> 6;; b--) {
@@ -620,8 +660,10 @@ static void shift_down(fk_expandable *xf, uint64_t p, uint64_t E)
 
 /* Puts value v into q's run, keeping the run's values rising. FK_EFULL
  * (nothing changed) when the cluster would pass the last slot or an
- * offset would pass FK_XF_OFFSET_MAX. */
-static fk_status table_insert(fk_expandable *xf, uint64_t q, uint32_t v)
+ * offset would pass FK_XF_OFFSET_MAX. Inlined into both writers (plain
+ * and concurrent), as it was into the one before there were two. */
+__attribute__((always_inline)) static inline fk_status table_insert(fk_expandable *xf, uint64_t q,
+                                                                    uint32_t v)
 {
     uint64_t start = run_place(xf, q), p = start, end = start;
     bool occupied = is_occupied(xf, q);
@@ -715,12 +757,14 @@ static void voids_erase(fk_expandable *xf, size_t i)
 /* Removes slot p of q's run [start, end]: the runs after it that sit past
  * their quotient move left by one, up to the first that cannot. */
 static void table_remove_at(fk_expandable *xf, uint64_t q, uint64_t start, uint64_t end,
-                            uint64_t p)
+                            uint64_t p, uint64_t qlimit)
 {
+    /* qlimit: N, or a concurrent writer's bound (past the free slot that
+     * ends the cluster: no run there moves) */
     uint64_t E = end, cur = q;
     while (E + 1 < xf->slots) {
-        uint64_t q2 = next_bit(xf, 0, cur + 1, xf->quotients);
-        if (q2 >= xf->quotients || q2 > E)
+        uint64_t q2 = next_bit(xf, 0, cur + 1, qlimit);
+        if (q2 >= qlimit || q2 > E)
             break;
         E = next_bit(xf, 8, E + 1, xf->slots);
         cur = q2;
@@ -754,7 +798,7 @@ static fk_status remove_hash(fk_expandable *xf, uint64_t h)
             }
         }
         if (best <= end) {
-            table_remove_at(xf, q, start, end, best);
+            table_remove_at(xf, q, start, end, best, xf->quotients);
             xf->used--;
             xf->by_len[best_len]--;
             return FK_OK;
@@ -1046,6 +1090,281 @@ static fk_status double_table(fk_expandable *xf)
     return FK_OK;
 }
 
+
+/* ------------------------------------------------------- many writers
+ *
+ * Region locks as the quotient filter's (quotient/quotient.c, "many
+ * writers"): one lock byte per region of FK_XF_REGION_BLOCKS blocks; an
+ * insert or remove locks q's region and each next one, in address order,
+ * until the regions it holds contain the free slot after q's cluster
+ * (its shift ends there) and one more; every read and write it makes
+ * stays below that last region (first_free_below, table_remove_at's
+ * bound). A lookup beside the writers (fk_filter_contains_concurrent)
+ * takes the same locks, then runs the plain lookup.
+ *
+ * The doubling is the one global step: the writer that finds the table at
+ * its limit (or an insert refused for room) takes every region lock of the
+ * current table in address order, so it waits for the writers inside and
+ * keeps the others out, doubles the table, publishes the new table's locks
+ * (made before, so a doubling never lacks them) and releases the old ones.
+ * A writer that was waiting on an old lock sees, once it has it, that the
+ * filter's locks changed, lets it go and starts again on the new table.
+ * Everything global (the table, its geometry, the limit, the void list)
+ * changes only under every lock, so a writer holding any one reads it
+ * safely. Removing a void (an entry whose fingerprint ran out: only past
+ * the expected growth) is a global step too. The counts (used, by_len)
+ * take atomic adds. The old lock arrays stay until the filter is freed. */
+
+static uint64_t regions_for(uint64_t nblocks)
+{
+    return (nblocks + FK_XF_REGION_BLOCKS - 1) / FK_XF_REGION_BLOCKS;
+}
+
+static fk_xf_locks *locks_make(uint64_t nblocks, uint64_t quotients)
+{
+    uint64_t n = regions_for(nblocks);
+    fk_xf_locks *L = calloc(1, sizeof *L + (size_t)n);
+    if (L) {
+        L->nregions = n;
+        L->quotients = quotients;
+    }
+    return L;
+}
+
+/* The current table's locks, made by the first concurrent call (no
+ * doubling can run before they exist: it needs them). */
+static fk_xf_locks *locks_now(fk_expandable *xf)
+{
+    fk_xf_locks *L = atomic_load_explicit(&xf->locks, memory_order_acquire);
+    if (L)
+        return L;
+    fk_xf_locks *mine = locks_make(xf->nblocks, xf->quotients);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&xf->locks, &L, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    free(mine);
+    return L;
+}
+
+typedef struct {
+    fk_xf_locks *L;
+    uint64_t     lo, hi, limit;
+} xf_span;
+
+static void span_unlock(const xf_span *sp)
+{
+    for (uint64_t i = sp->lo; i <= sp->hi; i++)
+        fk_spin_unlock(fk_spin_at(sp->L->lock, i));
+}
+
+/* Locks the regions of the key of hash h in the table L locks: false
+ * (nothing held) when a doubling replaced that table meanwhile. Else
+ * *q, *kv are the key's place and sp->limit bounds what the caller may
+ * touch: `need` free slots at or after q lie below it (or it is S). */
+static bool span_lock(fk_expandable *xf, fk_xf_locks *L, uint64_t h, unsigned need,
+                      xf_span *sp, uint64_t *q, uint32_t *kv)
+{
+    const uint64_t region_slots = 64u * FK_XF_REGION_BLOCKS;
+    uint64_t q0 = (uint64_t)(((unsigned __int128)h * L->quotients) >> 64);
+    sp->L = L;
+    sp->lo = sp->hi = (q0 >> 6) / FK_XF_REGION_BLOCKS;
+    fk_spin_lock(fk_spin_at(L->lock, sp->lo));
+    if (atomic_load_explicit(&xf->locks, memory_order_acquire) != L) {
+        fk_spin_unlock(fk_spin_at(L->lock, sp->lo));
+        return false;
+    }
+    *q = fk_xf_place(xf, h, kv); /* = q0: the geometry is L's while a lock is held */
+    /* the scan goes on from where the last limit stopped it */
+    uint64_t j = *q;
+    unsigned found = 0;
+    for (;;) {
+        if (sp->hi + 1 >= L->nregions) {
+            sp->limit = xf->slots;
+            return true;
+        }
+        fk_spin_lock(fk_spin_at(L->lock, ++sp->hi));
+        uint64_t limit = sp->hi * region_slots;
+        while (found < need && (j = first_free_below(xf, j, limit)) < limit) {
+            found++;
+            j++;
+        }
+        if (found == need) {
+            sp->limit = limit;
+            return true;
+        }
+    }
+}
+
+static void lock_all(fk_xf_locks *L)
+{
+    for (uint64_t i = 0; i < L->nregions; i++)
+        fk_spin_lock(fk_spin_at(L->lock, i));
+}
+
+static void unlock_all(fk_xf_locks *L)
+{
+    for (uint64_t i = 0; i < L->nregions; i++)
+        fk_spin_unlock(fk_spin_at(L->lock, i));
+}
+
+static inline uint64_t atomic_add_u64(uint64_t *p, uint64_t d)
+{
+    return atomic_fetch_add_explicit((_Atomic uint64_t *)p, d, memory_order_relaxed);
+}
+
+/* The global step: doubles the table L locks, unless another writer did
+ * (then FK_OK: the caller starts again), or, without force, the table is
+ * below its limit. */
+static fk_status double_concurrent(fk_expandable *xf, fk_xf_locks *L, bool force)
+{
+    lock_all(L);
+    fk_status s = FK_OK;
+    if (atomic_load_explicit(&xf->locks, memory_order_relaxed) == L &&
+        (force || xf->used >= xf->limit)) {
+        fk_xf_locks *next = NULL;
+        if (xf->nretired == sizeof xf->retired / sizeof xf->retired[0])
+            s = FK_ELIMIT;
+        else if (!(next = locks_make(fk_xf_slots_for(xf->quotients * 2) / 64,
+                                     xf->quotients * 2)))
+            s = FK_ENOMEM;
+        else if ((s = double_table(xf)) != FK_OK)
+            free(next);
+        if (s == FK_OK) {
+            xf->retired[xf->nretired++] = L;
+            atomic_store_explicit(&xf->locks, next, memory_order_release);
+        }
+    }
+    unlock_all(L);
+    return s;
+}
+
+static fk_status insert_concurrent_hash(fk_expandable *xf, uint64_t h)
+{
+    for (int tries = 0;;) {
+        fk_xf_locks *L = locks_now(xf);
+        if (!L)
+            return FK_ENOMEM;
+        xf_span sp;
+        uint64_t q;
+        uint32_t kv;
+        if (!span_lock(xf, L, h, 1, &sp, &q, &kv))
+            continue;
+        fk_status s;
+        if (atomic_load_explicit((_Atomic uint64_t *)&xf->used, memory_order_relaxed) >=
+            xf->limit) {
+            span_unlock(&sp);
+            if ((s = double_concurrent(xf, L, false)) != FK_OK)
+                return s;
+            continue;
+        }
+        /* its shift ends at the free slot below sp.limit */
+        s = table_insert(xf, q, fk_xf_entry(xf, kv));
+        if (s == FK_OK) {
+            atomic_add_u64(&xf->used, 1);
+            atomic_add_u64(&xf->by_len[xf->fp_bits], 1);
+        }
+        span_unlock(&sp);
+        if (s != FK_EFULL || tries++ > 0) /* doubling did not help: copies of one hash */
+            return s;
+        if ((s = double_concurrent(xf, L, true)) != FK_OK)
+            return s;
+    }
+}
+
+static fk_status remove_concurrent_hash(fk_expandable *xf, uint64_t h)
+{
+    for (;;) {
+        fk_xf_locks *L = locks_now(xf);
+        if (!L)
+            return FK_ENOMEM;
+        xf_span sp;
+        uint64_t q;
+        uint32_t kv;
+        if (!span_lock(xf, L, h, 1, &sp, &q, &kv))
+            continue;
+        if (is_occupied(xf, q)) { /* remove_hash's table part */
+            uint64_t start = run_place(xf, q), end = next_bit(xf, 8, start, xf->slots);
+            uint64_t best = end + 1;
+            unsigned best_len = 0;
+            for (uint64_t j = start; j <= end; j++) {
+                uint32_t v = fk_xf_slot(xf, j);
+                unsigned len = fk_xf_len(xf, v);
+                if (fk_xf_match(v, kv) && (best > end || len > best_len)) {
+                    best = j;
+                    best_len = len;
+                }
+            }
+            if (best <= end) {
+                table_remove_at(xf, q, start, end, best,
+                                sp.limit < xf->quotients ? sp.limit : xf->quotients);
+                atomic_add_u64(&xf->used, UINT64_MAX);
+                atomic_add_u64(&xf->by_len[best_len], UINT64_MAX);
+                span_unlock(&sp);
+                return FK_OK;
+            }
+        }
+        bool voids = xf->nvoids > 0;
+        span_unlock(&sp);
+        if (!voids)
+            return FK_ENOTFOUND;
+        /* a void: the global step */
+        lock_all(L);
+        fk_status s = FK_ENOTFOUND;
+        bool current = atomic_load_explicit(&xf->locks, memory_order_relaxed) == L;
+        if (current) {
+            long i = voids_match(xf, q);
+            if (i >= 0) {
+                voids_erase(xf, (size_t)i);
+                s = FK_OK;
+            }
+        }
+        unlock_all(L);
+        if (current)
+            return s;
+    }
+}
+
+static inline uint64_t key_hash(const fk_expandable *xf, const void *key, size_t len)
+{
+    return len == 8 ? fk_hash8_64(fk_load_le64(key), xf->flip) : fk_xf_hash(xf, key, len);
+}
+
+static fk_status fk_expandable_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_expandable *xf = (fk_expandable *)f;
+    return insert_concurrent_hash(xf, key_hash(xf, key, len));
+}
+
+static fk_status fk_expandable_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_expandable *xf = (fk_expandable *)f;
+    return remove_concurrent_hash(xf, key_hash(xf, key, len));
+}
+
+/* The lock arrays are the one part of a filter a lookup may write (the
+ * first one, once), hence the cast. */
+static bool fk_expandable_slot_contains_concurrent(const fk_filter *f, const void *key,
+                                                   size_t len)
+{
+    fk_expandable *xf = (fk_expandable *)(uintptr_t)f;
+    uint64_t h = key_hash(xf, key, len);
+    for (;;) {
+        fk_xf_locks *L = locks_now(xf);
+        if (!L)
+            return true; /* no locks to be had: "maybe", never a false negative */
+        xf_span sp;
+        uint64_t q;
+        uint32_t kv;
+        if (!span_lock(xf, L, h, 1, &sp, &q, &kv))
+            continue;
+        bool hit = xf->lookup(xf, h);
+        span_unlock(&sp);
+        return hit;
+    }
+}
+
 /* ----------------------------------------------------------------- stats */
 
 static double fpr_bound(const fk_expandable *xf)
@@ -1205,4 +1524,7 @@ const fk_ops fk_expandable_ops = {
     .remove_u64 = fk_expandable_slot_remove_u64,
     .set_max_bytes = fk_expandable_slot_set_max_bytes,
     .describe = fk_expandable_slot_describe,
+    .insert_concurrent = fk_expandable_slot_insert_concurrent,
+    .remove_concurrent = fk_expandable_slot_remove_concurrent,
+    .contains_concurrent = fk_expandable_slot_contains_concurrent,
 };

@@ -36,6 +36,7 @@
 #ifndef FK_EXPANDABLE_INTERNAL_H
 #define FK_EXPANDABLE_INTERNAL_H
 
+#include <stdatomic.h>
 #include <string.h>
 #include "expandable.h"
 #include "../common/bits.h"
@@ -51,6 +52,15 @@
 /* The lookup bodies, chosen at creation (BMI2 select and popcnt, or the
  * portable ones): by hash (the batches) and by key (the hash inlined). */
 typedef bool (*fk_xf_lookup_fn)(const fk_expandable *xf, uint64_t h);
+
+/* One lock byte per region of FK_XF_REGION_BLOCKS blocks of one table,
+ * with the geometry they were made for (expandable.c, "many writers"). */
+#define FK_XF_REGION_BLOCKS 4u
+typedef struct {
+    uint64_t      nregions;
+    uint64_t      quotients; /* N of the table they lock */
+    unsigned char lock[];
+} fk_xf_locks;
 typedef bool (*fk_xf_lookup_key_fn)(const fk_expandable *xf, const void *key, size_t len);
 
 struct fk_expandable {
@@ -80,6 +90,13 @@ struct fk_expandable {
     uint64_t *voids;       /* sorted void keys (a multiset) */
     size_t    nvoids, voids_cap;
     uint64_t  void_gens;   /* bit g set when a void of generation g exists */
+    /* The concurrent writers (expandable.c, "many writers"): the region
+     * locks of the current table (NULL until the first concurrent call),
+     * and those of the tables a concurrent doubling replaced (a writer may
+     * still be waiting on one), freed with the filter. */
+    _Atomic(fk_xf_locks *) locks;
+    unsigned  nretired;
+    fk_xf_locks *retired[FK_EXPANDABLE_MAX_DOUBLINGS + 1];
 };
 
 /* ------------------------------------------------------- key -> place */

@@ -10,6 +10,7 @@
 #include "../common/bits.h"
 #include "../common/cpu.h"
 #include "../common/sizing_internal.h"
+#include "../common/spinlock.h"
 
 
 /* ------------------------------------------------------------ sizing */
@@ -111,10 +112,21 @@ static uint64_t next_bit(const fk_quotient *qf, unsigned at, uint64_t from, uint
     return j < limit ? j : limit;
 }
 
-/* The first occupied quotient >= from, or N when none. */
-static uint64_t next_occupied(const fk_quotient *qf, uint64_t from)
+/* next_bit reading no block past limit's (the concurrent writers read
+ * only the regions they hold): the rare writers' scans (rewrite_run). */
+static uint64_t next_bit_below(const fk_quotient *qf, unsigned at, uint64_t from, uint64_t limit)
 {
-    return next_bit(qf, 0, from, qf->quotients);
+    if (from >= limit)
+        return limit;
+    uint64_t b = from >> 6, last = (limit - 1) >> 6;
+    uint64_t w = fk_load_le64(fk_qf_block(qf, b) + at) & (~UINT64_C(0) << (from & 63));
+    while (!w) {
+        if (++b > last)
+            return limit;
+        w = fk_load_le64(fk_qf_block(qf, b) + at);
+    }
+    uint64_t j = (b << 6) + (uint64_t)__builtin_ctzll(w);
+    return j < limit ? j : limit;
 }
 
 /* The first runend >= from, or S when none (only in a malformed table). */
@@ -139,6 +151,28 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
  *   runs of quotients <= j not ended by j each need one more slot (and
  *   before the block's offset, the earlier blocks' runs too). No select:
  *   two popcounts per jump. */
+/* first_free's body, reading no block at or past LIMIT's */
+#define FK_QF_FIRST_FREE_BODY(POPCOUNT, LIMIT)                                              \
+        while (j < (LIMIT)) {                                                               \
+            uint64_t b = j >> 6;                                                            \
+            unsigned i = (unsigned)(j & 63), off = fk_qf_offset(qf, b);                     \
+            uint64_t upto = ~UINT64_C(0) >> (63 - i);                                       \
+            unsigned d = POPCOUNT(fk_qf_occupieds(qf, b) & upto);                           \
+            if (off > i) {                                                                  \
+                j += off - i + d;                                                           \
+                continue;                                                                   \
+            }                                                                               \
+            uint64_t re = fk_qf_runends(qf, b) & upto & (~UINT64_C(0) << off);              \
+            unsigned open = d - POPCOUNT(re);                                               \
+            if (open > 0)                                                                   \
+                j += open;                                                                  \
+            else if ((re >> i) & 1)                                                         \
+                j++;                                                                        \
+            else                                                                            \
+                return j;                                                                   \
+        }                                                                                   \
+        return (LIMIT);
+
 #define FK_QF_DEFINE_PLACING(SUFFIX, ATTR, SELECT, POPCOUNT)                                \
     ATTR static uint64_t nth_runend_##SUFFIX(const fk_quotient *qf, uint64_t p0, unsigned d) \
     {                                                                                       \
@@ -165,25 +199,12 @@ static uint64_t next_runend(const fk_quotient *qf, uint64_t from)
     }                                                                                       \
     ATTR static uint64_t first_free_##SUFFIX(const fk_quotient *qf, uint64_t j)             \
     {                                                                                       \
-        while (j < qf->slots) {                                                             \
-            uint64_t b = j >> 6;                                                            \
-            unsigned i = (unsigned)(j & 63), off = fk_qf_offset(qf, b);                     \
-            uint64_t upto = ~UINT64_C(0) >> (63 - i);                                       \
-            unsigned d = POPCOUNT(fk_qf_occupieds(qf, b) & upto);                           \
-            if (off > i) {                                                                  \
-                j += off - i + d;                                                           \
-                continue;                                                                   \
-            }                                                                               \
-            uint64_t re = fk_qf_runends(qf, b) & upto & (~UINT64_C(0) << off);              \
-            unsigned open = d - POPCOUNT(re);                                               \
-            if (open > 0)                                                                   \
-                j += open;                                                                  \
-            else if ((re >> i) & 1)                                                         \
-                j++;                                                                        \
-            else                                                                            \
-                return j;                                                                   \
-        }                                                                                   \
-        return qf->slots;                                                                   \
+        FK_QF_FIRST_FREE_BODY(POPCOUNT, qf->slots)                                          \
+    }                                                                                       \
+    ATTR static uint64_t first_free_below_##SUFFIX(const fk_quotient *qf, uint64_t j,       \
+                                                   uint64_t limit)                          \
+    {                                                                                       \
+        FK_QF_FIRST_FREE_BODY(POPCOUNT, limit)                                              \
     }
 
 #define FK_QF_SELECT_PORTABLE(w, k) fk_rs_select((w), (k))
@@ -207,6 +228,13 @@ static uint64_t run_place(const fk_quotient *qf, uint64_t q)
 static uint64_t first_free(const fk_quotient *qf, uint64_t j)
 {
     return FK_QF_PLACING(qf, first_free, j);
+}
+
+/* The first free slot in [j, limit), or limit: reads no block at or past
+ * limit's. */
+static uint64_t first_free_below(const fk_quotient *qf, uint64_t j, uint64_t limit)
+{
+    return FK_QF_PLACING(qf, first_free_below, j, limit);
 }
 
 /* The last runend in [lo, hi), or lo - 1 when there is none. */
@@ -544,12 +572,33 @@ fk_status fk_quotient_new(const fk_params *p, fk_quotient **out)
     return s;
 }
 
+/* Releases what the concurrent writers allocated (the writers done). */
+static void release_concurrent(fk_quotient *qf)
+{
+    free(atomic_load_explicit(&qf->locks, memory_order_relaxed));
+    atomic_store_explicit(&qf->locks, NULL, memory_order_relaxed);
+    fk_tally_release(&qf->c_items);
+    fk_tally_release(&qf->c_distinct);
+    fk_tally_release(&qf->c_used);
+}
+
 void fk_quotient_free(fk_quotient *qf)
 {
     if (!qf)
         return;
+    release_concurrent(qf);
     free(qf->table);
     free(qf);
+}
+
+void fk_qf_settle(fk_quotient *qf)
+{
+    qf->items = fk_qf_sum_items(qf);
+    qf->distinct = fk_qf_distinct(qf);
+    qf->used = fk_qf_used(qf);
+    fk_tally_reset(&qf->c_items);
+    fk_tally_reset(&qf->c_distinct);
+    fk_tally_reset(&qf->c_used);
 }
 
 static uint64_t table_bytes(const fk_quotient *qf)
@@ -624,7 +673,7 @@ typedef struct {
 } moved_run;
 
 static fk_status rewrite_run(fk_quotient *qf, uint64_t P, uint64_t q, uint64_t oldlen,
-                             const uint64_t *nv, uint64_t nlen)
+                             const uint64_t *nv, uint64_t nlen, uint64_t qlimit)
 {
     if (nlen == oldlen) {
         for (uint64_t t = 0; t < nlen; t++)
@@ -638,8 +687,11 @@ static fk_status rewrite_run(fk_quotient *qf, uint64_t P, uint64_t q, uint64_t o
     moved_run *runs = stack_runs;
     size_t nruns = 0, cap = 64;
     fk_status st = FK_OK;
-    for (uint64_t oq = next_occupied(qf, q + 1); oq < qf->quotients;
-         oq = next_occupied(qf, oq + 1)) {
+    /* qlimit (N, or the end of the regions a concurrent writer holds,
+     * past the free slots that end the moves) stops the scan for the next
+     * run: no run at or after it moves */
+    for (uint64_t oq = next_bit_below(qf, 0, q + 1, qlimit); oq < qlimit;
+         oq = next_bit_below(qf, 0, oq + 1, qlimit)) {
         uint64_t os = oq > old_next ? oq : old_next;
         uint64_t ns = oq > new_pos ? oq : new_pos;
         if (os == ns)
@@ -811,9 +863,10 @@ static void shift_up_one(fk_quotient *qf, uint64_t from, uint64_t e)
 
 /* q's run (at P, oldlen slots) becomes nv[0..oldlen]: one slot longer.
  * FK_EFULL (nothing changed) when no free slot follows or an offset
- * would pass 255. */
-static fk_status grow_run_by_one(fk_quotient *qf, uint64_t P, uint64_t q, uint64_t oldlen,
-                                 const uint64_t *nv)
+ * would pass 255. Inlined into both writers (plain and concurrent), as it
+ * was into the one before there were two. */
+__attribute__((always_inline)) static inline fk_status
+grow_run_by_one(fk_quotient *qf, uint64_t P, uint64_t q, uint64_t oldlen, const uint64_t *nv)
 {
     uint64_t from = P + oldlen, e = first_free(qf, from);
     if (e >= qf->slots)
@@ -866,9 +919,12 @@ static uint64_t find_group(const fk_quotient *qf, const uint64_t *vals, size_t n
 }
 
 /* Adds `add` to the count of (q, x), or takes one away when add is 0;
- * P is run_place(q). */
-static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add,
-                                 bool occupied, uint64_t P)
+ * P is run_place(q). qlimit: as rewrite_run's; concurrent: the counts'
+ * changes go to the writers' tallies (both constants where it is inlined,
+ * so the plain writers' code is what it was). */
+__attribute__((always_inline)) static inline fk_status
+change_count_at_as(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add, bool occupied,
+                   uint64_t P, uint64_t qlimit, bool concurrent)
 {
     if (P >= qf->slots)
         return FK_EFULL;
@@ -911,8 +967,12 @@ static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64
         goto out;
     }
     st = nv.n == oldlen + 1 ? grow_run_by_one(qf, P, q, oldlen, nv.v)
-                            : rewrite_run(qf, P, q, oldlen, nv.v, nv.n);
-    if (st == FK_OK) {
+                            : rewrite_run(qf, P, q, oldlen, nv.v, nv.n, qlimit);
+    if (st == FK_OK && concurrent) {
+        fk_tally_add(&qf->c_items, nc - c);
+        fk_tally_add(&qf->c_distinct, (uint64_t)(int64_t)((c == 0) - (nc == 0)));
+        fk_tally_add(&qf->c_used, nv.n - oldlen);
+    } else if (st == FK_OK) {
         qf->items = qf->items + nc - c;
         qf->distinct += (c == 0) - (nc == 0);
         qf->used = qf->used + nv.n - oldlen;
@@ -921,6 +981,12 @@ out:
     vec_free(&old);
     vec_free(&nv);
     return st;
+}
+
+static fk_status change_count_at(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add,
+                                 bool occupied, uint64_t P)
+{
+    return change_count_at_as(qf, q, x, add, occupied, P, qf->quotients, false);
 }
 
 static fk_status change_count(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add)
@@ -1306,8 +1372,8 @@ bool fk_qf_check_canonical(const fk_quotient *qf)
         return true; /* no memory to check with */
     fk_status s = fk_qf_rebuild_canonical(qf, copy);
     bool ok = s == FK_ENOMEM ||
-              (s == FK_OK && copy->items == qf->items && copy->distinct == qf->distinct &&
-               copy->used == qf->used);
+              (s == FK_OK && copy->items == fk_qf_sum_items(qf) &&
+               copy->distinct == fk_qf_distinct(qf) && copy->used == fk_qf_used(qf));
     const uint8_t *pad = qf->table + qf->nblocks * qf->block_bytes;
     for (unsigned i = 0; i < FK_QF_PAD; i++)
         ok &= pad[i] == 0;
@@ -1327,6 +1393,7 @@ static bool same_geometry(const fk_quotient *a, const fk_quotient *b)
  * identity (its address, ops and sizing record). */
 static void adopt(fk_quotient *qf, fk_quotient *from)
 {
+    release_concurrent(qf); /* the locks were sized for the old table */
     fk_quotient keep = *qf;
     free(keep.table);
     *qf = *from; /* the table, its geometry and its counts */
@@ -1472,6 +1539,7 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
 {
     if (!dst || !src || dst == src || !same_geometry(dst, src))
         return FK_EINVAL;
+    fk_qf_settle(dst);
     fk_quotient *out = NULL;
     fk_status s = create_exact(dst->slots, dst->quotients, dst->r, dst->seed, dst->capacity,
                                dst->fpr, true, &out);
@@ -1515,8 +1583,8 @@ fk_status fk_quotient_merge(fk_quotient *dst, const fk_quotient *src)
         fk_quotient_free(out);
         return s;
     }
-    out->items = dst->items + src->items - lost;
-    out->distinct = dst->distinct + src->distinct - common;
+    out->items = dst->items + fk_qf_sum_items(src) - lost;
+    out->distinct = dst->distinct + fk_qf_distinct(src) - common;
     adopt(dst, out);
     FK_QF_DEBUG_CHECK(dst);
     return FK_OK;
@@ -1530,6 +1598,7 @@ fk_status fk_quotient_grow(fk_quotient *qf)
     if (fk_qf_geometry_ok(qf->slots * 2, qf->quotients * 2, qf->r - 1) &&
         qf->slots * 2 / 64 * block_bytes_of(qf->r - 1) + FK_QF_PAD + sizeof *qf > max)
         return FK_ELIMIT;
+    fk_qf_settle(qf);
     fk_quotient *out = NULL;
     fk_status s = create_exact(qf->slots * 2, qf->quotients * 2, qf->r - 1, qf->seed,
                                qf->capacity, qf->fpr, true, &out);
@@ -1561,6 +1630,182 @@ fk_status fk_quotient_grow(fk_quotient *qf)
     return FK_OK;
 }
 
+
+/* --------------------------------------------------------- many writers
+ *
+ * Region locks in the manner of the counting quotient filter's (Pandey et
+ * al.): the table is cut into regions of FK_QF_REGION_BLOCKS blocks, one
+ * lock byte each (common/spinlock.h). A
+ * change to q's run moves slots from q's run up to the free slots after
+ * it (a grown run needs at most FK_QF_GROW_MAX of them, a shrunk one
+ * none), so a writer locks q's region, then each next one, in address
+ * order, until the regions it holds contain those free slots, plus one
+ * more: a slot's 8-byte read-modify-write near a block's end also covers
+ * the first bytes of the next block, so the region after the last one
+ * written is held too (its bytes are rewritten unchanged, but must not
+ * change meanwhile). Locks are only ever taken upwards from q's region,
+ * so two writers never wait on each other in a cycle. Every read and
+ * write of a writer stays below the first slot of its last region:
+ * next_bit_below, first_free_below and rewrite_run take that limit, and a run
+ * past a free slot never moves. Offsets of a block change only with
+ * shifts that cross into it, whose writer holds its region: a region's
+ * bytes change only under its lock.
+ *
+ * Lookups: the plain lookup reads a run that a shift may be moving (over
+ * unaligned words no atomic read covers), so beside these writers a
+ * reader uses fk_filter_contains_concurrent, which takes the same locks
+ * (q's region up to the free slot after q's run) and then runs the plain
+ * lookup body. The plain lookup keeps its instructions and stays
+ * lock-free for readers without writers. */
+
+#define FK_QF_GROW_MAX 2u /* a count's +1 lengthens its group by at most 2 slots */
+
+static uint64_t regions_of(const fk_quotient *qf)
+{
+    return (qf->nblocks + FK_QF_REGION_BLOCKS - 1) / FK_QF_REGION_BLOCKS;
+}
+
+static uint64_t concurrent_bytes(const fk_quotient *qf)
+{
+    return (atomic_load_explicit(&qf->locks, memory_order_relaxed) ? regions_of(qf) : 0) +
+           fk_tally_bytes(&qf->c_items) + fk_tally_bytes(&qf->c_distinct) +
+           fk_tally_bytes(&qf->c_used);
+}
+
+/* The lock bytes, allocated by the first concurrent call (the loser of a
+ * race frees its own); NULL when the allocation fails. */
+static unsigned char *region_locks(fk_quotient *qf)
+{
+    unsigned char *l = atomic_load_explicit(&qf->locks, memory_order_acquire);
+    if (l)
+        return l;
+    unsigned char *mine = calloc((size_t)regions_of(qf), 1);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&qf->locks, &l, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    free(mine);
+    return l;
+}
+
+static void region_lock(unsigned char *l, uint64_t i)
+{
+    fk_spin_lock(fk_spin_at(l, i));
+}
+
+static void regions_unlock(unsigned char *l, uint64_t lo, uint64_t hi)
+{
+    for (uint64_t i = lo; i <= hi; i++)
+        fk_spin_unlock(fk_spin_at(l, i));
+}
+
+/* Locks regions *lo (q's) .. *hi so that `need` free slots at or after q
+ * lie below the returned limit (the first slot of region *hi, or S when
+ * *hi is the last region: then fewer may be found, and the writer answers
+ * FK_EFULL as the plain one would). Everything below the limit, and the
+ * first block of region *hi, belongs to the caller until regions_unlock. */
+static uint64_t lock_span(const fk_quotient *qf, unsigned char *l, uint64_t q, unsigned need,
+                          uint64_t *lo, uint64_t *hi)
+{
+    const uint64_t nreg = regions_of(qf), region_slots = 64u * FK_QF_REGION_BLOCKS;
+    *lo = *hi = (q >> 6) / FK_QF_REGION_BLOCKS;
+    region_lock(l, *lo);
+    /* the scan goes on from where the last limit stopped it: the slots
+     * below stay as they were, locked */
+    uint64_t j = q;
+    unsigned found = 0;
+    for (;;) {
+        if (*hi + 1 >= nreg)
+            return qf->slots;
+        region_lock(l, ++*hi);
+        uint64_t limit = *hi * region_slots;
+        while (found < need && (j = first_free_below(qf, j, limit)) < limit) {
+            found++;
+            j++;
+        }
+        if (found == need)
+            return limit;
+    }
+}
+
+static fk_status insert_concurrent_hash(fk_quotient *qf, uint64_t h)
+{
+    unsigned char *l = region_locks(qf);
+    if (!l)
+        return FK_ENOMEM;
+    uint64_t x, q = fk_qf_quotient(qf, h, &x), lo, hi;
+    uint64_t limit = lock_span(qf, l, q, FK_QF_GROW_MAX, &lo, &hi);
+    bool occupied = fk_qf_is_occupied(qf, q);
+    uint64_t P = run_place(qf, q);
+    fk_status s = FK_OK;
+    if (!occupied && P == q) { /* the plain insert's common case */
+        fk_qf_set_slot(qf, q, x);
+        set_runend(qf, q, true);
+        set_occupied(qf, q, true);
+        fk_tally_add(&qf->c_items, 1);
+        fk_tally_add(&qf->c_distinct, 1);
+        fk_tally_add(&qf->c_used, 1);
+    } else {
+        s = change_count_at_as(qf, q, x, 1, occupied, P,
+                               limit < qf->quotients ? limit : qf->quotients, true);
+    }
+    regions_unlock(l, lo, hi);
+    return s;
+}
+
+static fk_status remove_concurrent_hash(fk_quotient *qf, uint64_t h)
+{
+    unsigned char *l = region_locks(qf);
+    if (!l)
+        return FK_ENOMEM;
+    uint64_t x, q = fk_qf_quotient(qf, h, &x), lo, hi;
+    /* a shorter run moves the runs after it back, up to the free slot */
+    uint64_t limit = lock_span(qf, l, q, 1, &lo, &hi);
+    fk_status s = FK_ENOTFOUND;
+    bool occupied = fk_qf_is_occupied(qf, q);
+    if (occupied)
+        s = change_count_at_as(qf, q, x, 0, true, run_place(qf, q),
+                               limit < qf->quotients ? limit : qf->quotients, true);
+    regions_unlock(l, lo, hi);
+    return s;
+}
+
+static inline uint64_t key_hash(const fk_quotient *qf, const void *key, size_t len)
+{
+    return len == 8 ? fk_qf_hash8(fk_load_le64(key), qf->flip) : fk_qf_hash(qf, key, len);
+}
+
+/* The slots (fk_filter_*_concurrent have checked f and key). The lock
+ * array is the one part of a filter a lookup may write (once), hence the
+ * const cast of the lookup. */
+static fk_status fk_quotient_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_quotient *qf = (fk_quotient *)f;
+    return insert_concurrent_hash(qf, key_hash(qf, key, len));
+}
+
+static fk_status fk_quotient_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_quotient *qf = (fk_quotient *)f;
+    return remove_concurrent_hash(qf, key_hash(qf, key, len));
+}
+
+static bool fk_quotient_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    fk_quotient *qf = (fk_quotient *)(uintptr_t)f;
+    uint64_t h = key_hash(qf, key, len);
+    unsigned char *l = region_locks(qf);
+    if (!l)
+        return true; /* no locks to be had: "maybe", never a false negative */
+    uint64_t x, q = fk_qf_quotient(qf, h, &x), lo, hi;
+    (void)x;
+    (void)lock_span(qf, l, q, 1, &lo, &hi); /* q's run ends before that free slot */
+    bool hit = qf->lookup(qf, h);
+    regions_unlock(l, lo, hi);
+    return hit;
+}
+
 /* -------------------------------------------------------------- stats */
 
 void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out)
@@ -1572,15 +1817,15 @@ void fk_quotient_describe(const fk_quotient *qf, fk_quotient_description *out)
     out->bmi2 = qf->bmi2;
     out->quotients = qf->quotients;
     out->slots = qf->slots;
-    out->used_slots = qf->used;
-    out->distinct = qf->distinct;
+    out->used_slots = fk_qf_used(qf);
+    out->distinct = fk_qf_distinct(qf);
     out->items = fk_qf_items(qf);
     out->seed = qf->seed;
 }
 
 static double load_of(const fk_quotient *qf)
 {
-    return (double)qf->used / (double)qf->slots;
+    return (double)fk_qf_used(qf) / (double)qf->slots;
 }
 
 fk_filter *fk_quotient_as_filter(fk_quotient *qf)
@@ -1597,12 +1842,13 @@ void fk_quotient_stats(const fk_quotient *qf, fk_stats *out)
         return;
     out->items = fk_qf_items(qf);
     out->capacity = qf->capacity;
-    out->memory_bytes = table_bytes(qf) + sizeof *qf;
+    out->memory_bytes = table_bytes(qf) + sizeof *qf + concurrent_bytes(qf);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)qf->capacity;
     out->load_factor = load_of(qf);
     /* an absent key's (quotient, remainder) pair is uniform, so the FPR
      * is exactly the share of the N 2^r pairs that hold a group */
-    out->expected_fpr = (double)qf->distinct / ((double)qf->quotients * ldexp(1.0, (int)qf->r));
+    out->expected_fpr =
+        (double)fk_qf_distinct(qf) / ((double)qf->quotients * ldexp(1.0, (int)qf->r));
 }
 
 /* ------------------------------------------------------------ the vtable */
@@ -1743,4 +1989,7 @@ const fk_ops fk_quotient_ops = {
     .grow = fk_quotient_slot_grow,
     .set_max_bytes = fk_quotient_slot_set_max_bytes,
     .describe = fk_quotient_slot_describe,
+    .insert_concurrent = fk_quotient_slot_insert_concurrent,
+    .remove_concurrent = fk_quotient_slot_remove_concurrent,
+    .contains_concurrent = fk_quotient_slot_contains_concurrent,
 };

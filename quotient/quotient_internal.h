@@ -47,6 +47,8 @@
 #include "../common/bits.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../common/tally.h"
+#include <stdatomic.h>
 
 #define FK_QF_BLOCK_HEAD 17u /* occupieds, runends, offset */
 #define FK_QF_OFFSET_MAX 255u
@@ -83,13 +85,44 @@ struct fk_quotient {
     fk_qf_sum items;      /* the exact sum of the counts (reported capped: fk_qf_items) */
     uint64_t  distinct;   /* groups: distinct (quotient, remainder) pairs */
     uint64_t  used;       /* slots in runs */
+    /* The concurrent writers (quotient.c, "many writers"): one lock byte
+     * per region of FK_QF_REGION_BLOCKS blocks, allocated by the first
+     * concurrent call (NULL until then, and again after a grow or merge,
+     * which need the writers done), and their changes to the three counts
+     * above, added per thread (common/tally.h) and folded in by the
+     * readers (fk_qf_items and friends) and by fk_qf_settle. */
+    _Atomic(unsigned char *) locks;
+    fk_tally  c_items, c_distinct, c_used;
 };
+
+/* Blocks per region of the concurrent writers (256 slots). */
+#define FK_QF_REGION_BLOCKS 4u
+
+/* The counts with the concurrent writers' changes added (each tally is a
+ * sum mod 2^64 of signed changes; the exact sum never leaves 0..2^128). */
+static inline fk_qf_sum fk_qf_sum_items(const fk_quotient *qf)
+{
+    return qf->items + (fk_qf_sum)(__int128)(int64_t)fk_tally_sum(&qf->c_items);
+}
+static inline uint64_t fk_qf_distinct(const fk_quotient *qf)
+{
+    return qf->distinct + fk_tally_sum(&qf->c_distinct);
+}
+static inline uint64_t fk_qf_used(const fk_quotient *qf)
+{
+    return qf->used + fk_tally_sum(&qf->c_used);
+}
+
+/* Folds the concurrent writers' counts into the plain fields (the writers
+ * done: a writer that rewrites the table calls it first). */
+void fk_qf_settle(fk_quotient *qf);
 
 /* The items a caller sees (stats, describe, the saved header): the sum of
  * the counts, UINT64_MAX when it is larger. */
 static inline uint64_t fk_qf_items(const fk_quotient *qf)
 {
-    return qf->items > UINT64_MAX ? UINT64_MAX : (uint64_t)qf->items;
+    fk_qf_sum items = fk_qf_sum_items(qf);
+    return items > UINT64_MAX ? UINT64_MAX : (uint64_t)items;
 }
 
 /* ------------------------------------------------------- key -> place */

@@ -59,7 +59,8 @@ static fk_status bind_hashed(fk_status s, fk_filter *f, const fk_hashed_ops *has
     .version = FK_OPS_VERSION, .create = KIND##_slot_create,                            \
     .destroy = fk_scalable_slot_destroy, .insert = fk_scalable_slot_insert,             \
     .contains = fk_scalable_slot_contains, .stats = fk_scalable_slot_stats,             \
-    .serial = &KIND##_serial, .size = KIND##_slot_size, FK_SCALABLE_BATCH_SLOTS
+    .serial = &KIND##_serial, .size = KIND##_slot_size, FK_SCALABLE_BATCH_SLOTS,        \
+    FK_SCALABLE_CONCURRENT_SLOTS
 
 SCALABLE_BINDING(fk_scalable_bloom, fk_bloom_ops, fk_bloom_hashed_ops)
 const fk_ops fk_scalable_bloom_ops = {
@@ -84,5 +85,6 @@ const fk_ops fk_scalable_cuckoo_ops = {
     .name = "scalable-cuckoo",
     .summary = "growing chain of cuckoo filters (x2 capacity, x0.9 fpr each); removes",
     .remove = fk_scalable_slot_remove,
+    .remove_concurrent = fk_scalable_slot_remove_concurrent,
     .count = fk_scalable_slot_count,
 };

@@ -3,10 +3,12 @@
  * one before (scalable.h has the contract). Needs nothing but fk_ops, and
  * the inner kind's common/hashed.h table where the registry binds one. */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../common/pipeline.h"
+#include "../common/spinlock.h"
 #include "scalable_internal.h"
 
 /* ------------------------------------------------------------- params */
@@ -101,7 +103,7 @@ fk_scalable *fk_scalable_alloc(const fk_ops *outer, const fk_ops *inner, const f
     c->growth = growth;
     c->tightening = tightening;
     c->bounded = (fk_ops_caps(inner) & FK_CAP_BOUNDED) != 0;
-    c->slots = slots;
+    c->slots = c->room = slots;
     c->max_bytes = fk_params_max_bytes(p);
     return c;
 }
@@ -123,8 +125,14 @@ static uint64_t room_left(const fk_scalable *c)
 }
 
 /* Appends a link made from q. On any failure the chain is unchanged: the
- * byte limit is checked before anything is allocated (FK_ELIMIT). */
-static fk_status add_link(fk_scalable *c, const fk_params *q)
+ * byte limit is checked before anything is allocated (FK_ELIMIT).
+ * concurrent: called by the one writer holding c->growing, beside
+ * concurrent inserts and lookups, which read the link array and count
+ * with acquire loads: the array is replaced, never moved, and the count
+ * published after the link is whole. */
+__attribute__((always_inline)) static inline fk_status add_link_as(fk_scalable *c,
+                                                                   const fk_params *q,
+                                                                   bool concurrent)
 {
     if (c->count == FK_SCALABLE_MAX_LINKS)
         return FK_EINVAL;
@@ -133,11 +141,14 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
         return FK_ELIMIT;
     if (c->count == c->slots) {
         size_t grown = fk_scalable_slots(c->count + 1);
-        fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
-        if (!more)
-            return FK_ENOMEM;
-        memset(more + c->slots, 0, (grown - c->slots) * sizeof *more);
-        c->link = more;
+        if (grown > c->room) { /* never for the concurrent writers: presized */
+            fk_scalable_link *more = realloc(c->link, grown * sizeof *more);
+            if (!more)
+                return FK_ENOMEM;
+            memset(more + c->room, 0, (grown - c->room) * sizeof *more);
+            c->link = more;
+            c->room = grown;
+        }
         c->slots = grown;
     }
     fk_filter *f = NULL;
@@ -151,13 +162,22 @@ static fk_status add_link(fk_scalable *c, const fk_params *q)
         c->inner->destroy(f);
         return FK_ELIMIT;
     }
-    fk_scalable_link *l = &c->link[c->count++];
+    fk_scalable_link *l = &c->link[c->count];
     *l = (fk_scalable_link){ f, q->capacity, q->fpr, 0, { NULL, NULL }, { 0, 0 } };
     c->link_memory += st.memory_bytes;
     c->spent += fk_scalable_link_spend(c->inner, q);
     c->newest_full = false;
     c->hash_once = c->hash_once && c->hashed->probes(f, &l->probes);
+    if (concurrent)
+        atomic_store_explicit((_Atomic size_t *)&c->count, c->count + 1, memory_order_release);
+    else
+        c->count++;
     return FK_OK;
+}
+
+static fk_status add_link(fk_scalable *c, const fk_params *q)
+{
+    return add_link_as(c, q, false);
 }
 
 /* The params of the link after the newest. */
@@ -235,6 +255,7 @@ void fk_scalable_slot_destroy(fk_filter *f)
     for (size_t i = 0; i < c->count; i++)
         c->inner->destroy(c->link[i].filter);
     free(c->link);
+    fk_tally_release(&c->c_items);
     free(c);
 }
 
@@ -688,6 +709,202 @@ fk_status fk_scalable_slot_count(const fk_filter *f, const void *key, size_t len
     return fk_scalable_count(f, key, len, fk_filter_count, count);
 }
 
+
+/* ------------------------------------------------------- many writers
+ *
+ * Concurrent inserts go to the newest link through the inner kind's own
+ * concurrent insert (bloom, blocked, counting: atomic ORs and counters;
+ * cuckoo: its writers' protocol), after taking a place in the link's
+ * budget with one atomic add to its items: the writer whose add finds the
+ * link at its capacity gives the place back and opens the next link, once:
+ * writers that find the chain growing wait for that writer (c->growing, a
+ * spin lock that yields), then retry in the new link. The link array never
+ * moves while they run: the first concurrent call (every other one
+ * waiting for it) gives it room for FK_SCALABLE_MAX_LINKS links (4 MiB of
+ * address space, zeroed pages the system maps only when a link is
+ * written), and the count of links is published with a release store
+ * after the new link is whole, so a lookup that loads the count (acquire)
+ * reads only whole links. A bounded inner kind's FK_EFULL opens
+ * the next link the same way. The chain's item count is a per-thread
+ * tally (common/tally.h), read with the plain count by stats and saving.
+ * Plain lookups read the link array without those loads, so the readers
+ * beside concurrent writers use fk_filter_contains_concurrent (newest link
+ * first, each through the inner kind's fk_filter_contains_concurrent). */
+
+static uint64_t concurrent_bytes(const fk_scalable *c)
+{
+    return fk_tally_bytes(&c->c_items);
+}
+
+/* Gives the link array room for every link, once, before any concurrent
+ * writer or reader reads it: every concurrent call passes here first and
+ * waits for the one that does it. */
+static fk_status presize(fk_scalable *c)
+{
+    if (atomic_load_explicit(&c->presized, memory_order_acquire))
+        return FK_OK;
+    fk_status s = FK_OK;
+    fk_spin_lock(&c->growing);
+    if (!atomic_load_explicit(&c->presized, memory_order_relaxed)) {
+        if (c->room < FK_SCALABLE_MAX_LINKS) {
+            fk_scalable_link *all = calloc(FK_SCALABLE_MAX_LINKS, sizeof *all);
+            if (all) {
+                memcpy(all, c->link, c->count * sizeof *all);
+                free(c->link);
+                c->link = all;
+                c->room = FK_SCALABLE_MAX_LINKS;
+            } else {
+                s = FK_ENOMEM;
+            }
+        }
+        if (s == FK_OK)
+            atomic_store_explicit(&c->presized, 1, memory_order_release);
+    }
+    fk_spin_unlock(&c->growing);
+    return s;
+}
+
+static inline size_t links_now(const fk_scalable *c, const fk_scalable_link **links)
+{
+    size_t n = atomic_load_explicit((_Atomic size_t *)(uintptr_t)&c->count, memory_order_acquire);
+    *links = atomic_load_explicit((_Atomic(fk_scalable_link *) *)(uintptr_t)&c->link,
+                                  memory_order_acquire);
+    return n;
+}
+
+static inline uint64_t link_items_add(const fk_scalable_link *l, uint64_t d)
+{
+    return atomic_fetch_add_explicit((_Atomic uint64_t *)(uintptr_t)&l->items, d,
+                                     memory_order_relaxed);
+}
+
+/* Opens link n (the chain had n links when the caller found the newest
+ * full), unless another writer did first. */
+static fk_status grow_concurrent(fk_scalable *c, size_t n)
+{
+    fk_spin_lock(&c->growing);
+    fk_status s = FK_OK;
+    if (c->count == n) {
+        fk_params next;
+        s = next_link_params(c, &next);
+        if (s == FK_OK)
+            s = add_link_as(c, &next, true);
+    }
+    fk_spin_unlock(&c->growing);
+    return s;
+}
+
+fk_status fk_scalable_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!FK_OPS_HAS(c->inner, FK_OPS_V4, insert_concurrent))
+        return FK_EUNSUPPORTED;
+    fk_status ps = presize(c);
+    if (ps != FK_OK)
+        return ps;
+    for (;;) {
+        const fk_scalable_link *links;
+        size_t n = links_now(c, &links);
+        if (c->inner->remove && n > 1) {
+            /* as the plain insert: a key present in an older link adds its
+             * copy there, where a remove finds it */
+            for (size_t i = n - 1; i-- > 0;) {
+                if (!fk_filter_contains_concurrent(links[i].filter, key, len))
+                    continue;
+                fk_status s = fk_filter_insert_concurrent(links[i].filter, key, len);
+                if (s == FK_OK) {
+                    link_items_add(&links[i], 1);
+                    fk_tally_add(&c->c_items, 1);
+                    return FK_OK;
+                }
+                if (s != FK_EFULL)
+                    return s;
+                break;
+            }
+        }
+        const fk_scalable_link *l = &links[n - 1];
+        if (!c->bounded && link_items_add(l, 1) >= l->capacity) {
+            link_items_add(l, UINT64_MAX); /* give the place back */
+            fk_status s = grow_concurrent(c, n);
+            if (s != FK_OK)
+                return s;
+            continue;
+        }
+        fk_status s = fk_filter_insert_concurrent(l->filter, key, len);
+        if (s == FK_OK) {
+            if (c->bounded)
+                link_items_add(l, 1);
+            fk_tally_add(&c->c_items, 1);
+            return FK_OK;
+        }
+        if (!c->bounded)
+            link_items_add(l, UINT64_MAX);
+        if (s != FK_EFULL)
+            return s;
+        if (atomic_load_explicit((_Atomic uint64_t *)(uintptr_t)&l->items,
+                                 memory_order_relaxed) < l->capacity / 2) {
+            /* the key's own slots are full, not the link (as insert_copy) */
+            for (size_t i = n - 1; i-- > 0;) {
+                s = fk_filter_insert_concurrent(links[i].filter, key, len);
+                if (s == FK_OK) {
+                    link_items_add(&links[i], 1);
+                    fk_tally_add(&c->c_items, 1);
+                }
+                if (s != FK_EFULL)
+                    return s;
+            }
+            return FK_EFULL;
+        }
+        s = grow_concurrent(c, n);
+        if (s != FK_OK)
+            return s;
+    }
+}
+
+fk_status fk_scalable_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)f;
+    if (!c->inner->remove)
+        return FK_EUNSUPPORTED;
+    if (!FK_OPS_HAS(c->inner, FK_OPS_V4, remove_concurrent))
+        return FK_EUNSUPPORTED;
+    fk_status ps = presize(c);
+    if (ps != FK_OK)
+        return ps;
+    /* as the plain remove (scalable.h, "Removes"): one link's yes
+     * removes a copy there, several leave the key as it is */
+    const fk_scalable_link *links;
+    size_t n = links_now(c, &links), at = n, matches = 0;
+    for (size_t i = n; i-- > 0;) {
+        if (fk_filter_contains_concurrent(links[i].filter, key, len)) {
+            matches++;
+            at = at == n ? i : at;
+        }
+    }
+    if (matches == 0)
+        return FK_ENOTFOUND;
+    if (matches > 1)
+        return FK_OK;
+    fk_status s = fk_filter_remove_concurrent(links[at].filter, key, len);
+    if (s == FK_OK) {
+        link_items_add(&links[at], UINT64_MAX);
+        fk_tally_add(&c->c_items, UINT64_MAX);
+    }
+    return s;
+}
+
+bool fk_scalable_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    fk_scalable *c = (fk_scalable *)(uintptr_t)f; /* presize may write the array, once */
+    if (presize(c) != FK_OK)
+        return true; /* no room to be had: "maybe", never a false negative */
+    const fk_scalable_link *links;
+    for (size_t i = links_now(c, &links); i-- > 0;)
+        if (fk_filter_contains_concurrent(links[i].filter, key, len))
+            return true;
+    return false;
+}
+
 /* -------------------------------------------------------------- stats */
 
 void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
@@ -705,9 +922,9 @@ void fk_scalable_slot_stats(const fk_filter *f, fk_stats *out)
         load += st.load_factor * (double)st.memory_bytes;
         log_none += log1p(-st.expected_fpr);
     }
-    out->items = c->items;
+    out->items = fk_scalable_items(c);
     out->capacity = capacity;
-    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link;
+    out->memory_bytes = memory + sizeof *c + c->slots * sizeof *c->link + concurrent_bytes(c);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)capacity;
     out->load_factor = memory ? load / (double)memory : 0.0; /* memory-weighted */
     out->expected_fpr = -expm1(log_none); /* 1 - prod(1 - e_i), exact for tiny e_i */
@@ -768,10 +985,12 @@ static fk_status fk_scalable_slot_create(const fk_params *p, fk_filter **out)
     .caps = FK_CAP_GROWS, .create = fk_scalable_slot_create,                             \
     .destroy = fk_scalable_slot_destroy, .insert = fk_scalable_slot_insert,              \
     .contains = fk_scalable_slot_contains, .stats = fk_scalable_slot_stats,              \
-    FK_SCALABLE_BATCH_SLOTS
+    FK_SCALABLE_BATCH_SLOTS, FK_SCALABLE_CONCURRENT_SLOTS
 
 static const fk_ops generic_ops = { GENERIC_SLOTS };
-static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_slot_remove };
+static const fk_ops generic_remove_ops = { GENERIC_SLOTS, .remove = fk_scalable_slot_remove,
+                                           .remove_concurrent =
+                                               fk_scalable_slot_remove_concurrent };
 
 fk_status fk_scalable_new(const fk_ops *inner, const fk_params *p, fk_filter **out)
 {

@@ -65,11 +65,35 @@
  * The knobs bits, hashes and fingerprint_bits are ignored: each link
  * derives its own from its capacity and fpr.
  *
- * Thread safety: as the inner kind's: lookups may run concurrently with
- * each other; every writer (insert, remove) needs the caller's lock, also
- * against lookups, since an insert may add a link. The concurrent writers
- * (fk_filter_insert_concurrent) answer FK_EUNSUPPORTED; the batches fall
- * back to loops over the single-key calls.
+ * Thread safety, on one chain, which calls may run at the same time from
+ * any number of threads ("no": the caller keeps them apart):
+ *
+ *                              lookups (contains,  contains_    insert_/remove_  plain writers
+ *                              count, the batches) concurrent   concurrent       (insert, remove,
+ *                                                                                the batches)
+ *   lookups                        yes                yes          no               no
+ *   fk_filter_contains_concurrent  yes                yes          yes              no
+ *   insert_/remove_concurrent      no                 yes          yes              no
+ *   plain writers                  no                 no           no               no
+ *
+ * The concurrent insert goes to the newest link through the inner kind's
+ * own (FK_EUNSUPPORTED when it has none; remove_concurrent where the
+ * chain removes), after an atomic add to the link's count; the writer that
+ * finds the link full opens the next one, once, while the others wait for
+ * it and retry in the new link. The link array never moves while they
+ * run: the first concurrent call gives it room for FK_SCALABLE_MAX_LINKS
+ * links (4 MiB of address space, its zeroed pages mapped only as links are
+ * written; not in stats' memory_bytes), and the link count is published
+ * after the new link is whole, so fk_filter_contains_concurrent (each link through the inner
+ * kind's fk_filter_contains_concurrent, newest first) never reads half a
+ * link and never misses a key whose concurrent insert has returned. The
+ * plain lookup reads the chain without those loads, so it may not run
+ * beside the concurrent writers. A link of an unbounded kind still takes
+ * exactly its capacity (the atomic add reserves a place before the
+ * insert); a bounded kind's link takes keys until it answers FK_EFULL, as
+ * with the plain insert. Cost: the inner kind's concurrent
+ * insert plus one atomic add on the link's count (a line every writer of
+ * the newest link shares) and a per-thread count.
  */
 #ifndef FK_SCALABLE_H
 #define FK_SCALABLE_H

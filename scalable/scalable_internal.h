@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "../common/hashed.h"
+#include "../common/tally.h"
 #include "scalable.h"
 
 typedef struct {
@@ -42,7 +43,22 @@ typedef struct {
                                       (fk_scalable_bind_hashed), or NULL */
     bool              hash_once;   /* hashed, and every link takes its hash:
                                       a key is hashed once for all links */
+    /* The concurrent writers (scalable.c, "many writers"): the chain's
+     * count of their inserts and removes (added to items by the readers),
+     * the lock of the one writer adding a link, whether the link array has
+     * room for every link the chain may have (so it never moves while they
+     * run), and the links the array has room for (>= slots). */
+    fk_tally          c_items;
+    _Atomic unsigned char growing;
+    _Atomic int       presized;
+    size_t            room;
 } fk_scalable;
+
+/* The chain's count with the concurrent writers' (a sum mod 2^64). */
+static inline uint64_t fk_scalable_items(const fk_scalable *c)
+{
+    return c->items + fk_tally_sum(&c->c_items);
+}
 
 /* Links allocated for `count` in use: 8, then the next power of two, so
  * the memory a chain reports depends only on its links. */
@@ -173,6 +189,15 @@ fk_status fk_scalable_slot_remove(fk_filter *f, const void *key, size_t len);
 fk_status fk_scalable_slot_insert_u64(fk_filter *f, uint64_t key);
 /* (The 64-bit lookup is the chain's base.contains_u64, set by
  * fk_scalable_alloc: no slot.) */
+/* The concurrent slots (scalable.c, "many writers"): insert and lookup
+ * for every chain (the insert answers FK_EUNSUPPORTED when the inner kind
+ * has no concurrent insert), remove for the chains that remove. */
+fk_status fk_scalable_slot_insert_concurrent(fk_filter *f, const void *key, size_t len);
+fk_status fk_scalable_slot_remove_concurrent(fk_filter *f, const void *key, size_t len);
+bool      fk_scalable_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len);
+#define FK_SCALABLE_CONCURRENT_SLOTS                                                     \
+    .insert_concurrent = fk_scalable_slot_insert_concurrent,                             \
+    .contains_concurrent = fk_scalable_slot_contains_concurrent
 #define FK_SCALABLE_BATCH_SLOTS                                                          \
     .contains_many = fk_scalable_slot_contains_many,                                     \
     .insert_many = fk_scalable_slot_insert_many,                                         \

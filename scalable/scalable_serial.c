@@ -41,7 +41,7 @@ void fk_scalable_save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = c->first.seed;
     h->capacity = c->first.capacity;
     h->fpr = c->target;
-    h->items = c->items;
+    h->items = fk_scalable_items(c);
     h->param[P_INNER] = c->inner->serial ? c->inner->serial->kind_id : 0;
     h->param[P_GROWTH] = c->growth;
     double r = c->tightening;

@@ -520,7 +520,17 @@ TEST(generic_wrapper_over_any_kind)
     CHECK(!fk_filter_contains(f, NULL, 1));
     CHECK_STATUS(fk_filter_insert(f, NULL, 0), FK_OK); /* the empty key is a key */
     CHECK(fk_filter_contains(f, NULL, 0));
+    /* concurrent inserts through the inner kind's own */
+    CHECK_STATUS(fk_filter_insert_concurrent(f, "a", 1), FK_OK);
+    CHECK(fk_filter_contains_concurrent(f, "a", 1));
+    CHECK_STATUS(fk_filter_remove_concurrent(f, "a", 1), FK_EUNSUPPORTED);
+    fk_filter_free(f);
+    /* an inner kind without a concurrent insert: the chain has none */
+    fk_ops serial_bloom = fk_bloom_ops;
+    serial_bloom.insert_concurrent = NULL;
+    CHECK_STATUS(fk_scalable_new(&serial_bloom, &p, &f), FK_OK);
     CHECK_STATUS(fk_filter_insert_concurrent(f, "a", 1), FK_EUNSUPPORTED);
+    CHECK(!fk_filter_contains_concurrent(f, "a", 1));
     fk_filter_free(f);
     CHECK(fk_scalable_links(NULL) == 0);
     CHECK(fk_scalable_inner(NULL) == NULL);

@@ -7,6 +7,7 @@
 #include "../common/alloc.h"
 #include "../common/atomic.h"
 #include "../common/cpu.h"
+#include "../common/spinlock.h"
 
 /* splitmix64 step: the eviction PRNG. */
 static inline uint64_t rng_next(uint64_t *state)
@@ -318,10 +319,10 @@ static win_clock clock_at(const fk_window *w, uint64_t now)
     return c;
 }
 
-/* The advance slot (fk_filter_advance has checked f and the kind). */
-static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
+/* The advance (fk_filter_advance has checked f and the kind), under the
+ * writers' lock (below). */
+static fk_status advance_locked(fk_window *w, uint64_t now)
 {
-    fk_window *w = (fk_window *)f;
     if (!w->timed)
         return FK_EUNSUPPORTED;
     win_clock c = clock_at(w, now);
@@ -340,6 +341,50 @@ static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
     for (uint64_t k = 0; k < c.crossed; k++)
         next_generation(w);
     return FK_OK;
+}
+
+/* ------------------------------------------------------- many writers
+ *
+ * A window's writers share more than slots: the count of inserts that
+ * starts each generation, the sweep over the whole table that follows,
+ * the stash, the eviction PRNG, and cuckoo kicks that move fingerprints
+ * across buckets packed at any bit offset. So the concurrent writers take
+ * one lock (w->writer, common/spinlock.h), with the key hashed before it;
+ * the lookups beside them (fk_filter_contains_concurrent) take it too,
+ * since a kick or a sweep in progress may hide a key from a plain lookup;
+ * and the advance always takes it, so that one thread may move a time
+ * window's clock while others insert concurrently (the sweeps it starts
+ * run under the lock). Correct at every load, but the writers run one at
+ * a time: the window scales by the hashing alone. The plain calls take no
+ * lock (and keep their instructions), the advance excepted (one
+ * uncontended lock per call). */
+
+static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
+{
+    fk_window *w = (fk_window *)f;
+    fk_spin_lock(&w->writer);
+    fk_status s = advance_locked(w, now);
+    fk_spin_unlock(&w->writer);
+    return s;
+}
+
+static fk_status fk_window_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_window *w = (fk_window *)f;
+    uint64_t h = fk_win_hash(w, key, len);
+    fk_spin_lock(&w->writer);
+    fk_status s = w->insert_h(w, h);
+    fk_spin_unlock(&w->writer);
+    return s;
+}
+
+static bool fk_window_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    fk_window *w = (fk_window *)(uintptr_t)f;
+    fk_spin_lock(&w->writer);
+    bool hit = w->lookup(f, key, len);
+    fk_spin_unlock(&w->writer);
+    return hit;
 }
 
 /* ---------------------------------------------- reads as of a time
@@ -1221,4 +1266,6 @@ const fk_ops fk_window_ops = {
     .contains_at = fk_window_slot_contains_at,
     .stats_at = fk_window_slot_stats_at,
     .describe = fk_window_slot_describe,
+    .insert_concurrent = fk_window_slot_insert_concurrent,
+    .contains_concurrent = fk_window_slot_contains_concurrent,
 };

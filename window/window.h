@@ -81,9 +81,31 @@
  * amortized (a pause of O(table) every N/7 inserts: 0.3 ms at N = 10^6).
  *
  * Link: build/libfk_window.a build/libfk_common.a -lm, nothing else.
- * Thread safety: lookups (contains, contains_at, fk_filter_contains_many)
- * may run together; every writer (insert, insert_many, fk_window_advance) needs
- * the filter to itself; stats, describe and saving are readers.
+ * Thread safety, on one filter, which calls may run at the same time from
+ * any number of threads ("no": the caller keeps them apart):
+ *
+ *                              lookups (contains,  contains_    insert_        advance  plain writers
+ *                              contains_at, the    concurrent   concurrent              (insert,
+ *                              batches)                                                 insert_many)
+ *   lookups                        yes                yes          no            no       no
+ *   fk_filter_contains_concurrent  yes                yes          yes           yes      no
+ *   insert_concurrent              no                 yes          yes           yes      no
+ *   fk_window_advance              no                 yes          yes           no (1)   no
+ *   plain writers                  no                 no           no            no       no
+ *
+ * (1) one thread moves the clock: two advances at once are kept apart by
+ *     the lock below, but their order is the caller's to choose.
+ * stats, describe and saving are lookups. The concurrent insert, the
+ * concurrent lookup and the advance take one lock (a byte in the window;
+ * the key is hashed before it): a window's inserts share the insert count
+ * that starts each generation, the sweep over the whole table, the stash
+ * and the cuckoo kicks across packed buckets, so its writers run one at a
+ * time and two threads insert about as fast as one (the hashing alone
+ * runs in parallel). A key whose concurrent insert has returned FK_OK is
+ * found by every fk_filter_contains_concurrent that starts later, within
+ * the window's promise above. The plain calls take no lock and keep their
+ * instructions, the advance excepted (one uncontended lock). No remove, so
+ * no concurrent remove.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);     // the last 10^6 inserts
  *   fk_window *w;

@@ -98,6 +98,10 @@ struct fk_window {
     fk_status (*insert_h)(fk_window *w, uint64_t h);
     bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
     uint64_t  kicks, refreshed, refused, swept_last, swept_total;
+    /* The concurrent writers' lock (window.c, "many writers"): held by
+     * fk_filter_insert_concurrent, fk_filter_contains_concurrent and the
+     * advance, never by the plain calls but the advance. */
+    _Atomic unsigned char writer;
 };
 
 /* ------------------------------------------------------- key -> place */
