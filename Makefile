@@ -78,7 +78,7 @@ LDLIBS_ALL  = -lm -pthread
 # folder is part of its archive libfk_<kind>.a; no kind includes another,
 # all of them need common/. registry/ knows every kind and goes only into
 # the all-in-one library.
-KINDS    := bloom blocked counting cuckoo scalable fuse quotient window expandable
+KINDS    := bloom blocked counting cuckoo scalable fuse quotient window expandable ribbon
 MODULES  := common $(KINDS)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
