@@ -773,9 +773,9 @@ static fk_status check_build_params(const fk_params *p, uint32_t *r)
  * as equal shards). False over FK_MEMORY_CAP. */
 static bool plan(uint64_t n, uint32_t r, fk_ribbon_geom *g)
 {
-    uint64_t sk = shard_keys();
-    g->shards = n > sk ? (n + sk - 1) / sk : 1;
-    g->slots = fk_ribbon_slots_for((n + g->shards - 1) / g->shards, 0);
+    uint64_t sk = shard_keys(); /* ceilings written so that no sum overflows */
+    g->shards = n > sk ? n / sk + (n % sk != 0) : 1;
+    g->slots = fk_ribbon_slots_for(n / g->shards + (n % g->shards != 0), 0);
     return fk_ribbon_geom_finish(g, r);
 }
 
