@@ -270,7 +270,7 @@ static void insertion_sort(uint64_t *a, size_t n)
 
 static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned shift)
 {
-    static _Thread_local size_t count[RADIX_SIZE];
+    size_t count[RADIX_SIZE]; /* 32 KiB of stack */
     memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++)
         count[(src[i] >> shift) & (RADIX_SIZE - 1)]++;
