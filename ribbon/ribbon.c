@@ -96,38 +96,45 @@ static uint64_t band_bytes(uint64_t k, uint64_t m) { return max_u64(20 * m, 8 * 
 
 /* ---------------------------------------------------------- allocation */
 
-#define RIBBON_LOOKUPS_T(name, sharded, attr)                                           \
+#define RIBBON_LOOKUPS_T(name, sharded, attr, probe)                                    \
     __attribute__((noinline)) attr static bool name##_any(const fk_ribbon *rb,          \
                                                           const void *key, size_t len)  \
     {                                                                                   \
         if (!key && len > 0)                                                            \
             return false;                                                               \
-        return fk_ribbon_probe(rb, fk_ribbon_hash_in(rb, key, len), sharded);          \
+        return probe(rb, fk_ribbon_hash_in(rb, key, len), sharded);                    \
     }                                                                                   \
     attr static FK_HOT bool name(const fk_ribbon *rb, const void *key, size_t len)      \
     {                                                                                   \
         if (__builtin_expect(len != 8 || !key, 0))                                      \
             return name##_any(rb, key, len);                                            \
-        return fk_ribbon_probe(rb, fk_hash8_64(fk_hash8_load(key), rb->flip), sharded); \
+        return probe(rb, fk_hash8_64(fk_hash8_load(key), rb->flip), sharded);           \
     }                                                                                   \
     attr static FK_HOT bool name##_u64(const fk_filter *f, uint64_t key)                \
     {                                                                                   \
         const fk_ribbon *rb = (const fk_ribbon *)f;                                     \
-        return fk_ribbon_probe(rb, fk_hash8_64(key, rb->flip), sharded);                \
+        return probe(rb, fk_hash8_64(key, rb->flip), sharded);                          \
     }
 
-RIBBON_LOOKUPS_T(lookup_one, false, )
-RIBBON_LOOKUPS_T(lookup_sharded, true, )
-/* Again for CPUs with popcnt (chosen at run time, same bits): a parity is
- * then popcnt and a mask instead of a fold of six instructions. */
+RIBBON_LOOKUPS_T(lookup_one, false, , fk_ribbon_probe)
+RIBBON_LOOKUPS_T(lookup_sharded, true, , fk_ribbon_probe)
+/* Again for CPUs with popcnt (a parity is then popcnt and a mask instead
+ * of a fold of six instructions) and with AVX2 (four result bits per
+ * step), chosen at run time; every path answers the same bits. */
 #if FK_CPU_X86
-RIBBON_LOOKUPS_T(lookup_one_popcnt, false, FK_TARGET_BMI2_POPCNT)
-RIBBON_LOOKUPS_T(lookup_sharded_popcnt, true, FK_TARGET_BMI2_POPCNT)
+RIBBON_LOOKUPS_T(lookup_one_popcnt, false, FK_TARGET_BMI2_POPCNT, fk_ribbon_probe)
+RIBBON_LOOKUPS_T(lookup_sharded_popcnt, true, FK_TARGET_BMI2_POPCNT, fk_ribbon_probe)
+RIBBON_LOOKUPS_T(lookup_one_avx2, false, FK_TARGET_AVX2, fk_ribbon_probe_avx2)
+RIBBON_LOOKUPS_T(lookup_sharded_avx2, true, FK_TARGET_AVX2, fk_ribbon_probe_avx2)
 #else
 #define lookup_one_popcnt lookup_one
 #define lookup_one_popcnt_u64 lookup_one_u64
 #define lookup_sharded_popcnt lookup_sharded
 #define lookup_sharded_popcnt_u64 lookup_sharded_u64
+#define lookup_one_avx2 lookup_one
+#define lookup_one_avx2_u64 lookup_one_u64
+#define lookup_sharded_avx2 lookup_sharded
+#define lookup_sharded_avx2_u64 lookup_sharded_u64
 #endif
 
 static bool lookup_empty(const fk_ribbon *rb, const void *key, size_t len)
@@ -144,20 +151,32 @@ static bool lookup_empty_u64(const fk_filter *f, uint64_t key)
 
 void fk_ribbon_choose_paths(fk_ribbon *rb)
 {
-    bool popcnt = false;
+    int isa = FK_RIBBON_ISA_PLAIN;
 #if FK_CPU_X86
-    popcnt = !fk_ribbon_testing.plain_lookups && fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT);
+    if (!fk_ribbon_testing.plain_lookups) {
+        if (!fk_ribbon_testing.no_avx2 && rb->r >= 4 && fk_cpu_has(FK_CPU_AVX2 | FK_CPU_BMI2))
+            isa = FK_RIBBON_ISA_AVX2;
+        else if (fk_cpu_has(FK_CPU_BMI2 | FK_CPU_POPCNT))
+            isa = FK_RIBBON_ISA_POPCNT;
+    }
 #endif
-    rb->popcnt = popcnt;
+    static const struct {
+        fk_ribbon_lookup_fn bytes;
+        fk_ribbon_lookup_u64_fn u64;
+    } paths[2][3] = {
+        { { lookup_one, lookup_one_u64 }, { lookup_one_popcnt, lookup_one_popcnt_u64 },
+          { lookup_one_avx2, lookup_one_avx2_u64 } },
+        { { lookup_sharded, lookup_sharded_u64 },
+          { lookup_sharded_popcnt, lookup_sharded_popcnt_u64 },
+          { lookup_sharded_avx2, lookup_sharded_avx2_u64 } },
+    };
+    rb->isa = isa;
     if (rb->items == 0) {
         rb->lookup = lookup_empty;
         rb->base.contains_u64 = lookup_empty_u64;
-    } else if (rb->geom.shards > 1) {
-        rb->lookup = popcnt ? lookup_sharded_popcnt : lookup_sharded;
-        rb->base.contains_u64 = popcnt ? lookup_sharded_popcnt_u64 : lookup_sharded_u64;
     } else {
-        rb->lookup = popcnt ? lookup_one_popcnt : lookup_one;
-        rb->base.contains_u64 = popcnt ? lookup_one_popcnt_u64 : lookup_one_u64;
+        rb->lookup = paths[rb->geom.shards > 1][isa].bytes;
+        rb->base.contains_u64 = paths[rb->geom.shards > 1][isa].u64;
     }
 }
 

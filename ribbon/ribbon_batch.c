@@ -18,6 +18,7 @@ typedef struct {
     const uint64_t    *u64;
     bool              *out;
     bool               sharded, ints, prefetch;
+    int                isa;    /* a constant after inlining */
     located          (*win)[FK_BATCH_WINDOW];
 } batch;
 
@@ -49,66 +50,85 @@ static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t s
     (void)s;
     for (size_t j = 0; j < span; j++) {
         const located *k = &x->win[slot][j];
-        x->out[start + j] =
-            fk_ribbon_matches(x->rb->solution + k->word, x->rb->r, &k->row);
+#if FK_CPU_X86
+        if (x->isa == FK_RIBBON_ISA_AVX2) {
+            x->out[start + j] = fk_ribbon_matches_avx2(x->rb->solution + k->word, x->rb->r,
+                                                       &k->row);
+            continue;
+        }
+#endif
+        x->out[start + j] = fk_ribbon_matches(x->rb->solution + k->word, x->rb->r, &k->row);
     }
     return span;
 }
 
 static inline void run(const fk_ribbon *rb, size_t n, const void *const keys[],
                        const size_t lens[], const uint64_t *u64, bool out[], bool sharded,
-                       bool ints)
+                       bool ints, int isa)
 {
     located win[2][FK_BATCH_WINDOW];
     batch x = { .rb = rb, .keys = keys, .lens = lens, .u64 = u64, .out = out,
-                .sharded = sharded, .ints = ints,
+                .sharded = sharded, .ints = ints, .isa = isa,
                 .prefetch = fk_batch_prefetches(rb->solution_words * 8), .win = win };
     size_t done;
     (void)fk_batch_run(&x, n, window_step, probe_step, &done);
 }
 
 static inline void run_path(const fk_ribbon *rb, size_t n, const void *const keys[],
-                            const size_t lens[], const uint64_t *u64, bool out[], bool ints)
+                            const size_t lens[], const uint64_t *u64, bool out[], bool ints,
+                            int isa)
 {
     if (rb->items == 0) {
         for (size_t i = 0; i < n; i++)
             out[i] = false;
     } else if (rb->geom.shards > 1) {
-        run(rb, n, keys, lens, u64, out, true, ints);
+        run(rb, n, keys, lens, u64, out, true, ints, isa);
     } else {
-        run(rb, n, keys, lens, u64, out, false, ints);
+        run(rb, n, keys, lens, u64, out, false, ints, isa);
     }
 }
 
-/* The popcnt build of the same pipeline (chosen when the single-key
- * lookups are: rb->popcnt). */
+/* The same pipeline compiled for popcnt and for AVX2 (chosen as the
+ * single-key lookups are: rb->isa). */
 #if FK_CPU_X86
 FK_TARGET_BMI2_POPCNT static void run_path_popcnt(const fk_ribbon *rb, size_t n,
                                                   const void *const keys[], const size_t lens[],
                                                   const uint64_t *u64, bool out[], bool ints)
 {
-    run_path(rb, n, keys, lens, u64, out, ints);
+    run_path(rb, n, keys, lens, u64, out, ints, FK_RIBBON_ISA_POPCNT);
 }
-#else
-#define run_path_popcnt run_path
+FK_TARGET_AVX2 static void run_path_avx2(const fk_ribbon *rb, size_t n, const void *const keys[],
+                                         const size_t lens[], const uint64_t *u64, bool out[],
+                                         bool ints)
+{
+    run_path(rb, n, keys, lens, u64, out, ints, FK_RIBBON_ISA_AVX2);
+}
 #endif
+
+static void run_any(const fk_ribbon *rb, size_t n, const void *const keys[], const size_t lens[],
+                    const uint64_t *u64, bool out[], bool ints)
+{
+#if FK_CPU_X86
+    if (rb->isa == FK_RIBBON_ISA_AVX2) {
+        run_path_avx2(rb, n, keys, lens, u64, out, ints);
+        return;
+    }
+    if (rb->isa == FK_RIBBON_ISA_POPCNT) {
+        run_path_popcnt(rb, n, keys, lens, u64, out, ints);
+        return;
+    }
+#endif
+    run_path(rb, n, keys, lens, u64, out, ints, FK_RIBBON_ISA_PLAIN);
+}
 
 FK_HOT void fk_ribbon_slot_contains_many(const fk_filter *f, size_t n, const void *const keys[],
                                          const size_t lens[], bool out[])
 {
-    const fk_ribbon *rb = (const fk_ribbon *)f;
-    if (rb->popcnt)
-        run_path_popcnt(rb, n, keys, lens, NULL, out, false);
-    else
-        run_path(rb, n, keys, lens, NULL, out, false);
+    run_any((const fk_ribbon *)f, n, keys, lens, NULL, out, false);
 }
 
 FK_HOT void fk_ribbon_slot_contains_many_u64(const fk_filter *f, size_t n, const uint64_t keys[],
                                              bool out[])
 {
-    const fk_ribbon *rb = (const fk_ribbon *)f;
-    if (rb->popcnt)
-        run_path_popcnt(rb, n, NULL, NULL, keys, out, true);
-    else
-        run_path(rb, n, NULL, NULL, keys, out, true);
+    run_any((const fk_ribbon *)f, n, NULL, NULL, keys, out, true);
 }

@@ -9,6 +9,7 @@
 #include "../common/bits.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../common/cpu.h"
 
 /* The constants a row is derived from (odd: the products are bijections
  * of the hash, so distinct hashes give distinct coefficient rows). */
@@ -39,8 +40,8 @@ typedef bool (*fk_ribbon_lookup_u64_fn)(const fk_filter *f, uint64_t key);
 
 struct fk_ribbon {
     fk_filter   base;        /* must stay first */
-    fk_ribbon_lookup_fn lookup; /* chosen with the path: portable or popcnt */
-    bool        popcnt;      /* the lookups use the popcnt instruction */
+    fk_ribbon_lookup_fn lookup; /* chosen with the path: portable, popcnt or AVX2 */
+    int         isa;         /* FK_RIBBON_ISA_*: what the lookups (and batches) use */
     fk_ribbon_geom geom;
     uint64_t   *solution;    /* (S * blocks + 1) * r words, host order */
     uint64_t    solution_words;
@@ -55,6 +56,12 @@ struct fk_ribbon {
     double      fpr;         /* params fpr */
     fk_ribbon_build_figures built;
 };
+
+/* The instruction sets a filter's lookups are compiled for, chosen when
+ * it is made (same bits on every path). */
+#define FK_RIBBON_ISA_PLAIN  0
+#define FK_RIBBON_ISA_POPCNT 1 /* BMI2 + popcnt: a parity is popcnt and a mask */
+#define FK_RIBBON_ISA_AVX2   2 /* AVX2 + BMI2, r >= 4: four columns per step */
 
 /* A key's equation: start slot, coefficient row (bit 0 set) and result. */
 typedef struct {
@@ -140,34 +147,95 @@ static inline uint32_t fk_ribbon_result(const uint64_t *p, uint32_t r, const fk_
     return acc;
 }
 
-/* Bits a lookup tests before its first early exit: an absent key fails
- * there with probability 1 - 2^-4, so it pays for about 4 + (r - 4) / 16
- * bits, at the cost of one branch mispredicted 1 time in 16. */
-#define FK_RIBBON_FIRST_BITS 4u /* fk_ribbon_matches unrolls exactly 4 */
+/* Bits a lookup tests before its first early exit, and its second: an
+ * absent key fails the first test with probability 1 - 2^-F, so it pays
+ * for about F + (r - F) 2^-F bits, at the cost of a branch mispredicted
+ * 1 time in 2^F (the choice measured: PAPER_NOTES, "Ribbon"). */
+#ifndef FK_RIBBON_FIRST_BITS
+#define FK_RIBBON_FIRST_BITS 2u
+#endif
+#define FK_RIBBON_SECOND_BITS 2u
 
 /* True when the row's result equals its fingerprint: the first
- * FK_RIBBON_FIRST_BITS bits, then (rarely, for absent keys) the rest. */
+ * FK_RIBBON_FIRST_BITS bits, the next FK_RIBBON_SECOND_BITS, then (rarely,
+ * for absent keys) the rest. */
 static inline bool fk_ribbon_matches(const uint64_t *p, uint32_t r, const fk_ribbon_row *row)
 {
     uint64_t c[3];
     fk_ribbon_shifted(row, c);
     uint32_t acc = 0, j = 0;
-    if (__builtin_expect(r >= FK_RIBBON_FIRST_BITS, 1)) {
-        /* unrolled: the words at constant offsets from p, p + r, p + 2r */
-        const uint64_t *q = p + r, *t = p + 2 * r;
+    const uint64_t *q = p + r, *t = p + 2 * r;
+    /* unrolled: the words at constant offsets from p, p + r, p + 2r */
 #define FK_RIBBON_BIT_AT(k) \
     ((uint32_t)__builtin_parityll((c[0] & p[k]) ^ (c[1] & q[k]) ^ (c[2] & t[k])) << (k))
-        acc = FK_RIBBON_BIT_AT(0) | FK_RIBBON_BIT_AT(1) | FK_RIBBON_BIT_AT(2) |
-              FK_RIBBON_BIT_AT(3);
-#undef FK_RIBBON_BIT_AT
-        j = FK_RIBBON_FIRST_BITS;
-        if (__builtin_expect(((acc ^ row->fp) & ((1u << FK_RIBBON_FIRST_BITS) - 1)) != 0, 1))
+    if (__builtin_expect(r >= FK_RIBBON_FIRST_BITS + FK_RIBBON_SECOND_BITS, 1)) {
+        for (; j < FK_RIBBON_FIRST_BITS; j++)
+            acc |= FK_RIBBON_BIT_AT(j);
+        if (__builtin_expect(((acc ^ row->fp) & ((1u << j) - 1)) != 0, 1))
+            return false;
+        for (; j < FK_RIBBON_FIRST_BITS + FK_RIBBON_SECOND_BITS; j++)
+            acc |= FK_RIBBON_BIT_AT(j);
+        if (__builtin_expect(((acc ^ row->fp) & ((1u << j) - 1)) != 0, 1))
             return false;
     }
+#undef FK_RIBBON_BIT_AT
     for (; j < r; j++)
         acc |= fk_ribbon_bit(p, r, c, j) << j;
     return acc == row->fp;
 }
+
+#if FK_CPU_X86
+#include <immintrin.h>
+/* Result bits j..j+3 of a shifted row at once (AVX2): the four columns'
+ * words of each block lie side by side (row-interleaved), so one 256-bit
+ * load per block gets them; each lane's parity is its bytes' parities
+ * (a nibble table, twice) summed by vpsadbw, bit 0. Needs j + 4 <= r. */
+FK_TARGET_AVX2 static inline uint32_t fk_ribbon_bits4_avx2(const uint64_t *p, uint32_t r,
+                                                           const uint64_t c[3])
+{
+    const __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    const __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + r));
+    const __m256i d = _mm256_loadu_si256((const __m256i *)(const void *)(p + 2 * r));
+    __m256i x = _mm256_xor_si256(
+        _mm256_xor_si256(_mm256_and_si256(a, _mm256_set1_epi64x((long long)c[0])),
+                         _mm256_and_si256(b, _mm256_set1_epi64x((long long)c[1]))),
+        _mm256_and_si256(d, _mm256_set1_epi64x((long long)c[2])));
+    const __m256i table = _mm256_setr_epi8(0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0,
+                                           0, 1, 1, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 1, 1, 0);
+    const __m256i nib = _mm256_set1_epi8(0x0F);
+    __m256i lo = _mm256_and_si256(x, nib);
+    __m256i hi = _mm256_and_si256(_mm256_srli_epi16(x, 4), nib);
+    __m256i par = _mm256_xor_si256(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(table, hi));
+    __m256i sum = _mm256_sad_epu8(par, _mm256_setzero_si256());
+    return (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_slli_epi64(sum, 63)));
+}
+
+/* fk_ribbon_matches for r >= 4 with AVX2: four bits, the early exit, then
+ * four at a time (the last step overlapping the one before it). */
+FK_TARGET_AVX2 static inline bool fk_ribbon_matches_avx2(const uint64_t *p, uint32_t r,
+                                                         const fk_ribbon_row *row)
+{
+    uint64_t c[3];
+    fk_ribbon_shifted(row, c);
+    uint32_t acc = fk_ribbon_bits4_avx2(p, r, c);
+    if (__builtin_expect(((acc ^ row->fp) & 15u) != 0, 1))
+        return false;
+    for (uint32_t j = 4; j < r; j += 4) {
+        uint32_t at = j + 4 <= r ? j : r - 4;
+        acc |= fk_ribbon_bits4_avx2(p + at, r, c) << at;
+    }
+    return acc == row->fp;
+}
+
+FK_TARGET_AVX2 static inline bool fk_ribbon_probe_avx2(const fk_ribbon *rb, uint64_t h,
+                                                       bool sharded)
+{
+    fk_ribbon_row row;
+    uint64_t word;
+    fk_ribbon_place(rb, h, sharded, &row, &word);
+    return fk_ribbon_matches_avx2(rb->solution + word, rb->r, &row);
+}
+#endif
 
 /* The lookup of a hashed key. */
 static inline bool fk_ribbon_probe(const fk_ribbon *rb, uint64_t h, bool sharded)
@@ -239,7 +307,8 @@ typedef struct {
     uint64_t stage_bytes;
     uint64_t fail_attempts;
     double   eps;
-    bool     plain_lookups; /* never the popcnt paths */
+    bool     plain_lookups; /* never the popcnt or AVX2 paths */
+    bool     no_avx2;       /* never the AVX2 paths */
 } fk_ribbon_test_knobs;
 extern fk_ribbon_test_knobs fk_ribbon_testing;
 
