@@ -461,7 +461,9 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t r, 
             uint64_t hseed = attempt_seed(seed, a);
             hash_range(src, 0, n, hseed, hashes);
             passes++;
-            if (!grow(&band, &band_have, band_bytes(n, 0))) {
+            /* sized for this level's slots at once (k <= n keys need no
+             * more), so the buffer never grows while the hashes are held */
+            if (!grow(&band, &band_have, band_bytes(n, fk_ribbon_slots_for(n, level)))) {
                 s = FK_ENOMEM;
                 break;
             }
