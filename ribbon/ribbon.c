@@ -950,28 +950,51 @@ static fk_status fk_ribbon_slot_size(const fk_params *p, double items, fk_sizing
     return FK_OK;
 }
 
+void fk_ribbon_describe(const fk_ribbon *rb, fk_ribbon_description *out)
+{
+    if (!rb || !out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->result_bits = rb->r;
+    out->band_width = FK_RIBBON_WIDTH;
+    out->items = rb->items;
+    out->shards = rb->geom.shards;
+    out->slots_per_shard = rb->geom.slots;
+    out->slots = rb->geom.shards * rb->geom.slots;
+    out->seed = rb->seed;
+    out->keys_given = rb->built.keys_given;
+    out->duplicates = rb->built.duplicates;
+    out->attempts = rb->built.attempts;
+    out->max_attempts = rb->built.max_attempts;
+    out->level = rb->built.level;
+    out->temp_bytes = rb->built.temp_bytes;
+    out->key_passes = rb->built.key_passes;
+}
+
+/* The describe slot: fk_ribbon_description's fields as rows, in its order
+ * (`at` is ignored: the kind has no clock). */
 static fk_status fk_ribbon_slot_describe(const fk_filter *f, const uint64_t *at,
                                          fk_describe_row *rows, size_t cap, size_t *n)
 {
     (void)at;
-    const fk_ribbon *rb = (const fk_ribbon *)(const void *)f;
-    uint64_t slots = rb->geom.shards * rb->geom.slots;
-    fk_describe_u64(rows, cap, n, "result_bits", rb->r);
-    fk_describe_u64(rows, cap, n, "band_width", FK_RIBBON_WIDTH);
-    fk_describe_u64(rows, cap, n, "items", rb->items);
-    fk_describe_u64(rows, cap, n, "shards", rb->geom.shards);
-    fk_describe_u64(rows, cap, n, "slots_per_shard", rb->geom.slots);
-    fk_describe_u64(rows, cap, n, "slots", slots);
+    fk_ribbon_description d;
+    fk_ribbon_describe((const fk_ribbon *)(const void *)f, &d);
+    fk_describe_u64(rows, cap, n, "result_bits", d.result_bits);
+    fk_describe_u64(rows, cap, n, "band_width", d.band_width);
+    fk_describe_u64(rows, cap, n, "items", d.items);
+    fk_describe_u64(rows, cap, n, "shards", d.shards);
+    fk_describe_u64(rows, cap, n, "slots_per_shard", d.slots_per_shard);
+    fk_describe_u64(rows, cap, n, "slots", d.slots);
     fk_describe_double(rows, cap, n, "overhead",
-                       rb->items ? (double)slots / (double)rb->items - 1.0 : 0.0);
-    fk_describe_u64(rows, cap, n, "seed", rb->seed);
-    fk_describe_u64(rows, cap, n, "keys_given", rb->built.keys_given);
-    fk_describe_u64(rows, cap, n, "duplicates", rb->built.duplicates);
-    fk_describe_u64(rows, cap, n, "attempts", rb->built.attempts);
-    fk_describe_u64(rows, cap, n, "max_attempts", rb->built.max_attempts);
-    fk_describe_u64(rows, cap, n, "level", rb->built.level);
-    fk_describe_u64(rows, cap, n, "temp_bytes", rb->built.temp_bytes);
-    fk_describe_u64(rows, cap, n, "key_passes", rb->built.key_passes);
+                       d.items ? (double)d.slots / (double)d.items - 1.0 : 0.0);
+    fk_describe_u64(rows, cap, n, "seed", d.seed);
+    fk_describe_u64(rows, cap, n, "keys_given", d.keys_given);
+    fk_describe_u64(rows, cap, n, "duplicates", d.duplicates);
+    fk_describe_u64(rows, cap, n, "attempts", d.attempts);
+    fk_describe_u64(rows, cap, n, "max_attempts", d.max_attempts);
+    fk_describe_u64(rows, cap, n, "level", d.level);
+    fk_describe_u64(rows, cap, n, "temp_bytes", d.temp_bytes);
+    fk_describe_u64(rows, cap, n, "key_passes", d.key_passes);
     return FK_OK;
 }
 

@@ -172,12 +172,30 @@ FK_API fk_filter *fk_ribbon_as_filter(fk_ribbon *rb);
  * and its blocks prefetched before the window before it is tested; the
  * answers equal the single-key calls. */
 
-/* Describe rows (fk_filter_describe, `filterkit info`), in this order:
- * result_bits (r), band_width (w), items, shards, slots_per_shard,
- * slots (all shards), overhead (slots / items - 1), seed, keys_given,
- * duplicates, attempts (over all shards), max_attempts (one shard's most),
- * level (slot counts raised), temp_bytes (peak temporary memory of the
- * build), key_passes. The build rows are 0 for a loaded filter. */
+/* What a filter is made of, and what the build that made it did. */
+typedef struct {
+    uint32_t result_bits;      /* r */
+    uint32_t band_width;       /* w = FK_RIBBON_WIDTH */
+    uint64_t items;            /* distinct keys stored */
+    uint64_t shards;           /* S */
+    uint64_t slots_per_shard;  /* m: a multiple of 64 */
+    uint64_t slots;            /* S m */
+    uint64_t seed;             /* the params seed */
+    /* The build (all 0 for a loaded filter): */
+    uint64_t keys_given;       /* n */
+    uint64_t duplicates;       /* keys dropped as equal hashes: n - items */
+    uint64_t attempts;         /* attempts over all shards (S when every
+                                  shard solved at once) */
+    uint64_t max_attempts;     /* the most one shard needed */
+    uint64_t level;            /* times the slot count was raised */
+    uint64_t temp_bytes;       /* peak temporary memory, bytes */
+    uint64_t key_passes;       /* passes over the caller's keys */
+} fk_ribbon_description;
+
+/* Fills *out for rb. No-op for NULL arguments. Cost: O(1). The describe
+ * rows (fk_filter_describe, `filterkit info`) are these fields in this
+ * order, with `overhead` (slots / items - 1) after `slots`. */
+FK_API void fk_ribbon_describe(const fk_ribbon *rb, fk_ribbon_description *out);
 
 /* -------------------------------------------------------------- files
  *

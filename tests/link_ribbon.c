@@ -13,7 +13,10 @@ static int seven_result_bits(fk_ribbon *rb)
         return 0;
     const fk_describe_row *r = fk_describe_find(rows, n, "result_bits");
     const fk_describe_row *i = fk_describe_find(rows, n, "items");
-    return r && i && r->value.u64 == 7 && i->value.u64 == 3;
+    fk_ribbon_description d;
+    fk_ribbon_describe(rb, &d);
+    return r && i && r->value.u64 == 7 && i->value.u64 == 3 && d.result_bits == 7 &&
+           d.items == 3 && d.band_width == FK_RIBBON_WIDTH;
 }
 
 int main(void)
