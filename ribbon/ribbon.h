@@ -5,8 +5,8 @@
  * A static filter: it is built once from the whole set and never changes
  * (no insert, no remove). It stores r result bits for each of m slots,
  * m about (1 + eps) n (eps 3% to 4.5%, by size: ribbon.c, eps_for), so
- * it costs about (1 + eps) r bits per key for a false-positive rate of 2^-r: 7.3 bits at r = 7
- * (0.78%), 10.5 at r = 10 (0.098%).
+ * it costs about (1 + eps) r bits per key for a false-positive rate of
+ * 2^-r: 7.3 bits at r = 7 (0.78%), 10.5 at r = 10 (0.098%).
  *
  * Lookup. From the key's one XXH3-64 hash g: a start slot s (multiply-high
  * of g over the m - w + 1 starts), a w-bit coefficient row c whose first
@@ -17,8 +17,8 @@
  * row-interleaved: blocks of 64 slots, each block's r column words side
  * by side, so a lookup reads r words from each of three consecutive
  * blocks (3r * 8 bytes in a row: 3 or 4 cache lines at r = 7), with no
- * false negatives. An absent key is rejected after its first 4 bits (1 in
- * 16 goes on to the rest); CPUs with AVX2 (chosen at run time, r >= 4)
+ * false negatives. An absent key is mostly rejected after its first bits
+ * (2, then 2 more on the portable paths; 4 with AVX2: 1 in 16 goes on); CPUs with AVX2 (chosen at run time, r >= 4)
  * take four columns per 256-bit load, others popcnt or a portable fold:
  * the same answers on every path.
  *
