@@ -78,7 +78,7 @@ LDLIBS_ALL  = -lm -pthread
 # folder is part of its archive libfk_<kind>.a; no kind includes another,
 # all of them need common/. registry/ knows every kind and goes only into
 # the all-in-one library.
-KINDS    := bloom blocked counting cuckoo scalable fuse quotient window expandable
+KINDS    := bloom blocked counting cuckoo scalable fuse quotient window expandable ribbon
 MODULES  := common $(KINDS)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
@@ -518,7 +518,7 @@ mutate: deps
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
 # built the same way), under ThreadSanitizer in their own folder; any
 # report fails them. CC=clang works too.
-TSAN_TESTS   := test_concurrent test_concurrent_kinds test_fuse
+TSAN_TESTS   := test_concurrent test_concurrent_kinds test_fuse test_ribbon
 TSAN_SCRIPTS := tests/cli_threads.sh
 test-tsan: deps-tsan
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=thread OPT=-O1 \

@@ -17,7 +17,8 @@
     X(fk_fuse_ops)             /* static: built from the whole set */          \
     X(fk_quotient_ops)                                                         \
     X(fk_window_ops)           /* sliding window: count or time */             \
-    X(fk_expandable_ops)
+    X(fk_expandable_ops)                                                       \
+    X(fk_ribbon_ops)           /* static: Gaussian elimination on a band */
 
 #define DECLARE_OPS(ops) extern const fk_ops ops;
 BUILTIN_KINDS(DECLARE_OPS)

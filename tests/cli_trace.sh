@@ -44,6 +44,18 @@ awk '/^insert /{ins=1} /^lookup /{ins=0} ins && /^  xor /{ x=$8; sub(",", "", x)
     && ok || ko "fuse: an inserted key's XOR is not its fingerprint"
 if grep -q 'unsupported: a fuse filter is static' /tmp/fk_trace_out.$$; then ok; else ko "fuse: remove not refused"; fi
 expect 0 fuse --fp-bits 1 a b
+# ribbon: one build, then each key's band and, per result column, the
+# solved bits under it and their parity; an inserted key's result is its
+# fingerprint, and the parities read as the result's bits
+expect 0 ribbon --fp-bits 6 apple banana cherry --lookup apple kiwi --remove apple
+if grep -q '^build from 3 keys (3 distinct): r = 6 result bits' /tmp/fk_trace_out.$$; then ok; else ko "ribbon: no build line"; fi
+if [ "$(grep -c '^  band slots [0-9]*\.\.[0-9]* (block ' /tmp/fk_trace_out.$$)" -eq 5 ]; then ok; else ko "ribbon: not 5 band lines"; fi
+if [ "$(grep -c '^  column  [0-5]: solved ' /tmp/fk_trace_out.$$)" -eq 30 ]; then ok; else ko "ribbon: not 6 columns a key"; fi
+awk '/^insert /{ins=1} /^lookup /{ins=0} ins && /^  result /{ r=$2; sub(",", "", r); if (r != $4) bad=1 }
+     /^  column /{ bits = bits $NF } /^  result /{ v = 0; for (i = length(bits); i >= 1; i--) v = v * 2 + substr(bits, i, 1);
+       r = $2; sub(",", "", r); if (sprintf("%02x", v) != r) bad=1; bits = "" } END{exit bad}' /tmp/fk_trace_out.$$ \
+    && ok || ko "ribbon: an inserted key's result is not its fingerprint, or the parities are not the result"
+if grep -q 'unsupported: a ribbon filter is static' /tmp/fk_trace_out.$$; then ok; else ko "ribbon: remove not refused"; fi
 expect 2 cuckoo --fp-bits 2 apple
 
 # Help: exit 0, usage on stdout.

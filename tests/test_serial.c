@@ -982,6 +982,7 @@ static uint8_t *forged_record(const fk_ops *ops, size_t *len, bool *must_refuse)
     if (fk_ops_caps(ops) & FK_CAP_GROWS)
         return NULL; /* scalable-cuckoo: its links' loader bounds their counts */
     *must_refuse = !strcmp(ops->name, "cuckoo") || !strcmp(ops->name, "fuse") ||
+                   !strcmp(ops->name, "ribbon") ||
                    !strcmp(ops->name, "window"); /* items = the inserts its slots imply */
     uint8_t *buf = small_file(ops, len);
     if (buf) {

@@ -16,6 +16,7 @@
 #include "../../quotient/quotient.h"
 #include "../../window/window.h"
 #include "../../expandable/expandable.h"
+#include "../../ribbon/ribbon.h"
 #include "../../registry/registry.h"
 
 /* The kinds that can be traced, keyed by their ops (the registry resolves
@@ -32,6 +33,7 @@ static const struct {
     { &fk_quotient_ops, fkc_trace_quotient },
     { &fk_window_ops, fkc_trace_window },
     { &fk_expandable_ops, fkc_trace_expandable },
+    { &fk_ribbon_ops, fkc_trace_ribbon },
 };
 
 static int (*tracer_of(const fk_ops *ops))(const fkc_trace_job *)
@@ -78,7 +80,9 @@ static const char usage_more[] =
     "every kick (cuckoo), and the filter's array after the step; blocked: the\n"
     "key's block, the bit in each of its eight words, and the block after it;\n"
     "fuse (static): one build from every --insert key, then each key's three\n"
-    "cells, what they hold and their XOR beside its fingerprint; window (a count\n"
+    "cells, what they hold and their XOR beside its fingerprint; ribbon (static):\n"
+    "one build, then each key's band (start slot and 128-bit row) and, column by\n"
+    "column, the solved bits under it and their parity; window (a count\n"
     "window of the last N inserts): the generation each key's fingerprint sits in,\n"
     "each generation's fill, and when one turns over what its sweep freed.\n"
     "Keys are inserted, in order, until --lookup or --remove switches what\n"
@@ -92,8 +96,8 @@ static const char usage_more[] =
     "  --bits M               bloom/counting: bits or counters m (default: from N, P)\n"
     "  --hashes K             bloom/counting: probes per key k (default: from m, N)\n"
     "  --counter-bits C       counting: 4 or 8 (default 4)\n"
-    "  --fp-bits F            cuckoo: fingerprint bits, 4..32; fuse: 1..32; quotient:\n"
-    "                         remainder bits; window: 4..29 (default: from P)\n"
+    "  --fp-bits F            cuckoo: fingerprint bits, 4..32; fuse, ribbon: 1..32;\n"
+    "                         quotient: remainder bits; window: 4..29 (default: P)\n"
     "  --max-load L           cuckoo: the load the table is sized for (default 12.5%:\n"
     "                         enough buckets that a key's two buckets differ; 94%, a\n"
     "                         real filter's packing, shows kicks with a few keys);\n"

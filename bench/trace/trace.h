@@ -15,6 +15,9 @@
  *     bucket B: FP FP FP FP              the table (cuckoo), -- = empty
  *     cells C1 C2 C3 (segments ...)       fuse: the key's three cells
  *     xor V1 ^ V2 ^ V3 = X, fingerprint F fuse: the lookup's comparison
+ *     band slots A..B (...), row R         ribbon: the key's equation
+ *     column J: solved W & row = X, parity P   ribbon: one result bit
+ *     result R, fingerprint F             ribbon: the lookup's comparison
  *     -> FK_OK: 0xFP sits in bucket B (iN) slot S, generation G (...)
  *                                        window: where the key sits after
  *     generations (current first, slots held): gG N | ...   window
@@ -80,6 +83,7 @@ int fkc_trace_blocked(const fkc_trace_job *job);
 int fkc_trace_counting(const fkc_trace_job *job);
 int fkc_trace_cuckoo(const fkc_trace_job *job);
 int fkc_trace_fuse(const fkc_trace_job *job);
+int fkc_trace_ribbon(const fkc_trace_job *job);
 int fkc_trace_quotient(const fkc_trace_job *job);
 int fkc_trace_expandable(const fkc_trace_job *job);
 int fkc_trace_window(const fkc_trace_job *job);

@@ -10,7 +10,7 @@
 #    200k-item MADD, FK.LOAD of damaged files and random bytes (refused as
 #    FK_ECORRUPT, the key untouched, the server up);
 #  - FK.LOAD of a `filterkit build` file, FK.DUMP read by `filterkit query`;
-#    a static (fuse) file served by FK.EXISTS/FK.MEXISTS, its writes refused;
+#    a static (fuse, ribbon) file served by FK.EXISTS/FK.MEXISTS, its writes refused;
 #  - FK.GROW (a quotient filter doubles keeping its counts; every refusal
 #    named; replicated);
 #  - FK.MERGE (quotient counts add up, Bloom unions, missing keys, every
@@ -349,6 +349,19 @@ FK.RESERVE fnew fuse 0.01 100 => ~ERR FK_EUNSUPPORTED: a fuse filter is static
 EXISTS fnew => 0
 BF.ADD fusekey x => ~WRONGTYPE
 FK.EXISTS fusekey user-1 => 1
+SPEC
+    # the other static kind (ribbon) comes through the registry the same way
+    "$fk" build --kind ribbon --fpr 0.001 <"$tmp/users" >"$tmp/ribbon.fk"
+    expect "FK.LOAD of a ribbon file" "OK" $S -x FK.LOAD ribbonkey <"$tmp/ribbon.fk"
+    n=$(tr '\n' ' ' <"$tmp/users" | sed 's/^/FK.MEXISTS ribbonkey /' | rc $S | grep -c '^1$')
+    check "ribbon: FK.MEXISTS finds every key ($n)" test "$n" = 5000
+    rc $S FK.DUMP ribbonkey | head -c -1 >"$tmp/ribbon.dump"
+    check "ribbon: FK.DUMP = the loaded file" cmp -s "$tmp/ribbon.fk" "$tmp/ribbon.dump"
+    batch $S <<'SPEC'
+FK.EXISTS ribbonkey user-1 => 1
+FK.INFO ribbonkey => ~kind|ribbon
+FK.ADD ribbonkey new => ~ERR FK_EUNSUPPORTED: a ribbon filter is static
+FK.RESERVE rnew ribbon 0.01 100 => ~ERR FK_EUNSUPPORTED: a ribbon filter is static
 SPEC
 else
     bad "no CLI at $fk"
