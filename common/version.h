@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 #define FK_VERSION_MAJOR 0 /* bumped on an incompatible ABI change (the SONAME) */
-#define FK_VERSION_MINOR 4 /* bumped when API is added; while MAJOR is 0 also on
+#define FK_VERSION_MINOR 5 /* bumped when API is added; while MAJOR is 0 also on
                               an incompatible change, and the SONAME is
                               libfilterkit.so.0.MINOR */
 #define FK_VERSION_PATCH 0 /* bumped for fixes only */
