@@ -38,7 +38,7 @@ set samples 400
 # the legend inside, bottom right: below the lower bound nothing can lie,
 # and right of 30 bits below 1e-4 nothing does; under the plot (the
 # common place) its 12 entries covered the x-axis label
-set key inside bottom right vertical maxrows 7 opaque box font ",9"
+set key inside bottom right vertical maxrows 7 opaque box font ",9" spacing 1.5 # rows tall enough for libbloom's bigger cross
 set bmargin 4
 cload = first(file, 'load', 'kind=cuckoo')
 ptitle(k) = (k eq 'cuckoo' && cload ne '') ? sprintf("cuckoo sized for n (%.0f%% full)", 100*real(cload)) : k

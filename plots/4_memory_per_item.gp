@@ -10,7 +10,7 @@ if (!exists("plotdir")) plotdir = 'plots'
 load plotdir.'/common.gnuplot'
 file = 'sweep-fpr-u64.csv'
 n = real(first(file, 'n', ''))
-kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo') . ' ' . kinds_of(file, 'kind=fuse') . ' ' . kinds_of(file, 'kind=quotient')
+kinds = kinds_of(file, 'kind=bloom') . ' ' . kinds_of(file, 'kind=blocked') . ' ' . kinds_of(file, 'kind=counting') . ' ' . kinds_of(file, 'kind=cuckoo') . ' ' . kinds_of(file, 'kind=fuse') . ' ' . kinds_of(file, 'kind=ribbon') . ' ' . kinds_of(file, 'kind=quotient')
 set title sprintf("Memory per item at equal fpr: n = %s, u64 keys (lower is better; sizes are exact, no spread)", nlabel(n))
 eval provenance(file)
 set xlabel "target false-positive rate (log scale)"

@@ -50,7 +50,7 @@ case "$name" in
 1_*) file=sweep-fpr-u64.csv ;;
 2_* | 6_*) file=sweep-n-u64.csv ;;
 3_*) file=sweep-load-u64.csv ;;
-4_*) file=sweep-fpr-u64.csv; only="bloom blocked counting cuckoo fuse quotient" ;;
+4_*) file=sweep-fpr-u64.csv; only="bloom blocked counting cuckoo fuse ribbon quotient" ;;
 5_*)
     file=bench-u64.csv
     n=$(sel "$file" n 'target_fpr=0.01' | head -n 1)
