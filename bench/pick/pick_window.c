@@ -273,6 +273,8 @@ static void window_measure(fkc_pick_result *res)
         x->insert = fkc_summarize(tj, runs);
         x->absent = fkc_summarize(tj + runs, runs);
         x->found = fkc_summarize(tj + 2 * runs, runs);
+        fkc_summary c = fkc_summarize(tj + 3 * runs, runs); /* ruled out below: still shown */
+        x->cost = c.median, x->cost_low = c.min, x->cost_high = c.max;
         window_judge(x, res);
         if (x->ruled_out[0])
             continue;
