@@ -238,7 +238,7 @@ static void set_best_figures(FILE *out, const fkc_pick_result *res, const fkc_pi
                 100 * best->grow_fpr, best->grow_absent_ns, best->grow_absent_batch_ns, best->grow_insert_ns, runs,
                 (unsigned long long)q->repeat);
     if (best->raced)
-        fprintf(out, "  cost:       %.1f ns per operation at read ratio %.2f (median of %llu paired rounds, "
+        fprintf(out, "  cost:       %.1f CPU ns per operation at read ratio %.2f (median of %llu paired rounds, "
                 "%.1f-%.1f)\n", best->cost, q->read_ratio, (unsigned long long)res->rounds, best->cost_low,
                 best->cost_high);
     if (!best->measured || best->grown)
@@ -288,7 +288,7 @@ static void set_tables(FILE *out, const fkc_pick_result *res, const fkc_pick_can
 {
     const fkc_pick_query *q = &res->q;
     if (res->fastest >= 0) {
-        fprintf(out, "cost per operation at read ratio %.2f over %llu paired rounds: ns (median, min-max of the "
+        fprintf(out, "cost per operation at read ratio %.2f over %llu paired rounds: CPU ns (median, min-max of the "
                 "rounds), and against %s round by round (the median ratio, the rounds it was the slower in); "
                 "slower means over %.2fx and 3 rounds of 4:\n", q->read_ratio, (unsigned long long)res->rounds,
                 res->c[res->fastest].ops->name, FKC_PICK_MARGIN);

@@ -9,6 +9,12 @@
  * plus the rest of its insert slice, in ns per operation, as the pick's
  * cost is.
  *
+ * The clock is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not the
+ * wall clock: on a loaded machine a slice may wait for the CPU for several
+ * milliseconds, as long as the slice itself, and that wait says nothing
+ * about the filter; what another process leaves in the caches it shares
+ * still counts, and falls on every candidate of the round alike.
+ *
  * A set: the n inserts of the measurement's keys through the kind's insert
  * (a static kind is built whole, untimed; its build time per key from the
  * measurement stands in for each round's inserts), then the 50%-present
@@ -18,9 +24,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "pick_internal.h"
 #include "../clock/progress.h"
-#include "../clock/timing.h"
 #include "../keys/keygen.h"
 #include "../measure/loops.h"
 
@@ -37,27 +43,53 @@ typedef struct {
     double fixed_insert; /* a static kind: ns per key of its build */
 } race_kind;
 
-/* Keys [from, to) of a keyset through `has`; the elapsed ns. */
+/* The thread's CPU time in ns (0 when the clock cannot be read: the
+ * slices then time as 0, and the rounds pair nothing). */
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec;
+}
+
+/* Keys [from, to) of a keyset through `op` (insert); the CPU ns, or
+ * UINT64_MAX when an insert failed. */
+static uint64_t insert_slice(fkc_update_fn op, fk_filter *f, const fkc_keyset *ks, size_t from, size_t to)
+{
+    const uint8_t *p = ks->bytes;
+    uint64_t bad = 0, t0 = cpu_ns();
+    if (!ks->off)
+        for (size_t i = from; i < to; i++)
+            bad += op(f, p + i * ks->width, ks->width) != FK_OK;
+    else
+        for (size_t i = from; i < to; i++)
+            bad += op(f, p + ks->off[i], (size_t)(ks->off[i + 1] - ks->off[i])) != FK_OK;
+    uint64_t ns = cpu_ns() - t0;
+    return bad ? UINT64_MAX : ns;
+}
+
+/* Keys [from, to) of a keyset through `has`; the CPU ns. */
 static uint64_t lookup_slice(fkc_contains_fn has, const fk_filter *f, const fkc_keyset *ks, size_t from, size_t to)
 {
     const uint8_t *p = ks->bytes;
-    uint64_t hits = 0, t0 = fkc_now_ns();
+    uint64_t hits = 0, t0 = cpu_ns();
     if (!ks->off)
         for (size_t i = from; i < to; i++)
             hits += has(f, p + i * ks->width, ks->width);
     else
         for (size_t i = from; i < to; i++)
             hits += has(f, p + ks->off[i], (size_t)(ks->off[i + 1] - ks->off[i]));
-    uint64_t ns = fkc_now_ns() - t0;
+    uint64_t ns = cpu_ns() - t0;
     fkc_sink += hits;
     return ns;
 }
 
 /* u64 keys [from, to) inserted, growing in place on FK_EFULL when the kind
- * does; the elapsed ns, or UINT64_MAX when an insert failed. */
+ * does; the CPU ns, or UINT64_MAX when an insert failed. */
 static uint64_t insert_slice_u64(race_kind *k, const uint64_t *keys, uint64_t from, uint64_t to)
 {
-    uint64_t t0 = fkc_now_ns();
+    uint64_t t0 = cpu_ns();
     for (uint64_t i = from; i < to; i++) {
         fk_status s = fk_filter_insert_u64(k->f, keys[i]);
         while (s == FK_EFULL && k->in_place && (s = fk_filter_grow(k->f)) == FK_OK)
@@ -65,18 +97,18 @@ static uint64_t insert_slice_u64(race_kind *k, const uint64_t *keys, uint64_t fr
         if (s != FK_OK)
             return UINT64_MAX;
     }
-    return fkc_now_ns() - t0;
+    return cpu_ns() - t0;
 }
 
-/* count u64 lookups from keys[at % n] on, wrapping; the elapsed ns. */
+/* count u64 lookups from keys[at % n] on, wrapping; the CPU ns. */
 static uint64_t lookup_slice_u64(const fk_filter *f, const uint64_t *keys, uint64_t n, uint64_t at, uint64_t count)
 {
-    uint64_t hits = 0, i = at % n, t0 = fkc_now_ns();
+    uint64_t hits = 0, i = at % n, t0 = cpu_ns();
     for (uint64_t c = 0; c < count; c++) {
         hits += fk_filter_contains_u64(f, keys[i]);
         i = i + 1 == n ? 0 : i + 1;
     }
-    uint64_t ns = fkc_now_ns() - t0;
+    uint64_t ns = cpu_ns() - t0;
     fkc_sink += hits;
     return ns;
 }
@@ -109,9 +141,8 @@ static void race_rounds(race_kind *rk, size_t nk, const fkc_bench_keys *bk, cons
             if (!isnan(k->fixed_insert)) {
                 ins_ns = k->fixed_insert;
             } else if (bk) {
-                uint64_t ns;
-                if (fkc_time_updates(k->ops->insert, k->f, &bk->w.pos, (size_t)from, (size_t)to, &ns))
-                    k->failed = 1;
+                uint64_t ns = insert_slice(k->ops->insert, k->f, &bk->w.pos, (size_t)from, (size_t)to);
+                k->failed = ns == UINT64_MAX;
                 ins_ns = to > from ? (double)ns / (double)(to - from) : 0;
             } else {
                 uint64_t ns = insert_slice_u64(k, ins, from, to);
