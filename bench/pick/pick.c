@@ -113,6 +113,9 @@ void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, 
     if (!best->raced || !o->raced)
         snprintf(buf, len, "%.2fx the memory of %s at this fpr (ranked by the formulas alone)", mr,
                  best->ops->name);
+    else if (o->baseline) /* ranked beside the kinds filterkit builds, never chosen: its time in words */
+        snprintf(buf, len, "%.2fx the cost per operation of %s in the median of %llu paired rounds (the slower "
+                 "in %llu of them), %.2fx its memory", o->ratio, fast->ops->name, n, sl, mr);
     else if (o->tied && o != fast)
         snprintf(buf, len, "too close to %s on time to separate (%.2fx its cost in the median of %llu paired "
                  "rounds, the slower in %llu of them; separating takes over %.2fx and 3 rounds of 4); of the "
@@ -126,7 +129,7 @@ void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, 
         snprintf(buf, len, "slower: %.2fx the cost per operation of %s in the median of %llu paired rounds "
                  "(the slower in %llu of them)", o->ratio, fast->ops->name, n, sl);
     size_t at = strlen(buf);
-    if (o->raced && !o->tied && mr >= 1.1 && at < len)
+    if (o->raced && !o->tied && !o->baseline && mr >= 1.1 && at < len)
         at += (size_t)snprintf(buf + at, len - at, ", and %.2fx the memory of %s", mr, best->ops->name);
     if (o->grown && best->grown && at < len) /* what it costs after the growth, in its own figures */
         snprintf(buf + at, len - at, "; after the growth: %.2f bits per key (%s %.2f), absent lookup %.1f ns "
