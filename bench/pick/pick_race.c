@@ -6,8 +6,9 @@
  * few milliseconds each, so a burst of load on the machine falls on every
  * candidate of the round, and the ratio of two candidates within a round
  * keeps little of it. A round's cost is the read ratio of its lookup slice
- * plus the rest of its insert slice, in ns per operation, as the pick's
- * cost is.
+ * (the median of its parts of RACE_PART lookups) plus the rest of its
+ * insert slice (its total: a doubling inside it counts), in ns per
+ * operation, as the pick's cost is.
  *
  * The clock is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), not the
  * wall clock: on a loaded machine a slice may wait for the CPU for several
@@ -29,11 +30,17 @@
 #include "../clock/progress.h"
 #include "../keys/keygen.h"
 #include "../measure/loops.h"
+#include "../report/stats.h"
 
 /* A lookup slice is at least this many calls (the absent keys are walked
  * round and round): under a millisecond, one descheduling would be the
  * whole slice. */
 #define RACE_MIN_SLICE UINT64_C(32768)
+/* A lookup slice is timed in parts of at least this many calls (tens of
+ * microseconds: the clock read, a few hundred ns, stays out of the
+ * figure), at most RACE_PARTS_MAX of them. */
+#define RACE_PART UINT64_C(2048)
+#define RACE_PARTS_MAX 64u
 
 typedef struct {
     fk_filter *f;
@@ -162,16 +169,22 @@ static void race_rounds(race_kind *rk, size_t nk, const fkc_bench_keys *bk, cons
                 *c = NAN;
                 continue;
             }
-            uint64_t ns, count;
-            if (bk) {
-                size_t from = (size_t)(nlook * r / rounds), to = (size_t)(nlook * (r + 1) / rounds);
-                ns = lookup_slice(k->ops->contains, k->f, mix, from, to);
-                count = to - from;
-            } else {
-                ns = lookup_slice_u64(k->f, absent, nabsent, slice * r, slice);
-                count = slice;
+            /* the slice in parts of RACE_PART lookups, the round's figure
+             * their median: the part that followed a switch to another
+             * process or another candidate (its lines evicted) is one of
+             * many, not the whole figure */
+            uint64_t from = bk ? nlook * r / rounds : slice * r, to = bk ? nlook * (r + 1) / rounds : slice * (r + 1);
+            uint64_t part = (to - from + RACE_PARTS_MAX - 1) / RACE_PARTS_MAX;
+            part = part > RACE_PART ? part : RACE_PART;
+            double parts[RACE_PARTS_MAX];
+            size_t np = 0;
+            for (uint64_t at = from; at < to && np < RACE_PARTS_MAX; at += part) {
+                uint64_t end = to - at < part ? to : at + part;
+                uint64_t ns = bk ? lookup_slice(k->ops->contains, k->f, mix, (size_t)at, (size_t)end)
+                                 : lookup_slice_u64(k->f, absent, nabsent, at, end - at);
+                parts[np++] = (double)ns / (double)(end - at);
             }
-            double look_ns = count ? (double)ns / (double)count : 0;
+            double look_ns = np ? fkc_median(parts, np) : 0;
             *c = read_ratio * look_ns + (1 - read_ratio) * *c;
         }
     }
