@@ -85,7 +85,7 @@ check "text: a cost table over the 32 paired rounds, with min-max, ratio and rou
            grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +1.00x +0 of 32 +chosen' '$tmp/p.txt'"
 check "text: the measured figures are labelled with their 1 run" grep -q '^  measured: .*(one run: 1)$' "$tmp/p.txt"
 check "text: the header says which figures are runs and which rounds" \
-    grep -q '^(timed at n=12500 with u64 keys: the measured figures of 1 run, the cost and the decision 32 paired rounds)' "$tmp/p.txt"
+    grep -q '^(timed at n=12500 with u64 keys, 1 run for the measured figures, 32 paired rounds for the cost and the decision)' "$tmp/p.txt"
 # expandable, n known: its own reasons (one table doubling in place: its
 # bits per item, its lookup), not the chains' "inner kind ... per sub-filter"
 check "a plain pick says why not expandable in its own words" \

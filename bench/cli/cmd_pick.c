@@ -73,12 +73,13 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
         "read ratio. The decision is made on 32 paired rounds: every candidate is held at\n"
         "once, and each round times a slice of every candidate's inserts and lookups, one\n"
-        "right after another, so load on the machine falls on all of them alike. A kind\n"
-        "is slower than the fastest only when its cost is over 1.20x the fastest's in the\n"
-        "median round and it was the slower in 3 rounds of 4; closer kinds are too close\n"
-        "to separate: tied, named in the 'decided:' line, and of the tied the one with\n"
-        "the least memory wins, then the fixed (registry) order. Ranges (min-max) are\n"
-        "printed, never compared. Kinds the formulas rule out (over --memory, lacking a required\n"
+        "right after another, in CPU time (lookups: the median of parts of 2048), so load\n"
+        "on the machine falls on all of them alike. A kind is slower than the fastest\n"
+        "only when its cost is over 1.20x the fastest's in the median round and it was\n"
+        "the slower in 3 rounds of 4; closer kinds are too close to separate: tied, named\n"
+        "in the 'decided:' line, and of the tied the one with the least memory wins, then\n"
+        "the fixed (registry) order. Ranges (min-max) are printed, never compared. Kinds\n"
+        "the formulas rule out (over --memory, lacking a required\n"
         "capability) are listed with their reason and not timed (unless --out, for plot 8).\n"
         "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
@@ -181,9 +182,9 @@ static void set_header(FILE *out, const fkc_pick_result *res, const char *budget
         fprintf(out, "sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n", cap,
                 100 * res->headroom);
     if (res->nmeas)
-        fprintf(out, "(timed at n=%llu with %s keys: the measured figures %s%llu run%s, the cost and the decision "
-                "%llu paired rounds%s)\n\n", (unsigned long long)res->n_meas, fkc_key_type_name(q->keys.type),
-                q->repeat > 1 ? "the median of " : "of ", (unsigned long long)q->repeat, q->repeat > 1 ? "s" : "",
+        fprintf(out, "(timed at n=%llu with %s keys, %s%llu run%s for the measured figures, %llu paired rounds for "
+                "the cost and the decision%s)\n\n", (unsigned long long)res->n_meas, fkc_key_type_name(q->keys.type),
+                q->repeat > 1 ? "median of " : "", (unsigned long long)q->repeat, q->repeat > 1 ? "s" : "",
                 (unsigned long long)res->rounds,
                 res->n_meas < res->capacity ? "; at the full n lookups slow down once the filter outgrows the caches"
                                             : "");
