@@ -5,8 +5,8 @@
 #    no candidate measured, each one's reason naming the budget;
 #  - the decision on 32 paired rounds: every timed kind paired in each,
 #    cost_ns_low <= cost_ns <= cost_ns_high over them; slower = a median
-#    ratio to the fastest over the margin (1.20x) and the slower in 3
-#    rounds of 4, the rest tied, the least memory of the tied wins (then
+#    ratio to the fastest over the margin (1.25x) and the slower in 7
+#    rounds of 8, the rest tied, the least memory of the tied wins (then
 #    the registry order), recomputed from the JSON; the output says so
 #    (decided_by / "decided:");
 #  - every figure labelled a median or a range has that many runs behind
@@ -62,7 +62,7 @@ check "json: every raced kind has cost_ns_low <= cost_ns <= cost_ns_high over th
 check "json: the measured figures say how many runs they are the median of (--repeat 2)" \
     test "$(jq '[.candidates[] | .measured // empty | select(.runs != 2)] | length' "$tmp/p.json")" = 0
 # the rule, recomputed from the JSON: slower = a median ratio to the
-# fastest over the margin and the slower in 3 rounds of 4; the rest tied;
+# fastest over the margin and the slower in 7 rounds of 8; the rest tied;
 # the chosen is the least memory of the fastest and the tied, then the
 # first in the registry's order (the candidates' order)
 verdict=$(jq -r '
@@ -70,7 +70,7 @@ verdict=$(jq -r '
   | [.candidates | to_entries[] | select(.value.rounds != null) | .value + {at: .key}] as $r
   | ($r | map(select(.rounds.ratio_to_fastest == 1 and .rounds.slower_rounds == 0)) | .[0]) as $fast
   | [$r[] | select(.kind != $fast.kind)
-          | select((.rounds.ratio_to_fastest > $m and 4 * .rounds.slower_rounds >= 3 * .rounds.paired_rounds) | not)] as $ties
+          | select((.rounds.ratio_to_fastest > $m and 8 * .rounds.slower_rounds >= 7 * .rounds.paired_rounds) | not)] as $ties
   | ([$fast] + $ties | sort_by(.memory_bytes, .at) | .[0].kind) as $want
   | ([.candidates[] | select(.chosen)][0].kind) as $chosen
   | if $chosen == $want

@@ -75,8 +75,8 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         "once, and each round times a slice of every candidate's inserts and lookups, one\n"
         "right after another, in CPU time (lookups: the median of parts of 2048), so load\n"
         "on the machine falls on all of them alike. A kind is slower than the fastest\n"
-        "only when its cost is over 1.20x the fastest's in the median round and it was\n"
-        "the slower in 3 rounds of 4; closer kinds are too close to separate: tied, named\n"
+        "only when its cost is over 1.25x the fastest's in the median round and it was\n"
+        "the slower in 7 rounds of 8; closer kinds are too close to separate: tied, named\n"
         "in the 'decided:' line, and of the tied the one with the least memory wins, then\n"
         "the fixed (registry) order. Ranges (min-max) are printed, never compared. Kinds\n"
         "the formulas rule out (over --memory, lacking a required\n"
@@ -291,7 +291,7 @@ static void set_tables(FILE *out, const fkc_pick_result *res, const fkc_pick_can
     if (res->fastest >= 0) {
         fprintf(out, "cost per operation at read ratio %.2f over %llu paired rounds: CPU ns (median, min-max of the "
                 "rounds), and against %s round by round (the median ratio, the rounds it was the slower in); "
-                "slower means over %.2fx and 3 rounds of 4:\n", q->read_ratio, (unsigned long long)res->rounds,
+                "slower means over %.2fx and 7 rounds of 8:\n", q->read_ratio, (unsigned long long)res->rounds,
                 res->c[res->fastest].ops->name, FKC_PICK_MARGIN);
         for (size_t i = 0; i < res->nc; i++) {
             const fkc_pick_candidate *x = &res->c[i];

@@ -118,7 +118,7 @@ void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, 
                  "in %llu of them), %.2fx its memory", o->ratio, fast->ops->name, n, sl, mr);
     else if (o->tied && o != fast)
         snprintf(buf, len, "too close to %s on time to separate (%.2fx its cost in the median of %llu paired "
-                 "rounds, the slower in %llu of them; separating takes over %.2fx and 3 rounds of 4); of the "
+                 "rounds, the slower in %llu of them; separating takes over %.2fx and 7 rounds of 8); of the "
                  "tied kinds the least memory wins, then the fixed order: it needs %.2fx the memory of %s%s",
                  fast->ops->name, o->ratio, n, sl, FKC_PICK_MARGIN, mr, best->ops->name,
                  o->memory == best->memory ? " (equal: the order decided)" : "");

@@ -29,10 +29,10 @@
 #define FKC_PICK_REPEAT_MAX UINT64_C(1000)
 /* The decision (pick_rule.c): another kind is slower than the fastest when
  * its cost, paired round by round with the fastest's, is more than this
- * many times it in the median round and it was the slower in at least 3
- * rounds of 4; else the two are tied, and the least memory, then the fixed
+ * many times it in the median round and it was the slower in at least 7
+ * rounds of 8; else the two are tied, and the least memory, then the fixed
  * (registry) order, decides between tied kinds. */
-#define FKC_PICK_MARGIN 1.20
+#define FKC_PICK_MARGIN 1.25
 /* The paired rounds a set or a growth is raced in (pick_race.c). */
 #define FKC_PICK_ROUNDS 32u
 /* The most rounds fkc_pick_rank weighs (a window's rounds are its runs). */
@@ -184,7 +184,7 @@ typedef struct {
 /* Ranks in->nk candidates (see FKC_PICK_MARGIN): the fastest is the one
  * whose highest median ratio to any other eligible timed one is lowest; a candidate
  * is tied with it unless its median ratio to it is above FKC_PICK_MARGIN
- * and it was the slower in at least 3 of 4 paired rounds; the winner is
+ * and it was the slower in at least 7 of 8 paired rounds; the winner is
  * the least memory among the fastest and its ties, then the first. Fills
  * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
 int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);

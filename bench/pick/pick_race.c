@@ -335,7 +335,7 @@ void fkc_pick_set_decided(fkc_pick_result *res)
             if (c[i].raced && &c[i] != fast && !c[i].baseline && (!near || c[i].ratio < near->ratio))
                 near = &c[i];
         at = (size_t)snprintf(buf, len, "the fastest at read ratio %.2f: every other kind costs more than %.2fx "
-                              "it in the median of %llu paired rounds and was the slower in 3 rounds of 4 or more",
+                              "it in the median of %llu paired rounds and was the slower in 7 rounds of 8 or more",
                               res->q.read_ratio, FKC_PICK_MARGIN, rounds);
         if (near && at < len)
             snprintf(buf + at, len - at, " (the closest, %s: %.2fx, the slower in %llu of %llu)", near->ops->name,
@@ -351,7 +351,7 @@ void fkc_pick_set_decided(fkc_pick_result *res)
                                    (unsigned long long)c[i].paired_rounds);
     if (at < len)
         at += (size_t)snprintf(buf + at, len - at, " in the median of %llu paired rounds, within the %.2fx margin "
-                               "or not the slower in 3 rounds of 4; of those the least memory wins, then the fixed "
+                               "or not the slower in 7 rounds of 8; of those the least memory wins, then the fixed "
                                "order: %s, %.2f bits per item (", rounds, FKC_PICK_MARGIN, best->ops->name,
                                (double)best->memory / per);
     const char *sep = "";

@@ -11,7 +11,7 @@
  *      it beats every other in the median round).
  *   2. Another candidate is slower than the fastest when its per-round
  *      ratio to the fastest has a median above FKC_PICK_MARGIN and it was
- *      the slower in at least 3 rounds of 4; else the two are too close to
+ *      the slower in at least 7 rounds of 8; else the two are too close to
  *      separate: tied.
  *   3. Of the fastest and the kinds tied with it, the least memory wins
  *      (exact, from the sizing), then the fixed order.
@@ -81,7 +81,7 @@ int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out)
         out->paired_rounds[k] = paired;
         if ((int)k == out->fastest || isnan(out->ratio[k]))
             continue;
-        out->separated[k] = out->ratio[k] > FKC_PICK_MARGIN && 4 * slower >= 3 * paired;
+        out->separated[k] = out->ratio[k] > FKC_PICK_MARGIN && 8 * slower >= 7 * paired;
         if (!out->separated[k]) {
             out->tied[k] = 1;
             out->ties += in->eligible[k] != 0;
