@@ -3,11 +3,17 @@
 #  - what the formulas rule out is not timed: a memory budget no kind fits
 #    (--n 1B --fpr 0.1% --memory 1GiB) answers in well under a second with
 #    no candidate measured, each one's reason naming the budget;
-#  - the spread of each measured cost over the runs: cost_ns_low <= cost_ns
-#    <= cost_ns_high in the JSON, the min-max in the text table;
-#  - ties: a kind whose runs overlap the fastest's (or within 1.25x of it)
-#    is tied with it, the smallest of the tied wins, and the output says so
+#  - the decision on 32 paired rounds: every timed kind paired in each,
+#    cost_ns_low <= cost_ns <= cost_ns_high over them; slower = a median
+#    ratio to the fastest over the margin (1.25x) and the slower in 7
+#    rounds of 8, the rest tied, the least memory of the tied wins (then
+#    the registry order), recomputed from the JSON; the output says so
 #    (decided_by / "decided:");
+#  - every figure labelled a median or a range has that many runs behind
+#    it: --repeat R measured figures, R growth runs (min <= median <= max,
+#    and a spread), R window runs;
+#  - why not expandable, in its own words (not the chains');
+#  - bench/scripts/pick_repeat.sh counts the winners of N runs;
 #  - --no-timing times nothing and picks the smallest that qualifies;
 #  - the build line names the program as it can be run: "filterkit" when
 #    that is this program on PATH, else its absolute path, and it runs;
@@ -47,27 +53,46 @@ check "json: every measured kind has cost_ns_low <= cost_ns <= cost_ns_high" \
          "$(jq '[.candidates[] | .measured // empty] | length' "$tmp/p.json")"
 check "json: the recommendation says how it was decided" \
     test "$(jq -r '.recommendation.decided_by | length > 20' "$tmp/p.json")" = true
-# the tie rule, recomputed from the JSON: tied = feasible, timed, and within
-# 1.25x of the fastest or overlapping its min-max; the chosen is the
-# smallest of the fastest and those tied with it
+check "json: the decision's rounds: every timed candidate paired in all of them (query.rounds = 32)" \
+    test "$(jq '.query.rounds as $n | [.candidates[] | .rounds // empty | select(.paired_rounds == $n)] | length' "$tmp/p.json")" = \
+         "$(jq '[.candidates[] | select(.measured and .feasible)] | length' "$tmp/p.json")" -a "$(jq .query.rounds "$tmp/p.json")" = 32
+check "json: every raced kind has cost_ns_low <= cost_ns <= cost_ns_high over the rounds" \
+    test "$(jq '[.candidates[] | .rounds // empty | select(.cost_ns_low <= .cost_ns and .cost_ns <= .cost_ns_high)] | length' "$tmp/p.json")" = \
+         "$(jq '[.candidates[] | .rounds // empty] | length' "$tmp/p.json")"
+check "json: the measured figures say how many runs they are the median of (--repeat 2)" \
+    test "$(jq '[.candidates[] | .measured // empty | select(.runs != 2)] | length' "$tmp/p.json")" = 0
+# the rule, recomputed from the JSON: slower = a median ratio to the
+# fastest over the margin and the slower in 7 rounds of 8; the rest tied;
+# the chosen is the least memory of the fastest and the tied, then the
+# first in the registry's order (the candidates' order)
 verdict=$(jq -r '
-  [.candidates[] | select(.feasible and .measured)] as $f
-  | ($f | min_by(.measured.cost_ns)) as $fast
-  | [$f[] | select(.kind != $fast.kind)
-          | select(.measured.cost_ns <= 1.25 * $fast.measured.cost_ns
-                   or .measured.cost_ns_low <= $fast.measured.cost_ns_high)] as $ties
-  | ([$fast] + $ties | min_by(.memory_bytes) | .memory_bytes) as $least
-  | ([.candidates[] | select(.chosen)][0]) as $chosen
-  | if ($chosen.memory_bytes == $least)
+  .query.margin as $m
+  | [.candidates | to_entries[] | select(.value.rounds != null) | .value + {at: .key}] as $r
+  | ($r | map(select(.rounds.ratio_to_fastest == 1 and .rounds.slower_rounds == 0)) | .[0]) as $fast
+  | [$r[] | select(.kind != $fast.kind)
+          | select((.rounds.ratio_to_fastest > $m and 8 * .rounds.slower_rounds >= 7 * .rounds.paired_rounds) | not)] as $ties
+  | ([$fast] + $ties | sort_by(.memory_bytes, .at) | .[0].kind) as $want
+  | ([.candidates[] | select(.chosen)][0].kind) as $chosen
+  | if $chosen == $want
        and ([$ties[] | .kind] | sort) == ([.candidates[] | select(.tied and .kind != $fast.kind) | .kind] | sort)
-    then "ok" else "chosen \($chosen.kind), least \($least), ties \([$ties[] | .kind])" end' "$tmp/p.json")
-check "json: the tie rule holds ($verdict)" test "$verdict" = ok
+    then "ok" else "chosen \($chosen), want \($want), ties \([$ties[] | .kind])" end' "$tmp/p.json")
+check "json: the rule holds ($verdict)" test "$verdict" = ok
 "$fk" pick --n 10k --fpr 1% --repeat 1 >"$tmp/p.txt" 2>/dev/null
-check "text: a 'decided:' line" grep -q '^  decided: ' "$tmp/p.txt"
-check "text: a cost table with min-max of the runs" \
-    sh -c "grep -q '^cost per operation at read ratio 0.90, ns (median, and min-max of the 1 run):' '$tmp/p.txt' &&
-           grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +chosen' '$tmp/p.txt'"
-
+check "text: a 'decided:' line naming the rounds and the margin" \
+    grep -Eq '^  decided: .*(32 paired rounds|the only kind).*' "$tmp/p.txt"
+check "text: a cost table over the 32 paired rounds, with min-max, ratio and rounds" \
+    sh -c "grep -q '^cost per operation at read ratio 0.90 over 32 paired rounds: CPU ns (median, min-max of the rounds)' '$tmp/p.txt' &&
+           grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +[0-9.]+x +[0-9]+ of 32 +chosen' '$tmp/p.txt' &&
+           grep -E -q '^  [a-z-]+ +[0-9.]+ +[0-9.]+-[0-9.]+ +1.00x +0 of 32 +(chosen|tied)' '$tmp/p.txt'"
+check "text: the measured figures are labelled with their 1 run" grep -q '^  measured: .*(one run: 1)$' "$tmp/p.txt"
+check "text: the header says which figures are runs and which rounds" \
+    grep -q '^(timed at n=12500 with u64 keys, 1 run for the measured figures, 32 paired rounds for the cost and the decision)' "$tmp/p.txt"
+# expandable, n known: its own reasons (one table doubling in place: its
+# bits per item, its lookup), not the chains' "inner kind ... per sub-filter"
+check "a plain pick says why not expandable in its own words" \
+    sh -c "grep '^  expandable: ' '$tmp/p.txt' | grep 'one table that doubles in place' | grep -q 'bits per item' &&
+           ! grep '^  expandable: ' '$tmp/p.txt' | grep -q 'sub-filter'"
+check "... and the chains still in theirs" grep -q '^  scalable-bloom: .*one lookup instead of one per sub-filter' "$tmp/p.txt"
 # --- --no-timing: nothing timed, the smallest that qualifies
 "$fk" pick --n 1M --fpr 1% --deletes --no-timing --format json >"$tmp/f.json" 2>/dev/null
 check "--no-timing: nothing timed" test "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/f.json")" = 0
@@ -108,6 +133,11 @@ check "... ends in a dedup line ($line)" \
 printf 'a\nb\na\nc\nb\n' >"$tmp/lines"
 (cd "$tmp" && eval "$line")
 check "... which runs as printed and prints each line once" test "$(tr '\n' , <"$tmp/new-lines")" = a,b,c,
+"$fk" pick --window 20000 --fpr 1% --repeat 2 --format json >"$tmp/w2.json" 2>/dev/null
+check "--window --repeat 2: every measured kind's figures come from 2 runs, paired as 2 rounds" \
+    test "$(jq '[.candidates[] | select(.measured.runs == 2 and .measured.cost_ns_low <= .measured.cost_ns and .measured.cost_ns <= .measured.cost_ns_high)] | length' "$tmp/w2.json")" = \
+         "$(jq '[.candidates[] | select(.measured)] | length' "$tmp/w2.json")" -a \
+         "$(jq '[.candidates[] | .rounds // empty | .paired_rounds] | unique' "$tmp/w2.json" | tr -d ' \n')" = '[2]'
 "$fk" pick --window 20000 --fpr 1% --repeat 1 >"$tmp/w.txt" 2>/dev/null
 check "text: recommend: window, the dedup line, the promise, each baseline explained" \
     sh -c "grep -q '^recommend: window\$' '$tmp/w.txt' && grep -q '^  dedup: .* dedup --kind window' '$tmp/w.txt' &&
@@ -147,9 +177,27 @@ check "grow-to: expandable holds the fpr over the growth" \
     test "$(jq '[.candidates[] | select(.kind == "expandable") | select(.feasible and .grown.worst_fpr <= 0.00125)] | length' "$tmp/g.json")" = 1
 check "grow-to: memory is at the end size (bits x 64000)" \
     test "$(jq '[.candidates[] | select(.grown) | select((.memory_bytes * 8 / 64000 - .grown.bits_per_item) | fabs > 0.01)] | length' "$tmp/g.json")" = 0
-"$fk" pick --n 2000 --fpr 0.1% --grow-to 64000 --repeat 1 >"$tmp/g.txt" 2>/dev/null
-check "grow-to (text): the growth table" grep -q '^growth to 64000, weighed on a run from 2000 keys x32' "$tmp/g.txt"
-check "grow-to (text): the recommendation's growth line" grep -q '^  grown: *x32 from 2000 keys: worst fpr' "$tmp/g.txt"
+"$fk" pick --n 2000 --fpr 0.1% --grow-to 64000 --repeat 3 >"$tmp/g3.txt" 2>/dev/null
+check "grow-to (text): the growth table" grep -q '^growth to 64000, weighed on a run from 2000 keys x32' "$tmp/g3.txt"
+check "grow-to (text): the recommendation's growth line" grep -q '^  grown: *x32 from 2000 keys: worst fpr' "$tmp/g3.txt"
+# a median or a range comes from that many runs: the growth is run
+# --repeat times (it was run once, its "min-max of the 3 runs" 158.8-158.8)
+"$fk" pick --n 2000 --fpr 0.1% --grow-to 64000 --repeat 3 --format json >"$tmp/g3.json" 2>/dev/null
+check "grow-to --repeat 3: every grown kind ran 3 times, min <= median <= max of its timings" \
+    test "$(jq '[.candidates[] | .grown // empty | select(.runs == 3 and .absent.min <= .absent.median and .absent.median <= .absent.max
+                 and .insert.min <= .insert.median and .insert.median <= .insert.max)] | length' "$tmp/g3.json")" = \
+         "$(jq '[.candidates[] | .grown // empty] | length' "$tmp/g3.json")"
+check "... and the 3 runs are 3 timings: some grown kind's absent lookups differ between its runs" \
+    test "$(jq '[.candidates[] | .grown // empty | select(.absent.min < .absent.max)] | length' "$tmp/g3.json")" -ge 1
+check "... the decision on 32 paired rounds of the grown kinds" \
+    test "$(jq '[.candidates[] | select(.grown and .feasible) | .rounds.paired_rounds] | unique' "$tmp/g3.json")" = "$(printf '[\n  32\n]')"
+check "grow-to --repeat 3 (text): the runs named where their figures are" \
+    sh -c "grep -q '^(timed on the growth run below: the median of 3 runs of it, the cost and the decision 32 paired rounds)' '$tmp/g3.txt' &&
+           grep -q '^growth to 64000, .*the same in each of the 3 runs, the timings the median and min-max of them' '$tmp/g3.txt' &&
+           grep -q '^  grown: .*(median of the runs: 3)\$' '$tmp/g3.txt'"
+check "... and no cost range of the rounds is a single figure repeated (the old 158.8-158.8)" \
+    sh -c "sed -n '/^cost per operation/,/^growth to/p' '$tmp/g3.txt' | grep -E '^  [a-z-]+ ' >'$tmp/g3.rows' && test -s '$tmp/g3.rows' &&
+           ! awk '{ split(\$3, r, \"-\"); if (r[1] == r[2]) bad = 1 } END { exit !bad }' '$tmp/g3.rows'"
 # --n-uncertain: quotient made for n (no doublings planned) loses a
 # remainder bit per doubling: weighed and ruled out on its FPR
 "$fk" pick --n 1000 --fpr 0.1% --n-uncertain --repeat 1 --format json >"$tmp/u.json" 2>/dev/null
@@ -164,6 +212,13 @@ check "n-uncertain: expandable holds the fpr, in less memory at the end than the
 # --out makes its folder, as bench --out does (it failed with "No such file")
 "$fk" pick --n 1000 --fpr 1% --no-timing --out "$tmp/out/new/dir" >/dev/null 2>&1
 check "pick --out into a folder that does not exist yet: it is made, pick.csv written" test -s "$tmp/out/new/dir/pick.csv"
+
+# bench/scripts/pick_repeat.sh: the same pick N times, the winners counted
+FK_BUILD=$(cd "$(dirname "$fk")" && pwd) "$(dirname "$0")/../bench/scripts/pick_repeat.sh" 2 -- pick --n 2000 --fpr 1% --no-timing >"$tmp/rep.txt" 2>&1
+rc=$?
+check "pick_repeat.sh 2 -- pick ...: exit 0, each run's winner and decided line, the count (got $rc)" \
+    sh -c "test $rc -eq 0 && test \$(grep -c '^run [12] of 2 (.*): winner ' '$tmp/rep.txt') = 2 &&
+           test \$(grep -c '^  decided: the smallest' '$tmp/rep.txt') = 2 && grep -q '^winner [a-z-]*: 2 of 2\$' '$tmp/rep.txt'"
 
 # --n-uncertain --no-timing: the formula rules out the in-place doubling (the
 # timed run measures it; untimed it was recommended, smallest at n)

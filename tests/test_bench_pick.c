@@ -1,7 +1,9 @@
 /* tests/test_bench_pick.c: the pick component (bench/pick/pick.h) called as
  * Python calls it, a query struct in and a result struct out, by the sizing
  * formulas alone (no timing: the answers do not move with the machine's
- * load); and the JSON writer of a doc (fkc_json_doc). Links libfk_bench.a. */
+ * load); the decision rule (fkc_pick_rank) fed synthetic noisy timings,
+ * paired by round as the race gives them; and the JSON writer of a doc
+ * (fkc_json_doc). Links libfk_bench.a. */
 #define _DEFAULT_SOURCE /* open_memstream */
 #include <math.h>
 #include <stdio.h>
@@ -179,6 +181,147 @@ TEST(json_doc_writer_escapes_nulls_and_shortest_numbers)
     CHECK(d.n == 0 && d.items == NULL);
 }
 
+
+/* ------------------------------------------------ the decision rule */
+
+#define RANK_ROUNDS 32u
+
+/* A fixed pseudo-random stream (xorshift), so the noise is the same each
+ * time the test runs. */
+static double noise01(uint64_t *s)
+{
+    *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+    return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+/* cost[k][r] = median[k] x load_r x own_kr: load_r, what the machine did
+ * in round r, common to every kind of the round, from 0.4x to 3x (so
+ * every kind's min-max range is wide and they all overlap); own_kr, each
+ * timing's own jitter, within +-spread. */
+static void noisy_rounds(double *cost, const double *median, size_t nk, uint64_t seed, double spread)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15u + 1;
+    for (size_t r = 0; r < RANK_ROUNDS; r++) {
+        double load = 0.4 + 2.6 * noise01(&s);
+        for (size_t k = 0; k < nk; k++)
+            cost[k * RANK_ROUNDS + r] = median[k] * load * (1 + spread * (2 * noise01(&s) - 1));
+    }
+}
+
+static fkc_pick_ranking rank_of(const double *cost, size_t nk, const uint64_t *memory, const int *eligible)
+{
+    fkc_pick_rank_in in = { nk, RANK_ROUNDS, cost, memory, eligible };
+    fkc_pick_ranking out;
+    CHECK(fkc_pick_rank(&in, &out) == 0);
+    return out;
+}
+
+/* bloom 45, cuckoo 41, blocked 30 ns (the issue's run at 1M, 1%): bloom
+ * the smallest, blocked 1.5x faster than it. */
+static const double race_median[3] = { 45.0, 41.0, 30.0 };
+static const uint64_t race_memory[3] = { 1000, 1120, 1100 };
+static const int all_eligible[4] = { 1, 1, 1, 1 };
+
+TEST(rank_same_medians_wide_overlapping_ranges_same_winner_every_time)
+{
+    double cost[3 * RANK_ROUNDS];
+    for (uint64_t seed = 1; seed <= 50; seed++) {
+        noisy_rounds(cost, race_median, 3, seed, 0.10);
+        fkc_pick_ranking rk = rank_of(cost, 3, race_memory, all_eligible);
+        /* the ranges overlap: the old rule (overlap = tie, the tie to the
+         * smallest) gave this to bloom */
+        CHECK_MSG(rk.cost_low[0] <= rk.cost_high[2] && rk.cost_low[1] <= rk.cost_high[2],
+                  "seed %llu: ranges apart", (unsigned long long)seed);
+        CHECK_MSG(rk.fastest == 2 && rk.winner == 2, "seed %llu: fastest %d winner %d (ratios %.2f %.2f)",
+                  (unsigned long long)seed, rk.fastest, rk.winner, rk.ratio[0], rk.ratio[1]);
+        CHECK(rk.separated[0] && rk.separated[1] && rk.ties == 0 && !rk.tied[2]);
+        CHECK(rk.ratio[0] > 1.4 && rk.ratio[0] < 1.6 && rk.paired_rounds[0] == RANK_ROUNDS);
+    }
+}
+
+TEST(rank_a_one_and_a_half_fold_median_advantage_is_not_lost_to_overlap)
+{
+    /* the figures: blocked 60.1, bloom 90.2 by median; bloom smaller */
+    const double median[2] = { 90.2, 60.1 };
+    const uint64_t memory[2] = { 1000, 1100 };
+    double cost[2 * RANK_ROUNDS];
+    noisy_rounds(cost, median, 2, 7, 0.25); /* a quarter jitter on top of the shared load */
+    fkc_pick_ranking rk = rank_of(cost, 2, memory, all_eligible);
+    CHECK(rk.cost_low[1] < rk.cost_high[0] && rk.cost_low[0] < rk.cost_high[1]); /* overlapping */
+    CHECK_MSG(rk.winner == 1 && rk.separated[0], "winner %d, ratio %.2f slower in %zu of %zu", rk.winner,
+              rk.ratio[0], rk.slower_rounds[0], rk.paired_rounds[0]);
+}
+
+TEST(rank_a_tie_names_both_and_goes_to_the_least_memory_then_the_first)
+{
+    /* 5% apart: too close to separate */
+    const double median[3] = { 42.0, 40.0, 80.0 };
+    const uint64_t memory[3] = { 900, 1000, 500 };
+    double cost[3 * RANK_ROUNDS];
+    noisy_rounds(cost, median, 3, 3, 0.10);
+    fkc_pick_ranking rk = rank_of(cost, 3, memory, all_eligible);
+    CHECK(rk.fastest == 1 && rk.tied[0] && rk.tied[1] && !rk.tied[2] && rk.ties == 1);
+    CHECK_MSG(rk.winner == 0, "the smaller of the tied: got %d", rk.winner); /* not kind 2: slower, though smallest */
+    /* equal memory: the fixed order, the first */
+    const uint64_t same[3] = { 1000, 1000, 500 };
+    rk = rank_of(cost, 3, same, all_eligible);
+    CHECK(rk.winner == 0);
+    /* the same figures with the rounds in another order: the same answer */
+    double shuffled[3 * RANK_ROUNDS];
+    for (size_t k = 0; k < 3; k++)
+        for (size_t r = 0; r < RANK_ROUNDS; r++)
+            shuffled[k * RANK_ROUNDS + r] = cost[k * RANK_ROUNDS + (r * 7) % RANK_ROUNDS];
+    fkc_pick_ranking again = rank_of(shuffled, 3, memory, all_eligible);
+    CHECK(again.winner == 0 && again.fastest == 1 && again.ties == 1);
+}
+
+TEST(rank_slower_takes_the_margin_and_seven_rounds_of_eight)
+{
+    /* slower by 1.5x in the median round but faster in 12 of 32 rounds: the
+     * rounds do not agree, tied (7 of 8 are needed) */
+    double cost[2 * RANK_ROUNDS];
+    for (size_t r = 0; r < RANK_ROUNDS; r++) {
+        cost[r] = 10.0;                                 /* kind 0 */
+        cost[RANK_ROUNDS + r] = r < 12 ? 9.0 : 15.0;    /* kind 1 */
+    }
+    const uint64_t memory[2] = { 2000, 1000 };
+    fkc_pick_ranking rk = rank_of(cost, 2, memory, all_eligible);
+    CHECK_MSG(rk.fastest == 0 && rk.ratio[1] == 1.5 && rk.slower_rounds[1] == 20, "fastest %d ratio %.2f slower %zu",
+              rk.fastest, rk.ratio[1], rk.slower_rounds[1]);
+    CHECK(rk.tied[1] && rk.winner == 1); /* tied: the smaller */
+    for (size_t r = 0; r < RANK_ROUNDS; r++)
+        cost[RANK_ROUNDS + r] = r < 5 ? 9.0 : 15.0; /* slower in 27 of 32: under 7 of 8 */
+    rk = rank_of(cost, 2, memory, all_eligible);
+    CHECK(rk.tied[1] && rk.winner == 1);
+    for (size_t r = 0; r < RANK_ROUNDS; r++)
+        cost[RANK_ROUNDS + r] = r < 4 ? 9.0 : 15.0; /* slower in 28 of 32: 7 of 8 */
+    rk = rank_of(cost, 2, memory, all_eligible);
+    CHECK(rk.separated[1] && rk.winner == 0);
+    for (size_t r = 0; r < RANK_ROUNDS; r++)
+        cost[RANK_ROUNDS + r] = 11.9; /* slower every round, under the margin */
+    rk = rank_of(cost, 2, memory, all_eligible);
+    CHECK(rk.tied[1] && rk.winner == 1 && rk.slower_rounds[1] == RANK_ROUNDS);
+}
+
+TEST(rank_a_baseline_is_ranked_never_chosen_and_untimed_rounds_are_skipped)
+{
+    double cost[2 * RANK_ROUNDS];
+    for (size_t r = 0; r < RANK_ROUNDS; r++) {
+        cost[r] = 5.0;                              /* a baseline, fastest */
+        cost[RANK_ROUNDS + r] = r % 4 ? 20.0 : NAN; /* a library kind, some rounds untimed */
+    }
+    const uint64_t memory[2] = { 10, 1000 };
+    const int eligible[2] = { 0, 1 };
+    fkc_pick_ranking rk = rank_of(cost, 2, memory, eligible);
+    CHECK(rk.fastest == 1 && rk.winner == 1 && rk.paired_rounds[1] == 24 && rk.ties == 0);
+    CHECK(rk.ratio[0] == 0.25);
+    const int none[2] = { 0, 0 };
+    rk = rank_of(cost, 2, memory, none);
+    CHECK(rk.fastest == -1 && rk.winner == -1);
+    fkc_pick_rank_in too_many = { 2, FKC_PICK_ROUNDS_MAX + 1, cost, memory, eligible };
+    CHECK(fkc_pick_rank(&too_many, &rk) == -1);
+}
+
 int main(void)
 {
     setenv("FILTERKIT_PROGRESS", "0", 1);
@@ -189,5 +332,10 @@ int main(void)
     RUN(a_window_picks_the_window_kind_never_a_baseline);
     RUN(the_doc_is_the_decision_as_json);
     RUN(json_doc_writer_escapes_nulls_and_shortest_numbers);
+    RUN(rank_same_medians_wide_overlapping_ranges_same_winner_every_time);
+    RUN(rank_a_one_and_a_half_fold_median_advantage_is_not_lost_to_overlap);
+    RUN(rank_a_tie_names_both_and_goes_to_the_least_memory_then_the_first);
+    RUN(rank_slower_takes_the_margin_and_seven_rounds_of_eight);
+    RUN(rank_a_baseline_is_ranked_never_chosen_and_untimed_rounds_are_skipped);
     return check_report();
 }

@@ -60,7 +60,7 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         { "read-ratio", FKC_OPT_RATIO, &q->read_ratio, "R", "share of operations that are lookups (default: 0.9)" },
         { "keys", FKC_OPT_STR, &keys, "u64|str|FILE", "key type to measure with; a FILE of - is stdin (default: u64)" },
         { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "--keys FILE: keep a '\\r' before the '\\n' as part of the key" },
-        { "repeat", FKC_OPT_REPEAT, &q->repeat, "R", "timed runs per figure; the spread of the runs decides ties (default: 3)" },
+        { "repeat", FKC_OPT_REPEAT, &q->repeat, "R", "timed runs per measured figure (median, min-max; the growth and window runs too); the decision is on 32 paired rounds (default: 3)" },
         { "no-timing", FKC_OPT_FLAG, &q->no_timing, NULL, "time nothing: the smallest kind the sizing formulas admit wins" },
         { "seed", FKC_OPT_U64, &q->seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "format", FKC_OPT_CHOICE, format, "text|json", "text for people, or the whole decision as JSON (default: text)" },
@@ -71,10 +71,15 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
     snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
-        "read ratio. Kinds tied with the fastest (within 1.25x of it, or whose cost over\n"
-        "the --repeat runs, min to max, overlaps its own) count as as fast, and the one\n"
-        "with the least memory wins; the output shows each cost's spread and says which\n"
-        "rule decided. Kinds the formulas rule out (over --memory, lacking a required\n"
+        "read ratio. The decision is made on 32 paired rounds: every candidate is held at\n"
+        "once, and each round times a slice of every candidate's inserts and lookups, one\n"
+        "right after another, in CPU time (lookups: the median of parts of 2048), so load\n"
+        "on the machine falls on all of them alike. A kind is slower than the fastest\n"
+        "only when its cost is over 1.25x the fastest's in the median round and it was\n"
+        "the slower in 7 rounds of 8; closer kinds are too close to separate: tied, named\n"
+        "in the 'decided:' line, and of the tied the one with the least memory wins, then\n"
+        "the fixed (registry) order. Ranges (min-max) are printed, never compared. Kinds\n"
+        "the formulas rule out (over --memory, lacking a required\n"
         "capability) are listed with their reason and not timed (unless --out, for plot 8).\n"
         "Every kind is sized for n plus the headroom (--headroom, default 25%%), so the\n"
         "filter built by the printed line takes the n keys and later 'filterkit add's of\n"
@@ -136,19 +141,25 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
 static void growth_print(FILE *out, const fkc_pick_result *res)
 {
     unsigned dr = res->run_doublings;
+    unsigned long long runs = (unsigned long long)res->q.repeat;
     fprintf(out, "growth to %llu, weighed on a run from %llu keys x%llu%s (memory at the end = bits per key x "
-            "%llu):\n", (unsigned long long)res->end, (unsigned long long)res->run_n0,
+            "%llu; bits and FPR the same in each of the %llu run%s, the timings the median and min-max of "
+            "them):\n", (unsigned long long)res->end, (unsigned long long)res->run_n0,
             (unsigned long long)(UINT64_C(1) << dr),
             dr < res->doublings_wanted ? " (fewer doublings than asked: FPR of the chains and quotient rises further)"
-                                       : "", (unsigned long long)res->end);
-    fprintf(out, "  %-16s %9s %11s %12s %10s %10s\n", "kind", "bits/key", "worst FPR", "absent ns", "batch ns",
-            "insert ns");
+                                       : "", (unsigned long long)res->end, runs, runs > 1 ? "s" : "");
+    fprintf(out, "  %-16s %9s %11s %10s %13s %9s %10s %13s\n", "kind", "bits/key", "worst FPR", "absent ns",
+            "min-max", "batch ns", "insert ns", "min-max");
     for (size_t i = 0; i < res->nc; i++) {
         const fkc_pick_candidate *x = &res->c[i];
-        if (x->grown)
-            fprintf(out, "  %-16s %9.2f %10.4f%% %12.1f %10.1f %10.1f%s\n", x->ops->name, x->grow_bits,
-                    100 * x->grow_fpr, x->grow_absent_ns, x->grow_absent_batch_ns, x->grow_insert_ns,
-                    x->ruled_out[0] ? "  ruled out" : "");
+        if (!x->grown)
+            continue;
+        char ra[48], ri[48];
+        snprintf(ra, sizeof ra, "%.1f-%.1f", x->grow_absent.min, x->grow_absent.max);
+        snprintf(ri, sizeof ri, "%.1f-%.1f", x->grow_insert.min, x->grow_insert.max);
+        fprintf(out, "  %-16s %9.2f %10.4f%% %10.1f %13s %9.1f %10.1f %13s%s\n", x->ops->name, x->grow_bits,
+                100 * x->grow_fpr, x->grow_absent_ns, ra, x->grow_absent_batch_ns, x->grow_insert_ns, ri,
+                x->ruled_out[0] ? "  ruled out" : "");
     }
 }
 
@@ -171,15 +182,18 @@ static void set_header(FILE *out, const fkc_pick_result *res, const char *budget
         fprintf(out, "sized for: %llu items = n + %.3g%% headroom for later adds (--headroom)\n", cap,
                 100 * res->headroom);
     if (res->nmeas)
-        fprintf(out, "(timed at n=%llu with %s keys, %s%llu run%s%s)\n\n", (unsigned long long)res->n_meas,
-                fkc_key_type_name(q->keys.type), q->repeat > 1 ? "median of " : "", (unsigned long long)q->repeat,
-                q->repeat > 1 ? "s" : "",
+        fprintf(out, "(timed at n=%llu with %s keys, %s%llu run%s for the measured figures, %llu paired rounds for "
+                "the cost and the decision%s)\n\n", (unsigned long long)res->n_meas, fkc_key_type_name(q->keys.type),
+                q->repeat > 1 ? "median of " : "", (unsigned long long)q->repeat, q->repeat > 1 ? "s" : "",
+                (unsigned long long)res->rounds,
                 res->n_meas < res->capacity ? "; at the full n lookups slow down once the filter outgrows the caches"
                                             : "");
     else if (q->no_timing)
         fprintf(out, "(nothing timed: --no-timing)\n\n");
     else if (res->grows)
-        fprintf(out, "(timed on the growth run below)\n\n");
+        fprintf(out, "(timed on the growth run below: %s%llu run%s of it, the cost and the decision %llu paired "
+                "rounds)\n\n", q->repeat > 1 ? "the median of " : "", (unsigned long long)q->repeat,
+                q->repeat > 1 ? "s" : "", (unsigned long long)res->rounds);
     else
         fprintf(out, "(nothing timed: the sizing formulas rule every kind out)\n\n");
 }
@@ -217,11 +231,17 @@ static void set_none(const fkc_pick_result *res, const char *budget)
 static void set_best_figures(FILE *out, const fkc_pick_result *res, const fkc_pick_candidate *best)
 {
     const fkc_pick_query *q = &res->q;
+    const char *runs = q->repeat > 1 ? "median of the runs" : "one run";
     if (best->grown)
         fprintf(out, "  grown:      x%llu from %llu keys: worst fpr %.3g%% over the doublings, absent lookup "
-                "%.1f ns (batch %.1f) at the end, insert %.1f ns per key over the growth\n",
+                "%.1f ns (batch %.1f) at the end, insert %.1f ns per key over the growth (%s: %llu)\n",
                 (unsigned long long)(UINT64_C(1) << res->run_doublings), (unsigned long long)res->run_n0,
-                100 * best->grow_fpr, best->grow_absent_ns, best->grow_absent_batch_ns, best->grow_insert_ns);
+                100 * best->grow_fpr, best->grow_absent_ns, best->grow_absent_batch_ns, best->grow_insert_ns, runs,
+                (unsigned long long)q->repeat);
+    if (best->raced)
+        fprintf(out, "  cost:       %.1f CPU ns per operation at read ratio %.2f (median of %llu paired rounds, "
+                "%.1f-%.1f)\n", best->cost, q->read_ratio, (unsigned long long)res->rounds, best->cost_low,
+                best->cost_high);
     if (!best->measured || best->grown)
         return;
     fprintf(out, "  measured:   fpr %.3g%% (theory %.3g%% at capacity), insert %.1f ns, lookup %.1f ns (50%% "
@@ -236,9 +256,7 @@ static void set_best_figures(FILE *out, const fkc_pick_result *res, const fkc_pi
             fprintf(out, ", %.1f bytes per key of temporary memory at its peak", best->r.build_temp_per_key);
         fprintf(out, "; no inserts or removes afterwards");
     }
-    fprintf(out, "\n  cost:       %.1f ns per operation at read ratio %.2f (%.1f-%.1f over the %llu run%s)\n",
-            best->cost, q->read_ratio, best->cost_low, best->cost_high, (unsigned long long)q->repeat,
-            q->repeat > 1 ? "s" : "");
+    fprintf(out, " (%s: %llu)\n", runs, (unsigned long long)q->repeat);
 }
 
 /* The recommendation: its lines, geometry, memory, figures and the rule
@@ -271,16 +289,21 @@ static void set_tables(FILE *out, const fkc_pick_result *res, const fkc_pick_can
 {
     const fkc_pick_query *q = &res->q;
     if (res->fastest >= 0) {
-        fprintf(out, "cost per operation at read ratio %.2f, ns (median, and min-max of the %llu run%s):\n",
-                q->read_ratio, (unsigned long long)q->repeat, q->repeat > 1 ? "s" : "");
+        fprintf(out, "cost per operation at read ratio %.2f over %llu paired rounds: CPU ns (median, min-max of the "
+                "rounds), and against %s round by round (the median ratio, the rounds it was the slower in); "
+                "slower means over %.2fx and 7 rounds of 8:\n", q->read_ratio, (unsigned long long)res->rounds,
+                res->c[res->fastest].ops->name, FKC_PICK_MARGIN);
         for (size_t i = 0; i < res->nc; i++) {
             const fkc_pick_candidate *x = &res->c[i];
-            if (!x->measured)
+            if (!x->raced)
                 continue;
-            const char *mark = x == best ? "  chosen" : x->tied ? "  tied" : x->ruled_out[0] ? "  ruled out" : "";
-            char range[64];
+            const char *mark = x == best ? "  chosen" : x->tied ? "  tied" : "  slower";
+            char range[64], rounds[48];
             snprintf(range, sizeof range, "%.1f-%.1f", x->cost_low, x->cost_high);
-            fprintf(out, "  %-16s %7.1f  %*s%s\n", x->ops->name, x->cost, mark[0] ? -15 : 0, range, mark);
+            snprintf(rounds, sizeof rounds, "%llu of %llu", (unsigned long long)x->slower_rounds,
+                     (unsigned long long)x->paired_rounds);
+            fprintf(out, "  %-16s %7.1f  %-15s %6.2fx %10s%s\n", x->ops->name, x->cost, range, x->ratio, rounds,
+                    mark);
         }
     }
     if (res->grows && !q->no_timing)

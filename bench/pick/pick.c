@@ -101,30 +101,40 @@ static int judge(fkc_pick_candidate *c, double fpr, uint64_t budget)
     return fkc_pick_judge(c->memory, c->theory, fpr, budget, c->ruled_out, sizeof c->ruled_out);
 }
 
-/* Why `o` lost to `best`, when both are feasible. */
-static void why_lost(const fkc_pick_candidate *o, const fkc_pick_candidate *best, double read_ratio, char *buf,
-                     size_t len)
+/* Why `o` lost to `best`, when both are feasible: the formulas, a tie
+ * (the memory, then the order, decided), or slower beyond the margin
+ * (against the fastest, which is the best unless a tie went elsewhere). */
+void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, char *buf, size_t len)
 {
-    double mr = (double)o->memory / (double)best->memory, tr = o->cost / best->cost;
-    if (!best->measured)
+    const fkc_pick_candidate *best = &res->c[res->best];
+    const fkc_pick_candidate *fast = res->fastest >= 0 ? &res->c[res->fastest] : best;
+    double mr = (double)o->memory / (double)best->memory;
+    unsigned long long n = (unsigned long long)o->paired_rounds, sl = (unsigned long long)o->slower_rounds;
+    if (!best->raced || !o->raced)
         snprintf(buf, len, "%.2fx the memory of %s at this fpr (ranked by the formulas alone)", mr,
                  best->ops->name);
+    else if (o->baseline) /* ranked beside the kinds filterkit builds, never chosen: its time in words */
+        snprintf(buf, len, "%.2fx the cost per operation of %s in the median of %llu paired rounds (the slower "
+                 "in %llu of them), %.2fx its memory", o->ratio, fast->ops->name, n, sl, mr);
+    else if (o->tied && o != fast)
+        snprintf(buf, len, "too close to %s on time to separate (%.2fx its cost in the median of %llu paired "
+                 "rounds, the slower in %llu of them; separating takes over %.2fx and 7 rounds of 8); of the "
+                 "tied kinds the least memory wins, then the fixed order: it needs %.2fx the memory of %s%s",
+                 fast->ops->name, o->ratio, n, sl, FKC_PICK_MARGIN, mr, best->ops->name,
+                 o->memory == best->memory ? " (equal: the order decided)" : "");
     else if (o->tied)
-        snprintf(buf, len, "tied on time with %s (%.1f-%.1f vs %.1f-%.1f ns per operation over the runs), "
-                 "and the tie goes to the smaller: it needs %.2fx the memory", best->ops->name, o->cost_low,
-                 o->cost_high, best->cost_low, best->cost_high, mr);
-    else if (mr >= 1.1 && tr >= 1.1)
-        snprintf(buf, len, "%.1fx the memory and %.1fx the time per operation of %s at this fpr", mr, tr,
-                 best->ops->name);
-    else if (mr >= 1.1)
-        snprintf(buf, len, "%.1fx the memory of %s at this fpr%s", mr, best->ops->name,
-                 tr < 1 ? " (for a little more speed)" : "");
-    else if (tr >= 1.1)
-        snprintf(buf, len, "%.1fx slower per operation (%.1f vs %.1f ns at read ratio %.2f)", tr, o->cost,
-                 best->cost, read_ratio);
+        snprintf(buf, len, "the fastest, but tied on time with %s (see decided) and it needs %.2fx the "
+                 "memory of %s", best->ops->name, mr, best->ops->name);
     else
-        snprintf(buf, len, "close (%.2fx the memory, %.2fx the time); %s is smaller or faster", mr, tr,
-                 best->ops->name);
+        snprintf(buf, len, "slower: %.2fx the cost per operation of %s in the median of %llu paired rounds "
+                 "(the slower in %llu of them)", o->ratio, fast->ops->name, n, sl);
+    size_t at = strlen(buf);
+    if (o->raced && !o->tied && !o->baseline && mr >= 1.1 && at < len)
+        at += (size_t)snprintf(buf + at, len - at, ", and %.2fx the memory of %s", mr, best->ops->name);
+    if (o->grown && best->grown && at < len) /* what it costs after the growth, in its own figures */
+        snprintf(buf + at, len - at, "; after the growth: %.2f bits per key (%s %.2f), absent lookup %.1f ns "
+                 "(%s %.1f; medians of the runs)", o->grow_bits, best->ops->name, best->grow_bits,
+                 o->grow_absent_ns, best->ops->name, best->grow_absent_ns);
 }
 
 void fkc_pick_runnable_name(char *buf, size_t len)
@@ -177,30 +187,35 @@ static unsigned doublings_to(uint64_t capacity, uint64_t end)
     return d;
 }
 
-/* One growing candidate's figures from its growth run (pts[0..got)), and
- * its verdict: the FPR held over the doublings, every doubling made. */
+/* One growing candidate's figures from its growth runs: the first run's
+ * points (pts[0..got): bits per key and the FPR, the same in every run:
+ * the same keys, the same seed), the timings of every run (absent, batch,
+ * insert: runs of each); and its verdict: the FPR held over the doublings,
+ * every doubling made. */
 static void growth_read(fkc_pick_candidate *x, const fkc_growth_point *pts, size_t got, const fkc_pick_result *res,
-                        uint64_t probes)
+                        uint64_t probes, const double *absent, const double *batch, const double *insert, size_t runs)
 {
     const fkc_growth_point *last = &pts[got - 1];
-    double fpr = res->q.fpr, read_ratio = res->q.read_ratio;
+    double fpr = res->q.fpr;
     unsigned dr = res->run_doublings;
     x->grown = x->measured = x->sized = 1;
     x->grow_fpr = 0;
     for (size_t j = 0; j < got; j++)
         x->grow_fpr = pts[j].measured_fpr > x->grow_fpr ? pts[j].measured_fpr : x->grow_fpr;
     x->grow_bits = last->bits_per_key;
-    x->grow_absent_ns = last->absent_ns;
-    x->grow_absent_batch_ns = last->absent_batch_ns;
-    x->grow_insert_ns = last->insert_ns;
+    x->grow_absent = fkc_summarize(absent, runs);
+    x->grow_absent_batch = fkc_summarize(batch, runs);
+    x->grow_insert = fkc_summarize(insert, runs);
+    x->grow_absent_ns = x->grow_absent.median;
+    x->grow_absent_batch_ns = x->grow_absent_batch.median;
+    x->grow_insert_ns = x->grow_insert.median;
     x->memory = (uint64_t)ceil(last->bits_per_key / 8.0 * (double)res->end);
     x->exact = 0;
-    x->cost = x->cost_low = x->cost_high = read_ratio * last->absent_ns + (1 - read_ratio) * last->insert_ns;
     x->r.n = last->keys;
     x->r.fpr_measured = x->r.fpr_low = x->r.fpr_high = last->measured_fpr;
-    x->r.insert = (fkc_summary){ last->insert_ns, last->insert_ns, last->insert_ns };
+    x->r.insert = x->grow_insert;
     for (int m = 0; m < FKC_MIXES; m++)
-        x->r.lookup[m] = (fkc_summary){ last->absent_ns, last->absent_ns, last->absent_ns };
+        x->r.lookup[m] = x->grow_absent;
     x->r.remove = (fkc_summary){ NAN, NAN, NAN };
     /* held: at most the target plus four standard deviations of the
      * binomial count over the probes */
@@ -214,10 +229,12 @@ static void growth_read(fkc_pick_candidate *x, const fkc_growth_point *pts, size
                  "of the run)", dr, (unsigned long long)last->keys);
 }
 
-/* Runs the scaled growth for every growing candidate still in: fills its
- * grow_* figures, its memory at the end size and its cost, and rules out
- * those whose FPR was not held; sets the run's shape (run_n0,
- * run_doublings). */
+/* Runs the scaled growth q.repeat times for every growing candidate still
+ * in, run 1 of every candidate before run 2 of any (so a burst of load
+ * falls on all of them); fills its grow_* figures (timings: median, min,
+ * max of the runs), its memory at the end size, and rules out those whose
+ * FPR was not held; sets the run's shape (run_n0, run_doublings). The
+ * cost and the decision come from the paired race after it. */
 static void growth_weigh(fkc_pick_result *res)
 {
     unsigned dr = res->doublings_wanted;
@@ -229,22 +246,56 @@ static void growth_weigh(fkc_pick_result *res)
     res->run_n0 = n0;
     res->run_doublings = dr;
     uint64_t probes = (n0 << dr) < (UINT64_C(1) << 18) ? n0 << dr : UINT64_C(1) << 18;
-    fkc_growth_point pts[49];
-    for (size_t i = 0; i < res->nc; i++) {
-        fkc_pick_candidate *x = &res->c[i];
-        if (x->ruled_out[0] || !(fk_ops_caps(x->ops) & (FK_CAP_GROWS | FK_CAP_RESIZES)))
-            continue;
-        fkc_growth_cfg cfg = { n0, dr, x->fpr, res->q.seed, probes, 1 };
-        size_t got = 0;
-        fkc_progress_step("growing %s from %llu keys x%llu", x->ops->name, (unsigned long long)n0,
-                          (unsigned long long)(UINT64_C(1) << dr));
-        fk_status s = fkc_growth_run(&cfg, x->ops, pts, &got, NULL);
-        if (s != FK_OK || !got) {
-            snprintf(x->ruled_out, sizeof x->ruled_out, "cannot take the growth (%s)", fk_strerror(s));
-            continue;
-        }
-        growth_read(x, pts, got, res, probes);
+    size_t runs = (size_t)res->q.repeat, which[FKC_KINDS_MAX], nk = 0;
+    for (size_t i = 0; i < res->nc; i++)
+        if (!res->c[i].ruled_out[0] && (fk_ops_caps(res->c[i].ops) & (FK_CAP_GROWS | FK_CAP_RESIZES)))
+            which[nk++] = i;
+    if (!nk)
+        return;
+    fkc_growth_point (*pts)[49] = calloc(nk, sizeof *pts);
+    size_t got[FKC_KINDS_MAX] = { 0 };
+    int failed[FKC_KINDS_MAX] = { 0 };
+    double *t = calloc(3 * nk * runs, sizeof *t); /* absent, batch, insert: [kind][what][run] */
+    if (!pts || !t) {
+        for (size_t j = 0; j < nk; j++)
+            snprintf(res->c[which[j]].ruled_out, sizeof res->c[which[j]].ruled_out, "cannot take the growth "
+                     "(out of memory)");
+        free(pts);
+        free(t);
+        return;
     }
+    for (size_t run = 0; run < runs; run++)
+        for (size_t o = 0; o < nk; o++) {
+            size_t j = (run + o) % nk;
+            fkc_pick_candidate *x = &res->c[which[j]];
+            if (failed[j])
+                continue;
+            fkc_growth_cfg cfg = { n0, dr, x->fpr, res->q.seed, probes, 1 };
+            fkc_growth_point mine[49];
+            size_t n = 0;
+            fkc_progress_step("growing %s from %llu keys x%llu (run %zu of %zu)", x->ops->name,
+                              (unsigned long long)n0, (unsigned long long)(UINT64_C(1) << dr), run + 1, runs);
+            fk_status s = fkc_growth_run(&cfg, x->ops, run ? mine : pts[j], &n, NULL);
+            if (s != FK_OK || !n) {
+                snprintf(x->ruled_out, sizeof x->ruled_out, "cannot take the growth (%s)", fk_strerror(s));
+                failed[j] = 1;
+                continue;
+            }
+            const fkc_growth_point *last = run ? &mine[n - 1] : &pts[j][n - 1];
+            if (!run)
+                got[j] = n;
+            double *tj = t + 3 * runs * j;
+            tj[run] = last->absent_ns;
+            tj[runs + run] = last->absent_batch_ns;
+            tj[2 * runs + run] = last->insert_ns;
+        }
+    for (size_t j = 0; j < nk; j++)
+        if (!failed[j]) {
+            const double *tj = t + 3 * runs * j;
+            growth_read(&res->c[which[j]], pts[j], got[j], res, probes, tj, tj + runs, tj + 2 * runs, runs);
+        }
+    free(pts);
+    free(t);
 }
 
 /* ------------------------------------------------------------ a set */
@@ -286,9 +337,26 @@ static fkc_pick_status check_set(fkc_pick_result *res)
     return FKC_PICK_OK;
 }
 
+/* A growing kind that is a chain of sub-filters (it describes its
+ * "links"), read from a small one: not one table doubling in place. */
+static int is_chain(const fk_ops *ops)
+{
+    fk_params p = fk_params_make(1024, 0.01);
+    fk_filter *f = NULL;
+    if (fk_filter_new(ops, &p, &f) != FK_OK)
+        return 0;
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t nr = 0;
+    int chain = fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &nr) == FK_OK && nr <= FK_DESCRIBE_MAX_ROWS &&
+                fk_describe_find(rows, nr, "links") != NULL;
+    fk_filter_free(f);
+    return chain;
+}
+
 /* Why a kind cannot serve this set by its capabilities alone; NULL when
  * it can. why: room for a message made here. */
-static const char *lacks(const fkc_pick_result *res, unsigned caps, char *why, size_t len)
+static const char *lacks(const fkc_pick_result *res, const fkc_pick_candidate *x, unsigned caps, char *why,
+                         size_t len)
 {
     const fkc_pick_query *q = &res->q;
     if (caps & FK_CAP_EXPIRES) /* it answers for a sliding window, not for a set */
@@ -307,9 +375,18 @@ static const char *lacks(const fkc_pick_result *res, unsigned caps, char *why, s
         return "cannot count copies of an item";
     if (q->merges && !(caps & FK_CAP_MERGE))
         return "cannot merge two filters without the keys";
-    if ((caps & FK_CAP_GROWS) && !res->grows)
+    if ((caps & FK_CAP_GROWS) && !res->grows && is_chain(x->ops))
         return "grows when n is unknown (--n-uncertain); with n known its inner kind sized for n needs less "
                "memory and one lookup instead of one per sub-filter";
+    if ((caps & FK_CAP_GROWS) && !res->grows) {
+        /* one table that doubles in place (no chain): what costs is its
+         * size, made for the doublings it may take, and its lookup */
+        snprintf(why, len, "grows when n is unknown (--n-uncertain): one table that doubles in place, made "
+                 "for the doublings it may take, so at this n it needs %.2f bits per item; with n known a "
+                 "fixed kind sized for n needs no room to grow, and its lookup is a quotient table's (a "
+                 "rank, a select, then the run's slots: one or two cache lines)", x->sized ? 8.0 * (double)x->memory / (double)res->capacity : NAN);
+        return why;
+    }
     if (!(caps & (FK_CAP_GROWS | FK_CAP_RESIZES)) && q->uncertain) {
         snprintf(why, len, "n is uncertain: past its capacity a fixed filter %s",
                  (caps & FK_CAP_BOUNDED) ? "refuses inserts (FK_EFULL)" : "loses its false-positive rate");
@@ -344,7 +421,7 @@ static void size_set(fkc_pick_result *res)
             x->theory = fkc_pick_theory_at(x->ops, res->capacity, x->fpr);
         }
         char why[sizeof x->ruled_out];
-        const char *no = lacks(res, caps, why, sizeof why);
+        const char *no = lacks(res, x, caps, why, sizeof why);
         if (no) {
             snprintf(x->ruled_out, sizeof x->ruled_out, "%s", no);
             continue;
@@ -375,7 +452,7 @@ static fkc_pick_status measure_set(fkc_pick_result *res)
     fkc_bench_keys bk;
     fkc_keyspec ks = q->keys;
     ks.seed = q->seed;
-    fkc_progress_begin("pick", 1 + nmeas * q->repeat);
+    fkc_progress_begin("pick", 1 + nmeas * q->repeat + FKC_PICK_ROUNDS);
     fkc_progress_step("generating %llu keys", (unsigned long long)n_meas);
     if (fkc_bench_keys_make(&ks, n_meas, q->fpr, 0, &bk, res->message, sizeof res->message)) {
         fkc_progress_end();
@@ -396,9 +473,6 @@ static fkc_pick_status measure_set(fkc_pick_result *res)
         x->measured = x->sized = 1;
         x->memory = fkc_model_extrapolate(x->ops, x->fpr, n_meas, x->r.memory_bytes, res->capacity, &x->exact);
         x->theory = fkc_model_fpr(x->ops, res->capacity, x->fpr, x->r.fpr_theory);
-        x->cost = q->read_ratio * x->r.lookup[2].median + (1 - q->read_ratio) * x->r.insert.median;
-        x->cost_low = q->read_ratio * x->r.lookup[2].min + (1 - q->read_ratio) * x->r.insert.min;
-        x->cost_high = q->read_ratio * x->r.lookup[2].max + (1 - q->read_ratio) * x->r.insert.max;
         if (x->r.insert_failures)
             snprintf(x->ruled_out, sizeof x->ruled_out, "%llu of %llu inserts failed at this size",
                      (unsigned long long)x->r.insert_failures, (unsigned long long)n_meas);
@@ -406,6 +480,7 @@ static fkc_pick_status measure_set(fkc_pick_result *res)
             snprintf(x->ruled_out, sizeof x->ruled_out, "measured fpr %.3g%% is above the %.3g%% asked",
                      100 * x->r.fpr_measured, 100 * x->fpr);
     }
+    fkc_pick_race_set(res, &bk); /* the paired rounds the decision weighs */
     fkc_bench_keys_free(&bk);
     fkc_progress_end();
     return FKC_PICK_OK;
@@ -433,63 +508,36 @@ static void weigh_growth(fkc_pick_result *res)
         }
         return;
     }
-    fkc_progress_begin("pick", res->nc);
+    fkc_progress_begin("pick", res->nc * res->q.repeat + FKC_PICK_ROUNDS);
     growth_weigh(res);
-    fkc_progress_end();
     for (size_t i = 0; i < res->nc; i++)
         if (res->c[i].grown && !res->c[i].ruled_out[0])
             (void)judge(&res->c[i], res->c[i].fpr, res->q.memory); /* the budget, against the memory at the end */
+    fkc_pick_race_growth(res);
+    fkc_progress_end();
 }
 
-/* The fastest feasible, then the smallest of those tied with it on time:
- * within FKC_PICK_SPEED_SLACK of it, or whose min..max over the runs
- * overlaps its own. --no-timing: the smallest feasible. Sets best,
- * fastest, ties and decided. */
+/* The decision's words (the race decided already: fkc_pick_apply_rank);
+ * --no-timing: the smallest feasible by the formulas. Sets decided (and
+ * best, untimed). */
 static void decide_set(fkc_pick_result *res)
 {
-    fkc_pick_candidate *c = res->c, *best = NULL, *fastest = NULL;
-    size_t ties = 0;
-    for (size_t i = 0; i < res->nc; i++)
-        if (!c[i].ruled_out[0] && c[i].measured && (!fastest || c[i].cost < fastest->cost))
-            fastest = &c[i];
-    for (size_t i = 0; i < res->nc; i++) {
-        fkc_pick_candidate *x = &c[i];
-        if (x->ruled_out[0] || !x->sized)
-            continue;
-        if (fastest && x != fastest &&
-            (x->cost <= fastest->cost * FKC_PICK_SPEED_SLACK || x->cost_low <= fastest->cost_high)) {
-            x->tied = 1;
-            ties++;
-        }
-        if (fastest ? x == fastest || x->tied : res->q.no_timing)
-            if (!best || x->memory < best->memory)
-                best = x;
-    }
-    if (ties)
-        fastest->tied = 1;
-    res->best = best ? (int)(best - c) : -1;
-    res->fastest = fastest ? (int)(fastest - c) : -1;
-    res->ties = ties;
+    fkc_pick_candidate *c = res->c;
     char *decided = res->decided;
     size_t len = sizeof res->decided;
-    if (best && !fastest) {
-        snprintf(decided, len, "the smallest that qualifies, by the sizing formulas alone (--no-timing: nothing "
-                 "timed)");
-    } else if (best && !ties) {
-        snprintf(decided, len, "the fastest at read ratio %.2f; no other kind is within %.2fx of it or within "
-                 "its spread over the runs (%.1f-%.1f ns)", res->q.read_ratio, FKC_PICK_SPEED_SLACK,
-                 fastest->cost_low, fastest->cost_high);
-    } else if (best) {
-        size_t at = (size_t)snprintf(decided, len, "tied on time:");
-        for (size_t i = 0; i < res->nc && at < len; i++)
-            if (c[i].tied)
-                at += (size_t)snprintf(decided + at, len - at, " %s %.1f (%.1f-%.1f)", c[i].ops->name, c[i].cost,
-                                       c[i].cost_low, c[i].cost_high);
-        if (at < len)
-            snprintf(decided + at, len - at, " ns per operation (median, min-max of the runs: they overlap or "
-                     "are within %.2fx); the tie goes to the least memory: %s", FKC_PICK_SPEED_SLACK,
-                     best->ops->name);
+    if (res->fastest < 0) {
+        res->best = -1;
+        if (!res->q.no_timing)
+            return; /* nothing timed and timing asked: nothing qualifies */
+        for (size_t i = 0; i < res->nc; i++)
+            if (!c[i].ruled_out[0] && c[i].sized && (res->best < 0 || c[i].memory < c[res->best].memory))
+                res->best = (int)i;
+        if (res->best >= 0)
+            snprintf(decided, len, "the smallest that qualifies, by the sizing formulas alone (--no-timing: "
+                     "nothing timed)");
+        return;
     }
+    fkc_pick_set_decided(res);
 }
 
 /* The lines that make the chosen: `filterkit build`, C, Python, and for a
@@ -572,7 +620,7 @@ static void set_verdicts(fkc_pick_result *res)
         if (x->ruled_out[0])
             snprintf(x->reason, sizeof x->reason, "%s", x->ruled_out);
         else if (best && x != best)
-            why_lost(x, best, res->q.read_ratio, x->reason, sizeof x->reason);
+            fkc_pick_why_lost(res, x, x->reason, sizeof x->reason);
     }
 }
 

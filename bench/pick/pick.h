@@ -27,8 +27,16 @@
 #define FKC_PICK_COUNT_MAX (UINT64_C(1) << 48)
 /* The most timed runs per figure. */
 #define FKC_PICK_REPEAT_MAX UINT64_C(1000)
-/* A kind within this factor of the fastest counts as "as fast" (ties). */
-#define FKC_PICK_SPEED_SLACK 1.25
+/* The decision (pick_rule.c): another kind is slower than the fastest when
+ * its cost, paired round by round with the fastest's, is more than this
+ * many times it in the median round and it was the slower in at least 7
+ * rounds of 8; else the two are tied, and the least memory, then the fixed
+ * (registry) order, decides between tied kinds. */
+#define FKC_PICK_MARGIN 1.25
+/* The paired rounds a set or a growth is raced in (pick_race.c). */
+#define FKC_PICK_ROUNDS 32u
+/* The most rounds fkc_pick_rank weighs (a window's rounds are its runs). */
+#define FKC_PICK_ROUNDS_MAX FKC_PICK_REPEAT_MAX
 /* --n-uncertain without --grow-to: the growth the kinds are weighed over. */
 #define FKC_PICK_UNCERTAIN_GROWTH 1024u
 
@@ -75,20 +83,26 @@ typedef struct {
     int      measured;    /* timed (r / the window figures and cost are set) */
     int      untimed;     /* ruled out by its sizing before any timing */
     int      tied;        /* tied on time with the fastest (the fastest too, when others are) */
+    int      raced;       /* timed in the paired rounds (cost, ratio, rounds set) */
+    double   ratio;       /* median over the paired rounds of its cost / the fastest's */
+    size_t   slower_rounds, paired_rounds; /* rounds it was slower than the fastest in, of those paired */
     int      exact;       /* memory is exact, not extrapolated */
     uint64_t memory;      /* bytes at the capacity (growth: at the end); FKC_MODEL_TOO_BIG */
     double   fpr;         /* the rate it is made with (less for a kind doubling in place) */
     unsigned doublings;   /* --grow-to: fk_filter_grow calls to reach it */
     double   theory;      /* theoretical FPR holding `capacity` items */
     double   best_fpr;    /* the lowest theoretical FPR within the budget; NaN: none */
-    double   cost, cost_low, cost_high; /* ns per operation at the read ratio: median, min, max */
-    char     ruled_out[240]; /* why it does not qualify; "" when it does */
-    char     reason[400];    /* JSON "reason": ruled_out, or why it lost; "" for the chosen */
+    double   cost, cost_low, cost_high; /* ns per operation at the read ratio: median, min, max over the
+                                           paired rounds (res->rounds) */
+    char     ruled_out[400]; /* why it does not qualify; "" when it does */
+    char     reason[600];    /* JSON "reason": ruled_out, or why it lost; "" for the chosen */
     char     params[160];    /* its geometry in words */
     /* a set: the bench figures (growth mode: read at the end of the growth) */
     fkc_result r;
     int      grown;       /* the growth run took place */
-    double   grow_bits, grow_fpr, grow_absent_ns, grow_absent_batch_ns, grow_insert_ns;
+    double   grow_bits, grow_fpr; /* at the end; the worst over the doublings (the same in every run) */
+    double   grow_absent_ns, grow_absent_batch_ns, grow_insert_ns; /* medians over the q.repeat growth runs */
+    fkc_summary grow_absent, grow_absent_batch, grow_insert;        /* median, min, max of those runs */
     uint64_t static_bytes; /* no pick: a static kind that fits n with --static; 0: none */
     /* a window */
     uint64_t lifetime;    /* inserts a key may answer present for, at most; 0: unknown */
@@ -119,10 +133,11 @@ typedef struct {
     int      best;           /* the chosen's index; -1: none */
     int      fastest;        /* the fastest qualifying; -1: none timed */
     size_t   ties;           /* kinds tied with the fastest */
+    size_t   rounds;         /* the paired rounds the decision weighed (0: untimed) */
     int      smallest;       /* no pick: the smallest with the capabilities asked; -1 */
     uint64_t budget_for_best;/* the bytes best_fpr is reached within */
     double   floor_bits;     /* a window: log2(1/fpr) + log2(e) bits per window item */
-    char     decided[400];   /* the rule that decided */
+    char     decided[800];   /* the rule that decided */
     char     fpr_text[40];   /* the target, shortest decimal */
     char     made_text[40];  /* the rate the chosen is made with */
     char     build[4600];    /* `filterkit build ...` (a window: `filterkit dedup ...`) */
@@ -142,6 +157,37 @@ fkc_pick_status fkc_pick(const fkc_pick_query *q, fkc_pick_result *res);
  * filterkit.pick): query, recommendation, candidates, run. Returns 0, or
  * -1 when out of memory (d->failed). The doc is d's (fkc_doc_free). */
 int fkc_pick_doc(const fkc_pick_result *res, fkc_doc *d);
+
+/* The decision rule alone (pick_rule.c), on figures paired by round:
+ * cost[k * rounds + r] is candidate k's cost in round r (ns per operation;
+ * NaN or <= 0 where it was not timed), memory[k] its exact memory (the
+ * tie-break), eligible[k] whether it may be chosen (a baseline is ranked
+ * but never chosen). Candidates are in the fixed order that breaks an
+ * equal memory. Pure: the same figures give the same answer. */
+typedef struct {
+    size_t nk, rounds;        /* nk <= FKC_KINDS_MAX, rounds <= FKC_PICK_ROUNDS_MAX */
+    const double *cost;
+    const uint64_t *memory;
+    const int *eligible;
+} fkc_pick_rank_in;
+
+typedef struct {
+    int    fastest, winner;   /* indexes into the input; -1: none eligible was timed */
+    size_t ties;              /* eligible kinds tied with the fastest, not counting it */
+    int    tied[FKC_KINDS_MAX];      /* too close to the fastest to separate (the fastest too, when ties) */
+    int    separated[FKC_KINDS_MAX]; /* slower than the fastest beyond the margin */
+    double ratio[FKC_KINDS_MAX];     /* median of cost / the fastest's, round by round */
+    size_t slower_rounds[FKC_KINDS_MAX], paired_rounds[FKC_KINDS_MAX];
+    double cost[FKC_KINDS_MAX], cost_low[FKC_KINDS_MAX], cost_high[FKC_KINDS_MAX]; /* median, min, max */
+} fkc_pick_ranking;
+
+/* Ranks in->nk candidates (see FKC_PICK_MARGIN): the fastest is the one
+ * whose highest median ratio to any other eligible timed one is lowest; a candidate
+ * is tied with it unless its median ratio to it is above FKC_PICK_MARGIN
+ * and it was the slower in at least 7 of 8 paired rounds; the winner is
+ * the least memory among the fastest and its ties, then the first. Fills
+ * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
+int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
 
 /* The program's name as the user runs it again ("filterkit" when that is
  * it on PATH, else its absolute path), for the build line. */

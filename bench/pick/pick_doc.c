@@ -54,6 +54,27 @@ static void set_query(const fkc_pick_result *res, fkc_doc *d)
     fkc_doc_u64(d, "seed", q->seed);
     fkc_doc_bool(d, "no_timing", q->no_timing);
     fkc_doc_u64(d, "timed_at_n", res->nmeas ? res->n_meas : 0);
+    fkc_doc_u64(d, "rounds", res->rounds);
+    fkc_doc_num(d, "margin", FKC_PICK_MARGIN);
+    fkc_doc_end(d);
+}
+
+/* The candidate's place in the paired rounds (raced: the decision's
+ * figures): cost median, min, max of the rounds, the median ratio to the
+ * fastest and the rounds it was the slower in. */
+static void doc_raced(fkc_doc *d, const fkc_pick_candidate *c)
+{
+    if (!c->raced) {
+        fkc_doc_null(d, "rounds");
+        return;
+    }
+    fkc_doc_obj(d, "rounds");
+    fkc_doc_num(d, "cost_ns", c->cost);
+    fkc_doc_num(d, "cost_ns_low", c->cost_low);
+    fkc_doc_num(d, "cost_ns_high", c->cost_high);
+    fkc_doc_num(d, "ratio_to_fastest", c->ratio);
+    fkc_doc_u64(d, "slower_rounds", c->slower_rounds);
+    fkc_doc_u64(d, "paired_rounds", c->paired_rounds);
     fkc_doc_end(d);
 }
 
@@ -90,9 +111,10 @@ static void doc_memory(fkc_doc *d, const fkc_pick_candidate *c, uint64_t capacit
     }
 }
 
-static void set_measured(fkc_doc *d, const fkc_pick_candidate *c)
+static void set_measured(fkc_doc *d, const fkc_pick_candidate *c, const fkc_pick_result *res)
 {
     fkc_doc_obj(d, "measured");
+    fkc_doc_u64(d, "runs", res->q.repeat);
     fkc_doc_u64(d, "n", c->r.n);
     fkc_doc_num(d, "fpr", c->r.fpr_measured);
     fkc_doc_num(d, "fpr_low", c->r.fpr_low);
@@ -138,10 +160,15 @@ static void set_candidate(fkc_doc *d, const fkc_pick_candidate *c, const fkc_pic
         fkc_doc_num(d, "absent_ns", c->grow_absent_ns);
         fkc_doc_num(d, "absent_batch_ns", c->grow_absent_batch_ns);
         fkc_doc_num(d, "insert_ns", c->grow_insert_ns);
+        fkc_doc_u64(d, "runs", res->q.repeat);
+        doc_summary(d, "absent", c->grow_absent);
+        doc_summary(d, "absent_batch", c->grow_absent_batch);
+        doc_summary(d, "insert", c->grow_insert);
         fkc_doc_end(d);
     }
     if (c->measured)
-        set_measured(d, c);
+        set_measured(d, c, res);
+    doc_raced(d, c);
     fkc_doc_end(d);
 }
 
@@ -187,6 +214,8 @@ static void window_query(const fkc_pick_result *res, fkc_doc *d)
     fkc_doc_bool(d, "no_timing", q->no_timing);
     fkc_doc_u64(d, "timed_at_n", res->nmeas ? res->n_meas : 0);
     fkc_doc_u64(d, "stream", res->nmeas ? res->stream : 0);
+    fkc_doc_u64(d, "rounds", res->rounds);
+    fkc_doc_num(d, "margin", FKC_PICK_MARGIN);
     fkc_doc_end(d);
 }
 
@@ -211,9 +240,10 @@ static void window_recommendation(const fkc_pick_result *res, fkc_doc *d)
     fkc_doc_end(d);
 }
 
-static void window_measured(fkc_doc *d, const fkc_pick_candidate *c)
+static void window_measured(fkc_doc *d, const fkc_pick_candidate *c, const fkc_pick_result *res)
 {
     fkc_doc_obj(d, "measured");
+    fkc_doc_u64(d, "runs", res->q.repeat);
     fkc_doc_num(d, "fpr", c->outside);
     fkc_doc_num(d, "fpr_low", c->outside_low);
     fkc_doc_num(d, "fpr_high", c->outside_high);
@@ -255,7 +285,8 @@ static void window_candidate(fkc_doc *d, const fkc_pick_candidate *c, const fkc_
         fkc_doc_u64_or_null(d, "lifetime", c->lifetime);
     }
     if (c->measured)
-        window_measured(d, c);
+        window_measured(d, c, res);
+    doc_raced(d, c);
     fkc_doc_end(d);
 }
 

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include "pick.h"
+#include "../measure/measure.h"
 
 /* A kind qualifies when its theoretical FPR at capacity is at most this
  * times the target: Bloom sizing rounds k to a whole number, which lifts
@@ -38,6 +39,26 @@ fkc_pick_status fkc_pick_window(fkc_pick_result *res);
 
 /* The window mode's part of fkc_pick_doc. */
 void fkc_pick_window_doc(const fkc_pick_result *res, fkc_doc *d);
+
+/* The paired race (pick_race.c): times every feasible measured candidate
+ * of a set on bk (every grown candidate of a growth on the growth's keys)
+ * in FKC_PICK_ROUNDS rounds and decides (fkc_pick_apply_rank). */
+void fkc_pick_race_set(fkc_pick_result *res, const fkc_bench_keys *bk);
+void fkc_pick_race_growth(fkc_pick_result *res);
+
+/* Runs fkc_pick_rank over candidates which[0..nk) (cost as it takes them)
+ * and writes the answer into them and res (cost, ratio, tied, rounds,
+ * fastest, best, ties). */
+void fkc_pick_apply_rank(fkc_pick_result *res, const size_t *which, size_t nk, const int *eligible,
+                         const double *cost, size_t rounds);
+
+/* The decided line of a timed pick (res->fastest and res->best set by
+ * fkc_pick_apply_rank): the rule and the figures that decided. */
+void fkc_pick_set_decided(fkc_pick_result *res);
+
+/* Why a feasible candidate o lost to res->best (a set's words; the window
+ * adds its own). */
+void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, char *buf, size_t len);
 
 /* The "run" member: the provenance of the measurement. */
 void fkc_pick_doc_run(fkc_doc *d, uint64_t seed);

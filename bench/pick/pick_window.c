@@ -12,6 +12,7 @@
  * recommended. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "pick_internal.h"
 #include "../baselines/window_baselines.h"
@@ -71,28 +72,20 @@ static uint64_t window_lifetime(const fk_ops *ops, uint64_t n, double fpr)
 
 /* Why o lost to best (both feasible), in the words of the set's why_lost
  * plus what a window adds: how long a key outlives the window. */
-static void window_why_lost(const fkc_pick_candidate *o, const fkc_pick_candidate *best, uint64_t capacity,
-                            char *buf, size_t len)
+static void window_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, char *buf, size_t len)
 {
-    double mr = (double)o->memory / (double)best->memory;
-    double tr = o->measured && best->measured ? o->cost / best->cost : NAN;
+    const fkc_pick_candidate *best = &res->c[res->best];
     size_t at = 0;
     if (o->baseline)
         at = (size_t)snprintf(buf, len, "a benchmark baseline (the hand-made pattern; filterkit cannot build it): ");
     if (at >= len)
         return;
-    if (isnan(tr))
-        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory of %s (by the formulas)", mr, best->ops->name);
-    else if (o->tied)
-        at += (size_t)snprintf(buf + at, len - at, "tied on time with %s (%.1f-%.1f vs %.1f-%.1f ns), %.2fx "
-                               "its memory", best->ops->name, o->cost_low, o->cost_high, best->cost_low,
-                               best->cost_high, mr);
-    else
-        at += (size_t)snprintf(buf + at, len - at, "%.2fx the memory and %.2fx the time per operation of %s",
-                               mr, tr, best->ops->name);
+    fkc_pick_why_lost(res, o, buf + at, len - at);
+    at += strlen(buf + at);
     if (at < len && o->lifetime && best->lifetime && o->lifetime > best->lifetime)
-        snprintf(buf + at, len - at, "; a key lives up to %.2fN (%s: %.2fN)", (double)o->lifetime / (double)capacity,
-                 best->ops->name, (double)best->lifetime / (double)capacity);
+        snprintf(buf + at, len - at, "; a key lives up to %.2fN (%s: %.2fN)",
+                 (double)o->lifetime / (double)res->capacity, best->ops->name,
+                 (double)best->lifetime / (double)res->capacity);
 }
 
 /* Checks a window's query and fills what it derives: N, the headroom, the
@@ -203,114 +196,131 @@ static void window_judge(fkc_pick_candidate *x, const fkc_pick_result *res)
                  "%.3g%% of the time, above the %.3g%% asked", 100 * expired, 100 * fpr);
 }
 
-/* Times one candidate on q->repeat streams; rules it out when the stream
- * failed. */
-static void window_time(fkc_pick_candidate *x, const fkc_pick_result *res, const fkc_window_cfg *cfg)
+/* Run `run` of one candidate: one stream; its timings go to t (insert,
+ * absent, found, cost: [what * runs + run]). Rules it out when the stream
+ * failed; returns whether it ran. */
+static int window_run(fkc_pick_candidate *x, const fkc_pick_result *res, const fkc_window_cfg *cfg, size_t run,
+                      size_t runs, double *t)
 {
     const fkc_pick_query *q = &res->q;
-    double ins[FKC_PICK_REPEAT_MAX], abs_ns[FKC_PICK_REPEAT_MAX], fnd[FKC_PICK_REPEAT_MAX], cost[FKC_PICK_REPEAT_MAX];
-    size_t runs = 0;
-    for (uint64_t r = 0; r < q->repeat; r++) {
-        fkc_progress_step("%s: %llu inserts (run %llu of %llu)", x->ops->name, (unsigned long long)cfg->stream,
-                          (unsigned long long)r + 1, (unsigned long long)q->repeat);
-        fkc_window_row row;
-        fk_status s = fkc_window_run(cfg, x->ops, 0, &row, NULL);
-        if (s != FK_OK) {
-            snprintf(x->ruled_out, sizeof x->ruled_out, "failed on the stream (%s%s): a key refused inside the "
-                     "window is a false negative", fk_status_name(s),
-                     s == FK_EFULL ? ", an insert found no room" : "");
-            return;
-        }
-        for (int b = 0; b < FKC_BANDS; b++) {
-            x->band[b].false_positives += row.present[b];
-            x->band[b].negatives += row.probes[b];
-        }
-        x->window_checked += row.window_checked;
-        x->window_misses += row.window_misses;
-        ins[runs] = row.insert_ns;
-        abs_ns[runs] = row.absent_ns;
-        fnd[runs] = row.found_ns;
-        cost[runs] = q->read_ratio * (row.absent_ns + row.found_ns) / 2 + (1 - q->read_ratio) * row.insert_ns;
-        runs++;
+    fkc_progress_step("%s: %llu inserts (run %zu of %zu)", x->ops->name, (unsigned long long)cfg->stream, run + 1,
+                      runs);
+    fkc_window_row row;
+    fk_status s = fkc_window_run(cfg, x->ops, 0, &row, NULL);
+    if (s != FK_OK) {
+        snprintf(x->ruled_out, sizeof x->ruled_out, "failed on the stream (%s%s): a key refused inside the "
+                 "window is a false negative", fk_status_name(s), s == FK_EFULL ? ", an insert found no room" : "");
+        return 0;
     }
-    x->measured = 1;
-    x->insert = fkc_summarize(ins, runs);
-    x->absent = fkc_summarize(abs_ns, runs);
-    x->found = fkc_summarize(fnd, runs);
-    fkc_summary c = fkc_summarize(cost, runs);
-    x->cost = c.median, x->cost_low = c.min, x->cost_high = c.max;
-    window_judge(x, res);
+    for (int b = 0; b < FKC_BANDS; b++) {
+        x->band[b].false_positives += row.present[b];
+        x->band[b].negatives += row.probes[b];
+    }
+    x->window_checked += row.window_checked;
+    x->window_misses += row.window_misses;
+    t[run] = row.insert_ns;
+    t[runs + run] = row.absent_ns;
+    t[2 * runs + run] = row.found_ns;
+    t[3 * runs + run] = q->read_ratio * (row.absent_ns + row.found_ns) / 2 + (1 - q->read_ratio) * row.insert_ns;
+    return 1;
 }
 
 /* Times every candidate not ruled out on q->repeat streams of
- * PICK_WINDOW_STREAM windows of n_meas. */
+ * PICK_WINDOW_STREAM windows of n_meas, run 1 of every candidate before
+ * run 2 of any (the order turned by one each run), and decides on the
+ * runs as paired rounds (fkc_pick_apply_rank; a baseline is ranked, never
+ * chosen). */
 static void window_measure(fkc_pick_result *res)
 {
     const fkc_pick_query *q = &res->q;
     uint64_t n_meas = res->capacity < PICK_WINDOW_MAX_MEASURED ? res->capacity : PICK_WINDOW_MAX_MEASURED;
-    size_t todo = 0;
+    size_t which[FKC_KINDS_MAX], nk = 0, runs = (size_t)q->repeat;
     for (size_t i = 0; i < res->nc; i++)
-        todo += !res->c[i].ruled_out[0];
-    if (!todo || q->no_timing)
+        if (!res->c[i].ruled_out[0])
+            which[nk++] = i;
+    if (!nk || q->no_timing)
         return;
+    double *t = calloc(4 * nk * runs, sizeof *t), *cost = calloc(nk * runs, sizeof *cost);
+    int ok[FKC_KINDS_MAX], eligible[FKC_KINDS_MAX];
+    if (!t || !cost) {
+        free(t);
+        free(cost);
+        for (size_t j = 0; j < nk; j++)
+            snprintf(res->c[which[j]].ruled_out, sizeof res->c[which[j]].ruled_out, "not timed (out of memory)");
+        return;
+    }
     fkc_window_cfg cfg = { n_meas, q->fpr, q->seed, PICK_WINDOW_STREAM * n_meas,
                            n_meas < PICK_WINDOW_PROBES ? n_meas : PICK_WINDOW_PROBES, 0 };
     if (cfg.probes < 1000)
         cfg.probes = 1000;
-    fkc_progress_begin("pick", todo * q->repeat);
-    for (size_t i = 0; i < res->nc; i++)
-        if (!res->c[i].ruled_out[0])
-            window_time(&res->c[i], res, &cfg);
+    fkc_progress_begin("pick", nk * runs);
+    for (size_t j = 0; j < nk; j++)
+        ok[j] = 1;
+    for (size_t run = 0; run < runs; run++)
+        for (size_t o = 0; o < nk; o++) {
+            size_t j = (run + o) % nk;
+            if (ok[j])
+                ok[j] = window_run(&res->c[which[j]], res, &cfg, run, runs, t + 4 * runs * j);
+        }
     fkc_progress_end();
+    size_t nr = 0;
+    for (size_t j = 0; j < nk; j++) {
+        fkc_pick_candidate *x = &res->c[which[j]];
+        if (!ok[j])
+            continue;
+        const double *tj = t + 4 * runs * j;
+        x->measured = 1;
+        x->insert = fkc_summarize(tj, runs);
+        x->absent = fkc_summarize(tj + runs, runs);
+        x->found = fkc_summarize(tj + 2 * runs, runs);
+        fkc_summary c = fkc_summarize(tj + 3 * runs, runs); /* ruled out below: still shown */
+        x->cost = c.median, x->cost_low = c.min, x->cost_high = c.max;
+        window_judge(x, res);
+        if (x->ruled_out[0])
+            continue;
+        memcpy(cost + nr * runs, tj + 3 * runs, runs * sizeof *cost);
+        eligible[nr] = !x->baseline;
+        which[nr++] = which[j];
+    }
     for (size_t i = 0; i < res->nc; i++)
         res->nmeas += res->c[i].measured;
     if (res->nmeas) {
         res->n_meas = n_meas;
         res->stream = PICK_WINDOW_STREAM * n_meas;
     }
+    if (nr)
+        fkc_pick_apply_rank(res, which, nr, eligible, cost, runs);
+    free(t);
+    free(cost);
 }
 
-/* The fastest feasible, then the smallest of those tied with it, as for
- * sets -- among the kinds filterkit builds; a baseline is measured and
- * explained, never recommended. Sets best, fastest, ties and decided. */
+/* The decided line: the only library kind that qualifies (the usual
+ * case: the baselines are never chosen), the smallest by the formulas
+ * (--no-timing), or the set's rule on the runs as paired rounds. */
 static void window_decide(fkc_pick_result *res)
 {
-    fkc_pick_candidate *c = res->c, *best = NULL, *fastest = NULL;
+    fkc_pick_candidate *c = res->c;
+    size_t libs = 0;
     for (size_t i = 0; i < res->nc; i++)
-        if (!c[i].ruled_out[0] && !c[i].baseline && c[i].measured && (!fastest || c[i].cost < fastest->cost))
-            fastest = &c[i];
-    size_t ties = 0, libs = 0;
-    for (size_t i = 0; i < res->nc; i++) {
-        fkc_pick_candidate *x = &c[i];
-        libs += !x->baseline && !x->ruled_out[0];
-        if (x->ruled_out[0] || !x->sized)
-            continue;
-        if (fastest && x != fastest &&
-            (x->cost <= fastest->cost * FKC_PICK_SPEED_SLACK || x->cost_low <= fastest->cost_high)) {
-            x->tied = 1;
-            ties += !x->baseline;
-        }
-        if (!x->baseline && (fastest ? x == fastest || x->tied : res->q.no_timing))
-            if (!best || x->memory < best->memory)
-                best = x;
+        libs += !c[i].baseline && !c[i].ruled_out[0];
+    if (res->fastest < 0) {
+        res->best = -1;
+        for (size_t i = 0; res->q.no_timing && i < res->nc; i++)
+            if (!c[i].baseline && !c[i].ruled_out[0] && c[i].sized &&
+                (res->best < 0 || c[i].memory < c[res->best].memory))
+                res->best = (int)i;
     }
-    if (ties)
-        fastest->tied = 1;
-    res->best = best ? (int)(best - c) : -1;
-    res->fastest = fastest ? (int)(fastest - c) : -1;
-    res->ties = ties;
-    if (best && libs == 1)
+    if (res->best < 0)
+        return;
+    if (libs == 1)
         snprintf(res->decided, sizeof res->decided, "the only sliding-window kind of filterkit that qualifies; "
                  "the baselines, the patterns one builds by hand, are %s beside it below",
                  res->nmeas ? "measured" : "sized");
-    else if (best && !fastest)
+    else if (res->fastest < 0)
         snprintf(res->decided, sizeof res->decided, "the smallest that qualifies, by the sizing formulas alone "
                  "(--no-timing: nothing timed)");
-    else if (best && !ties)
-        snprintf(res->decided, sizeof res->decided, "the fastest at read ratio %.2f", res->q.read_ratio);
-    else if (best)
-        snprintf(res->decided, sizeof res->decided, "tied on time with the fastest (within %.2fx or overlapping "
-                 "over the runs); the tie goes to the least memory", FKC_PICK_SPEED_SLACK);
+    else
+        fkc_pick_set_decided(res);
 }
 
 /* The lines that make the chosen: `filterkit dedup`, C, Python. */
@@ -361,7 +371,7 @@ fkc_pick_status fkc_pick_window(fkc_pick_result *res)
         if (x->ruled_out[0])
             snprintf(x->reason, sizeof x->reason, "%s%s", x->baseline ? "a benchmark baseline: " : "", x->ruled_out);
         else if (x != best && best)
-            window_why_lost(x, best, res->capacity, x->reason, sizeof x->reason);
+            window_why_lost(res, x, x->reason, sizeof x->reason);
         else if (!best && x->baseline)
             snprintf(x->reason, sizeof x->reason, "a benchmark baseline (the hand-made pattern; filterkit cannot "
                      "build it)");
