@@ -133,9 +133,9 @@ MUTANTS = [
      "test_fuse / test_contract no_false_negatives_*: the three cells no longer XOR to "
      "the fingerprint",
      "fuse/fuse.c",
-     "                     cell_take(cells, base + c[1], w, f, fp_mask) ^\n"
-     "                     cell_take(cells, base + c[2], w, f, fp_mask);\n",
-     "                     cell_take(cells, base + c[1], w, f, fp_mask);\n"),
+     "                     cell_take(cells, base + c[1], w, f, fp_mask, bounded, end) ^\n"
+     "                     cell_take(cells, base + c[2], w, f, fp_mask, bounded, end);\n",
+     "                     cell_take(cells, base + c[1], w, f, fp_mask, bounded, end);\n"),
     ("15-scalable-lookup-skips-first-link",
      "a scalable chain's lookup (hash-once path) never asks its first, oldest link",
      "make check-scalable",
