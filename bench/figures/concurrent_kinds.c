@@ -1,13 +1,10 @@
 /* bench/figures/concurrent_kinds.c: inserts per second into one filter
  * through fk_filter_insert_concurrent, 1 thread against T, in one run,
  * for the kinds given (issue 51's quotient, expandable, window and growing
- * chains; any registered kind with the slot works). Not built by the
- * Makefile (`filterkit bench --threads` is the bench); build and run from
- * the repository root after `make`:
+ * chains; any registered kind with the slot works). `make` builds it with
+ * the other figure programs (`filterkit bench --threads` is the bench):
  *
- *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I. bench/figures/concurrent_kinds.c \
- *      build/libfilterkit.a -lm -pthread -o build/concurrent_kinds
- *   build/concurrent_kinds N T KIND...      (e.g. 2000000 2 quotient window)
+ *   build/bench/figures/concurrent_kinds N T KIND...   (e.g. 2000000 2 quotient window)
  *
  * Each kind: a filter sized for N (a growing kind: for N / 64, so that it
  * grows), N distinct 8-byte keys inserted by 1 thread, then by T threads
@@ -25,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "common/filter.h"
-#include "registry/registry.h"
+#include "../../common/filter.h"
+#include "../../registry/registry.h"
 
 typedef struct {
     fk_filter *f;
