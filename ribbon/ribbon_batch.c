@@ -66,15 +66,29 @@ FK_BATCH_INLINE bool first4_match(const uint64_t *p, uint32_t r, const fk_ribbon
     return ((acc ^ row->fp) & 15u) == 0;
 }
 
-FK_BATCH_INLINE bool full_match(const uint64_t *p, uint32_t r, const fk_ribbon_row *row, int isa)
+/* Whether result bits 4..r-1 equal the fingerprint's, for a row whose
+ * first four already do (first4_match): together, the single-key test. */
+FK_BATCH_INLINE bool rest_match(const uint64_t *p, uint32_t r, const fk_ribbon_row *row, int isa)
 {
+    uint64_t c[3];
+    fk_ribbon_shifted(row, c);
+    uint32_t acc = 0;
 #if FK_CPU_X86
-    if (isa == FK_RIBBON_ISA_AVX2)
-        return fk_ribbon_matches_avx2(p, r, row);
+    if (isa == FK_RIBBON_ISA_AVX2) {
+        /* four at a time, the last step overlapping the one before it
+         * (its bits below 4 are right too: the mask drops them) */
+        for (uint32_t j = 4; j < r; j += 4) {
+            uint32_t at = j + 4 <= r ? j : r - 4;
+            acc |= fk_ribbon_bits4_avx2(p + at, r, c) << at;
+        }
+        return ((acc ^ row->fp) & ~15u) == 0;
+    }
 #else
     (void)isa;
 #endif
-    return fk_ribbon_matches(p, r, row);
+    for (uint32_t j = 4; j < r; j++)
+        acc |= fk_ribbon_bit(p, r, c, j) << j;
+    return ((acc ^ row->fp) & ~15u) == 0;
 }
 
 /* Two passes over the window: the first four bits of every key (no
@@ -95,7 +109,7 @@ FK_BATCH_INLINE void probe_step(batch *x, unsigned slot, size_t start, size_t sp
         out[j] = first4_match(sol + w[j].word, r, &w[j].row, isa);
     for (size_t j = 0; j < span; j++)
         if (out[j])
-            out[j] = full_match(sol + w[j].word, r, &w[j].row, isa);
+            out[j] = rest_match(sol + w[j].word, r, &w[j].row, isa);
 }
 
 /* fk_batch_run's two-window loop, written out: its steps take constant
