@@ -92,7 +92,7 @@ FK_BATCH_INLINE bool rest_match(const uint64_t *p, uint32_t r, const fk_ribbon_r
 }
 
 /* Two passes over the window: the first four bits of every key (no
- * branch), then the whole test for the few that pass (every present key,
+ * branch), then bits 4..r-1 for the few that pass (every present key,
  * 1 absent key in 16). The answers are those of the single-key test. */
 FK_BATCH_INLINE void probe_step(batch *x, unsigned slot, size_t start, size_t span, int isa)
 {
