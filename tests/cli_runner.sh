@@ -121,6 +121,11 @@ FK_TEST_JOBS=2 "$root/tests/run.sh" "$tmp/busy.sh" "$tmp/lonely.sh" "$tmp/busy.s
 check "a script marked '# run.sh: alone' runs with no test beside it" \
     test "$(tail -n 1 "$tmp/out4")" = "3 passed, 0 failed, 0 skipped"
 
+"$root/tests/run.sh" "$tmp/no_such_test" >"$tmp/out5" 2>&1
+rc=$?
+check "an argument that is no program, script or folder is a failure, not a folder to search" \
+    sh -c "test $rc -ne 0 && tail -n 1 '$tmp/out5' | grep -qx '0 passed, 1 failed, 0 skipped'"
+
 # lib_cli.sh's skip and skip_part
 cat >"$tmp/uses_lib.sh" <<T
 source "$root/tests/lib_cli.sh"

@@ -170,6 +170,11 @@ for build in "$@"; do
         queue "$build" "$build"
         continue
     fi
+    if [ ! -d "$build" ]; then # a typo, an object file: not a folder of tests
+        total_fail=$((total_fail + 1))
+        printf 'FAIL  %-40s not a test program, a cli_*.sh script or a build folder\n' "$build"
+        continue
+    fi
     for t in "$build"/tests/test_* "$build"/tests/link_*; do
         [ -x "$t" ] && [ -f "$t" ] || continue
         case "$t" in *.o|*.d) continue;; esac
