@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include "expandable_internal.h"
 #include "../common/alloc.h"
 #include "../common/cpu.h"
@@ -1037,7 +1038,12 @@ static fk_status double_table(fk_expandable *xf)
         return FK_ELIMIT;
     if (voids_reserve(xf, (size_t)new_voids) != FK_OK)
         return FK_ENOMEM;
-    fk_expandable next = *xf; /* the new geometry, sharing nothing yet */
+    /* the new geometry, sharing nothing yet: every field but the
+     * concurrent writers' (locks is atomic: a plain copy of it races with
+     * a writer's first concurrent call, and the new table needs none) */
+    fk_expandable next;
+    memset(&next, 0, sizeof next);
+    memcpy(&next, xf, offsetof(fk_expandable, locks));
     next.quotients = N2;
     next.slots = S2;
     next.nblocks = S2 / 64;
