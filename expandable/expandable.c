@@ -1137,20 +1137,24 @@ static fk_xf_locks *locks_make(uint64_t nblocks, uint64_t quotients)
     return L;
 }
 
-/* The current table's locks, made by the first concurrent call (no
- * doubling can run before they exist: it needs them). */
+/* The current table's locks, made by the first concurrent call. The
+ * makers take turns: one that found no locks but read the geometry
+ * after another had made them could read it while a doubling (which
+ * needs the locks) rewrites it. Under the turn, no locks means no
+ * doubling has run or can run. */
 static fk_xf_locks *locks_now(fk_expandable *xf)
 {
     fk_xf_locks *L = atomic_load_explicit(&xf->locks, memory_order_acquire);
     if (L)
         return L;
-    fk_xf_locks *mine = locks_make(xf->nblocks, xf->quotients);
-    if (!mine)
-        return NULL;
-    if (atomic_compare_exchange_strong_explicit(&xf->locks, &L, mine, memory_order_acq_rel,
-                                                memory_order_acquire))
-        return mine;
-    free(mine);
+    fk_spin_lock(&xf->locks_making);
+    L = atomic_load_explicit(&xf->locks, memory_order_acquire);
+    if (!L) {
+        L = locks_make(xf->nblocks, xf->quotients);
+        if (L)
+            atomic_store_explicit(&xf->locks, L, memory_order_release);
+    }
+    fk_spin_unlock(&xf->locks_making);
     return L;
 }
 

@@ -95,6 +95,10 @@ struct fk_expandable {
      * and those of the tables a concurrent doubling replaced (a writer may
      * still be waiting on one), freed with the filter. */
     _Atomic(fk_xf_locks *) locks;
+    /* held by the first concurrent callers while one of them makes the
+     * locks: the geometry is read only while no locks exist, so no
+     * doubling (it needs them) can be writing it */
+    _Atomic unsigned char locks_making;
     unsigned  nretired;
     fk_xf_locks *retired[FK_EXPANDABLE_MAX_DOUBLINGS + 1];
 };
