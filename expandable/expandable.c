@@ -782,28 +782,43 @@ static void table_remove_at(fk_expandable *xf, uint64_t q, uint64_t start, uint6
     }
 }
 
+/* The slot of q's run that a remove of fingerprint kv takes: the longest
+ * entry that matches it (why that one: expandable.h, "Removes"). false
+ * when q has no run or no entry matches; start/end: the run's bounds, for
+ * table_remove_at. Shared by the plain and the concurrent remove. */
+static bool run_longest_match(const fk_expandable *xf, uint64_t q, uint32_t kv,
+                              uint64_t *start, uint64_t *end, uint64_t *best,
+                              unsigned *best_len)
+{
+    if (!is_occupied(xf, q))
+        return false;
+    *start = run_place(xf, q);
+    *end = next_bit(xf, 8, *start, xf->slots);
+    bool found = false;
+    *best_len = 0;
+    for (uint64_t j = *start; j <= *end; j++) {
+        uint32_t v = fk_xf_slot(xf, j);
+        unsigned L = fk_xf_len(xf, v);
+        if (fk_xf_match(v, kv) && (!found || L > *best_len)) {
+            *best = j;
+            *best_len = L;
+            found = true;
+        }
+    }
+    return found;
+}
+
 static fk_status remove_hash(fk_expandable *xf, uint64_t h)
 {
     uint32_t kv;
     uint64_t q = fk_xf_place(xf, h, &kv);
-    if (is_occupied(xf, q)) {
-        uint64_t start = run_place(xf, q), end = next_bit(xf, 8, start, xf->slots);
-        uint64_t best = end + 1;
-        unsigned best_len = 0;
-        for (uint64_t j = start; j <= end; j++) {
-            uint32_t v = fk_xf_slot(xf, j);
-            unsigned L = fk_xf_len(xf, v);
-            if (fk_xf_match(v, kv) && (best > end || L > best_len)) {
-                best = j;
-                best_len = L;
-            }
-        }
-        if (best <= end) {
-            table_remove_at(xf, q, start, end, best, xf->quotients);
-            xf->used--;
-            xf->by_len[best_len]--;
-            return FK_OK;
-        }
+    uint64_t start, end, best;
+    unsigned best_len;
+    if (run_longest_match(xf, q, kv, &start, &end, &best, &best_len)) {
+        table_remove_at(xf, q, start, end, best, xf->quotients);
+        xf->used--;
+        xf->by_len[best_len]--;
+        return FK_OK;
     }
     long i = xf->nvoids ? voids_match(xf, q) : -1;
     if (i < 0)
@@ -1294,26 +1309,15 @@ static fk_status remove_concurrent_hash(fk_expandable *xf, uint64_t h)
         uint32_t kv;
         if (!span_lock(xf, L, h, 1, &sp, &q, &kv))
             continue;
-        if (is_occupied(xf, q)) { /* remove_hash's table part */
-            uint64_t start = run_place(xf, q), end = next_bit(xf, 8, start, xf->slots);
-            uint64_t best = end + 1;
-            unsigned best_len = 0;
-            for (uint64_t j = start; j <= end; j++) {
-                uint32_t v = fk_xf_slot(xf, j);
-                unsigned len = fk_xf_len(xf, v);
-                if (fk_xf_match(v, kv) && (best > end || len > best_len)) {
-                    best = j;
-                    best_len = len;
-                }
-            }
-            if (best <= end) {
-                table_remove_at(xf, q, start, end, best,
-                                sp.limit < xf->quotients ? sp.limit : xf->quotients);
-                atomic_add_u64(&xf->used, UINT64_MAX);
-                atomic_add_u64(&xf->by_len[best_len], UINT64_MAX);
-                span_unlock(&sp);
-                return FK_OK;
-            }
+        uint64_t start, end, best;
+        unsigned best_len;
+        if (run_longest_match(xf, q, kv, &start, &end, &best, &best_len)) {
+            table_remove_at(xf, q, start, end, best,
+                            sp.limit < xf->quotients ? sp.limit : xf->quotients);
+            atomic_add_u64(&xf->used, UINT64_MAX);
+            atomic_add_u64(&xf->by_len[best_len], UINT64_MAX);
+            span_unlock(&sp);
+            return FK_OK;
         }
         bool voids = xf->nvoids > 0;
         span_unlock(&sp);
