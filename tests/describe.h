@@ -29,5 +29,11 @@ FK_TEST_DESCRIBE(counting)
 #ifdef FK_CUCKOO_H
 FK_TEST_DESCRIBE(cuckoo)
 #endif
+#ifdef FK_FUSE_H
+FK_TEST_DESCRIBE(fuse)
+#endif
+#ifdef FK_RIBBON_H
+FK_TEST_DESCRIBE(ribbon)
+#endif
 
 #endif

@@ -9,6 +9,7 @@
  * refused. */
 #include <math.h>
 #include "check.h"
+#include "forge.h"
 #include "../expandable/expandable.h"
 #include "../expandable/expandable_internal.h"
 #include "../registry/registry.h"
@@ -346,8 +347,7 @@ static uint8_t *reseal(const uint8_t *buf, size_t len, size_t at, uint8_t xor_wi
         return NULL;
     memcpy(copy, buf, len);
     copy[at] ^= xor_with;
-    uint64_t sum = fk_checksum64(copy, len - 8, 0);
-    fk_le_put64(copy + len - 8, sum);
+    forge_reseal(copy, len);
     return copy;
 }
 
@@ -500,7 +500,7 @@ TEST(forged_files_refused)
         memcpy(tmp, bad + head + table, 8);
         memcpy(bad + head + table, bad + head + table + 8, 8);
         memcpy(bad + head + table + 8, tmp, 8);
-        fk_le_put64(bad + len - 8, fk_checksum64(bad, len - 8, 0));
+        forge_reseal(bad, len);
         bool same = memcmp(bad, buf, len) == 0;
         CHECK_STATUS(fk_expandable_load(bad, len, &back), same ? FK_OK : FK_ECORRUPT);
         fk_expandable_free(back);
@@ -540,9 +540,7 @@ TEST(forged_capacity_loads_only_when_inserts_double_as_a_real_filter)
     uint8_t *copy = malloc(len);
     unsigned loaded = 0;
     for (uint64_t cap = 1; copy && cap <= 2 * d0.quotients + 2; cap++) {
-        memcpy(copy, buf, len);
-        fk_le_put64(copy + 24, cap);
-        fk_le_put64(copy + len - 8, fk_checksum64(copy, len - 8, 0));
+        forge_word(copy, buf, len, 24, cap);
         fk_expandable *g = NULL;
         fk_status s = fk_expandable_load(copy, len, &g);
         /* N0 = ceil(capacity / 0.9) for a real one; 300 entries */
@@ -569,9 +567,7 @@ TEST(forged_capacity_loads_only_when_inserts_double_as_a_real_filter)
     }
     CHECK(loaded > 0);
     /* the record: capacity 1 */
-    memcpy(copy, buf, len);
-    fk_le_put64(copy + 24, 1);
-    fk_le_put64(copy + len - 8, fk_checksum64(copy, len - 8, 0));
+    forge_word(copy, buf, len, 24, 1);
     CHECK_STATUS(fk_expandable_load(copy, len, &back), FK_ECORRUPT);
     CHECK(back == NULL);
     free(copy);

@@ -16,78 +16,18 @@
 #include "keys.h"
 #include "../fuse/fuse.h"
 #include "../fuse/fuse_internal.h" /* fk_fuse_testing */
-#include "../common/hash.h"        /* fk_checksum64, to forge headers */
 #include "../common/endian.h"
+#include "static_kind.h"
+#include "forge.h"
+#include "describe.h"
 
 /* ----------------------------------------------------------- helpers */
 
-static fk_params params_f(uint32_t f, uint64_t seed)
-{
-    fk_params p = fk_params_make(0, 0.01);
-    p.fingerprint_bits = f;
-    p.seed = seed;
-    return p;
-}
-
-/* keys[i] = keys_positive(i) for i < n; returns keys. */
-static uint64_t *fill_positives(uint64_t *keys, size_t n)
-{
-    for (size_t i = 0; keys && i < n; i++)
-        keys[i] = keys_positive(i);
-    return keys;
-}
-
-static fk_fuse *build_u64(const fk_params *p, size_t n, const uint64_t *keys)
-{
-    fk_fuse *fu = NULL;
-    fk_status s = fk_fuse_build_u64(p, n, keys, &fu);
-    CHECK_MSG(s == FK_OK, "build of %zu keys: %s", n, fk_status_name(s));
-    return fu;
-}
-
-/* Keys that are not given to the filter: false when any answers false. */
-static size_t false_negatives_u64(const fk_fuse *fu, size_t n, const uint64_t *keys)
-{
-    size_t fn = 0;
-    for (size_t i = 0; i < n; i++)
-        fn += !fk_fuse_contains_u64(fu, keys[i]);
-    return fn;
-}
-
-static fk_fuse_description info(const fk_fuse *fu)
-{
-    fk_fuse_description d;
-    memset(&d, 0, sizeof d);
-    fk_fuse_describe(fu, &d);
-    return d;
-}
+FK_TEST_STATIC_KIND(fuse)
 
 static uint64_t attempts_of(const fk_fuse *fu)
 {
-    return info(fu).attempts;
-}
-
-/* The saved bytes of fu (caller frees), *len set. */
-static uint8_t *saved(fk_fuse *fu, size_t *len)
-{
-    uint64_t n = 0;
-    CHECK_STATUS(fk_filter_serialized_size(fk_fuse_as_filter(fu), &n), FK_OK);
-    uint8_t *buf = malloc(n ? (size_t)n : 1);
-    size_t w = 0;
-    CHECK_STATUS(fk_fuse_save(fu, buf, (size_t)n, &w), FK_OK);
-    CHECK_EQ_U64(w, n);
-    *len = (size_t)n;
-    return buf;
-}
-
-static bool same_bytes(fk_fuse *a, fk_fuse *b)
-{
-    size_t la, lb;
-    uint8_t *x = saved(a, &la), *y = saved(b, &lb);
-    bool same = la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return same;
+    return fuse_desc(fu).attempts;
 }
 
 /* ------------------------------------------- no false negatives, sizes */
@@ -101,14 +41,14 @@ TEST(every_size_to_2000_random_u64)
     for (size_t n = 0; n <= top; n++) {
         for (size_t i = 0; i < n; i++)
             keys[i] = check_rng(&rng);
-        fk_params p = params_f(n % 3 == 0 ? 8 : n % 3 == 1 ? 16 : 5, n);
+        fk_params p = params_bits(n % 3 == 0 ? 8 : n % 3 == 1 ? 16 : 5, n);
         fk_fuse *fu = NULL;
         if (fk_fuse_build_u64(&p, n, keys, &fu) != FK_OK) {
             failed++;
             continue;
         }
         fn += false_negatives_u64(fu, n, keys);
-        CHECK_EQ_U64(info(fu).items, n);
+        CHECK_EQ_U64(fuse_desc(fu).items, n);
         fk_fuse_free(fu);
     }
     CHECK_EQ_U64(failed, 0);
@@ -129,7 +69,7 @@ TEST(sweep_to_100000_byte_keys)
     }
     size_t fn = 0;
     for (size_t n = 2001; n <= top; n = n * 5 / 4 + 17) {
-        fk_params p = params_f(n % 2 ? 8 : 11, 7);
+        fk_params p = params_bits(n % 2 ? 8 : 11, 7);
         fk_fuse *fu = NULL;
         CHECK_STATUS(fk_fuse_build(&p, n, (const void *const *)keys, lens, &fu), FK_OK);
         for (size_t i = 0; fu && i < n; i++)
@@ -149,7 +89,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
     /* sequential integers */
     for (size_t i = 0; i < n; i++)
         keys[i] = i;
-    fk_params p = params_f(8, 0);
+    fk_params p = params_bits(8, 0);
     fk_fuse *fu = build_u64(&p, n, keys);
     CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
     fk_fuse_free(fu);
@@ -160,8 +100,8 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
         keys[i] = keys_positive((size_t)((i * UINT64_C(2654435761)) % n) % (n / 8));
     fu = build_u64(&p, n, keys);
     CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
-    CHECK_EQ_U64(info(fu).items, n / 8);
-    CHECK_EQ_U64(info(fu).duplicates, n - n / 8);
+    CHECK_EQ_U64(fuse_desc(fu).items, n / 8);
+    CHECK_EQ_U64(fuse_desc(fu).duplicates, n - n / 8);
     fk_fuse_free(fu);
 
     /* every key the same */
@@ -169,7 +109,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
         keys[i] = 42;
     fu = build_u64(&p, n, keys);
     CHECK(fk_fuse_contains_u64(fu, 42));
-    CHECK_EQ_U64(info(fu).items, 1);
+    CHECK_EQ_U64(fuse_desc(fu).items, 1);
     fk_fuse_free(fu);
 
     /* one key repeated around the peeling's per-cell count limits (63, 64,
@@ -181,11 +121,11 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
             size_t distinct = 3000, total = distinct + copies[ci] - 1;
             for (size_t i = 0; i < total; i++)
                 keys[i] = i < distinct ? keys_positive(i) : keys_positive(7);
-            fk_params pc = params_f(f, ci);
+            fk_params pc = params_bits(f, ci);
             fu = build_u64(&pc, total, keys);
             CHECK_EQ_U64(false_negatives_u64(fu, total, keys), 0);
-            CHECK_EQ_U64(info(fu).items, distinct);
-            CHECK_EQ_U64(info(fu).duplicates, copies[ci] - 1);
+            CHECK_EQ_U64(fuse_desc(fu).items, distinct);
+            CHECK_EQ_U64(fuse_desc(fu).duplicates, copies[ci] - 1);
             fk_fuse_free(fu);
         }
 
@@ -213,14 +153,14 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
     CHECK_STATUS(fk_fuse_build(&p, 66, bk, bl, &g), FK_OK);
     for (size_t i = 0; g && i < 66; i++)
         CHECK(fk_fuse_contains(g, bk[i], bl[i]));
-    CHECK_EQ_U64(info(g).items, 65); /* the empty key twice */
+    CHECK_EQ_U64(fuse_desc(g).items, 65); /* the empty key twice */
     fk_fuse_free(g);
     free(keys);
 }
 
 TEST(empty_and_tiny_filters)
 {
-    fk_params p = params_f(8, 3);
+    fk_params p = params_bits(8, 3);
     fk_fuse *fu = NULL;
     CHECK_STATUS(fk_fuse_build_u64(&p, 0, NULL, &fu), FK_OK);
     size_t hits = 0;
@@ -243,11 +183,11 @@ TEST(empty_and_tiny_filters)
     /* 1 and 2 keys, at every width */
     for (uint32_t f = 1; f <= 32; f++) {
         uint64_t two[2] = { 7, 8 };
-        fk_params q = params_f(f, f);
+        fk_params q = params_bits(f, f);
         fk_fuse *a = build_u64(&q, 1, two), *b = build_u64(&q, 2, two);
         CHECK(a && fk_fuse_contains_u64(a, 7));
         CHECK(b && fk_fuse_contains_u64(b, 7) && fk_fuse_contains_u64(b, 8));
-        CHECK_EQ_U64(info(b).fingerprint_bits, f);
+        CHECK_EQ_U64(fuse_desc(b).fingerprint_bits, f);
         fk_fuse_free(a);
         fk_fuse_free(b);
     }
@@ -266,7 +206,7 @@ static void build_many(size_t lo, size_t hi, size_t sets, uint32_t f, uint64_t *
         for (size_t s = 0; s < sets; s++) {
             for (size_t i = 0; i < n; i++)
                 keys[i] = check_rng(&rng);
-            fk_params p = params_f(f, check_rng(&rng));
+            fk_params p = params_bits(f, check_rng(&rng));
             fk_fuse *fu = NULL;
             if (fk_fuse_build_u64(&p, n, keys, &fu) != FK_OK) {
                 (*failed)++;
@@ -324,7 +264,7 @@ TEST(retry_bound)
 {
     size_t n = 5000;
     uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
-    fk_params p = params_f(8, 1);
+    fk_params p = params_bits(8, 1);
     /* failures up to the bound are retried with new seeds (attempt 4 uses
      * the half-length segments) and the filter is still exact */
     uint64_t forced[] = { 1, 3, 4, FK_FUSE_MAX_ATTEMPTS - 1 };
@@ -354,8 +294,8 @@ TEST(retry_bound)
     CHECK(fu == NULL);
     fk_fuse_testing.fail_attempts = 2;
     fu = build_u64(&p, n, keys);
-    CHECK(attempts_of(fu) >= 3 * info(fu).shards); /* a shard may need one more */
-    CHECK(info(fu).max_attempts >= 3 && info(fu).max_attempts <= FK_FUSE_MAX_ATTEMPTS);
+    CHECK(attempts_of(fu) >= 3 * fuse_desc(fu).shards); /* a shard may need one more */
+    CHECK(fuse_desc(fu).max_attempts >= 3 && fuse_desc(fu).max_attempts <= FK_FUSE_MAX_ATTEMPTS);
     CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
     fk_fuse_free(fu);
     memset(&fk_fuse_testing, 0, sizeof fk_fuse_testing);
@@ -364,14 +304,6 @@ TEST(retry_bound)
 
 /* ------------------------------------------------------------- the FPR */
 
-/* |measured - expected| within 6 standard deviations of a binomial with
- * q trials at rate r (plus one for tiny counts). */
-static bool within_binomial(uint64_t hits, uint64_t q, double r)
-{
-    double mean = (double)q * r, sd = sqrt((double)q * r * (1 - r));
-    return fabs((double)hits - mean) <= 6 * sd + 1;
-}
-
 TEST(fpr_within_binomial_bound_of_2_pow_minus_f)
 {
     size_t n = FK_TEST_SCALE(100000, 20000);
@@ -379,7 +311,7 @@ TEST(fpr_within_binomial_bound_of_2_pow_minus_f)
     static const uint32_t widths[] = { 1, 2, 4, 7, 8, 9, 12, 16, 20 };
     for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
         uint32_t f = widths[w];
-        fk_params p = params_f(f, 5);
+        fk_params p = params_bits(f, 5);
         fk_fuse *fu = build_u64(&p, n, keys);
         double r = ldexp(1.0, -(int)f);
         /* enough queries to expect ~256 hits, at most 2^24 */
@@ -438,7 +370,7 @@ TEST(width_from_fpr)
     fk_params p = fk_params_make(0, 0.001);
     uint64_t k = 1;
     fk_fuse *fu = build_u64(&p, 1, &k);
-    CHECK_EQ_U64(info(fu).fingerprint_bits, 10);
+    CHECK_EQ_U64(fuse_desc(fu).fingerprint_bits, 10);
     fk_fuse_free(fu);
 }
 
@@ -454,12 +386,12 @@ TEST(sharded_builds_same_bits_for_any_threads)
     fk_fuse_testing.stage_bytes = 8 * 10000; /* a few shards per staging pass */
     static const uint32_t widths[] = { 8, 16, 32, 13 };
     for (size_t w = 0; w < 4; w++) {
-        fk_params p = params_f(widths[w], 11);
+        fk_params p = params_bits(widths[w], 11);
         fk_fuse *one = build_u64(&p, n, keys);
-        CHECK(info(one).shards == (n + 2999) / 3000);
-        CHECK_EQ_U64(info(one).items, n - 100);
+        CHECK(fuse_desc(one).shards == (n + 2999) / 3000);
+        CHECK_EQ_U64(fuse_desc(one).items, n - 100);
         CHECK_EQ_U64(false_negatives_u64(one, n, keys), 0);
-        CHECK(info(one).key_passes > 2); /* the count pass and several staging passes */
+        CHECK(fuse_desc(one).key_passes > 2); /* the count pass and several staging passes */
         for (uint32_t t = 2; t <= 5; t += 3) {
             p.threads = t;
             fk_fuse *many = build_u64(&p, n, keys);
@@ -505,11 +437,11 @@ TEST(save_load_round_trip_every_width)
     size_t n = 3000;
     uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     for (uint32_t f = 1; f <= 32; f++) {
-        fk_params p = params_f(f, f * 3);
+        fk_params p = params_bits(f, f * 3);
         fk_fuse *fu = build_u64(&p, n, keys);
         size_t len;
         uint8_t *buf = saved(fu, &len);
-        uint64_t cells = info(fu).cells;
+        uint64_t cells = fuse_desc(fu).cells;
         CHECK_EQ_U64(len, 128 + 8 + (cells * f + 7) / 8);
         fk_fuse *back = NULL;
         CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
@@ -538,19 +470,11 @@ TEST(save_load_round_trip_every_width)
     free(keys);
 }
 
-/* Rewrites kind parameter i of a saved filter and fixes its checksum, so
- * only the loader's own checks stand between the bytes and a filter. */
-static void forge_param(uint8_t *buf, size_t len, unsigned i, uint64_t v)
-{
-    fk_le_put64(buf + 48 + 8 * i, v);
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
-}
-
 TEST(loader_refuses_forged_headers)
 {
     uint64_t keys[120];
     fill_positives(keys, 120);
-    fk_params p = params_f(8, 0);
+    fk_params p = params_bits(8, 0);
     fk_fuse *fu = build_u64(&p, 100, keys);
     size_t len;
     uint8_t *good = saved(fu, &len);
@@ -564,8 +488,7 @@ TEST(loader_refuses_forged_headers)
         { 6, 1 }, { 7, 1 },                     /* unused */
     };
     for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
-        memcpy(buf, good, len);
-        forge_param(buf, len, bad[t].param, bad[t].value);
+        forge_param(buf, good, len, bad[t].param, bad[t].value);
         fk_fuse *out = NULL;
         CHECK_MSG(fk_fuse_load(buf, len, &out) == FK_ECORRUPT, "param %u = %llu",
                   bad[t].param, (unsigned long long)bad[t].value);
@@ -574,23 +497,23 @@ TEST(loader_refuses_forged_headers)
     /* a one-shard filter's seed table holds 0 */
     memcpy(buf, good, len);
     buf[120] = 1;
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
+    forge_reseal(buf, len);
     fk_fuse *out = NULL;
     CHECK_STATUS(fk_fuse_load(buf, len, &out), FK_ECORRUPT);
     /* bits past the last packed cell are 0: the payload's content is
      * checked (f = 5 over a cell count that is not a multiple of 8) */
-    fk_params p5 = params_f(5, 0);
+    fk_params p5 = params_bits(5, 0);
     fk_fuse *five = NULL;
-    for (size_t n = 1; n < 120 && (!five || info(five).cells % 8 == 0); n++) {
+    for (size_t n = 1; n < 120 && (!five || fuse_desc(five).cells % 8 == 0); n++) {
         fk_fuse_free(five);
         five = build_u64(&p5, n, keys);
     }
     size_t len5;
     uint8_t *b5 = saved(five, &len5);
-    uint64_t bits = info(five).cells * 5;
+    uint64_t bits = fuse_desc(five).cells * 5;
     CHECK(bits % 8 != 0);
     b5[128 + bits / 8] |= (uint8_t)(0x80u);
-    fk_le_put64(b5 + len5 - 8, fk_checksum64(b5, len5 - 8, 0));
+    forge_reseal(b5, len5);
     CHECK_STATUS(fk_fuse_load(b5, len5, &out), FK_ECORRUPT);
     CHECK(out == NULL);
     free(b5);
@@ -614,7 +537,7 @@ TEST(build_and_build_u64_agree)
         bl[i] = 8;
     }
     for (uint32_t f = 7; f <= 16; f += 9) {
-        fk_params p = params_f(f, 77);
+        fk_params p = params_bits(f, 77);
         fk_fuse *a = NULL, *b = NULL;
         CHECK_STATUS(fk_fuse_build(&p, n, bk, bl, &a), FK_OK);
         CHECK_STATUS(fk_fuse_build_u64(&p, n, keys, &b), FK_OK);
@@ -671,7 +594,7 @@ TEST(batches_equal_single_lookups)
     for (size_t i = 0; i < n; i++)
         in[i] = keys_positive(i);
     for (uint32_t f = 5; f <= 32; f += 3) {
-        fk_params p = params_f(f, 2);
+        fk_params p = params_bits(f, 2);
         fk_fuse *fu = build_u64(&p, n, in);
         for (size_t len = 0; len <= 2 * n; len = len * 3 + 1) {
             fk_filter_contains_many_u64(fk_fuse_as_filter(fu), len, keys, out);
@@ -725,11 +648,11 @@ TEST(every_path_answers_as_the_generic_mapping)
         bool sharded = si == 3;
         fk_fuse_testing.shard_keys = sharded ? 1500 : 0;
         for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
-            fk_params p = params_f(widths[wi], 11 + wi);
+            fk_params p = params_bits(widths[wi], 11 + wi);
             fk_fuse *fu = build_u64(&p, n, in);
-            CHECK_EQ_U64(info(fu).shards > 1, (uint64_t)sharded);
+            CHECK_EQ_U64(fuse_desc(fu).shards > 1, (uint64_t)sharded);
             if (n < 4000) /* 4-cell segments */
-                CHECK_EQ_U64(info(fu).segment_length, 4);
+                CHECK_EQ_U64(fuse_desc(fu).segment_length, 4);
             for (int plain = 0; plain <= 1; plain++) {
                 fk_fuse_testing.plain_lookups = plain;
                 fk_fuse_choose_paths(fu);
@@ -761,9 +684,9 @@ TEST(locate_shows_the_three_cells)
 {
     uint64_t keys[1000];
     fill_positives(keys, 1000);
-    fk_params p = params_f(8, 0);
+    fk_params p = params_bits(8, 0);
     fk_fuse *fu = build_u64(&p, 1000, keys);
-    uint32_t seg = info(fu).segment_length;
+    uint32_t seg = fuse_desc(fu).segment_length;
     for (size_t i = 0; i < 1000; i++) {
         uint8_t b8[8];
         fk_le_put64(b8, keys[i]);
@@ -773,7 +696,7 @@ TEST(locate_shows_the_three_cells)
         /* one cell in each of three consecutive segments */
         CHECK(loc.cell[1] / seg == loc.cell[0] / seg + 1);
         CHECK(loc.cell[2] / seg == loc.cell[0] / seg + 2);
-        CHECK(loc.cell[2] < info(fu).cells);
+        CHECK(loc.cell[2] < fuse_desc(fu).cells);
     }
     fk_fuse_location loc;
     CHECK_STATUS(fk_fuse_locate(NULL, "a", 1, &loc), FK_EINVAL);
@@ -821,7 +744,7 @@ TEST(bad_input_of_every_class)
     uint64_t k = 1;
     const void *bk[1] = { NULL };
     size_t bl[1] = { 1 };
-    fk_params p = params_f(8, 0);
+    fk_params p = params_bits(8, 0);
     fk_fuse *fu = (fk_fuse *)&k;
     CHECK_STATUS(fk_fuse_build_u64(NULL, 1, &k, &fu), FK_EINVAL);
     CHECK(fu == NULL);
@@ -888,7 +811,7 @@ TEST(bits_per_item_at_a_million)
     size_t n = FK_TEST_SCALE(1000000, 200000);
     uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     for (uint32_t f = 8; f <= 16; f += 8) {
-        fk_params p = params_f(f, 0);
+        fk_params p = params_bits(f, 0);
         fk_fuse *fu = build_u64(&p, n, keys);
         fk_stats st;
         fk_fuse_stats(fu, &st);
@@ -897,8 +820,8 @@ TEST(bits_per_item_at_a_million)
         else
             CHECK_MSG(st.bits_per_item <= 1.2 * f + 0.2, "f = %u: %.3f", f, st.bits_per_item);
         /* below the reference's 20 bytes a key */
-        CHECK_MSG(info(fu).temp_bytes < 20 * (uint64_t)n, "%.1f bytes a key",
-                  (double)info(fu).temp_bytes / (double)n);
+        CHECK_MSG(fuse_desc(fu).temp_bytes < 20 * (uint64_t)n, "%.1f bytes a key",
+                  (double)fuse_desc(fu).temp_bytes / (double)n);
         CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
         fk_fuse_free(fu);
     }

@@ -16,63 +16,13 @@
 #include "keys.h"
 #include "../ribbon/ribbon.h"
 #include "../ribbon/ribbon_internal.h" /* fk_ribbon_testing, the build figures */
-#include "../common/hash.h"            /* fk_checksum64, to forge headers */
 #include "../common/endian.h"
+#include "static_kind.h"
+#include "forge.h"
 
 /* ----------------------------------------------------------- helpers */
 
-static fk_params params_r(uint32_t r, uint64_t seed)
-{
-    fk_params p = fk_params_make(0, 0.01);
-    p.fingerprint_bits = r;
-    p.seed = seed;
-    return p;
-}
-
-static uint64_t *fill_positives(uint64_t *keys, size_t n)
-{
-    for (size_t i = 0; keys && i < n; i++)
-        keys[i] = keys_positive(i);
-    return keys;
-}
-
-static fk_ribbon *build_u64(const fk_params *p, size_t n, const uint64_t *keys)
-{
-    fk_ribbon *rb = NULL;
-    fk_status s = fk_ribbon_build_u64(p, n, keys, &rb);
-    CHECK_MSG(s == FK_OK, "build of %zu keys: %s", n, fk_status_name(s));
-    return rb;
-}
-
-static size_t false_negatives_u64(const fk_ribbon *rb, size_t n, const uint64_t *keys)
-{
-    size_t fn = 0;
-    for (size_t i = 0; i < n; i++)
-        fn += !fk_ribbon_contains_u64(rb, keys[i]);
-    return fn;
-}
-
-static uint8_t *saved(fk_ribbon *rb, size_t *len)
-{
-    uint64_t n = 0;
-    CHECK_STATUS(fk_filter_serialized_size(fk_ribbon_as_filter(rb), &n), FK_OK);
-    uint8_t *buf = malloc(n ? (size_t)n : 1);
-    size_t w = 0;
-    CHECK_STATUS(fk_ribbon_save(rb, buf, (size_t)n, &w), FK_OK);
-    CHECK_EQ_U64(w, n);
-    *len = (size_t)n;
-    return buf;
-}
-
-static bool same_bytes(fk_ribbon *a, fk_ribbon *b)
-{
-    size_t la, lb;
-    uint8_t *x = saved(a, &la), *y = saved(b, &lb);
-    bool same = la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return same;
-}
+FK_TEST_STATIC_KIND(ribbon)
 
 /* ------------------------------------------- no false negatives, sizes */
 
@@ -86,7 +36,7 @@ TEST(every_size_to_3000_random_u64)
     for (size_t n = 0; n <= top; n++) {
         for (size_t i = 0; i < n; i++)
             keys[i] = check_rng(&rng);
-        fk_params p = params_r(rs[n % 6], n);
+        fk_params p = params_bits(rs[n % 6], n);
         fk_ribbon *rb = NULL;
         if (fk_ribbon_build_u64(&p, n, keys, &rb) != FK_OK) {
             failed++;
@@ -114,7 +64,7 @@ TEST(sweep_to_a_million_byte_keys)
     }
     size_t fn = 0, builds = 0;
     for (size_t n = 5000; n <= top; n = n * 3 + 17) {
-        fk_params p = params_r(n % 2 ? 7 : 10, n);
+        fk_params p = params_bits(n % 2 ? 7 : 10, n);
         fk_ribbon *rb = NULL;
         CHECK_STATUS(fk_ribbon_build(&p, n, keys, lens, &rb), FK_OK);
         for (size_t i = 0; rb && i < n; i++)
@@ -122,7 +72,7 @@ TEST(sweep_to_a_million_byte_keys)
         fk_ribbon_free(rb);
         builds++;
     }
-    fk_params p = params_r(8, 3);
+    fk_params p = params_bits(8, 3);
     fk_ribbon *rb = NULL;
     CHECK_STATUS(fk_ribbon_build(&p, top, keys, lens, &rb), FK_OK);
     for (size_t i = 0; rb && i < top; i++)
@@ -139,7 +89,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
 {
     size_t n = FK_TEST_SCALE(200000, 30000);
     uint64_t *keys = malloc(n * sizeof *keys);
-    fk_params p = params_r(8, 0);
+    fk_params p = params_bits(8, 0);
     for (size_t i = 0; i < n; i++)
         keys[i] = i;
     fk_ribbon *rb = build_u64(&p, n, keys);
@@ -181,7 +131,7 @@ TEST(sequential_duplicate_heavy_and_adversarial_keys)
 
 TEST(empty_and_tiny_filters)
 {
-    fk_params p = params_r(7, 1);
+    fk_params p = params_bits(7, 1);
     fk_ribbon *rb = build_u64(&p, 0, NULL);
     CHECK(rb && !fk_ribbon_contains_u64(rb, 0) && !fk_ribbon_contains(rb, "", 0));
     fk_stats st;
@@ -207,7 +157,7 @@ static void build_many(size_t lo, size_t hi, size_t sets, uint32_t r, uint64_t *
         for (size_t s = 0; s < sets; s++) {
             for (size_t i = 0; i < n; i++)
                 keys[i] = check_rng(rng);
-            fk_params p = params_r(r, check_rng(rng));
+            fk_params p = params_bits(r, check_rng(rng));
             fk_ribbon *rb = NULL;
             (*builds)++;
             if (fk_ribbon_build_u64(&p, n, keys, &rb) != FK_OK) {
@@ -254,7 +204,7 @@ TEST(retry_bound_and_levels)
 {
     size_t n = 5000;
     uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
-    fk_params p = params_r(8, 1);
+    fk_params p = params_bits(8, 1);
     fk_ribbon *plain = build_u64(&p, n, keys);
     uint64_t total = (uint64_t)FK_RIBBON_ATTEMPTS_PER_LEVEL * FK_RIBBON_MAX_LEVELS;
     uint64_t forced[] = { 1, FK_RIBBON_ATTEMPTS_PER_LEVEL - 1, FK_RIBBON_ATTEMPTS_PER_LEVEL,
@@ -303,12 +253,6 @@ TEST(retry_bound_and_levels)
 
 /* ------------------------------------------------------------- the FPR */
 
-static bool within_binomial(uint64_t hits, uint64_t q, double r)
-{
-    double mean = (double)q * r, sd = sqrt((double)q * r * (1 - r));
-    return fabs((double)hits - mean) <= 6 * sd + 1;
-}
-
 TEST(fpr_within_binomial_bound_of_2_pow_minus_r)
 {
     size_t n = FK_TEST_SCALE(100000, 20000);
@@ -316,7 +260,7 @@ TEST(fpr_within_binomial_bound_of_2_pow_minus_r)
     static const uint32_t rs[] = { 1, 2, 3, 4, 5, 7, 8, 10, 13, 16 };
     for (size_t w = 0; w < sizeof rs / sizeof rs[0]; w++) {
         uint32_t r = rs[w];
-        fk_params p = params_r(r, 5);
+        fk_params p = params_bits(r, 5);
         fk_ribbon *rb = build_u64(&p, n, keys);
         double rate = ldexp(1.0, -(int)r);
         uint64_t q = (uint64_t)fmin(256.0 / rate, (double)(UINT64_C(1) << FK_TEST_SCALE(22, 20)));
@@ -354,7 +298,7 @@ TEST(sharded_builds_same_bits_for_any_threads_and_order)
     for (size_t i = 0; i < n; i++)
         rev[i] = keys[n - 1 - i];
     fk_ribbon_testing.shard_keys = 4096;
-    fk_params p = params_r(9, 11);
+    fk_params p = params_bits(9, 11);
     fk_ribbon *one = build_u64(&p, n, keys);
     CHECK(one && one->geom.shards > 4);
     CHECK_EQ_U64(false_negatives_u64(one, n, keys), 0);
@@ -393,7 +337,7 @@ TEST(save_load_round_trip)
     for (int sharded = 0; sharded < 2; sharded++)
         for (size_t w = 0; w < 4; w++) {
             fk_ribbon_testing.shard_keys = sharded ? 3000 : 0;
-            fk_params p = params_r(rs[w], 21);
+            fk_params p = params_bits(rs[w], 21);
             fk_ribbon *rb = build_u64(&p, n, keys);
             fk_ribbon_testing.shard_keys = 0;
             size_t len;
@@ -416,17 +360,11 @@ TEST(save_load_round_trip)
     free(keys);
 }
 
-static void forge_param(uint8_t *buf, size_t len, unsigned i, uint64_t v)
-{
-    fk_le_put64(buf + 48 + 8 * i, v);
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
-}
-
 TEST(loader_refuses_forged_headers)
 {
     uint64_t keys[120];
     fill_positives(keys, 120);
-    fk_params p = params_r(8, 0);
+    fk_params p = params_bits(8, 0);
     fk_ribbon *rb = build_u64(&p, 100, keys);
     size_t len;
     uint8_t *good = saved(rb, &len);
@@ -439,8 +377,7 @@ TEST(loader_refuses_forged_headers)
         { 5, 1 }, { 6, 1 }, { 7, 1 },             /* unused */
     };
     for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
-        memcpy(buf, good, len);
-        forge_param(buf, len, bad[t].param, bad[t].value);
+        forge_param(buf, good, len, bad[t].param, bad[t].value);
         fk_ribbon *out = NULL;
         CHECK_MSG(fk_ribbon_load(buf, len, &out) == FK_ECORRUPT, "param %u = %llu",
                   bad[t].param, (unsigned long long)bad[t].value);
@@ -453,17 +390,13 @@ TEST(loader_refuses_forged_headers)
     /* the seed table starts right after the 120-byte header */
     memcpy(buf, good, len);
     buf[120] = 1;
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
+    forge_reseal(buf, len);
     fk_ribbon *out = NULL;
     CHECK_STATUS(fk_ribbon_load(buf, len, &out), FK_ECORRUPT);
     /* more items than slots; an empty filter with bits set */
-    memcpy(buf, good, len);
-    fk_le_put64(buf + 40, UINT64_C(1) << 40);
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
+    forge_word(buf, good, len, 40, UINT64_C(1) << 40);
     CHECK_STATUS(fk_ribbon_load(buf, len, &out), FK_ECORRUPT);
-    memcpy(buf, good, len);
-    fk_le_put64(buf + 40, 0);
-    fk_le_put64(buf + len - 8, fk_checksum64(buf, len - 8, 0));
+    forge_word(buf, good, len, 40, 0);
     CHECK_STATUS(fk_ribbon_load(buf, len, &out), FK_ECORRUPT);
     CHECK(out == NULL);
     free(buf);
@@ -487,7 +420,7 @@ TEST(build_and_build_u64_agree)
     }
     for (int sharded = 0; sharded < 2; sharded++) {
         fk_ribbon_testing.shard_keys = sharded ? 5000 : 0;
-        fk_params p = params_r(10, 4);
+        fk_params p = params_bits(10, 4);
         fk_ribbon *a = build_u64(&p, n, keys), *b = NULL;
         CHECK_STATUS(fk_ribbon_build(&p, n, kp, lens, &b), FK_OK);
         CHECK(same_bytes(a, b));
@@ -526,7 +459,7 @@ TEST(batches_and_portable_lookups_equal_single_lookups)
     for (int sharded = 0; sharded < 2; sharded++)
         for (uint32_t r = 2; r <= 17; r += 5) { /* 2: no AVX2; 7, 12, 17: tails */
             fk_ribbon_testing.shard_keys = sharded ? 3000 : 0;
-            fk_params p = params_r(r, 8);
+            fk_params p = params_bits(r, 8);
             fk_ribbon *rb = build_u64(&p, n, keys);
             fk_ribbon_testing.plain_lookups = true;
             fk_ribbon *plain = build_u64(&p, n, keys);
@@ -563,7 +496,7 @@ TEST(locate_shows_the_row)
 {
     uint64_t keys[500];
     fill_positives(keys, 500);
-    fk_params p = params_r(7, 2);
+    fk_params p = params_bits(7, 2);
     fk_ribbon *rb = build_u64(&p, 500, keys);
     for (size_t i = 0; i < 500; i++) {
         uint8_t le[8];
@@ -582,7 +515,7 @@ TEST(locate_shows_the_row)
 
 TEST(static_kind_through_the_generic_interface)
 {
-    fk_params p = params_r(7, 0);
+    fk_params p = params_bits(7, 0);
     fk_filter *f = NULL;
     CHECK_STATUS(fk_filter_new(&fk_ribbon_ops, &p, &f), FK_EUNSUPPORTED);
     CHECK(fk_ops_caps(&fk_ribbon_ops) & FK_CAP_STATIC);
@@ -599,7 +532,7 @@ TEST(static_kind_through_the_generic_interface)
     rw = fk_describe_find(rows, nr, "band_width");
     CHECK(rw && rw->value.u64 == FK_RIBBON_WIDTH);
     fk_sizing z;
-    fk_params sp = params_r(7, 0);
+    fk_params sp = params_bits(7, 0);
     sp.capacity = 1000000;
     CHECK_STATUS(fk_ops_size(&fk_ribbon_ops, &sp, &z), FK_OK);
     CHECK(z.memory_bytes < 1000000 * 7 * 1.06 / 8 + 4096);
@@ -608,7 +541,7 @@ TEST(static_kind_through_the_generic_interface)
 
 TEST(bad_input_of_every_class)
 {
-    fk_params p = params_r(7, 0);
+    fk_params p = params_bits(7, 0);
     fk_ribbon *rb = NULL;
     uint64_t k = 1;
     const void *bk[] = { NULL };
@@ -663,7 +596,7 @@ TEST(space_at_a_million)
     size_t n = FK_TEST_SCALE(1000000, 200000);
     uint64_t *keys = fill_positives(malloc(n * sizeof *keys), n);
     for (uint32_t r = 7; r <= 10; r += 3) {
-        fk_params p = params_r(r, 0);
+        fk_params p = params_bits(r, 0);
         fk_ribbon *rb = build_u64(&p, n, keys);
         fk_stats st;
         fk_ribbon_stats(rb, &st);
