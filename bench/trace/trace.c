@@ -1,7 +1,8 @@
 /* bench/trace/trace.c: the helpers the per-kind tracers share
  * (bench/trace/trace_<kind>.c): a key printed as the trace shows it, a
- * step's heading, and the ground truth (how many times each traced key is
- * in the filter). */
+ * step's heading, the ground truth (how many times each traced key is
+ * in the filter) and, for the static kinds, the key set they are built
+ * from. */
 #include <stdlib.h>
 #include <string.h>
 #include "trace.h"
@@ -69,4 +70,39 @@ size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len
 {
     size_t i = truth_index(t, key, len);
     return i < t->n ? t->count[i] : 0;
+}
+
+int fkc_trace_static_keys(const fkc_trace_job *job, const void ***keys, size_t **lens,
+                          size_t *n)
+{
+    size_t nin = 0;
+    for (size_t i = 0; i < job->nsteps; i++)
+        nin += job->steps[i].op == FKC_TRACE_INSERT;
+    *keys = calloc(nin ? nin : 1, sizeof **keys);
+    *lens = calloc(nin ? nin : 1, sizeof **lens);
+    *n = nin;
+    if (!*keys || !*lens) {
+        free(*keys);
+        free(*lens);
+        *keys = NULL;
+        *lens = NULL;
+        return -1;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < job->nsteps; i++)
+        if (job->steps[i].op == FKC_TRACE_INSERT) {
+            (*keys)[k] = job->steps[i].key;
+            (*lens)[k++] = job->steps[i].len;
+        }
+    return 0;
+}
+
+int fkc_trace_truth_of_static(fkc_trace_truth *t, const fkc_trace_job *job)
+{
+    if (fkc_trace_truth_init(t, job) != 0)
+        return -1;
+    for (size_t i = 0; i < job->nsteps; i++)
+        if (job->steps[i].op == FKC_TRACE_INSERT)
+            fkc_trace_truth_add(t, job->steps[i].key, job->steps[i].len);
+    return 0;
 }

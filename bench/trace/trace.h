@@ -64,6 +64,17 @@ void   fkc_trace_truth_add(fkc_trace_truth *t, const char *key, size_t len);
 void   fkc_trace_truth_del(fkc_trace_truth *t, const char *key, size_t len);
 size_t fkc_trace_truth_has(const fkc_trace_truth *t, const char *key, size_t len);
 
+/* The static kinds (fuse, ribbon) are built once from every inserted
+ * key: the job's insert steps in order, *n of them (duplicates kept; the
+ * build drops them). The caller frees *keys and *lens. 0, or -1 when out
+ * of memory (nothing to free). */
+int fkc_trace_static_keys(const fkc_trace_job *job, const void ***keys, size_t **lens,
+                          size_t *n);
+/* fkc_trace_truth_init with every insert step already counted, as a
+ * static kind's build holds them before its first step is shown. 0, or -1
+ * when out of memory. */
+int fkc_trace_truth_of_static(fkc_trace_truth *t, const fkc_trace_job *job);
+
 /* Prints key in double quotes, escaping quotes, backslashes and bytes
  * outside printable ASCII as \xHH. */
 void fkc_trace_print_key(FILE *out, const char *key, size_t len);

@@ -44,23 +44,12 @@ static void print_key_cells(FILE *out, const fk_fuse *fu, const fkc_trace_step *
 int fkc_trace_fuse(const fkc_trace_job *job)
 {
     FILE *out = job->out;
-    size_t nin = 0;
-    for (size_t i = 0; i < job->nsteps; i++)
-        nin += job->steps[i].op == FKC_TRACE_INSERT;
-    const void **keys = calloc(nin ? nin : 1, sizeof *keys);
-    size_t *lens = calloc(nin ? nin : 1, sizeof *lens);
-    if (!keys || !lens) {
-        free(keys);
-        free(lens);
+    const void **keys;
+    size_t *lens, nin;
+    if (fkc_trace_static_keys(job, &keys, &lens, &nin) != 0) {
         fputs("filterkit trace: out of memory\n", stderr);
         return 1;
     }
-    size_t k = 0;
-    for (size_t i = 0; i < job->nsteps; i++)
-        if (job->steps[i].op == FKC_TRACE_INSERT) {
-            keys[k] = job->steps[i].key;
-            lens[k++] = job->steps[i].len;
-        }
     fk_params p = job->params;
     p.capacity = 0; /* sized by the keys */
     fk_fuse *fu = NULL;
@@ -81,14 +70,11 @@ int fkc_trace_fuse(const fkc_trace_job *job)
             nin, (unsigned long long)b.items, f, (unsigned long long)b.cells,
             (unsigned long long)b.segments, b.segment_length, (unsigned long long)b.max_attempts);
     fkc_trace_truth truth;
-    if (fkc_trace_truth_init(&truth, job) != 0) {
+    if (fkc_trace_truth_of_static(&truth, job) != 0) {
         fk_fuse_free(fu);
         fputs("filterkit trace: out of memory\n", stderr);
         return 1;
     }
-    for (size_t i = 0; i < job->nsteps; i++)
-        if (job->steps[i].op == FKC_TRACE_INSERT)
-            fkc_trace_truth_add(&truth, job->steps[i].key, job->steps[i].len);
     for (size_t i = 0; i < job->nsteps; i++) {
         const fkc_trace_step *st = &job->steps[i];
         fk_fuse_location loc;
