@@ -15,8 +15,9 @@
 #  - why not expandable, in its own words (not the chains');
 #  - bench/scripts/pick_repeat.sh counts the winners of N runs;
 #  - --no-timing times nothing and picks the smallest that qualifies;
-#  - the build line names the program as it can be run: "filterkit" when
-#    that is this program on PATH, else its absolute path, and it runs;
+#  - the build line names the program as the user runs it: "filterkit"
+#    when that is this program on PATH, else as typed (relative to the
+#    working folder), never the clone's absolute path, and it runs;
 #  - --window N / --window-seconds T: the kinds that forget (window) and the
 #    baselines (rotating-bloom, apbf, apbf-best) are weighed, the baselines
 #    never chosen, the window kind the smallest per window item with no
@@ -100,13 +101,21 @@ check "--no-timing: the smallest feasible kind" \
     test "$(jq -r '.recommendation.kind' "$tmp/f.json")" = \
          "$(jq -r '[.candidates[] | select(.feasible)] | min_by(.memory_bytes) | .kind' "$tmp/f.json")"
 
-# --- the build line names a program the user can run
+# --- the build line names the program as the user runs it: "filterkit"
+# when that is it on PATH, else as typed (an absolute path below the
+# working folder relative to it), never the clone's path behind a link
 absfk=$(cd "$(dirname "$fk")" && pwd)/filterkit
-line=$(PATH=/usr/bin:/bin "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
-check "not on PATH: the build line starts with the absolute path ($line)" test "${line%% *}" = "$absfk"
-seq 1 2000 >"$tmp/keys.txt"
-(cd "$tmp" && PATH=/usr/bin:/bin && eval "$line")
-check "... and runs as printed from another folder" test -s "$tmp/filter.fk"
+mkdir -p "$tmp/w/build" && ln -s "$absfk" "$tmp/w/build/filterkit"
+seq 1 2000 >"$tmp/w/keys.txt"
+line=$(cd "$tmp/w" && PATH=/usr/bin:/bin build/filterkit pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
+check "not on PATH, run as build/filterkit: the build line starts with build/filterkit ($line)" test "${line%% *}" = build/filterkit
+(cd "$tmp/w" && PATH=/usr/bin:/bin && eval "$line")
+check "... and runs as printed in the folder pick ran in" test -s "$tmp/w/filter.fk"
+line=$(cd "$tmp/w" && PATH=/usr/bin:/bin "$tmp/w/build/filterkit" pick --n 2000 --fpr 1% --no-timing 2>/dev/null | grep '^  build: ')
+check "run by its absolute path below the working folder: the text's build line says build/filterkit ($line)" \
+    test "$(echo "$line" | awk '{ print $2 }')" = build/filterkit
+line=$(cd "$tmp/w/build" && PATH=/usr/bin:/bin ./filterkit pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
+check "run as ./filterkit: the build line starts with ./filterkit, not a name PATH would look up ($line)" test "${line%% *}" = ./filterkit
 mkdir "$tmp/bin" && ln -s "$absfk" "$tmp/bin/filterkit"
 line=$(PATH="$tmp/bin:/usr/bin:/bin" "$fk" pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
 check "on PATH as filterkit: the build line starts with filterkit ($line)" test "${line%% *}" = filterkit
@@ -130,9 +139,9 @@ check "... a key of the window kind lives at most N + ceil(N/7) inserts" \
 line=$(PATH=/usr/bin:/bin jq -r .recommendation.build "$tmp/w.json")
 check "... ends in a dedup line ($line)" \
     sh -c "echo '$line' | grep -q ' dedup --kind window --fpr 0.01 --capacity 20000 seen.fk < lines > new-lines\$'"
-printf 'a\nb\na\nc\nb\n' >"$tmp/lines"
-(cd "$tmp" && eval "$line")
-check "... which runs as printed and prints each line once" test "$(tr '\n' , <"$tmp/new-lines")" = a,b,c,
+printf 'a\nb\na\nc\nb\n' >"$tmp/w/lines"
+(cd "$tmp/w" && eval "$line") # $tmp/w/build/filterkit: this program, as run here
+check "... which runs as printed and prints each line once" test "$(tr '\n' , <"$tmp/w/new-lines")" = a,b,c,
 "$fk" pick --window 20000 --fpr 1% --repeat 2 --format json >"$tmp/w2.json" 2>/dev/null
 check "--window --repeat 2: every measured kind's figures come from 2 runs, paired as 2 rounds" \
     test "$(jq '[.candidates[] | select(.measured.runs == 2 and .measured.cost_ns_low <= .measured.cost_ns and .measured.cost_ns <= .measured.cost_ns_high)] | length' "$tmp/w2.json")" = \

@@ -298,8 +298,8 @@ done
 check "index.html: one commit shared by every CSV is said once, as shared" \
     grep -q "c0ffee (the same in all $(ls "$tmp/page"/*.csv | wc -l) files)" "$tmp/page/index.html"
 check "index.html: a quick run says so" grep -q '<b>Quick run</b>' "$tmp/page/index.html"
-# no path of this clone in the results (pick prints the CLI's absolute path
-# when it is not on PATH, bench/pick/pick.c; pick.txt and index.html kept it)
+# no path of this clone in the results (pick once printed the CLI's
+# absolute path when it was not on PATH; pick.txt and index.html kept it)
 check "pick.txt names the CLI from the repository root" grep -q '^  build:      build/filterkit build --kind bloom' "$tmp/page/pick.txt"
 check "no file of the results folder holds the clone's path $root ($(grep -rlF "$root/" "$tmp/page" | tr '\n' ' '))" \
     sh -c "! grep -rqF '$root/' '$tmp/page'"

@@ -3,13 +3,13 @@
  * time the rest briefly, decide, and write the lines that build the winner.
  * A set here; a sliding window in pick_window.c; the result as data in
  * pick_doc.c. Prints nothing. */
-#define _DEFAULT_SOURCE /* realpath */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "pick_internal.h"
 #include "../clock/progress.h"
 #include "../measure/growth.h"
@@ -155,14 +155,22 @@ void fkc_pick_runnable_name(char *buf, size_t len)
             return;
         path = end ? end + 1 : NULL;
     }
-    char *abs = realpath(self, NULL);
-    if (!abs)
-        return;
-    if (strspn(abs, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") == strlen(abs))
-        snprintf(buf, len, "%s", abs);
-    else if (!strchr(abs, '\''))
-        snprintf(buf, len, "'%s'", abs);
-    free(abs);
+    /* as typed: the path the user runs it by again; an absolute one below
+     * the working folder relative to it, so a results file or a pasted
+     * line names no clone's path ("build/filterkit", not /src/...) */
+    const char *shown = self;
+    char cwd[4096];
+    size_t at = 0;
+    if (self[0] == '/' && getcwd(cwd, sizeof cwd) && (at = strlen(cwd)) > 1 &&
+        strncmp(self, cwd, at) == 0 && self[at] == '/')
+        shown = self + at + 1;
+    /* a bare name would be looked up on PATH, where it is not: ./name */
+    const char *dot = strchr(shown, '/') ? "" : "./";
+    if (strspn(shown, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+-") ==
+        strlen(shown))
+        snprintf(buf, len, "%s%s", dot, shown);
+    else if (!strchr(shown, '\''))
+        snprintf(buf, len, "'%s%s'", dot, shown);
 }
 
 /* ------------------------------------------------------- growth mode

@@ -189,8 +189,10 @@ typedef struct {
  * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
 int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
 
-/* The program's name as the user runs it again ("filterkit" when that is
- * it on PATH, else its absolute path), for the build line. */
+/* The program's name as the user runs it again, for the build line:
+ * "filterkit" when that is it on PATH, else argv[0] as typed (an absolute
+ * path below the working folder made relative to it: "build/filterkit";
+ * a bare name as "./name"), quoted for a shell where it needs to be. */
 void fkc_pick_runnable_name(char *buf, size_t len);
 
 #endif

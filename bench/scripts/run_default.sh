@@ -51,10 +51,10 @@ nsteps=12
 at=0
 
 # repo_relative: the clone's absolute path out of a command's output. pick
-# prints the CLI it ran as a runnable path (bench/pick/pick.c,
-# fkc_pick_runnable_name: realpath of argv[0] when filterkit is not on
-# PATH); a results folder names it from the repository root instead
-# ("build/filterkit ..."), so it reads the same in every clone.
+# names the CLI as it was run (bench/pick/pick.c, fkc_pick_runnable_name:
+# "build/filterkit", relative to the working folder); a build folder given
+# as an absolute path elsewhere would still be printed whole, and a results
+# folder must read the same in every clone.
 repo_relative() {
     awk -v root="$root/" '{ while (root != "/" && (i = index($0, root)) > 0) $0 = substr($0, 1, i - 1) substr($0, i + length(root)); print }'
 }
