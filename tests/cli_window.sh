@@ -40,6 +40,8 @@ check "info: the window" grep -q '^window: *700 (inserts)' "$tmp/info"
 check "info: the current generation" grep -q '^current generation: *200$' "$tmp/info"
 check "info: fill per generation" grep -q '^fill per generation: ' "$tmp/info"
 check "info: oldest age" grep -q '^oldest age: *700 ' "$tmp/info"
+check "info: a count window shows no clock rows ($(grep -E '^(clock|timed|now|next boundary|refused)' "$tmp/info" | cut -d: -f1 | tr '\n' ' '))" \
+    sh -c "! grep -qE '^(clock|timed|now|next boundary|refused)' '$tmp/info'"
 
 # build and add feed a window every line, repeats too: a repeat refreshes
 # its key (a line skipped as "maybe present" would leave with the key it

@@ -953,6 +953,38 @@ TEST(stats_and_describe_follow_the_stream)
     fk_window_free(w);
 }
 
+/* The clock rows (timed, clock_set, clock_id, now, next_boundary) and
+ * refused mean something only for a time window: a count window's
+ * describe leaves them out (they read 0 there, and `filterkit info`
+ * printed them), a time window's has each once ("clock" is in both, a
+ * null string for a count window: Python's describe()["clock"] is None). */
+static size_t rows_named(const fk_filter *f, const char *name)
+{
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0, found = 0;
+    CHECK_STATUS(fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n), FK_OK);
+    for (size_t i = 0; i < n && i < FK_DESCRIBE_MAX_ROWS; i++)
+        found += strcmp(rows[i].name, name) == 0;
+    return found;
+}
+
+TEST(describe_shows_clock_rows_only_for_a_time_window)
+{
+    static const char *const clock_rows[] = { "timed", "clock_set", "clock_id", "now",
+                                              "next_boundary", "refused" };
+    fk_window *c = count_window(700, 0.01, 0, 3), *t = time_window(700, 7000, 0.01, 0, 3);
+    for (size_t i = 0; c && t && i < sizeof clock_rows / sizeof clock_rows[0]; i++) {
+        CHECK_MSG(rows_named(fk_window_as_filter(c), clock_rows[i]) == 0,
+                  "a count window describes %s", clock_rows[i]);
+        CHECK_MSG(rows_named(fk_window_as_filter(t), clock_rows[i]) == 1,
+                  "a time window describes %s once", clock_rows[i]);
+    }
+    for (size_t i = 0; c && i < 2; i++) /* what both have */
+        CHECK(rows_named(fk_window_as_filter(c), i ? "generation_length" : "window") == 1);
+    fk_window_free(c);
+    fk_window_free(t);
+}
+
 /* ------------------------------------------------------ never refused
  *
  * A count window packed at max_load 1 (8L slots for 8L live keys: the
@@ -1348,6 +1380,7 @@ int main(void)
     RUN(clock_end_refused_and_every_saved_window_loads_again);
     RUN(batches_answer_as_single_calls);
     RUN(stats_and_describe_follow_the_stream);
+    RUN(describe_shows_clock_rows_only_for_a_time_window);
     RUN(a_count_window_never_refuses_an_insert_even_packed_full);
     RUN(a_stream_saves_the_bytes_of_the_released_layout);
     RUN(reads_as_of_a_time_answer_as_a_copy_advanced_and_change_nothing);

@@ -1208,17 +1208,21 @@ static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
     const char *unit = !d.timed                      ? "inserts"
                        : d.clock == FK_CLOCK_UNIX_NS ? "ns"
                                                      : "caller ticks";
-    const char *time_unit = d.timed ? unit : NULL;
     fk_describe_string(rows, cap, n, "clock", d.timed ? fk_clock_name(d.clock) : NULL);
     fk_describe_u64(rows, cap, n, "window", d.window);
     fk_describe_set_unit(rows, cap, n, unit);
-    fk_describe_bool(rows, cap, n, "timed", d.timed);
-    fk_describe_bool(rows, cap, n, "clock_set", d.clock_set);
-    fk_describe_u64(rows, cap, n, "clock_id", d.clock);
-    fk_describe_u64(rows, cap, n, "now", d.now);
-    fk_describe_set_unit(rows, cap, n, time_unit);
-    fk_describe_u64(rows, cap, n, "next_boundary", d.next_boundary);
-    fk_describe_set_unit(rows, cap, n, time_unit);
+    /* the clock's rows (and refused: only a time window refuses) mean
+     * nothing for a count window, where they would all read 0: left out
+     * (a reader takes a missing one as 0 / false; "clock" stays, null) */
+    if (d.timed) {
+        fk_describe_bool(rows, cap, n, "timed", d.timed);
+        fk_describe_bool(rows, cap, n, "clock_set", d.clock_set);
+        fk_describe_u64(rows, cap, n, "clock_id", d.clock);
+        fk_describe_u64(rows, cap, n, "now", d.now);
+        fk_describe_set_unit(rows, cap, n, unit);
+        fk_describe_u64(rows, cap, n, "next_boundary", d.next_boundary);
+        fk_describe_set_unit(rows, cap, n, unit);
+    }
     fk_describe_u64(rows, cap, n, "generation_length", d.generation_length);
     fk_describe_set_unit(rows, cap, n, unit);
     fk_describe_u64(rows, cap, n, "generation", d.generation);
@@ -1234,7 +1238,8 @@ static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
     fk_describe_u64(rows, cap, n, "swept_last", d.swept_last);
     fk_describe_u64(rows, cap, n, "swept_total", d.swept_total);
     fk_describe_u64(rows, cap, n, "refreshed", d.refreshed);
-    fk_describe_u64(rows, cap, n, "refused", d.refused);
+    if (d.timed)
+        fk_describe_u64(rows, cap, n, "refused", d.refused);
     fk_describe_u64(rows, cap, n, "stashed", d.stashed);
     fk_describe_u64(rows, cap, n, "kicks", d.kicks);
     fk_describe_u64(rows, cap, n, "fingerprint_bits", d.fingerprint_bits);

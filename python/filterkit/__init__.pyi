@@ -3,7 +3,7 @@
 # lacks are absent from its class (Bloom has no remove): the stubs list each
 # class's methods by capability.
 import os
-from typing import Any, ClassVar, Iterable, Optional, Sequence, TypedDict, TypeVar, Union
+from typing import Any, ClassVar, Iterable, NotRequired, Optional, Sequence, TypedDict, TypeVar, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -151,14 +151,14 @@ class WindowState(TypedDict):
     swept_last: int                # slots the last sweep freed
     swept_total: int
     refreshed: int                 # adds of a key already there
-    refused: int                   # adds refused (a time window fed past its capacity)
+    refused: NotRequired[int]      # time only: adds refused (fed past its capacity)
     kicks: int
     stashed: int                   # live keys beside the table (walks that failed)
-    clock_set: bool
-    clock_id: int                  # 0 caller, 1 unix_ns
-    timed: bool
-    now: int
-    next_boundary: int
+    clock_set: NotRequired[bool]   # this and the rows below: a time window's only
+    clock_id: NotRequired[int]     # 0 caller, 1 unix_ns
+    timed: NotRequired[bool]
+    now: NotRequired[int]
+    next_boundary: NotRequired[int]
     fingerprint_bits: int
     slot_bits: int
     seed: int

@@ -356,9 +356,10 @@ const char pyfk_describe_doc[] = "describe($self)\n--\n\n"
 "one's number), oldest_age (inserts or ticks since the oldest live generation\n"
 "began), live and live_budget (slots in use and the most there may be),\n"
 "generation_slots and generation_inserts ([0] the current generation, [7] the\n"
-"oldest), swept_last, swept_total, refreshed, refused, stashed, kicks, clock_set,\n"
-"clock_id, timed, now, next_boundary, slots, buckets, fingerprint_bits, slot_bits,\n"
-"seed. Cost: O(1) for most kinds, O(links) for a growing one.";
+"oldest), swept_last, swept_total, refreshed, stashed, kicks, slots, buckets,\n"
+"fingerprint_bits, slot_bits, seed; a time window's also refused, clock_set,\n"
+"clock_id, timed, now, next_boundary. Cost: O(1) for most kinds, O(links) for a\n"
+"growing one.";
 
 PyMethodDef pyfk_timed_methods[] = {
     { "advance", window_advance, METH_VARARGS, advance_doc },

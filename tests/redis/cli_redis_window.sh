@@ -91,8 +91,9 @@ FK.INFO cw => ~kind|window|family|fk|capacity|700|items|3|
 SPEC
 # the head's 10 pairs, then the window's rows (fk_filter_describe) in its
 # order: a count window's unit is inserts (names as the rows'), no clock
+# rows but a null clock (and no refused: only a time window refuses)
 expect_prefix "FK.INFO of a count window: its own rows" \
-    "mode|count|clock||window|700|timed|0|clock_set|0|clock_id|0|now|0|next_boundary|0|generation_length|100|generation|0|oldest_age|3|live|2|live_budget|800|slots|948|generation_slots_0|2|generation_slots_1|0|generation_slots_2|0|generation_slots_3|0|generation_slots_4|0|generation_slots_5|0|generation_slots_6|0|generation_slots_7|0|generation_inserts_0|3|generation_inserts_1|0|generation_inserts_2|0|generation_inserts_3|0|generation_inserts_4|0|generation_inserts_5|0|generation_inserts_6|0|generation_inserts_7|0|swept_last|0|swept_total|0|refreshed|1|refused|0|" \
+    "mode|count|clock||window|700|generation_length|100|generation|0|oldest_age|3|live|2|live_budget|800|slots|948|generation_slots_0|2|generation_slots_1|0|generation_slots_2|0|generation_slots_3|0|generation_slots_4|0|generation_slots_5|0|generation_slots_6|0|generation_slots_7|0|generation_inserts_0|3|generation_inserts_1|0|generation_inserts_2|0|generation_inserts_3|0|generation_inserts_4|0|generation_inserts_5|0|generation_inserts_6|0|generation_inserts_7|0|swept_last|0|swept_total|0|refreshed|1|stashed|0|" \
     p EVAL "local r = redis.call('FK.INFO', KEYS[1]) local o = {} for i = 21, #r do o[#o + 1] = r[i] end return o" 1 cw
 BATCH_CLI_OPTS="-3 --no-raw" batch p <<'SPEC'
 FK.ADD cw c => (true)
