@@ -24,6 +24,35 @@ static int reply_static(RedisModuleCtx *ctx, const fk_ops *ops)
     return fkr_reply_error(ctx, msg);
 }
 
+/* The options FK.RESERVE takes for kind ops, for an error's "kind K takes
+ * the options ...": GROWTH means one thing for a chain (its factor) and
+ * another for expandable (the growth its fingerprints are sized for: the
+ * table only ever doubles), so each says which. */
+static void kind_options(const fk_ops *ops, char *buf, size_t len)
+{
+    unsigned caps = fk_ops_caps(ops);
+    const char *growth = "";
+    if (caps & FK_CAP_GROWS)
+        growth = strcmp(ops->name, "expandable") == 0
+                     ? ", GROWTH n (the growth expected, not a factor: the table doubles; its "
+                       "fingerprints last ceil(log2 n) doublings, default 1024)"
+                     : ", GROWTH n (each next sub-filter n times the last one's capacity)";
+    snprintf(buf, len, "SEED n%s%s", growth, caps & FK_CAP_EXPIRES ? ", SECONDS t" : "");
+}
+
+/* An option FK.RESERVE knows that kind ops does not use (GROWTH of a kind
+ * that does not grow, SECONDS of one with no clock): refused by name, as
+ * RedisBloom refuses an option that does not apply, never ignored. */
+static int reply_unused_option(RedisModuleCtx *ctx, const fk_ops *ops, const char *option,
+                               const char *why)
+{
+    char takes[256], msg[512];
+    kind_options(ops, takes, sizeof takes);
+    snprintf(msg, sizeof msg, "ERR %s is not an option of kind %s (%s); kind %s takes the options %s",
+             option, ops->name, why, ops->name, takes);
+    return fkr_reply_error(ctx, msg);
+}
+
 /* The reply to an option FK.RESERVE does not take for kind ops (word, with
  * value after it): what the word is, if it means something elsewhere (a
  * time unit: SECONDS is the only one; a module argument), and the options
@@ -41,10 +70,8 @@ static int reply_bad_option(RedisModuleCtx *ctx, const fk_ops *ops, const RedisM
     };
     static const char *const module_args[] = { "MAXBYTES", "CHUNKBYTES", "RESTOREBYTES",
                                                "RESTORETIMEOUT" };
-    char takes[96];
-    unsigned caps = fk_ops_caps(ops);
-    snprintf(takes, sizeof takes, "SEED n%s%s", caps & FK_CAP_GROWS ? ", GROWTH n" : "",
-             caps & FK_CAP_EXPIRES ? ", SECONDS t" : "");
+    char takes[256];
+    kind_options(ops, takes, sizeof takes);
     size_t len;
     const char *w = rm_StringPtrLen(word, &len);
     char msg[512];
@@ -77,7 +104,9 @@ static int reply_bad_option(RedisModuleCtx *ctx, const fk_ops *ops, const RedisM
     return fkr_reply_error(ctx, msg);
 }
 
-/* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n] [SECONDS t]: SEED
+/* FK.RESERVE key KIND fpr capacity [GROWTH s] [SEED n] [SECONDS t]: GROWTH
+ * (the growing kinds) is a chain's factor, or expandable's expected growth
+ * (kind_options); SEED
  * (0 to 2^63 - 1) replaces the seed taken from the key's name, so that
  * filters of two keys reserved alike can be merged (FK.MERGE). SECONDS
  * (kind window only) makes a time window of t seconds, sized for
@@ -117,7 +146,9 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         if (fkr_arg_is(argv[i], "GROWTH")) {
             has_growth = 1;
             if (!(fk_ops_caps(ops) & FK_CAP_GROWS))
-                return fkr_reply_error(ctx, "ERR GROWTH needs a growing kind (scalable-*)");
+                return reply_unused_option(ctx, ops, "GROWTH",
+                                           "it does not grow: GROWTH is scalable-*'s factor and "
+                                           "expandable's expected growth");
             if (fkr_arg_int(argv[i + 1], 1, FK_SCALABLE_MAX_GROWTH, &growth) != RM_OK)
                 return fkr_reply_error(ctx, "ERR GROWTH must be an integer in 1..65536");
         } else if (fkr_arg_is(argv[i], "SEED")) {
@@ -127,7 +158,8 @@ int fkr_fk_reserve(RedisModuleCtx *ctx, RedisModuleString **argv, int argc)
         } else if (fkr_arg_is(argv[i], "SECONDS")) {
             has_seconds = 1;
             if (!(fk_ops_caps(ops) & FK_CAP_EXPIRES)) /* the kinds with a clock */
-                return fkr_reply_error(ctx, "ERR SECONDS needs the window kind (a time window)");
+                return reply_unused_option(ctx, ops, "SECONDS",
+                                           "SECONDS t makes a time window: kind window");
             if (fkr_arg_int(argv[i + 1], 1, FKR_WINDOW_MAX_SECONDS, &seconds) != RM_OK)
                 return fkr_reply_error(ctx, "ERR SECONDS must be a positive integer (at most "
                                             "9223372036: its ns fit 63 bits)");

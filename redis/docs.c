@@ -150,7 +150,9 @@ static const command_doc docs[] = {
            ARG("kind", STRING, 0, "the kind: bloom, cuckoo, quotient, window, ..."),
            ARG("fpr", DOUBLE, 0, "false-positive rate wanted, between 0 and 1"),
            ARG("capacity", INTEGER, 0, "items it is sized for (a count window: its length)"),
-           OPTION("GROWTH", "growth", INTEGER, "growth factor of a scalable kind's next sub-filter"),
+           OPTION("GROWTH", "growth", INTEGER,
+                  "scalable-*: each next sub-filter's growth factor; expandable: the growth "
+                  "expected (its fingerprints are sized for it)"),
            OPTION("SEED", "seed", INTEGER, "hash seed; keys reserved alike with one seed can merge"),
            OPTION("SECONDS", "seconds", INTEGER, "kind window: a time window of this many seconds")) },
     { "FK.ADD", "Adds an item to a filterkit key", "O(1) for most kinds", "0.2.0", 3,

@@ -6,8 +6,11 @@
 #  - FK.RESERVE with an option it does not take names that option and
 #    what the kind takes, never a bare `ERR syntax error`: a time unit
 #    (MINUTES 3: the unit is SECONDS, and 3 minutes in it), a module
-#    argument (MAXBYTES), an unknown word; a repeated option is named;
-#    no key is made;
+#    argument (MAXBYTES), an unknown word, an option the kind does not
+#    use (GROWTH of a kind that does not grow, SECONDS of one with no
+#    clock); what GROWTH means for the kinds that take it (expandable:
+#    the growth expected, not a factor); a repeated option is named; no
+#    key is made;
 #  - RESP2 doubles (FK.INFO's rates) are the shortest decimal that reads
 #    back as the same double (20.848, not 20.847999999999999); RESP3's
 #    are still doubles.
@@ -20,12 +23,15 @@ batch e <<'SPEC'
 FK.RESERVE k window 0.01 1000 MINUTES 3 => ERR unknown option 'MINUTES': the unit of a time window is SECONDS only (SECONDS t, t in 1..9223372036, kind window): 3 MINUTES is SECONDS 180; kind window takes the options SEED n, SECONDS t
 FK.RESERVE k window 0.01 1000 hours 2 => ~ERR unknown option 'hours': the unit of a time window is SECONDS only (SECONDS t, t in 1..9223372036, kind window): 2 HOURS is SECONDS 7200;
 FK.RESERVE k window 0.01 1000 MS 500 => ~ERR unknown option 'MS': the unit of a time window is SECONDS only (SECONDS t, t in 1..9223372036, kind window); kind window takes the options
-FK.RESERVE k expandable 0.01 1000 MAXBYTES 100 => ERR MAXBYTES is not an option of FK.RESERVE: it is a module argument, one limit for every key (redis-server --loadmodule filterkit-redis.so MAXBYTES n); kind expandable takes the options SEED n, GROWTH n
+FK.RESERVE k expandable 0.01 1000 MAXBYTES 100 => ERR MAXBYTES is not an option of FK.RESERVE: it is a module argument, one limit for every key (redis-server --loadmodule filterkit-redis.so MAXBYTES n); kind expandable takes the options SEED n, GROWTH n (the growth expected, not a factor: the table doubles; its fingerprints last ceil(log2 n) doublings, default 1024)
 FK.RESERVE k bloom 0.01 10 SIZE 2 => ERR unknown option 'SIZE': kind bloom takes the options SEED n
-FK.RESERVE k scalable-bloom 0.01 10 BOGUS 2 => ERR unknown option 'BOGUS': kind scalable-bloom takes the options SEED n, GROWTH n
+FK.RESERVE k scalable-bloom 0.01 10 BOGUS 2 => ERR unknown option 'BOGUS': kind scalable-bloom takes the options SEED n, GROWTH n (each next sub-filter n times the last one's capacity)
 FK.RESERVE k bloom 0.01 10 SEED 1 SEED 2 => ERR SEED given twice
 FK.RESERVE k window 0.01 100 SECONDS 5 SECONDS 5 => ERR SECONDS given twice
 FK.RESERVE k scalable-cuckoo 0.01 100 GROWTH 2 GROWTH 2 => ERR GROWTH given twice
+FK.RESERVE k cuckoo 0.01 100 GROWTH 2 => ERR GROWTH is not an option of kind cuckoo (it does not grow: GROWTH is scalable-*'s factor and expandable's expected growth); kind cuckoo takes the options SEED n
+FK.RESERVE k window 0.01 100 GROWTH 2 => ERR GROWTH is not an option of kind window (it does not grow: GROWTH is scalable-*'s factor and expandable's expected growth); kind window takes the options SEED n, SECONDS t
+FK.RESERVE k bloom 0.01 100 SECONDS 9 => ERR SECONDS is not an option of kind bloom (SECONDS t makes a time window: kind window); kind bloom takes the options SEED n
 EXISTS k => 0
 FK.RESERVE k window 0.01 1000 SECONDS 180 => OK
 SPEC

@@ -83,10 +83,10 @@ FK.DEL cw a => ~ERR FK_EUNSUPPORTED: a window filter cannot remove keys
 FK.ADVANCE cw 5 => ~ERR FK_EUNSUPPORTED: FK.ADVANCE needs a time window
 FK.ADVANCE missing 5 => ERR not found
 FK.MERGE cw cw => ~ERR FK_EUNSUPPORTED
-FK.RESERVE x bloom 0.01 100 SECONDS 5 => ERR SECONDS needs the window kind (a time window)
+FK.RESERVE x bloom 0.01 100 SECONDS 5 => ERR SECONDS is not an option of kind bloom (SECONDS t makes a time window: kind window); kind bloom takes the options SEED n
 FK.RESERVE x window 0.01 100 SECONDS 0 => ~ERR SECONDS must be a positive integer
 FK.RESERVE x window 0.01 100 SECONDS 5 SECONDS 5 => ERR SECONDS given twice
-FK.RESERVE x window 0.01 100 GROWTH 2 => ~ERR GROWTH needs a growing kind
+FK.RESERVE x window 0.01 100 GROWTH 2 => ~ERR GROWTH is not an option of kind window
 FK.INFO cw => ~kind|window|family|fk|capacity|700|items|3|
 SPEC
 # the head's 10 pairs, then the window's rows (fk_filter_describe) in its
