@@ -216,26 +216,58 @@ void fkc_pick_apply_rank(fkc_pick_result *res, const size_t *which, size_t nk, c
     res->ties = rk.ties;
 }
 
-/* Frees the race's filters. */
-static void race_free(race_kind *rk, size_t nk)
+/* The kinds of one race: rk[j] is candidate which[j] of the result. */
+typedef struct {
+    race_kind rk[FKC_KINDS_MAX];
+    size_t which[FKC_KINDS_MAX], nk;
+    int eligible[FKC_KINDS_MAX];
+} race_field;
+
+/* The next kind's entry, zeroed, for ops (not in the race until
+ * race_keep: its filter may still fail to be made). */
+static race_kind *race_next(race_field *rf, const fk_ops *ops)
 {
-    for (size_t j = 0; j < nk; j++)
-        fk_filter_free(rk[j].f);
+    race_kind *k = &rf->rk[rf->nk];
+    memset(k, 0, sizeof *k);
+    k->ops = ops;
+    k->fixed_insert = NAN;
+    return k;
+}
+
+/* The entry race_next gave, with its filter made, runs for candidate i. */
+static void race_keep(race_field *rf, size_t i)
+{
+    rf->eligible[rf->nk] = 1;
+    rf->which[rf->nk++] = i;
+}
+
+/* Runs the race's rounds (race_rounds: bk's keys, or ins/absent), ranks
+ * the kinds into res (fkc_pick_apply_rank) and frees their filters. */
+static void race_rank_free(fkc_pick_result *res, race_field *rf, const fkc_bench_keys *bk,
+                           const uint64_t *ins, uint64_t nins, const uint64_t *absent,
+                           uint64_t nabsent)
+{
+    double *cost = rf->nk && (bk || (ins && absent))
+                       ? malloc(rf->nk * FKC_PICK_ROUNDS * sizeof *cost)
+                       : NULL;
+    if (cost) {
+        race_rounds(rf->rk, rf->nk, bk, ins, nins, absent, nabsent, res->q.read_ratio, cost);
+        fkc_pick_apply_rank(res, rf->which, rf->nk, rf->eligible, cost, FKC_PICK_ROUNDS);
+    }
+    free(cost);
+    for (size_t j = 0; j < rf->nk; j++)
+        fk_filter_free(rf->rk[j].f);
 }
 
 void fkc_pick_race_set(fkc_pick_result *res, const fkc_bench_keys *bk)
 {
-    race_kind rk[FKC_KINDS_MAX];
-    size_t which[FKC_KINDS_MAX], nk = 0;
-    int eligible[FKC_KINDS_MAX];
+    race_field rf;
+    rf.nk = 0;
     for (size_t i = 0; i < res->nc; i++) {
         fkc_pick_candidate *x = &res->c[i];
         if (!x->measured || x->ruled_out[0])
             continue;
-        race_kind *k = &rk[nk];
-        memset(k, 0, sizeof *k);
-        k->ops = x->ops;
-        k->fixed_insert = NAN;
+        race_kind *k = race_next(&rf, x->ops);
         fk_params p = fk_params_make(bk->n, x->fpr);
         p.seed = bk->w.spec.seed;
         fk_status s;
@@ -262,57 +294,38 @@ void fkc_pick_race_set(fkc_pick_result *res, const fkc_bench_keys *bk)
             fk_filter_free(k->f);
             continue; /* measured, so it builds: only memory could fail here */
         }
-        eligible[nk] = 1;
-        which[nk++] = i;
+        race_keep(&rf, i);
     }
-    if (!nk)
-        return;
-    double *cost = malloc(nk * FKC_PICK_ROUNDS * sizeof *cost);
-    if (cost) {
-        race_rounds(rk, nk, bk, NULL, 0, NULL, 0, res->q.read_ratio, cost);
-        fkc_pick_apply_rank(res, which, nk, eligible, cost, FKC_PICK_ROUNDS);
-    }
-    free(cost);
-    race_free(rk, nk);
+    race_rank_free(res, &rf, bk, NULL, 0, NULL, 0);
 }
 
 void fkc_pick_race_growth(fkc_pick_result *res)
 {
-    race_kind rk[FKC_KINDS_MAX];
-    size_t which[FKC_KINDS_MAX], nk = 0;
-    int eligible[FKC_KINDS_MAX];
+    race_field rf;
+    rf.nk = 0;
     uint64_t n0 = res->run_n0, end = n0 << res->run_doublings;
     uint64_t probes = end < (UINT64_C(1) << 18) ? end : UINT64_C(1) << 18;
     for (size_t i = 0; i < res->nc; i++) {
         fkc_pick_candidate *x = &res->c[i];
         if (!x->grown || x->ruled_out[0])
             continue;
-        race_kind *k = &rk[nk];
-        memset(k, 0, sizeof *k);
-        k->ops = x->ops;
-        k->fixed_insert = NAN;
+        race_kind *k = race_next(&rf, x->ops);
         k->in_place = !(fk_ops_caps(x->ops) & FK_CAP_GROWS) && (fk_ops_caps(x->ops) & FK_CAP_RESIZES);
         fk_params p = fk_params_make(n0, x->fpr);
         p.seed = res->q.seed;
         if (fk_filter_new(x->ops, &p, &k->f) != FK_OK)
             continue;
-        eligible[nk] = 1;
-        which[nk++] = i;
+        race_keep(&rf, i);
     }
-    uint64_t *keys = malloc(end * sizeof *keys), *absent = malloc(probes * sizeof *absent);
-    double *cost = malloc((nk ? nk : 1) * FKC_PICK_ROUNDS * sizeof *cost);
-    if (nk && keys && absent && cost) {
-        for (uint64_t j = 0; j < end; j++)
-            keys[j] = fkc_gen_word(res->q.seed, j);
-        for (uint64_t j = 0; j < probes; j++)
-            absent[j] = fkc_gen_word(res->q.seed, end + j);
-        race_rounds(rk, nk, NULL, keys, end, absent, probes, res->q.read_ratio, cost);
-        fkc_pick_apply_rank(res, which, nk, eligible, cost, FKC_PICK_ROUNDS);
-    }
+    uint64_t *keys = rf.nk ? malloc(end * sizeof *keys) : NULL;
+    uint64_t *absent = rf.nk ? malloc(probes * sizeof *absent) : NULL;
+    for (uint64_t j = 0; keys && j < end; j++)
+        keys[j] = fkc_gen_word(res->q.seed, j);
+    for (uint64_t j = 0; absent && j < probes; j++)
+        absent[j] = fkc_gen_word(res->q.seed, end + j);
+    race_rank_free(res, &rf, NULL, keys, end, absent, probes);
     free(keys);
     free(absent);
-    free(cost);
-    race_free(rk, nk);
 }
 
 void fkc_pick_set_decided(fkc_pick_result *res)
