@@ -20,6 +20,25 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 KINDS = filterkit.kinds()
 
 
+def run_guide_section(heading, monkeypatch, tmp_path, capsys):
+    """Runs the python blocks of docs/python.md's section `heading` (a
+    "## " line, without the hashes) in tmp_path, each as written, and
+    checks that each print prints what its comment says (the comment up to
+    its first ':')."""
+    import re
+    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
+    section = text.split("## " + heading, 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks, "no python block under " + heading
+    monkeypatch.chdir(tmp_path)
+    for code in blocks:
+        capsys.readouterr()
+        exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
+        said = [line.split("#", 1)[1].split(":", 1)[0].strip()
+                for line in code.splitlines() if line.startswith("print(")]
+        assert capsys.readouterr().out.splitlines() == said
+
+
 def caps(kind):
     return filterkit.kind_class(kind).capabilities
 

@@ -1,11 +1,9 @@
 """filterkit.Expandable (issue 50): sized for its target over the expected
 growth, its doublings in stats(), the library's rows in describe(), and
 docs/python.md's section on it runs and prints what its comments say."""
-import os
-import re
 
 import filterkit
-from conftest import ROOT
+from conftest import run_guide_section
 
 
 def test_made_for_one_percent_is_smaller_than_for_a_tenth():
@@ -64,14 +62,4 @@ def test_worst_fpr_over_a_64_fold_growth_meets_the_target():
 def test_the_guides_expandable_example_runs(monkeypatch, tmp_path, capsys):
     """docs/python.md's section on Expandable runs as written, and each
     print prints what its comment says (the comment up to its first ':')."""
-    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
-    section = text.split("## Growing in place: `filterkit.Expandable`", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks
-    monkeypatch.chdir(tmp_path)
-    for code in blocks:
-        capsys.readouterr()
-        exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
-        said = [line.split("#", 1)[1].split(":", 1)[0].strip()
-                for line in code.splitlines() if line.startswith("print(")]
-        assert capsys.readouterr().out.splitlines() == said
+    run_guide_section("Growing in place: `filterkit.Expandable`", monkeypatch, tmp_path, capsys)

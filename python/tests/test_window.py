@@ -297,19 +297,8 @@ def test_span_arguments():
 def test_the_guides_window_examples_run(monkeypatch, tmp_path, capsys):
     """docs/python.md's section on windows runs as written, and each print
     prints what its comment says (the comment up to its first ':')."""
-    import re
-    from conftest import ROOT
-    text = open(os.path.join(ROOT, "docs", "python.md"), encoding="utf-8").read()
-    section = text.split("## Sliding windows", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks
-    monkeypatch.chdir(tmp_path)
-    for code in blocks:
-        capsys.readouterr()
-        exec(compile(code, "docs/python.md", "exec"), {"__name__": "guide"})
-        said = [line.split("#", 1)[1].split(":", 1)[0].strip()
-                for line in code.splitlines() if line.startswith("print(")]
-        assert capsys.readouterr().out.splitlines() == said
+    from conftest import run_guide_section
+    run_guide_section("Sliding windows", monkeypatch, tmp_path, capsys)
 
 
 # -------------------------------------------------- one clock (issue 48)
