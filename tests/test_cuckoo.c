@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include "check.h"
+#include "golden.h"
 #include "../cuckoo/cuckoo.h"
 #include "../cuckoo/cuckoo_internal.h"
 #include "../cuckoo/cuckoo_hash.h"
@@ -972,12 +973,7 @@ TEST(vtable_drives_the_same_filter)
  * answers below were taken with the library before the change. */
 TEST(the_legacy_golden_file_answers_exactly_as_before)
 {
-    const char *src = __FILE__, *slash = strrchr(src, '/');
-    char path[600];
-    snprintf(path, sizeof path, "%.*sgolden/cuckoo-legacy.fk",
-             slash ? (int)(slash - src + 1) : 0, src);
-    FILE *fp = fopen(path, "rb");
-    CHECK_MSG(fp != NULL, "open %s", path);
+    FILE *fp = golden_open("cuckoo-legacy.fk");
     if (!fp)
         return;
     fk_filter *f = NULL;

@@ -10,6 +10,7 @@
 #include <math.h>
 #include "check.h"
 #include "forge.h"
+#include "golden.h"
 #include "../expandable/expandable.h"
 #include "../expandable/expandable_internal.h"
 #include "../registry/registry.h"
@@ -736,17 +737,10 @@ TEST(stats_describe_and_size_report_the_allocation_after_growth)
  * digest of the answers, taken with 0.4.0's code). */
 TEST(files_of_0_4_load_and_answer_as_before)
 {
-    const char *src = __FILE__, *slash = strrchr(src, '/');
-    char path[600];
-    snprintf(path, sizeof path, "%.*sgolden/expandable-0.4.fk",
-             slash ? (int)(slash - src + 1) : 0, src);
-    FILE *fp = fopen(path, "rb");
-    CHECK_MSG(fp != NULL, "open %s", path);
-    if (!fp)
+    size_t len;
+    uint8_t *buf = golden_read("expandable-0.4.fk", &len);
+    if (!buf)
         return;
-    uint8_t *buf = malloc(1 << 16);
-    size_t len = buf ? fread(buf, 1, 1 << 16, fp) : 0;
-    fclose(fp);
     fk_expandable *xf = NULL;
     CHECK_STATUS(fk_expandable_load(buf, len, &xf), FK_OK);
     if (xf) {

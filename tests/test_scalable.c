@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "golden.h"
 #include "keys.h"
 #include "../common/filter.h"
 #include "../scalable/scalable.h"
@@ -792,21 +793,6 @@ out:
     fk_filter_free(fixed);
 }
 
-static uint8_t *read_golden(const char *name, size_t *len)
-{
-    const char *src = __FILE__, *slash = strrchr(src, '/');
-    char path[600];
-    snprintf(path, sizeof path, "%.*sgolden/%s", slash ? (int)(slash - src + 1) : 0, src, name);
-    FILE *fp = fopen(path, "rb");
-    CHECK_MSG(fp != NULL, "open %s", path);
-    if (!fp)
-        return NULL;
-    uint8_t *buf = malloc(1 << 16);
-    *len = buf ? fread(buf, 1, 1 << 16, fp) : 0;
-    fclose(fp);
-    return buf;
-}
-
 /* tests/golden/scalable-*-0.2.fk were saved by 0.2.0, every link at
  * e0 r^i: they load, answer as then (hit count and FNV-1a of 200,000
  * probes taken with the library before the change), and grow under the
@@ -823,7 +809,7 @@ TEST(chains_saved_by_0_2_load_answer_and_grow)
     };
     for (size_t n = 0; n < sizeof legacy / sizeof legacy[0]; n++) {
         size_t len = 0;
-        uint8_t *buf = read_golden(legacy[n].file, &len);
+        uint8_t *buf = golden_read(legacy[n].file, &len);
         fk_filter *f = NULL;
         CHECK_STATUS(fk_filter_load_any(buf, len, &f), FK_OK);
         free(buf);
