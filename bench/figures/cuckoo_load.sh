@@ -7,9 +7,8 @@
 # Defaults: 1500000,3000000  8,12,16  10  (0 = the default target load).
 set -eu
 ns=${1:-1500000,3000000} fs=${2:-8,12,16} seeds=${3:-10} max_load=${4:-0}
-build=${BUILD:-build}
-prog="$build/bench/figures/cuckoo_load"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program cuckoo_load)
 echo "| n sized for | f | buckets | load at n | evictions per insert to n | mean load at first FK_EFULL | min | seeds accepting n | keys lost |"
 echo "|---|---|---|---|---|---|---|---|---|"
 for n in $(echo "$ns" | tr ',' ' '); do

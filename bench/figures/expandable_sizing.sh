@@ -10,9 +10,8 @@
 # false negatives. Run from the repository root after `make`; BUILD=dir
 # picks the build folder (default build).
 set -eu
-build=${BUILD:-build}
-prog="$build/bench/figures/expandable_sizing"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program expandable_sizing)
 echo "| target fpr | C | growth | F | W (slot bits) | doublings | bits/key at the end | worst FPR over the growth (at) | bound there | false negatives |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for fpr in ${4:-0.01 0.001}; do

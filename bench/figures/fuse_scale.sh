@@ -8,7 +8,6 @@
 # at most 2 GiB of build memory).
 set -eu
 n=${1:-1000000000} f=${2:-8} threads=${3:-2} sample=${4:-10000000}
-build=${BUILD:-build}
-prog="$build/bench/figures/fuse_scale"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program fuse_scale)
 "$prog" "$n" "$f" "$threads" "$sample"

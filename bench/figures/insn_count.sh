@@ -21,11 +21,10 @@
 # (--auto=yes) of the counted loop to FILE.
 set -eu
 kind=${1:-cuckoo} n=${2:-1000000} fpr=${3:-0.001} op=${4:-lookup} capacity=${5:-$n}
-build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-prog="$build/bench/figures/insn_lookup"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program insn_lookup)
 base=${op%_u64} u64=0 batch=0
 [ "$base" = "$op" ] || u64=1
 case $base in *_batch) base=${base%_batch} batch=1 ;; esac

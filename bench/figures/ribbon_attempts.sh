@@ -6,9 +6,8 @@
 # 1048576" "0.03 0.045 0" 100 7.
 set -eu
 ns=${1:-"3000 10000 131072 1048576"} epses=${2:-"0.03 0.045 0"} trials=${3:-100} r=${4:-7}
-build=${BUILD:-build}
-prog="$build/bench/figures/ribbon_attempts"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program ribbon_attempts)
 for n in $ns; do
     for e in $epses; do
         "$prog" "$n" "$e" "$trials" "$r"

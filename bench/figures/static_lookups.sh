@@ -5,9 +5,8 @@
 # Run from the repository root after `make`. Defaults: 1000000 "0.01 0.001" 7.
 set -eu
 n=${1:-1000000} fprs=${2:-"0.01 0.001"} rounds=${3:-7}
-build=${BUILD:-build}
-prog="$build/bench/figures/static_lookups"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program static_lookups)
 for fpr in $fprs; do
     "$prog" "$n" "$fpr" "$rounds"
 done
