@@ -4,7 +4,9 @@
  * (forged headers: forge.h).
  * Include it after check.h, keys.h and the kind's header, then name the
  * kind once: FK_TEST_STATIC_KIND(ribbon) gives build_u64,
- * false_negatives_u64, saved and same_bytes for fk_ribbon. One static kind
+ * false_negatives_u64, false_positives_u64, saved, same_bytes and
+ * bad_builds_refused (every malformed build call FK_EINVAL, *out NULL)
+ * for fk_ribbon; MAX_THREADS is the kind's FK_<KIND>_MAX_THREADS. One static kind
  * per test file. */
 #ifndef FK_TESTS_STATIC_KIND_H
 #define FK_TESTS_STATIC_KIND_H
@@ -40,7 +42,7 @@ static inline bool within_binomial(uint64_t hits, uint64_t q, double r)
     return fabs((double)hits - mean) <= 6 * sd + 1;
 }
 
-#define FK_TEST_STATIC_KIND(kind)                                                      \
+#define FK_TEST_STATIC_KIND(kind, max_threads)                                                    \
     static inline fk_##kind *build_u64(const fk_params *p, size_t n, const uint64_t *keys) \
     {                                                                                  \
         fk_##kind *x = NULL;                                                           \
@@ -56,6 +58,14 @@ static inline bool within_binomial(uint64_t hits, uint64_t q, double r)
         for (size_t i = 0; i < n; i++)                                                 \
             fn += !fk_##kind##_contains_u64(x, keys[i]);                               \
         return fn;                                                                     \
+    }                                                                                  \
+    /* How many of the first q keys_negative() keys x answers true for. */          \
+    static inline uint64_t false_positives_u64(const fk_##kind *x, uint64_t q)         \
+    {                                                                                  \
+        uint64_t hits = 0;                                                             \
+        for (uint64_t i = 0; i < q; i++)                                               \
+            hits += fk_##kind##_contains_u64(x, keys_negative(i));                     \
+        return hits;                                                                   \
     }                                                                                  \
     /* The saved bytes of x (caller frees), *len set. */                              \
     static inline uint8_t *saved(fk_##kind *x, size_t *len)                            \
@@ -77,6 +87,46 @@ static inline bool within_binomial(uint64_t hits, uint64_t q, double r)
         free(x);                                                                       \
         free(y);                                                                       \
         return same;                                                                   \
+    }                                                                                  \
+    /* NULL where none is allowed, a NULL key of length 1, a bad fpr, width,      \
+     * thread count or reserved field: FK_EINVAL, nothing made. */                    \
+    static void bad_builds_refused(void)                                               \
+    {                                                                                  \
+        uint64_t k = 1;                                                                \
+        const void *bk[1] = { NULL };                                                  \
+        size_t bl[1] = { 1 };                                                          \
+        fk_params p = params_bits(8, 0);                                               \
+        fk_##kind *x = (fk_##kind *)(void *)&k; /* must be overwritten with NULL */    \
+        CHECK_STATUS(fk_##kind##_build_u64(NULL, 1, &k, &x), FK_EINVAL);               \
+        CHECK(x == NULL);                                                              \
+        CHECK_STATUS(fk_##kind##_build_u64(&p, 1, &k, NULL), FK_EINVAL);               \
+        CHECK_STATUS(fk_##kind##_build_u64(&p, 1, NULL, &x), FK_EINVAL);               \
+        CHECK_STATUS(fk_##kind##_build(&p, 1, NULL, bl, &x), FK_EINVAL);               \
+        CHECK_STATUS(fk_##kind##_build(&p, 1, bk, NULL, &x), FK_EINVAL);               \
+        CHECK_STATUS(fk_##kind##_build(&p, 1, bk, bl, &x), FK_EINVAL);                 \
+        CHECK(x == NULL);                                                              \
+        double bad_fpr[] = { 0.0, 1.0, -0.5, 2.0, NAN, INFINITY };                     \
+        for (size_t i = 0; i < 6; i++) {                                               \
+            fk_params q = fk_params_make(0, bad_fpr[i]);                               \
+            CHECK_STATUS(fk_##kind##_build_u64(&q, 1, &k, &x), FK_EINVAL);             \
+        }                                                                              \
+        fk_params q = p;                                                               \
+        q.fingerprint_bits = 33;                                                       \
+        CHECK_STATUS(fk_##kind##_build_u64(&q, 1, &k, &x), FK_EINVAL);                 \
+        q = p;                                                                         \
+        q.threads = (max_threads) + 1;                                                 \
+        CHECK_STATUS(fk_##kind##_build_u64(&q, 1, &k, &x), FK_EINVAL);                 \
+        q = p;                                                                         \
+        q.reserved = 1;                                                                \
+        CHECK_STATUS(fk_##kind##_build_u64(&q, 1, &k, &x), FK_EINVAL);                 \
+        CHECK(x == NULL);                                                              \
+        CHECK(!fk_##kind##_contains(NULL, "a", 1));                                    \
+        CHECK(!fk_##kind##_contains_u64(NULL, 1));                                     \
+        CHECK(fk_##kind##_as_filter(NULL) == NULL);                                    \
+        fk_stats st;                                                                   \
+        fk_##kind##_stats(NULL, &st);                                                  \
+        CHECK_EQ_U64(st.memory_bytes, 0);                                              \
+        fk_##kind##_free(NULL);                                                        \
     }
 
 #endif
