@@ -4,8 +4,8 @@
  * (forged headers: forge.h).
  * Include it after check.h, keys.h and the kind's header, then name the
  * kind once: FK_TEST_STATIC_KIND(ribbon) gives build_u64,
- * false_negatives_u64, false_positives_u64, saved, same_bytes and
- * bad_builds_refused (every malformed build call FK_EINVAL, *out NULL)
+ * false_negatives_u64, false_positives_u64, saved, same_bytes,
+ * reloads_exact and bad_builds_refused (every malformed build call FK_EINVAL, *out NULL)
  * for fk_ribbon; MAX_THREADS is the kind's FK_<KIND>_MAX_THREADS. One static kind
  * per test file. */
 #ifndef FK_TESTS_STATIC_KIND_H
@@ -87,6 +87,19 @@ static inline bool within_binomial(uint64_t hits, uint64_t q, double r)
         free(x);                                                                       \
         free(y);                                                                       \
         return same;                                                                   \
+    }                                                                                  \
+    /* x saved and loaded back saves the same bytes and answers true for each      \
+     * of keys[0..n). */                                                             \
+    static inline void reloads_exact(fk_##kind *x, size_t n, const uint64_t *keys)     \
+    {                                                                                  \
+        size_t len;                                                                    \
+        uint8_t *buf = saved(x, &len);                                                 \
+        fk_##kind *back = NULL;                                                        \
+        CHECK_STATUS(fk_##kind##_load(buf, len, &back), FK_OK);                        \
+        CHECK(back && same_bytes(x, back));                                            \
+        CHECK(back && false_negatives_u64(back, n, keys) == 0);                        \
+        fk_##kind##_free(back);                                                        \
+        free(buf);                                                                     \
     }                                                                                  \
     /* NULL where none is allowed, a NULL key of length 1, a bad fpr, width,      \
      * thread count or reserved field: FK_EINVAL, nothing made. */                    \

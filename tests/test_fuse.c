@@ -274,13 +274,7 @@ TEST(retry_bound)
         CHECK_EQ_U64(attempts_of(fu), forced[t] + 1);
         CHECK_EQ_U64(false_negatives_u64(fu, n, keys), 0);
         /* a filter built on a retry seed still saves and loads */
-        size_t len;
-        uint8_t *buf = saved(fu, &len);
-        fk_fuse *back = NULL;
-        CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
-        CHECK(back && false_negatives_u64(back, n, keys) == 0);
-        fk_fuse_free(back);
-        free(buf);
+        reloads_exact(fu, n, keys);
         fk_fuse_free(fu);
     }
     /* at the bound: FK_EFULL, nothing built (ASan checks nothing leaks) */
@@ -412,14 +406,7 @@ TEST(sharded_builds_same_bits_for_any_threads)
         free(out);
         free(mixed);
         /* save, load, same answers */
-        size_t len;
-        uint8_t *buf = saved(one, &len);
-        fk_fuse *back = NULL;
-        CHECK_STATUS(fk_fuse_load(buf, len, &back), FK_OK);
-        CHECK(back && same_bytes(one, back));
-        CHECK(back && false_negatives_u64(back, n, keys) == 0);
-        fk_fuse_free(back);
-        free(buf);
+        reloads_exact(one, n, keys);
         fk_fuse_free(one);
     }
     memset(&fk_fuse_testing, 0, sizeof fk_fuse_testing);

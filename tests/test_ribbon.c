@@ -218,13 +218,7 @@ TEST(retry_bound_and_levels)
         if (rb->built.level > 0)
             CHECK(rb->geom.slots > plain->geom.slots);
         CHECK_EQ_U64(false_negatives_u64(rb, n, keys), 0);
-        size_t len;
-        uint8_t *buf = saved(rb, &len);
-        fk_ribbon *back = NULL;
-        CHECK_STATUS(fk_ribbon_load(buf, len, &back), FK_OK);
-        CHECK(back && false_negatives_u64(back, n, keys) == 0);
-        fk_ribbon_free(back);
-        free(buf);
+        reloads_exact(rb, n, keys);
         fk_ribbon_free(rb);
     }
     fk_ribbon_testing.fail_attempts = total;
