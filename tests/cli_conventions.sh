@@ -257,8 +257,8 @@ line=$(jq -r .recommendation.build "$tmp/pick.json")
 check "pick json: a build line" test -n "$line"
 seq 1 100000 >"$tmp/keys.txt"
 seq 100001 110000 >"$tmp/more.txt"
-fkdir=$(cd "$(dirname "$fk")" && pwd)
-(cd "$tmp" && PATH="$fkdir:$PATH" && eval "$line")
+link_program "$tmp" "$line"
+(cd "$tmp" && eval "$line")
 check "the build line, run as is, makes filter.fk" test -s "$tmp/filter.fk"
 check "the built filter holds the n keys" test "$("$fk" query -c "$tmp/filter.fk" <"$tmp/keys.txt")" = 100000
 check "an add of 10% more succeeds" "$fk" add "$tmp/filter.fk" <"$tmp/more.txt"

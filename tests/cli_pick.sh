@@ -105,7 +105,7 @@ check "--no-timing: the smallest feasible kind" \
 # when that is it on PATH, else as typed (an absolute path below the
 # working folder relative to it), never the clone's path behind a link
 absfk=$(cd "$(dirname "$fk")" && pwd)/filterkit
-mkdir -p "$tmp/w/build" && ln -s "$absfk" "$tmp/w/build/filterkit"
+link_program "$tmp/w" build/filterkit
 seq 1 2000 >"$tmp/w/keys.txt"
 line=$(cd "$tmp/w" && PATH=/usr/bin:/bin build/filterkit pick --n 2000 --fpr 1% --no-timing --format json 2>/dev/null | jq -r .recommendation.build)
 check "not on PATH, run as build/filterkit: the build line starts with build/filterkit ($line)" test "${line%% *}" = build/filterkit
@@ -140,7 +140,8 @@ line=$(PATH=/usr/bin:/bin jq -r .recommendation.build "$tmp/w.json")
 check "... ends in a dedup line ($line)" \
     sh -c "echo '$line' | grep -q ' dedup --kind window --fpr 0.01 --capacity 20000 seen.fk < lines > new-lines\$'"
 printf 'a\nb\na\nc\nb\n' >"$tmp/w/lines"
-(cd "$tmp/w" && eval "$line") # $tmp/w/build/filterkit: this program, as run here
+link_program "$tmp/w" "$line"
+(cd "$tmp/w" && eval "$line")
 check "... which runs as printed and prints each line once" test "$(tr '\n' , <"$tmp/w/new-lines")" = a,b,c,
 "$fk" pick --window 20000 --fpr 1% --repeat 2 --format json >"$tmp/w2.json" 2>/dev/null
 check "--window --repeat 2: every measured kind's figures come from 2 runs, paired as 2 rounds" \

@@ -8,6 +8,8 @@
 #                              package is missing): `skipped: WHY`, exit 77
 #   skip_part WHY              one part cannot run here: `part skipped: WHY`,
 #                              a failure under FK_NO_SKIP=1 (CI; tests/run.sh)
+#   link_program DIR LINE      a line `filterkit pick` printed runs in DIR
+#                              as printed (see below)
 set -u
 build=${FK_BUILD:-build}
 fk="$build/filterkit"
@@ -37,4 +39,15 @@ skip_part() {
     else
         echo "part skipped: $*"
     fi
+}
+
+# pick names the program as it was run, relative to the folder it ran in
+# ("build/filterkit"); to run its line as printed in another folder DIR,
+# DIR gets a link at that path to this build's filterkit (nothing for
+# "filterkit" on PATH or an absolute path).
+link_program() {
+    local prog=${2%% *}
+    case $prog in /* | filterkit) return 0 ;; esac
+    mkdir -p "$1/$(dirname "$prog")" &&
+        ln -sfn "$(cd "$(dirname "$fk")" && pwd)/filterkit" "$1/$prog"
 }
