@@ -35,8 +35,10 @@
  *   moving the fingerprint between them, then empty its slot with a
  *   compare-and-swap (a lock-free insert may be filling another slot of
  *   the same word).
- * - Counts: each stripe keeps the items and kicks its writers added; the
- *   filter's figures are the single writer's plus their sum.
+ * - Counts: the lock-free inserts count in a row per thread (common/tally.h,
+ *   no line shared, none beside the bucket's written); each stripe keeps
+ *   the items its holders added or removed and the kicks; the filter's
+ *   figures are the single writer's plus their sums.
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -44,6 +46,7 @@
 #include "cuckoo_internal.h"
 #include "../common/hash.h"
 #include "../common/pipeline.h"
+#include "../common/tally.h"
 
 /* Stripes at most (64 KiB of locks), and about one per 8 buckets below. */
 #define FK_CUCKOO_STRIPES_MAX 1024u
@@ -54,7 +57,6 @@
 
 typedef struct {
     _Alignas(64) _Atomic uint32_t lock; /* 0 free, 1 held */
-    _Atomic int64_t items;              /* inserts (compare-and-swap, batches) by the concurrent writers */
     _Atomic int64_t held_items;         /* inserts less removes made holding this stripe:
                                            changed only under it, so without a locked add */
     _Atomic uint64_t kicks;             /* their evictions */
@@ -100,29 +102,29 @@ static inline fk_cuckoo_stripes *stripes_of(fk_cuckoo *c)
 void fk_cuckoo_free_stripes(fk_cuckoo *c)
 {
     free(atomic_load_explicit(&c->stripes, memory_order_relaxed));
+    fk_tally_release(&c->c_items);
 }
 
-void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta)
+void fk_cuckoo_count_items(fk_cuckoo *c, int64_t delta)
 {
-    fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
-    atomic_fetch_add_explicit(&st->s[bucket & st->mask].items, delta, memory_order_relaxed);
+    fk_tally_add(&c->c_items, (uint64_t)delta);
 }
 
 uint64_t fk_cuckoo_items(const fk_cuckoo *c)
 {
-    uint64_t n = c->items;
+    uint64_t n = c->items + fk_tally_sum(&c->c_items);
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
     if (st)
         for (uint64_t i = 0; i <= st->mask; i++)
-            n += (uint64_t)atomic_load_explicit(&st->s[i].items, memory_order_relaxed) +
-                 (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
+            n += (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
     return n;
 }
 
 uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c)
 {
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
-    return st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0;
+    return (st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0) +
+           fk_tally_bytes(&c->c_items);
 }
 
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c)
@@ -465,7 +467,7 @@ fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t
     int64_t added = 0;
     fk_status s = fk_cuckoo_cinsert_placed(c, &k, &added);
     if (added)
-        fk_cuckoo_count_items(c, k.i1, added);
+        fk_cuckoo_count_items(c, added);
     return s;
 }
 
