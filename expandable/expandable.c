@@ -70,14 +70,21 @@ static void fold_counts(fk_expandable *xf)
     fk_tallies_reset(&xf->c_counts, FK_XF_C_FIELDS);
 }
 
-/* Before a plain call that reads or writes the counts after concurrent
- * writers ran: fold their counts and drop their rows (the next concurrent
- * call makes new ones), so the plain path reads the plain fields only. */
+/* Before a plain insert or remove after concurrent calls ran: fold the
+ * writers' counts and drop their rows, so the plain path reads the plain
+ * fields only, and drop the current table's region locks, which a plain
+ * doubling would leave sized for the table before it (the next concurrent
+ * call makes both anew, for the table then). No concurrent call runs
+ * beside a plain one (expandable.h's table), so nobody holds them. */
 static inline void settle(fk_expandable *xf)
 {
-    if (__builtin_expect(atomic_load_explicit(&xf->c_counts.rows, memory_order_relaxed) != NULL, 0)) {
+    if (__builtin_expect((atomic_load_explicit(&xf->c_counts.rows, memory_order_relaxed) != NULL) |
+                             (atomic_load_explicit(&xf->locks, memory_order_relaxed) != NULL),
+                         0)) {
         fold_counts(xf);
         fk_tallies_release(&xf->c_counts);
+        free(atomic_load_explicit(&xf->locks, memory_order_relaxed));
+        atomic_store_explicit(&xf->locks, NULL, memory_order_relaxed);
     }
 }
 
