@@ -78,8 +78,8 @@ static void fold_counts(fk_expandable *xf)
  * beside a plain one (expandable.h's table), so nobody holds them. */
 static inline void settle(fk_expandable *xf)
 {
-    if (__builtin_expect((atomic_load_explicit(&xf->c_counts.rows, memory_order_relaxed) != NULL) |
-                             (atomic_load_explicit(&xf->locks, memory_order_relaxed) != NULL),
+    if (__builtin_expect(atomic_load_explicit(&xf->c_counts.rows, memory_order_relaxed) != NULL ||
+                             atomic_load_explicit(&xf->locks, memory_order_relaxed) != NULL,
                          0)) {
         fold_counts(xf);
         fk_tallies_release(&xf->c_counts);
