@@ -1,6 +1,7 @@
 /* common/tally.c: per-thread striped counters (see tally.h). */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include "tally.h"
 #include "alloc.h"
 
@@ -120,4 +121,73 @@ void fk_tally_release(fk_tally *t)
     free(atomic_load_explicit(&t->stripes, memory_order_relaxed));
     atomic_store_explicit(&t->stripes, NULL, memory_order_relaxed);
     atomic_store_explicit(&t->shared, 0, memory_order_relaxed);
+}
+
+/* ------------------------------------------------------- fk_tallies */
+
+/* u64 counters per row: fields rounded up to whole lines. */
+static size_t row_words(unsigned fields)
+{
+    return ((size_t)fields + 7) & ~(size_t)7;
+}
+
+static size_t rows_bytes(unsigned fields)
+{
+    return (FK_TALLY_STRIPES + 1) * row_words(fields) * sizeof(uint64_t);
+}
+
+fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields)
+{
+    if (atomic_load_explicit(&t->rows, memory_order_acquire))
+        return FK_OK;
+    void *mem = aligned_alloc(64, rows_bytes(fields)); /* whole lines: no row shares one */
+    if (!mem)
+        return FK_ENOMEM;
+    memset(mem, 0, rows_bytes(fields));
+    uint64_t *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&t->rows, &expected, mem, memory_order_acq_rel,
+                                                 memory_order_acquire))
+        free(mem);
+    return FK_OK;
+}
+
+fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields)
+{
+    if (my_stripe == -2)
+        my_stripe = claim_stripe();
+    uint64_t *rows = atomic_load_explicit(&t->rows, memory_order_acquire);
+    unsigned i = my_stripe >= 0 ? (unsigned)my_stripe : FK_TALLY_STRIPES;
+    return (fk_tally_row){ rows + i * row_words(fields), my_stripe < 0 };
+}
+
+uint64_t fk_tallies_sum(const fk_tallies *t, unsigned fields, unsigned field)
+{
+    uint64_t *rows = atomic_load_explicit(&t->rows, memory_order_acquire);
+    uint64_t sum = 0;
+    if (rows)
+        for (unsigned i = 0; i <= FK_TALLY_STRIPES; i++)
+            sum += atomic_load_explicit((_Atomic uint64_t *)&rows[i * row_words(fields) + field],
+                                        memory_order_relaxed);
+    return sum;
+}
+
+void fk_tallies_reset(fk_tallies *t, unsigned fields)
+{
+    uint64_t *rows = atomic_load_explicit(&t->rows, memory_order_relaxed);
+    if (rows)
+        for (size_t i = 0; i < (FK_TALLY_STRIPES + 1) * row_words(fields); i++)
+            atomic_store_explicit((_Atomic uint64_t *)&rows[i], 0, memory_order_relaxed);
+}
+
+uint64_t fk_tallies_bytes(const fk_tallies *t, unsigned fields)
+{
+    return atomic_load_explicit(&t->rows, memory_order_relaxed) ? rows_bytes(fields) : 0;
+}
+
+void fk_tallies_release(fk_tallies *t)
+{
+    if (!t)
+        return;
+    free(atomic_load_explicit(&t->rows, memory_order_relaxed));
+    atomic_store_explicit(&t->rows, NULL, memory_order_relaxed);
 }

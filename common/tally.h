@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include "status.h"
 
 #define FK_TALLY_STRIPES 16u /* threads beyond 16 living ones add to one shared atomic */
 
@@ -45,5 +46,62 @@ uint64_t fk_tally_bytes(const fk_tally *t);
 
 /* Releases the stripes; the tally is empty again. NULL-safe. */
 void fk_tally_release(fk_tally *t);
+
+/* ---------------------------------------------------- several counters
+ *
+ * fk_tallies: `fields` counters a writer changes together (a filter's
+ * items, distinct fingerprints and slots used; or entries by length), kept
+ * as fk_tally keeps one: each thread owning a stripe adds to a row of its
+ * own (fields rounded up to whole 64-byte lines), so one look-up of the
+ * calling thread's row serves every counter one insert changes, and two
+ * threads never write one line. Threads without a stripe add to one shared
+ * row with atomic adds. The caller passes the same `fields` (a constant of
+ * its own) to every call on one fk_tallies. */
+typedef struct {
+    _Atomic(uint64_t *) rows; /* NULL until fk_tallies_prepare; counters read and
+                                 written as _Atomic uint64_t */
+} fk_tallies;
+
+/* The calling thread's row: n[field] for field < fields; shared when the
+ * row is the shared one (add with fk_tally_row_add, which knows). */
+typedef struct {
+    uint64_t *n;
+    int       shared;
+} fk_tally_row;
+
+/* Allocates the rows if none yet (several threads may race: one wins).
+ * Returns FK_OK, or FK_ENOMEM (nothing allocated). Call before the first
+ * fk_tallies_row (the writer's first concurrent call, beside its locks).
+ * Cost: (FK_TALLY_STRIPES + 1) rows of ceil(fields / 8) lines, zeroed,
+ * 64-byte aligned. */
+fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields);
+
+/* The calling thread's row of t (prepared). Cost: a thread-local read and
+ * a load; the first call in a thread claims its stripe (fk_tally_add's). */
+fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields);
+
+/* Adds delta (mod 2^64) to counter `field` of row r. */
+static inline void fk_tally_row_add(fk_tally_row r, unsigned field, uint64_t delta)
+{
+    _Atomic uint64_t *n = (_Atomic uint64_t *)&r.n[field];
+    if (r.shared)
+        atomic_fetch_add_explicit(n, delta, memory_order_relaxed);
+    else /* this thread's own row: nobody else writes it */
+        atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + delta,
+                              memory_order_relaxed);
+}
+
+/* Counter `field`'s sum over the rows (mod 2^64); exact once the adding
+ * threads are joined, as fk_tally_sum. 0 before prepare. O(FK_TALLY_STRIPES). */
+uint64_t fk_tallies_sum(const fk_tallies *t, unsigned fields, unsigned field);
+
+/* Sets every counter to 0. Not safe beside adds. */
+void fk_tallies_reset(fk_tallies *t, unsigned fields);
+
+/* Bytes allocated (0 before prepare). */
+uint64_t fk_tallies_bytes(const fk_tallies *t, unsigned fields);
+
+/* Releases the rows; t is unprepared again. NULL-safe. */
+void fk_tallies_release(fk_tallies *t);
 
 #endif

@@ -71,8 +71,10 @@
  * "Many threads"). The concurrent writers take no filter-wide lock
  * (cuckoo_concurrent.c): an insert that finds a free slot takes it with
  * one compare-and-swap of its bucket's word (4-, 8- and 16-bit
- * fingerprints, whose buckets lie inside one aligned 64-bit word) or under
- * its bucket's striped spin lock (other widths); a kick path is searched
+ * fingerprints, whose buckets lie inside one aligned 64-bit word) or, at
+ * other widths, of the aligned word holding its free slot (under its
+ * bucket's striped spin lock only when that slot straddles two words:
+ * at 10 bits 4 slots in 32); a kick path is searched
  * without locks and carried out step by step, each step under the two
  * stripes of its buckets, after re-reading what it moves; a remove holds
  * the stripes of both its buckets. insert_unique, stats, the kick

@@ -240,7 +240,6 @@ typedef struct {
     const uint64_t    *ints;
     fk_cplace        (*k)[FK_BATCH_WINDOW];
     int64_t            added;  /* keys stored, counted once at the end */
-    uint64_t           bucket; /* a bucket of the batch: picks the count's stripe */
 } cbatch;
 
 static inline void cwindow_step(void *ctx, unsigned slot, size_t start, size_t span)
@@ -254,7 +253,6 @@ static inline size_t cprobe_step(void *ctx, unsigned slot, size_t start, size_t 
 {
     (void)start;
     cbatch *x = ctx;
-    x->bucket = x->k[slot][0].i1;
     for (size_t j = 0; j < span; j++)
         if ((*s = fk_cuckoo_cinsert_placed(x->c, &x->k[slot][j], &x->added)) != FK_OK)
             return j;
@@ -268,7 +266,7 @@ static fk_status run_concurrent(fk_cuckoo *c, size_t n, const void *const keys[]
     cbatch x = { .c = c, .keys = keys, .lens = lens, .ints = ints, .k = k };
     fk_status s = fk_batch_run(&x, n, cwindow_step, cprobe_step, done);
     if (x.added)
-        fk_cuckoo_count_items(c, x.bucket, x.added);
+        fk_cuckoo_count_items(c, x.added);
     return s;
 }
 

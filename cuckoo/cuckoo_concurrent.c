@@ -13,10 +13,13 @@
  *   a compare-and-swap of the aligned 64-bit word(s) that hold the slot,
  *   changing the slot's bits only; a neighbour bucket's writer, under
  *   another stripe, never loses an update to it.
- * - Inserts that find a free slot: where a bucket lies inside one aligned
- *   64-bit word (4f divides 64: 4-, 8- and 16-bit fingerprints) one
- *   compare-and-swap of that word takes a free slot and no lock is taken;
- *   at other widths the insert takes its bucket's stripe.
+ * - Inserts that find a free slot take no lock: where a bucket lies inside
+ *   one aligned 64-bit word (4f divides 64: 4-, 8- and 16-bit
+ *   fingerprints) one compare-and-swap of that word takes its first free
+ *   slot; at other widths one compare-and-swap of the aligned word holding
+ *   the first free slot takes it from empty. Only a free slot that
+ *   straddles two words (about f/64 of the slots at those widths) is
+ *   written under its bucket's stripe.
  * - Kicks: the path is searched without locks (the single writer's random
  *   walk, on a generator of its own), then carried out from its free end
  *   back, one step at a time under the two stripes of the step's buckets:
@@ -32,8 +35,10 @@
  *   moving the fingerprint between them, then empty its slot with a
  *   compare-and-swap (a lock-free insert may be filling another slot of
  *   the same word).
- * - Counts: each stripe keeps the items and kicks its writers added; the
- *   filter's figures are the single writer's plus their sum.
+ * - Counts: the lock-free inserts count in a row per thread (common/tally.h,
+ *   no line shared, none beside the bucket's written); each stripe keeps
+ *   the items its holders added or removed and the kicks; the filter's
+ *   figures are the single writer's plus their sums.
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -41,6 +46,7 @@
 #include "cuckoo_internal.h"
 #include "../common/hash.h"
 #include "../common/pipeline.h"
+#include "../common/tally.h"
 
 /* Stripes at most (64 KiB of locks), and about one per 8 buckets below. */
 #define FK_CUCKOO_STRIPES_MAX 1024u
@@ -51,7 +57,6 @@
 
 typedef struct {
     _Alignas(64) _Atomic uint32_t lock; /* 0 free, 1 held */
-    _Atomic int64_t items;              /* inserts (compare-and-swap, batches) by the concurrent writers */
     _Atomic int64_t held_items;         /* inserts less removes made holding this stripe:
                                            changed only under it, so without a locked add */
     _Atomic uint64_t kicks;             /* their evictions */
@@ -97,29 +102,29 @@ static inline fk_cuckoo_stripes *stripes_of(fk_cuckoo *c)
 void fk_cuckoo_free_stripes(fk_cuckoo *c)
 {
     free(atomic_load_explicit(&c->stripes, memory_order_relaxed));
+    fk_tally_release(&c->c_items);
 }
 
-void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta)
+void fk_cuckoo_count_items(fk_cuckoo *c, int64_t delta)
 {
-    fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
-    atomic_fetch_add_explicit(&st->s[bucket & st->mask].items, delta, memory_order_relaxed);
+    fk_tally_add(&c->c_items, (uint64_t)delta);
 }
 
 uint64_t fk_cuckoo_items(const fk_cuckoo *c)
 {
-    uint64_t n = c->items;
+    uint64_t n = c->items + fk_tally_sum(&c->c_items);
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
     if (st)
         for (uint64_t i = 0; i <= st->mask; i++)
-            n += (uint64_t)atomic_load_explicit(&st->s[i].items, memory_order_relaxed) +
-                 (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
+            n += (uint64_t)atomic_load_explicit(&st->s[i].held_items, memory_order_relaxed);
     return n;
 }
 
 uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c)
 {
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
-    return st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0;
+    return (st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0) +
+           fk_tally_bytes(&c->c_items);
 }
 
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c)
@@ -265,10 +270,8 @@ static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
 
 /* fp into a free slot of bucket b under its stripe, counted there; false
  * when full. */
-static inline bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp)
+static bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp)
 {
-    if (fk_ctab_find(t, b, 0) < 0)
-        return false; /* looks full: no lock (a slot freed meanwhile only costs a kick) */
     stripe *s = &st->s[b & st->mask];
     lock(s);
     int j = fk_ctab_find(t, b, 0);
@@ -279,10 +282,47 @@ static inline bool place_locked(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, u
     return ok;
 }
 
-static inline bool place_free(fk_ctab *t, fk_cuckoo_stripes *st, bool cas, uint64_t b,
-                              uint32_t fp)
+/* Free-slot claims that fail (another writer took the slot) before
+ * place_slot gives up on the bucket for this attempt. */
+#define SLOT_CLAIMS 4u
+
+/* fp into a free slot of bucket b at widths where a bucket may straddle
+ * two words: a free slot inside one aligned 64-bit word (all but about
+ * f/64 of them) is claimed by one compare-and-swap of that word from
+ * empty, no lock, *added counting it; a free slot that straddles two words
+ * is written under the bucket's stripe (a two-word write is not atomic,
+ * and only that stripe's holder writes a straddling slot from empty).
+ * False when the bucket looks full. */
+static inline bool place_slot(fk_ctab *t, fk_cuckoo_stripes *st, uint64_t b, uint32_t fp,
+                              int64_t *added)
 {
-    return cas ? place_cas(t, b, fp) : place_locked(t, st, b, fp);
+    for (unsigned claims = 0; claims < SLOT_CLAIMS; claims++) {
+        int j = fk_ctab_find(t, b, 0);
+        if (j < 0)
+            return false; /* looks full (a slot freed meanwhile only costs a kick) */
+        uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
+        unsigned sh = (unsigned)(bit & 63);
+        if (sh + t->f > 64)
+            return place_locked(t, st, b, fp);
+        if (replace_bits(word_at(t, bit), (uint64_t)t->fp_mask << sh, 0, (uint64_t)fp << sh)) {
+            ++*added;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* fp into a free slot of bucket b; false when it looks full. */
+static inline bool place_free(fk_ctab *t, fk_cuckoo_stripes *st, bool cas, uint64_t b,
+                              uint32_t fp, int64_t *added)
+{
+    if (cas) {
+        if (!place_cas(t, b, fp))
+            return false;
+        ++*added;
+        return true;
+    }
+    return place_slot(t, st, b, fp, added);
 }
 
 /* ------------------------------------------------------------- kicking */
@@ -391,10 +431,9 @@ fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *ad
     fk_ctab *t = &c->table;
     const bool cas = word_buckets(t);
     for (unsigned attempt = 0;; attempt++) {
-        if (place_free(t, st, cas, k->i1, k->fp) || place_free(t, st, cas, k->i2, k->fp)) {
-            *added += cas; /* place_locked counted its own */
+        if (place_free(t, st, cas, k->i1, k->fp, added) ||
+            place_free(t, st, cas, k->i2, k->fp, added))
             return FK_OK;
-        }
         if (attempt == CINSERT_ATTEMPTS || kick(c, st, k, attempt) != FK_OK)
             return FK_EFULL;
     }
@@ -428,7 +467,7 @@ fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t
     int64_t added = 0;
     fk_status s = fk_cuckoo_cinsert_placed(c, &k, &added);
     if (added)
-        fk_cuckoo_count_items(c, k.i1, added);
+        fk_cuckoo_count_items(c, added);
     return s;
 }
 

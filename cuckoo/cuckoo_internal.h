@@ -9,6 +9,7 @@
 #include "cuckoo_hash.h"
 #include "cuckoo_table.h"
 #include "../common/hashed.h"
+#include "../common/tally.h"
 
 /* ------------------------------------------------------------ sizing */
 
@@ -139,6 +140,9 @@ struct fk_cuckoo {
     /* The concurrent writers' locks and counts (cuckoo_concurrent.c),
      * made by the first concurrent write; NULL until then. */
     fk_cuckoo_stripes *_Atomic stripes;
+    /* the lock-free inserts' item count, a row per thread (common/tally.h):
+     * a stripe's counter would be one more line written per insert */
+    fk_tally c_items;
 };
 
 /* fk_cuckoo.moves: the paths running, in the low 16 bits; each path done
@@ -276,7 +280,7 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
 fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
 
 /* Adds delta to the concurrent writers' item count (stripes made). */
-void fk_cuckoo_count_items(fk_cuckoo *c, uint64_t bucket, int64_t delta);
+void fk_cuckoo_count_items(fk_cuckoo *c, int64_t delta);
 
 /* The occupied slots and the evictions so far: the single writer's counts
  * plus the concurrent writers' (read once the writers are done). */

@@ -39,10 +39,53 @@ static uint64_t struct_bytes(void)
     return sizeof(fk_expandable);
 }
 
+/* The concurrent writers' region locks (the current table's and those a
+ * doubling retired) and their count rows: 0 before the first concurrent call. */
+static uint64_t concurrent_bytes(const fk_expandable *xf)
+{
+    uint64_t n = fk_tallies_bytes(&xf->c_counts, FK_XF_C_FIELDS);
+    const fk_xf_locks *L = atomic_load_explicit(&xf->locks, memory_order_acquire);
+    if (L)
+        n += sizeof *L + L->nregions;
+    for (unsigned i = 0; i < xf->nretired; i++)
+        n += sizeof *xf->retired[i] + xf->retired[i]->nregions;
+    return n;
+}
+
 static uint64_t memory_of(const fk_expandable *xf)
 {
     return fk_xf_table_bytes(xf->slots, xf->width) + struct_bytes() +
-           (uint64_t)xf->voids_cap * sizeof(uint64_t);
+           (uint64_t)xf->voids_cap * sizeof(uint64_t) + concurrent_bytes(xf);
+}
+
+/* Moves the concurrent writers' counts into used and by_len, theirs back
+ * to 0. No writer may be adding: every region lock held, or none running. */
+static void fold_counts(fk_expandable *xf)
+{
+    if (!atomic_load_explicit(&xf->c_counts.rows, memory_order_acquire))
+        return;
+    xf->used = fk_xf_used(xf);
+    for (unsigned L = 0; L < 32; L++)
+        xf->by_len[L] = fk_xf_by_len(xf, L);
+    fk_tallies_reset(&xf->c_counts, FK_XF_C_FIELDS);
+}
+
+/* Before a plain insert or remove after concurrent calls ran: fold the
+ * writers' counts and drop their rows, so the plain path reads the plain
+ * fields only, and drop the current table's region locks, which a plain
+ * doubling would leave sized for the table before it (the next concurrent
+ * call makes both anew, for the table then). No concurrent call runs
+ * beside a plain one (expandable.h's table), so nobody holds them. */
+static inline void settle(fk_expandable *xf)
+{
+    if (__builtin_expect(atomic_load_explicit(&xf->c_counts.rows, memory_order_relaxed) != NULL ||
+                             atomic_load_explicit(&xf->locks, memory_order_relaxed) != NULL,
+                         0)) {
+        fold_counts(xf);
+        fk_tallies_release(&xf->c_counts);
+        free(atomic_load_explicit(&xf->locks, memory_order_relaxed));
+        atomic_store_explicit(&xf->locks, NULL, memory_order_relaxed);
+    }
 }
 
 /* D = ceil(log2 growth) */
@@ -210,6 +253,7 @@ void fk_expandable_free(fk_expandable *xf)
     free(atomic_load_explicit(&xf->locks, memory_order_relaxed));
     for (unsigned i = 0; i < xf->nretired; i++)
         free(xf->retired[i]);
+    fk_tallies_release(&xf->c_counts);
     free(xf);
 }
 
@@ -713,6 +757,7 @@ static fk_status double_table(fk_expandable *xf);
 
 fk_status fk_xf_insert_hash(fk_expandable *xf, uint64_t h)
 {
+    settle(xf);
     if (xf->used >= xf->limit) {
         fk_status s = double_table(xf);
         if (s != FK_OK)
@@ -810,6 +855,7 @@ static bool run_longest_match(const fk_expandable *xf, uint64_t q, uint32_t kv,
 
 static fk_status remove_hash(fk_expandable *xf, uint64_t h)
 {
+    settle(xf);
     uint32_t kv;
     uint64_t q = fk_xf_place(xf, h, &kv);
     uint64_t start, end, best;
@@ -1004,8 +1050,9 @@ bool fk_xf_check_canonical(const fk_expandable *xf)
                            xf->capacity, xf->fpr, &copy) != FK_OK)
         return true; /* no memory to check with */
     fk_status s = fk_xf_rebuild_canonical(xf, copy);
-    bool ok = s == FK_OK && copy->used == xf->used &&
-              memcmp(copy->by_len, xf->by_len, sizeof xf->by_len) == 0;
+    bool ok = s == FK_OK && copy->used == fk_xf_used(xf);
+    for (unsigned L = 0; ok && L < 32; L++)
+        ok = copy->by_len[L] == fk_xf_by_len(xf, L);
     if (s == FK_ENOMEM)
         ok = true;
     for (size_t i = 1; ok && i < xf->nvoids; i++)
@@ -1045,6 +1092,7 @@ static fk_status double_table(fk_expandable *xf)
     if (xf->doublings >= FK_EXPANDABLE_MAX_DOUBLINGS ||
         xf->quotients > (UINT64_C(1) << 39) || (xf->limit << 1) >> 1 != xf->limit)
         return FK_ELIMIT;
+    fold_counts(xf);
     uint64_t N2 = xf->quotients * 2, S2 = fk_xf_slots_for(N2);
     uint64_t new_voids = xf->by_len[0];
     uint64_t bytes = fk_xf_table_bytes(S2, xf->width) + struct_bytes() +
@@ -1134,7 +1182,10 @@ static fk_status double_table(fk_expandable *xf)
  * changes only under every lock, so a writer holding any one reads it
  * safely. Removing a void (an entry whose fingerprint ran out: only past
  * the expected growth) is a global step too. The counts (used, by_len)
- * take atomic adds. The old lock arrays stay until the filter is freed. */
+ * go to each writer's own row (common/tally.h: no line shared between
+ * writers), the used count moved into `used` FK_XF_C_FLUSH at a time, so
+ * the limit check reads a line that is rarely written; the doubling folds
+ * them in. The old lock arrays stay until the filter is freed. */
 
 static uint64_t regions_for(uint64_t nblocks)
 {
@@ -1239,6 +1290,35 @@ static inline uint64_t atomic_add_u64(uint64_t *p, uint64_t d)
     return atomic_fetch_add_explicit((_Atomic uint64_t *)p, d, memory_order_relaxed);
 }
 
+/* Counts an entry of length L in (delta 1) or out (UINT64_MAX) from the
+ * calling writer, which holds a region lock. */
+static void count_entry(fk_expandable *xf, unsigned L, uint64_t delta)
+{
+    fk_tally_row r = fk_tallies_row(&xf->c_counts, FK_XF_C_FIELDS);
+    fk_tally_row_add(r, FK_XF_C_BY_LEN + L, delta);
+    if (r.shared) {
+        atomic_add_u64(&xf->used, delta);
+        return;
+    }
+    fk_tally_row_add(r, FK_XF_C_USED, delta);
+    _Atomic uint64_t *mine = (_Atomic uint64_t *)&r.n[FK_XF_C_USED];
+    if ((int64_t)atomic_load_explicit(mine, memory_order_relaxed) >= (int64_t)FK_XF_C_FLUSH) {
+        fk_tally_row_add(r, FK_XF_C_USED, (uint64_t)-(int64_t)FK_XF_C_FLUSH);
+        atomic_add_u64(&xf->used, FK_XF_C_FLUSH);
+    }
+}
+
+/* True when the table holds its limit's entries (the caller holds a region
+ * lock): `used` alone while it is below the limit by more than the writers'
+ * rows can hold unmoved (each under FK_XF_C_FLUSH), else the exact sum. */
+static bool at_limit(fk_expandable *xf)
+{
+    uint64_t u = atomic_load_explicit((_Atomic uint64_t *)&xf->used, memory_order_relaxed);
+    if (u + (uint64_t)FK_TALLY_STRIPES * FK_XF_C_FLUSH < xf->limit)
+        return false;
+    return u + fk_tallies_sum(&xf->c_counts, FK_XF_C_FIELDS, FK_XF_C_USED) >= xf->limit;
+}
+
 /* The global step: doubles the table L locks, unless another writer did
  * (then FK_OK: the caller starts again), or, without force, the table is
  * below its limit. */
@@ -1247,7 +1327,7 @@ static fk_status double_concurrent(fk_expandable *xf, fk_xf_locks *L, bool force
     lock_all(L);
     fk_status s = FK_OK;
     if (atomic_load_explicit(&xf->locks, memory_order_relaxed) == L &&
-        (force || xf->used >= xf->limit)) {
+        (force || fk_xf_used(xf) >= xf->limit)) {
         fk_xf_locks *next = NULL;
         if (xf->nretired == sizeof xf->retired / sizeof xf->retired[0])
             s = FK_ELIMIT;
@@ -1267,6 +1347,8 @@ static fk_status double_concurrent(fk_expandable *xf, fk_xf_locks *L, bool force
 
 static fk_status insert_concurrent_hash(fk_expandable *xf, uint64_t h)
 {
+    if (fk_tallies_prepare(&xf->c_counts, FK_XF_C_FIELDS) != FK_OK)
+        return FK_ENOMEM;
     for (int tries = 0;;) {
         fk_xf_locks *L = locks_now(xf);
         if (!L)
@@ -1277,8 +1359,7 @@ static fk_status insert_concurrent_hash(fk_expandable *xf, uint64_t h)
         if (!span_lock(xf, L, h, 1, &sp, &q, &kv))
             continue;
         fk_status s;
-        if (atomic_load_explicit((_Atomic uint64_t *)&xf->used, memory_order_relaxed) >=
-            xf->limit) {
+        if (at_limit(xf)) {
             span_unlock(&sp);
             if ((s = double_concurrent(xf, L, false)) != FK_OK)
                 return s;
@@ -1286,10 +1367,8 @@ static fk_status insert_concurrent_hash(fk_expandable *xf, uint64_t h)
         }
         /* its shift ends at the free slot below sp.limit */
         s = table_insert(xf, q, fk_xf_entry(xf, kv));
-        if (s == FK_OK) {
-            atomic_add_u64(&xf->used, 1);
-            atomic_add_u64(&xf->by_len[xf->fp_bits], 1);
-        }
+        if (s == FK_OK)
+            count_entry(xf, xf->fp_bits, 1);
         span_unlock(&sp);
         if (s != FK_EFULL || tries++ > 0) /* doubling did not help: copies of one hash */
             return s;
@@ -1300,6 +1379,8 @@ static fk_status insert_concurrent_hash(fk_expandable *xf, uint64_t h)
 
 static fk_status remove_concurrent_hash(fk_expandable *xf, uint64_t h)
 {
+    if (fk_tallies_prepare(&xf->c_counts, FK_XF_C_FIELDS) != FK_OK)
+        return FK_ENOMEM;
     for (;;) {
         fk_xf_locks *L = locks_now(xf);
         if (!L)
@@ -1314,8 +1395,7 @@ static fk_status remove_concurrent_hash(fk_expandable *xf, uint64_t h)
         if (run_longest_match(xf, q, kv, &start, &end, &best, &best_len)) {
             table_remove_at(xf, q, start, end, best,
                             sp.limit < xf->quotients ? sp.limit : xf->quotients);
-            atomic_add_u64(&xf->used, UINT64_MAX);
-            atomic_add_u64(&xf->by_len[best_len], UINT64_MAX);
+            count_entry(xf, best_len, UINT64_MAX);
             span_unlock(&sp);
             return FK_OK;
         }
@@ -1385,7 +1465,7 @@ static double fpr_bound(const fk_expandable *xf)
 {
     double sum = 0;
     for (unsigned L = 0; L < 32; L++)
-        sum += (double)xf->by_len[L] * ldexp(1.0, -(int)L);
+        sum += (double)fk_xf_by_len(xf, L) * ldexp(1.0, -(int)L);
     for (size_t i = 0; i < xf->nvoids; i++)
         sum += ldexp(1.0, (int)(xf->doublings - (unsigned)(xf->voids[i] >> FK_XF_VOID_SHIFT)));
     double f = sum / (double)xf->quotients;
@@ -1395,11 +1475,11 @@ static double fpr_bound(const fk_expandable *xf)
 static void stats_of(const fk_expandable *xf, fk_stats *out)
 {
     memset(out, 0, sizeof *out);
-    out->items = xf->used + xf->nvoids;
+    out->items = fk_xf_used(xf) + xf->nvoids;
     out->capacity = xf->limit;
     out->memory_bytes = memory_of(xf);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)xf->limit;
-    out->load_factor = (double)xf->used / (double)xf->slots;
+    out->load_factor = (double)fk_xf_used(xf) / (double)xf->slots;
     out->expected_fpr = fpr_bound(xf);
 }
 
@@ -1414,18 +1494,19 @@ void fk_expandable_describe(const fk_expandable *xf, fk_expandable_description *
     out->growth = xf->growth;
     out->quotients = xf->quotients;
     out->slots = xf->slots;
-    out->entries = xf->used;
+    out->entries = fk_xf_used(xf);
     out->voids = xf->nvoids;
-    memcpy(out->by_length, xf->by_len, sizeof out->by_length);
+    for (unsigned L = 0; L < 32; L++)
+        out->by_length[L] = fk_xf_by_len(xf, L);
     bool any = false;
     for (uint32_t L = 0; L < 32; L++)
-        if (xf->by_len[L]) {
+        if (out->by_length[L]) {
             if (!any)
                 out->shortest = L;
             out->longest = L;
             any = true;
         }
-    uint64_t all = xf->used + xf->nvoids;
+    uint64_t all = out->entries + xf->nvoids;
     out->void_share = all ? (double)xf->nvoids / (double)all : 0.0;
     out->seed = xf->seed;
 }

@@ -43,6 +43,7 @@
 #include "../common/endian.h"
 #include "../common/hash.h"
 #include "../common/rank_select.h"
+#include "../common/tally.h"
 
 #define FK_XF_HEAD       18u    /* occupieds, runends, offset */
 #define FK_XF_PAD        8u
@@ -101,7 +102,29 @@ struct fk_expandable {
     _Atomic unsigned char locks_making;
     unsigned  nretired;
     fk_xf_locks *retired[FK_EXPANDABLE_MAX_DOUBLINGS + 1];
+    /* the concurrent writers' changes to used and by_len, one row per
+     * thread (fields FK_XF_C_USED, FK_XF_C_BY_LEN + L); a writer moves its
+     * used count into `used` by FK_XF_C_FLUSH at a time, so the limit
+     * check reads one rarely written line. Read through fk_xf_used and
+     * fk_xf_by_len; folded in by the doubling and by the next plain call. */
+    fk_tallies c_counts;
 };
+
+enum { FK_XF_C_USED, FK_XF_C_BY_LEN, FK_XF_C_FIELDS = FK_XF_C_BY_LEN + 32 };
+#define FK_XF_C_FLUSH 64u
+
+/* Entries in the table (the plain count and what concurrent writers hold
+ * unmoved); exact with no writer running. O(FK_TALLY_STRIPES). */
+static inline uint64_t fk_xf_used(const fk_expandable *xf)
+{
+    return xf->used + fk_tallies_sum(&xf->c_counts, FK_XF_C_FIELDS, FK_XF_C_USED);
+}
+
+/* Entries of fingerprint length L, as fk_xf_used. */
+static inline uint64_t fk_xf_by_len(const fk_expandable *xf, unsigned L)
+{
+    return xf->by_len[L] + fk_tallies_sum(&xf->c_counts, FK_XF_C_FIELDS, FK_XF_C_BY_LEN + L);
+}
 
 /* ------------------------------------------------------- key -> place */
 

@@ -43,7 +43,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
     h->seed = xf->seed;
     h->capacity = xf->capacity;
     h->fpr = xf->fpr;
-    h->items = xf->used + xf->nvoids;
+    h->items = fk_xf_used(xf) + xf->nvoids;
     h->param[P_QUOTIENTS] = xf->quotients;
     h->param[P_WIDTH] = xf->width;
     h->param[P_FP_BITS] = xf->fp_bits;

@@ -577,9 +577,7 @@ static void release_concurrent(fk_quotient *qf)
 {
     free(atomic_load_explicit(&qf->locks, memory_order_relaxed));
     atomic_store_explicit(&qf->locks, NULL, memory_order_relaxed);
-    fk_tally_release(&qf->c_items);
-    fk_tally_release(&qf->c_distinct);
-    fk_tally_release(&qf->c_used);
+    fk_tallies_release(&qf->c_counts);
 }
 
 void fk_quotient_free(fk_quotient *qf)
@@ -596,9 +594,7 @@ void fk_qf_settle(fk_quotient *qf)
     qf->items = fk_qf_sum_items(qf);
     qf->distinct = fk_qf_distinct(qf);
     qf->used = fk_qf_used(qf);
-    fk_tally_reset(&qf->c_items);
-    fk_tally_reset(&qf->c_distinct);
-    fk_tally_reset(&qf->c_used);
+    fk_tallies_reset(&qf->c_counts, FK_QF_C_FIELDS);
 }
 
 static uint64_t table_bytes(const fk_quotient *qf)
@@ -969,9 +965,10 @@ change_count_at_as(fk_quotient *qf, uint64_t q, uint64_t x, uint64_t add, bool o
     st = nv.n == oldlen + 1 ? grow_run_by_one(qf, P, q, oldlen, nv.v)
                             : rewrite_run(qf, P, q, oldlen, nv.v, nv.n, qlimit);
     if (st == FK_OK && concurrent) {
-        fk_tally_add(&qf->c_items, nc - c);
-        fk_tally_add(&qf->c_distinct, (uint64_t)(int64_t)((c == 0) - (nc == 0)));
-        fk_tally_add(&qf->c_used, nv.n - oldlen);
+        fk_tally_row r = fk_tallies_row(&qf->c_counts, FK_QF_C_FIELDS);
+        fk_tally_row_add(r, FK_QF_C_ITEMS, nc - c);
+        fk_tally_row_add(r, FK_QF_C_DISTINCT, (uint64_t)(int64_t)((c == 0) - (nc == 0)));
+        fk_tally_row_add(r, FK_QF_C_USED, nv.n - oldlen);
     } else if (st == FK_OK) {
         qf->items = qf->items + nc - c;
         qf->distinct += (c == 0) - (nc == 0);
@@ -1668,17 +1665,19 @@ static uint64_t regions_of(const fk_quotient *qf)
 static uint64_t concurrent_bytes(const fk_quotient *qf)
 {
     return (atomic_load_explicit(&qf->locks, memory_order_relaxed) ? regions_of(qf) : 0) +
-           fk_tally_bytes(&qf->c_items) + fk_tally_bytes(&qf->c_distinct) +
-           fk_tally_bytes(&qf->c_used);
+           fk_tallies_bytes(&qf->c_counts, FK_QF_C_FIELDS);
 }
 
 /* The lock bytes, allocated by the first concurrent call (the loser of a
- * race frees its own); NULL when the allocation fails. */
+ * race frees its own) with the writers' counter rows before them; NULL
+ * when an allocation fails. */
 static unsigned char *region_locks(fk_quotient *qf)
 {
     unsigned char *l = atomic_load_explicit(&qf->locks, memory_order_acquire);
     if (l)
         return l;
+    if (fk_tallies_prepare(&qf->c_counts, FK_QF_C_FIELDS) != FK_OK)
+        return NULL;
     unsigned char *mine = calloc((size_t)regions_of(qf), 1);
     if (!mine)
         return NULL;
@@ -1743,9 +1742,10 @@ static fk_status insert_concurrent_hash(fk_quotient *qf, uint64_t h)
         fk_qf_set_slot(qf, q, x);
         set_runend(qf, q, true);
         set_occupied(qf, q, true);
-        fk_tally_add(&qf->c_items, 1);
-        fk_tally_add(&qf->c_distinct, 1);
-        fk_tally_add(&qf->c_used, 1);
+        fk_tally_row r = fk_tallies_row(&qf->c_counts, FK_QF_C_FIELDS);
+        fk_tally_row_add(r, FK_QF_C_ITEMS, 1);
+        fk_tally_row_add(r, FK_QF_C_DISTINCT, 1);
+        fk_tally_row_add(r, FK_QF_C_USED, 1);
     } else {
         s = change_count_at_as(qf, q, x, 1, occupied, P,
                                limit < qf->quotients ? limit : qf->quotients, true);

@@ -92,8 +92,11 @@ struct fk_quotient {
      * above, added per thread (common/tally.h) and folded in by the
      * readers (fk_qf_items and friends) and by fk_qf_settle. */
     _Atomic(unsigned char *) locks;
-    fk_tally  c_items, c_distinct, c_used;
+    fk_tallies c_counts; /* fields FK_QF_C_ITEMS .. FK_QF_C_USED */
 };
+
+/* The concurrent writers' counters in c_counts, one row per thread. */
+enum { FK_QF_C_ITEMS, FK_QF_C_DISTINCT, FK_QF_C_USED, FK_QF_C_FIELDS };
 
 /* Blocks per region of the concurrent writers (256 slots). */
 #define FK_QF_REGION_BLOCKS 4u
@@ -102,15 +105,15 @@ struct fk_quotient {
  * sum mod 2^64 of signed changes; the exact sum never leaves 0..2^128). */
 static inline fk_qf_sum fk_qf_sum_items(const fk_quotient *qf)
 {
-    return qf->items + (fk_qf_sum)(__int128)(int64_t)fk_tally_sum(&qf->c_items);
+    return qf->items + (fk_qf_sum)(__int128)(int64_t)fk_tallies_sum(&qf->c_counts, FK_QF_C_FIELDS, FK_QF_C_ITEMS);
 }
 static inline uint64_t fk_qf_distinct(const fk_quotient *qf)
 {
-    return qf->distinct + fk_tally_sum(&qf->c_distinct);
+    return qf->distinct + fk_tallies_sum(&qf->c_counts, FK_QF_C_FIELDS, FK_QF_C_DISTINCT);
 }
 static inline uint64_t fk_qf_used(const fk_quotient *qf)
 {
-    return qf->used + fk_tally_sum(&qf->c_used);
+    return qf->used + fk_tallies_sum(&qf->c_counts, FK_QF_C_FIELDS, FK_QF_C_USED);
 }
 
 /* Folds the concurrent writers' counts into the plain fields (the writers

@@ -52,7 +52,8 @@ if "$fk" bench --filters bloom --n 20000 --repeat 1 --lookups 20000 --no-fill --
 col() { awk -F, -v name="$1" 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == name) c = i; next}
                               $1 == "bloom" {print $c; exit}' <(grep -v '^#' "$tmp/b.csv"); }
 check "threads column is 2" [ "$(col threads)" = 2 ]
-for c in cinsert_1t_mops cinsert_mops lookup_1t_mops lookup_mops cinsert_vs_insert mixed_1t_mops mixed_mops; do
+for c in cinsert_1t_mops cinsert_mops lookup_1t_mops lookup_mops cinsert_vs_insert mixed_1t_mops mixed_mops \
+         ceiling_cinsert ceiling_lookup; do
     v=$(col $c)
     check "$c is a positive number ($v)" awk -v v="$v" 'BEGIN{exit !(v + 0 > 0)}'
 done

@@ -787,6 +787,60 @@ TEST(registered_under_its_name_and_id)
     CHECK(fk_ops_caps(&fk_expandable_ops) & FK_CAP_GROWS);
 }
 
+/* Concurrent writers count in rows of their own (used, by_len) and make
+ * region locks: the counts stay exact through concurrent doublings and
+ * through plain calls between concurrent ones (which fold the rows in),
+ * and memory_bytes counts the locks and rows. */
+TEST(concurrent_counts_exact_across_plain_calls_and_their_memory_counted)
+{
+    fk_params p = fk_params_make(500, 0.01);
+    p.seed = 61;
+    fk_expandable *xf = NULL, *plain = NULL;
+    CHECK_STATUS(fk_expandable_new(&p, &xf), FK_OK);
+    CHECK_STATUS(fk_expandable_new(&p, &plain), FK_OK);
+    if (!xf || !plain)
+        return;
+    fk_filter *f = fk_expandable_as_filter(xf), *g = fk_expandable_as_filter(plain);
+    const uint64_t n = 4000; /* three doublings, made by the concurrent path */
+    for (uint64_t k = 0; k < n; k++) {
+        CHECK_STATUS(fk_filter_insert_concurrent(f, &k, sizeof k), FK_OK);
+        CHECK_STATUS(fk_filter_insert(g, &k, sizeof k), FK_OK);
+    }
+    fk_stats st, sp;
+    fk_filter_stats(f, &st);
+    fk_filter_stats(g, &sp);
+    CHECK_EQ_U64(st.items, n);
+    CHECK_EQ_U64(st.capacity, sp.capacity); /* the same table */
+    CHECK_MSG(st.memory_bytes > sp.memory_bytes + 16 * 64,
+              "memory %llu, plain %llu: the locks and rows are not counted",
+              (unsigned long long)st.memory_bytes, (unsigned long long)sp.memory_bytes);
+    fk_expandable_description d;
+    fk_expandable_describe(xf, &d);
+    uint64_t by_len = 0;
+    for (unsigned L = 0; L < 32; L++)
+        by_len += d.by_length[L];
+    CHECK_EQ_U64(by_len, d.entries);
+    CHECK_EQ_U64(d.entries + d.voids, n);
+    /* plain inserts, then concurrent removes, then plain removes */
+    for (uint64_t k = n; k < n + 1000; k++)
+        CHECK_STATUS(fk_filter_insert(f, &k, sizeof k), FK_OK);
+    for (uint64_t k = 0; k < 700; k++)
+        CHECK_STATUS(fk_filter_remove_concurrent(f, &k, sizeof k), FK_OK);
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(st.items, n + 1000 - 700);
+    for (uint64_t k = 700; k < 1000; k++)
+        CHECK_STATUS(fk_filter_remove(f, &k, sizeof k), FK_OK);
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(st.items, n);
+    CHECK(fk_xf_check_canonical(xf));
+    uint64_t missed = 0;
+    for (uint64_t k = 1000; k < n + 1000; k++)
+        missed += !fk_filter_contains(f, &k, sizeof k);
+    CHECK_EQ_U64(missed, 0);
+    fk_expandable_free(xf);
+    fk_expandable_free(plain);
+}
+
 int main(void)
 {
     RUN(model_sequences_while_growing);
@@ -804,5 +858,6 @@ int main(void)
     RUN(stats_describe_and_size_report_the_allocation_after_growth);
     RUN(files_of_0_4_load_and_answer_as_before);
     RUN(registered_under_its_name_and_id);
+    RUN(concurrent_counts_exact_across_plain_calls_and_their_memory_counted);
     return check_report();
 }

@@ -6,7 +6,15 @@
  * 50% mix and one concurrent insert of a key of the other half), beside
  * one thread doing the same through the same calls, in the same run.
  * Wall-clock time from the moment the threads are released to the end of
- * the last one. */
+ * the last one.
+ *
+ * The ceiling, in the same run: T private jobs (job t inserts the t-th
+ * share of the keys into a filter of its own sized for that share, then
+ * looks up the t-th share of the mix in it), run one after another by one
+ * thread and then all at once by T threads. Nothing is shared, so their
+ * ratio is what the machine gives T threads at the time (cores, memory
+ * bandwidth, clock, the other load): a filter's scaling against it is the
+ * part its own sharing costs. */
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -55,37 +63,56 @@ static void *run_share(void *arg)
     return NULL;
 }
 
-/* Runs the keys in `threads` shares (the calling thread takes the first,
- * and any whose thread could not start) and returns the wall nanoseconds;
- * *result = the shares' results summed. */
-static uint64_t timed_mixed(fk_filter *f, const fkc_keyset *keys, int lookup,
-                            const fkc_keyset *adds, size_t adds_from, unsigned threads,
-                            uint64_t *result)
+/* Runs sh[0..n): together (the calling thread takes the first, and any
+ * whose thread could not start) or one after another on the calling
+ * thread; returns the wall nanoseconds. */
+static uint64_t run_shares(share *sh, unsigned n, bool together)
 {
-    share sh[FKC_THREADS_MAX];
     pthread_t id[FKC_THREADS_MAX];
     int started[FKC_THREADS_MAX] = { 0 };
     atomic_int go = 0;
-    for (unsigned t = 0; t < threads; t++) {
-        sh[t] = (share){ f, keys, keys->count * t / threads, keys->count * (t + 1) / threads,
-                         lookup, adds, adds_from, &go, 0 };
-        if (t > 0)
+    for (unsigned t = 0; t < n; t++) {
+        sh[t].go = &go;
+        if (t > 0 && together)
             started[t] = pthread_create(&id[t], NULL, run_share, &sh[t]) == 0;
     }
     uint64_t t0 = fkc_now_ns();
     atomic_store_explicit(&go, 1, memory_order_release);
     run_share(&sh[0]);
-    for (unsigned t = 1; t < threads; t++) {
+    for (unsigned t = 1; t < n; t++) {
         if (started[t])
             pthread_join(id[t], NULL);
         else
             run_share(&sh[t]);
     }
-    uint64_t t1 = fkc_now_ns();
+    return fkc_now_ns() - t0;
+}
+
+/* Share t of `threads`: keys [count t / threads, count (t+1) / threads). */
+static share share_of(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned t,
+                      unsigned threads)
+{
+    return (share){ f, keys, keys->count * t / threads, keys->count * (t + 1) / threads,
+                    lookup, NULL, 0, NULL, 0 };
+}
+
+/* Runs the keys in `threads` shares at once and returns the wall
+ * nanoseconds; *result = the shares' results summed. */
+static uint64_t timed_mixed(fk_filter *f, const fkc_keyset *keys, int lookup,
+                            const fkc_keyset *adds, size_t adds_from, unsigned threads,
+                            uint64_t *result)
+{
+    share sh[FKC_THREADS_MAX];
+    for (unsigned t = 0; t < threads; t++) {
+        sh[t] = share_of(f, keys, lookup, t, threads);
+        sh[t].adds = adds;
+        sh[t].adds_from = adds_from;
+    }
+    uint64_t ns = run_shares(sh, threads, true);
     *result = 0;
     for (unsigned t = 0; t < threads; t++)
         *result += sh[t].result;
-    return t1 - t0;
+    return ns;
 }
 
 static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned threads,
@@ -97,23 +124,66 @@ static uint64_t timed(fk_filter *f, const fkc_keyset *keys, int lookup, unsigned
 /* Million operations per second of `ops` operations in `ns`. */
 static double mops(uint64_t ops, uint64_t ns) { return ns ? (double)ops * 1e3 / (double)ns : NAN; }
 
-/* A static kind's filter of every key of ks (fk_filter_build). */
+/* A static kind's filter of keys [first, end) of ks (fk_filter_build). */
 static fk_status build_static(const fk_ops *ops, const fk_params *p, const fkc_keyset *ks,
-                              fk_filter **out)
+                              size_t first, size_t end, fk_filter **out)
 {
-    size_t n = ks->count;
+    size_t n = end - first;
     const void **ptrs = malloc((n ? n : 1) * sizeof *ptrs);
     size_t *lens = malloc((n ? n : 1) * sizeof *lens);
     fk_status s = ptrs && lens ? FK_OK : FK_ENOMEM;
     for (size_t i = 0; s == FK_OK && i < n; i++) {
-        ptrs[i] = fkc_key_ptr(ks, i);
-        lens[i] = fkc_key_len(ks, i);
+        ptrs[i] = fkc_key_ptr(ks, first + i);
+        lens[i] = fkc_key_len(ks, first + i);
     }
     if (s == FK_OK)
         s = fk_filter_build(ops, p, n, ptrs, lens, out);
     free(ptrs);
     free(lens);
     return s;
+}
+
+/* One rep of the ceiling (see the top of this file): *ins and *look get
+ * the rate of `threads` private jobs run at once over the rate of the same
+ * jobs run one after another (NAN where the kind cannot: no concurrent
+ * insert, or a private filter that could not be made or filled). */
+static void ceiling(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, unsigned threads,
+                    int can_insert, double *ins, double *look)
+{
+    const bool is_static = fk_ops_caps(cfg->ops) & FK_CAP_STATIC;
+    const fkc_keyset *mix = &k->mix[2];
+    uint64_t ns[2][2] = { { 0, 0 }, { 0, 0 } }; /* [together][insert, lookup] */
+    bool ok = true;
+    for (int together = 0; together < 2 && ok; together++) {
+        fk_filter *fs[FKC_THREADS_MAX] = { NULL };
+        share sh[FKC_THREADS_MAX];
+        for (unsigned t = 0; t < threads && ok; t++) {
+            sh[t] = share_of(NULL, &k->w.pos, 0, t, threads);
+            fk_params p = fk_params_make(sh[t].end - sh[t].first, cfg->fpr);
+            p.seed = k->w.spec.seed;
+            ok = (is_static ? build_static(cfg->ops, &p, &k->w.pos, sh[t].first, sh[t].end, &fs[t])
+                            : fk_filter_new(cfg->ops, &p, &fs[t])) == FK_OK;
+            sh[t].f = fs[t];
+        }
+        if (ok && !is_static && can_insert) {
+            ns[together][0] = run_shares(sh, threads, together);
+            for (unsigned t = 0; t < threads; t++)
+                ok = ok && sh[t].result == 0;
+        } else if (ok && !is_static) {
+            for (unsigned t = 0; t < threads && ok; t++) /* untimed: lookups need the keys */
+                for (size_t i = sh[t].first; i < sh[t].end && ok; i++)
+                    ok = fk_filter_insert(fs[t], fkc_key_ptr(&k->w.pos, i),
+                                          fkc_key_len(&k->w.pos, i)) == FK_OK;
+        }
+        for (unsigned t = 0; t < threads && ok; t++)
+            sh[t] = share_of(fs[t], mix, 1, t, threads);
+        if (ok)
+            ns[together][1] = run_shares(sh, threads, together);
+        for (unsigned t = 0; t < threads; t++)
+            fk_filter_free(fs[t]);
+    }
+    *ins = ok && ns[1][0] ? (double)ns[0][0] / (double)ns[1][0] : NAN;
+    *look = ok && ns[1][1] ? (double)ns[0][1] / (double)ns[1][1] : NAN;
 }
 
 void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fkc_result *r)
@@ -123,13 +193,17 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
     const unsigned counts[2] = { 1, threads };
     double ins[2][FKC_THREAD_REPEATS_MAX], look[2][FKC_THREAD_REPEATS_MAX];
     double mixed[2][FKC_THREAD_REPEATS_MAX];
+    double ceil_ins[FKC_THREAD_REPEATS_MAX], ceil_look[FKC_THREAD_REPEATS_MAX];
     unsigned reps = cfg->repeat < FKC_THREAD_REPEATS_MAX ? cfg->repeat : FKC_THREAD_REPEATS_MAX;
     if (!reps)
         reps = 1;
     fk_params p = fk_params_make(k->n, cfg->fpr);
     p.seed = k->w.spec.seed;
     int can_insert = FK_OPS_HAS(cfg->ops, FK_OPS_V4, insert_concurrent);
-    for (unsigned rep = 0; rep < reps; rep++)
+    for (unsigned rep = 0; rep < reps; rep++) {
+        fkc_progress("%s n=%llu: ceiling, %u private jobs, run %u of %u", cfg->ops->name,
+                     (unsigned long long)k->n, threads, rep + 1, reps);
+        ceiling(cfg, k, threads, can_insert, &ceil_ins[rep], &ceil_look[rep]);
         for (int c = 0; c < 2; c++) {
             fkc_progress("%s n=%llu: %u thread(s), run %u of %u", cfg->ops->name,
                          (unsigned long long)k->n, counts[c], rep + 1, reps);
@@ -137,7 +211,7 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
             ins[c][rep] = look[c][rep] = mixed[c][rep] = NAN;
             if (fk_ops_caps(cfg->ops) & FK_CAP_STATIC) {
                 /* built from the keys (untimed): only its lookups scale */
-                if (build_static(cfg->ops, &p, &k->w.pos, &f) != FK_OK)
+                if (build_static(cfg->ops, &p, &k->w.pos, 0, k->w.pos.count, &f) != FK_OK)
                     continue;
             } else if (fk_filter_new(cfg->ops, &p, &f) != FK_OK) {
                 continue;
@@ -172,6 +246,11 @@ void fkc_measure_threads(const fkc_measure_cfg *cfg, const fkc_bench_keys *k, fk
             }
             fk_filter_free(f);
         }
+    }
+    r->ceiling_cinsert = fkc_median(ceil_ins, reps);
+    r->ceiling_lookup = fkc_median(ceil_look, reps);
+    if (!can_insert || (fk_ops_caps(cfg->ops) & FK_CAP_STATIC))
+        r->ceiling_cinsert = NAN;
     r->cinsert_1t_mops = fkc_median(ins[0], reps);
     r->cinsert_mops = fkc_median(ins[1], reps);
     r->lookup_1t_mops = fkc_median(look[0], reps);

@@ -205,11 +205,13 @@ static void thread_table(FILE *to, const fkc_result *rows, size_t n)
         return;
     fprintf(to, "\nthreads: million operations per second (aggregate), one thread and %llu\n",
             (unsigned long long)rows[i].threads);
-    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %8s %8s %7s %8s %8s %7s\n", "filter", "keys",
-            "n", "fpr", "cinsert", "cinsert", "scaling", "cost vs", "lookup", "lookup", "scaling",
-            "mixed", "mixed", "scaling");
-    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %8s %8s %7s %8s %8s %7s\n", "", "", "", "target",
-            "1 thr", "T thr", "", "insert", "1 thr", "T thr", "", "1 thr", "T thr", "");
+    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %7s %7s %8s %8s %7s %7s %7s %8s %8s %7s\n",
+            "filter", "keys", "n", "fpr", "cinsert", "cinsert", "scaling", "ceiling", "of ceil",
+            "cost vs", "lookup", "lookup", "scaling", "ceiling", "of ceil", "mixed", "mixed",
+            "scaling");
+    fprintf(to, "%-9s %5s %4s %6s %8s %8s %7s %7s %7s %7s %8s %8s %7s %7s %7s %8s %8s %7s\n", "",
+            "", "", "target", "1 thr", "T thr", "", "", "", "insert", "1 thr", "T thr", "", "", "",
+            "1 thr", "T thr", "");
     for (; i < n; i++) {
         const fkc_result *r = &rows[i];
         if (!r->threads)
@@ -220,10 +222,14 @@ static void thread_table(FILE *to, const fkc_result *rows, size_t n)
         cell(to, 8, " %*.2f", r->cinsert_1t_mops);
         cell(to, 8, " %*.2f", r->cinsert_mops);
         cell(to, 7, " %*.2f", r->cinsert_mops / r->cinsert_1t_mops);
+        cell(to, 7, " %*.2f", r->ceiling_cinsert);
+        cell(to, 7, " %*.2f", r->cinsert_mops / r->cinsert_1t_mops / r->ceiling_cinsert);
         cell(to, 7, " %*.2f", r->cinsert_vs_insert);
         cell(to, 8, " %*.2f", r->lookup_1t_mops);
         cell(to, 8, " %*.2f", r->lookup_mops);
         cell(to, 7, " %*.2f", r->lookup_mops / r->lookup_1t_mops);
+        cell(to, 7, " %*.2f", r->ceiling_lookup);
+        cell(to, 7, " %*.2f", r->lookup_mops / r->lookup_1t_mops / r->ceiling_lookup);
         cell(to, 8, " %*.2f", r->mixed_1t_mops);
         cell(to, 8, " %*.2f", r->mixed_mops);
         cell(to, 7, " %*.2f", r->mixed_mops / r->mixed_1t_mops);
@@ -231,7 +237,9 @@ static void thread_table(FILE *to, const fkc_result *rows, size_t n)
     }
     fprintf(to, "cinsert = fk_filter_insert_concurrent into one filter; lookup = fk_filter_contains, "
                 "50%% mix; mixed = 9 lookups and 1 concurrent insert in 10, on a filter half full; "
-                "scaling = T threads / 1 thread; cost vs insert = one-thread concurrent "
+                "scaling = T threads / 1 thread; ceiling = T private jobs (a filter each, "
+                "nothing shared) at once / one after another, the machine's limit now; "
+                "of ceil = scaling / ceiling; cost vs insert = one-thread concurrent "
                 "insert time / plain insert time\n");
 }
 

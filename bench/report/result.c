@@ -145,6 +145,15 @@ static const fkc_column bench_cols[] = {
     F(mixed_mops,
       "the same with T threads each taking a share of the operations at once: aggregate "
       "million operations per second"),
+    F(ceiling_cinsert,
+      "the machine's ceiling for cinsert_mops / cinsert_1t_mops in the same run: T private "
+      "jobs (each a share of the n keys into a filter of its own sized for the share, "
+      "through fk_filter_insert_concurrent) run at once, rate over the same jobs run one "
+      "after another by one thread; nothing is shared, so a kind's scaling over this is "
+      "the part its own sharing costs"),
+    F(ceiling_lookup,
+      "the same for lookup_mops / lookup_1t_mops: T private jobs, each a share of the 50% "
+      "mix looked up in its private filter"),
 };
 
 static const fkc_column load_cols[] = {

@@ -78,6 +78,8 @@ typedef struct {
     double      cinsert_vs_insert; /* 1-thread concurrent insert time / plain insert time */
     double      mixed_1t_mops;  /* million operations per second, 90% lookups + 10% concurrent inserts, 1 thread */
     double      mixed_mops;     /* the same, T threads together */
+    double      ceiling_cinsert;/* T private insert jobs at once / one after another */
+    double      ceiling_lookup; /* T private lookup jobs at once / one after another */
 
     uint64_t    static_kind;    /* 1: built from the whole set (FK_CAP_STATIC): the
                                    insert columns time fk_filter_build */
