@@ -90,9 +90,9 @@ static uint64_t memory_of(const fk_ribbon_geom *g, uint32_t r)
 
 /* Temporary bytes of one shard's workspace for k keys in m slots: the
  * hashes, and the banded rows (16 + 4 bytes a slot), which hold the
- * sort's scratch first. */
+ * sort's input and counts first (12 bytes a key). */
 static uint64_t hashes_bytes(uint64_t k) { return 8 * (k ? k : 1); }
-static uint64_t band_bytes(uint64_t k, uint64_t m) { return max_u64(20 * m, 8 * k); }
+static uint64_t band_bytes(uint64_t k, uint64_t m) { return max_u64(20 * m, 12 * k); }
 
 /* ---------------------------------------------------------- allocation */
 
@@ -268,11 +268,15 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
 
 /* ---------------------------------------------------------- sort, dedup */
 
-/* Sorts a[0..n) ascending: two LSD radix passes over the top 24 bits (12
- * each), then one insertion pass, which only moves keys sharing those
- * bits (a shard holds at most 2^24 keys: about one such key in a run). */
-#define RADIX_BITS 12u
-#define RADIX_SIZE (1u << RADIX_BITS)
+/* Sorts the hashes in[0..n) ascending into out[0..n) (in may be
+ * overwritten: it holds the counts after the hashes' end, `count`, 4
+ * bytes a bucket, 2^B <= n buckets, so 12 n bytes in all): one counting
+ * pass and one scatter by the top B bits (buckets of one to two keys on
+ * average: a start is a monotone function of the hash, so this is the
+ * order of the starts), then each bucket sorted on its own. A bucket
+ * holds few keys unless a set was crafted against the seed; a long one
+ * takes qsort, so no set makes the sort quadratic. */
+#define SMALL_BUCKET 32u
 
 static void insertion_sort(uint64_t *a, size_t n)
 {
@@ -287,29 +291,50 @@ static void insertion_sort(uint64_t *a, size_t n)
     }
 }
 
-static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned shift)
+static int by_hash(const void *x, const void *y)
 {
-    size_t count[RADIX_SIZE]; /* 32 KiB of stack */
-    memset(count, 0, sizeof count);
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static unsigned bucket_bits(size_t n)
+{
+    unsigned b = 0;
+    while (b < 32 && ((size_t)2 << b) <= n)
+        b++;
+    return b; /* 2^b <= n < 2^(b+1) for n >= 1 */
+}
+
+static void sort_hashes(const uint64_t *in, uint64_t *out, uint32_t *count, size_t n)
+{
+    if (n <= SMALL_BUCKET) {
+        memcpy(out, in, n * sizeof *out);
+        insertion_sort(out, n);
+        return;
+    }
+    unsigned bits = bucket_bits(n), shift = 64 - bits;
+    size_t buckets = (size_t)1 << bits;
+    memset(count, 0, buckets * sizeof *count);
     for (size_t i = 0; i < n; i++)
-        count[(src[i] >> shift) & (RADIX_SIZE - 1)]++;
-    size_t at = 0;
-    for (unsigned d = 0; d < RADIX_SIZE; d++) {
-        size_t c = count[d];
+        count[in[i] >> shift]++;
+    uint32_t at = 0; /* a shard holds far fewer than 2^32 keys */
+    for (size_t d = 0; d < buckets; d++) {
+        uint32_t c = count[d];
         count[d] = at;
         at += c;
     }
     for (size_t i = 0; i < n; i++)
-        dst[count[(src[i] >> shift) & (RADIX_SIZE - 1)]++] = src[i];
-}
-
-static void sort_hashes(uint64_t *a, uint64_t *tmp, size_t n)
-{
-    if (n > 256) {
-        radix_pass(a, tmp, n, 64 - 2 * RADIX_BITS);
-        radix_pass(tmp, a, n, 64 - RADIX_BITS);
+        out[count[in[i] >> shift]++] = in[i];
+    /* count[d] is now the end of bucket d */
+    size_t lo = 0;
+    for (size_t d = 0; d < buckets; d++) {
+        size_t hi = count[d];
+        if (hi - lo > SMALL_BUCKET)
+            qsort(out + lo, hi - lo, sizeof *out, by_hash);
+        else if (hi - lo > 1)
+            insertion_sort(out + lo, hi - lo);
+        lo = hi;
     }
-    insertion_sort(a, n);
 }
 
 static size_t unique_hashes(uint64_t *a, size_t n)
@@ -325,10 +350,142 @@ static size_t unique_hashes(uint64_t *a, size_t n)
 
 /* ------------------------------------------------- band, back-substitute */
 
-static inline unsigned ctz128(uint64_t lo, uint64_t hi)
+/* The banding of rows of the sorted distinct hashes g[0..k) into coef
+ * ([m][2]: lo, hi; zeroed, so a free slot reads lo = 0: a kept row's lo
+ * has bit 0 set) and res. Each row is XORed with the row kept at its
+ * first nonzero column until it finds a free one or vanishes. False when
+ * the system has no solution. Inlined into one copy per instruction set
+ * (tzcnt, shrx where the CPU has them). */
+static inline __attribute__((always_inline)) bool
+band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64_t *coef,
+          uint32_t *res)
 {
-    return lo ? (unsigned)__builtin_ctzll(lo) : 64u + (unsigned)__builtin_ctzll(hi);
+    for (size_t i = 0; i < k; i++) {
+        fk_ribbon_row row;
+        fk_ribbon_row_of(starts, g[i], fp_mask, &row);
+        uint64_t at = row.s, lo = row.lo, hi = row.hi;
+        uint32_t fp = row.fp;
+        for (;;) {
+            uint64_t *c = coef + 2 * at;
+            uint64_t c0 = c[0];
+            if (c0 == 0) {
+                c[0] = lo;
+                c[1] = hi;
+                res[at] = fp;
+                break;
+            }
+            lo ^= c0; /* bit 0 of both is set: lo's goes */
+            hi ^= c[1];
+            fp ^= res[at];
+            if (__builtin_expect(lo == 0, 0)) {
+                if (hi == 0) {
+                    if (fp != 0)
+                        return false; /* inconsistent: no solution */
+                    break;            /* redundant: implied by the rows kept */
+                }
+                at += 64;
+                lo = hi;
+                hi = 0;
+            }
+            unsigned z = (unsigned)__builtin_ctzll(lo); /* < 64 */
+            at += z;
+            lo = (lo >> z) | ((hi << 1) << (63 - z));
+            hi >>= z;
+        }
+    }
+    return true;
 }
+
+/* Back substitution, the last block first and within a block the last
+ * slot first, four result columns at a time (independent chains for the
+ * CPU to overlap; the last group overlaps the one before it when r is
+ * not a multiple of 4, recomputing the same words). A column's state is
+ * its solution bits for slots at..at+127 (bit 0 = slot at): entering
+ * block b it is the column's words of blocks b + 1 and b + 2 (0 past the
+ * shard's end). A free slot (lo = 0) takes its bits from res, which the
+ * caller filled with pseudo-random bits. */
+#define SOLVE_STEP(q)                                              \
+    do {                                                           \
+        hi##q = (hi##q << 1) | (lo##q >> 63);                      \
+        lo##q <<= 1;                                               \
+        uint64_t x = (c0 & lo##q) ^ (c1 & hi##q);                  \
+        lo##q |= (uint64_t)((__builtin_parityll(x) ^ (want >> q)) & 1u);         \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+solve_blocks(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_t r,
+             uint64_t *sol)
+{
+    for (uint64_t b = blocks; b-- > 0;) {
+        const uint64_t *cb = coef + 128 * b;
+        const uint32_t *rb = res + 64 * b;
+        uint64_t *next = b + 1 < blocks ? sol + (b + 1) * r : NULL;
+        uint64_t *after = b + 2 < blocks ? sol + (b + 2) * r : NULL;
+        uint32_t j = 0;
+        while (j < r) {
+            if (r >= 4) {
+                if (j + 4 > r)
+                    j = r - 4;
+                uint64_t lo0 = next ? next[j] : 0, hi0 = after ? after[j] : 0;
+                uint64_t lo1 = next ? next[j + 1] : 0, hi1 = after ? after[j + 1] : 0;
+                uint64_t lo2 = next ? next[j + 2] : 0, hi2 = after ? after[j + 2] : 0;
+                uint64_t lo3 = next ? next[j + 3] : 0, hi3 = after ? after[j + 3] : 0;
+                for (unsigned i = 64; i-- > 0;) {
+                    uint64_t c0 = cb[2 * i], c1 = cb[2 * i + 1];
+                    uint32_t want = rb[i] >> j;
+                    SOLVE_STEP(0);
+                    SOLVE_STEP(1);
+                    SOLVE_STEP(2);
+                    SOLVE_STEP(3);
+                }
+                sol[b * r + j] = lo0;
+                sol[b * r + j + 1] = lo1;
+                sol[b * r + j + 2] = lo2;
+                sol[b * r + j + 3] = lo3;
+                j += 4;
+            } else {
+                uint64_t lo0 = next ? next[j] : 0, hi0 = after ? after[j] : 0;
+                for (unsigned i = 64; i-- > 0;) {
+                    uint64_t c0 = cb[2 * i], c1 = cb[2 * i + 1];
+                    uint32_t want = rb[i] >> j;
+                    SOLVE_STEP(0);
+                }
+                sol[b * r + j] = lo0;
+                j++;
+            }
+        }
+    }
+}
+#undef SOLVE_STEP
+
+static bool band_and_solve_plain(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k,
+                                 uint64_t *coef, uint32_t *res)
+{
+    return band_rows(starts, fp_mask, g, k, coef, res);
+}
+
+static void solve_plain(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_t r,
+                        uint64_t *sol)
+{
+    solve_blocks(coef, res, blocks, r, sol);
+}
+
+#if FK_CPU_X86
+/* tzcnt (BMI1), shrx/shlx (BMI2) and a parity as popcnt and a mask */
+#define FK_TARGET_BUILD __attribute__((target("bmi,bmi2,popcnt")))
+FK_TARGET_BUILD static bool band_and_solve_fast(uint64_t starts, uint32_t fp_mask,
+                                                const uint64_t *g, size_t k, uint64_t *coef,
+                                                uint32_t *res)
+{
+    return band_rows(starts, fp_mask, g, k, coef, res);
+}
+
+FK_TARGET_BUILD static void solve_fast(const uint64_t *coef, const uint32_t *res,
+                                       uint64_t blocks, uint32_t r, uint64_t *sol)
+{
+    solve_blocks(coef, res, blocks, r, sol);
+}
+#endif
 
 /* Solves one shard: rows of the sorted distinct hashes g[0..k) in a
  * geometry of m slots, into the shard's blocks at sol (blocks * r words).
@@ -342,67 +499,29 @@ static bool band_and_solve(const fk_ribbon_geom *geom, uint32_t r, uint32_t fp_m
     uint64_t *coef = (uint64_t *)band; /* [m][2]: lo, hi */
     uint32_t *res = (uint32_t *)(band + 16 * m);
     memset(coef, 0, (size_t)(16 * m));
-    for (size_t i = 0; i < k; i++) {
-        fk_ribbon_row row;
-        fk_ribbon_row_of(geom->starts, g[i], fp_mask, &row);
-        uint64_t at = row.s, lo = row.lo, hi = row.hi;
-        uint32_t fp = row.fp;
-        for (;;) {
-            uint64_t *c = coef + 2 * at;
-            if ((c[0] | c[1]) == 0) {
-                c[0] = lo;
-                c[1] = hi;
-                res[at] = fp;
-                break;
-            }
-            lo ^= c[0];
-            hi ^= c[1];
-            fp ^= res[at];
-            if ((lo | hi) == 0) {
-                if (fp != 0)
-                    return false; /* inconsistent: no solution */
-                break;            /* redundant: implied by the rows kept */
-            }
-            unsigned z = ctz128(lo, hi);
-            at += z;
-            if (z >= 64) {
-                lo = hi >> (z - 64);
-                hi = 0;
-            } else if (z > 0) {
-                lo = (lo >> z) | (hi << (64 - z));
-                hi >>= z;
-            }
-        }
+    bool fast = false;
+#if FK_CPU_X86
+    fast = fk_cpu_has(FK_CPU_BMI | FK_CPU_BMI2 | FK_CPU_POPCNT) &&
+           !fk_ribbon_testing.plain_lookups;
+    if (fast ? !band_and_solve_fast(geom->starts, fp_mask, g, k, coef, res)
+             : !band_and_solve_plain(geom->starts, fp_mask, g, k, coef, res))
+        return false;
+#else
+    if (!band_and_solve_plain(geom->starts, fp_mask, g, k, coef, res))
+        return false;
+#endif
+    /* a free slot: any bits (pseudo-random, so that absent keys meet no
+     * pattern) */
+    for (uint64_t at = 0; at < m; at++)
+        if (coef[2 * at] == 0)
+            res[at] = (uint32_t)derive(free_seed ^ at);
+#if FK_CPU_X86
+    if (fast) {
+        solve_fast(coef, res, geom->blocks, r, sol);
+        return true;
     }
-    /* Back substitution, last slot first: state[j] holds column j's
-     * solution bits for the slots at..at+127 (bit 0 = slot at). */
-    uint64_t st_lo[FK_RIBBON_MAX_RESULT_BITS], st_hi[FK_RIBBON_MAX_RESULT_BITS];
-    memset(st_lo, 0, sizeof st_lo);
-    memset(st_hi, 0, sizeof st_hi);
-    for (uint64_t at = m; at-- > 0;) {
-        const uint64_t *c = coef + 2 * at;
-        uint32_t want;
-        if ((c[0] | c[1]) != 0) {
-            want = res[at];
-            for (uint32_t j = 0; j < r; j++) {
-                st_hi[j] = (st_hi[j] << 1) | (st_lo[j] >> 63);
-                st_lo[j] <<= 1;
-                want ^= (uint32_t)__builtin_parityll((c[0] & st_lo[j]) ^ (c[1] & st_hi[j]))
-                        << j;
-            }
-        } else {
-            want = (uint32_t)derive(free_seed ^ at); /* a free slot: any bits */
-            for (uint32_t j = 0; j < r; j++) {
-                st_hi[j] = (st_hi[j] << 1) | (st_lo[j] >> 63);
-                st_lo[j] <<= 1;
-            }
-        }
-        for (uint32_t j = 0; j < r; j++)
-            st_lo[j] |= (want >> j) & 1u;
-        if ((at & 63) == 0)
-            for (uint32_t j = 0; j < r; j++)
-                sol[(at >> 6) * r + j] = st_lo[j];
-    }
+#endif
+    solve_plain(coef, res, geom->blocks, r, sol);
     return true;
 }
 
@@ -459,15 +578,16 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t r, 
     for (; s == FK_EFULL && level < FK_RIBBON_MAX_LEVELS; level++) {
         for (unsigned t = 0; t < FK_RIBBON_ATTEMPTS_PER_LEVEL; t++, a++) {
             uint64_t hseed = attempt_seed(seed, a);
-            hash_range(src, 0, n, hseed, hashes);
-            passes++;
             /* sized for this level's slots at once (k <= n keys need no
              * more), so the buffer never grows while the hashes are held */
             if (!grow(&band, &band_have, band_bytes(n, fk_ribbon_slots_for(n, level)))) {
                 s = FK_ENOMEM;
                 break;
             }
-            sort_hashes(hashes, (uint64_t *)band, n);
+            /* hashed into the band's space, sorted from there */
+            hash_range(src, 0, n, hseed, (uint64_t *)band);
+            passes++;
+            sort_hashes((uint64_t *)band, hashes, (uint32_t *)(band + 8 * n), n);
             size_t k = unique_hashes(hashes, n);
             fk_ribbon_geom geom = { .shards = 1, .slots = fk_ribbon_slots_for(k, level) };
             if (!fk_ribbon_geom_finish(&geom, r)) {
@@ -588,9 +708,10 @@ static void build_shards(worker *w)
         for (; t < FK_RIBBON_ATTEMPTS_PER_LEVEL && !ok; t++) {
             uint64_t a = (uint64_t)sb->level * FK_RIBBON_ATTEMPTS_PER_LEVEL + t;
             uint64_t ss = shard_seed_of(sb->seed, s, a);
+            uint64_t *mixed = (uint64_t *)w->ws_band; /* sorted from there */
             for (size_t i = 0; i < n; i++)
-                w->ws_hashes[i] = fk_ribbon_remix(h[i], ss);
-            sort_hashes(w->ws_hashes, (uint64_t *)w->ws_band, n);
+                mixed[i] = fk_ribbon_remix(h[i], ss);
+            sort_hashes(mixed, w->ws_hashes, (uint32_t *)(w->ws_band + 8 * n), n);
             size_t k = unique_hashes(w->ws_hashes, n);
             sb->items[s] = k;
             rb->shard_seed[s] = ss;
