@@ -350,15 +350,16 @@ static size_t unique_hashes(uint64_t *a, size_t n)
 
 /* ------------------------------------------------- band, back-substitute */
 
-/* The banding of rows of the sorted distinct hashes g[0..k) into coef
- * ([m][2]: lo, hi; zeroed, so a free slot reads lo = 0: a kept row's lo
- * has bit 0 set) and res. Each row is XORed with the row kept at its
+/* The banding of rows of the sorted distinct hashes g[0..k) into the
+ * rows' words clo[m], chi[m] (zeroed, so a free slot reads clo = 0: a
+ * kept row's has bit 0 set) and results res[m] (three arrays, so that a
+ * slot's address is a scaled index, off the chain of dependent loads). Each row is XORed with the row kept at its
  * first nonzero column until it finds a free one or vanishes. False when
  * the system has no solution. Inlined into one copy per instruction set
  * (tzcnt, shrx where the CPU has them). */
 static inline __attribute__((always_inline)) bool
-band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64_t *coef,
-          uint32_t *res)
+band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64_t *clo,
+          uint64_t *chi, uint32_t *res)
 {
     for (size_t i = 0; i < k; i++) {
         fk_ribbon_row row;
@@ -366,16 +367,15 @@ band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64
         uint64_t at = row.s, lo = row.lo, hi = row.hi;
         uint32_t fp = row.fp;
         for (;;) {
-            uint64_t *c = coef + 2 * at;
-            uint64_t c0 = c[0];
+            uint64_t c0 = clo[at];
             if (c0 == 0) {
-                c[0] = lo;
-                c[1] = hi;
+                clo[at] = lo;
+                chi[at] = hi;
                 res[at] = fp;
                 break;
             }
             lo ^= c0; /* bit 0 of both is set: lo's goes */
-            hi ^= c[1];
+            hi ^= chi[at];
             fp ^= res[at];
             if (__builtin_expect(lo == 0, 0)) {
                 if (hi == 0) {
@@ -413,11 +413,11 @@ band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64
     } while (0)
 
 static inline __attribute__((always_inline)) void
-solve_blocks(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_t r,
-             uint64_t *sol)
+solve_blocks(const uint64_t *clo, const uint64_t *chi, const uint32_t *res, uint64_t blocks,
+             uint32_t r, uint64_t *sol)
 {
     for (uint64_t b = blocks; b-- > 0;) {
-        const uint64_t *cb = coef + 128 * b;
+        const uint64_t *lb = clo + 64 * b, *hb = chi + 64 * b;
         const uint32_t *rb = res + 64 * b;
         uint64_t *next = b + 1 < blocks ? sol + (b + 1) * r : NULL;
         uint64_t *after = b + 2 < blocks ? sol + (b + 2) * r : NULL;
@@ -431,7 +431,7 @@ solve_blocks(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_
                 uint64_t lo2 = next ? next[j + 2] : 0, hi2 = after ? after[j + 2] : 0;
                 uint64_t lo3 = next ? next[j + 3] : 0, hi3 = after ? after[j + 3] : 0;
                 for (unsigned i = 64; i-- > 0;) {
-                    uint64_t c0 = cb[2 * i], c1 = cb[2 * i + 1];
+                    uint64_t c0 = lb[i], c1 = hb[i];
                     uint32_t want = rb[i] >> j;
                     SOLVE_STEP(0);
                     SOLVE_STEP(1);
@@ -446,7 +446,7 @@ solve_blocks(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_
             } else {
                 uint64_t lo0 = next ? next[j] : 0, hi0 = after ? after[j] : 0;
                 for (unsigned i = 64; i-- > 0;) {
-                    uint64_t c0 = cb[2 * i], c1 = cb[2 * i + 1];
+                    uint64_t c0 = lb[i], c1 = hb[i];
                     uint32_t want = rb[i] >> j;
                     SOLVE_STEP(0);
                 }
@@ -458,33 +458,36 @@ solve_blocks(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_
 }
 #undef SOLVE_STEP
 
-static bool band_and_solve_plain(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k,
-                                 uint64_t *coef, uint32_t *res)
+static bool band_plain(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k,
+                       uint64_t *clo, uint64_t *chi, uint32_t *res)
 {
-    return band_rows(starts, fp_mask, g, k, coef, res);
+    return band_rows(starts, fp_mask, g, k, clo, chi, res);
 }
 
-static void solve_plain(const uint64_t *coef, const uint32_t *res, uint64_t blocks, uint32_t r,
-                        uint64_t *sol)
+static void solve_plain(const uint64_t *clo, const uint64_t *chi, const uint32_t *res,
+                        uint64_t blocks, uint32_t r, uint64_t *sol)
 {
-    solve_blocks(coef, res, blocks, r, sol);
+    solve_blocks(clo, chi, res, blocks, r, sol);
 }
 
 #if FK_CPU_X86
 /* tzcnt (BMI1), shrx/shlx (BMI2) and a parity as popcnt and a mask */
 #define FK_TARGET_BUILD __attribute__((target("bmi,bmi2,popcnt")))
-FK_TARGET_BUILD static bool band_and_solve_fast(uint64_t starts, uint32_t fp_mask,
-                                                const uint64_t *g, size_t k, uint64_t *coef,
-                                                uint32_t *res)
+FK_TARGET_BUILD static bool band_fast(uint64_t starts, uint32_t fp_mask, const uint64_t *g,
+                                      size_t k, uint64_t *clo, uint64_t *chi, uint32_t *res)
 {
-    return band_rows(starts, fp_mask, g, k, coef, res);
+    return band_rows(starts, fp_mask, g, k, clo, chi, res);
 }
 
-FK_TARGET_BUILD static void solve_fast(const uint64_t *coef, const uint32_t *res,
-                                       uint64_t blocks, uint32_t r, uint64_t *sol)
+FK_TARGET_BUILD static void solve_fast(const uint64_t *clo, const uint64_t *chi,
+                                       const uint32_t *res, uint64_t blocks, uint32_t r,
+                                       uint64_t *sol)
 {
-    solve_blocks(coef, res, blocks, r, sol);
+    solve_blocks(clo, chi, res, blocks, r, sol);
 }
+#else
+#define band_fast band_plain
+#define solve_fast solve_plain
 #endif
 
 /* Solves one shard: rows of the sorted distinct hashes g[0..k) in a
@@ -496,32 +499,25 @@ static bool band_and_solve(const fk_ribbon_geom *geom, uint32_t r, uint32_t fp_m
                            uint64_t free_seed)
 {
     uint64_t m = geom->slots;
-    uint64_t *coef = (uint64_t *)band; /* [m][2]: lo, hi */
+    uint64_t *clo = (uint64_t *)band, *chi = clo + m;
     uint32_t *res = (uint32_t *)(band + 16 * m);
-    memset(coef, 0, (size_t)(16 * m));
+    memset(clo, 0, (size_t)(8 * m)); /* chi is written where clo is */
     bool fast = false;
 #if FK_CPU_X86
     fast = fk_cpu_has(FK_CPU_BMI | FK_CPU_BMI2 | FK_CPU_POPCNT) &&
            !fk_ribbon_testing.plain_lookups;
-    if (fast ? !band_and_solve_fast(geom->starts, fp_mask, g, k, coef, res)
-             : !band_and_solve_plain(geom->starts, fp_mask, g, k, coef, res))
-        return false;
-#else
-    if (!band_and_solve_plain(geom->starts, fp_mask, g, k, coef, res))
-        return false;
 #endif
-    /* a free slot: any bits (pseudo-random, so that absent keys meet no
-     * pattern) */
+    if (!(fast ? band_fast(geom->starts, fp_mask, g, k, clo, chi, res)
+               : band_plain(geom->starts, fp_mask, g, k, clo, chi, res)))
+        return false;
+    /* a free slot (clo = 0: no row, so no parity) takes res's bits:
+     * pseudo-random ones, that absent keys meet no pattern */
     for (uint64_t at = 0; at < m; at++)
-        if (coef[2 * at] == 0)
+        if (clo[at] == 0) {
+            chi[at] = 0;
             res[at] = (uint32_t)derive(free_seed ^ at);
-#if FK_CPU_X86
-    if (fast) {
-        solve_fast(coef, res, geom->blocks, r, sol);
-        return true;
-    }
-#endif
-    solve_plain(coef, res, geom->blocks, r, sol);
+        }
+    (fast ? solve_fast : solve_plain)(clo, chi, res, geom->blocks, r, sol);
     return true;
 }
 
