@@ -350,50 +350,120 @@ static size_t unique_hashes(uint64_t *a, size_t n)
 
 /* ------------------------------------------------- band, back-substitute */
 
-/* The banding of rows of the sorted distinct hashes g[0..k) into the
- * rows' words clo[m], chi[m] (zeroed, so a free slot reads clo = 0: a
- * kept row's has bit 0 set) and results res[m] (three arrays, so that a
- * slot's address is a scaled index, off the chain of dependent loads). Each row is XORed with the row kept at its
- * first nonzero column until it finds a free one or vanishes. False when
- * the system has no solution. Inlined into one copy per instruction set
- * (tzcnt, shrx where the CPU has them). */
+/* A row on its way through the band: its current first column `at`
+ * (bit 0 of lo, which is set), the rest of its words, its result. */
+typedef struct {
+    uint64_t at, lo, hi;
+    uint32_t fp;
+} band_row;
+
+static inline __attribute__((always_inline)) void
+row_load(uint64_t starts, uint32_t fp_mask, uint64_t g, band_row *x)
+{
+    fk_ribbon_row row;
+    fk_ribbon_row_of(starts, g, fp_mask, &row);
+    x->at = row.s;
+    x->lo = row.lo;
+    x->hi = row.hi;
+    x->fp = row.fp;
+}
+
+/* One step of the banding of a row into the rows' words clo[m], chi[m]
+ * (zeroed, so a free slot reads clo = 0: a kept row's has bit 0 set) and
+ * results res[m] (three arrays, so that a slot's address is a scaled
+ * index): kept at its first column when that slot is free (1), else
+ * XORed with the row kept there and moved to its next nonzero column
+ * (0); a row that vanishes is redundant (1) when its result vanishes too,
+ * else the system has no solution (-1). */
+static inline __attribute__((always_inline)) int
+band_step(band_row *x, uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    uint64_t at = x->at, c0 = clo[at];
+    if (c0 == 0) {
+        clo[at] = x->lo;
+        chi[at] = x->hi;
+        res[at] = x->fp;
+        return 1;
+    }
+    uint64_t lo = x->lo ^ c0, hi = x->hi ^ chi[at]; /* bit 0 of both is set: lo's goes */
+    uint32_t fp = x->fp ^ res[at];
+    if (__builtin_expect(lo == 0, 0)) {
+        if (hi == 0)
+            return fp != 0 ? -1 : 1;
+        at += 64;
+        lo = hi;
+        hi = 0;
+    }
+    unsigned z = (unsigned)__builtin_ctzll(lo); /* < 64 */
+    x->at = at + z;
+    x->lo = (lo >> z) | ((hi << 1) << (63 - z));
+    x->hi = hi >> z;
+    x->fp = fp;
+    return 0;
+}
+
+/* Bands x (g[i]'s row, under way) and then g[i + 1..end). */
+static inline __attribute__((always_inline)) bool
+band_run(band_row *x, size_t i, size_t end, uint64_t starts, uint32_t fp_mask, const uint64_t *g,
+         uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    for (;;) {
+        int st = band_step(x, clo, chi, res);
+        if (st != 0) {
+            if (st < 0)
+                return false;
+            if (++i == end)
+                return true;
+            row_load(starts, fp_mask, g[i], x);
+        }
+    }
+}
+
+/* The banding of the rows of the sorted distinct hashes g[0..k). Every
+ * step of a row waits on the one before it (a load, a XOR, a bit scan), so
+ * from BAND_TWO_FROM keys on two rows go through the band side by side,
+ * one from each half of the set, and the CPU overlaps their steps. Any
+ * order of the rows bands the same system (a step reads and writes the
+ * band in program order); which rows end up where differs, so the
+ * solution's bits do, not its answers. Inlined into one copy per
+ * instruction set (tzcnt, shrx where the CPU has them). */
+#define BAND_TWO_FROM 4096u
+
 static inline __attribute__((always_inline)) bool
 band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64_t *clo,
           uint64_t *chi, uint32_t *res)
 {
-    for (size_t i = 0; i < k; i++) {
-        fk_ribbon_row row;
-        fk_ribbon_row_of(starts, g[i], fp_mask, &row);
-        uint64_t at = row.s, lo = row.lo, hi = row.hi;
-        uint32_t fp = row.fp;
-        for (;;) {
-            uint64_t c0 = clo[at];
-            if (c0 == 0) {
-                clo[at] = lo;
-                chi[at] = hi;
-                res[at] = fp;
-                break;
-            }
-            lo ^= c0; /* bit 0 of both is set: lo's goes */
-            hi ^= chi[at];
-            fp ^= res[at];
-            if (__builtin_expect(lo == 0, 0)) {
-                if (hi == 0) {
-                    if (fp != 0)
-                        return false; /* inconsistent: no solution */
-                    break;            /* redundant: implied by the rows kept */
+    band_row a, b;
+    if (k == 0)
+        return true;
+    row_load(starts, fp_mask, g[0], &a);
+    if (k < BAND_TWO_FROM)
+        return band_run(&a, 0, k, starts, fp_mask, g, clo, chi, res);
+    size_t ia = 0, half = k / 2, ib = half;
+    row_load(starts, fp_mask, g[ib], &b);
+    for (;;) {
+        int sa = band_step(&a, clo, chi, res), sb = band_step(&b, clo, chi, res);
+        if (__builtin_expect((sa | sb) == 0, 1))
+            continue;
+        if (sa < 0 || sb < 0)
+            return false;
+        if (sb) {
+            if (++ib == k) { /* b is done: a alone from here */
+                if (sa) {
+                    if (++ia == half)
+                        return true;
+                    row_load(starts, fp_mask, g[ia], &a);
                 }
-                at += 64;
-                lo = hi;
-                hi = 0;
+                return band_run(&a, ia, half, starts, fp_mask, g, clo, chi, res);
             }
-            unsigned z = (unsigned)__builtin_ctzll(lo); /* < 64 */
-            at += z;
-            lo = (lo >> z) | ((hi << 1) << (63 - z));
-            hi >>= z;
+            row_load(starts, fp_mask, g[ib], &b);
+        }
+        if (sa) {
+            if (++ia == half)
+                return band_run(&b, ib, k, starts, fp_mask, g, clo, chi, res);
+            row_load(starts, fp_mask, g[ia], &a);
         }
     }
-    return true;
 }
 
 /* Back substitution, the last block first and within a block the last
