@@ -273,9 +273,11 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
  * bytes a bucket, 2^B <= n buckets, so 12 n bytes in all): one counting
  * pass and one scatter by the top B bits (buckets of one to two keys on
  * average: a start is a monotone function of the hash, so this is the
- * order of the starts), then each bucket sorted on its own. A bucket
- * holds few keys unless a set was crafted against the seed; a long one
- * takes qsort, so no set makes the sort quadratic. */
+ * order of the starts), then one insertion sort, whose keys move only
+ * within their buckets. A bucket holds few keys unless a set was crafted
+ * against the seed; when one holds more than SMALL_BUCKET, each bucket
+ * is sorted on its own, a long one by qsort, so no set makes the sort
+ * quadratic. */
 #define SMALL_BUCKET 32u
 
 static void insertion_sort(uint64_t *a, size_t n)
@@ -317,14 +319,19 @@ static void sort_hashes(const uint64_t *in, uint64_t *out, uint32_t *count, size
     memset(count, 0, buckets * sizeof *count);
     for (size_t i = 0; i < n; i++)
         count[in[i] >> shift]++;
-    uint32_t at = 0; /* a shard holds far fewer than 2^32 keys */
+    uint32_t at = 0, most = 0; /* a shard holds far fewer than 2^32 keys */
     for (size_t d = 0; d < buckets; d++) {
         uint32_t c = count[d];
         count[d] = at;
         at += c;
+        most = c > most ? c : most;
     }
     for (size_t i = 0; i < n; i++)
         out[count[in[i] >> shift]++] = in[i];
+    if (most <= SMALL_BUCKET) { /* a key moves only within its bucket */
+        insertion_sort(out, n);
+        return;
+    }
     /* count[d] is now the end of bucket d */
     size_t lo = 0;
     for (size_t d = 0; d < buckets; d++) {
