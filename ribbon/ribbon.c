@@ -431,9 +431,12 @@ band_run(band_row *x, size_t i, size_t end, uint64_t starts, uint32_t fp_mask, c
  * from BAND_TWO_FROM keys on two rows go through the band side by side,
  * one from each half of the set, and the CPU overlaps their steps. Any
  * order of the rows bands the same system (a step reads and writes the
- * band in program order); which rows end up where differs, so the
- * solution's bits do, not its answers. Inlined into one copy per
- * instruction set (tzcnt, shrx where the CPU has them). */
+ * band in program order), and the solution comes out bit for bit the
+ * same: which rows are kept where differs, but the pivot columns are
+ * the leading columns of the rows' span whatever the order, so the free
+ * slots, their bits and then every other slot's are the same. Inlined
+ * into one copy per instruction set (tzcnt, shrx where the CPU has
+ * them). */
 #define BAND_TWO_FROM 4096u
 
 static inline __attribute__((always_inline)) bool
