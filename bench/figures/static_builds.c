@@ -12,9 +12,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "../../fuse/fuse.h"
 #include "../../ribbon/ribbon.h"
-#include "figure_keys.h"
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint64_t mix(uint64_t z) /* splitmix64's finalizer: a bijection */
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
 
 static int by_value(const void *a, const void *b)
 {
@@ -61,7 +75,7 @@ int main(int argc, char **argv)
     if (!t[0] || !t[1] || !ratio)
         return 2;
     for (size_t i = 0; i < n; i++)
-        keys[i] = figure_mix(2 * i);
+        keys[i] = mix(2 * i);
     fk_params p = fk_params_make(0, fpr);
     p.threads = threads;
     const fk_ops *ops[2] = { &fk_fuse_ops, &fk_ribbon_ops };
@@ -71,12 +85,12 @@ int main(int argc, char **argv)
         for (int i = 0; i < 2; i++) {
             int w = (r + i) % 2; /* fuse first in even rounds, ribbon in odd */
             fk_filter *f = NULL;
-            double t0 = figure_now_s();
+            double t0 = now_s();
             if (fk_filter_build_u64(ops[w], &p, n, keys, &f) != FK_OK) {
                 fprintf(stderr, "static_builds: the %s build failed\n", ops[w]->name);
                 return 1;
             }
-            t[w][r] = (figure_now_s() - t0) / (double)n * 1e9;
+            t[w][r] = (now_s() - t0) / (double)n * 1e9;
             fk_stats st;
             fk_filter_stats(f, &st);
             temp[w] = row_u64(f, "temp_bytes");
