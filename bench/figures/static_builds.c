@@ -65,15 +65,20 @@ int main(int argc, char **argv)
     double fpr = atof(argv[2]);
     int rounds = argc > 3 ? atoi(argv[3]) : 7;
     uint32_t threads = argc > 4 ? (uint32_t)strtoul(argv[4], NULL, 10) : 1;
-    uint64_t *keys = malloc(8 * (n ? n : 1));
-    double *t[2], *ratio;
-    if (!keys || n == 0 || rounds < 1 || rounds > 1000)
+    if (n == 0 || rounds < 1 || rounds > 1000)
         return 2;
+    uint64_t *keys = malloc(8 * n);
+    double *t[2], *ratio;
     t[0] = calloc((size_t)rounds, sizeof(double));
     t[1] = calloc((size_t)rounds, sizeof(double));
     ratio = calloc((size_t)rounds, sizeof(double));
-    if (!t[0] || !t[1] || !ratio)
+    if (!keys || !t[0] || !t[1] || !ratio) {
+        free(keys);
+        free(t[0]);
+        free(t[1]);
+        free(ratio);
         return 2;
+    }
     for (size_t i = 0; i < n; i++)
         keys[i] = mix(2 * i);
     fk_params p = fk_params_make(0, fpr);
