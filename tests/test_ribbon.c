@@ -528,7 +528,9 @@ TEST(portable_build_same_solution)
     for (int sharded = 0; sharded < 2; sharded++)
         for (size_t t = 0; t < sizeof rs / sizeof rs[0]; t++) {
             fk_ribbon_testing.shard_keys = sharded ? 3000 : 0;
-            fk_params p = params_r(rs[t], 5);
+            fk_params p = fk_params_make(0, 0.01);
+            p.fingerprint_bits = rs[t];
+            p.seed = 5;
             fk_ribbon *rb = build_u64(&p, n, keys);
             fk_ribbon_testing.plain_lookups = true;
             fk_ribbon *plain = build_u64(&p, n, keys);
