@@ -90,9 +90,9 @@ static uint64_t memory_of(const fk_ribbon_geom *g, uint32_t r)
 
 /* Temporary bytes of one shard's workspace for k keys in m slots: the
  * hashes, and the banded rows (16 + 4 bytes a slot), which hold the
- * sort's scratch first. */
+ * sort's input and counts first (12 bytes a key). */
 static uint64_t hashes_bytes(uint64_t k) { return 8 * (k ? k : 1); }
-static uint64_t band_bytes(uint64_t k, uint64_t m) { return max_u64(20 * m, 8 * k); }
+static uint64_t band_bytes(uint64_t k, uint64_t m) { return max_u64(20 * m, 12 * k); }
 
 /* ---------------------------------------------------------- allocation */
 
@@ -268,11 +268,17 @@ static uint64_t shard_seed_of(uint64_t seed, uint64_t s, uint64_t a)
 
 /* ---------------------------------------------------------- sort, dedup */
 
-/* Sorts a[0..n) ascending: two LSD radix passes over the top 24 bits (12
- * each), then one insertion pass, which only moves keys sharing those
- * bits (a shard holds at most 2^24 keys: about one such key in a run). */
-#define RADIX_BITS 12u
-#define RADIX_SIZE (1u << RADIX_BITS)
+/* Sorts the hashes in[0..n) ascending into out[0..n) (in may be
+ * overwritten: it holds the counts after the hashes' end, `count`, 4
+ * bytes a bucket, 2^B <= n buckets, so 12 n bytes in all): one counting
+ * pass and one scatter by the top B bits (buckets of one to two keys on
+ * average: a start is a monotone function of the hash, so this is the
+ * order of the starts), then one insertion sort, whose keys move only
+ * within their buckets. A bucket holds few keys unless a set was crafted
+ * against the seed; when one holds more than SMALL_BUCKET, each bucket
+ * is sorted on its own, a long one by qsort, so no set makes the sort
+ * quadratic. */
+#define SMALL_BUCKET 32u
 
 static void insertion_sort(uint64_t *a, size_t n)
 {
@@ -287,29 +293,55 @@ static void insertion_sort(uint64_t *a, size_t n)
     }
 }
 
-static void radix_pass(const uint64_t *src, uint64_t *dst, size_t n, unsigned shift)
+static int by_hash(const void *x, const void *y)
 {
-    size_t count[RADIX_SIZE]; /* 32 KiB of stack */
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++)
-        count[(src[i] >> shift) & (RADIX_SIZE - 1)]++;
-    size_t at = 0;
-    for (unsigned d = 0; d < RADIX_SIZE; d++) {
-        size_t c = count[d];
-        count[d] = at;
-        at += c;
-    }
-    for (size_t i = 0; i < n; i++)
-        dst[count[(src[i] >> shift) & (RADIX_SIZE - 1)]++] = src[i];
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
 }
 
-static void sort_hashes(uint64_t *a, uint64_t *tmp, size_t n)
+static unsigned bucket_bits(size_t n)
 {
-    if (n > 256) {
-        radix_pass(a, tmp, n, 64 - 2 * RADIX_BITS);
-        radix_pass(tmp, a, n, 64 - RADIX_BITS);
+    unsigned b = 0;
+    while (b < 32 && ((size_t)2 << b) <= n)
+        b++;
+    return b; /* 2^b <= n < 2^(b+1) for n >= 1 */
+}
+
+static void sort_hashes(const uint64_t *in, uint64_t *out, uint32_t *count, size_t n)
+{
+    if (n <= SMALL_BUCKET) {
+        memcpy(out, in, n * sizeof *out);
+        insertion_sort(out, n);
+        return;
     }
-    insertion_sort(a, n);
+    unsigned bits = bucket_bits(n), shift = 64 - bits;
+    size_t buckets = (size_t)1 << bits;
+    memset(count, 0, buckets * sizeof *count);
+    for (size_t i = 0; i < n; i++)
+        count[in[i] >> shift]++;
+    uint32_t at = 0, most = 0; /* a shard holds far fewer than 2^32 keys */
+    for (size_t d = 0; d < buckets; d++) {
+        uint32_t c = count[d];
+        count[d] = at;
+        at += c;
+        most = c > most ? c : most;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[count[in[i] >> shift]++] = in[i];
+    if (most <= SMALL_BUCKET) { /* a key moves only within its bucket */
+        insertion_sort(out, n);
+        return;
+    }
+    /* count[d] is now the end of bucket d */
+    size_t lo = 0;
+    for (size_t d = 0; d < buckets; d++) {
+        size_t hi = count[d];
+        if (hi - lo > SMALL_BUCKET)
+            qsort(out + lo, hi - lo, sizeof *out, by_hash);
+        else if (hi - lo > 1)
+            insertion_sort(out + lo, hi - lo);
+        lo = hi;
+    }
 }
 
 static size_t unique_hashes(uint64_t *a, size_t n)
@@ -325,10 +357,218 @@ static size_t unique_hashes(uint64_t *a, size_t n)
 
 /* ------------------------------------------------- band, back-substitute */
 
-static inline unsigned ctz128(uint64_t lo, uint64_t hi)
+/* A row on its way through the band: its current first column `at`
+ * (bit 0 of lo, which is set), the rest of its words, its result. */
+typedef struct {
+    uint64_t at, lo, hi;
+    uint32_t fp;
+} band_row;
+
+static inline __attribute__((always_inline)) void
+row_load(uint64_t starts, uint32_t fp_mask, uint64_t g, band_row *x)
 {
-    return lo ? (unsigned)__builtin_ctzll(lo) : 64u + (unsigned)__builtin_ctzll(hi);
+    fk_ribbon_row row;
+    fk_ribbon_row_of(starts, g, fp_mask, &row);
+    x->at = row.s;
+    x->lo = row.lo;
+    x->hi = row.hi;
+    x->fp = row.fp;
 }
+
+/* One step of the banding of a row into the rows' words clo[m], chi[m]
+ * (zeroed, so a free slot reads clo = 0: a kept row's has bit 0 set) and
+ * results res[m] (three arrays, so that a slot's address is a scaled
+ * index): kept at its first column when that slot is free (1), else
+ * XORed with the row kept there and moved to its next nonzero column
+ * (0); a row that vanishes is redundant (1) when its result vanishes too,
+ * else the system has no solution (-1). */
+static inline __attribute__((always_inline)) int
+band_step(band_row *x, uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    uint64_t at = x->at, c0 = clo[at];
+    if (c0 == 0) {
+        clo[at] = x->lo;
+        chi[at] = x->hi;
+        res[at] = x->fp;
+        return 1;
+    }
+    uint64_t lo = x->lo ^ c0, hi = x->hi ^ chi[at]; /* bit 0 of both is set: lo's goes */
+    uint32_t fp = x->fp ^ res[at];
+    if (__builtin_expect(lo == 0, 0)) {
+        if (hi == 0)
+            return fp != 0 ? -1 : 1;
+        at += 64;
+        lo = hi;
+        hi = 0;
+    }
+    unsigned z = (unsigned)__builtin_ctzll(lo); /* < 64 */
+    x->at = at + z;
+    x->lo = (lo >> z) | ((hi << 1) << (63 - z));
+    x->hi = hi >> z;
+    x->fp = fp;
+    return 0;
+}
+
+/* Bands x (g[i]'s row, under way) and then g[i + 1..end). */
+static inline __attribute__((always_inline)) bool
+band_run(band_row *x, size_t i, size_t end, uint64_t starts, uint32_t fp_mask, const uint64_t *g,
+         uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    for (;;) {
+        int st = band_step(x, clo, chi, res);
+        if (st != 0) {
+            if (st < 0)
+                return false;
+            if (++i == end)
+                return true;
+            row_load(starts, fp_mask, g[i], x);
+        }
+    }
+}
+
+/* The banding of the rows of the sorted distinct hashes g[0..k). Every
+ * step of a row waits on the one before it (a load, a XOR, a bit scan), so
+ * from BAND_TWO_FROM keys on two rows go through the band side by side,
+ * one from each half of the set, and the CPU overlaps their steps. Any
+ * order of the rows bands the same system (a step reads and writes the
+ * band in program order), and the solution comes out bit for bit the
+ * same: which rows are kept where differs, but the pivot columns are
+ * the leading columns of the rows' span whatever the order, so the free
+ * slots, their bits and then every other slot's are the same. Inlined
+ * into one copy per instruction set (tzcnt, shrx where the CPU has
+ * them). */
+#define BAND_TWO_FROM 4096u
+
+static inline __attribute__((always_inline)) bool
+band_rows(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k, uint64_t *clo,
+          uint64_t *chi, uint32_t *res)
+{
+    band_row a, b;
+    if (k == 0)
+        return true;
+    row_load(starts, fp_mask, g[0], &a);
+    if (k < BAND_TWO_FROM)
+        return band_run(&a, 0, k, starts, fp_mask, g, clo, chi, res);
+    size_t ia = 0, half = k / 2, ib = half;
+    row_load(starts, fp_mask, g[ib], &b);
+    for (;;) {
+        int sa = band_step(&a, clo, chi, res), sb = band_step(&b, clo, chi, res);
+        if (__builtin_expect((sa | sb) == 0, 1))
+            continue;
+        if (sa < 0 || sb < 0)
+            return false;
+        if (sb) {
+            if (++ib == k) { /* b is done: a alone from here */
+                if (sa) {
+                    if (++ia == half)
+                        return true;
+                    row_load(starts, fp_mask, g[ia], &a);
+                }
+                return band_run(&a, ia, half, starts, fp_mask, g, clo, chi, res);
+            }
+            row_load(starts, fp_mask, g[ib], &b);
+        }
+        if (sa) {
+            if (++ia == half)
+                return band_run(&b, ib, k, starts, fp_mask, g, clo, chi, res);
+            row_load(starts, fp_mask, g[ia], &a);
+        }
+    }
+}
+
+/* Back substitution, the last block first and within a block the last
+ * slot first, four result columns at a time (independent chains for the
+ * CPU to overlap; the last group overlaps the one before it when r is
+ * not a multiple of 4, recomputing the same words). A column's state is
+ * its solution bits for slots at..at+127 (bit 0 = slot at): entering
+ * block b it is the column's words of blocks b + 1 and b + 2 (0 past the
+ * shard's end). A free slot (lo = 0) takes its bits from res, which the
+ * caller filled with pseudo-random bits. */
+#define SOLVE_STEP(q)                                              \
+    do {                                                           \
+        hi##q = (hi##q << 1) | (lo##q >> 63);                      \
+        lo##q <<= 1;                                               \
+        uint64_t x = (c0 & lo##q) ^ (c1 & hi##q);                  \
+        lo##q |= (uint64_t)((__builtin_parityll(x) ^ (want >> q)) & 1u);         \
+    } while (0)
+
+static inline __attribute__((always_inline)) void
+solve_blocks(const uint64_t *clo, const uint64_t *chi, const uint32_t *res, uint64_t blocks,
+             uint32_t r, uint64_t *sol)
+{
+    for (uint64_t b = blocks; b-- > 0;) {
+        const uint64_t *lb = clo + 64 * b, *hb = chi + 64 * b;
+        const uint32_t *rb = res + 64 * b;
+        uint64_t *next = b + 1 < blocks ? sol + (b + 1) * r : NULL;
+        uint64_t *after = b + 2 < blocks ? sol + (b + 2) * r : NULL;
+        uint32_t j = 0;
+        while (j < r) {
+            if (r >= 4) {
+                if (j + 4 > r)
+                    j = r - 4;
+                uint64_t lo0 = next ? next[j] : 0, hi0 = after ? after[j] : 0;
+                uint64_t lo1 = next ? next[j + 1] : 0, hi1 = after ? after[j + 1] : 0;
+                uint64_t lo2 = next ? next[j + 2] : 0, hi2 = after ? after[j + 2] : 0;
+                uint64_t lo3 = next ? next[j + 3] : 0, hi3 = after ? after[j + 3] : 0;
+                for (unsigned i = 64; i-- > 0;) {
+                    uint64_t c0 = lb[i], c1 = hb[i];
+                    uint32_t want = rb[i] >> j;
+                    SOLVE_STEP(0);
+                    SOLVE_STEP(1);
+                    SOLVE_STEP(2);
+                    SOLVE_STEP(3);
+                }
+                sol[b * r + j] = lo0;
+                sol[b * r + j + 1] = lo1;
+                sol[b * r + j + 2] = lo2;
+                sol[b * r + j + 3] = lo3;
+                j += 4;
+            } else {
+                uint64_t lo0 = next ? next[j] : 0, hi0 = after ? after[j] : 0;
+                for (unsigned i = 64; i-- > 0;) {
+                    uint64_t c0 = lb[i], c1 = hb[i];
+                    uint32_t want = rb[i] >> j;
+                    SOLVE_STEP(0);
+                }
+                sol[b * r + j] = lo0;
+                j++;
+            }
+        }
+    }
+}
+#undef SOLVE_STEP
+
+static bool band_plain(uint64_t starts, uint32_t fp_mask, const uint64_t *g, size_t k,
+                       uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    return band_rows(starts, fp_mask, g, k, clo, chi, res);
+}
+
+static void solve_plain(const uint64_t *clo, const uint64_t *chi, const uint32_t *res,
+                        uint64_t blocks, uint32_t r, uint64_t *sol)
+{
+    solve_blocks(clo, chi, res, blocks, r, sol);
+}
+
+#if FK_CPU_X86
+/* tzcnt (BMI1), shrx/shlx (BMI2) and a parity as popcnt and a mask */
+#define FK_TARGET_BUILD __attribute__((target("bmi,bmi2,popcnt")))
+FK_TARGET_BUILD static bool band_fast(uint64_t starts, uint32_t fp_mask, const uint64_t *g,
+                                      size_t k, uint64_t *clo, uint64_t *chi, uint32_t *res)
+{
+    return band_rows(starts, fp_mask, g, k, clo, chi, res);
+}
+
+FK_TARGET_BUILD static void solve_fast(const uint64_t *clo, const uint64_t *chi,
+                                       const uint32_t *res, uint64_t blocks, uint32_t r,
+                                       uint64_t *sol)
+{
+    solve_blocks(clo, chi, res, blocks, r, sol);
+}
+#else
+#define band_fast band_plain
+#define solve_fast solve_plain
+#endif
 
 /* Solves one shard: rows of the sorted distinct hashes g[0..k) in a
  * geometry of m slots, into the shard's blocks at sol (blocks * r words).
@@ -339,70 +579,25 @@ static bool band_and_solve(const fk_ribbon_geom *geom, uint32_t r, uint32_t fp_m
                            uint64_t free_seed)
 {
     uint64_t m = geom->slots;
-    uint64_t *coef = (uint64_t *)band; /* [m][2]: lo, hi */
+    uint64_t *clo = (uint64_t *)band, *chi = clo + m;
     uint32_t *res = (uint32_t *)(band + 16 * m);
-    memset(coef, 0, (size_t)(16 * m));
-    for (size_t i = 0; i < k; i++) {
-        fk_ribbon_row row;
-        fk_ribbon_row_of(geom->starts, g[i], fp_mask, &row);
-        uint64_t at = row.s, lo = row.lo, hi = row.hi;
-        uint32_t fp = row.fp;
-        for (;;) {
-            uint64_t *c = coef + 2 * at;
-            if ((c[0] | c[1]) == 0) {
-                c[0] = lo;
-                c[1] = hi;
-                res[at] = fp;
-                break;
-            }
-            lo ^= c[0];
-            hi ^= c[1];
-            fp ^= res[at];
-            if ((lo | hi) == 0) {
-                if (fp != 0)
-                    return false; /* inconsistent: no solution */
-                break;            /* redundant: implied by the rows kept */
-            }
-            unsigned z = ctz128(lo, hi);
-            at += z;
-            if (z >= 64) {
-                lo = hi >> (z - 64);
-                hi = 0;
-            } else if (z > 0) {
-                lo = (lo >> z) | (hi << (64 - z));
-                hi >>= z;
-            }
+    memset(clo, 0, (size_t)(8 * m)); /* chi is written where clo is */
+    bool fast = false;
+#if FK_CPU_X86
+    fast = fk_cpu_has(FK_CPU_BMI | FK_CPU_BMI2 | FK_CPU_POPCNT) &&
+           !fk_ribbon_testing.plain_lookups;
+#endif
+    if (!(fast ? band_fast(geom->starts, fp_mask, g, k, clo, chi, res)
+               : band_plain(geom->starts, fp_mask, g, k, clo, chi, res)))
+        return false;
+    /* a free slot (clo = 0: no row, so no parity) takes res's bits:
+     * pseudo-random ones, that absent keys meet no pattern */
+    for (uint64_t at = 0; at < m; at++)
+        if (clo[at] == 0) {
+            chi[at] = 0;
+            res[at] = (uint32_t)derive(free_seed ^ at);
         }
-    }
-    /* Back substitution, last slot first: state[j] holds column j's
-     * solution bits for the slots at..at+127 (bit 0 = slot at). */
-    uint64_t st_lo[FK_RIBBON_MAX_RESULT_BITS], st_hi[FK_RIBBON_MAX_RESULT_BITS];
-    memset(st_lo, 0, sizeof st_lo);
-    memset(st_hi, 0, sizeof st_hi);
-    for (uint64_t at = m; at-- > 0;) {
-        const uint64_t *c = coef + 2 * at;
-        uint32_t want;
-        if ((c[0] | c[1]) != 0) {
-            want = res[at];
-            for (uint32_t j = 0; j < r; j++) {
-                st_hi[j] = (st_hi[j] << 1) | (st_lo[j] >> 63);
-                st_lo[j] <<= 1;
-                want ^= (uint32_t)__builtin_parityll((c[0] & st_lo[j]) ^ (c[1] & st_hi[j]))
-                        << j;
-            }
-        } else {
-            want = (uint32_t)derive(free_seed ^ at); /* a free slot: any bits */
-            for (uint32_t j = 0; j < r; j++) {
-                st_hi[j] = (st_hi[j] << 1) | (st_lo[j] >> 63);
-                st_lo[j] <<= 1;
-            }
-        }
-        for (uint32_t j = 0; j < r; j++)
-            st_lo[j] |= (want >> j) & 1u;
-        if ((at & 63) == 0)
-            for (uint32_t j = 0; j < r; j++)
-                sol[(at >> 6) * r + j] = st_lo[j];
-    }
+    (fast ? solve_fast : solve_plain)(clo, chi, res, geom->blocks, r, sol);
     return true;
 }
 
@@ -459,15 +654,16 @@ static fk_status build_one_shard(const key_src *src, uint64_t seed, uint32_t r, 
     for (; s == FK_EFULL && level < FK_RIBBON_MAX_LEVELS; level++) {
         for (unsigned t = 0; t < FK_RIBBON_ATTEMPTS_PER_LEVEL; t++, a++) {
             uint64_t hseed = attempt_seed(seed, a);
-            hash_range(src, 0, n, hseed, hashes);
-            passes++;
             /* sized for this level's slots at once (k <= n keys need no
              * more), so the buffer never grows while the hashes are held */
             if (!grow(&band, &band_have, band_bytes(n, fk_ribbon_slots_for(n, level)))) {
                 s = FK_ENOMEM;
                 break;
             }
-            sort_hashes(hashes, (uint64_t *)band, n);
+            /* hashed into the band's space, sorted from there */
+            hash_range(src, 0, n, hseed, (uint64_t *)band);
+            passes++;
+            sort_hashes((uint64_t *)band, hashes, (uint32_t *)(band + 8 * n), n);
             size_t k = unique_hashes(hashes, n);
             fk_ribbon_geom geom = { .shards = 1, .slots = fk_ribbon_slots_for(k, level) };
             if (!fk_ribbon_geom_finish(&geom, r)) {
@@ -588,9 +784,10 @@ static void build_shards(worker *w)
         for (; t < FK_RIBBON_ATTEMPTS_PER_LEVEL && !ok; t++) {
             uint64_t a = (uint64_t)sb->level * FK_RIBBON_ATTEMPTS_PER_LEVEL + t;
             uint64_t ss = shard_seed_of(sb->seed, s, a);
+            uint64_t *mixed = (uint64_t *)w->ws_band; /* sorted from there */
             for (size_t i = 0; i < n; i++)
-                w->ws_hashes[i] = fk_ribbon_remix(h[i], ss);
-            sort_hashes(w->ws_hashes, (uint64_t *)w->ws_band, n);
+                mixed[i] = fk_ribbon_remix(h[i], ss);
+            sort_hashes(mixed, w->ws_hashes, (uint32_t *)(w->ws_band + 8 * n), n);
             size_t k = unique_hashes(w->ws_hashes, n);
             sb->items[s] = k;
             rb->shard_seed[s] = ss;

@@ -25,7 +25,8 @@
  * Build (Gaussian elimination on a band: PAPER_NOTES, "Static filters").
  * Every key is an equation over GF(2): c . x[s..s+w) = fingerprint. The
  * keys' hashes are sorted (the rows then arrive in start order and
- * duplicates are adjacent), each row is "banded" in turn: XORed with the
+ * duplicates are adjacent), each row is "banded" (two at a time, one
+ * from each half of the set, from 4096 keys on): XORed with the
  * row stored at its first nonzero column until it finds a free column
  * (the row is kept there) or vanishes (a redundant row when its result
  * vanishes too, else the system has no solution), then the solution is
@@ -49,12 +50,14 @@
  * by n. A lookup in a sharded filter pays one more multiply-high (the
  * shard), one read of the shard's 8-byte seed and one 64-bit mix.
  *
- * Build cost: one hash per key, a radix sort of the hashes, the banding
- * (a few 128-bit XORs per key), and the back substitution (r parities of
- * 128 bits per slot). Temporary memory, freed before the build returns:
- * about 8 bytes per key (the hashes) plus 20 bytes per slot (the banded
- * rows: 16 for the coefficients, 4 for the results; the radix sort's
- * scratch lives there first), so about 29 bytes per key for one shard;
+ * Build cost: one hash per key, a counting sort of the hashes (one
+ * scatter by their top bits, then an insertion sort within buckets of
+ * one or two keys), the banding (a few 128-bit XORs per key), and the
+ * back substitution (r parities of 128 bits per slot, four columns at a
+ * time). Temporary memory, freed before the build returns: about 8 bytes
+ * per key (the hashes) plus 20 bytes per slot (the banded rows: 16 for
+ * the coefficients, 4 for the results; the sort's input and counts live
+ * there first), so about 29 bytes per key for one shard;
  * a sharded build at most FK_RIBBON_TEMP_BUDGET for any n and threads.
  *
  * Link: build/libfk_ribbon.a build/libfk_common.a -lm -pthread.

@@ -307,7 +307,8 @@ typedef struct {
     uint64_t stage_bytes;
     uint64_t fail_attempts;
     double   eps;
-    bool     plain_lookups; /* never the popcnt or AVX2 paths */
+    bool     plain_lookups; /* never the popcnt or AVX2 paths (nor the build's
+                               tzcnt/shrx/popcnt copy) */
     bool     no_avx2;       /* never the AVX2 paths */
 } fk_ribbon_test_knobs;
 extern fk_ribbon_test_knobs fk_ribbon_testing;
