@@ -8,9 +8,8 @@
 # 10000000" "0.01 0.001" 7 1.
 set -eu
 ns=${1:-"1000000 10000000"} fprs=${2:-"0.01 0.001"} rounds=${3:-7} threads=${4:-1}
-build=${BUILD:-build}
-prog="$build/bench/figures/static_builds"
-[ -x "$prog" ] || { echo "$0: no $prog; run make first (BUILD=$build)" >&2; exit 1; }
+. "$(dirname "$0")/figure_lib.sh"
+prog=$(figure_program static_builds)
 for n in $ns; do
     for fpr in $fprs; do
         "$prog" "$n" "$fpr" "$rounds" "$threads"
