@@ -208,8 +208,8 @@ static uint64_t rule_bytes(uint64_t ndv, double fpp)
 
 TEST(parquet_sizing_rule)
 {
-    /* hand values: 1000 values at 1% ask 9585 bits -> 16384 bits = 2 KiB;
-     * 1M at 1% -> 9.59M bits -> 2^24 bits = 2 MiB */
+    /* hand values: 1000 values at 1% ask 9681 bits (9.68 a value) -> 16384
+     * bits = 2 KiB; 1M at 1% -> 9.68M bits -> 2^24 bits = 2 MiB */
     CHECK_EQ_U64(fk_blocked_parquet_bytes(1000, 0.01), 2048);
     CHECK_EQ_U64(fk_blocked_parquet_bytes(1000000, 0.01), 2097152);
     CHECK_EQ_U64(fk_blocked_parquet_bytes(0, 0.01), 32);
