@@ -77,9 +77,11 @@ LDLIBS_ALL  = -lm -pthread
 # word here and one line to registry/registry.c). Every .c in a kind's
 # folder is part of its archive libfk_<kind>.a; no kind includes another,
 # all of them need common/. registry/ knows every kind and goes only into
-# the all-in-one library.
+# the all-in-one library. LIB_MODULES: library modules that are not kinds
+# (parquet/: reading Parquet files' Bloom filters, over common/ and blocked/).
 KINDS    := bloom blocked counting cuckoo scalable fuse quotient window expandable ribbon
-MODULES  := common $(KINDS)
+LIB_MODULES := parquet
+MODULES  := common $(KINDS) $(LIB_MODULES)
 find_srcs = $(sort $(shell find $(1) -name '*.c' 2>/dev/null))
 $(foreach d,$(MODULES) bench registry,$(eval SRCS_$(d) := $(call find_srcs,$(d))))
 mod_srcs  = $(SRCS_$(1))
@@ -158,7 +160,7 @@ PY_STAMP      := $(PY_BUILD)/built.stamp
 # and as C++, and fails if one calls itself internal.
 PUBLIC_HEADERS := common/status.h common/params.h common/version.h common/filter.h \
                   common/serial.h \
-                  $(foreach k,$(filter $(KINDS),$(PRESENT)),$(k)/$(k).h) \
+                  $(foreach k,$(filter $(KINDS) $(LIB_MODULES),$(PRESENT)),$(k)/$(k).h) \
                   $(REGISTRY_DIR)/registry.h
 
 # ------------------------------------------------- configuration stamps
@@ -443,6 +445,8 @@ $(PICK_LIB): $(PICK_LIB_OBJS)
 # LINK_WITH_<kind>: the other archives a kind's link test needs: the
 # growing wrapper is linked with the one kind it grows in its test.
 LINK_WITH_scalable := $(BUILD)/libfk_bloom.a
+# parquet/ hands out blocked filters.
+LINK_WITH_parquet := $(BUILD)/libfk_blocked.a
 .SECONDEXPANSION:
 $(BUILD)/tests/link_%: $(BUILD)/tests/link_%.o $(BUILD)/libfk_%.a $$(LINK_WITH_$$*) $(BUILD)/libfk_common.a $(CONFIG_STAMP)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(BUILD)/libfk_$*.a $(LINK_WITH_$*) $(BUILD)/libfk_common.a $(LDLIBS_ALL)

@@ -1,0 +1,699 @@
+/* parquet/parquet.c: the Parquet footer, its column chunks and their Bloom
+ * filters (parquet.h). Field ids are parquet.thrift's; every field this
+ * reader does not need is skipped, so newer writers' additions pass. */
+#include <stdlib.h>
+#include <string.h>
+#include "parquet.h"
+#include "thrift_compact.h"
+#include "../blocked/blocked.h"
+#include "../common/endian.h"
+
+#define PARQUET_MAGIC "PAR1"
+#define PARQUET_MAGIC_ENCRYPTED "PARE"
+#define PARQUET_TAIL_BYTES 8u   /* footer length (4) + magic (4) */
+#define SBBF_MIN_BYTES 32u
+#define SBBF_MAX_BYTES (UINT64_C(128) << 20)
+#define PAGE_TYPE_DICTIONARY 2
+
+typedef struct {
+    int64_t num_values, distinct_count, bloom_offset, bloom_length, dictionary_offset;
+    int     type;        /* -1 when the chunk has no metadata */
+    int     other_file;  /* file_path set: the chunk's pages live elsewhere */
+} chunk_rec;
+
+typedef struct {
+    int64_t  num_rows;
+    uint64_t first;      /* index of its first chunk in chunks[] */
+    uint64_t count;      /* its chunks */
+} row_group_rec;
+
+typedef struct {
+    const uint8_t *name; /* into names (owned by the file) */
+    size_t   name_len;
+    int64_t  parent;     /* schema index, -1 for the root */
+    int64_t  num_children;
+    int      type;       /* -1 for a group */
+} schema_rec;
+
+struct fk_parquet_file {
+    fk_parquet_read_fn read;
+    void    *ctx;
+    uint64_t size;
+    uint8_t *footer;     /* the footer's bytes: the schema's names point into it */
+    schema_rec *schema;
+    uint64_t n_schema;
+    uint64_t *leaves;    /* schema index of each leaf column */
+    uint64_t n_leaves;
+    row_group_rec *groups;
+    uint64_t n_groups;
+    chunk_rec *chunks;
+    uint64_t n_chunks, cap_chunks;
+    /* a buffer's bytes, for fk_parquet_open_buffer's callback */
+    const uint8_t *buffer;
+};
+
+const char *fk_parquet_type_name(int type)
+{
+    static const char *const names[] = { "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE",
+                                         "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY" };
+    return type >= 0 && type < (int)(sizeof names / sizeof names[0]) ? names[type] : "UNKNOWN";
+}
+
+/* ------------------------------------------------------ Thrift helpers */
+
+/* Reads an integer field into *out, checking its type is an integer's. */
+static fk_status read_int_field(fk_thrift_reader *r, int type, int64_t *out)
+{
+    return fk_thrift_int(r, type, out);
+}
+
+/* A field whose value must be a struct or a list: a field of another type
+ * under a known id is a lie about the schema. */
+static fk_status expect_type(int type, int want)
+{
+    return type == want ? FK_OK : FK_ECORRUPT;
+}
+
+/* ------------------------------------------------------------ the footer */
+
+/* Statistics: only distinct_count (4). */
+static fk_status parse_statistics(fk_thrift_reader *r, int64_t *distinct)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP)
+        s = id == 4 ? read_int_field(r, t, distinct) : fk_thrift_skip(r, t);
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+static fk_status parse_column_meta(fk_thrift_reader *r, chunk_rec *c)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    int64_t v = -1;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        switch (id) {
+        case 1: /* type */
+            if ((s = read_int_field(r, t, &v)) == FK_OK && (v < FK_PARQUET_BOOLEAN || v > FK_PARQUET_FIXED_LEN_BYTE_ARRAY))
+                s = FK_ECORRUPT;
+            c->type = (int)v;
+            break;
+        case 5: s = read_int_field(r, t, &c->num_values); break;
+        case 11: s = read_int_field(r, t, &c->dictionary_offset); break;
+        case 12:
+            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
+                s = parse_statistics(r, &c->distinct_count);
+            break;
+        case 14: s = read_int_field(r, t, &c->bloom_offset); break;
+        case 15: s = read_int_field(r, t, &c->bloom_length); break;
+        default: s = fk_thrift_skip(r, t); break;
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    if (s == FK_OK && c->type < 0)
+        s = FK_ECORRUPT; /* type is a required field */
+    return s;
+}
+
+static fk_status add_chunk(fk_parquet_file *pf, chunk_rec **out)
+{
+    if (pf->n_chunks == pf->cap_chunks) {
+        if (pf->cap_chunks >= FK_PARQUET_CHUNKS_MAX)
+            return FK_ELIMIT;
+        uint64_t cap = pf->cap_chunks ? 2 * pf->cap_chunks : 64;
+        if (cap > FK_PARQUET_CHUNKS_MAX)
+            cap = FK_PARQUET_CHUNKS_MAX;
+        chunk_rec *c = realloc(pf->chunks, (size_t)cap * sizeof *c);
+        if (!c)
+            return FK_ENOMEM;
+        pf->chunks = c;
+        pf->cap_chunks = cap;
+    }
+    chunk_rec *c = &pf->chunks[pf->n_chunks++];
+    c->num_values = c->distinct_count = c->bloom_offset = c->bloom_length = c->dictionary_offset = -1;
+    c->type = -1;
+    c->other_file = 0;
+    *out = c;
+    return FK_OK;
+}
+
+static fk_status parse_column_chunk(fk_thrift_reader *r, fk_parquet_file *pf)
+{
+    chunk_rec *c;
+    fk_status s = add_chunk(pf, &c);
+    if (s == FK_OK)
+        s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        if (id == 1) {         /* file_path: the chunk lives in another file */
+            const uint8_t *b;
+            size_t n;
+            if ((s = expect_type(t, FK_THRIFT_BINARY)) == FK_OK)
+                s = fk_thrift_binary(r, &b, &n);
+            c->other_file = 1;
+        } else if (id == 3) {  /* meta_data */
+            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
+                s = parse_column_meta(r, c);
+        } else {
+            s = fk_thrift_skip(r, t);
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+static fk_status parse_row_group(fk_thrift_reader *r, fk_parquet_file *pf, row_group_rec *g)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    int seen_columns = 0;
+    g->num_rows = -1;
+    g->first = pf->n_chunks;
+    g->count = 0;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        if (id == 1) {         /* columns */
+            int et;
+            uint64_t n;
+            if (seen_columns++ || (s = expect_type(t, FK_THRIFT_LIST)) != FK_OK ||
+                (s = fk_thrift_list_begin(r, &et, &n)) != FK_OK)
+                return s ? s : FK_ECORRUPT;
+            if (et != FK_THRIFT_STRUCT)
+                return FK_ECORRUPT;
+            g->first = pf->n_chunks;
+            for (uint64_t i = 0; i < n && s == FK_OK; i++)
+                s = parse_column_chunk(r, pf);
+            if (s == FK_OK)
+                fk_thrift_container_end(r);
+            g->count = n;
+        } else if (id == 3) {  /* num_rows */
+            s = read_int_field(r, t, &g->num_rows);
+        } else {
+            s = fk_thrift_skip(r, t);
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+static fk_status parse_schema_element(fk_thrift_reader *r, schema_rec *e)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    int64_t v;
+    e->name = NULL;
+    e->name_len = 0;
+    e->parent = -1;
+    e->num_children = 0;
+    e->type = -1;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        switch (id) {
+        case 1:
+            if ((s = read_int_field(r, t, &v)) == FK_OK && (v < FK_PARQUET_BOOLEAN || v > FK_PARQUET_FIXED_LEN_BYTE_ARRAY))
+                s = FK_ECORRUPT;
+            e->type = (int)v;
+            break;
+        case 4:
+            if ((s = expect_type(t, FK_THRIFT_BINARY)) == FK_OK)
+                s = fk_thrift_binary(r, &e->name, &e->name_len);
+            break;
+        case 5:
+            if ((s = read_int_field(r, t, &e->num_children)) == FK_OK && e->num_children < 0)
+                s = FK_ECORRUPT;
+            break;
+        default: s = fk_thrift_skip(r, t); break;
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+/* A list of structs under a known field: its count, checked and capped. */
+static fk_status struct_list_begin(fk_thrift_reader *r, int type, uint64_t *n)
+{
+    int et;
+    fk_status s = expect_type(type, FK_THRIFT_LIST);
+    if (s == FK_OK)
+        s = fk_thrift_list_begin(r, &et, n);
+    if (s == FK_OK && et != FK_THRIFT_STRUCT)
+        s = FK_ECORRUPT;
+    if (s == FK_OK && *n > FK_PARQUET_CHUNKS_MAX)
+        s = FK_ELIMIT;
+    return s;
+}
+
+static fk_status parse_file_meta(fk_thrift_reader *r, fk_parquet_file *pf)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        uint64_t n;
+        if (id == 2) {         /* schema */
+            if (pf->schema || (s = struct_list_begin(r, t, &n)) != FK_OK)
+                return s ? s : FK_ECORRUPT;
+            if (!(pf->schema = malloc((size_t)(n ? n : 1) * sizeof *pf->schema)))
+                return FK_ENOMEM;
+            for (uint64_t i = 0; i < n && s == FK_OK; i++)
+                s = parse_schema_element(r, &pf->schema[i]);
+            pf->n_schema = n;
+            if (s == FK_OK)
+                fk_thrift_container_end(r);
+        } else if (id == 4) {  /* row_groups */
+            if (pf->groups || (s = struct_list_begin(r, t, &n)) != FK_OK)
+                return s ? s : FK_ECORRUPT;
+            if (!(pf->groups = malloc((size_t)(n ? n : 1) * sizeof *pf->groups)))
+                return FK_ENOMEM;
+            for (uint64_t i = 0; i < n && s == FK_OK; i++) {
+                s = parse_row_group(r, pf, &pf->groups[i]);
+                pf->n_groups = i + 1;
+            }
+            if (s == FK_OK)
+                fk_thrift_container_end(r);
+        } else {
+            s = fk_thrift_skip(r, t);
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+/* Walks the flattened schema tree (depth first: each group followed by its
+ * num_children children) to find each element's parent and the leaves. */
+static fk_status index_schema(fk_parquet_file *pf)
+{
+    if (pf->n_schema == 0)
+        return FK_ECORRUPT; /* the root is required */
+    struct { uint64_t index, left; } stack[FK_PARQUET_SCHEMA_DEPTH_MAX];
+    unsigned depth = 0;
+    uint64_t leaves = 0;
+    if (pf->schema[0].num_children > 0) {
+        stack[0].index = 0;
+        stack[0].left = (uint64_t)pf->schema[0].num_children;
+        depth = 1;
+    }
+    for (uint64_t i = 1; i < pf->n_schema; i++) {
+        if (depth == 0)
+            return FK_ECORRUPT; /* elements past the tree's end */
+        schema_rec *e = &pf->schema[i];
+        e->parent = (int64_t)stack[depth - 1].index;
+        stack[depth - 1].left--;
+        if (e->num_children > 0) {
+            if (depth == FK_PARQUET_SCHEMA_DEPTH_MAX)
+                return FK_ELIMIT;
+            stack[depth].index = i;
+            stack[depth].left = (uint64_t)e->num_children;
+            depth++;
+        } else {
+            if (e->type < 0)
+                return FK_ECORRUPT; /* a leaf without a physical type */
+            leaves++;
+        }
+        while (depth && stack[depth - 1].left == 0)
+            depth--;
+    }
+    if (depth)
+        return FK_ECORRUPT; /* a group claims more children than there are */
+    if (!(pf->leaves = malloc((size_t)(leaves ? leaves : 1) * sizeof *pf->leaves)))
+        return FK_ENOMEM;
+    for (uint64_t i = 1; i < pf->n_schema; i++)
+        if (pf->schema[i].num_children == 0)
+            pf->leaves[pf->n_leaves++] = i;
+    return FK_OK;
+}
+
+/* Every row group has one chunk per leaf, of the leaf's type. */
+static fk_status check_row_groups(fk_parquet_file *pf)
+{
+    for (uint64_t g = 0; g < pf->n_groups; g++) {
+        if (pf->groups[g].count != pf->n_leaves)
+            return FK_ECORRUPT;
+        for (uint64_t c = 0; c < pf->n_leaves; c++) {
+            chunk_rec *k = &pf->chunks[pf->groups[g].first + c];
+            int leaf_type = pf->schema[pf->leaves[c]].type;
+            if (k->type < 0)
+                k->type = leaf_type; /* no metadata (an encrypted column) */
+            else if (k->type != leaf_type)
+                return FK_ECORRUPT;
+        }
+    }
+    return FK_OK;
+}
+
+static fk_status read_at(const fk_parquet_file *pf, uint64_t off, void *buf, size_t len)
+{
+    return pf->read(pf->ctx, off, buf, len) == 0 ? FK_OK : FK_EIO;
+}
+
+static fk_status open_footer(fk_parquet_file *pf)
+{
+    uint8_t tail[PARQUET_TAIL_BYTES], head[4];
+    fk_status s;
+    if (pf->size < 4 + PARQUET_TAIL_BYTES)
+        return FK_ECORRUPT;
+    if ((s = read_at(pf, pf->size - PARQUET_TAIL_BYTES, tail, sizeof tail)) != FK_OK ||
+        (s = read_at(pf, 0, head, sizeof head)) != FK_OK)
+        return s;
+    if (memcmp(tail + 4, PARQUET_MAGIC_ENCRYPTED, 4) == 0 || memcmp(head, PARQUET_MAGIC_ENCRYPTED, 4) == 0)
+        return FK_EUNSUPPORTED;
+    if (memcmp(tail + 4, PARQUET_MAGIC, 4) != 0 || memcmp(head, PARQUET_MAGIC, 4) != 0)
+        return FK_ECORRUPT;
+    uint64_t len = fk_le_get32(tail);
+    if (len > pf->size - 4 - PARQUET_TAIL_BYTES)
+        return FK_ECORRUPT;
+    if (len > FK_PARQUET_FOOTER_MAX)
+        return FK_ELIMIT;
+    if (!(pf->footer = malloc(len ? (size_t)len : 1)))
+        return FK_ENOMEM;
+    if ((s = read_at(pf, pf->size - PARQUET_TAIL_BYTES - len, pf->footer, (size_t)len)) != FK_OK)
+        return s;
+    fk_thrift_reader r;
+    fk_thrift_init(&r, pf->footer, (size_t)len);
+    if ((s = parse_file_meta(&r, pf)) != FK_OK)
+        return s;
+    if (!pf->schema)
+        return FK_ECORRUPT;
+    if ((s = index_schema(pf)) != FK_OK)
+        return s;
+    return check_row_groups(pf);
+}
+
+fk_status fk_parquet_open(fk_parquet_read_fn read, void *ctx, uint64_t file_size, fk_parquet_file **out)
+{
+    if (out)
+        *out = NULL;
+    if (!read || !out)
+        return FK_EINVAL;
+    fk_parquet_file *pf = calloc(1, sizeof *pf);
+    if (!pf)
+        return FK_ENOMEM;
+    pf->read = read;
+    pf->ctx = ctx;
+    pf->size = file_size;
+    fk_status s = open_footer(pf);
+    if (s != FK_OK) {
+        fk_parquet_close(pf);
+        return s;
+    }
+    *out = pf;
+    return FK_OK;
+}
+
+/* The callback over a borrowed buffer: ctx is the file itself. */
+static int read_buffer(void *ctx, uint64_t offset, void *buf, size_t len)
+{
+    const fk_parquet_file *pf = ctx;
+    if (offset > pf->size || len > pf->size - offset)
+        return -1;
+    memcpy(buf, pf->buffer + offset, len);
+    return 0;
+}
+
+fk_status fk_parquet_open_buffer(const void *bytes, size_t len, fk_parquet_file **out)
+{
+    if (out)
+        *out = NULL;
+    if ((!bytes && len) || !out)
+        return FK_EINVAL;
+    fk_parquet_file *pf = calloc(1, sizeof *pf);
+    if (!pf)
+        return FK_ENOMEM;
+    pf->read = read_buffer;
+    pf->ctx = pf;
+    pf->size = len;
+    pf->buffer = bytes;
+    fk_status s = open_footer(pf);
+    if (s != FK_OK) {
+        fk_parquet_close(pf);
+        return s;
+    }
+    *out = pf;
+    return FK_OK;
+}
+
+void fk_parquet_close(fk_parquet_file *pf)
+{
+    if (!pf)
+        return;
+    free(pf->footer);
+    free(pf->schema);
+    free(pf->leaves);
+    free(pf->groups);
+    free(pf->chunks);
+    free(pf);
+}
+
+/* ------------------------------------------------------------- queries */
+
+uint64_t fk_parquet_row_groups(const fk_parquet_file *pf)
+{
+    return pf ? pf->n_groups : 0;
+}
+
+uint64_t fk_parquet_columns(const fk_parquet_file *pf)
+{
+    return pf ? pf->n_leaves : 0;
+}
+
+size_t fk_parquet_column_path(const fk_parquet_file *pf, uint64_t col, char *buf, size_t len)
+{
+    if (!pf || col >= pf->n_leaves)
+        return 0;
+    /* the names from the leaf up to (not including) the root, then written
+     * back to front; the depth is at most FK_PARQUET_SCHEMA_DEPTH_MAX */
+    size_t total = 0;
+    for (int64_t i = (int64_t)pf->leaves[col]; i > 0; i = pf->schema[i].parent)
+        total += pf->schema[i].name_len + (total ? 1 : 0);
+    if (buf && len) {
+        size_t end = total;
+        for (int64_t i = (int64_t)pf->leaves[col]; i > 0; i = pf->schema[i].parent) {
+            const schema_rec *e = &pf->schema[i];
+            size_t at = end - e->name_len;
+            for (size_t k = 0; k < e->name_len; k++)
+                if (at + k < len - 1)
+                    buf[at + k] = (char)e->name[k];
+            if (at > 0 && at - 1 < len - 1)
+                buf[at - 1] = '.';
+            end = at ? at - 1 : 0;
+        }
+        buf[total < len - 1 ? total : len - 1] = '\0';
+    }
+    return total;
+}
+
+fk_status fk_parquet_column_find(const fk_parquet_file *pf, const char *path, uint64_t *col)
+{
+    if (!pf || !path || !col)
+        return FK_EINVAL;
+    size_t want = strlen(path);
+    for (uint64_t c = 0; c < pf->n_leaves; c++) {
+        /* compare back to front, name by name, without building the path */
+        size_t end = want;
+        int64_t i = (int64_t)pf->leaves[c];
+        int same = 1;
+        for (; i > 0 && same; i = pf->schema[i].parent) {
+            const schema_rec *e = &pf->schema[i];
+            if (e->name_len > end || memcmp(path + end - e->name_len, e->name, e->name_len) != 0) {
+                same = 0;
+                break;
+            }
+            end -= e->name_len;
+            if (pf->schema[i].parent > 0) {
+                if (end == 0 || path[end - 1] != '.')
+                    same = 0;
+                else
+                    end--;
+            }
+        }
+        if (same && end == 0) {
+            *col = c;
+            return FK_OK;
+        }
+    }
+    return FK_ENOTFOUND;
+}
+
+static const chunk_rec *chunk_at(const fk_parquet_file *pf, uint64_t rg, uint64_t col)
+{
+    if (!pf || rg >= pf->n_groups || col >= pf->n_leaves)
+        return NULL;
+    return &pf->chunks[pf->groups[rg].first + col];
+}
+
+fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_parquet_chunk *out)
+{
+    const chunk_rec *c = chunk_at(pf, rg, col);
+    if (!c || !out)
+        return FK_EINVAL;
+    out->type = c->type;
+    out->num_rows = pf->groups[rg].num_rows;
+    out->num_values = c->num_values;
+    out->distinct_count = c->distinct_count;
+    out->bloom_filter_offset = c->bloom_offset;
+    out->bloom_filter_length = c->bloom_length;
+    out->dictionary_page_offset = c->dictionary_offset;
+    return FK_OK;
+}
+
+/* ------------------------------------------------------ the Bloom filter */
+
+/* One arm of a Thrift union whose only accepted arm is field 1, an empty
+ * struct (SplitBlockAlgorithm, XxHash, Uncompressed). *ok: that arm. */
+static fk_status parse_union_arm(fk_thrift_reader *r, int *ok)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    *ok = 0;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        if (id == 1 && t == FK_THRIFT_STRUCT)
+            *ok = 1;
+        s = fk_thrift_skip(r, t);
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+/* BloomFilterHeader: 1 numBytes, 2 algorithm, 3 hash, 4 compression. */
+static fk_status parse_filter_header(fk_thrift_reader *r, int64_t *num_bytes)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    int have = 0, supported = 1;
+    *num_bytes = -1;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        if (id == 1) {
+            s = read_int_field(r, t, num_bytes);
+            have |= 1;
+        } else if (id >= 2 && id <= 4) {
+            int ok = 0;
+            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
+                s = parse_union_arm(r, &ok);
+            supported &= ok;
+            have |= 1 << (id - 1);
+        } else {
+            s = fk_thrift_skip(r, t);
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    if (s == FK_OK && have != 0xf)
+        return FK_ECORRUPT; /* the four fields are required */
+    if (s == FK_OK && !supported)
+        return FK_EUNSUPPORTED;
+    return s;
+}
+
+fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_filter **out)
+{
+    if (out)
+        *out = NULL;
+    const chunk_rec *c = chunk_at(pf, rg, col);
+    if (!c || !out)
+        return FK_EINVAL;
+    if (c->bloom_offset < 0)
+        return FK_ENOTFOUND;
+    if (c->other_file)
+        return FK_EUNSUPPORTED;
+    uint64_t off = (uint64_t)c->bloom_offset;
+    if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
+        return FK_ECORRUPT;
+    uint64_t avail = pf->size - PARQUET_TAIL_BYTES - off; /* bytes before the footer's tail */
+    if (c->bloom_length >= 0) {
+        if ((uint64_t)c->bloom_length > avail)
+            return FK_ECORRUPT;
+        avail = (uint64_t)c->bloom_length;
+    }
+    uint8_t head[FK_PARQUET_FILTER_HEADER_MAX];
+    size_t head_len = avail < sizeof head ? (size_t)avail : sizeof head;
+    fk_status s = read_at(pf, off, head, head_len);
+    if (s != FK_OK)
+        return s;
+    fk_thrift_reader r;
+    fk_thrift_init(&r, head, head_len);
+    int64_t num_bytes;
+    if ((s = parse_filter_header(&r, &num_bytes)) != FK_OK)
+        return s;
+    size_t used = head_len - fk_thrift_left(&r);
+    if (num_bytes < SBBF_MIN_BYTES || (uint64_t)num_bytes > SBBF_MAX_BYTES ||
+        (num_bytes & (num_bytes - 1)) != 0 || (uint64_t)num_bytes > avail - used)
+        return FK_ECORRUPT;
+    void *bits = malloc((size_t)num_bytes);
+    if (!bits)
+        return FK_ENOMEM;
+    s = read_at(pf, off + used, bits, (size_t)num_bytes);
+    if (s == FK_OK)
+        s = fk_blocked_from_sbbf(bits, (size_t)num_bytes, out);
+    free(bits);
+    return s;
+}
+
+/* PageHeader: 1 type; 7 dictionary_page_header { 1 num_values }. */
+static fk_status parse_dictionary_header(fk_thrift_reader *r, int64_t *entries)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    int64_t type = -1;
+    *entries = -1;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
+        if (id == 1) {
+            s = read_int_field(r, t, &type);
+        } else if (id == 7 && t == FK_THRIFT_STRUCT) {
+            int16_t last2 = 0, id2;
+            int t2;
+            if ((s = fk_thrift_struct_begin(r)) != FK_OK)
+                break;
+            while (s == FK_OK && (s = fk_thrift_field(r, &last2, &t2, &id2)) == FK_OK && t2 != FK_THRIFT_STOP)
+                s = id2 == 1 ? read_int_field(r, t2, entries) : fk_thrift_skip(r, t2);
+            if (s == FK_OK)
+                fk_thrift_struct_end(r);
+        } else {
+            s = fk_thrift_skip(r, t);
+        }
+    }
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    if (s == FK_OK && (type != PAGE_TYPE_DICTIONARY || *entries < 0))
+        return FK_ECORRUPT;
+    return s;
+}
+
+fk_status fk_parquet_chunk_dictionary_size(const fk_parquet_file *pf, uint64_t rg, uint64_t col, uint64_t *n)
+{
+    const chunk_rec *c = chunk_at(pf, rg, col);
+    if (!c || !n)
+        return FK_EINVAL;
+    /* offset 0 is the magic: some writers put 0 for "none" */
+    if (c->dictionary_offset <= 0 || c->other_file)
+        return c->other_file ? FK_EUNSUPPORTED : FK_ENOTFOUND;
+    uint64_t off = (uint64_t)c->dictionary_offset;
+    if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
+        return FK_ECORRUPT;
+    uint64_t avail = pf->size - PARQUET_TAIL_BYTES - off;
+    uint8_t head[FK_PARQUET_PAGE_HEADER_MAX];
+    size_t head_len = avail < sizeof head ? (size_t)avail : sizeof head;
+    fk_status s = read_at(pf, off, head, head_len);
+    if (s != FK_OK)
+        return s;
+    fk_thrift_reader r;
+    fk_thrift_init(&r, head, head_len);
+    int64_t entries;
+    if ((s = parse_dictionary_header(&r, &entries)) != FK_OK)
+        return s;
+    *n = (uint64_t)entries;
+    return FK_OK;
+}
