@@ -48,11 +48,9 @@ struct fk_parquet_file {
     uint64_t n_groups;
     chunk_rec *chunks;
     uint64_t n_chunks, cap_chunks;
-    /* a buffer's bytes, for fk_parquet_open_buffer's callback */
-    const uint8_t *buffer;
 };
 
-const char *fk_parquet_type_name(int type)
+static const char *type_name(int type)
 {
     static const char *const names[] = { "BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE",
                                          "BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY" };
@@ -410,38 +408,6 @@ fk_status fk_parquet_open(fk_parquet_read_fn read, void *ctx, uint64_t file_size
     return FK_OK;
 }
 
-/* The callback over a borrowed buffer: ctx is the file itself. */
-static int read_buffer(void *ctx, uint64_t offset, void *buf, size_t len)
-{
-    const fk_parquet_file *pf = ctx;
-    if (offset > pf->size || len > pf->size - offset)
-        return -1;
-    memcpy(buf, pf->buffer + offset, len);
-    return 0;
-}
-
-fk_status fk_parquet_open_buffer(const void *bytes, size_t len, fk_parquet_file **out)
-{
-    if (out)
-        *out = NULL;
-    if ((!bytes && len) || !out)
-        return FK_EINVAL;
-    fk_parquet_file *pf = calloc(1, sizeof *pf);
-    if (!pf)
-        return FK_ENOMEM;
-    pf->read = read_buffer;
-    pf->ctx = pf;
-    pf->size = len;
-    pf->buffer = bytes;
-    fk_status s = open_footer(pf);
-    if (s != FK_OK) {
-        fk_parquet_close(pf);
-        return s;
-    }
-    *out = pf;
-    return FK_OK;
-}
-
 void fk_parquet_close(fk_parquet_file *pf)
 {
     if (!pf)
@@ -456,14 +422,12 @@ void fk_parquet_close(fk_parquet_file *pf)
 
 /* ------------------------------------------------------------- queries */
 
-uint64_t fk_parquet_row_groups(const fk_parquet_file *pf)
+void fk_parquet_shape(const fk_parquet_file *pf, uint64_t *row_groups, uint64_t *columns)
 {
-    return pf ? pf->n_groups : 0;
-}
-
-uint64_t fk_parquet_columns(const fk_parquet_file *pf)
-{
-    return pf ? pf->n_leaves : 0;
+    if (row_groups)
+        *row_groups = pf ? pf->n_groups : 0;
+    if (columns)
+        *columns = pf ? pf->n_leaves : 0;
 }
 
 size_t fk_parquet_column_path(const fk_parquet_file *pf, uint64_t col, char *buf, size_t len)
@@ -529,21 +493,6 @@ static const chunk_rec *chunk_at(const fk_parquet_file *pf, uint64_t rg, uint64_
     if (!pf || rg >= pf->n_groups || col >= pf->n_leaves)
         return NULL;
     return &pf->chunks[pf->groups[rg].first + col];
-}
-
-fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_parquet_chunk *out)
-{
-    const chunk_rec *c = chunk_at(pf, rg, col);
-    if (!c || !out)
-        return FK_EINVAL;
-    out->type = c->type;
-    out->num_rows = pf->groups[rg].num_rows;
-    out->num_values = c->num_values;
-    out->distinct_count = c->distinct_count;
-    out->bloom_filter_offset = c->bloom_offset;
-    out->bloom_filter_length = c->bloom_length;
-    out->dictionary_page_offset = c->dictionary_offset;
-    return FK_OK;
 }
 
 /* ------------------------------------------------------ the Bloom filter */
@@ -672,14 +621,14 @@ static fk_status parse_dictionary_header(fk_thrift_reader *r, int64_t *entries)
     return s;
 }
 
-fk_status fk_parquet_chunk_dictionary_size(const fk_parquet_file *pf, uint64_t rg, uint64_t col, uint64_t *n)
+/* The entries of the chunk's dictionary page into *n: FK_OK, FK_ENOTFOUND
+ * (no dictionary page), FK_ECORRUPT (a header that does not parse, or is
+ * not a dictionary page's), FK_EIO. */
+static fk_status dictionary_entries(const fk_parquet_file *pf, const chunk_rec *c, int64_t *n)
 {
-    const chunk_rec *c = chunk_at(pf, rg, col);
-    if (!c || !n)
-        return FK_EINVAL;
     /* offset 0 is the magic: some writers put 0 for "none" */
     if (c->dictionary_offset <= 0 || c->other_file)
-        return c->other_file ? FK_EUNSUPPORTED : FK_ENOTFOUND;
+        return FK_ENOTFOUND;
     uint64_t off = (uint64_t)c->dictionary_offset;
     if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
         return FK_ECORRUPT;
@@ -691,9 +640,24 @@ fk_status fk_parquet_chunk_dictionary_size(const fk_parquet_file *pf, uint64_t r
         return s;
     fk_thrift_reader r;
     fk_thrift_init(&r, head, head_len);
-    int64_t entries;
-    if ((s = parse_dictionary_header(&r, &entries)) != FK_OK)
-        return s;
-    *n = (uint64_t)entries;
-    return FK_OK;
+    return parse_dictionary_header(&r, n);
+}
+
+fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_parquet_chunk *out)
+{
+    const chunk_rec *c = chunk_at(pf, rg, col);
+    if (!c || !out)
+        return FK_EINVAL;
+    out->type = c->type;
+    out->type_name = type_name(c->type);
+    out->num_rows = pf->groups[rg].num_rows;
+    out->num_values = c->num_values;
+    out->distinct_count = c->distinct_count;
+    out->bloom_filter_offset = c->bloom_offset;
+    out->bloom_filter_length = c->bloom_length;
+    out->dictionary_page_offset = c->dictionary_offset;
+    fk_status s = dictionary_entries(pf, c, &out->dictionary_entries);
+    if (s != FK_OK)
+        out->dictionary_entries = -1;
+    return s == FK_EIO ? FK_EIO : FK_OK;
 }

@@ -13,10 +13,11 @@
  * one from text) and it answers exactly as the file's writer and readers do.
  *
  *   fk_parquet_file *pf;
- *   if (fk_parquet_open_buffer(bytes, len, &pf) != FK_OK) ...;
- *   uint64_t col;
+ *   if (fk_parquet_open(read_at, ctx, file_size, &pf) != FK_OK) ...;
+ *   uint64_t col, groups;
  *   if (fk_parquet_column_find(pf, "id", &col) != FK_OK) ...;
- *   for (uint64_t rg = 0; rg < fk_parquet_row_groups(pf); rg++) {
+ *   fk_parquet_shape(pf, &groups, NULL);
+ *   for (uint64_t rg = 0; rg < groups; rg++) {
  *       fk_filter *f;
  *       if (fk_parquet_chunk_filter(pf, rg, col, &f) == FK_OK) {
  *           int32_t v = 42;   // an INT32 column: 4 little-endian bytes
@@ -27,7 +28,7 @@
  *   fk_parquet_close(pf);
  *
  * The library opens no files: it reads through a callback the caller gives
- * (fk_parquet_open) or from a buffer (fk_parquet_open_buffer).
+ * (over a descriptor with pread, over bytes in memory with memcpy).
  *
  * Hostile input: every length, count and offset in the file is checked
  * against the bytes that remain and the caps below before it is used, the
@@ -53,7 +54,7 @@
  * Link: build/libfk_parquet.a build/libfk_blocked.a build/libfk_common.a -lm.
  * Thread safety: an open file is read-only after fk_parquet_open returns;
  * every call below but fk_parquet_close may run at once on one file from
- * many threads if the read callback may (a buffer's does).
+ * many threads if the read callback may (pread's and memcpy's may).
  */
 #ifndef FK_PARQUET_H
 #define FK_PARQUET_H
@@ -73,7 +74,8 @@ extern "C" {
 #define FK_PARQUET_CHUNKS_MAX (UINT64_C(1) << 22)
 /* The largest Bloom filter header read, in bytes (a real one has 15). */
 #define FK_PARQUET_FILTER_HEADER_MAX 256u
-/* The most bytes read for a dictionary page's header. */
+/* The most bytes read for a dictionary page's header (a longer one reads
+ * as no dictionary). */
 #define FK_PARQUET_PAGE_HEADER_MAX 1024u
 /* The deepest schema (nested groups) read. */
 #define FK_PARQUET_SCHEMA_DEPTH_MAX 64u
@@ -89,10 +91,6 @@ typedef enum {
     FK_PARQUET_BYTE_ARRAY = 6,
     FK_PARQUET_FIXED_LEN_BYTE_ARRAY = 7
 } fk_parquet_physical_type;
-
-/* The format's name of a physical type ("INT32", ...), "UNKNOWN" for
- * another value. Never NULL. Cost: O(1). */
-FK_API const char *fk_parquet_type_name(int type);
 
 /* Reads exactly len bytes at offset of the file into buf; returns 0 on
  * success, nonzero on failure (the open or filter call returns FK_EIO).
@@ -113,17 +111,13 @@ typedef struct fk_parquet_file fk_parquet_file;
 FK_API fk_status fk_parquet_open(fk_parquet_read_fn read, void *ctx, uint64_t file_size,
                                  fk_parquet_file **out);
 
-/* fk_parquet_open over len bytes in memory, borrowed: they must stay
- * unchanged until fk_parquet_close. Same returns (never FK_EIO). */
-FK_API fk_status fk_parquet_open_buffer(const void *bytes, size_t len, fk_parquet_file **out);
-
 /* Releases pf (not the callback's context or a buffer). NULL is a no-op. */
 FK_API void fk_parquet_close(fk_parquet_file *pf);
 
-/* Row groups, and leaf columns (each row group has one chunk per leaf
- * column, in schema order). 0 for NULL. Cost: O(1). */
-FK_API uint64_t fk_parquet_row_groups(const fk_parquet_file *pf);
-FK_API uint64_t fk_parquet_columns(const fk_parquet_file *pf);
+/* The file's row groups and leaf columns into *row_groups and *columns
+ * (either may be NULL); each row group has one chunk per leaf column, in
+ * schema order. Both 0 for NULL pf. Cost: O(1). */
+FK_API void fk_parquet_shape(const fk_parquet_file *pf, uint64_t *row_groups, uint64_t *columns);
 
 /* The dotted path of leaf column col ("a.b.c": the names from the root's
  * child down to the leaf, as path_in_schema), written NUL-terminated into
@@ -140,16 +134,24 @@ FK_API fk_status fk_parquet_column_find(const fk_parquet_file *pf, const char *p
  * are -1. */
 typedef struct {
     int      type;                   /* fk_parquet_physical_type of the column */
+    const char *type_name;           /* the format's name of it: "INT32", ... (static) */
     int64_t  num_rows;               /* rows in the row group */
     int64_t  num_values;             /* values in the chunk (nulls included) */
     int64_t  distinct_count;         /* statistics.distinct_count, or -1 */
     int64_t  bloom_filter_offset;    /* or -1: the chunk has no filter */
     int64_t  bloom_filter_length;    /* header + bitset bytes, or -1 (older writers) */
     int64_t  dictionary_page_offset; /* or -1 */
+    int64_t  dictionary_entries;     /* the dictionary page's num_values (the
+                                        chunk's distinct values, nulls left out),
+                                        or -1: no dictionary page, or a page
+                                        header that does not parse */
 } fk_parquet_chunk;
 
 /* Fills *out for row group rg, column col. Returns FK_OK, FK_EINVAL for
- * NULL arguments or an index out of range. Cost: O(1). */
+ * NULL arguments or an index out of range; FK_EIO when the read callback
+ * fails reading the dictionary page's header. Cost: O(1) and, for a chunk
+ * with a dictionary page, one read of at most FK_PARQUET_PAGE_HEADER_MAX
+ * bytes (no allocation). */
 FK_API fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, uint64_t col,
                                        fk_parquet_chunk *out);
 
@@ -164,16 +166,6 @@ FK_API fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, u
  * reads (header, bitset), the bitset's bytes allocated twice while copying. */
 FK_API fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64_t col,
                                          fk_filter **out);
-
-/* The number of entries of the chunk's dictionary page (its distinct
- * values, nulls left out), read from the page header at
- * dictionary_page_offset, into *n. Returns FK_OK; FK_ENOTFOUND when the
- * chunk has no dictionary page; FK_ECORRUPT for a page header that does
- * not parse or is not a dictionary page's; FK_EIO; FK_EINVAL as above.
- * Cost: one read of at most FK_PARQUET_PAGE_HEADER_MAX bytes, no
- * allocation. */
-FK_API fk_status fk_parquet_chunk_dictionary_size(const fk_parquet_file *pf, uint64_t rg, uint64_t col,
-                                                  uint64_t *n);
 
 #ifdef __cplusplus
 }

@@ -200,13 +200,29 @@ static size_t make_file(wbuf *w, const file_opts *o)
     return w->n;
 }
 
+/* The read callback over bytes in memory. */
+typedef struct {
+    const uint8_t *b;
+    size_t n;
+} mem;
+
+static int read_mem(void *ctx, uint64_t off, void *buf, size_t len)
+{
+    const mem *m = ctx;
+    if (off > m->n || len > m->n - off)
+        return -1;
+    memcpy(buf, m->b + off, len);
+    return 0;
+}
+
 /* Opens a copy of exactly n bytes (so ASan sees any read past them) and
  * closes it again; the open's status. */
 static fk_status open_bytes(const uint8_t *b, size_t n, fk_parquet_file **pf)
 {
     uint8_t *copy = malloc(n ? n : 1);
     memcpy(copy, b, n);
-    fk_status s = fk_parquet_open_buffer(copy, n, pf);
+    mem m = { copy, n };
+    fk_status s = fk_parquet_open(read_mem, &m, n, pf);
     if (s != FK_OK)
         CHECK(*pf == NULL);
     fk_parquet_close(*pf);
@@ -223,14 +239,17 @@ static fk_status read_everything(const uint8_t *b, size_t n, fk_status *filter_s
     *filter_status = FK_OK;
     uint8_t *copy = malloc(n ? n : 1);
     memcpy(copy, b, n);
-    fk_status s = fk_parquet_open_buffer(copy, n, &pf);
+    mem m = { copy, n };
+    fk_status s = fk_parquet_open(read_mem, &m, n, &pf);
     if (s != FK_OK) {
         CHECK(pf == NULL);
         free(copy);
         return s;
     }
-    for (uint64_t rg = 0; rg < fk_parquet_row_groups(pf); rg++)
-        for (uint64_t c = 0; c < fk_parquet_columns(pf); c++) {
+    uint64_t groups, cols;
+    fk_parquet_shape(pf, &groups, &cols);
+    for (uint64_t rg = 0; rg < groups; rg++)
+        for (uint64_t c = 0; c < cols; c++) {
             fk_filter *f = NULL;
             fk_status fs = fk_parquet_chunk_filter(pf, rg, c, &f);
             if (fs == FK_OK)
@@ -240,8 +259,8 @@ static fk_status read_everything(const uint8_t *b, size_t n, fk_status *filter_s
             if (fs != FK_OK && fs != FK_ENOTFOUND && *filter_status == FK_OK)
                 *filter_status = fs;
             fk_filter_free(f);
-            uint64_t d;
-            fk_parquet_chunk_dictionary_size(pf, rg, c, &d);
+            fk_parquet_chunk k;
+            CHECK_STATUS(fk_parquet_chunk_info(pf, rg, c, &k), FK_OK);
             char path[64];
             fk_parquet_column_path(pf, c, path, sizeof path);
         }
@@ -258,9 +277,16 @@ TEST(valid_file_reads_back)
 {
     size_t n = make_file(&file, &plain_file);
     fk_parquet_file *pf = NULL;
-    CHECK_STATUS(fk_parquet_open_buffer(file.b, n, &pf), FK_OK);
-    CHECK_EQ_U64(fk_parquet_row_groups(pf), GROUPS);
-    CHECK_EQ_U64(fk_parquet_columns(pf), COLS);
+    static mem m;
+    m.b = file.b;
+    m.n = n;
+    CHECK_STATUS(fk_parquet_open(read_mem, &m, n, &pf), FK_OK);
+    uint64_t groups = 0, cols = 0;
+    fk_parquet_shape(pf, &groups, &cols);
+    CHECK_EQ_U64(groups, GROUPS);
+    CHECK_EQ_U64(cols, COLS);
+    fk_parquet_shape(NULL, &groups, NULL);
+    CHECK_EQ_U64(groups, 0);
     char path[32];
     CHECK_EQ_U64(fk_parquet_column_path(pf, 0, path, sizeof path), 2);
     CHECK(strcmp(path, "id") == 0);
@@ -281,6 +307,7 @@ TEST(valid_file_reads_back)
         fk_parquet_chunk k;
         CHECK_STATUS(fk_parquet_chunk_info(pf, rg, 0, &k), FK_OK);
         CHECK_EQ_U64(k.type, FK_PARQUET_INT64);
+        CHECK(strcmp(k.type_name, "INT64") == 0);
         CHECK_EQ_U64(k.num_rows, 10);
         CHECK_EQ_U64(k.num_values, 10);
         CHECK_EQ_U64(k.distinct_count, 10);
@@ -306,15 +333,16 @@ TEST(valid_file_reads_back)
         }
         CHECK_MSG(others < 60, "row group %d: %d of 290 absent values pass", (int)rg, others);
         fk_filter_free(f);
-        uint64_t d = 0;
-        CHECK_STATUS(fk_parquet_chunk_dictionary_size(pf, rg, 1, &d), FK_OK);
-        CHECK_EQ_U64(d, 7);
-        CHECK_STATUS(fk_parquet_chunk_dictionary_size(pf, rg, 0, &d), FK_ENOTFOUND);
+        CHECK_EQ_U64(k.dictionary_entries, -1); /* id has no dictionary page */
+        CHECK_STATUS(fk_parquet_chunk_info(pf, rg, 1, &k), FK_OK);
+        CHECK(strcmp(k.type_name, "BYTE_ARRAY") == 0);
+        CHECK_EQ_U64(k.dictionary_entries, 7);
         CHECK_STATUS(fk_parquet_chunk_filter(pf, rg, 1, &f), FK_ENOTFOUND);
         CHECK(f == NULL);
         CHECK_STATUS(fk_parquet_chunk_info(pf, rg, 2, &k), FK_OK);
         CHECK_EQ_U64(k.type, FK_PARQUET_INT32);
-        CHECK(k.bloom_filter_offset == -1 && k.distinct_count == -1 && k.dictionary_page_offset == -1);
+        CHECK(k.bloom_filter_offset == -1 && k.distinct_count == -1 && k.dictionary_page_offset == -1 &&
+              k.dictionary_entries == -1);
     }
     fk_filter *f = NULL;
     fk_parquet_chunk k;
@@ -325,10 +353,12 @@ TEST(valid_file_reads_back)
     CHECK_STATUS(fk_parquet_column_find(pf, NULL, &col), FK_EINVAL);
     fk_parquet_close(pf);
     fk_parquet_close(NULL);
-    CHECK_STATUS(fk_parquet_open_buffer(NULL, 5, &pf), FK_EINVAL);
     CHECK_STATUS(fk_parquet_open(NULL, NULL, 0, &pf), FK_EINVAL);
-    CHECK(strcmp(fk_parquet_type_name(FK_PARQUET_BYTE_ARRAY), "BYTE_ARRAY") == 0);
-    CHECK(strcmp(fk_parquet_type_name(99), "UNKNOWN") == 0);
+    CHECK_STATUS(fk_parquet_open(read_mem, &m, n, NULL), FK_EINVAL);
+    /* a read callback that fails: FK_EIO */
+    mem short_file = { file.b, 10 };
+    CHECK_STATUS(fk_parquet_open(read_mem, &short_file, n, &pf), FK_EIO);
+    CHECK(pf == NULL);
 }
 
 TEST(truncated_files_are_corrupt)

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# tests/cli_parquet_duckdb.sh: `filterkit parquet` on Parquet files DuckDB
+# writes (@duckdb/node-api from npm, installed once into a cache outside the
+# source tree, FK_NODE_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/filterkit,
+# as tests/redis/cli_redis_node.sh installs node-redis; skipped, saying why,
+# without node/npm (make deps-node) or when npm cannot fetch it).
+# DuckDB writes a file of 6 row groups with dictionary-encoded INT32, INT64,
+# DOUBLE and VARCHAR (BYTE_ARRAY) columns, so a Bloom filter per chunk
+# (tests/parquet/duckdb_parquet.js); then for each column every present
+# value and as many absent ones go through both `filterkit parquet probe`
+# and DuckDB's parquet_bloom_probe, and the answers must be equal line for
+# line: the same row groups for every value, false positives included.
+# Also: `parquet info` lists every chunk's filter, `parquet extract` gives
+# a filter that answers the same, and a wrong column, a file that is not
+# Parquet and a value that does not parse are errors (exit 2).
+# FK_BUILD=<build dir>; prints `N passed, N failed`.
+source "$(dirname "$0")/lib_cli.sh"
+
+duckdb_version=1.5.6-r.1
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    skip "DuckDB: node/npm not installed (make deps-node)"
+fi
+cache=${FK_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/filterkit}/duckdb-node-$duckdb_version
+if [ ! -f "$cache/node_modules/@duckdb/node-api/package.json" ]; then
+    # into a fresh folder, moved into place whole: a cut or concurrent
+    # install never leaves a half-filled cache behind
+    mkdir -p "$(dirname "$cache")" || skip "DuckDB: cannot write $(dirname "$cache")"
+    stage=$(mktemp -d "$cache.XXXXXX")
+    t0=$SECONDS
+    if timeout 300 npm install --prefix "$stage" --no-save --no-package-lock --ignore-scripts \
+            --no-audit --no-fund --loglevel=error "@duckdb/node-api@$duckdb_version" >"$tmp/npm.log" 2>&1 &&
+            [ -f "$stage/node_modules/@duckdb/node-api/package.json" ]; then
+        mv -T "$stage" "$cache" 2>/dev/null || rm -rf "$stage"
+        echo "@duckdb/node-api $duckdb_version installed into $cache ($((SECONDS - t0)) s)"
+    else
+        rm -rf "$stage"
+        echo "npm: $(grep -m 1 -E 'ERR|error' "$tmp/npm.log")"
+        skip "DuckDB: npm unreachable (npm install @duckdb/node-api@$duckdb_version failed)"
+    fi
+fi
+duck() { NODE_PATH="$cache/node_modules" timeout 120 node "$root/tests/parquet/duckdb_parquet.js" "$@"; }
+
+if ! duck write "$tmp" 24576 4096 400 2>"$tmp/write.err"; then
+    skip "DuckDB: @duckdb/node-api $duckdb_version does not run here: $(tail -n 1 "$tmp/write.err")"
+fi
+file=$tmp/data.parquet
+
+# info: a header, then 6 row groups x 4 columns, each with a filter
+"$fk" parquet info "$file" >"$tmp/info" 2>"$tmp/info.err"
+check "parquet info: exit 0 ($(cat "$tmp/info.err"))" test $? -eq 0
+check "parquet info: 24 chunks, each with a filter" \
+    test "$(awk -F'\t' 'NR > 1 && $5 ~ /^[0-9]+$/' "$tmp/info" | wc -l)" -eq 24
+check "parquet info: types INT32 INT64 DOUBLE BYTE_ARRAY" \
+    test "$(awk -F'\t' 'NR > 1 { print $3 "=" $4 }' "$tmp/info" | sort -u | tr '\n' ' ')" = \
+         "dbl=DOUBLE i32=INT32 i64=INT64 s=BYTE_ARRAY "
+check "parquet info: 400 distinct values per chunk (statistics)" \
+    test "$(awk -F'\t' 'NR > 1 { print $8 }' "$tmp/info" | sort -u)" = 400
+check "parquet info: FPR from the fill in (0, 0.5)" \
+    awk -F'\t' 'NR > 1 && !($7 > 0 && $7 < 0.5) { exit 1 }' "$tmp/info"
+
+# probe: every value, present and absent, against DuckDB's own answers
+declare -A sqltype=([i32]=INTEGER [i64]=BIGINT [dbl]=DOUBLE [s]=VARCHAR)
+total_fp=0 total_absent=0
+for col in i32 i64 dbl s; do
+    cat "$tmp/$col.present" "$tmp/$col.absent" >"$tmp/$col.values"
+    duck probe "$file" "$col" "${sqltype[$col]}" <"$tmp/$col.values" >"$tmp/$col.duck" 2>"$tmp/$col.duck.err"
+    check "DuckDB probe $col ran ($(tail -n 1 "$tmp/$col.duck.err"))" test $? -eq 0
+    "$fk" parquet probe "$file" "$col" <"$tmp/$col.values" >"$tmp/$col.fk" 2>"$tmp/$col.fk.err"
+    check "parquet probe $col: exit 0 ($(head -n 1 "$tmp/$col.fk.err"))" test $? -eq 0
+    n=$(wc -l <"$tmp/$col.values")
+    same=$(paste -d '\n' "$tmp/$col.fk" "$tmp/$col.duck" | paste - - | awk -F'\t' '$0 != "" && $1 == $3 && $2 == $4' | wc -l)
+    check "parquet probe $col: all $n answers equal DuckDB's ($same equal; first difference: $(diff "$tmp/$col.fk" "$tmp/$col.duck" | sed -n 2p))" \
+        test "$same" -eq "$n"
+    # present values: each in its one row group at least (no false negative)
+    check "parquet probe $col: every present value listed" \
+        test "$(head -n "$(wc -l <"$tmp/$col.present")" "$tmp/$col.fk" | awk -F'\t' '$2 == ""' | wc -l)" -eq 0
+    fp=$(tail -n "$(wc -l <"$tmp/$col.absent")" "$tmp/$col.fk" | awk -F'\t' '$2 != "" { n += split($2, a, ",") } END { print n + 0 }')
+    absent=$(wc -l <"$tmp/$col.absent")
+    echo "$col: $absent absent values x 6 row groups: $fp false positives, equal in DuckDB"
+    total_fp=$((total_fp + fp)) total_absent=$((total_absent + absent * 6))
+done
+check "some false positives among $total_absent absent probes ($total_fp), so equality covered them" \
+    test "$total_fp" -gt 0
+
+# grep's exit status: 1 when no value may be anywhere
+printf 'nokey-1\n' >"$tmp/one"
+if [ -z "$(cut -f2 <(duck probe "$file" s VARCHAR <"$tmp/one" 2>/dev/null))" ]; then
+    "$fk" parquet probe "$file" s <"$tmp/one" >/dev/null
+    check "parquet probe: exit 1 when no row group may hold the value" test $? -eq 1
+fi
+# more files: FILE:ID
+cp "$file" "$tmp/copy.parquet"
+"$fk" parquet probe "$file" s "$tmp/copy.parquet" <<<"key-5" >"$tmp/two"
+check "parquet probe with two files: FILE:ID names" \
+    grep -q "^key-5	$file:0.*,$tmp/copy.parquet:0" "$tmp/two"
+
+# errors
+"$fk" parquet probe "$file" nosuch </dev/null 2>"$tmp/err"
+check "parquet probe: unknown column is exit 2" test $? -eq 2
+check "parquet probe: unknown column names the columns" grep -q "i32 i64 dbl s" "$tmp/err"
+printf 'twelve\n' | "$fk" parquet probe "$file" i32 >/dev/null 2>&1
+check "parquet probe: a value that does not parse is exit 2" test $? -eq 2
+"$fk" parquet info "$tmp/i32.values" >/dev/null 2>&1
+check "parquet info: a text file is exit 2" test $? -eq 2
+
+# extract: the filter of row group 2 answers as the probe did for that group
+"$fk" parquet extract "$file" s 2 >"$tmp/s2.fk"
+check "parquet extract: exit 0" test $? -eq 0
+"$fk" query "$tmp/s2.fk" <"$tmp/s.values" >"$tmp/s2.yes"
+awk -F'\t' '("," $2 ",") ~ /,2,/ { print $1 }' "$tmp/s.fk" >"$tmp/s2.want"
+check "parquet extract: 'filterkit query' of the extracted filter = probe's row group 2" \
+    cmp -s "$tmp/s2.yes" "$tmp/s2.want"
+"$fk" parquet extract "$file" s 6 >/dev/null 2>&1
+check "parquet extract: row group past the end is exit 2" test $? -eq 2
+finish
