@@ -50,12 +50,15 @@ static void choose_paths(fk_blocked *b)
 
 /* --------------------------------------------------------------- create */
 
-fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capacity, double fpr,
-                                  fk_blocked **out)
+fk_status fk_blocked_create_exact(uint32_t scheme, uint64_t blocks, uint64_t seed,
+                                  uint64_t capacity, double fpr, fk_blocked **out)
 {
     *out = NULL;
     if (blocks == 0 || blocks > (UINT64_C(1) << 32) ||
         blocks > FK_MEMORY_CAP / FK_BLOCKED_BLOCK_BYTES)
+        return FK_EINVAL;
+    if (scheme == FK_HASH_SCHEME_PARQUET_XXH64 ? seed != 0 || !fk_blocked_parquet_blocks_ok(blocks)
+                                               : scheme != FK_HASH_SCHEME_XXH3_128)
         return FK_EINVAL;
     fk_blocked *b = calloc(1, sizeof *b);
     if (!b)
@@ -74,6 +77,7 @@ fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capac
     b->hash8 = fk_hash8_flip64(seed);
     b->capacity = capacity;
     b->fpr = fpr;
+    b->scheme = scheme;
     choose_paths(b);
     *out = b;
     return FK_OK;
@@ -88,7 +92,8 @@ fk_status fk_blocked_new(const fk_params *p, fk_blocked **out)
     fk_status s = fk_blocked_geometry(p, &blocks);
     if (s != FK_OK)
         return s;
-    return fk_blocked_create_exact(blocks, p->seed, p->capacity, p->fpr, out);
+    return fk_blocked_create_exact(FK_HASH_SCHEME_XXH3_128, blocks, p->seed, p->capacity, p->fpr,
+                                   out);
 }
 
 void fk_blocked_free(fk_blocked *b)
@@ -102,7 +107,10 @@ void fk_blocked_free(fk_blocked *b)
 
 /* ------------------------------------------------- the portable path */
 
-FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar)
+FK_BLOCKED_PATH_ENTRIES(scalar, , fk_blocked_set_scalar, fk_blocked_test_scalar,
+                        FK_BLOCKED_XXH3_HASH, FK_BLOCKED_XXH3_HASH8, )
+FK_BLOCKED_PATH_ENTRIES(scalar_parquet, , fk_blocked_set_scalar, fk_blocked_test_scalar,
+                        FK_BLOCKED_PARQUET_HASH, FK_BLOCKED_PARQUET_HASH8, static)
 
 /* ------------------------------------------------------ the AVX2 path
  *
@@ -146,7 +154,9 @@ FK_AVX2 static inline bool test(const fk_blocked *b, uint64_t h)
     return _mm256_testc_si256(_mm256_load_si256(block), masks((uint32_t)h));
 }
 
-FK_BLOCKED_PATH_ENTRIES(avx2, FK_AVX2, set, test)
+FK_BLOCKED_PATH_ENTRIES(avx2, FK_AVX2, set, test, FK_BLOCKED_XXH3_HASH, FK_BLOCKED_XXH3_HASH8, )
+FK_BLOCKED_PATH_ENTRIES(avx2_parquet, FK_AVX2, set, test, FK_BLOCKED_PARQUET_HASH,
+                        FK_BLOCKED_PARQUET_HASH8, static)
 
 FK_AVX2 void fk_blocked_test_hashes_avx2(const fk_blocked *b, size_t n, const uint64_t h[],
                                          bool out[])
@@ -162,11 +172,22 @@ FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t 
 }
 #endif
 
-/* Points b's single-key calls at the code of b->path (per-filter pointers:
- * no per-call test of the path); fk_blocked_set_path's way in. */
+/* Points b's single-key calls at the code of b->path and b->scheme
+ * (per-filter pointers: no per-call test of the path or the scheme);
+ * fk_blocked_set_path's way in. */
 void fk_blocked_use_path(fk_blocked *b)
 {
+    const bool parquet = fk_blocked_parquet_scheme(b);
 #if FK_CPU_X86
+    if (b->path == FK_BLOCKED_PATH_AVX2 && parquet) {
+        b->lookup = fk_blocked_contains_avx2_parquet;
+        b->base.contains_u64 = avx2_parquet_filter_contains_u64;
+        b->insert = fk_blocked_insert_avx2_parquet;
+        b->insert_u64 = fk_blocked_insert_u64_avx2_parquet;
+        b->lookup_hashed = avx2_parquet_lookup_hashed;
+        b->insert_hashed = avx2_parquet_insert_hashed;
+        return;
+    }
     if (b->path == FK_BLOCKED_PATH_AVX2) {
         b->lookup = fk_blocked_contains_avx2;
         b->base.contains_u64 = avx2_filter_contains_u64;
@@ -177,6 +198,15 @@ void fk_blocked_use_path(fk_blocked *b)
         return;
     }
 #endif
+    if (parquet) {
+        b->lookup = fk_blocked_contains_scalar_parquet;
+        b->base.contains_u64 = scalar_parquet_filter_contains_u64;
+        b->insert = fk_blocked_insert_scalar_parquet;
+        b->insert_u64 = fk_blocked_insert_u64_scalar_parquet;
+        b->lookup_hashed = scalar_parquet_lookup_hashed;
+        b->insert_hashed = scalar_parquet_insert_hashed;
+        return;
+    }
     b->lookup = fk_blocked_contains_scalar;
     b->base.contains_u64 = scalar_filter_contains_u64;
     b->insert = fk_blocked_insert_scalar;
@@ -206,7 +236,7 @@ fk_status fk_blocked_locate(const fk_blocked *b, const void *key, size_t len,
 {
     if (!b || !out || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash_of(b, key, len);
+    uint64_t h = fk_blocked_key_hash(b, key, len);
     out->hash = h;
     out->block = fk_blocked_block_of(h, b->blocks);
     for (unsigned i = 0; i < FK_BLOCKED_WORDS; i++)
@@ -239,6 +269,11 @@ uint64_t fk_blocked_count_set_bits(const fk_blocked *b)
     return n;
 }
 
+static double estimate_items(const fk_blocked *b)
+{
+    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
+}
+
 void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
 {
     if (!b || !out)
@@ -252,7 +287,11 @@ void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)b->capacity;
     out->load_factor = (double)fk_blocked_count_set_bits(b) /
                        ((double)b->blocks * FK_BLOCKED_BLOCK_BITS);
-    out->expected_fpr = fk_theory_blocked_fpr((double)out->items / (double)b->blocks);
+    /* a Parquet filter may come from a file, whose keys were never counted:
+     * its load is the one its fill implies */
+    double load = fk_blocked_parquet_scheme(b) ? estimate_items(b) / (double)b->blocks
+                                               : (double)out->items / (double)b->blocks;
+    out->expected_fpr = fk_theory_blocked_fpr(load);
 }
 
 /* ---- the blocked filter's theory (Putze, Sanders &
@@ -346,10 +385,6 @@ fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks)
 /* ---- union, intersection and the distinct-count estimate
  * of blocked filters. */
 
-static double estimate_items(const fk_blocked *b)
-{
-    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
-}
 
 void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)
 {
@@ -364,7 +399,7 @@ void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)
 
 static bool compatible(const fk_blocked *a, const fk_blocked *b)
 {
-    return a->blocks == b->blocks && a->seed == b->seed;
+    return a->blocks == b->blocks && a->seed == b->seed && a->scheme == b->scheme;
 }
 
 static uint64_t word_count(const fk_blocked *b)
@@ -404,7 +439,7 @@ FK_HOT static fk_status fk_blocked_slot_insert_concurrent(fk_filter *f, const vo
     fk_blocked *b = (fk_blocked *)f;
     if (!b || (!key && len))
         return FK_EINVAL;
-    uint64_t h = fk_blocked_hash_of(b, key, len);
+    uint64_t h = fk_blocked_key_hash(b, key, len);
     uint32_t *block = fk_blocked_block_ptr(b, h);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* Two 32-bit words as one 64-bit word (word 2j is its low half): half
@@ -474,12 +509,12 @@ static fk_status fk_blocked_slot_insert_u64(fk_filter *f, uint64_t key)
  * own set and test, as the calls above. */
 static fk_hash128 hashed_hash(const fk_filter *f, const void *key, size_t len)
 {
-    return fk_hashed_of64(fk_blocked_hash_of((const fk_blocked *)f, key, len));
+    return fk_hashed_of64(fk_blocked_key_hash((const fk_blocked *)f, key, len));
 }
 
 static fk_hash128 hashed_hash_u64(const fk_filter *f, uint64_t key)
 {
-    return fk_hashed_of64(fk_hash8_64(key, ((const fk_blocked *)f)->hash8));
+    return fk_hashed_of64(fk_blocked_key_hash8((const fk_blocked *)f, key));
 }
 
 /* The path's probes, as fk_blocked_use_path chose them. */
@@ -538,6 +573,10 @@ static fk_status fk_blocked_slot_describe(const fk_filter *f, const uint64_t *at
     fk_describe_u64(rows, cap, n, "seed", d.seed);
     fk_describe_u64(rows, cap, n, "set_bits", d.set_bits);
     fk_describe_double(rows, cap, n, "estimated_items", d.estimated_items);
+    /* a row of its own for the second scheme (the XXH3 filters' rows stay
+     * as they were) */
+    if (fk_blocked_parquet_scheme((const fk_blocked *)(const void *)f))
+        fk_describe_string(rows, cap, n, "hash", "parquet: XXH64 seed 0 of the PLAIN encoding");
     return FK_OK;
 }
 

@@ -175,6 +175,105 @@ typedef struct {
  * fastest path. */
 FK_SERIAL_DIRECT_DECLARE(fk_blocked, fk_blocked);
 
+/* ------------------------------------- Parquet's split-block filter
+ *
+ * A blocked filter can hash as Parquet's split-block Bloom filter (SBBF)
+ * does, so that it holds, byte for byte, the bitset a Parquet writer
+ * stores in a column chunk (parquet-format's BloomFilter.md; Arrow,
+ * parquet-java, DuckDB, cuDF). The layout, the salts, the block index
+ * ((hash >> 32) * blocks) >> 32 and the bits (low32 * salt[i]) >> 27 are
+ * the kind's own; what differs is the hash and the sizes:
+ *
+ *   - the hashing scheme is FK_HASH_SCHEME_PARQUET_XXH64 (common/hash.h):
+ *     one XXH64 with seed 0 over the key's bytes, and a key is the value's
+ *     PLAIN encoding: INT32 and INT64 as 4 and 8 little-endian bytes, FLOAT
+ *     and DOUBLE as their IEEE-754 bits in 4 and 8 little-endian bytes,
+ *     BYTE_ARRAY as its bytes without the length prefix. The seed is 0;
+ *   - the bitset is a power of two from 32 bytes to 128 MiB (1 to 2^22
+ *     blocks).
+ *
+ * Such a filter is an ordinary blocked filter to every generic call:
+ * fk_filter_insert / contains take the plain-encoded bytes; the _u64 calls
+ * take an INT64 value (its 8 little-endian bytes: the same bits as the
+ * byte calls); batches, insert_concurrent (the table at the top), stats,
+ * fk_filter_describe, save and load (the file records the scheme; no
+ * other kind loads it), merge and intersect (only with a filter of the
+ * same scheme and size: FK_EINVAL otherwise) all work. Its fk_stats:
+ * items = successful inserts (a filter made from a bitset: the estimate
+ * of its distinct keys from the fill, rounded); expected_fpr = the theory
+ * of a blocked Bloom filter with k = 8 at the keys per block that the fill
+ * implies (fk_blocked_describe's estimated_items / blocks), which is what
+ * a filter read from a file can know. capacity and fpr are those the
+ * filter was made for: fk_blocked_new_parquet_ndv records its ndv and fpp;
+ * a filter made from a size or a bitset records the most distinct values
+ * Parquet's rule puts in that size at fpp FK_BLOCKED_PARQUET_FPP, and
+ * that fpp.
+ *
+ *   fk_filter *f;
+ *   if (fk_blocked_new_parquet(fk_blocked_parquet_bytes(1000, 0.01), &f) != FK_OK) ...;
+ *   int32_t v = 42;                       // INT32 column: 4 LE bytes
+ *   uint8_t le[4] = { v, v >> 8, v >> 16, v >> 24 };
+ *   fk_filter_insert(f, le, 4);
+ *   const void *bits; size_t n;
+ *   fk_blocked_sbbf(f, &bits, &n);        // n bytes, as a Parquet file stores them
+ *   fk_filter_free(f);
+ */
+
+/* The sizes Parquet allows for a bitset, in bytes (both powers of two). */
+#define FK_BLOCKED_PARQUET_MIN_BYTES 32u
+#define FK_BLOCKED_PARQUET_MAX_BYTES (UINT64_C(128) << 20)
+
+/* The fpp a filter made from a size or a bitset records as its target
+ * (parquet-java's and DuckDB's default). */
+#define FK_BLOCKED_PARQUET_FPP 0.01
+
+/* The bitset size Parquet writers choose for ndv distinct values at false
+ * positive probability fpp (parquet-cpp's and parquet-java's
+ * OptimalNumOfBits): m = -8 ndv / ln(1 - fpp^(1/8)) bits (the bits per
+ * value at which a classic Bloom filter with k = 8 has fpp), truncated to
+ * an integer, raised to 256 bits, rounded up to a power of two and cut to
+ * 128 MiB; returned in bytes. Always a power of two in
+ * [FK_BLOCKED_PARQUET_MIN_BYTES, FK_BLOCKED_PARQUET_MAX_BYTES] (ndv 0
+ * gives the minimum; an ndv too large for 128 MiB gives the maximum);
+ * 0 when fpp is not in (0, 1) or is NaN. Cost: O(1). Pure: any thread. */
+FK_API uint64_t fk_blocked_parquet_bytes(uint64_t ndv, double fpp);
+
+/* Creates an empty Parquet-scheme blocked filter of `bytes` bitset bytes
+ * (bytes / 32 blocks). Returns FK_OK with a new filter in *out (the caller
+ * frees it with fk_filter_free); FK_EINVAL for out NULL or bytes not a
+ * power of two in [FK_BLOCKED_PARQUET_MIN_BYTES,
+ * FK_BLOCKED_PARQUET_MAX_BYTES]; FK_ENOMEM. *out is NULL on error. Cost:
+ * `bytes` allocated (cache-line aligned) and zeroed. */
+FK_API fk_status fk_blocked_new_parquet(uint64_t bytes, fk_filter **out);
+
+/* As fk_blocked_new_parquet(fk_blocked_parquet_bytes(ndv, fpp), out), the
+ * filter recording ndv (at least 1) as its capacity and fpp as its target.
+ * FK_EINVAL for out NULL or fpp not in (0, 1); FK_ENOMEM. */
+FK_API fk_status fk_blocked_new_parquet_ndv(uint64_t ndv, double fpp, fk_filter **out);
+
+/* Creates a Parquet-scheme blocked filter holding a copy of `bytes` bytes
+ * at bitset laid out as a Parquet file stores it: the blocks in order,
+ * each eight little-endian 32-bit words (any alignment, any host). Every
+ * bit pattern is valid. Returns FK_OK with a new filter in *out (the
+ * caller frees it with fk_filter_free); FK_EINVAL for out NULL, bitset
+ * NULL, or bytes not a power of two in [FK_BLOCKED_PARQUET_MIN_BYTES,
+ * FK_BLOCKED_PARQUET_MAX_BYTES]; FK_ENOMEM. *out is NULL on error. Cost:
+ * one copy of the bitset and one pass counting its bits. */
+FK_API fk_status fk_blocked_from_sbbf(const void *bitset, size_t bytes, fk_filter **out);
+
+/* Points *bitset at f's bitset laid out as a Parquet file stores it (as
+ * fk_blocked_from_sbbf takes it) and stores its size in *bytes. The bytes
+ * are borrowed: valid until f changes (an insert, a merge) or is freed,
+ * and read-only. Returns FK_OK; FK_EINVAL for a NULL argument or a filter
+ * that is not a Parquet-scheme blocked filter (*bitset NULL, *bytes 0).
+ * On a big-endian host, whose words are not in the file's byte order, it
+ * answers FK_EUNSUPPORTED: the payload of fk_filter_save's record (bytes
+ * 120 to 120 + 32 * blocks) holds the same bitset on every host. Cost:
+ * O(1), no copy. May run beside lookups and other fk_blocked_sbbf calls;
+ * a reader of the bytes sees concurrent inserts' bits come and go as the
+ * table above says. */
+FK_API fk_status fk_blocked_sbbf(const fk_filter *f, const void **bitset, size_t *bytes);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,13 +8,17 @@
 #include "../common/pipeline.h"
 
 /* The hash of key i: given (pre[i].lo, common/hashed.h), bytes, or the
- * integer ints[i] (the hash of its 8 little-endian bytes); callers pass
- * the ones they do not use as NULL constants. */
-static inline uint64_t hash_of(const fk_blocked *b, const void *const keys[], const size_t lens[],
-                               const uint64_t ints[], const fk_hash128 pre[], size_t i)
+ * integer ints[i] (the hash of its 8 little-endian bytes), under Parquet's
+ * scheme when parquet (b's, read once a window); callers pass the ones
+ * they do not use as NULL constants. */
+static inline uint64_t hash_of(const fk_blocked *b, bool parquet, const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], const fk_hash128 pre[],
+                               size_t i)
 {
     if (pre)
         return pre[i].lo;
+    if (parquet)
+        return keys ? fk_blocked_parquet_hash(keys[i], lens[i]) : fk_blocked_parquet_hash8(ints[i]);
     if (!keys)
         return fk_hash8_64(ints[i], b->hash8);
     return fk_blocked_hash_of(b, keys[i], lens[i]);
@@ -27,8 +31,9 @@ static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *co
                                const fk_hash128 pre[], size_t start, size_t span, bool write)
 {
     const bool prefetch = fk_batch_prefetches(b->blocks * FK_BLOCKED_BLOCK_BYTES);
+    const bool parquet = fk_blocked_parquet_scheme(b);
     for (size_t j = 0; j < span; j++) {
-        h[j] = hash_of(b, keys, lens, ints, pre, start + j);
+        h[j] = hash_of(b, parquet, keys, lens, ints, pre, start + j);
         if (!prefetch)
             continue;
         const uint32_t *block = fk_blocked_block_ptr(b, h[j]);

@@ -48,7 +48,15 @@ struct fk_blocked {
     uint64_t  items;     /* successful inserts */
     fk_blocked_path path;
     fk_tally  tally;     /* successful concurrent inserts (blocked.c) */
+    uint32_t  scheme;    /* FK_HASH_SCHEME_XXH3_128, or FK_HASH_SCHEME_PARQUET_XXH64
+                            (seed 0, a power-of-two count of blocks) */
 };
+
+/* A filter of Parquet's scheme (blocked.h, "Parquet's split-block filter"). */
+static inline bool fk_blocked_parquet_scheme(const fk_blocked *b)
+{
+    return b->scheme == FK_HASH_SCHEME_PARQUET_XXH64;
+}
 
 /* Successful inserts, plain and concurrent (writers done). */
 static inline uint64_t fk_blocked_item_count(const fk_blocked *b)
@@ -71,7 +79,38 @@ static inline uint64_t fk_blocked_hash_of(const fk_blocked *b, const void *key, 
     return fk_hash64(key, len, &b->seed, &b->hash8);
 }
 
-/* Points b's single-key calls at the code of b->path (blocked.c). */
+/* Parquet's hash of a key: XXH64 with seed 0 over its bytes (the value's
+ * PLAIN encoding), as the split-block specification has it. */
+static inline uint64_t fk_blocked_parquet_hash(const void *key, size_t len)
+{
+    return XXH64(key, len, 0);
+}
+
+/* The same for an 8-byte key given as an integer: its 8 little-endian
+ * bytes (an INT64 value's PLAIN encoding). The length is a constant, so
+ * XXH64's code for it inlines without its length switch. */
+static inline uint64_t fk_blocked_parquet_hash8(uint64_t key)
+{
+    uint8_t le[8];
+    fk_le_put64(le, key);
+    return XXH64(le, sizeof le, 0);
+}
+
+/* The key's hash under b's scheme: for the calls off the hot paths (the
+ * hot ones are compiled once per scheme). */
+static inline uint64_t fk_blocked_key_hash(const fk_blocked *b, const void *key, size_t len)
+{
+    return fk_blocked_parquet_scheme(b) ? fk_blocked_parquet_hash(key, len)
+                                    : fk_blocked_hash_of(b, key, len);
+}
+
+static inline uint64_t fk_blocked_key_hash8(const fk_blocked *b, uint64_t key)
+{
+    return fk_blocked_parquet_scheme(b) ? fk_blocked_parquet_hash8(key) : fk_hash8_64(key, b->hash8);
+}
+
+/* Points b's single-key calls at the code of b->path and b->scheme
+ * (blocked.c). */
 void fk_blocked_use_path(fk_blocked *b);
 
 /* Block index in [0, blocks): multiply-high of the hash's high 32 bits. */
@@ -119,64 +158,73 @@ static inline bool fk_blocked_test_scalar(const fk_blocked *b, uint64_t h)
 
 /* The insert and contains of one code path PATH (scalar: blocked.c; avx2:
  * blocked.c too, ATTR its target attribute) over its SET and TEST of one
- * hash: an 8-byte key takes the constant-length hash inline, any other
- * key an out-of-line call (see fk_blocked_hash_of), so the common case
- * carries no length switch. Defines fk_blocked_insert_<PATH> and
- * fk_blocked_contains_<PATH>, the u64 insert fk_blocked_insert_u64_<PATH>
- * (the same constant-length hash), <PATH>_lookup_hashed and
- * <PATH>_insert_hashed (from a hash given: common/hashed.h), and
- * <PATH>_filter_contains_u64, on an fk_filter: the path's 64-bit lookup,
- * b->base.contains_u64 (no second pointer to it). */
-#define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST)                                     \
-    FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(             \
-        fk_blocked *b, const void *key, size_t len)                                        \
-    {                                                                                      \
-        if (!key && len)                                                                   \
-            return FK_EINVAL;                                                              \
-        SET(b, fk_blocked_hash_of(b, key, len));                                        \
-        return FK_OK;                                                                      \
-    }                                                                                      \
-    FK_HOT ATTR __attribute__((noinline)) static bool PATH##_contains_any(                \
-        const fk_blocked *b, const void *key, size_t len)                                  \
-    {                                                                                      \
-        return (key || !len) && TEST(b, fk_blocked_hash_of(b, key, len));               \
-    }                                                                                      \
-    FK_HOT ATTR fk_status fk_blocked_insert_##PATH(fk_blocked *b, const void *key,         \
-                                                   size_t len)                             \
-    {                                                                                      \
-        if (len != 8 || !key)                                                              \
-            return PATH##_insert_any(b, key, len);                                         \
-        SET(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                                 \
-        return FK_OK;                                                                      \
-    }                                                                                      \
-    FK_HOT ATTR bool fk_blocked_contains_##PATH(const fk_blocked *b, const void *key,      \
-                                                size_t len)                                \
-    {                                                                                      \
-        if (len != 8 || !key)                                                              \
-            return PATH##_contains_any(b, key, len);                                       \
-        return TEST(b, fk_hash8_64(fk_hash8_load(key), b->hash8));                         \
-    }                                                                                      \
-    FK_HOT ATTR fk_status fk_blocked_insert_u64_##PATH(fk_blocked *b, uint64_t key)        \
-    {                                                                                      \
-        SET(b, fk_hash8_64(key, b->hash8));                                                \
-        return FK_OK;                                                                      \
-    }                                                                                      \
-    /* the same from a hash computed beforehand (common/hashed.h) */                       \
-    FK_HOT ATTR static bool PATH##_lookup_hashed(const fk_filter *f, fk_hash128 h)         \
-    {                                                                                      \
-        return TEST((const fk_blocked *)f, h.lo);                                          \
-    }                                                                                      \
-    FK_HOT ATTR static fk_status PATH##_insert_hashed(fk_filter *f, fk_hash128 h)          \
-    {                                                                                      \
-        SET((fk_blocked *)f, h.lo);                                                        \
-        return FK_OK;                                                                      \
-    }                                                                                      \
-    /* the same as fk_filter_contains_u64's per-filter target (fk_filter) */               \
-    FK_HOT ATTR static bool PATH##_filter_contains_u64(const fk_filter *f, uint64_t key)   \
-    {                                                                                      \
-        const fk_blocked *b = (const fk_blocked *)f;                                       \
-        return TEST(b, fk_hash8_64(key, b->hash8));                                        \
+ * hash, HASH(b, key, len) of any key and HASH8(b, k) of the 8-byte key
+ * whose little-endian value is k (the two of one scheme): an 8-byte key
+ * takes the constant-length hash inline, any other key an out-of-line
+ * call (see fk_blocked_hash_of), so the common case carries no length
+ * switch. Defines, with linkage SCOPE (empty or static),
+ * fk_blocked_insert_<PATH> and fk_blocked_contains_<PATH>, the u64 insert
+ * fk_blocked_insert_u64_<PATH> (the same constant-length hash), and
+ * statics <PATH>_lookup_hashed and <PATH>_insert_hashed (from a hash
+ * given: common/hashed.h), and <PATH>_filter_contains_u64, on an
+ * fk_filter: the path's 64-bit lookup, b->base.contains_u64 (no second
+ * pointer to it). */
+#define FK_BLOCKED_PATH_ENTRIES(PATH, ATTR, SET, TEST, HASH, HASH8, SCOPE)                  \
+    FK_HOT ATTR __attribute__((noinline)) static fk_status PATH##_insert_any(               \
+        fk_blocked *b, const void *key, size_t len)                                         \
+    {                                                                                       \
+        if (!key && len)                                                                    \
+            return FK_EINVAL;                                                               \
+        SET(b, HASH(b, key, len));                                                          \
+        return FK_OK;                                                                       \
+    }                                                                                       \
+    FK_HOT ATTR __attribute__((noinline)) static bool PATH##_contains_any(                  \
+        const fk_blocked *b, const void *key, size_t len)                                   \
+    {                                                                                       \
+        return (key || !len) && TEST(b, HASH(b, key, len));                                 \
+    }                                                                                       \
+    SCOPE FK_HOT ATTR fk_status fk_blocked_insert_##PATH(fk_blocked *b, const void *key,    \
+                                                   size_t len)                              \
+    {                                                                                       \
+        if (len != 8 || !key)                                                               \
+            return PATH##_insert_any(b, key, len);                                          \
+        SET(b, HASH8(b, fk_hash8_load(key)));                                               \
+        return FK_OK;                                                                       \
+    }                                                                                       \
+    SCOPE FK_HOT ATTR bool fk_blocked_contains_##PATH(const fk_blocked *b, const void *key, \
+                                                size_t len)                                 \
+    {                                                                                       \
+        if (len != 8 || !key)                                                               \
+            return PATH##_contains_any(b, key, len);                                        \
+        return TEST(b, HASH8(b, fk_hash8_load(key)));                                       \
+    }                                                                                       \
+    SCOPE FK_HOT ATTR fk_status fk_blocked_insert_u64_##PATH(fk_blocked *b, uint64_t key)   \
+    {                                                                                       \
+        SET(b, HASH8(b, key));                                                              \
+        return FK_OK;                                                                       \
+    }                                                                                       \
+    /* the same from a hash computed beforehand (common/hashed.h) */                        \
+    FK_HOT ATTR static bool PATH##_lookup_hashed(const fk_filter *f, fk_hash128 h)          \
+    {                                                                                       \
+        return TEST((const fk_blocked *)f, h.lo);                                           \
+    }                                                                                       \
+    FK_HOT ATTR static fk_status PATH##_insert_hashed(fk_filter *f, fk_hash128 h)           \
+    {                                                                                       \
+        SET((fk_blocked *)f, h.lo);                                                         \
+        return FK_OK;                                                                       \
+    }                                                                                       \
+    /* the same as fk_filter_contains_u64's per-filter target (fk_filter) */                \
+    FK_HOT ATTR static bool PATH##_filter_contains_u64(const fk_filter *f, uint64_t key)    \
+    {                                                                                       \
+        const fk_blocked *b = (const fk_blocked *)f;                                        \
+        return TEST(b, HASH8(b, key));                                                      \
     }
+/* The two schemes' hashes in the shape FK_BLOCKED_PATH_ENTRIES takes. */
+#define FK_BLOCKED_XXH3_HASH(b, key, len) fk_blocked_hash_of(b, key, len)
+#define FK_BLOCKED_XXH3_HASH8(b, k)       fk_hash8_64(k, (b)->hash8)
+#define FK_BLOCKED_PARQUET_HASH(b, key, len) ((void)(b), fk_blocked_parquet_hash(key, len))
+#define FK_BLOCKED_PARQUET_HASH8(b, k)       ((void)(b), fk_blocked_parquet_hash8(k))
+
 fk_status fk_blocked_insert_scalar(fk_blocked *b, const void *key, size_t len);
 bool      fk_blocked_contains_scalar(const fk_blocked *b, const void *key, size_t len);
 fk_status fk_blocked_insert_u64_scalar(fk_blocked *b, uint64_t key);
@@ -208,10 +256,21 @@ extern const fk_hashed_ops fk_blocked_hashed_ops;
 void fk_blocked_contains_many_hashed(const fk_filter *f, size_t n, const fk_hash128 h[],
                                      bool out[]);
 
-/* Builds an empty filter of exactly `blocks` blocks (no sizing).
- * FK_EINVAL for blocks 0, over 2^32 or over FK_MEMORY_CAP; FK_ENOMEM. */
-fk_status fk_blocked_create_exact(uint64_t blocks, uint64_t seed, uint64_t capacity, double fpr,
-                                  fk_blocked **out);
+/* Builds an empty filter of exactly `blocks` blocks (no sizing), hashing
+ * with `scheme` (FK_HASH_SCHEME_XXH3_128 with the seed, or
+ * FK_HASH_SCHEME_PARQUET_XXH64: seed 0 and a power-of-two count up to
+ * FK_BLOCKED_PARQUET_MAX_BYTES / 32). FK_EINVAL for blocks 0, over 2^32 or
+ * over FK_MEMORY_CAP, or another scheme or geometry; FK_ENOMEM. */
+fk_status fk_blocked_create_exact(uint32_t scheme, uint64_t blocks, uint64_t seed,
+                                  uint64_t capacity, double fpr, fk_blocked **out);
+
+/* True when `blocks` blocks make a Parquet-scheme filter: a power of two,
+ * 32 to FK_BLOCKED_PARQUET_MAX_BYTES bytes. */
+static inline bool fk_blocked_parquet_blocks_ok(uint64_t blocks)
+{
+    return blocks != 0 && (blocks & (blocks - 1)) == 0 &&
+           blocks <= FK_BLOCKED_PARQUET_MAX_BYTES / FK_BLOCKED_BLOCK_BYTES;
+}
 
 /* The saving hooks of fk_blocked_ops (blocked_serial.c; contracts in
  * common/serial.h). */

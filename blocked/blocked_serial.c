@@ -10,6 +10,12 @@
  * count. The key mapping (XXH3-64 of the key with the seed; block from its
  * high half, bits from its low half and the Parquet salts) belongs to this
  * kind id: changing it needs a new kind id or format version.
+ *
+ * Hashing scheme FK_HASH_SCHEME_XXH3_128 (1): that mapping. Scheme
+ * FK_HASH_SCHEME_PARQUET_XXH64 (2): XXH64 with seed 0 instead of XXH3, the
+ * same block and bits (blocked.h, "Parquet's split-block filter"); the
+ * seed must be 0 and the blocks a power of two up to 2^22 (128 MiB), and
+ * the payload is then byte for byte the bitset a Parquet file stores.
  */
 #include "blocked_internal.h"
 #include "../common/serial_internal.h"
@@ -20,6 +26,7 @@ enum { P_BLOCKS, P_BLOCK_BITS, P_USED };
 static void save_head(const fk_filter *f, fk_serial_head *h)
 {
     const fk_blocked *b = (const fk_blocked *)f;
+    h->hash_scheme = b->scheme;
     h->seed = b->seed;
     h->capacity = b->capacity;
     h->fpr = b->fpr;
@@ -53,6 +60,9 @@ static fk_status check_head(const fk_serial_head *h)
         return FK_ECORRUPT;
     if (h->payload_len != blocks * FK_BLOCKED_BLOCK_BYTES)
         return FK_ECORRUPT;
+    if (h->hash_scheme == FK_HASH_SCHEME_PARQUET_XXH64 &&
+        (h->seed != 0 || !fk_blocked_parquet_blocks_ok(blocks)))
+        return FK_ECORRUPT;
     return FK_OK;
 }
 
@@ -60,7 +70,8 @@ static fk_status load_payload(const fk_serial_head *h, const uint8_t *payload, f
 {
     fk_blocked *b = NULL;
     *out = NULL;
-    fk_status s = fk_blocked_create_exact(h->param[P_BLOCKS], h->seed, h->capacity, h->fpr, &b);
+    fk_status s = fk_blocked_create_exact(h->hash_scheme, h->param[P_BLOCKS], h->seed, h->capacity,
+                                          h->fpr, &b);
     if (s != FK_OK)
         return s == FK_EINVAL ? FK_ECORRUPT : s;
     for (uint64_t i = 0, n = b->blocks * FK_BLOCKED_WORDS; i < n; i++)
@@ -78,6 +89,7 @@ const fk_serial_ops fk_blocked_serial_ops = {
     .check_head = check_head,
     .load = load_payload,
     .stream_payload = stream_payload,
+    .second_hash_scheme = FK_HASH_SCHEME_PARQUET_XXH64,
 };
 
 FK_SERIAL_DIRECT_DEFINE(fk_blocked, fk_blocked, fk_blocked_ops)

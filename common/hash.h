@@ -16,8 +16,14 @@
 #include <xxhash.h>
 
 /* Identifies the hashing scheme in serialized files; bump on any change to
- * how keys map to bits, slots or fingerprints. */
+ * how keys map to bits, slots or fingerprints. Every kind hashes with the
+ * XXH3 family (FK_HASH_SCHEME_XXH3_128) and refuses any other id on load
+ * (FK_ECORRUPT), but for the one a kind names as its second scheme
+ * (fk_serial_ops.second_hash_scheme). */
 #define FK_HASH_SCHEME_XXH3_128 1u
+/* Parquet's split-block Bloom filter (blocked kind only, blocked/blocked.h):
+ * XXH64 with seed 0 over the value's PLAIN encoding, one hash per key. */
+#define FK_HASH_SCHEME_PARQUET_XXH64 2u
 
 /* Marks a hot per-key entry point: `flatten` inlines the hash into it
  * (xxHash's public XXH3 entry is too large for the inliner to take on its

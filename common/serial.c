@@ -44,10 +44,10 @@ static bool head_of(const fk_filter *f, fk_serial_head *h)
     if (!can_serialize(f->ops))
         return false;
     memset(h, 0, sizeof *h);
+    h->hash_scheme = FK_HASH_SCHEME_XXH3_128; /* save_head may name its second one */
     f->ops->serial->save_head(f, h);
     h->version = FK_SERIAL_VERSION;
     h->kind_id = f->ops->serial->kind_id;
-    h->hash_scheme = FK_HASH_SCHEME_XXH3_128;
     return true;
 }
 
@@ -262,7 +262,8 @@ static fk_status check_head(const fk_serial_head *h, const fk_ops **ops_io,
     const fk_ops *ops = *ops_io ? *ops_io : lookup ? lookup(h) : NULL;
     if (!can_serialize(ops) || h->kind_id != ops->serial->kind_id)
         return FK_ECORRUPT;
-    if (h->hash_scheme != FK_HASH_SCHEME_XXH3_128)
+    if (h->hash_scheme != FK_HASH_SCHEME_XXH3_128 &&
+        (h->hash_scheme == 0 || h->hash_scheme != ops->serial->second_hash_scheme))
         return FK_ECORRUPT;
     if (h->capacity == 0 || !(h->fpr > 0.0 && h->fpr < 1.0))
         return FK_ECORRUPT;

@@ -24,7 +24,9 @@
  *              corrupt, never as "newer"
  *    12     2  kind id (fk_serial_ops.kind_id: each kind owns its
  *              number; registry/README.md lists them)
- *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1)
+ *    14     2  hashing scheme id (FK_HASH_SCHEME_XXH3_128 = 1 for every
+ *              kind; FK_HASH_SCHEME_PARQUET_XXH64 = 2, a blocked filter
+ *              with Parquet's hashing, accepted by that kind alone)
  *    16     8  seed
  *    24     8  capacity (items the filter was sized for, > 0)
  *    32     8  target false-positive rate, IEEE-754 binary64 bits, in (0,1)
@@ -104,12 +106,14 @@ struct fk_serial_ops {
      * info`); NULL past the last used one. */
     const char *param_names[FK_SERIAL_PARAMS];
     /* Fills seed, capacity, fpr, items, param[] and payload_len (h arrives
-     * zeroed; version, kind and scheme are filled by the caller). */
+     * zeroed but for hash_scheme, FK_HASH_SCHEME_XXH3_128, which a kind
+     * with a second scheme sets to it for a filter hashing that way;
+     * version and kind are filled by the caller). */
     void (*save_head)(const fk_filter *f, fk_serial_head *h);
     /* Writes exactly h->payload_len bytes at dst. */
     void (*save_payload)(const fk_filter *f, uint8_t *dst);
     /* h's common fields are already valid (capacity > 0, fpr in (0,1), kind
-     * and scheme match). Checks every param[] range, that unused params are
+     * match, scheme FK_HASH_SCHEME_XXH3_128 or second_hash_scheme). Checks every param[] range, that unused params are
      * 0, that payload_len is exactly what the params imply and that the
      * filter fits FK_MEMORY_CAP. Returns FK_OK or FK_ECORRUPT. Must not
      * allocate. */
@@ -126,6 +130,10 @@ struct fk_serial_ops {
      * through a small scratch buffer, so saving to a file needs no second
      * copy of the filter. Returns false as soon as put does, else true. */
     bool (*stream_payload)(const fk_filter *f, fk_serial_put put, void *ctx);
+    /* Optional (0: none; appended last): a hashing scheme id (common/hash.h)
+     * the kind accepts on load besides FK_HASH_SCHEME_XXH3_128; the blocked
+     * kind's is FK_HASH_SCHEME_PARQUET_XXH64. Any other id is FK_ECORRUPT. */
+    uint32_t second_hash_scheme;
 };
 
 /* ------------------------------------------------------------ saving */

@@ -22,6 +22,7 @@
 #include "scalable_internal.h"
 #include "../common/serial_internal.h"
 #include "../common/endian.h"
+#include "../common/hash.h"
 
 enum { P_INNER, P_GROWTH, P_TIGHTENING, P_LINKS, P_NEWEST_FULL, P_USED };
 
@@ -132,6 +133,10 @@ static fk_status load_link(fk_scalable *c, fk_params *q, double nominal, const u
      * own count by its slots; a removable kind's, counting in a chain
      * made through the API only, counts copies and has no bound.) */
     if (!c->bounded && !c->inner->remove && lh.items > q->capacity)
+        return FK_ECORRUPT;
+    /* a chain's links hash as the chain does (a blocked link saved with
+     * Parquet's scheme would not) */
+    if (lh.hash_scheme != FK_HASH_SCHEME_XXH3_128)
         return FK_ECORRUPT;
     if (lh.capacity != q->capacity || lh.seed != q->seed ||
         !(exact || (lh.fpr > nominal && lh.fpr <= q->fpr * (1.0 + 1e-9))))

@@ -12,6 +12,7 @@
 #include "operands.h"
 #include "../report/report.h"
 #include "../report/units.h"
+#include "../../common/hash.h"
 #include "../../common/serial.h"
 
 /* One line of the description: its text label, its JSON key, and a value
@@ -416,7 +417,9 @@ int fkc_cmd_info(int argc, char **argv)
     add(fs, &n, "format version", F_U64)->u = h.version;
     field *x = add(fs, &n, "hashing scheme", F_U64);
     x->u = h.hash_scheme;
-    x->note = "(XXH3-128), checksum ok";
+    x->note = h.hash_scheme == FK_HASH_SCHEME_PARQUET_XXH64
+                  ? "(Parquet: XXH64 seed 0 of the PLAIN encoding), checksum ok"
+                  : "(XXH3-128), checksum ok";
     add(fs, &n, "file bytes", F_BYTES)->u = bytes;
     add(fs, &n, "memory bytes", F_BYTES)->u = st.memory_bytes;
     add(fs, &n, "seed", F_U64)->u = h.seed;
