@@ -269,11 +269,6 @@ uint64_t fk_blocked_count_set_bits(const fk_blocked *b)
     return n;
 }
 
-static double estimate_items(const fk_blocked *b)
-{
-    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
-}
-
 void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
 {
     if (!b || !out)
@@ -288,10 +283,25 @@ void fk_blocked_stats(const fk_blocked *b, fk_stats *out)
     out->load_factor = (double)fk_blocked_count_set_bits(b) /
                        ((double)b->blocks * FK_BLOCKED_BLOCK_BITS);
     /* a Parquet filter may come from a file, whose keys were never counted:
-     * its load is the one its fill implies */
-    double load = fk_blocked_parquet_scheme(b) ? estimate_items(b) / (double)b->blocks
-                                               : (double)out->items / (double)b->blocks;
-    out->expected_fpr = fk_theory_blocked_fpr(load);
+     * its bits say what an absent key meets */
+    out->expected_fpr = fk_blocked_parquet_scheme(b)
+                            ? fk_blocked_fill_fpr(b)
+                            : fk_theory_blocked_fpr((double)out->items / (double)b->blocks);
+}
+
+double fk_blocked_fill_fpr(const fk_blocked *b)
+{
+    if (!b)
+        return 0.0;
+    double sum = 0.0;
+    for (uint64_t i = 0; i < b->blocks; i++) {
+        const uint32_t *w = b->words + i * FK_BLOCKED_WORDS;
+        double pass = 1.0;
+        for (unsigned j = 0; j < FK_BLOCKED_WORDS; j++)
+            pass *= (double)fk_popcount64(w[j]) / FK_BLOCKED_WORD_BITS;
+        sum += pass;
+    }
+    return sum / (double)b->blocks;
 }
 
 /* ---- the blocked filter's theory (Putze, Sanders &
@@ -384,6 +394,11 @@ fk_status fk_blocked_geometry(const fk_params *p, uint64_t *blocks)
 
 /* ---- union, intersection and the distinct-count estimate
  * of blocked filters. */
+
+static double estimate_items(const fk_blocked *b)
+{
+    return fk_theory_blocked_items(b->blocks, fk_blocked_count_set_bits(b));
+}
 
 
 void fk_blocked_describe(const fk_blocked *b, fk_blocked_description *out)

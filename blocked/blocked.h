@@ -200,10 +200,10 @@ FK_SERIAL_DIRECT_DECLARE(fk_blocked, fk_blocked);
  * other kind loads it), merge and intersect (only with a filter of the
  * same scheme and size: FK_EINVAL otherwise) all work. Its fk_stats:
  * items = successful inserts (a filter made from a bitset: the estimate
- * of its distinct keys from the fill, rounded); expected_fpr = the theory
- * of a blocked Bloom filter with k = 8 at the keys per block that the fill
- * implies (fk_blocked_describe's estimated_items / blocks), which is what
- * a filter read from a file can know. capacity and fpr are those the
+ * of its distinct keys from the fill, rounded); expected_fpr = the FPR
+ * its bits give a blocked Bloom filter with k = 8, the mean over blocks of
+ * the product over the eight words of (set bits / 32): exact for the bits
+ * as they are, however they were set (a filter read from a file). capacity and fpr are those the
  * filter was made for: fk_blocked_new_parquet_ndv records its ndv and fpp;
  * a filter made from a size or a bitset records the most distinct values
  * Parquet's rule puts in that size at fpp FK_BLOCKED_PARQUET_FPP, and

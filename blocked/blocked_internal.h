@@ -321,6 +321,13 @@ double fk_theory_blocked_items(uint64_t blocks, uint64_t x);
  * Returns 0 for load <= 0 or NaN, 1 for +inf. Cost: O(load + sqrt(load)). */
 double fk_theory_blocked_fpr(double load);
 
+/* The FPR b's bits give: the chance that a key absent from b finds its 8
+ * bits set, its block and its bit in each word uniform, the mean over the
+ * blocks of the product over the words of (set bits / 32). Exact for the
+ * bits as they are, whatever keys set them (a Parquet filter read from a
+ * file: stats' expected_fpr). 0 for NULL. Cost: O(blocks). */
+double fk_blocked_fill_fpr(const fk_blocked *b);
+
 /* Number of set bits. 0 for NULL. Cost: O(blocks). */
 uint64_t fk_blocked_count_set_bits(const fk_blocked *b);
 

@@ -438,6 +438,98 @@ TEST(a_parquet_record_with_a_seed_or_an_odd_size_is_corrupt)
     fk_filter_free(f);
 }
 
+/* ------------------------------------------------ false positives */
+
+/* ndv random INT64 values into the size Parquet writers choose for
+ * (ndv, fpp): no inserted value is missed, and the share of absent values
+ * passing is within 5 binomial standard deviations of what the filter's
+ * own block loads give, the mean over blocks of (1 - (31/32)^x)^8 for a
+ * block of x keys (the blocked Bloom filter with k = 8, exact for these
+ * loads); with many blocks that is the Poisson formula
+ * (fk_theory_blocked_fpr) within 2%; stats' expected_fpr (from the fill)
+ * meets the measured share within the same bound. Fixed keys: the same answer every run. */
+static void check_fpr(uint64_t ndv, double fpp, uint64_t probes)
+{
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_blocked_new_parquet_ndv(ndv, fpp, &f), FK_OK);
+    if (!f)
+        return;
+    const fk_blocked *b = (const fk_blocked *)(void *)f;
+    uint64_t *keys = malloc(ndv * sizeof *keys);
+    uint32_t *load = calloc(b->blocks, sizeof *load);
+    for (uint64_t i = 0; i < ndv; i++) {
+        keys[i] = keys_positive(i);
+        uint8_t le[8];
+        fk_le_put64(le, keys[i]);
+        fk_blocked_probe pr;
+        CHECK_STATUS(fk_blocked_locate(b, le, 8, &pr), FK_OK);
+        load[pr.block]++;
+    }
+    size_t done = 0;
+    CHECK_STATUS(fk_filter_insert_many_u64(f, (size_t)ndv, keys, &done), FK_OK);
+    uint64_t missed = 0;
+    for (uint64_t i = 0; i < ndv; i++)
+        missed += !fk_filter_contains_u64(f, keys[i]);
+    CHECK_EQ_U64(missed, 0);
+    uint64_t passed = 0;
+    for (uint64_t j = 0; j < probes; j++) {
+        uint8_t le[8];
+        fk_le_put64(le, keys_negative(j));
+        passed += fk_filter_contains(f, le, 8);
+    }
+    double exact = 0.0;
+    for (uint64_t i = 0; i < b->blocks; i++)
+        exact += pow(1.0 - pow(31.0 / 32.0, load[i]), 8);
+    exact /= (double)b->blocks;
+    double got = (double)passed / (double)probes;
+    double sigma = sqrt(exact * (1.0 - exact) / (double)probes);
+    CHECK_MSG(fabs(got - exact) <= 5.0 * sigma, "ndv %llu fpp %g: measured %.6f, loads give %.6f",
+              (unsigned long long)ndv, fpp, got, exact);
+    double poisson = fk_theory_blocked_fpr((double)ndv / (double)b->blocks);
+    fk_stats st;
+    fk_filter_stats(f, &st);
+    CHECK_EQ_U64(st.items, ndv);
+    CHECK_EQ_U64(st.capacity, ndv);
+    if (b->blocks >= 4096) {
+        CHECK_MSG(fabs(exact - poisson) <= 0.02 * poisson, "loads %.6f, formula %.6f", exact,
+                  poisson);
+    }
+    /* the fill's FPR is this filter's: the measured share within the bound */
+    CHECK_MSG(fabs(got - st.expected_fpr) <= 5.0 * sigma, "expected_fpr %.6f, measured %.6f",
+              st.expected_fpr, got);
+    free(load);
+    free(keys);
+    fk_filter_free(f);
+}
+
+TEST(no_false_negatives_and_the_fpr_of_the_k8_formula)
+{
+    uint64_t probes = FK_TEST_SCALE(2000000, 400000);
+    check_fpr(FK_TEST_SCALE(100000, 30000), 0.01, probes);
+    check_fpr(FK_TEST_SCALE(50000, 20000), 0.1, probes);
+    check_fpr(3000, 0.05, probes);
+}
+
+/* The generic describe names the scheme (a row only this scheme has). */
+TEST(describe_names_the_scheme)
+{
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_blocked_new_parquet(256, &f), FK_OK);
+    fk_describe_row rows[FK_DESCRIBE_MAX_ROWS];
+    size_t n = 0;
+    CHECK_STATUS(fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n), FK_OK);
+    const fk_describe_row *r = fk_describe_find(rows, n, "hash");
+    CHECK(r && r->type == FK_DESCRIBE_STRING && strstr(r->value.s, "XXH64"));
+    r = fk_describe_find(rows, n, "blocks");
+    CHECK(r && r->value.u64 == 8);
+    fk_filter_free(f);
+    fk_params p = fk_params_make(100, 0.01);
+    CHECK_STATUS(fk_filter_new(&fk_blocked_ops, &p, &f), FK_OK);
+    CHECK_STATUS(fk_filter_describe(f, rows, FK_DESCRIBE_MAX_ROWS, &n), FK_OK);
+    CHECK(fk_describe_find(rows, n, "hash") == NULL);
+    fk_filter_free(f);
+}
+
 int main(void)
 {
     RUN(arrow_reference_bitsets_byte_for_byte_on_every_path);
@@ -449,5 +541,7 @@ int main(void)
     RUN(save_and_load_keep_the_scheme_and_the_bytes);
     RUN(only_the_blocked_kind_loads_the_parquet_scheme);
     RUN(a_parquet_record_with_a_seed_or_an_odd_size_is_corrupt);
+    RUN(no_false_negatives_and_the_fpr_of_the_k8_formula);
+    RUN(describe_names_the_scheme);
     return check_report();
 }
