@@ -113,27 +113,6 @@ static int pq_column(const char *cmd, const pq_input *in, const char *path, uint
 
 /* ---------------------------------------------------------------- info */
 
-/* The FPR a split-block bitset's fill gives: a value's 8 bits fall one in
- * each word of one block, so it passes with the product over the words of
- * (bits set / 32), averaged over the blocks (each equally likely). */
-static double sbbf_fill_fpr(const uint8_t *bits, size_t bytes, uint64_t *set)
-{
-    double sum = 0;
-    *set = 0;
-    for (size_t b = 0; b + 32 <= bytes; b += 32) {
-        double p = 1;
-        for (size_t w = 0; w < 8; w++) {
-            const uint8_t *q = bits + b + 4 * w;
-            uint32_t word = (uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
-            unsigned ones = (unsigned)__builtin_popcount(word);
-            *set += ones;
-            p *= ones / 32.0;
-        }
-        sum += p;
-    }
-    return bytes >= 32 ? sum / (double)(bytes / 32) : 0;
-}
-
 static int info_file(const char *path)
 {
     pq_input in;
@@ -167,12 +146,13 @@ static int info_file(const char *path)
                 failed = 1;
                 continue;
             }
+            /* the FPR the fill gives: the library's expected_fpr for a
+             * Parquet filter (blocked/blocked.h) */
+            fk_stats st;
+            fk_filter_stats(f, &st);
             const void *bits;
-            size_t bytes;
-            uint64_t set = 0;
-            double fpr = 0;
-            if (fk_blocked_sbbf(f, &bits, &bytes) == FK_OK)
-                fpr = sbbf_fill_fpr(bits, bytes, &set);
+            size_t bytes = 0;
+            fk_blocked_sbbf(f, &bits, &bytes); /* the bitset's bytes */
             /* distinct values: the statistics', else the dictionary's size */
             uint64_t distinct = 0;
             const char *from = "";
@@ -183,7 +163,7 @@ static int info_file(const char *path)
                 distinct = (uint64_t)k.dictionary_entries;
                 from = "dictionary";
             }
-            printf("\t%zu\t%.4f\t%.3g", bytes, bytes ? (double)set / (8.0 * (double)bytes) : 0.0, fpr);
+            printf("\t%zu\t%.4f\t%.3g", bytes, st.load_factor, st.expected_fpr);
             if (*from && distinct)
                 printf("\t%" PRIu64 "\t%.2f\t%s\n", distinct, 8.0 * (double)bytes / (double)distinct, from);
             else if (*from)
