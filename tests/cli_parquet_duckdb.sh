@@ -59,7 +59,7 @@ check "parquet info: FPR from the fill in (0, 0.5)" \
     awk -F'\t' 'NR > 1 && !($7 > 0 && $7 < 0.5) { exit 1 }' "$tmp/info"
 
 # probe: present and absent values against DuckDB's own answers: 1200 of
-# each per column (every other of the 2400; 250 in the sanitizer build,
+# each per column (every other of the 2400; 267 in the sanitizer build,
 # whose CLI is slower and whose DuckDB side is the same)
 declare -A sqltype=([i32]=INTEGER [i64]=BIGINT [dbl]=DOUBLE [s]=VARCHAR)
 every=2
