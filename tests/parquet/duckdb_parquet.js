@@ -16,6 +16,13 @@
 //       filter does not exclude it (parquet_bloom_probe), as
 //       `filterkit parquet probe` prints them; the last line on stderr:
 //       `probed N values in S s`.
+//   node duckdb_parquet.js small FILE
+//       a small file (2 row groups of 2048 rows; in row group g, i32 and i64
+//       hold g * 1000 + 0..99, dbl those / 4, s 'v' and those; DuckDB's
+//       default FPP 0.01): tests/parquet/duckdb_small.parquet, which
+//       python/tests/test_parquet.py reads and the fuzzer's seeds
+//       tests/fuzz/corpus/parquet_footer/*_duckdb_small hold (after the
+//       mode byte: 1 then the file, 0 then its footer).
 //   node duckdb_parquet.js values FILE COLUMN RG
 //       the distinct values of COLUMN in row group RG, one a line.
 'use strict';
@@ -64,6 +71,12 @@ async function main() {
         const s = Number(process.hrtime.bigint() - t0) / 1e9;
         process.stdout.write(out.map(l => l + '\n').join(''));
         process.stderr.write(`probed ${values.length} values in ${s.toFixed(3)} s\n`);
+    } else if (cmd === 'small') {
+        const [file] = args;
+        const k = 'i // 2048 * 1000 + i % 100';
+        await con.run(`COPY (SELECT (${k})::INTEGER AS i32, (${k})::BIGINT AS i64, (${k}) / 4.0 AS dbl, ` +
+                      `'v' || (${k})::VARCHAR AS s FROM range(4096) t(i)) TO '${file}' ` +
+                      `(FORMAT parquet, ROW_GROUP_SIZE 2048)`);
     } else if (cmd === 'values') {
         const [file, column, rg] = args;
         // the row group's rows: file_row_number between its first and last
