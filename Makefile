@@ -163,6 +163,9 @@ PUBLIC_HEADERS := common/status.h common/params.h common/version.h common/filter
                   $(foreach k,$(filter $(KINDS) $(LIB_MODULES),$(PRESENT)),$(k)/$(k).h) \
                   $(REGISTRY_DIR)/registry.h
 
+# parquet/'s text-to-PLAIN-encoding parser (issue 53).
+PUBLIC_HEADERS += $(if $(filter parquet,$(PRESENT)),parquet/parquet_value.h)
+
 # ------------------------------------------------- configuration stamps
 # The stamp's name is a checksum of everything that shapes an object; its
 # rule deletes the other configurations' stamps, so switching back to an

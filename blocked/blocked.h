@@ -203,11 +203,10 @@ FK_SERIAL_DIRECT_DECLARE(fk_blocked, fk_blocked);
  * of its distinct keys from the fill, rounded); expected_fpr = the FPR
  * its bits give a blocked Bloom filter with k = 8, the mean over blocks of
  * the product over the eight words of (set bits / 32): exact for the bits
- * as they are, however they were set (a filter read from a file). capacity and fpr are those the
- * filter was made for: fk_blocked_new_parquet_ndv records its ndv and fpp;
- * a filter made from a size or a bitset records the most distinct values
- * Parquet's rule puts in that size at fpp FK_BLOCKED_PARQUET_FPP, and
- * that fpp.
+ * as they are, however they were set (a filter read from a file). The
+ * filter records as its capacity and fpr the most distinct values
+ * Parquet's rule puts in its size at fpp FK_BLOCKED_PARQUET_FPP, and that
+ * fpp (a Parquet file records neither).
  *
  *   fk_filter *f;
  *   if (fk_blocked_new_parquet(fk_blocked_parquet_bytes(1000, 0.01), &f) != FK_OK) ...;
@@ -245,11 +244,6 @@ FK_API uint64_t fk_blocked_parquet_bytes(uint64_t ndv, double fpp);
  * FK_BLOCKED_PARQUET_MAX_BYTES]; FK_ENOMEM. *out is NULL on error. Cost:
  * `bytes` allocated (cache-line aligned) and zeroed. */
 FK_API fk_status fk_blocked_new_parquet(uint64_t bytes, fk_filter **out);
-
-/* As fk_blocked_new_parquet(fk_blocked_parquet_bytes(ndv, fpp), out), the
- * filter recording ndv (at least 1) as its capacity and fpp as its target.
- * FK_EINVAL for out NULL or fpp not in (0, 1); FK_ENOMEM. */
-FK_API fk_status fk_blocked_new_parquet_ndv(uint64_t ndv, double fpp, fk_filter **out);
 
 /* Creates a Parquet-scheme blocked filter holding a copy of `bytes` bytes
  * at bitset laid out as a Parquet file stores it: the blocks in order,

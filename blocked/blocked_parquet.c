@@ -62,7 +62,7 @@ static bool size_ok(uint64_t bytes)
 
 /* ---------------------------------------------------------- creating */
 
-static fk_status create(uint64_t bytes, uint64_t capacity, double fpr, fk_filter **out)
+static fk_status create(uint64_t bytes, fk_filter **out)
 {
     if (!out)
         return FK_EINVAL;
@@ -71,23 +71,15 @@ static fk_status create(uint64_t bytes, uint64_t capacity, double fpr, fk_filter
         return FK_EINVAL;
     fk_blocked *b = NULL;
     fk_status s = fk_blocked_create_exact(FK_HASH_SCHEME_PARQUET_XXH64,
-                                          bytes / FK_BLOCKED_BLOCK_BYTES, 0, capacity, fpr, &b);
+                                          bytes / FK_BLOCKED_BLOCK_BYTES, 0, capacity_of(bytes),
+                                          FK_BLOCKED_PARQUET_FPP, &b);
     *out = b ? &b->base : NULL;
     return s;
 }
 
 fk_status fk_blocked_new_parquet(uint64_t bytes, fk_filter **out)
 {
-    return create(bytes, capacity_of(bytes), FK_BLOCKED_PARQUET_FPP, out);
-}
-
-fk_status fk_blocked_new_parquet_ndv(uint64_t ndv, double fpp, fk_filter **out)
-{
-    if (out)
-        *out = NULL;
-    if (!(fpp > 0.0 && fpp < 1.0))
-        return FK_EINVAL;
-    return create(fk_blocked_parquet_bytes(ndv, fpp), ndv ? ndv : 1, fpp, out);
+    return create(bytes, out);
 }
 
 fk_status fk_blocked_from_sbbf(const void *bitset, size_t bytes, fk_filter **out)
@@ -96,7 +88,7 @@ fk_status fk_blocked_from_sbbf(const void *bitset, size_t bytes, fk_filter **out
         *out = NULL;
     if (!bitset)
         return FK_EINVAL;
-    fk_status s = create(bytes, capacity_of(bytes), FK_BLOCKED_PARQUET_FPP, out);
+    fk_status s = create(bytes, out);
     if (s != FK_OK)
         return s;
     fk_blocked *b = (fk_blocked *)*out;
