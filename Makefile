@@ -502,6 +502,7 @@ check: deps-test
 CHECK_KINDS := $(addprefix check-,$(KINDS))
 .PHONY: check $(CHECK_KINDS)
 KIND_LOOP_TESTS := test_contract test_serial test_batch test_hash
+CHECK_SCRIPTS_blocked  := tests/cli_sbbf.sh
 CHECK_SCRIPTS_fuse     := tests/cli_fuse.sh
 CHECK_SCRIPTS_scalable := tests/cli_scalable.sh
 CHECK_SCRIPTS_window   := tests/cli_window.sh

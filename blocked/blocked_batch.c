@@ -24,14 +24,15 @@ static inline uint64_t hash_of(const fk_blocked *b, bool parquet, const void *co
     return fk_blocked_hash_of(b, keys[i], lens[i]);
 }
 
-/* Hashes keys [start, start + span) into h[] and prefetches their blocks
- * (not for a table that stays in cache). */
-static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *const keys[],
-                               const size_t lens[], const uint64_t ints[],
-                               const fk_hash128 pre[], size_t start, size_t span, bool write)
+/* Hashes keys [start, start + span) into h[] under Parquet's scheme when
+ * parquet (a constant in each caller: one loop per scheme, no test per
+ * key) and prefetches their blocks (not for a table that stays in cache). */
+static inline void hash_window_as(const fk_blocked *b, bool parquet, uint64_t h[],
+                                  const void *const keys[], const size_t lens[],
+                                  const uint64_t ints[], const fk_hash128 pre[], size_t start,
+                                  size_t span, bool write)
 {
     const bool prefetch = fk_batch_prefetches(b->blocks * FK_BLOCKED_BLOCK_BYTES);
-    const bool parquet = fk_blocked_parquet_scheme(b);
     for (size_t j = 0; j < span; j++) {
         h[j] = hash_of(b, parquet, keys, lens, ints, pre, start + j);
         if (!prefetch)
@@ -42,6 +43,16 @@ static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *co
         else
             FK_PREFETCH_READ(block);
     }
+}
+
+static inline void hash_window(const fk_blocked *b, uint64_t h[], const void *const keys[],
+                               const size_t lens[], const uint64_t ints[],
+                               const fk_hash128 pre[], size_t start, size_t span, bool write)
+{
+    if (fk_blocked_parquet_scheme(b))
+        hash_window_as(b, true, h, keys, lens, ints, pre, start, span, write);
+    else
+        hash_window_as(b, false, h, keys, lens, ints, pre, start, span, write);
 }
 
 /* Tests (out != NULL) or sets one window of hashed keys on b's path. */

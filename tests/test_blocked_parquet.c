@@ -208,8 +208,8 @@ static uint64_t rule_bytes(uint64_t ndv, double fpp)
 
 TEST(parquet_sizing_rule)
 {
-    /* hand values: 1000 values at 1% ask 9585 bits -> 16384 bits = 2 KiB;
-     * 1M at 1% -> 9.59M bits -> 2^24 bits = 2 MiB */
+    /* hand values: 1000 values at 1% ask 9681 bits (9.68 a value) -> 16384
+     * bits = 2 KiB; 1M at 1% -> 9.68M bits -> 2^24 bits = 2 MiB */
     CHECK_EQ_U64(fk_blocked_parquet_bytes(1000, 0.01), 2048);
     CHECK_EQ_U64(fk_blocked_parquet_bytes(1000000, 0.01), 2097152);
     CHECK_EQ_U64(fk_blocked_parquet_bytes(0, 0.01), 32);
@@ -528,8 +528,69 @@ TEST(describe_names_the_scheme)
     fk_filter_free(f);
 }
 
+/* ------------------------------------------------------ the golden file
+ *
+ * tests/golden/blocked-parquet.fk: the int32 reference filter (keys 1..100
+ * in 64 bytes) saved: pins the record of the Parquet scheme (scheme id 2,
+ * seed 0, the capacity and fpp a size records, the bitset as payload).
+ * FK_REGEN_GOLDEN=1 rewrites it and the load fuzzer's seed
+ * tests/fuzz/corpus/load/blocked-parquet.fk (tests/golden/README.md). */
+
+static char golden_dir[512];
+
+static uint8_t *read_whole(const char *path, size_t *len)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return NULL;
+    uint8_t *buf = malloc(1 << 16);
+    *len = buf ? fread(buf, 1, 1 << 16, fp) : 0;
+    fclose(fp);
+    return buf;
+}
+
+static void write_whole(const char *path, const uint8_t *buf, size_t len)
+{
+    FILE *fp = fopen(path, "wb");
+    CHECK_MSG(fp && fwrite(buf, 1, len, fp) == len && fclose(fp) == 0, "writing %s", path);
+    printf("wrote %s (%zu bytes)\n", path, len);
+}
+
+TEST(golden_file_pins_the_parquet_record)
+{
+    fk_filter *f = reference_filter(INT32, 100, 16, FK_BLOCKED_PATH_SCALAR, ONE_BY_ONE);
+    uint8_t mine[128 + 64];
+    size_t n = 0;
+    CHECK_STATUS(fk_filter_save(f, mine, sizeof mine, &n), FK_OK);
+    CHECK_EQ_U64(n, sizeof mine);
+    char path[700];
+    snprintf(path, sizeof path, "%s/blocked-parquet.fk", golden_dir);
+    if (getenv("FK_REGEN_GOLDEN")) {
+        write_whole(path, mine, n);
+        snprintf(path, sizeof path, "%s/../fuzz/corpus/load/blocked-parquet.fk", golden_dir);
+        write_whole(path, mine, n);
+        snprintf(path, sizeof path, "%s/blocked-parquet.fk", golden_dir);
+    }
+    size_t glen = 0;
+    uint8_t *golden = read_whole(path, &glen);
+    CHECK_MSG(golden != NULL, "missing %s (regenerate: FK_REGEN_GOLDEN=1)", path);
+    if (golden) {
+        CHECK_MSG(glen == n && memcmp(golden, mine, n) == 0, "%s differs from this library's", path);
+        fk_filter *g = NULL;
+        CHECK_STATUS(fk_filter_load_any(golden, glen, &g), FK_OK);
+        CHECK(g && bitset_is(g, arrow_int32_2_blocks, 16));
+        fk_filter_free(g);
+    }
+    free(golden);
+    fk_filter_free(f);
+}
+
 int main(void)
 {
+    /* the golden file sits beside this source: tests/golden/ from the
+     * repository root, where the tests run */
+    const char *src = __FILE__, *slash = strrchr(src, '/');
+    snprintf(golden_dir, sizeof golden_dir, "%.*sgolden", slash ? (int)(slash - src + 1) : 0, src);
     RUN(arrow_reference_bitsets_byte_for_byte_on_every_path);
     RUN(key_mapping_is_xxh64_seed_0_and_the_specification);
     RUN(parquet_sizing_rule);
@@ -541,5 +602,6 @@ int main(void)
     RUN(a_parquet_record_with_a_seed_or_an_odd_size_is_corrupt);
     RUN(no_false_negatives_and_the_fpr_of_the_k8_formula);
     RUN(describe_names_the_scheme);
+    RUN(golden_file_pins_the_parquet_record);
     return check_report();
 }

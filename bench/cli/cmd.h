@@ -21,6 +21,7 @@ int fkc_cmd_info(int argc, char **argv);  /* describe a saved filter */
 int fkc_cmd_add(int argc, char **argv);   /* insert lines into a saved filter */
 int fkc_cmd_remove(int argc, char **argv);/* remove lines from a saved filter */
 int fkc_cmd_merge(int argc, char **argv);  /* union of two saved filters */
+int fkc_cmd_export(int argc, char **argv); /* a saved filter in another format (Parquet's SBBF) */
 int fkc_cmd_grow(int argc, char **argv);   /* a saved filter doubled without its keys */
 int fkc_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
 int fkc_cmd_parquet(int argc, char **argv);    /* Parquet files' Bloom filters: info, probe, extract */

@@ -17,6 +17,9 @@
 #include "../keys/keyfeed.h"
 #include "../keys/keylines.h"
 #include "../../registry/registry.h"
+#include "../../blocked/blocked.h"
+#include "../../common/hash.h"
+#include "../../parquet/parquet_value.h"
 
 /* The first sub-filter's capacity of a growing kind built without
  * --capacity. */
@@ -194,6 +197,69 @@ static int build_static(const fk_ops *ops, double fpr, uint64_t capacity, uint64
     return s == FK_OK ? 0 : 1;
 }
 
+/* build --hash parquet: a blocked filter with Parquet's hashing scheme
+ * (blocked/blocked.h) of `bytes` bytes, or of the size Parquet writers
+ * give ndv distinct values at fpr (ndv 0: the line count), the lines
+ * parsed as values of the physical type `type` (parquet/parquet_value.h).
+ * Returns the command's exit status. */
+static int build_parquet(int type, uint64_t bytes, uint64_t ndv, double fpr, int binary_lines)
+{
+    fkc_linereader r;
+    int ok;
+    if (!bytes && !ndv) {
+        ok = count_then_rewind(&r, binary_lines, &ndv) == 0;
+    } else {
+        ok = fkc_linereader_init(&r, stdin, binary_lines) == 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "filterkit build: reading values from stdin: %s\n", fkc_linereader_error(errno));
+        return 1;
+    }
+    if (!bytes)
+        bytes = fk_blocked_parquet_bytes(ndv, fpr);
+    fk_filter *f = NULL;
+    fk_status s = fk_blocked_new_parquet(bytes, &f);
+    if (s != FK_OK) {
+        fprintf(stderr, "filterkit build: cannot create a Parquet filter of %llu bytes: %s%s\n",
+                (unsigned long long)bytes, fk_strerror(s),
+                s == FK_EINVAL ? " (a power of two from 32 bytes to 128 MiB)" : "");
+        fkc_linereader_free(&r);
+        return 1;
+    }
+    const char *line;
+    size_t len;
+    int got;
+    while (s == FK_OK && (got = fkc_linereader_next(&r, &line, &len)) == 1) {
+        uint8_t plain[FK_PARQUET_VALUE_FIXED_MAX];
+        const void *key;
+        size_t key_len;
+        s = fk_parquet_value_encode(type, line, len, plain, &key, &key_len);
+        if (s != FK_OK)
+            fprintf(stderr, "filterkit build: line %llu: '%.*s' is not a value of the --type\n",
+                    (unsigned long long)r.lines, (int)(len > 80 ? 80 : len), line);
+        else
+            s = fk_filter_insert(f, key, key_len);
+    }
+    if (s == FK_OK && got < 0) {
+        fprintf(stderr, "filterkit build: reading values from stdin: %s\n", fkc_linereader_error(errno));
+        s = FK_EIO;
+    }
+    uint64_t lines = r.lines;
+    fkc_linereader_free(&r);
+    if (s == FK_OK && ndv && (double)lines > 1.1 * (double)ndv) {
+        fk_stats st;
+        fk_filter_stats(f, &st);
+        fprintf(stderr, "filterkit build: warning: %llu lines for %llu distinct values (--n): the "
+                "false-positive rate its bits give is %.3g\n", (unsigned long long)lines,
+                (unsigned long long)ndv, st.expected_fpr);
+    }
+    if (s == FK_OK && (s = fk_filter_save_file(f, stdout)) != FK_OK)
+        fprintf(stderr, "filterkit build: writing the filter to stdout: %s\n",
+                s == FK_EIO ? strerror(errno) : fk_strerror(s));
+    fk_filter_free(f);
+    return s == FK_OK ? 0 : 1;
+}
+
 int fkc_cmd_build(int argc, char **argv)
 {
     fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .what = "that can be saved" };
@@ -201,7 +267,8 @@ int fkc_cmd_build(int argc, char **argv)
     uint64_t capacity = 0, seed = 0, growth = 0, max_bytes = 0;
     double tightening = 0;
     int binary_lines = 0, unique_input = 0;
-    uint64_t threads = 0;
+    uint64_t threads = 0, bytes = 0;
+    const char *hash = NULL, *type_name = NULL;
     const fkc_opt opts[] = {
         { "kind", FKC_OPT_KIND, &kind, "K", "the filter's kind (required)" },
         { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
@@ -213,6 +280,9 @@ int fkc_cmd_build(int argc, char **argv)
         { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
         { "threads", FKC_OPT_COUNT, &threads, "T", "insert with T threads at once (holds the input in memory)" },
         FKC_MEMLIMIT_OPT(&max_bytes),
+        { "hash", FKC_OPT_CHOICE, &hash, "xxh3|parquet", "the hashing scheme: xxh3 (default), or parquet: Parquet's split-block Bloom filter (--kind blocked)" },
+        { "type", FKC_OPT_CHOICE, &type_name, "int32|int64|float|double|bytes", "--hash parquet: the values' physical type (required)" },
+        { "bytes", FKC_OPT_BYTES, &bytes, "B", "--hash parquet: the bitset's size, a power of two from 32 to 128M (default: Parquet writers' size for --n and --fpr)" },
         { NULL, 0, NULL, NULL, NULL },
     };
     /* the kinds named in the text come from the registry, by capability */
@@ -257,9 +327,17 @@ int fkc_cmd_build(int argc, char **argv)
         "more memory at its peak (fuse: about 18 bytes a key, fuse/fuse.h), freed\n"
         "before the filter is written. --threads T builds its shards in parallel\n"
         "(fuse: sets above 16.7M keys); --capacity is informative only,\n"
-        "--unique-input changes nothing.", removers, bounded, statics);
+        "--unique-input changes nothing.\n"
+        "--hash parquet --type T (--kind blocked) builds Parquet's split-block Bloom\n"
+        "filter, byte for byte what a Parquet writer stores for a column chunk: each\n"
+        "line is a value of physical type T (int32, int64: decimal integers; float,\n"
+        "double: numbers; bytes: the line itself, a BYTE_ARRAY), hashed as XXH64\n"
+        "(seed 0) of its PLAIN encoding. Its size is --bytes B, or the one Parquet\n"
+        "writers choose for --n distinct values (default: the line count) at --fpr\n"
+        "(their OptimalNumOfBits: a power of two from 32 bytes to 128 MiB).\n"
+        "'filterkit export --sbbf' writes it in the file's framing.", removers, bounded, statics);
     const fkc_cmd_spec spec = {
-        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] < keys > FILTER",
+        "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] [--hash parquet --type T [--bytes B]] < keys > FILTER",
         about,
         opts,
     };
@@ -272,6 +350,27 @@ int fkc_cmd_build(int argc, char **argv)
         return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
     }
     const fk_ops *ops = kind.ops;
+    if (hash && strcmp(hash, "parquet") == 0) {
+        /* the kinds whose files take Parquet's scheme (blocked) */
+        if (!ops->serial || ops->serial->second_hash_scheme != FK_HASH_SCHEME_PARQUET_XXH64)
+            return fkc_args_fail(&spec, "--hash parquet: a %s filter cannot hash as Parquet (--kind blocked)",
+                                 ops->name);
+        int type = 0;
+        if (!type_name || fk_parquet_value_type(type_name, &type) != FK_OK)
+            return fkc_args_fail(&spec, "--hash parquet: missing --type T (int32, int64, float, double or bytes)");
+        if (!bytes && fpr == 0)
+            return fkc_args_fail(&spec, "--hash parquet: give --fpr P (with --n, or the line count) or --bytes B");
+        if (bytes && (capacity || fpr != 0))
+            return fkc_args_fail(&spec, "--hash parquet: --bytes B sets the size: no --n or --fpr beside it");
+        if (seed || threads || growth || tightening != 0 || unique_input || max_bytes)
+            return fkc_args_fail(&spec, "--hash parquet: no --seed (Parquet's is 0), --threads, --growth, "
+                                 "--tightening, --unique-input or --max-bytes");
+        if (isatty(STDOUT_FILENO))
+            return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
+        return build_parquet(type, bytes, capacity, fpr, binary_lines);
+    }
+    if (type_name || bytes)
+        return fkc_args_fail(&spec, "--type and --bytes go with --hash parquet");
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
     if ((growth || tightening != 0) && !(fk_ops_caps(ops) & FK_CAP_GROWS))

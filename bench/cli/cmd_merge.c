@@ -23,6 +23,11 @@ static union_fn union_of(const fk_ops *ops)
 /* Why two headers of the same kind cannot be merged, or NULL. */
 static const char *incompatible(const fk_serial_head *a, const fk_serial_head *b, char *why, size_t len)
 {
+    if (a->hash_scheme != b->hash_scheme) {
+        snprintf(why, len, "their hashing schemes differ (%u and %u; see 'filterkit info')",
+                 (unsigned)a->hash_scheme, (unsigned)b->hash_scheme);
+        return why;
+    }
     if (a->seed != b->seed) {
         snprintf(why, len, "their seeds differ (%llu and %llu)", (unsigned long long)a->seed,
                  (unsigned long long)b->seed);

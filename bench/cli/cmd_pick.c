@@ -21,11 +21,13 @@
 #include "../report/units.h"
 #include "../../registry/registry.h"
 
+static void best_fpr_table(FILE *out, const fkc_pick_result *res);
+
 /* Parses the options into a query and runs it into *res. Returns 0 (ran:
  * res->status says how it went), 2 after a usage error said on stderr (the
  * component's refusals too), or -1 after --help. */
 static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *res, const char **format,
-                     const char **out_dir)
+                     const char **out_dir, int *parquet, fkc_pick_parquet_result *pq)
 {
     fkc_pick_query_init(q);
     int binary_lines = 0;
@@ -65,9 +67,11 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         { "seed", FKC_OPT_U64, &q->seed, "S", "seed of the keys and of the hash (default: 1)" },
         { "format", FKC_OPT_CHOICE, format, "text|json", "text for people, or the whole decision as JSON (default: text)" },
         { "out", FKC_OPT_STR, out_dir, "DIR", "also write DIR/pick.csv, the data of plot 8 (default: none)" },
+        { "parquet", FKC_OPT_FLAG, parquet, NULL, "Parquet's question: the Bloom filter size Parquet writers give --n distinct values at --fpr, "
+          "its FPR by formula and measured, and every kind at that memory" },
         { NULL, 0, NULL, NULL, NULL },
     };
-    char about[4096];
+    char about[6144];
     snprintf(about, sizeof about,
         "Measures each built-in filter briefly (at most 2M items; memory is extrapolated\n"
         "exactly from the sizing formulas) and recommends the one that is fastest for the\n"
@@ -112,9 +116,17 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         "fpr for keys past the window (measured per key age on a stream of 3 windows of\n"
         "distinct keys) and speed; the baselines are explained, never recommended\n"
         "(filterkit cannot build them). It ends in the 'filterkit dedup' line.\n"
+        "With --parquet it answers what a Parquet writer asks for a column chunk of\n"
+        "--n distinct values at --fpr (its fpp): the size of the split-block Bloom\n"
+        "filter Parquet writers write (parquet-cpp's and parquet-java's\n"
+        "OptimalNumOfBits: a power of two from 32 bytes to 128 MiB), that filter's\n"
+        "FPR by the blocked Bloom formula (k = 8) and measured (--n random INT64\n"
+        "values inserted, absent ones probed; past 4M values the values and the\n"
+        "bitset are halved together, keeping the keys per block), and the best fpr\n"
+        "each kind reaches in the same memory (the sizing formulas; nothing timed).\n"
         "Exit status 1 when no filter meets the constraints.", resizers, statics);
     const fkc_cmd_spec spec = {
-        "pick", "--n N --fpr P | --window N --fpr P | --window-seconds T (--n N | --rate R) --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
+        "pick", "--n N --fpr P | --parquet --n NDV --fpr FPP | --window N --fpr P | --window-seconds T (--n N | --rate R) --fpr P [--deletes] [--static] [--counts] [--merges] [--memory BYTES] [--headroom R] [--n-uncertain] [--grow-to N] "
                 "[--read-ratio R] [--keys u64|str|FILE] [--repeat R] [--no-timing] [--format text|json] [--out DIR]",
         about,
         opts,
@@ -130,6 +142,19 @@ static int run_query(int argc, char **argv, fkc_pick_query *q, fkc_pick_result *
         return fkc_args_fail(&spec, "--window: not with --out (the window figures: filterkit bench --workload "
                                     "window --out)");
     q->time_all = *out_dir != NULL; /* plot 8 shows every kind beside the budget line */
+    if (*parquet) {
+        if (q->window || q->window_seconds || q->grow_to || q->uncertain || q->memory || *out_dir ||
+            strcmp(*format, "text") != 0)
+            return fkc_args_fail(&spec, "--parquet: with --n, --fpr and --seed only (no window, growth, "
+                                        "--memory, --out or --format json)");
+        char why[200];
+        if (fkc_pick_parquet(q->n, q->fpr, q->seed, pq, why, sizeof why) != 0)
+            return fkc_args_fail(&spec, "%s", why);
+        /* every kind weighed at the split-block filter's memory, by the formulas */
+        q->memory = pq->memory;
+        q->headroom = 0;
+        q->no_timing = 1;
+    }
     if (fkc_pick(q, res) == FKC_PICK_EINVAL)
         return fkc_args_fail(&spec, "%s", res->message);
     return 0;
@@ -315,6 +340,14 @@ static void set_tables(FILE *out, const fkc_pick_result *res, const fkc_pick_can
                     res->c[i].untimed ? " (by the formulas: not timed)" : "");
     if (res->grows)
         return; /* the best fpr at n within a budget says nothing of the growth */
+    best_fpr_table(out, res);
+}
+
+/* What the budget (or the recommendation's memory) buys from each kind
+ * that can be sized at n: its lowest theoretical fpr. */
+static void best_fpr_table(FILE *out, const fkc_pick_result *res)
+{
+    const fkc_pick_query *q = &res->q;
     char bb[32];
     fkc_human_bytes(res->budget_for_best, bb, sizeof bb);
     fprintf(out, "best fpr within %s (%s) at capacity %llu:\n", bb,
@@ -330,6 +363,33 @@ static void set_tables(FILE *out, const fkc_pick_result *res, const fkc_pick_can
         else
             fprintf(out, "%.3g%%%s\n", 100 * x->best_fpr, q->deletes && !(caps & FK_CAP_REMOVE) ? " (no deletes)" : "");
     }
+}
+
+/* Parquet's question in words (--parquet): always 0. */
+static int parquet_text(FILE *out, const fkc_pick_result *res, const fkc_pick_parquet_result *pq)
+{
+    char size[32], mem[32], measured_size[32];
+    fkc_human_bytes(pq->bytes, size, sizeof size);
+    fkc_human_bytes(pq->memory, mem, sizeof mem);
+    fkc_human_bytes(pq->measured_bytes, measured_size, sizeof measured_size);
+    fprintf(out, "filterkit pick --parquet: %llu distinct values at fpp %.3g%%\n", (unsigned long long)pq->ndv,
+            100 * pq->fpp);
+    fprintf(out, "Parquet writers' size:   %s (%llu bytes, %llu blocks): %.2f bits per value; the rule asks "
+            "%.2f, rounded up to a power of two\n", size, (unsigned long long)pq->bytes,
+            (unsigned long long)(pq->bytes / 32), pq->bits_per_value, pq->rule_bits_per_value);
+    fprintf(out, "split-block filter FPR:  %.4g%% by the blocked Bloom formula (k = 8, %.2f values per block), "
+            "%.4g%% measured (%llu of %llu absent values; %llu values in %s, seed %llu), %.4g%% from its "
+            "bits\n", 100 * pq->formula, (double)pq->ndv / (double)(pq->bytes / 32), 100 * pq->measured,
+            (unsigned long long)pq->passed, (unsigned long long)pq->probes,
+            (unsigned long long)pq->measured_ndv, measured_size, (unsigned long long)res->q.seed,
+            100 * pq->fill_fpr);
+    fprintf(out, "the rule sizes a classic Bloom filter (k = 8) for the fpp: at its own %.2f bits per value "
+            "a split-block filter gives %.4g%%, %.2fx the %.3g%% asked; the power of two leaves it %s\n",
+            pq->rule_bits_per_value, 100 * pq->rule_formula, pq->rule_formula / pq->fpp, 100 * pq->fpp,
+            pq->formula > pq->fpp ? "above the fpp" : "within the fpp");
+    fprintf(out, "every kind in the same memory (%s: the bitset and the filter's header in filterkit):\n", mem);
+    best_fpr_table(out, res);
+    return 0;
 }
 
 /* A set's answer in words: 0, or 1 when nothing fits (said on stderr). */
@@ -553,16 +613,20 @@ int fkc_cmd_pick(int argc, char **argv)
     fkc_pick_query q;
     fkc_pick_result *res = malloc(sizeof *res);
     const char *format = "text", *out_dir = NULL;
+    int parquet = 0;
+    fkc_pick_parquet_result pq;
     if (!res) {
         fprintf(stderr, "filterkit pick: out of memory\n");
         return 1;
     }
-    int rc = run_query(argc, argv, &q, res, &format, &out_dir);
+    int rc = run_query(argc, argv, &q, res, &format, &out_dir, &parquet, &pq);
     if (rc == 0 && res->status == FKC_PICK_EFAIL) {
         fprintf(stderr, "filterkit pick: %s\n", res->message);
         rc = 1;
     } else if (rc == 0 && out_dir && strcmp(out_dir, "-") != 0 && write_csv(out_dir, res) != 0) {
         rc = 1;
+    } else if (rc == 0 && parquet) {
+        rc = parquet_text(stdout, res, &pq);
     } else if (rc == 0) {
         rc = strcmp(format, "json") == 0 ? print_json(stdout, res)
            : res->window_mode ? window_text(stdout, res) : set_text(stdout, res);

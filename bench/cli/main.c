@@ -25,6 +25,7 @@ static const command commands[] = {
     { "add",     fkc_cmd_add,     "insert the lines of stdin into a saved filter (file replaced atomically)" },
     { "remove",  fkc_cmd_remove,  "remove the lines of stdin from a saved filter of a kind that removes" },
     { "merge",   fkc_cmd_merge,   "write the union of two compatible saved filters to stdout" },
+    { "export",  fkc_cmd_export,  "write a saved filter in another format: --sbbf, Parquet's Bloom filter" },
     { "grow",    fkc_cmd_grow,    "write a saved filter doubled without its keys to stdout (kinds that resize)" },
     { "dedup",   fkc_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
     { "parquet", fkc_cmd_parquet,  "list, probe or extract the Bloom filters in Parquet files (info, probe, extract)" },

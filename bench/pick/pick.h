@@ -189,6 +189,45 @@ typedef struct {
  * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
 int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
 
+/* ------------------------------------------ Parquet's question (pick_parquet.c)
+ *
+ * What a Parquet writer asks for a column chunk of ndv distinct values at
+ * false-positive probability fpp: the bitset size its rule gives
+ * (fk_blocked_parquet_bytes), the split-block filter's FPR at that size by
+ * the blocked Bloom formula with k = 8 (fk_ops_expected_fpr of the blocked
+ * kind) and measured, and the memory that filter takes in filterkit (the
+ * budget `filterkit pick --parquet` then weighs every kind at). */
+typedef struct {
+    uint64_t ndv;           /* distinct values asked */
+    double   fpp;           /* the fpp asked */
+    uint64_t bytes;         /* the bitset Parquet writers write */
+    uint64_t memory;        /* bytes the filter takes in filterkit (bitset + header) */
+    double   bits_per_value;/* 8 bytes / ndv */
+    double   rule_bits_per_value; /* the rule's bits per value before rounding: -8 / ln(1 - fpp^(1/8)) */
+    double   formula;       /* the blocked Bloom formula (k = 8) at ndv / blocks keys per block */
+    double   rule_formula;  /* the same at the rule's bits before rounding (ndv x rule_bits_per_value) */
+    double   fill_fpr;      /* the FPR the measured filter's bits give (its stats' expected_fpr) */
+    double   measured;      /* absent values passing / probes */
+    uint64_t measured_ndv, measured_bytes; /* what was measured: the same keys per block as
+                                              (ndv, bytes), scaled down past FKC_PICK_PARQUET_KEYS */
+    uint64_t probes, passed;
+} fkc_pick_parquet_result;
+
+/* The most values the measurement inserts: past it ndv and the bitset are
+ * halved together (the keys per block, hence the FPR, stay the same). */
+#define FKC_PICK_PARQUET_KEYS (UINT64_C(1) << 22)
+/* Absent values probed: enough for about 1000 false positives, in [2^20, 2^24]. */
+#define FKC_PICK_PARQUET_PROBES_MIN (UINT64_C(1) << 20)
+#define FKC_PICK_PARQUET_PROBES_MAX (UINT64_C(1) << 24)
+
+/* Answers Parquet's question for (ndv, fpp), measuring with keys drawn from
+ * seed (the same seed, the same figures). Returns 0; -1 with message (len
+ * bytes) set when fpp is not in (0, 1), ndv is 0 or memory runs out.
+ * Prints nothing. Cost: inserting up to FKC_PICK_PARQUET_KEYS values and
+ * probing up to FKC_PICK_PARQUET_PROBES_MAX (about a second). */
+int fkc_pick_parquet(uint64_t ndv, double fpp, uint64_t seed, fkc_pick_parquet_result *out,
+                     char *message, size_t len);
+
 /* The program's name as the user runs it again ("filterkit" when that is
  * it on PATH, else its absolute path), for the build line. */
 void fkc_pick_runnable_name(char *buf, size_t len);

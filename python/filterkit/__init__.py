@@ -107,6 +107,49 @@ def sizing(kind, capacity, fpr=0.01, **knobs):
     return _filterkit._sizing(kind, capacity=capacity, fpr=fpr, **knobs)
 
 
+# Parquet's split-block Bloom filter: a Blocked filter hashing as Parquet
+# does (XXH64, seed 0, of the value's PLAIN encoding), byte for byte the
+# bitset a Parquet writer stores for a column chunk (blocked/blocked.h).
+parquet_bytes = _filterkit.parquet_bytes
+
+
+def parquet_filter(ndv=None, fpp=0.01, *, nbytes=None):
+    """An empty Blocked filter with Parquet's hashing scheme: of nbytes
+    bytes (a power of two from 32 to 128 MiB), or of the size Parquet
+    writers give ndv distinct values at false-positive probability fpp
+    (parquet_bytes(ndv, fpp)). Keys are the values' PLAIN encodings: an
+    int is its 8 little-endian bytes, an INT64 value (an INT32 column takes
+    struct.pack("<i", v), FLOAT "<f", DOUBLE "<d"); a str its UTF-8 bytes
+    and bytes as they are (BYTE_ARRAY). ValueError for a bad size or fpp.
+    Cost: nbytes allocated and zeroed."""
+    if nbytes is None:
+        if isinstance(ndv, bool) or not isinstance(ndv, int) or ndv < 0:
+            raise ValueError("parquet_filter: give ndv (an int >= 0) and fpp, or nbytes; got ndv=%r" % (ndv,))
+        nbytes = parquet_bytes(ndv, fpp)
+    elif ndv is not None:
+        raise ValueError("parquet_filter: give ndv and fpp, or nbytes, not both")
+    if isinstance(nbytes, bool) or not isinstance(nbytes, int) or nbytes < 0:
+        raise ValueError("parquet_filter: nbytes must be an int, got %r" % (nbytes,))
+    return _filterkit._sbbf_new(nbytes)
+
+
+def from_sbbf(data, /):
+    """A Blocked filter with Parquet's hashing scheme holding a copy of
+    data, a split-block bitset as a Parquet file stores it (after its
+    BloomFilterHeader): its size a power of two from 32 bytes to 128 MiB,
+    else ValueError. Probe it with the PLAIN encodings of the column's
+    values (see parquet_filter). Cost: one copy."""
+    return _filterkit._sbbf_from(data)
+
+
+def to_sbbf(f, /):
+    """The bitset of f, a Blocked filter with Parquet's hashing scheme
+    (parquet_filter, from_sbbf, parquet_filters), as bytes laid out as a
+    Parquet file stores it: from_sbbf(to_sbbf(f)) is f again. ValueError
+    for any other filter. Cost: one copy."""
+    return _filterkit._sbbf_bytes(f)
+
+
 # One pick at a time: the pick component behind it (bench/pick/) writes
 # process-wide progress lines (it runs with the GIL released).
 _pick_lock = threading.Lock()
@@ -306,3 +349,4 @@ __all__ = ["Filter", "Error", "FilterFullError", "LimitError", "CorruptError", "
            "kind_class", "load", "from_bytes", "bench", "pick", "sizing", "library_version",
            "default_max_bytes", "parquet_filters", "ParquetChunk"] + \
     sorted(c.__name__ for c in _classes.values())
+__all__ += ["parquet_bytes", "parquet_filter", "from_sbbf", "to_sbbf"]

@@ -79,6 +79,19 @@ static PyMethodDef module_methods[] = {
     { "kinds", mod_kinds, METH_NOARGS, kinds_doc },
     { "load", mod_load, METH_O, load_doc },
     { "from_bytes", mod_from_bytes, METH_O, from_bytes_doc },
+    { "_sbbf_new", pyfk_sbbf_new, METH_O,
+      "_sbbf_new(nbytes)\n--\n\nAn empty Blocked filter with Parquet's hashing scheme of nbytes bytes "
+      "(filterkit.parquet_filter calls it)." },
+    { "_sbbf_from", pyfk_sbbf_from, METH_O,
+      "_sbbf_from(data)\n--\n\nA Blocked filter with Parquet's hashing scheme holding a copy of a Parquet "
+      "bitset (filterkit.from_sbbf calls it)." },
+    { "_sbbf_bytes", pyfk_sbbf_bytes, METH_O,
+      "_sbbf_bytes(filter)\n--\n\nThe bitset of a Blocked filter with Parquet's hashing scheme, as a "
+      "Parquet file stores it (filterkit.to_sbbf calls it)." },
+    { "parquet_bytes", pyfk_parquet_bytes, METH_VARARGS,
+      "parquet_bytes(ndv, fpp, /)\n--\n\nThe Bloom filter size in bytes Parquet writers choose for ndv "
+      "distinct values at false-positive probability fpp (parquet-cpp's OptimalNumOfBits): a power of two "
+      "from 32 bytes to 128 MiB." },
     { "bench", (PyCFunction)(void (*)(void))pyfk_bench, METH_VARARGS | METH_KEYWORDS, bench_doc },
     { "_sizing", (PyCFunction)(void (*)(void))pyfk_sizing, METH_VARARGS | METH_KEYWORDS, sizing_doc },
     { "_c_contains_many_ns", pyfk_c_contains_many_ns, METH_VARARGS,

@@ -289,6 +289,12 @@ extern const char pyfk_describe_doc[];
 extern PyMethodDef pyfk_timed_methods[];
 extern PyGetSetDef pyfk_timed_getset[];
 
+/* ------------------------------------- Parquet's split-block filter (sbbf.c) */
+PyObject *pyfk_sbbf_new(PyObject *module, PyObject *nbytes);
+PyObject *pyfk_sbbf_from(PyObject *module, PyObject *data);
+PyObject *pyfk_sbbf_bytes(PyObject *module, PyObject *filter);
+PyObject *pyfk_parquet_bytes(PyObject *module, PyObject *args);
+
 /* -------------------------------------------------- bench and sizing */
 PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
