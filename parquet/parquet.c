@@ -233,6 +233,8 @@ static fk_status parse_schema_element(fk_thrift_reader *r, schema_rec *e)
     }
     if (s == FK_OK)
         fk_thrift_struct_end(r);
+    if (s == FK_OK && !e->name)
+        s = FK_ECORRUPT; /* name is a required field */
     return s;
 }
 
@@ -468,7 +470,7 @@ fk_status fk_parquet_column_find(const fk_parquet_file *pf, const char *path, ui
         int same = 1;
         for (; i > 0 && same; i = pf->schema[i].parent) {
             const schema_rec *e = &pf->schema[i];
-            if (e->name_len > end || memcmp(path + end - e->name_len, e->name, e->name_len) != 0) {
+            if (e->name_len > end || (e->name_len && memcmp(path + end - e->name_len, e->name, e->name_len) != 0)) {
                 same = 0;
                 break;
             }

@@ -16,29 +16,12 @@
 # FK_BUILD=<build dir>; prints `N passed, N failed`.
 source "$(dirname "$0")/lib_cli.sh"
 
-duckdb_version=1.5.6-r.1
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    skip "DuckDB: node/npm not installed (make deps-node)"
+source "$root/tests/parquet/duckdb_install.sh"
+if ! duckdb_install >"$tmp/install.log"; then
+    grep -v '^skipped: ' "$tmp/install.log"
+    skip "$(sed -n 's/^skipped: //p' "$tmp/install.log")"
 fi
-cache=${FK_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/filterkit}/duckdb-node-$duckdb_version
-if [ ! -f "$cache/node_modules/@duckdb/node-api/package.json" ]; then
-    # into a fresh folder, moved into place whole: a cut or concurrent
-    # install never leaves a half-filled cache behind
-    mkdir -p "$(dirname "$cache")" || skip "DuckDB: cannot write $(dirname "$cache")"
-    stage=$(mktemp -d "$cache.XXXXXX")
-    t0=$SECONDS
-    if timeout 300 npm install --prefix "$stage" --no-save --no-package-lock --ignore-scripts \
-            --no-audit --no-fund --loglevel=error "@duckdb/node-api@$duckdb_version" >"$tmp/npm.log" 2>&1 &&
-            [ -f "$stage/node_modules/@duckdb/node-api/package.json" ]; then
-        mv -T "$stage" "$cache" 2>/dev/null || rm -rf "$stage"
-        echo "@duckdb/node-api $duckdb_version installed into $cache ($((SECONDS - t0)) s)"
-    else
-        rm -rf "$stage"
-        echo "npm: $(grep -m 1 -E 'ERR|error' "$tmp/npm.log")"
-        skip "DuckDB: npm unreachable (npm install @duckdb/node-api@$duckdb_version failed)"
-    fi
-fi
-duck() { NODE_PATH="$cache/node_modules" timeout 120 node "$root/tests/parquet/duckdb_parquet.js" "$@"; }
+cat "$tmp/install.log"
 
 if ! duck write "$tmp" 24576 4096 400 2>"$tmp/write.err"; then
     skip "DuckDB: @duckdb/node-api $duckdb_version does not run here: $(tail -n 1 "$tmp/write.err")"

@@ -494,6 +494,21 @@ TEST(deep_nesting)
     CHECK_STATUS(open_bytes(file.b, wrap_footer(&file, body.b, body.n), &pf), FK_ELIMIT);
 }
 
+TEST(schema_element_without_a_name)
+{
+    /* name is required (the fuzzer found column_find comparing a missing one) */
+    static wbuf body;
+    fk_parquet_file *pf = NULL;
+    memset(&body, 0, sizeof body);
+    s_begin(&body);
+    field(&body, 2, 9);
+    list(&body, 12, 2);
+    s_begin(&body); f_bin(&body, 4, "root"); f_i32(&body, 5, 1); s_end(&body);
+    s_begin(&body); f_i32(&body, 1, 1); s_end(&body);
+    s_end(&body);
+    CHECK_STATUS(open_bytes(file.b, wrap_footer(&file, body.b, body.n), &pf), FK_ECORRUPT);
+}
+
 TEST(lying_schema_and_row_groups)
 {
     fk_parquet_file *pf = NULL;
@@ -587,6 +602,7 @@ int main(void)
     RUN(footer_length_lies);
     RUN(huge_counts_and_lengths);
     RUN(deep_nesting);
+    RUN(schema_element_without_a_name);
     RUN(lying_schema_and_row_groups);
     RUN(hostile_filter_headers);
     RUN(every_byte_changed);
