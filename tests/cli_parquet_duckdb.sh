@@ -11,7 +11,9 @@
 # and DuckDB's parquet_bloom_probe, and the answers must be equal line for
 # line: the same row groups for every value, false positives included.
 # Also: `parquet info` lists every chunk's filter, `parquet extract` gives
-# a filter that answers the same, and a wrong column, a file that is not
+# a filter that answers the same, `build --hash parquet` from a chunk's
+# values at DuckDB's size makes DuckDB's bitset byte for byte (both through
+# `export --sbbf`), and a wrong column, a file that is not
 # Parquet and a value that does not parse are errors (exit 2).
 # FK_BUILD=<build dir>; prints `N passed, N failed`.
 source "$(dirname "$0")/lib_cli.sh"
@@ -84,6 +86,21 @@ cp "$file" "$tmp/copy.parquet"
 "$fk" parquet probe "$file" s "$tmp/copy.parquet" <<<"key-5" >"$tmp/two"
 check "parquet probe with two files: FILE:ID names" \
     grep -q "^key-5	$file:0.*,$tmp/copy.parquet:0" "$tmp/two"
+
+# a filter filterkit builds with the Parquet scheme from a chunk's values,
+# at the size DuckDB chose, is the bitset DuckDB wrote, byte for byte
+declare -A fktype=([i32]=int32 [i64]=int64 [dbl]=double [s]=bytes)
+for col in i32 i64 dbl s; do
+    duck values "$file" "$col" 3 >"$tmp/$col.rg3" 2>"$tmp/$col.rg3.err"
+    bytes=$(awk -F'\t' -v c="$col" '$2 == 3 && $3 == c { print $5 }' "$tmp/info")
+    "$fk" build --kind blocked --hash parquet --type "${fktype[$col]}" --bytes "$bytes" \
+        <"$tmp/$col.rg3" >"$tmp/$col.built.fk" 2>"$tmp/$col.built.err" &&
+        "$fk" export --sbbf "$tmp/$col.built.fk" >"$tmp/$col.built.sbbf" &&
+        "$fk" parquet extract "$file" "$col" 3 >"$tmp/$col.rg3.fk" &&
+        "$fk" export --sbbf "$tmp/$col.rg3.fk" >"$tmp/$col.rg3.sbbf"
+    check "build --hash parquet from row group 3's $(wc -l <"$tmp/$col.rg3") $col values = DuckDB's $bytes-byte filter ($(cat "$tmp/$col.rg3.err" "$tmp/$col.built.err" | head -n 2))" \
+        cmp -s "$tmp/$col.built.sbbf" "$tmp/$col.rg3.sbbf"
+done
 
 # errors
 "$fk" parquet probe "$file" nosuch </dev/null 2>"$tmp/err"
