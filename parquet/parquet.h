@@ -125,9 +125,10 @@ FK_API void fk_parquet_shape(const fk_parquet_file *pf, uint64_t *row_groups, ui
  * length in bytes (as snprintf), 0 for NULL pf or col out of range. */
 FK_API size_t fk_parquet_column_path(const fk_parquet_file *pf, uint64_t col, char *buf, size_t len);
 
-/* The leaf column whose dotted path is `path` into *col. Returns FK_OK,
- * FK_ENOTFOUND when none has it, FK_EINVAL for NULL arguments. Cost:
- * O(columns x path length). */
+/* The leaf column whose dotted path is `path` into *col (the first, when
+ * names holding '.' make two paths alike; a name holding a NUL byte cannot
+ * be asked for). Returns FK_OK, FK_ENOTFOUND when none has it, FK_EINVAL
+ * for NULL arguments. Cost: O(columns x path length). */
 FK_API fk_status fk_parquet_column_find(const fk_parquet_file *pf, const char *path, uint64_t *col);
 
 /* What the footer says of one column chunk. Values the footer leaves out
