@@ -59,63 +59,53 @@ static const char *type_name(int type)
 
 /* ------------------------------------------------------ Thrift helpers */
 
-/* Reads an integer field into *out, checking its type is an integer's. */
-static fk_status read_int_field(fk_thrift_reader *r, int type, int64_t *out)
-{
-    return fk_thrift_int(r, type, out);
-}
-
-/* A field whose value must be a struct or a list: a field of another type
- * under a known id is a lie about the schema. */
+/* A field whose value must be a struct, a list or a binary: a field of
+ * another type under a known id is a lie about the schema. */
 static fk_status expect_type(int type, int want)
 {
     return type == want ? FK_OK : FK_ECORRUPT;
 }
 
-/* ------------------------------------------------------------ the footer */
-
-/* Statistics: only distinct_count (4). */
-static fk_status parse_statistics(fk_thrift_reader *r, int64_t *distinct)
+/* A physical type: an integer in [BOOLEAN, FIXED_LEN_BYTE_ARRAY]. */
+static fk_status read_type(fk_thrift_reader *r, int t, int *out)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP)
-        s = id == 4 ? read_int_field(r, t, distinct) : fk_thrift_skip(r, t);
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
+    int64_t v = -1;
+    fk_status s = fk_thrift_int(r, t, &v);
+    if (s == FK_OK && (v < FK_PARQUET_BOOLEAN || v > FK_PARQUET_FIXED_LEN_BYTE_ARRAY))
+        s = FK_ECORRUPT;
+    *out = (int)v;
     return s;
 }
 
-static fk_status parse_column_meta(fk_thrift_reader *r, chunk_rec *c)
+/* ------------------------------------------------------------ the footer */
+
+/* Each parser below is an fk_thrift_struct field callback: ctx is what the
+ * struct fills. */
+
+/* Statistics: only distinct_count (4). */
+static fk_status statistics_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    int64_t v = -1;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        switch (id) {
-        case 1: /* type */
-            if ((s = read_int_field(r, t, &v)) == FK_OK && (v < FK_PARQUET_BOOLEAN || v > FK_PARQUET_FIXED_LEN_BYTE_ARRAY))
-                s = FK_ECORRUPT;
-            c->type = (int)v;
-            break;
-        case 5: s = read_int_field(r, t, &c->num_values); break;
-        case 11: s = read_int_field(r, t, &c->dictionary_offset); break;
-        case 12:
-            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
-                s = parse_statistics(r, &c->distinct_count);
-            break;
-        case 14: s = read_int_field(r, t, &c->bloom_offset); break;
-        case 15: s = read_int_field(r, t, &c->bloom_length); break;
-        default: s = fk_thrift_skip(r, t); break;
-        }
+    return id == 4 ? fk_thrift_int(r, t, ctx) : fk_thrift_skip(r, t);
+}
+
+/* ColumnMetaData: 1 type, 5 num_values, 11 dictionary_page_offset,
+ * 12 statistics, 14 bloom_filter_offset, 15 bloom_filter_length. */
+static fk_status column_meta_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
+{
+    chunk_rec *c = ctx;
+    fk_status s;
+    switch (id) {
+    case 1: return read_type(r, t, &c->type);
+    case 5: return fk_thrift_int(r, t, &c->num_values);
+    case 11: return fk_thrift_int(r, t, &c->dictionary_offset);
+    case 12:
+        if ((s = expect_type(t, FK_THRIFT_STRUCT)) != FK_OK)
+            return s;
+        return fk_thrift_struct(r, statistics_field, &c->distinct_count);
+    case 14: return fk_thrift_int(r, t, &c->bloom_offset);
+    case 15: return fk_thrift_int(r, t, &c->bloom_length);
+    default: return fk_thrift_skip(r, t);
     }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    if (s == FK_OK && c->type < 0)
-        s = FK_ECORRUPT; /* type is a required field */
-    return s;
 }
 
 static fk_status add_chunk(fk_parquet_file *pf, chunk_rec **out)
@@ -140,102 +130,74 @@ static fk_status add_chunk(fk_parquet_file *pf, chunk_rec **out)
     return FK_OK;
 }
 
-static fk_status parse_column_chunk(fk_thrift_reader *r, fk_parquet_file *pf)
+/* ColumnChunk: 1 file_path (the chunk lives in another file), 3 meta_data. */
+static fk_status column_chunk_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    chunk_rec *c;
-    fk_status s = add_chunk(pf, &c);
-    if (s == FK_OK)
-        s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        if (id == 1) {         /* file_path: the chunk lives in another file */
-            const uint8_t *b;
-            size_t n;
-            if ((s = expect_type(t, FK_THRIFT_BINARY)) == FK_OK)
-                s = fk_thrift_binary(r, &b, &n);
-            c->other_file = 1;
-        } else if (id == 3) {  /* meta_data */
-            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
-                s = parse_column_meta(r, c);
-        } else {
-            s = fk_thrift_skip(r, t);
-        }
+    chunk_rec *c = ctx;
+    fk_status s;
+    if (id == 1) {
+        const uint8_t *b;
+        size_t n;
+        c->other_file = 1;
+        return (s = expect_type(t, FK_THRIFT_BINARY)) != FK_OK ? s : fk_thrift_binary(r, &b, &n);
     }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    return s;
+    if (id == 3) {
+        if ((s = expect_type(t, FK_THRIFT_STRUCT)) != FK_OK ||
+            (s = fk_thrift_struct(r, column_meta_field, c)) != FK_OK)
+            return s;
+        return c->type < 0 ? FK_ECORRUPT : FK_OK; /* type is a required field */
+    }
+    return fk_thrift_skip(r, t);
 }
 
-static fk_status parse_row_group(fk_thrift_reader *r, fk_parquet_file *pf, row_group_rec *g)
+typedef struct {
+    fk_parquet_file *pf;
+    row_group_rec *g;
+    int seen_columns;
+} row_group_ctx;
+
+/* RowGroup: 1 columns, 3 num_rows. */
+static fk_status row_group_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    int seen_columns = 0;
-    g->num_rows = -1;
-    g->first = pf->n_chunks;
-    g->count = 0;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        if (id == 1) {         /* columns */
-            int et;
-            uint64_t n;
-            if (seen_columns++ || (s = expect_type(t, FK_THRIFT_LIST)) != FK_OK ||
-                (s = fk_thrift_list_begin(r, &et, &n)) != FK_OK)
-                return s ? s : FK_ECORRUPT;
-            if (et != FK_THRIFT_STRUCT)
-                return FK_ECORRUPT;
-            g->first = pf->n_chunks;
-            for (uint64_t i = 0; i < n && s == FK_OK; i++)
-                s = parse_column_chunk(r, pf);
-            if (s == FK_OK)
-                fk_thrift_container_end(r);
-            g->count = n;
-        } else if (id == 3) {  /* num_rows */
-            s = read_int_field(r, t, &g->num_rows);
-        } else {
-            s = fk_thrift_skip(r, t);
-        }
+    row_group_ctx *x = ctx;
+    fk_status s = FK_OK;
+    if (id == 3)
+        return fk_thrift_int(r, t, &x->g->num_rows);
+    if (id != 1)
+        return fk_thrift_skip(r, t);
+    int et;
+    uint64_t n;
+    if (x->seen_columns++)
+        return FK_ECORRUPT; /* given twice */
+    if ((s = expect_type(t, FK_THRIFT_LIST)) != FK_OK || (s = fk_thrift_list_begin(r, &et, &n)) != FK_OK)
+        return s;
+    if (et != FK_THRIFT_STRUCT)
+        return FK_ECORRUPT;
+    x->g->first = x->pf->n_chunks;
+    x->g->count = n;
+    for (uint64_t i = 0; i < n; i++) {
+        chunk_rec *c;
+        if ((s = add_chunk(x->pf, &c)) != FK_OK || (s = fk_thrift_struct(r, column_chunk_field, c)) != FK_OK)
+            return s;
     }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    return s;
+    fk_thrift_container_end(r);
+    return FK_OK;
 }
 
-static fk_status parse_schema_element(fk_thrift_reader *r, schema_rec *e)
+/* SchemaElement: 1 type, 4 name, 5 num_children. */
+static fk_status schema_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    int64_t v;
-    e->name = NULL;
-    e->name_len = 0;
-    e->parent = -1;
-    e->num_children = 0;
-    e->type = -1;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        switch (id) {
-        case 1:
-            if ((s = read_int_field(r, t, &v)) == FK_OK && (v < FK_PARQUET_BOOLEAN || v > FK_PARQUET_FIXED_LEN_BYTE_ARRAY))
-                s = FK_ECORRUPT;
-            e->type = (int)v;
-            break;
-        case 4:
-            if ((s = expect_type(t, FK_THRIFT_BINARY)) == FK_OK)
-                s = fk_thrift_binary(r, &e->name, &e->name_len);
-            break;
-        case 5:
-            if ((s = read_int_field(r, t, &e->num_children)) == FK_OK && e->num_children < 0)
-                s = FK_ECORRUPT;
-            break;
-        default: s = fk_thrift_skip(r, t); break;
-        }
+    schema_rec *e = ctx;
+    fk_status s;
+    switch (id) {
+    case 1: return read_type(r, t, &e->type);
+    case 4: return (s = expect_type(t, FK_THRIFT_BINARY)) != FK_OK ? s : fk_thrift_binary(r, &e->name, &e->name_len);
+    case 5:
+        if ((s = fk_thrift_int(r, t, &e->num_children)) == FK_OK && e->num_children < 0)
+            s = FK_ECORRUPT;
+        return s;
+    default: return fk_thrift_skip(r, t);
     }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    if (s == FK_OK && !e->name)
-        s = FK_ECORRUPT; /* name is a required field */
-    return s;
 }
 
 /* A list of structs under a known field: its count, checked and capped. */
@@ -252,41 +214,55 @@ static fk_status struct_list_begin(fk_thrift_reader *r, int type, uint64_t *n)
     return s;
 }
 
-static fk_status parse_file_meta(fk_thrift_reader *r, fk_parquet_file *pf)
+/* FileMetaData: 2 schema, 4 row_groups. */
+static fk_status file_meta_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        uint64_t n;
-        if (id == 2) {         /* schema */
-            if (pf->schema || (s = struct_list_begin(r, t, &n)) != FK_OK)
-                return s ? s : FK_ECORRUPT;
-            if (!(pf->schema = malloc((size_t)(n ? n : 1) * sizeof *pf->schema)))
-                return FK_ENOMEM;
-            for (uint64_t i = 0; i < n && s == FK_OK; i++)
-                s = parse_schema_element(r, &pf->schema[i]);
-            pf->n_schema = n;
-            if (s == FK_OK)
-                fk_thrift_container_end(r);
-        } else if (id == 4) {  /* row_groups */
-            if (pf->groups || (s = struct_list_begin(r, t, &n)) != FK_OK)
-                return s ? s : FK_ECORRUPT;
-            if (!(pf->groups = malloc((size_t)(n ? n : 1) * sizeof *pf->groups)))
-                return FK_ENOMEM;
-            for (uint64_t i = 0; i < n && s == FK_OK; i++) {
-                s = parse_row_group(r, pf, &pf->groups[i]);
-                pf->n_groups = i + 1;
-            }
-            if (s == FK_OK)
-                fk_thrift_container_end(r);
-        } else {
-            s = fk_thrift_skip(r, t);
+    fk_parquet_file *pf = ctx;
+    fk_status s;
+    uint64_t n;
+    if (id == 2) {
+        if (pf->schema)
+            return FK_ECORRUPT; /* given twice */
+        if ((s = struct_list_begin(r, t, &n)) != FK_OK)
+            return s;
+        if (!(pf->schema = malloc((size_t)(n ? n : 1) * sizeof *pf->schema)))
+            return FK_ENOMEM;
+        for (uint64_t i = 0; i < n; i++) {
+            schema_rec *e = &pf->schema[i];
+            e->name = NULL;
+            e->name_len = 0;
+            e->parent = -1;
+            e->num_children = 0;
+            e->type = -1;
+            if ((s = fk_thrift_struct(r, schema_field, e)) != FK_OK)
+                return s;
+            if (!e->name)
+                return FK_ECORRUPT; /* name is a required field */
+            pf->n_schema = i + 1;
         }
+        fk_thrift_container_end(r);
+        return FK_OK;
     }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    return s;
+    if (id == 4) {
+        if (pf->groups)
+            return FK_ECORRUPT;
+        if ((s = struct_list_begin(r, t, &n)) != FK_OK)
+            return s;
+        if (!(pf->groups = malloc((size_t)(n ? n : 1) * sizeof *pf->groups)))
+            return FK_ENOMEM;
+        for (uint64_t i = 0; i < n; i++) {
+            row_group_ctx x = { pf, &pf->groups[i], 0 };
+            x.g->num_rows = -1;
+            x.g->first = pf->n_chunks;
+            x.g->count = 0;
+            pf->n_groups = i + 1;
+            if ((s = fk_thrift_struct(r, row_group_field, &x)) != FK_OK)
+                return s;
+        }
+        fk_thrift_container_end(r);
+        return FK_OK;
+    }
+    return fk_thrift_skip(r, t);
 }
 
 /* Walks the flattened schema tree (depth first: each group followed by its
@@ -380,7 +356,7 @@ static fk_status open_footer(fk_parquet_file *pf)
         return s;
     fk_thrift_reader r;
     fk_thrift_init(&r, pf->footer, (size_t)len);
-    if ((s = parse_file_meta(&r, pf)) != FK_OK)
+    if ((s = fk_thrift_struct(&r, file_meta_field, pf)) != FK_OK)
         return s;
     if (!pf->schema)
         return FK_ECORRUPT;
@@ -500,52 +476,36 @@ static const chunk_rec *chunk_at(const fk_parquet_file *pf, uint64_t rg, uint64_
 /* ------------------------------------------------------ the Bloom filter */
 
 /* One arm of a Thrift union whose only accepted arm is field 1, an empty
- * struct (SplitBlockAlgorithm, XxHash, Uncompressed). *ok: that arm. */
-static fk_status parse_union_arm(fk_thrift_reader *r, int *ok)
+ * struct (SplitBlockAlgorithm, XxHash, Uncompressed). ctx: int, set to 1
+ * for that arm. */
+static fk_status union_arm_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    *ok = 0;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        if (id == 1 && t == FK_THRIFT_STRUCT)
-            *ok = 1;
-        s = fk_thrift_skip(r, t);
-    }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    return s;
+    if (id == 1 && t == FK_THRIFT_STRUCT)
+        *(int *)ctx = 1;
+    return fk_thrift_skip(r, t);
 }
 
+typedef struct {
+    int64_t num_bytes;
+    int have;      /* bit id - 1 for each field seen */
+    int supported; /* every union took its accepted arm */
+} filter_header;
+
 /* BloomFilterHeader: 1 numBytes, 2 algorithm, 3 hash, 4 compression. */
-static fk_status parse_filter_header(fk_thrift_reader *r, int64_t *num_bytes)
+static fk_status filter_header_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    int have = 0, supported = 1;
-    *num_bytes = -1;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        if (id == 1) {
-            s = read_int_field(r, t, num_bytes);
-            have |= 1;
-        } else if (id >= 2 && id <= 4) {
-            int ok = 0;
-            if ((s = expect_type(t, FK_THRIFT_STRUCT)) == FK_OK)
-                s = parse_union_arm(r, &ok);
-            supported &= ok;
-            have |= 1 << (id - 1);
-        } else {
-            s = fk_thrift_skip(r, t);
-        }
-    }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    if (s == FK_OK && have != 0xf)
-        return FK_ECORRUPT; /* the four fields are required */
-    if (s == FK_OK && !supported)
-        return FK_EUNSUPPORTED;
-    return s;
+    filter_header *h = ctx;
+    fk_status s;
+    if (id < 1 || id > 4)
+        return fk_thrift_skip(r, t);
+    h->have |= 1 << (id - 1);
+    if (id == 1)
+        return fk_thrift_int(r, t, &h->num_bytes);
+    int ok = 0;
+    if ((s = expect_type(t, FK_THRIFT_STRUCT)) != FK_OK || (s = fk_thrift_struct(r, union_arm_field, &ok)) != FK_OK)
+        return s;
+    h->supported &= ok;
+    return FK_OK;
 }
 
 fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_filter **out)
@@ -575,9 +535,14 @@ fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64
         return s;
     fk_thrift_reader r;
     fk_thrift_init(&r, head, head_len);
-    int64_t num_bytes;
-    if ((s = parse_filter_header(&r, &num_bytes)) != FK_OK)
+    filter_header h = { -1, 0, 1 };
+    if ((s = fk_thrift_struct(&r, filter_header_field, &h)) != FK_OK)
         return s;
+    if (h.have != 0xf)
+        return FK_ECORRUPT; /* the four fields are required */
+    if (!h.supported)
+        return FK_EUNSUPPORTED;
+    int64_t num_bytes = h.num_bytes;
     size_t used = head_len - fk_thrift_left(&r);
     if (num_bytes < SBBF_MIN_BYTES || (uint64_t)num_bytes > SBBF_MAX_BYTES ||
         (num_bytes & (num_bytes - 1)) != 0 || (uint64_t)num_bytes > avail - used)
@@ -592,35 +557,25 @@ fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64
     return s;
 }
 
-/* PageHeader: 1 type; 7 dictionary_page_header { 1 num_values }. */
-static fk_status parse_dictionary_header(fk_thrift_reader *r, int64_t *entries)
+/* DictionaryPageHeader: 1 num_values. */
+static fk_status dictionary_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
 {
-    fk_status s = fk_thrift_struct_begin(r);
-    int16_t last = 0, id;
-    int t;
-    int64_t type = -1;
-    *entries = -1;
-    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP) {
-        if (id == 1) {
-            s = read_int_field(r, t, &type);
-        } else if (id == 7 && t == FK_THRIFT_STRUCT) {
-            int16_t last2 = 0, id2;
-            int t2;
-            if ((s = fk_thrift_struct_begin(r)) != FK_OK)
-                break;
-            while (s == FK_OK && (s = fk_thrift_field(r, &last2, &t2, &id2)) == FK_OK && t2 != FK_THRIFT_STOP)
-                s = id2 == 1 ? read_int_field(r, t2, entries) : fk_thrift_skip(r, t2);
-            if (s == FK_OK)
-                fk_thrift_struct_end(r);
-        } else {
-            s = fk_thrift_skip(r, t);
-        }
-    }
-    if (s == FK_OK)
-        fk_thrift_struct_end(r);
-    if (s == FK_OK && (type != PAGE_TYPE_DICTIONARY || *entries < 0))
-        return FK_ECORRUPT;
-    return s;
+    return id == 1 ? fk_thrift_int(r, t, ctx) : fk_thrift_skip(r, t);
+}
+
+typedef struct {
+    int64_t type, entries;
+} page_header;
+
+/* PageHeader: 1 type, 7 dictionary_page_header. */
+static fk_status page_header_field(fk_thrift_reader *r, int16_t id, int t, void *ctx)
+{
+    page_header *h = ctx;
+    if (id == 1)
+        return fk_thrift_int(r, t, &h->type);
+    if (id == 7 && t == FK_THRIFT_STRUCT)
+        return fk_thrift_struct(r, dictionary_field, &h->entries);
+    return fk_thrift_skip(r, t);
 }
 
 /* The entries of the chunk's dictionary page into *n: FK_OK, FK_ENOTFOUND
@@ -642,7 +597,13 @@ static fk_status dictionary_entries(const fk_parquet_file *pf, const chunk_rec *
         return s;
     fk_thrift_reader r;
     fk_thrift_init(&r, head, head_len);
-    return parse_dictionary_header(&r, n);
+    page_header h = { -1, -1 };
+    if ((s = fk_thrift_struct(&r, page_header_field, &h)) != FK_OK)
+        return s;
+    if (h.type != PAGE_TYPE_DICTIONARY || h.entries < 0)
+        return FK_ECORRUPT;
+    *n = h.entries;
+    return FK_OK;
 }
 
 fk_status fk_parquet_chunk_info(const fk_parquet_file *pf, uint64_t rg, uint64_t col, fk_parquet_chunk *out)

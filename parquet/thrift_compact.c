@@ -79,6 +79,26 @@ fk_status fk_thrift_field(fk_thrift_reader *r, int16_t *last_id, int *type, int1
     return FK_OK;
 }
 
+fk_status fk_thrift_struct(fk_thrift_reader *r, fk_thrift_field_fn on_field, void *ctx)
+{
+    fk_status s = fk_thrift_struct_begin(r);
+    int16_t last = 0, id;
+    int t;
+    while (s == FK_OK && (s = fk_thrift_field(r, &last, &t, &id)) == FK_OK && t != FK_THRIFT_STOP)
+        s = on_field(r, id, t, ctx);
+    if (s == FK_OK)
+        fk_thrift_struct_end(r);
+    return s;
+}
+
+/* fk_thrift_struct's on_field for a struct skipped whole. */
+static fk_status skip_field(fk_thrift_reader *r, int16_t id, int type, void *ctx)
+{
+    (void)id;
+    (void)ctx;
+    return fk_thrift_skip(r, type);
+}
+
 fk_status fk_thrift_int(fk_thrift_reader *r, int type, int64_t *out)
 {
     uint64_t z;
@@ -219,22 +239,8 @@ fk_status fk_thrift_skip(fk_thrift_reader *r, int type)
         r->depth--;
         return FK_OK;
     }
-    case FK_THRIFT_STRUCT: {
-        int16_t last = 0, id;
-        int ft;
-        if ((s = fk_thrift_struct_begin(r)) != FK_OK)
-            return s;
-        for (;;) {
-            if ((s = fk_thrift_field(r, &last, &ft, &id)) != FK_OK)
-                return s;
-            if (ft == FK_THRIFT_STOP)
-                break;
-            if ((s = fk_thrift_skip(r, ft)) != FK_OK)
-                return s;
-        }
-        fk_thrift_struct_end(r);
-        return FK_OK;
-    }
+    case FK_THRIFT_STRUCT:
+        return fk_thrift_struct(r, skip_field, NULL);
     default:
         return FK_ECORRUPT;
     }

@@ -66,6 +66,13 @@ fk_status fk_thrift_struct_begin(fk_thrift_reader *r);
 void fk_thrift_struct_end(fk_thrift_reader *r);
 fk_status fk_thrift_field(fk_thrift_reader *r, int16_t *last_id, int *type, int16_t *id);
 
+/* A struct's fields, walked: begins it, calls on_field(r, id, type, ctx)
+ * for each field until STOP (on_field reads or skips the field's value and
+ * returns FK_OK to go on), and ends it. Returns FK_OK, the first status
+ * that is not FK_OK from on_field, or FK_ECORRUPT. */
+typedef fk_status (*fk_thrift_field_fn)(fk_thrift_reader *r, int16_t id, int type, void *ctx);
+fk_status fk_thrift_struct(fk_thrift_reader *r, fk_thrift_field_fn on_field, void *ctx);
+
 /* Values. Each returns FK_OK, or FK_ECORRUPT for bytes that end early or
  * do not encode such a value (a varint longer than its type, an i32 out of
  * range). fk_thrift_int reads BYTE, I16, I32 or I64 by `type` into a
