@@ -307,7 +307,7 @@ static int parquet_probe(int argc, char **argv)
                 const void *key;
                 size_t key_len;
                 if (fk_parquet_value_encode(files[i].type, line, len, plain, &key, &key_len) != FK_OK) {
-                    fprintf(stderr, "filterkit parquet probe: line %" PRIu64 ": '%.*s' is not a %s value\n",
+                    fprintf(stderr, "filterkit parquet probe: line %" PRIu64 ": '%.*s' is not a value of type %s\n",
                             r.lines, (int)(len > 80 ? 80 : len), line, files[i].type_name);
                     bad_values++;
                     break;
