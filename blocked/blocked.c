@@ -172,47 +172,42 @@ FK_AVX2 void fk_blocked_set_hashes_avx2(fk_blocked *b, size_t n, const uint64_t 
 }
 #endif
 
+/* The single-key calls of one code path and scheme, as b points at them. */
+typedef struct {
+    fk_blocked_lookup_fn     lookup;
+    bool (*contains_u64)(const fk_filter *f, uint64_t key);
+    fk_blocked_insert_fn     insert;
+    fk_blocked_insert_u64_fn insert_u64;
+    fk_contains_hashed_fn    lookup_hashed;
+    fk_insert_hashed_fn      insert_hashed;
+} path_calls;
+
+#define PATH_CALLS(P)                                                                      \
+    { fk_blocked_contains_##P, P##_filter_contains_u64, fk_blocked_insert_##P,            \
+      fk_blocked_insert_u64_##P, P##_lookup_hashed, P##_insert_hashed }
+
+/* [0]: XXH3, [1]: Parquet's scheme */
+static const path_calls scalar_calls[2] = { PATH_CALLS(scalar), PATH_CALLS(scalar_parquet) };
+#if FK_CPU_X86
+static const path_calls avx2_calls[2] = { PATH_CALLS(avx2), PATH_CALLS(avx2_parquet) };
+#endif
+
 /* Points b's single-key calls at the code of b->path and b->scheme
  * (per-filter pointers: no per-call test of the path or the scheme);
  * fk_blocked_set_path's way in. */
 void fk_blocked_use_path(fk_blocked *b)
 {
-    const bool parquet = fk_blocked_parquet_scheme(b);
+    const path_calls *c = &scalar_calls[fk_blocked_parquet_scheme(b)];
 #if FK_CPU_X86
-    if (b->path == FK_BLOCKED_PATH_AVX2 && parquet) {
-        b->lookup = fk_blocked_contains_avx2_parquet;
-        b->base.contains_u64 = avx2_parquet_filter_contains_u64;
-        b->insert = fk_blocked_insert_avx2_parquet;
-        b->insert_u64 = fk_blocked_insert_u64_avx2_parquet;
-        b->lookup_hashed = avx2_parquet_lookup_hashed;
-        b->insert_hashed = avx2_parquet_insert_hashed;
-        return;
-    }
-    if (b->path == FK_BLOCKED_PATH_AVX2) {
-        b->lookup = fk_blocked_contains_avx2;
-        b->base.contains_u64 = avx2_filter_contains_u64;
-        b->insert = fk_blocked_insert_avx2;
-        b->insert_u64 = fk_blocked_insert_u64_avx2;
-        b->lookup_hashed = avx2_lookup_hashed;
-        b->insert_hashed = avx2_insert_hashed;
-        return;
-    }
+    if (b->path == FK_BLOCKED_PATH_AVX2)
+        c = &avx2_calls[fk_blocked_parquet_scheme(b)];
 #endif
-    if (parquet) {
-        b->lookup = fk_blocked_contains_scalar_parquet;
-        b->base.contains_u64 = scalar_parquet_filter_contains_u64;
-        b->insert = fk_blocked_insert_scalar_parquet;
-        b->insert_u64 = fk_blocked_insert_u64_scalar_parquet;
-        b->lookup_hashed = scalar_parquet_lookup_hashed;
-        b->insert_hashed = scalar_parquet_insert_hashed;
-        return;
-    }
-    b->lookup = fk_blocked_contains_scalar;
-    b->base.contains_u64 = scalar_filter_contains_u64;
-    b->insert = fk_blocked_insert_scalar;
-    b->insert_u64 = fk_blocked_insert_u64_scalar;
-    b->lookup_hashed = scalar_lookup_hashed;
-    b->insert_hashed = scalar_insert_hashed;
+    b->lookup = c->lookup;
+    b->base.contains_u64 = c->contains_u64;
+    b->insert = c->insert;
+    b->insert_u64 = c->insert_u64;
+    b->lookup_hashed = c->lookup_hashed;
+    b->insert_hashed = c->insert_hashed;
 }
 
 /* ------------------------------------------------------ insert / lookup */

@@ -257,15 +257,16 @@ FK_API fk_status fk_blocked_from_sbbf(const void *bitset, size_t bytes, fk_filte
 
 /* Points *bitset at f's bitset laid out as a Parquet file stores it (as
  * fk_blocked_from_sbbf takes it) and stores its size in *bytes. The bytes
- * are borrowed: valid until f changes (an insert, a merge) or is freed,
- * and read-only. Returns FK_OK; FK_EINVAL for a NULL argument or a filter
+ * are borrowed and read-only: f's own array, which never moves, so the
+ * pointer is valid until f is freed and the bytes change as f does (an
+ * insert, a merge). Returns FK_OK; FK_EINVAL for a NULL argument or a filter
  * that is not a Parquet-scheme blocked filter (*bitset NULL, *bytes 0).
  * On a big-endian host, whose words are not in the file's byte order, it
  * answers FK_EUNSUPPORTED: the payload of fk_filter_save's record (bytes
  * 120 to 120 + 32 * blocks) holds the same bitset on every host. Cost:
  * O(1), no copy. May run beside lookups and other fk_blocked_sbbf calls;
- * a reader of the bytes sees concurrent inserts' bits come and go as the
- * table above says. */
+ * beside concurrent inserts a reader of the bytes sees their bits appear
+ * (bits only go from 0 to 1): copy them once those writers are done. */
 FK_API fk_status fk_blocked_sbbf(const fk_filter *f, const void **bitset, size_t *bytes);
 
 #ifdef __cplusplus
