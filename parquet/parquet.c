@@ -412,11 +412,12 @@ size_t fk_parquet_column_path(const fk_parquet_file *pf, uint64_t col, char *buf
 {
     if (!pf || col >= pf->n_leaves)
         return 0;
-    /* the names from the leaf up to (not including) the root, then written
+    /* the names from the leaf up to (not including) the root, one '.'
+     * between two (an empty name still takes its place: "a..b"), written
      * back to front; the depth is at most FK_PARQUET_SCHEMA_DEPTH_MAX */
     size_t total = 0;
     for (int64_t i = (int64_t)pf->leaves[col]; i > 0; i = pf->schema[i].parent)
-        total += pf->schema[i].name_len + (total ? 1 : 0);
+        total += pf->schema[i].name_len + (pf->schema[i].parent > 0);
     if (buf && len) {
         size_t end = total;
         for (int64_t i = (int64_t)pf->leaves[col]; i > 0; i = pf->schema[i].parent) {
@@ -425,9 +426,12 @@ size_t fk_parquet_column_path(const fk_parquet_file *pf, uint64_t col, char *buf
             for (size_t k = 0; k < e->name_len; k++)
                 if (at + k < len - 1)
                     buf[at + k] = (char)e->name[k];
-            if (at > 0 && at - 1 < len - 1)
-                buf[at - 1] = '.';
-            end = at ? at - 1 : 0;
+            if (e->parent > 0) {
+                if (at - 1 < len - 1)
+                    buf[at - 1] = '.';
+                at--;
+            }
+            end = at;
         }
         buf[total < len - 1 ? total : len - 1] = '\0';
     }

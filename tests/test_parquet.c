@@ -494,6 +494,43 @@ TEST(deep_nesting)
     CHECK_STATUS(open_bytes(file.b, wrap_footer(&file, body.b, body.n), &pf), FK_ELIMIT);
 }
 
+/* A schema of a group "a" holding "" (a leaf) and "" (a group) holding
+ * "b": the paths "a." and "a..b" (the fuzzer found an empty leaf name
+ * counted without its '.'), each found again. */
+TEST(empty_names_keep_their_dots)
+{
+    static wbuf body;
+    static mem m;
+    memset(&body, 0, sizeof body);
+    s_begin(&body);
+    field(&body, 2, 9);
+    list(&body, 12, 5);
+    s_begin(&body); f_bin(&body, 4, "root"); f_i32(&body, 5, 1); s_end(&body);
+    s_begin(&body); f_bin(&body, 4, "a"); f_i32(&body, 5, 2); s_end(&body);
+    s_begin(&body); f_i32(&body, 1, 1); f_bin(&body, 4, ""); s_end(&body);
+    s_begin(&body); f_bin(&body, 4, ""); f_i32(&body, 5, 1); s_end(&body);
+    s_begin(&body); f_i32(&body, 1, 2); f_bin(&body, 4, "b"); s_end(&body);
+    s_end(&body);
+    size_t n = wrap_footer(&file, body.b, body.n);
+    m.b = file.b;
+    m.n = n;
+    fk_parquet_file *pf = NULL;
+    CHECK_STATUS(fk_parquet_open(read_mem, &m, n, &pf), FK_OK);
+    char path[16];
+    uint64_t col = 9;
+    CHECK_EQ_U64(fk_parquet_column_path(pf, 0, path, sizeof path), 2);
+    CHECK(strcmp(path, "a.") == 0);
+    CHECK_STATUS(fk_parquet_column_find(pf, path, &col), FK_OK);
+    CHECK_EQ_U64(col, 0);
+    CHECK_EQ_U64(fk_parquet_column_path(pf, 1, path, sizeof path), 4);
+    CHECK(strcmp(path, "a..b") == 0);
+    CHECK_STATUS(fk_parquet_column_find(pf, path, &col), FK_OK);
+    CHECK_EQ_U64(col, 1);
+    CHECK_EQ_U64(fk_parquet_column_path(pf, 1, path, 2), 4); /* cut short */
+    CHECK(strcmp(path, "a") == 0);
+    fk_parquet_close(pf);
+}
+
 TEST(schema_element_without_a_name)
 {
     /* name is required (the fuzzer found column_find comparing a missing one) */
@@ -603,6 +640,7 @@ int main(void)
     RUN(huge_counts_and_lengths);
     RUN(deep_nesting);
     RUN(schema_element_without_a_name);
+    RUN(empty_names_keep_their_dots);
     RUN(lying_schema_and_row_groups);
     RUN(hostile_filter_headers);
     RUN(every_byte_changed);
