@@ -479,6 +479,34 @@ static const chunk_rec *chunk_at(const fk_parquet_file *pf, uint64_t rg, uint64_
 
 /* ------------------------------------------------------ the Bloom filter */
 
+/* Reads the Thrift struct at file offset off, which must lie between the
+ * head magic and the footer's tail, from at most cap bytes (fewer when
+ * limit >= 0 says the thing there is that long, or the file ends before),
+ * into head, walking it with on_field. *avail: the bytes from off to the
+ * tail, or limit; *used: the struct's own bytes. */
+static fk_status read_struct_at(const fk_parquet_file *pf, uint64_t off, int64_t limit, uint8_t *head, size_t cap,
+                                fk_thrift_field_fn on_field, void *ctx, uint64_t *avail, size_t *used)
+{
+    if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
+        return FK_ECORRUPT;
+    *avail = pf->size - PARQUET_TAIL_BYTES - off;
+    if (limit >= 0) {
+        if ((uint64_t)limit > *avail)
+            return FK_ECORRUPT;
+        *avail = (uint64_t)limit;
+    }
+    size_t head_len = *avail < cap ? (size_t)*avail : cap;
+    fk_status s = read_at(pf, off, head, head_len);
+    if (s != FK_OK)
+        return s;
+    fk_thrift_reader r;
+    fk_thrift_init(&r, head, head_len);
+    if ((s = fk_thrift_struct(&r, on_field, ctx)) != FK_OK)
+        return s;
+    *used = head_len - fk_thrift_left(&r);
+    return FK_OK;
+}
+
 /* One arm of a Thrift union whose only accepted arm is field 1, an empty
  * struct (SplitBlockAlgorithm, XxHash, Uncompressed). ctx: int, set to 1
  * for that arm. */
@@ -523,38 +551,26 @@ fk_status fk_parquet_chunk_filter(const fk_parquet_file *pf, uint64_t rg, uint64
         return FK_ENOTFOUND;
     if (c->other_file)
         return FK_EUNSUPPORTED;
-    uint64_t off = (uint64_t)c->bloom_offset;
-    if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
-        return FK_ECORRUPT;
-    uint64_t avail = pf->size - PARQUET_TAIL_BYTES - off; /* bytes before the footer's tail */
-    if (c->bloom_length >= 0) {
-        if ((uint64_t)c->bloom_length > avail)
-            return FK_ECORRUPT;
-        avail = (uint64_t)c->bloom_length;
-    }
-    uint8_t head[FK_PARQUET_FILTER_HEADER_MAX];
-    size_t head_len = avail < sizeof head ? (size_t)avail : sizeof head;
-    fk_status s = read_at(pf, off, head, head_len);
-    if (s != FK_OK)
-        return s;
-    fk_thrift_reader r;
-    fk_thrift_init(&r, head, head_len);
     filter_header h = { -1, 0, 1 };
-    if ((s = fk_thrift_struct(&r, filter_header_field, &h)) != FK_OK)
+    uint64_t avail;
+    size_t used;
+    uint8_t head[FK_PARQUET_FILTER_HEADER_MAX];
+    fk_status s = read_struct_at(pf, (uint64_t)c->bloom_offset, c->bloom_length, head, sizeof head,
+                                 filter_header_field, &h, &avail, &used);
+    if (s != FK_OK)
         return s;
     if (h.have != 0xf)
         return FK_ECORRUPT; /* the four fields are required */
     if (!h.supported)
         return FK_EUNSUPPORTED;
     int64_t num_bytes = h.num_bytes;
-    size_t used = head_len - fk_thrift_left(&r);
     if (num_bytes < SBBF_MIN_BYTES || (uint64_t)num_bytes > SBBF_MAX_BYTES ||
         (num_bytes & (num_bytes - 1)) != 0 || (uint64_t)num_bytes > avail - used)
         return FK_ECORRUPT;
     void *bits = malloc((size_t)num_bytes);
     if (!bits)
         return FK_ENOMEM;
-    s = read_at(pf, off + used, bits, (size_t)num_bytes);
+    s = read_at(pf, (uint64_t)c->bloom_offset + used, bits, (size_t)num_bytes);
     if (s == FK_OK)
         s = fk_blocked_from_sbbf(bits, (size_t)num_bytes, out);
     free(bits);
@@ -590,19 +606,13 @@ static fk_status dictionary_entries(const fk_parquet_file *pf, const chunk_rec *
     /* offset 0 is the magic: some writers put 0 for "none" */
     if (c->dictionary_offset <= 0 || c->other_file)
         return FK_ENOTFOUND;
-    uint64_t off = (uint64_t)c->dictionary_offset;
-    if (off < 4 || off >= pf->size - PARQUET_TAIL_BYTES)
-        return FK_ECORRUPT;
-    uint64_t avail = pf->size - PARQUET_TAIL_BYTES - off;
-    uint8_t head[FK_PARQUET_PAGE_HEADER_MAX];
-    size_t head_len = avail < sizeof head ? (size_t)avail : sizeof head;
-    fk_status s = read_at(pf, off, head, head_len);
-    if (s != FK_OK)
-        return s;
-    fk_thrift_reader r;
-    fk_thrift_init(&r, head, head_len);
     page_header h = { -1, -1 };
-    if ((s = fk_thrift_struct(&r, page_header_field, &h)) != FK_OK)
+    uint64_t avail;
+    size_t used;
+    uint8_t head[FK_PARQUET_PAGE_HEADER_MAX];
+    fk_status s = read_struct_at(pf, (uint64_t)c->dictionary_offset, -1, head, sizeof head, page_header_field, &h,
+                                 &avail, &used);
+    if (s != FK_OK)
         return s;
     if (h.type != PAGE_TYPE_DICTIONARY || h.entries < 0)
         return FK_ECORRUPT;
