@@ -22,6 +22,7 @@ seq 1 2000 | sed 's/^/k/' >"$tmp/keys"
 "$fk" build --kind bloom --fpr 0.01 --capacity 4000 <"$tmp/keys" >"$tmp/b.fk"
 cp "$tmp/b.fk" "$tmp/b2.fk"
 "$fk" build --kind quotient --fpr 0.01 <"$tmp/keys" >"$tmp/q.fk"
+"$fk" build --kind blocked --hash parquet --type bytes --bytes 4096 <"$tmp/keys" >"$tmp/p.fk"
 
 # --- stdout that cannot be written -------------------------------------
 # one cheap real run per subcommand; `filterkit help` lists them all, so a
@@ -39,6 +40,7 @@ declare -A run=(
     [add]="add --help"
     [remove]="remove $tmp/c.fk"
     [merge]="merge $tmp/b.fk $tmp/b2.fk"
+    [export]="export --sbbf $tmp/p.fk"
     [grow]="grow $tmp/q.fk"
     [dedup]="dedup $tmp/d.fk --kind bloom --fpr 0.01 --capacity 100"
     [completion]="completion bash"

@@ -260,37 +260,46 @@ static int build_parquet(int type, uint64_t bytes, uint64_t ndv, double fpr, int
     return s == FK_OK ? 0 : 1;
 }
 
-int fkc_cmd_build(int argc, char **argv)
+/* --hash parquet, --type and --bytes (others: an option that does not go
+ * with them was given): -1 when none of the three is (the ordinary build
+ * follows), else the command's exit status. */
+static int build_parquet_opts(const fkc_cmd_spec *spec, const fk_ops *ops, const char *hash,
+                              const char *type_name, uint64_t bytes, uint64_t ndv, double fpr,
+                              int binary_lines, int others)
 {
-    fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .what = "that can be saved" };
-    double fpr = 0;
-    uint64_t capacity = 0, seed = 0, growth = 0, max_bytes = 0;
-    double tightening = 0;
-    int binary_lines = 0, unique_input = 0;
-    uint64_t threads = 0, bytes = 0;
-    const char *hash = NULL, *type_name = NULL;
-    const fkc_opt opts[] = {
-        { "kind", FKC_OPT_KIND, &kind, "K", "the filter's kind (required)" },
-        { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
-        { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
-        { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
-        { "growth", FKC_OPT_COUNT, &growth, "S", "growing kinds: each sub-filter S times the previous one's capacity (default 2)" },
-        { "tightening", FKC_OPT_FPR, &tightening, "R", "growing kinds: each sub-filter's fpr R times the previous one's (default 0.9)" },
-        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
-        { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
-        { "threads", FKC_OPT_COUNT, &threads, "T", "insert with T threads at once (holds the input in memory)" },
-        FKC_MEMLIMIT_OPT(&max_bytes),
-        { "hash", FKC_OPT_CHOICE, &hash, "xxh3|parquet", "the hashing scheme: xxh3 (default), or parquet: Parquet's split-block Bloom filter (--kind blocked)" },
-        { "type", FKC_OPT_CHOICE, &type_name, "int32|int64|float|double|bytes", "--hash parquet: the values' physical type (required)" },
-        { "bytes", FKC_OPT_BYTES, &bytes, "B", "--hash parquet: the bitset's size, a power of two from 32 to 128M (default: Parquet writers' size for --n and --fpr)" },
-        { NULL, 0, NULL, NULL, NULL },
-    };
-    /* the kinds named in the text come from the registry, by capability */
-    char removers[256], bounded[256], statics[256], about[4096];
+    if (!hash || strcmp(hash, "parquet") != 0) {
+        if (type_name || bytes)
+            return fkc_args_fail(spec, "--type and --bytes go with --hash parquet");
+        return -1;
+    }
+    /* the kinds whose files take Parquet's scheme (blocked) */
+    if (!ops->serial || ops->serial->second_hash_scheme != FK_HASH_SCHEME_PARQUET_XXH64)
+        return fkc_args_fail(spec, "--hash parquet: a %s filter cannot hash as Parquet (--kind blocked)",
+                             ops->name);
+    int type = 0;
+    if (!type_name || fk_parquet_value_type(type_name, &type) != FK_OK)
+        return fkc_args_fail(spec, "--hash parquet: missing --type T (int32, int64, float, double or bytes)");
+    if (!bytes && fpr == 0)
+        return fkc_args_fail(spec, "--hash parquet: give --fpr P (with --n, or the line count) or --bytes B");
+    if (bytes && (ndv || fpr != 0))
+        return fkc_args_fail(spec, "--hash parquet: --bytes B sets the size: no --n or --fpr beside it");
+    if (others)
+        return fkc_args_fail(spec, "--hash parquet: no --seed (Parquet's is 0), --threads, --growth, "
+                             "--tightening, --unique-input or --max-bytes");
+    if (isatty(STDOUT_FILENO))
+        return fkc_args_fail(spec, "refusing to write a binary filter to a terminal; redirect stdout");
+    return build_parquet(type, bytes, ndv, fpr, binary_lines);
+}
+
+/* build's --help text into about (len bytes): the kinds it names come from
+ * the registry, by capability. */
+static void build_about(char *about, size_t len)
+{
+    char removers[256], bounded[256], statics[256];
     fkc_kinds_with(FK_CAP_REMOVE, removers, sizeof removers);
     fkc_kinds_with(FK_CAP_BOUNDED, bounded, sizeof bounded);
     fkc_kinds_with(FK_CAP_STATIC, statics, sizeof statics);
-    snprintf(about, sizeof about,
+    snprintf(about, len,
         "Reads one key per line from stdin and writes a new filter holding every\n"
         "distinct line, saved, to stdout, e.g.\n"
         "  filterkit build --kind bloom --fpr 0.001 < seen.txt > seen.fk\n"
@@ -336,6 +345,35 @@ int fkc_cmd_build(int argc, char **argv)
         "writers choose for --n distinct values (default: the line count) at --fpr\n"
         "(their OptimalNumOfBits: a power of two from 32 bytes to 128 MiB).\n"
         "'filterkit export --sbbf' writes it in the file's framing.", removers, bounded, statics);
+}
+
+int fkc_cmd_build(int argc, char **argv)
+{
+    fkc_kind_opt kind = { .need = FK_CAP_SERIALIZE, .what = "that can be saved" };
+    double fpr = 0;
+    uint64_t capacity = 0, seed = 0, growth = 0, max_bytes = 0;
+    double tightening = 0;
+    int binary_lines = 0, unique_input = 0;
+    uint64_t threads = 0, bytes = 0;
+    const char *hash = NULL, *type_name = NULL;
+    const fkc_opt opts[] = {
+        { "kind", FKC_OPT_KIND, &kind, "K", "the filter's kind (required)" },
+        { "fpr", FKC_OPT_FPR, &fpr, "P", "target false-positive rate, e.g. 0.01 or 1% (required)" },
+        { "capacity", FKC_OPT_COUNT, &capacity, "N", "items to size for; streams the input (default: its line count)" },
+        { "seed", FKC_OPT_U64, &seed, "S", "hash seed (default: 0)" },
+        { "growth", FKC_OPT_COUNT, &growth, "S", "growing kinds: each sub-filter S times the previous one's capacity (default 2)" },
+        { "tightening", FKC_OPT_FPR, &tightening, "R", "growing kinds: each sub-filter's fpr R times the previous one's (default 0.9)" },
+        { "binary-lines", FKC_OPT_FLAG, &binary_lines, NULL, "keep a '\\r' before the '\\n' as part of the key" },
+        { "unique-input", FKC_OPT_FLAG, &unique_input, NULL, "no line repeats (e.g. sort -u): keep no line set" },
+        { "threads", FKC_OPT_COUNT, &threads, "T", "insert with T threads at once (holds the input in memory)" },
+        FKC_MEMLIMIT_OPT(&max_bytes),
+        { "hash", FKC_OPT_CHOICE, &hash, "xxh3|parquet", "the hashing scheme: xxh3 (default), or parquet: Parquet's split-block Bloom filter (--kind blocked)" },
+        { "type", FKC_OPT_CHOICE, &type_name, "int32|int64|float|double|bytes", "--hash parquet: the values' physical type (required)" },
+        { "bytes", FKC_OPT_BYTES, &bytes, "B", "--hash parquet: the bitset's size, a power of two from 32 to 128M (default: Parquet writers' size for --n and --fpr)" },
+        { NULL, 0, NULL, NULL, NULL },
+    };
+    char about[4096];
+    build_about(about, sizeof about);
     const fkc_cmd_spec spec = {
         "build", "--kind K --fpr P [--capacity N] [--seed S] [--growth S] [--tightening R] [--binary-lines] [--unique-input] [--threads T] [--max-bytes B] [--hash parquet --type T [--bytes B]] < keys > FILTER",
         about,
@@ -350,27 +388,10 @@ int fkc_cmd_build(int argc, char **argv)
         return fkc_args_fail(&spec, "missing --kind K (one of: %s)", kinds);
     }
     const fk_ops *ops = kind.ops;
-    if (hash && strcmp(hash, "parquet") == 0) {
-        /* the kinds whose files take Parquet's scheme (blocked) */
-        if (!ops->serial || ops->serial->second_hash_scheme != FK_HASH_SCHEME_PARQUET_XXH64)
-            return fkc_args_fail(&spec, "--hash parquet: a %s filter cannot hash as Parquet (--kind blocked)",
-                                 ops->name);
-        int type = 0;
-        if (!type_name || fk_parquet_value_type(type_name, &type) != FK_OK)
-            return fkc_args_fail(&spec, "--hash parquet: missing --type T (int32, int64, float, double or bytes)");
-        if (!bytes && fpr == 0)
-            return fkc_args_fail(&spec, "--hash parquet: give --fpr P (with --n, or the line count) or --bytes B");
-        if (bytes && (capacity || fpr != 0))
-            return fkc_args_fail(&spec, "--hash parquet: --bytes B sets the size: no --n or --fpr beside it");
-        if (seed || threads || growth || tightening != 0 || unique_input || max_bytes)
-            return fkc_args_fail(&spec, "--hash parquet: no --seed (Parquet's is 0), --threads, --growth, "
-                                 "--tightening, --unique-input or --max-bytes");
-        if (isatty(STDOUT_FILENO))
-            return fkc_args_fail(&spec, "refusing to write a binary filter to a terminal; redirect stdout");
-        return build_parquet(type, bytes, capacity, fpr, binary_lines);
-    }
-    if (type_name || bytes)
-        return fkc_args_fail(&spec, "--type and --bytes go with --hash parquet");
+    rc = build_parquet_opts(&spec, ops, hash, type_name, bytes, capacity, fpr, binary_lines,
+                            seed || threads || growth || tightening != 0 || unique_input || max_bytes);
+    if (rc >= 0)
+        return rc;
     if (fpr == 0)
         return fkc_args_fail(&spec, "missing --fpr P");
     if ((growth || tightening != 0) && !(fk_ops_caps(ops) & FK_CAP_GROWS))

@@ -158,37 +158,6 @@ fkc_pick_status fkc_pick(const fkc_pick_query *q, fkc_pick_result *res);
  * -1 when out of memory (d->failed). The doc is d's (fkc_doc_free). */
 int fkc_pick_doc(const fkc_pick_result *res, fkc_doc *d);
 
-/* The decision rule alone (pick_rule.c), on figures paired by round:
- * cost[k * rounds + r] is candidate k's cost in round r (ns per operation;
- * NaN or <= 0 where it was not timed), memory[k] its exact memory (the
- * tie-break), eligible[k] whether it may be chosen (a baseline is ranked
- * but never chosen). Candidates are in the fixed order that breaks an
- * equal memory. Pure: the same figures give the same answer. */
-typedef struct {
-    size_t nk, rounds;        /* nk <= FKC_KINDS_MAX, rounds <= FKC_PICK_ROUNDS_MAX */
-    const double *cost;
-    const uint64_t *memory;
-    const int *eligible;
-} fkc_pick_rank_in;
-
-typedef struct {
-    int    fastest, winner;   /* indexes into the input; -1: none eligible was timed */
-    size_t ties;              /* eligible kinds tied with the fastest, not counting it */
-    int    tied[FKC_KINDS_MAX];      /* too close to the fastest to separate (the fastest too, when ties) */
-    int    separated[FKC_KINDS_MAX]; /* slower than the fastest beyond the margin */
-    double ratio[FKC_KINDS_MAX];     /* median of cost / the fastest's, round by round */
-    size_t slower_rounds[FKC_KINDS_MAX], paired_rounds[FKC_KINDS_MAX];
-    double cost[FKC_KINDS_MAX], cost_low[FKC_KINDS_MAX], cost_high[FKC_KINDS_MAX]; /* median, min, max */
-} fkc_pick_ranking;
-
-/* Ranks in->nk candidates (see FKC_PICK_MARGIN): the fastest is the one
- * whose highest median ratio to any other eligible timed one is lowest; a candidate
- * is tied with it unless its median ratio to it is above FKC_PICK_MARGIN
- * and it was the slower in at least 7 of 8 paired rounds; the winner is
- * the least memory among the fastest and its ties, then the first. Fills
- * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
-int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
-
 /* ------------------------------------------ Parquet's question (pick_parquet.c)
  *
  * What a Parquet writer asks for a column chunk of ndv distinct values at
@@ -227,6 +196,37 @@ typedef struct {
  * probing up to FKC_PICK_PARQUET_PROBES_MAX (about a second). */
 int fkc_pick_parquet(uint64_t ndv, double fpp, uint64_t seed, fkc_pick_parquet_result *out,
                      char *message, size_t len);
+
+/* The decision rule alone (pick_rule.c), on figures paired by round:
+ * cost[k * rounds + r] is candidate k's cost in round r (ns per operation;
+ * NaN or <= 0 where it was not timed), memory[k] its exact memory (the
+ * tie-break), eligible[k] whether it may be chosen (a baseline is ranked
+ * but never chosen). Candidates are in the fixed order that breaks an
+ * equal memory. Pure: the same figures give the same answer. */
+typedef struct {
+    size_t nk, rounds;        /* nk <= FKC_KINDS_MAX, rounds <= FKC_PICK_ROUNDS_MAX */
+    const double *cost;
+    const uint64_t *memory;
+    const int *eligible;
+} fkc_pick_rank_in;
+
+typedef struct {
+    int    fastest, winner;   /* indexes into the input; -1: none eligible was timed */
+    size_t ties;              /* eligible kinds tied with the fastest, not counting it */
+    int    tied[FKC_KINDS_MAX];      /* too close to the fastest to separate (the fastest too, when ties) */
+    int    separated[FKC_KINDS_MAX]; /* slower than the fastest beyond the margin */
+    double ratio[FKC_KINDS_MAX];     /* median of cost / the fastest's, round by round */
+    size_t slower_rounds[FKC_KINDS_MAX], paired_rounds[FKC_KINDS_MAX];
+    double cost[FKC_KINDS_MAX], cost_low[FKC_KINDS_MAX], cost_high[FKC_KINDS_MAX]; /* median, min, max */
+} fkc_pick_ranking;
+
+/* Ranks in->nk candidates (see FKC_PICK_MARGIN): the fastest is the one
+ * whose highest median ratio to any other eligible timed one is lowest; a candidate
+ * is tied with it unless its median ratio to it is above FKC_PICK_MARGIN
+ * and it was the slower in at least 7 of 8 paired rounds; the winner is
+ * the least memory among the fastest and its ties, then the first. Fills
+ * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
+int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
 
 /* The program's name as the user runs it again ("filterkit" when that is
  * it on PATH, else its absolute path), for the build line. */
