@@ -160,7 +160,7 @@ PY_STAMP      := $(PY_BUILD)/built.stamp
 # and as C++, and fails if one calls itself internal.
 PUBLIC_HEADERS := common/status.h common/params.h common/version.h common/filter.h \
                   common/serial.h \
-                  $(foreach k,$(filter $(KINDS),$(PRESENT)),$(k)/$(k).h) \
+                  $(foreach k,$(filter $(KINDS) $(LIB_MODULES),$(PRESENT)),$(k)/$(k).h) \
                   $(REGISTRY_DIR)/registry.h
 
 # parquet/'s text-to-PLAIN-encoding parser (issue 53).

@@ -18,7 +18,7 @@ const char *fk_strerror(fk_status s)
     case FK_EUNSUPPORTED: return "operation not supported by this filter kind or format version";
     case FK_ECORRUPT:     return "serialized data is corrupt";
     case FK_EIO:          return "reading or writing the file failed";
-    case FK_ELIMIT:       return "the filter would grow past its byte limit; nothing changed";
+    case FK_ELIMIT:       return "past a size limit (a filter's byte limit, a cap of the Parquet reader); nothing changed";
     }
     return "unknown status";
 }

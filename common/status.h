@@ -30,7 +30,8 @@ typedef enum {
     FK_ECORRUPT,     /* deserialization of bad bytes */
     FK_EIO,          /* reading or writing the caller's FILE * failed */
     FK_ELIMIT        /* the filter would grow past its byte limit (fk_params
-                        max_bytes, else FK_MEMORY_CAP); nothing changed */
+                        max_bytes, else FK_MEMORY_CAP); nothing changed;
+                        parquet/: a file over one of the reader's caps */
 } fk_status;
 
 /* Returns a static, human-readable English sentence for s ("not enough

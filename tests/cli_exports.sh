@@ -10,7 +10,8 @@
 # reviewed list of what users call: an export nobody meant (a new FK_API
 # the list does not name) fails here, and so does one that went missing;
 # a change that means it edits that file, one line per export: its name
-# and why a user calls it. At most FK_MAX_EXPORTS (140, issue 39: a kind's
+# and why a user calls it. At most FK_MAX_EXPORTS (150: 140 from issue 39,
+# then issue 53's parquet/ reader, a library module that is no kind; a kind's
 # typed exports are its direct API, new, insert, contains, remove, save,
 # load, describe, as_filter, free; set operations, growth, counts, stats,
 # sizes and theory are the fk_filter_* and fk_ops_* calls; where a key
@@ -85,8 +86,8 @@ gone=$(comm -23 "$listed" "$tmp/exported" | tr '\n' ' ')
 check "every export is in tests/exports.txt (not listed: $unlisted)" test -z "$unlisted"
 check "every name in tests/exports.txt is exported (gone: $gone)" test -z "$gone"
 functions=$(nm -D --defined-only "${so:-/dev/null}" 2>/dev/null | awk '$2 == "T"' | grep -c -v -E ' (_init|_fini)$')
-check "at most ${FK_MAX_EXPORTS:-140} exported functions (found $functions)" \
-    test "$functions" -le "${FK_MAX_EXPORTS:-140}"
+check "at most ${FK_MAX_EXPORTS:-150} exported functions (found $functions)" \
+    test "$functions" -le "${FK_MAX_EXPORTS:-150}"
 
 # Documented: the line above each FK_API declaration ends a comment, or is
 # itself an FK_API line of the same group (its continuation lines skipped).

@@ -43,6 +43,7 @@ declare -A run=(
     [export]="export --sbbf $tmp/p.fk"
     [grow]="grow $tmp/q.fk"
     [dedup]="dedup $tmp/d.fk --kind bloom --fpr 0.01 --capacity 100"
+    [parquet]="parquet info $root/tests/parquet/duckdb_small.parquet"
     [completion]="completion bash"
 )
 cmds=$("$fk" help | awk '/^commands:/{on=1; next} on && !NF {exit} on {print $1}')

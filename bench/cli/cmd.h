@@ -24,6 +24,7 @@ int fkc_cmd_merge(int argc, char **argv);  /* union of two saved filters */
 int fkc_cmd_export(int argc, char **argv); /* a saved filter in another format (Parquet's SBBF) */
 int fkc_cmd_grow(int argc, char **argv);   /* a saved filter doubled without its keys */
 int fkc_cmd_dedup(int argc, char **argv);  /* print the new lines, remember them */
+int fkc_cmd_parquet(int argc, char **argv);    /* Parquet files' Bloom filters: info, probe, extract */
 int fkc_cmd_completion(int argc, char **argv); /* bash/zsh completion script */
 
 /* The kinds `filterkit trace` can show, in the registry's order, separated

@@ -28,6 +28,7 @@ static const command commands[] = {
     { "export",  fkc_cmd_export,  "write a saved filter in another format: --sbbf, Parquet's Bloom filter" },
     { "grow",    fkc_cmd_grow,    "write a saved filter doubled without its keys to stdout (kinds that resize)" },
     { "dedup",   fkc_cmd_dedup,   "print the lines of stdin not seen before and add them to a saved filter" },
+    { "parquet", fkc_cmd_parquet,  "list, probe or extract the Bloom filters in Parquet files (info, probe, extract)" },
     { "completion", fkc_cmd_completion, "print a bash or zsh completion script (make install installs both)" },
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])

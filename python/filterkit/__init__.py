@@ -63,6 +63,7 @@ the batch calls overlap the memory accesses of many keys; to_bytes, copy,
 pickle, | and & are O(size).
 """
 import json
+import struct
 import threading
 
 from . import _filterkit
@@ -268,8 +269,84 @@ def pick(n, fpr, *, deletes=False, memory=None, static=False, measure=True, read
     return answer
 
 
+class ParquetChunk:
+    """One column chunk of a Parquet file (filterkit.parquet_filters): its
+    row_group (0 is the first), column (the dotted path, as
+    path_in_schema), type (the physical type's name: "INT32", "INT64",
+    "FLOAT", "DOUBLE", "BYTE_ARRAY", ...), filter (a filterkit.Blocked
+    holding the chunk's split-block Bloom filter byte for byte, keyed by
+    the values' PLAIN encodings; None when the chunk has none) and distinct
+    (the distinct values the footer's statistics or the dictionary page
+    state, or None).
+
+    `value in chunk` answers as the file's readers do: False when the
+    filter excludes the value, True when it may hold it (always True for a
+    chunk without a filter). The value is encoded by the column's type: an
+    int as 4 (INT32) or 8 (INT64) little-endian bytes (OverflowError out of
+    range), a float (or an int) as an IEEE-754 FLOAT or DOUBLE, a str as its
+    UTF-8 bytes and bytes as they are (BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY);
+    TypeError for another type (a BOOLEAN or INT96 column)."""
+
+    __slots__ = ("row_group", "column", "type", "filter", "distinct")
+
+    _TYPES = ("BOOLEAN", "INT32", "INT64", "INT96", "FLOAT", "DOUBLE", "BYTE_ARRAY",
+              "FIXED_LEN_BYTE_ARRAY")
+    _PACK = {"INT32": "<i", "INT64": "<q", "FLOAT": "<f", "DOUBLE": "<d"}
+
+    def __init__(self, row_group, column, type_number, filter, distinct):
+        self.row_group = row_group
+        self.column = column
+        self.type = self._TYPES[type_number] if 0 <= type_number < len(self._TYPES) else "UNKNOWN"
+        self.filter = filter
+        self.distinct = distinct
+
+    def plain(self, value):
+        """The value's PLAIN encoding for this column's type (the key its
+        filter holds)."""
+        if self.type in self._PACK:
+            integral = self.type in ("INT32", "INT64")
+            if isinstance(value, bool) or not isinstance(value, (int, float) if not integral else int):
+                raise TypeError("a %s column takes %s values, not %s" % (
+                    self.type, "int" if integral else "float", type(value).__name__))
+            try:
+                return struct.pack(self._PACK[self.type], value)
+            except struct.error:
+                raise OverflowError("%r does not fit a %s" % (value, self.type)) from None
+        if self.type in ("BYTE_ARRAY", "FIXED_LEN_BYTE_ARRAY"):
+            if isinstance(value, str):
+                return value.encode("utf-8")
+            if isinstance(value, (bytes, bytearray, memoryview)):
+                return bytes(value)
+            raise TypeError("a %s column takes str or bytes, not %s" % (self.type, type(value).__name__))
+        raise TypeError("probing a %s column is not supported" % self.type)
+
+    def __contains__(self, value):
+        key = self.plain(value)
+        return self.filter is None or key in self.filter
+
+    def __repr__(self):
+        return "ParquetChunk(row_group=%d, column=%r, type=%r, filter=%s, distinct=%r)" % (
+            self.row_group, self.column, self.type,
+            "None" if self.filter is None else "<%d-byte split-block filter>" % self.filter.stats()["memory_bytes"],
+            self.distinct)
+
+
+def parquet_filters(path):
+    """Every column chunk of the Parquet file at path, in file order (row
+    group by row group, columns in schema order), as ParquetChunk objects:
+    row_group, column, type, filter (a filterkit.Blocked with the chunk's
+    Bloom filter, or None) and distinct; `value in chunk` probes a value of
+    the column's type. OSError when the file cannot be read; CorruptError
+    for a file that is not Parquet or whose footer or a filter header is
+    damaged; UnsupportedError for an encrypted footer or a filter of
+    another algorithm; LimitError for a footer over the reader's caps.
+    Cost: the footer read and parsed, then each filter's bytes read and
+    copied once (the GIL released while reading)."""
+    return [ParquetChunk(*row) for row in _filterkit._parquet_chunks(path)]
+
+
 __all__ = ["Filter", "Error", "FilterFullError", "LimitError", "CorruptError", "UnsupportedError", "kinds",
            "kind_class", "load", "from_bytes", "bench", "pick", "sizing", "library_version",
-           "default_max_bytes"] + \
+           "default_max_bytes", "parquet_filters", "ParquetChunk"] + \
     sorted(c.__name__ for c in _classes.values())
 __all__ += ["parquet_bytes", "parquet_filter", "from_sbbf", "to_sbbf"]

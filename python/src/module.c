@@ -101,6 +101,10 @@ static PyMethodDef module_methods[] = {
       "_pick(**query)\n--\n\nThe pick component (bench/pick/pick.h) on a query: (status, answer, message); "
       "status 0 picked, 1 nothing fits, 2 refused, 3 failed; answer: `filterkit pick --format json` as a dict. "
       "filterkit.pick calls it." },
+    { "_parquet_chunks", pyfk_parquet_chunks, METH_O,
+      "_parquet_chunks(path)\n--\n\nEvery column chunk of the Parquet file at path: a list of "
+      "(row_group, column, physical type number, Blocked filter or None, distinct values or None). "
+      "filterkit.parquet_filters calls it." },
     { "library_version", mod_version, METH_NOARGS, "The C library's version string." },
     { "default_max_bytes", mod_default_max_bytes, METH_NOARGS, default_max_bytes_doc },
     { NULL, NULL, 0, NULL },

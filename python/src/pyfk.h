@@ -300,5 +300,6 @@ PyObject *pyfk_bench(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_sizing(PyObject *module, PyObject *args, PyObject *kw);
 PyObject *pyfk_c_contains_many_ns(PyObject *module, PyObject *args);
 PyObject *pyfk_pick(PyObject *module, PyObject *args, PyObject *kw); /* pick.c: the pick component */
+PyObject *pyfk_parquet_chunks(PyObject *module, PyObject *path); /* parquet.c: a Parquet file's filters */
 
 #endif
