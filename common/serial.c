@@ -44,8 +44,11 @@ static bool head_of(const fk_filter *f, fk_serial_head *h)
     if (!can_serialize(f->ops))
         return false;
     memset(h, 0, sizeof *h);
-    h->hash_scheme = FK_HASH_SCHEME_XXH3_128; /* save_head may name its second one */
     f->ops->serial->save_head(f, h);
+    /* a kind names its second scheme for a filter hashing that way; the
+     * rest (whose save_head may assign the whole head) leave it 0 */
+    if (h->hash_scheme == 0)
+        h->hash_scheme = FK_HASH_SCHEME_XXH3_128;
     h->version = FK_SERIAL_VERSION;
     h->kind_id = f->ops->serial->kind_id;
     return true;

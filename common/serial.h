@@ -106,9 +106,9 @@ struct fk_serial_ops {
      * info`); NULL past the last used one. */
     const char *param_names[FK_SERIAL_PARAMS];
     /* Fills seed, capacity, fpr, items, param[] and payload_len (h arrives
-     * zeroed but for hash_scheme, FK_HASH_SCHEME_XXH3_128, which a kind
-     * with a second scheme sets to it for a filter hashing that way;
-     * version and kind are filled by the caller). */
+     * zeroed; version and kind are filled by the caller, and so is
+     * hash_scheme, FK_HASH_SCHEME_XXH3_128, where save_head leaves it 0: a
+     * kind with a second scheme sets it for a filter hashing that way). */
     void (*save_head)(const fk_filter *f, fk_serial_head *h);
     /* Writes exactly h->payload_len bytes at dst. */
     void (*save_payload)(const fk_filter *f, uint8_t *dst);
