@@ -587,6 +587,8 @@ static fk_status fk_blocked_slot_describe(const fk_filter *f, const uint64_t *at
      * as they were) */
     if (fk_blocked_parquet_scheme((const fk_blocked *)(const void *)f))
         fk_describe_string(rows, cap, n, "hash", "parquet: XXH64 seed 0 of the PLAIN encoding");
+    /* after 0.4.0's rows: a key's bits all lie in one block */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 1);
     return FK_OK;
 }
 

@@ -407,6 +407,8 @@ static fk_status fk_bloom_slot_describe(const fk_filter *f, const uint64_t *at,
     fk_describe_u64(rows, cap, n, "seed", d.seed);
     fk_describe_u64(rows, cap, n, "set_bits", d.set_bits);
     fk_describe_double(rows, cap, n, "estimated_items", d.estimated_items);
+    /* after 0.4.0's rows: each probe reads its own line (common/filter.h) */
+    fk_describe_u64(rows, cap, n, "lookup_reads", d.hashes);
     return FK_OK;
 }
 

@@ -485,6 +485,8 @@ static fk_status fk_counting_slot_describe(const fk_filter *f, const uint64_t *a
     fk_describe_u64(rows, cap, n, "items", d.items);
     fk_describe_u64(rows, cap, n, "saturations", d.saturations);
     fk_describe_u64(rows, cap, n, "export_words", d.export_words);
+    /* after 0.4.0's rows: each probe reads its own counter's line */
+    fk_describe_u64(rows, cap, n, "lookup_reads", d.hashes);
     return FK_OK;
 }
 

@@ -1598,6 +1598,8 @@ static fk_status fk_expandable_slot_describe(const fk_filter *f, const uint64_t 
     fk_describe_double(rows, cap, n, "target_fpr", xf->fpr);
     fk_describe_double(rows, cap, n, "bits_per_entry",
                        held ? 8.0 * (double)memory_of(xf) / (double)held : 0.0);
+    /* a quotient table's lookup: the home block, then on from there */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 1);
     return FK_OK;
 }
 

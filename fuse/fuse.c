@@ -1471,6 +1471,8 @@ static fk_status fk_fuse_slot_describe(const fk_filter *f, const uint64_t *at,
     fk_describe_u64(rows, cap, n, "max_attempts", d.max_attempts);
     fk_describe_u64(rows, cap, n, "temp_bytes", d.temp_bytes);
     fk_describe_u64(rows, cap, n, "key_passes", d.key_passes);
+    /* after 0.4.0's rows: three fingerprints, one in each of three segments */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 3);
     return FK_OK;
 }
 

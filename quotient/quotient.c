@@ -1961,6 +1961,9 @@ static fk_status fk_quotient_slot_describe(const fk_filter *f, const uint64_t *a
     fk_describe_u64(rows, cap, n, "distinct", d.distinct);
     fk_describe_u64(rows, cap, n, "items", d.items);
     fk_describe_u64(rows, cap, n, "seed", d.seed);
+    /* after 0.4.0's rows: the home block, then the run's slots read on
+     * from there (the neighbouring lines, not another random place) */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 1);
     return FK_OK;
 }
 

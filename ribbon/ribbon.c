@@ -1192,6 +1192,8 @@ static fk_status fk_ribbon_slot_describe(const fk_filter *f, const uint64_t *at,
     fk_describe_u64(rows, cap, n, "level", d.level);
     fk_describe_u64(rows, cap, n, "temp_bytes", d.temp_bytes);
     fk_describe_u64(rows, cap, n, "key_passes", d.key_passes);
+    /* the band's rows lie side by side from the key's start slot */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 1);
     return FK_OK;
 }
 

@@ -1061,9 +1061,22 @@ fk_status fk_scalable_knobs(const fk_filter *f, uint32_t *growth, double *tighte
     return FK_OK;
 }
 
+/* The random reads one link's lookup makes: its describe row
+ * lookup_reads, 1 where the inner kind has none. */
+static uint64_t link_lookup_reads(const fk_scalable *c)
+{
+    fk_describe_row rows[64];
+    size_t n = 0;
+    if (c->count == 0 || fk_filter_describe(c->link[0].filter, rows, 64, &n) != FK_OK)
+        return 1;
+    const fk_describe_row *r = fk_describe_find(rows, n, "lookup_reads");
+    return r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 1;
+}
+
 /* The describe slot (fk_filter_describe): the chain's knobs and size, then
  * six rows per link, oldest first (link, link_capacity, link_items,
- * link_memory_bytes, link_target_fpr, link_expected_fpr). `at` is ignored:
+ * link_memory_bytes, link_target_fpr, link_expected_fpr), then
+ * lookup_reads (the links' together). `at` is ignored:
  * the kind has no clock. Cost: O(links), each link's stats (a scan of the
  * link for kinds whose stats scan). */
 fk_status fk_scalable_slot_describe(const fk_filter *f, const uint64_t *at, fk_describe_row *rows,
@@ -1091,5 +1104,8 @@ fk_status fk_scalable_slot_describe(const fk_filter *f, const uint64_t *at, fk_d
         fk_describe_double(rows, cap, n, "link_target_fpr", c->link[i].fpr);
         fk_describe_double(rows, cap, n, "link_expected_fpr", ls.expected_fpr);
     }
+    /* after 0.4.0's rows: a lookup asks every link, so it makes each
+     * link's reads (the inner kind's lookup_reads row) once per link */
+    fk_describe_u64(rows, cap, n, "lookup_reads", c->count * link_lookup_reads(c));
     return FK_OK;
 }

@@ -6,8 +6,9 @@
 #  - the decision on 32 paired rounds: every timed kind paired in each,
 #    cost_ns_low <= cost_ns <= cost_ns_high over them; slower = a median
 #    ratio to the fastest over the margin (1.25x) and the slower in 7
-#    rounds of 8, the rest tied, the least memory of the tied wins (then
-#    the registry order), recomputed from the JSON; the output says so
+#    rounds of 8, the rest tied, of the tied the fewest lookup reads wins
+#    (then the least memory, then the registry order), recomputed from the
+#    JSON; every raced kind of filterkit gives its reads; the output says so
 #    (decided_by / "decided:");
 #  - every figure labelled a median or a range has that many runs behind
 #    it: --repeat R measured figures, R growth runs (min <= median <= max,
@@ -64,20 +65,25 @@ check "json: the measured figures say how many runs they are the median of (--re
     test "$(jq '[.candidates[] | .measured // empty | select(.runs != 2)] | length' "$tmp/p.json")" = 0
 # the rule, recomputed from the JSON: slower = a median ratio to the
 # fastest over the margin and the slower in 7 rounds of 8; the rest tied;
-# the chosen is the least memory of the fastest and the tied, then the
-# first in the registry's order (the candidates' order)
+# the chosen is, of the fastest and the tied, the fewest lookup reads (a
+# kind without the figure last), then the least memory, then the first in
+# the registry's order (the candidates' order)
 verdict=$(jq -r '
   .query.margin as $m
   | [.candidates | to_entries[] | select(.value.rounds != null) | .value + {at: .key}] as $r
   | ($r | map(select(.rounds.ratio_to_fastest == 1 and .rounds.slower_rounds == 0)) | .[0]) as $fast
   | [$r[] | select(.kind != $fast.kind)
           | select((.rounds.ratio_to_fastest > $m and 8 * .rounds.slower_rounds >= 7 * .rounds.paired_rounds) | not)] as $ties
-  | ([$fast] + $ties | sort_by(.memory_bytes, .at) | .[0].kind) as $want
+  | ([$fast] + $ties | sort_by((.rounds.lookup_reads // 1e18), .memory_bytes, .at) | .[0].kind) as $want
   | ([.candidates[] | select(.chosen)][0].kind) as $chosen
   | if $chosen == $want
        and ([$ties[] | .kind] | sort) == ([.candidates[] | select(.tied and .kind != $fast.kind) | .kind] | sort)
     then "ok" else "chosen \($chosen), want \($want), ties \([$ties[] | .kind])" end' "$tmp/p.json")
 check "json: the rule holds ($verdict)" test "$verdict" = ok
+check "json: every raced kind gives its lookup reads (bloom k, blocked 1, cuckoo 2, quotient 1)" \
+    test "$(jq -c '[.candidates[] | select(.rounds != null) | {(.kind): .rounds.lookup_reads}] | add
+                   | [.bloom > 1, .blocked, .cuckoo, .quotient]' "$tmp/p.json")" = '[true,1,2,1]'
+
 "$fk" pick --n 10k --fpr 1% --repeat 1 >"$tmp/p.txt" 2>/dev/null
 check "text: a 'decided:' line naming the rounds and the margin" \
     grep -Eq '^  decided: .*(32 paired rounds|the only kind).*' "$tmp/p.txt"

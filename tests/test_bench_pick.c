@@ -208,12 +208,18 @@ static void noisy_rounds(double *cost, const double *median, size_t nk, uint64_t
     }
 }
 
-static fkc_pick_ranking rank_of(const double *cost, size_t nk, const uint64_t *memory, const int *eligible)
+static fkc_pick_ranking rank_reads(const double *cost, size_t nk, const uint64_t *memory, const int *eligible,
+                                   const uint64_t *reads)
 {
-    fkc_pick_rank_in in = { nk, RANK_ROUNDS, cost, memory, eligible };
+    fkc_pick_rank_in in = { nk, RANK_ROUNDS, cost, memory, eligible, reads };
     fkc_pick_ranking out;
     CHECK(fkc_pick_rank(&in, &out) == 0);
     return out;
+}
+
+static fkc_pick_ranking rank_of(const double *cost, size_t nk, const uint64_t *memory, const int *eligible)
+{
+    return rank_reads(cost, nk, memory, eligible, NULL);
 }
 
 /* bloom 45, cuckoo 41, blocked 30 ns (the issue's run at 1M, 1%): bloom
@@ -303,6 +309,60 @@ TEST(rank_slower_takes_the_margin_and_seven_rounds_of_eight)
     CHECK(rk.tied[1] && rk.winner == 1 && rk.slower_rounds[1] == RANK_ROUNDS);
 }
 
+/* bloom (7 reads, the smaller) against blocked (1 read) at every ratio
+ * from 1.05x to 1.6x, with the shared load of a busy machine: the answer
+ * is blocked at every one, inside the margin and past it (on memory
+ * alone it flipped from bloom to blocked as the ratio crossed 1.25x, the
+ * issue's run-to-run flip). */
+TEST(rank_a_kind_round_the_margin_gets_one_answer_on_both_sides_of_it)
+{
+    const uint64_t memory[2] = { 1000, 1100 }, reads[2] = { 7, 1 };
+    double cost[2 * RANK_ROUNDS];
+    int inside = 0, past = 0;
+    for (double ratio = 1.05; ratio < 1.6; ratio += 0.01) {
+        const double median[2] = { 30.0 * ratio, 30.0 };
+        noisy_rounds(cost, median, 2, (uint64_t)(ratio * 1000), 0.05);
+        fkc_pick_ranking rk = rank_reads(cost, 2, memory, all_eligible, reads);
+        CHECK_MSG(rk.winner == 1, "ratio %.2f: winner %d (tied %d)", ratio, rk.winner, rk.tied[0]);
+        inside += rk.tied[0], past += rk.separated[0];
+        /* what memory alone would choose there: the flip */
+        fkc_pick_ranking by_memory = rank_of(cost, 2, memory, all_eligible);
+        CHECK(by_memory.winner == (rk.tied[0] ? 0 : 1));
+    }
+    CHECK_MSG(inside > 5 && past > 5, "both sides of the margin seen: %d inside, %d past", inside, past);
+}
+
+TEST(rank_of_the_tied_the_fewest_reads_then_the_least_memory_then_the_first)
+{
+    /* three kinds 5% apart: all tied */
+    const double median[3] = { 41.0, 40.0, 42.0 };
+    double cost[3 * RANK_ROUNDS];
+    noisy_rounds(cost, median, 3, 11, 0.05);
+    const uint64_t memory[3] = { 900, 1000, 800 };
+    const uint64_t reads[3] = { 2, 1, 7 };
+    fkc_pick_ranking rk = rank_reads(cost, 3, memory, all_eligible, reads);
+    CHECK(rk.ties == 2);
+    CHECK_MSG(rk.winner == 1, "the fewest reads, though the largest: got %d", rk.winner);
+    const uint64_t even[3] = { 1, 1, 7 }; /* equal reads: the smaller of those */
+    rk = rank_reads(cost, 3, memory, all_eligible, even);
+    CHECK(rk.winner == 0);
+    const uint64_t same[3] = { 1000, 1000, 800 }; /* equal reads and memory: the first */
+    rk = rank_reads(cost, 3, same, all_eligible, even);
+    CHECK(rk.winner == 0);
+    const uint64_t unknown[3] = { 0, 3, 0 }; /* a kind without the figure ranks after one with it */
+    rk = rank_reads(cost, 3, memory, all_eligible, unknown);
+    CHECK(rk.winner == 1);
+    const uint64_t none[3] = { 0, 0, 0 }; /* none given: the least memory */
+    rk = rank_reads(cost, 3, memory, all_eligible, none);
+    CHECK(rk.winner == 2);
+    /* a slower kind's fewer reads do not count: blocked-like 1 read but 2x */
+    const double apart[2] = { 20.0, 40.0 };
+    const uint64_t two_memory[2] = { 1000, 900 }, two_reads[2] = { 7, 1 };
+    noisy_rounds(cost, apart, 2, 5, 0.05);
+    rk = rank_reads(cost, 2, two_memory, all_eligible, two_reads);
+    CHECK(rk.winner == 0 && rk.separated[1]);
+}
+
 TEST(rank_a_baseline_is_ranked_never_chosen_and_untimed_rounds_are_skipped)
 {
     double cost[2 * RANK_ROUNDS];
@@ -318,7 +378,7 @@ TEST(rank_a_baseline_is_ranked_never_chosen_and_untimed_rounds_are_skipped)
     const int none[2] = { 0, 0 };
     rk = rank_of(cost, 2, memory, none);
     CHECK(rk.fastest == -1 && rk.winner == -1);
-    fkc_pick_rank_in too_many = { 2, FKC_PICK_ROUNDS_MAX + 1, cost, memory, eligible };
+    fkc_pick_rank_in too_many = { 2, FKC_PICK_ROUNDS_MAX + 1, cost, memory, eligible, NULL };
     CHECK(fkc_pick_rank(&too_many, &rk) == -1);
 }
 
@@ -336,6 +396,8 @@ int main(void)
     RUN(rank_a_one_and_a_half_fold_median_advantage_is_not_lost_to_overlap);
     RUN(rank_a_tie_names_both_and_goes_to_the_least_memory_then_the_first);
     RUN(rank_slower_takes_the_margin_and_seven_rounds_of_eight);
+    RUN(rank_a_kind_round_the_margin_gets_one_answer_on_both_sides_of_it);
+    RUN(rank_of_the_tied_the_fewest_reads_then_the_least_memory_then_the_first);
     RUN(rank_a_baseline_is_ranked_never_chosen_and_untimed_rounds_are_skipped);
     return check_report();
 }

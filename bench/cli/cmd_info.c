@@ -246,6 +246,7 @@ static const struct {
     { "stashed", NULL, "(keys beside the table: walks that failed)" },
     { "refused", NULL, "(inserts past a time window's rate)" },
     { "estimated_items", NULL, "(distinct keys, from the set bits)" },
+    { "lookup_reads", NULL, "(random places a lookup reads: out of cache, a miss each)" },
 };
 
 /* A row name's text label: its hint's, else the name with spaces. */

@@ -101,8 +101,18 @@ static int judge(fkc_pick_candidate *c, double fpr, uint64_t budget)
     return fkc_pick_judge(c->memory, c->theory, fpr, budget, c->ruled_out, sizeof c->ruled_out);
 }
 
+/* A kind's reads per lookup in words: "7", or "uncounted" where the kind
+ * gives none. */
+static void reads_word(char out[24], uint64_t reads)
+{
+    if (reads)
+        snprintf(out, 24, "%llu", (unsigned long long)reads);
+    else
+        snprintf(out, 24, "uncounted");
+}
+
 /* Why `o` lost to `best`, when both are feasible: the formulas, a tie
- * (the memory, then the order, decided), or slower beyond the margin
+ * (the reads, the memory, then the order, decided), or slower beyond the margin
  * (against the fastest, which is the best unless a tie went elsewhere). */
 void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, char *buf, size_t len)
 {
@@ -110,6 +120,16 @@ void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, 
     const fkc_pick_candidate *fast = res->fastest >= 0 ? &res->c[res->fastest] : best;
     double mr = (double)o->memory / (double)best->memory;
     unsigned long long n = (unsigned long long)o->paired_rounds, sl = (unsigned long long)o->slower_rounds;
+    /* between tied kinds: the reads per lookup, else the memory, else the order */
+    char tie_words[200], o_reads[24], best_reads[24];
+    reads_word(o_reads, o->lookup_reads);
+    reads_word(best_reads, best->lookup_reads);
+    if (o->lookup_reads != best->lookup_reads)
+        snprintf(tie_words, sizeof tie_words, "its lookup makes %s random reads (%s %s)", o_reads,
+                 best->ops->name, best_reads);
+    else
+        snprintf(tie_words, sizeof tie_words, "%s random reads per lookup, as %s, and %.2fx its memory%s",
+                 o_reads, best->ops->name, mr, o->memory == best->memory ? " (equal: the order decided)" : "");
     if (!best->raced || !o->raced)
         snprintf(buf, len, "%.2fx the memory of %s at this fpr (ranked by the formulas alone)", mr,
                  best->ops->name);
@@ -119,12 +139,10 @@ void fkc_pick_why_lost(const fkc_pick_result *res, const fkc_pick_candidate *o, 
     else if (o->tied && o != fast)
         snprintf(buf, len, "too close to %s on time to separate (%.2fx its cost in the median of %llu paired "
                  "rounds, the slower in %llu of them; separating takes over %.2fx and 7 rounds of 8); of the "
-                 "tied kinds the least memory wins, then the fixed order: it needs %.2fx the memory of %s%s",
-                 fast->ops->name, o->ratio, n, sl, FKC_PICK_MARGIN, mr, best->ops->name,
-                 o->memory == best->memory ? " (equal: the order decided)" : "");
+                 "tied kinds the fewest random reads per lookup wins, then the least memory, then the fixed "
+                 "order: %s", fast->ops->name, o->ratio, n, sl, FKC_PICK_MARGIN, tie_words);
     else if (o->tied)
-        snprintf(buf, len, "the fastest, but tied on time with %s (see decided) and it needs %.2fx the "
-                 "memory of %s", best->ops->name, mr, best->ops->name);
+        snprintf(buf, len, "the fastest, but tied on time with %s (see decided): %s", best->ops->name, tie_words);
     else
         snprintf(buf, len, "slower: %.2fx the cost per operation of %s in the median of %llu paired rounds "
                  "(the slower in %llu of them)", o->ratio, fast->ops->name, n, sl);

@@ -30,8 +30,9 @@
 /* The decision (pick_rule.c): another kind is slower than the fastest when
  * its cost, paired round by round with the fastest's, is more than this
  * many times it in the median round and it was the slower in at least 7
- * rounds of 8; else the two are tied, and the least memory, then the fixed
- * (registry) order, decides between tied kinds. */
+ * rounds of 8; else the two are tied, and between tied kinds the fewest
+ * random reads per lookup (the kind's describe row lookup_reads), then the
+ * least memory, then the fixed (registry) order decide. */
 #define FKC_PICK_MARGIN 1.25
 /* The paired rounds a set or a growth is raced in (pick_race.c). */
 #define FKC_PICK_ROUNDS 32u
@@ -88,6 +89,7 @@ typedef struct {
     size_t   slower_rounds, paired_rounds; /* rounds it was slower than the fastest in, of those paired */
     int      exact;       /* memory is exact, not extrapolated */
     uint64_t memory;      /* bytes at the capacity (growth: at the end); FKC_MODEL_TOO_BIG */
+    uint64_t lookup_reads;/* random reads per lookup (describe's lookup_reads) of the raced filter; 0: none */
     double   fpr;         /* the rate it is made with (less for a kind doubling in place) */
     unsigned doublings;   /* --grow-to: fk_filter_grow calls to reach it */
     double   theory;      /* theoretical FPR holding `capacity` items */
@@ -199,15 +201,18 @@ int fkc_pick_parquet(uint64_t ndv, double fpp, uint64_t seed, fkc_pick_parquet_r
 
 /* The decision rule alone (pick_rule.c), on figures paired by round:
  * cost[k * rounds + r] is candidate k's cost in round r (ns per operation;
- * NaN or <= 0 where it was not timed), memory[k] its exact memory (the
- * tie-break), eligible[k] whether it may be chosen (a baseline is ranked
- * but never chosen). Candidates are in the fixed order that breaks an
- * equal memory. Pure: the same figures give the same answer. */
+ * NaN or <= 0 where it was not timed), reads[k] the random reads its
+ * lookup makes (the first tie-break; 0 where the kind gives none: it ranks
+ * after every kind that does; reads NULL: none given), memory[k] its exact
+ * memory (the second), eligible[k] whether it may be chosen (a baseline is
+ * ranked but never chosen). Candidates are in the fixed order that breaks
+ * the rest. Pure: the same figures give the same answer. */
 typedef struct {
     size_t nk, rounds;        /* nk <= FKC_KINDS_MAX, rounds <= FKC_PICK_ROUNDS_MAX */
     const double *cost;
     const uint64_t *memory;
     const int *eligible;
+    const uint64_t *reads;
 } fkc_pick_rank_in;
 
 typedef struct {
@@ -223,8 +228,9 @@ typedef struct {
 /* Ranks in->nk candidates (see FKC_PICK_MARGIN): the fastest is the one
  * whose highest median ratio to any other eligible timed one is lowest; a candidate
  * is tied with it unless its median ratio to it is above FKC_PICK_MARGIN
- * and it was the slower in at least 7 of 8 paired rounds; the winner is
- * the least memory among the fastest and its ties, then the first. Fills
+ * and it was the slower in at least 7 of 8 paired rounds; the winner is,
+ * among the fastest and its ties, the fewest reads, then the least memory,
+ * then the first. Fills
  * *out; returns 0, or -1 when rounds is over FKC_PICK_ROUNDS_MAX. */
 int fkc_pick_rank(const fkc_pick_rank_in *in, fkc_pick_ranking *out);
 

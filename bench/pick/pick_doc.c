@@ -75,6 +75,7 @@ static void doc_raced(fkc_doc *d, const fkc_pick_candidate *c)
     fkc_doc_num(d, "ratio_to_fastest", c->ratio);
     fkc_doc_u64(d, "slower_rounds", c->slower_rounds);
     fkc_doc_u64(d, "paired_rounds", c->paired_rounds);
+    fkc_doc_u64_or_null(d, "lookup_reads", c->lookup_reads); /* the first tie-break; null: none */
     fkc_doc_end(d);
 }
 

@@ -193,11 +193,14 @@ static void race_rounds(race_kind *rk, size_t nk, const fkc_bench_keys *bk, cons
 void fkc_pick_apply_rank(fkc_pick_result *res, const size_t *which, size_t nk, const int *eligible,
                          const double *cost, size_t rounds)
 {
-    fkc_pick_rank_in in = { nk, rounds, cost, NULL, eligible };
-    uint64_t memory[FKC_KINDS_MAX];
-    for (size_t j = 0; j < nk; j++)
+    fkc_pick_rank_in in = { nk, rounds, cost, NULL, eligible, NULL };
+    uint64_t memory[FKC_KINDS_MAX], reads[FKC_KINDS_MAX];
+    for (size_t j = 0; j < nk; j++) {
         memory[j] = res->c[which[j]].memory;
+        reads[j] = res->c[which[j]].lookup_reads;
+    }
     in.memory = memory;
+    in.reads = reads;
     fkc_pick_ranking rk;
     res->rounds = rounds;
     if (fkc_pick_rank(&in, &rk) != 0)
@@ -241,8 +244,27 @@ static void race_keep(race_field *rf, size_t i)
     rf->which[rf->nk++] = i;
 }
 
-/* Runs the race's rounds (race_rounds: bk's keys, or ins/absent), ranks
- * the kinds into res (fkc_pick_apply_rank) and frees their filters. */
+/* The random reads f's lookup makes: its describe row lookup_reads (0:
+ * the kind gives none). */
+static uint64_t lookup_reads_of(const fk_filter *f)
+{
+    size_t n = 0;
+    if (fk_filter_describe(f, NULL, 0, &n) != FK_ELIMIT || n == 0)
+        return 0; /* a chain has six rows a link: as many as it tells */
+    fk_describe_row *rows = malloc(n * sizeof *rows);
+    uint64_t reads = 0;
+    if (rows && fk_filter_describe(f, rows, n, &n) == FK_OK) {
+        const fk_describe_row *r = fk_describe_find(rows, n, "lookup_reads");
+        reads = r && r->type == FK_DESCRIBE_U64 ? r->value.u64 : 0;
+    }
+    free(rows);
+    return reads;
+}
+
+/* Runs the race's rounds (race_rounds: bk's keys, or ins/absent), reads
+ * each filter's lookup_reads as the race left it (a chain's links
+ * grown), ranks the kinds into res (fkc_pick_apply_rank) and frees their
+ * filters. */
 static void race_rank_free(fkc_pick_result *res, race_field *rf, const fkc_bench_keys *bk,
                            const uint64_t *ins, uint64_t nins, const uint64_t *absent,
                            uint64_t nabsent)
@@ -252,6 +274,8 @@ static void race_rank_free(fkc_pick_result *res, race_field *rf, const fkc_bench
                        : NULL;
     if (cost) {
         race_rounds(rf->rk, rf->nk, bk, ins, nins, absent, nabsent, res->q.read_ratio, cost);
+        for (size_t j = 0; j < rf->nk; j++)
+            res->c[rf->which[j]].lookup_reads = lookup_reads_of(rf->rk[j].f);
         fkc_pick_apply_rank(res, rf->which, rf->nk, rf->eligible, cost, FKC_PICK_ROUNDS);
     }
     free(cost);
@@ -328,6 +352,17 @@ void fkc_pick_race_growth(fkc_pick_result *res)
     free(absent);
 }
 
+/* "1 read, 10.53 bits per item" (the reads "no count" where the kind
+ * gives none); returns the length written, at most len - 1. */
+static size_t reads_and_bits(char *buf, size_t len, const fkc_pick_candidate *x, double per)
+{
+    int w = x->lookup_reads
+                ? snprintf(buf, len, "%llu read%s, %.2f bits per item", (unsigned long long)x->lookup_reads,
+                           x->lookup_reads == 1 ? "" : "s", (double)x->memory / per)
+                : snprintf(buf, len, "reads not given, %.2f bits per item", (double)x->memory / per);
+    return w < 0 ? 0 : (size_t)w < len ? (size_t)w : len - 1;
+}
+
 void fkc_pick_set_decided(fkc_pick_result *res)
 {
     const fkc_pick_candidate *c = res->c, *fast = &res->c[res->fastest], *best = &res->c[res->best];
@@ -364,13 +399,19 @@ void fkc_pick_set_decided(fkc_pick_result *res)
                                    (unsigned long long)c[i].paired_rounds);
     if (at < len)
         at += (size_t)snprintf(buf + at, len - at, " in the median of %llu paired rounds, within the %.2fx margin "
-                               "or not the slower in 7 rounds of 8; of those the least memory wins, then the fixed "
-                               "order: %s, %.2f bits per item (", rounds, FKC_PICK_MARGIN, best->ops->name,
-                               (double)best->memory / per);
+                               "or not the slower in 7 rounds of 8; of those the fewest random reads per lookup "
+                               "wins, then the least memory, then the fixed order: %s, ", rounds, FKC_PICK_MARGIN,
+                               best->ops->name);
+    if (at < len)
+        at += reads_and_bits(buf + at, len - at, best, per);
+    if (at < len)
+        at += (size_t)snprintf(buf + at, len - at, " (");
     const char *sep = "";
     for (size_t i = 0; i < res->nc && at < len; i++)
         if (c[i].tied && &c[i] != best && !c[i].baseline) {
-            at += (size_t)snprintf(buf + at, len - at, "%s%s %.2f", sep, c[i].ops->name, (double)c[i].memory / per);
+            at += (size_t)snprintf(buf + at, len - at, "%s%s ", sep, c[i].ops->name);
+            if (at < len)
+                at += reads_and_bits(buf + at, len - at, &c[i], per);
             sep = ", ";
         }
     if (at < len)
