@@ -28,7 +28,7 @@ absent=$(seq 1 100000 | sed 's/^/other-/' | "$fk" query -c "$tmp/a.fk")
 check "absent keys: about 2^-8 of them answer maybe ($absent of 100000)" test "$absent" -lt 700
 "$fk" info "$tmp/a.fk" >"$tmp/info"
 check "info names the kind" grep -q '^kind: *fuse' "$tmp/info"
-check "info shows the width" grep -q '^fp bits (f): *8' "$tmp/info"
+check "info shows the width once, as the fingerprint bits" sh -c "grep -q '^fingerprint bits: *8' '$tmp/info' && ! grep -q '^fp bits' '$tmp/info'"
 check "info shows the items" grep -q '^items: *20000' "$tmp/info"
 : | "$fk" build --kind fuse --fpr 0.01 >"$tmp/empty.fk"
 check "an empty input builds" test -s "$tmp/empty.fk"

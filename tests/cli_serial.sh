@@ -53,6 +53,11 @@ for kind in bloom counting cuckoo; do
     check "$kind: info counts the items ($items)" test "$items" -ge 19950 -a "$items" -le 20000
     check "$kind: info gives the file size" \
         grep -q "^file bytes: .* ($(wc -c <"$f" | tr -d ' ') bytes)\$" "$tmp/info"
+    # each figure once (cuckoo listed its width and kicks twice, as the
+    # header's "fp bits (f)", "kicks so far" and the rows' names)
+    check "$kind: info lists each figure once ($(cut -d: -f1 "$tmp/info" | sort | uniq -d | tr '\n' ' '))" \
+        sh -c "test -z \"\$(cut -d: -f1 '$tmp/info' | sort | uniq -d)\" && test \$(grep -cE '^(fp bits|fingerprint bits|kicks)' '$tmp/info') -le 2"
+    check "$kind: info gives the random reads a lookup makes" grep -qE '^lookup reads: *[1-9]' "$tmp/info"
     # (a kind that fills up gets 25% headroom for later adds)
     want=20000; [ "$kind" = cuckoo ] && want=25000
     check "$kind: info gives the capacity (the line count, +25% for cuckoo)" grep -q "^capacity: *$want\$" "$tmp/info"

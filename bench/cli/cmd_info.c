@@ -285,6 +285,21 @@ static bool shown_by_row(const fk_describe_row *rows, size_t n, const char *key)
     return false;
 }
 
+/* Whether the file header's parameter `key` is a figure the kind also
+ * gives as a row under another name (cuckoo's and fuse's "fp bits (f)" is
+ * their fingerprint_bits, cuckoo's "kicks so far" its kicks): listed once,
+ * as the row. */
+static bool named_otherwise_by_row(const fk_describe_row *rows, size_t n, const char *key)
+{
+    static const struct {
+        const char *param, *row;
+    } same[] = { { "fp_bits", "fingerprint_bits" }, { "kicks_so_far", "kicks" } };
+    for (size_t i = 0; i < sizeof same / sizeof *same; i++)
+        if (strcmp(same[i].param, key) == 0 && fk_describe_find(rows, n, same[i].row))
+            return true;
+    return false;
+}
+
 /* The length of name without a "_<digits>" suffix (its whole length when
  * it has none): rows x_0, x_1, ... are one list x. */
 static size_t list_stem(const char *name)
@@ -453,7 +468,7 @@ int fkc_cmd_info(int argc, char **argv)
         }
         char key[40];
         json_key(label, key, sizeof key);
-        if (name && shown_by_row(rows, nrows, key))
+        if (name && (shown_by_row(rows, nrows, key) || named_otherwise_by_row(rows, nrows, key)))
             continue;
         if (name && strcmp(name, "newest link full (0/1)") == 0 && !json && !raw) {
             add(fs, &n, "newest link full", F_STR)->s = h.param[i] ? "yes" : "no";
