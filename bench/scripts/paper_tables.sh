@@ -267,7 +267,7 @@ if want cost; then {
 
 # --------------------------------------------------- pick
 if want pick; then {
-    echo "What \`filterkit pick\` answered for each case, at $stamp (it measures every kind briefly, drops those that cannot meet a constraint, then takes the cheapest per operation at a 90% read ratio over 32 paired rounds, and among kinds tied with it (not over 1.25x its cost in the median round and in 7 rounds of 8), the smallest):"
+    echo "What \`filterkit pick\` answered for each case, at $stamp (it measures every kind briefly, drops those that cannot meet a constraint, then takes the cheapest per operation at a 90% read ratio over 32 paired rounds, and among kinds tied with it (not over 1.25x its cost in the median round and in 7 rounds of 8), the one whose lookup makes the fewest random reads, then the smallest):"
     echo
     echo "| command | recommends | parameters | why not the others |"
     echo "|---|---|---|---|"
