@@ -115,10 +115,10 @@ typedef struct {
  * static strings the caller never frees; a kind keeps its names and their
  * order from release to release (clients show them as they come).
  *
- * One row every kind of filterkit but the window ends with (0.5.0):
- * lookup_reads, u64, the most places in memory a lookup reads at random
- * (bloom and counting k, cuckoo 2, fuse 3, blocked, quotient, expandable
- * and ribbon 1, a chain the sum over its links). Each is a cache line, or
+ * One row every kind of filterkit ends with (0.5.0): lookup_reads, u64,
+ * the most places in memory a lookup reads at random (bloom and counting
+ * k, cuckoo and window 2, fuse 3, blocked, quotient, expandable and ribbon
+ * 1, a chain the sum over its links). Each is a cache line, or
  * two neighbouring ones where a read straddles a line's end; once the
  * table is out of the cache each is a miss, the cost that separates the
  * kinds at 10^8 keys. `filterkit pick` breaks a tie on time with it. */

@@ -1246,6 +1246,9 @@ static fk_status fk_window_slot_describe(const fk_filter *f, const uint64_t *at,
     fk_describe_u64(rows, cap, n, "slot_bits", d.slot_bits);
     fk_describe_u64(rows, cap, n, "buckets", d.buckets);
     fk_describe_u64(rows, cap, n, "seed", d.seed);
+    /* after 0.4.0's rows: a key's two buckets (the stash sits in the
+     * struct, read beside them) */
+    fk_describe_u64(rows, cap, n, "lookup_reads", 2);
     return FK_OK;
 }
 
