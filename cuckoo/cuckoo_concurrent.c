@@ -39,6 +39,28 @@
  *   no line shared, none beside the bucket's written); each stripe keeps
  *   the items its holders added or removed and the kicks; the filter's
  *   figures are the single writer's plus their sums.
+ * - Fast path: an insert whose first free slot (in either bucket) lies in
+ *   one aligned word is one relaxed load of its bucket, one of the word and
+ *   one compare-and-swap, with the scheme and width constants (a function
+ *   per scheme and width, as cuckoo.c's plain inserts); it reads neither
+ *   the stripes nor the kick state. Anything else goes out of line.
+ *
+ * Memory orders (why each is enough):
+ * - Slot compare-and-swaps are relaxed. A slot's bits carry no other data:
+ *   a lookup that must find a key runs after that key's insert returned,
+ *   ordered by the caller's own synchronisation (common/atomic.h); two
+ *   writers of one word are ordered by the word's modification order (the
+ *   compare-and-swap fails on any change); steps that must not interleave
+ *   (a path's step, a remove) hold stripes, whose acquire exchange and
+ *   release store order what they hold. (ThreadSanitizer builds, which do
+ *   not model fences, make them acq_rel.)
+ * - A path adds 1 to c->moves (relaxed) and then issues a release fence
+ *   before its first slot write; a lookup reads moves (acquire), its
+ *   buckets, an acquire fence, moves again (cuckoo_internal.h). A lookup
+ *   that read any slot a path wrote synchronises through the two fences
+ *   with the add, so it sees moves changed and looks again. The path's end
+ *   adds FK_CUCKOO_MOVES_DONE with release, so a lookup that sees it
+ *   (acquire) sees every slot the path wrote.
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -50,6 +72,13 @@
 
 /* Stripes at most (64 KiB of locks), and about one per 8 buckets below. */
 #define FK_CUCKOO_STRIPES_MAX 1024u
+
+/* The order of a slot's compare-and-swap on success (see the top). */
+#if FK_TSAN
+#define SLOT_CAS_ORDER memory_order_acq_rel
+#else
+#define SLOT_CAS_ORDER memory_order_relaxed
+#endif
 
 /* Times an insert starts over (its free slot taken by another writer, or a
  * path step's reads changed) before it answers FK_EFULL. */
@@ -215,7 +244,7 @@ static bool replace_bits(_Atomic uint64_t *w, uint64_t mask, uint64_t old, uint6
         if ((x & mask) != old)
             return false;
         if (atomic_compare_exchange_weak_explicit(w, &cur, le_word((x & ~mask) | v),
-                                                  memory_order_seq_cst, memory_order_relaxed))
+                                                  SLOT_CAS_ORDER, memory_order_relaxed))
             return true;
     }
 }
@@ -262,7 +291,7 @@ static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
             return false;
         unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), t->f);
         uint64_t next = x | (uint64_t)fp << (sh + j * t->f);
-        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word(next), memory_order_seq_cst,
+        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word(next), SLOT_CAS_ORDER,
                                                   memory_order_relaxed))
             return true;
     }
@@ -354,7 +383,8 @@ static void carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
                       const uint32_t *moved, uint32_t last, uint64_t to)
 {
     fk_ctab *t = &c->table;
-    atomic_fetch_add_explicit(&c->moves, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&c->moves, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); /* the add before any slot write (see the top) */
     for (uint32_t i = last;; i--) {
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
@@ -460,15 +490,111 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
     return s;
 }
 
-fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+/* The out-of-line rest of a concurrent insert: the stripes (made by the
+ * first writer that comes here), both buckets again, kicks; counted. */
+__attribute__((noinline)) static fk_status cinsert_slow(fk_cuckoo *c, const fk_cplace *k)
 {
-    fk_cuckoo *c = (fk_cuckoo *)f;
-    fk_cplace k = fk_cuckoo_place(c, key, len);
     int64_t added = 0;
-    fk_status s = fk_cuckoo_cinsert_placed(c, &k, &added);
+    fk_status s = fk_cuckoo_cinsert_placed(c, k, &added);
     if (added)
         fk_cuckoo_count_items(c, added);
     return s;
+}
+
+/* Any scheme and width. */
+static fk_status cinsert_any(fk_cuckoo *c, const void *key, size_t len)
+{
+    fk_cplace k = fk_cuckoo_place(c, key, len);
+    return cinsert_slow(c, &k);
+}
+
+/* fp into the slot at table bit `bit`, width F (4..16) a constant, when
+ * the slot lies inside one aligned 64-bit word and is empty: one relaxed
+ * read of the word, one compare-and-swap from empty. False (nothing
+ * written) otherwise. */
+FK_CTAB_HOT bool claim_at(fk_ctab *t, uint64_t bit, uint32_t fp, const unsigned F)
+{
+    unsigned sh = (unsigned)(bit & 63);
+    if (sh + F > 64)
+        return false;
+    _Atomic uint64_t *w = word_at(t, bit);
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    uint64_t x = le_word(cur);
+    if ((x >> sh) & ((UINT64_C(1) << F) - 1))
+        return false;
+    return atomic_compare_exchange_strong_explicit(w, &cur, le_word(x | (uint64_t)fp << sh),
+                                                   SLOT_CAS_ORDER, memory_order_relaxed);
+}
+
+/* fp into a free slot of bucket b (width F a constant) that lies inside
+ * one aligned word: the first free slot, or when that one straddles two
+ * words (at most one slot of a bucket does) the later slots, each read
+ * exactly (the zero-field mask is exact only at its lowest bit). False
+ * (nothing written) when the bucket looks full, only a straddling slot is
+ * free, or another writer changed the word first: the slow path decides. */
+FK_CTAB_HOT bool claim_w(fk_ctab *t, uint64_t b, uint32_t fp, const unsigned F)
+{
+    uint64_t free = fk_ctab_match_w(t, b, 0, F);
+    if (!free)
+        return false;
+    unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    if (__builtin_expect(((bit & 63) + F <= 64), 1))
+        return claim_at(t, bit, fp, F);
+    for (j++, bit += F; j < FK_CTAB_SLOTS; j++, bit += F)
+        if (claim_at(t, bit, fp, F))
+            return true;
+    return false;
+}
+
+#define FK_CUCKOO_CINSERT_W(S, F)                                                      \
+    FK_HOT static fk_status cinsert_##S##F(fk_cuckoo *c, const void *key, size_t len)  \
+    {                                                                                  \
+        fk_cplace k = fk_cmap_place_##S##_h(&c->map, fk_cuckoo_hash(c, key, len));     \
+        if (claim_w(&c->table, k.i1, k.fp, F) || claim_w(&c->table, k.i2, k.fp, F)) {  \
+            fk_tally_add(&c->c_items, 1);                                              \
+            return FK_OK;                                                              \
+        }                                                                              \
+        return cinsert_slow(c, &k);                                                    \
+    }
+#define FK_CUCKOO_CINSERT_BLOCKS(F) FK_CUCKOO_CINSERT_W(blocks, F)
+#define FK_CUCKOO_CINSERT_CHUNKS(F) FK_CUCKOO_CINSERT_W(chunks, F)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CINSERT_BLOCKS)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CINSERT_CHUNKS)
+#undef FK_CUCKOO_CINSERT_BLOCKS
+#undef FK_CUCKOO_CINSERT_CHUNKS
+#undef FK_CUCKOO_CINSERT_W
+
+fk_cuckoo_insert_fn fk_cuckoo_cinsert_path(const fk_cuckoo *c)
+{
+#define FK_CUCKOO_CPATH_CASE(S, F) \
+    case F:                        \
+        return cinsert_##S##F;
+#define FK_CUCKOO_CPATH_BLOCKS(F) FK_CUCKOO_CPATH_CASE(blocks, F)
+#define FK_CUCKOO_CPATH_CHUNKS(F) FK_CUCKOO_CPATH_CASE(chunks, F)
+    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
+        switch (c->table.f) {
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_BLOCKS)
+        default:
+            break;
+        }
+    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
+        switch (c->table.f) {
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_CHUNKS)
+        default:
+            break;
+        }
+    }
+#undef FK_CUCKOO_CPATH_BLOCKS
+#undef FK_CUCKOO_CPATH_CHUNKS
+#undef FK_CUCKOO_CPATH_CASE
+    return cinsert_any;
+}
+
+fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    return c->cinsert(c, key, len);
 }
 
 fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)
