@@ -252,7 +252,7 @@ static bool replace_bits(_Atomic uint64_t *w, uint64_t mask, uint64_t old, uint6
 /* Slot j of bucket b from old to v; false (nothing written) when it does
  * not hold old. A slot across two words (widths other than 4, 8, 16, all
  * written under their stripe) is written low part first. */
-static bool slot_replace(fk_ctab *t, uint64_t b, unsigned j, uint32_t old, uint32_t v)
+static inline bool slot_replace(fk_ctab *t, uint64_t b, unsigned j, uint32_t old, uint32_t v)
 {
     uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
     unsigned sh = (unsigned)(bit & 63);
@@ -376,12 +376,15 @@ static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigne
 
 /* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
  * read there), whose last fingerprint goes to bucket `to`, from the free
- * end back, each step under the stripes of its two buckets. Stops at a
- * step whose slot no longer holds its fingerprint or whose other bucket
- * has no free slot left. */
-static void carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
-                      const uint32_t *moved, uint32_t last, uint64_t to)
+ * end back, each step under the stripes of its two buckets; the first
+ * step's slot (in one of the new key's buckets) then takes fp in place of
+ * the fingerprint it moved, under the same stripes, counted there. True
+ * when fp was stored; false when the path stopped at a step whose slot no
+ * longer held its fingerprint or whose other bucket had no free slot left. */
+static bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
+                      const uint32_t *moved, uint32_t last, uint64_t to, uint32_t fp)
 {
+    bool stored = false;
     fk_ctab *t = &c->table;
     atomic_fetch_add_explicit(&c->moves, 1, memory_order_relaxed);
     atomic_thread_fence(memory_order_release); /* the add before any slot write (see the top) */
@@ -392,20 +395,31 @@ static void carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
         bool ok = fk_ctab_get(t, from, s) == moved[i];
         int j = ok ? fk_ctab_find(t, dest, 0) : -1;
         ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
-        if (ok) /* cannot fail: only this stripe's holder changes a full slot */
+        /* cannot fail: only this stripe's holder changes a full slot */
+        if (ok && i > 0)
             slot_replace(t, from, s, moved[i], 0);
+        if (ok && i == 0) {
+            stored = slot_replace(t, from, s, moved[i], fp);
+            if (stored)
+                count_held(&st->s[from & st->mask], 1);
+        }
         unlock2(st, from, dest);
         if (!ok || i == 0)
             break;
     }
     atomic_fetch_add_explicit(&c->moves, FK_CUCKOO_MOVES_DONE, memory_order_release);
+    return stored;
 }
 
+/* kick's answers. */
+enum { KICK_STORED, KICK_AGAIN, KICK_FULL };
+
 /* Both buckets of k looked full: search a path without locks (cuckoo.c's
- * random walk, reads only) and carry it out. FK_OK when a path was found
- * (carried out whole or not: the caller looks for a free slot again),
- * FK_EFULL when none within c->max_kicks steps. */
-static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+ * random walk, reads only) and carry it out, k's fingerprint into the
+ * path's first slot. KICK_STORED when it was stored (counted); KICK_AGAIN
+ * when the path stopped or a slot freed meanwhile (the caller looks for a
+ * free slot again); KICK_FULL when no path within c->max_kicks steps. */
+static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
 {
     const fk_ctab *t = &c->table;
     uint64_t path[FK_CUCKOO_MAX_KICKS];
@@ -413,7 +427,7 @@ static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, u
     uint64_t rng = fk_mix64(k->i1 ^ (uint64_t)k->fp << 40 ^ c->seed) + attempt;
     uint64_t b = (rng_next(&rng) & 1) ? k->i2 : k->i1;
     uint32_t limit = c->max_kicks;
-    fk_status result = FK_EFULL;
+    int result = KICK_FULL;
     uint32_t steps = 0;
     for (uint32_t n = 0; n < limit; n++) {
         unsigned s = (unsigned)(rng_next(&rng) >> 62);
@@ -434,15 +448,14 @@ static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, u
         uint32_t victim = fk_ctab_get(t, b, s);
         steps = n + 1;
         if (!victim) { /* emptied since the caller looked: try again from the top */
-            result = FK_OK;
+            result = KICK_AGAIN;
             break;
         }
         uint64_t to = fk_cmap_alt(&c->map, b, victim);
         path[n] = b << 2 | s;
         moved[n] = victim;
         if (fk_ctab_find(t, to, 0) >= 0) {
-            carry_out(c, st, path, moved, n, to);
-            result = FK_OK;
+            result = carry_out(c, st, path, moved, n, to, k->fp) ? KICK_STORED : KICK_AGAIN;
             break;
         }
         b = to;
@@ -464,7 +477,10 @@ fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *ad
         if (place_free(t, st, cas, k->i1, k->fp, added) ||
             place_free(t, st, cas, k->i2, k->fp, added))
             return FK_OK;
-        if (attempt == CINSERT_ATTEMPTS || kick(c, st, k, attempt) != FK_OK)
+        int kicked = attempt == CINSERT_ATTEMPTS ? KICK_FULL : kick(c, st, k, attempt);
+        if (kicked == KICK_STORED)
+            return FK_OK;
+        if (kicked == KICK_FULL)
             return FK_EFULL;
     }
 }
