@@ -374,6 +374,25 @@ static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigne
     return false;
 }
 
+/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
+FK_CTAB_HOT uint32_t get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_get(t, b, j);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
+           (uint32_t)((UINT64_C(1) << F) - 1);
+}
+
+/* The first free slot of bucket b (-1: none), width F as get_w's. */
+FK_CTAB_HOT int find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_find(t, b, 0);
+    uint64_t m = fk_ctab_match_w(t, b, 0, F);
+    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
+}
+
 /* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
  * read there), whose last fingerprint goes to bucket `to`, from the free
  * end back, each step under the stripes of its two buckets; the first
@@ -381,8 +400,9 @@ static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigne
  * the fingerprint it moved, under the same stripes, counted there. True
  * when fp was stored; false when the path stopped at a step whose slot no
  * longer held its fingerprint or whose other bucket had no free slot left. */
-static bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
-                      const uint32_t *moved, uint32_t last, uint64_t to, uint32_t fp)
+FK_CTAB_HOT bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
+                           const uint32_t *moved, uint32_t last, uint64_t to, uint32_t fp,
+                           const unsigned F)
 {
     bool stored = false;
     fk_ctab *t = &c->table;
@@ -392,8 +412,8 @@ static bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
         lock2(st, from, dest);
-        bool ok = fk_ctab_get(t, from, s) == moved[i];
-        int j = ok ? fk_ctab_find(t, dest, 0) : -1;
+        bool ok = get_w(t, from, s, F) == moved[i];
+        int j = ok ? find_free_w(t, dest, F) : -1;
         ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
         /* cannot fail: only this stripe's holder changes a full slot */
         if (ok && i > 0)
@@ -419,7 +439,8 @@ enum { KICK_STORED, KICK_AGAIN, KICK_FULL };
  * path's first slot. KICK_STORED when it was stored (counted); KICK_AGAIN
  * when the path stopped or a slot freed meanwhile (the caller looks for a
  * free slot again); KICK_FULL when no path within c->max_kicks steps. */
-static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt,
+                       const unsigned F)
 {
     const fk_ctab *t = &c->table;
     uint64_t path[FK_CUCKOO_MAX_KICKS];
@@ -432,8 +453,8 @@ static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigne
     for (uint32_t n = 0; n < limit; n++) {
         unsigned s = (unsigned)(rng_next(&rng) >> 62);
         for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
-            uint32_t v = fk_ctab_get(t, b, j);
-            if (v && fk_ctab_find(t, fk_cmap_alt(&c->map, b, v), 0) >= 0 &&
+            uint32_t v = get_w(t, b, j, F);
+            if (v && find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
                 !on_path(path, n, b, j)) {
                 s = j;
                 break;
@@ -445,7 +466,7 @@ static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigne
             if (on_path(path, n, b, s))
                 break;
         }
-        uint32_t victim = fk_ctab_get(t, b, s);
+        uint32_t victim = get_w(t, b, s, F);
         steps = n + 1;
         if (!victim) { /* emptied since the caller looked: try again from the top */
             result = KICK_AGAIN;
@@ -454,8 +475,8 @@ static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigne
         uint64_t to = fk_cmap_alt(&c->map, b, victim);
         path[n] = b << 2 | s;
         moved[n] = victim;
-        if (fk_ctab_find(t, to, 0) >= 0) {
-            result = carry_out(c, st, path, moved, n, to, k->fp) ? KICK_STORED : KICK_AGAIN;
+        if (find_free_w(t, to, F) >= 0) {
+            result = carry_out(c, st, path, moved, n, to, k->fp, F) ? KICK_STORED : KICK_AGAIN;
             break;
         }
         b = to;
@@ -464,9 +485,35 @@ static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigne
     return result;
 }
 
+/* kick_w with the width a constant (one per width 4..16), or any width. */
+#define FK_CUCKOO_KICK_W(F)                                                             \
+    __attribute__((noinline)) static int kick##F(fk_cuckoo *c, fk_cuckoo_stripes *st,   \
+                                                 const fk_cplace *k, unsigned attempt)  \
+    {                                                                                   \
+        return kick_w(c, st, k, attempt, F);                                            \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_W)
+FK_CUCKOO_KICK_W(0)
+#undef FK_CUCKOO_KICK_W
+
+static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+{
+    switch (c->table.f) {
+#define FK_CUCKOO_KICK_CASE(F) \
+    case F:                    \
+        return kick##F(c, st, k, attempt);
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_CASE)
+#undef FK_CUCKOO_KICK_CASE
+    default:
+        return kick0(c, st, k, attempt);
+    }
+}
+
 /* ------------------------------------------------------------- writers */
 
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
+/* fk_cuckoo_cinsert_placed; full: both buckets were just seen full (the
+ * first attempt kicks at once). */
+static fk_status cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added, bool full)
 {
     fk_cuckoo_stripes *st = stripes_of(c);
     if (!st)
@@ -474,8 +521,8 @@ fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *ad
     fk_ctab *t = &c->table;
     const bool cas = word_buckets(t);
     for (unsigned attempt = 0;; attempt++) {
-        if (place_free(t, st, cas, k->i1, k->fp, added) ||
-            place_free(t, st, cas, k->i2, k->fp, added))
+        if (!(full && attempt == 0) && (place_free(t, st, cas, k->i1, k->fp, added) ||
+                                        place_free(t, st, cas, k->i2, k->fp, added)))
             return FK_OK;
         int kicked = attempt == CINSERT_ATTEMPTS ? KICK_FULL : kick(c, st, k, attempt);
         if (kicked == KICK_STORED)
@@ -506,12 +553,21 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
     return s;
 }
 
-/* The out-of-line rest of a concurrent insert: the stripes (made by the
- * first writer that comes here), both buckets again, kicks; counted. */
-__attribute__((noinline)) static fk_status cinsert_slow(fk_cuckoo *c, const fk_cplace *k)
+fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
 {
+    return cinsert_placed(c, k, added, false);
+}
+
+/* The out-of-line rest of a concurrent insert: the stripes (made by the
+ * first writer that comes here), both buckets again unless both were just
+ * seen full (`full`), kicks; counted. */
+__attribute__((noinline)) static fk_status cinsert_slow(fk_cuckoo *c, uint64_t i1, uint64_t i2,
+                                                        uint32_t fp, bool full)
+{
+    /* the place by value: the fast path keeps it in registers */
+    fk_cplace k = { .i1 = i1, .i2 = i2, .fp = fp };
     int64_t added = 0;
-    fk_status s = fk_cuckoo_cinsert_placed(c, k, &added);
+    fk_status s = cinsert_placed(c, &k, &added, full);
     if (added)
         fk_cuckoo_count_items(c, added);
     return s;
@@ -521,7 +577,7 @@ __attribute__((noinline)) static fk_status cinsert_slow(fk_cuckoo *c, const fk_c
 static fk_status cinsert_any(fk_cuckoo *c, const void *key, size_t len)
 {
     fk_cplace k = fk_cuckoo_place(c, key, len);
-    return cinsert_slow(c, &k);
+    return cinsert_slow(c, k.i1, k.i2, k.fp, false);
 }
 
 /* fp into the slot at table bit `bit`, width F (4..16) a constant, when
@@ -571,7 +627,9 @@ FK_CTAB_HOT bool claim_w(fk_ctab *t, uint64_t b, uint32_t fp, const unsigned F)
             fk_tally_add(&c->c_items, 1);                                              \
             return FK_OK;                                                              \
         }                                                                              \
-        return cinsert_slow(c, &k);                                                    \
+        bool full = !fk_ctab_match_w(&c->table, k.i1, 0, F) &&                         \
+                    !fk_ctab_match_w(&c->table, k.i2, 0, F);                           \
+        return cinsert_slow(c, k.i1, k.i2, k.fp, full);                                \
     }
 #define FK_CUCKOO_CINSERT_BLOCKS(F) FK_CUCKOO_CINSERT_W(blocks, F)
 #define FK_CUCKOO_CINSERT_CHUNKS(F) FK_CUCKOO_CINSERT_W(chunks, F)
