@@ -580,15 +580,13 @@ static fk_status cinsert_any(fk_cuckoo *c, const void *key, size_t len)
     return cinsert_slow(c, k.i1, k.i2, k.fp, false);
 }
 
-/* fp into the slot at table bit `bit`, width F (4..16) a constant, when
- * the slot lies inside one aligned 64-bit word and is empty: one relaxed
- * read of the word, one compare-and-swap from empty. False (nothing
- * written) otherwise. */
+/* fp into the slot at table bit `bit`, width F (4..16) a constant, which
+ * lies inside one aligned 64-bit word, when it is empty: one relaxed read
+ * of the word, one compare-and-swap from empty. False (nothing written)
+ * otherwise. */
 FK_CTAB_HOT bool claim_at(fk_ctab *t, uint64_t bit, uint32_t fp, const unsigned F)
 {
     unsigned sh = (unsigned)(bit & 63);
-    if (sh + F > 64)
-        return false;
     _Atomic uint64_t *w = word_at(t, bit);
     uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
     uint64_t x = le_word(cur);
@@ -614,7 +612,7 @@ FK_CTAB_HOT bool claim_w(fk_ctab *t, uint64_t b, uint32_t fp, const unsigned F)
     if (__builtin_expect(((bit & 63) + F <= 64), 1))
         return claim_at(t, bit, fp, F);
     for (j++, bit += F; j < FK_CTAB_SLOTS; j++, bit += F)
-        if (claim_at(t, bit, fp, F))
+        if ((bit & 63) + F <= 64 && claim_at(t, bit, fp, F))
             return true;
     return false;
 }
