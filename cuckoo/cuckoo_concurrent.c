@@ -17,9 +17,13 @@
  *   one aligned 64-bit word (4f divides 64: 4-, 8- and 16-bit
  *   fingerprints) one compare-and-swap of that word takes its first free
  *   slot; at other widths one compare-and-swap of the aligned word holding
- *   the first free slot takes it from empty. Only a free slot that
- *   straddles two words (about f/64 of the slots at those widths) is
- *   written under its bucket's stripe.
+ *   the first free slot takes it from empty (when that slot straddles two
+ *   words, a later free slot that does not). Only when a bucket's free
+ *   slots all straddle two words (at most one slot of a bucket does, about
+ *   f/64 of the slots at those widths) is one written under its stripe.
+ * - Kicks end by writing the new key's fingerprint over the path's first
+ *   slot, under that step's stripes, so a kicking insert looks for no free
+ *   slot again.
  * - Kicks: the path is searched without locks (the single writer's random
  *   walk, on a generator of its own), then carried out from its free end
  *   back, one step at a time under the two stripes of the step's buckets:
