@@ -105,7 +105,9 @@ FK_API fk_status fk_blocked_insert(fk_blocked *b, const void *key, size_t len);
  * has returned is found by every lookup that starts later, in any thread.
  * The item count is kept per thread and counts every successful call.
  * Returns FK_OK, or FK_EINVAL for b NULL or key NULL with len > 0. Cost: one
- * hash, one 32-byte read, up to eight atomic ORs in one cache line. */
+ * hash, one 32-byte read, and an atomic OR only for each 64-bit word still
+ * missing a bit: up to four in one cache line (eight 32-bit ones on
+ * big-endian targets). */
 
 /* Returns true when the key's 8 bits are all set (maybe present), false
  * when one is clear (definitely absent). b NULL, or key NULL with len > 0,

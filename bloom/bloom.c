@@ -336,7 +336,8 @@ FK_HOT static fk_status fk_bloom_slot_insert_concurrent(fk_filter *f, const void
     fk_bloom *b = (fk_bloom *)f;
     if (!b || (!key && len))
         return FK_EINVAL;
-    fk_probe pr = fk_probe_start(fk_hash_key(key, len, b->seed));
+    /* the plain insert's hash: 8-byte keys on XXH3's constant-length path */
+    fk_probe pr = fk_probe_start(fk_bloom_hash(b, key, len));
     uint64_t *bits = b->bits;
     const uint64_t m = b->m;
     const uint32_t k = b->k;

@@ -9,9 +9,12 @@
 struct fk_tally_stripes {
     struct {
         _Atomic uint64_t n;
-        char pad[64 - sizeof(uint64_t)];
+        char pad[FK_TALLY_LINE - sizeof(uint64_t)];
     } s[FK_TALLY_STRIPES];
 };
+
+_Static_assert(sizeof(((fk_tally_stripes *)0)->s[0]) == FK_TALLY_LINE,
+               "fk_tally_add (tally.h) finds stripe i at i * FK_TALLY_LINE");
 
 /* Each stripe index is owned by at most one living thread at a time, in
  * every tally at once: the owner adds with a plain load and store (no
@@ -23,7 +26,7 @@ static atomic_uint stripes_taken;     /* bit i: index i has an owner */
 static pthread_key_t owner_key;       /* value: index + 1, for the release */
 static pthread_once_t owner_once = PTHREAD_ONCE_INIT;
 static int owner_key_ok;
-static _Thread_local int my_stripe = -2; /* -2: not claimed yet; -1: none free */
+_Thread_local int fk_tally_thread_stripe = -2; /* -2: not claimed yet; -1: none free */
 
 static void release_stripe(void *value)
 {
@@ -76,13 +79,13 @@ static fk_tally_stripes *stripes_of(fk_tally *t)
     return expected;
 }
 
-void fk_tally_add(fk_tally *t, uint64_t delta)
+void fk_tally_add_slow(fk_tally *t, uint64_t delta)
 {
-    if (my_stripe == -2)
-        my_stripe = claim_stripe();
-    fk_tally_stripes *s = my_stripe >= 0 ? stripes_of(t) : NULL;
+    if (fk_tally_thread_stripe == -2)
+        fk_tally_thread_stripe = claim_stripe();
+    fk_tally_stripes *s = fk_tally_thread_stripe >= 0 ? stripes_of(t) : NULL;
     if (s) { /* this thread's own stripe: nobody else writes it */
-        _Atomic uint64_t *n = &s->s[my_stripe].n;
+        _Atomic uint64_t *n = &s->s[fk_tally_thread_stripe].n;
         atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + delta,
                               memory_order_relaxed);
     } else {
@@ -153,11 +156,11 @@ fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields)
 
 fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields)
 {
-    if (my_stripe == -2)
-        my_stripe = claim_stripe();
+    if (fk_tally_thread_stripe == -2)
+        fk_tally_thread_stripe = claim_stripe();
     uint64_t *rows = atomic_load_explicit(&t->rows, memory_order_acquire);
-    unsigned i = my_stripe >= 0 ? (unsigned)my_stripe : FK_TALLY_STRIPES;
-    return (fk_tally_row){ rows + i * row_words(fields), my_stripe < 0 };
+    unsigned i = fk_tally_thread_stripe >= 0 ? (unsigned)fk_tally_thread_stripe : FK_TALLY_STRIPES;
+    return (fk_tally_row){ rows + i * row_words(fields), fk_tally_thread_stripe < 0 };
 }
 
 uint64_t fk_tallies_sum(const fk_tallies *t, unsigned fields, unsigned field)

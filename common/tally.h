@@ -27,11 +27,36 @@ typedef struct {
     _Atomic uint64_t shared;             /* adds made without stripes */
 } fk_tally;
 
+/* Bytes between two threads' counters: one cache line each. */
+#define FK_TALLY_LINE 64u
+
+/* The calling thread's stripe index, the same in every tally: -2 before
+ * its first add, -1 when none was free (tally.c). Read only by
+ * fk_tally_add below. */
+extern _Thread_local int fk_tally_thread_stripe;
+
+/* fk_tally_add's first add in a thread or on a tally, and the adds of
+ * threads without a stripe (tally.c). */
+void fk_tally_add_slow(fk_tally *t, uint64_t delta);
+
 /* Adds delta (mod 2^64: add -1 as UINT64_MAX) from the calling thread. Safe
- * to call from many threads at once. Cost: a load and a store to the
- * thread's own line (a locked add for threads beyond FK_TALLY_STRIPES); the
- * first call on a tally allocates its stripes (1 KiB). */
-void fk_tally_add(fk_tally *t, uint64_t delta);
+ * to call from many threads at once. Cost: inline, a thread-local read, a
+ * load, and a load and a store to the thread's own line (a locked add for
+ * threads beyond FK_TALLY_STRIPES); the first call on a tally allocates
+ * its stripes (1 KiB). */
+static inline void fk_tally_add(fk_tally *t, uint64_t delta)
+{
+    int i = fk_tally_thread_stripe;
+    /* acquire: the stripes' zeroing, before their publication, is seen */
+    char *s = (char *)atomic_load_explicit(&t->stripes, memory_order_acquire);
+    if (__builtin_expect(i >= 0 && s != 0, 1)) { /* this thread's own line: nobody else writes it */
+        _Atomic uint64_t *n = (_Atomic uint64_t *)(void *)(s + (unsigned)i * FK_TALLY_LINE);
+        atomic_store_explicit(n, atomic_load_explicit(n, memory_order_relaxed) + delta,
+                              memory_order_relaxed);
+        return;
+    }
+    fk_tally_add_slow(t, delta);
+}
 
 /* The sum of every add so far (mod 2^64). Exact once the adding threads
  * have returned and been joined; while they run it is some recent value.

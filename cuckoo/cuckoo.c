@@ -568,6 +568,7 @@ static void choose_paths(fk_cuckoo *c)
 #undef FK_CUCKOO_BLOCKS_CASE
 #undef FK_CUCKOO_CHUNKS_CASE
 #undef FK_CUCKOO_PATHS_CASE
+    c->cinsert = fk_cuckoo_cinsert_path(c);
 }
 
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)

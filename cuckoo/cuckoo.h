@@ -72,9 +72,9 @@
  * (cuckoo_concurrent.c): an insert that finds a free slot takes it with
  * one compare-and-swap of its bucket's word (4-, 8- and 16-bit
  * fingerprints, whose buckets lie inside one aligned 64-bit word) or, at
- * other widths, of the aligned word holding its free slot (under its
- * bucket's striped spin lock only when that slot straddles two words:
- * at 10 bits 4 slots in 32); a kick path is searched
+ * other widths, of the aligned word holding a free slot (under its
+ * bucket's striped spin lock only when its only free slots straddle two
+ * words: at 10 bits 4 slots in 32 do); a kick path is searched
  * without locks and carried out step by step, each step under the two
  * stripes of its buckets, after re-reading what it moves; a remove holds
  * the stripes of both its buckets. insert_unique, stats, the kick
@@ -200,8 +200,10 @@ FK_API fk_status fk_cuckoo_remove(fk_cuckoo *c, const void *key, size_t len);
  * it cannot. An insert whose free slot or path other writers keep taking
  * answers FK_EFULL after 32 tries (nothing lost). Cost: the plain call
  * plus one compare-and-swap per slot written, and for a remove, an insert
- * of a width without word buckets, or each step of a kick path, one or two
- * uncontended spin locks; writers wait only on a shared stripe. */
+ * whose only free slots straddle two words, or each step of a kick path,
+ * one or two uncontended spin locks; writers wait only on a shared
+ * stripe. An insert that finds a free slot reads no lock (one function
+ * per scheme and width 4..16). */
 
 /* Stats: fk_filter_stats(fk_cuckoo_as_filter(x), &out) fills out:
  * items = occupied slots (successful inserts minus successful

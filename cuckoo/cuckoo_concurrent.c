@@ -17,9 +17,13 @@
  *   one aligned 64-bit word (4f divides 64: 4-, 8- and 16-bit
  *   fingerprints) one compare-and-swap of that word takes its first free
  *   slot; at other widths one compare-and-swap of the aligned word holding
- *   the first free slot takes it from empty. Only a free slot that
- *   straddles two words (about f/64 of the slots at those widths) is
- *   written under its bucket's stripe.
+ *   the first free slot takes it from empty (when that slot straddles two
+ *   words, a later free slot that does not). Only when a bucket's free
+ *   slots all straddle two words (at most one slot of a bucket does, about
+ *   f/64 of the slots at those widths) is one written under its stripe.
+ * - Kicks end by writing the new key's fingerprint over the path's first
+ *   slot, under that step's stripes, so a kicking insert looks for no free
+ *   slot again.
  * - Kicks: the path is searched without locks (the single writer's random
  *   walk, on a generator of its own), then carried out from its free end
  *   back, one step at a time under the two stripes of the step's buckets:
@@ -39,6 +43,28 @@
  *   no line shared, none beside the bucket's written); each stripe keeps
  *   the items its holders added or removed and the kicks; the filter's
  *   figures are the single writer's plus their sums.
+ * - Fast path: an insert whose first free slot (in either bucket) lies in
+ *   one aligned word is one relaxed load of its bucket, one of the word and
+ *   one compare-and-swap, with the scheme and width constants (a function
+ *   per scheme and width, as cuckoo.c's plain inserts); it reads neither
+ *   the stripes nor the kick state. Anything else goes out of line.
+ *
+ * Memory orders (why each is enough):
+ * - Slot compare-and-swaps are relaxed. A slot's bits carry no other data:
+ *   a lookup that must find a key runs after that key's insert returned,
+ *   ordered by the caller's own synchronisation (common/atomic.h); two
+ *   writers of one word are ordered by the word's modification order (the
+ *   compare-and-swap fails on any change); steps that must not interleave
+ *   (a path's step, a remove) hold stripes, whose acquire exchange and
+ *   release store order what they hold. (ThreadSanitizer builds, which do
+ *   not model fences, make them acq_rel.)
+ * - A path adds 1 to c->moves (relaxed) and then issues a release fence
+ *   before its first slot write; a lookup reads moves (acquire), its
+ *   buckets, an acquire fence, moves again (cuckoo_internal.h). A lookup
+ *   that read any slot a path wrote synchronises through the two fences
+ *   with the add, so it sees moves changed and looks again. The path's end
+ *   adds FK_CUCKOO_MOVES_DONE with release, so a lookup that sees it
+ *   (acquire) sees every slot the path wrote.
  */
 #include <sched.h>
 #include <stdlib.h>
@@ -50,6 +76,13 @@
 
 /* Stripes at most (64 KiB of locks), and about one per 8 buckets below. */
 #define FK_CUCKOO_STRIPES_MAX 1024u
+
+/* The order of a slot's compare-and-swap on success (see the top). */
+#if FK_TSAN
+#define SLOT_CAS_ORDER memory_order_acq_rel
+#else
+#define SLOT_CAS_ORDER memory_order_relaxed
+#endif
 
 /* Times an insert starts over (its free slot taken by another writer, or a
  * path step's reads changed) before it answers FK_EFULL. */
@@ -215,7 +248,7 @@ static bool replace_bits(_Atomic uint64_t *w, uint64_t mask, uint64_t old, uint6
         if ((x & mask) != old)
             return false;
         if (atomic_compare_exchange_weak_explicit(w, &cur, le_word((x & ~mask) | v),
-                                                  memory_order_seq_cst, memory_order_relaxed))
+                                                  SLOT_CAS_ORDER, memory_order_relaxed))
             return true;
     }
 }
@@ -223,7 +256,7 @@ static bool replace_bits(_Atomic uint64_t *w, uint64_t mask, uint64_t old, uint6
 /* Slot j of bucket b from old to v; false (nothing written) when it does
  * not hold old. A slot across two words (widths other than 4, 8, 16, all
  * written under their stripe) is written low part first. */
-static bool slot_replace(fk_ctab *t, uint64_t b, unsigned j, uint32_t old, uint32_t v)
+static inline bool slot_replace(fk_ctab *t, uint64_t b, unsigned j, uint32_t old, uint32_t v)
 {
     uint64_t bit = b * t->bucket_bits + (uint64_t)j * t->f;
     unsigned sh = (unsigned)(bit & 63);
@@ -262,7 +295,7 @@ static inline bool place_cas(fk_ctab *t, uint64_t b, uint32_t fp)
             return false;
         unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), t->f);
         uint64_t next = x | (uint64_t)fp << (sh + j * t->f);
-        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word(next), memory_order_seq_cst,
+        if (atomic_compare_exchange_weak_explicit(w, &cur, le_word(next), SLOT_CAS_ORDER,
                                                   memory_order_relaxed))
             return true;
     }
@@ -345,37 +378,73 @@ static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigne
     return false;
 }
 
+/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
+FK_CTAB_HOT uint32_t get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_get(t, b, j);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
+           (uint32_t)((UINT64_C(1) << F) - 1);
+}
+
+/* The first free slot of bucket b (-1: none), width F as get_w's. */
+FK_CTAB_HOT int find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_find(t, b, 0);
+    uint64_t m = fk_ctab_match_w(t, b, 0, F);
+    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
+}
+
 /* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
  * read there), whose last fingerprint goes to bucket `to`, from the free
- * end back, each step under the stripes of its two buckets. Stops at a
- * step whose slot no longer holds its fingerprint or whose other bucket
- * has no free slot left. */
-static void carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
-                      const uint32_t *moved, uint32_t last, uint64_t to)
+ * end back, each step under the stripes of its two buckets; the first
+ * step's slot (in one of the new key's buckets) then takes fp in place of
+ * the fingerprint it moved, under the same stripes, counted there. True
+ * when fp was stored; false when the path stopped at a step whose slot no
+ * longer held its fingerprint or whose other bucket had no free slot left. */
+FK_CTAB_HOT bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *path,
+                           const uint32_t *moved, uint32_t last, uint64_t to, uint32_t fp,
+                           const unsigned F)
 {
+    bool stored = false;
     fk_ctab *t = &c->table;
-    atomic_fetch_add_explicit(&c->moves, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&c->moves, 1, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release); /* the add before any slot write (see the top) */
     for (uint32_t i = last;; i--) {
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
         lock2(st, from, dest);
-        bool ok = fk_ctab_get(t, from, s) == moved[i];
-        int j = ok ? fk_ctab_find(t, dest, 0) : -1;
+        bool ok = get_w(t, from, s, F) == moved[i];
+        int j = ok ? find_free_w(t, dest, F) : -1;
         ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
-        if (ok) /* cannot fail: only this stripe's holder changes a full slot */
+        /* cannot fail: only this stripe's holder changes a full slot */
+        if (ok && i > 0)
             slot_replace(t, from, s, moved[i], 0);
+        if (ok && i == 0) {
+            stored = slot_replace(t, from, s, moved[i], fp);
+            if (stored)
+                count_held(&st->s[from & st->mask], 1);
+        }
         unlock2(st, from, dest);
         if (!ok || i == 0)
             break;
     }
     atomic_fetch_add_explicit(&c->moves, FK_CUCKOO_MOVES_DONE, memory_order_release);
+    return stored;
 }
 
+/* kick's answers. */
+enum { KICK_STORED, KICK_AGAIN, KICK_FULL };
+
 /* Both buckets of k looked full: search a path without locks (cuckoo.c's
- * random walk, reads only) and carry it out. FK_OK when a path was found
- * (carried out whole or not: the caller looks for a free slot again),
- * FK_EFULL when none within c->max_kicks steps. */
-static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+ * random walk, reads only) and carry it out, k's fingerprint into the
+ * path's first slot. KICK_STORED when it was stored (counted); KICK_AGAIN
+ * when the path stopped or a slot freed meanwhile (the caller looks for a
+ * free slot again); KICK_FULL when no path within c->max_kicks steps. */
+FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt,
+                       const unsigned F)
 {
     const fk_ctab *t = &c->table;
     uint64_t path[FK_CUCKOO_MAX_KICKS];
@@ -383,13 +452,13 @@ static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, u
     uint64_t rng = fk_mix64(k->i1 ^ (uint64_t)k->fp << 40 ^ c->seed) + attempt;
     uint64_t b = (rng_next(&rng) & 1) ? k->i2 : k->i1;
     uint32_t limit = c->max_kicks;
-    fk_status result = FK_EFULL;
+    int result = KICK_FULL;
     uint32_t steps = 0;
     for (uint32_t n = 0; n < limit; n++) {
         unsigned s = (unsigned)(rng_next(&rng) >> 62);
         for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
-            uint32_t v = fk_ctab_get(t, b, j);
-            if (v && fk_ctab_find(t, fk_cmap_alt(&c->map, b, v), 0) >= 0 &&
+            uint32_t v = get_w(t, b, j, F);
+            if (v && find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
                 !on_path(path, n, b, j)) {
                 s = j;
                 break;
@@ -401,18 +470,17 @@ static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, u
             if (on_path(path, n, b, s))
                 break;
         }
-        uint32_t victim = fk_ctab_get(t, b, s);
+        uint32_t victim = get_w(t, b, s, F);
         steps = n + 1;
         if (!victim) { /* emptied since the caller looked: try again from the top */
-            result = FK_OK;
+            result = KICK_AGAIN;
             break;
         }
         uint64_t to = fk_cmap_alt(&c->map, b, victim);
         path[n] = b << 2 | s;
         moved[n] = victim;
-        if (fk_ctab_find(t, to, 0) >= 0) {
-            carry_out(c, st, path, moved, n, to);
-            result = FK_OK;
+        if (find_free_w(t, to, F) >= 0) {
+            result = carry_out(c, st, path, moved, n, to, k->fp, F) ? KICK_STORED : KICK_AGAIN;
             break;
         }
         b = to;
@@ -421,9 +489,35 @@ static fk_status kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, u
     return result;
 }
 
+/* kick_w with the width a constant (one per width 4..16), or any width. */
+#define FK_CUCKOO_KICK_W(F)                                                             \
+    __attribute__((noinline)) static int kick##F(fk_cuckoo *c, fk_cuckoo_stripes *st,   \
+                                                 const fk_cplace *k, unsigned attempt)  \
+    {                                                                                   \
+        return kick_w(c, st, k, attempt, F);                                            \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_W)
+FK_CUCKOO_KICK_W(0)
+#undef FK_CUCKOO_KICK_W
+
+static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
+{
+    switch (c->table.f) {
+#define FK_CUCKOO_KICK_CASE(F) \
+    case F:                    \
+        return kick##F(c, st, k, attempt);
+        FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_CASE)
+#undef FK_CUCKOO_KICK_CASE
+    default:
+        return kick0(c, st, k, attempt);
+    }
+}
+
 /* ------------------------------------------------------------- writers */
 
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
+/* fk_cuckoo_cinsert_placed; full: both buckets were just seen full (the
+ * first attempt kicks at once). */
+static fk_status cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added, bool full)
 {
     fk_cuckoo_stripes *st = stripes_of(c);
     if (!st)
@@ -431,10 +525,13 @@ fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *ad
     fk_ctab *t = &c->table;
     const bool cas = word_buckets(t);
     for (unsigned attempt = 0;; attempt++) {
-        if (place_free(t, st, cas, k->i1, k->fp, added) ||
-            place_free(t, st, cas, k->i2, k->fp, added))
+        if (!(full && attempt == 0) && (place_free(t, st, cas, k->i1, k->fp, added) ||
+                                        place_free(t, st, cas, k->i2, k->fp, added)))
             return FK_OK;
-        if (attempt == CINSERT_ATTEMPTS || kick(c, st, k, attempt) != FK_OK)
+        int kicked = attempt == CINSERT_ATTEMPTS ? KICK_FULL : kick(c, st, k, attempt);
+        if (kicked == KICK_STORED)
+            return FK_OK;
+        if (kicked == KICK_FULL)
             return FK_EFULL;
     }
 }
@@ -460,15 +557,120 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
     return s;
 }
 
-fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
 {
-    fk_cuckoo *c = (fk_cuckoo *)f;
-    fk_cplace k = fk_cuckoo_place(c, key, len);
+    return cinsert_placed(c, k, added, false);
+}
+
+/* The out-of-line rest of a concurrent insert: the stripes (made by the
+ * first writer that comes here), both buckets again unless both were just
+ * seen full (`full`), kicks; counted. */
+__attribute__((noinline)) static fk_status cinsert_slow(fk_cuckoo *c, uint64_t i1, uint64_t i2,
+                                                        uint32_t fp, bool full)
+{
+    /* the place by value: the fast path keeps it in registers */
+    fk_cplace k = { .i1 = i1, .i2 = i2, .fp = fp };
     int64_t added = 0;
-    fk_status s = fk_cuckoo_cinsert_placed(c, &k, &added);
+    fk_status s = cinsert_placed(c, &k, &added, full);
     if (added)
         fk_cuckoo_count_items(c, added);
     return s;
+}
+
+/* Any scheme and width. */
+static fk_status cinsert_any(fk_cuckoo *c, const void *key, size_t len)
+{
+    fk_cplace k = fk_cuckoo_place(c, key, len);
+    return cinsert_slow(c, k.i1, k.i2, k.fp, false);
+}
+
+/* fp into the slot at table bit `bit`, width F (4..16) a constant, which
+ * lies inside one aligned 64-bit word, when it is empty: one relaxed read
+ * of the word, one compare-and-swap from empty. False (nothing written)
+ * otherwise. */
+FK_CTAB_HOT bool claim_at(fk_ctab *t, uint64_t bit, uint32_t fp, const unsigned F)
+{
+    unsigned sh = (unsigned)(bit & 63);
+    _Atomic uint64_t *w = word_at(t, bit);
+    uint64_t cur = atomic_load_explicit(w, memory_order_relaxed);
+    uint64_t x = le_word(cur);
+    if ((x >> sh) & ((UINT64_C(1) << F) - 1))
+        return false;
+    return atomic_compare_exchange_strong_explicit(w, &cur, le_word(x | (uint64_t)fp << sh),
+                                                   SLOT_CAS_ORDER, memory_order_relaxed);
+}
+
+/* fp into a free slot of bucket b (width F a constant) that lies inside
+ * one aligned word: the first free slot, or when that one straddles two
+ * words (at most one slot of a bucket does) the later slots, each read
+ * exactly (the zero-field mask is exact only at its lowest bit). False
+ * (nothing written) when the bucket looks full, only a straddling slot is
+ * free, or another writer changed the word first: the slow path decides. */
+FK_CTAB_HOT bool claim_w(fk_ctab *t, uint64_t b, uint32_t fp, const unsigned F)
+{
+    uint64_t free = fk_ctab_match_w(t, b, 0, F);
+    if (!free)
+        return false;
+    unsigned j = (unsigned)fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(free), F);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    if (__builtin_expect(((bit & 63) + F <= 64), 1))
+        return claim_at(t, bit, fp, F);
+    for (j++, bit += F; j < FK_CTAB_SLOTS; j++, bit += F)
+        if ((bit & 63) + F <= 64 && claim_at(t, bit, fp, F))
+            return true;
+    return false;
+}
+
+#define FK_CUCKOO_CINSERT_W(S, F)                                                      \
+    FK_HOT static fk_status cinsert_##S##F(fk_cuckoo *c, const void *key, size_t len)  \
+    {                                                                                  \
+        fk_cplace k = fk_cmap_place_##S##_h(&c->map, fk_cuckoo_hash(c, key, len));     \
+        if (claim_w(&c->table, k.i1, k.fp, F) || claim_w(&c->table, k.i2, k.fp, F)) {  \
+            fk_tally_add(&c->c_items, 1);                                              \
+            return FK_OK;                                                              \
+        }                                                                              \
+        bool full = !fk_ctab_match_w(&c->table, k.i1, 0, F) &&                         \
+                    !fk_ctab_match_w(&c->table, k.i2, 0, F);                           \
+        return cinsert_slow(c, k.i1, k.i2, k.fp, full);                                \
+    }
+#define FK_CUCKOO_CINSERT_BLOCKS(F) FK_CUCKOO_CINSERT_W(blocks, F)
+#define FK_CUCKOO_CINSERT_CHUNKS(F) FK_CUCKOO_CINSERT_W(chunks, F)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CINSERT_BLOCKS)
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CINSERT_CHUNKS)
+#undef FK_CUCKOO_CINSERT_BLOCKS
+#undef FK_CUCKOO_CINSERT_CHUNKS
+#undef FK_CUCKOO_CINSERT_W
+
+fk_cuckoo_insert_fn fk_cuckoo_cinsert_path(const fk_cuckoo *c)
+{
+#define FK_CUCKOO_CPATH_CASE(S, F) \
+    case F:                        \
+        return cinsert_##S##F;
+#define FK_CUCKOO_CPATH_BLOCKS(F) FK_CUCKOO_CPATH_CASE(blocks, F)
+#define FK_CUCKOO_CPATH_CHUNKS(F) FK_CUCKOO_CPATH_CASE(chunks, F)
+    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
+        switch (c->table.f) {
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_BLOCKS)
+        default:
+            break;
+        }
+    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
+        switch (c->table.f) {
+            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_CHUNKS)
+        default:
+            break;
+        }
+    }
+#undef FK_CUCKOO_CPATH_BLOCKS
+#undef FK_CUCKOO_CPATH_CHUNKS
+#undef FK_CUCKOO_CPATH_CASE
+    return cinsert_any;
+}
+
+fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_cuckoo *c = (fk_cuckoo *)f;
+    return c->cinsert(c, key, len);
 }
 
 fk_status fk_cuckoo_slot_remove_concurrent(fk_filter *f, const void *key, size_t len)

@@ -113,6 +113,7 @@ struct fk_cuckoo {
     fk_cuckoo_lookup_fn lookup; /* fk_cuckoo_contains' body, chosen at creation */
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     fk_cuckoo_insert_u64_fn insert_u64;
+    fk_cuckoo_insert_fn cinsert; /* the concurrent insert's body (cuckoo_concurrent.c) */
     /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
      * and chunks schemes) */
     fk_contains_hashed_fn lookup_hashed;
@@ -278,6 +279,11 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
  * it to the count, fk_cuckoo_count_items, once per batch); one stored under
  * its stripe is counted there already. */
 fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
+
+/* The concurrent insert's body for c's scheme and width (cuckoo.c's
+ * choose_paths stores it in c->cinsert): a lock-free fast path with the
+ * width a constant, the rest out of line. */
+fk_cuckoo_insert_fn fk_cuckoo_cinsert_path(const fk_cuckoo *c);
 
 /* Adds delta to the concurrent writers' item count (stripes made). */
 void fk_cuckoo_count_items(fk_cuckoo *c, int64_t delta);
