@@ -1057,33 +1057,31 @@ typedef struct {
     unsigned n;
 } win_held;
 
-static inline void held_add(win_held *h, uint64_t r)
-{
-    unsigned i = h->n;
-    for (unsigned k = 0; k < h->n; k++)
-        if (h->r[k] == r)
-            return;
-    for (; i > 0 && h->r[i - 1] > r; i--)
-        h->r[i] = h->r[i - 1];
-    h->r[i] = r;
-    h->n++;
-}
-
-static inline void held_bucket(const fk_window *w, win_held *h, uint64_t b)
-{
-    uint64_t o = (b * w->bucket_bits) >> 3;
-    held_add(h, o >> WIN_REGION_SHIFT);
-    held_add(h, (o + WIN_BUCKET_REACH - 1) >> WIN_REGION_SHIFT);
-}
-
-/* Holds buckets b1 and b2 (the same bucket twice: once). */
+/* Holds buckets b1 and b2 (the same bucket twice: once): the regions
+ * their reaches meet, each reach one region or two adjacent ones. */
 static inline void hold(const fk_window *w, unsigned char *locks, win_held *h, uint64_t b1,
                         uint64_t b2)
 {
-    h->n = 0;
-    held_bucket(w, h, b1);
-    held_bucket(w, h, b2);
-    for (unsigned k = 0; k < h->n; k++)
+    uint64_t o1 = (b1 * w->bucket_bits) >> 3, o2 = (b2 * w->bucket_bits) >> 3;
+    if (o1 > o2) {
+        uint64_t o = o1;
+        o1 = o2;
+        o2 = o;
+    }
+    const uint64_t lo1 = o1 >> WIN_REGION_SHIFT, hi1 = (o1 + WIN_BUCKET_REACH - 1) >> WIN_REGION_SHIFT;
+    const uint64_t lo2 = o2 >> WIN_REGION_SHIFT, hi2 = (o2 + WIN_BUCKET_REACH - 1) >> WIN_REGION_SHIFT;
+    /* lo1 <= lo2, hi1 <= hi2, each hi at most its lo + 1: a region past
+     * the last one listed is new */
+    unsigned n = 0;
+    h->r[n++] = lo1;
+    if (hi1 != lo1)
+        h->r[n++] = hi1;
+    if (lo2 > h->r[n - 1])
+        h->r[n++] = lo2;
+    if (hi2 > h->r[n - 1])
+        h->r[n++] = hi2;
+    h->n = n;
+    for (unsigned k = 0; k < n; k++)
         fk_spin_lock(fk_spin_at(locks, h->r[k]));
 }
 
