@@ -44,6 +44,7 @@ typedef struct {
     _Atomic uint64_t announced, settled; /* the clock (time windows) */
     _Atomic uint64_t steps;      /* advances made */
     uint64_t         every;      /* inserts per advance */
+    uint64_t         step;       /* ticks per advance */
     _Atomic unsigned running;
     _Atomic int      go;
     uint64_t         ok[WRITERS], refused[WRITERS], bad[WRITERS];
@@ -132,9 +133,7 @@ static void *checker(void *arg)
 static void *clock_mover(void *arg)
 {
     stress *s = arg;
-    fk_window_description d;
-    fk_window_describe((fk_window *)s->f, &d);
-    const uint64_t every = s->every, step = d.generation_length / 2 + 1;
+    const uint64_t every = s->every, step = s->step;
     uint64_t now = 0, next = every;
     while (atomic_load_explicit(&s->running, memory_order_acquire) != 0) {
         if (atomic_load_explicit(&s->done, memory_order_acquire) < next) {
@@ -166,6 +165,7 @@ static void run(bool timed, uint64_t n, uint64_t per_writer, uint64_t seed)
     fk_window_description d;
     fk_window_describe((fk_window *)s.f, &d);
     s.every = d.live_budget / 16 + 1; /* L / 2: a generation's keys per D ticks */
+    s.step = d.generation_length / 2 + 1;  /* D / 2 */
     for (unsigned w = 0; w < WRITERS - 1; w++) {
         s.stamp[w] = calloc(per_writer, sizeof *s.stamp[w]);
         CHECK(s.stamp[w] != NULL);
