@@ -1234,33 +1234,48 @@ static bool kick_concurrent(fk_window *w, unsigned char *locks, const fk_win_pla
     uint64_t b = (r & 1) ? p->i2 : p->i1, end = 0;
     unsigned n = 0;
     win_held held;
-    for (;;) {
-        if (n == WIN_PATH_MAX)
+    /* each step looks one step ahead, as the plain walk: a slot of b whose
+     * fingerprint's other bucket has room ends the path there (the four
+     * buckets prefetched, so their misses overlap); else a random slot's
+     * fingerprint is followed to its other bucket */
+    for (unsigned steps = 0;; steps++) {
+        if (n == WIN_PATH_MAX || steps == 2 * WIN_PATH_MAX)
             return false;
+        uint64_t v[4], alt[4];
+        hold(w, locks, &held, b, b);
+        for (unsigned i = 0; i < 4; i++)
+            v[i] = fk_win_get(w, b, i);
+        release(locks, &held);
+        for (unsigned i = 0; i < 4; i++) {
+            if (v[i] == 0) { /* room appeared in b: the path ends here */
+                if (n == 0)
+                    return true;
+                end = b;
+                goto carry;
+            }
+            alt[i] = fk_win_alt(w, b, (uint32_t)(v[i] >> FK_WIN_TAG_BITS));
+            __builtin_prefetch(fk_win_bucket_addr(w, alt[i]));
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            if (alt[i] == b)
+                continue; /* a fingerprint whose two buckets coincide cannot move */
+            hold(w, locks, &held, alt[i], alt[i]);
+            const bool room = fk_win_find_free(w, alt[i]) >= 0;
+            release(locks, &held);
+            if (room) {
+                path[n++] = (path_step){ b, v[i], i };
+                end = alt[i];
+                goto carry;
+            }
+        }
         r = fk_mix64(r);
         const unsigned j = (unsigned)(r >> 62);
-        hold(w, locks, &held, b, b);
-        const uint64_t v = fk_win_get(w, b, j);
-        release(locks, &held);
-        if (v == 0) { /* room appeared: the path ends here */
-            if (n == 0)
-                return true;
-            end = b;
-            break;
-        }
-        const uint64_t nb = fk_win_alt(w, b, (uint32_t)(v >> FK_WIN_TAG_BITS));
-        if (nb == b)
-            continue; /* a fingerprint whose two buckets coincide cannot move */
-        path[n++] = (path_step){ b, v, j };
-        hold(w, locks, &held, nb, nb);
-        const bool room = fk_win_find_free(w, nb) >= 0;
-        release(locks, &held);
-        if (room) {
-            end = nb;
-            break;
-        }
-        b = nb;
+        if (alt[j] == b)
+            continue;
+        path[n++] = (path_step){ b, v[j], j };
+        b = alt[j];
     }
+carry:
     for (unsigned k = n; k-- > 0;) {
         const uint64_t from = path[k].b, to = k + 1 < n ? path[k + 1].b : end;
         hold(w, locks, &held, from, to);
@@ -1283,6 +1298,10 @@ static fk_status insert_concurrent_hash(fk_window *w, uint64_t h)
     if (!locks)
         return FK_ENOMEM;
     const fk_win_place p = fk_win_place_of(w, h);
+    /* the buckets' misses overlap the locks' (a locked exchange lets no
+     * later load start before it) */
+    __builtin_prefetch(fk_win_bucket_addr(w, p.i1));
+    __builtin_prefetch(fk_win_bucket_addr(w, p.i2));
     for (unsigned tries = 0;;) {
         win_held held;
         uint64_t g = 0;
