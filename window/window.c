@@ -985,8 +985,10 @@ static void choose_paths(fk_window *x)
 /* ------------------------------------------------------- many writers
  *
  * The concurrent calls lock regions of the table, not the window. The
- * table is cut into 64-byte regions, one lock byte each (w->locks,
- * allocated zeroed by the first concurrent call: common/spinlock.h). A
+ * table is cut into regions of 64 bytes (larger for tables over 1 MiB, so
+ * that the lock array stays within 16 KiB and in the cache), one lock
+ * byte each (w->locks, allocated zeroed by the first concurrent call:
+ * common/spinlock.h). A
  * bucket's accesses touch the WIN_BUCKET_REACH bytes from its first byte
  * (its 64-bit word, or a slot's 64-bit load in a 128-bit bucket), so a
  * bucket is "held" when the one or two regions those bytes meet are
@@ -1016,7 +1018,7 @@ static void choose_paths(fk_window *x)
  *     (the plain one, under them): a path not found in WIN_PATH_MAX steps
  *     or WIN_KICK_TRIES tries, a non-empty stash (read and written only
  *     here), a time window at its live budget (so FK_EFULL stays exact).
- *     Cost: the sweep's pass plus one lock per 64 bytes of table.
+ *     Cost: the sweep's pass plus one lock per region (16384 at most).
  *   - lookup: holds its two buckets (the stash is read only with them
  *     held, and changes only in a global step).
  *
@@ -1025,7 +1027,12 @@ static void choose_paths(fk_window *x)
 
 /* A bucket's reach: its first byte and the 23 after it. */
 #define WIN_BUCKET_REACH 24u
-#define WIN_REGION_SHIFT 6u
+/* Regions: 64 bytes at least, larger for tables over 1 MiB, so that the
+ * lock array stays within WIN_MAX_LOCKS bytes (a cache-resident array: a
+ * lock byte missing the cache costs a locked instruction's full miss,
+ * which no later load of the insert overlaps). */
+#define WIN_MIN_REGION_SHIFT 6u
+#define WIN_MAX_LOCKS 16384u
 /* A concurrent insert's eviction path and tries before the global step. */
 #define WIN_PATH_MAX 128u
 #define WIN_KICK_TRIES 4u
@@ -1033,7 +1040,15 @@ static void choose_paths(fk_window *x)
 static uint64_t region_count(const fk_window *w)
 {
     return ((fk_win_table_bytes(w->buckets, w->w) + FK_WIN_PAD + WIN_BUCKET_REACH) >>
-            WIN_REGION_SHIFT) + 1;
+            w->region_shift) + 1;
+}
+
+static uint32_t region_shift_for(const fk_window *w)
+{
+    uint32_t shift = WIN_MIN_REGION_SHIFT;
+    while ((fk_win_table_bytes(w->buckets, w->w) >> shift) > WIN_MAX_LOCKS)
+        shift++;
+    return shift;
 }
 
 /* The lock array, allocated by the first concurrent call (under the writer
@@ -1045,8 +1060,11 @@ static unsigned char *locks_get(fk_window *w)
         return l;
     fk_spin_lock(&w->writer);
     l = atomic_load_explicit(&w->locks, memory_order_relaxed);
-    if (!l && (l = calloc((size_t)region_count(w), 1)) != NULL)
-        atomic_store_explicit(&w->locks, l, memory_order_release);
+    if (!l) {
+        w->region_shift = region_shift_for(w); /* read by those who load `locks` */
+        if ((l = calloc((size_t)region_count(w), 1)) != NULL)
+            atomic_store_explicit(&w->locks, l, memory_order_release);
+    }
     fk_spin_unlock(&w->writer);
     return l;
 }
@@ -1068,8 +1086,8 @@ static inline void hold(const fk_window *w, unsigned char *locks, win_held *h, u
         o1 = o2;
         o2 = o;
     }
-    const uint64_t lo1 = o1 >> WIN_REGION_SHIFT, hi1 = (o1 + WIN_BUCKET_REACH - 1) >> WIN_REGION_SHIFT;
-    const uint64_t lo2 = o2 >> WIN_REGION_SHIFT, hi2 = (o2 + WIN_BUCKET_REACH - 1) >> WIN_REGION_SHIFT;
+    const uint64_t lo1 = o1 >> w->region_shift, hi1 = (o1 + WIN_BUCKET_REACH - 1) >> w->region_shift;
+    const uint64_t lo2 = o2 >> w->region_shift, hi2 = (o2 + WIN_BUCKET_REACH - 1) >> w->region_shift;
     /* lo1 <= lo2, hi1 <= hi2, each hi at most its lo + 1: a region past
      * the last one listed is new */
     unsigned n = 0;

@@ -96,9 +96,10 @@
  * (1) one thread moves the clock: two advances at once are kept apart by
  *     the writer lock below, but their order is the caller's to choose.
  * stats, describe and saving are lookups. The concurrent calls lock the
- * table by regions (a lock byte per 64 bytes of table, allocated by the
- * first concurrent call: 1/64 of the table, counted in memory_bytes from
- * then on); each holds the regions of its key's two buckets (at most 4,
+ * table by regions (a lock byte per 64 bytes of table, or per larger
+ * region for tables over 1 MiB, 16 KiB of locks at most; allocated by the
+ * first concurrent call and counted in memory_bytes from then on); each
+ * holds the regions of its key's two buckets (at most 4,
  * taken in ascending order; the key is hashed before), so two inserts
  * into different regions share no lock. A concurrent insert refreshes or
  * fills a slot there and counts with atomic adds on the window's counts;
@@ -109,7 +110,7 @@
  * acknowledged key before or after any move, never in neither bucket.
  * The global step, during which no other concurrent call runs: the
  * writer lock, then every region lock in order (cost: the sweep's pass
- * and one lock per 64 bytes of table). It starts a generation (a count
+ * and one lock per region). It starts a generation (a count
  * window's L-th insert, an advance that crosses a boundary: an advance
  * that crosses none only moves the clock, under the writer lock), and it
  * runs the rare inserts the regions cannot: no eviction path found in

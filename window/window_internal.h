@@ -98,9 +98,11 @@ struct fk_window {
     /* The concurrent calls' locks (window.c, "many writers"): `writer`
      * orders the global steps (a generation's start under writers, the
      * slow insert, the lock array's allocation); `locks`, NULL until the
-     * first concurrent call, one byte per 64-byte region of the table. */
+     * first concurrent call, one byte per region of the table (64 bytes,
+     * more for tables over 1 MiB: window.c). */
     _Atomic unsigned char writer;
     _Atomic(unsigned char *) locks;
+    uint32_t  region_shift; /* a region's bytes: 2^region_shift (set with locks) */
     /* Above: what every call reads and only the plain writers and the
      * global steps write. Below: the counts a concurrent insert changes
      * (atomic adds), on lines of their own, so that those adds do not
