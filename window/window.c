@@ -1188,14 +1188,31 @@ static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st
     const unsigned t = (unsigned)(*g & FK_WIN_TAG_MASK);
     const uint64_t v = ((uint64_t)p->fp << FK_WIN_TAG_BITS) | t;
     uint64_t b = p->i1;
-    int j = fk_win_find(w, b, p->fp);
-    if (j < 0) {
-        b = p->i2;
+    int j;
+    bool fresh;
+    if (__builtin_expect(w->f <= FK_WIN_WORD_FP_BITS, 1)) {
+        /* each bucket one word, read once: its match, else its room */
+        const uint64_t v1 = fk_win_bucket(w, p->i1), v2 = fk_win_bucket(w, p->i2);
+        uint64_t m = fk_win_match(w, v1, p->fp);
+        if (!m && (m = fk_win_match(w, v2, p->fp)) != 0)
+            b = p->i2;
+        if (!(fresh = m == 0))
+            j = (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m));
+        else if ((m = fk_win_free_mask(w, v1)) != 0 || (b = p->i2, m = fk_win_free_mask(w, v2)) != 0)
+            j = (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m));
+        else
+            j = -1;
+    } else {
         j = fk_win_find(w, b, p->fp);
+        if (j < 0) {
+            b = p->i2;
+            j = fk_win_find(w, b, p->fp);
+        }
+        if ((fresh = j < 0) && (j = fk_win_find_free(w, b = p->i1)) < 0)
+            j = fk_win_find_free(w, b = p->i2);
     }
-    const bool fresh = j < 0;
     if (fresh) {
-        if ((j = fk_win_find_free(w, b = p->i1)) < 0 && (j = fk_win_find_free(w, b = p->i2)) < 0)
+        if (j < 0)
             return w->timed && atomic_load_explicit((_Atomic uint64_t *)&w->live,
                                                     memory_order_relaxed) >= w->live_budget
                        ? PLACE_SLOW
