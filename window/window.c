@@ -168,6 +168,7 @@ void fk_window_free(fk_window *w)
     free(w->bytes);
     free(w->stash);
     free(atomic_load_explicit(&w->locks, memory_order_relaxed));
+    fk_tallies_release(&w->c_counts);
     free(w);
 }
 
@@ -264,8 +265,11 @@ static void sweep(fk_window *w, unsigned t)
 /* Starts the next generation: its tag is the oldest's, swept first. */
 /* (out of line: once per L inserts, kept out of the flattened insert paths,
  * whose fast path then saves fewer registers) */
+static void fold_counts(fk_window *w);
+
 static __attribute__((noinline)) void next_generation(fk_window *w)
 {
+    fold_counts(w); /* the sweep reads the per-tag counts */
     w->generation++;
     /* (a count window after 2^63 L inserts: the same tags, a lower number,
      * so the number never wraps; window.h) */
@@ -278,6 +282,7 @@ static __attribute__((noinline)) void next_generation(fk_window *w)
 
 void fk_win_clear(fk_window *w)
 {
+    fold_counts(w); /* then every count is zeroed whole */
     memset(w->bytes, 0, (size_t)fk_win_table_bytes(w->buckets, w->w));
     w->swept_last = w->live;
     w->swept_total += w->live;
@@ -1116,6 +1121,7 @@ static void exclusive_begin(fk_window *w, unsigned char *locks)
     if (locks)
         for (uint64_t i = 0, n = region_count(w); i < n; i++)
             fk_spin_lock(fk_spin_at(locks, i));
+    fold_counts(w);
 }
 
 static void exclusive_end(fk_window *w, unsigned char *locks)
@@ -1129,6 +1135,58 @@ static void exclusive_end(fk_window *w, unsigned char *locks)
 static inline uint64_t add_u64(uint64_t *p, uint64_t d)
 {
     return atomic_fetch_add_explicit((_Atomic uint64_t *)p, d, memory_order_relaxed);
+}
+
+/* The per-thread counts of the concurrent inserts (w->c_counts): live
+ * slots (a count window's; a time window's live count stays one shared
+ * counter, so that FK_EFULL is exact), refreshes, evictions, slots per
+ * tag, inserts per tag (a time window's; a count window's insert count is
+ * its shared ticket). */
+enum {
+    FK_WIN_C_LIVE,
+    FK_WIN_C_REFRESHED,
+    FK_WIN_C_KICKS,
+    FK_WIN_C_SLOTS,
+    FK_WIN_C_INSERTS = FK_WIN_C_SLOTS + FK_WINDOW_GENERATIONS,
+    FK_WIN_C_FIELDS = FK_WIN_C_INSERTS + FK_WINDOW_GENERATIONS
+};
+
+static inline void fold_one(fk_window *w, unsigned field, uint64_t *into, bool *any)
+{
+    uint64_t d = fk_tallies_sum(&w->c_counts, FK_WIN_C_FIELDS, field);
+    if (d) {
+        *into += d;
+        *any = true;
+    }
+}
+
+/* Moves the rows' counts into the fields (no concurrent insert runs). */
+static void fold_counts(fk_window *w)
+{
+    if (!atomic_load_explicit(&w->c_counts.rows, memory_order_acquire))
+        return;
+    bool any = false;
+    fold_one(w, FK_WIN_C_LIVE, &w->live, &any);
+    fold_one(w, FK_WIN_C_REFRESHED, &w->refreshed, &any);
+    fold_one(w, FK_WIN_C_KICKS, &w->kicks, &any);
+    for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++) {
+        fold_one(w, FK_WIN_C_SLOTS + t, &w->slots[t], &any);
+        fold_one(w, FK_WIN_C_INSERTS + t, &w->inserts[t], &any);
+        if (w->inserts[t] > FK_WINDOW_MAX_INSERTS) /* a time window's count saturates */
+            w->inserts[t] = FK_WINDOW_MAX_INSERTS;
+    }
+    if (any)
+        fk_tallies_reset(&w->c_counts, FK_WIN_C_FIELDS);
+}
+
+void fk_win_settle(const fk_window *cw)
+{
+    fk_window *w = (fk_window *)(uintptr_t)cw;
+    if (!atomic_load_explicit(&w->c_counts.rows, memory_order_acquire))
+        return; /* no concurrent insert ever counted here */
+    fk_spin_lock(&w->writer);
+    fold_counts(w);
+    fk_spin_unlock(&w->writer);
 }
 
 /* A count window's generation g ends, unless a step already ended it. */
@@ -1218,34 +1276,38 @@ static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st
                        ? PLACE_SLOW
                        : PLACE_FULL;
     }
-    const uint64_t k = add_u64(&w->inserts[t], 1);
-    if (!w->timed && k >= w->gen_len) { /* another insert ended the generation */
-        add_u64(&w->inserts[t], UINT64_MAX);
-        return PLACE_WAIT_END;
-    }
-    if (k >= FK_WINDOW_MAX_INSERTS) /* a time window's count saturates */
-        add_u64(&w->inserts[t], UINT64_MAX);
-    /* (a count window never reaches its budget: 7L older inserts, k + 1
-     * current ones) */
-    if (fresh && add_u64(&w->live, 1) >= w->live_budget) { /* a time window fed past its size */
-        add_u64(&w->live, UINT64_MAX);
-        if (k < FK_WINDOW_MAX_INSERTS)
+    const fk_tally_row row = fk_tallies_row(&w->c_counts, FK_WIN_C_FIELDS);
+    uint64_t k = 0;
+    if (!w->timed) {
+        /* the ticket: this insert's place in its generation */
+        k = add_u64(&w->inserts[t], 1);
+        if (k >= w->gen_len) { /* another insert ended the generation */
             add_u64(&w->inserts[t], UINT64_MAX);
-        add_u64(&w->refused, 1);
-        *st = FK_EFULL;
-        return PLACE_DONE;
+            return PLACE_WAIT_END;
+        }
+        /* (never past the budget: 7L older inserts, k + 1 current ones) */
+        if (fresh)
+            fk_tally_row_add(row, FK_WIN_C_LIVE, 1);
+    } else {
+        if (fresh && add_u64(&w->live, 1) >= w->live_budget) { /* fed past its size */
+            add_u64(&w->live, UINT64_MAX);
+            add_u64(&w->refused, 1);
+            *st = FK_EFULL;
+            return PLACE_DONE;
+        }
+        fk_tally_row_add(row, FK_WIN_C_INSERTS + t, 1);
     }
     if (fresh) {
         fk_win_set(w, b, (unsigned)j, v);
-        add_u64(&w->slots[t], 1);
+        fk_tally_row_add(row, FK_WIN_C_SLOTS + t, 1);
     } else {
         unsigned old = (unsigned)(fk_win_get(w, b, (unsigned)j) & FK_WIN_TAG_MASK);
         if (old != t) {
             fk_win_set(w, b, (unsigned)j, v);
-            add_u64(&w->slots[old], UINT64_MAX);
-            add_u64(&w->slots[t], 1);
+            fk_tally_row_add(row, FK_WIN_C_SLOTS + old, UINT64_MAX);
+            fk_tally_row_add(row, FK_WIN_C_SLOTS + t, 1);
         }
-        add_u64(&w->refreshed, 1);
+        fk_tally_row_add(row, FK_WIN_C_REFRESHED, 1);
     }
     *st = FK_OK;
     return !w->timed && k + 1 == w->gen_len ? PLACE_DONE_ENDS : PLACE_DONE;
@@ -1318,7 +1380,7 @@ carry:
         if (free_at >= 0) {
             fk_win_set(w, to, (unsigned)free_at, path[k].v); /* copied first, */
             fk_win_set(w, from, path[k].j, 0);               /* then cleared */
-            add_u64(&w->kicks, 1);
+            fk_tally_row_add(fk_tallies_row(&w->c_counts, FK_WIN_C_FIELDS), FK_WIN_C_KICKS, 1);
         }
         release(locks, &held);
         if (free_at < 0)
@@ -1330,7 +1392,7 @@ carry:
 static fk_status insert_concurrent_hash(fk_window *w, uint64_t h)
 {
     unsigned char *locks = locks_get(w);
-    if (!locks)
+    if (!locks || fk_tallies_prepare(&w->c_counts, FK_WIN_C_FIELDS) != FK_OK)
         return FK_ENOMEM;
     const fk_win_place p = fk_win_place_of(w, h);
     /* the buckets' misses overlap the locks' (a locked exchange lets no
@@ -1436,6 +1498,7 @@ void fk_window_describe(const fk_window *w, fk_window_description *out)
 {
     if (!w || !out)
         return;
+    fk_win_settle(w);
     memset(out, 0, sizeof *out);
     out->fingerprint_bits = w->f;
     out->slot_bits = w->w;
@@ -1483,6 +1546,7 @@ void fk_window_stats(const fk_window *w, fk_stats *out)
     memset(out, 0, sizeof *out);
     if (!w)
         return;
+    fk_win_settle(w);
     uint64_t items = 0;
     for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++)
         items += w->inserts[t];
@@ -1491,6 +1555,7 @@ void fk_window_stats(const fk_window *w, fk_stats *out)
     out->memory_bytes = memory_of(w->buckets, w->w) + w->stash_cap * sizeof *w->stash;
     if (atomic_load_explicit(&w->locks, memory_order_relaxed))
         out->memory_bytes += region_count(w); /* the concurrent calls' lock bytes */
+    out->memory_bytes += fk_tallies_bytes(&w->c_counts, FK_WIN_C_FIELDS);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)w->capacity;
     out->load_factor = (double)w->live / (double)(4 * w->buckets);
     out->expected_fpr = fk_win_theory_fpr(w->f, out->load_factor);

@@ -38,6 +38,7 @@
 #include "window.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../common/tally.h"
 
 #define FK_WIN_PAD     16u
 #define FK_WIN_TAG_BITS 3u
@@ -103,6 +104,11 @@ struct fk_window {
     _Atomic unsigned char writer;
     _Atomic(unsigned char *) locks;
     uint32_t  region_shift; /* a region's bytes: 2^region_shift (set with locks) */
+    /* The concurrent inserts' counts, a row per thread (fields FK_WIN_C_*,
+     * window.c): folded into the fields below by every global step, every
+     * generation's start, and the readers of the counts (describe, stats,
+     * saving: fk_win_settle). */
+    fk_tallies c_counts;
     /* Above: what every call reads and only the plain writers and the
      * global steps write. Below: the counts a concurrent insert changes
      * (atomic adds), on lines of their own, so that those adds do not
@@ -336,6 +342,11 @@ static inline fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
 {
     return w->insert_h(w, h);
 }
+
+/* Folds the concurrent inserts' per-thread counts into w's fields, under
+ * the writer lock (a reader of the counts calls it first: describe, stats,
+ * saving; not beside concurrent writers, as every such reader). */
+void fk_win_settle(const fk_window *w);
 
 /* Empties the table and every count: the generation goes on (window.c). */
 void fk_win_clear(fk_window *w);
