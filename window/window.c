@@ -990,9 +990,9 @@ static void choose_paths(fk_window *x)
 /* ------------------------------------------------------- many writers
  *
  * The concurrent calls lock regions of the table, not the window. The
- * table is cut into regions of 64 bytes (larger for tables over 1 MiB, so
- * that the lock array stays within 16 KiB and in the cache), one lock
- * byte each (w->locks, allocated zeroed by the first concurrent call:
+ * table is cut into regions of 64 bytes (larger for tables over 64 KiB,
+ * so that there are at most 1024), one lock byte each, a cache line apart
+ * (w->locks, allocated zeroed by the first concurrent call:
  * common/spinlock.h). A
  * bucket's accesses touch the WIN_BUCKET_REACH bytes from its first byte
  * (its 64-bit word, or a slot's 64-bit load in a 128-bit bucket), so a
@@ -1023,7 +1023,7 @@ static void choose_paths(fk_window *x)
  *     (the plain one, under them): a path not found in WIN_PATH_MAX steps
  *     or WIN_KICK_TRIES tries, a non-empty stash (read and written only
  *     here), a time window at its live budget (so FK_EFULL stays exact).
- *     Cost: the sweep's pass plus one lock per region (16384 at most).
+ *     Cost: the sweep's pass plus one lock per region (1024 at most).
  *   - lookup: holds its two buckets (the stash is read only with them
  *     held, and changes only in a global step).
  *
@@ -1032,12 +1032,16 @@ static void choose_paths(fk_window *x)
 
 /* A bucket's reach: its first byte and the 23 after it. */
 #define WIN_BUCKET_REACH 24u
-/* Regions: 64 bytes at least, larger for tables over 1 MiB, so that the
- * lock array stays within WIN_MAX_LOCKS bytes (a cache-resident array: a
- * lock byte missing the cache costs a locked instruction's full miss,
- * which no later load of the insert overlaps). */
+/* Regions: 64 bytes at least, larger for tables over 64 KiB, so that
+ * there are at most WIN_MAX_LOCKS locks. Each lock byte has a cache line
+ * of its own (WIN_LOCK_SHIFT): locks packed side by side would move their
+ * lines between the cores on nearly every insert, and a large array would
+ * miss the cache on every lock (a locked exchange that no later load of
+ * the insert overlaps); 1024 lines, 64 KiB, stay in the cache and make two
+ * writers' regions meet about once in 500 inserts. */
 #define WIN_MIN_REGION_SHIFT 6u
-#define WIN_MAX_LOCKS 16384u
+#define WIN_MAX_LOCKS 1024u
+#define WIN_LOCK_SHIFT 6u
 /* A concurrent insert's eviction path and tries before the global step. */
 #define WIN_PATH_MAX 128u
 #define WIN_KICK_TRIES 4u
@@ -1067,8 +1071,11 @@ static unsigned char *locks_get(fk_window *w)
     l = atomic_load_explicit(&w->locks, memory_order_relaxed);
     if (!l) {
         w->region_shift = region_shift_for(w); /* read by those who load `locks` */
-        if ((l = calloc((size_t)region_count(w), 1)) != NULL)
+        void *made = NULL;
+        if (fk_alloc_zeroed(region_count(w) << WIN_LOCK_SHIFT, &made) == FK_OK) {
+            l = made;
             atomic_store_explicit(&w->locks, l, memory_order_release);
+        }
     }
     fk_spin_unlock(&w->writer);
     return l;
@@ -1105,13 +1112,13 @@ static inline void hold(const fk_window *w, unsigned char *locks, win_held *h, u
         h->r[n++] = hi2;
     h->n = n;
     for (unsigned k = 0; k < n; k++)
-        fk_spin_lock(fk_spin_at(locks, h->r[k]));
+        fk_spin_lock(fk_spin_at(locks, h->r[k] << WIN_LOCK_SHIFT));
 }
 
 static inline void release(unsigned char *locks, const win_held *h)
 {
     for (unsigned k = h->n; k-- > 0;)
-        fk_spin_unlock(fk_spin_at(locks, h->r[k]));
+        fk_spin_unlock(fk_spin_at(locks, h->r[k] << WIN_LOCK_SHIFT));
 }
 
 /* The global step's entry and exit: no concurrent call runs between. */
@@ -1120,7 +1127,7 @@ static void exclusive_begin(fk_window *w, unsigned char *locks)
     fk_spin_lock(&w->writer);
     if (locks)
         for (uint64_t i = 0, n = region_count(w); i < n; i++)
-            fk_spin_lock(fk_spin_at(locks, i));
+            fk_spin_lock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
     fold_counts(w);
 }
 
@@ -1128,7 +1135,7 @@ static void exclusive_end(fk_window *w, unsigned char *locks)
 {
     if (locks)
         for (uint64_t i = region_count(w); i-- > 0;)
-            fk_spin_unlock(fk_spin_at(locks, i));
+            fk_spin_unlock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
     fk_spin_unlock(&w->writer);
 }
 
@@ -1208,10 +1215,10 @@ static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
         s = advance_locked(w, now); /* no sweep: only the clock's fields */
     } else {
         for (uint64_t i = 0, n = region_count(w); i < n; i++)
-            fk_spin_lock(fk_spin_at(locks, i));
+            fk_spin_lock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
         s = advance_locked(w, now);
         for (uint64_t i = region_count(w); i-- > 0;)
-            fk_spin_unlock(fk_spin_at(locks, i));
+            fk_spin_unlock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
     }
     fk_spin_unlock(&w->writer);
     return s;
@@ -1554,7 +1561,7 @@ void fk_window_stats(const fk_window *w, fk_stats *out)
     out->capacity = w->capacity;
     out->memory_bytes = memory_of(w->buckets, w->w) + w->stash_cap * sizeof *w->stash;
     if (atomic_load_explicit(&w->locks, memory_order_relaxed))
-        out->memory_bytes += region_count(w); /* the concurrent calls' lock bytes */
+        out->memory_bytes += region_count(w) << WIN_LOCK_SHIFT; /* the concurrent calls' locks */
     out->memory_bytes += fk_tallies_bytes(&w->c_counts, FK_WIN_C_FIELDS);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)w->capacity;
     out->load_factor = (double)w->live / (double)(4 * w->buckets);

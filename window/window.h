@@ -96,9 +96,10 @@
  * (1) one thread moves the clock: two advances at once are kept apart by
  *     the writer lock below, but their order is the caller's to choose.
  * stats, describe and saving are lookups. The concurrent calls lock the
- * table by regions (a lock byte per 64 bytes of table, or per larger
- * region for tables over 1 MiB, 16 KiB of locks at most; allocated by the
- * first concurrent call and counted in memory_bytes from then on); each
+ * table by regions (a lock per 64 bytes of table, or per larger region
+ * for tables over 64 KiB: 1024 locks at most, each on a cache line of its
+ * own, 64 KiB; allocated by the first concurrent call and counted in
+ * memory_bytes from then on); each
  * holds the regions of its key's two buckets (at most 4,
  * taken in ascending order; the key is hashed before), so two inserts
  * into different regions share no lock. A concurrent insert refreshes or

@@ -99,8 +99,9 @@ struct fk_window {
     /* The concurrent calls' locks (window.c, "many writers"): `writer`
      * orders the global steps (a generation's start under writers, the
      * slow insert, the lock array's allocation); `locks`, NULL until the
-     * first concurrent call, one byte per region of the table (64 bytes,
-     * more for tables over 1 MiB: window.c). */
+     * first concurrent call, a lock byte per region of the table (64
+     * bytes, more for tables over 64 KiB: window.c), each on a line of its
+     * own. */
     _Atomic unsigned char writer;
     _Atomic(unsigned char *) locks;
     uint32_t  region_shift; /* a region's bytes: 2^region_shift (set with locks) */
