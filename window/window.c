@@ -1004,8 +1004,11 @@ static void choose_paths(fk_window *x)
  * in different regions share no lock and no table line.
  *
  *   - insert: under its buckets, a refresh (its fingerprint is there) or
- *     a free slot; the counts are atomic adds on the window's counters
- *     (live, slots and inserts per tag). A count window's generation count
+ *     a free slot; the counts go to the thread's row (fk_tallies: live,
+ *     slots per tag, refreshes, evictions, a time window's inserts), folded
+ *     into the fields by the global steps and the counts' readers; a time
+ *     window's live count stays one shared counter (so FK_EFULL is exact).
+ *     A count window's generation count
  *     is also its ticket: the insert whose add takes it to L ends the
  *     generation (below); one whose add finds it at L already undoes the
  *     add and waits for that step, then starts again. So each generation

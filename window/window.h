@@ -103,7 +103,8 @@
  * holds the regions of its key's two buckets (at most 4,
  * taken in ascending order; the key is hashed before), so two inserts
  * into different regions share no lock. A concurrent insert refreshes or
- * fills a slot there and counts with atomic adds on the window's counts;
+ * fills a slot there and counts in a row of its thread's (folded into the
+ * window's counts by the global step and by stats, describe and saving);
  * with both buckets full it finds a path of evictions holding one bucket
  * at a time, then carries it out from its free end, each move copying a
  * fingerprint into its other bucket before clearing the old slot, both
