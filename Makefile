@@ -526,7 +526,7 @@ mutate: deps
 # (TSAN_TESTS) and the CLI's threaded commands (TSAN_SCRIPTS, against a CLI
 # built the same way), under ThreadSanitizer in their own folder; any
 # report fails them. CC=clang works too.
-TSAN_TESTS   := test_concurrent test_concurrent_kinds test_fuse test_ribbon
+TSAN_TESTS   := test_concurrent test_concurrent_kinds test_window_concurrent test_fuse test_ribbon
 TSAN_SCRIPTS := tests/cli_threads.sh
 test-tsan: deps-tsan
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan SAN=thread OPT=-O1 \

@@ -167,6 +167,8 @@ void fk_window_free(fk_window *w)
         return;
     free(w->bytes);
     free(w->stash);
+    free(atomic_load_explicit(&w->locks, memory_order_relaxed));
+    fk_tallies_release(&w->c_counts);
     free(w);
 }
 
@@ -263,8 +265,11 @@ static void sweep(fk_window *w, unsigned t)
 /* Starts the next generation: its tag is the oldest's, swept first. */
 /* (out of line: once per L inserts, kept out of the flattened insert paths,
  * whose fast path then saves fewer registers) */
+static void fold_counts(fk_window *w);
+
 static __attribute__((noinline)) void next_generation(fk_window *w)
 {
+    fold_counts(w); /* the sweep reads the per-tag counts */
     w->generation++;
     /* (a count window after 2^63 L inserts: the same tags, a lower number,
      * so the number never wraps; window.h) */
@@ -277,6 +282,7 @@ static __attribute__((noinline)) void next_generation(fk_window *w)
 
 void fk_win_clear(fk_window *w)
 {
+    fold_counts(w); /* then every count is zeroed whole */
     memset(w->bytes, 0, (size_t)fk_win_table_bytes(w->buckets, w->w));
     w->swept_last = w->live;
     w->swept_total += w->live;
@@ -343,49 +349,11 @@ static fk_status advance_locked(fk_window *w, uint64_t now)
     return FK_OK;
 }
 
-/* ------------------------------------------------------- many writers
- *
- * A window's writers share more than slots: the count of inserts that
- * starts each generation, the sweep over the whole table that follows,
- * the stash, the eviction PRNG, and cuckoo kicks that move fingerprints
- * across buckets packed at any bit offset. So the concurrent writers take
- * one lock (w->writer, common/spinlock.h), with the key hashed before it;
- * the lookups beside them (fk_filter_contains_concurrent) take it too,
- * since a kick or a sweep in progress may hide a key from a plain lookup;
- * and the advance always takes it, so that one thread may move a time
- * window's clock while others insert concurrently (the sweeps it starts
- * run under the lock). Correct at every load, but the writers run one at
- * a time: the window scales by the hashing alone. The plain calls take no
- * lock (and keep their instructions), the advance excepted (one
- * uncontended lock per call). */
-
-static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
-{
-    fk_window *w = (fk_window *)f;
-    fk_spin_lock(&w->writer);
-    fk_status s = advance_locked(w, now);
-    fk_spin_unlock(&w->writer);
-    return s;
-}
-
-static fk_status fk_window_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
-{
-    fk_window *w = (fk_window *)f;
-    uint64_t h = fk_win_hash(w, key, len);
-    fk_spin_lock(&w->writer);
-    fk_status s = w->insert_h(w, h);
-    fk_spin_unlock(&w->writer);
-    return s;
-}
-
-static bool fk_window_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
-{
-    fk_window *w = (fk_window *)(uintptr_t)f;
-    fk_spin_lock(&w->writer);
-    bool hit = w->lookup(f, key, len);
-    fk_spin_unlock(&w->writer);
-    return hit;
-}
+/* The advance (fk_filter_advance has checked f and the kind): a clock
+ * that crosses no boundary only moves `now` and `boundary`, which no
+ * concurrent call reads, under the writer byte; one that starts a
+ * generation is a global step ("many writers", below). */
+static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now);
 
 /* ---------------------------------------------- reads as of a time
  *
@@ -1019,6 +987,483 @@ static void choose_paths(fk_window *x)
     }
 }
 
+/* ------------------------------------------------------- many writers
+ *
+ * The concurrent calls lock regions of the table, not the window. The
+ * table is cut into regions of 64 bytes (larger for tables over 64 KiB,
+ * so that there are at most 1024), one lock byte each, a cache line apart
+ * (w->locks, allocated zeroed by the first concurrent call:
+ * common/spinlock.h). A
+ * bucket's accesses touch the WIN_BUCKET_REACH bytes from its first byte
+ * (its 64-bit word, or a slot's 64-bit load in a 128-bit bucket), so a
+ * bucket is "held" when the one or two regions those bytes meet are
+ * locked, and every byte a writer stores (the untouched neighbours its
+ * 64-bit stores write back included) lies in a region it holds. A call
+ * takes the regions of a key's two buckets (at most 4, in ascending
+ * order, as every holder of several does): two inserts whose buckets lie
+ * in different regions share no lock and no table line.
+ *
+ *   - insert: under its buckets, a refresh (its fingerprint is there) or
+ *     a free slot; the counts go to the thread's row (fk_tallies: live,
+ *     slots per tag, refreshes, evictions, a time window's inserts), folded
+ *     into the fields by the global steps and the counts' readers; a time
+ *     window's live count stays one shared counter (so FK_EFULL is exact).
+ *     A count window's generation count
+ *     is also its ticket: the insert whose add takes it to L ends the
+ *     generation (below); one whose add finds it at L already undoes the
+ *     add and waits for that step, then starts again. So each generation
+ *     gets exactly L inserts, in the order their adds were made.
+ *   - both buckets full: a path of evictions ending in a free slot is
+ *     searched holding one bucket at a time, then carried out from its end
+ *     (as libcuckoo's): each step copies a fingerprint into the free slot
+ *     of its other bucket and only then clears the old one, both buckets
+ *     held, so a lookup (which holds both too) sees it in one of them,
+ *     always. A step whose slot changed meanwhile ends the walk (the
+ *     moves made are valid), and the insert tries again.
+ *   - the global steps: the writer byte, then every region lock in
+ *     ascending order, so no concurrent call runs: a generation's start
+ *     (the sweep), an advance that crosses a boundary, and the slow insert
+ *     (the plain one, under them): a path not found in WIN_PATH_MAX steps
+ *     or WIN_KICK_TRIES tries, a non-empty stash (read and written only
+ *     here), a time window at its live budget (so FK_EFULL stays exact).
+ *     Cost: the sweep's pass plus one lock per region (1024 at most).
+ *   - lookup: holds its two buckets (the stash is read only with them
+ *     held, and changes only in a global step).
+ *
+ * The plain calls take none of these and keep their instructions; the
+ * counters they share with the concurrent ones are the same fields. */
+
+/* A bucket's reach: its first byte and the 23 after it. */
+#define WIN_BUCKET_REACH 24u
+/* Regions: 64 bytes at least, larger for tables over 64 KiB, so that
+ * there are at most WIN_MAX_LOCKS locks. Each lock byte has a cache line
+ * of its own (WIN_LOCK_SHIFT): locks packed side by side would move their
+ * lines between the cores on nearly every insert, and a large array would
+ * miss the cache on every lock (a locked exchange that no later load of
+ * the insert overlaps); 1024 lines, 64 KiB, stay in the cache and make two
+ * writers' regions meet about once in 500 inserts. */
+#define WIN_MIN_REGION_SHIFT 6u
+#define WIN_MAX_LOCKS 1024u
+#define WIN_LOCK_SHIFT 6u
+/* A concurrent insert's eviction path and tries before the global step. */
+#define WIN_PATH_MAX 128u
+#define WIN_KICK_TRIES 4u
+
+static uint64_t region_count(const fk_window *w)
+{
+    return ((fk_win_table_bytes(w->buckets, w->w) + FK_WIN_PAD + WIN_BUCKET_REACH) >>
+            w->region_shift) + 1;
+}
+
+static uint32_t region_shift_for(const fk_window *w)
+{
+    uint32_t shift = WIN_MIN_REGION_SHIFT;
+    while ((fk_win_table_bytes(w->buckets, w->w) >> shift) > WIN_MAX_LOCKS)
+        shift++;
+    return shift;
+}
+
+/* The lock array, allocated by the first concurrent call (under the writer
+ * byte); NULL when it cannot be. */
+static unsigned char *locks_get(fk_window *w)
+{
+    unsigned char *l = atomic_load_explicit(&w->locks, memory_order_acquire);
+    if (__builtin_expect(l != NULL, 1))
+        return l;
+    fk_spin_lock(&w->writer);
+    l = atomic_load_explicit(&w->locks, memory_order_relaxed);
+    if (!l) {
+        w->region_shift = region_shift_for(w); /* read by those who load `locks` */
+        void *made = NULL;
+        if (fk_alloc_zeroed(region_count(w) << WIN_LOCK_SHIFT, &made) == FK_OK) {
+            l = made;
+            atomic_store_explicit(&w->locks, l, memory_order_release);
+        }
+    }
+    fk_spin_unlock(&w->writer);
+    return l;
+}
+
+/* The regions a call holds: ascending, no repeats. */
+typedef struct {
+    uint64_t r[4];
+    unsigned n;
+} win_held;
+
+/* Holds buckets b1 and b2 (the same bucket twice: once): the regions
+ * their reaches meet, each reach one region or two adjacent ones. */
+static inline void hold(const fk_window *w, unsigned char *locks, win_held *h, uint64_t b1,
+                        uint64_t b2)
+{
+    uint64_t o1 = (b1 * w->bucket_bits) >> 3, o2 = (b2 * w->bucket_bits) >> 3;
+    if (o1 > o2) {
+        uint64_t o = o1;
+        o1 = o2;
+        o2 = o;
+    }
+    const uint64_t lo1 = o1 >> w->region_shift, hi1 = (o1 + WIN_BUCKET_REACH - 1) >> w->region_shift;
+    const uint64_t lo2 = o2 >> w->region_shift, hi2 = (o2 + WIN_BUCKET_REACH - 1) >> w->region_shift;
+    /* lo1 <= lo2, hi1 <= hi2, each hi at most its lo + 1: a region past
+     * the last one listed is new */
+    unsigned n = 0;
+    h->r[n++] = lo1;
+    if (hi1 != lo1)
+        h->r[n++] = hi1;
+    if (lo2 > h->r[n - 1])
+        h->r[n++] = lo2;
+    if (hi2 > h->r[n - 1])
+        h->r[n++] = hi2;
+    h->n = n;
+    for (unsigned k = 0; k < n; k++)
+        fk_spin_lock(fk_spin_at(locks, h->r[k] << WIN_LOCK_SHIFT));
+}
+
+static inline void release(unsigned char *locks, const win_held *h)
+{
+    for (unsigned k = h->n; k-- > 0;)
+        fk_spin_unlock(fk_spin_at(locks, h->r[k] << WIN_LOCK_SHIFT));
+}
+
+/* The global step's entry and exit: no concurrent call runs between. */
+static void exclusive_begin(fk_window *w, unsigned char *locks)
+{
+    fk_spin_lock(&w->writer);
+    if (locks)
+        for (uint64_t i = 0, n = region_count(w); i < n; i++)
+            fk_spin_lock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
+    fold_counts(w);
+}
+
+static void exclusive_end(fk_window *w, unsigned char *locks)
+{
+    if (locks)
+        for (uint64_t i = region_count(w); i-- > 0;)
+            fk_spin_unlock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
+    fk_spin_unlock(&w->writer);
+}
+
+static inline uint64_t add_u64(uint64_t *p, uint64_t d)
+{
+    return atomic_fetch_add_explicit((_Atomic uint64_t *)p, d, memory_order_relaxed);
+}
+
+/* The per-thread counts of the concurrent inserts (w->c_counts): live
+ * slots (a count window's; a time window's live count stays one shared
+ * counter, so that FK_EFULL is exact), refreshes, evictions, slots per
+ * tag, inserts per tag (a time window's; a count window's insert count is
+ * its shared ticket). */
+enum {
+    FK_WIN_C_LIVE,
+    FK_WIN_C_REFRESHED,
+    FK_WIN_C_KICKS,
+    FK_WIN_C_SLOTS,
+    FK_WIN_C_INSERTS = FK_WIN_C_SLOTS + FK_WINDOW_GENERATIONS,
+    FK_WIN_C_FIELDS = FK_WIN_C_INSERTS + FK_WINDOW_GENERATIONS
+};
+
+static inline void fold_one(fk_window *w, unsigned field, uint64_t *into, bool *any)
+{
+    uint64_t d = fk_tallies_sum(&w->c_counts, FK_WIN_C_FIELDS, field);
+    if (d) {
+        *into += d;
+        *any = true;
+    }
+}
+
+/* Moves the rows' counts into the fields (no concurrent insert runs). */
+static void fold_counts(fk_window *w)
+{
+    if (!atomic_load_explicit(&w->c_counts.rows, memory_order_acquire))
+        return;
+    bool any = false;
+    fold_one(w, FK_WIN_C_LIVE, &w->live, &any);
+    fold_one(w, FK_WIN_C_REFRESHED, &w->refreshed, &any);
+    fold_one(w, FK_WIN_C_KICKS, &w->kicks, &any);
+    for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++) {
+        fold_one(w, FK_WIN_C_SLOTS + t, &w->slots[t], &any);
+        fold_one(w, FK_WIN_C_INSERTS + t, &w->inserts[t], &any);
+        if (w->inserts[t] > FK_WINDOW_MAX_INSERTS) /* a time window's count saturates */
+            w->inserts[t] = FK_WINDOW_MAX_INSERTS;
+    }
+    if (any)
+        fk_tallies_reset(&w->c_counts, FK_WIN_C_FIELDS);
+}
+
+void fk_win_settle(const fk_window *cw)
+{
+    fk_window *w = (fk_window *)(uintptr_t)cw;
+    if (!atomic_load_explicit(&w->c_counts.rows, memory_order_acquire))
+        return; /* no concurrent insert ever counted here */
+    fk_spin_lock(&w->writer);
+    fold_counts(w);
+    fk_spin_unlock(&w->writer);
+}
+
+/* A count window's generation g ends, unless a step already ended it. */
+static void end_generation(fk_window *w, unsigned char *locks, uint64_t g)
+{
+    exclusive_begin(w, locks);
+    if (w->generation == g && w->inserts[g & FK_WIN_TAG_MASK] >= w->gen_len)
+        next_generation(w);
+    exclusive_end(w, locks);
+}
+
+static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
+{
+    fk_window *w = (fk_window *)f;
+    fk_spin_lock(&w->writer);
+    unsigned char *locks = atomic_load_explicit(&w->locks, memory_order_acquire);
+    fk_status s;
+    if (!locks || clock_at(w, now).crossed == 0) {
+        s = advance_locked(w, now); /* no sweep: only the clock's fields */
+    } else {
+        for (uint64_t i = 0, n = region_count(w); i < n; i++)
+            fk_spin_lock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
+        s = advance_locked(w, now);
+        for (uint64_t i = region_count(w); i-- > 0;)
+            fk_spin_unlock(fk_spin_at(locks, i << WIN_LOCK_SHIFT));
+    }
+    fk_spin_unlock(&w->writer);
+    return s;
+}
+
+/* The slow insert: the plain one, as a global step (after the end of a
+ * count window's generation that a writer has yet to make). */
+static fk_status insert_exclusive(fk_window *w, unsigned char *locks, uint64_t h)
+{
+    exclusive_begin(w, locks);
+    if (!w->timed && w->inserts[w->generation & FK_WIN_TAG_MASK] >= w->gen_len)
+        next_generation(w);
+    fk_status s = w->insert_h(w, h);
+    exclusive_end(w, locks);
+    return s;
+}
+
+typedef enum {
+    PLACE_DONE,       /* *st is the answer */
+    PLACE_DONE_ENDS,  /* FK_OK, and this insert ends generation *g */
+    PLACE_WAIT_END,   /* generation *g is full: end it, then try again */
+    PLACE_FULL,       /* both buckets full: a path of evictions */
+    PLACE_SLOW        /* the global step's insert */
+} place_result;
+
+/* The insert's fast part, p's buckets held: a refresh or a free slot. */
+static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st, uint64_t *g)
+{
+    if (w->stash_n != 0)
+        return PLACE_SLOW;
+    *g = w->generation;
+    const unsigned t = (unsigned)(*g & FK_WIN_TAG_MASK);
+    const uint64_t v = ((uint64_t)p->fp << FK_WIN_TAG_BITS) | t;
+    uint64_t b = p->i1;
+    int j;
+    bool fresh;
+    if (__builtin_expect(w->f <= FK_WIN_WORD_FP_BITS, 1)) {
+        /* each bucket one word, read once: its match, else its room */
+        const uint64_t v1 = fk_win_bucket(w, p->i1), v2 = fk_win_bucket(w, p->i2);
+        uint64_t m = fk_win_match(w, v1, p->fp);
+        if (!m && (m = fk_win_match(w, v2, p->fp)) != 0)
+            b = p->i2;
+        if (!(fresh = m == 0))
+            j = (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m));
+        else if ((m = fk_win_free_mask(w, v1)) != 0 || (b = p->i2, m = fk_win_free_mask(w, v2)) != 0)
+            j = (int)fk_win_slot_of_bit(w, (unsigned)__builtin_ctzll(m));
+        else
+            j = -1;
+    } else {
+        j = fk_win_find(w, b, p->fp);
+        if (j < 0) {
+            b = p->i2;
+            j = fk_win_find(w, b, p->fp);
+        }
+        if ((fresh = j < 0) && (j = fk_win_find_free(w, b = p->i1)) < 0)
+            j = fk_win_find_free(w, b = p->i2);
+    }
+    if (fresh) {
+        if (j < 0)
+            return w->timed && atomic_load_explicit((_Atomic uint64_t *)&w->live,
+                                                    memory_order_relaxed) >= w->live_budget
+                       ? PLACE_SLOW
+                       : PLACE_FULL;
+    }
+    const fk_tally_row row = fk_tallies_row(&w->c_counts, FK_WIN_C_FIELDS);
+    uint64_t k = 0;
+    if (!w->timed) {
+        /* the ticket: this insert's place in its generation */
+        k = add_u64(&w->inserts[t], 1);
+        if (k >= w->gen_len) { /* another insert ended the generation */
+            add_u64(&w->inserts[t], UINT64_MAX);
+            return PLACE_WAIT_END;
+        }
+        /* (never past the budget: 7L older inserts, k + 1 current ones) */
+        if (fresh)
+            fk_tally_row_add(row, FK_WIN_C_LIVE, 1);
+    } else {
+        if (fresh && add_u64(&w->live, 1) >= w->live_budget) { /* fed past its size */
+            add_u64(&w->live, UINT64_MAX);
+            add_u64(&w->refused, 1);
+            *st = FK_EFULL;
+            return PLACE_DONE;
+        }
+        fk_tally_row_add(row, FK_WIN_C_INSERTS + t, 1);
+    }
+    if (fresh) {
+        fk_win_set(w, b, (unsigned)j, v);
+        fk_tally_row_add(row, FK_WIN_C_SLOTS + t, 1);
+    } else {
+        unsigned old = (unsigned)(fk_win_get(w, b, (unsigned)j) & FK_WIN_TAG_MASK);
+        if (old != t) {
+            fk_win_set(w, b, (unsigned)j, v);
+            fk_tally_row_add(row, FK_WIN_C_SLOTS + old, UINT64_MAX);
+            fk_tally_row_add(row, FK_WIN_C_SLOTS + t, 1);
+        }
+        fk_tally_row_add(row, FK_WIN_C_REFRESHED, 1);
+    }
+    *st = FK_OK;
+    return !w->timed && k + 1 == w->gen_len ? PLACE_DONE_ENDS : PLACE_DONE;
+}
+
+/* One step of an eviction path: slot j of bucket b held v. */
+typedef struct {
+    uint64_t b, v;
+    unsigned j;
+} path_step;
+
+/* Both of p's buckets were full: searches a path of evictions from one of
+ * them to a free slot, then carries it out from its end (above). True
+ * when it was carried out (a slot of p's buckets was freed: the caller
+ * tries again); false when no path was found or a step's slot changed. */
+static bool kick_concurrent(fk_window *w, unsigned char *locks, const fk_win_place *p,
+                            uint64_t seed)
+{
+    path_step path[WIN_PATH_MAX];
+    uint64_t r = fk_mix64(seed);
+    uint64_t b = (r & 1) ? p->i2 : p->i1, end = 0;
+    unsigned n = 0;
+    win_held held;
+    /* each step looks one step ahead, as the plain walk: a slot of b whose
+     * fingerprint's other bucket has room ends the path there (the four
+     * buckets prefetched, so their misses overlap); else a random slot's
+     * fingerprint is followed to its other bucket */
+    for (unsigned steps = 0;; steps++) {
+        if (n == WIN_PATH_MAX || steps == 2 * WIN_PATH_MAX)
+            return false;
+        uint64_t v[4], alt[4];
+        hold(w, locks, &held, b, b);
+        for (unsigned i = 0; i < 4; i++)
+            v[i] = fk_win_get(w, b, i);
+        release(locks, &held);
+        for (unsigned i = 0; i < 4; i++) {
+            if (v[i] == 0) { /* room appeared in b: the path ends here */
+                if (n == 0)
+                    return true;
+                end = b;
+                goto carry;
+            }
+            alt[i] = fk_win_alt(w, b, (uint32_t)(v[i] >> FK_WIN_TAG_BITS));
+            __builtin_prefetch(fk_win_bucket_addr(w, alt[i]));
+        }
+        for (unsigned i = 0; i < 4; i++) {
+            if (alt[i] == b)
+                continue; /* a fingerprint whose two buckets coincide cannot move */
+            hold(w, locks, &held, alt[i], alt[i]);
+            const bool room = fk_win_find_free(w, alt[i]) >= 0;
+            release(locks, &held);
+            if (room) {
+                path[n++] = (path_step){ b, v[i], i };
+                end = alt[i];
+                goto carry;
+            }
+        }
+        r = fk_mix64(r);
+        const unsigned j = (unsigned)(r >> 62);
+        if (alt[j] == b)
+            continue;
+        path[n++] = (path_step){ b, v[j], j };
+        b = alt[j];
+    }
+carry:
+    for (unsigned k = n; k-- > 0;) {
+        const uint64_t from = path[k].b, to = k + 1 < n ? path[k + 1].b : end;
+        hold(w, locks, &held, from, to);
+        int free_at = fk_win_get(w, from, path[k].j) == path[k].v ? fk_win_find_free(w, to) : -1;
+        if (free_at >= 0) {
+            fk_win_set(w, to, (unsigned)free_at, path[k].v); /* copied first, */
+            fk_win_set(w, from, path[k].j, 0);               /* then cleared */
+            fk_tally_row_add(fk_tallies_row(&w->c_counts, FK_WIN_C_FIELDS), FK_WIN_C_KICKS, 1);
+        }
+        release(locks, &held);
+        if (free_at < 0)
+            return false;
+    }
+    return true;
+}
+
+static fk_status insert_concurrent_hash(fk_window *w, uint64_t h)
+{
+    unsigned char *locks = locks_get(w);
+    if (!locks || fk_tallies_prepare(&w->c_counts, FK_WIN_C_FIELDS) != FK_OK)
+        return FK_ENOMEM;
+    const fk_win_place p = fk_win_place_of(w, h);
+    /* the buckets' misses overlap the locks' (a locked exchange lets no
+     * later load start before it) */
+    __builtin_prefetch(fk_win_bucket_addr(w, p.i1));
+    __builtin_prefetch(fk_win_bucket_addr(w, p.i2));
+    for (unsigned tries = 0;;) {
+        win_held held;
+        uint64_t g = 0;
+        fk_status st = FK_OK;
+        hold(w, locks, &held, p.i1, p.i2);
+        place_result r = try_place(w, &p, &st, &g);
+        release(locks, &held);
+        switch (r) {
+        case PLACE_DONE:
+            return st;
+        case PLACE_DONE_ENDS:
+            end_generation(w, locks, g);
+            return FK_OK;
+        case PLACE_WAIT_END:
+            end_generation(w, locks, g);
+            continue;
+        case PLACE_FULL:
+            if (tries < WIN_KICK_TRIES && kick_concurrent(w, locks, &p, h + ++tries))
+                continue;
+            return insert_exclusive(w, locks, h);
+        case PLACE_SLOW:
+        default:
+            return insert_exclusive(w, locks, h);
+        }
+    }
+}
+
+static fk_status fk_window_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)
+{
+    fk_window *w = (fk_window *)f;
+    return insert_concurrent_hash(w, fk_win_hash(w, key, len));
+}
+
+static bool fk_window_slot_contains_concurrent(const fk_filter *f, const void *key, size_t len)
+{
+    fk_window *w = (fk_window *)(uintptr_t)f;
+    const fk_win_place p = fk_win_place_of(w, fk_win_hash(w, key, len));
+    unsigned char *locks = locks_get(w);
+    if (!locks) {
+        /* no lock array, so no concurrent insert: the writer byte keeps
+         * its allocation, and the advance, out while this reads */
+        fk_spin_lock(&w->writer);
+        locks = atomic_load_explicit(&w->locks, memory_order_relaxed);
+        bool hit = !locks && fk_win_has(w, &p);
+        fk_spin_unlock(&w->writer);
+        if (!locks)
+            return hit;
+    }
+    win_held held;
+    hold(w, locks, &held, p.i1, p.i2);
+    bool hit = fk_win_has(w, &p);
+    release(locks, &held);
+    return hit;
+}
+
 /* ------------------------------------------------------ describe, stats */
 
 fk_status fk_window_locate(const fk_window *w, const void *key, size_t len,
@@ -1063,6 +1508,7 @@ void fk_window_describe(const fk_window *w, fk_window_description *out)
 {
     if (!w || !out)
         return;
+    fk_win_settle(w);
     memset(out, 0, sizeof *out);
     out->fingerprint_bits = w->f;
     out->slot_bits = w->w;
@@ -1110,12 +1556,16 @@ void fk_window_stats(const fk_window *w, fk_stats *out)
     memset(out, 0, sizeof *out);
     if (!w)
         return;
+    fk_win_settle(w);
     uint64_t items = 0;
     for (unsigned t = 0; t < FK_WINDOW_GENERATIONS; t++)
         items += w->inserts[t];
     out->items = items;
     out->capacity = w->capacity;
     out->memory_bytes = memory_of(w->buckets, w->w) + w->stash_cap * sizeof *w->stash;
+    if (atomic_load_explicit(&w->locks, memory_order_relaxed))
+        out->memory_bytes += region_count(w) << WIN_LOCK_SHIFT; /* the concurrent calls' locks */
+    out->memory_bytes += fk_tallies_bytes(&w->c_counts, FK_WIN_C_FIELDS);
     out->bits_per_item = 8.0 * (double)out->memory_bytes / (double)w->capacity;
     out->load_factor = (double)w->live / (double)(4 * w->buckets);
     out->expected_fpr = fk_win_theory_fpr(w->f, out->load_factor);

@@ -94,18 +94,45 @@
  *   plain writers                  no                 no           no            no       no
  *
  * (1) one thread moves the clock: two advances at once are kept apart by
- *     the lock below, but their order is the caller's to choose.
- * stats, describe and saving are lookups. The concurrent insert, the
- * concurrent lookup and the advance take one lock (a byte in the window;
- * the key is hashed before it): a window's inserts share the insert count
- * that starts each generation, the sweep over the whole table, the stash
- * and the cuckoo kicks across packed buckets, so its writers run one at a
- * time and two threads insert about as fast as one (the hashing alone
- * runs in parallel). A key whose concurrent insert has returned FK_OK is
- * found by every fk_filter_contains_concurrent that starts later, within
- * the window's promise above. The plain calls take no lock and keep their
- * instructions, the advance excepted (one uncontended lock). No remove, so
- * no concurrent remove.
+ *     the writer lock below, but their order is the caller's to choose.
+ * stats, describe and saving are lookups. The concurrent calls lock the
+ * table by regions (a lock per 64 bytes of table, or per larger region
+ * for tables over 64 KiB: 1024 locks at most, each on a cache line of its
+ * own, 64 KiB; allocated by the first concurrent call and counted in
+ * memory_bytes from then on); each
+ * holds the regions of its key's two buckets (at most 4,
+ * taken in ascending order; the key is hashed before), so two inserts
+ * into different regions share no lock. A concurrent insert refreshes or
+ * fills a slot there and counts in a row of its thread's (folded into the
+ * window's counts by the global step and by stats, describe and saving);
+ * with both buckets full it finds a path of evictions holding one bucket
+ * at a time, then carries it out from its free end, each move copying a
+ * fingerprint into its other bucket before clearing the old slot, both
+ * buckets held. A concurrent lookup holds its two buckets: it sees an
+ * acknowledged key before or after any move, never in neither bucket.
+ * The global step, during which no other concurrent call runs: the
+ * writer lock, then every region lock in order (cost: the sweep's pass
+ * and one lock per region). It starts a generation (a count
+ * window's L-th insert, an advance that crosses a boundary: an advance
+ * that crosses none only moves the clock, under the writer lock), and it
+ * runs the rare inserts the regions cannot: no eviction path found in
+ * 128 steps and 4 tries, a non-empty stash, a time window at its
+ * live budget (so FK_EFULL stays exact).
+ * A count window's count under concurrent inserts: each insert (a
+ * refresh too) adds one to its generation's count under its regions;
+ * the one whose add makes it L starts the next generation as soon as it
+ * has placed its key (the global step waits for every insert still
+ * placing); an insert whose add finds the count at L already undoes the
+ * add, waits for that step and starts again in the new generation. So
+ * every generation gets exactly L inserts, in the order of their adds,
+ * and "the last N inserts" counts them in that order. A count window's
+ * concurrent inserts thus share one counter (one atomic add on a shared
+ * cache line each); a time window's share its live count when they take a
+ * new slot. A key whose concurrent insert has returned FK_OK is found by
+ * every fk_filter_contains_concurrent that starts later, within the
+ * window's promise above. The plain calls take no lock and keep their
+ * instructions, the advance excepted (the writer lock). No remove, so no
+ * concurrent remove.
  *
  *   fk_params p = fk_params_make(1000000, 0.01);     // the last 10^6 inserts
  *   fk_window *w;

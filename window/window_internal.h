@@ -38,6 +38,7 @@
 #include "window.h"
 #include "../common/endian.h"
 #include "../common/hash.h"
+#include "../common/tally.h"
 
 #define FK_WIN_PAD     16u
 #define FK_WIN_TAG_BITS 3u
@@ -85,11 +86,8 @@ struct fk_window {
     uint64_t  now;         /* time: the clock */
     uint64_t  boundary;    /* time: when the next generation starts */
     uint64_t  generation;  /* the current generation (its tag: & 7) */
-    uint64_t  live;        /* nonzero slots + stash entries */
     fk_win_stashed *stash; /* stash_cap entries, stash_n used (NULL when 0) */
     uint64_t  stash_n, stash_cap;
-    uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
-    uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
     uint64_t  rng;         /* eviction PRNG (splitmix64), from the seed */
     /* the byte lookup for this width (constants folded; window.c), with the
      * contains slot's signature and checks, so the slot jumps straight here */
@@ -97,11 +95,30 @@ struct fk_window {
     /* the insert from a hash, and the cuckoo walk, for this width */
     fk_status (*insert_h)(fk_window *w, uint64_t h);
     bool      (*kick)(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v);
-    uint64_t  kicks, refreshed, refused, swept_last, swept_total;
-    /* The concurrent writers' lock (window.c, "many writers"): held by
-     * fk_filter_insert_concurrent, fk_filter_contains_concurrent and the
-     * advance, never by the plain calls but the advance. */
+    uint64_t  swept_last, swept_total;
+    /* The concurrent calls' locks (window.c, "many writers"): `writer`
+     * orders the global steps (a generation's start under writers, the
+     * slow insert, the lock array's allocation); `locks`, NULL until the
+     * first concurrent call, a lock byte per region of the table (64
+     * bytes, more for tables over 64 KiB: window.c), each on a line of its
+     * own. */
     _Atomic unsigned char writer;
+    _Atomic(unsigned char *) locks;
+    uint32_t  region_shift; /* a region's bytes: 2^region_shift (set with locks) */
+    /* The concurrent inserts' counts, a row per thread (fields FK_WIN_C_*,
+     * window.c): folded into the fields below by every global step, every
+     * generation's start, and the readers of the counts (describe, stats,
+     * saving: fk_win_settle). */
+    fk_tallies c_counts;
+    /* Above: what every call reads and only the plain writers and the
+     * global steps write. Below: the counts a concurrent insert changes
+     * (atomic adds), on lines of their own, so that those adds do not
+     * evict the fields above from the other cores. */
+    char      line_gap[64];
+    uint64_t  live;        /* nonzero slots + stash entries */
+    uint64_t  slots[FK_WINDOW_GENERATIONS];   /* nonzero slots per tag */
+    uint64_t  inserts[FK_WINDOW_GENERATIONS]; /* inserts per tag's generation */
+    uint64_t  kicks, refreshed, refused;
 };
 
 /* ------------------------------------------------------- key -> place */
@@ -326,6 +343,11 @@ static inline fk_status fk_win_insert_hash(fk_window *w, uint64_t h)
 {
     return w->insert_h(w, h);
 }
+
+/* Folds the concurrent inserts' per-thread counts into w's fields, under
+ * the writer lock (a reader of the counts calls it first: describe, stats,
+ * saving; not beside concurrent writers, as every such reader). */
+void fk_win_settle(const fk_window *w);
 
 /* Empties the table and every count: the generation goes on (window.c). */
 void fk_win_clear(fk_window *w);

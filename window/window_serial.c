@@ -74,6 +74,7 @@ static void save_head(const fk_filter *f, fk_serial_head *h)
 static void save_payload(const fk_filter *f, uint8_t *dst)
 {
     const fk_window *w = (const fk_window *)f;
+    fk_win_settle(w);
     uint64_t st[FK_WIN_STATE_WORDS] = { 0 };
     memcpy(st + S_INSERTS, w->inserts, sizeof w->inserts);
     st[S_RNG] = w->rng;
