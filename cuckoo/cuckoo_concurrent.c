@@ -411,7 +411,9 @@ FK_CTAB_HOT bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *
     bool stored = false;
     fk_ctab *t = &c->table;
     atomic_fetch_add_explicit(&c->moves, 1, memory_order_relaxed);
+#if !FK_TSAN /* TSan builds (no fences there): every slot CAS is acq_rel itself (SLOT_CAS_ORDER) */
     atomic_thread_fence(memory_order_release); /* the add before any slot write (see the top) */
+#endif
     for (uint32_t i = last;; i--) {
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
