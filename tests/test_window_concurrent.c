@@ -256,8 +256,98 @@ TEST(time_window_writers_a_clock_and_a_checker)
     run(true, n, FK_TEST_SCALE(20, 10) * n, 41);
 }
 
+/* A writer's row takes 64 tickets (or live slots) of the shared count at
+ * once and may stop with most unused: another thread's concurrent insert
+ * that leaves 63 behind when the thread ends, then plain inserts and
+ * describe must count only the inserts made. */
+typedef struct {
+    fk_filter *f;
+    uint64_t   key;
+    fk_status  st;
+} one_insert;
+
+static void *insert_one(void *arg)
+{
+    one_insert *o = arg;
+    o->st = fk_filter_insert_concurrent(o->f, &o->key, sizeof o->key);
+    return NULL;
+}
+
+static void insert_in_a_thread_that_ends(fk_filter *f, uint64_t key)
+{
+    one_insert o = { f, key, FK_EINVAL };
+    pthread_t id;
+    CHECK(pthread_create(&id, NULL, insert_one, &o) == 0);
+    CHECK(pthread_join(id, NULL) == 0);
+    CHECK_STATUS(o.st, FK_OK);
+}
+
+TEST(what_a_writer_took_and_left_unused_is_not_counted)
+{
+    /* count window: L = 1000, so each generation is exactly 1000 inserts */
+    fk_params p = fk_params_make(7000, 0.01);
+    fk_filter *f = NULL;
+    CHECK_STATUS(fk_filter_new(&fk_window_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    fk_window_description d;
+    fk_window_describe((fk_window *)f, &d);
+    const uint64_t L = d.generation_length;
+    CHECK_EQ_U64(L, 1000);
+    uint64_t key = 0;
+    insert_in_a_thread_that_ends(f, keys_positive(key++));
+    CHECK_STATUS(fk_filter_insert_concurrent(f, &(uint64_t){ keys_positive(key++) }, 8), FK_OK);
+    /* 2 made, up to 126 taken: the plain inserts end the generation at L */
+    for (uint64_t j = 2; j < L - 1; j++)
+        CHECK_STATUS(fk_filter_insert(f, &(uint64_t){ keys_positive(key++) }, 8), FK_OK);
+    fk_window_describe((fk_window *)f, &d);
+    CHECK_MSG(d.generation == 0 && d.generation_inserts[0] == L - 1,
+              "after L - 1 inserts: generation %llu holding %llu",
+              (unsigned long long)d.generation, (unsigned long long)d.generation_inserts[0]);
+    /* concurrent inserts across two boundaries, a thread of its own among them */
+    for (uint64_t j = 0; j < 2 * L; j++) {
+        if (j % 500 == 7)
+            insert_in_a_thread_that_ends(f, keys_positive(key++));
+        else
+            CHECK_STATUS(fk_filter_insert_concurrent(f, &(uint64_t){ keys_positive(key++) }, 8),
+                         FK_OK);
+    }
+    fk_window_describe((fk_window *)f, &d);
+    CHECK_MSG(d.generation == 2 && d.generation_inserts[0] == L - 1 &&
+                  d.generation_inserts[1] == L && d.generation_inserts[2] == L,
+              "after 3L - 1 inserts: generation %llu holding %llu, %llu, %llu",
+              (unsigned long long)d.generation, (unsigned long long)d.generation_inserts[0],
+              (unsigned long long)d.generation_inserts[1],
+              (unsigned long long)d.generation_inserts[2]);
+    fk_filter_free(f);
+
+    /* time window: refused exactly at its budget of live slots, the last
+     * inserts plain */
+    p = fk_params_make(700, 0.01);
+    p.span = 1000;
+    CHECK_STATUS(fk_filter_new(&fk_window_ops, &p, &f), FK_OK);
+    if (!f)
+        return;
+    CHECK_STATUS(fk_filter_advance(f, 0), FK_OK);
+    fk_window_describe((fk_window *)f, &d);
+    const uint64_t budget = d.live_budget;
+    insert_in_a_thread_that_ends(f, keys_positive(key++));
+    CHECK_STATUS(fk_filter_insert_concurrent(f, &(uint64_t){ keys_positive(key++) }, 8), FK_OK);
+    uint64_t accepted = 2;
+    for (uint64_t j = 2; j < budget + 10; j++)
+        accepted += fk_filter_insert(f, &(uint64_t){ keys_positive(key++) }, 8) == FK_OK;
+    fk_window_describe((fk_window *)f, &d);
+    /* (a key whose fingerprint is there already takes no slot) */
+    CHECK_MSG(accepted >= budget && d.live == budget && d.refused == budget + 10 - accepted,
+              "time window of budget %llu: %llu accepted, live %llu, refused %llu",
+              (unsigned long long)budget, (unsigned long long)accepted,
+              (unsigned long long)d.live, (unsigned long long)d.refused);
+    fk_filter_free(f);
+}
+
 int main(void)
 {
+    RUN(what_a_writer_took_and_left_unused_is_not_counted);
     RUN(count_window_writers_and_a_checker);
     RUN(time_window_writers_a_clock_and_a_checker);
     return check_report();

@@ -533,6 +533,17 @@ static bool kick_any(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
     return false;
 }
 
+/* A count window's count reached L: its generation ends, unless part of
+ * the count is tickets that concurrent writers' rows took and did not use
+ * (taken back here first). FK_OK (a tail call from placed, out of line). */
+static __attribute__((noinline)) fk_status generation_ends(fk_window *w)
+{
+    fold_counts(w);
+    if (w->inserts[w->generation & FK_WIN_TAG_MASK] >= w->gen_len)
+        next_generation(w);
+    return FK_OK;
+}
+
 /* Counts an accepted insert; a count window's generation ends with its
  * L-th insert. */
 static inline void counted(fk_window *w, unsigned t)
@@ -540,7 +551,7 @@ static inline void counted(fk_window *w, unsigned t)
     /* saturating (a time window's count; a count window's stays below L) */
     w->inserts[t] += w->inserts[t] < FK_WINDOW_MAX_INSERTS;
     if (!w->timed && w->inserts[t] >= w->gen_len)
-        next_generation(w);
+        generation_ends(w);
 }
 
 /* (out of line: the width paths' slow way, see above) */
@@ -579,9 +590,12 @@ static __attribute__((noinline)) fk_status insert_any(fk_window *w, uint64_t h)
             return FK_OK;
         }
     }
-    if (w->live >= w->live_budget) { /* a time window fed past its size */
-        w->refused++;
-        return FK_EFULL;
+    if (w->live >= w->live_budget) { /* a time window fed past its size? */
+        fold_counts(w); /* (live slots concurrent writers' rows took count) */
+        if (w->live >= w->live_budget) {
+            w->refused++;
+            return FK_EFULL;
+        }
     }
     if ((j = fk_win_find_free(w, p.i1)) >= 0)
         fk_win_set(w, p.i1, (unsigned)j, v);
@@ -750,14 +764,6 @@ static inline __attribute__((always_inline)) bool kick_w(fk_window *w, uint64_t 
         carry = here;
     }
     return false;
-}
-
-/* A count window's generation ends: FK_OK (a tail call from placed, out of
- * line). */
-static __attribute__((noinline)) fk_status generation_ends(fk_window *w)
-{
-    next_generation(w);
-    return FK_OK;
 }
 
 /* Counts a new slot of tag t, as insert_any does (live, slots, counted). */
@@ -1006,13 +1012,16 @@ static void choose_paths(fk_window *x)
  *   - insert: under its buckets, a refresh (its fingerprint is there) or
  *     a free slot; the counts go to the thread's row (fk_tallies: live,
  *     slots per tag, refreshes, evictions, a time window's inserts), folded
- *     into the fields by the global steps and the counts' readers; a time
- *     window's live count stays one shared counter (so FK_EFULL is exact).
- *     A count window's generation count
- *     is also its ticket: the insert whose add takes it to L ends the
- *     generation (below); one whose add finds it at L already undoes the
- *     add and waits for that step, then starts again. So each generation
- *     gets exactly L inserts, in the order their adds were made.
+ *     into the fields by the global steps and the counts' readers. A count
+ *     window's generation count is also its ticket: the insert whose
+ *     ticket takes it to L ends the generation (below); one that finds it
+ *     at L already waits for that step, then starts again. A time window's
+ *     live count bounds its slots (FK_EFULL). A row takes WIN_TAKE of
+ *     either at once while the shared count is far from its bound, so the
+ *     shared line is written once per WIN_TAKE inserts of a thread; what
+ *     rows hold unused, every global step and every reader of the counts
+ *     takes back first (fold_counts), so each generation gets exactly L
+ *     inserts made and a refusal is exact.
  *   - both buckets full: a path of evictions ending in a free slot is
  *     searched holding one bucket at a time, then carried out from its end
  *     (as libcuckoo's): each step copies a fingerprint into the free slot
@@ -1158,8 +1167,17 @@ enum {
     FK_WIN_C_KICKS,
     FK_WIN_C_SLOTS,
     FK_WIN_C_INSERTS = FK_WIN_C_SLOTS + FK_WINDOW_GENERATIONS,
-    FK_WIN_C_FIELDS = FK_WIN_C_INSERTS + FK_WINDOW_GENERATIONS
+    /* what the row has taken from the shared count and not yet used: a
+     * count window's tickets (of the current generation), a time window's
+     * live slots */
+    FK_WIN_C_HELD = FK_WIN_C_INSERTS + FK_WINDOW_GENERATIONS,
+    FK_WIN_C_FIELDS
 };
+
+/* A writer's row takes WIN_TAKE tickets (or live slots) at once while the
+ * shared count is at least 2 WIN_TAKE from its bound; nearer, one at a
+ * time. One shared add per 64 inserts instead of one per insert. */
+#define WIN_TAKE 64u
 
 static inline void fold_one(fk_window *w, unsigned field, uint64_t *into, bool *any)
 {
@@ -1176,6 +1194,17 @@ static void fold_counts(fk_window *w)
     if (!atomic_load_explicit(&w->c_counts.rows, memory_order_acquire))
         return;
     bool any = false;
+    /* what the rows took and did not use goes back first (for a count
+     * window, tickets of the current generation: every generation's start
+     * comes here before it) */
+    const uint64_t held = fk_tallies_sum(&w->c_counts, FK_WIN_C_FIELDS, FK_WIN_C_HELD);
+    if (held) {
+        if (w->timed)
+            w->live -= held;
+        else
+            w->inserts[w->generation & FK_WIN_TAG_MASK] -= held;
+        any = true;
+    }
     fold_one(w, FK_WIN_C_LIVE, &w->live, &any);
     fold_one(w, FK_WIN_C_REFRESHED, &w->refreshed, &any);
     fold_one(w, FK_WIN_C_KICKS, &w->kicks, &any);
@@ -1247,6 +1276,30 @@ typedef enum {
     PLACE_SLOW        /* the global step's insert */
 } place_result;
 
+/* One of what row holds of the shared count *shared (bounded by
+ * `bound`): true when it had one, or took WIN_TAKE at once, far from the
+ * bound, and used one; false: take one from *shared. Only the row's
+ * thread writes its row, under its regions (the global steps, which take
+ * back what rows hold, hold every region). */
+static inline bool take_held(fk_tally_row row, uint64_t *shared, uint64_t bound)
+{
+    if (row.shared)
+        return false; /* a thread without a row of its own: one at a time */
+    _Atomic uint64_t *held = (_Atomic uint64_t *)&row.n[FK_WIN_C_HELD];
+    uint64_t h = atomic_load_explicit(held, memory_order_relaxed);
+    if (h == 0) {
+        if (bound < 2 * WIN_TAKE)
+            return false;
+        if (add_u64(shared, WIN_TAKE) > bound - 2 * WIN_TAKE) { /* near the bound */
+            add_u64(shared, (uint64_t)-(int64_t)WIN_TAKE);
+            return false;
+        }
+        h = WIN_TAKE;
+    }
+    atomic_store_explicit(held, h - 1, memory_order_relaxed);
+    return true;
+}
+
 /* The insert's fast part, p's buckets held: a refresh or a free slot. */
 static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st, uint64_t *g)
 {
@@ -1287,23 +1340,27 @@ static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st
                        : PLACE_FULL;
     }
     const fk_tally_row row = fk_tallies_row(&w->c_counts, FK_WIN_C_FIELDS);
-    uint64_t k = 0;
+    bool ends = false;
     if (!w->timed) {
         /* the ticket: this insert's place in its generation */
-        k = add_u64(&w->inserts[t], 1);
-        if (k >= w->gen_len) { /* another insert ended the generation */
-            add_u64(&w->inserts[t], UINT64_MAX);
-            return PLACE_WAIT_END;
+        if (!take_held(row, &w->inserts[t], w->gen_len)) {
+            const uint64_t k = add_u64(&w->inserts[t], 1);
+            if (k >= w->gen_len) { /* the generation's tickets are all taken */
+                add_u64(&w->inserts[t], UINT64_MAX);
+                return PLACE_WAIT_END;
+            }
+            ends = k + 1 == w->gen_len;
         }
-        /* (never past the budget: 7L older inserts, k + 1 current ones) */
+        /* (never past the budget: 7L older inserts, at most L current ones) */
         if (fresh)
             fk_tally_row_add(row, FK_WIN_C_LIVE, 1);
     } else {
-        if (fresh && add_u64(&w->live, 1) >= w->live_budget) { /* fed past its size */
+        if (fresh && !take_held(row, &w->live, w->live_budget) &&
+            add_u64(&w->live, 1) >= w->live_budget) {
+            /* at its size, or rows hold what is left: the global step
+             * takes those back and refuses exactly */
             add_u64(&w->live, UINT64_MAX);
-            add_u64(&w->refused, 1);
-            *st = FK_EFULL;
-            return PLACE_DONE;
+            return PLACE_SLOW;
         }
         fk_tally_row_add(row, FK_WIN_C_INSERTS + t, 1);
     }
@@ -1320,7 +1377,7 @@ static place_result try_place(fk_window *w, const fk_win_place *p, fk_status *st
         fk_tally_row_add(row, FK_WIN_C_REFRESHED, 1);
     }
     *st = FK_OK;
-    return !w->timed && k + 1 == w->gen_len ? PLACE_DONE_ENDS : PLACE_DONE;
+    return ends ? PLACE_DONE_ENDS : PLACE_DONE;
 }
 
 /* One step of an eviction path: slot j of bucket b held v. */

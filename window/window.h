@@ -119,16 +119,22 @@
  * 128 steps and 4 tries, a non-empty stash, a time window at its
  * live budget (so FK_EFULL stays exact).
  * A count window's count under concurrent inserts: each insert (a
- * refresh too) adds one to its generation's count under its regions;
- * the one whose add makes it L starts the next generation as soon as it
- * has placed its key (the global step waits for every insert still
- * placing); an insert whose add finds the count at L already undoes the
- * add, waits for that step and starts again in the new generation. So
- * every generation gets exactly L inserts, in the order of their adds,
- * and "the last N inserts" counts them in that order. A count window's
- * concurrent inserts thus share one counter (one atomic add on a shared
- * cache line each); a time window's share its live count when they take a
- * new slot. A key whose concurrent insert has returned FK_OK is found by
+ * refresh too) takes a ticket of its generation under its regions: one of
+ * 64 its thread's row took at once from the shared count while that count
+ * was at least 128 below L, else one from the shared count itself. The
+ * insert whose ticket makes the count L starts the next generation as
+ * soon as it has placed its key: the global step waits for every insert
+ * still placing and first takes back the tickets rows hold unused, so a
+ * generation ends at its L-th insert made, no sooner. An insert that finds
+ * every ticket taken waits for that step and starts again. So every
+ * generation gets exactly L inserts, all made before any of the next
+ * generation's, and "the last N inserts" holds in time order. A time
+ * window's live count is taken the same way, 64 slots at a time while it
+ * is at least 128 below 8L; FK_EFULL stays exact, as a refusal first takes
+ * back what rows hold. The shared counts are thus written once per 64
+ * inserts of a thread, not once per insert; the plain calls, and stats,
+ * describe and saving, take back what rows hold before they read a count.
+ * A key whose concurrent insert has returned FK_OK is found by
  * every fk_filter_contains_concurrent that starts later, within the
  * window's promise above. The plain calls take no lock and keep their
  * instructions, the advance excepted (the writer lock). No remove, so no
