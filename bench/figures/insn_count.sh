@@ -18,7 +18,10 @@
 # state, sweeps included: `FK_INSN_STREAM=10 insn_count.sh window 100000
 # 0.01 insert` is the bench's 10N stream), the present keys the last n.
 # FK_INSN_ANNOTATE=FILE also writes callgrind_annotate's per-line counts
-# (--auto=yes) of the counted loop to FILE.
+# (--auto=yes) of the counted loop to FILE. FK_INSN_CACHE=1 also simulates
+# the caches (callgrind --cache-sim=yes, the host's L1 and last level) and
+# adds the data lines each call missed in L1 and in the last level: the
+# cache lines a call touches that it did not find there.
 set -eu
 kind=${1:-cuckoo} n=${2:-1000000} fpr=${3:-0.001} op=${4:-lookup} capacity=${5:-$n}
 tmp=$(mktemp -d)
@@ -28,7 +31,8 @@ prog=$(figure_program insn_lookup)
 base=${op%_u64} u64=0 batch=0
 [ "$base" = "$op" ] || u64=1
 case $base in *_batch) base=${base%_batch} batch=1 ;; esac
-loop=lookup_loop concurrent=0 which=both
+loop=lookup_loop concurrent=0 which=both cache=no
+[ "${FK_INSN_CACHE:-0}" = 0 ] || cache=yes
 case $base in
     lookup) ;;
     absent|present|mixed) which=$base ;;
@@ -40,7 +44,7 @@ esac
 [ "$u64" = 0 ] || [ "$base" = build ] || loop=${loop}_u64
 [ "$batch" = 0 ] || loop=lookup_loop_batch
 FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
-    valgrind --tool=callgrind --toggle-collect="$loop" \
+    valgrind --tool=callgrind --toggle-collect="$loop" --cache-sim="$cache" \
     --callgrind-out-file="$tmp/cg.out" \
     "$prog" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"
 case $loop in
@@ -59,4 +63,13 @@ if [ "$base" = build ]; then
     [ "${ir:-0}" != 0 ] || { echo "insn_count.sh: build counts a static kind's build (fuse); $kind has none" >&2; exit 2; }
     unit="key built" units="keys built"
 fi
-echo "$kind $shape fpr=$fpr: $ir instructions / $calls $units = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $unit"
+misses=
+if [ "$cache" = yes ]; then
+    # the summary's events by name: data read and write misses, L1 and last level
+    misses=$(awk -v calls="$calls" '
+        /^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
+        /^summary:/ { printf ", %.2f L1 data misses and %.2f last-level data misses per call",
+                      ($col["D1mr"] + $col["D1mw"]) / calls, ($col["DLmr"] + $col["DLmw"]) / calls }
+    ' "$tmp/cg.out")
+fi
+echo "$kind $shape fpr=$fpr: $ir instructions / $calls $units = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $unit$misses"
