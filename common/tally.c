@@ -128,10 +128,9 @@ void fk_tally_release(fk_tally *t)
 
 /* ------------------------------------------------------- fk_tallies */
 
-/* u64 counters per row: fields rounded up to whole lines. */
 static size_t row_words(unsigned fields)
 {
-    return ((size_t)fields + 7) & ~(size_t)7;
+    return FK_TALLY_ROW_WORDS(fields);
 }
 
 static size_t rows_bytes(unsigned fields)
@@ -139,7 +138,7 @@ static size_t rows_bytes(unsigned fields)
     return (FK_TALLY_STRIPES + 1) * row_words(fields) * sizeof(uint64_t);
 }
 
-fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields)
+fk_status fk_tallies_prepare_slow(fk_tallies *t, unsigned fields)
 {
     if (atomic_load_explicit(&t->rows, memory_order_acquire))
         return FK_OK;
@@ -154,7 +153,7 @@ fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields)
     return FK_OK;
 }
 
-fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields)
+fk_tally_row fk_tallies_row_slow(fk_tallies *t, unsigned fields)
 {
     if (fk_tally_thread_stripe == -2)
         fk_tally_thread_stripe = claim_stripe();

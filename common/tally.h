@@ -15,6 +15,7 @@
 #define FK_TALLY_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "status.h"
 
@@ -99,11 +100,31 @@ typedef struct {
  * fk_tallies_row (the writer's first concurrent call, beside its locks).
  * Cost: (FK_TALLY_STRIPES + 1) rows of ceil(fields / 8) lines, zeroed,
  * 64-byte aligned. */
-fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields);
+fk_status fk_tallies_prepare_slow(fk_tallies *t, unsigned fields);
+static inline fk_status fk_tallies_prepare(fk_tallies *t, unsigned fields)
+{
+    if (__builtin_expect(atomic_load_explicit(&t->rows, memory_order_acquire) != NULL, 1))
+        return FK_OK; /* inline: every concurrent insert asks */
+    return fk_tallies_prepare_slow(t, fields);
+}
 
-/* The calling thread's row of t (prepared). Cost: a thread-local read and
- * a load; the first call in a thread claims its stripe (fk_tally_add's). */
-fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields);
+/* u64 counters per row: fields rounded up to whole lines. */
+#define FK_TALLY_ROW_WORDS(fields) (((size_t)(fields) + 7) & ~(size_t)7)
+
+/* The calling thread's row of t (prepared). Cost: inline, a thread-local
+ * read and a load; the first call in a thread claims its stripe
+ * (fk_tally_add's), and a thread without one gets the shared row, out of
+ * line. */
+fk_tally_row fk_tallies_row_slow(fk_tallies *t, unsigned fields);
+static inline fk_tally_row fk_tallies_row(fk_tallies *t, unsigned fields)
+{
+    const int i = fk_tally_thread_stripe;
+    if (__builtin_expect(i >= 0, 1))
+        return (fk_tally_row){ atomic_load_explicit(&t->rows, memory_order_acquire) +
+                                   (unsigned)i * FK_TALLY_ROW_WORDS(fields),
+                               0 };
+    return fk_tallies_row_slow(t, fields);
+}
 
 /* Adds delta (mod 2^64) to counter `field` of row r. */
 static inline void fk_tally_row_add(fk_tally_row r, unsigned field, uint64_t delta)
