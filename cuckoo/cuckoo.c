@@ -552,23 +552,12 @@ static void choose_paths(fk_cuckoo *c)
         break;
 #define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
 #define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)
-    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_BLOCKS_CASE)
-        default:
-            break;
-        }
-    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CHUNKS_CASE)
-        default:
-            break;
-        }
-    }
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_BLOCKS_CASE, FK_CUCKOO_CHUNKS_CASE);
 #undef FK_CUCKOO_BLOCKS_CASE
 #undef FK_CUCKOO_CHUNKS_CASE
 #undef FK_CUCKOO_PATHS_CASE
     c->cinsert = fk_cuckoo_cinsert_path(c);
+    c->cinsert_window = fk_cuckoo_cinsert_window_path(c);
 }
 
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)

@@ -504,15 +504,12 @@ FK_CUCKOO_KICK_W(0)
 
 static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
 {
-    switch (c->table.f) {
 #define FK_CUCKOO_KICK_CASE(F) \
     case F:                    \
         return kick##F(c, st, k, attempt);
-        FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_CASE)
+    FK_CUCKOO_DISPATCH_WIDTH(c->table.f, FK_CUCKOO_KICK_CASE)
 #undef FK_CUCKOO_KICK_CASE
-    default:
-        return kick0(c, st, k, attempt);
-    }
+    return kick0(c, st, k, attempt);
 }
 
 /* ------------------------------------------------------------- writers */
@@ -557,11 +554,6 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
     }
     unlock2(st, k->i1, k->i2);
     return s;
-}
-
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
-{
-    return cinsert_placed(c, k, added, false);
 }
 
 /* The out-of-line rest of a concurrent insert: the stripes (made by the
@@ -650,23 +642,65 @@ fk_cuckoo_insert_fn fk_cuckoo_cinsert_path(const fk_cuckoo *c)
         return cinsert_##S##F;
 #define FK_CUCKOO_CPATH_BLOCKS(F) FK_CUCKOO_CPATH_CASE(blocks, F)
 #define FK_CUCKOO_CPATH_CHUNKS(F) FK_CUCKOO_CPATH_CASE(chunks, F)
-    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_BLOCKS)
-        default:
-            break;
-        }
-    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_CHUNKS)
-        default:
-            break;
-        }
-    }
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_CPATH_BLOCKS, FK_CUCKOO_CPATH_CHUNKS);
 #undef FK_CUCKOO_CPATH_BLOCKS
 #undef FK_CUCKOO_CPATH_CHUNKS
 #undef FK_CUCKOO_CPATH_CASE
     return cinsert_any;
+}
+
+/* The out-of-line rest of a batch's key (cinsert_placed, as cinsert_slow
+ * for the single call): the window's loop keeps only the fast path. */
+__attribute__((noinline)) static fk_status cwindow_slow(fk_cuckoo *c, const fk_cplace *k,
+                                                        int64_t *added, bool full)
+{
+    return cinsert_placed(c, k, added, full);
+}
+
+/* The concurrent batch's window (fk_cuckoo_cinsert_window_path): each key
+ * as the single call's fast path (claim_w, width F a constant), the rest
+ * out of line as its slow path; F 0, any width: each key's whole insert
+ * out of line. The keys' items go to *added, counted once per batch. */
+FK_CTAB_HOT size_t cwindow_w(fk_cuckoo *c, const fk_cplace k[], size_t span, int64_t *added,
+                             fk_status *s, const unsigned F)
+{
+    fk_ctab *t = &c->table;
+    for (size_t j = 0; j < span; j++) {
+        bool full = false;
+        if (F) {
+            if (claim_w(t, k[j].i1, k[j].fp, F) || claim_w(t, k[j].i2, k[j].fp, F)) {
+                ++*added;
+                continue;
+            }
+            full = !fk_ctab_match_w(t, k[j].i1, 0, F) && !fk_ctab_match_w(t, k[j].i2, 0, F);
+        }
+        fk_status r = cwindow_slow(c, &k[j], added, full);
+        if (r != FK_OK) {
+            *s = r;
+            return j;
+        }
+    }
+    return span;
+}
+
+#define FK_CUCKOO_CWINDOW_W(F)                                                          \
+    static size_t cwindow##F(fk_cuckoo *c, const fk_cplace k[], size_t span,            \
+                             int64_t *added, fk_status *s)                              \
+    {                                                                                   \
+        return cwindow_w(c, k, span, added, s, F);                                      \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CWINDOW_W)
+FK_CUCKOO_CWINDOW_W(0)
+#undef FK_CUCKOO_CWINDOW_W
+
+fk_cuckoo_cwindow_fn fk_cuckoo_cinsert_window_path(const fk_cuckoo *c)
+{
+#define FK_CUCKOO_CWINDOW_CASE(F) \
+    case F:                       \
+        return cwindow##F;
+    FK_CUCKOO_DISPATCH_WIDTH(c->table.f, FK_CUCKOO_CWINDOW_CASE)
+#undef FK_CUCKOO_CWINDOW_CASE
+    return cwindow0;
 }
 
 fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)

@@ -97,6 +97,32 @@ void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n);
 
 
+/* ------------------------------------------- paths chosen by width
+ *
+ * The module's code for widths 4..16 comes one function per width (the
+ * width a constant, FK_CTAB_EACH_WIDTH); these pick one. CASE(F) is a
+ * case macro, `case F: ...`, that returns or breaks: FK_CUCKOO_DISPATCH_WIDTH
+ * runs the one for width f, and any other width leaves the switch, on to
+ * the caller's generic code after it. FK_CUCKOO_DISPATCH_SCHEME_WIDTH does
+ * the same under c's hash scheme, BLOCKS(F) or CHUNKS(F) (usually CASE(blocks,
+ * F) and CASE(chunks, F)); the legacy scheme leaves it too. A `break` in a
+ * case leaves the switch. Cost: one switch (a jump table), where it runs. */
+#define FK_CUCKOO_DISPATCH_WIDTH(f, CASE) \
+    switch (f) {                          \
+        FK_CTAB_EACH_WIDTH(CASE)          \
+    default:                              \
+        break;                            \
+    }
+
+#define FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, BLOCKS, CHUNKS)         \
+    do {                                                           \
+        if ((c)->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {          \
+            FK_CUCKOO_DISPATCH_WIDTH((c)->table.f, BLOCKS)         \
+        } else if ((c)->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {   \
+            FK_CUCKOO_DISPATCH_WIDTH((c)->table.f, CHUNKS)         \
+        }                                                          \
+    } while (0)
+
 /* A lookup and an insert specialised for the filter's scheme and width
  * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
@@ -106,6 +132,11 @@ typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
 /* The concurrent writers' locks and counts (cuckoo_concurrent.c). */
 typedef struct fk_cuckoo_stripes fk_cuckoo_stripes;
 
+/* The concurrent batch's writer of one window of placed keys
+ * (cuckoo_concurrent.c, fk_cuckoo_cinsert_window_path). */
+typedef size_t (*fk_cuckoo_cwindow_fn)(fk_cuckoo *c, const fk_cplace k[], size_t span,
+                                       int64_t *added, fk_status *s);
+
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
@@ -114,6 +145,7 @@ struct fk_cuckoo {
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     fk_cuckoo_insert_u64_fn insert_u64;
     fk_cuckoo_insert_fn cinsert; /* the concurrent insert's body (cuckoo_concurrent.c) */
+    fk_cuckoo_cwindow_fn cinsert_window; /* the concurrent batch's, a window at a time */
     /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
      * and chunks schemes) */
     fk_contains_hashed_fn lookup_hashed;
@@ -277,13 +309,19 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
 /* ------------------------------------------ many writers
  * (cuckoo_concurrent.c; the design is described there). */
 
-/* The concurrent insert of a key already placed: FK_OK, FK_EFULL (nothing
- * lost; a partial path may have moved fingerprints to their other
- * buckets), FK_ENOMEM (the first concurrent write could not make the
- * locks). *added counts a key stored by compare-and-swap (the caller adds
- * it to the count, fk_cuckoo_count_items, once per batch); one stored under
- * its stripe is counted there already. */
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
+/* The concurrent batch's writer for c's width (cuckoo.c's choose_paths
+ * stores it in c->cinsert_window): the concurrent inserts of k[0..span),
+ * placed (and prefetched) beforehand, in order, each as the single call
+ * (fk_cuckoo_cinsert_path): at widths 4..16 the same lock-free claim of a
+ * free slot with the width a constant, else the same out-of-line rest
+ * (stripes, kicks). Returns how many were stored before the first status
+ * other than FK_OK, stored in *s (FK_EFULL: nothing lost, a partial path
+ * may have moved fingerprints to their other buckets; FK_ENOMEM: the first
+ * concurrent write could not make the locks); *s is left as it was when
+ * all were. *added counts the keys stored by compare-and-swap (the caller
+ * adds them to the count, fk_cuckoo_count_items, once per batch); one
+ * stored under its stripe is counted there already. */
+fk_cuckoo_cwindow_fn fk_cuckoo_cinsert_window_path(const fk_cuckoo *c);
 
 /* The concurrent insert's body for c's scheme and width (cuckoo.c's
  * choose_paths stores it in c->cinsert): a lock-free fast path with the
