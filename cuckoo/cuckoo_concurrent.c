@@ -693,12 +693,15 @@ FK_CTAB_EACH_WIDTH(FK_CUCKOO_CWINDOW_W)
 FK_CUCKOO_CWINDOW_W(0)
 #undef FK_CUCKOO_CWINDOW_W
 
+/* As fk_cuckoo_cinsert_path: the legacy scheme's filters (old files) take
+ * the generic path, so a batch stores every key where the single calls
+ * would. */
 fk_cuckoo_cwindow_fn fk_cuckoo_cinsert_window_path(const fk_cuckoo *c)
 {
 #define FK_CUCKOO_CWINDOW_CASE(F) \
     case F:                       \
         return cwindow##F;
-    FK_CUCKOO_DISPATCH_WIDTH(c->table.f, FK_CUCKOO_CWINDOW_CASE)
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_CWINDOW_CASE, FK_CUCKOO_CWINDOW_CASE);
 #undef FK_CUCKOO_CWINDOW_CASE
     return cwindow0;
 }
