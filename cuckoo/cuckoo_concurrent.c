@@ -48,6 +48,10 @@
  *   one compare-and-swap, with the scheme and width constants (a function
  *   per scheme and width, as cuckoo.c's plain inserts); it reads neither
  *   the stripes nor the kick state. Anything else goes out of line.
+ * - Batches: cuckoo_batch.c hashes a window of keys and prefetches their
+ *   buckets, then hands the window to the writer chosen for the width
+ *   (cwindow_w): each key's fast path as the single call's, the rest out
+ *   of line, the items summed for one count per call.
  *
  * Memory orders (why each is enough):
  * - Slot compare-and-swaps are relaxed. A slot's bits carry no other data:
