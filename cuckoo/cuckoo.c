@@ -243,16 +243,6 @@ __attribute__((noinline, cold)) bool fk_cuckoo_lookup_again(const fk_cuckoo *c, 
 
 /* ------------------------------------------------------------- kicking */
 
-/* Is slot (b, s) on the first n steps of the path? */
-static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
-{
-    uint64_t key = b << 2 | s;
-    for (uint32_t i = 0; i < n; i++)
-        if (path[i] == key)
-            return true;
-    return false;
-}
-
 /* Both buckets are full. Find a path first: a random walk that at each
  * bucket picks a slot to evict, preferring one whose fingerprint has room
  * in its other bucket (the four reads are independent, so their cache
@@ -274,18 +264,8 @@ static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint3
 
     for (uint32_t k = 0; k < c->max_kicks; k++) {
         unsigned s = (unsigned)(rng_next(&c->rng) >> 62);
-        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++)
-            if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0 &&
-                !on_path(path, k, b, j)) {
-                s = j;
-                break;
-            }
-        if (k > 0 && on_path(path, k, b, s)) {
-            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, k, b, s); d++)
-                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
-            if (on_path(path, k, b, s))
-                break; /* every slot of b is on the path already: give up */
-        }
+        if (!fk_cuckoo_walk_slot(c, path, k, b, &s, 0))
+            break; /* every slot of b is on the path already: give up */
         uint32_t victim = fk_ctab_get(t, b, s);
         uint64_t to = alt_bucket(c, b, victim);
         path[k] = b << 2 | s;

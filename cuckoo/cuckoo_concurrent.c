@@ -373,34 +373,6 @@ static inline uint64_t rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
-{
-    uint64_t key = b << 2 | s;
-    for (uint32_t i = 0; i < n; i++)
-        if (path[i] == key)
-            return true;
-    return false;
-}
-
-/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
-FK_CTAB_HOT uint32_t get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
-{
-    if (!F)
-        return fk_ctab_get(t, b, j);
-    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
-    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
-           (uint32_t)((UINT64_C(1) << F) - 1);
-}
-
-/* The first free slot of bucket b (-1: none), width F as get_w's. */
-FK_CTAB_HOT int find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
-{
-    if (!F)
-        return fk_ctab_find(t, b, 0);
-    uint64_t m = fk_ctab_match_w(t, b, 0, F);
-    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
-}
-
 /* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
  * read there), whose last fingerprint goes to bucket `to`, from the free
  * end back, each step under the stripes of its two buckets; the first
@@ -422,8 +394,8 @@ FK_CTAB_HOT bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
         lock2(st, from, dest);
-        bool ok = get_w(t, from, s, F) == moved[i];
-        int j = ok ? find_free_w(t, dest, F) : -1;
+        bool ok = fk_cuckoo_get_w(t, from, s, F) == moved[i];
+        int j = ok ? fk_cuckoo_find_free_w(t, dest, F) : -1;
         ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
         /* cannot fail: only this stripe's holder changes a full slot */
         if (ok && i > 0)
@@ -461,22 +433,12 @@ FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, 
     int result = KICK_FULL;
     uint32_t steps = 0;
     for (uint32_t n = 0; n < limit; n++) {
+        /* the reads are the walk's own (no lock): a slot emptied meanwhile
+         * may be picked, and is read again below */
         unsigned s = (unsigned)(rng_next(&rng) >> 62);
-        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
-            uint32_t v = get_w(t, b, j, F);
-            if (v && find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
-                !on_path(path, n, b, j)) {
-                s = j;
-                break;
-            }
-        }
-        if (n > 0 && on_path(path, n, b, s)) {
-            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, n, b, s); d++)
-                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
-            if (on_path(path, n, b, s))
-                break;
-        }
-        uint32_t victim = get_w(t, b, s, F);
+        if (!fk_cuckoo_walk_slot(c, path, n, b, &s, F))
+            break;
+        uint32_t victim = fk_cuckoo_get_w(t, b, s, F);
         steps = n + 1;
         if (!victim) { /* emptied since the caller looked: try again from the top */
             result = KICK_AGAIN;
@@ -485,7 +447,7 @@ FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, 
         uint64_t to = fk_cmap_alt(&c->map, b, victim);
         path[n] = b << 2 | s;
         moved[n] = victim;
-        if (find_free_w(t, to, F) >= 0) {
+        if (fk_cuckoo_find_free_w(t, to, F) >= 0) {
             result = carry_out(c, st, path, moved, n, to, k->fp, F) ? KICK_STORED : KICK_AGAIN;
             break;
         }

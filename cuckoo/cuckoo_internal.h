@@ -300,6 +300,70 @@ static inline uint64_t fk_cuckoo_moves_unsettled(const fk_cuckoo *c, uint64_t v)
  * a single-threaded filter never comes here). */
 bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp);
 
+/* ------------------------------------------ the kick walks' reads
+ * (cuckoo.c's single writer with F 0, cuckoo_concurrent.c's writers with
+ * the width a constant) */
+
+/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
+FK_CTAB_HOT uint32_t fk_cuckoo_get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_get(t, b, j);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
+           (uint32_t)((UINT64_C(1) << F) - 1);
+}
+
+/* The first free slot of bucket b (-1: none), width F as fk_cuckoo_get_w's. */
+FK_CTAB_HOT int fk_cuckoo_find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_find(t, b, 0);
+    uint64_t m = fk_ctab_match_w(t, b, 0, F);
+    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
+}
+
+/* Is slot (b, s) on the first n steps of a kick path (bucket << 2 | slot)? */
+static inline bool fk_cuckoo_on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
+{
+    uint64_t key = b << 2 | s;
+    for (uint32_t i = 0; i < n; i++)
+        if (path[i] == key)
+            return true;
+    return false;
+}
+
+/* The slot of bucket b that step n of a kick walk evicts (path[0..n) its
+ * steps so far), into *s, which holds the walk's random pick: the first
+ * slot whose fingerprint has a free slot in its other bucket and is not on
+ * the path (the four reads are independent, so their misses overlap; most
+ * walks end at the first step), else the pick or the next slot after it
+ * not on the path. False when every slot of b is on the path (the walk
+ * gives up). Width F as fk_cuckoo_get_w's. */
+FK_CTAB_HOT bool fk_cuckoo_walk_slot(const fk_cuckoo *c, const uint64_t *path, uint32_t n,
+                                     uint64_t b, unsigned *s, const unsigned F)
+{
+    const fk_ctab *t = &c->table;
+    for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
+        uint32_t v = fk_cuckoo_get_w(t, b, j, F);
+        /* a concurrent walk reads beside other writers: at widths 4..16 a
+         * slot emptied meanwhile is no pick (at F 0, a walk's caller reads
+         * its pick again; the single writer's full buckets have none) */
+        if ((!F || v) && fk_cuckoo_find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
+            !fk_cuckoo_on_path(path, n, b, j)) {
+            *s = j;
+            break;
+        }
+    }
+    if (n > 0 && fk_cuckoo_on_path(path, n, b, *s)) {
+        for (unsigned d = 0; d < FK_CUCKOO_SLOTS && fk_cuckoo_on_path(path, n, b, *s); d++)
+            *s = (*s + 1) & (FK_CUCKOO_SLOTS - 1);
+        if (fk_cuckoo_on_path(path, n, b, *s))
+            return false;
+    }
+    return true;
+}
+
 /* fk_cuckoo_insert / fk_cuckoo_remove of a key already placed (cuckoo.c),
  * statuses included (FK_EFULL with nothing lost; FK_ENOTFOUND): the
  * writer's part, which the batches call per key. */
