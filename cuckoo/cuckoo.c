@@ -243,16 +243,6 @@ __attribute__((noinline, cold)) bool fk_cuckoo_lookup_again(const fk_cuckoo *c, 
 
 /* ------------------------------------------------------------- kicking */
 
-/* Is slot (b, s) on the first n steps of the path? */
-static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
-{
-    uint64_t key = b << 2 | s;
-    for (uint32_t i = 0; i < n; i++)
-        if (path[i] == key)
-            return true;
-    return false;
-}
-
 /* Both buckets are full. Find a path first: a random walk that at each
  * bucket picks a slot to evict, preferring one whose fingerprint has room
  * in its other bucket (the four reads are independent, so their cache
@@ -274,18 +264,8 @@ static fk_status insert_by_kicking(fk_cuckoo *c, uint64_t i1, uint64_t i2, uint3
 
     for (uint32_t k = 0; k < c->max_kicks; k++) {
         unsigned s = (unsigned)(rng_next(&c->rng) >> 62);
-        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++)
-            if (fk_ctab_find(t, alt_bucket(c, b, fk_ctab_get(t, b, j)), 0) >= 0 &&
-                !on_path(path, k, b, j)) {
-                s = j;
-                break;
-            }
-        if (k > 0 && on_path(path, k, b, s)) {
-            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, k, b, s); d++)
-                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
-            if (on_path(path, k, b, s))
-                break; /* every slot of b is on the path already: give up */
-        }
+        if (!fk_cuckoo_walk_slot(c, path, k, b, &s, 0))
+            break; /* every slot of b is on the path already: give up */
         uint32_t victim = fk_ctab_get(t, b, s);
         uint64_t to = alt_bucket(c, b, victim);
         path[k] = b << 2 | s;
@@ -552,23 +532,12 @@ static void choose_paths(fk_cuckoo *c)
         break;
 #define FK_CUCKOO_BLOCKS_CASE(F) FK_CUCKOO_PATHS_CASE(blocks, F)
 #define FK_CUCKOO_CHUNKS_CASE(F) FK_CUCKOO_PATHS_CASE(chunks, F)
-    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_BLOCKS_CASE)
-        default:
-            break;
-        }
-    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CHUNKS_CASE)
-        default:
-            break;
-        }
-    }
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_BLOCKS_CASE, FK_CUCKOO_CHUNKS_CASE);
 #undef FK_CUCKOO_BLOCKS_CASE
 #undef FK_CUCKOO_CHUNKS_CASE
 #undef FK_CUCKOO_PATHS_CASE
     c->cinsert = fk_cuckoo_cinsert_path(c);
+    c->cinsert_window = fk_cuckoo_cinsert_window_path(c);
 }
 
 bool fk_cuckoo_contains(const fk_cuckoo *c, const void *key, size_t len)

@@ -11,29 +11,41 @@
 /* What a pipeline does to each key. */
 typedef enum { DO_TEST, DO_ADD, DO_TAKE, DO_CADD } batch_op;
 
+/* place_of's scheme when the caller does not fix one: the filter's own,
+ * read per key. */
+#define SCHEME_ANY UINT32_MAX
+
 /* The place of key i: bytes, or the integer ints[i] (the place of its 8
- * little-endian bytes; callers pass ints or keys NULL as a constant). */
+ * little-endian bytes; callers pass ints or keys NULL as a constant).
+ * scheme, a constant: the filter's scheme when the caller has switched on
+ * it (blocks or chunks, placed without looking again), else SCHEME_ANY. */
 static inline fk_cplace place_of(const fk_cuckoo *c, const void *const keys[],
                                  const size_t lens[], const uint64_t ints[],
-                                 const fk_hash128 pre[], size_t i)
+                                 const fk_hash128 pre[], size_t i, const uint32_t scheme)
 {
     if (pre) /* a hash given (common/hashed.h; never the legacy scheme) */
         return fk_cmap_place_h(&c->map, pre[i].lo);
+    if (scheme == FK_CUCKOO_SCHEME_BLOCKS || scheme == FK_CUCKOO_SCHEME_CHUNKS) {
+        uint64_t h = keys ? fk_cuckoo_hash(c, keys[i], lens[i]) : fk_hash8_64(ints[i], c->hash8);
+        return scheme == FK_CUCKOO_SCHEME_BLOCKS ? fk_cmap_place_blocks_h(&c->map, h)
+                                                 : fk_cmap_place_chunks_h(&c->map, h);
+    }
     if (!keys)
         return fk_cuckoo_place_u64(c, ints[i]);
     return fk_cuckoo_place(c, keys[i], lens[i]);
 }
 
-/* Places keys [start, start + span) into k[] and prefetches both buckets
- * of each (for writing unless op is DO_TEST; none for a table that stays
- * in cache). */
+/* Places keys [start, start + span) into k[] (scheme as place_of's) and
+ * prefetches both buckets of each (for writing unless op is DO_TEST; none
+ * for a table that stays in cache). */
 static inline void place_window(const fk_cuckoo *c, fk_cplace k[], const void *const keys[],
                                 const size_t lens[], const uint64_t ints[],
-                                const fk_hash128 pre[], size_t start, size_t span, batch_op op)
+                                const fk_hash128 pre[], size_t start, size_t span, batch_op op,
+                                const uint32_t scheme)
 {
     const bool prefetch = fk_batch_prefetches(c->table.alloc_bytes);
     for (size_t j = 0; j < span; j++) {
-        k[j] = place_of(c, keys, lens, ints, pre, start + j);
+        k[j] = place_of(c, keys, lens, ints, pre, start + j, scheme);
         if (!prefetch)
             continue;
         const uint8_t *b1 = fk_ctab_bucket_addr(&c->table, k[j].i1);
@@ -93,21 +105,25 @@ FK_CTAB_EACH_WIDTH(LOOKUP_WINDOW_W)
 FK_CTAB_EACH_WIDTH(INSERT_WINDOW_W)
 #undef INSERT_WINDOW_W
 
+/* The window's lookups from the table alone (the width's loop). */
+static inline void lookup_window_table(const fk_ctab *t, const fk_cplace k[], size_t span,
+                                       bool out[])
+{
+#define CASE_W(F)                                                                         \
+    case F:                                                                               \
+        lookup_window_w##F(t, k, span, out);                                              \
+        return;
+    FK_CUCKOO_DISPATCH_WIDTH(t->f, CASE_W)
+#undef CASE_W
+    for (size_t j = 0; j < span; j++)
+        out[j] = fk_ctab_has2(t, k[j].i1, k[j].i2, k[j].fp);
+}
+
 static void lookup_window(const fk_cuckoo *c, const fk_cplace k[], size_t span, bool out[])
 {
     const fk_ctab *t = &c->table;
     uint64_t v = fk_cuckoo_moves_seen(c);
-    switch (t->f) {
-#define CASE_W(F)                                                                         \
-    case F:                                                                               \
-        lookup_window_w##F(t, k, span, out);                                              \
-        break;
-        FK_CTAB_EACH_WIDTH(CASE_W)
-#undef CASE_W
-    default:
-        for (size_t j = 0; j < span; j++)
-            out[j] = fk_ctab_has2(t, k[j].i1, k[j].i2, k[j].fp);
-    }
+    lookup_window_table(t, k, span, out);
     /* As the single-key lookups: a miss while a writer beside us moved
      * fingerprints is read again, so readers never miss (cuckoo.c). */
     if (fk_cuckoo_moves_settled(c, v))
@@ -124,15 +140,11 @@ static size_t write_window(fk_cuckoo *c, const fk_cplace k[], size_t span, bool 
 {
     *s = FK_OK;
     if (!take) {
-        switch (c->table.f) {
 #define CASE_W(F)                                                                         \
     case F:                                                                               \
         return insert_window_w##F(c, k, span, s);
-            FK_CTAB_EACH_WIDTH(CASE_W)
+        FK_CUCKOO_DISPATCH_WIDTH(c->table.f, CASE_W)
 #undef CASE_W
-        default:
-            break;
-        }
     }
     for (size_t j = 0; j < span; j++)
         if ((*s = take ? fk_cuckoo_remove_placed(c, &k[j]) : fk_cuckoo_insert_placed(c, &k[j])) !=
@@ -159,7 +171,8 @@ typedef struct {
 static inline void window_step(void *ctx, unsigned slot, size_t start, size_t span)
 {
     batch *x = ctx;
-    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, x->pre, start, span, x->op);
+    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, x->pre, start, span, x->op,
+                 SCHEME_ANY);
 }
 
 static inline size_t probe_step(void *ctx, unsigned slot, size_t start, size_t span,
@@ -229,23 +242,28 @@ FK_HOT void fk_cuckoo_contains_many_hashed(const fk_filter *f, size_t n, const f
 }
 
 /* The concurrent batches (fk_ops version 7): a window of keys hashed and
- * its buckets prefetched, then each key's concurrent insert (one
- * compare-and-swap, or its bucket's stripe, per key), the items counted
- * once for the batch. A pipeline of its own, so the others' code stays as
- * it was. */
+ * its buckets prefetched, then each key's concurrent insert through the
+ * filter's window writer (c->cinsert_window, chosen for its width when it
+ * was made: the single call's compare-and-swap with the width a constant,
+ * its stripes and kicks out of line), the items counted once for the
+ * batch. A pipeline of its own, so the others' code stays as it was; one
+ * per scheme (switched on once per call), so a key is placed without
+ * looking at the scheme. */
 typedef struct {
     fk_cuckoo         *c;
     const void *const *keys;
     const size_t      *lens;
     const uint64_t    *ints;
     fk_cplace        (*k)[FK_BATCH_WINDOW];
+    uint32_t           scheme; /* place_of's, a constant */
     int64_t            added;  /* keys stored, counted once at the end */
 } cbatch;
 
 static inline void cwindow_step(void *ctx, unsigned slot, size_t start, size_t span)
 {
     cbatch *x = ctx;
-    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, NULL, start, span, DO_CADD);
+    place_window(x->c, x->k[slot], x->keys, x->lens, x->ints, NULL, start, span, DO_CADD,
+                 x->scheme);
 }
 
 static inline size_t cprobe_step(void *ctx, unsigned slot, size_t start, size_t span,
@@ -253,21 +271,38 @@ static inline size_t cprobe_step(void *ctx, unsigned slot, size_t start, size_t 
 {
     (void)start;
     cbatch *x = ctx;
-    for (size_t j = 0; j < span; j++)
-        if ((*s = fk_cuckoo_cinsert_placed(x->c, &x->k[slot][j], &x->added)) != FK_OK)
-            return j;
-    return span;
+    /* a count of the window's own: x's address stays in this file, so its
+     * fields (keys or ints NULL, the scheme) stay constants */
+    int64_t added = 0;
+    size_t did = x->c->cinsert_window(x->c, x->k[slot], span, &added, s);
+    x->added += added;
+    return did;
 }
 
-static fk_status run_concurrent(fk_cuckoo *c, size_t n, const void *const keys[],
-                                const size_t lens[], const uint64_t ints[], size_t *done)
+FK_BATCH_INLINE fk_status crun(fk_cuckoo *c, size_t n, const void *const keys[],
+                               const size_t lens[], const uint64_t ints[], size_t *done,
+                               const uint32_t scheme)
 {
     fk_cplace k[2][FK_BATCH_WINDOW];
-    cbatch x = { .c = c, .keys = keys, .lens = lens, .ints = ints, .k = k };
+    cbatch x = { .c = c, .keys = keys, .lens = lens, .ints = ints, .k = k, .scheme = scheme };
     fk_status s = fk_batch_run(&x, n, cwindow_step, cprobe_step, done);
     if (x.added)
         fk_cuckoo_count_items(c, x.added);
     return s;
+}
+
+FK_BATCH_INLINE fk_status run_concurrent(fk_cuckoo *c, size_t n, const void *const keys[],
+                                         const size_t lens[], const uint64_t ints[],
+                                         size_t *done)
+{
+    switch (c->map.scheme) {
+    case FK_CUCKOO_SCHEME_BLOCKS:
+        return crun(c, n, keys, lens, ints, done, FK_CUCKOO_SCHEME_BLOCKS);
+    case FK_CUCKOO_SCHEME_CHUNKS:
+        return crun(c, n, keys, lens, ints, done, FK_CUCKOO_SCHEME_CHUNKS);
+    default:
+        return crun(c, n, keys, lens, ints, done, SCHEME_ANY);
+    }
 }
 
 FK_HOT fk_status fk_cuckoo_slot_insert_many_concurrent(fk_filter *f, size_t n,

@@ -48,6 +48,10 @@
  *   one compare-and-swap, with the scheme and width constants (a function
  *   per scheme and width, as cuckoo.c's plain inserts); it reads neither
  *   the stripes nor the kick state. Anything else goes out of line.
+ * - Batches: cuckoo_batch.c hashes a window of keys and prefetches their
+ *   buckets, then hands the window to the writer chosen for the width
+ *   (cwindow_w): each key's fast path as the single call's, the rest out
+ *   of line, the items summed for one count per call.
  *
  * Memory orders (why each is enough):
  * - Slot compare-and-swaps are relaxed. A slot's bits carry no other data:
@@ -369,34 +373,6 @@ static inline uint64_t rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static inline bool on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
-{
-    uint64_t key = b << 2 | s;
-    for (uint32_t i = 0; i < n; i++)
-        if (path[i] == key)
-            return true;
-    return false;
-}
-
-/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
-FK_CTAB_HOT uint32_t get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
-{
-    if (!F)
-        return fk_ctab_get(t, b, j);
-    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
-    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
-           (uint32_t)((UINT64_C(1) << F) - 1);
-}
-
-/* The first free slot of bucket b (-1: none), width F as get_w's. */
-FK_CTAB_HOT int find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
-{
-    if (!F)
-        return fk_ctab_find(t, b, 0);
-    uint64_t m = fk_ctab_match_w(t, b, 0, F);
-    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
-}
-
 /* Carries out path[0..last] (bucket << 2 | slot; moved[i] the fingerprint
  * read there), whose last fingerprint goes to bucket `to`, from the free
  * end back, each step under the stripes of its two buckets; the first
@@ -418,8 +394,8 @@ FK_CTAB_HOT bool carry_out(fk_cuckoo *c, fk_cuckoo_stripes *st, const uint64_t *
         uint64_t from = path[i] >> 2, dest = i == last ? to : path[i + 1] >> 2;
         unsigned s = (unsigned)(path[i] & 3);
         lock2(st, from, dest);
-        bool ok = get_w(t, from, s, F) == moved[i];
-        int j = ok ? find_free_w(t, dest, F) : -1;
+        bool ok = fk_cuckoo_get_w(t, from, s, F) == moved[i];
+        int j = ok ? fk_cuckoo_find_free_w(t, dest, F) : -1;
         ok = j >= 0 && slot_replace(t, dest, (unsigned)j, 0, moved[i]);
         /* cannot fail: only this stripe's holder changes a full slot */
         if (ok && i > 0)
@@ -457,22 +433,12 @@ FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, 
     int result = KICK_FULL;
     uint32_t steps = 0;
     for (uint32_t n = 0; n < limit; n++) {
+        /* the reads are the walk's own (no lock): a slot emptied meanwhile
+         * may be picked, and is read again below */
         unsigned s = (unsigned)(rng_next(&rng) >> 62);
-        for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
-            uint32_t v = get_w(t, b, j, F);
-            if (v && find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
-                !on_path(path, n, b, j)) {
-                s = j;
-                break;
-            }
-        }
-        if (n > 0 && on_path(path, n, b, s)) {
-            for (unsigned d = 0; d < FK_CUCKOO_SLOTS && on_path(path, n, b, s); d++)
-                s = (s + 1) & (FK_CUCKOO_SLOTS - 1);
-            if (on_path(path, n, b, s))
-                break;
-        }
-        uint32_t victim = get_w(t, b, s, F);
+        if (!fk_cuckoo_walk_slot(c, path, n, b, &s, F))
+            break;
+        uint32_t victim = fk_cuckoo_get_w(t, b, s, F);
         steps = n + 1;
         if (!victim) { /* emptied since the caller looked: try again from the top */
             result = KICK_AGAIN;
@@ -481,7 +447,7 @@ FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, 
         uint64_t to = fk_cmap_alt(&c->map, b, victim);
         path[n] = b << 2 | s;
         moved[n] = victim;
-        if (find_free_w(t, to, F) >= 0) {
+        if (fk_cuckoo_find_free_w(t, to, F) >= 0) {
             result = carry_out(c, st, path, moved, n, to, k->fp, F) ? KICK_STORED : KICK_AGAIN;
             break;
         }
@@ -504,15 +470,12 @@ FK_CUCKOO_KICK_W(0)
 
 static int kick(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, unsigned attempt)
 {
-    switch (c->table.f) {
 #define FK_CUCKOO_KICK_CASE(F) \
     case F:                    \
         return kick##F(c, st, k, attempt);
-        FK_CTAB_EACH_WIDTH(FK_CUCKOO_KICK_CASE)
+    FK_CUCKOO_DISPATCH_WIDTH(c->table.f, FK_CUCKOO_KICK_CASE)
 #undef FK_CUCKOO_KICK_CASE
-    default:
-        return kick0(c, st, k, attempt);
-    }
+    return kick0(c, st, k, attempt);
 }
 
 /* ------------------------------------------------------------- writers */
@@ -557,11 +520,6 @@ static fk_status cremove_placed(fk_cuckoo *c, const fk_cplace *k)
     }
     unlock2(st, k->i1, k->i2);
     return s;
-}
-
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added)
-{
-    return cinsert_placed(c, k, added, false);
 }
 
 /* The out-of-line rest of a concurrent insert: the stripes (made by the
@@ -650,23 +608,68 @@ fk_cuckoo_insert_fn fk_cuckoo_cinsert_path(const fk_cuckoo *c)
         return cinsert_##S##F;
 #define FK_CUCKOO_CPATH_BLOCKS(F) FK_CUCKOO_CPATH_CASE(blocks, F)
 #define FK_CUCKOO_CPATH_CHUNKS(F) FK_CUCKOO_CPATH_CASE(chunks, F)
-    if (c->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_BLOCKS)
-        default:
-            break;
-        }
-    } else if (c->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {
-        switch (c->table.f) {
-            FK_CTAB_EACH_WIDTH(FK_CUCKOO_CPATH_CHUNKS)
-        default:
-            break;
-        }
-    }
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_CPATH_BLOCKS, FK_CUCKOO_CPATH_CHUNKS);
 #undef FK_CUCKOO_CPATH_BLOCKS
 #undef FK_CUCKOO_CPATH_CHUNKS
 #undef FK_CUCKOO_CPATH_CASE
     return cinsert_any;
+}
+
+/* The out-of-line rest of a batch's key (cinsert_placed, as cinsert_slow
+ * for the single call): the window's loop keeps only the fast path. */
+__attribute__((noinline)) static fk_status cwindow_slow(fk_cuckoo *c, const fk_cplace *k,
+                                                        int64_t *added, bool full)
+{
+    return cinsert_placed(c, k, added, full);
+}
+
+/* The concurrent batch's window (fk_cuckoo_cinsert_window_path): each key
+ * as the single call's fast path (claim_w, width F a constant), the rest
+ * out of line as its slow path; F 0, any width: each key's whole insert
+ * out of line. The keys' items go to *added, counted once per batch. */
+FK_CTAB_HOT size_t cwindow_w(fk_cuckoo *c, const fk_cplace k[], size_t span, int64_t *added,
+                             fk_status *s, const unsigned F)
+{
+    fk_ctab *t = &c->table;
+    for (size_t j = 0; j < span; j++) {
+        bool full = false;
+        if (F) {
+            if (claim_w(t, k[j].i1, k[j].fp, F) || claim_w(t, k[j].i2, k[j].fp, F)) {
+                ++*added;
+                continue;
+            }
+            full = !fk_ctab_match_w(t, k[j].i1, 0, F) && !fk_ctab_match_w(t, k[j].i2, 0, F);
+        }
+        fk_status r = cwindow_slow(c, &k[j], added, full);
+        if (r != FK_OK) {
+            *s = r;
+            return j;
+        }
+    }
+    return span;
+}
+
+#define FK_CUCKOO_CWINDOW_W(F)                                                          \
+    static size_t cwindow##F(fk_cuckoo *c, const fk_cplace k[], size_t span,            \
+                             int64_t *added, fk_status *s)                              \
+    {                                                                                   \
+        return cwindow_w(c, k, span, added, s, F);                                      \
+    }
+FK_CTAB_EACH_WIDTH(FK_CUCKOO_CWINDOW_W)
+FK_CUCKOO_CWINDOW_W(0)
+#undef FK_CUCKOO_CWINDOW_W
+
+/* As fk_cuckoo_cinsert_path: the legacy scheme's filters (old files) take
+ * the generic path, so a batch stores every key where the single calls
+ * would. */
+fk_cuckoo_cwindow_fn fk_cuckoo_cinsert_window_path(const fk_cuckoo *c)
+{
+#define FK_CUCKOO_CWINDOW_CASE(F) \
+    case F:                       \
+        return cwindow##F;
+    FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, FK_CUCKOO_CWINDOW_CASE, FK_CUCKOO_CWINDOW_CASE);
+#undef FK_CUCKOO_CWINDOW_CASE
+    return cwindow0;
 }
 
 fk_status fk_cuckoo_slot_insert_concurrent(fk_filter *f, const void *key, size_t len)

@@ -97,6 +97,32 @@ void fk_cuckoo_set_observer(fk_cuckoo *c, fk_cuckoo_observer fn, void *ctx);
 void fk_cuckoo_set_max_kicks(fk_cuckoo *c, uint32_t n);
 
 
+/* ------------------------------------------- paths chosen by width
+ *
+ * The module's code for widths 4..16 comes one function per width (the
+ * width a constant, FK_CTAB_EACH_WIDTH); these pick one. CASE(F) is a
+ * case macro, `case F: ...`, that returns or breaks: FK_CUCKOO_DISPATCH_WIDTH
+ * runs the one for width f, and any other width leaves the switch, on to
+ * the caller's generic code after it. FK_CUCKOO_DISPATCH_SCHEME_WIDTH does
+ * the same under c's hash scheme, BLOCKS(F) or CHUNKS(F) (usually CASE(blocks,
+ * F) and CASE(chunks, F)); the legacy scheme leaves it too. A `break` in a
+ * case leaves the switch. Cost: one switch (a jump table), where it runs. */
+#define FK_CUCKOO_DISPATCH_WIDTH(f, CASE) \
+    switch (f) {                          \
+        FK_CTAB_EACH_WIDTH(CASE)          \
+    default:                              \
+        break;                            \
+    }
+
+#define FK_CUCKOO_DISPATCH_SCHEME_WIDTH(c, BLOCKS, CHUNKS)         \
+    do {                                                           \
+        if ((c)->map.scheme == FK_CUCKOO_SCHEME_BLOCKS) {          \
+            FK_CUCKOO_DISPATCH_WIDTH((c)->table.f, BLOCKS)         \
+        } else if ((c)->map.scheme == FK_CUCKOO_SCHEME_CHUNKS) {   \
+            FK_CUCKOO_DISPATCH_WIDTH((c)->table.f, CHUNKS)         \
+        }                                                          \
+    } while (0)
+
 /* A lookup and an insert specialised for the filter's scheme and width
  * (cuckoo.c). */
 typedef bool (*fk_cuckoo_lookup_fn)(const fk_cuckoo *c, const void *key, size_t len);
@@ -106,6 +132,11 @@ typedef fk_status (*fk_cuckoo_insert_u64_fn)(fk_cuckoo *c, uint64_t key);
 /* The concurrent writers' locks and counts (cuckoo_concurrent.c). */
 typedef struct fk_cuckoo_stripes fk_cuckoo_stripes;
 
+/* The concurrent batch's writer of one window of placed keys
+ * (cuckoo_concurrent.c, fk_cuckoo_cinsert_window_path). */
+typedef size_t (*fk_cuckoo_cwindow_fn)(fk_cuckoo *c, const fk_cplace k[], size_t span,
+                                       int64_t *added, fk_status *s);
+
 struct fk_cuckoo {
     fk_filter base;        /* must stay first: an fk_cuckoo * is an fk_filter * */
     fk_ctab   table;       /* the packed buckets */
@@ -114,6 +145,7 @@ struct fk_cuckoo {
     fk_cuckoo_insert_fn insert; /* fk_cuckoo_insert's body, likewise */
     fk_cuckoo_insert_u64_fn insert_u64;
     fk_cuckoo_insert_fn cinsert; /* the concurrent insert's body (cuckoo_concurrent.c) */
+    fk_cuckoo_cwindow_fn cinsert_window; /* the concurrent batch's, a window at a time */
     /* the same from the key's XXH3-64 in .lo (fk_cuckoo_hashed_ops; blocks
      * and chunks schemes) */
     fk_contains_hashed_fn lookup_hashed;
@@ -268,6 +300,70 @@ static inline uint64_t fk_cuckoo_moves_unsettled(const fk_cuckoo *c, uint64_t v)
  * a single-threaded filter never comes here). */
 bool fk_cuckoo_lookup_again(const fk_cuckoo *c, uint64_t i1, uint64_t i2, uint32_t fp);
 
+/* ------------------------------------------ the kick walks' reads
+ * (cuckoo.c's single writer with F 0, cuckoo_concurrent.c's writers with
+ * the width a constant) */
+
+/* Slot j of bucket b, width F (4..16) a constant, or any width for F 0. */
+FK_CTAB_HOT uint32_t fk_cuckoo_get_w(const fk_ctab *t, uint64_t b, unsigned j, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_get(t, b, j);
+    uint64_t bit = b * (4 * F) + (uint64_t)j * F;
+    return (uint32_t)(fk_ctab_load64(t->bytes + (bit >> 3)) >> (bit & 7)) &
+           (uint32_t)((UINT64_C(1) << F) - 1);
+}
+
+/* The first free slot of bucket b (-1: none), width F as fk_cuckoo_get_w's. */
+FK_CTAB_HOT int fk_cuckoo_find_free_w(const fk_ctab *t, uint64_t b, const unsigned F)
+{
+    if (!F)
+        return fk_ctab_find(t, b, 0);
+    uint64_t m = fk_ctab_match_w(t, b, 0, F);
+    return m ? fk_ctab_slot_of_bit((unsigned)__builtin_ctzll(m), F) : -1;
+}
+
+/* Is slot (b, s) on the first n steps of a kick path (bucket << 2 | slot)? */
+static inline bool fk_cuckoo_on_path(const uint64_t *path, uint32_t n, uint64_t b, unsigned s)
+{
+    uint64_t key = b << 2 | s;
+    for (uint32_t i = 0; i < n; i++)
+        if (path[i] == key)
+            return true;
+    return false;
+}
+
+/* The slot of bucket b that step n of a kick walk evicts (path[0..n) its
+ * steps so far), into *s, which holds the walk's random pick: the first
+ * slot whose fingerprint has a free slot in its other bucket and is not on
+ * the path (the four reads are independent, so their misses overlap; most
+ * walks end at the first step), else the pick or the next slot after it
+ * not on the path. False when every slot of b is on the path (the walk
+ * gives up). Width F as fk_cuckoo_get_w's. */
+FK_CTAB_HOT bool fk_cuckoo_walk_slot(const fk_cuckoo *c, const uint64_t *path, uint32_t n,
+                                     uint64_t b, unsigned *s, const unsigned F)
+{
+    const fk_ctab *t = &c->table;
+    for (unsigned j = 0; j < FK_CUCKOO_SLOTS; j++) {
+        uint32_t v = fk_cuckoo_get_w(t, b, j, F);
+        /* a concurrent walk reads beside other writers: at widths 4..16 a
+         * slot emptied meanwhile is no pick (at F 0, a walk's caller reads
+         * its pick again; the single writer's full buckets have none) */
+        if ((!F || v) && fk_cuckoo_find_free_w(t, fk_cmap_alt(&c->map, b, v), F) >= 0 &&
+            !fk_cuckoo_on_path(path, n, b, j)) {
+            *s = j;
+            break;
+        }
+    }
+    if (n > 0 && fk_cuckoo_on_path(path, n, b, *s)) {
+        for (unsigned d = 0; d < FK_CUCKOO_SLOTS && fk_cuckoo_on_path(path, n, b, *s); d++)
+            *s = (*s + 1) & (FK_CUCKOO_SLOTS - 1);
+        if (fk_cuckoo_on_path(path, n, b, *s))
+            return false;
+    }
+    return true;
+}
+
 /* fk_cuckoo_insert / fk_cuckoo_remove of a key already placed (cuckoo.c),
  * statuses included (FK_EFULL with nothing lost; FK_ENOTFOUND): the
  * writer's part, which the batches call per key. */
@@ -277,13 +373,19 @@ fk_status fk_cuckoo_remove_placed(fk_cuckoo *c, const fk_cplace *k);
 /* ------------------------------------------ many writers
  * (cuckoo_concurrent.c; the design is described there). */
 
-/* The concurrent insert of a key already placed: FK_OK, FK_EFULL (nothing
- * lost; a partial path may have moved fingerprints to their other
- * buckets), FK_ENOMEM (the first concurrent write could not make the
- * locks). *added counts a key stored by compare-and-swap (the caller adds
- * it to the count, fk_cuckoo_count_items, once per batch); one stored under
- * its stripe is counted there already. */
-fk_status fk_cuckoo_cinsert_placed(fk_cuckoo *c, const fk_cplace *k, int64_t *added);
+/* The concurrent batch's writer for c's width (cuckoo.c's choose_paths
+ * stores it in c->cinsert_window): the concurrent inserts of k[0..span),
+ * placed (and prefetched) beforehand, in order, each as the single call
+ * (fk_cuckoo_cinsert_path): at widths 4..16 the same lock-free claim of a
+ * free slot with the width a constant, else the same out-of-line rest
+ * (stripes, kicks). Returns how many were stored before the first status
+ * other than FK_OK, stored in *s (FK_EFULL: nothing lost, a partial path
+ * may have moved fingerprints to their other buckets; FK_ENOMEM: the first
+ * concurrent write could not make the locks); *s is left as it was when
+ * all were. *added counts the keys stored by compare-and-swap (the caller
+ * adds them to the count, fk_cuckoo_count_items, once per batch); one
+ * stored under its stripe is counted there already. */
+fk_cuckoo_cwindow_fn fk_cuckoo_cinsert_window_path(const fk_cuckoo *c);
 
 /* The concurrent insert's body for c's scheme and width (cuckoo.c's
  * choose_paths stores it in c->cinsert): a lock-free fast path with the

@@ -472,11 +472,32 @@ TEST(readers_never_miss_beside_one_writer_filling_to_95_percent)
  * none was stored twice). Fingerprints of 4, 8 and 16 bits (FPR 0.5,
  * 0.04, 0.0002: cuckoo's compare-and-swap inserts) and 10 bits (0.01:
  * its locked ones). */
-enum { KEY_NEW = 0, KEY_LIVE = 1, KEY_GONE = 2 };
+enum { KEY_NEW = 0, KEY_LIVE = 1, KEY_GONE = 2, KEY_LIVE_INT = 3 };
+
+/* The key of id as it was inserted: KEY_LIVE_INT, by an integer batch
+ * (fk_filter_insert_many_u64_concurrent), as the 8 little-endian bytes of
+ * keys_positive(id), what the integer calls hash; else key_of(id). */
+static void stress_key(uint64_t id, uint8_t state, key_buf *k)
+{
+    if (state != KEY_LIVE_INT) {
+        key_of(id, k);
+        return;
+    }
+    uint64_t v = keys_positive(id);
+    for (unsigned i = 0; i < 8; i++)
+        k->bytes[i] = (char)(v >> (8 * i));
+    k->len = 8;
+}
+
+static bool stress_live(uint8_t state)
+{
+    return state == KEY_LIVE || state == KEY_LIVE_INT;
+}
 
 typedef struct {
     fk_filter        *f;
     unsigned          writers;
+    unsigned          batch_max;  /* 0: stress_writer; else stress_batch_writer's largest call */
     uint64_t          ops;        /* keys each writer tries to insert */
     _Atomic uint8_t  *state;      /* KEY_* by key id (id = m * writers + w) */
     _Atomic uint64_t  published;  /* no id at or above this is LIVE */
@@ -552,6 +573,50 @@ static void *stress_writer(void *arg)
     return NULL;
 }
 
+/* The batch writer: only fk_filter_insert_many_concurrent and
+ * _u64_concurrent calls, alternately, of 1 to batch_max keys (sizes that
+ * cross the batches' windows), no removes; through half load to the
+ * table's limit and on (every call then answers FK_EFULL, the keys before
+ * the one that found no room published LIVE, the rest left NEW). */
+#define STRESS_BATCH_MAX 96u
+
+static void *stress_batch_writer(void *arg)
+{
+    stress_writer_job *j = arg;
+    stress_state *s = j->s;
+    const uint64_t W = s->writers;
+    static _Thread_local key_buf kb[STRESS_BATCH_MAX];
+    const void *keys[STRESS_BATCH_MAX];
+    size_t lens[STRESS_BATCH_MAX];
+    uint64_t ints[STRESS_BATCH_MAX];
+    for (uint64_t call = 0, next = 0; next < s->ops; call++) {
+        uint64_t n = 1 + (call * 37 + j->w * 11) % s->batch_max;
+        if (n > s->ops - next)
+            n = s->ops - next;
+        const bool by_int = call % 2 == 1;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t id = (next + i) * W + j->w;
+            ints[i] = keys_positive(id);
+            key_of(id, &kb[i]);
+            keys[i] = kb[i].bytes;
+            lens[i] = kb[i].len;
+        }
+        size_t done = SIZE_MAX;
+        fk_status r = by_int ? fk_filter_insert_many_u64_concurrent(s->f, n, ints, &done)
+                             : fk_filter_insert_many_concurrent(s->f, n, keys, lens, &done);
+        /* done: all of them exactly when the call answered FK_OK */
+        j->failed += done > n || (r == FK_OK) != (done == n);
+        for (size_t i = 0; i < done && i < n; i++)
+            stress_set(s, (next + i) * W + j->w, by_int ? KEY_LIVE_INT : KEY_LIVE);
+        j->inserted += done <= n ? done : 0;
+        next += n;
+        j->efull += r == FK_EFULL;
+        j->failed += r != FK_OK && r != FK_EFULL;
+    }
+    atomic_fetch_sub_explicit(&s->running, 1, memory_order_release);
+    return NULL;
+}
+
 static void *stress_checker(void *arg)
 {
     stress_checker_job *j = arg;
@@ -560,12 +625,13 @@ static void *stress_checker(void *arg)
     while (atomic_load_explicit(&s->running, memory_order_acquire) > 0) {
         uint64_t top = atomic_load_explicit(&s->published, memory_order_acquire);
         for (uint64_t id = 0; id < top; id++) {
-            if (atomic_load_explicit(&s->state[id], memory_order_acquire) != KEY_LIVE)
+            uint8_t state = atomic_load_explicit(&s->state[id], memory_order_acquire);
+            if (!stress_live(state))
                 continue;
-            key_of(id, &k);
+            stress_key(id, state, &k);
             j->lookups++;
             if (!fk_filter_contains_concurrent(s->f, k.bytes, k.len) &&
-                atomic_load_explicit(&s->state[id], memory_order_acquire) == KEY_LIVE)
+                atomic_load_explicit(&s->state[id], memory_order_acquire) == state)
                 j->misses++;
         }
         j->passes++;
@@ -585,12 +651,14 @@ static fk_filter *reloaded(const fk_filter *f)
     return g;
 }
 
-static void stress_run(const fk_ops *ops, unsigned threads, double fpr, uint64_t capacity)
+/* batch_max: 0, stress_writer's inserts and removes; else stress_batch_writer's batches. */
+static void stress_run(const fk_ops *ops, unsigned threads, double fpr, uint64_t capacity,
+                       unsigned batch_max)
 {
     const unsigned W = threads - 1;
     fk_params p = fk_params_make(capacity, fpr);
     p.seed = 17 + threads;
-    stress_state s = { .writers = W, .ops = 3 * capacity / W + 8 };
+    stress_state s = { .writers = W, .batch_max = batch_max, .ops = 3 * capacity / W + 8 };
     CHECK_STATUS(fk_filter_new(ops, &p, &s.f), FK_OK);
     void *state_mem = calloc(W * s.ops, sizeof *s.state);
     s.state = state_mem;
@@ -607,7 +675,8 @@ static void stress_run(const fk_ops *ops, unsigned threads, double fpr, uint64_t
     CHECK(pthread_create(&id[W], NULL, stress_checker, &cj) == 0);
     for (unsigned w = 0; w < W; w++) {
         wj[w] = (stress_writer_job){ &s, w, 0, 0, 0, 0 };
-        CHECK(pthread_create(&id[w], NULL, stress_writer, &wj[w]) == 0);
+        CHECK(pthread_create(&id[w], NULL, batch_max ? stress_batch_writer : stress_writer,
+                             &wj[w]) == 0);
     }
     for (unsigned t = 0; t <= W; t++)
         pthread_join(id[t], NULL);
@@ -622,48 +691,53 @@ static void stress_run(const fk_ops *ops, unsigned threads, double fpr, uint64_t
     uint64_t live = 0, missing = 0;
     key_buf k;
     for (uint64_t i = 0; i < W * s.ops; i++) {
-        if (atomic_load(&s.state[i]) != KEY_LIVE)
+        uint8_t state = atomic_load(&s.state[i]);
+        if (!stress_live(state))
             continue;
         live++;
-        key_of(i, &k);
+        stress_key(i, state, &k);
         missing += !fk_filter_contains(s.f, k.bytes, k.len);
     }
+    const char *mode = batch_max ? " batch writers" : "";
     fk_stats st;
     fk_filter_stats(s.f, &st);
     CHECK_MSG(failed == 0 && efull > 0 && cj.misses == 0 && missing == 0 && st.items == live &&
                   live == inserted - removed,
-              "%s T=%u fpr %g: %llu failed, %llu EFULL, checker %llu of %llu lookups missed "
+              "%s%s T=%u fpr %g: %llu failed, %llu EFULL, checker %llu of %llu lookups missed "
               "(%llu passes), %llu live missing at the end, items %llu, live %llu "
               "(%llu in - %llu out)",
-              ops->name, threads, fpr, (unsigned long long)failed, (unsigned long long)efull,
+              ops->name, mode, threads, fpr, (unsigned long long)failed, (unsigned long long)efull,
               (unsigned long long)cj.misses, (unsigned long long)cj.lookups,
               (unsigned long long)cj.passes, (unsigned long long)missing,
               (unsigned long long)st.items, (unsigned long long)live,
               (unsigned long long)inserted, (unsigned long long)removed);
     fk_filter *g = reloaded(s.f);
-    CHECK_MSG(g != NULL, "%s T=%u fpr %g: the filter does not save and load back", ops->name,
-              threads, fpr);
+    CHECK_MSG(g != NULL, "%s%s T=%u fpr %g: the filter does not save and load back", ops->name,
+              mode, threads, fpr);
     fk_filter_free(g);
     /* the model's complement: nothing but the live keys is stored */
     uint64_t not_removed = 0;
     for (uint64_t i = 0; i < W * s.ops; i++) {
-        if (atomic_load(&s.state[i]) != KEY_LIVE)
+        uint8_t state = atomic_load(&s.state[i]);
+        if (!stress_live(state))
             continue;
-        key_of(i, &k);
+        stress_key(i, state, &k);
         not_removed += fk_filter_remove(s.f, k.bytes, k.len) != FK_OK;
     }
     fk_filter_stats(s.f, &st);
     g = reloaded(s.f);
     CHECK_MSG(not_removed == 0 && st.items == 0 && g != NULL,
-              "%s T=%u fpr %g: %llu live keys not removable, %llu items left, reload %s",
-              ops->name, threads, fpr, (unsigned long long)not_removed,
+              "%s%s T=%u fpr %g: %llu live keys not removable, %llu items left, reload %s",
+              ops->name, mode, threads, fpr, (unsigned long long)not_removed,
               (unsigned long long)st.items, g ? "ok" : "refused");
     fk_filter_free(g);
     fk_filter_free(s.f);
     free(state_mem);
 }
 
-TEST(many_writers_and_a_checker_up_to_the_table_limit)
+/* stress_run on every kind with concurrent inserts and removes and a hard
+ * capacity (batch_max as stress_run's). */
+static void stress_kinds(unsigned batch_max)
 {
     static const double fprs[] = { 0.01, 0.04, 0.0002, 0.5 };
     unsigned kinds = 0;
@@ -681,9 +755,21 @@ TEST(many_writers_and_a_checker_up_to_the_table_limit)
         const size_t widths = !cuckoo ? 1 : FK_TEST_SCALE(sizeof fprs / sizeof fprs[0], 2);
         for (size_t t = 0; t < sizeof thread_counts / sizeof thread_counts[0]; t++)
             for (size_t q = 0; q < widths; q++)
-                stress_run(ops, thread_counts[t], fprs[q], FK_TEST_SCALE(8000, 2000));
+                stress_run(ops, thread_counts[t], fprs[q], FK_TEST_SCALE(8000, 2000), batch_max);
     }
     CHECK(kinds >= 1); /* cuckoo */
+}
+
+TEST(many_writers_and_a_checker_up_to_the_table_limit)
+{
+    stress_kinds(0);
+}
+
+/* The same with batch writers only (cuckoo's pipelined concurrent batch:
+ * windows of keys placed ahead, each key's claim at its width). */
+TEST(many_batch_writers_and_a_checker_up_to_the_table_limit)
+{
+    stress_kinds(STRESS_BATCH_MAX);
 }
 
 TEST(concurrent_batches_answer_as_the_single_calls)
@@ -754,5 +840,6 @@ int main(void)
     RUN(readers_never_miss_beside_one_writer_filling_to_95_percent);
     RUN(concurrent_batches_answer_as_the_single_calls);
     RUN(many_writers_and_a_checker_up_to_the_table_limit);
+    RUN(many_batch_writers_and_a_checker_up_to_the_table_limit);
     return check_report();
 }

@@ -1096,6 +1096,108 @@ TEST(chunks_alt_stays_in_its_chunk_and_is_an_involution)
         }
 }
 
+/* ------------------------------------------------ concurrent batches */
+
+/* One thread, two tables made alike, the same keys in the same order: the
+ * concurrent batches (fk_filter_insert_many_concurrent and
+ * _u64_concurrent alternately, calls of 1 to 200 keys, a call that stops
+ * at a key answered again from the key after it) store every key in the
+ * slot where the single concurrent inserts store it, answer the same
+ * status for each (FK_EFULL where the single call did: the table is filled
+ * past its limit) and count the same items, at each width's path (4, 8,
+ * 16: a bucket inside one word; 10, 13: slots across two words; 20: the
+ * generic path) and each scheme (blocks, chunks, legacy). */
+TEST(concurrent_batches_store_every_key_where_the_single_calls_do)
+{
+    static const uint32_t widths[] = { 4, 8, 10, 13, 16, 20 };
+    static const struct {
+        uint32_t scheme;
+        uint64_t buckets;
+        uint32_t chunk_bits;
+    } geo[] = {
+        { FK_CUCKOO_SCHEME_BLOCKS, 1000, 0 },
+        { FK_CUCKOO_SCHEME_CHUNKS, 1024, 6 },
+        { FK_CUCKOO_SCHEME_LEGACY, 1024, 0 },
+    };
+    enum { KEYS = 4800, LONGEST = 16 }; /* past every table's 4000 or 4096 slots */
+    static uint8_t bytes[KEYS][LONGEST];
+    static const void *keys[KEYS];
+    static size_t lens[KEYS];
+    static uint64_t ints[KEYS];
+    static fk_status one_st[KEYS], many_st[KEYS];
+    static bool by_int[KEYS];
+    uint64_t rng = 41;
+    /* the calls: key i goes in call j's form (integers on odd calls) */
+    for (size_t i = 0, j = 0, end = 0; i < KEYS; i++) {
+        if (i == end)
+            end = i + 1 + (++j * 53) % 200;
+        by_int[i] = j % 2 == 1;
+        ints[i] = check_rng(&rng);
+        for (unsigned b = 0; b < LONGEST; b++)
+            bytes[i][b] = (uint8_t)(b < 8 ? ints[i] >> (8 * b) : i + b);
+        keys[i] = bytes[i];
+        lens[i] = by_int[i] ? 8 : 8 + i % 9; /* integers: their 8 little-endian bytes */
+    }
+    for (size_t g = 0; g < sizeof geo / sizeof geo[0]; g++)
+        for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+            fk_cuckoo *one = NULL, *many = NULL;
+            CHECK_STATUS(fk_cuckoo_create_exact(geo[g].scheme, geo[g].buckets, geo[g].chunk_bits,
+                                                widths[w], 5, 4 * geo[g].buckets, 0.01, &one),
+                         FK_OK);
+            CHECK_STATUS(fk_cuckoo_create_exact(geo[g].scheme, geo[g].buckets, geo[g].chunk_bits,
+                                                widths[w], 5, 4 * geo[g].buckets, 0.01, &many),
+                         FK_OK);
+            if (!one || !many) {
+                fk_cuckoo_free(one);
+                fk_cuckoo_free(many);
+                continue;
+            }
+            fk_filter *f1 = fk_cuckoo_as_filter(one), *fm = fk_cuckoo_as_filter(many);
+            uint64_t full = 0, differ = 0, missing = 0, bad_done = 0;
+            for (size_t i = 0; i < KEYS; i++) {
+                one_st[i] = fk_filter_insert_concurrent(f1, keys[i], lens[i]);
+                full += one_st[i] == FK_EFULL;
+            }
+            for (size_t at = 0; at < KEYS;) {
+                size_t end = at + 1;
+                while (end < KEYS && by_int[end] == by_int[at])
+                    end++;
+                size_t done = SIZE_MAX;
+                fk_status st = by_int[at]
+                                   ? fk_filter_insert_many_u64_concurrent(fm, end - at, ints + at,
+                                                                          &done)
+                                   : fk_filter_insert_many_concurrent(fm, end - at, keys + at,
+                                                                      lens + at, &done);
+                bad_done += done > end - at || (st == FK_OK) != (done == end - at);
+                if (done > end - at)
+                    break;
+                for (size_t i = 0; i < done; i++)
+                    many_st[at + i] = FK_OK;
+                at += done;
+                if (at < end) /* the key that stopped it; the call goes on after it */
+                    many_st[at++] = st;
+            }
+            for (size_t i = 0; i < KEYS; i++) {
+                differ += one_st[i] != many_st[i];
+                missing += one_st[i] == FK_OK && !fk_filter_contains(fm, keys[i], lens[i]);
+            }
+            fk_stats s1, sm;
+            fk_filter_stats(f1, &s1);
+            fk_filter_stats(fm, &sm);
+            uint32_t *cells = snapshot(one);
+            CHECK_MSG(full > 0 && differ == 0 && missing == 0 && bad_done == 0 &&
+                          s1.items == sm.items && cells && same_as(many, cells),
+                      "scheme %u f=%u: %" PRIu64 " EFULL, %" PRIu64 " statuses differ, %" PRIu64
+                      " missing, %" PRIu64 " bad counts, items %" PRIu64 " / %" PRIu64
+                      ", same slots %d",
+                      geo[g].scheme, widths[w], full, differ, missing, bad_done, s1.items,
+                      sm.items, cells && same_as(many, cells));
+            free(cells);
+            fk_cuckoo_free(one);
+            fk_cuckoo_free(many);
+        }
+}
+
 /* A new filter takes the chunks scheme from 2^18 buckets needed (whole
  * chunks, at most 1/32 over, at least 32 of them, each of at least 2^13
  * buckets) and the blocks scheme below; its file names the scheme and the
@@ -1176,6 +1278,7 @@ int main(void)
     RUN(alt_bucket_is_an_involution_on_large_tables);
     RUN(chunks_alt_stays_in_its_chunk_and_is_an_involution);
     RUN(new_large_filters_take_the_chunks_scheme_and_save_it);
+    RUN(concurrent_batches_store_every_key_where_the_single_calls_do);
     RUN(locate_reports_the_buckets_insert_uses);
     RUN(fingerprint_zero_is_never_produced_and_values_are_unbiased);
     RUN(the_same_key_fits_8_times_then_efull);

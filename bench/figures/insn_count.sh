@@ -10,7 +10,8 @@
 # from the n keys through fk_filter_build_u64, per key); a `_u64` suffix (absent_u64,
 # insert_u64, ...) goes through fk_filter_contains_u64 / fk_filter_insert_u64
 # instead of the byte slots; a `_batch` suffix (absent_batch, ...) through
-# fk_filter_contains_many_u64, 1024 keys a call.
+# fk_filter_contains_many_u64, 1024 keys a call (insert_batch: through
+# fk_filter_insert_many_u64, cinsert_batch: _u64_concurrent, per key).
 # Run from the repository root after `make` (BUILD=dir: the build folder
 # whose insn_lookup runs, default build); defaults: cuckoo 1000000 0.001
 # lookup, CAPACITY = N (a growing kind started smaller grows to N).
@@ -39,11 +40,19 @@ case $base in
     insert) loop=insert_loop ;;
     cinsert) loop=insert_loop concurrent=1 ;;
     build) loop=fk_filter_build_u64 which=absent ;;
-    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert, cinsert or build (+ _u64; lookups + _batch)" >&2; exit 2 ;;
+    *) echo "insn_count.sh: op is lookup, absent, present, mixed, insert, cinsert or build (+ _u64 or _batch)" >&2; exit 2 ;;
 esac
 [ "$u64" = 0 ] || [ "$base" = build ] || loop=${loop}_u64
-[ "$batch" = 0 ] || loop=lookup_loop_batch
+insert_batch=0
+if [ "$batch" = 1 ]; then
+    case $loop in
+        insert_loop*) loop=insert_loop_batch insert_batch=1 batch=0 u64=0 ;;
+        lookup_loop*) loop=lookup_loop_batch ;;
+        *) echo "insn_count.sh: _batch goes with lookup, absent, present, mixed, insert or cinsert" >&2; exit 2 ;;
+    esac
+fi
 FK_INSN_CONCURRENT=$concurrent FK_INSN_U64=$u64 FK_INSN_LOOKUP=$which FK_INSN_BATCH=$batch \
+    FK_INSN_INSERT_BATCH=$insert_batch \
     valgrind --tool=callgrind --toggle-collect="$loop" --cache-sim="$cache" \
     --callgrind-out-file="$tmp/cg.out" \
     "$prog" "$kind" "$n" "$fpr" "$capacity" >"$tmp/run.txt" 2>"$tmp/vg.txt"

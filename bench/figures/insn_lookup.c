@@ -15,6 +15,10 @@
  *                           their byte fallbacks) instead of the byte slots
  *     FK_INSN_BATCH=1       lookup_loop_batch instead: the same keys through
  *                           fk_filter_contains_many_u64, 1024 at a time
+ *     FK_INSN_INSERT_BATCH=1  insert_loop_batch instead of insert_loop: the
+ *                           same keys through fk_filter_insert_many_u64 (with
+ *                           FK_INSN_CONCURRENT=1, _u64_concurrent), 1024 at a
+ *                           time
  *     FK_INSN_STREAM=K      insert_loop inserts K n distinct keys (default 1):
  *                           a sliding window's steady state, its sweeps
  *                           included (window with K = 10: the bench's
@@ -97,6 +101,23 @@ __attribute__((noinline)) static uint64_t lookup_loop_batch(const fk_filter *f,
     return hits;
 }
 
+typedef fk_status (*insert_many_u64_fn)(fk_filter *, size_t, const uint64_t *, size_t *);
+
+/* The batch insert: blocks of 1024 keys through fk_filter_insert_many_u64
+ * or its concurrent twin; returns the keys not inserted. */
+__attribute__((noinline)) static size_t insert_loop_batch(insert_many_u64_fn add_many,
+                                                          fk_filter *f, const uint64_t *keys,
+                                                          size_t n)
+{
+    size_t failed = 0;
+    for (size_t at = 0; at < n; at += 1024) {
+        size_t m = n - at < 1024 ? n - at : 1024, done = 0;
+        add_many(f, m, keys + at, &done);
+        failed += m - done;
+    }
+    return failed;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4 && argc != 5) {
@@ -134,6 +155,11 @@ int main(int argc, char **argv)
         }
         add = ops->insert_concurrent;
     }
+    const char *ibatch = getenv("FK_INSN_INSERT_BATCH");
+    insert_many_u64_fn add_many = NULL;
+    if (ibatch && *ibatch == '1')
+        add_many = add == ops->insert ? fk_filter_insert_many_u64
+                                      : fk_filter_insert_many_u64_concurrent;
     const char *u64 = getenv("FK_INSN_U64");
     bool by_u64 = u64 && *u64 == '1';
     if (by_u64 && add != ops->insert) {
@@ -165,8 +191,9 @@ int main(int argc, char **argv)
             fputs("insn_lookup: the build failed\n", stderr);
             return 1;
         }
-    } else if ((by_u64 ? insert_loop_u64(f, all, stream * n)
-                       : insert_loop(add, f, all, stream * n)) != 0) {
+    } else if ((add_many ? insert_loop_batch(add_many, f, all, stream * n)
+                : by_u64 ? insert_loop_u64(f, all, stream * n)
+                         : insert_loop(add, f, all, stream * n)) != 0) {
         return 1;
     }
     const char *batch = getenv("FK_INSN_BATCH");
