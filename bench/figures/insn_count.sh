@@ -75,10 +75,10 @@ fi
 misses=
 if [ "$cache" = yes ]; then
     # the summary's events by name: data read and write misses, L1 and last level
-    misses=$(awk -v calls="$calls" '
+    misses=$(awk -v calls="$calls" -v unit="$unit" '
         /^events:/ { for (i = 2; i <= NF; i++) col[$i] = i }
-        /^summary:/ { printf ", %.2f L1 data misses and %.2f last-level data misses per call",
-                      ($col["D1mr"] + $col["D1mw"]) / calls, ($col["DLmr"] + $col["DLmw"]) / calls }
+        /^summary:/ { printf ", %.2f L1 data misses and %.2f last-level data misses per %s",
+                      ($col["D1mr"] + $col["D1mw"]) / calls, ($col["DLmr"] + $col["DLmw"]) / calls, unit }
     ' "$tmp/cg.out")
 fi
 echo "$kind $shape fpr=$fpr: $ir instructions / $calls $units = $(awk -v a="$ir" -v b="$calls" 'BEGIN{printf "%.1f", a/b}') per $unit$misses"
