@@ -581,16 +581,27 @@ FK_CTAB_HOT bool claim_w(fk_ctab *t, uint64_t b, uint32_t fp, const unsigned F)
     return false;
 }
 
+/* A concurrent insert's fast path, the single call's and the batch's: fp
+ * into a free slot of either of k's buckets (claim_w). False when neither
+ * took it; *full then says whether both looked full, so the slow path need
+ * not read them again. */
+FK_CTAB_HOT bool claim_either_w(fk_ctab *t, const fk_cplace *k, bool *full, const unsigned F)
+{
+    if (claim_w(t, k->i1, k->fp, F) || claim_w(t, k->i2, k->fp, F))
+        return true;
+    *full = !fk_ctab_match_w(t, k->i1, 0, F) && !fk_ctab_match_w(t, k->i2, 0, F);
+    return false;
+}
+
 #define FK_CUCKOO_CINSERT_W(S, F)                                                      \
     FK_HOT static fk_status cinsert_##S##F(fk_cuckoo *c, const void *key, size_t len)  \
     {                                                                                  \
         fk_cplace k = fk_cmap_place_##S##_h(&c->map, fk_cuckoo_hash(c, key, len));     \
-        if (claim_w(&c->table, k.i1, k.fp, F) || claim_w(&c->table, k.i2, k.fp, F)) {  \
+        bool full;                                                                     \
+        if (claim_either_w(&c->table, &k, &full, F)) {                                 \
             fk_tally_add(&c->c_items, 1);                                              \
             return FK_OK;                                                              \
         }                                                                              \
-        bool full = !fk_ctab_match_w(&c->table, k.i1, 0, F) &&                         \
-                    !fk_ctab_match_w(&c->table, k.i2, 0, F);                           \
         return cinsert_slow(c, k.i1, k.i2, k.fp, full);                                \
     }
 #define FK_CUCKOO_CINSERT_BLOCKS(F) FK_CUCKOO_CINSERT_W(blocks, F)
@@ -633,12 +644,9 @@ FK_CTAB_HOT size_t cwindow_w(fk_cuckoo *c, const fk_cplace k[], size_t span, int
     fk_ctab *t = &c->table;
     for (size_t j = 0; j < span; j++) {
         bool full = false;
-        if (F) {
-            if (claim_w(t, k[j].i1, k[j].fp, F) || claim_w(t, k[j].i2, k[j].fp, F)) {
-                ++*added;
-                continue;
-            }
-            full = !fk_ctab_match_w(t, k[j].i1, 0, F) && !fk_ctab_match_w(t, k[j].i2, 0, F);
+        if (F && claim_either_w(t, &k[j], &full, F)) {
+            ++*added;
+            continue;
         }
         fk_status r = cwindow_slow(c, &k[j], added, full);
         if (r != FK_OK) {

@@ -533,14 +533,21 @@ static bool kick_any(fk_window *w, uint64_t b1, uint64_t b2, uint64_t v)
     return false;
 }
 
-/* A count window's count reached L: its generation ends, unless part of
- * the count is tickets that concurrent writers' rows took and did not use
- * (taken back here first). FK_OK (a tail call from placed, out of line). */
+/* A count window's generation ends if its count has reached L, the
+ * tickets concurrent writers' rows took and did not use taken back first
+ * (fold_counts: they are not inserts). The one place that decides it. */
+static void end_if_full(fk_window *w)
+{
+    if (!w->timed && w->inserts[w->generation & FK_WIN_TAG_MASK] >= w->gen_len)
+        next_generation(w);
+}
+
+/* end_if_full for the plain inserts, which reach it with the rows unfolded:
+ * FK_OK (a tail call from placed, out of line). */
 static __attribute__((noinline)) fk_status generation_ends(fk_window *w)
 {
     fold_counts(w);
-    if (w->inserts[w->generation & FK_WIN_TAG_MASK] >= w->gen_len)
-        next_generation(w);
+    end_if_full(w);
     return FK_OK;
 }
 
@@ -1232,8 +1239,8 @@ void fk_win_settle(const fk_window *cw)
 static void end_generation(fk_window *w, unsigned char *locks, uint64_t g)
 {
     exclusive_begin(w, locks);
-    if (w->generation == g && w->inserts[g & FK_WIN_TAG_MASK] >= w->gen_len)
-        next_generation(w);
+    if (w->generation == g)
+        end_if_full(w); /* (exclusive_begin folded the rows) */
     exclusive_end(w, locks);
 }
 
@@ -1261,8 +1268,7 @@ static fk_status fk_window_slot_advance(fk_filter *f, uint64_t now)
 static fk_status insert_exclusive(fk_window *w, unsigned char *locks, uint64_t h)
 {
     exclusive_begin(w, locks);
-    if (!w->timed && w->inserts[w->generation & FK_WIN_TAG_MASK] >= w->gen_len)
-        next_generation(w);
+    end_if_full(w);
     fk_status s = w->insert_h(w, h);
     exclusive_end(w, locks);
     return s;
