@@ -61,4 +61,31 @@ if "$fk" bench --filters bloom --n 20000 --repeat 1 --lookups 20000 --no-fill --
        2>/dev/null | grep -q '^threads: million operations per second'; then ok
 else bad "bench --threads table"; fi
 if "$fk" bench --threads 100 --out - >/dev/null 2>&1; then bad "--threads 100 accepted"; else ok; fi
+
+# bench/figures/threads_runs.sh: a row per kind, each run's scaling and
+# ceiling, and medians that are those runs' (two runs: their mean)
+here=$(cd "$(dirname "$0")" && pwd)
+if BUILD=$build sh "$here/../bench/figures/threads_runs.sh" 2 bloom,window 20000 2 \
+       >"$tmp/runs" 2>"$tmp/err"; then ok; else bad "threads_runs.sh failed: $(cat "$tmp/err")"; fi
+for kind in bloom window; do
+    row=$(grep "^| $kind |" "$tmp/runs")
+    check "threads_runs: a row for $kind" [ -n "$row" ]
+    check "threads_runs: $kind's medians are its runs' ($row)" awk -F'|' -v row="$row" 'BEGIN {
+        split(row, f, "|")
+        n = split(f[3], runs, ",")
+        if (n != 2) exit 1
+        for (i = 1; i <= 2; i++) {
+            if (split(runs[i], p, /[ ()]+/) < 3) exit 1
+            s[i] = p[2] + 0; c[i] = p[3] + 0
+            if (s[i] <= 0 || c[i] <= 0) exit 1
+        }
+        ms = (s[1] + s[2]) / 2; mc = (c[1] + c[2]) / 2
+        mr = (s[1] / c[1] + s[2] / c[2]) / 2
+        d1 = f[4] - ms; d2 = f[5] - mc; d3 = f[6] - mr
+        exit !(d1 * d1 < 1e-4 && d2 * d2 < 1e-4 && d3 * d3 < 1e-4)
+    }'
+done
+check "threads_runs: BUILD without a CLI is refused" \
+    bash -c 'BUILD=/nonexistent sh "$0" 1 bloom 1000 2 >/dev/null 2>&1; [ $? -ne 0 ]' \
+    "$here/../bench/figures/threads_runs.sh"
 finish

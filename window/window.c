@@ -1047,7 +1047,17 @@ static void choose_paths(fk_window *x)
  *     held, and changes only in a global step).
  *
  * The plain calls take none of these and keep their instructions; the
- * counters they share with the concurrent ones are the same fields. */
+ * counters they share with the concurrent ones are the same fields.
+ *
+ * Why regions, not cuckoo's lock-free claim (a compare-and-swap of the
+ * aligned word holding a free slot, the global steps kept out by a busy
+ * word per thread row): that was built and measured against these locks,
+ * and was slower on the 2-core VM of PAPER_NOTES, with one thread and with
+ * two, though it ran fewer instructions and missed fewer lines (callgrind).
+ * Its locked instruction falls on the bucket's line just after that line's
+ * miss, so the miss cannot overlap it; the region locks' lines stay in L1
+ * (1024 of them, 64 KiB) and the table stores they guard are plain ones.
+ * Its 2-thread ratio rose only because its one-thread rate fell. */
 
 /* A bucket's reach: its first byte and the 23 after it. */
 #define WIN_BUCKET_REACH 24u
