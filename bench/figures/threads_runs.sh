@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/figures/threads_runs.sh [RUNS] [FILTERS] [N] [T]: `filterkit bench
+# bench/figures/threads_runs.sh [RUNS] [FILTERS] [N] [T] [LOOKUPS]: `filterkit bench
 # --threads T` RUNS times (each --repeat 3 --no-fill, u64 keys, fpr 1%), then
 # per kind the concurrent inserts' scaling (T threads over one, in the same
 # run), the ceiling (T private jobs at once over one after another, the
@@ -12,18 +12,22 @@
 # ceiling's, say which is which.
 # Run from the repository root after `make` (BUILD=dir: the build folder,
 # default build). Defaults: 5, cuckoo,quotient,expandable,bloom,blocked,
-# counting,window, 10000000, 2. Writes nothing but its output (--out -).
+# counting,window, 10000000, 2, and the bench's own --lookups (LOOKUPS
+# sets it: the tests' small runs). Writes nothing but its output (--out -).
 set -eu
 runs=${1:-5} filters=${2:-cuckoo,quotient,expandable,bloom,blocked,counting,window}
 n=${3:-10000000} threads=${4:-2}
+lookups=${5:+--lookups $5}
 cli="${BUILD:-build}/filterkit"
 [ -x "$cli" ] || { echo "$0: no $cli; run make first (BUILD=${BUILD:-build})" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=1
 while [ "$i" -le "$runs" ]; do
+    # shellcheck disable=SC2086 # $lookups: empty, or the option and its value
     "$cli" bench --n "$n" --fpr 0.01 --filters "$filters" --threads "$threads" --repeat 3 \
-        --no-fill --format csv --out - >"$tmp/run$i.csv" 2>/dev/null
+        --no-fill $lookups --format csv --out - >"$tmp/run$i.csv" 2>"$tmp/err" ||
+        { echo "$0: run $i failed:" >&2; tail -20 "$tmp/err" >&2; exit 1; }
     i=$((i + 1))
 done
 # One line per kind and run: kind, scaling, ceiling (from the CSV's named
@@ -54,4 +58,4 @@ for kind in $(echo "$filters" | tr ',' ' '); do
         }' "$tmp/rows"
 done
 echo
-echo "($runs runs of \`filterkit bench --n $n --fpr 0.01 --filters $filters --threads $threads --repeat 3 --no-fill\`; scaling = cinsert at $threads threads / 1 thread, ceiling = $threads private jobs at once / one after another)"
+echo "($runs runs of \`filterkit bench --n $n --fpr 0.01 --filters $filters --threads $threads --repeat 3 --no-fill${lookups:+ $lookups}\`; scaling = cinsert at $threads threads / 1 thread, ceiling = $threads private jobs at once / one after another)"

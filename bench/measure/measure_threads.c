@@ -3,7 +3,9 @@
  * each thread a contiguous share of the n keys), looking up in it
  * (fk_filter_contains on the 50% mix, each thread a share), and mixed (a
  * filter holding half the keys; of every 10 operations 9 lookups of the
- * 50% mix and one concurrent insert of a key of the other half), beside
+ * 50% mix through fk_filter_contains_concurrent, as lookups beside
+ * concurrent inserts must be, and one concurrent insert of a key of the
+ * other half), beside
  * one thread doing the same through the same calls, in the same run.
  * Wall-clock time from the moment the threads are released to the end of
  * the last one.
@@ -48,8 +50,9 @@ static void *run_share(void *arg)
             if (i % 10 == 9 && a < s->adds->count)
                 r += fk_filter_insert_concurrent(s->f, fkc_key_ptr(s->adds, a),
                                                  fkc_key_len(s->adds, a)) != FK_OK;
-            else
-                fk_filter_contains(s->f, fkc_key_ptr(s->keys, i), fkc_key_len(s->keys, i));
+            else /* beside concurrent inserts: the kind's concurrent lookup */
+                fk_filter_contains_concurrent(s->f, fkc_key_ptr(s->keys, i),
+                                              fkc_key_len(s->keys, i));
         }
     } else if (s->lookup) {
         for (size_t i = s->first; i < s->end; i++)
