@@ -5,7 +5,8 @@
 # virtual environment. Run by tests/run.sh; prints `N passed, N failed`.
 # A sanitizer build (SAN= in its configuration) runs the extension under
 # ASan+UBSan (LD_PRELOAD of the runtimes; leak checks off: CPython keeps
-# its interned objects to the end). FK_TEST_SCALE=small (make check): fewer
+# its interned objects to the end), quick hypothesis examples, and no
+# timed pick (FK_SANITIZED=1: cli_pick.sh times picks there). FK_TEST_SCALE=small (make check): fewer
 # hypothesis examples and no pip run. PYTHON picks the interpreter.
 set -u
 build=${FK_BUILD:-build}
@@ -64,7 +65,7 @@ if [ -n "$san" ]; then
         [ -f "$f" ] && preload="$preload $f"
     done
     env_vars+=(LD_PRELOAD="${preload# }" ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1
-               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FK_HYPOTHESIS_PROFILE=quick)
+               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 FK_HYPOTHESIS_PROFILE=quick FK_SANITIZED=1)
 fi
 (cd "$root/python/tests" && env "${env_vars[@]}" "$py" -m pytest -q -p no:cacheprovider \
     -o addopts= -o console_output_style=classic . >"$tmp/pytest.log" 2>&1)
