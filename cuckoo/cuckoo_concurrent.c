@@ -96,7 +96,6 @@ typedef struct {
     _Alignas(64) _Atomic uint32_t lock; /* 0 free, 1 held */
     _Atomic int64_t held_items;         /* inserts less removes made holding this stripe:
                                            changed only under it, so without a locked add */
-    _Atomic uint64_t kicks;             /* their evictions */
 } stripe;
 
 struct fk_cuckoo_stripes {
@@ -140,6 +139,7 @@ void fk_cuckoo_free_stripes(fk_cuckoo *c)
 {
     free(atomic_load_explicit(&c->stripes, memory_order_relaxed));
     fk_tally_release(&c->c_items);
+    fk_tally_release(&c->c_kicks);
 }
 
 void fk_cuckoo_count_items(fk_cuckoo *c, int64_t delta)
@@ -161,17 +161,12 @@ uint64_t fk_cuckoo_stripes_bytes(const fk_cuckoo *c)
 {
     const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
     return (st ? ((sizeof *st + (st->mask + 1) * sizeof(stripe) + 63) & ~(uint64_t)63) : 0) +
-           fk_tally_bytes(&c->c_items);
+           fk_tally_bytes(&c->c_items) + fk_tally_bytes(&c->c_kicks);
 }
 
 uint64_t fk_cuckoo_kicks(const fk_cuckoo *c)
 {
-    uint64_t n = c->kicks;
-    const fk_cuckoo_stripes *st = atomic_load_explicit(&c->stripes, memory_order_acquire);
-    if (st)
-        for (uint64_t i = 0; i <= st->mask; i++)
-            n += atomic_load_explicit(&st->s[i].kicks, memory_order_relaxed);
-    return n;
+    return c->kicks + fk_tally_sum(&c->c_kicks);
 }
 
 /* Spin, then yield: on a machine with more threads than cores the holder
@@ -453,7 +448,7 @@ FK_CTAB_HOT int kick_w(fk_cuckoo *c, fk_cuckoo_stripes *st, const fk_cplace *k, 
         }
         b = to;
     }
-    atomic_fetch_add_explicit(&st->s[k->i1 & st->mask].kicks, steps, memory_order_relaxed);
+    fk_tally_add(&c->c_kicks, steps);
     return result;
 }
 

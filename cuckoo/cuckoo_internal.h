@@ -168,6 +168,9 @@ struct fk_cuckoo {
     /* the lock-free inserts' item count, a row per thread (common/tally.h):
      * a stripe's counter would be one more line written per insert */
     fk_tally c_items;
+    /* the concurrent kick walks' steps, likewise: a locked add on a
+     * stripe's line (another writer's lock word) cost each walk a miss */
+    fk_tally c_kicks;
     /* What the writer changes on every insert lives a cache line away from
      * what every lookup reads above, so lookups beside a writer do not
      * lose their line to it on each insert. */
