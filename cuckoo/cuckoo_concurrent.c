@@ -39,10 +39,11 @@
  *   moving the fingerprint between them, then empty its slot with a
  *   compare-and-swap (a lock-free insert may be filling another slot of
  *   the same word).
- * - Counts: the lock-free inserts count in a row per thread (common/tally.h,
- *   no line shared, none beside the bucket's written); each stripe keeps
- *   the items its holders added or removed and the kicks; the filter's
- *   figures are the single writer's plus their sums.
+ * - Counts: the lock-free inserts and the kick walks' steps count in a
+ *   row per thread (common/tally.h, no line shared, none beside the
+ *   bucket's written); each stripe keeps the items its holders added or
+ *   removed (under it, so with plain stores); the filter's figures are the
+ *   single writer's plus their sums.
  * - Fast path: an insert whose first free slot (in either bucket) lies in
  *   one aligned word is one relaxed load of its bucket, one of the word and
  *   one compare-and-swap, with the scheme and width constants (a function
