@@ -92,18 +92,16 @@ TEST(thousandfold_growth_holds_the_target)
             grow_and_check(fk_ops_find(kinds[k]), start, n, fprs[i], probes);
 }
 
-/* Capacity 10^4 to 10^7: full scale only (about 10 s of the run; ASan
+/* Capacity 10^4 to 10^7: full scale only (about 12 s of the run; ASan
  * would make it minutes; at small scale the thousandfold growth above
- * covers the chain). */
+ * covers the chain, at both targets for each kind). One target per kind
+ * here: the chain's length, not the target, is what 10^7 adds. */
 TEST(growth_to_ten_million)
 {
     if (check_small_scale())
         return;
-    const char *kinds[] = { "scalable-bloom", "scalable-cuckoo" };
-    const double fprs[] = { 0.01, 0.001 };
-    for (size_t k = 0; k < 2; k++)
-        for (size_t i = 0; i < 2; i++)
-            grow_and_check(fk_ops_find(kinds[k]), 10000, 10000000, fprs[i], 1000000);
+    grow_and_check(fk_ops_find("scalable-bloom"), 10000, 10000000, 0.01, 1000000);
+    grow_and_check(fk_ops_find("scalable-cuckoo"), 10000, 10000000, 0.001, 1000000);
 }
 
 /* ------------------------------------------------------ model sequence */
