@@ -57,7 +57,10 @@ ifeq ($(NATIVE),1)
 BASE_CFLAGS += -march=native
 endif
 ifneq ($(SAN),)
-BASE_CFLAGS += -g -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
+# -g1: the line tables the sanitizers' reports name frames with; full -g
+# (variables, for a debugger: CFLAGS=-g) made these builds about a third
+# slower to compile (cuckoo.c: 13.0 s against 8.7 s)
+BASE_CFLAGS += -g1 -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
 SAN_LDFLAGS := -fsanitize=$(SAN)
 endif
 # DEBUG_INVARIANTS=1: after every merge, grow and load a kind checks the
