@@ -23,9 +23,11 @@ ko() { fail=$((fail + 1)); echo "FAIL: $*"; }
 part_skipped() { if [ "${FK_NO_SKIP:-0}" = 1 ]; then ko "$* (FK_NO_SKIP=1)"; else echo "part skipped: $*"; fi; }
 check() { local what=$1; shift; if "$@"; then ok; else ko "$what"; fi; }
 
-case "${FK_BUILD:-build}" in
-    */san) echo "skipped: the sanitizer build folder (the checks build their own)"; exit 0;;
-esac
+. "$root/tests/build_knobs.sh"
+if [ -n "$(build_san "${FK_BUILD:-build}")" ]; then
+    echo "skipped: a sanitizer build (the checks build their own)"
+    exit 0
+fi
 # The scratch folder's configuration is this script's own: none of the
 # caller's knobs (make test passes them in MAKEFLAGS and the environment).
 unset MAKEFLAGS MFLAGS MAKELEVEL CC CFLAGS CPPFLAGS LDFLAGS OPT NATIVE WERROR SAN BUILD

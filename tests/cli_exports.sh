@@ -33,8 +33,11 @@ check() { local what=$1; shift; if "$@"; then ok; else ko "$what"; fi; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc=${CC:-cc}
+# a sanitizer build's install must keep its configuration (build_knobs.sh)
+. "$root/tests/build_knobs.sh"
 make_san=()
-case "$build" in */san) make_san=(SAN=address,undefined OPT=-O1);; esac
+san=$(build_san "$build")
+[ -n "$san" ] && make_san=(SAN="$san" OPT="$(build_opt "$build")")
 
 if ! make -s -C "$root" install BUILD="$build" "${make_san[@]}" PREFIX=/usr DESTDIR="$tmp/root" \
         >"$tmp/install.log" 2>&1; then

@@ -26,12 +26,16 @@ cc=${CC:-cc}
 cxx=g++
 have_cxx=1
 command -v $cxx >/dev/null 2>&1 || { have_cxx=0; part_skipped "the C++ checks: no g++ here"; }
-# a sanitizer build's archives need the sanitizer runtime at link time
+# a sanitizer build's archives need the sanitizer runtime at link time, and
+# its install must keep its configuration (build_knobs.sh)
+. "$root/tests/build_knobs.sh"
 san=""
 make_san=()
-case "$build" in
-    */san) san="-fsanitize=address,undefined"; make_san=(SAN=address,undefined OPT=-O1);;
-esac
+san_knob=$(build_san "$build")
+if [ -n "$san_knob" ]; then
+    san="-fsanitize=$san_knob"
+    make_san=(SAN="$san_knob" OPT="$(build_opt "$build")")
+fi
 version=$("$build/filterkit" --version | sed 's/^filterkit //')
 check "filterkit --version prints a version ($version)" \
     grep -qE '^[0-9]+\.[0-9]+\.[0-9]+$' <<<"$version"

@@ -30,9 +30,10 @@ fi
 # The extension in the build folder's own configuration (make test built
 # it already; this only catches up with sources changed since): the knobs
 # read back from the folder's configuration stamp.
-stamp=$(cat "$build"/config-*.stamp 2>/dev/null | head -n 1)
-san=$(printf '%s' "$stamp" | sed -n 's/.*| SAN=\([^ |]*\) .*/\1/p')
-opt=$(printf '%s' "$stamp" | sed -n 's/.*CFLAGS=.* \(-O[0-3sg]\) .*/\1/p')
+. "$root/tests/build_knobs.sh"
+stamp=$(build_stamp "$build")
+san=$(build_san "$build")
+opt=$(build_opt "$build")
 cc=$(printf '%s' "$stamp" | sed -n 's/^CC=\([^ ]*\) .*/\1/p')
 werror=0; case "$stamp" in *" -Werror "*) werror=1 ;; esac
 native=0; case "$stamp" in *"NATIVE=1"*) native=1 ;; esac

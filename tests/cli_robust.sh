@@ -15,7 +15,7 @@
 #  - `help build extra` blames the extra argument.
 . "$(dirname "$0")/lib_cli.sh"
 sanitized=0
-case "$build" in */san) sanitized=1;; esac
+[ -n "$build_san" ] && sanitized=1
 
 seq 1 2000 | sed 's/^/k/' >"$tmp/keys"
 "$fk" build --kind counting --fpr 0.01 <"$tmp/keys" >"$tmp/c.fk"

@@ -1,5 +1,6 @@
 # tests/lib_cli.sh: sourced by the tests/cli_*.sh scripts of the CLI (not a
 # test itself). Sets build, fk (the CLI), root and tmp (removed on exit),
+# build_san (the build's SAN= knob, empty for a plain build: build_knobs.sh),
 # and the counters behind the closing `N passed, N failed` line:
 #   check DESCRIPTION CMD...   passes when CMD succeeds
 #   ok / bad DESCRIPTION       count one result directly
@@ -14,6 +15,8 @@ set -u
 build=${FK_BUILD:-build}
 fk="$build/filterkit"
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+. "$root/tests/build_knobs.sh"
+build_san=$(build_san "$build")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
