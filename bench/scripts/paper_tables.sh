@@ -532,7 +532,9 @@ if want plots; then
             echo
             echo "![$base](plots/ref/$base.png)"
             echo
-            if [ -f "plots/ref/$base.txt" ]; then cat "plots/ref/$base.txt"; echo; fi
+            # the guide with its @placeholders@ filled from this run's CSVs, as the page shows it
+            caption=$(bash plots/caption.sh "$base" results)
+            if [ -n "$caption" ]; then printf '%s\n\n' "$caption"; fi
         done
         [ "$found" = 1 ] || echo "(no plots/out/*.png: run \`make bench\` with gnuplot installed first)"
     } | section plots
