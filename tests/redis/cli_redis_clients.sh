@@ -37,7 +37,8 @@ it=0; n=0
 while :; do
     rc a --no-raw BF.SCANDUMP cli "$it" >/dev/null # (the iterator first)
     next=$(rc a EVAL "return redis.call('BF.SCANDUMP', KEYS[1], ARGV[1])[1]" 1 cli "$it")
-    [ "$next" = 0 ] && break
+    # the last chunk, or no cursor at all (a server gone: the checks below fail)
+    case "$next" in 0 | "" | *[!0-9]*) break ;; esac
     rc a EVAL "return redis.call('BF.SCANDUMP', KEYS[1], ARGV[1])[2]" 1 cli "$it" | head -c -1 >"$tmp/chunk.$n"
     printf '%s\n' "$next" >"$tmp/iter.$n"
     it=$next; n=$((n + 1))

@@ -186,7 +186,8 @@ dump() {
     local fam=$1 key=$2 it=0 n=0 next
     while :; do
         next=$(rc p EVAL "return redis.call('$fam.SCANDUMP', KEYS[1], ARGV[1])[1]" 1 "$key" "$it")
-        [ "$next" = 0 ] && break
+        # the last chunk, or no cursor at all (a server gone: the check below fails)
+        case "$next" in 0 | "" | *[!0-9]*) break ;; esac
         rc p EVAL "return redis.call('$fam.SCANDUMP', KEYS[1], ARGV[1])[2]" 1 "$key" "$it" |
             head -c -1 >"$tmp/$key.chunk.$n"
         printf '%s' "$next" >"$tmp/$key.it.$n"

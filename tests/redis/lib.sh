@@ -86,7 +86,12 @@ start_server() {
         for _ in $(seq 1 ${REDIS_START_TRIES:-50}); do
             if ! kill -0 "$pid" 2>/dev/null; then break; fi
             if [ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$port" ping 2>/dev/null)" = PONG ]; then
-                up=1; break
+                # ours, not another test's server on the port: a server that
+                # could not bind it exits, but that one may answer first (a
+                # test then ran against a server that went away, and hung)
+                [ "$(timeout 2 redis-cli -h 127.0.0.1 -p "$port" INFO server 2>/dev/null |
+                    sed -n 's/^process_id:\([0-9]*\).*/\1/p')" = "$pid" ] && up=1
+                break
             fi
             sleep 0.1
         done
